@@ -1,0 +1,19 @@
+#pragma once
+/// \file One entry point for writing a graph in any supported format, and safe file output.
+
+#include "importers/Import.h"
+#include "ir/Error.h"
+#include "ir/Graph.h"
+
+#include <string>
+#include <string_view>
+
+namespace fxkit {
+
+Expected<std::string> exportGraph(const Graph &graph, GraphFormat format);
+
+/// Writes content to path atomically: a temporary file in the same folder, then rename, so a
+/// failure never leaves a partial file. "-" writes to stdout.
+Status writeFileAtomic(const std::string &path, std::string_view content);
+
+} // namespace fxkit

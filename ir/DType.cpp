@@ -1,0 +1,62 @@
+#include "ir/DType.h"
+
+#include <array>
+
+namespace fxkit {
+namespace {
+
+struct DTypeInfo {
+  DType dtype;
+  std::string_view name;
+  std::string_view shortName;
+  int itemSize;
+  bool floating;
+};
+
+constexpr std::array<DTypeInfo, 14> kInfos = {{
+    {DType::Float32, "float32", "f32", 4, true},
+    {DType::Float16, "float16", "f16", 2, true},
+    {DType::BFloat16, "bfloat16", "bf16", 2, true},
+    {DType::Float64, "float64", "f64", 8, true},
+    {DType::Int64, "int64", "i64", 8, false},
+    {DType::Int32, "int32", "i32", 4, false},
+    {DType::Int16, "int16", "i16", 2, false},
+    {DType::Int8, "int8", "i8", 1, false},
+    {DType::UInt8, "uint8", "u8", 1, false},
+    {DType::Bool, "bool", "b8", 1, false},
+    {DType::Complex64, "complex64", "c64", 8, true},
+    {DType::Complex128, "complex128", "c128", 16, true},
+    {DType::Float8E4M3FN, "float8_e4m3fn", "f8e4m3fn", 1, true},
+    {DType::Float8E5M2, "float8_e5m2", "f8e5m2", 1, true},
+}};
+
+const DTypeInfo &info(DType dtype) { return kInfos[static_cast<size_t>(dtype)]; }
+
+} // namespace
+
+std::string_view dtypeName(DType dtype) { return info(dtype).name; }
+std::string_view dtypeShortName(DType dtype) { return info(dtype).shortName; }
+int dtypeItemSize(DType dtype) { return info(dtype).itemSize; }
+bool dtypeIsFloating(DType dtype) { return info(dtype).floating; }
+
+std::optional<DType> parseDType(std::string_view text) {
+  if (text.starts_with("torch."))
+    text.remove_prefix(6);
+  for (const DTypeInfo &i : kInfos)
+    if (text == i.name || text == i.shortName)
+      return i.dtype;
+  struct Alias {
+    std::string_view name;
+    DType dtype;
+  };
+  static constexpr Alias kAliases[] = {
+      {"float", DType::Float32}, {"half", DType::Float16},  {"double", DType::Float64},
+      {"long", DType::Int64},    {"int", DType::Int32},     {"short", DType::Int16},
+      {"cfloat", DType::Complex64}, {"cdouble", DType::Complex128}};
+  for (const Alias &a : kAliases)
+    if (text == a.name)
+      return a.dtype;
+  return std::nullopt;
+}
+
+} // namespace fxkit

@@ -1,0 +1,192 @@
+#include "ir/Graph.h"
+
+#include "ir/StringPool.h"
+
+#include <cassert>
+#include <unordered_map>
+
+namespace fxkit {
+
+Graph::~Graph() {
+  Node *n = head_;
+  while (n) {
+    Node *next = n->next_;
+    delete n;
+    n = next;
+  }
+}
+
+Graph::Graph(Graph &&other) noexcept { *this = std::move(other); }
+
+Graph &Graph::operator=(Graph &&other) noexcept {
+  if (this == &other)
+    return *this;
+  this->~Graph();
+  head_ = other.head_;
+  tail_ = other.tail_;
+  size_ = other.size_;
+  byName_ = std::move(other.byName_);
+  moduleName = std::move(other.moduleName);
+  other.head_ = other.tail_ = nullptr;
+  other.size_ = 0;
+  other.byName_.clear();
+  for (Node *n = head_; n; n = n->next_)
+    n->graph_ = this;
+  return *this;
+}
+
+Node *Graph::create(OpKind op, std::string name, std::string_view target, Argument args,
+                    Argument kwargs, Node *before) {
+  assert(!find(name) && "node name already in use");
+  Node *node = new Node(this, op, std::move(name), intern(target));
+  link(node, before);
+  byName_.emplace(node->name_, node);
+  if (args.isNone())
+    args = Argument::tuple({});
+  if (kwargs.isNone())
+    kwargs = Argument::dict({});
+  assert(args.kind() == Argument::Kind::Tuple && "node args must be a tuple");
+  assert(kwargs.kind() == Argument::Kind::Dict && "node kwargs must be a dict");
+  node->args_ = std::move(args);
+  node->kwargs_ = std::move(kwargs);
+  node->addUses();
+  return node;
+}
+
+void Graph::erase(Node *node) {
+  assert(node->graph_ == this && "erasing a node of another graph");
+  assert(node->users_.empty() && "erasing a node that still has users");
+  node->dropUses();
+  byName_.erase(node->name_);
+  unlink(node);
+  delete node;
+}
+
+void Graph::replaceAllUsesWith(Node *from, Node *to) {
+  std::vector<Node *> users = from->users_;
+  for (Node *user : users) {
+    Argument args = user->args_;
+    Argument kwargs = user->kwargs_;
+    auto remap = [&](Node *n) { return n == from ? to : n; };
+    args.mapNodes(remap);
+    kwargs.mapNodes(remap);
+    user->dropUses();
+    user->args_ = std::move(args);
+    user->kwargs_ = std::move(kwargs);
+    user->addUses();
+  }
+}
+
+void Graph::moveBefore(Node *node, Node *before) {
+  if (node == before)
+    return;
+  unlink(node);
+  link(node, before);
+}
+
+Node *Graph::find(std::string_view name) const {
+  auto it = byName_.find(name);
+  return it == byName_.end() ? nullptr : it->second;
+}
+
+std::string Graph::uniqueName(std::string_view base) const {
+  if (!find(base))
+    return std::string(base);
+  for (size_t i = 1;; ++i) {
+    std::string candidate = std::string(base) + "_" + std::to_string(i);
+    if (!find(candidate))
+      return candidate;
+  }
+}
+
+Node *Graph::outputNode() const {
+  for (Node *n = tail_; n; n = n->prev_)
+    if (n->op() == OpKind::Output)
+      return n;
+  return nullptr;
+}
+
+void Graph::link(Node *node, Node *before) {
+  ++size_;
+  if (!before) {
+    node->prev_ = tail_;
+    node->next_ = nullptr;
+    if (tail_)
+      tail_->next_ = node;
+    else
+      head_ = node;
+    tail_ = node;
+    return;
+  }
+  node->next_ = before;
+  node->prev_ = before->prev_;
+  if (before->prev_)
+    before->prev_->next_ = node;
+  else
+    head_ = node;
+  before->prev_ = node;
+}
+
+void Graph::unlink(Node *node) {
+  --size_;
+  if (node->prev_)
+    node->prev_->next_ = node->next_;
+  else
+    head_ = node->next_;
+  if (node->next_)
+    node->next_->prev_ = node->prev_;
+  else
+    tail_ = node->prev_;
+  node->prev_ = node->next_ = nullptr;
+}
+
+Graph Graph::clone() const {
+  Graph out;
+  out.moduleName = moduleName;
+  std::unordered_map<const Node *, Node *> map;
+  auto remap = [&map](Node *n) { return map.at(n); };
+  for (Node *n : *this) {
+    Argument args = n->args();
+    Argument kwargs = n->kwargs();
+    args.mapNodes(remap);
+    kwargs.mapNodes(remap);
+    Node *copy = out.create(n->op(), n->name(), n->target(), std::move(args), std::move(kwargs));
+    copy->setPythonType(n->pythonType());
+    copy->value() = n->value();
+    map.emplace(n, copy);
+  }
+  return out;
+}
+
+bool graphsEqual(const Graph &a, const Graph &b, std::string *why) {
+  auto differ = [why](std::string msg) {
+    if (why)
+      *why = std::move(msg);
+    return false;
+  };
+  if (a.size() != b.size())
+    return differ("node counts differ: " + std::to_string(a.size()) + " vs " +
+                  std::to_string(b.size()));
+  Node *x = a.front();
+  Node *y = b.front();
+  for (; x && y; x = x->next(), y = y->next()) {
+    if (x->name() != y->name())
+      return differ("node names differ: " + x->name() + " vs " + y->name());
+    const std::string where = "node '" + x->name() + "': ";
+    if (x->op() != y->op())
+      return differ(where + "op kinds differ");
+    if (x->target() != y->target())
+      return differ(where + "targets differ");
+    if (!x->args().equals(y->args()))
+      return differ(where + "args differ");
+    if (!x->kwargs().equals(y->kwargs()))
+      return differ(where + "kwargs differ");
+    if (x->pythonType() != y->pythonType())
+      return differ(where + "Python types differ");
+    if (!(x->value() == y->value()))
+      return differ(where + "values (meta) differ");
+  }
+  return true;
+}
+
+} // namespace fxkit

@@ -1,0 +1,89 @@
+#pragma once
+/// \file An FX-style graph: an ordered list of nodes with unique names.
+///
+/// Nodes are heap-allocated and linked in program order (like llvm::ilist), so insertion and
+/// erasure anywhere are O(1) and node pointers stay valid.
+
+#include "ir/Node.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace fxkit {
+
+class Graph {
+public:
+  Graph() = default;
+  ~Graph();
+  Graph(const Graph &) = delete;
+  Graph &operator=(const Graph &) = delete;
+  Graph(Graph &&other) noexcept;
+  Graph &operator=(Graph &&other) noexcept;
+
+  /// Creates a node before `before` (at the end when null). The name must be unused.
+  Node *create(OpKind op, std::string name, std::string_view target, Argument args = Argument(),
+               Argument kwargs = Argument(), Node *before = nullptr);
+  /// Removes a node that has no users.
+  void erase(Node *node);
+  /// Points every use of `from` at `to`.
+  void replaceAllUsesWith(Node *from, Node *to);
+  /// Moves `node` before `before` (to the end when null).
+  void moveBefore(Node *node, Node *before);
+
+  Node *find(std::string_view name) const;
+  /// `base`, or `base_1`, `base_2`, ... whichever is free (FX's naming).
+  std::string uniqueName(std::string_view base) const;
+
+  Node *front() const { return head_; }
+  Node *back() const { return tail_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  /// The (first) output node, or null.
+  Node *outputNode() const;
+
+  class iterator {
+  public:
+    using value_type = Node *;
+    using difference_type = std::ptrdiff_t;
+    explicit iterator(Node *n = nullptr) : n_(n) {}
+    Node *operator*() const { return n_; }
+    iterator &operator++() {
+      n_ = n_->next();
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++*this;
+      return old;
+    }
+    bool operator==(const iterator &o) const { return n_ == o.n_; }
+
+  private:
+    Node *n_;
+  };
+  iterator begin() const { return iterator(head_); }
+  iterator end() const { return iterator(nullptr); }
+
+  /// Name of the module class in the Python form (`GraphModule`, `<lambda>`).
+  std::string moduleName = "GraphModule";
+
+  /// Deep copy (node references remapped).
+  Graph clone() const;
+
+private:
+  void link(Node *node, Node *before);
+  void unlink(Node *node);
+
+  Node *head_ = nullptr;
+  Node *tail_ = nullptr;
+  size_t size_ = 0;
+  std::unordered_map<std::string_view, Node *> byName_;
+};
+
+/// Structural equality: same nodes in the same order with equal names, ops, targets, args,
+/// kwargs, Python types and values. On a difference, `why` (if given) says where.
+bool graphsEqual(const Graph &a, const Graph &b, std::string *why = nullptr);
+
+} // namespace fxkit

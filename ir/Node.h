@@ -1,0 +1,93 @@
+#pragma once
+/// \file A node of an FX graph: op kind, name, target, args/kwargs, users and meta.
+
+#include "ir/Argument.h"
+#include "ir/SymExpr.h"
+#include "ir/TensorType.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace fxkit {
+
+class Graph;
+
+enum class OpKind : uint8_t { Placeholder, CallFunction, CallMethod, CallModule, GetAttr, Output };
+
+/// "placeholder", "call_function", ... as FX prints them.
+std::string_view opKindName(OpKind op);
+std::optional<OpKind> parseOpKind(std::string_view text);
+
+/// What a node's value is known to be (FX's `meta["val"]`).
+struct NodeValue {
+  /// One tensor, several (split, var_mean; nullopt for a non-tensor element), or a symbolic
+  /// integer (placeholders such as `s77`, `sym_size` results).
+  using Variant = std::variant<std::monostate, TensorType, std::vector<std::optional<TensorType>>,
+                               SymExpr>;
+  Variant v;
+
+  bool empty() const { return std::holds_alternative<std::monostate>(v); }
+  const TensorType *tensor() const { return std::get_if<TensorType>(&v); }
+  const std::vector<std::optional<TensorType>> *tensors() const {
+    return std::get_if<std::vector<std::optional<TensorType>>>(&v);
+  }
+  const SymExpr *sym() const { return std::get_if<SymExpr>(&v); }
+  bool operator==(const NodeValue &) const = default;
+};
+
+class Node {
+public:
+  OpKind op() const { return op_; }
+  const std::string &name() const { return name_; }
+  std::string_view target() const { return target_; }
+  void setTarget(std::string_view target);
+
+  /// Positional arguments: always a Tuple.
+  const Argument &args() const { return args_; }
+  /// Keyword arguments: always a Dict.
+  const Argument &kwargs() const { return kwargs_; }
+  /// Replaces the arguments and keeps users of old and new inputs consistent.
+  void setArgs(Argument args);
+  void setKwargs(Argument kwargs);
+
+  /// Distinct nodes that use this one, in the order they started using it (FX's users).
+  const std::vector<Node *> &users() const { return users_; }
+  /// Distinct input nodes, in order of first appearance in args then kwargs.
+  std::vector<Node *> inputs() const;
+
+  NodeValue &value() { return value_; }
+  const NodeValue &value() const { return value_; }
+
+  /// The Python type FX prints after the name (`torch.SymInt`, `torch.nn.parameter.Parameter`);
+  /// empty when none.
+  std::string_view pythonType() const { return pythonType_; }
+  void setPythonType(std::string_view type);
+
+  Node *next() const { return next_; }
+  Node *prev() const { return prev_; }
+  Graph *graph() const { return graph_; }
+
+private:
+  friend class Graph;
+  Node(Graph *graph, OpKind op, std::string name, std::string_view target)
+      : op_(op), name_(std::move(name)), target_(target), graph_(graph) {}
+  void dropUses();
+  void addUses();
+
+  OpKind op_;
+  std::string name_;
+  std::string_view target_; ///< interned
+  std::string_view pythonType_;
+  Argument args_ = Argument::tuple({});
+  Argument kwargs_ = Argument::dict({});
+  std::vector<Node *> users_;
+  NodeValue value_;
+  Graph *graph_;
+  Node *prev_ = nullptr;
+  Node *next_ = nullptr;
+};
+
+} // namespace fxkit

@@ -1,0 +1,157 @@
+#include "ir/TensorType.h"
+
+#include "ir/StringPool.h"
+
+#include <cctype>
+
+namespace fxkit {
+
+Expected<Device> Device::parse(std::string_view text) {
+  Device d;
+  size_t colon = text.find(':');
+  std::string_view type = text.substr(0, colon);
+  if (type.empty())
+    return Error("empty device type");
+  for (char c : type)
+    if (!std::islower(static_cast<unsigned char>(c)) && c != '_')
+      return Error("bad device '" + std::string(text) + "'");
+  d.type = intern(type);
+  if (colon != std::string_view::npos) {
+    std::string_view idx = text.substr(colon + 1);
+    if (idx.empty() || idx.size() > 6)
+      return Error("bad device index in '" + std::string(text) + "'");
+    int v = 0;
+    for (char c : idx) {
+      if (!std::isdigit(static_cast<unsigned char>(c)))
+        return Error("bad device index in '" + std::string(text) + "'");
+      v = v * 10 + (c - '0');
+    }
+    d.index = v;
+  }
+  return d;
+}
+
+std::string Device::str() const {
+  std::string out(type);
+  if (index >= 0)
+    out += ":" + std::to_string(index);
+  return out;
+}
+
+std::string Device::pyRepr() const {
+  std::string out = "device(type='" + std::string(type) + "'";
+  if (index >= 0)
+    out += ", index=" + std::to_string(index);
+  return out + ")";
+}
+
+void TensorType::print(std::string &out) const {
+  out += dtypeShortName(dtype);
+  auto list = [&out](const std::vector<SymExpr> &xs) {
+    out.push_back('[');
+    for (size_t i = 0; i < xs.size(); ++i) {
+      if (i)
+        out += ", ";
+      xs[i].print(out);
+    }
+    out.push_back(']');
+  };
+  list(sizes);
+  list(strides);
+  out += device.str();
+}
+
+std::string TensorType::str() const {
+  std::string out;
+  print(out);
+  return out;
+}
+
+namespace {
+
+/// Splits "a, b*(c + d), e" at top-level commas.
+Expected<std::vector<SymExpr>> parseSymList(std::string_view body, size_t offset) {
+  std::vector<SymExpr> out;
+  if (body.find_first_not_of(' ') == std::string_view::npos)
+    return out;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= body.size(); ++i) {
+    if (i < body.size() && body[i] == '(')
+      ++depth;
+    else if (i < body.size() && body[i] == ')')
+      --depth;
+    else if (i == body.size() || (body[i] == ',' && depth == 0)) {
+      auto e = SymExpr::parse(body.substr(start, i - start));
+      if (!e) {
+        Error err = e.takeError();
+        err.loc.col += static_cast<int>(offset + start);
+        return err;
+      }
+      out.push_back(*e);
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+Expected<TensorType> TensorType::parse(std::string_view text) {
+  auto fail = [&](std::string msg, size_t pos) {
+    Error err("bad tensor type '" + std::string(text) + "': " + msg);
+    err.loc.col = static_cast<int>(pos) + 1;
+    return err;
+  };
+  size_t open = text.find('[');
+  if (open == std::string_view::npos)
+    return fail("expected '[' after the dtype", text.size());
+  auto dtype = parseDType(text.substr(0, open));
+  if (!dtype)
+    return fail("unknown dtype '" + std::string(text.substr(0, open)) + "'", 0);
+  TensorType t;
+  t.dtype = *dtype;
+  size_t pos = open;
+  for (int which = 0; which < 2; ++which) {
+    if (pos >= text.size() || text[pos] != '[')
+      return fail(which == 0 ? "expected '[' before sizes" : "expected '[' before strides", pos);
+    int depth = 0;
+    size_t close = pos;
+    for (; close < text.size(); ++close) {
+      if (text[close] == '[')
+        ++depth;
+      else if (text[close] == ']' && --depth == 0)
+        break;
+    }
+    if (close >= text.size())
+      return fail("unbalanced '['", pos);
+    auto list = parseSymList(text.substr(pos + 1, close - pos - 1), pos + 1);
+    if (!list) {
+      Error err = list.takeError();
+      return fail(err.message, static_cast<size_t>(err.loc.col - 1));
+    }
+    (which == 0 ? t.sizes : t.strides) = list.take();
+    pos = close + 1;
+  }
+  if (t.sizes.size() != t.strides.size())
+    return fail("sizes and strides have different ranks", open);
+  auto device = Device::parse(text.substr(pos));
+  if (!device)
+    return fail(device.error().message, pos);
+  t.device = *device;
+  return t;
+}
+
+std::vector<SymExpr> TensorType::contiguousStrides(const std::vector<SymExpr> &sizes) {
+  std::vector<SymExpr> strides(sizes.size());
+  SymExpr acc(1);
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = acc;
+    acc = (acc.isConstant() && acc.constant() == 1)
+              ? sizes[i]
+              : SymExpr::binary(SymExpr::Kind::Mul, sizes[i], acc).simplify();
+  }
+  return strides;
+}
+
+} // namespace fxkit
