@@ -1,0 +1,82 @@
+#include "exporters/Export.h"
+
+#include "exporters/FxTextPrinter.h"
+#include "exporters/ReadablePyPrinter.h"
+#ifdef FXKIT_HAVE_JSON
+#include "exporters/json/FxkitJsonWriter.h"
+#endif
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <unistd.h>
+
+namespace fxkit {
+
+Expected<std::string> exportGraph(const Graph &graph, GraphFormat format) {
+  switch (format) {
+  case GraphFormat::FxText:
+    return printFxText(graph);
+  case GraphFormat::FxPy:
+    return printReadablePy(graph);
+  case GraphFormat::Json:
+#ifdef FXKIT_HAVE_JSON
+    return printFxkitJson(graph);
+#else
+    return Error("this fxkit was built without JSON support (nlohmann-json not found)");
+#endif
+  }
+  return Error("unsupported output format");
+}
+
+Status writeFileAtomic(const std::string &path, std::string_view content) {
+  if (path == "-") {
+    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() ||
+        std::fflush(stdout) != 0)
+      return Status(Error(std::string("cannot write to stdout: ") + std::strerror(errno)));
+    return Status::ok();
+  }
+  namespace fs = std::filesystem;
+  fs::path target(path);
+  fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string tmpl = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+  int fd = mkstemp(tmpl.data());
+  if (fd < 0)
+    return Status(Error("cannot write '" + path + "': " + std::strerror(errno)));
+  auto failWith = [&](const std::string &what) {
+    int saved = errno;
+    ::close(fd);
+    ::unlink(tmpl.c_str());
+    return Status(Error("cannot write '" + path + "': " + what + ": " + std::strerror(saved)));
+  };
+  size_t done = 0;
+  while (done < content.size()) {
+    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return failWith("write failed");
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0)
+    return failWith("fsync failed");
+  // mkstemp creates 0600; give the file the usual permissions of a new file.
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask);
+  if (::close(fd) != 0) {
+    ::unlink(tmpl.c_str());
+    return Status(Error("cannot write '" + path + "': " + std::strerror(errno)));
+  }
+  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
+    int saved = errno;
+    ::unlink(tmpl.c_str());
+    return Status(Error("cannot write '" + path + "': " + std::strerror(saved)));
+  }
+  return Status::ok();
+}
+
+} // namespace fxkit

@@ -1,0 +1,134 @@
+#include "repl/Cli.h"
+
+#include "exporters/Export.h"
+#include "exporters/GraphSummary.h"
+#include "importers/Import.h"
+
+#include <CLI/CLI.hpp>
+
+#ifdef FXKIT_HAVE_JSON
+#include <nlohmann/json.hpp>
+#endif
+
+#include <iostream>
+#include <optional>
+#include <string>
+
+namespace fxkit {
+namespace {
+
+int reportError(const Error &err) {
+  std::cerr << "fxkit: " << err.str() << "\n";
+  return kExitBadInput;
+}
+
+std::optional<GraphFormat> formatOption(const std::string &name, const char *flag, int &status) {
+  if (name.empty())
+    return std::nullopt;
+  auto f = parseGraphFormat(name);
+  if (!f) {
+    std::cerr << "fxkit: error: unknown format '" << name << "' for " << flag
+              << " (expected fx, fxpy or json)\n";
+    status = kExitBadInput;
+  }
+  return f;
+}
+
+int runConvert(const std::string &input, const std::string &output, const std::string &from,
+               const std::string &to) {
+  int status = kExitOk;
+  auto inFormat = formatOption(from, "--from", status);
+  auto outFormat = formatOption(to, "--to", status);
+  if (status != kExitOk)
+    return status;
+  if (!outFormat)
+    outFormat = output == "-" ? GraphFormat::FxText : detectGraphFormat(output, {});
+  if (!outFormat)
+    return reportError(Error("cannot tell the output format from '" + output + "': use --to"));
+  auto graph = importGraphFile(input, inFormat);
+  if (!graph)
+    return reportError(graph.error());
+  auto text = exportGraph(*graph, *outFormat);
+  if (!text)
+    return reportError(text.error());
+  if (Status st = writeFileAtomic(output, *text); !st)
+    return reportError(st.error());
+  return kExitOk;
+}
+
+int runInfo(const std::string &input, const std::string &from, bool json) {
+  int status = kExitOk;
+  auto inFormat = formatOption(from, "--from", status);
+  if (status != kExitOk)
+    return status;
+  auto graph = importGraphFile(input, inFormat);
+  if (!graph)
+    return reportError(graph.error());
+  GraphSummary s = summarizeGraph(*graph);
+  if (!json) {
+    std::cout << "graph: " << (input == "-" ? "<stdin>" : input) << "\n" << printGraphSummary(s);
+    return kExitOk;
+  }
+#ifdef FXKIT_HAVE_JSON
+  nlohmann::ordered_json j;
+  j["graph"] = input == "-" ? "<stdin>" : input;
+  j["nodes"] = s.nodeCount;
+  j["op_kinds"] = s.opKindCounts;
+  auto values = [](const std::vector<GraphSummary::Value> &vs) {
+    nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+    for (const auto &v : vs)
+      arr.push_back({{"name", v.name}, {"type", v.type}});
+    return arr;
+  };
+  j["inputs"] = values(s.inputs);
+  j["outputs"] = values(s.outputs);
+  j["symbols"] = s.symbols;
+  nlohmann::ordered_json ops = nlohmann::ordered_json::array();
+  for (const auto &[target, count] : s.targetCounts)
+    ops.push_back({{"target", target}, {"count", count}});
+  j["ops"] = ops;
+  std::cout << j.dump(2) << "\n";
+  return kExitOk;
+#else
+  return reportError(Error("--json needs a build with nlohmann-json"));
+#endif
+}
+
+} // namespace
+
+int runCli(int argc, char **argv) {
+  CLI::App app{"fxkit: read, transform and write PyTorch compiler graphs"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "fxkit 0.1.0");
+
+  std::string input, output = "-", from, to;
+  bool json = false;
+
+  CLI::App *convert = app.add_subcommand("convert", "Convert a graph between formats");
+  convert->add_option("input", input, "Input graph file (- for stdin)")->required();
+  convert->add_option("-o,--output", output, "Output file (- for stdout, the default)");
+  convert->add_option("--from", from, "Input format: fx, fxpy, json (default: from name/content)");
+  convert->add_option("--to", to, "Output format: fx, fxpy, json (default: from output name)");
+
+  CLI::App *info = app.add_subcommand("info", "Summarize a graph: nodes, ops, inputs, outputs");
+  info->add_option("input", input, "Input graph file (- for stdin)")->required();
+  info->add_option("--from", from, "Input format: fx, fxpy, json");
+  info->add_flag("--json", json, "Print JSON");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success &e) {
+    app.exit(e);
+    return kExitOk;
+  } catch (const CLI::ParseError &e) {
+    app.exit(e);
+    return kExitBadInput;
+  }
+  if (convert->parsed())
+    return runConvert(input, output, from, to);
+  if (info->parsed())
+    return runInfo(input, from, json);
+  return kExitBadInput;
+}
+
+} // namespace fxkit

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# fxkit set-up: installs what is missing (Debian 12, as root), builds, then
+#   ./setup.sh example   runs the main job on the bundled example (examples/run-example.sh)
+#   ./setup.sh test      runs the whole test suite: a normal build, then an
+#                        AddressSanitizer + UndefinedBehaviorSanitizer build of the same tests
+#   ./setup.sh build     only installs and builds
+set -euo pipefail
+cd "$(dirname "$0")"
+mode="${1:-build}"
+jobs="$(nproc 2>/dev/null || echo 2)"
+
+packages=(build-essential cmake pkg-config
+          nlohmann-json3-dev libreadline-dev libgraphviz-dev ocl-icd-opencl-dev pocl-opencl-icd
+          libclblast-dev llvm-15-dev libclang-15-dev libfmt-dev libcli11-dev googletest
+          libgtest-dev libbenchmark-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+build() { # build DIR [cmake args...]
+  local dir="$1"; shift
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$dir.configure.log" 2>&1 ||
+    { cat "$dir.configure.log"; exit 1; }
+  grep "fxkit:" "$dir.configure.log" || true
+  cmake --build "$dir" -j"$jobs"
+}
+
+case "$mode" in
+  build)
+    build build
+    ;;
+  example)
+    build build -DFXKIT_BUILD_TESTS=OFF -DFXKIT_BUILD_BENCH=OFF
+    ./examples/run-example.sh build/repl/fxkit
+    ;;
+  test)
+    build build
+    (cd build && ctest --output-on-failure -j"$jobs")
+    echo "setup: stage 2: AddressSanitizer + UndefinedBehaviorSanitizer"
+    build build-asan -DFXKIT_SANITIZE=ON -DFXKIT_BUILD_BENCH=OFF
+    (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+       ctest --output-on-failure -j"$jobs")
+    echo "setup: all tests passed (normal and sanitizer builds)"
+    ;;
+  *)
+    echo "usage: $0 [build|example|test]" >&2
+    exit 2
+    ;;
+esac
