@@ -71,8 +71,9 @@ private:
   bool expect(std::string_view lit, const char *what) {
     if (consume(lit))
       return true;
-    if (atEnd())
-      return fail(std::string("unexpected end of line: expected ") + what, pos_);
+    // A line cut inside the literal is a truncated line, not a wrong word.
+    if (lit.starts_with(line_.substr(pos_)))
+      return fail(std::string("unexpected end of line: expected ") + what, line_.size());
     return fail(std::string("expected ") + what, pos_);
   }
   std::string_view identAt(size_t start) const {
@@ -98,6 +99,8 @@ private:
   std::optional<Error> err_;
   std::string_view line_; ///< current line, without its newline
   int lineNo_ = 0;
+  std::string_view lastLine_; ///< last non-blank line, where a missing `return` is reported
+  int lastLineNo_ = 0;
   size_t pos_ = 0;
   bool seenReturn_ = false;
   bool seenNonPlaceholder_ = false;
@@ -144,7 +147,9 @@ bool Parser::parseContainer(Argument &out, int depth, bool repr) {
   char o = line_[pos_++];
   char close = o == '[' ? ']' : o == '(' ? ')' : '}';
   std::vector<Argument> items;
-  auto unclosed = [&] { return fail(std::string("unclosed '") + o + "'", open); };
+  auto unclosed = [&] {
+    return fail(std::string("unexpected end of line: unclosed '") + o + "'", open);
+  };
   if (consume(std::string_view(&close, 1))) {
     out = o == '[' ? Argument::list({}) : o == '(' ? Argument::tuple({}) : Argument::dict({});
     return true;
@@ -246,7 +251,8 @@ bool Parser::parseScalar(Argument &out, std::string_view key, bool repr) {
     }
   }
   if (depth > 0)
-    return fail(std::string("unclosed '") + line_[lastOpen] + "'", lastOpen);
+    return fail(std::string("unexpected end of line: unclosed '") + line_[lastOpen] + "'",
+                lastOpen);
   std::string_view t = line_.substr(start, i - start);
   if (t.empty())
     return fail(atEnd() ? "unexpected end of line: expected a value" : "expected a value", start);
@@ -503,6 +509,8 @@ Expected<Graph> Parser::run() {
       ++pos_;
     if (atEnd() || (options_.partial && peek() == '#'))
       continue; // blank line
+    lastLine_ = line_;
+    lastLineNo_ = lineNo_;
     if (!seenHeader) {
       seenHeader = true;
       if (pos_ == 0 && line_ == "graph():")
@@ -531,7 +539,8 @@ Expected<Graph> Parser::run() {
   if (options_.partial)
     return std::move(graph_);
   if (!seenReturn_) {
-    line_ = sourceLine(text_, lineNo_);
+    line_ = lastLine_;
+    lineNo_ = lastLineNo_;
     fail("missing 'return' line at the end of the graph", line_.size());
     return std::move(*err_);
   }
