@@ -12,6 +12,7 @@
 #include "ir/StringPool.h"
 #include "ir/Verifier.h"
 
+#include <array>
 #include <charconv>
 #include <cstring>
 #include <optional>
@@ -44,10 +45,12 @@ std::string snippetOf(std::string_view line) {
 /// Parses one graph text; holds the state shared by the line parsers.
 class Parser {
 public:
-  Parser(std::string_view text, const std::string &file, const FxTextParseOptions &options)
-      : text_(text), file_(file), options_(options) {}
+  Parser(std::string_view text, const std::string &file, const FxTextParseOptions &options,
+         Graph &graph)
+      : text_(text), file_(file), options_(options), graph_(graph) {}
 
-  Expected<Graph> run();
+  /// Fills the graph given to the constructor.
+  Status run();
 
 private:
   // ---- errors ----
@@ -95,7 +98,7 @@ private:
   std::string_view text_;
   const std::string &file_;
   FxTextParseOptions options_;
-  Graph graph_;
+  Graph &graph_;
   std::optional<Error> err_;
   std::string_view line_; ///< current line, without its newline
   int lineNo_ = 0;
@@ -104,9 +107,22 @@ private:
   size_t pos_ = 0;
   bool seenReturn_ = false;
   bool seenNonPlaceholder_ = false;
+  /// The last nodes defined, most recent at recent_[recentNext_ - 1] (a ring).
+  std::array<Node *, 8> recent_{};
+  size_t recentNext_ = 0;
+  /// Items of the containers being parsed, innermost last: each container then allocates
+  /// its exact size once instead of growing a vector of its own.
+  std::vector<Argument> stack_;
 };
 
 bool Parser::lookupNode(std::string_view name, size_t at, Node *&out) {
+  // Most uses name one of the last few nodes (chains of pointwise ops): checking those first
+  // saves a cache-missing hash lookup in graphs of millions of nodes.
+  for (Node *r : recent_)
+    if (r && r->name() == name) {
+      out = r;
+      return true;
+    }
   out = graph_.find(name);
   if (out)
     return true;
@@ -146,7 +162,7 @@ bool Parser::parseContainer(Argument &out, int depth, bool repr) {
   size_t open = pos_;
   char o = line_[pos_++];
   char close = o == '[' ? ']' : o == '(' ? ')' : '}';
-  std::vector<Argument> items;
+  size_t base = stack_.size();
   auto unclosed = [&] {
     return fail(std::string("unexpected end of line: unclosed '") + o + "'", open);
   };
@@ -177,14 +193,14 @@ bool Parser::parseContainer(Argument &out, int depth, bool repr) {
       key = k.asString();
       if (!consume(": "))
         return atEnd() ? unclosed() : fail("expected ': ' after a dict key", pos_);
-      items.push_back(std::move(k));
+      stack_.push_back(std::move(k));
     }
     if (atEnd())
       return unclosed();
     Argument v;
     if (!parseValue(v, depth, key, repr))
       return false;
-    items.push_back(std::move(v));
+    stack_.push_back(std::move(v));
     if (consume(std::string_view(&close, 1)))
       break;
     if (consume(",")) {
@@ -203,6 +219,9 @@ bool Parser::parseContainer(Argument &out, int depth, bool repr) {
                   pos_);
     return fail(std::string("expected ',' or '") + close + "'", pos_);
   }
+  std::vector<Argument> items(std::make_move_iterator(stack_.begin() + base),
+                              std::make_move_iterator(stack_.end()));
+  stack_.resize(base);
   if (o == '[') {
     out = Argument::list(std::move(items));
   } else if (o == '(') {
@@ -468,6 +487,7 @@ bool Parser::parseNodeLine() {
     return fail("empty target", opAt + opText.size() + 8);
 
   Node *n = graph_.create(*op, std::string(name), target, std::move(args), std::move(kwargs));
+  recent_[recentNext_++ % recent_.size()] = n;
   if (!pythonType.empty())
     n->setPythonType(pythonType);
   if (tensorType)
@@ -491,7 +511,7 @@ bool Parser::parseReturnLine() {
   return true;
 }
 
-Expected<Graph> Parser::run() {
+Status Parser::run() {
   if (Status st = validateUtf8(text_, file_); !st)
     return st.takeError();
   bool seenHeader = false;
@@ -517,12 +537,12 @@ Expected<Graph> Parser::run() {
         continue;
       if (!options_.partial) {
         fail("expected 'graph():' at the start of FX graph text", pos_);
-        return std::move(*err_);
+        return Status(std::move(*err_));
       }
     }
     if (seenReturn_) {
       fail("unexpected text after the 'return' line", pos_);
-      return std::move(*err_);
+      return Status(std::move(*err_));
     }
     bool ok;
     if (peek() == '%')
@@ -532,32 +552,37 @@ Expected<Graph> Parser::run() {
     else
       ok = fail("expected a node ('%name : ...') or 'return'", pos_);
     if (!ok)
-      return std::move(*err_);
+      return Status(std::move(*err_));
   }
   if (!seenHeader && !options_.partial)
     return Error("empty input: expected 'graph():'", SourceLoc{file_, 1, 1}, "");
   if (options_.partial)
-    return std::move(graph_);
+    return Status::ok();
   if (!seenReturn_) {
     line_ = lastLine_;
     lineNo_ = lastLineNo_;
     fail("missing 'return' line at the end of the graph", line_.size());
-    return std::move(*err_);
+    return Status(std::move(*err_));
   }
   if (Status st = verifyGraph(graph_); !st) {
     Error e = st.takeError();
     e.loc.file = file_;
     return e;
   }
-  return std::move(graph_);
+  return Status::ok();
 }
 
 } // namespace
 
 Expected<Graph> parseFxText(std::string_view text, const std::string &fileName,
                             const FxTextParseOptions &options) {
-  Parser p(text, fileName, options);
-  return p.run();
+  // The graph is built inside the result and returned by NRVO: moving a Graph walks all of
+  // its nodes (each points back at its graph), a measurable cost at a million nodes.
+  Expected<Graph> result{Graph()};
+  Parser p(text, fileName, options, *result);
+  if (Status st = p.run(); !st)
+    result = Expected<Graph>(st.takeError());
+  return result;
 }
 
 Expected<Graph> parseFxText(std::string_view text, const std::string &fileName) {
