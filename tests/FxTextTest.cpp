@@ -282,3 +282,52 @@ TEST(FxTextErrors, PlaceholderAfterOtherNodes) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(FxText, ErrorStringNamesFileLineColumn) {
+  auto g =
+      parseFxText(withHead("    %y : [num_users=0] = call_magic[target=f](args = (), kwargs = {})"),
+                  "model.graph.txt");
+  ASSERT_FALSE(g);
+  std::string s = g.error().str();
+  EXPECT_NE(s.find("model.graph.txt:3:26"), std::string::npos) << s;
+  EXPECT_NE(s.find("call_magic[target=f]"), std::string::npos) << s;
+}
+
+TEST(FxText, NumUsersIsInformational) {
+  // Inductor's comments show partial graphs: a stale count is not an error, and the printer
+  // writes the real one.
+  Graph g = parseOk(R"(graph():
+    %x : [num_users=5] = placeholder[target=x]
+    return x)");
+  EXPECT_EQ(printFxText(g),
+            "graph():\n    %x : [num_users=1] = placeholder[target=x]\n    return x");
+}
+
+TEST(FxText, OutputNameClash) {
+  Graph g = parseOk(R"(graph():
+    %output : [num_users=1] = placeholder[target=output]
+    return output)");
+  EXPECT_EQ(g.back()->op(), OpKind::Output);
+  EXPECT_EQ(g.back()->name(), "output_1");
+  EXPECT_EQ(g.back()->args().items()[0].asNode(), g.find("output"));
+}
+
+TEST(FxText, LargeGeneratedGraphRoundTrips) {
+  std::string text = "graph():\n    %x : [num_users=1] = placeholder[target=x]";
+  std::string prev = "x";
+  for (int i = 0; i < 20000; ++i) {
+    std::string name = "mul_" + std::to_string(i);
+    text += "\n    %" + name +
+            " : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%" + prev +
+            ", 0.5), kwargs = {})";
+    prev = name;
+  }
+  text += "\n    return (" + prev + ",)";
+  Graph g = parseOk(text);
+  EXPECT_EQ(g.size(), 20002u);
+  EXPECT_EQ(printFxText(g), text);
+}
+
+} // namespace
