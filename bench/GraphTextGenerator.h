@@ -9,9 +9,12 @@ namespace fxkit::bench {
 inline std::string generateFxText(size_t targetNodes) {
   std::string out = "graph():\n";
   out.reserve(targetNodes * 130);
+  // 4 placeholders, blocks of 8 nodes, the output: num_users printed as FX would.
+  const size_t blocks = targetNodes > 13 ? (targetNodes - 5) / 8 : 1;
+  const size_t users[4] = {1, blocks, blocks, 0};
   for (int i = 0; i < 4; ++i)
-    out += "    %arg" + std::to_string(i) + "_1 : [num_users=1] = placeholder[target=arg" +
-           std::to_string(i) + "_1]\n";
+    out += "    %arg" + std::to_string(i) + "_1 : [num_users=" + std::to_string(users[i]) +
+           "] = placeholder[target=arg" + std::to_string(i) + "_1]\n";
   std::string prev = "arg0_1";
   size_t n = 4;
   size_t block = 0;
@@ -21,7 +24,7 @@ inline std::string generateFxText(size_t targetNodes) {
            args + "), kwargs = " + kwargs + ")\n";
     ++n;
   };
-  while (n + 8 < targetNodes) {
+  while (block < blocks) {
     std::string b = std::to_string(block++);
     emit("permute_" + b, "torch.ops.aten.permute.default", "%arg1_1, [1, 0]");
     emit("addmm_" + b, "torch.ops.aten.addmm.default", "%arg2_1, %" + prev + ", %permute_" + b);

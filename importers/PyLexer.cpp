@@ -1,6 +1,7 @@
 #include "importers/PyLexer.h"
 
 #include <cctype>
+#include <cstring>
 
 namespace fxkit {
 
@@ -22,26 +23,47 @@ std::string_view sourceLine(std::string_view text, int line) {
 }
 
 Status validateUtf8(std::string_view text, const std::string &fileName) {
-  int line = 1, col = 1;
-  for (size_t i = 0; i < text.size();) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = len > 0 && i + len <= text.size();
+  // Hot path: plain ASCII, eight bytes at a time; line and column are computed only for an
+  // error.
+  const size_t n = text.size();
+  const auto *bytes = reinterpret_cast<const unsigned char *>(text.data());
+  size_t i = 0;
+  while (i < n) {
+    if (i + 8 <= n) {
+      uint64_t word;
+      std::memcpy(&word, bytes + i, 8);
+      if ((word & 0x8080808080808080ull) == 0) {
+        i += 8;
+        continue;
+      }
+    }
+    unsigned char c = bytes[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = len > 0 && i + len <= n;
     for (size_t k = 1; ok && k < len; ++k)
-      ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+      ok = (bytes[i + k] & 0xC0) == 0x80;
     if (ok && len == 2)
       ok = c >= 0xC2; // overlong
     if (!ok) {
+      int line = 1;
+      size_t lineStart = 0;
+      for (size_t k = 0; k < i; ++k)
+        if (bytes[k] == '\n') {
+          ++line;
+          lineStart = k + 1;
+        }
+      int col = 1;
+      for (size_t k = lineStart; k < i; ++k)
+        if ((bytes[k] & 0xC0) != 0x80) // count characters, not continuation bytes
+          ++col;
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02X", c);
       return Status(Error(std::string("invalid UTF-8 byte ") + hex, SourceLoc{fileName, line, col},
-                          std::string(sourceLine(text, line).substr(0, static_cast<size_t>(col - 1)))));
-    }
-    if (c == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
+                          std::string(text.substr(lineStart, i - lineStart))));
     }
     i += len;
   }

@@ -108,10 +108,6 @@ std::string_view Argument::asString() const {
          "not a text argument");
   return {static_cast<const char *>(p_), len_};
 }
-Node *Argument::asNode() const {
-  assert(kind_ == Kind::NodeRef && "not a node argument");
-  return const_cast<Node *>(static_cast<const Node *>(p_));
-}
 fxkit::DType Argument::asDType() const {
   assert(kind_ == Kind::DType && "not a dtype argument");
   return static_cast<fxkit::DType>(i_);
@@ -135,18 +131,6 @@ const Argument *Argument::find(std::string_view key) const {
     if (dictKey(i) == key)
       return &items_[2 * i + 1];
   return nullptr;
-}
-
-void Argument::forEachNode(const std::function<void(Node *)> &fn) const {
-  std::vector<const Argument *> stack{this};
-  while (!stack.empty()) {
-    const Argument *a = stack.back();
-    stack.pop_back();
-    if (a->kind_ == Kind::NodeRef)
-      fn(a->asNode());
-    for (size_t i = a->items_.size(); i-- > 0;)
-      stack.push_back(&a->items_[i]);
-  }
 }
 
 void Argument::mapNodes(const std::function<Node *(Node *)> &fn) {
@@ -209,41 +193,61 @@ std::string pyFloatRepr(double v) {
     return "nan";
   if (std::isinf(v))
     return v < 0 ? "-inf" : "inf";
-  // Shortest round-trip digits, then Python's layout rules for repr(float).
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-  std::string sci(buf, res.ptr);
-  size_t e = sci.find('e');
-  std::string mant = sci.substr(0, e);
-  int exp = std::stoi(sci.substr(e + 1));
-  bool neg = !mant.empty() && mant[0] == '-';
-  if (neg)
-    mant.erase(0, 1);
-  std::string digits;
-  for (char c : mant)
-    if (c != '.')
-      digits.push_back(c);
-  std::string out = neg ? "-" : "";
+  // Shortest round-trip digits (to_chars, scientific), laid out by Python's repr rules:
+  // scientific when the exponent is < -4 or >= 16, else positional with at least ".0".
+  char sci[40];
+  char *end = std::to_chars(sci, sci + sizeof sci, v, std::chars_format::scientific).ptr;
+  const char *p = sci;
+  char out[64];
+  size_t n = 0;
+  if (*p == '-')
+    out[n++] = *p++;
+  char digits[24];
+  size_t nd = 0;
+  for (; p < end && *p != 'e'; ++p)
+    if (*p != '.')
+      digits[nd++] = *p;
+  int exp = 0;
+  bool negExp = false;
+  if (p < end) { // 'e'
+    ++p;
+    negExp = *p == '-';
+    if (*p == '-' || *p == '+')
+      ++p;
+    for (; p < end; ++p)
+      exp = exp * 10 + (*p - '0');
+    if (negExp)
+      exp = -exp;
+  }
   if (exp < -4 || exp >= 16) {
-    out += digits.substr(0, 1);
-    if (digits.size() > 1)
-      out += "." + digits.substr(1);
-    char ebuf[16];
-    std::snprintf(ebuf, sizeof ebuf, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
-    out += ebuf;
-    return out;
+    out[n++] = digits[0];
+    if (nd > 1) {
+      out[n++] = '.';
+      for (size_t i = 1; i < nd; ++i)
+        out[n++] = digits[i];
+    }
+    n += static_cast<size_t>(std::snprintf(out + n, sizeof out - n, "e%c%02d", exp < 0 ? '-' : '+',
+                                           exp < 0 ? -exp : exp));
+    return std::string(out, n);
   }
   if (exp < 0) {
-    out += "0." + std::string(static_cast<size_t>(-exp - 1), '0') + digits;
-    return out;
+    out[n++] = '0';
+    out[n++] = '.';
+    for (int i = 0; i < -exp - 1; ++i)
+      out[n++] = '0';
+    for (size_t i = 0; i < nd; ++i)
+      out[n++] = digits[i];
+    return std::string(out, n);
   }
   size_t intLen = static_cast<size_t>(exp) + 1;
-  if (digits.size() <= intLen) {
-    out += digits + std::string(intLen - digits.size(), '0') + ".0";
-  } else {
-    out += digits.substr(0, intLen) + "." + digits.substr(intLen);
-  }
-  return out;
+  for (size_t i = 0; i < intLen; ++i)
+    out[n++] = i < nd ? digits[i] : '0';
+  out[n++] = '.';
+  if (nd <= intLen)
+    out[n++] = '0';
+  for (size_t i = intLen; i < nd; ++i)
+    out[n++] = digits[i];
+  return std::string(out, n);
 }
 
 } // namespace fxkit

@@ -8,6 +8,7 @@
 #include "ir/SymExpr.h"
 #include "ir/TensorType.h"
 
+#include <cassert>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -69,7 +70,10 @@ public:
   double asFloat() const;
   /// String, Layout, MemoryFormat, Opaque text.
   std::string_view asString() const;
-  Node *asNode() const;
+  Node *asNode() const {
+    assert(kind_ == Kind::NodeRef && "not a node argument");
+    return const_cast<Node *>(static_cast<const Node *>(p_));
+  }
   fxkit::DType asDType() const;
   Device asDevice() const;
   SymExpr asSym() const;
@@ -83,8 +87,32 @@ public:
   /// Value for key, or nullptr.
   const Argument *find(std::string_view key) const;
 
-  /// Calls fn on every node reference in this tree, in printing order (iteratively).
-  void forEachNode(const std::function<void(Node *)> &fn) const;
+  /// Calls fn on every node reference in this tree, in printing order. Iterative, and
+  /// allocation-free for the usual flat argument tuples (this runs on every node in every pass).
+  template <typename Fn> void forEachNode(Fn &&fn) const {
+    if (kind_ == Kind::NodeRef) {
+      fn(asNode());
+      return;
+    }
+    bool flat = true;
+    for (const Argument &child : items_)
+      flat = flat && child.items_.empty();
+    if (flat) {
+      for (const Argument &child : items_)
+        if (child.kind_ == Kind::NodeRef)
+          fn(child.asNode());
+      return;
+    }
+    std::vector<const Argument *> stack{this};
+    while (!stack.empty()) {
+      const Argument *a = stack.back();
+      stack.pop_back();
+      if (a->kind_ == Kind::NodeRef)
+        fn(a->asNode());
+      for (size_t i = a->items_.size(); i-- > 0;)
+        stack.push_back(&a->items_[i]);
+    }
+  }
   /// Rewrites node references in place (iteratively).
   void mapNodes(const std::function<Node *(Node *)> &fn);
 

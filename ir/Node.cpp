@@ -29,6 +29,7 @@ void Node::setPythonType(std::string_view type) {
 
 std::vector<Node *> Node::inputs() const {
   std::vector<Node *> out;
+  out.reserve(args_.items().size() + kwargs_.dictSize());
   auto add = [&out](Node *n) {
     if (std::find(out.begin(), out.end(), n) == out.end())
       out.push_back(n);
@@ -46,9 +47,14 @@ void Node::dropUses() {
 }
 
 void Node::addUses() {
-  // inputs() is distinct and dropUses() ran first, so no user list holds this node yet.
-  for (Node *input : inputs())
-    input->users_.push_back(this);
+  // dropUses() ran first, so this node can only be in an input's users list if this very loop
+  // put it there, and then it is the last entry: a repeated input is skipped in O(1).
+  auto add = [this](Node *input) {
+    if (input->users_.empty() || input->users_.back() != this)
+      input->users_.push_back(this);
+  };
+  args_.forEachNode(add);
+  kwargs_.forEachNode(add);
 }
 
 void Node::setArgs(Argument args) {

@@ -66,6 +66,10 @@ public:
   std::string_view pythonType() const { return pythonType_; }
   void setPythonType(std::string_view type);
 
+  /// Scratch slot for analyses that need a per-node number without a hash map (the verifier
+  /// stores program order here). Its value is meaningful only during that analysis.
+  uint32_t &scratch() const { return scratch_; }
+
   Node *next() const { return next_; }
   Node *prev() const { return prev_; }
   Graph *graph() const { return graph_; }
@@ -78,6 +82,7 @@ private:
   void addUses();
 
   OpKind op_;
+  mutable uint32_t scratch_ = 0;
   std::string name_;
   std::string_view target_; ///< interned
   std::string_view pythonType_;

@@ -1,57 +1,87 @@
 #include "ir/Verifier.h"
 
 #include <algorithm>
-#include <unordered_map>
-#include <unordered_set>
 
 namespace fxkit {
 
 Status verifyGraph(const Graph &graph) {
-  std::unordered_map<const Node *, size_t> position;
-  std::unordered_set<std::string_view> names;
-  size_t outputs = 0;
-  size_t index = 0;
-  bool seenNonPlaceholder = false;
+  // Linear in nodes + edges with no hash maps: program order goes into each node's scratch
+  // slot (graphs can have millions of nodes).
+  auto fail = [](const Node *n, const std::string &msg) {
+    return Status(Error("node '" + n->name() + "': " + msg));
+  };
+  uint32_t index = 0;
   for (Node *n : graph) {
-    auto fail = [n](const std::string &msg) {
-      return Status(Error("node '" + n->name() + "': " + msg));
-    };
     if (n->graph() != &graph)
-      return fail("belongs to another graph");
-    if (!names.insert(n->name()).second)
-      return fail("name defined twice");
+      return fail(n, "belongs to another graph");
+    n->scratch() = ++index;
+  }
+  size_t outputs = 0;
+  size_t edges = 0;
+  bool seenNonPlaceholder = false;
+  std::vector<Node *> inputs;
+  for (Node *n : graph) {
     if (graph.find(n->name()) != n)
-      return fail("name index out of date");
+      return fail(n, "name defined twice or missing from the name index");
     if (n->op() == OpKind::Placeholder && seenNonPlaceholder)
-      return fail("placeholder after a non-placeholder node");
+      return fail(n, "placeholder after a non-placeholder node");
     if (n->op() != OpKind::Placeholder)
       seenNonPlaceholder = true;
     if (n->op() == OpKind::Output) {
       ++outputs;
       if (n != graph.back())
-        return fail("output node is not the last node");
+        return fail(n, "output node is not the last node");
     }
-    for (Node *input : n->inputs()) {
-      auto it = position.find(input);
-      if (it == position.end())
-        return fail("uses '" + input->name() + "' before it is defined");
-      const auto &users = input->users();
-      if (std::find(users.begin(), users.end(), n) == users.end())
-        return fail("missing from the users of its input '" + input->name() + "'");
+    inputs.clear();
+    Status bad;
+    auto visit = [&](Node *input) {
+      if (!bad)
+        return; // report the first problem only
+      if (input->graph() != &graph)
+        bad = fail(n, "uses '" + input->name() + "' of another graph");
+      else if (input->scratch() >= n->scratch())
+        bad = fail(n, "uses '" + input->name() + "' before it is defined");
+      else if (std::find(inputs.begin(), inputs.end(), input) == inputs.end())
+        inputs.push_back(input);
+    };
+    n->args().forEachNode(visit);
+    n->kwargs().forEachNode(visit);
+    if (!bad)
+      return bad;
+    edges += inputs.size();
+    const auto &users = n->users();
+    for (Node *user : users) {
+      if (user->graph() != &graph || user->scratch() <= n->scratch())
+        return fail(n, "lists user '" + user->name() + "' that does not come after it");
+      bool uses = false;
+      auto check = [&](Node *x) { uses = uses || x == n; };
+      user->args().forEachNode(check);
+      if (!uses)
+        user->kwargs().forEachNode(check);
+      if (!uses)
+        return fail(n, "lists user '" + user->name() + "' that does not use it");
     }
-    for (Node *user : n->users()) {
-      auto ins = user->inputs();
-      if (std::find(ins.begin(), ins.end(), n) == ins.end())
-        return fail("lists user '" + user->name() + "' that does not use it");
+    if (users.size() > 1) {
+      std::vector<const Node *> sorted(users.begin(), users.end());
+      std::sort(sorted.begin(), sorted.end());
+      if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+        return fail(n, "lists a user twice");
     }
-    std::unordered_set<const Node *> seenUsers;
-    for (Node *user : n->users())
-      if (!seenUsers.insert(user).second)
-        return fail("lists user '" + user->name() + "' twice");
-    position.emplace(n, index++);
   }
   if (outputs != 1)
     return Status(Error("graph has " + std::to_string(outputs) + " output nodes, expected 1"));
+  // Every listed user is a real, distinct edge; equal counts mean no edge is missing.
+  size_t listed = 0;
+  for (Node *n : graph)
+    listed += n->users().size();
+  if (listed != edges) {
+    for (Node *n : graph)
+      for (Node *input : n->inputs()) {
+        const auto &users = input->users();
+        if (std::find(users.begin(), users.end(), n) == users.end())
+          return fail(n, "missing from the users of its input '" + input->name() + "'");
+      }
+  }
   return Status::ok();
 }
 
