@@ -11,7 +11,22 @@
 
 namespace fxkit {
 
+/// How strictly parseFxText reads its input.
+struct FxTextParseOptions {
+  /// Reads a fragment of a graph, such as the node comments in Inductor's output code: the
+  /// `graph():` header and the `return` line are optional, a `%name` that is not defined
+  /// becomes a placeholder (inserted first), and the graph is not verified.
+  bool partial = false;
+};
+
 /// Parses FX graph text. Errors carry fileName:line:col and the offending line.
 Expected<Graph> parseFxText(std::string_view text, const std::string &fileName = "<input>");
+
+/// parseFxText with options (see FxTextParseOptions).
+Expected<Graph> parseFxText(std::string_view text, const std::string &fileName,
+                            const FxTextParseOptions &options);
+
+/// Deepest bracket nesting parseFxText accepts in an argument; deeper input is an error.
+inline constexpr int kFxTextMaxNesting = 256;
 
 } // namespace fxkit

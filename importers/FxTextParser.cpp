@@ -1,0 +1,567 @@
+/// \file FX graph text reader: a line-at-a-time recursive-descent parser.
+///
+/// Every FX node is one physical line, so the parser scans each line directly instead of
+/// building a token vector for the whole file: errors stay on the line they belong to
+/// (an unbalanced bracket cannot swallow the rest of the file, as Python's implicit line
+/// joining would), and memory stays at the graph itself (no 32-byte token per word).
+/// The UTF-8 check is PyLexer's; string literals in `return` lines use PyLexer's decoder.
+
+#include "importers/FxTextParser.h"
+
+#include "importers/PyLexer.h"
+#include "ir/StringPool.h"
+#include "ir/Verifier.h"
+
+#include <charconv>
+#include <cstring>
+#include <optional>
+
+namespace fxkit {
+
+namespace {
+
+bool isIdentChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+/// Device types PyTorch knows; a bare word of this form is a device even outside `device=`.
+bool isDeviceType(std::string_view t) {
+  static constexpr std::string_view kTypes[] = {"cpu", "cuda", "meta", "mps",  "xpu",
+                                                "hip", "xla",  "mtia", "hpu",  "privateuseone",
+                                                "ipu", "lazy", "maia", "fpga", "vulkan"};
+  for (std::string_view k : kTypes)
+    if (k == t)
+      return true;
+  return false;
+}
+
+/// Snippets of pathological lines (a 10 MB line) are cut, as sourceLine() does.
+std::string snippetOf(std::string_view line) {
+  return std::string(line.substr(0, std::min<size_t>(line.size(), 200)));
+}
+
+/// Parses one graph text; holds the state shared by the line parsers.
+class Parser {
+public:
+  Parser(std::string_view text, const std::string &file, const FxTextParseOptions &options)
+      : text_(text), file_(file), options_(options) {}
+
+  Expected<Graph> run();
+
+private:
+  // ---- errors ----
+  /// Records an error at byte `at` of the current line; returns false for `return fail(..)`.
+  bool fail(std::string msg, size_t at) {
+    if (!err_)
+      err_ = Error(std::move(msg), SourceLoc{file_, lineNo_, static_cast<int>(at) + 1},
+                   snippetOf(line_));
+    return false;
+  }
+
+  // ---- character helpers on the current line ----
+  bool atEnd() const { return pos_ >= line_.size(); }
+  char peek() const { return pos_ < line_.size() ? line_[pos_] : '\0'; }
+  bool consume(std::string_view lit) {
+    if (line_.substr(pos_, lit.size()) != lit)
+      return false;
+    pos_ += lit.size();
+    return true;
+  }
+  bool expect(std::string_view lit, const char *what) {
+    if (consume(lit))
+      return true;
+    // A line cut inside the literal is a truncated line, not a wrong word.
+    if (lit.starts_with(line_.substr(pos_)))
+      return fail(std::string("unexpected end of line: expected ") + what, line_.size());
+    return fail(std::string("expected ") + what, pos_);
+  }
+  std::string_view identAt(size_t start) const {
+    size_t e = start;
+    while (e < line_.size() && isIdentChar(line_[e]))
+      ++e;
+    return line_.substr(start, e - start);
+  }
+
+  // ---- grammar ----
+  bool parseNodeLine();
+  bool parseReturnLine();
+  bool parseValue(Argument &out, int depth, std::string_view key, bool repr);
+  bool parseContainer(Argument &out, int depth, bool repr);
+  bool parseScalar(Argument &out, std::string_view key, bool repr);
+  bool classify(Argument &out, std::string_view t, std::string_view key, bool repr, size_t at);
+  bool lookupNode(std::string_view name, size_t at, Node *&out);
+
+  std::string_view text_;
+  const std::string &file_;
+  FxTextParseOptions options_;
+  Graph graph_;
+  std::optional<Error> err_;
+  std::string_view line_; ///< current line, without its newline
+  int lineNo_ = 0;
+  std::string_view lastLine_; ///< last non-blank line, where a missing `return` is reported
+  int lastLineNo_ = 0;
+  size_t pos_ = 0;
+  bool seenReturn_ = false;
+  bool seenNonPlaceholder_ = false;
+};
+
+bool Parser::lookupNode(std::string_view name, size_t at, Node *&out) {
+  out = graph_.find(name);
+  if (out)
+    return true;
+  if (name.empty())
+    return fail("expected a node name after '%'", at + 1);
+  if (!options_.partial)
+    return fail("use of undefined node '%" + std::string(name) + "'", at);
+  // Fragments reference nodes printed elsewhere: stand in placeholders, ahead of everything.
+  out = graph_.create(OpKind::Placeholder, std::string(name), name, Argument(), Argument(),
+                      graph_.front());
+  return true;
+}
+
+bool Parser::parseValue(Argument &out, int depth, std::string_view key, bool repr) {
+  char c = peek();
+  if (c == '[' || c == '(' || c == '{') {
+    if (depth >= kFxTextMaxNesting)
+      return fail("brackets nested too deeply (more than " + std::to_string(kFxTextMaxNesting) +
+                      " levels)",
+                  pos_);
+    return parseContainer(out, depth + 1, repr);
+  }
+  if (c == '%' && !repr) {
+    size_t at = pos_;
+    std::string_view name = identAt(pos_ + 1);
+    Node *n;
+    if (!lookupNode(name, at, n))
+      return false;
+    pos_ += 1 + name.size();
+    out = Argument::node(n);
+    return true;
+  }
+  return parseScalar(out, key, repr);
+}
+
+bool Parser::parseContainer(Argument &out, int depth, bool repr) {
+  size_t open = pos_;
+  char o = line_[pos_++];
+  char close = o == '[' ? ']' : o == '(' ? ')' : '}';
+  std::vector<Argument> items;
+  auto unclosed = [&] {
+    return fail(std::string("unexpected end of line: unclosed '") + o + "'", open);
+  };
+  if (consume(std::string_view(&close, 1))) {
+    out = o == '[' ? Argument::list({}) : o == '(' ? Argument::tuple({}) : Argument::dict({});
+    return true;
+  }
+  for (;;) {
+    if (atEnd())
+      return unclosed();
+    std::string_view key;
+    if (o == '{') {
+      // Keys: FX prints str(key) bare; the `return` line prints repr(key), quoted.
+      size_t kstart = pos_;
+      Argument k;
+      if (repr && (peek() == '\'' || peek() == '"')) {
+        if (!parseScalar(k, {}, true))
+          return false;
+      } else {
+        size_t colon = line_.find(':', pos_);
+        if (colon == std::string_view::npos)
+          return atEnd() ? unclosed() : fail("expected 'key: value' in a dict", pos_);
+        k = Argument::string(line_.substr(pos_, colon - pos_));
+        pos_ = colon;
+      }
+      if (k.kind() != Argument::Kind::String)
+        return fail("dict keys must be names or strings", kstart);
+      key = k.asString();
+      if (!consume(": "))
+        return atEnd() ? unclosed() : fail("expected ': ' after a dict key", pos_);
+      items.push_back(std::move(k));
+    }
+    if (atEnd())
+      return unclosed();
+    Argument v;
+    if (!parseValue(v, depth, key, repr))
+      return false;
+    items.push_back(std::move(v));
+    if (consume(std::string_view(&close, 1)))
+      break;
+    if (consume(",")) {
+      consume(" ");
+      // `(a,)`: the 1-tuple's trailing comma.
+      if (o == '(' && consume(")"))
+        break;
+      continue;
+    }
+    if (atEnd())
+      return unclosed();
+    char c = peek();
+    if (c == ')' || c == ']' || c == '}')
+      return fail(std::string("mismatched '") + c + "': expected '" + close + "' to close the '" +
+                      o + "' at column " + std::to_string(open + 1),
+                  pos_);
+    return fail(std::string("expected ',' or '") + close + "'", pos_);
+  }
+  if (o == '[') {
+    out = Argument::list(std::move(items));
+  } else if (o == '(') {
+    out = Argument::tuple(std::move(items));
+  } else {
+    out = Argument::dict({});
+    out.items() = std::move(items);
+  }
+  return true;
+}
+
+bool Parser::parseScalar(Argument &out, std::string_view key, bool repr) {
+  size_t start = pos_;
+  char c = peek();
+  if (repr && (c == '\'' || c == '"')) {
+    // A Python string literal (the `return` line prints repr()).
+    size_t i = pos_ + 1;
+    while (i < line_.size() && line_[i] != c)
+      i += line_[i] == '\\' ? 2 : 1;
+    if (i >= line_.size())
+      return fail("unterminated string", start);
+    auto s = decodePyString(line_.substr(start, i + 1 - start));
+    if (!s)
+      return fail(s.error().message, start);
+    pos_ = i + 1;
+    out = Argument::string(*s);
+    return true;
+  }
+  // FX prints scalars with str(): the text runs to the next ',' or closing bracket outside
+  // any brackets of its own (`slice(None, None, None)`).
+  int depth = 0;
+  size_t i = pos_;
+  size_t lastOpen = 0;
+  for (; i < line_.size(); ++i) {
+    char d = line_[i];
+    if (d == '(' || d == '[' || d == '{') {
+      if (depth == 0)
+        lastOpen = i;
+      ++depth;
+    } else if (d == ')' || d == ']' || d == '}') {
+      if (depth == 0)
+        break;
+      --depth;
+    } else if (d == ',' && depth == 0) {
+      break;
+    }
+  }
+  if (depth > 0)
+    return fail(std::string("unexpected end of line: unclosed '") + line_[lastOpen] + "'",
+                lastOpen);
+  std::string_view t = line_.substr(start, i - start);
+  if (t.empty())
+    return fail(atEnd() ? "unexpected end of line: expected a value" : "expected a value", start);
+  if (!classify(out, t, key, repr, start))
+    return false;
+  pos_ = i;
+  return true;
+}
+
+bool Parser::classify(Argument &out, std::string_view t, std::string_view key, bool repr,
+                      size_t at) {
+  char c0 = t[0];
+  if (isDigit(c0) || c0 == '-' || c0 == '.' || t == "inf" || t == "nan") {
+    size_t digits = c0 == '-' ? 1 : 0;
+    bool allDigits = t.size() > digits;
+    for (size_t k = digits; k < t.size() && allDigits; ++k)
+      allDigits = isDigit(t[k]);
+    if (allDigits) {
+      int64_t v = 0;
+      auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+      char buf[24];
+      auto w = std::to_chars(buf, buf + sizeof buf, v);
+      // Out-of-range or non-canonical integers (Python ints are unbounded) stay verbatim.
+      if (r.ec == std::errc() && std::string_view(buf, w.ptr - buf) == t)
+        out = Argument::integer(v);
+      else
+        out = Argument::opaque(t);
+      return true;
+    }
+    bool floatChars = true;
+    for (char d : t)
+      floatChars = floatChars && (isDigit(d) || d == '.' || d == 'e' || d == 'E' || d == '+' ||
+                                  d == '-' || d == 'i' || d == 'n' || d == 'f' || d == 'a');
+    if (floatChars) {
+      double v = 0;
+      auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+      if (r.ec == std::errc() && r.ptr == t.data() + t.size() && pyFloatRepr(v) == t) {
+        out = Argument::floating(v);
+        return true;
+      }
+    }
+    out = Argument::opaque(t);
+    return true;
+  }
+  if (t == "True" || t == "False") {
+    out = Argument::boolean(t[0] == 'T');
+    return true;
+  }
+  if (t == "None") {
+    out = Argument::none();
+    return true;
+  }
+  if (repr && isIdentChar(c0) && identAt(at).size() == t.size()) {
+    // In `return (a, b)` nodes print by name, without '%'.
+    Node *n;
+    if (!lookupNode(t, at, n))
+      return false;
+    out = Argument::node(n);
+    return true;
+  }
+  if (t.starts_with("torch.")) {
+    std::string_view rest = t.substr(6);
+    if (auto d = parseDType(rest); d && dtypeName(*d) == rest) {
+      out = Argument::dtype(*d);
+      return true;
+    }
+    static constexpr std::string_view kFormats[] = {"contiguous_format", "channels_last",
+                                                    "channels_last_3d", "preserve_format"};
+    for (std::string_view f : kFormats)
+      if (rest == f) {
+        out = Argument::memoryFormat(rest);
+        return true;
+      }
+    static constexpr std::string_view kLayouts[] = {"strided",    "sparse_coo", "sparse_csr",
+                                                    "sparse_csc", "sparse_bsr", "sparse_bsc",
+                                                    "_mkldnn",    "jagged"};
+    for (std::string_view l : kLayouts)
+      if (rest == l) {
+        out = Argument::layout(rest);
+        return true;
+      }
+  }
+  if (key == "device" || isDeviceType(t.substr(0, t.find(':')))) {
+    if (auto d = Device::parse(t); d && d->str() == t) {
+      out = Argument::device(*d);
+      return true;
+    }
+  }
+  if (t == "Ellipsis" || t.find_first_of("()[]{}<>'\" \t") != std::string_view::npos) {
+    out = Argument::opaque(t);
+    return true;
+  }
+  out = Argument::string(t);
+  return true;
+}
+
+bool Parser::parseNodeLine() {
+  size_t at = pos_;
+  ++pos_; // '%'
+  std::string_view name = identAt(pos_);
+  if (name.empty())
+    return fail("expected a node name after '%'", pos_);
+  pos_ += name.size();
+  if (graph_.find(name)) {
+    // A partial graph may have made a stand-in placeholder for a forward use.
+    return fail("node '%" + std::string(name) + "' is defined twice", at);
+  }
+  if (!expect(" : ", "' : ' after the node name"))
+    return false;
+
+  // Optional type: `Tensor "<TensorType>"` (Inductor comments) or a Python type name.
+  std::optional<TensorType> tensorType;
+  std::string_view pythonType;
+  if (consume("Tensor \"")) {
+    size_t q = line_.find('"', pos_);
+    if (q == std::string_view::npos)
+      return fail("unterminated tensor type annotation", pos_ - 1);
+    auto tt = TensorType::parse(line_.substr(pos_, q - pos_));
+    if (!tt) {
+      const Error &e = tt.error();
+      return fail(e.message, pos_ + static_cast<size_t>(std::max(e.loc.col, 1) - 1));
+    }
+    tensorType = tt.take();
+    pos_ = q + 1;
+  } else if (peek() != '[') {
+    size_t nu = line_.find(" [num_users=", pos_);
+    size_t eq = line_.find(" = ", pos_);
+    size_t end = std::min(nu, eq);
+    if (end == std::string_view::npos)
+      return fail("expected '[num_users=N]' or ' = ' after the node type", pos_);
+    pythonType = line_.substr(pos_, end - pos_);
+    pos_ = end + (end == nu ? 1 : 0);
+  }
+  // `[num_users=N]` is informational (FX recomputes users), and Inductor's comments leave
+  // it out on placeholders: read it, do not hold the graph to it.
+  if (consume("[num_users=")) {
+    size_t d = pos_;
+    while (isDigit(peek()))
+      ++pos_;
+    if (d == pos_)
+      return fail("expected a number after 'num_users='", pos_);
+    if (!expect("]", "']' after num_users"))
+      return false;
+  }
+  if (!expect(" = ", "' = ' before the op"))
+    return false;
+
+  size_t opAt = pos_;
+  std::string_view opText = identAt(pos_);
+  std::optional<OpKind> op = opText == "PlaceHolder" ? OpKind::Placeholder : parseOpKind(opText);
+  if (!op || *op == OpKind::Output)
+    return fail("unknown op kind '" + std::string(opText) + "'", opAt);
+  pos_ += opText.size();
+  if (*op == OpKind::Placeholder) {
+    if (seenNonPlaceholder_ && !options_.partial)
+      return fail("placeholder after a non-placeholder node", opAt);
+  } else {
+    seenNonPlaceholder_ = true;
+  }
+  if (!expect("[target=", "'[target=' after the op"))
+    return false;
+
+  // The target is printed verbatim and may hold brackets; find where the node's tail starts.
+  std::string_view target;
+  Argument args, kwargs;
+  bool calls =
+      *op == OpKind::CallFunction || *op == OpKind::CallMethod || *op == OpKind::CallModule;
+  if (calls) {
+    size_t e = line_.find("](args = ", pos_);
+    if (e == std::string_view::npos)
+      return fail("expected '](args = ...' after the target", pos_);
+    target = line_.substr(pos_, e - pos_);
+    pos_ = e + 9;
+    if (peek() != '(')
+      return fail(atEnd() ? "unexpected end of line: expected the args tuple"
+                          : "expected the args tuple",
+                  pos_);
+    if (!parseValue(args, 0, {}, false))
+      return false;
+    if (!expect(", kwargs = ", "', kwargs = '"))
+      return false;
+    if (peek() != '{')
+      return fail(atEnd() ? "unexpected end of line: expected the kwargs dict"
+                          : "expected the kwargs dict",
+                  pos_);
+    if (!parseValue(kwargs, 0, {}, false))
+      return false;
+    if (!expect(")", "')' after the kwargs"))
+      return false;
+  } else {
+    size_t e = *op == OpKind::Placeholder ? line_.find("](default=", pos_) : line_.npos;
+    if (e != std::string_view::npos) {
+      target = line_.substr(pos_, e - pos_);
+      pos_ = e + 10;
+      Argument def;
+      if (!parseValue(def, 0, {}, false))
+        return false;
+      if (!expect(")", "')' after the default value"))
+        return false;
+      std::vector<Argument> one;
+      one.push_back(std::move(def));
+      args = Argument::tuple(std::move(one));
+    } else {
+      if (line_.empty() || line_.back() != ']' || line_.size() - 1 < pos_)
+        return fail("unexpected end of line: expected ']' after the target", line_.size());
+      target = line_.substr(pos_, line_.size() - 1 - pos_);
+      pos_ = line_.size();
+    }
+  }
+  if (!atEnd())
+    return fail("unexpected text after the node", pos_);
+  if (target.empty())
+    return fail("empty target", opAt + opText.size() + 8);
+
+  Node *n = graph_.create(*op, std::string(name), target, std::move(args), std::move(kwargs));
+  if (!pythonType.empty())
+    n->setPythonType(pythonType);
+  if (tensorType)
+    n->value().v = std::move(*tensorType);
+  return true;
+}
+
+bool Parser::parseReturnLine() {
+  Argument v;
+  if (atEnd())
+    return fail("unexpected end of line: expected the returned value", pos_);
+  if (!parseValue(v, 0, {}, true))
+    return false;
+  if (!atEnd())
+    return fail("unexpected text after the returned value", pos_);
+  std::vector<Argument> one;
+  one.push_back(std::move(v));
+  graph_.create(OpKind::Output, graph_.find("output") ? graph_.uniqueName("output") : "output",
+                "output", Argument::tuple(std::move(one)));
+  seenReturn_ = true;
+  return true;
+}
+
+Expected<Graph> Parser::run() {
+  if (Status st = validateUtf8(text_, file_); !st)
+    return st.takeError();
+  bool seenHeader = false;
+  size_t start = 0;
+  while (start <= text_.size()) {
+    size_t nl = text_.find('\n', start);
+    size_t end = nl == std::string_view::npos ? text_.size() : nl;
+    line_ = text_.substr(start, end - start);
+    ++lineNo_;
+    start = end + 1;
+    if (!line_.empty() && line_.back() == '\r')
+      line_.remove_suffix(1);
+    pos_ = 0;
+    while (pos_ < line_.size() && (line_[pos_] == ' ' || line_[pos_] == '\t'))
+      ++pos_;
+    if (atEnd() || (options_.partial && peek() == '#'))
+      continue; // blank line
+    lastLine_ = line_;
+    lastLineNo_ = lineNo_;
+    if (!seenHeader) {
+      seenHeader = true;
+      if (pos_ == 0 && line_ == "graph():")
+        continue;
+      if (!options_.partial) {
+        fail("expected 'graph():' at the start of FX graph text", pos_);
+        return std::move(*err_);
+      }
+    }
+    if (seenReturn_) {
+      fail("unexpected text after the 'return' line", pos_);
+      return std::move(*err_);
+    }
+    bool ok;
+    if (peek() == '%')
+      ok = parseNodeLine();
+    else if (consume("return ") || line_.substr(pos_) == "return")
+      ok = parseReturnLine();
+    else
+      ok = fail("expected a node ('%name : ...') or 'return'", pos_);
+    if (!ok)
+      return std::move(*err_);
+  }
+  if (!seenHeader && !options_.partial)
+    return Error("empty input: expected 'graph():'", SourceLoc{file_, 1, 1}, "");
+  if (options_.partial)
+    return std::move(graph_);
+  if (!seenReturn_) {
+    line_ = lastLine_;
+    lineNo_ = lastLineNo_;
+    fail("missing 'return' line at the end of the graph", line_.size());
+    return std::move(*err_);
+  }
+  if (Status st = verifyGraph(graph_); !st) {
+    Error e = st.takeError();
+    e.loc.file = file_;
+    return e;
+  }
+  return std::move(graph_);
+}
+
+} // namespace
+
+Expected<Graph> parseFxText(std::string_view text, const std::string &fileName,
+                            const FxTextParseOptions &options) {
+  Parser p(text, fileName, options);
+  return p.run();
+}
+
+Expected<Graph> parseFxText(std::string_view text, const std::string &fileName) {
+  return parseFxText(text, fileName, FxTextParseOptions());
+}
+
+} // namespace fxkit

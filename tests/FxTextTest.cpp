@@ -1,0 +1,284 @@
+#include "exporters/FxTextPrinter.h"
+#include "importers/FxTextParser.h"
+#include "ir/Verifier.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace fxkit;
+
+namespace {
+
+/// Parses `text`, failing the test with the parser's message on error.
+Graph parseOk(std::string_view text) {
+  auto g = parseFxText(text, "test.txt");
+  EXPECT_TRUE(g) << (g ? "" : g.error().str());
+  return g ? g.take() : Graph();
+}
+
+/// Asserts that parsing fails at line:col with a message containing `msg`, and that the
+/// snippet is the offending line (cut to 200 bytes).
+void expectError(std::string_view text, int line, int col, std::string_view msg) {
+  auto g = parseFxText(text, "bad.txt");
+  ASSERT_FALSE(g) << "parsed: " << text;
+  const Error &e = g.error();
+  EXPECT_EQ(e.loc.file, "bad.txt");
+  EXPECT_EQ(e.loc.line, line) << e.str();
+  EXPECT_EQ(e.loc.col, col) << e.str();
+  EXPECT_NE(e.message.find(msg), std::string::npos) << e.str();
+  std::string_view rest = text;
+  for (int l = 1; l < line && !rest.empty(); ++l) {
+    size_t nl = rest.find('\n');
+    rest = nl == rest.npos ? std::string_view() : rest.substr(nl + 1);
+  }
+  std::string_view expected = rest.substr(0, rest.find('\n'));
+  EXPECT_EQ(e.snippet, expected.substr(0, 200)) << e.str();
+}
+
+void expectRoundTrip(std::string_view text) {
+  Graph g = parseOk(text);
+  EXPECT_EQ(printFxText(g), text);
+  EXPECT_TRUE(verifyGraph(g));
+}
+
+constexpr std::string_view kBasic = R"(graph():
+    %arg0_1 : [num_users=2] = placeholder[target=arg0_1]
+    %s77 : torch.SymInt [num_users=1] = placeholder[target=s77]
+    %sum_1 : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%arg0_1, [-1]), kwargs = {})
+    %buf0 : [num_users=2] = call_function[target=torch.empty_strided](args = ([12288], [1]), kwargs = {dtype: torch.float32, device: cuda})
+    %t : [num_users=0] = call_function[target=torch.ops.higher_order.triton_kernel_wrapper_mutation](args = (), kwargs = {kernel_idx: 0, grid: [(48, 1, 1)], tma_descriptor_metadata: {}, kwargs: {in_ptr0: %arg0_1, xnumel: %s77, XBLOCK: 256, out: %buf0}})
+    %mul_11 : [num_users=1] = call_function[target=operator.mul](args = (%sum_1, %buf0), kwargs = {})
+    return (mul_11,))";
+
+TEST(FxText, RoundTripBasic) { expectRoundTrip(kBasic); }
+
+TEST(FxText, RoundTripOpsAndReturnForms) {
+  expectRoundTrip(R"(graph():
+    %x : torch.Tensor [num_users=2] = placeholder[target=L_x_]
+    %w : torch.nn.parameter.Parameter [num_users=1] = get_attr[target=fn.weight]
+    %lin : [num_users=1] = call_module[target=fn.linear](args = (%x,), kwargs = {})
+    %view : [num_users=1] = call_method[target=view](args = (%lin, -1), kwargs = {})
+    %add : [num_users=1] = call_function[target=<built-in function add>](args = (%view, %w), kwargs = {})
+    %sl : [num_users=1] = call_function[target=operator.getitem](args = (%add, (slice(None, None, None), Ellipsis, None)), kwargs = {})
+    return [sl, x, None])");
+  expectRoundTrip(R"(graph():
+    %x : [num_users=1] = placeholder[target=x]
+    return x)");
+  expectRoundTrip(R"(graph():
+    %x : [num_users=1] = placeholder[target=x]
+    return {'a': x, 'b': (1, "it's")})");
+}
+
+TEST(FxText, ArgumentKinds) {
+  Graph g = parseOk(R"(graph():
+    %x : [num_users=1] = placeholder[target=x]
+    %f : [num_users=0] = call_function[target=f](args = (%x, 1e-05, inf, -inf, nan, -3, 0.5, True, None, (), (7,), [[1, [2]], {}]), kwargs = {dtype: torch.bfloat16, device: cuda:1, d2: cpu, d3: weird, approximate: none, memory_format: torch.channels_last, layout: torch.strided, big: 123456789012345678901234567890, fn: <function foo at 0x7f00>})
+    return None)");
+  Node *f = g.find("f");
+  ASSERT_TRUE(f);
+  const auto &a = f->args().items();
+  ASSERT_EQ(a.size(), 12u);
+  EXPECT_EQ(a[0].asNode(), g.find("x"));
+  EXPECT_EQ(a[1].kind(), Argument::Kind::Float);
+  EXPECT_DOUBLE_EQ(a[1].asFloat(), 1e-05);
+  EXPECT_TRUE(std::isinf(a[2].asFloat()) && a[2].asFloat() > 0);
+  EXPECT_TRUE(std::isinf(a[3].asFloat()) && a[3].asFloat() < 0);
+  EXPECT_TRUE(std::isnan(a[4].asFloat()));
+  EXPECT_EQ(a[5].asInt(), -3);
+  EXPECT_EQ(a[6].asFloat(), 0.5);
+  EXPECT_EQ(a[7].kind(), Argument::Kind::Bool);
+  EXPECT_TRUE(a[8].isNone());
+  EXPECT_EQ(a[9].kind(), Argument::Kind::Tuple);
+  EXPECT_TRUE(a[9].items().empty());
+  ASSERT_EQ(a[10].items().size(), 1u);
+  EXPECT_EQ(a[10].items()[0].asInt(), 7);
+  ASSERT_EQ(a[11].kind(), Argument::Kind::List);
+  EXPECT_EQ(a[11].items()[0].items()[1].items()[0].asInt(), 2);
+  EXPECT_EQ(a[11].items()[1].kind(), Argument::Kind::Dict);
+
+  const Argument &kw = f->kwargs();
+  EXPECT_EQ(kw.find("dtype")->asDType(), DType::BFloat16);
+  EXPECT_EQ(kw.find("device")->asDevice(), (Device{"cuda", 1}));
+  EXPECT_EQ(kw.find("d2")->kind(), Argument::Kind::Device);
+  EXPECT_EQ(kw.find("d3")->kind(), Argument::Kind::String);
+  EXPECT_EQ(kw.find("approximate")->kind(), Argument::Kind::String);
+  EXPECT_EQ(kw.find("approximate")->asString(), "none");
+  EXPECT_EQ(kw.find("memory_format")->kind(), Argument::Kind::MemoryFormat);
+  EXPECT_EQ(kw.find("layout")->kind(), Argument::Kind::Layout);
+  EXPECT_EQ(kw.find("big")->kind(), Argument::Kind::Opaque);
+  EXPECT_EQ(kw.find("fn")->asString(), "<function foo at 0x7f00>");
+  EXPECT_EQ(printFxText(g).find("d3: weird") != std::string::npos, true);
+  // Any bare word is a device where the key says so.
+  Graph g2 = parseOk(R"(graph():
+    %f : [num_users=0] = call_function[target=f](args = (), kwargs = {device: npu})
+    return None)");
+  EXPECT_EQ(g2.find("f")->kwargs().find("device")->kind(), Argument::Kind::Device);
+}
+
+TEST(FxText, ArgumentKindsRoundTrip) {
+  expectRoundTrip(R"(graph():
+    %x : [num_users=1] = placeholder[target=x]
+    %f : [num_users=0] = call_function[target=f](args = (%x, 1e-05, inf, -inf, nan, -3, 0.5, 2.0, 1e+16, True, None, (), (7,), [[1, [2]], {}]), kwargs = {dtype: torch.bfloat16, device: cuda:1, approximate: none, memory_format: torch.channels_last, layout: torch.strided, big: 123456789012345678901234567890, fn: <function foo at 0x7f00>})
+    return None)");
+}
+
+TEST(FxText, PlaceholderDefault) {
+  constexpr std::string_view text = R"(graph():
+    %x : [num_users=1] = placeholder[target=x](default=3)
+    %y : [num_users=0] = placeholder[target=y](default=None)
+    return x)";
+  Graph g = parseOk(text);
+  ASSERT_EQ(g.find("x")->args().items().size(), 1u);
+  EXPECT_EQ(g.find("x")->args().items()[0].asInt(), 3);
+  EXPECT_EQ(printFxText(g), text);
+}
+
+TEST(FxText, TypedForm) {
+  constexpr std::string_view text = R"(graph():
+    %arg2_1 : Tensor "f32[s77, s27][s27, 1]cuda:0"[num_users=1] = placeholder[target=arg2_1]
+    %add_7 : Tensor "f32[s77, s17][s17, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%arg2_1, 1), kwargs = {})
+    return (add_7,))";
+  Graph g = parseOk(text);
+  const TensorType *t = g.find("add_7")->value().tensor();
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->str(), "f32[s77, s17][s17, 1]cuda:0");
+  EXPECT_EQ(printFxText(g, FxTextOptions{true}), text);
+  // Without tensorTypes the plain form comes out.
+  EXPECT_EQ(printFxText(g).find("Tensor \""), std::string::npos);
+
+  // Inductor's placeholder comment: no num_users, `PlaceHolder`.
+  Graph p = parseOk(R"(graph():
+    %arg2_1 : Tensor "f32[s77, s27][s27, 1]cuda:0" = PlaceHolder[target=arg2_1]
+    return arg2_1)");
+  EXPECT_EQ(p.find("arg2_1")->op(), OpKind::Placeholder);
+  EXPECT_EQ(p.find("arg2_1")->value().tensor()->str(), "f32[s77, s27][s27, 1]cuda:0");
+}
+
+TEST(FxText, PartialFragment) {
+  FxTextParseOptions opts;
+  opts.partial = true;
+  auto g = parseFxText(
+      R"(    %mul : Tensor "f32[4][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%arg0_1, %z), kwargs = {}))",
+      "frag", opts);
+  ASSERT_TRUE(g) << g.error().str();
+  EXPECT_EQ(g->size(), 3u);
+  EXPECT_EQ(g->front()->op(), OpKind::Placeholder);
+}
+
+constexpr std::string_view kHead = "graph():\n    %x : [num_users=1] = placeholder[target=x]\n";
+
+std::string withHead(std::string_view body) { return std::string(kHead) + std::string(body); }
+
+TEST(FxTextErrors, UndefinedName) {
+  expectError(withHead("    %y : [num_users=0] = call_function[target=f](args = (%x, %zz), "
+                       "kwargs = {})\n    return y"),
+              3, 62, "undefined node '%zz'");
+  expectError(withHead("    return (x, nope)"), 3, 16, "undefined node '%nope'");
+}
+
+TEST(FxTextErrors, DuplicateName) {
+  expectError(withHead("    %x : [num_users=0] = placeholder[target=x]\n    return x"), 3, 5,
+              "defined twice");
+}
+
+TEST(FxTextErrors, UnknownOp) {
+  expectError(withHead("    %y : [num_users=0] = call_magic[target=f](args = (), kwargs = {})"), 3,
+              26, "unknown op kind 'call_magic'");
+}
+
+TEST(FxTextErrors, MissingHeader) {
+  expectError("    %x : [num_users=1] = placeholder[target=x]\n    return x", 1, 5,
+              "expected 'graph():'");
+  expectError("\n\ngraf():\n", 3, 1, "expected 'graph():'");
+}
+
+TEST(FxTextErrors, EmptyFile) {
+  auto g = parseFxText("", "empty.txt");
+  ASSERT_FALSE(g);
+  EXPECT_EQ(g.error().loc.line, 1);
+  EXPECT_EQ(g.error().loc.col, 1);
+  EXPECT_NE(g.error().message.find("empty"), std::string::npos);
+}
+
+TEST(FxTextErrors, MissingReturn) { expectError(kHead, 2, 47, "missing 'return'"); }
+
+TEST(FxTextErrors, BadTypedAnnotation) {
+  expectError(withHead("    %y : Tensor \"q99[4][1]cpu\"[num_users=0] = call_function[target=f]("
+                       "args = (), kwargs = {})"),
+              3, 18, "unknown dtype 'q99'");
+  auto g = parseFxText(withHead("    %y : Tensor \"f32[4+*s0][1]cpu\"[num_users=0] = "
+                                "call_function[target=f](args = (), kwargs = {})"),
+                       "bad.txt");
+  ASSERT_FALSE(g);
+  EXPECT_EQ(g.error().loc.line, 3);
+  EXPECT_EQ(g.error().loc.col, 24); // the '*' in "4+*s0"
+  expectError(withHead("    %y : Tensor \"f32[4][1]cpu[num_users=0] = placeholder[target=y]"), 3,
+              17, "unterminated tensor type");
+}
+
+TEST(FxTextErrors, UnbalancedBrackets) {
+  expectError(withHead("    %y : [num_users=0] = call_function[target=f](args = ([%x, 1), kwargs "
+                       "= {})"),
+              3, 64, "mismatched ')'");
+  expectError(withHead("    %y : [num_users=0] = call_function[target=f](args = ((%x, 1, kwargs "
+                       "= {})"),
+              3, 57, "unclosed '('");
+  expectError(withHead("    %y : [num_users=0] = call_function[target=f](args = (slice(1, 2"), 3,
+              63, "unclosed '('");
+}
+
+TEST(FxTextErrors, TruncatedLine) {
+  expectError(withHead("    %y : [num_users=0] = call_function[target=f](args = (%x, "), 3, 57,
+              "unexpected end of line");
+  expectError(withHead("    %y : [num_users=0] = call_function[target=f](args = (%x,), kwa"), 3, 67,
+              "unexpected end of line: expected ', kwargs = '");
+  expectError(withHead("    %y : [num_users=0] = place"), 3, 26, "unknown op kind 'place'");
+  expectError(withHead("    %y : [num_users=0"), 3, 22, "']' after num_users");
+}
+
+TEST(FxTextErrors, TrailingGarbage) {
+  expectError(withHead("    %y : [num_users=0] = call_function[target=f](args = (), kwargs = {}) "
+                       "x\n    return y"),
+              3, 73, "unexpected text after the node");
+  expectError(withHead("    return x\n    %z : [num_users=0] = placeholder[target=z]"), 4, 5,
+              "after the 'return' line");
+}
+
+TEST(FxTextErrors, HugeSingleLine) {
+  std::string text = withHead("    %y : [num_users=0] = call_function[target=f](args = (");
+  text.append(10 * 1024 * 1024, '7');
+  auto g = parseFxText(text, "big.txt");
+  ASSERT_FALSE(g);
+  EXPECT_EQ(g.error().loc.line, 3);
+  EXPECT_LE(g.error().snippet.size(), 200u);
+  EXPECT_NE(g.error().message.find("unclosed '('"), std::string::npos) << g.error().str();
+}
+
+TEST(FxTextErrors, InvalidUtf8) {
+  std::string text = withHead("    %y : [num_users=0] = call_function[target=f\xff](args = (), "
+                              "kwargs = {})\n    return y");
+  auto g = parseFxText(text, "utf.txt");
+  ASSERT_FALSE(g);
+  EXPECT_EQ(g.error().loc.line, 3);
+  EXPECT_EQ(g.error().loc.col, 48);
+  EXPECT_NE(g.error().message.find("UTF-8"), std::string::npos);
+}
+
+TEST(FxTextErrors, DepthLimit) {
+  std::string body = "    %y : [num_users=0] = call_function[target=f](args = (";
+  size_t open = body.size();
+  body.append(100000, '[');
+  body.append(100000, ']');
+  body += "), kwargs = {})\n    return y";
+  // The tuple itself is level 1, so the 256th '[' is the first one too many.
+  expectError(withHead(body), 3, static_cast<int>(open) + 256, "nested too deeply");
+}
+
+TEST(FxTextErrors, PlaceholderAfterOtherNodes) {
+  expectError(withHead("    %y : [num_users=0] = call_function[target=f](args = (), kwargs = {})\n"
+                       "    %z : [num_users=0] = placeholder[target=z]\n    return y"),
+              4, 26, "placeholder after a non-placeholder");
+}
+
+} // namespace
