@@ -32,12 +32,18 @@ struct TypeName {
   ArgType type;
 };
 constexpr TypeName kTypeNames[] = {
-    {"Tensor", ArgType::Tensor},         {"Scalar", ArgType::Scalar},
-    {"int", ArgType::Int},               {"SymInt", ArgType::SymInt},
-    {"float", ArgType::Float},           {"bool", ArgType::Bool},
-    {"ScalarType", ArgType::ScalarType}, {"Layout", ArgType::Layout},
-    {"Device", ArgType::Device},         {"MemoryFormat", ArgType::MemoryFormat},
-    {"str", ArgType::Str},               {"Any", ArgType::Any},
+    {"Tensor", ArgType::Tensor},
+    {"Scalar", ArgType::Scalar},
+    {"int", ArgType::Int},
+    {"SymInt", ArgType::SymInt},
+    {"float", ArgType::Float},
+    {"bool", ArgType::Bool},
+    {"ScalarType", ArgType::ScalarType},
+    {"Layout", ArgType::Layout},
+    {"Device", ArgType::Device},
+    {"MemoryFormat", ArgType::MemoryFormat},
+    {"str", ArgType::Str},
+    {"Any", ArgType::Any},
 };
 
 std::string_view trim(std::string_view s) {
@@ -323,9 +329,8 @@ Expected<BoundArgs> bindArgs(const Node &node, const OpInfo &op) {
   while (numPositional < n && !schema.args[numPositional].kwargOnly)
     ++numPositional;
   if (positional.size() > numPositional)
-    return bound.error("takes " + std::to_string(numPositional) +
-                       " positional argument(s) but " + std::to_string(positional.size()) +
-                       " were given");
+    return bound.error("takes " + std::to_string(numPositional) + " positional argument(s) but " +
+                       std::to_string(positional.size()) + " were given");
   for (size_t i = 0; i < positional.size(); ++i) {
     bound.values_[i] = positional[i];
     bound.explicit_[i] = true;
@@ -512,8 +517,7 @@ Expected<std::vector<SymExpr>> BoundArgs::symIntList(std::string_view name) cons
   return out;
 }
 
-Expected<std::optional<std::vector<int64_t>>>
-BoundArgs::intList(std::string_view name) const {
+Expected<std::optional<std::vector<int64_t>>> BoundArgs::intList(std::string_view name) const {
   auto a = require(name);
   if (!a)
     return a.takeError();

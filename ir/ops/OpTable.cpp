@@ -276,8 +276,8 @@ Expected<NodeValue> expand(const BoundArgs &b) {
   FX_TRY(self, b.tensor("self"));
   FX_TRY(size, b.symIntList("size"));
   if (size.size() < self.sizes.size())
-    return b.error("cannot expand a tensor of rank " + std::to_string(self.sizes.size()) +
-                   " to " + std::to_string(size.size()) + " dims");
+    return b.error("cannot expand a tensor of rank " + std::to_string(self.sizes.size()) + " to " +
+                   std::to_string(size.size()) + " dims");
   size_t offset = size.size() - self.sizes.size();
   TensorType out = self;
   out.sizes = size;
@@ -295,8 +295,8 @@ Expected<NodeValue> expand(const BoundArgs &b) {
     } else if (symEq(size[i], old)) {
       out.strides[i] = self.strides[i - offset];
     } else if (!symIs(old, 1)) {
-      return b.error("cannot expand size " + old.str() + " to " + size[i].str() +
-                     " at dimension " + std::to_string(i));
+      return b.error("cannot expand size " + old.str() + " to " + size[i].str() + " at dimension " +
+                     std::to_string(i));
     }
   }
   return one(std::move(out));
@@ -398,8 +398,7 @@ Expected<NodeValue> splitTensor(const BoundArgs &b) {
       return b.error("split_size must be positive");
     int64_t n = std::max<int64_t>(1, (size.constant() + split.constant() - 1) / split.constant());
     for (int64_t i = 0; i < n; ++i)
-      chunks.push_back(
-          SymExpr(std::min(split.constant(), size.constant() - i * split.constant())));
+      chunks.push_back(SymExpr(std::min(split.constant(), size.constant() - i * split.constant())));
   } else {
     return b.error("cannot split symbolic size " + size.str() + " into chunks of " + split.str());
   }
@@ -413,7 +412,8 @@ Expected<NodeValue> splitWithSizes(const BoundArgs &b) {
   auto d = normalizeDim(dim, self.sizes.size());
   if (!d || self.sizes.empty())
     return b.error(d ? "split() of a 0-dim tensor" : d.error().message);
-  if (!symEq(symProduct({SymExpr(1), [&] {
+  if (!symEq(symProduct({SymExpr(1),
+                         [&] {
                            SymExpr s(0);
                            for (const SymExpr &x : sizes)
                              s = symAdd(s, x);
@@ -599,15 +599,15 @@ Expected<NodeValue> convolution(const BoundArgs &b) {
                                   kernelSpan),
                            symAdd(op, SymExpr(1))));
     } else {
-      SymExpr span = symSub(symAdd(in, symMul(SymExpr(2), at(padding, i))),
-                            symAdd(kernelSpan, SymExpr(1)));
+      SymExpr span =
+          symSub(symAdd(in, symMul(SymExpr(2), at(padding, i))), symAdd(kernelSpan, SymExpr(1)));
       out.push_back(symAdd(symFloorDiv(span, at(stride, i)), SymExpr(1)));
     }
   }
   // meta_conv's memory format: channels-last if the input (or, on CUDA, the weight) is.
-  bool channelsLast = stridesLikeChannelsLast(input.sizes, input.strides) ||
-                      (input.device.type == "cuda" &&
-                       stridesLikeChannelsLast(weight.sizes, weight.strides));
+  bool channelsLast =
+      stridesLikeChannelsLast(input.sizes, input.strides) ||
+      (input.device.type == "cuda" && stridesLikeChannelsLast(weight.sizes, weight.strides));
   Sizes strides = channelsLast ? channelsLastStrides(out) : TensorType::contiguousStrides(out);
   return one(make(input.dtype, std::move(out), std::move(strides), input.device));
 }
@@ -634,8 +634,8 @@ Expected<NodeValue> topk(const BoundArgs &b) {
   Sizes shape = self.sizes;
   if (!shape.empty())
     shape[*d] = k;
-  return many({contiguous(self.dtype, shape, self.device),
-               contiguous(DType::Int64, shape, self.device)});
+  return many(
+      {contiguous(self.dtype, shape, self.device), contiguous(DType::Int64, shape, self.device)});
 }
 
 Expected<NodeValue> efficientAttention(const BoundArgs &b) {
@@ -728,8 +728,8 @@ Expected<NodeValue> getitem(const BoundArgs &b) {
       int64_t n = static_cast<int64_t>(ts->size());
       int64_t i = index < 0 ? index + n : index;
       if (i < 0 || i >= n)
-        return b.error("index " + std::to_string(index) + " out of range for " +
-                       std::to_string(n) + " results");
+        return b.error("index " + std::to_string(index) + " out of range for " + std::to_string(n) +
+                       " results");
       if (!(*ts)[i])
         return b.error("result " + std::to_string(i) + " is not a tensor");
       return one(*(*ts)[i]);
@@ -973,8 +973,7 @@ Expected<NodeValue> inferNodeValue(const Node &node) {
       return;
     auto checkTensor = [&](const TensorType &t) {
       if (!isSupportedDType(t.dtype) && bad.empty())
-        bad = "input '" + in->name() + "' has unsupported dtype " +
-              std::string(dtypeName(t.dtype));
+        bad = "input '" + in->name() + "' has unsupported dtype " + std::string(dtypeName(t.dtype));
     };
     if (const TensorType *t = in->value().tensor())
       checkTensor(*t);

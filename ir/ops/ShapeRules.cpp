@@ -437,8 +437,8 @@ std::vector<SymExpr> elementwiseStrides(const std::vector<SymExpr> &shape,
     std::vector<SymExpr> st(ndim, SymExpr(0));
     size_t offset = ndim - t->sizes.size();
     for (size_t i = 0; i < t->sizes.size(); ++i)
-      st[offset + i] = (symIs(t->sizes[i], 1) && !symIs(shape[offset + i], 1)) ? SymExpr(0)
-                                                                                : t->strides[i];
+      st[offset + i] =
+          (symIs(t->sizes[i], 1) && !symIs(shape[offset + i], 1)) ? SymExpr(0) : t->strides[i];
     strides.push_back(std::move(st));
   }
   return stridesFromPerm(shape, sortDims(shape, strides));
@@ -468,11 +468,9 @@ std::optional<std::vector<SymExpr>> viewStrides(const std::vector<SymExpr> &oldS
   for (int64_t tensorD = static_cast<int64_t>(oldSizes.size()) - 1; tensorD >= 0; --tensorD) {
     tensorNumel = symMul(tensorNumel, oldSizes[tensorD]);
     // At the end of a chunk of dims that are contiguous with each other, match view dims.
-    if (tensorD == 0 ||
-        (!symIs(oldSizes[tensorD - 1], 1) &&
-         !symEq(oldStrides[tensorD - 1], symMul(tensorNumel, chunkBaseStride)))) {
-      while (viewD >= 0 &&
-             (symCompare(viewNumel, tensorNumel) < 0 || symIs(newSizes[viewD], 1))) {
+    if (tensorD == 0 || (!symIs(oldSizes[tensorD - 1], 1) &&
+                         !symEq(oldStrides[tensorD - 1], symMul(tensorNumel, chunkBaseStride)))) {
+      while (viewD >= 0 && (symCompare(viewNumel, tensorNumel) < 0 || symIs(newSizes[viewD], 1))) {
         newStrides[viewD] = symMul(viewNumel, chunkBaseStride);
         viewNumel = symMul(viewNumel, newSizes[viewD]);
         --viewD;
@@ -543,8 +541,8 @@ Expected<std::vector<SymExpr>> inferViewSizes(const std::vector<SymExpr> &oldSiz
                          }()));
     out[inferred] = rest;
   } else if (!symEq(symProduct(sizes), numel)) {
-    return Error("shape of " + std::to_string(sizes.size()) +
-                 " dims is invalid for an input of " + numel.str() + " elements");
+    return Error("shape of " + std::to_string(sizes.size()) + " dims is invalid for an input of " +
+                 numel.str() + " elements");
   }
   return out;
 }
