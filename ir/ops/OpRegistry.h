@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace fxkit {
@@ -183,6 +184,8 @@ public:
 private:
   OpRegistry();
   std::vector<OpInfo> ops_;
+  /// target -> index into ops_ (targets are string literals of the table).
+  std::unordered_map<std::string_view, size_t> index_;
 };
 
 /// The dtypes shape inference accepts: float32, float16, bfloat16, float64, int64, int32, bool.

@@ -919,6 +919,8 @@ OpRegistry::OpRegistry() {
       info.schema = schema.take();
     info.category = row.category;
     info.infer = row.infer;
+    assert(!index_.count(row.target) && "op listed twice in the table");
+    index_.emplace(row.target, ops_.size());
     ops_.push_back(std::move(info));
   }
 }
@@ -929,18 +931,16 @@ OpRegistry &OpRegistry::instance() {
 }
 
 const OpInfo *OpRegistry::lookup(std::string_view target) const {
-  for (const OpInfo &op : ops_)
-    if (op.target == target)
-      return &op;
-  return nullptr;
+  auto it = index_.find(target);
+  return it == index_.end() ? nullptr : &ops_[it->second];
 }
 
 Status OpRegistry::setKernel(std::string_view target, KernelFn kernel) {
-  for (OpInfo &op : ops_)
-    if (op.target == target) {
-      op.kernel = kernel;
-      return Status::ok();
-    }
+  auto it = index_.find(target);
+  if (it != index_.end()) {
+    ops_[it->second].kernel = kernel;
+    return Status::ok();
+  }
   return Error("no op '" + std::string(target) + "' in the registry");
 }
 
