@@ -1,0 +1,265 @@
+#include "importers/json/JsonSupport.h"
+
+#include "importers/PyLexer.h"
+
+#include <algorithm>
+
+namespace fxkit::json {
+
+Error errorAt(std::string message, std::string_view text, size_t offset,
+              const std::string &fileName) {
+  offset = std::min(offset, text.size());
+  int line = 1;
+  size_t lineStart = 0;
+  for (size_t i = 0; i < offset; ++i)
+    if (text[i] == '\n') {
+      ++line;
+      lineStart = i + 1;
+    }
+  int col = static_cast<int>(offset - lineStart) + 1;
+  return Error(std::move(message), SourceLoc{fileName, line, col},
+               std::string(sourceLine(text, line)));
+}
+
+namespace {
+
+/// Records where nlohmann's parser gave up; every other event is accepted and dropped, so
+/// this second pass (run only after a failed parse) builds nothing.
+class ErrorFinder : public nlohmann::json_sax<Json> {
+public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t &) override { return true; }
+  bool string(string_t &) override { return true; }
+  bool binary(binary_t &) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t &) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string &,
+                   const nlohmann::detail::exception &ex) override {
+    failed = true;
+    this->position = position;
+    message = ex.what();
+    return false;
+  }
+
+  bool failed = false;
+  size_t position = 0;
+  std::string message;
+};
+
+/// nlohmann's messages start with "[json.exception.parse_error.101] parse error at line 1,
+/// column 2: "; the location is reported separately, so keep only the explanation.
+std::string shortMessage(const std::string &what) {
+  size_t colon = what.find(": ");
+  std::string out = colon == std::string::npos ? what : what.substr(colon + 2);
+  return out;
+}
+
+size_t skipWs(std::string_view t, size_t p) {
+  while (p < t.size() && (t[p] == ' ' || t[p] == '\n' || t[p] == '\r' || t[p] == '\t'))
+    ++p;
+  return p;
+}
+
+/// `p` at an opening quote; returns the position after the closing one.
+size_t skipString(std::string_view t, size_t p) {
+  for (++p; p < t.size(); ++p) {
+    if (t[p] == '\\')
+      ++p;
+    else if (t[p] == '"')
+      return p + 1;
+  }
+  return t.size();
+}
+
+/// Skips one value by counting brackets (no recursion: documents may nest deeply).
+size_t skipValue(std::string_view t, size_t p) {
+  if (p >= t.size())
+    return p;
+  if (t[p] == '"')
+    return skipString(t, p);
+  if (t[p] != '{' && t[p] != '[') {
+    while (p < t.size() && t[p] != ',' && t[p] != '}' && t[p] != ']' && t[p] != ' ' &&
+           t[p] != '\n' && t[p] != '\r' && t[p] != '\t')
+      ++p;
+    return p;
+  }
+  int depth = 0;
+  while (p < t.size()) {
+    char c = t[p];
+    if (c == '"') {
+      p = skipString(t, p);
+      continue;
+    }
+    if (c == '{' || c == '[')
+      ++depth;
+    else if ((c == '}' || c == ']') && --depth == 0)
+      return p + 1;
+    ++p;
+  }
+  return p;
+}
+
+} // namespace
+
+Expected<Json> parseJson(std::string_view text, const std::string &fileName) {
+  Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (!j.is_discarded())
+    return j;
+  ErrorFinder finder;
+  Json::sax_parse(text.begin(), text.end(), &finder);
+  if (!finder.failed) // Not expected: both passes use the same grammar.
+    return errorAt("invalid JSON", text, 0, fileName);
+  // nlohmann counts characters read, so the offending one is the last read.
+  size_t offset = finder.position > 0 ? finder.position - 1 : 0;
+  std::string why = text.find_first_not_of(" \t\r\n") == std::string_view::npos
+                        ? "empty input, expected a JSON document"
+                        : "JSON syntax error: " + shortMessage(finder.message);
+  return errorAt(std::move(why), text, offset, fileName);
+}
+
+size_t locate(std::string_view t, const Path &path) {
+  size_t p = skipWs(t, 0);
+  for (const PathStep &step : path) {
+    size_t start = p;
+    if (const std::string *key = std::get_if<std::string>(&step)) {
+      if (p >= t.size() || t[p] != '{')
+        return start;
+      p = skipWs(t, p + 1);
+      bool found = false;
+      while (p < t.size() && t[p] == '"') {
+        size_t end = skipString(t, p);
+        // Keys are compared as spelled; the keys fxkit looks for need no escapes.
+        bool match = end - p >= 2 && t.substr(p + 1, end - p - 2) == *key;
+        p = skipWs(t, end);
+        if (p < t.size() && t[p] == ':')
+          p = skipWs(t, p + 1);
+        if (match) {
+          found = true;
+          break;
+        }
+        p = skipWs(t, skipValue(t, p));
+        if (p < t.size() && t[p] == ',')
+          p = skipWs(t, p + 1);
+      }
+      if (!found)
+        return start;
+    } else {
+      size_t index = std::get<size_t>(step);
+      if (p >= t.size() || t[p] != '[')
+        return start;
+      p = skipWs(t, p + 1);
+      for (size_t i = 0; i < index; ++i) {
+        if (p >= t.size() || t[p] == ']')
+          return start;
+        p = skipWs(t, skipValue(t, p));
+        if (p < t.size() && t[p] == ',')
+          p = skipWs(t, p + 1);
+      }
+      if (p >= t.size() || t[p] == ']')
+        return start;
+    }
+  }
+  return p;
+}
+
+Error errorAtPath(std::string message, std::string_view text, const Path &path,
+                  const std::string &fileName) {
+  return errorAt(std::move(message), text, locate(text, path), fileName);
+}
+
+std::string typeName(const Json &j) {
+  if (j.is_number_float())
+    return "float";
+  if (j.is_number_integer())
+    return "integer";
+  return j.type_name();
+}
+
+namespace {
+
+Expected<std::vector<SymExpr>> symList(const Json &j, const char *field, Path &where) {
+  where = {std::string(field)};
+  if (!j.is_array())
+    return Error("'" + std::string(field) + "' must be an array, not " + typeName(j));
+  std::vector<SymExpr> out;
+  out.reserve(j.size());
+  for (size_t i = 0; i < j.size(); ++i) {
+    const Json &e = j[i];
+    where = {std::string(field), i};
+    if (e.is_number_integer() && !e.is_number_unsigned()) {
+      out.push_back(SymExpr(e.get<int64_t>()));
+      continue;
+    }
+    if (e.is_number_unsigned() && e.get<uint64_t>() <= uint64_t(INT64_MAX)) {
+      out.push_back(SymExpr(static_cast<int64_t>(e.get<uint64_t>())));
+      continue;
+    }
+    if (!e.is_string())
+      return Error("'" + std::string(field) + "' entries must be strings (symbolic sizes), not " +
+                   typeName(e));
+    const std::string &s = e.get_ref<const std::string &>();
+    auto expr = SymExpr::parse(s);
+    if (!expr)
+      return Error("bad symbolic expression '" + s + "' in '" + field +
+                   "': " + expr.error().message);
+    out.push_back(*expr);
+  }
+  return out;
+}
+
+} // namespace
+
+Expected<TensorType> tensorFromJson(const Json &j, Path &where) {
+  where.clear();
+  if (!j.is_object())
+    return Error("a tensor value must be an object, not " + typeName(j));
+  TensorType t;
+  bool seen[4] = {false, false, false, false};
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string &k = it.key();
+    const Json &v = it.value();
+    where = {k};
+    if (k == "dtype") {
+      seen[0] = true;
+      if (!v.is_string())
+        return Error("'dtype' must be a string, not " + typeName(v));
+      auto d = parseDType(v.get_ref<const std::string &>());
+      if (!d)
+        return Error("unknown dtype '" + v.get<std::string>() + "'");
+      t.dtype = *d;
+    } else if (k == "shape" || k == "stride") {
+      seen[k == "shape" ? 1 : 2] = true;
+      auto list = symList(v, k.c_str(), where);
+      if (!list)
+        return list.takeError();
+      (k == "shape" ? t.sizes : t.strides) = list.take();
+    } else if (k == "device") {
+      seen[3] = true;
+      if (!v.is_string())
+        return Error("'device' must be a string, not " + typeName(v));
+      auto d = Device::parse(v.get_ref<const std::string &>());
+      if (!d)
+        return Error(d.error().message);
+      t.device = *d;
+    } else {
+      return Error("unknown tensor field '" + k + "' (expected dtype, shape, stride, device)");
+    }
+  }
+  where.clear();
+  static const char *names[4] = {"dtype", "shape", "stride", "device"};
+  for (int i = 0; i < 4; ++i)
+    if (!seen[i])
+      return Error("tensor value lacks '" + std::string(names[i]) + "'");
+  if (t.sizes.size() != t.strides.size())
+    return Error("tensor value has " + std::to_string(t.sizes.size()) + " sizes but " +
+                 std::to_string(t.strides.size()) + " strides");
+  return t;
+}
+
+} // namespace fxkit::json

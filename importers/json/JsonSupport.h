@@ -1,0 +1,48 @@
+#pragma once
+/// \file Internal helpers shared by fxkit's JSON readers: parsing without exceptions, error
+/// locations (file:line:col and the offending line) and the tensor-value encoding that both
+/// the fxkit format and the corpus's nodes.json sidecars use.
+
+#include "ir/Error.h"
+#include "ir/TensorType.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace fxkit::json {
+
+/// Object keys keep their order: kwargs and dict arguments are ordered in the IR.
+using Json = nlohmann::ordered_json;
+
+/// One step of a path into a JSON document: an object key or an array index.
+using PathStep = std::variant<std::string, size_t>;
+using Path = std::vector<PathStep>;
+
+/// Location of the byte at `offset` in `text` (1-based line and column) with its line.
+Error errorAt(std::string message, std::string_view text, size_t offset,
+              const std::string &fileName);
+
+/// Parses `text`; a syntax error (empty and truncated input included) carries file:line:col.
+Expected<Json> parseJson(std::string_view text, const std::string &fileName);
+
+/// Byte offset of the value at `path` in `text` (already known to be valid JSON); when the
+/// path leads nowhere, the offset of the deepest value found along it.
+size_t locate(std::string_view text, const Path &path);
+
+/// An error located at the value `path` leads to.
+Error errorAtPath(std::string message, std::string_view text, const Path &path,
+                  const std::string &fileName);
+
+/// Decodes {"dtype", "shape", "stride", "device"}; on failure returns the message and sets
+/// `where` to the key (and index) of the offending field, relative to `j`.
+Expected<TensorType> tensorFromJson(const Json &j, Path &where);
+
+/// JSON type name for messages ("string", "array", ...).
+std::string typeName(const Json &j);
+
+} // namespace fxkit::json

@@ -1,0 +1,1005 @@
+/// \file The op table: one row per op overload, with its PyTorch schema, its category and its
+/// shape/dtype/stride inference. Inference follows PyTorch's meta functions (TensorIterator for
+/// pointwise ops, torch/_meta_registrations.py for the rest) so that the results equal what
+/// FakeTensor records in `meta["val"]`.
+
+#include "ir/ops/OpRegistry.h"
+#include "ir/ops/ShapeRules.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace fxkit {
+
+namespace {
+
+using Sizes = std::vector<SymExpr>;
+
+/// Propagates an error out of the enclosing inference function.
+#define FX_TRY(var, expr)                                                                          \
+  auto var##_e = (expr);                                                                           \
+  if (!var##_e)                                                                                    \
+    return var##_e.takeError();                                                                    \
+  auto var = var##_e.take();
+
+NodeValue one(TensorType t) { return NodeValue{std::move(t)}; }
+
+NodeValue many(std::vector<TensorType> ts) {
+  std::vector<std::optional<TensorType>> out(ts.begin(), ts.end());
+  return NodeValue{std::move(out)};
+}
+
+TensorType make(DType dtype, Sizes sizes, Sizes strides, Device device) {
+  TensorType t;
+  t.dtype = dtype;
+  t.sizes = std::move(sizes);
+  t.strides = std::move(strides);
+  t.device = device;
+  return t;
+}
+
+TensorType contiguous(DType dtype, Sizes sizes, Device device) {
+  Sizes strides = TensorType::contiguousStrides(sizes);
+  return make(dtype, std::move(sizes), std::move(strides), device);
+}
+
+// ---- Pointwise ----
+
+/// An input of a pointwise op: a tensor or a Python scalar (number or symbolic integer).
+struct Operand {
+  std::optional<TensorType> tensor;
+  ScalarKind scalar = ScalarKind::Float;
+};
+
+Expected<Operand> operand(const BoundArgs &b, std::string_view name) {
+  const Argument &a = b.get(name);
+  Operand op;
+  switch (a.kind()) {
+  case Argument::Kind::Bool:
+    op.scalar = ScalarKind::Bool;
+    return op;
+  case Argument::Kind::Int:
+  case Argument::Kind::Sym:
+    op.scalar = ScalarKind::Int;
+    return op;
+  case Argument::Kind::Float:
+    op.scalar = ScalarKind::Float;
+    return op;
+  case Argument::Kind::NodeRef:
+    if (a.asNode()->value().sym()) {
+      op.scalar = ScalarKind::Int;
+      return op;
+    }
+    break;
+  default:
+    return b.error("argument '" + std::string(name) + "' must be a tensor or a number");
+  }
+  FX_TRY(t, b.tensor(name));
+  op.tensor = std::move(t);
+  return op;
+}
+
+/// How a pointwise op's result dtype follows from the promoted input dtype
+/// (torch._prims_common.ELEMENTWISE_TYPE_PROMOTION_KIND).
+enum class Promote : uint8_t {
+  Default,    ///< the promoted dtype
+  IntToFloat, ///< integral and bool promote to the default float dtype
+  AlwaysBool, ///< comparisons
+  NoOpMath,   ///< the dtype of the first tensor (no promotion: relu, clone)
+};
+
+Expected<NodeValue> pointwise(const BoundArgs &b, std::initializer_list<std::string_view> names,
+                              Promote promote) {
+  std::vector<Operand> ops;
+  for (std::string_view n : names) {
+    FX_TRY(op, operand(b, n));
+    ops.push_back(std::move(op));
+  }
+  std::vector<Sizes> shapes;
+  std::vector<const TensorType *> tensors;
+  std::vector<PromotionOperand> prom;
+  for (const Operand &op : ops) {
+    if (op.tensor) {
+      shapes.push_back(op.tensor->sizes);
+      tensors.push_back(&*op.tensor);
+      prom.push_back({op.tensor->dtype, op.tensor->sizes.size(), false});
+    } else {
+      prom.push_back({scalarKindDType(op.scalar), 0, true});
+    }
+  }
+  if (tensors.empty())
+    return b.error("no tensor operand");
+  auto shape = broadcastShapes(shapes);
+  if (!shape)
+    return b.error(shape.error().message);
+  DType dtype = resultType(prom);
+  switch (promote) {
+  case Promote::Default:
+    break;
+  case Promote::IntToFloat:
+    if (!dtypeIsFloating(dtype))
+      dtype = DType::Float32;
+    break;
+  case Promote::AlwaysBool:
+    dtype = DType::Bool;
+    break;
+  case Promote::NoOpMath:
+    dtype = tensors[0]->dtype;
+    break;
+  }
+  // The device of the first dimensioned tensor: zero-dim CPU tensors may mix with others.
+  Device device = tensors[0]->device;
+  for (const TensorType *t : tensors)
+    if (!t->sizes.empty()) {
+      device = t->device;
+      break;
+    }
+  Sizes strides = elementwiseStrides(*shape, tensors);
+  return one(make(dtype, shape.take(), std::move(strides), device));
+}
+
+Expected<NodeValue> unaryFloat(const BoundArgs &b) {
+  return pointwise(b, {"self"}, Promote::IntToFloat);
+}
+Expected<NodeValue> unarySame(const BoundArgs &b) {
+  return pointwise(b, {"self"}, Promote::NoOpMath);
+}
+Expected<NodeValue> binary(const BoundArgs &b) {
+  return pointwise(b, {"self", "other"}, Promote::Default);
+}
+Expected<NodeValue> binaryFloat(const BoundArgs &b) {
+  return pointwise(b, {"self", "other"}, Promote::IntToFloat);
+}
+Expected<NodeValue> compare(const BoundArgs &b) {
+  return pointwise(b, {"self", "other"}, Promote::AlwaysBool);
+}
+
+Expected<NodeValue> divMode(const BoundArgs &b) {
+  // With a rounding mode the result keeps the promoted (possibly integral) dtype.
+  bool rounding = !b.get("rounding_mode").isNone();
+  return pointwise(b, {"self", "other"}, rounding ? Promote::Default : Promote::IntToFloat);
+}
+
+Expected<NodeValue> powTensorScalar(const BoundArgs &b) {
+  return pointwise(b, {"self", "exponent"}, Promote::Default);
+}
+
+Expected<NodeValue> whereSelf(const BoundArgs &b) {
+  FX_TRY(cond, b.tensor("condition"));
+  FX_TRY(self, operand(b, "self"));
+  FX_TRY(other, operand(b, "other"));
+  std::vector<Sizes> shapes{cond.sizes};
+  std::vector<const TensorType *> tensors{&cond};
+  std::vector<PromotionOperand> prom;
+  for (const Operand *op : {&self, &other}) {
+    if (op->tensor) {
+      shapes.push_back(op->tensor->sizes);
+      tensors.push_back(&*op->tensor);
+      prom.push_back({op->tensor->dtype, op->tensor->sizes.size(), false});
+    } else {
+      prom.push_back({scalarKindDType(op->scalar), 0, true});
+    }
+  }
+  auto shape = broadcastShapes(shapes);
+  if (!shape)
+    return b.error(shape.error().message);
+  Sizes strides = elementwiseStrides(*shape, tensors);
+  return one(make(resultType(prom), shape.take(), std::move(strides), cond.device));
+}
+
+Expected<NodeValue> convertElementType(const BoundArgs &b) {
+  FX_TRY(a, b.tensor("a"));
+  FX_TRY(dtype, b.dtype("dtype"));
+  if (!dtype)
+    return b.error("dtype must not be None");
+  Sizes strides = elementwiseStrides(a.sizes, {&a});
+  return one(make(*dtype, a.sizes, std::move(strides), a.device));
+}
+
+Expected<NodeValue> clone(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(format, b.memoryFormat("memory_format"));
+  Sizes strides;
+  if (format && *format != "preserve_format") {
+    auto s = memoryFormatStrides(*format, self.sizes);
+    if (!s)
+      return b.error("unsupported memory format '" + std::string(*format) + "'");
+    strides = std::move(*s);
+  } else {
+    strides = preserveFormatStrides(self);
+  }
+  return one(make(self.dtype, self.sizes, std::move(strides), self.device));
+}
+
+// ---- Creation ----
+
+Expected<Device> deviceOr(const BoundArgs &b, std::string_view name) {
+  FX_TRY(d, b.device(name));
+  return d ? *d : Device{};
+}
+
+Expected<NodeValue> full(const BoundArgs &b) {
+  FX_TRY(size, b.symIntList("size"));
+  FX_TRY(dtype, b.dtype("dtype"));
+  FX_TRY(device, deviceOr(b, "device"));
+  DType dt = DType::Float32;
+  if (dtype) {
+    dt = *dtype;
+  } else {
+    // The fill value's kind picks the dtype (torch.full(..., True) is bool).
+    FX_TRY(fill, operand(b, "fill_value"));
+    if (fill.tensor)
+      return b.error("fill_value must be a number");
+    dt = scalarKindDType(fill.scalar);
+  }
+  return one(contiguous(dt, std::move(size), device));
+}
+
+Expected<NodeValue> scalarTensor(const BoundArgs &b) {
+  FX_TRY(dtype, b.dtype("dtype"));
+  FX_TRY(device, deviceOr(b, "device"));
+  return one(contiguous(dtype ? *dtype : DType::Float32, {}, device));
+}
+
+Expected<NodeValue> iota(const BoundArgs &b) {
+  FX_TRY(length, b.symInt("length"));
+  FX_TRY(dtype, b.dtype("dtype"));
+  FX_TRY(device, deviceOr(b, "device"));
+  return one(contiguous(dtype ? *dtype : DType::Int64, {length}, device));
+}
+
+// ---- Views ----
+
+Expected<NodeValue> permute(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(dims, b.intList("dims"));
+  size_t rank = self.sizes.size();
+  if (dims->size() != rank)
+    return b.error("permutation of " + std::to_string(dims->size()) +
+                   " dims for a tensor of rank " + std::to_string(rank));
+  TensorType out = self;
+  std::vector<bool> seen(rank, false);
+  for (size_t i = 0; i < rank; ++i) {
+    auto d = normalizeDim((*dims)[i], rank);
+    if (!d)
+      return b.error(d.error().message);
+    if (seen[*d])
+      return b.error("repeated dim in permutation");
+    seen[*d] = true;
+    out.sizes[i] = self.sizes[*d];
+    out.strides[i] = self.strides[*d];
+  }
+  return one(std::move(out));
+}
+
+Expected<NodeValue> expand(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(size, b.symIntList("size"));
+  if (size.size() < self.sizes.size())
+    return b.error("cannot expand a tensor of rank " + std::to_string(self.sizes.size()) + " to " +
+                   std::to_string(size.size()) + " dims");
+  size_t offset = size.size() - self.sizes.size();
+  TensorType out = self;
+  out.sizes = size;
+  out.strides.assign(size.size(), SymExpr(0));
+  for (size_t i = 0; i < size.size(); ++i) {
+    if (i < offset) {
+      if (symIs(size[i], -1))
+        return b.error("-1 is not allowed for a new leading dimension");
+      continue;
+    }
+    const SymExpr &old = self.sizes[i - offset];
+    if (symIs(size[i], -1)) {
+      out.sizes[i] = old;
+      out.strides[i] = self.strides[i - offset];
+    } else if (symEq(size[i], old)) {
+      out.strides[i] = self.strides[i - offset];
+    } else if (!symIs(old, 1)) {
+      return b.error("cannot expand size " + old.str() + " to " + size[i].str() + " at dimension " +
+                     std::to_string(i));
+    }
+  }
+  return one(std::move(out));
+}
+
+Expected<NodeValue> unsqueeze(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(dim, b.integer("dim"));
+  auto d = normalizeDim(dim, self.sizes.size() + 1);
+  if (!d)
+    return b.error(d.error().message);
+  // The new dim's stride makes it "contiguous" with the dim it precedes.
+  SymExpr stride = static_cast<size_t>(*d) >= self.sizes.size()
+                       ? SymExpr(1)
+                       : symMul(self.sizes[*d], self.strides[*d]);
+  TensorType out = self;
+  out.sizes.insert(out.sizes.begin() + *d, SymExpr(1));
+  out.strides.insert(out.strides.begin() + *d, stride);
+  return one(std::move(out));
+}
+
+Expected<NodeValue> squeezeDims(const BoundArgs &b, const std::vector<int64_t> &dims) {
+  FX_TRY(self, b.tensor("self"));
+  std::vector<bool> drop(self.sizes.size(), false);
+  for (int64_t dim : dims) {
+    auto d = normalizeDim(dim, self.sizes.size());
+    if (!d)
+      return b.error(d.error().message);
+    if (!self.sizes.empty() && symIs(self.sizes[*d], 1))
+      drop[*d] = true;
+  }
+  TensorType out = self;
+  out.sizes.clear();
+  out.strides.clear();
+  for (size_t i = 0; i < self.sizes.size(); ++i)
+    if (!drop[i]) {
+      out.sizes.push_back(self.sizes[i]);
+      out.strides.push_back(self.strides[i]);
+    }
+  return one(std::move(out));
+}
+
+Expected<NodeValue> squeezeDim(const BoundArgs &b) {
+  FX_TRY(dim, b.integer("dim"));
+  return squeezeDims(b, {dim});
+}
+
+Expected<NodeValue> squeezeDimList(const BoundArgs &b) {
+  FX_TRY(dims, b.intList("dim"));
+  return squeezeDims(b, *dims);
+}
+
+Expected<NodeValue> squeezeAll(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  std::vector<int64_t> dims;
+  for (size_t i = 0; i < self.sizes.size(); ++i)
+    dims.push_back(static_cast<int64_t>(i));
+  return squeezeDims(b, dims);
+}
+
+Expected<NodeValue> selectInt(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(dim, b.integer("dim"));
+  if (self.sizes.empty())
+    return b.error("select() cannot be applied to a 0-dim tensor");
+  auto d = normalizeDim(dim, self.sizes.size());
+  if (!d)
+    return b.error(d.error().message);
+  TensorType out = self;
+  out.sizes.erase(out.sizes.begin() + *d);
+  out.strides.erase(out.strides.begin() + *d);
+  return one(std::move(out));
+}
+
+Expected<NodeValue> splitChunks(const BoundArgs &b, const TensorType &self, int64_t dim,
+                                const Sizes &chunks) {
+  std::vector<TensorType> outs;
+  for (const SymExpr &c : chunks) {
+    TensorType t = self;
+    t.sizes[dim] = c;
+    outs.push_back(std::move(t));
+  }
+  return many(std::move(outs));
+}
+
+Expected<NodeValue> splitTensor(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(split, b.symInt("split_size"));
+  FX_TRY(dim, b.integer("dim"));
+  auto d = normalizeDim(dim, self.sizes.size());
+  if (!d || self.sizes.empty())
+    return b.error(d ? "split() of a 0-dim tensor" : d.error().message);
+  const SymExpr &size = self.sizes[*d];
+  Sizes chunks;
+  if (symEq(size, split)) {
+    chunks.push_back(size);
+  } else if (size.isConstant() && split.isConstant()) {
+    if (split.constant() <= 0)
+      return b.error("split_size must be positive");
+    int64_t n = std::max<int64_t>(1, (size.constant() + split.constant() - 1) / split.constant());
+    for (int64_t i = 0; i < n; ++i)
+      chunks.push_back(SymExpr(std::min(split.constant(), size.constant() - i * split.constant())));
+  } else {
+    return b.error("cannot split symbolic size " + size.str() + " into chunks of " + split.str());
+  }
+  return splitChunks(b, self, *d, chunks);
+}
+
+Expected<NodeValue> splitWithSizes(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(sizes, b.symIntList("split_sizes"));
+  FX_TRY(dim, b.integer("dim"));
+  auto d = normalizeDim(dim, self.sizes.size());
+  if (!d || self.sizes.empty())
+    return b.error(d ? "split() of a 0-dim tensor" : d.error().message);
+  if (!symEq(symProduct({SymExpr(1),
+                         [&] {
+                           SymExpr s(0);
+                           for (const SymExpr &x : sizes)
+                             s = symAdd(s, x);
+                           return s;
+                         }()}),
+             self.sizes[*d]))
+    return b.error("split sizes do not add up to " + self.sizes[*d].str());
+  return splitChunks(b, self, *d, sizes);
+}
+
+Expected<NodeValue> viewLike(const BoundArgs &b, std::string_view sizeName, bool mayCopy) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(requested, b.symIntList(sizeName));
+  auto sizes = inferViewSizes(self.sizes, requested);
+  if (!sizes)
+    return b.error(sizes.error().message);
+  auto strides = viewStrides(self.sizes, self.strides, *sizes);
+  if (!strides) {
+    if (!mayCopy)
+      return b.error("view size is not compatible with the input's size and stride; use "
+                     "reshape");
+    // reshape copies into a fresh contiguous tensor.
+    return one(contiguous(self.dtype, sizes.take(), self.device));
+  }
+  return one(make(self.dtype, sizes.take(), std::move(*strides), self.device));
+}
+
+Expected<NodeValue> view(const BoundArgs &b) { return viewLike(b, "size", false); }
+Expected<NodeValue> reshape(const BoundArgs &b) { return viewLike(b, "shape", true); }
+
+Expected<NodeValue> alias(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  return one(std::move(self));
+}
+
+Expected<NodeValue> asStrided(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(size, b.symIntList("size"));
+  FX_TRY(stride, b.symIntList("stride"));
+  if (size.size() != stride.size())
+    return b.error("size and stride differ in length");
+  return one(make(self.dtype, std::move(size), std::move(stride), self.device));
+}
+
+// ---- Reductions ----
+
+/// Reduced shape; `dims` empty or absent reduces everything.
+Expected<Sizes> reducedShape(const BoundArgs &b, const Sizes &sizes,
+                             const std::optional<std::vector<int64_t>> &dims, bool keepdim) {
+  std::vector<bool> reduce(sizes.size(), !dims || dims->empty());
+  if (dims)
+    for (int64_t dim : *dims) {
+      auto d = normalizeDim(dim, sizes.size());
+      if (!d)
+        return b.error(d.error().message);
+      if (!sizes.empty())
+        reduce[*d] = true;
+    }
+  Sizes out;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (!reduce[i])
+      out.push_back(sizes[i]);
+    else if (keepdim)
+      out.push_back(SymExpr(1));
+  }
+  return out;
+}
+
+Expected<NodeValue> reduction(const BoundArgs &b, std::string_view dimName, bool sumLike) {
+  FX_TRY(self, b.tensor("self"));
+  std::optional<std::vector<int64_t>> dims;
+  if (!dimName.empty()) {
+    FX_TRY(d, b.intList(dimName));
+    dims = std::move(d);
+  }
+  bool keepdim = false;
+  if (b.op().schema.indexOf("keepdim") >= 0) {
+    FX_TRY(k, b.boolean("keepdim"));
+    keepdim = k;
+  }
+  FX_TRY(shape, reducedShape(b, self.sizes, dims, keepdim));
+  DType dtype = self.dtype;
+  if (b.op().schema.indexOf("dtype") >= 0) {
+    FX_TRY(dt, b.dtype("dtype"));
+    if (dt)
+      dtype = *dt;
+    else if (sumLike && !dtypeIsFloating(dtype))
+      dtype = DType::Int64; // sum of integers and bools accumulates in int64
+  }
+  return one(contiguous(dtype, std::move(shape), self.device));
+}
+
+Expected<NodeValue> sumDim(const BoundArgs &b) { return reduction(b, "dim", true); }
+Expected<NodeValue> sumAll(const BoundArgs &b) { return reduction(b, "", true); }
+Expected<NodeValue> meanDim(const BoundArgs &b) { return reduction(b, "dim", false); }
+Expected<NodeValue> meanAll(const BoundArgs &b) { return reduction(b, "", false); }
+Expected<NodeValue> amax(const BoundArgs &b) { return reduction(b, "dim", false); }
+
+Expected<NodeValue> varMean(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(dims, b.intList("dim"));
+  FX_TRY(keepdim, b.boolean("keepdim"));
+  FX_TRY(shape, reducedShape(b, self.sizes, dims, keepdim));
+  TensorType t = contiguous(self.dtype, std::move(shape), self.device);
+  return many({t, t});
+}
+
+Expected<NodeValue> prepareSoftmaxOnline(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("a"));
+  FX_TRY(dim, b.integer("dim"));
+  FX_TRY(shape, reducedShape(b, self.sizes, std::vector<int64_t>{dim}, true));
+  TensorType t = contiguous(self.dtype, std::move(shape), self.device);
+  return many({t, t});
+}
+
+// ---- Extern ----
+
+Expected<NodeValue> mm(const BoundArgs &b) {
+  FX_TRY(a, b.tensor("self"));
+  FX_TRY(m, b.tensor("mat2"));
+  if (a.sizes.size() != 2 || m.sizes.size() != 2)
+    return b.error("mm expects 2-d tensors");
+  if (!symEq(a.sizes[1], m.sizes[0]))
+    return b.error("mm shapes " + a.str() + " and " + m.str() + " cannot be multiplied");
+  return one(contiguous(a.dtype, {a.sizes[0], m.sizes[1]}, a.device));
+}
+
+Expected<NodeValue> addmm(const BoundArgs &b) {
+  FX_TRY(bias, b.tensor("self"));
+  FX_TRY(m1, b.tensor("mat1"));
+  FX_TRY(m2, b.tensor("mat2"));
+  if (m1.sizes.size() != 2 || m2.sizes.size() != 2)
+    return b.error("addmm expects 2-d matrices");
+  if (!symEq(m1.sizes[1], m2.sizes[0]))
+    return b.error("addmm shapes " + m1.str() + " and " + m2.str() + " cannot be multiplied");
+  Sizes shape{m1.sizes[0], m2.sizes[1]};
+  auto bc = broadcastShapes({bias.sizes, shape});
+  if (!bc || !std::equal(bc->begin(), bc->end(), shape.begin(), shape.end(), symEq))
+    return b.error("bias " + bias.str() + " does not broadcast to the product's shape");
+  if (b.op().schema.indexOf("out") >= 0) {
+    // The out= variant returns `out` as it was given.
+    FX_TRY(out, b.tensor("out"));
+    return one(std::move(out));
+  }
+  return one(contiguous(m1.dtype, std::move(shape), m1.device));
+}
+
+Expected<NodeValue> bmm(const BoundArgs &b) {
+  FX_TRY(a, b.tensor("self"));
+  FX_TRY(m, b.tensor("mat2"));
+  if (a.sizes.size() != 3 || m.sizes.size() != 3)
+    return b.error("bmm expects 3-d tensors");
+  if (!symEq(a.sizes[0], m.sizes[0]) || !symEq(a.sizes[2], m.sizes[1]))
+    return b.error("bmm shapes " + a.str() + " and " + m.str() + " cannot be multiplied");
+  return one(contiguous(a.dtype, {a.sizes[0], a.sizes[1], m.sizes[2]}, a.device));
+}
+
+Expected<NodeValue> convolution(const BoundArgs &b) {
+  FX_TRY(input, b.tensor("input"));
+  FX_TRY(weight, b.tensor("weight"));
+  FX_TRY(stride, b.symIntList("stride"));
+  FX_TRY(padding, b.symIntList("padding"));
+  FX_TRY(dilation, b.symIntList("dilation"));
+  FX_TRY(transposed, b.boolean("transposed"));
+  FX_TRY(outputPadding, b.symIntList("output_padding"));
+  FX_TRY(groups, b.symInt("groups"));
+  size_t rank = input.sizes.size();
+  if (rank < 3 || weight.sizes.size() != rank)
+    return b.error("convolution expects input and weight of the same rank (3 to 5)");
+  size_t spatial = rank - 2;
+  auto at = [](const Sizes &v, size_t i) { return v.size() == 1 ? v[0] : v[i]; };
+  for (const Sizes *v : {&stride, &padding, &dilation})
+    if (v->size() != 1 && v->size() != spatial)
+      return b.error("stride/padding/dilation must have " + std::to_string(spatial) + " entries");
+  Sizes out{input.sizes[0], transposed ? symMul(weight.sizes[1], groups) : weight.sizes[0]};
+  for (size_t i = 0; i < spatial; ++i) {
+    const SymExpr &in = input.sizes[2 + i];
+    SymExpr kernelSpan = symMul(at(dilation, i), symSub(weight.sizes[2 + i], SymExpr(1)));
+    if (transposed) {
+      SymExpr op = outputPadding.empty() ? SymExpr(0) : at(outputPadding, i);
+      out.push_back(symAdd(symAdd(symSub(symMul(symSub(in, SymExpr(1)), at(stride, i)),
+                                         symMul(SymExpr(2), at(padding, i))),
+                                  kernelSpan),
+                           symAdd(op, SymExpr(1))));
+    } else {
+      SymExpr span =
+          symSub(symAdd(in, symMul(SymExpr(2), at(padding, i))), symAdd(kernelSpan, SymExpr(1)));
+      out.push_back(symAdd(symFloorDiv(span, at(stride, i)), SymExpr(1)));
+    }
+  }
+  // meta_conv's memory format: channels-last if the input (or, on CUDA, the weight) is.
+  bool channelsLast =
+      stridesLikeChannelsLast(input.sizes, input.strides) ||
+      (input.device.type == "cuda" && stridesLikeChannelsLast(weight.sizes, weight.strides));
+  Sizes strides = channelsLast ? channelsLastStrides(out) : TensorType::contiguousStrides(out);
+  return one(make(input.dtype, std::move(out), std::move(strides), input.device));
+}
+
+Expected<NodeValue> embedding(const BoundArgs &b) {
+  FX_TRY(weight, b.tensor("weight"));
+  FX_TRY(indices, b.tensor("indices"));
+  if (weight.sizes.size() != 2)
+    return b.error("embedding weight must be 2-d");
+  if (indices.dtype != DType::Int64 && indices.dtype != DType::Int32)
+    return b.error("embedding indices must be int64 or int32");
+  Sizes shape = indices.sizes;
+  shape.push_back(weight.sizes[1]);
+  return one(contiguous(weight.dtype, std::move(shape), weight.device));
+}
+
+Expected<NodeValue> topk(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(k, b.symInt("k"));
+  FX_TRY(dim, b.integer("dim"));
+  auto d = normalizeDim(dim, self.sizes.size());
+  if (!d)
+    return b.error(d.error().message);
+  Sizes shape = self.sizes;
+  if (!shape.empty())
+    shape[*d] = k;
+  return many(
+      {contiguous(self.dtype, shape, self.device), contiguous(DType::Int64, shape, self.device)});
+}
+
+Expected<NodeValue> efficientAttention(const BoundArgs &b) {
+  FX_TRY(q, b.tensor("query"));
+  FX_TRY(v, b.tensor("value"));
+  FX_TRY(lse, b.boolean("compute_log_sumexp"));
+  if (q.sizes.size() != 4 || v.sizes.size() != 4)
+    return b.error("attention expects 4-d query, key and value");
+  // meta__scaled_dot_product_efficient_attention: the output is allocated as (B, M, H, Kv) and
+  // transposed back to (B, H, M, Kv); logsumexp is padded to a multiple of 32 rows.
+  const SymExpr &B = q.sizes[0], &H = q.sizes[1], &M = q.sizes[2], &Kv = v.sizes[3];
+  Sizes bmhk = TensorType::contiguousStrides({B, M, H, Kv});
+  TensorType out = make(q.dtype, {B, H, M, Kv}, {bmhk[0], bmhk[2], bmhk[1], bmhk[3]}, q.device);
+  SymExpr lseDim(0);
+  if (lse)
+    lseDim = M.isConstant() ? SymExpr((M.constant() + 31) / 32 * 32)
+                            : symMul(symFloorDiv(symAdd(M, SymExpr(31)), SymExpr(32)), 32);
+  TensorType logsumexp = contiguous(DType::Float32, {B, H, lseDim}, q.device);
+  TensorType seed = contiguous(DType::Int64, {}, q.device);
+  return many({out, logsumexp, seed, seed});
+}
+
+Expected<NodeValue> flashAttentionCpu(const BoundArgs &b) {
+  FX_TRY(q, b.tensor("query"));
+  FX_TRY(v, b.tensor("value"));
+  if (q.sizes.size() != 4 || v.sizes.size() != 4)
+    return b.error("attention expects 4-d query, key and value");
+  // meta__scaled_dot_product_flash_attention_for_cpu: (B, M, H, D) and (B, M, H) buffers,
+  // transposed to (B, H, M, D) and (B, H, M).
+  const SymExpr &B = q.sizes[0], &H = q.sizes[1], &M = q.sizes[2], &D = v.sizes[3];
+  Sizes bmhd = TensorType::contiguousStrides({B, M, H, D});
+  Sizes bmh = TensorType::contiguousStrides({B, M, H});
+  return many({make(q.dtype, {B, H, M, D}, {bmhd[0], bmhd[2], bmhd[1], bmhd[3]}, q.device),
+               make(DType::Float32, {B, H, M}, {bmh[0], bmh[2], bmh[1]}, q.device)});
+}
+
+Expected<NodeValue> transformerEncoderLayer(const BoundArgs &b) {
+  FX_TRY(src, b.tensor("src"));
+  if (src.sizes.size() != 3)
+    return b.error("src must be 3-d");
+  return one(contiguous(src.dtype, src.sizes, src.device));
+}
+
+// ---- Other ----
+
+Expected<NodeValue> cat(const BoundArgs &b) {
+  FX_TRY(tensors, b.tensorList("tensors"));
+  FX_TRY(dim, b.integer("dim"));
+  // Legacy: 1-d empty tensors are skipped.
+  std::vector<const TensorType *> used;
+  for (const TensorType &t : tensors)
+    if (!(t.sizes.size() == 1 && symIs(t.sizes[0], 0)))
+      used.push_back(&t);
+  if (used.empty()) {
+    if (tensors.empty())
+      return b.error("cat of an empty list");
+    return one(tensors[0]);
+  }
+  const TensorType &first = *used[0];
+  auto d = normalizeDim(dim, first.sizes.size());
+  if (!d)
+    return b.error(d.error().message);
+  Sizes shape = first.sizes;
+  std::vector<PromotionOperand> prom;
+  bool allChannelsLast = true;
+  for (size_t k = 0; k < used.size(); ++k) {
+    const TensorType &t = *used[k];
+    if (t.sizes.size() != shape.size())
+      return b.error("cat inputs differ in rank");
+    for (size_t i = 0; i < shape.size(); ++i)
+      if (i != static_cast<size_t>(*d) && !symEq(t.sizes[i], shape[i]))
+        return b.error("cat inputs differ in size at dimension " + std::to_string(i));
+    if (k)
+      shape[*d] = symAdd(shape[*d], t.sizes[*d]);
+    prom.push_back({t.dtype, t.sizes.size(), false});
+    allChannelsLast = allChannelsLast && stridesLikeChannelsLast(t.sizes, t.strides);
+  }
+  // cat_compute_output_memory_format: one shared format, else contiguous.
+  Sizes strides =
+      allChannelsLast ? channelsLastStrides(shape) : TensorType::contiguousStrides(shape);
+  return one(make(resultType(prom), std::move(shape), std::move(strides), first.device));
+}
+
+Expected<NodeValue> getitem(const BoundArgs &b) {
+  const Argument &a = b.get("a");
+  FX_TRY(index, b.integer("b"));
+  if (a.isNode()) {
+    const NodeValue &v = a.asNode()->value();
+    if (const auto *ts = v.tensors()) {
+      int64_t n = static_cast<int64_t>(ts->size());
+      int64_t i = index < 0 ? index + n : index;
+      if (i < 0 || i >= n)
+        return b.error("index " + std::to_string(index) + " out of range for " + std::to_string(n) +
+                       " results");
+      if (!(*ts)[i])
+        return b.error("result " + std::to_string(i) + " is not a tensor");
+      return one(*(*ts)[i]);
+    }
+    if (v.empty())
+      return b.error("input '" + a.asNode()->name() + "' has no value");
+    return b.error("getitem on '" + a.asNode()->name() + "', which is not a list of results");
+  }
+  if (a.kind() == Argument::Kind::List || a.kind() == Argument::Kind::Tuple) {
+    int64_t n = static_cast<int64_t>(a.items().size());
+    int64_t i = index < 0 ? index + n : index;
+    if (i < 0 || i >= n)
+      return b.error("index out of range");
+    const Argument &item = a.items()[i];
+    if (item.isNode())
+      return item.asNode()->value();
+    if (item.kind() == Argument::Kind::Int)
+      return NodeValue{SymExpr(item.asInt())};
+    if (item.kind() == Argument::Kind::Sym)
+      return NodeValue{item.asSym()};
+  }
+  return b.error("unsupported getitem operand");
+}
+
+/// operator.add/sub/mul/floordiv/truediv/mod on symbolic integers.
+template <SymExpr::Kind kind> Expected<NodeValue> symArith(const BoundArgs &b) {
+  FX_TRY(x, b.symInt("a"));
+  FX_TRY(y, b.symInt("b"));
+  SymExpr r;
+  switch (kind) {
+  case SymExpr::Kind::Add:
+    r = symAdd(x, y);
+    break;
+  case SymExpr::Kind::Sub:
+    r = symSub(x, y);
+    break;
+  case SymExpr::Kind::Mul:
+    r = symMul(x, y);
+    break;
+  case SymExpr::Kind::FloorDiv:
+    if (symIs(y, 0))
+      return b.error("integer division by zero");
+    r = symFloorDiv(x, y);
+    break;
+  default:
+    if (symIs(y, 0))
+      return b.error("division by zero");
+    r = SymExpr::binary(kind, x, y);
+    break;
+  }
+  return NodeValue{r};
+}
+
+Expected<NodeValue> symSize(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(dim, b.integer("dim"));
+  auto d = normalizeDim(dim, self.sizes.size());
+  if (!d || self.sizes.empty())
+    return b.error(d ? "sym_size of a 0-dim tensor" : d.error().message);
+  return NodeValue{self.sizes[*d]};
+}
+
+struct Row {
+  std::string_view target;
+  std::string_view schema;
+  OpCategory category;
+  InferFn infer;
+};
+
+using C = OpCategory;
+
+// clang-format off
+/// THE table. Schemas as declared by PyTorch (aten/src/ATen/native/native_functions.yaml;
+/// torch/_prims/__init__.py; torch/_inductor/inductor_prims.py); operator.* are Python's.
+const Row kRows[] = {
+  // Pointwise binary
+  {"torch.ops.aten.add.Tensor", "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", C::Pointwise, binary},
+  {"torch.ops.aten.add.Scalar", "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", C::Pointwise, binary},
+  {"torch.ops.aten.sub.Tensor", "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", C::Pointwise, binary},
+  {"torch.ops.aten.sub.Scalar", "sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", C::Pointwise, binary},
+  {"torch.ops.aten.rsub.Scalar", "rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", C::Pointwise, binary},
+  {"torch.ops.aten.mul.Tensor", "mul.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, binary},
+  {"torch.ops.aten.mul.Scalar", "mul.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, binary},
+  {"torch.ops.aten.div.Tensor", "div.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, binaryFloat},
+  {"torch.ops.aten.div.Scalar", "div.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, binaryFloat},
+  {"torch.ops.aten.div.Tensor_mode", "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", C::Pointwise, divMode},
+  {"torch.ops.aten.maximum.default", "maximum(Tensor self, Tensor other) -> Tensor", C::Pointwise, binary},
+  {"torch.ops.aten.minimum.default", "minimum(Tensor self, Tensor other) -> Tensor", C::Pointwise, binary},
+  {"torch.ops.aten.pow.Tensor_Scalar", "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", C::Pointwise, powTensorScalar},
+  {"torch.ops.aten.pow.Tensor_Tensor", "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", C::Pointwise, powTensorScalar},
+  {"torch.ops.aten.where.self", "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", C::Pointwise, whereSelf},
+  // Comparisons
+  {"torch.ops.aten.le.Scalar", "le.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
+  {"torch.ops.aten.le.Tensor", "le.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, compare},
+  {"torch.ops.aten.lt.Scalar", "lt.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
+  {"torch.ops.aten.lt.Tensor", "lt.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, compare},
+  {"torch.ops.aten.ge.Scalar", "ge.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
+  {"torch.ops.aten.ge.Tensor", "ge.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, compare},
+  {"torch.ops.aten.gt.Scalar", "gt.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
+  {"torch.ops.aten.gt.Tensor", "gt.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, compare},
+  {"torch.ops.aten.eq.Scalar", "eq.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
+  {"torch.ops.aten.eq.Tensor", "eq.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, compare},
+  {"torch.ops.aten.ne.Scalar", "ne.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
+  {"torch.ops.aten.ne.Tensor", "ne.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, compare},
+  // Pointwise unary
+  {"torch.ops.aten.relu.default", "relu(Tensor self) -> Tensor", C::Pointwise, unarySame},
+  {"torch.ops.aten.neg.default", "neg(Tensor self) -> Tensor", C::Pointwise, unarySame},
+  {"torch.ops.aten.abs.default", "abs(Tensor self) -> Tensor", C::Pointwise, unarySame},
+  {"torch.ops.aten.sigmoid.default", "sigmoid(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
+  {"torch.ops.aten.tanh.default", "tanh(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
+  {"torch.ops.aten.erf.default", "erf(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
+  {"torch.ops.aten.exp.default", "exp(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
+  {"torch.ops.aten.log.default", "log(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
+  {"torch.ops.aten.cos.default", "cos(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
+  {"torch.ops.aten.sin.default", "sin(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
+  {"torch.ops.aten.sqrt.default", "sqrt(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
+  {"torch.ops.aten.rsqrt.default", "rsqrt(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
+  {"torch.ops.aten.reciprocal.default", "reciprocal(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
+  {"torch.ops.aten.gelu.default", "gelu(Tensor self, *, str approximate='none') -> Tensor", C::Pointwise, unaryFloat},
+  {"torch.ops.prims.convert_element_type.default", "convert_element_type(Tensor a, ScalarType dtype) -> Tensor", C::Pointwise, convertElementType},
+  // Creation
+  {"torch.ops.aten.full.default", "full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Creation, full},
+  {"torch.ops.aten.scalar_tensor.default", "scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Creation, scalarTensor},
+  {"torch.ops.prims.iota.default", "iota(SymInt length, *, SymInt start, SymInt step, ScalarType dtype, Device device, bool requires_grad) -> Tensor", C::Creation, iota},
+  // Views
+  {"torch.ops.aten.view.default", "view(Tensor(a) self, SymInt[] size) -> Tensor(a)", C::View, view},
+  {"torch.ops.aten._unsafe_view.default", "_unsafe_view(Tensor self, SymInt[] size) -> Tensor", C::View, view},
+  {"torch.ops.aten.reshape.default", "reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", C::View, reshape},
+  {"torch.ops.aten.permute.default", "permute(Tensor(a) self, int[] dims) -> Tensor(a)", C::View, permute},
+  {"torch.ops.aten.expand.default", "expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)", C::View, expand},
+  {"torch.ops.aten.unsqueeze.default", "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", C::View, unsqueeze},
+  {"torch.ops.aten.squeeze.dim", "squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", C::View, squeezeDim},
+  {"torch.ops.aten.squeeze.dims", "squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)", C::View, squeezeDimList},
+  {"torch.ops.aten.squeeze.default", "squeeze(Tensor(a) self) -> Tensor(a)", C::View, squeezeAll},
+  {"torch.ops.aten.select.int", "select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)", C::View, selectInt},
+  {"torch.ops.aten.split.Tensor", "split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]", C::View, splitTensor},
+  {"torch.ops.aten.split_with_sizes.default", "split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]", C::View, splitWithSizes},
+  {"torch.ops.aten.alias.default", "alias(Tensor(a) self) -> Tensor(a)", C::View, alias},
+  {"torch.ops.aten.as_strided.default", "as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)", C::View, asStrided},
+  // Reductions
+  {"torch.ops.aten.sum.dim_IntList", "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", C::Reduction, sumDim},
+  {"torch.ops.aten.sum.default", "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", C::Reduction, sumAll},
+  {"torch.ops.aten.mean.dim", "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", C::Reduction, meanDim},
+  {"torch.ops.aten.mean.default", "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", C::Reduction, meanAll},
+  {"torch.ops.aten.amax.default", "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", C::Reduction, amax},
+  {"torch.ops.aten.amin.default", "amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", C::Reduction, amax},
+  {"torch.ops.aten.var_mean.correction", "var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", C::Reduction, varMean},
+  {"torch.ops.prims.prepare_softmax_online.default", "prepare_softmax_online(Tensor a, int dim) -> (Tensor, Tensor)", C::Reduction, prepareSoftmaxOnline},
+  // Extern
+  {"torch.ops.aten.mm.default", "mm(Tensor self, Tensor mat2) -> Tensor", C::Extern, mm},
+  {"torch.ops.aten.addmm.default", "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", C::Extern, addmm},
+  {"torch.ops.aten.addmm.out", "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", C::Extern, addmm},
+  {"torch.ops.aten.bmm.default", "bmm(Tensor self, Tensor mat2) -> Tensor", C::Extern, bmm},
+  {"torch.ops.aten.convolution.default", "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor", C::Extern, convolution},
+  {"torch.ops.aten.embedding.default", "embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", C::Extern, embedding},
+  {"torch.ops.aten.topk.default", "topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", C::Extern, topk},
+  {"torch.ops.aten._scaled_dot_product_efficient_attention.default", "_scaled_dot_product_efficient_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_bias, bool compute_log_sumexp, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> (Tensor output, Tensor log_sumexp, Tensor philox_seed, Tensor philox_offset)", C::Extern, efficientAttention},
+  {"torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default", "_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0.0, bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)", C::Extern, flashAttentionCpu},
+  {"torch.ops.aten._transformer_encoder_layer_fwd.default", "_transformer_encoder_layer_fwd(Tensor src, int embed_dim, int num_heads, Tensor qkv_weight, Tensor qkv_bias, Tensor proj_weight, Tensor proj_bias, bool use_gelu, bool norm_first, float eps, Tensor norm_weight_1, Tensor norm_bias_1, Tensor norm_weight_2, Tensor norm_bias_2, Tensor ffn_weight_1, Tensor ffn_bias_1, Tensor ffn_weight_2, Tensor ffn_bias_2, Tensor? mask=None, int? mask_type=None) -> Tensor", C::Extern, transformerEncoderLayer},
+  // Other
+  {"torch.ops.aten.clone.default", "clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", C::Other, clone},
+  {"torch.ops.aten.cat.default", "cat(Tensor[] tensors, int dim=0) -> Tensor", C::Other, cat},
+  {"torch.ops.aten.sym_size.int", "sym_size.int(Tensor self, int dim) -> SymInt", C::Other, symSize},
+  {"operator.getitem", "getitem(Any a, Any b) -> Any", C::Other, getitem},
+  {"operator.add", "add(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::Add>},
+  {"operator.sub", "sub(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::Sub>},
+  {"operator.mul", "mul(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::Mul>},
+  {"operator.floordiv", "floordiv(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::FloorDiv>},
+  {"operator.truediv", "truediv(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::TrueDiv>},
+  {"operator.mod", "mod(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::Mod>},
+};
+// clang-format on
+
+#undef FX_TRY
+
+} // namespace
+
+OpRegistry::OpRegistry() {
+  ops_.reserve(std::size(kRows));
+  for (const Row &row : kRows) {
+    auto schema = parseSchema(row.schema);
+    // The table is code: a schema that does not parse is a bug caught by the registry tests.
+    assert(schema && "op table schema does not parse");
+    OpInfo info;
+    info.target = row.target;
+    if (schema)
+      info.schema = schema.take();
+    info.category = row.category;
+    info.infer = row.infer;
+    assert(!index_.count(row.target) && "op listed twice in the table");
+    index_.emplace(row.target, ops_.size());
+    ops_.push_back(std::move(info));
+  }
+}
+
+OpRegistry &OpRegistry::instance() {
+  static OpRegistry registry;
+  return registry;
+}
+
+const OpInfo *OpRegistry::lookup(std::string_view target) const {
+  auto it = index_.find(target);
+  return it == index_.end() ? nullptr : &ops_[it->second];
+}
+
+Status OpRegistry::setKernel(std::string_view target, KernelFn kernel) {
+  auto it = index_.find(target);
+  if (it != index_.end()) {
+    ops_[it->second].kernel = kernel;
+    return Status::ok();
+  }
+  return Error("no op '" + std::string(target) + "' in the registry");
+}
+
+bool isSupportedDType(DType dtype) {
+  switch (dtype) {
+  case DType::Float32:
+  case DType::Float16:
+  case DType::BFloat16:
+  case DType::Float64:
+  case DType::Int64:
+  case DType::Int32:
+  case DType::Bool:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Expected<NodeValue> inferNodeValue(const Node &node) {
+  const OpInfo *op = OpRegistry::instance().lookup(node.target());
+  if (!op)
+    return Error("node '" + node.name() + "': unknown op '" + std::string(node.target()) + "'");
+  auto bound = bindArgs(node, *op);
+  if (!bound)
+    return bound.takeError();
+  // Inputs must have supported dtypes before anything is computed from them.
+  std::string bad;
+  auto check = [&](Node *in) {
+    if (!bad.empty())
+      return;
+    auto checkTensor = [&](const TensorType &t) {
+      if (!isSupportedDType(t.dtype) && bad.empty())
+        bad = "input '" + in->name() + "' has unsupported dtype " + std::string(dtypeName(t.dtype));
+    };
+    if (const TensorType *t = in->value().tensor())
+      checkTensor(*t);
+  };
+  node.args().forEachNode(check);
+  node.kwargs().forEachNode(check);
+  if (!bad.empty())
+    return bound->error(bad);
+  auto value = op->infer(*bound);
+  if (!value)
+    return value;
+  auto checkOut = [&](const TensorType &t) -> Status {
+    if (!isSupportedDType(t.dtype))
+      return bound->error("unsupported result dtype " + std::string(dtypeName(t.dtype)));
+    return Status::ok();
+  };
+  if (const TensorType *t = value->tensor()) {
+    if (Status s = checkOut(*t); !s)
+      return s.takeError();
+  } else if (const auto *ts = value->tensors()) {
+    for (const auto &t : *ts)
+      if (t)
+        if (Status s = checkOut(*t); !s)
+          return s.takeError();
+  }
+  return value;
+}
+
+} // namespace fxkit

@@ -1,0 +1,16 @@
+#pragma once
+/// \file Shape inference: fills every node's value (dtype, symbolic sizes, strides, device) from
+/// the placeholders' values by running the op registry's inference in node order.
+
+#include "ir/Error.h"
+#include "ir/Graph.h"
+
+namespace fxkit {
+
+/// Computes the value of every call_function node (and of the output node: the list of returned
+/// tensors) from its inputs, in node order. Placeholders must already have values (from
+/// nodes.json, or set by the caller). Errors name the node and its op; nodes after the failing
+/// one keep their previous values.
+Status inferShapes(Graph &graph);
+
+} // namespace fxkit
