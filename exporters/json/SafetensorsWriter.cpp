@@ -4,22 +4,38 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <set>
 
 namespace fxkit {
+
+namespace {
+
+/// A JSON string literal; nullopt for text that is not valid UTF-8 (JSON cannot hold it).
+std::optional<std::string> quote(const std::string &text) {
+  try {
+    return nlohmann::json(text).dump();
+  } catch (const nlohmann::json::exception &) {
+    return std::nullopt;
+  }
+}
+
+} // namespace
 
 Expected<std::string> serializeSafetensors(const SafetensorsFile &file) {
   // The header is assembled by hand rather than through a json object so that the key order
   // is exactly ours (nlohmann's default object sorts keys, which would put "arg_10" before
   // "arg_2"); nlohmann only escapes the strings.
-  auto quote = [](const std::string &s) { return nlohmann::json(s).dump(); };
   std::string header = "{\"__metadata__\":{";
   bool first = true;
   for (const auto &[key, value] : file.metadata) {
+    std::optional<std::string> k = quote(key), v = quote(value);
+    if (!k || !v)
+      return Error("safetensors: __metadata__ entry '" + key + "' is not valid UTF-8");
     if (!first)
       header += ',';
     first = false;
-    header += quote(key) + ':' + quote(value);
+    header += *k + ':' + *v;
   }
   header += '}';
 
@@ -35,9 +51,12 @@ Expected<std::string> serializeSafetensors(const SafetensorsFile &file) {
     if (!code)
       return Error("safetensors: tensor '" + name + "' has dtype " +
                    std::string(dtypeName(tensor.dtype())) + ", which safetensors cannot store");
+    std::optional<std::string> quotedName = quote(name);
+    if (!quotedName)
+      return Error("safetensors: tensor name '" + name + "' is not valid UTF-8");
     contiguous.push_back(tensor.isContiguous() ? tensor : tensor.contiguous());
     uint64_t size = contiguous.back().bytes().size();
-    header += ',' + quote(name) + ":{\"dtype\":\"" + std::string(*code) + "\",\"shape\":[";
+    header += ',' + *quotedName + ":{\"dtype\":\"" + std::string(*code) + "\",\"shape\":[";
     for (size_t i = 0; i < tensor.sizes().size(); ++i)
       header += (i ? "," : "") + std::to_string(tensor.sizes()[i]);
     header += "],\"data_offsets\":[" + std::to_string(offset) + ',' +
