@@ -94,6 +94,29 @@ TEST(Safetensors, CorpusReadsAndRoundTripsBitwise) {
       EXPECT_TRUE(dtypeIsComputable(tensor.dtype())) << name;
       ++tensors;
     }
+    // Tensors and metadata together number the graph's inputs (outputs) 0..n-1.
+    std::vector<int64_t> numbers;
+    auto number = [&](const std::string &name) {
+      if (isNumbered(name, prefix))
+        numbers.push_back(std::stoll(name.substr(prefix.size())));
+    };
+    for (const auto &[name, tensor] : f->tensors)
+      number(name);
+    for (const auto &[key, value] : f->metadata)
+      number(key);
+    std::sort(numbers.begin(), numbers.end());
+    for (size_t i = 0; i < numbers.size(); ++i)
+      EXPECT_EQ(numbers[i], static_cast<int64_t>(i));
+    if (inputs) { // one per placeholder of the graph beside it
+      std::string stem = path.filename().string();
+      stem = stem.substr(0, stem.find(".inputs."));
+      std::string graph = readBytes(path.parent_path() / (stem + ".graph.txt"));
+      size_t placeholders = 0;
+      for (size_t at = graph.find("= placeholder["); at != std::string::npos;
+           at = graph.find("= placeholder[", at + 1))
+        ++placeholders;
+      EXPECT_EQ(numbers.size(), placeholders);
+    }
     for (const auto &[key, value] : f->metadata) {
       EXPECT_TRUE(isNumbered(key, prefix)) << key;
       if (inputs) { // integer graph inputs (symbolic sizes)
