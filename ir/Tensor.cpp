@@ -455,6 +455,8 @@ Expected<Tensor> Tensor::to(DType dtype) const {
 
 std::span<const std::byte> Tensor::bytes() const {
   assert(isContiguous() && "bytes() needs a contiguous tensor");
+  if (numel() == 0) // an empty view's offset may lie past the storage
+    return {};
   return {storage_->data() + offset_ * itemSize(), static_cast<size_t>(numel() * itemSize())};
 }
 

@@ -255,6 +255,7 @@ TEST(Tensor, AsStridedRejectsOutOfRangeViews) {
   EXPECT_FALSE(base.asStrided({2, 2}, {1}, 0));
   EXPECT_FALSE(base.asStrided({2, int64_t(1) << 62}, {1, 4}, 0));
   EXPECT_TRUE(base.asStrided({0}, {1}, 6)); // no elements: nothing is read
+  EXPECT_TRUE(base.asStrided({0}, {1}, 100)->bytes().empty());
   EXPECT_TRUE(base.asStrided({2, 3}, {3, 1}, 0));
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 /// \file Writing `.safetensors` files in the layout of the reference implementation: compact
-/// JSON header with `__metadata__` first, tensors in the given order with their data
-/// contiguous and back to back, header padded with spaces to a multiple of 8 bytes.
+/// JSON header with `__metadata__` first (always, even when empty, as in the corpus files), tensors
+/// in the given order with their data contiguous and back to back, header padded with spaces to a
+/// multiple of 8 bytes.
 
 #include "importers/json/Safetensors.h"
 #include "ir/Error.h"
