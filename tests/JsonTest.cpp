@@ -235,6 +235,37 @@ TEST(Json, RejectsBadNodes) {
       "bad float '1.5'", 6, 76);
   expectError(withNode(R"({"name": "y", "op": "call_function", "target": "f", "colour": 1})"),
               "unknown node field 'colour'", 6, 67);
+  expectError(withNode(R"({"name": "y", "target": "f"})"), "node 'y' (nodes[1]): missing 'op'", 6,
+              5);
+  expectError(withNode(R"({"name": "y", "op": "call_function"})"), "missing 'target'", 6, 5);
+  expectError(withNode(R"({"name": "y", "op": "call_function", "target": "f", "type": 1})"),
+              "'type' must be a string", 6, 65);
+  expectError(withNode(R"({"name": 7, "op": "call_function", "target": "f"})"),
+              "nodes[1]: 'name' must be a string", 6, 14);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "args": [{"node": "x", "extra": 1}]})"),
+      "exactly one key", 6, 66);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "args": [{"device": "cuda:x"}]})"),
+      "bad device index", 6, 77);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "args": [99999999999999999999]})"),
+      "out of the 64-bit range", 6, 66);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "args": [9223372036854775808]})"),
+      "out of the 64-bit range", 6, 66);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "val": {"dtype": "f32", "shape": ["2"], "stride": [], "device": "cpu"}})"),
+      "1 sizes but 0 strides", 6, 64);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "args": [{"node": "z"}]}, {"name": "z", "op": "call_function", "target": "f")"),
+      "undefined node reference 'z'", 6, 75);
   expectError(withNode(R"({"op": "call_function", "target": "f"})"), "nodes[1]: missing 'name'", 6,
               5);
   expectError(

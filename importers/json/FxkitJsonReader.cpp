@@ -291,9 +291,12 @@ Status Reader::readNode(const Json &j, size_t index) {
     path_.push_back("name");
     return fail("duplicate node name (first defined at nodes[" + std::to_string(firstIndex) + "])");
   }
-  for (auto [f, key] : {std::pair{op, "op"}, {target, "target"}, {type, "type"}})
-    if (Status s = field(f, key, f != type); !s)
-      return s;
+  if (Status s = field(op, "op", true); !s)
+    return s;
+  if (Status s = field(target, "target", true); !s)
+    return s;
+  if (Status s = field(type, "type", false); !s)
+    return s;
   auto opKind = parseOpKind(op->get_ref<const std::string &>());
   if (!opKind) {
     path_.push_back("op");
@@ -382,7 +385,13 @@ public:
   bool boolean(bool v) override { return scalar(Json(v)); }
   bool number_integer(number_integer_t v) override { return scalar(Json(v)); }
   bool number_unsigned(number_unsigned_t v) override { return scalar(Json(v)); }
-  bool number_float(number_float_t v, const string_t &) override { return scalar(Json(v)); }
+  bool number_float(number_float_t v, const string_t &spelling) override {
+    // nlohmann turns integers beyond 64 bits into doubles; fxkit keeps ints and floats apart.
+    if (spelling.find_first_of(".eE") == std::string::npos)
+      return fail(json::errorAt("integer " + spelling + " out of the 64-bit range", r_.text_,
+                                r_.text_.find(spelling), r_.file_));
+    return scalar(Json(v));
+  }
   bool string(string_t &v) override { return scalar(Json(std::move(v))); }
   bool binary(binary_t &) override { return fail(Error("binary values are not JSON")); }
   bool start_object(std::size_t) override { return open(Json::value_t::object); }
