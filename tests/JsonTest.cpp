@@ -288,6 +288,8 @@ TEST(Json, VerifierRunsAfterReading) {
   ASSERT_FALSE(g);
   EXPECT_NE(g.error().message.find("output nodes, expected 1"), std::string::npos)
       << g.error().str();
+  expectError(withNode(R"({"name": "out2", "op": "output", "target": "output"})"),
+              "invalid graph: node 'out2': output node is not the last node", 6, 5);
 }
 
 TEST(Json, DeepNestingIsAnErrorNotACrash) {

@@ -467,7 +467,7 @@ private:
     if (depth_ == 1 && topKey_ == "nodes" && type == Json::value_t::array && !inNodes_) {
       sawNodes = true;
       // Checked here too so a wrong version is reported before any node error.
-      if (!r_.format_.is_null() || !r_.version_.is_null())
+      if (!r_.format_.is_null() && !r_.version_.is_null())
         if (Status s = r_.checkHeader(); !s)
           return fail(std::move(s));
       inNodes_ = true;
@@ -532,10 +532,18 @@ Expected<Graph> Reader::read() {
     return fail("missing 'nodes'");
   }
   if (Status s = verifyGraph(graph_); !s) {
-    Error e = s.takeError();
-    e.loc.file = file_;
-    e.message = "invalid graph: " + e.message;
-    return e;
+    // The verifier names the node ("node 'x': ..."): point at its line when we can.
+    std::string message = "invalid graph: " + s.error().message;
+    constexpr std::string_view prefix = "node '";
+    std::string_view m = s.error().message;
+    size_t end = m.find('\'', prefix.size());
+    if (m.starts_with(prefix) && end != std::string_view::npos) {
+      size_t index = 0;
+      for (Node *n = graph_.front(); n; n = n->next(), ++index)
+        if (n->name() == m.substr(prefix.size(), end - prefix.size()))
+          return json::errorAtPath(std::move(message), text_, {"nodes", index}, file_);
+    }
+    return Error(std::move(message), SourceLoc{file_, 0, 0});
   }
   return std::move(graph_);
 }
