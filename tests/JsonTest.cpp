@@ -408,8 +408,16 @@ TEST(NodesJson, MismatchErrors) {
 
 // ---- speed ----
 
+// Timings mean something only in optimized, uninstrumented builds; elsewhere the test only
+// checks the round trip, on a smaller graph.
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
+constexpr bool kTimed = true;
+#else
+constexpr bool kTimed = false;
+#endif
+
 TEST(Json, LargeGraphSpeed) {
-  constexpr int kNodes = 100000;
+  const int kNodes = kTimed ? 100000 : 10000;
   Graph g;
   Node *prev = g.create(OpKind::Placeholder, "x", "x");
   prev->value().v = tensor("f32[s0, 4096][4096, 1]cuda:0");
@@ -441,7 +449,9 @@ TEST(Json, LargeGraphSpeed) {
   std::cout << "[ speed    ] " << kNodes << " nodes, " << text.size() / 1e6 << " MB: write "
             << writeS * 1e3 << " ms, read " << readS * 1e3 << " ms (of which verifyGraph about "
             << std::chrono::duration<double>(t3 - t2).count() * 1e3 << " ms)\n";
-  // Generous bounds: sanitizer and debug builds run on shared machines too.
-  EXPECT_LT(writeS, 5.0);
-  EXPECT_LT(readS, 10.0);
+  // Generous bounds: the machines are shared.
+  if (kTimed) {
+    EXPECT_LT(writeS, 5.0);
+    EXPECT_LT(readS, 10.0);
+  }
 }
