@@ -3,9 +3,10 @@
 #include "importers/json/JsonSupport.h"
 #include "ir/Verifier.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
-#include <unordered_map>
+#include <optional>
 
 namespace fxkit {
 
@@ -26,7 +27,10 @@ public:
 private:
   /// An error located at `path_` (the value being decoded), prefixed with the node, if any.
   Error fail(const std::string &message) {
-    std::string full = nodeContext_.empty() ? message : nodeContext_ + ": " + message;
+    std::string full = message;
+    if (inNode_)
+      full = (nodeName_ ? "node '" + *nodeName_ + "' (nodes[" : "nodes[") +
+             std::to_string(nodeIndex_) + "]" + (nodeName_ ? ")" : "") + ": " + message;
     return json::errorAtPath(std::move(full), text_, path_, file_);
   }
   std::string typeError(const char *what, const Json &j) {
@@ -39,13 +43,22 @@ private:
   Expected<Argument> tagged(const Json &j, int depth);
   Status value(const Json &j, NodeValue &out);
   Status readNode(const Json &j, size_t index);
+  Status topLevel(const std::string &key, Json value);
+  Status checkHeader();
 
   std::string_view text_;
   const std::string &file_;
   Graph graph_;
   Path path_;
-  std::string nodeContext_;
-  std::unordered_map<std::string, size_t> firstIndex_;
+  /// The node being read, for messages.
+  bool inNode_ = false;
+  size_t nodeIndex_ = 0;
+  const std::string *nodeName_ = nullptr;
+  /// Top-level fields, checked when "nodes" starts (the writer puts them first) and at the end.
+  Json format_, version_;
+  bool headerChecked_ = false;
+
+  friend class SaxReader;
 };
 
 Expected<Argument> Reader::items(const Json &j, int depth, bool tuple) {
@@ -84,6 +97,13 @@ Expected<Argument> Reader::tagged(const Json &j, int depth) {
   const std::string &tag = j.begin().key();
   const Json &v = j.begin().value();
   path_.push_back(tag);
+  static constexpr std::string_view kTags[] = {"node",  "tuple",  "dict",   "float",
+                                               "dtype", "device", "layout", "memory_format",
+                                               "sym",   "opaque"};
+  if (std::find(std::begin(kTags), std::end(kTags), tag) == std::end(kTags)) {
+    path_.pop_back();
+    return fail("unknown argument tag '" + tag + "'");
+  }
   if (tag == "tuple" || tag == "dict") {
     bool isTuple = tag == "tuple";
     if (isTuple ? !v.is_array() : !v.is_object())
@@ -130,10 +150,8 @@ Expected<Argument> Reader::tagged(const Json &j, int depth) {
     if (!e)
       return fail("bad symbolic expression '" + s + "': " + e.error().message);
     out = Argument::sym(*e);
-  } else if (tag == "opaque") {
-    out = Argument::opaque(s);
   } else {
-    return fail("unknown argument tag '" + tag + "'");
+    out = Argument::opaque(s);
   }
   path_.pop_back();
   return out;
@@ -213,12 +231,15 @@ Status Reader::value(const Json &j, NodeValue &out) {
 }
 
 Status Reader::readNode(const Json &j, size_t index) {
-  path_ = {std::string("nodes"), index};
-  nodeContext_ = "nodes[" + std::to_string(index) + "]";
+  path_ = {"nodes", index};
+  inNode_ = true;
+  nodeIndex_ = index;
+  nodeName_ = nullptr;
   if (!j.is_object())
     return fail(typeError("a node must be an object", j));
   const Json *name = nullptr, *op = nullptr, *target = nullptr, *type = nullptr, *args = nullptr,
              *kwargs = nullptr, *val = nullptr;
+  const std::string *unknown = nullptr;
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string &k = it.key();
     const Json *v = &it.value();
@@ -236,10 +257,8 @@ Status Reader::readNode(const Json &j, size_t index) {
       kwargs = v;
     else if (k == "val")
       val = v;
-    else {
-      path_.push_back(k);
-      return fail("unknown node field '" + k + "'");
-    }
+    else if (!unknown)
+      unknown = &k;
   }
   auto field = [&](const Json *f, const char *key, bool required) -> Status {
     if (!f) {
@@ -248,7 +267,7 @@ Status Reader::readNode(const Json &j, size_t index) {
       return Status::ok();
     }
     if (!f->is_string()) {
-      path_.push_back(std::string(key));
+      path_.push_back(key);
       return fail(typeError((std::string("'") + key + "' must be a string").c_str(), *f));
     }
     return Status::ok();
@@ -256,27 +275,36 @@ Status Reader::readNode(const Json &j, size_t index) {
   if (Status s = field(name, "name", true); !s)
     return s;
   const std::string &nodeName = name->get_ref<const std::string &>();
-  nodeContext_ = "node '" + nodeName + "' (nodes[" + std::to_string(index) + "])";
+  nodeName_ = &nodeName;
+  if (unknown) {
+    path_.push_back(*unknown);
+    return fail("unknown node field '" + *unknown + "'");
+  }
   if (nodeName.empty()) {
-    path_.push_back(std::string("name"));
+    path_.push_back("name");
     return fail("empty node name");
   }
-  auto [it, inserted] = firstIndex_.emplace(nodeName, index);
-  if (!inserted) {
-    path_.push_back(std::string("name"));
-    return fail("duplicate node name (first defined at nodes[" + std::to_string(it->second) + "])");
+  if (Node *first = graph_.find(nodeName)) {
+    size_t firstIndex = 0;
+    for (Node *n = graph_.front(); n != first; n = n->next())
+      ++firstIndex;
+    path_.push_back("name");
+    return fail("duplicate node name (first defined at nodes[" + std::to_string(firstIndex) + "])");
   }
-  for (auto [f, key] : {std::pair{op, "op"}, {target, "target"}, {type, "type"}})
-    if (Status s = field(f, key, f != type); !s)
-      return s;
+  if (Status s = field(op, "op", true); !s)
+    return s;
+  if (Status s = field(target, "target", true); !s)
+    return s;
+  if (Status s = field(type, "type", false); !s)
+    return s;
   auto opKind = parseOpKind(op->get_ref<const std::string &>());
   if (!opKind) {
-    path_.push_back(std::string("op"));
+    path_.push_back("op");
     return fail("unknown op '" + op->get<std::string>() + "'");
   }
   Argument argsArg = Argument::tuple({});
   if (args) {
-    path_.push_back(std::string("args"));
+    path_.push_back("args");
     if (!args->is_array())
       return fail(typeError("'args' must be an array", *args));
     auto a = items(*args, 1, /*tuple=*/true);
@@ -287,7 +315,7 @@ Status Reader::readNode(const Json &j, size_t index) {
   }
   Argument kwargsArg = Argument::dict({});
   if (kwargs) {
-    path_.push_back(std::string("kwargs"));
+    path_.push_back("kwargs");
     if (!kwargs->is_object())
       return fail(typeError("'kwargs' must be an object", *kwargs));
     auto a = dict(*kwargs, 1);
@@ -298,7 +326,7 @@ Status Reader::readNode(const Json &j, size_t index) {
   }
   NodeValue nodeValue;
   if (val) {
-    path_.push_back(std::string("val"));
+    path_.push_back("val");
     if (Status s = value(*val, nodeValue); !s)
       return s;
     path_.pop_back();
@@ -308,61 +336,214 @@ Status Reader::readNode(const Json &j, size_t index) {
   if (type)
     n->setPythonType(type->get_ref<const std::string &>());
   n->value() = std::move(nodeValue);
+  inNode_ = false;
   return Status::ok();
 }
 
-Expected<Graph> Reader::read() {
-  auto parsed = json::parseJson(text_, file_);
-  if (!parsed)
-    return parsed.takeError();
-  const Json &root = *parsed;
-  if (!root.is_object())
-    return fail(typeError("the document must be an object", root));
-  const Json *format = nullptr, *version = nullptr, *module = nullptr, *nodes = nullptr;
-  for (auto it = root.begin(); it != root.end(); ++it) {
-    const std::string &k = it.key();
-    if (k == "format")
-      format = &it.value();
-    else if (k == "version")
-      version = &it.value();
-    else if (k == "module")
-      module = &it.value();
-    else if (k == "nodes")
-      nodes = &it.value();
-    else {
-      path_ = {k};
-      return fail("unknown top-level field '" + k + "'");
-    }
+Status Reader::topLevel(const std::string &key, Json value) {
+  path_ = {key};
+  if (key == "format") {
+    format_ = std::move(value);
+  } else if (key == "version") {
+    version_ = std::move(value);
+  } else if (key == "module") {
+    if (!value.is_string())
+      return fail(typeError("'module' must be a string", value));
+    graph_.moduleName = value.get<std::string>();
+  } else if (key == "nodes") {
+    return fail(typeError("'nodes' must be an array", value));
+  } else {
+    return fail("unknown top-level field '" + key + "'");
   }
-  if (!format || !format->is_string() || format->get_ref<const std::string &>() != "fxkit.graph") {
-    path_ = {std::string("format")};
+  return Status::ok();
+}
+
+Status Reader::checkHeader() {
+  if (headerChecked_)
+    return Status::ok();
+  headerChecked_ = true;
+  if (!format_.is_string() || format_.get_ref<const std::string &>() != "fxkit.graph") {
+    path_ = {"format"};
     return fail("not an fxkit graph: expected \"format\": \"fxkit.graph\"");
   }
-  path_ = {std::string("version")};
-  if (!version)
+  path_ = {"version"};
+  if (version_.is_null())
     return fail("missing 'version'");
-  if (!version->is_number_integer() || version->get<int64_t>() != 1)
-    return fail("unsupported version " + version->dump() + " (this reader knows version 1)");
-  if (module) {
-    path_ = {std::string("module")};
-    if (!module->is_string())
-      return fail(typeError("'module' must be a string", *module));
-    graph_.moduleName = module->get<std::string>();
+  if (!version_.is_number_integer() || version_.get<int64_t>() != 1)
+    return fail("unsupported version " + version_.dump() + " (this reader knows version 1)");
+  return Status::ok();
+}
+
+/// Streams the document: top-level fields and each element of "nodes" are built as small
+/// DOMs, one at a time, and handed to the Reader. A 100k-node file never exists as one DOM,
+/// which halves the reading time. Returning false stops nlohmann's parser.
+class SaxReader : public nlohmann::json_sax<Json> {
+public:
+  explicit SaxReader(Reader &r) : r_(r) {}
+
+  bool null() override { return scalar(Json()); }
+  bool boolean(bool v) override { return scalar(Json(v)); }
+  bool number_integer(number_integer_t v) override { return scalar(Json(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return scalar(Json(v)); }
+  bool number_float(number_float_t v, const string_t &spelling) override {
+    // nlohmann turns integers beyond 64 bits into doubles; fxkit keeps ints and floats apart.
+    if (spelling.find_first_of(".eE") == std::string::npos)
+      return fail(json::errorAt("integer " + spelling + " out of the 64-bit range", r_.text_,
+                                r_.text_.find(spelling), r_.file_));
+    return scalar(Json(v));
   }
-  path_ = {std::string("nodes")};
-  if (!nodes)
+  bool string(string_t &v) override { return scalar(Json(std::move(v))); }
+  bool binary(binary_t &) override { return fail(Error("binary values are not JSON")); }
+  bool start_object(std::size_t) override { return open(Json::value_t::object); }
+  bool start_array(std::size_t) override { return open(Json::value_t::array); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool key(string_t &k) override {
+    if (!stack_.empty())
+      pendingKey_ = std::move(k);
+    else
+      topKey_ = std::move(k);
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string &,
+                   const nlohmann::detail::exception &ex) override {
+    syntaxError = true;
+    this->position = position;
+    message = ex.what();
+    return false;
+  }
+
+  std::optional<Error> error;
+  bool syntaxError = false;
+  size_t position = 0;
+  std::string message;
+  bool sawRoot = false;
+  bool sawNodes = false;
+
+private:
+  bool fail(Error e) {
+    error = std::move(e);
+    return false;
+  }
+  bool fail(Status s) { return fail(s.takeError()); }
+
+  /// Where a value that is not part of a captured DOM goes.
+  bool atCaptureStart() const { return stack_.empty() && (depth_ == 1 || inNodes_); }
+
+  bool scalar(Json v) {
+    if (!stack_.empty()) {
+      insert(std::move(v));
+      return true;
+    }
+    if (depth_ == 0)
+      return fail(r_.fail(r_.typeError("the document must be an object", v)));
+    captured_ = std::move(v);
+    return finish();
+  }
+
+  Json &insert(Json v) {
+    Json &top = *stack_.back();
+    if (top.is_array()) {
+      top.get_ref<Json::array_t &>().push_back(std::move(v));
+      return top.get_ref<Json::array_t &>().back();
+    }
+    Json &slot = top[pendingKey_];
+    slot = std::move(v);
+    return slot;
+  }
+
+  bool open(Json::value_t type) {
+    if (!stack_.empty()) {
+      stack_.push_back(&insert(Json(type)));
+      return true;
+    }
+    if (depth_ == 0) {
+      sawRoot = true;
+      if (type != Json::value_t::object)
+        return fail(r_.fail(r_.typeError("the document must be an object", Json(type))));
+      depth_ = 1;
+      return true;
+    }
+    if (depth_ == 1 && topKey_ == "nodes" && type == Json::value_t::array && !inNodes_) {
+      sawNodes = true;
+      // Checked here too so a wrong version is reported before any node error.
+      if (!r_.format_.is_null() && !r_.version_.is_null())
+        if (Status s = r_.checkHeader(); !s)
+          return fail(std::move(s));
+      inNodes_ = true;
+      return true;
+    }
+    captured_ = Json(type);
+    stack_.push_back(&captured_);
+    return true;
+  }
+
+  bool close() {
+    if (!stack_.empty()) {
+      stack_.pop_back();
+      return stack_.empty() ? finish() : true;
+    }
+    if (inNodes_)
+      inNodes_ = false;
+    else
+      depth_ = 0;
+    return true;
+  }
+
+  /// A top-level field or a node is complete.
+  bool finish() {
+    if (inNodes_) {
+      if (Status s = r_.readNode(captured_, nodeIndex_++); !s)
+        return fail(std::move(s));
+      return true;
+    }
+    if (Status s = r_.topLevel(topKey_, std::move(captured_)); !s)
+      return fail(std::move(s));
+    return true;
+  }
+
+  Reader &r_;
+  int depth_ = 0; ///< 1 inside the root object
+  bool inNodes_ = false;
+  size_t nodeIndex_ = 0;
+  std::string topKey_, pendingKey_;
+  Json captured_;
+  std::vector<Json *> stack_;
+};
+
+Expected<Graph> Reader::read() {
+  SaxReader sax(*this);
+  Json::sax_parse(text_.begin(), text_.end(), &sax);
+  if (sax.syntaxError) {
+    // nlohmann counts characters read, so the offending one is the last read.
+    size_t offset = sax.position > 0 ? sax.position - 1 : 0;
+    std::string why = text_.find_first_not_of(" \t\r\n") == std::string_view::npos
+                          ? "empty input, expected a JSON document"
+                          : "JSON syntax error: " + json::shortMessage(sax.message);
+    return json::errorAt(std::move(why), text_, offset, file_);
+  }
+  if (sax.error)
+    return std::move(*sax.error);
+  inNode_ = false;
+  if (Status s = checkHeader(); !s)
+    return s.takeError();
+  if (!sax.sawNodes) {
+    path_ = {"nodes"};
     return fail("missing 'nodes'");
-  if (!nodes->is_array())
-    return fail(typeError("'nodes' must be an array", *nodes));
-  firstIndex_.reserve(nodes->size());
-  for (size_t i = 0; i < nodes->size(); ++i)
-    if (Status s = readNode((*nodes)[i], i); !s)
-      return s.takeError();
+  }
   if (Status s = verifyGraph(graph_); !s) {
-    Error e = s.takeError();
-    e.loc.file = file_;
-    e.message = "invalid graph: " + e.message;
-    return e;
+    // The verifier names the node ("node 'x': ..."): point at its line when we can.
+    std::string message = "invalid graph: " + s.error().message;
+    constexpr std::string_view prefix = "node '";
+    std::string_view m = s.error().message;
+    size_t end = m.find('\'', prefix.size());
+    if (m.starts_with(prefix) && end != std::string_view::npos) {
+      size_t index = 0;
+      for (Node *n = graph_.front(); n; n = n->next(), ++index)
+        if (n->name() == m.substr(prefix.size(), end - prefix.size()))
+          return json::errorAtPath(std::move(message), text_, {"nodes", index}, file_);
+    }
+    return Error(std::move(message), SourceLoc{file_, 0, 0});
   }
   return std::move(graph_);
 }

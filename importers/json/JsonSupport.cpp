@@ -52,14 +52,6 @@ public:
   std::string message;
 };
 
-/// nlohmann's messages start with "[json.exception.parse_error.101] parse error at line 1,
-/// column 2: "; the location is reported separately, so keep only the explanation.
-std::string shortMessage(const std::string &what) {
-  size_t colon = what.find(": ");
-  std::string out = colon == std::string::npos ? what : what.substr(colon + 2);
-  return out;
-}
-
 size_t skipWs(std::string_view t, size_t p) {
   while (p < t.size() && (t[p] == ' ' || t[p] == '\n' || t[p] == '\r' || t[p] == '\t'))
     ++p;
@@ -123,11 +115,16 @@ Expected<Json> parseJson(std::string_view text, const std::string &fileName) {
   return errorAt(std::move(why), text, offset, fileName);
 }
 
+std::string shortMessage(const std::string &what) {
+  size_t colon = what.find(": ");
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
 size_t locate(std::string_view t, const Path &path) {
   size_t p = skipWs(t, 0);
   for (const PathStep &step : path) {
     size_t start = p;
-    if (const std::string *key = std::get_if<std::string>(&step)) {
+    if (step.isKey) {
       if (p >= t.size() || t[p] != '{')
         return start;
       p = skipWs(t, p + 1);
@@ -135,7 +132,7 @@ size_t locate(std::string_view t, const Path &path) {
       while (p < t.size() && t[p] == '"') {
         size_t end = skipString(t, p);
         // Keys are compared as spelled; the keys fxkit looks for need no escapes.
-        bool match = end - p >= 2 && t.substr(p + 1, end - p - 2) == *key;
+        bool match = end - p >= 2 && t.substr(p + 1, end - p - 2) == step.key;
         p = skipWs(t, end);
         if (p < t.size() && t[p] == ':')
           p = skipWs(t, p + 1);
@@ -150,7 +147,7 @@ size_t locate(std::string_view t, const Path &path) {
       if (!found)
         return start;
     } else {
-      size_t index = std::get<size_t>(step);
+      size_t index = step.index;
       if (p >= t.size() || t[p] != '[')
         return start;
       p = skipWs(t, p + 1);
@@ -184,14 +181,14 @@ std::string typeName(const Json &j) {
 namespace {
 
 Expected<std::vector<SymExpr>> symList(const Json &j, const char *field, Path &where) {
-  where = {std::string(field)};
+  where = {field};
   if (!j.is_array())
     return Error("'" + std::string(field) + "' must be an array, not " + typeName(j));
   std::vector<SymExpr> out;
   out.reserve(j.size());
   for (size_t i = 0; i < j.size(); ++i) {
     const Json &e = j[i];
-    where = {std::string(field), i};
+    where = {field, i};
     if (e.is_number_integer() && !e.is_number_unsigned()) {
       out.push_back(SymExpr(e.get<int64_t>()));
       continue;

@@ -11,7 +11,6 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 namespace fxkit::json {
@@ -19,8 +18,17 @@ namespace fxkit::json {
 /// Object keys keep their order: kwargs and dict arguments are ordered in the IR.
 using Json = nlohmann::ordered_json;
 
-/// One step of a path into a JSON document: an object key or an array index.
-using PathStep = std::variant<std::string, size_t>;
+/// One step of a path into a JSON document: an object key or an array index. Keys are views
+/// (of literals or of the parsed document): paths live only while an error is built.
+struct PathStep {
+  PathStep(std::string_view k) : key(k), isKey(true) {}   // NOLINT: implicit by design
+  PathStep(const char *k) : key(k), isKey(true) {}        // NOLINT
+  PathStep(const std::string &k) : key(k), isKey(true) {} // NOLINT
+  PathStep(size_t i) : index(i) {}                        // NOLINT
+  std::string_view key;
+  size_t index = 0;
+  bool isKey = false;
+};
 using Path = std::vector<PathStep>;
 
 /// Location of the byte at `offset` in `text` (1-based line and column) with its line.
@@ -29,6 +37,10 @@ Error errorAt(std::string message, std::string_view text, size_t offset,
 
 /// Parses `text`; a syntax error (empty and truncated input included) carries file:line:col.
 Expected<Json> parseJson(std::string_view text, const std::string &fileName);
+
+/// nlohmann's exception text without its "[json.exception...] parse error at ...: " prefix
+/// (fxkit reports the location itself).
+std::string shortMessage(const std::string &what);
 
 /// Byte offset of the value at `path` in `text` (already known to be valid JSON); when the
 /// path leads nowhere, the offset of the deepest value found along it.

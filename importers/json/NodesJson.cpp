@@ -61,7 +61,7 @@ Status attachNodesJson(Graph &graph, std::string_view text, const std::string &f
         return fail(std::string("missing '") + key + "'", {});
       if (!it->is_string())
         return fail(std::string("'") + key + "' must be a string, not " + json::typeName(*it),
-                    {std::string(key)});
+                    {key});
       out = &it->get_ref<const std::string &>();
       return Status::ok();
     };
@@ -78,23 +78,23 @@ Status attachNodesJson(Graph &graph, std::string_view text, const std::string &f
       auto it = e.find(key);
       if (it != e.end() && !it->is_string())
         return fail(std::string("'") + key + "' must be a string, not " + json::typeName(*it),
-                    {std::string(key)});
+                    {key});
     }
     Node *node = graph.find(*name);
     if (!node)
-      return fail("no node named '" + *name + "' in the graph", {std::string("name")});
+      return fail("no node named '" + *name + "' in the graph", {"name"});
     auto [prev, fresh] = seen.emplace(node, i);
     if (!fresh)
       return fail("node '" + *name + "' already described by entry " + std::to_string(prev->second),
-                  {std::string("name")});
+                  {"name"});
     if (opKindName(node->op()) != *op)
       return fail("op '" + *op + "' does not match node '" + *name + "', which is a " +
                       std::string(opKindName(node->op())),
-                  {std::string("op")});
+                  {"op"});
     if (normalizeTarget(node->target(), buf1) != normalizeTarget(*target, buf2))
       return fail("target '" + *target + "' does not match node '" + *name +
                       "', whose target is '" + std::string(node->target()) + "'",
-                  {std::string("target")});
+                  {"target"});
 
     NodeValue value;
     auto valIt = e.find("val");
@@ -104,7 +104,7 @@ Status attachNodesJson(Graph &graph, std::string_view text, const std::string &f
       if (v.is_object()) {
         auto t = json::tensorFromJson(v, where);
         if (!t) {
-          where.insert(where.begin(), std::string("val"));
+          where.insert(where.begin(), "val");
           return fail(t.error().message, where);
         }
         value.v = t.take();
@@ -118,7 +118,7 @@ Status attachNodesJson(Graph &graph, std::string_view text, const std::string &f
           }
           auto t = json::tensorFromJson(v[k], where);
           if (!t) {
-            where.insert(where.begin(), {std::string("val"), k});
+            where.insert(where.begin(), {"val", k});
             return fail(t.error().message, where);
           }
           ts.emplace_back(t.take());
@@ -129,11 +129,11 @@ Status attachNodesJson(Graph &graph, std::string_view text, const std::string &f
         if (!s)
           return fail("bad symbolic expression '" + v.get<std::string>() +
                           "': " + s.error().message,
-                      {std::string("val")});
+                      {"val"});
         value.v = *s;
       } else {
         return fail("'val' must be an object, an array, a string or null, not " + json::typeName(v),
-                    {std::string("val")});
+                    {"val"});
       }
     }
     node->value() = std::move(value);

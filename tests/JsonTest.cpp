@@ -1,0 +1,457 @@
+#include "exporters/json/FxkitJsonWriter.h"
+#include "importers/json/FxkitJsonReader.h"
+#include "importers/json/NodesJson.h"
+#include "ir/Verifier.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <limits>
+
+using namespace fxkit;
+
+namespace {
+
+SymExpr sym(std::string_view text) {
+  auto e = SymExpr::parse(text);
+  EXPECT_TRUE(e) << text;
+  return e ? *e : SymExpr();
+}
+
+TensorType tensor(std::string_view annotation) {
+  auto t = TensorType::parse(annotation);
+  EXPECT_TRUE(t) << annotation;
+  return t ? *t : TensorType();
+}
+
+/// A graph that uses every Argument kind and every NodeValue kind.
+Graph makeEverything() {
+  Graph g;
+  g.moduleName = "<lambda>";
+  Node *x = g.create(OpKind::Placeholder, "x", "x");
+  x->value().v = tensor("f32[s0, s1*s2 + 1][s1*s2 + 1, 1]cuda:0");
+  Node *s = g.create(OpKind::Placeholder, "s0", "s0");
+  s->setPythonType("torch.SymInt");
+  s->value().v = sym("s0");
+  double inf = std::numeric_limits<double>::infinity();
+  std::vector<Argument> args = {
+      Argument::none(),
+      Argument::boolean(true),
+      Argument::boolean(false),
+      Argument::integer(3),
+      Argument::integer(std::numeric_limits<int64_t>::min()),
+      Argument::integer(std::numeric_limits<int64_t>::max()),
+      Argument::floating(1.5),
+      Argument::floating(1e-05),
+      Argument::floating(-0.0),
+      Argument::floating(2.0),
+      Argument::floating(1e300),
+      Argument::floating(inf),
+      Argument::floating(-inf),
+      Argument::floating(std::nan("")),
+      Argument::string("quote \" backslash \\ newline \n tab \t ctrl \x01 utf8 \xc3\xa9"),
+      Argument::string(""),
+      Argument::node(x),
+      Argument::list({}),
+      Argument::tuple({}),
+      Argument::list(
+          {Argument::integer(1),
+           Argument::list({Argument::integer(2), Argument::tuple({Argument::node(s)})})}),
+      Argument::tuple({Argument::node(x)}),
+      Argument::dict({{"b", Argument::integer(1)},
+                      {"a", Argument::dict({{"z", Argument::none()}, {"y", Argument::list({})}})}}),
+      Argument::dict({}),
+      Argument::dtype(DType::BFloat16),
+      Argument::device(*Device::parse("cuda:1")),
+      Argument::device(*Device::parse("cpu")),
+      Argument::layout("strided"),
+      Argument::memoryFormat("channels_last"),
+      Argument::sym(sym("s0*s1 + 1")),
+      Argument::sym(sym("-((-s6)//8)")),
+      Argument::opaque("slice(None, None, None)"),
+  };
+  Node *f = g.create(OpKind::CallFunction, "f", "torch.ops.aten.foo.default",
+                     Argument::tuple(std::move(args)),
+                     Argument::dict({{"zeta", Argument::integer(1)},
+                                     {"alpha", Argument::dtype(DType::Float16)},
+                                     {"mid", Argument::node(s)}}));
+  f->value().v = std::vector<std::optional<TensorType>>{tensor("bf16[4][1]cpu"), std::nullopt,
+                                                        tensor("i64[][]cuda")};
+  Node *m = g.create(OpKind::CallMethod, "m", "view", Argument::tuple({Argument::node(x)}));
+  m->value().v = std::vector<std::optional<TensorType>>{};
+  Node *mod = g.create(OpKind::CallModule, "layer", "layers.0");
+  Node *attr = g.create(OpKind::GetAttr, "w", "weight");
+  attr->setPythonType("torch.nn.parameter.Parameter");
+  g.create(OpKind::Output, "output", "output",
+           Argument::tuple({Argument::tuple({Argument::node(f), Argument::node(m),
+                                             Argument::node(mod), Argument::node(attr)})}));
+  return g;
+}
+
+void expectError(std::string_view text, const std::string &needle, int line, int col) {
+  auto g = parseFxkitJson(text, "bad.json");
+  ASSERT_FALSE(g) << "accepted:\n" << text;
+  const Error &e = g.error();
+  EXPECT_NE(e.message.find(needle), std::string::npos) << e.str();
+  EXPECT_EQ(e.loc.file, "bad.json");
+  EXPECT_EQ(e.loc.line, line) << e.str();
+  EXPECT_EQ(e.loc.col, col) << e.str();
+}
+
+/// A valid document with `node` spliced in before the output node.
+std::string withNode(std::string_view node) {
+  return std::string(R"({
+  "format": "fxkit.graph",
+  "version": 1,
+  "nodes": [
+    {"name": "x", "op": "placeholder", "target": "x"},
+    )") + std::string(node) +
+         R"(,
+    {"name": "output", "op": "output", "target": "output", "args": [{"node": "x"}]}
+  ]
+}
+)";
+}
+
+} // namespace
+
+TEST(Json, RoundTripEveryKind) {
+  Graph g = makeEverything();
+  ASSERT_TRUE(verifyGraph(g));
+  std::string text = printFxkitJson(g);
+  auto back = parseFxkitJson(text, "everything.json");
+  ASSERT_TRUE(back) << back.error().str() << "\n" << text;
+  std::string why;
+  EXPECT_TRUE(graphsEqual(g, *back, &why)) << why << "\n" << text;
+  EXPECT_EQ(back->moduleName, "<lambda>");
+  // The writer is deterministic and the reader loses nothing it prints.
+  EXPECT_EQ(printFxkitJson(*back), text);
+  // Spot checks of the decoded values.
+  const Argument &a = back->find("f")->args();
+  EXPECT_TRUE(std::isnan(a.items()[13].asFloat()));
+  EXPECT_EQ(a.items()[11].asFloat(), std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::signbit(a.items()[8].asFloat()));
+  EXPECT_EQ(a.items()[9].kind(), Argument::Kind::Float);
+  EXPECT_EQ(a.items()[24].asDevice().index, 1);
+  EXPECT_EQ(back->find("f")->kwargs().dictKey(0), "zeta");
+  EXPECT_EQ(back->find("x")->value().tensor()->str(), "f32[s0, s1*s2 + 1][s1*s2 + 1, 1]cuda:0");
+}
+
+TEST(Json, Golden) {
+  Graph g;
+  Node *x = g.create(OpKind::Placeholder, "x", "x");
+  x->value().v = tensor("f32[s0, 4][4, 1]cuda:0");
+  Node *r = g.create(OpKind::CallFunction, "relu", "torch.ops.aten.relu.default",
+                     Argument::tuple({Argument::node(x)}));
+  Node *s = g.create(OpKind::CallFunction, "sum_1", "torch.ops.aten.sum.dim_IntList",
+                     Argument::tuple({Argument::node(r), Argument::list({Argument::integer(-1)}),
+                                      Argument::boolean(true)}),
+                     Argument::dict({{"dtype", Argument::dtype(DType::Float32)}}));
+  s->value().v = tensor("f32[s0, 1][1, 1]cuda:0");
+  g.create(
+      OpKind::Output, "output", "output",
+      Argument::tuple({Argument::tuple(
+          {Argument::node(s), Argument::floating(-std::numeric_limits<double>::infinity())})}));
+  const char *expected = R"({
+  "format": "fxkit.graph",
+  "version": 1,
+  "module": "GraphModule",
+  "nodes": [
+    {"name": "x", "op": "placeholder", "target": "x", "val": {"dtype": "float32", "shape": ["s0", "4"], "stride": ["4", "1"], "device": "cuda:0"}},
+    {"name": "relu", "op": "call_function", "target": "torch.ops.aten.relu.default", "args": [{"node": "x"}]},
+    {"name": "sum_1", "op": "call_function", "target": "torch.ops.aten.sum.dim_IntList", "args": [{"node": "relu"}, [-1], true], "kwargs": {"dtype": {"dtype": "float32"}}, "val": {"dtype": "float32", "shape": ["s0", "1"], "stride": ["1", "1"], "device": "cuda:0"}},
+    {"name": "output", "op": "output", "target": "output", "args": [{"tuple": [{"node": "sum_1"}, {"float": "-inf"}]}]}
+  ]
+}
+)";
+  EXPECT_EQ(printFxkitJson(g), expected);
+  auto back = parseFxkitJson(expected);
+  ASSERT_TRUE(back) << back.error().str();
+  EXPECT_TRUE(graphsEqual(g, *back));
+}
+
+TEST(Json, SyntaxErrorHasLineAndColumn) {
+  expectError("{\n  \"format\": \"fxkit.graph\",\n  \"version\" 1\n}\n", "JSON syntax error", 3,
+              13);
+}
+
+TEST(Json, EmptyAndTruncatedInput) {
+  expectError("", "empty input", 1, 1);
+  expectError("  \n", "empty input", 2, 1);
+  std::string full = printFxkitJson(makeEverything());
+  std::string cut = full.substr(0, full.size() / 2);
+  auto g = parseFxkitJson(cut, "cut.json");
+  ASSERT_FALSE(g);
+  EXPECT_NE(g.error().message.find("JSON syntax error"), std::string::npos) << g.error().str();
+  EXPECT_GT(g.error().loc.line, 1);
+  // A document cut right after the last node (no closing brackets) points at the end.
+  std::string tail = full.substr(0, full.rfind('}', full.size() - 3));
+  auto g2 = parseFxkitJson(tail, "cut.json");
+  ASSERT_FALSE(g2);
+  EXPECT_NE(g2.error().message.find("unexpected end of input"), std::string::npos)
+      << g2.error().str();
+}
+
+TEST(Json, RejectsWrongFormatAndVersion) {
+  expectError("{\"format\": \"fxkit.graph\",\n \"version\": 2, \"nodes\": []}",
+              "unsupported version 2", 2, 13);
+  expectError("{\"format\": \"other\", \"version\": 1, \"nodes\": []}", "not an fxkit graph", 1,
+              12);
+  expectError("[1, 2]", "must be an object", 1, 1);
+  expectError("{\"format\": \"fxkit.graph\", \"version\": 1}", "missing 'nodes'", 1, 1);
+  expectError("{\"format\": \"fxkit.graph\", \"version\": 1, \"nodes\": [], \"extra\": 0}",
+              "unknown top-level field 'extra'", 1, 63);
+}
+
+TEST(Json, RejectsBadNodes) {
+  // Line 6 holds the spliced node; columns point at the offending value.
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "args": [{"node": "nope"}]})"),
+      "node 'y' (nodes[1]): undefined node reference 'nope'", 6, 75);
+  expectError(withNode(R"({"name": "x", "op": "call_function", "target": "f"})"),
+              "node 'x' (nodes[1]): duplicate node name (first defined at nodes[0])", 6, 14);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "args": [{"dtype": "float33"}]})"),
+      "unknown dtype 'float33'", 6, 76);
+  expectError(
+      withNode(R"({"name": "y", "op": "call_function", "target": "f", "args": [{"sym": "s0 +"}]})"),
+      "bad symbolic expression 's0 +'", 6, 74);
+  expectError(withNode(R"({"name": "y", "op": "call_fn", "target": "f"})"), "unknown op 'call_fn'",
+              6, 25);
+  expectError(withNode(R"({"name": "y", "op": "call_function", "target": 3})"),
+              "'target' must be a string, not integer", 6, 52);
+  expectError(withNode(R"({"name": "y", "op": "call_function", "target": "f", "args": {"a": 1}})"),
+              "'args' must be an array, not object", 6, 65);
+  expectError(
+      withNode(R"({"name": "y", "op": "call_function", "target": "f", "args": [{"bogus": 1}]})"),
+      "unknown argument tag 'bogus'", 6, 66);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "args": [{"float": "1.5"}]})"),
+      "bad float '1.5'", 6, 76);
+  expectError(withNode(R"({"name": "y", "op": "call_function", "target": "f", "colour": 1})"),
+              "unknown node field 'colour'", 6, 67);
+  expectError(withNode(R"({"name": "y", "target": "f"})"), "node 'y' (nodes[1]): missing 'op'", 6,
+              5);
+  expectError(withNode(R"({"name": "y", "op": "call_function"})"), "missing 'target'", 6, 5);
+  expectError(withNode(R"({"name": "y", "op": "call_function", "target": "f", "type": 1})"),
+              "'type' must be a string", 6, 65);
+  expectError(withNode(R"({"name": 7, "op": "call_function", "target": "f"})"),
+              "nodes[1]: 'name' must be a string", 6, 14);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "args": [{"node": "x", "extra": 1}]})"),
+      "exactly one key", 6, 66);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "args": [{"device": "cuda:x"}]})"),
+      "bad device index", 6, 77);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "args": [99999999999999999999]})"),
+      "out of the 64-bit range", 6, 66);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "args": [9223372036854775808]})"),
+      "out of the 64-bit range", 6, 66);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "val": {"dtype": "f32", "shape": ["2"], "stride": [], "device": "cpu"}})"),
+      "1 sizes but 0 strides", 6, 64);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "args": [{"node": "z"}]}, {"name": "z", "op": "call_function", "target": "f")"),
+      "undefined node reference 'z'", 6, 75);
+  expectError(withNode(R"({"op": "call_function", "target": "f"})"), "nodes[1]: missing 'name'", 6,
+              5);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "val": {"dtype": "f32", "shape": ["s0"], "stride": ["1"], "device": "cpu", "size": 1}})"),
+      "unknown tensor field 'size'", 6, 140);
+  expectError(
+      withNode(
+          R"({"name": "y", "op": "call_function", "target": "f", "val": {"dtype": "f32", "shape": ["s0*"], "stride": ["1"], "device": "cpu"}})"),
+      "bad symbolic expression 's0*' in 'shape'", 6, 91);
+  expectError(withNode(R"({"name": "y", "op": "call_function", "target": "f", "val": 3})"),
+              "'val' must be an object", 6, 64);
+}
+
+TEST(Json, VerifierRunsAfterReading) {
+  auto g = parseFxkitJson(R"({"format": "fxkit.graph", "version": 1, "nodes": [
+    {"name": "x", "op": "placeholder", "target": "x"}
+  ]})",
+                          "noout.json");
+  ASSERT_FALSE(g);
+  EXPECT_NE(g.error().message.find("output nodes, expected 1"), std::string::npos)
+      << g.error().str();
+  expectError(withNode(R"({"name": "out2", "op": "output", "target": "output"})"),
+              "invalid graph: node 'out2': output node is not the last node", 6, 5);
+}
+
+TEST(Json, DeepNestingIsAnErrorNotACrash) {
+  std::string deep(5000, '[');
+  deep += std::string(5000, ']');
+  auto g = parseFxkitJson(
+      withNode(R"({"name": "y", "op": "call_function", "target": "f", "args": )" + deep + "}"),
+      "deep.json");
+  ASSERT_FALSE(g);
+  EXPECT_NE(g.error().message.find("nested deeper"), std::string::npos) << g.error().str();
+  // The writer handles any depth (built bottom-up with moves: copies would be quadratic).
+  constexpr size_t kDepth = 20000;
+  auto nested = [](size_t depth) {
+    Argument a = Argument::integer(0);
+    for (size_t i = 0; i < depth; ++i) {
+      std::vector<Argument> items;
+      items.push_back(std::move(a));
+      a = Argument::list(std::move(items));
+    }
+    std::vector<Argument> args;
+    args.push_back(std::move(a));
+    Graph g;
+    g.create(OpKind::Output, "output", "output", Argument::tuple(std::move(args)));
+    return printFxkitJson(g);
+  };
+  EXPECT_EQ(nested(kDepth).size(), nested(0).size() + 2 * kDepth);
+}
+
+// ---- nodes.json sidecars ----
+
+namespace {
+
+Graph makeSidecarGraph() {
+  Graph g;
+  Node *x = g.create(OpKind::Placeholder, "arg0_1", "arg0_1");
+  Node *s = g.create(OpKind::Placeholder, "arg1_1", "arg1_1");
+  Node *sp = g.create(OpKind::CallFunction, "split", "torch.ops.aten.split.Tensor",
+                      Argument::tuple({Argument::node(x), Argument::integer(2)}));
+  Node *gi = g.create(OpKind::CallFunction, "getitem", "operator.getitem",
+                      Argument::tuple({Argument::node(sp), Argument::integer(0)}));
+  g.create(OpKind::Output, "output", "output",
+           Argument::tuple({Argument::tuple({Argument::node(gi), Argument::node(s)})}));
+  return g;
+}
+
+const char *kSidecar = R"json([
+ {"name": "arg0_1", "op": "placeholder", "target": "arg0_1",
+  "val": {"dtype": "float32", "shape": ["s77", "s17*s27"], "stride": ["s17*s27", "1"], "device": "cuda:0"}},
+ {"name": "arg1_1", "op": "placeholder", "target": "arg1_1", "val": "s77"},
+ {"name": "split", "op": "call_function", "target": "aten.split.Tensor", "args": "(arg0_1, 2)", "kwargs": "{}",
+  "val": [{"dtype": "float32", "shape": ["2", "4"], "stride": ["4", "1"], "device": "cpu"}, null]},
+ {"name": "getitem", "op": "call_function", "target": "<built-in function getitem>",
+  "val": {"dtype": "bfloat16", "shape": [], "stride": [], "device": "cpu"}},
+ {"name": "output", "op": "output", "target": "output", "val": null}
+]
+)json";
+
+void expectSidecarError(std::string text, const std::string &needle, int line, int col) {
+  Graph g = makeSidecarGraph();
+  Status st = attachNodesJson(g, text, "x.nodes.json");
+  ASSERT_FALSE(st) << "accepted:\n" << text;
+  EXPECT_NE(st.error().message.find(needle), std::string::npos) << st.error().str();
+  EXPECT_EQ(st.error().loc.line, line) << st.error().str();
+  EXPECT_EQ(st.error().loc.col, col) << st.error().str();
+}
+
+std::string replaced(std::string text, std::string_view from, std::string_view to) {
+  size_t p = text.find(from);
+  EXPECT_NE(p, std::string::npos) << from;
+  return text.replace(p, from.size(), to);
+}
+
+} // namespace
+
+TEST(NodesJson, AttachesValues) {
+  Graph g = makeSidecarGraph();
+  Status st = attachNodesJson(g, kSidecar, "x.nodes.json");
+  ASSERT_TRUE(st) << st.error().str();
+  EXPECT_EQ(g.find("arg0_1")->value().tensor()->str(), "f32[s77, s17*s27][s17*s27, 1]cuda:0");
+  EXPECT_EQ(g.find("arg1_1")->value().sym()->str(), "s77");
+  const auto *ts = g.find("split")->value().tensors();
+  ASSERT_TRUE(ts);
+  ASSERT_EQ(ts->size(), 2u);
+  EXPECT_EQ((*ts)[0]->str(), "f32[2, 4][4, 1]cpu");
+  EXPECT_FALSE((*ts)[1]);
+  EXPECT_EQ(g.find("getitem")->value().tensor()->str(), "bf16[][]cpu");
+  EXPECT_TRUE(g.find("output")->value().empty());
+  auto back = parseFxkitJson(printFxkitJson(g));
+  ASSERT_TRUE(back) << back.error().str();
+  EXPECT_TRUE(graphsEqual(g, *back));
+}
+
+TEST(NodesJson, MismatchErrors) {
+  expectSidecarError(replaced(kSidecar, "\"name\": \"split\"", "\"name\": \"splat\""),
+                     "entry 2 ('splat'): no node named 'splat' in the graph", 5, 11);
+  expectSidecarError(replaced(kSidecar, "\"op\": \"placeholder\", \"target\": \"arg1_1\"",
+                              "\"op\": \"get_attr\", \"target\": \"arg1_1\""),
+                     "entry 1 ('arg1_1'): op 'get_attr' does not match node 'arg1_1', which is a "
+                     "placeholder",
+                     4, 27);
+  expectSidecarError(replaced(kSidecar, "aten.split.Tensor", "aten.split.default"),
+                     "entry 2 ('split'): target 'aten.split.default' does not match", 5, 53);
+  expectSidecarError(replaced(kSidecar, "\"name\": \"getitem\"", "\"name\": \"split\""),
+                     "entry 3 ('split'): node 'split' already described by entry 2", 7, 11);
+  expectSidecarError(replaced(kSidecar, "\"bfloat16\"", "\"bfloat17\""),
+                     "entry 3 ('getitem'): unknown dtype 'bfloat17'", 8, 20);
+  expectSidecarError(replaced(kSidecar, "[\"2\", \"4\"]", "[\"2\", \"4)\"]"),
+                     "bad symbolic expression '4)'", 6, 47);
+  expectSidecarError(replaced(kSidecar, "\"val\": \"s77\"", "\"val\": 77"),
+                     "entry 1 ('arg1_1'): 'val' must be an object", 4, 69);
+  expectSidecarError(replaced(kSidecar, "\"op\": \"output\",", ""),
+                     "entry 4 ('output'): missing 'op'", 9, 2);
+  expectSidecarError("{}", "must be an array", 1, 1);
+  expectSidecarError("[\n {\"name\": \"x\",}\n]", "JSON syntax error", 2, 15);
+}
+
+// ---- speed ----
+
+// Timings mean something only in optimized, uninstrumented builds; elsewhere the test only
+// checks the round trip, on a smaller graph.
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
+constexpr bool kTimed = true;
+#else
+constexpr bool kTimed = false;
+#endif
+
+TEST(Json, LargeGraphSpeed) {
+  const int kNodes = kTimed ? 100000 : 10000;
+  Graph g;
+  Node *prev = g.create(OpKind::Placeholder, "x", "x");
+  prev->value().v = tensor("f32[s0, 4096][4096, 1]cuda:0");
+  // Each node uses the previous two, like a residual chain. (A node with 100k users would
+  // measure verifyGraph's users check, which is quadratic in the number of users.)
+  Node *w = g.create(OpKind::Placeholder, "w", "w");
+  for (int i = 0; i < kNodes - 3; ++i) {
+    Node *n =
+        g.create(OpKind::CallFunction, "add_" + std::to_string(i), "torch.ops.aten.add.Tensor",
+                 Argument::tuple({Argument::node(prev), Argument::node(w)}),
+                 Argument::dict({{"alpha", Argument::floating(0.5)}}));
+    n->value().v = tensor("f32[s0, 4096][4096, 1]cuda:0");
+    w = prev;
+    prev = n;
+  }
+  g.create(OpKind::Output, "output", "output",
+           Argument::tuple({Argument::tuple({Argument::node(prev)})}));
+  auto t0 = std::chrono::steady_clock::now();
+  std::string text = printFxkitJson(g);
+  auto t1 = std::chrono::steady_clock::now();
+  auto back = parseFxkitJson(text, "big.json");
+  auto t2 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(verifyGraph(*back));
+  auto t3 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(back) << back.error().str();
+  EXPECT_TRUE(graphsEqual(g, *back));
+  double writeS = std::chrono::duration<double>(t1 - t0).count();
+  double readS = std::chrono::duration<double>(t2 - t1).count();
+  std::cout << "[ speed    ] " << kNodes << " nodes, " << text.size() / 1e6 << " MB: write "
+            << writeS * 1e3 << " ms, read " << readS * 1e3 << " ms (of which verifyGraph about "
+            << std::chrono::duration<double>(t3 - t2).count() * 1e3 << " ms)\n";
+  // Generous bounds: the machines are shared.
+  if (kTimed) {
+    EXPECT_LT(writeS, 5.0);
+    EXPECT_LT(readS, 10.0);
+  }
+}
