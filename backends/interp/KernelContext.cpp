@@ -1,0 +1,213 @@
+#include "backends/interp/KernelContext.h"
+
+namespace fxkit {
+
+namespace {
+
+Expected<int64_t> evalSym(const KernelContext &ctx, const SymExpr &e) {
+  auto v = e.evaluate(ctx.bindings);
+  if (!v)
+    return ctx.error(v.error().message);
+  return v;
+}
+
+/// The runtime tensor of an argument: a node's tensor value, or a wrapped Python number.
+Expected<Tensor> tensorOfArg(const KernelContext &ctx, const Argument &a, std::string_view name) {
+  switch (a.kind()) {
+  case Argument::Kind::NodeRef: {
+    const RuntimeValue *v = ctx.valueOf(a.asNode());
+    if (v && v->tensor())
+      return *v->tensor();
+    if (v && v->integer()) // a symbolic integer used as a tensor (wrapped scalar)
+      return Tensor::scalar(DType::Int64, static_cast<double>(*v->integer()));
+    return ctx.error("argument '" + std::string(name) + "': input '" + a.asNode()->name() +
+                     "' is not a tensor at run time");
+  }
+  case Argument::Kind::Int:
+    return Tensor::scalar(DType::Int64, static_cast<double>(a.asInt()));
+  case Argument::Kind::Float:
+    return Tensor::scalar(DType::Float32, a.asFloat());
+  case Argument::Kind::Bool:
+    return Tensor::scalar(DType::Bool, a.asBool() ? 1 : 0);
+  default:
+    return ctx.error("argument '" + std::string(name) + "' must be a tensor");
+  }
+}
+
+} // namespace
+
+Expected<Tensor> KernelContext::tensor(std::string_view name) const {
+  return tensorOfArg(*this, args.get(name), name);
+}
+
+Expected<std::optional<Tensor>> KernelContext::optionalTensor(std::string_view name) const {
+  const Argument &a = args.get(name);
+  if (a.isNone())
+    return std::optional<Tensor>();
+  auto t = tensorOfArg(*this, a, name);
+  if (!t)
+    return t.takeError();
+  return std::optional<Tensor>(t.take());
+}
+
+Expected<std::vector<Tensor>> KernelContext::tensorList(std::string_view name) const {
+  const Argument &a = args.get(name);
+  if (a.kind() != Argument::Kind::List && a.kind() != Argument::Kind::Tuple)
+    return error("argument '" + std::string(name) + "' must be a list of tensors");
+  std::vector<Tensor> out;
+  for (const Argument &item : a.items()) {
+    auto t = tensorOfArg(*this, item, name);
+    if (!t)
+      return t.takeError();
+    out.push_back(t.take());
+  }
+  return out;
+}
+
+Expected<int64_t> KernelContext::integer(std::string_view name) const {
+  const Argument &a = args.get(name);
+  if (a.isNode()) {
+    const RuntimeValue *v = valueOf(a.asNode());
+    if (v && v->integer())
+      return *v->integer();
+  }
+  auto s = args.symInt(name);
+  if (!s)
+    return s.takeError();
+  return evalSym(*this, *s);
+}
+
+Expected<std::optional<int64_t>> KernelContext::optionalInteger(std::string_view name) const {
+  if (args.get(name).isNone())
+    return std::optional<int64_t>();
+  auto v = integer(name);
+  if (!v)
+    return v.takeError();
+  return std::optional<int64_t>(*v);
+}
+
+Expected<std::vector<int64_t>> KernelContext::intList(std::string_view name) const {
+  auto syms = args.symIntList(name);
+  if (!syms)
+    return syms.takeError();
+  std::vector<int64_t> out;
+  out.reserve(syms->size());
+  for (const SymExpr &e : *syms) {
+    auto v = evalSym(*this, e);
+    if (!v)
+      return v.takeError();
+    out.push_back(*v);
+  }
+  return out;
+}
+
+Expected<std::optional<std::vector<int64_t>>>
+KernelContext::optionalIntList(std::string_view name) const {
+  if (args.get(name).isNone())
+    return std::optional<std::vector<int64_t>>();
+  auto v = intList(name);
+  if (!v)
+    return v.takeError();
+  return std::optional<std::vector<int64_t>>(v.take());
+}
+
+Expected<double> KernelContext::scalar(std::string_view name) const {
+  const Argument &a = args.get(name);
+  switch (a.kind()) {
+  case Argument::Kind::Int:
+    return static_cast<double>(a.asInt());
+  case Argument::Kind::Float:
+    return a.asFloat();
+  case Argument::Kind::Bool:
+    return a.asBool() ? 1.0 : 0.0;
+  case Argument::Kind::Sym: {
+    auto v = evalSym(*this, a.asSym());
+    if (!v)
+      return v.takeError();
+    return static_cast<double>(*v);
+  }
+  case Argument::Kind::NodeRef: {
+    const RuntimeValue *v = valueOf(a.asNode());
+    if (v && v->integer())
+      return static_cast<double>(*v->integer());
+    if (v && std::holds_alternative<double>(v->v))
+      return std::get<double>(v->v);
+    if (v && std::holds_alternative<bool>(v->v))
+      return std::get<bool>(v->v) ? 1.0 : 0.0;
+    if (v && v->tensor() && v->tensor()->numel() == 1) {
+      std::vector<int64_t> zero(v->tensor()->sizes().size(), 0);
+      return v->tensor()->getDouble(zero);
+    }
+    return error("argument '" + std::string(name) + "': input '" + a.asNode()->name() +
+                 "' is not a number at run time");
+  }
+  default:
+    return error("argument '" + std::string(name) + "' must be a number");
+  }
+}
+
+Expected<bool> KernelContext::boolean(std::string_view name) const {
+  auto v = scalar(name);
+  if (!v)
+    return v.takeError();
+  return *v != 0;
+}
+
+Expected<std::vector<TensorType>> KernelContext::outputTypes() const {
+  const NodeValue &value = node().value();
+  if (const TensorType *t = value.tensor())
+    return std::vector<TensorType>{*t};
+  if (const auto *ts = value.tensors()) {
+    std::vector<TensorType> out;
+    for (const auto &t : *ts) {
+      if (!t)
+        return error("result has a non-tensor element; kernels must build it themselves");
+      out.push_back(*t);
+    }
+    return out;
+  }
+  return error("shape inference gave no tensor type for this node");
+}
+
+Expected<Tensor> KernelContext::allocateOutput(size_t index) const {
+  auto types = outputTypes();
+  if (!types)
+    return types.takeError();
+  if (index >= types->size())
+    return error("no result #" + std::to_string(index));
+  auto t = allocateTensor((*types)[index], bindings);
+  if (!t)
+    return error(t.error().message);
+  return t;
+}
+
+Expected<Tensor> allocateTensor(const TensorType &type, const SymExpr::Bindings &bindings) {
+  std::vector<int64_t> sizes, strides;
+  for (const SymExpr &e : type.sizes) {
+    auto v = e.evaluate(bindings);
+    if (!v)
+      return v.takeError();
+    sizes.push_back(*v);
+  }
+  for (const SymExpr &e : type.strides) {
+    auto v = e.evaluate(bindings);
+    if (!v)
+      return v.takeError();
+    strides.push_back(*v);
+  }
+  // Storage large enough for the strided layout (covers padded and permuted strides).
+  int64_t extent = 1;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 0) {
+      extent = 0;
+      break;
+    }
+    extent += (sizes[i] - 1) * strides[i];
+  }
+  auto base = Tensor::zeros(type.dtype, {extent});
+  if (!base)
+    return base.takeError();
+  return base->asStrided(sizes, strides, 0);
+}
+
+} // namespace fxkit
