@@ -1,5 +1,5 @@
-#include "transforms/DeadCodeElimination.h"
 #include "transforms/Pass.h"
+#include "transforms/DeadCodeElimination.h"
 
 #include <gtest/gtest.h>
 
@@ -50,6 +50,24 @@ TEST(Pass, DeadChainsDieInOneSweep) {
   ASSERT_TRUE(changed);
   EXPECT_TRUE(*changed);
   EXPECT_EQ(g.size(), 2u);
+}
+
+TEST(Pass, InferShapesIsRegisteredAndReportsChanges) {
+  Graph g;
+  Node *x = g.create(OpKind::Placeholder, "x", "x");
+  x->value().v = *TensorType::parse("f32[s0, 4][4, 1]cpu");
+  Node *r = g.create(OpKind::CallFunction, "relu", "torch.ops.aten.relu.default",
+                     Argument::tuple({Argument::node(x)}));
+  g.create(OpKind::Output, "output", "output",
+           Argument::tuple({Argument::tuple({Argument::node(r)})}));
+  auto runs = runPipeline(g, {"infer-shapes"});
+  ASSERT_TRUE(runs) << runs.error().str();
+  EXPECT_TRUE((*runs)[0].changed);
+  ASSERT_NE(r->value().tensor(), nullptr);
+  EXPECT_EQ(r->value().tensor()->str(), "f32[s0, 4][4, 1]cpu");
+  auto again = runPipeline(g, {"infer-shapes"});
+  ASSERT_TRUE(again);
+  EXPECT_FALSE((*again)[0].changed);
 }
 
 TEST(Pass, UnknownPassIsAnError) {

@@ -2,6 +2,7 @@
 
 #include "ir/Verifier.h"
 #include "transforms/DeadCodeElimination.h"
+#include "transforms/ShapeInference.h"
 
 #include <chrono>
 #include <mutex>
@@ -35,6 +36,21 @@ void registerBuiltinPasses() {
     PassRegistry &r = PassRegistry::instance();
     r.add({"dce", "remove nodes whose results are unused and that have no side effects",
            eliminateDeadCode});
+    r.add({"infer-shapes",
+           "compute every node's dtype, symbolic sizes and strides from the inputs' types",
+           [](Graph &graph) -> PassResult {
+             std::vector<NodeValue> before;
+             before.reserve(graph.size());
+             for (Node *n : graph)
+               before.push_back(n->value());
+             if (Status st = inferShapes(graph); !st)
+               return st.takeError();
+             size_t i = 0;
+             for (Node *n : graph)
+               if (!(n->value() == before[i++]))
+                 return true;
+             return false;
+           }});
   });
 }
 
