@@ -57,8 +57,10 @@ void TensorType::print(std::string &out) const {
     out.push_back(']');
   };
   list(sizes);
-  list(strides);
-  out += device.str();
+  if (hasStrides)
+    list(strides);
+  if (hasDevice)
+    out += device.str();
 }
 
 std::string TensorType::str() const {
@@ -113,6 +115,11 @@ Expected<TensorType> TensorType::parse(std::string_view text) {
   t.dtype = *dtype;
   size_t pos = open;
   for (int which = 0; which < 2; ++which) {
+    if (which == 1 && pos == text.size()) { // sizes only: `f32[8, 128]`
+      t.hasStrides = false;
+      t.hasDevice = false;
+      return t;
+    }
     if (pos >= text.size() || text[pos] != '[')
       return fail(which == 0 ? "expected '[' before sizes" : "expected '[' before strides", pos);
     int depth = 0;
@@ -135,6 +142,10 @@ Expected<TensorType> TensorType::parse(std::string_view text) {
   }
   if (t.sizes.size() != t.strides.size())
     return fail("sizes and strides have different ranks", open);
+  if (pos == text.size()) { // no device: `f32[8][1]`
+    t.hasDevice = false;
+    return t;
+  }
   auto device = Device::parse(text.substr(pos));
   if (!device)
     return fail(device.error().message, pos);

@@ -29,8 +29,12 @@ struct TensorType {
   std::vector<SymExpr> sizes;
   std::vector<SymExpr> strides;
   Device device;
+  /// FX also prints types without strides and device (`f32[8, 128]`, from TensorMetadata or
+  /// print_readable(include_stride=False)); these flags keep that spelling.
+  bool hasStrides = true;
+  bool hasDevice = true;
 
-  /// `f32[s77, s27][s27, 1]cuda:0`
+  /// `f32[s77, s27][s27, 1]cuda:0` (or `f32[s77, s27]` without strides and device)
   std::string str() const;
   void print(std::string &out) const;
   /// Parses the annotation form; errors carry the 1-based column in loc.col.

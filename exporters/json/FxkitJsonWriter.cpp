@@ -181,10 +181,14 @@ void appendTensor(std::string &out, const TensorType &t, std::string &tmp) {
   appendString(out, dtypeName(t.dtype));
   out += ", \"shape\": ";
   appendSymList(out, t.sizes, tmp);
-  out += ", \"stride\": ";
-  appendSymList(out, t.strides, tmp);
-  out += ", \"device\": ";
-  appendString(out, t.device.str());
+  if (t.hasStrides) { // absent when unknown (FX's `f32[8, 128]` annotations)
+    out += ", \"stride\": ";
+    appendSymList(out, t.strides, tmp);
+  }
+  if (t.hasDevice) {
+    out += ", \"device\": ";
+    appendString(out, t.device.str());
+  }
   out.push_back('}');
 }
 

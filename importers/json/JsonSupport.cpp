@@ -249,11 +249,14 @@ Expected<TensorType> tensorFromJson(const Json &j, Path &where) {
     }
   }
   where.clear();
-  static const char *names[4] = {"dtype", "shape", "stride", "device"};
-  for (int i = 0; i < 4; ++i)
+  static const char *names[2] = {"dtype", "shape"};
+  for (int i = 0; i < 2; ++i)
     if (!seen[i])
       return Error("tensor value lacks '" + std::string(names[i]) + "'");
-  if (t.sizes.size() != t.strides.size())
+  // Strides and device may be unknown (FX's `f32[8, 128]` annotations).
+  t.hasStrides = seen[2];
+  t.hasDevice = seen[3];
+  if (t.hasStrides && t.sizes.size() != t.strides.size())
     return Error("tensor value has " + std::to_string(t.sizes.size()) + " sizes but " +
                  std::to_string(t.strides.size()) + " strides");
   return t;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bad input and bad usage: one clear error with file:line:col, exit code 2, no output file.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 printf 'graph():\n    %%x : [num_users=1] = placeholder[target=x]\n    %%y : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%%nope,), kwargs = {})\n    return (y,)' > "$WORK/undef.graph.txt"
 expect_exit 2 "$FXKIT" convert "$WORK/undef.graph.txt" -o "$WORK/out.json"
 expect_err "undef.graph.txt:3:"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `fxkit info` reports counts, inputs/outputs with types (from nodes.json) and symbols.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 g="$DATA/corpus/inductor/dynamic_broadcast/aten_post_0.graph.txt"
 expect_exit 0 "$FXKIT" info "$g"
 expect_out "nodes: 11"
