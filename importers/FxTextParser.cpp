@@ -8,6 +8,8 @@
 
 #include "importers/FxTextParser.h"
 
+#include <algorithm>
+
 #include "importers/PyLexer.h"
 #include "ir/StringPool.h"
 #include "ir/Verifier.h"
@@ -579,6 +581,7 @@ Expected<Graph> parseFxText(std::string_view text, const std::string &fileName,
   // The graph is built inside the result and returned by NRVO: moving a Graph walks all of
   // its nodes (each points back at its graph), a measurable cost at a million nodes.
   Expected<Graph> result{Graph()};
+  result->reserve(static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   Parser p(text, fileName, options, *result);
   if (Status st = p.run(); !st)
     result = Expected<Graph>(st.takeError());

@@ -32,6 +32,9 @@ public:
   /// Moves `node` before `before` (to the end when null).
   void moveBefore(Node *node, Node *before);
 
+  /// Prepares the name index for about `nodes` nodes (importers know the count up front).
+  void reserve(size_t nodes) { byName_.reserve(nodes); }
+
   Node *find(std::string_view name) const;
   /// `base`, or `base_1`, `base_2`, ... whichever is free (FX's naming).
   std::string uniqueName(std::string_view base) const;
