@@ -198,6 +198,22 @@ TEST(ExternKernels, AddmmBetaZeroIgnoresNaNBias) {
   expectClose(single(*r), {1, 2, 3, 4});
 }
 
+TEST(ExternKernels, AddmmOutWritesIntoOut) {
+  Tensor bias = fromValues({1, 2}, {10, 20}, DType::Float32);
+  Tensor m1 = fromValues({2, 2}, {1, 2, 3, 4}, DType::Float32);
+  Tensor m2 = fromValues({2, 2}, {5, 6, 7, 8}, DType::Float32);
+  Tensor out = randomTensor({2, 2}, 19);
+  auto r = runOp(graphOf({"bias", "m1", "m2", "out"},
+                         "torch.ops.aten.addmm.out](args = (%bias, %m1, %m2), kwargs = {alpha: 1, "
+                         "beta: 1, out: %out})"),
+                 {bias, m1, m2, out});
+  ASSERT_TRUE(r) << r.error().str();
+  // [[19, 22], [43, 50]] + [10, 20], in the given buffer (which is also the result).
+  expectClose(single(*r), {29, 42, 53, 70});
+  EXPECT_TRUE(single(*r).sharesStorageWith(out));
+  expectClose(out, {29, 42, 53, 70});
+}
+
 TEST(ExternKernels, BmmPermutedOperands) {
   // a: (2, 3, 4) viewed from a (3, 2, 4) buffer; b: (2, 4, 5) from a (5, 4, 2) buffer.
   Tensor a = permuted(randomTensor({3, 2, 4}, 6), {1, 0, 2});
@@ -292,6 +308,25 @@ TEST(ExternKernels, Conv1dNoBiasHandWorked) {
                  {x, w});
   ASSERT_TRUE(r) << r.error().str();
   expectClose(single(*r), {-1, -1, -1, -1, 4});
+}
+
+TEST(ExternKernels, Conv3dHandWorked) {
+  // A 2x2x2 box filter over ones: every output is 8; padding 1 at the corners sees one input.
+  Tensor x = fromValues({1, 1, 2, 2, 2}, std::vector<double>(8, 1.0), DType::Float32);
+  Tensor w = fromValues({1, 1, 2, 2, 2}, std::vector<double>(8, 1.0), DType::Float32);
+  auto r = runOp(graphOf({"x", "w"}, "torch.ops.aten.convolution.default](args = (%x, %w, None, "
+                                     "[1, 1, 1], [0, 0, 0], [1, 1, 1], False, [0, 0, 0], 1), "
+                                     "kwargs = {})"),
+                 {x, w});
+  ASSERT_TRUE(r) << r.error().str();
+  expectClose(single(*r), {8});
+  auto p = runOp(graphOf({"x", "w"}, "torch.ops.aten.convolution.default](args = (%x, %w, None, "
+                                     "[2, 2, 2], [1, 1, 1], [1, 1, 1], False, [0, 0, 0], 1), "
+                                     "kwargs = {})"),
+                 {x, w});
+  ASSERT_TRUE(p) << p.error().str();
+  EXPECT_EQ(single(*p).sizes(), (std::vector<int64_t>{1, 1, 2, 2, 2}));
+  expectClose(single(*p), std::vector<double>(8, 1.0));
 }
 
 TEST(ExternKernels, ConvTransposed1dHandWorked) {

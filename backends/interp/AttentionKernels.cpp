@@ -54,9 +54,10 @@ Status attention(const KernelContext &ctx, const Tensor &q, const Tensor &k, con
           }
           if (keep) {
             double dot = 0;
+            int64_t qRow = q.storageOffset() + b * q.stride(0) + h * q.stride(1) + i * q.stride(2);
+            int64_t kRow = k.storageOffset() + b * k.stride(0) + h * k.stride(1) + j * k.stride(2);
             for (int64_t c = 0; c < e; ++c)
-              dot += q.getDouble(std::vector<int64_t>{b, h, i, c}) *
-                     k.getDouble(std::vector<int64_t>{b, h, j, c});
+              dot += q.loadDouble(qRow + c * q.stride(3)) * k.loadDouble(kRow + c * k.stride(3));
             s = dot * scale + (mask && !boolMask ? s : 0.0);
           }
           scores[j] = s;
@@ -72,7 +73,8 @@ Status attention(const KernelContext &ctx, const Tensor &q, const Tensor &k, con
           double acc = 0;
           if (sum > 0)
             for (int64_t j = 0; j < n; ++j)
-              acc += scores[j] * v.getDouble(std::vector<int64_t>{b, h, j, c});
+              acc += scores[j] * v.loadDouble(v.storageOffset() + b * v.stride(0) +
+                                              h * v.stride(1) + j * v.stride(2) + c * v.stride(3));
           out.setDouble(std::vector<int64_t>{b, h, i, c}, sum > 0 ? acc / sum : 0.0);
         }
         if (lse)
