@@ -3,6 +3,8 @@
 #include "exporters/Export.h"
 #include "exporters/GraphSummary.h"
 #include "importers/Import.h"
+#include "repl/FuseCommand.h"
+#include "repl/RunCommand.h"
 
 #include <CLI/CLI.hpp>
 
@@ -115,6 +117,34 @@ int runCli(int argc, char **argv) {
   info->add_option("--from", from, "Input format: fx, fxpy, json");
   info->add_flag("--json", json, "Print JSON");
 
+  RunCommandOptions runOptions;
+  CLI::App *run = app.add_subcommand("run", "Run a graph with the reference interpreter");
+  run->add_option("graph", runOptions.graph, "Graph file (- for stdin)")->required();
+  run->add_option("--from", runOptions.from, "Input format: fx, fxpy, json");
+  run->add_option("--inputs", runOptions.inputs,
+                  "Inputs as safetensors (arg_<i>; integers in __metadata__); default: seeded "
+                  "random inputs from the placeholders' types");
+  run->add_option("--check", runOptions.check,
+                  "Expected outputs as safetensors (out_<i>): print errors, exit 1 on mismatch");
+  run->add_option("--rtol", runOptions.rtol,
+                  "Relative tolerance (default 1e-4; f16 1e-3, bf16 1.6e-2)");
+  run->add_option("--atol", runOptions.atol, "Absolute tolerance (default 1e-4; f16/bf16 1e-3)");
+  run->add_option("-o,--output", runOptions.output, "Write the outputs as safetensors (out_<i>)");
+  run->add_option("--sym", runOptions.symbols, "Symbol value for random inputs: s77=33")
+      ->take_all();
+  run->add_option("--seed", runOptions.seed, "Seed of the random inputs (default 0)");
+
+
+  FuseCommandOptions fuseOptions;
+  CLI::App *fuse =
+      app.add_subcommand("fuse", "Lower a graph to loop ops and fuse them into kernels");
+  fuse->add_option("graph", fuseOptions.graph, "Graph file (- for stdin)")->required();
+  fuse->add_option("--from", fuseOptions.from, "Input format: fx, fxpy, json");
+  fuse->add_flag("--explain", fuseOptions.explain,
+                 "Print every fusion decision (taken or refused, with its reason) and the kernels");
+  fuse->add_flag("--loops", fuseOptions.loops, "Print the lowered loop program");
+  fuse->add_flag("--no-fusion", fuseOptions.noFusion, "One kernel per loop op (the baseline)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success &e) {
@@ -128,6 +158,10 @@ int runCli(int argc, char **argv) {
     return runConvert(input, output, from, to);
   if (info->parsed())
     return runInfo(input, from, json);
+  if (run->parsed())
+    return runRunCommand(runOptions);
+  if (fuse->parsed())
+    return runFuseCommand(fuseOptions);
   return kExitBadInput;
 }
 

@@ -8,13 +8,6 @@
 namespace fxkit {
 namespace extern_kernels {
 
-std::string sizesStr(std::span<const int64_t> sizes) {
-  std::string s = "[";
-  for (size_t i = 0; i < sizes.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(sizes[i]);
-  return s + "]";
-}
-
 namespace {
 
 /// One matrix of a (possibly batched, possibly transposed) operand: element (i, j) lives at
@@ -216,7 +209,7 @@ Status topkKernel(KernelContext &ctx) {
 
 void registerExternKernels() {
   using namespace extern_kernels;
-  static const std::pair<std::string_view, KernelFn> kernels[] = {
+  static const std::pair<std::string_view, KernelFn> table[] = {
       {"torch.ops.aten.mm.default", mmKernel},
       {"torch.ops.aten.addmm.default", addmmKernel},
       {"torch.ops.aten.addmm.out", addmmKernel},
@@ -229,12 +222,7 @@ void registerExternKernels() {
        flashAttentionCpuKernel},
       {"torch.ops.aten._transformer_encoder_layer_fwd.default", transformerEncoderLayerKernel},
   };
-  for (const auto &[target, fn] : kernels) {
-    // Every target is in the op table; a failure here means the table and this list diverged.
-    Status s = OpRegistry::instance().setKernel(target, fn);
-    assert(s && "Extern kernel for a target missing from the op table");
-    (void)s;
-  }
+  kernels::registerKernelList(table);
 }
 
 } // namespace fxkit

@@ -1,0 +1,528 @@
+#include "backends/interp/LoopInterpreter.h"
+
+#include "backends/interp/KernelContext.h"
+#include "ir/ops/OpRegistry.h"
+
+#include <cmath>
+#include <limits>
+
+namespace fxkit {
+
+using namespace loop;
+
+namespace {
+
+/// The value `v` takes when stored as `dtype` (every instruction's result is rounded so, as
+/// eager PyTorch rounds every op's result).
+double roundTo(double v, DType dtype) {
+  switch (dtype) {
+  case DType::Float32:
+    return static_cast<double>(static_cast<float>(v));
+  case DType::Float16:
+    return halfBitsToFloat(floatToHalfBits(static_cast<float>(v)));
+  case DType::BFloat16:
+    return bfloat16BitsToFloat(floatToBFloat16Bits(static_cast<float>(v)));
+  case DType::Float64:
+    return v;
+  case DType::Bool:
+    return v != 0 ? 1 : 0;
+  default:
+    if (std::isnan(v))
+      return 0;
+    return std::trunc(v);
+  }
+}
+
+double gelu(double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }
+double geluTanh(double x) {
+  const double k = std::sqrt(2.0 / M_PI);
+  return 0.5 * x * (1 + std::tanh(k * (x + 0.044715 * x * x * x)));
+}
+double nanMax(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
+double nanMin(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
+
+double apply(ScalarOp op, DType dtype, double a, double b, double c) {
+  switch (op) {
+  case ScalarOp::Neg:
+    return -a;
+  case ScalarOp::Abs:
+    return std::fabs(a);
+  case ScalarOp::Relu:
+    return a < 0 ? 0 : a;
+  case ScalarOp::Sigmoid:
+    return 1 / (1 + std::exp(-a));
+  case ScalarOp::Tanh:
+    return std::tanh(a);
+  case ScalarOp::Erf:
+    return std::erf(a);
+  case ScalarOp::Exp:
+    return std::exp(a);
+  case ScalarOp::Log:
+    return std::log(a);
+  case ScalarOp::Cos:
+    return std::cos(a);
+  case ScalarOp::Sin:
+    return std::sin(a);
+  case ScalarOp::Sqrt:
+    return std::sqrt(a);
+  case ScalarOp::Rsqrt:
+    return 1 / std::sqrt(a);
+  case ScalarOp::Reciprocal:
+    return 1 / a;
+  case ScalarOp::Gelu:
+    return gelu(a);
+  case ScalarOp::GeluTanh:
+    return geluTanh(a);
+  case ScalarOp::Cast:
+    return a;
+  case ScalarOp::Add:
+    return a + b;
+  case ScalarOp::Sub:
+    return a - b;
+  case ScalarOp::Mul:
+    return a * b;
+  case ScalarOp::TrueDiv:
+    return a / b;
+  case ScalarOp::FloorDiv:
+    return dtypeIsFloating(dtype) ? std::floor(a / b) : std::floor(a / b);
+  case ScalarOp::TruncDiv:
+    return std::trunc(a / b);
+  case ScalarOp::Maximum:
+    return nanMax(a, b);
+  case ScalarOp::Minimum:
+    return nanMin(a, b);
+  case ScalarOp::Pow:
+    return std::pow(a, b);
+  case ScalarOp::Lt:
+    return a < b;
+  case ScalarOp::Le:
+    return a <= b;
+  case ScalarOp::Gt:
+    return a > b;
+  case ScalarOp::Ge:
+    return a >= b;
+  case ScalarOp::Eq:
+    return a == b;
+  case ScalarOp::Ne:
+    return a != b;
+  case ScalarOp::Where:
+    return a != 0 ? b : c;
+  default:
+    return NAN;
+  }
+}
+
+/// Running state of one reduction over a row.
+struct Accumulator {
+  ReductionKind kind;
+  double sum = 0, max = -INFINITY, min = INFINITY;
+  double mean = 0, m2 = 0; // Welford
+  int64_t count = 0;
+  std::vector<double> values; // online softmax: kept to take exp(x - max) after the max
+
+  void add(double v) {
+    ++count;
+    switch (kind) {
+    case ReductionKind::Sum:
+    case ReductionKind::Mean:
+      sum += v;
+      break;
+    case ReductionKind::Max:
+      max = nanMax(max, v);
+      break;
+    case ReductionKind::Min:
+      min = nanMin(min, v);
+      break;
+    case ReductionKind::VarMean: {
+      double delta = v - mean;
+      mean += delta / static_cast<double>(count);
+      m2 += delta * (v - mean);
+      break;
+    }
+    case ReductionKind::OnlineSoftmax:
+      max = nanMax(max, v);
+      values.push_back(v);
+      break;
+    }
+  }
+  double result(int index, double correction) const {
+    switch (kind) {
+    case ReductionKind::Sum:
+      return sum;
+    case ReductionKind::Mean:
+      return sum / static_cast<double>(count);
+    case ReductionKind::Max:
+      return max;
+    case ReductionKind::Min:
+      return min;
+    case ReductionKind::VarMean:
+      if (index == 1)
+        return mean;
+      return m2 / std::max(0.0, static_cast<double>(count) - correction);
+    case ReductionKind::OnlineSoftmax: {
+      if (index == 0)
+        return max;
+      double s = 0;
+      for (double v : values)
+        s += std::isinf(max) && v == max ? 1 : std::exp(v - max);
+      return s;
+    }
+    }
+    return NAN;
+  }
+};
+
+/// Elements from the start of a tensor's storage to one past its last element.
+int64_t storageExtent(const Tensor &t) {
+  int64_t n = t.storageOffset() + 1;
+  for (int64_t d = 0; d < t.dim(); ++d)
+    n += (t.size(d) - 1) * t.stride(d);
+  return std::max<int64_t>(n, 1);
+}
+
+class LoopRunner {
+public:
+  LoopRunner(const LoopProgram &p, const FusedProgram &f) : p_(p), f_(f) {}
+  Expected<InterpretResult> run(std::span<const RuntimeValue> inputs);
+
+private:
+  Status bindInputs(std::span<const RuntimeValue> inputs);
+  Status runExtern(const Kernel &k);
+  Status runGenerated(const Kernel &k);
+  Status runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r, Accumulator *acc);
+  Expected<int64_t> eval(const SymExpr &e) {
+    auto v = e.evaluate(bindings_);
+    if (!v)
+      return Error("loop program: " + v.error().message);
+    return v;
+  }
+  /// Binds op variables (`x0`.. or `r0`..) to the row-major unflattening of `flat` over
+  /// `ranges`.
+  void bindVars(const std::vector<int64_t> &ranges, int64_t flat, bool reduction,
+                size_t first = 0) {
+    for (size_t j = ranges.size(); j-- > 0;) {
+      int64_t size = ranges[j];
+      bindings_[loopVarName(reduction, first + j)] = size > 0 ? flat % size : 0;
+      flat = size > 0 ? flat / size : 0;
+    }
+  }
+  Expected<std::vector<int64_t>> evalAll(const std::vector<SymExpr> &xs) {
+    std::vector<int64_t> out;
+    for (const SymExpr &e : xs) {
+      auto v = eval(e);
+      if (!v)
+        return v.takeError();
+      out.push_back(*v);
+    }
+    return out;
+  }
+
+  const LoopProgram &p_;
+  const FusedProgram &f_;
+  SymExpr::Bindings bindings_;
+  std::vector<Tensor> storage_;
+  /// Per internal buffer of the running kernel: the row stamp of each element's last write.
+  std::vector<std::vector<uint64_t>> stamps_;
+  std::vector<bool> internal_;
+  uint64_t row_ = 0;
+  const Kernel *kernel_ = nullptr;
+};
+
+Status LoopRunner::bindInputs(std::span<const RuntimeValue> inputs) {
+  if (inputs.size() != p_.inputs.size())
+    return Error("the program has " + std::to_string(p_.inputs.size()) + " inputs, got " +
+                 std::to_string(inputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    int32_t b = p_.inputs[i];
+    if (b < 0) {
+      const int64_t *v = inputs[i].integer();
+      if (!v)
+        return Error("input " + std::to_string(i) + " must be an integer");
+      auto sym = SymExpr::parse(p_.inputSymbols[i]);
+      if (sym && !sym->isConstant() && sym->kind() == SymExpr::Kind::Symbol)
+        bindings_.emplace(std::string(sym->name()), *v);
+      continue;
+    }
+    const Tensor *t = inputs[i].tensor();
+    const TensorType &type = p_.buffers[b].type;
+    if (!t || t->dim() != static_cast<int64_t>(type.sizes.size()))
+      return Error("input " + std::to_string(i) + " must be a tensor of type " + type.str());
+    for (size_t d = 0; d < type.sizes.size(); ++d)
+      if (!type.sizes[d].isConstant() && type.sizes[d].kind() == SymExpr::Kind::Symbol)
+        bindings_.emplace(std::string(type.sizes[d].name()), t->size(d));
+  }
+  storage_.resize(p_.buffers.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    int32_t b = p_.inputs[i];
+    if (b < 0)
+      continue;
+    const Tensor &t = *inputs[i].tensor();
+    const TensorType &type = p_.buffers[b].type;
+    if (t.dtype() != type.dtype)
+      return Error("input " + std::to_string(i) + " has dtype " +
+                   std::string(dtypeName(t.dtype())) + ", the program expects " + type.str());
+    // The program indexes inputs through their declared layout: copy into it.
+    auto declared = allocateTensor(type, bindings_);
+    if (!declared)
+      return declared.takeError();
+    if (declared->sizes() != t.sizes())
+      return Error("input " + std::to_string(i) + " does not have the sizes of " + type.str());
+    Tensor::forEachIndex(t.sizes(), [&](std::span<const int64_t> index) {
+      declared->storeDouble(declared->offsetOf(index), t.getDouble(index));
+    });
+    storage_[b] = declared.take();
+  }
+  for (size_t b = 0; b < p_.buffers.size(); ++b) {
+    if (p_.buffers[b].isInput)
+      continue;
+    auto t = allocateTensor(p_.buffers[b].type, bindings_);
+    if (!t)
+      return t.takeError();
+    storage_[b] = t.take();
+  }
+  return Status::ok();
+}
+
+Status LoopRunner::runExtern(const Kernel &k) {
+  const LoopOp &op = p_.ops[k.ops.front()];
+  const Node &node = *op.externNode;
+  const OpInfo *info = OpRegistry::instance().lookup(node.target());
+  if (!info || !info->kernel)
+    return Error("extern op '" + node.name() + "' has no reference kernel");
+  auto args = bindArgs(node, *info);
+  if (!args)
+    return args.takeError();
+  // The node's tensor inputs, in the order lowering listed them, as views of the buffers.
+  std::vector<std::pair<const Node *, RuntimeValue>> values;
+  size_t next = 0;
+  for (size_t i = 0; i < args->size(); ++i) {
+    const Argument &a = args->at(i);
+    std::vector<const Argument *> items;
+    if (a.isNode())
+      items.push_back(&a);
+    else if (a.kind() == Argument::Kind::List || a.kind() == Argument::Kind::Tuple)
+      for (const Argument &item : a.items())
+        if (item.isNode())
+          items.push_back(&item);
+    for (const Argument *item : items) {
+      const Node *in = item->asNode();
+      if (const SymExpr *s = in->value().sym()) {
+        auto v = eval(*s);
+        if (!v)
+          return v.takeError();
+        values.push_back({in, RuntimeValue{*v}});
+        continue;
+      }
+      if (next >= op.externInputs.size())
+        return Error("extern op '" + node.name() + "': more tensor inputs than lowered");
+      const BufferView &view = op.externInputs[next++];
+      auto sizes = evalAll(view.sizes);
+      auto strides = evalAll(view.strides);
+      auto offset = eval(view.offset);
+      if (!sizes || !strides || !offset)
+        return Error("extern op '" + node.name() + "': cannot evaluate an input view");
+      auto t = storage_[view.buffer].asStrided(*sizes, *strides, *offset);
+      if (!t)
+        return t.takeError();
+      values.push_back({in, RuntimeValue{t.take()}});
+    }
+  }
+  std::function<const RuntimeValue *(const Node *)> valueOf =
+      [&](const Node *n) -> const RuntimeValue * {
+    for (const auto &[node, value] : values)
+      if (node == n)
+        return &value;
+    return nullptr;
+  };
+  KernelContext ctx(*args, bindings_, valueOf);
+  if (Status s = info->kernel(ctx); !s)
+    return s;
+  std::vector<const Tensor *> results;
+  if (const Tensor *t = ctx.result.tensor())
+    results.push_back(t);
+  else if (const auto *ts = ctx.result.tensors())
+    for (const auto &t : *ts)
+      results.push_back(t ? &*t : nullptr);
+  for (size_t i = 0; i < op.externOutputs.size() && i < results.size(); ++i) {
+    if (op.externOutputs[i] < 0 || !results[i])
+      continue;
+    Tensor &dst = storage_[op.externOutputs[i]];
+    const Tensor &src = *results[i];
+    if (dst.sizes() != src.sizes())
+      return Error("extern op '" + node.name() + "' gave sizes that differ from its buffer");
+    Tensor::forEachIndex(src.sizes(), [&](std::span<const int64_t> index) {
+      dst.storeDouble(dst.offsetOf(index), src.getDouble(index));
+    });
+  }
+  return Status::ok();
+}
+
+Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r,
+                           Accumulator *acc) {
+  const LoopOp &op = p_.ops[k.ops[opIndex]];
+  std::vector<double> v(op.body.size());
+  for (size_t i = 0; i < op.body.size(); ++i) {
+    const ScalarInstr &in = op.body[i];
+    double value = 0;
+    switch (in.op) {
+    case ScalarOp::Load: {
+      auto index = eval(in.index);
+      if (!index)
+        return index.takeError();
+      if (internal_[in.buffer] && stamps_[in.buffer][*index] != row_)
+        return Error("kernel " + k.name + ": " + op.name + " reads " + p_.buffers[in.buffer].name +
+                     "[" + std::to_string(*index) +
+                     "], which this row of the kernel has not written (an illegal fusion)");
+      value = storage_[in.buffer].loadDouble(*index);
+      break;
+    }
+    case ScalarOp::Constant:
+      value = dtypeIsFloating(in.dtype) ? in.constant : static_cast<double>(in.intConstant);
+      break;
+    case ScalarOp::IndexValue: {
+      auto e = eval(in.index);
+      if (!e)
+        return e.takeError();
+      value = static_cast<double>(*e);
+      break;
+    }
+    default: {
+      double a = in.operands[0] >= 0 ? v[in.operands[0]] : 0;
+      double b = in.operands[1] >= 0 ? v[in.operands[1]] : 0;
+      double c = in.operands[2] >= 0 ? v[in.operands[2]] : 0;
+      if ((in.op == ScalarOp::FloorDiv || in.op == ScalarOp::TruncDiv) &&
+          !dtypeIsFloating(in.dtype) && b == 0)
+        return Error("kernel " + k.name + ": integer division by zero in " + op.name);
+      value = apply(in.op, in.dtype, a, b, c);
+    }
+    }
+    v[i] = roundTo(value, in.dtype);
+  }
+  if (acc) {
+    acc->add(v[op.reduced]);
+    return Status::ok();
+  }
+  (void)x;
+  (void)r;
+  for (const Store &s : op.stores) {
+    auto index = eval(s.index);
+    if (!index)
+      return index.takeError();
+    storage_[s.buffer].storeDouble(*index, v[s.value]);
+    if (internal_[s.buffer])
+      stamps_[s.buffer][*index] = row_;
+  }
+  return Status::ok();
+}
+
+Status LoopRunner::runGenerated(const Kernel &k) {
+  auto xr = evalAll(k.ranges);
+  auto rr = evalAll(k.reductionRanges);
+  if (!xr || !rr)
+    return Error("kernel " + k.name + ": cannot evaluate its iteration space");
+  int64_t rows = 1, reduced = 1;
+  for (int64_t s : *xr)
+    rows *= s;
+  for (int64_t s : *rr)
+    reduced *= s;
+  internal_.assign(p_.buffers.size(), false);
+  stamps_.assign(p_.buffers.size(), {});
+  for (int32_t b : k.internal) {
+    internal_[b] = true;
+    stamps_[b].assign(static_cast<size_t>(storageExtent(storage_[b])), 0);
+  }
+  for (int64_t x = 0; x < rows; ++x) {
+    ++row_;
+    for (size_t i = 0; i < k.ops.size(); ++i) {
+      const LoopOp &op = p_.ops[k.ops[i]];
+      auto opRanges = evalAll(op.ranges);
+      if (!opRanges)
+        return opRanges.takeError();
+      if (op.kind == LoopOpKind::Reduction) {
+        auto red = evalAll(op.reductionRanges);
+        if (!red)
+          return red.takeError();
+        bindVars(*opRanges, x, false);
+        Accumulator acc{op.reduction};
+        for (int64_t r = 0; r < reduced; ++r) {
+          bindVars(*red, r, true);
+          if (Status s = runOpAt(k, i, x, r, &acc); !s)
+            return s;
+        }
+        for (const Store &s : op.stores) {
+          auto index = eval(s.index);
+          if (!index)
+            return index.takeError();
+          double value =
+              roundTo(acc.result(s.value, op.correction), p_.buffers[s.buffer].type.dtype);
+          storage_[s.buffer].storeDouble(*index, value);
+          if (internal_[s.buffer])
+            stamps_[s.buffer][*index] = row_;
+        }
+        continue;
+      }
+      if (k.placements[i] == Placement::Full) {
+        for (int64_t r = 0; r < reduced; ++r) {
+          bindVars(*xr, x, false);
+          bindVars(*rr, r, false, xr->size());
+          if (Status s = runOpAt(k, i, x, r, nullptr); !s)
+            return s;
+        }
+        continue;
+      }
+      bindVars(*opRanges, x, false);
+      if (Status s = runOpAt(k, i, x, 0, nullptr); !s)
+        return s;
+    }
+  }
+  return Status::ok();
+}
+
+Expected<InterpretResult> LoopRunner::run(std::span<const RuntimeValue> inputs) {
+  registerReferenceKernels();
+  if (Status s = bindInputs(inputs); !s)
+    return s.takeError();
+  for (const Kernel &k : f_.kernels) {
+    kernel_ = &k;
+    Status s = k.isExtern ? runExtern(k) : runGenerated(k);
+    if (!s)
+      return s.takeError();
+  }
+  InterpretResult result;
+  for (const LoopProgram::Output &o : p_.outputs) {
+    if (o.isNone) {
+      result.outputs.push_back(RuntimeValue{});
+      continue;
+    }
+    if (o.view.buffer < 0) {
+      auto v = eval(o.symbol);
+      if (!v)
+        return v.takeError();
+      result.outputs.push_back(RuntimeValue{*v});
+      continue;
+    }
+    auto sizes = evalAll(o.view.sizes);
+    auto strides = evalAll(o.view.strides);
+    auto offset = eval(o.view.offset);
+    if (!sizes || !strides || !offset)
+      return Error("cannot evaluate an output view");
+    auto t = storage_[o.view.buffer].asStrided(*sizes, *strides, *offset);
+    if (!t)
+      return t.takeError();
+    result.outputs.push_back(RuntimeValue{t.take()});
+  }
+  for (const auto &[name, value] : bindings_)
+    if (!name.empty() && name[0] != 'x' && name[0] != 'r')
+      result.bindings[name] = value;
+  return result;
+}
+
+} // namespace
+
+Expected<InterpretResult> interpretLoopProgram(const LoopProgram &program,
+                                               const FusedProgram &fused,
+                                               std::span<const RuntimeValue> inputs) {
+  return LoopRunner(program, fused).run(inputs);
+}
+
+} // namespace fxkit

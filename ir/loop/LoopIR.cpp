@@ -1,0 +1,186 @@
+#include "ir/loop/LoopIR.h"
+
+#include "ir/ops/ShapeRules.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <sstream>
+
+namespace fxkit::loop {
+
+std::string_view scalarOpName(ScalarOp op) {
+  static constexpr std::string_view names[] = {
+      "load",  "constant",   "index_expr", "neg",       "abs",      "relu",    "sigmoid",
+      "tanh",  "erf",        "exp",        "log",       "cos",      "sin",     "sqrt",
+      "rsqrt", "reciprocal", "gelu",       "gelu_tanh", "to_dtype", "add",     "sub",
+      "mul",   "truediv",    "floordiv",   "truncdiv",  "maximum",  "minimum", "pow",
+      "lt",    "le",         "gt",         "ge",        "eq",       "ne",      "where"};
+  static_assert(std::size(names) == static_cast<size_t>(ScalarOp::Where) + 1);
+  return names[static_cast<size_t>(op)];
+}
+
+int scalarOpArity(ScalarOp op) {
+  if (op <= ScalarOp::IndexValue)
+    return 0;
+  if (op <= ScalarOp::Cast)
+    return 1;
+  if (op <= ScalarOp::Ne)
+    return 2;
+  return 3;
+}
+
+std::string_view reductionKindName(ReductionKind kind) {
+  switch (kind) {
+  case ReductionKind::Sum:
+    return "sum";
+  case ReductionKind::Mean:
+    return "mean";
+  case ReductionKind::Max:
+    return "max";
+  case ReductionKind::Min:
+    return "min";
+  case ReductionKind::VarMean:
+    return "var_mean";
+  case ReductionKind::OnlineSoftmax:
+    return "online_softmax";
+  }
+  return "?";
+}
+
+int reductionResultCount(ReductionKind kind) {
+  return kind == ReductionKind::VarMean || kind == ReductionKind::OnlineSoftmax ? 2 : 1;
+}
+
+std::string_view loopOpKindName(LoopOpKind kind) {
+  switch (kind) {
+  case LoopOpKind::Pointwise:
+    return "pointwise";
+  case LoopOpKind::Reduction:
+    return "reduction";
+  case LoopOpKind::Extern:
+    return "extern";
+  }
+  return "?";
+}
+
+std::string loopVarName(bool reduction, size_t i) {
+  return (reduction ? "r" : "x") + std::to_string(i);
+}
+
+namespace {
+void addUnique(std::vector<int32_t> &v, int32_t x) {
+  if (x >= 0 && std::find(v.begin(), v.end(), x) == v.end())
+    v.push_back(x);
+}
+} // namespace
+
+std::vector<int32_t> LoopOp::reads() const {
+  std::vector<int32_t> out;
+  for (const ScalarInstr &i : body)
+    if (i.op == ScalarOp::Load)
+      addUnique(out, i.buffer);
+  for (const BufferView &v : externInputs)
+    addUnique(out, v.buffer);
+  return out;
+}
+
+std::vector<int32_t> LoopOp::writes() const {
+  std::vector<int32_t> out;
+  for (const Store &s : stores)
+    addUnique(out, s.buffer);
+  for (int32_t b : externOutputs)
+    addUnique(out, b);
+  return out;
+}
+
+SymExpr LoopOp::numel() const { return symProduct(ranges); }
+SymExpr LoopOp::reductionNumel() const { return symProduct(reductionRanges); }
+
+SymExpr Buffer::storageNumel() const {
+  // 1 + sum (size - 1) * stride, or 0 when any size is 0 (symbols are never 0).
+  SymExpr extent = 1;
+  for (size_t i = 0; i < type.sizes.size(); ++i) {
+    if (symIs(type.sizes[i], 0))
+      return 0;
+    extent = symAdd(extent, symMul(symSub(type.sizes[i], 1), type.strides[i]));
+  }
+  return extent;
+}
+
+SymExpr Buffer::storageBytes() const {
+  return symMul(storageNumel(), SymExpr(dtypeItemSize(type.dtype)));
+}
+
+namespace {
+
+void printInstr(std::ostringstream &os, const LoopProgram &p, const ScalarInstr &in, size_t i) {
+  os << "    tmp" << i << " = " << scalarOpName(in.op) << "(";
+  switch (in.op) {
+  case ScalarOp::Load:
+    os << p.buffers[in.buffer].name << ", " << in.index.str();
+    break;
+  case ScalarOp::Constant:
+    if (dtypeIsFloating(in.dtype))
+      os << in.constant;
+    else
+      os << in.intConstant;
+    break;
+  case ScalarOp::IndexValue:
+    os << in.index.str();
+    break;
+  default:
+    for (int k = 0; k < scalarOpArity(in.op); ++k)
+      os << (k ? ", " : "") << "tmp" << in.operands[k];
+  }
+  os << ") : " << dtypeShortName(in.dtype) << "\n";
+}
+
+std::string rangesStr(const std::vector<SymExpr> &ranges, bool reduction) {
+  std::string s = "{";
+  for (size_t i = 0; i < ranges.size(); ++i)
+    s += (i ? ", " : "") + loopVarName(reduction, i) + ": " + ranges[i].str();
+  return s + "}";
+}
+
+} // namespace
+
+std::string LoopProgram::str() const {
+  std::ostringstream os;
+  for (const Buffer &b : buffers)
+    os << b.name << ": " << b.type.str() << (b.isInput ? " input" : "")
+       << (b.isOutput ? " output" : "") << "\n";
+  for (const LoopOp &op : ops) {
+    os << op.name << ": " << loopOpKindName(op.kind);
+    if (op.kind == LoopOpKind::Reduction)
+      os << " " << reductionKindName(op.reduction);
+    os << " " << rangesStr(op.ranges, false);
+    if (!op.reductionRanges.empty())
+      os << " " << rangesStr(op.reductionRanges, true);
+    os << "  # ";
+    for (size_t i = 0; i < op.origins.size(); ++i)
+      os << (i ? ", " : "") << op.origins[i];
+    os << "\n";
+    if (op.kind == LoopOpKind::Extern) {
+      os << "    extern(";
+      for (size_t i = 0; i < op.externInputs.size(); ++i)
+        os << (i ? ", " : "") << buffers[op.externInputs[i].buffer].name;
+      os << ") -> ";
+      for (size_t i = 0; i < op.externOutputs.size(); ++i)
+        os << (i ? ", " : "")
+           << (op.externOutputs[i] < 0 ? "_" : buffers[op.externOutputs[i]].name);
+      os << "\n";
+      continue;
+    }
+    for (size_t i = 0; i < op.body.size(); ++i)
+      printInstr(os, *this, op.body[i], i);
+    if (op.kind == LoopOpKind::Reduction)
+      os << "    reduce(tmp" << op.reduced << ")\n";
+    for (const Store &s : op.stores)
+      os << "    store(" << buffers[s.buffer].name << ", " << s.index.str() << ", "
+         << (op.kind == LoopOpKind::Reduction ? "result" : "tmp") << s.value << ")\n";
+  }
+  return os.str();
+}
+
+} // namespace fxkit::loop

@@ -1,0 +1,199 @@
+#pragma once
+/// \file The loop-level program an ATen graph lowers to (Inductor's scheduler nodes and loop
+/// bodies): buffers, loop ops (a pointwise body over a symbolic iteration space, a reduction,
+/// or an extern call), and the kernels that fusion groups them into.
+///
+/// A loop op's body is a small SSA list of scalar instructions (Inductor's `ops.*`): loads from
+/// buffers at symbolic index expressions, constants, arithmetic. Index expressions are SymExprs
+/// over the op's iteration variables (`x0, x1, ...` for the kept dimensions, `r0, r1, ...` for
+/// the reduced ones) and the graph's size symbols (`s77`). Views never make buffers: lowering
+/// folds them into the index expressions of their users.
+
+#include "ir/DType.h"
+#include "ir/SymExpr.h"
+#include "ir/TensorType.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fxkit {
+
+class Node;
+
+namespace loop {
+
+/// Scalar operations of a loop body.
+enum class ScalarOp : uint8_t {
+  // Leaves.
+  Load,       ///< buffer[index]
+  Constant,   ///< a number (intConstant for integer dtypes, constant otherwise)
+  IndexValue, ///< the value of `index` as a number (iota, index arithmetic)
+  // Unary.
+  Neg,
+  Abs,
+  Relu,
+  Sigmoid,
+  Tanh,
+  Erf,
+  Exp,
+  Log,
+  Cos,
+  Sin,
+  Sqrt,
+  Rsqrt,
+  Reciprocal,
+  Gelu,     ///< 0.5 x (1 + erf(x / sqrt 2))
+  GeluTanh, ///< gelu(approximate='tanh')
+  Cast,     ///< to the instruction's dtype (float16/bfloat16 round, ints truncate)
+  // Binary.
+  Add,
+  Sub,
+  Mul,
+  TrueDiv,
+  FloorDiv, ///< Python floor division (div rounding_mode='floor')
+  TruncDiv, ///< C division (div rounding_mode='trunc')
+  Maximum,  ///< NaN-propagating
+  Minimum,  ///< NaN-propagating
+  Pow,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,
+  // Ternary.
+  Where, ///< operands: condition, then, else
+};
+
+std::string_view scalarOpName(ScalarOp op);
+/// Number of operands (0 for leaves, 1 unary, 2 binary, 3 for Where).
+int scalarOpArity(ScalarOp op);
+
+/// One SSA instruction; operands index earlier instructions of the same body.
+struct ScalarInstr {
+  ScalarOp op = ScalarOp::Constant;
+  DType dtype = DType::Float32; ///< the result's dtype
+  int32_t operands[3] = {-1, -1, -1};
+  int32_t buffer = -1;     ///< Load: the buffer read
+  SymExpr index;           ///< Load: storage offset in the buffer; IndexValue: the value
+  double constant = 0;     ///< Constant of a floating dtype (inf and nan allowed)
+  int64_t intConstant = 0; ///< Constant of an integer or bool dtype (exact)
+};
+
+/// How a reduction combines its values.
+enum class ReductionKind : uint8_t {
+  Sum,
+  Mean,
+  Max, ///< NaN-propagating
+  Min, ///< NaN-propagating
+  /// Mean and variance in one pass (Welford); results: variance (with `correction`), mean.
+  VarMean,
+  /// prims.prepare_softmax_online: results max and sum(exp(x - max)).
+  OnlineSoftmax,
+};
+std::string_view reductionKindName(ReductionKind kind);
+/// How many results the reduction stores (VarMean and OnlineSoftmax: 2).
+int reductionResultCount(ReductionKind kind);
+
+/// A strided view of a buffer: how a tensor value of the graph sits in memory. Lowering folds
+/// every view op (view, permute, expand, select, split, ...) into one of these.
+struct BufferView {
+  int32_t buffer = -1;
+  std::vector<SymExpr> sizes;
+  std::vector<SymExpr> strides;
+  SymExpr offset; ///< storage offset, in elements
+};
+
+/// Where a loop op writes: result `value` (a body instruction for pointwise ops, the result
+/// number for reductions) to `buffer` at `index` (over the op's kept variables only).
+struct Store {
+  int32_t buffer = -1;
+  SymExpr index;
+  int32_t value = 0;
+};
+
+enum class LoopOpKind : uint8_t {
+  Pointwise, ///< stores body values at every point of `ranges`
+  Reduction, ///< reduces body value `reduced` over `reductionRanges`, stores per kept point
+  Extern,    ///< a library call (matmul, convolution, attention, ...) on whole buffers
+};
+std::string_view loopOpKindName(LoopOpKind kind);
+
+/// One loop nest (Inductor's SchedulerNode).
+struct LoopOp {
+  std::string name; ///< "op3"
+  LoopOpKind kind = LoopOpKind::Pointwise;
+  /// Kept iteration space: variables x0 .. x{n-1}.
+  std::vector<SymExpr> ranges;
+  /// Reduced iteration space (Reduction only): variables r0 .. r{m-1}.
+  std::vector<SymExpr> reductionRanges;
+  std::vector<ScalarInstr> body;
+  std::vector<Store> stores;
+
+  // Reduction only.
+  ReductionKind reduction = ReductionKind::Sum;
+  int32_t reduced = -1; ///< the body instruction whose values are reduced
+  DType accumulator = DType::Float32;
+  double correction = 0; ///< VarMean: divisor is count - correction
+
+  // Extern only: the ATen node computed as a whole, on strided views of whole buffers.
+  const Node *externNode = nullptr;
+  /// The node's tensor inputs in argument order (tensor lists flattened).
+  std::vector<BufferView> externInputs;
+  /// Buffers of the node's tensor results in order (-1 for a non-tensor result).
+  std::vector<int32_t> externOutputs;
+
+  /// ATen nodes this op computes (for names, provenance comments and `why`).
+  std::vector<std::string> origins;
+  /// Their ops' short names ("add", "var_mean"), for kernel names.
+  std::vector<std::string> originOps;
+
+  /// Buffers read (distinct, in first-read order).
+  std::vector<int32_t> reads() const;
+  /// Buffers written (distinct, in store order).
+  std::vector<int32_t> writes() const;
+  /// Product of ranges (and of reductionRanges), simplified.
+  SymExpr numel() const;
+  SymExpr reductionNumel() const;
+};
+
+/// A tensor in memory: a graph input, or the result of a loop op.
+struct Buffer {
+  std::string name;      ///< the graph input's name, or "buf<N>"
+  TensorType type;       ///< dtype, symbolic sizes and strides of the stored layout
+  bool isInput = false;  ///< a graph input (not allocated by the program)
+  bool isOutput = false; ///< returned by the graph (must be materialized)
+  int32_t producer = -1; ///< the loop op that writes it; -1 for inputs
+  /// Elements the storage spans (max offset + 1), for allocation and traffic.
+  SymExpr storageNumel() const;
+  /// Bytes of the storage.
+  SymExpr storageBytes() const;
+};
+
+/// Name of iteration variable `i` of the kept ("x") or reduced ("r") space.
+std::string loopVarName(bool reduction, size_t i);
+
+/// The whole lowered program.
+struct LoopProgram {
+  std::vector<Buffer> buffers;
+  std::vector<LoopOp> ops; ///< in a valid execution order
+  /// Graph inputs in placeholder order: a buffer index, or -1 for a symbolic-size input.
+  std::vector<int32_t> inputs;
+  std::vector<std::string> inputSymbols; ///< for -1 inputs: the symbol they bind ("s77")
+  /// What the graph returns, in order: a buffer viewed with sizes/strides/offset (outputs that
+  /// are views of computed buffers stay views), or a symbol.
+  struct Output {
+    BufferView view; ///< view.buffer -1: a symbolic integer or None
+    SymExpr symbol;  ///< the integer, when view.buffer is -1 and not isNone
+    bool isNone = false;
+  };
+  std::vector<Output> outputs;
+
+  /// Text form for tests and `--explain` (one op per block, Inductor-like).
+  std::string str() const;
+};
+
+} // namespace loop
+} // namespace fxkit

@@ -1,0 +1,105 @@
+/// The compiler core on the whole corpus: every ATen graph lowers and fuses; every reference
+/// workload's fused program, run kernel by kernel (LoopInterpreter, which also rejects a kernel
+/// that reads another row's internal values), reproduces the outputs PyTorch recorded, fused
+/// and unfused.
+
+#include "backends/interp/LoopInterpreter.h"
+#include "backends/interp/json/ReferenceIO.h"
+#include "importers/Import.h"
+#include "ir/ops/ShapeRules.h"
+#include "transforms/Fusion.h"
+#include "transforms/Lowering.h"
+#include "transforms/ShapeInference.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+using namespace fxkit;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<fs::path> corpusGraphs(const std::string &sub, const std::string &prefix) {
+  std::vector<fs::path> out;
+  fs::path root = fs::path(FXKIT_TEST_DATA) / "corpus" / sub;
+  for (const auto &e : fs::recursive_directory_iterator(root)) {
+    std::string name = e.path().filename().string();
+    if (e.is_regular_file() && name.ends_with(".graph.txt") && name.starts_with(prefix))
+      out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+fs::path sibling(const fs::path &graph, const std::string &suffix) {
+  std::string name = graph.filename().string();
+  return graph.parent_path() / (name.substr(0, name.size() - strlen(".graph.txt")) + suffix);
+}
+
+TEST(CorpusFusion, EveryAtenGraphLowersAndFuses) {
+  std::vector<fs::path> graphs = corpusGraphs("inductor", "aten_");
+  std::vector<fs::path> reference = corpusGraphs("reference", "");
+  graphs.insert(graphs.end(), reference.begin(), reference.end());
+  // 10 workloads: aten_pre/aten_post of graphs _0 and _1, and 10 reference graphs.
+  ASSERT_GE(graphs.size(), 50u);
+  for (const fs::path &p : graphs) {
+    SCOPED_TRACE(p.string());
+    auto graph = importGraphFile(p.string());
+    ASSERT_TRUE(graph) << graph.error().str();
+    ASSERT_TRUE(inferShapes(*graph)) << p;
+    auto program = lowerGraph(*graph);
+    ASSERT_TRUE(program) << program.error().str();
+    auto fused = fuseLoopProgram(*program);
+    ASSERT_TRUE(fused) << fused.error().str();
+    // Every op is in exactly one kernel.
+    std::vector<int> seen(program->ops.size(), 0);
+    for (const loop::Kernel &k : fused->kernels)
+      for (int32_t op : k.ops)
+        ++seen[op];
+    EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+    // Fusion never adds traffic over the unfused program.
+    FusionOptions none;
+    none.enable = false;
+    auto unfused = fuseLoopProgram(*program, none);
+    ASSERT_TRUE(unfused);
+    EXPECT_LE(symHint(fused->generatedKernelBytes()), symHint(unfused->generatedKernelBytes()));
+  }
+}
+
+void checkReference(bool fusion) {
+  std::vector<fs::path> graphs = corpusGraphs("reference", "");
+  ASSERT_GE(graphs.size(), 10u);
+  size_t checked = 0;
+  for (const fs::path &p : graphs) {
+    SCOPED_TRACE(p.string());
+    auto graph = importGraphFile(p.string());
+    ASSERT_TRUE(graph) << graph.error().str();
+    ASSERT_TRUE(inferShapes(*graph));
+    auto program = lowerGraph(*graph);
+    ASSERT_TRUE(program) << program.error().str();
+    FusionOptions options;
+    options.enable = fusion;
+    auto fused = fuseLoopProgram(*program, options);
+    ASSERT_TRUE(fused) << fused.error().str();
+    auto inFile = readSafetensors(sibling(p, ".inputs.safetensors").string());
+    auto outFile = readSafetensors(sibling(p, ".outputs.safetensors").string());
+    ASSERT_TRUE(inFile && outFile);
+    auto inputs = readGraphInputs(*inFile, program->inputs.size(), "inputs");
+    ASSERT_TRUE(inputs) << inputs.error().str();
+    auto result = interpretLoopProgram(*program, *fused, *inputs);
+    ASSERT_TRUE(result) << result.error().str();
+    auto checks = checkGraphOutputs(result->outputs, *outFile, {});
+    ASSERT_TRUE(checks);
+    for (const OutputCheck &c : *checks)
+      EXPECT_TRUE(c.ok) << c.name << " " << c.actual << ": " << c.detail;
+    ++checked;
+  }
+  EXPECT_EQ(checked, graphs.size());
+}
+
+TEST(CorpusFusion, FusedProgramsReproduceReferenceOutputs) { checkReference(true); }
+TEST(CorpusFusion, UnfusedProgramsReproduceReferenceOutputs) { checkReference(false); }
+
+} // namespace

@@ -1,0 +1,200 @@
+/// Lowering and fusion on small graphs: views folded into index expressions, the kernels
+/// fusion makes, every refusal reason, kernel deduplication, and the loop interpreter catching
+/// a kernel that reads another row's internal values.
+
+#include "transforms/Fusion.h"
+#include "InterpreterTestSupport.h"
+#include "backends/interp/LoopInterpreter.h"
+#include "importers/FxTextParser.h"
+#include "transforms/Lowering.h"
+#include "transforms/ShapeInference.h"
+
+#include <gtest/gtest.h>
+
+using namespace fxkit;
+using namespace fxkit::loop;
+using namespace fxkit::testing;
+
+namespace {
+
+struct Compiled {
+  Graph graph;
+  LoopProgram program;
+  FusedProgram fused;
+};
+
+Compiled compile(std::string_view text, FusionOptions options = {}) {
+  auto graph = parseFxText(text, "<test>");
+  EXPECT_TRUE(graph) << graph.error().str();
+  Compiled c{graph.take(), {}, {}};
+  Status s = inferShapes(c.graph);
+  EXPECT_TRUE(s) << (s ? "" : s.error().str());
+  auto program = lowerGraph(c.graph);
+  EXPECT_TRUE(program) << (program ? "" : program.error().str());
+  c.program = program.take();
+  auto fused = fuseLoopProgram(c.program, options);
+  EXPECT_TRUE(fused) << (fused ? "" : fused.error().str());
+  c.fused = fused.take();
+  return c;
+}
+
+const FusionDecision *decisionFor(const FusedProgram &f, const std::string &op) {
+  for (const FusionDecision &d : f.decisions)
+    if (d.op == op)
+      return &d;
+  return nullptr;
+}
+
+const char *kSoftmax = R"(graph():
+    %x : Tensor "f32[8, 16][16, 1]cpu"[num_users=2] = placeholder[target=x]
+    %amax : [num_users=1] = call_function[target=torch.ops.aten.amax.default](args = (%x, [1], True), kwargs = {})
+    %sub : [num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%x, %amax), kwargs = {})
+    %exp : [num_users=2] = call_function[target=torch.ops.aten.exp.default](args = (%sub,), kwargs = {})
+    %sum_1 : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%exp, [1], True), kwargs = {})
+    %div : [num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%exp, %sum_1), kwargs = {})
+    return (div,)
+)";
+
+TEST(Lowering, ViewsFoldIntoIndexExpressions) {
+  Compiled c = compile(R"(graph():
+    %x : Tensor "f32[4, 6][6, 1]cpu"[num_users=1] = placeholder[target=x]
+    %p : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%x, [1, 0]), kwargs = {})
+    %s : [num_users=1] = call_function[target=torch.ops.aten.select.int](args = (%p, 1, 2), kwargs = {})
+    %r : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%s,), kwargs = {})
+    return (r,)
+)");
+  // permute then select(dim 1, index 2) reads x[2, i]: offset 12, stride 1; no copy.
+  EXPECT_EQ(c.program.str(), R"(x: f32[4, 6][6, 1]cpu input
+buf0: f32[6][1]cpu output
+op0: pointwise {x0: 6}  # r
+    tmp0 = load(x, x0 + 12) : f32
+    tmp1 = relu(tmp0) : f32
+    store(buf0, x0, tmp1)
+)");
+}
+
+TEST(Fusion, SoftmaxIsOneReductionKernel) {
+  Compiled c = compile(kSoftmax);
+  ASSERT_EQ(c.fused.kernels.size(), 1u);
+  const Kernel &k = c.fused.kernels[0];
+  EXPECT_EQ(k.name, "fused_amax_sub_exp_sum_0");
+  EXPECT_EQ(k.ranges.size(), 1u);
+  EXPECT_EQ(k.reductionRanges.size(), 1u);
+  EXPECT_EQ(k.internal.size(), 4u); // amax, sub, exp and sum never leave the kernel
+  // Reads x once, writes the result once: 2 * 8 * 16 floats.
+  EXPECT_EQ(c.fused.generatedKernelBytes(), SymExpr(1024));
+  const FusionDecision *d = decisionFor(c.fused, "op1");
+  ASSERT_TRUE(d);
+  EXPECT_TRUE(d->fused);
+  EXPECT_EQ(d->kind, FusionKind::ReductionEpilogue);
+  // And it computes softmax.
+  Tensor x = fromValues({8, 16}, std::vector<double>(128, 1.0));
+  std::vector<RuntimeValue> in{RuntimeValue{x}};
+  auto r = interpretLoopProgram(c.program, c.fused, in);
+  ASSERT_TRUE(r) << r.error().str();
+  expectValues(*r->outputs[0].tensor(), std::vector<double>(128, 1.0 / 16));
+}
+
+const char *kTransposedRead = R"(graph():
+    %x : Tensor "f32[8, 16][16, 1]cpu"[num_users=1] = placeholder[target=x]
+    %y : Tensor "f32[16, 8][8, 1]cpu"[num_users=1] = placeholder[target=y]
+    %r : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%x,), kwargs = {})
+    %p : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%r, [1, 0]), kwargs = {})
+    %a : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%p, %y), kwargs = {})
+    return (a,)
+)";
+
+TEST(Fusion, ATransposedReadOfAnInternalValueIsRefused) {
+  Compiled c = compile(kTransposedRead);
+  EXPECT_EQ(c.fused.kernels.size(), 2u);
+  const FusionDecision *d = decisionFor(c.fused, "op1");
+  ASSERT_TRUE(d);
+  EXPECT_FALSE(d->fused);
+  EXPECT_NE(d->reason.find("reshaped iteration space"), std::string::npos) << d->reason;
+}
+
+TEST(LoopInterpreter, AnIllegalFusionFailsToRun) {
+  Compiled c = compile(kTransposedRead);
+  // Force both ops into one kernel, relu's buffer internal: the add reads elements of it
+  // that other rows write, and the run must say so.
+  Kernel k;
+  k.name = "illegal";
+  k.ops = {0, 1};
+  k.placements = {Placement::Row, Placement::Flat};
+  k.ranges = c.program.ops[0].ranges;
+  k.internal = {c.program.ops[0].writes()[0]};
+  FusedProgram forced;
+  forced.kernels.push_back(k);
+  Tensor x = fromValues({8, 16}, std::vector<double>(128, 1.0));
+  Tensor y = fromValues({16, 8}, std::vector<double>(128, 1.0));
+  std::vector<RuntimeValue> in{RuntimeValue{x}, RuntimeValue{y}};
+  auto r = interpretLoopProgram(c.program, forced, in);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("has not written"), std::string::npos) << r.error().message;
+  // The legal program runs: relu(1) + 1 everywhere.
+  auto ok = interpretLoopProgram(c.program, c.fused, in);
+  ASSERT_TRUE(ok) << ok.error().str();
+  expectValues(*ok->outputs[0].tensor(), std::vector<double>(128, 2.0));
+}
+
+TEST(Fusion, ExternBoundaryAndCycleAreRefused) {
+  Compiled c = compile(R"(graph():
+    %x : Tensor "f32[4, 4][4, 1]cpu"[num_users=1] = placeholder[target=x]
+    %r : [num_users=2] = call_function[target=torch.ops.aten.relu.default](args = (%x,), kwargs = {})
+    %m : [num_users=1] = call_function[target=torch.ops.aten.mm.default](args = (%r, %r), kwargs = {})
+    %a : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%r, %m), kwargs = {})
+    return (a,)
+)");
+  ASSERT_EQ(c.fused.kernels.size(), 3u);
+  EXPECT_TRUE(c.fused.kernels[1].isExtern);
+  bool sawCycle = false, sawExtern = false;
+  for (const FusionDecision &d : c.fused.decisions) {
+    sawCycle |= !d.fused && d.reason.find("would create a cycle") != std::string::npos;
+    sawExtern |= !d.fused && d.reason.find("extern op boundary") != std::string::npos;
+  }
+  EXPECT_TRUE(sawCycle) << c.fused.explain(c.program);
+  EXPECT_TRUE(sawExtern) << c.fused.explain(c.program);
+}
+
+TEST(Fusion, KernelSizeLimitAndDeduplication) {
+  std::string text = "graph():\n    %x : Tensor \"f32[32][1]cpu\"[num_users=1] = "
+                     "placeholder[target=x]\n";
+  std::string prev = "x";
+  for (int i = 0; i < 6; ++i) {
+    std::string name = "r" + std::to_string(i);
+    text += "    %" + name +
+            " : [num_users=1] = call_function[target=torch.ops.aten.relu.default]"
+            "(args = (%" +
+            prev + ",), kwargs = {})\n";
+    prev = name;
+  }
+  text += "    return (" + prev + ",)\n";
+  FusionOptions options;
+  options.maxOpsPerKernel = 3;
+  Compiled c = compile(text, options);
+  ASSERT_EQ(c.fused.kernels.size(), 2u);
+  // Both halves are three relus over [32]: one kernel definition, launched twice.
+  EXPECT_EQ(c.fused.kernels[0].name, c.fused.kernels[1].name);
+  EXPECT_EQ(c.fused.distinctKernels(), 1u);
+  const FusionDecision *d = decisionFor(c.fused, "op3");
+  ASSERT_TRUE(d);
+  EXPECT_NE(d->reason.find("too many nodes"), std::string::npos) << d->reason;
+}
+
+TEST(Fusion, DifferentIterationSpacesAreRefusedWithBothSpaces) {
+  Compiled c = compile(R"(graph():
+    %x : Tensor "f32[8, 16][16, 1]cpu"[num_users=2] = placeholder[target=x]
+    %s : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%x, [0]), kwargs = {})
+    %r : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%x,), kwargs = {})
+    return (s, r)
+)");
+  const FusionDecision *d = decisionFor(c.fused, "op1");
+  ASSERT_TRUE(d);
+  EXPECT_FALSE(d->fused);
+  EXPECT_NE(d->reason.find("different iteration spaces: the kernel iterates over [16] x [8], "
+                           "the op over [8, 16]"),
+            std::string::npos)
+      << d->reason;
+}
+
+} // namespace

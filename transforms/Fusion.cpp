@@ -1,0 +1,470 @@
+#include "transforms/Fusion.h"
+
+#include "ir/ops/ShapeRules.h"
+
+#include <algorithm>
+#include <map>
+#include <queue>
+#include <set>
+
+namespace fxkit {
+
+using namespace loop;
+
+namespace {
+
+bool rangesEqual(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!symEq(a[i], b[i]))
+      return false;
+  return true;
+}
+
+std::vector<SymExpr> concat(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
+  std::vector<SymExpr> out = a;
+  out.insert(out.end(), b.begin(), b.end());
+  return out;
+}
+
+std::string rangesText(const std::vector<SymExpr> &r) {
+  std::string s = "[";
+  for (size_t i = 0; i < r.size(); ++i)
+    s += (i ? ", " : "") + r[i].str();
+  return s + "]";
+}
+
+/// Where `op` sits in a kernel over X (rows) by R (reduced points), if anywhere.
+std::optional<Placement> placeOp(const LoopOp &op, const std::vector<SymExpr> &x,
+                                 const std::vector<SymExpr> &r) {
+  if (op.kind == LoopOpKind::Reduction) {
+    if (!r.empty() && rangesEqual(op.ranges, x) && rangesEqual(op.reductionRanges, r))
+      return Placement::Row;
+    return std::nullopt;
+  }
+  if (rangesEqual(op.ranges, x))
+    return Placement::Row;
+  if (!r.empty() && rangesEqual(op.ranges, concat(x, r)))
+    return Placement::Full;
+  if (r.empty() && symEq(op.numel(), symProduct(x)))
+    return Placement::Flat;
+  return std::nullopt;
+}
+
+/// `index` of `op` in kernel coordinates: a Full op's variables x{k+j} are the kernel's r{j}.
+SymExpr toKernelCoordinates(const SymExpr &index, Placement placement, size_t rows) {
+  if (placement != Placement::Full)
+    return index;
+  std::map<std::string, SymExpr, std::less<>> subst;
+  for (size_t j = 0; j < 16; ++j)
+    subst[loopVarName(false, rows + j)] = SymExpr::symbol(loopVarName(true, j));
+  return index.substitute(subst).simplify();
+}
+
+struct Group {
+  std::vector<int32_t> ops;
+  std::vector<Placement> placements;
+  std::vector<SymExpr> x, r;
+  bool isExtern = false;
+  bool alive = true;
+  int32_t minOp = 0, maxOp = 0;
+  std::vector<int32_t> deps; ///< groups this one reads from (direct)
+};
+
+/// A legal fusion of an op into a group, or the reason it is refused.
+struct Candidate {
+  bool ok = false;
+  FusionKind kind = FusionKind::Vertical;
+  std::string reason;
+  SymExpr bytesSaved = 0;
+  std::vector<SymExpr> x, r;
+  std::vector<Placement> existing; ///< new placements of the group's ops
+  Placement placement = Placement::Row;
+};
+
+class Fuser {
+public:
+  Fuser(const LoopProgram &p, const FusionOptions &o) : p_(p), options_(o) {}
+  Expected<FusedProgram> run();
+
+private:
+  Candidate consider(int32_t g, int32_t op);
+  bool dependsOn(int32_t from, int32_t target);
+  void addToGroup(int32_t g, int32_t op, const Candidate &c);
+  int32_t newGroup(int32_t op, bool isExtern);
+  std::vector<int32_t> producerGroups(int32_t op) const;
+  Kernel makeKernel(const Group &g) const;
+  std::string signatureOf(const Kernel &k) const;
+
+  const LoopProgram &p_;
+  const FusionOptions &options_;
+  std::vector<Group> groups_;
+  std::vector<int32_t> opGroup_;
+  std::vector<std::vector<int32_t>> writers_, readers_; ///< per buffer: ops
+  std::vector<uint32_t> visitStamp_;
+  uint32_t stamp_ = 0;
+  FusedProgram out_;
+};
+
+std::vector<int32_t> Fuser::producerGroups(int32_t op) const {
+  std::vector<int32_t> out;
+  for (int32_t b : p_.ops[op].reads())
+    for (int32_t w : writers_[b])
+      if (w < op && opGroup_[w] >= 0 && std::find(out.begin(), out.end(), opGroup_[w]) == out.end())
+        out.push_back(opGroup_[w]);
+  return out;
+}
+
+/// Whether `from` reads, directly or through other groups, from `target`.
+bool Fuser::dependsOn(int32_t from, int32_t target) {
+  ++stamp_;
+  std::vector<int32_t> work{from};
+  int32_t floor = groups_[target].minOp;
+  while (!work.empty()) {
+    int32_t g = work.back();
+    work.pop_back();
+    if (g == target)
+      return true;
+    if (visitStamp_[g] == stamp_ || groups_[g].maxOp < floor)
+      continue; // a group whose every op precedes target's first cannot depend on it
+    visitStamp_[g] = stamp_;
+    for (int32_t d : groups_[g].deps)
+      work.push_back(d);
+  }
+  return false;
+}
+
+Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
+  Group &g = groups_[gi];
+  const LoopOp &op = p_.ops[opIndex];
+  Candidate c;
+  bool vertical = false;
+  for (int32_t b : op.reads())
+    for (int32_t w : writers_[b])
+      if (w < opIndex && opGroup_[w] == gi)
+        vertical = true;
+  c.kind = vertical ? FusionKind::Vertical : FusionKind::Horizontal;
+  for (int32_t b : op.reads()) {
+    bool shared = false;
+    for (int32_t o : g.ops) {
+      const LoopOp &other = p_.ops[o];
+      auto w = other.writes(), rd = other.reads();
+      shared = shared || std::find(w.begin(), w.end(), b) != w.end() ||
+               std::find(rd.begin(), rd.end(), b) != rd.end();
+    }
+    if (shared)
+      c.bytesSaved = symAdd(c.bytesSaved, p_.buffers[b].storageBytes());
+  }
+  if (g.isExtern) {
+    c.reason = "extern op boundary: library calls are not fused";
+    return c;
+  }
+  if (g.ops.size() >= options_.maxOpsPerKernel) {
+    c.reason = "too many nodes: the kernel has " + std::to_string(g.ops.size()) + " ops (limit " +
+               std::to_string(options_.maxOpsPerKernel) + ")";
+    return c;
+  }
+  for (int32_t h : producerGroups(opIndex))
+    if (h != gi && dependsOn(h, gi)) {
+      c.reason = "would create a cycle: it also reads the kernel of " +
+                 p_.ops[groups_[h].ops.front()].name + ", which depends on this one";
+      return c;
+    }
+
+  // Iteration spaces.
+  c.x = g.x;
+  c.r = g.r;
+  c.existing = g.placements;
+  if (op.kind == LoopOpKind::Reduction && g.r.empty()) {
+    c.x = op.ranges;
+    c.r = op.reductionRanges;
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+      auto pl = placeOp(p_.ops[g.ops[i]], c.x, c.r);
+      if (!pl || *pl == Placement::Flat) {
+        c.reason = "different iteration spaces: the kernel iterates over " + rangesText(g.x) +
+                   ", the reduction over " + rangesText(op.ranges) + " x " +
+                   rangesText(op.reductionRanges);
+        return c;
+      }
+      c.existing[i] = *pl;
+    }
+    if (vertical)
+      c.kind = FusionKind::ReductionPrologue;
+  } else if (op.kind == LoopOpKind::Reduction) {
+    c.kind = FusionKind::SameRows;
+  } else if (!g.r.empty()) {
+    c.kind = FusionKind::ReductionEpilogue;
+  }
+  auto placement = placeOp(op, c.x, c.r);
+  if (!placement) {
+    std::string space = rangesText(op.ranges);
+    if (op.kind == LoopOpKind::Reduction)
+      space += " x " + rangesText(op.reductionRanges);
+    c.reason = "different iteration spaces: the kernel iterates over " + rangesText(c.x) +
+               (c.r.empty() ? "" : " x " + rangesText(c.r)) + ", the op over " + space;
+    return c;
+  }
+  c.placement = *placement;
+
+  // Values made inside the kernel must be read where they are written.
+  size_t rows = c.x.size();
+  for (const ScalarInstr &in : op.body) {
+    if (in.op != ScalarOp::Load)
+      continue;
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+      const LoopOp &producer = p_.ops[g.ops[i]];
+      for (const Store &s : producer.stores) {
+        if (s.buffer != in.buffer)
+          continue;
+        const std::string &name = p_.buffers[in.buffer].name;
+        if (c.existing[i] == Placement::Flat || c.placement == Placement::Flat) {
+          c.reason = "reads " + name + " through a reshaped iteration space";
+          return c;
+        }
+        SymExpr written = toKernelCoordinates(s.index, c.existing[i], rows);
+        SymExpr read = toKernelCoordinates(in.index, c.placement, rows);
+        if (!symEq(written, read)) {
+          c.reason = "reads " + name + " at " + read.str() + ", where the kernel writes it at " +
+                     written.str() + " (another row or point)";
+          return c;
+        }
+      }
+    }
+  }
+  c.ok = true;
+  c.reason = std::string(fusionKindName(c.kind));
+  return c;
+}
+
+int32_t Fuser::newGroup(int32_t op, bool isExtern) {
+  Group g;
+  g.ops.push_back(op);
+  g.placements.push_back(Placement::Row);
+  g.x = p_.ops[op].ranges;
+  g.r = p_.ops[op].reductionRanges;
+  g.isExtern = isExtern;
+  g.minOp = g.maxOp = op;
+  groups_.push_back(std::move(g));
+  visitStamp_.push_back(0);
+  int32_t id = static_cast<int32_t>(groups_.size() - 1);
+  for (int32_t h : producerGroups(op))
+    groups_[id].deps.push_back(h);
+  opGroup_[op] = id;
+  return id;
+}
+
+void Fuser::addToGroup(int32_t gi, int32_t op, const Candidate &c) {
+  std::vector<int32_t> producers = producerGroups(op);
+  Group &g = groups_[gi];
+  g.ops.push_back(op);
+  g.placements = c.existing;
+  g.placements.push_back(c.placement);
+  g.x = c.x;
+  g.r = c.r;
+  g.maxOp = std::max(g.maxOp, op);
+  for (int32_t h : producers)
+    if (h != gi && std::find(g.deps.begin(), g.deps.end(), h) == g.deps.end())
+      g.deps.push_back(h);
+  opGroup_[op] = gi;
+}
+
+std::string Fuser::signatureOf(const Kernel &k) const {
+  // Buffers become their role and position; everything else is spelled out.
+  std::map<int32_t, std::string> local;
+  auto role = [&](int32_t b) {
+    auto it = local.find(b);
+    if (it != local.end())
+      return it->second;
+    std::string r = "b" + std::to_string(local.size()) + ":" +
+                    std::string(dtypeShortName(p_.buffers[b].type.dtype));
+    local[b] = r;
+    return r;
+  };
+  std::string s = rangesText(k.ranges) + "x" + rangesText(k.reductionRanges) + ";";
+  for (size_t i = 0; i < k.ops.size(); ++i) {
+    const LoopOp &op = p_.ops[k.ops[i]];
+    s += std::string(loopOpKindName(op.kind)) + "/" + std::string(placementName(k.placements[i])) +
+         "/" + std::string(reductionKindName(op.reduction)) + "/" + std::to_string(op.correction) +
+         rangesText(op.ranges) + rangesText(op.reductionRanges) + "{";
+    for (const ScalarInstr &in : op.body) {
+      s += std::string(scalarOpName(in.op)) + ":" + std::string(dtypeShortName(in.dtype));
+      if (in.op == ScalarOp::Load)
+        s += "(" + role(in.buffer) + "," + in.index.str() + ")";
+      else if (in.op == ScalarOp::Constant)
+        s += "(" + std::to_string(in.constant) + "," + std::to_string(in.intConstant) + ")";
+      else if (in.op == ScalarOp::IndexValue)
+        s += "(" + in.index.str() + ")";
+      for (int32_t o : in.operands)
+        s += "," + std::to_string(o);
+      s += ";";
+    }
+    for (const Store &st : op.stores)
+      s += "store(" + role(st.buffer) + "," + st.index.str() + "," + std::to_string(st.value) + ")";
+    s += "}";
+  }
+  for (int32_t b : k.internal)
+    s += "internal:" + role(b);
+  return s;
+}
+
+Kernel Fuser::makeKernel(const Group &g) const {
+  Kernel k;
+  k.isExtern = g.isExtern;
+  k.ops = g.ops;
+  k.placements = g.placements;
+  k.ranges = g.x;
+  k.reductionRanges = g.r;
+  std::vector<int32_t> written, read;
+  auto addUnique = [](std::vector<int32_t> &v, int32_t b) {
+    if (std::find(v.begin(), v.end(), b) == v.end())
+      v.push_back(b);
+  };
+  for (int32_t o : g.ops) {
+    for (int32_t b : p_.ops[o].writes())
+      addUnique(written, b);
+    for (int32_t b : p_.ops[o].reads())
+      addUnique(read, b);
+  }
+  int32_t self = opGroup_[g.ops.front()];
+  for (int32_t b : written) {
+    bool inside = !p_.buffers[b].isOutput && !g.isExtern;
+    for (int32_t r : readers_[b])
+      inside = inside && opGroup_[r] == self;
+    for (int32_t w : writers_[b])
+      inside = inside && opGroup_[w] == self;
+    (inside ? k.internal : k.outputs).push_back(b);
+  }
+  for (int32_t b : read)
+    if (std::find(written.begin(), written.end(), b) == written.end())
+      k.inputs.push_back(b);
+  k.bytesRead = 0;
+  k.bytesWritten = 0;
+  for (int32_t b : k.inputs)
+    k.bytesRead = symAdd(k.bytesRead, p_.buffers[b].storageBytes());
+  for (int32_t b : k.outputs)
+    k.bytesWritten = symAdd(k.bytesWritten, p_.buffers[b].storageBytes());
+  return k;
+}
+
+Expected<FusedProgram> Fuser::run() {
+  size_t nOps = p_.ops.size();
+  opGroup_.assign(nOps, -1);
+  writers_.assign(p_.buffers.size(), {});
+  readers_.assign(p_.buffers.size(), {});
+  for (size_t i = 0; i < nOps; ++i) {
+    for (int32_t b : p_.ops[i].writes())
+      writers_[b].push_back(static_cast<int32_t>(i));
+    for (int32_t b : p_.ops[i].reads())
+      readers_[b].push_back(static_cast<int32_t>(i));
+  }
+  for (size_t i = 0; i < nOps; ++i) {
+    int32_t op = static_cast<int32_t>(i);
+    const LoopOp &lop = p_.ops[i];
+    if (lop.kind == LoopOpKind::Extern || !options_.enable) {
+      newGroup(op, lop.kind == LoopOpKind::Extern);
+      continue;
+    }
+    // Candidates: producers first (vertical), then recent readers of the same buffers.
+    std::vector<int32_t> candidates = producerGroups(op);
+    std::vector<int32_t> horizontal;
+    for (int32_t b : lop.reads())
+      for (auto it = readers_[b].rbegin(); it != readers_[b].rend(); ++it)
+        if (*it < op && opGroup_[*it] >= 0 &&
+            std::find(candidates.begin(), candidates.end(), opGroup_[*it]) == candidates.end() &&
+            std::find(horizontal.begin(), horizontal.end(), opGroup_[*it]) == horizontal.end() &&
+            horizontal.size() < options_.maxCandidates)
+          horizontal.push_back(opGroup_[*it]);
+    candidates.insert(candidates.end(), horizontal.begin(), horizontal.end());
+    int32_t best = -1;
+    size_t bestDecision = 0;
+    Candidate bestCandidate;
+    int64_t bestSaved = -1;
+    std::vector<size_t> legal;
+    for (int32_t g : candidates) {
+      Candidate c = consider(g, op);
+      out_.decisions.push_back(
+          {c.kind, lop.name, p_.ops[groups_[g].ops.front()].name, false, c.reason, c.bytesSaved});
+      if (!c.ok)
+        continue;
+      legal.push_back(out_.decisions.size() - 1);
+      int64_t saved = symHint(c.bytesSaved);
+      if (saved > bestSaved) {
+        best = g;
+        bestDecision = out_.decisions.size() - 1;
+        bestCandidate = std::move(c);
+        bestSaved = saved;
+      }
+    }
+    for (size_t d : legal) {
+      out_.decisions[d].fused = d == bestDecision;
+      if (d != bestDecision)
+        out_.decisions[d].reason += ": legal, but another kernel saves more traffic";
+    }
+    if (best >= 0)
+      addToGroup(best, op, bestCandidate);
+    else
+      newGroup(op, false);
+  }
+
+  // Kernels in a topological order of their groups (earliest first op first).
+  size_t nGroups = groups_.size();
+  std::vector<std::vector<int32_t>> users(nGroups);
+  std::vector<int32_t> pending(nGroups, 0);
+  for (size_t g = 0; g < nGroups; ++g)
+    for (int32_t d : groups_[g].deps) {
+      users[d].push_back(static_cast<int32_t>(g));
+      ++pending[g];
+    }
+  using Item = std::pair<int32_t, int32_t>; // (first op, group)
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> ready;
+  for (size_t g = 0; g < nGroups; ++g)
+    if (pending[g] == 0)
+      ready.push({groups_[g].ops.front(), static_cast<int32_t>(g)});
+  std::vector<int32_t> order;
+  while (!ready.empty()) {
+    int32_t g = ready.top().second;
+    ready.pop();
+    order.push_back(g);
+    for (int32_t u : users[g])
+      if (--pending[u] == 0)
+        ready.push({groups_[u].ops.front(), u});
+  }
+  if (order.size() != nGroups)
+    return Error("fusion made a cycle between kernels (internal error)");
+
+  std::map<std::string, std::string> names; // signature -> kernel name
+  for (int32_t g : order) {
+    Kernel k = makeKernel(groups_[g]);
+    if (k.isExtern) {
+      k.name = p_.ops[k.ops.front()].originOps.front();
+    } else {
+      k.signature = signatureOf(k);
+      auto it = names.find(k.signature);
+      if (it != names.end()) {
+        k.name = it->second;
+      } else {
+        std::vector<std::string> parts;
+        for (int32_t o : k.ops)
+          for (const std::string &name : p_.ops[o].originOps)
+            if (std::find(parts.begin(), parts.end(), name) == parts.end() && parts.size() < 4)
+              parts.push_back(name);
+        k.name = "fused";
+        for (const std::string &part : parts)
+          k.name += "_" + part;
+        k.name += "_" + std::to_string(names.size());
+        names[k.signature] = k.name;
+      }
+    }
+    out_.kernels.push_back(std::move(k));
+  }
+  return std::move(out_);
+}
+
+} // namespace
+
+Expected<FusedProgram> fuseLoopProgram(const LoopProgram &program, const FusionOptions &options) {
+  return Fuser(program, options).run();
+}
+
+} // namespace fxkit

@@ -1,0 +1,921 @@
+#include "transforms/Lowering.h"
+
+#include "ir/ops/OpRegistry.h"
+#include "ir/ops/ShapeRules.h"
+
+#include <cmath>
+#include <unordered_map>
+
+namespace fxkit {
+
+using namespace loop;
+
+namespace {
+
+/// What a graph node lowered to.
+struct Lowered {
+  enum class Kind : uint8_t { None, Tensor, Tensors, Sym } kind = Kind::None;
+  BufferView view;
+  std::vector<std::optional<BufferView>> views;
+  SymExpr sym;
+};
+
+/// "add" of `torch.ops.aten.add.Tensor`, "getitem" of `operator.getitem`.
+std::string shortOpName(std::string_view target) {
+  constexpr std::string_view torchOps = "torch.ops.";
+  if (target.starts_with(torchOps)) {
+    target.remove_prefix(torchOps.size());
+    size_t ns = target.find('.');
+    if (ns != std::string_view::npos)
+      target.remove_prefix(ns + 1);
+    return std::string(target.substr(0, target.find('.')));
+  }
+  size_t dot = target.rfind('.');
+  return std::string(dot == std::string_view::npos ? target : target.substr(dot + 1));
+}
+
+/// The variables of a loop over `sizes`: one per dimension, 0 for a dimension of size 1 (no
+/// loop: every kernel sees the same iteration space whatever size-1 dimensions a tensor has).
+/// The sizes that get a variable are appended to `ranges`.
+std::vector<SymExpr> iterate(const std::vector<SymExpr> &sizes, std::vector<SymExpr> &ranges,
+                             bool reduction) {
+  std::vector<SymExpr> vars;
+  for (const SymExpr &size : sizes) {
+    if (symIs(size, 1)) {
+      vars.push_back(SymExpr(0));
+      continue;
+    }
+    vars.push_back(SymExpr::symbol(loopVarName(reduction, ranges.size())));
+    ranges.push_back(size);
+  }
+  return vars;
+}
+
+/// offset + sum of vars[j] * strides[j] over the dimensions that are not size 1.
+SymExpr linearIndex(const SymExpr &offset, const std::vector<SymExpr> &sizes,
+                    const std::vector<SymExpr> &strides, const std::vector<SymExpr> &vars) {
+  SymExpr index = offset;
+  for (size_t j = 0; j < sizes.size(); ++j)
+    if (!symIs(sizes[j], 1))
+      index = symAdd(index, symMul(vars[j], strides[j]));
+  return index;
+}
+
+/// Builds one loop op's body.
+class BodyBuilder {
+public:
+  explicit BodyBuilder(LoopOp &op) : op_(op) {}
+
+  int32_t add(ScalarInstr in) {
+    op_.body.push_back(std::move(in));
+    return static_cast<int32_t>(op_.body.size() - 1);
+  }
+  int32_t load(int32_t buffer, SymExpr index, DType dtype) {
+    ScalarInstr in;
+    in.op = ScalarOp::Load;
+    in.dtype = dtype;
+    in.buffer = buffer;
+    in.index = std::move(index);
+    return add(std::move(in));
+  }
+  int32_t constant(double v, DType dtype) {
+    ScalarInstr in;
+    in.op = ScalarOp::Constant;
+    in.dtype = dtype;
+    if (dtypeIsFloating(dtype))
+      in.constant = v;
+    else
+      in.intConstant = dtype == DType::Bool ? (v != 0) : static_cast<int64_t>(v);
+    return add(std::move(in));
+  }
+  int32_t intConstant(int64_t v, DType dtype) {
+    ScalarInstr in;
+    in.op = ScalarOp::Constant;
+    in.dtype = dtype;
+    in.intConstant = v;
+    in.constant = static_cast<double>(v);
+    return add(std::move(in));
+  }
+  int32_t indexValue(SymExpr e, DType dtype) {
+    ScalarInstr in;
+    in.op = ScalarOp::IndexValue;
+    in.dtype = dtype;
+    in.index = std::move(e);
+    return add(std::move(in));
+  }
+  int32_t op(ScalarOp op, DType dtype, int32_t a, int32_t b = -1, int32_t c = -1) {
+    ScalarInstr in;
+    in.op = op;
+    in.dtype = dtype;
+    in.operands[0] = a;
+    in.operands[1] = b;
+    in.operands[2] = c;
+    return add(std::move(in));
+  }
+  /// `a` converted to dtype (no instruction when it already has it).
+  int32_t cast(int32_t a, DType dtype) {
+    if (op_.body[a].dtype == dtype)
+      return a;
+    return op(ScalarOp::Cast, dtype, a);
+  }
+
+private:
+  LoopOp &op_;
+};
+
+class Lowerer {
+public:
+  explicit Lowerer(const Graph &graph) : graph_(graph) {}
+
+  Expected<LoopProgram> run();
+
+private:
+  Error nodeError(const Node &n, const std::string &message) const {
+    return Error("node '" + n.name() + "' (" + std::string(n.target()) + "): " + message);
+  }
+  Lowered &valueOf(const Node *n) { return values_[index_.at(n)]; }
+
+  int32_t newBuffer(const TensorType &type, int32_t producer) {
+    Buffer b;
+    b.name = "buf" + std::to_string(nextBuffer_++);
+    b.type = type;
+    b.producer = producer;
+    program_.buffers.push_back(std::move(b));
+    return static_cast<int32_t>(program_.buffers.size() - 1);
+  }
+  LoopOp &newOp(LoopOpKind kind, const Node &origin) {
+    LoopOp op;
+    op.name = "op" + std::to_string(program_.ops.size());
+    op.kind = kind;
+    op.origins.push_back(origin.name());
+    op.originOps.push_back(shortOpName(origin.target()));
+    program_.ops.push_back(std::move(op));
+    return program_.ops.back();
+  }
+  int32_t currentOp() const { return static_cast<int32_t>(program_.ops.size() - 1); }
+  static BufferView wholeView(int32_t buffer, const TensorType &type) {
+    return {buffer, type.sizes, type.strides, SymExpr(0)};
+  }
+
+  /// A tensor argument as a body value broadcast to `outSizes` (variables x0..), converted to
+  /// `dtype`: a load through the argument's view, a constant for a Python number, or the value
+  /// of a symbolic integer.
+  Expected<int32_t> operand(BodyBuilder &b, const Node &n, const Argument &a,
+                            const std::vector<SymExpr> &outVars, DType dtype);
+  /// Stores `value` at every point (variables `outVars`) of a pointwise op over `type` into a
+  /// new buffer.
+  Lowered finishPointwise(LoopOp &op, BodyBuilder &b, int32_t value, const TensorType &type,
+                          const std::vector<SymExpr> &outVars);
+
+  Status lowerNode(const Node &n);
+  Status lowerPointwise(const Node &n, const BoundArgs &args, const TensorType &out);
+  Status lowerCreation(const Node &n, const BoundArgs &args, const TensorType &out);
+  Status lowerView(const Node &n, const BoundArgs &args);
+  Status lowerReduction(const Node &n, const BoundArgs &args);
+  Status lowerExtern(const Node &n, const BoundArgs &args);
+  Status lowerOther(const Node &n, const BoundArgs &args);
+  /// A copy of `in` into a new buffer of layout `out` (clone, reshape that cannot view).
+  Lowered copyInto(const Node &n, const BufferView &in, const TensorType &out);
+  Expected<BufferView> tensorArg(const Node &n, const Argument &a);
+  Status lowerOutput(const Node &n);
+  void eliminateDeadOps();
+
+  const Graph &graph_;
+  LoopProgram program_;
+  std::unordered_map<const Node *, size_t> index_;
+  std::vector<Lowered> values_;
+  int nextBuffer_ = 0;
+};
+
+Expected<BufferView> Lowerer::tensorArg(const Node &n, const Argument &a) {
+  if (!a.isNode())
+    return nodeError(n, "expected a tensor argument");
+  Lowered &v = valueOf(a.asNode());
+  if (v.kind != Lowered::Kind::Tensor)
+    return nodeError(n, "input '" + a.asNode()->name() + "' is not a tensor");
+  return v.view;
+}
+
+Expected<int32_t> Lowerer::operand(BodyBuilder &b, const Node &n, const Argument &a,
+                                   const std::vector<SymExpr> &outVars, DType dtype) {
+  switch (a.kind()) {
+  case Argument::Kind::Int:
+    return b.cast(b.intConstant(a.asInt(), DType::Int64), dtype);
+  case Argument::Kind::Float:
+    return b.cast(b.constant(a.asFloat(), DType::Float64), dtype);
+  case Argument::Kind::Bool:
+    return b.cast(b.intConstant(a.asBool() ? 1 : 0, DType::Bool), dtype);
+  case Argument::Kind::Sym:
+    return b.cast(b.indexValue(a.asSym(), DType::Int64), dtype);
+  case Argument::Kind::NodeRef: {
+    Lowered &v = valueOf(a.asNode());
+    if (v.kind == Lowered::Kind::Sym)
+      return b.cast(b.indexValue(v.sym, DType::Int64), dtype);
+    if (v.kind != Lowered::Kind::Tensor)
+      return nodeError(n, "input '" + a.asNode()->name() + "' is not a tensor or number");
+    const BufferView &view = v.view;
+    size_t lead = outVars.size() - view.sizes.size();
+    std::vector<SymExpr> vars(outVars.begin() + lead, outVars.end());
+    SymExpr index = linearIndex(view.offset, view.sizes, view.strides, vars);
+    DType stored = program_.buffers[view.buffer].type.dtype;
+    return b.cast(b.load(view.buffer, index, stored), dtype);
+  }
+  default:
+    return nodeError(n, "unsupported operand kind");
+  }
+}
+
+Lowered Lowerer::finishPointwise(LoopOp &op, BodyBuilder &b, int32_t value, const TensorType &type,
+                                 const std::vector<SymExpr> &outVars) {
+  int32_t buffer = newBuffer(type, currentOp());
+  value = b.cast(value, type.dtype);
+  op.stores.push_back({buffer, linearIndex(SymExpr(0), type.sizes, type.strides, outVars), value});
+  Lowered out;
+  out.kind = Lowered::Kind::Tensor;
+  out.view = wholeView(buffer, type);
+  return out;
+}
+
+/// The scalar op of an elementwise ATen op with a plain mapping.
+std::optional<ScalarOp> simpleScalarOp(std::string_view target) {
+  static const std::unordered_map<std::string_view, ScalarOp> table = {
+      {"torch.ops.aten.mul.Tensor", ScalarOp::Mul},
+      {"torch.ops.aten.mul.Scalar", ScalarOp::Mul},
+      {"torch.ops.aten.div.Tensor", ScalarOp::TrueDiv},
+      {"torch.ops.aten.div.Scalar", ScalarOp::TrueDiv},
+      {"torch.ops.aten.maximum.default", ScalarOp::Maximum},
+      {"torch.ops.aten.minimum.default", ScalarOp::Minimum},
+      {"torch.ops.aten.pow.Tensor_Scalar", ScalarOp::Pow},
+      {"torch.ops.aten.pow.Tensor_Tensor", ScalarOp::Pow},
+      {"torch.ops.aten.relu.default", ScalarOp::Relu},
+      {"torch.ops.aten.neg.default", ScalarOp::Neg},
+      {"torch.ops.aten.abs.default", ScalarOp::Abs},
+      {"torch.ops.aten.sigmoid.default", ScalarOp::Sigmoid},
+      {"torch.ops.aten.tanh.default", ScalarOp::Tanh},
+      {"torch.ops.aten.erf.default", ScalarOp::Erf},
+      {"torch.ops.aten.exp.default", ScalarOp::Exp},
+      {"torch.ops.aten.log.default", ScalarOp::Log},
+      {"torch.ops.aten.cos.default", ScalarOp::Cos},
+      {"torch.ops.aten.sin.default", ScalarOp::Sin},
+      {"torch.ops.aten.sqrt.default", ScalarOp::Sqrt},
+      {"torch.ops.aten.rsqrt.default", ScalarOp::Rsqrt},
+      {"torch.ops.aten.reciprocal.default", ScalarOp::Reciprocal},
+      {"torch.ops.prims.convert_element_type.default", ScalarOp::Cast},
+  };
+  auto it = table.find(target);
+  if (it == table.end())
+    return std::nullopt;
+  return it->second;
+}
+
+std::optional<ScalarOp> comparisonOp(std::string_view target) {
+  static const std::unordered_map<std::string_view, ScalarOp> table = {
+      {"lt", ScalarOp::Lt}, {"le", ScalarOp::Le}, {"gt", ScalarOp::Gt},
+      {"ge", ScalarOp::Ge}, {"eq", ScalarOp::Eq}, {"ne", ScalarOp::Ne}};
+  constexpr std::string_view prefix = "torch.ops.aten.";
+  if (!target.starts_with(prefix))
+    return std::nullopt;
+  std::string_view rest = target.substr(prefix.size());
+  size_t dot = rest.find('.');
+  auto it = table.find(rest.substr(0, dot));
+  if (it == table.end())
+    return std::nullopt;
+  return it->second;
+}
+
+/// The dtype a comparison computes in: the promotion of its operands.
+DType comparisonDType(const Graph &, const Node &n) {
+  std::vector<PromotionOperand> ops;
+  for (const Argument &a : n.args().items()) {
+    if (a.isNode()) {
+      if (const TensorType *t = a.asNode()->value().tensor())
+        ops.push_back({t->dtype, t->sizes.size(), false});
+      else
+        ops.push_back({DType::Int64, 0, true});
+    } else if (a.kind() == Argument::Kind::Float) {
+      ops.push_back({scalarKindDType(ScalarKind::Float), 0, true});
+    } else if (a.kind() == Argument::Kind::Int) {
+      ops.push_back({scalarKindDType(ScalarKind::Int), 0, true});
+    } else if (a.kind() == Argument::Kind::Bool) {
+      ops.push_back({scalarKindDType(ScalarKind::Bool), 0, true});
+    }
+  }
+  return resultType(ops);
+}
+
+Status Lowerer::lowerPointwise(const Node &n, const BoundArgs &args, const TensorType &out) {
+  std::string_view target = n.target();
+  LoopOp &op = newOp(LoopOpKind::Pointwise, n);
+  BodyBuilder b(op);
+  const std::vector<SymExpr> sizes = iterate(out.sizes, op.ranges, false);
+  DType dt = out.dtype;
+  auto arg = [&](std::string_view name, DType dtype) {
+    return operand(b, n, args.get(name), sizes, dtype);
+  };
+  int32_t value = -1;
+  auto unwrap = [&](Expected<int32_t> e, int32_t &into) -> Status {
+    if (!e)
+      return e.takeError();
+    into = *e;
+    return Status::ok();
+  };
+  int32_t x = -1, y = -1, c = -1;
+  if (target.find(".add.") != std::string_view::npos ||
+      target.find(".sub.") != std::string_view::npos ||
+      target.find(".rsub.") != std::string_view::npos) {
+    if (Status s = unwrap(arg("self", dt), x); !s)
+      return s;
+    if (Status s = unwrap(arg("other", dt), y); !s)
+      return s;
+    auto alpha = args.get("alpha");
+    bool rsub = target.find(".rsub.") != std::string_view::npos;
+    int32_t scaled = rsub ? x : y;
+    if (!(alpha.kind() == Argument::Kind::Int && alpha.asInt() == 1)) {
+      if (Status s = unwrap(operand(b, n, alpha, sizes, dt), c); !s)
+        return s;
+      scaled = b.op(ScalarOp::Mul, dt, scaled, c);
+    }
+    if (rsub)
+      value = b.op(ScalarOp::Sub, dt, y, scaled);
+    else
+      value = b.op(target.find(".add.") != std::string_view::npos ? ScalarOp::Add : ScalarOp::Sub,
+                   dt, x, scaled);
+  } else if (target == "torch.ops.aten.div.Tensor_mode") {
+    const Argument &mode = args.get("rounding_mode");
+    if (Status s = unwrap(arg("self", dt), x); !s)
+      return s;
+    if (Status s = unwrap(arg("other", dt), y); !s)
+      return s;
+    if (mode.isNone())
+      value = b.op(ScalarOp::TrueDiv, dt, x, y);
+    else if (mode.asString() == "trunc")
+      value = b.op(ScalarOp::TruncDiv, dt, x, y);
+    else if (mode.asString() == "floor")
+      value = b.op(ScalarOp::FloorDiv, dt, x, y);
+    else
+      return nodeError(n, "unknown rounding_mode '" + std::string(mode.asString()) + "'");
+  } else if (target == "torch.ops.aten.where.self") {
+    if (Status s = unwrap(arg("condition", DType::Bool), c); !s)
+      return s;
+    if (Status s = unwrap(arg("self", dt), x); !s)
+      return s;
+    if (Status s = unwrap(arg("other", dt), y); !s)
+      return s;
+    value = b.op(ScalarOp::Where, dt, c, x, y);
+  } else if (target == "torch.ops.aten.gelu.default") {
+    if (Status s = unwrap(arg("self", dt), x); !s)
+      return s;
+    const Argument &approx = args.get("approximate");
+    bool tanh = approx.kind() == Argument::Kind::String && approx.asString() == "tanh";
+    value = b.op(tanh ? ScalarOp::GeluTanh : ScalarOp::Gelu, dt, x);
+  } else if (auto cmp = comparisonOp(target)) {
+    DType common = comparisonDType(graph_, n);
+    if (Status s = unwrap(arg("self", common), x); !s)
+      return s;
+    if (Status s = unwrap(arg("other", common), y); !s)
+      return s;
+    value = b.op(*cmp, DType::Bool, x, y);
+  } else if (auto simple = simpleScalarOp(target)) {
+    const OpSchema &schema = args.op().schema;
+    if (*simple == ScalarOp::Cast) {
+      if (Status s = unwrap(arg(schema.args[0].name, dt), x); !s)
+        return s;
+      value = x;
+    } else if (scalarOpArity(*simple) == 1) {
+      if (Status s = unwrap(arg(schema.args[0].name, dt), x); !s)
+        return s;
+      value = b.op(*simple, dt, x);
+    } else {
+      if (Status s = unwrap(arg(schema.args[0].name, dt), x); !s)
+        return s;
+      if (Status s = unwrap(arg(schema.args[1].name, dt), y); !s)
+        return s;
+      value = b.op(*simple, dt, x, y);
+    }
+  } else {
+    program_.ops.pop_back();
+    return nodeError(n, "lowering has no rule for this pointwise op");
+  }
+  values_[index_.at(&n)] = finishPointwise(op, b, value, out, sizes);
+  return Status::ok();
+}
+
+Status Lowerer::lowerCreation(const Node &n, const BoundArgs &args, const TensorType &out) {
+  std::string_view target = n.target();
+  LoopOp &op = newOp(LoopOpKind::Pointwise, n);
+  BodyBuilder b(op);
+  std::vector<SymExpr> vars = iterate(out.sizes, op.ranges, false);
+  int32_t value = -1;
+  if (target == "torch.ops.aten.full.default" || target == "torch.ops.aten.scalar_tensor.default") {
+    auto v =
+        operand(b, n, args.get(target.find("full") != std::string_view::npos ? "fill_value" : "s"),
+                vars, out.dtype);
+    if (!v)
+      return v.takeError();
+    value = *v;
+  } else if (target == "torch.ops.prims.iota.default") {
+    auto start = args.symInt("start");
+    auto step = args.symInt("step");
+    if (!start || !step)
+      return nodeError(n, "iota needs integer start and step");
+    value =
+        b.cast(b.indexValue(symAdd(*start, symMul(vars.at(0), *step)), DType::Int64), out.dtype);
+  } else {
+    program_.ops.pop_back();
+    return nodeError(n, "lowering has no rule for this creation op");
+  }
+  values_[index_.at(&n)] = finishPointwise(op, b, value, out, vars);
+  return Status::ok();
+}
+
+Lowered Lowerer::copyInto(const Node &n, const BufferView &in, const TensorType &out) {
+  LoopOp &op = newOp(LoopOpKind::Pointwise, n);
+  BodyBuilder b(op);
+  std::vector<SymExpr> outVars = iterate(out.sizes, op.ranges, false);
+  // Row-major position of the output point, unflattened against the input's sizes: the
+  // element order of reshape.
+  SymExpr flat = 0;
+  for (size_t j = 0; j < out.sizes.size(); ++j)
+    flat = symAdd(symMul(flat, out.sizes[j]), outVars[j]);
+  std::vector<SymExpr> inVars(in.sizes.size());
+  if (in.sizes == out.sizes) {
+    inVars = outVars;
+  } else {
+    SymExpr inner = 1;
+    for (size_t j = in.sizes.size(); j-- > 0;) {
+      SymExpr q = symIs(inner, 1) ? flat : SymExpr::binary(SymExpr::Kind::FloorDiv, flat, inner);
+      inVars[j] = j == 0 ? q : SymExpr::binary(SymExpr::Kind::Mod, q, in.sizes[j]);
+      inner = symMul(inner, in.sizes[j]);
+    }
+  }
+  SymExpr index = linearIndex(in.offset, in.sizes, in.strides, inVars);
+  int32_t value = b.load(in.buffer, index, program_.buffers[in.buffer].type.dtype);
+  return finishPointwise(op, b, value, out, outVars);
+}
+
+Status Lowerer::lowerView(const Node &n, const BoundArgs &args) {
+  const TensorType *out = n.value().tensor();
+  auto in = tensorArg(n, args.at(0));
+  if (!in)
+    return in.takeError();
+  std::string_view target = n.target();
+  Lowered result;
+  result.kind = Lowered::Kind::Tensor;
+  if (target == "torch.ops.aten.split.Tensor" ||
+      target == "torch.ops.aten.split_with_sizes.default") {
+    const auto *outs = n.value().tensors();
+    auto dim = args.integer("dim");
+    if (!outs || !dim)
+      return nodeError(n, "split needs a list result and an integer dim");
+    auto d = normalizeDim(*dim, in->sizes.size());
+    if (!d)
+      return nodeError(n, d.error().message);
+    result.kind = Lowered::Kind::Tensors;
+    SymExpr start = 0;
+    for (const auto &t : *outs) {
+      BufferView v{in->buffer, t->sizes, t->strides,
+                   symAdd(in->offset, symMul(start, in->strides[*d]))};
+      start = symAdd(start, t->sizes[*d]);
+      result.views.push_back(v);
+    }
+    values_[index_.at(&n)] = std::move(result);
+    return Status::ok();
+  }
+  if (!out)
+    return nodeError(n, "view without a tensor value");
+  result.view = {in->buffer, out->sizes, out->strides, in->offset};
+  if (target == "torch.ops.aten.select.int") {
+    auto dim = args.integer("dim");
+    auto idx = args.symInt("index");
+    if (!dim || !idx)
+      return nodeError(n, "select needs an integer dim and index");
+    auto d = normalizeDim(*dim, in->sizes.size());
+    if (!d)
+      return nodeError(n, d.error().message);
+    SymExpr i = *idx;
+    if (i.isConstant() && i.constant() < 0)
+      i = symAdd(in->sizes[*d], i);
+    result.view.offset = symAdd(in->offset, symMul(i, in->strides[*d]));
+  } else if (target == "torch.ops.aten.as_strided.default") {
+    const Argument &off = args.get("storage_offset");
+    if (!off.isNone()) {
+      auto o = args.symInt("storage_offset");
+      if (!o)
+        return o.takeError();
+      result.view.offset = *o;
+    }
+  } else if (target == "torch.ops.aten.reshape.default" ||
+             target == "torch.ops.aten.view.default" ||
+             target == "torch.ops.aten._unsafe_view.default") {
+    if (!viewStrides(in->sizes, in->strides, out->sizes)) {
+      if (target != "torch.ops.aten.reshape.default")
+        return nodeError(n, "view of a tensor whose strides cannot express it");
+      values_[index_.at(&n)] = copyInto(n, *in, *out);
+      return Status::ok();
+    }
+  }
+  values_[index_.at(&n)] = std::move(result);
+  return Status::ok();
+}
+
+Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
+  std::string_view target = n.target();
+  auto in = tensorArg(n, args.at(0));
+  if (!in)
+    return in.takeError();
+  size_t rank = in->sizes.size();
+  // Reduced dimensions: `dim` (None or [] = all), or the one dim of prepare_softmax_online.
+  std::vector<bool> reduced(rank, false);
+  bool keepdim = false;
+  ReductionKind kind = ReductionKind::Sum;
+  double correction = 1;
+  std::optional<DType> dtypeArg;
+  if (target.find("prepare_softmax_online") != std::string_view::npos) {
+    auto d = args.integer("dim");
+    if (!d)
+      return d.takeError();
+    auto nd = normalizeDim(*d, rank);
+    if (!nd)
+      return nodeError(n, nd.error().message);
+    reduced[*nd] = true;
+    keepdim = true;
+    kind = ReductionKind::OnlineSoftmax;
+  } else {
+    const Argument *dimArg = args.op().schema.indexOf("dim") >= 0 ? &args.get("dim") : nullptr;
+    bool all = !dimArg || dimArg->isNone() || (dimArg->isContainer() && dimArg->items().empty());
+    if (all) {
+      std::fill(reduced.begin(), reduced.end(), true);
+    } else {
+      auto dims = args.intList("dim");
+      if (!dims)
+        return dims.takeError();
+      for (int64_t d : **dims) {
+        auto nd = normalizeDim(d, rank);
+        if (!nd)
+          return nodeError(n, nd.error().message);
+        reduced[*nd] = true;
+      }
+    }
+    if (args.op().schema.indexOf("keepdim") >= 0) {
+      auto k = args.boolean("keepdim");
+      if (!k)
+        return k.takeError();
+      keepdim = *k;
+    }
+    if (target.find(".sum.") != std::string_view::npos)
+      kind = ReductionKind::Sum;
+    else if (target.find(".mean.") != std::string_view::npos)
+      kind = ReductionKind::Mean;
+    else if (target.find(".amax.") != std::string_view::npos)
+      kind = ReductionKind::Max;
+    else if (target.find(".amin.") != std::string_view::npos)
+      kind = ReductionKind::Min;
+    else if (target.find(".var_mean.") != std::string_view::npos) {
+      kind = ReductionKind::VarMean;
+      const Argument &corr = args.get("correction");
+      if (corr.kind() == Argument::Kind::Int)
+        correction = static_cast<double>(corr.asInt());
+      else if (corr.kind() == Argument::Kind::Float)
+        correction = corr.asFloat();
+    } else
+      return nodeError(n, "lowering has no rule for this reduction");
+    if (args.op().schema.indexOf("dtype") >= 0) {
+      auto d = args.dtype("dtype");
+      if (!d)
+        return d.takeError();
+      dtypeArg = *d;
+    }
+  }
+  if (rank == 0)
+    std::fill(reduced.begin(), reduced.end(), true);
+
+  std::vector<TensorType> outs;
+  if (const TensorType *t = n.value().tensor())
+    outs.push_back(*t);
+  else if (const auto *ts = n.value().tensors())
+    for (const auto &t : *ts)
+      outs.push_back(*t);
+  if (outs.empty())
+    return nodeError(n, "reduction without a tensor value");
+
+  LoopOp &op = newOp(LoopOpKind::Reduction, n);
+  op.reduction = kind;
+  op.correction = correction;
+  std::vector<SymExpr> inVars(rank), keptVars;
+  for (size_t j = 0; j < rank; ++j) {
+    std::vector<SymExpr> &ranges = reduced[j] ? op.reductionRanges : op.ranges;
+    inVars[j] = iterate({in->sizes[j]}, ranges, reduced[j]).front();
+    if (!reduced[j])
+      keptVars.push_back(inVars[j]);
+  }
+  DType outDType = outs[0].dtype;
+  op.accumulator = dtypeIsFloating(outDType)
+                       ? (outDType == DType::Float64 ? DType::Float64 : DType::Float32)
+                       : DType::Int64;
+  if (kind == ReductionKind::Max || kind == ReductionKind::Min)
+    op.accumulator = outDType;
+  (void)dtypeArg; // the inferred output dtype already reflects `dtype=`
+  BodyBuilder b(op);
+  DType stored = program_.buffers[in->buffer].type.dtype;
+  int32_t loaded =
+      b.load(in->buffer, linearIndex(in->offset, in->sizes, in->strides, inVars), stored);
+  op.reduced = b.cast(loaded, op.accumulator);
+
+  Lowered result;
+  result.kind =
+      outs.size() == 1 && n.value().tensor() ? Lowered::Kind::Tensor : Lowered::Kind::Tensors;
+  int32_t opIndex = currentOp();
+  for (size_t k = 0; k < outs.size(); ++k) {
+    const TensorType &t = outs[k];
+    int32_t buffer = newBuffer(t, opIndex);
+    // Output dimensions map to the kept dimensions in order (keepdim's reduced dims are 0).
+    std::vector<SymExpr> outVars;
+    size_t kept = 0;
+    for (size_t j = 0; j < t.sizes.size(); ++j) {
+      bool isReducedDim = keepdim && j < rank && reduced[j];
+      outVars.push_back(isReducedDim || kept >= keptVars.size() ? SymExpr(0) : keptVars[kept++]);
+    }
+    program_.ops[opIndex].stores.push_back(
+        {buffer, linearIndex(SymExpr(0), t.sizes, t.strides, outVars), static_cast<int32_t>(k)});
+    BufferView v = wholeView(buffer, t);
+    if (result.kind == Lowered::Kind::Tensor)
+      result.view = v;
+    else
+      result.views.push_back(v);
+  }
+  values_[index_.at(&n)] = std::move(result);
+  return Status::ok();
+}
+
+Status Lowerer::lowerExtern(const Node &n, const BoundArgs &args) {
+  if (args.op().schema.indexOf("out") >= 0)
+    return nodeError(n, "out= variants are not lowered (they mutate an input)");
+  LoopOp &op = newOp(LoopOpKind::Extern, n);
+  op.externNode = &n;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Argument &a = args.at(i);
+    std::vector<const Argument *> items;
+    if (a.isNode())
+      items.push_back(&a);
+    else if (a.kind() == Argument::Kind::List || a.kind() == Argument::Kind::Tuple)
+      for (const Argument &item : a.items())
+        if (item.isNode())
+          items.push_back(&item);
+    for (const Argument *item : items) {
+      Lowered &v = valueOf(item->asNode());
+      if (v.kind == Lowered::Kind::Tensor)
+        op.externInputs.push_back(v.view);
+    }
+  }
+  int32_t opIndex = currentOp();
+  Lowered result;
+  if (const TensorType *t = n.value().tensor()) {
+    int32_t buffer = newBuffer(*t, opIndex);
+    program_.ops[opIndex].externOutputs.push_back(buffer);
+    result.kind = Lowered::Kind::Tensor;
+    result.view = wholeView(buffer, *t);
+  } else if (const auto *ts = n.value().tensors()) {
+    result.kind = Lowered::Kind::Tensors;
+    for (const auto &t : *ts) {
+      if (!t) {
+        program_.ops[opIndex].externOutputs.push_back(-1);
+        result.views.push_back(std::nullopt);
+        continue;
+      }
+      int32_t buffer = newBuffer(*t, opIndex);
+      program_.ops[opIndex].externOutputs.push_back(buffer);
+      result.views.push_back(wholeView(buffer, *t));
+    }
+  } else {
+    return nodeError(n, "extern op without a tensor value");
+  }
+  values_[index_.at(&n)] = std::move(result);
+  return Status::ok();
+}
+
+Status Lowerer::lowerOther(const Node &n, const BoundArgs &args) {
+  std::string_view target = n.target();
+  Lowered &result = values_[index_.at(&n)];
+  if (target == "operator.getitem") {
+    const Argument &src = args.at(0);
+    const Argument &idx = args.at(1);
+    if (!src.isNode() || idx.kind() != Argument::Kind::Int)
+      return nodeError(n, "getitem needs a node and an integer index");
+    Lowered &v = valueOf(src.asNode());
+    if (v.kind != Lowered::Kind::Tensors)
+      return nodeError(n, "getitem of a value that is not a list of tensors");
+    int64_t i = idx.asInt();
+    if (i < 0)
+      i += static_cast<int64_t>(v.views.size());
+    if (i < 0 || i >= static_cast<int64_t>(v.views.size()))
+      return nodeError(n, "getitem index out of range");
+    if (v.views[i]) {
+      result.kind = Lowered::Kind::Tensor;
+      result.view = *v.views[i];
+    }
+    return Status::ok();
+  }
+  if (const SymExpr *sym = n.value().sym()) { // sym_size, operator.add/mul/...
+    result.kind = Lowered::Kind::Sym;
+    result.sym = *sym;
+    return Status::ok();
+  }
+  const TensorType *out = n.value().tensor();
+  if (target == "torch.ops.aten.clone.default" && out) {
+    auto in = tensorArg(n, args.at(0));
+    if (!in)
+      return in.takeError();
+    result = copyInto(n, *in, *out);
+    // copyInto appended an op; `result` may dangle if values_ grew: it does not (sized once).
+    return Status::ok();
+  }
+  if (target == "torch.ops.aten.cat.default" && out) {
+    auto dim = args.integer("dim");
+    if (!dim)
+      return dim.takeError();
+    auto d = normalizeDim(*dim, out->sizes.size());
+    if (!d)
+      return nodeError(n, d.error().message);
+    int32_t buffer = -1;
+    SymExpr start = 0;
+    for (const Argument &item : args.get("tensors").items()) {
+      auto in = tensorArg(n, item);
+      if (!in)
+        return in.takeError();
+      // Legacy empty tensors ([0]) take no part in cat.
+      if (in->sizes.size() == 1 && symIs(in->sizes[0], 0) && out->sizes.size() != 1)
+        continue;
+      LoopOp &op = newOp(LoopOpKind::Pointwise, n);
+      std::vector<SymExpr> vars = iterate(in->sizes, op.ranges, false);
+      if (buffer < 0)
+        buffer = newBuffer(*out, currentOp());
+      BodyBuilder b(op);
+      std::vector<SymExpr> outVars = vars;
+      outVars[*d] = symAdd(vars[*d], start);
+      int32_t value =
+          b.cast(b.load(in->buffer, linearIndex(in->offset, in->sizes, in->strides, vars),
+                        program_.buffers[in->buffer].type.dtype),
+                 out->dtype);
+      // Index through the output's strides (size-1 dims of the input still index the output).
+      SymExpr index = 0;
+      for (size_t j = 0; j < out->sizes.size(); ++j)
+        index = symAdd(index, symMul(outVars[j], out->strides[j]));
+      op.stores.push_back({buffer, index, value});
+      start = symAdd(start, in->sizes[*d]);
+    }
+    if (buffer < 0)
+      return nodeError(n, "cat of empty tensors only");
+    result.kind = Lowered::Kind::Tensor;
+    result.view = wholeView(buffer, *out);
+    return Status::ok();
+  }
+  return nodeError(n, "lowering has no rule for this op");
+}
+
+Status Lowerer::lowerNode(const Node &n) {
+  const OpInfo *op = OpRegistry::instance().lookup(n.target());
+  if (!op)
+    return nodeError(n, "unknown op");
+  auto args = bindArgs(n, *op);
+  if (!args)
+    return args.takeError();
+  if (n.value().empty())
+    return nodeError(n, "the node has no value: run shape inference first");
+  switch (op->category) {
+  case OpCategory::Pointwise:
+  case OpCategory::Creation: {
+    const TensorType *out = n.value().tensor();
+    if (!out)
+      return nodeError(n, "expected a tensor value");
+    return op->category == OpCategory::Pointwise ? lowerPointwise(n, *args, *out)
+                                                 : lowerCreation(n, *args, *out);
+  }
+  case OpCategory::View:
+    return lowerView(n, *args);
+  case OpCategory::Reduction:
+    return lowerReduction(n, *args);
+  case OpCategory::Extern:
+    return lowerExtern(n, *args);
+  case OpCategory::Other:
+    return lowerOther(n, *args);
+  }
+  return nodeError(n, "unknown op category");
+}
+
+Status Lowerer::lowerOutput(const Node &n) {
+  const std::vector<Argument> &args = n.args().items();
+  if (args.empty())
+    return Status::ok();
+  std::vector<Argument> single;
+  const std::vector<Argument> *items = &args[0].items();
+  if (!args[0].isContainer()) {
+    single.push_back(args[0]);
+    items = &single;
+  }
+  for (const Argument &a : *items) {
+    LoopProgram::Output out;
+    if (a.isNone()) {
+      out.isNone = true;
+    } else if (a.kind() == Argument::Kind::Int) {
+      out.symbol = SymExpr(a.asInt());
+    } else if (a.isNode()) {
+      Lowered &v = valueOf(a.asNode());
+      if (v.kind == Lowered::Kind::Tensor) {
+        out.view = v.view;
+        program_.buffers[v.view.buffer].isOutput = true;
+      } else if (v.kind == Lowered::Kind::Sym) {
+        out.symbol = v.sym;
+      } else {
+        return Error("output: '" + a.asNode()->name() + "' is neither a tensor nor an integer");
+      }
+    } else {
+      return Error("output: unsupported returned value");
+    }
+    program_.outputs.push_back(std::move(out));
+  }
+  return Status::ok();
+}
+
+void Lowerer::eliminateDeadOps() {
+  // An op is live when a buffer it writes is an output or is read by a live op. One backward
+  // sweep suffices: readers come after writers.
+  std::vector<bool> needed(program_.buffers.size(), false);
+  for (size_t b = 0; b < program_.buffers.size(); ++b)
+    needed[b] = program_.buffers[b].isOutput;
+  std::vector<bool> live(program_.ops.size(), false);
+  for (size_t i = program_.ops.size(); i-- > 0;) {
+    for (int32_t w : program_.ops[i].writes())
+      live[i] = live[i] || needed[w];
+    if (live[i])
+      for (int32_t r : program_.ops[i].reads())
+        needed[r] = true;
+  }
+  std::vector<int32_t> newIndex(program_.ops.size(), -1);
+  std::vector<LoopOp> kept;
+  for (size_t i = 0; i < program_.ops.size(); ++i)
+    if (live[i]) {
+      newIndex[i] = static_cast<int32_t>(kept.size());
+      kept.push_back(std::move(program_.ops[i]));
+    }
+  program_.ops = std::move(kept);
+  for (size_t i = 0; i < program_.ops.size(); ++i)
+    program_.ops[i].name = "op" + std::to_string(i);
+  for (Buffer &b : program_.buffers)
+    if (b.producer >= 0)
+      b.producer = newIndex[b.producer];
+}
+
+Expected<LoopProgram> Lowerer::run() {
+  size_t i = 0;
+  for (Node *n : graph_)
+    index_[n] = i++;
+  values_.resize(i);
+  for (Node *n : graph_) {
+    switch (n->op()) {
+    case OpKind::Placeholder: {
+      Lowered &v = valueOf(n);
+      if (const TensorType *t = n->value().tensor()) {
+        Buffer b;
+        b.name = n->name();
+        b.type = *t;
+        b.isInput = true;
+        program_.buffers.push_back(std::move(b));
+        int32_t id = static_cast<int32_t>(program_.buffers.size() - 1);
+        program_.inputs.push_back(id);
+        program_.inputSymbols.emplace_back();
+        v.kind = Lowered::Kind::Tensor;
+        v.view = wholeView(id, *t);
+      } else if (const SymExpr *s = n->value().sym()) {
+        program_.inputs.push_back(-1);
+        program_.inputSymbols.push_back(s->str());
+        v.kind = Lowered::Kind::Sym;
+        v.sym = *s;
+      } else {
+        return Error("placeholder '" + n->name() +
+                     "' has no type: run shape inference first "
+                     "(or give the graph a nodes.json sidecar)");
+      }
+      break;
+    }
+    case OpKind::CallFunction:
+      if (Status s = lowerNode(*n); !s)
+        return s.takeError();
+      break;
+    case OpKind::Output:
+      if (Status s = lowerOutput(*n); !s)
+        return s.takeError();
+      break;
+    default:
+      return Error("node '" + n->name() + "': lowering does not support " +
+                   std::string(opKindName(n->op())) + " nodes");
+    }
+  }
+  eliminateDeadOps();
+  return std::move(program_);
+}
+
+} // namespace
+
+Expected<LoopProgram> lowerGraph(const Graph &graph) { return Lowerer(graph).run(); }
+
+} // namespace fxkit
