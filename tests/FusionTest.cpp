@@ -157,7 +157,8 @@ TEST(Fusion, ExternBoundaryAndCycleAreRefused) {
 }
 
 TEST(Fusion, KernelSizeLimitAndDeduplication) {
-  std::string text = "graph():\n    %x : Tensor \"f32[32][1]cpu\"[num_users=1] = "
+  // 2-d, so that lowering does not inline the relus into each other (it inlines 1-d ops).
+  std::string text = "graph():\n    %x : Tensor \"f32[4, 8][8, 1]cpu\"[num_users=1] = "
                      "placeholder[target=x]\n";
   std::string prev = "x";
   for (int i = 0; i < 6; ++i) {
@@ -173,12 +174,41 @@ TEST(Fusion, KernelSizeLimitAndDeduplication) {
   options.maxOpsPerKernel = 3;
   Compiled c = compile(text, options);
   ASSERT_EQ(c.fused.kernels.size(), 2u);
-  // Both halves are three relus over [32]: one kernel definition, launched twice.
+  // Both halves are three relus over [4, 8]: one kernel definition, launched twice.
   EXPECT_EQ(c.fused.kernels[0].name, c.fused.kernels[1].name);
   EXPECT_EQ(c.fused.distinctKernels(), 1u);
   const FusionDecision *d = decisionFor(c.fused, "op3");
   ASSERT_TRUE(d);
   EXPECT_NE(d->reason.find("too many nodes"), std::string::npos) << d->reason;
+}
+
+TEST(Lowering, PerChannelVectorsAreInlinedIntoTheirReaders) {
+  // Batch-norm's scale rsqrt(var + eps) over [4] channels feeds a [2, 4, 3] op: it is inlined
+  // (recomputed per element) rather than given a kernel of its own.
+  Compiled c = compile(R"(graph():
+    %v : Tensor "f32[4][1]cpu"[num_users=1] = placeholder[target=v]
+    %x : Tensor "f32[2, 4, 3][12, 3, 1]cpu"[num_users=1] = placeholder[target=x]
+    %a : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%v, 1e-05), kwargs = {})
+    %r : [num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%a,), kwargs = {})
+    %u : [num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%r, -1), kwargs = {})
+    %m : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%x, %u), kwargs = {})
+    return (m,)
+)");
+  ASSERT_EQ(c.program.ops.size(), 1u);
+  EXPECT_EQ(c.program.ops[0].originOps, (std::vector<std::string>{"add", "rsqrt", "mul"}));
+  ASSERT_EQ(c.fused.kernels.size(), 1u);
+  EXPECT_EQ(c.fused.kernels[0].name, "fused_add_rsqrt_mul_0");
+  Tensor v = fromValues({4}, {3, 8, 15, 24});
+  Tensor x = fromValues({2, 4, 3}, std::vector<double>(24, 1.0));
+  std::vector<RuntimeValue> in{RuntimeValue{v}, RuntimeValue{x}};
+  auto r = interpretLoopProgram(c.program, c.fused, in);
+  ASSERT_TRUE(r) << r.error().str();
+  std::vector<double> want;
+  for (int n = 0; n < 2; ++n)
+    for (double var : {3.0, 8.0, 15.0, 24.0})
+      for (int k = 0; k < 3; ++k)
+        want.push_back(1 / std::sqrt(var + 1e-5));
+  expectValues(*r->outputs[0].tensor(), want, 1e-6);
 }
 
 TEST(Fusion, DifferentIterationSpacesAreRefusedWithBothSpaces) {

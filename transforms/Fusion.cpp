@@ -13,15 +13,6 @@ using namespace loop;
 
 namespace {
 
-bool rangesEqual(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
-  if (a.size() != b.size())
-    return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (!symEq(a[i], b[i]))
-      return false;
-  return true;
-}
-
 std::vector<SymExpr> concat(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
   std::vector<SymExpr> out = a;
   out.insert(out.end(), b.begin(), b.end());
@@ -35,31 +26,91 @@ std::string rangesText(const std::vector<SymExpr> &r) {
   return s + "]";
 }
 
-/// Where `op` sits in a kernel over X (rows) by R (reduced points), if anywhere.
-std::optional<Placement> placeOp(const LoopOp &op, const std::vector<SymExpr> &x,
-                                 const std::vector<SymExpr> &r) {
-  if (op.kind == LoopOpKind::Reduction) {
-    if (!r.empty() && rangesEqual(op.ranges, x) && rangesEqual(op.reductionRanges, r))
-      return Placement::Row;
-    return std::nullopt;
+/// Variable names x0.. (or r0..) for `n` dimensions.
+std::vector<SymExpr> varsOf(size_t n, bool reduction, size_t first = 0) {
+  std::vector<SymExpr> out;
+  for (size_t i = 0; i < n; ++i)
+    out.push_back(SymExpr::symbol(loopVarName(reduction, first + i)));
+  return out;
+}
+
+/// When every dimension of `ranges` is the product of consecutive dimensions of `target`
+/// (row-major, so [1024, 256] over [8, 128, 256]), each dimension's variable as a combination
+/// of `targetVars` (x0 of [1024] is 128*x0 + x1 of [8, 128]); otherwise nullopt.
+std::optional<std::vector<SymExpr>> groupOnto(const std::vector<SymExpr> &ranges,
+                                              const std::vector<SymExpr> &target,
+                                              const std::vector<SymExpr> &targetVars) {
+  std::vector<SymExpr> out;
+  size_t j = 0;
+  for (const SymExpr &size : ranges) {
+    SymExpr product = 1, var = 0;
+    while (j < target.size() && !symEq(product, size)) {
+      if (!product.isConstant() || product.constant() != 1)
+        if (symHint(product) > symHint(size))
+          return std::nullopt;
+      var = symAdd(symMul(var, target[j]), targetVars[j]);
+      product = symMul(product, target[j]);
+      ++j;
+    }
+    if (!symEq(product, size))
+      return std::nullopt;
+    out.push_back(var);
   }
-  if (rangesEqual(op.ranges, x))
-    return Placement::Row;
-  if (!r.empty() && rangesEqual(op.ranges, concat(x, r)))
-    return Placement::Full;
-  if (r.empty() && symEq(op.numel(), symProduct(x)))
-    return Placement::Flat;
+  if (j != target.size())
+    return std::nullopt;
+  return out;
+}
+
+/// Where an op sits in a kernel, and its variables in the kernel's (x0.. rows, r0.. reduced).
+struct Place {
+  Placement placement = Placement::Row;
+  std::map<std::string, SymExpr, std::less<>> toKernel;
+};
+
+void addVars(Place &p, const std::vector<SymExpr> &mapped, bool reduction) {
+  for (size_t i = 0; i < mapped.size(); ++i)
+    p.toKernel[loopVarName(reduction, i)] = mapped[i];
+}
+
+/// Where `op` sits in a kernel over X (rows) by R (reduced points), if anywhere.
+std::optional<Place> placeOp(const LoopOp &op, const std::vector<SymExpr> &x,
+                             const std::vector<SymExpr> &r) {
+  Place place;
+  std::vector<SymExpr> xv = varsOf(x.size(), false), rv = varsOf(r.size(), true);
+  if (op.kind == LoopOpKind::Reduction) {
+    if (r.empty())
+      return std::nullopt;
+    auto kept = groupOnto(op.ranges, x, xv);
+    auto reduced = groupOnto(op.reductionRanges, r, rv);
+    if (!kept || !reduced)
+      return std::nullopt;
+    addVars(place, *kept, false);
+    addVars(place, *reduced, true);
+    return place;
+  }
+  if (auto rows = groupOnto(op.ranges, x, xv)) {
+    addVars(place, *rows, false);
+    return place;
+  }
+  if (!r.empty()) {
+    std::vector<SymExpr> allVars = xv;
+    allVars.insert(allVars.end(), rv.begin(), rv.end());
+    if (auto full = groupOnto(op.ranges, concat(x, r), allVars)) {
+      place.placement = Placement::Full;
+      addVars(place, *full, false);
+      return place;
+    }
+  }
+  if (r.empty() && symEq(op.numel(), symProduct(x))) {
+    place.placement = Placement::Flat;
+    return place;
+  }
   return std::nullopt;
 }
 
-/// `index` of `op` in kernel coordinates: a Full op's variables x{k+j} are the kernel's r{j}.
-SymExpr toKernelCoordinates(const SymExpr &index, Placement placement, size_t rows) {
-  if (placement != Placement::Full)
-    return index;
-  std::map<std::string, SymExpr, std::less<>> subst;
-  for (size_t j = 0; j < 16; ++j)
-    subst[loopVarName(false, rows + j)] = SymExpr::symbol(loopVarName(true, j));
-  return index.substitute(subst).simplify();
+/// `index` of an op in kernel coordinates.
+SymExpr toKernelCoordinates(const SymExpr &index, const Place &place) {
+  return index.substitute(place.toKernel).simplify();
 }
 
 struct Group {
@@ -80,6 +131,7 @@ struct Candidate {
   SymExpr bytesSaved = 0;
   std::vector<SymExpr> x, r;
   std::vector<Placement> existing; ///< new placements of the group's ops
+  std::vector<Place> existingPlaces;
   Placement placement = Placement::Row;
 };
 
@@ -181,13 +233,13 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
     c.r = op.reductionRanges;
     for (size_t i = 0; i < g.ops.size(); ++i) {
       auto pl = placeOp(p_.ops[g.ops[i]], c.x, c.r);
-      if (!pl || *pl == Placement::Flat) {
+      if (!pl || pl->placement == Placement::Flat) {
         c.reason = "different iteration spaces: the kernel iterates over " + rangesText(g.x) +
                    ", the reduction over " + rangesText(op.ranges) + " x " +
                    rangesText(op.reductionRanges);
         return c;
       }
-      c.existing[i] = *pl;
+      c.existing[i] = pl->placement;
     }
     if (vertical)
       c.kind = FusionKind::ReductionPrologue;
@@ -195,6 +247,23 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
     c.kind = FusionKind::SameRows;
   } else if (!g.r.empty()) {
     c.kind = FusionKind::ReductionEpilogue;
+  } else {
+    // A pointwise kernel takes the finer of the two spaces ([8, 128, 256] over
+    // [1024, 256]) when its ops group onto it, so their values meet at the same points.
+    auto asIs = placeOp(op, g.x, g.r);
+    if (!asIs || asIs->placement == Placement::Flat) {
+      std::vector<Placement> refined;
+      for (int32_t o : g.ops) {
+        auto pl = placeOp(p_.ops[o], op.ranges, {});
+        if (!pl || pl->placement == Placement::Flat)
+          break;
+        refined.push_back(pl->placement);
+      }
+      if (refined.size() == g.ops.size()) {
+        c.x = op.ranges;
+        c.existing = refined;
+      }
+    }
   }
   auto placement = placeOp(op, c.x, c.r);
   if (!placement) {
@@ -205,10 +274,17 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
                (c.r.empty() ? "" : " x " + rangesText(c.r)) + ", the op over " + space;
     return c;
   }
-  c.placement = *placement;
+  c.placement = placement->placement;
+  for (size_t i = 0; i < g.ops.size(); ++i) {
+    auto pl = placeOp(p_.ops[g.ops[i]], c.x, c.r);
+    if (!pl) {
+      c.reason = "internal error: an op of the kernel no longer fits its iteration space";
+      return c;
+    }
+    c.existingPlaces.push_back(*pl);
+  }
 
   // Values made inside the kernel must be read where they are written.
-  size_t rows = c.x.size();
   for (const ScalarInstr &in : op.body) {
     if (in.op != ScalarOp::Load)
       continue;
@@ -222,8 +298,8 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
           c.reason = "reads " + name + " through a reshaped iteration space";
           return c;
         }
-        SymExpr written = toKernelCoordinates(s.index, c.existing[i], rows);
-        SymExpr read = toKernelCoordinates(in.index, c.placement, rows);
+        SymExpr written = toKernelCoordinates(s.index, c.existingPlaces[i]);
+        SymExpr read = toKernelCoordinates(in.index, *placement);
         if (!symEq(written, read)) {
           c.reason = "reads " + name + " at " + read.str() + ", where the kernel writes it at " +
                      written.str() + " (another row or point)";

@@ -3,7 +3,9 @@
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 namespace fxkit {
@@ -179,6 +181,7 @@ private:
   Expected<BufferView> tensorArg(const Node &n, const Argument &a);
   Status lowerOutput(const Node &n);
   void eliminateDeadOps();
+  void inlineSmallProducers();
 
   const Graph &graph_;
   LoopProgram program_;
@@ -865,6 +868,80 @@ void Lowerer::eliminateDeadOps() {
       b.producer = newIndex[b.producer];
 }
 
+/// Inlines pointwise ops over at most one dimension into the ops that read them (Inductor
+/// inlines every pointwise producer; this does the case whose index map inverts without
+/// division: the producer stores element x0 at x0, so a reader's index is the producer's x0).
+/// Such ops are per-channel or per-row vectors (batch-norm scales, a row's rsqrt), cheap to
+/// recompute, and otherwise need a kernel of their own.
+void Lowerer::inlineSmallProducers() {
+  constexpr size_t kMaxBody = 32, kMaxReaders = 8;
+  std::vector<std::vector<int32_t>> readers(program_.buffers.size());
+  for (size_t i = 0; i < program_.ops.size(); ++i)
+    for (int32_t b : program_.ops[i].reads())
+      readers[b].push_back(static_cast<int32_t>(i));
+  for (size_t pi = 0; pi < program_.ops.size(); ++pi) {
+    const LoopOp &producer = program_.ops[pi];
+    if (producer.kind != LoopOpKind::Pointwise || producer.ranges.size() > 1 ||
+        producer.stores.size() != 1 || producer.body.size() > kMaxBody)
+      continue;
+    const Store &store = producer.stores[0];
+    SymExpr x0 = SymExpr::symbol(loopVarName(false, 0));
+    bool identity = producer.ranges.empty() ? symIs(store.index, 0) : symEq(store.index, x0);
+    int32_t b = store.buffer;
+    if (!identity || program_.buffers[b].isOutput || readers[b].empty() ||
+        readers[b].size() > kMaxReaders)
+      continue;
+    bool inlinable = true;
+    for (int32_t r : readers[b])
+      inlinable = inlinable && program_.ops[r].kind != LoopOpKind::Extern;
+    if (!inlinable)
+      continue;
+    for (int32_t r : readers[b]) {
+      LoopOp &reader = program_.ops[r];
+      std::vector<ScalarInstr> body;
+      std::vector<int32_t> remap(reader.body.size(), -1);
+      for (size_t i = 0; i < reader.body.size(); ++i) {
+        const ScalarInstr &in = reader.body[i];
+        if (in.op == ScalarOp::Load && in.buffer == b) {
+          // The producer's body at x0 = this load's index.
+          std::map<std::string, SymExpr, std::less<>> subst{{loopVarName(false, 0), in.index}};
+          int32_t base = static_cast<int32_t>(body.size());
+          for (ScalarInstr copy : producer.body) {
+            for (int32_t &o : copy.operands)
+              if (o >= 0)
+                o += base;
+            if (copy.op == ScalarOp::Load || copy.op == ScalarOp::IndexValue)
+              copy.index = copy.index.substitute(subst).simplify();
+            body.push_back(std::move(copy));
+          }
+          remap[i] = base + store.value;
+          continue;
+        }
+        ScalarInstr copy = in;
+        for (int32_t &o : copy.operands)
+          if (o >= 0)
+            o = remap[o];
+        remap[i] = static_cast<int32_t>(body.size());
+        body.push_back(std::move(copy));
+      }
+      reader.body = std::move(body);
+      if (reader.kind == LoopOpKind::Reduction)
+        reader.reduced = remap[reader.reduced];
+      else
+        for (Store &s : reader.stores)
+          s.value = remap[s.value];
+      for (size_t k = 0; k < producer.origins.size(); ++k) {
+        reader.origins.insert(reader.origins.end() - 1, producer.origins[k]);
+        reader.originOps.insert(reader.originOps.end() - 1, producer.originOps[k]);
+      }
+      for (int32_t pb : producer.reads())
+        if (std::find(readers[pb].begin(), readers[pb].end(), r) == readers[pb].end())
+          readers[pb].push_back(r);
+    }
+    readers[b].clear();
+  }
+}
+
 Expected<LoopProgram> Lowerer::run() {
   size_t i = 0;
   for (Node *n : graph_)
@@ -910,6 +987,8 @@ Expected<LoopProgram> Lowerer::run() {
                    std::string(opKindName(n->op())) + " nodes");
     }
   }
+  eliminateDeadOps();
+  inlineSmallProducers();
   eliminateDeadOps();
   return std::move(program_);
 }

@@ -462,9 +462,9 @@ Status LoopRunner::runGenerated(const Kernel &k) {
         continue;
       }
       if (k.placements[i] == Placement::Full) {
+        // The op's dimensions group the kernel's rows and reduced points in row-major order.
         for (int64_t r = 0; r < reduced; ++r) {
-          bindVars(*xr, x, false);
-          bindVars(*rr, r, false, xr->size());
+          bindVars(*opRanges, x * reduced + r, false);
           if (Status s = runOpAt(k, i, x, r, nullptr); !s)
             return s;
         }
