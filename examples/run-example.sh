@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the bundled example (a softmax graph PyTorch 2.11 produced, with its
 # nodes.json meta): import, inspect, convert through every format and check nothing was lost.
-# Outputs go to out/example/. Grows with the project (compile, run, pictures, report).
+# Outputs go to out/example/. Grows with the project (run and check, fusion; next: compile,
+# wrapper code, pictures, report).
 set -euo pipefail
 fxkit="${1:-build/repl/fxkit}"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -26,4 +27,11 @@ grep -v '^\s*#' "$here/softmax/fw_0.readable.py" | grep -v '^\s*$' | tail -n +2 
 grep -v '^\s*$' "$out/softmax.py" | tail -n +2 > "$out/actual.py"
 cmp "$out/expected.py" "$out/actual.py"
 echo "annotated Python equals PyTorch's print_readable() (comments aside)"
+
+echo "== fxkit run: the reference interpreter on the inputs PyTorch recorded, checked against its outputs"
+"$fxkit" run "$src" --inputs "$here/softmax/fw_0.inputs.safetensors" \
+  --check "$here/softmax/fw_0.outputs.safetensors" -o "$out/softmax.outputs.safetensors"
+
+echo "== fxkit fuse --explain: loop ops, fusion decisions and kernels"
+"$fxkit" fuse "$src" --explain | tee "$out/softmax.fusion.txt"
 echo "outputs in $out/"
