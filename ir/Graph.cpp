@@ -7,13 +7,17 @@
 
 namespace fxkit {
 
-Graph::~Graph() {
+Graph::~Graph() { deleteNodes(); }
+
+void Graph::deleteNodes() {
   Node *n = head_;
   while (n) {
     Node *next = n->next_;
     delete n;
     n = next;
   }
+  head_ = tail_ = nullptr;
+  size_ = 0;
 }
 
 Graph::Graph(Graph &&other) noexcept { *this = std::move(other); }
@@ -21,12 +25,14 @@ Graph::Graph(Graph &&other) noexcept { *this = std::move(other); }
 Graph &Graph::operator=(Graph &&other) noexcept {
   if (this == &other)
     return *this;
-  this->~Graph();
+  // Not this->~Graph(): that would end the members' lifetimes before they are assigned.
+  deleteNodes();
   head_ = other.head_;
   tail_ = other.tail_;
   size_ = other.size_;
   byName_ = std::move(other.byName_);
   moduleName = std::move(other.moduleName);
+  attachments = std::move(other.attachments);
   other.head_ = other.tail_ = nullptr;
   other.size_ = 0;
   other.byName_.clear();
@@ -143,6 +149,7 @@ void Graph::unlink(Node *node) {
 Graph Graph::clone() const {
   Graph out;
   out.moduleName = moduleName;
+  out.attachments = attachments;
   std::unordered_map<const Node *, Node *> map;
   auto remap = [&map](Node *n) { return map.at(n); };
   for (Node *n : *this) {

@@ -6,12 +6,20 @@
 
 #include "ir/Node.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
 namespace fxkit {
+
+/// Something a compiler pass attaches to the graph it works on (the lowered loop program, the
+/// kernels, the memory plan), so that every pass keeps one signature: graph in, changed flag
+/// out. Attachments are not part of the graph's text forms; graphsEqual ignores them.
+struct GraphAttachment {
+  virtual ~GraphAttachment() = default;
+};
 
 class Graph {
 public:
@@ -72,10 +80,14 @@ public:
   /// Name of the module class in the Python form (`GraphModule`, `<lambda>`).
   std::string moduleName = "GraphModule";
 
+  /// Pass results by name (see GraphAttachment); clone() shares them.
+  std::map<std::string, std::shared_ptr<GraphAttachment>, std::less<>> attachments;
+
   /// Deep copy (node references remapped).
   Graph clone() const;
 
 private:
+  void deleteNodes();
   void link(Node *node, Node *before);
   void unlink(Node *node);
 

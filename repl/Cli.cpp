@@ -3,6 +3,7 @@
 #include "exporters/Export.h"
 #include "exporters/GraphSummary.h"
 #include "importers/Import.h"
+#include "repl/CompileCommand.h"
 #include "repl/FuseCommand.h"
 #include "repl/RunCommand.h"
 
@@ -145,6 +146,17 @@ int runCli(int argc, char **argv) {
   fuse->add_flag("--loops", fuseOptions.loops, "Print the lowered loop program");
   fuse->add_flag("--no-fusion", fuseOptions.noFusion, "One kernel per loop op (the baseline)");
 
+  CompileCommandOptions compileOptions;
+  CLI::App *compile =
+      app.add_subcommand("compile", "Run compiler passes on a graph and write the result");
+  compile->add_option("graph", compileOptions.graph, "Graph file (- for stdin)")->required();
+  compile->add_option("--from", compileOptions.from, "Input format: fx, fxpy, json");
+  compile->add_option("--passes", compileOptions.passes,
+                      "Comma-separated passes (default lower,fuse,wrapper)");
+  compile->add_flag("--time-passes", compileOptions.timePasses, "Print each pass's time");
+  compile->add_option("-o,--output", compileOptions.output, "Output file (- for stdout)");
+  compile->add_option("--to", compileOptions.to, "Output format: fx, fxpy, json");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success &e) {
@@ -162,6 +174,8 @@ int runCli(int argc, char **argv) {
     return runRunCommand(runOptions);
   if (fuse->parsed())
     return runFuseCommand(fuseOptions);
+  if (compile->parsed())
+    return runCompileCommand(compileOptions);
   return kExitBadInput;
 }
 

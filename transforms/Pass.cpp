@@ -1,6 +1,7 @@
 #include "transforms/Pass.h"
 
 #include "ir/Verifier.h"
+#include "transforms/CompilerPasses.h"
 #include "transforms/DeadCodeElimination.h"
 #include "transforms/ShapeInference.h"
 
@@ -51,6 +52,7 @@ void registerBuiltinPasses() {
                  return true;
              return false;
            }});
+    registerCompilerPasses(r);
   });
 }
 

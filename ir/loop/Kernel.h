@@ -19,6 +19,13 @@ enum class Placement : uint8_t {
 };
 std::string_view placementName(Placement p);
 
+/// A size the wrapper computes once and passes to a kernel (`ks0 = s17*s27`), so that the
+/// kernel's index arithmetic has no products of sizes.
+struct SizeArg {
+  std::string name; ///< "ks0"
+  SymExpr definition;
+};
+
 struct Kernel {
   std::string name;                  ///< "fused_add_mul_relu_0"; an extern op's short name ("mm")
   bool isExtern = false;             ///< one extern op, not generated code
@@ -30,6 +37,10 @@ struct Kernel {
   std::vector<int32_t> outputs;         ///< buffers written that are needed outside the kernel
   std::vector<int32_t> internal;        ///< buffers that never leave the kernel (not allocated)
   SymExpr bytesRead, bytesWritten;
+  /// Size symbols the kernel's index expressions use as they are (`s27`), in name order.
+  std::vector<std::string> symbolArgs;
+  /// Products of sizes its index expressions use, hoisted into precomputed arguments.
+  std::vector<SizeArg> sizeArgs;
   /// Structural identity of the generated code: kernels with equal signatures share one
   /// definition (and one name), as Inductor's code cache shares them.
   std::string signature;

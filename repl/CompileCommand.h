@@ -1,0 +1,21 @@
+#pragma once
+/// \file `fxkit compile`: runs a pipeline of passes (default: lower, fuse, wrapper) on a graph
+/// and writes the result, by default the wrapper program as FX text.
+
+#include <string>
+
+namespace fxkit {
+
+struct CompileCommandOptions {
+  std::string graph;
+  std::string from;
+  std::string passes = "lower,fuse,wrapper";
+  bool timePasses = false;
+  std::string output = "-";
+  std::string to;
+};
+
+/// Returns the exit code (0 ok, 2 bad input or a failing pass).
+int runCompileCommand(const CompileCommandOptions &options);
+
+} // namespace fxkit

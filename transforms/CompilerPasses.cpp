@@ -1,0 +1,91 @@
+#include "transforms/CompilerPasses.h"
+
+#include "transforms/CompilationState.h"
+#include "transforms/Fusion.h"
+#include "transforms/Lowering.h"
+#include "transforms/ShapeInference.h"
+#include "transforms/SizeArgs.h"
+#include "transforms/WrapperGraph.h"
+
+namespace fxkit {
+
+namespace {
+
+/// A copy of the graph's state to modify: states are shared between clones of a graph, so a
+/// pass never writes into the one it read.
+std::shared_ptr<CompilationState> nextState(Graph &graph) {
+  CompilationState *old = compilationState(graph);
+  return old ? std::make_shared<CompilationState>(*old) : std::make_shared<CompilationState>();
+}
+
+void store(Graph &graph, std::shared_ptr<CompilationState> state) {
+  graph.attachments[kCompilationStateKey] = std::move(state);
+}
+
+PassResult lowerPass(Graph &graph) {
+  if (CompilationState *s = compilationState(graph); s && s->program)
+    return Error("the graph is already lowered");
+  auto source = std::make_shared<Graph>(graph.clone());
+  source->attachments.clear();
+  bool typed = true;
+  for (Node *n : *source)
+    typed = typed && (n->op() != OpKind::CallFunction || !n->value().empty());
+  if (!typed)
+    if (Status s = inferShapes(*source); !s)
+      return s.takeError();
+  auto program = lowerGraph(*source);
+  if (!program)
+    return program.takeError();
+  auto state = nextState(graph);
+  state->source = std::move(source);
+  state->program = program.take();
+  store(graph, std::move(state));
+  return true;
+}
+
+PassResult fusePass(Graph &graph) {
+  CompilationState *s = compilationState(graph);
+  if (!s || !s->program)
+    return Error("fuse needs a lowered graph: run 'lower' first");
+  auto fused = fuseLoopProgram(*s->program);
+  if (!fused)
+    return fused.takeError();
+  hoistSizeArgs(*s->program, *fused);
+  auto state = nextState(graph);
+  state->fused = fused.take();
+  store(graph, std::move(state));
+  return true;
+}
+
+PassResult wrapperPass(Graph &graph) {
+  CompilationState *s = compilationState(graph);
+  if (!s || !s->fused)
+    return Error("wrapper needs kernels: run 'lower' and 'fuse' first");
+  auto wrapper = buildWrapperGraph(*s->program, *s->fused, s->plan ? &*s->plan : nullptr);
+  if (!wrapper)
+    return wrapper.takeError();
+  wrapper->attachments = graph.attachments;
+  wrapper->moduleName = graph.moduleName;
+  graph = wrapper.take();
+  return true;
+}
+
+} // namespace
+
+void registerCompilerPasses(PassRegistry &r) {
+  r.add({"lower",
+         "lower ATen ops to loop ops (pointwise bodies, reductions, extern calls; views folded "
+         "into index expressions)",
+         lowerPass});
+  r.add({"fuse", "group loop ops into kernels, recording every decision, and hoist size arguments",
+         fusePass});
+  r.add({"wrapper",
+         "replace the graph by the wrapper program: allocations, kernel and extern calls, "
+         "frees, size computations",
+         wrapperPass});
+  r.add({"substitute-size-args",
+         "replace size-node arguments of kernel calls by the expressions they compute",
+         substituteSizeArgs});
+}
+
+} // namespace fxkit

@@ -1,0 +1,151 @@
+#include "transforms/SizeArgs.h"
+
+#include "ir/ops/ShapeRules.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace fxkit {
+
+using namespace loop;
+
+bool isLoopVariable(std::string_view name) {
+  return name.size() >= 2 && (name[0] == 'x' || name[0] == 'r') &&
+         std::all_of(name.begin() + 1, name.end(), [](char c) { return std::isdigit(c); });
+}
+
+namespace {
+
+/// A term of a simplified sum: sign * coefficient * atoms.
+struct Term {
+  int64_t coefficient = 1;
+  std::vector<SymExpr> sizes; ///< size symbols
+  std::vector<SymExpr> rest;  ///< loop variables and opaque atoms (floor division, ...)
+};
+
+void collectTerms(const SymExpr &e, int64_t sign, std::vector<Term> &out) {
+  if (e.isConstant()) {
+    out.push_back({sign * e.constant(), {}, {}});
+    return;
+  }
+  auto ops = e.operands();
+  switch (e.kind()) {
+  case SymExpr::Kind::Add:
+    collectTerms(ops[0], sign, out);
+    collectTerms(ops[1], sign, out);
+    return;
+  case SymExpr::Kind::Sub:
+    collectTerms(ops[0], sign, out);
+    collectTerms(ops[1], -sign, out);
+    return;
+  case SymExpr::Kind::Neg:
+    collectTerms(ops[0], -sign, out);
+    return;
+  default:
+    break;
+  }
+  Term t;
+  t.coefficient = sign;
+  std::vector<SymExpr> factors{e};
+  while (!factors.empty()) {
+    SymExpr f = factors.back();
+    factors.pop_back();
+    if (f.isConstant())
+      t.coefficient *= f.constant();
+    else if (f.kind() == SymExpr::Kind::Mul)
+      for (const SymExpr &o : f.operands())
+        factors.push_back(o);
+    else if (f.kind() == SymExpr::Kind::Symbol && !isLoopVariable(f.name()))
+      t.sizes.push_back(f);
+    else
+      t.rest.push_back(f);
+  }
+  auto byText = [](const SymExpr &a, const SymExpr &b) { return a.str() < b.str(); };
+  std::sort(t.sizes.begin(), t.sizes.end(), byText);
+  std::sort(t.rest.begin(), t.rest.end(), byText);
+  out.push_back(std::move(t));
+}
+
+SymExpr product(const std::vector<SymExpr> &xs) {
+  SymExpr p = 1;
+  for (const SymExpr &x : xs)
+    p = symMul(p, x);
+  return p;
+}
+
+/// Calls fn on every index expression and range of the kernel's ops.
+template <typename Fn> void forEachIndex(const LoopProgram &p, const Kernel &k, Fn fn) {
+  for (int32_t o : k.ops) {
+    const LoopOp &op = p.ops[o];
+    for (const ScalarInstr &in : op.body)
+      if (in.op == ScalarOp::Load || in.op == ScalarOp::IndexValue)
+        fn(in.index);
+    for (const Store &s : op.stores)
+      fn(s.index);
+  }
+}
+
+} // namespace
+
+SymExpr useSizeArgs(const SymExpr &index, const Kernel &kernel) {
+  std::vector<Term> terms;
+  collectTerms(index.simplify(), 1, terms);
+  SymExpr out = 0;
+  for (const Term &t : terms) {
+    SymExpr sizes = product(t.sizes);
+    if (t.sizes.size() >= 2)
+      for (const SizeArg &a : kernel.sizeArgs)
+        if (symEq(a.definition, sizes)) {
+          sizes = SymExpr::symbol(a.name);
+          break;
+        }
+    SymExpr term = symMul(SymExpr(t.coefficient), sizes);
+    for (const SymExpr &r : t.rest)
+      term = symMul(term, r);
+    out = symAdd(out, term);
+  }
+  return out;
+}
+
+bool hoistSizeArgs(const LoopProgram &program, FusedProgram &fused) {
+  bool any = false;
+  for (Kernel &k : fused.kernels) {
+    if (k.isExtern)
+      continue;
+    k.sizeArgs.clear();
+    k.symbolArgs.clear();
+    std::set<std::string> symbols;
+    forEachIndex(program, k, [&](const SymExpr &index) {
+      std::vector<Term> terms;
+      collectTerms(index.simplify(), 1, terms);
+      for (const Term &t : terms) {
+        if (t.sizes.size() == 1)
+          symbols.insert(std::string(t.sizes[0].name()));
+        if (t.sizes.size() < 2)
+          continue;
+        SymExpr p = product(t.sizes);
+        bool known = std::any_of(k.sizeArgs.begin(), k.sizeArgs.end(),
+                                 [&](const SizeArg &a) { return symEq(a.definition, p); });
+        if (!known)
+          k.sizeArgs.push_back({"ks" + std::to_string(k.sizeArgs.size()), p});
+      }
+      // Sizes inside opaque atoms (x0 // s27) are read as they are.
+      for (const std::string &name : index.symbols())
+        if (!isLoopVariable(name)) {
+          bool inHoisted = false;
+          for (const Term &t : terms)
+            if (t.sizes.size() >= 2)
+              for (const SymExpr &s : t.sizes)
+                inHoisted |= s.name() == name;
+          if (!inHoisted)
+            symbols.insert(name);
+        }
+    });
+    k.symbolArgs.assign(symbols.begin(), symbols.end());
+    any |= !k.sizeArgs.empty();
+  }
+  return any;
+}
+
+} // namespace fxkit

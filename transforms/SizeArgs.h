@@ -1,0 +1,24 @@
+#pragma once
+/// \file Precomputed size arguments (Inductor's `ks0`): in a kernel's index expressions, every
+/// product of two or more size symbols (`x0*s17*s27`) is computed once by the wrapper and passed
+/// to the kernel under a name (`ks0 = s17*s27`, index `x0*ks0`), as are the iteration space's
+/// sizes (`xnumel`, `rnumel`). Kernel code then only multiplies by single arguments.
+
+#include "ir/SymExpr.h"
+#include "ir/loop/Kernel.h"
+#include "ir/loop/LoopIR.h"
+
+namespace fxkit {
+
+/// Fills Kernel::symbolArgs and Kernel::sizeArgs of every generated kernel. Returns whether any
+/// kernel got a hoisted argument.
+bool hoistSizeArgs(const loop::LoopProgram &program, loop::FusedProgram &fused);
+
+/// `index` (simplified) with every product of size symbols that the kernel hoisted replaced by
+/// its argument's name; products it did not hoist stay as they are.
+SymExpr useSizeArgs(const SymExpr &index, const loop::Kernel &kernel);
+
+/// Whether a symbol names a loop variable (`x0`, `r1`) rather than a size.
+bool isLoopVariable(std::string_view name);
+
+} // namespace fxkit

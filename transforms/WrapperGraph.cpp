@@ -1,0 +1,417 @@
+#include "transforms/WrapperGraph.h"
+
+#include "ir/Node.h"
+#include "ir/ops/ShapeRules.h"
+#include "transforms/SizeArgs.h"
+
+#include <cctype>
+#include <map>
+
+namespace fxkit {
+
+using namespace loop;
+
+namespace {
+
+bool isIdentifier(std::string_view s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
+    return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
+  return true;
+}
+
+class WrapperBuilder {
+public:
+  WrapperBuilder(const LoopProgram &p, const FusedProgram &f, const MemoryPlan *plan)
+      : p_(p), f_(f), plan_(plan) {}
+  Expected<Graph> run();
+
+private:
+  Node *add(std::string base, std::string_view target, std::vector<Argument> args,
+            std::vector<std::pair<std::string, Argument>> kwargs = {}) {
+    return g_.create(OpKind::CallFunction, g_.uniqueName(base), target,
+                     Argument::tuple(std::move(args)), Argument::dict(std::move(kwargs)));
+  }
+  /// A size as an argument: a constant, a size placeholder, or operator.* nodes computing it
+  /// (each distinct expression computed once).
+  Expected<Argument> size(const SymExpr &e);
+  Expected<Argument> sizeList(const std::vector<SymExpr> &xs) {
+    std::vector<Argument> items;
+    for (const SymExpr &x : xs) {
+      auto a = size(x);
+      if (!a)
+        return a.takeError();
+      items.push_back(a.take());
+    }
+    return Argument::list(std::move(items));
+  }
+  Status allocate(int32_t buffer);
+  Expected<Argument> viewOf(const BufferView &v);
+  Status emitKernel(const Kernel &k, size_t index);
+  Status emitExtern(const Kernel &k);
+
+  const LoopProgram &p_;
+  const FusedProgram &f_;
+  const MemoryPlan *plan_;
+  Graph g_;
+  std::map<std::string, Node *, std::less<>> symbols_; ///< size symbol -> placeholder
+  std::map<std::string, Argument, std::less<>> sizes_; ///< expression text -> computed
+  std::vector<Node *> bufferNodes_;
+  Node *pool_ = nullptr;
+};
+
+Expected<Argument> WrapperBuilder::size(const SymExpr &raw) {
+  SymExpr e = raw.isConstant() ? raw : raw.simplify();
+  if (e.isConstant())
+    return Argument::integer(e.constant());
+  std::string key = e.str();
+  if (auto it = sizes_.find(key); it != sizes_.end())
+    return it->second;
+  auto ops = e.operands();
+  Argument out;
+  switch (e.kind()) {
+  case SymExpr::Kind::Symbol: {
+    auto it = symbols_.find(e.name());
+    if (it == symbols_.end())
+      return Error("wrapper: size symbol '" + std::string(e.name()) +
+                   "' is not bound by any graph input");
+    out = Argument::node(it->second);
+    break;
+  }
+  case SymExpr::Kind::Neg: {
+    auto a = size(ops[0]);
+    if (!a)
+      return a.takeError();
+    out = Argument::node(add("neg", "operator.neg", {a.take()}));
+    break;
+  }
+  case SymExpr::Kind::Paren:
+    return size(ops[0]);
+  case SymExpr::Kind::Add:
+  case SymExpr::Kind::Sub:
+  case SymExpr::Kind::Mul:
+  case SymExpr::Kind::FloorDiv:
+  case SymExpr::Kind::Mod: {
+    static const std::map<SymExpr::Kind, std::pair<const char *, const char *>> names = {
+        {SymExpr::Kind::Add, {"add", "operator.add"}},
+        {SymExpr::Kind::Sub, {"sub", "operator.sub"}},
+        {SymExpr::Kind::Mul, {"mul", "operator.mul"}},
+        {SymExpr::Kind::FloorDiv, {"floordiv", "operator.floordiv"}},
+        {SymExpr::Kind::Mod, {"mod", "operator.mod"}}};
+    auto a = size(ops[0]);
+    if (!a)
+      return a.takeError();
+    auto b = size(ops[1]);
+    if (!b)
+      return b.takeError();
+    const auto &[base, target] = names.at(e.kind());
+    out = Argument::node(add(base, target, {a.take(), b.take()}));
+    break;
+  }
+  default:
+    // Max(...), ModularIndexing(...): kept as an expression the consumer evaluates.
+    out = Argument::sym(e);
+  }
+  sizes_[key] = out;
+  return out;
+}
+
+Status WrapperBuilder::allocate(int32_t b) {
+  const Buffer &buf = p_.buffers[b];
+  auto sizes = sizeList(buf.type.sizes);
+  if (!sizes)
+    return sizes.takeError();
+  auto strides = sizeList(buf.type.strides);
+  if (!strides)
+    return strides.takeError();
+  const BufferPlacement *place = plan_ ? &plan_->buffers[b] : nullptr;
+  Node *n = nullptr;
+  if (place && place->kind == BufferPlacement::Kind::Pool && pool_) {
+    n = add(buf.name, "fxkit.alloc_from_pool",
+            {Argument::node(pool_), Argument::integer(place->offset),
+             Argument::dtype(buf.type.dtype), sizes.take(), strides.take()});
+  } else if (place && (place->kind == BufferPlacement::Kind::InPlace ||
+                       (place->kind == BufferPlacement::Kind::Own && place->reuseOf >= 0))) {
+    int32_t from =
+        place->kind == BufferPlacement::Kind::InPlace ? place->inPlaceOf : place->reuseOf;
+    if (from < 0 || !bufferNodes_[from])
+      return Error("wrapper: " + buf.name + " reuses a buffer that was never allocated");
+    n = add(
+        buf.name, "torch.as_strided",
+        {Argument::node(bufferNodes_[from]), sizes.take(), strides.take(), Argument::integer(0)},
+        {{"reuse", Argument::string(p_.buffers[from].name)}});
+  } else {
+    n = add(buf.name, "torch.empty_strided", {sizes.take(), strides.take()},
+            {{"dtype", Argument::dtype(buf.type.dtype)},
+             {"device", Argument::device(buf.type.device)}});
+  }
+  n->value() = NodeValue{buf.type};
+  bufferNodes_[b] = n;
+  return Status::ok();
+}
+
+Expected<Argument> WrapperBuilder::viewOf(const BufferView &v) {
+  Node *base = bufferNodes_[v.buffer];
+  if (!base)
+    return Error("wrapper: " + p_.buffers[v.buffer].name + " is used before it is written");
+  const TensorType &t = p_.buffers[v.buffer].type;
+  bool whole = symIs(v.offset, 0) && v.sizes.size() == t.sizes.size();
+  for (size_t i = 0; whole && i < v.sizes.size(); ++i)
+    whole = symEq(v.sizes[i], t.sizes[i]) && symEq(v.strides[i], t.strides[i]);
+  if (whole)
+    return Argument::node(base);
+  auto sizes = sizeList(v.sizes);
+  auto strides = sizeList(v.strides);
+  auto offset = size(v.offset);
+  if (!sizes || !strides || !offset)
+    return Error("wrapper: cannot compute a view's sizes");
+  Node *n = add("as_strided", "torch.as_strided",
+                {Argument::node(base), sizes.take(), strides.take(), offset.take()});
+  TensorType vt = t;
+  vt.sizes = v.sizes;
+  vt.strides = v.strides;
+  n->value() = NodeValue{vt};
+  return Argument::node(n);
+}
+
+Status WrapperBuilder::emitKernel(const Kernel &k, size_t index) {
+  std::vector<std::pair<std::string, Argument>> args;
+  int in = 0, out = 0;
+  for (int32_t b : k.inputs)
+    args.push_back({"in_ptr" + std::to_string(in++), Argument::node(bufferNodes_[b])});
+  for (int32_t b : k.outputs)
+    args.push_back({"out_ptr" + std::to_string(out++), Argument::node(bufferNodes_[b])});
+  for (const std::string &s : k.symbolArgs) {
+    auto a = size(SymExpr::symbol(s));
+    if (!a)
+      return a.takeError();
+    args.push_back({s, a.take()});
+  }
+  for (const SizeArg &sa : k.sizeArgs) {
+    auto a = size(sa.definition);
+    if (!a)
+      return a.takeError();
+    args.push_back({sa.name, a.take()});
+  }
+  auto xnumel = size(symProduct(k.ranges));
+  if (!xnumel)
+    return xnumel.takeError();
+  args.push_back({"xnumel", xnumel.take()});
+  if (!k.reductionRanges.empty()) {
+    auto rnumel = size(symProduct(k.reductionRanges));
+    if (!rnumel)
+      return rnumel.takeError();
+    args.push_back({"rnumel", rnumel.take()});
+  }
+  // A list, not one string: FX text prints strings bare, so commas would not re-parse.
+  std::vector<Argument> origins;
+  for (int32_t o : k.ops)
+    for (const std::string &name : p_.ops[o].origins)
+      origins.push_back(Argument::string(name));
+  add(k.name, "fxkit.kernel", {},
+      {{"name", Argument::string(k.name)},
+       {"launch", Argument::integer(static_cast<int64_t>(index))},
+       {"args", Argument::dict(std::move(args))},
+       {"origins", Argument::list(std::move(origins))}});
+  return Status::ok();
+}
+
+Status WrapperBuilder::emitExtern(const Kernel &k) {
+  const LoopOp &op = p_.ops[k.ops.front()];
+  std::vector<Argument> inputs;
+  for (const BufferView &v : op.externInputs) {
+    auto a = viewOf(v);
+    if (!a)
+      return a.takeError();
+    inputs.push_back(a.take());
+  }
+  std::vector<Argument> outs;
+  for (int32_t b : op.externOutputs)
+    outs.push_back(b < 0 ? Argument::none() : Argument::node(bufferNodes_[b]));
+  add(k.name, "fxkit.extern", {},
+      {{"op", Argument::string(op.externNode ? op.externNode->target() : k.name)},
+       {"inputs", Argument::tuple(std::move(inputs))},
+       {"out", Argument::list(std::move(outs))},
+       {"origins", Argument::list({Argument::string(op.origins.front())})}});
+  return Status::ok();
+}
+
+Expected<Graph> WrapperBuilder::run() {
+  bufferNodes_.assign(p_.buffers.size(), nullptr);
+  // Inputs, in the order the graph took them.
+  for (size_t i = 0; i < p_.inputs.size(); ++i) {
+    int32_t b = p_.inputs[i];
+    if (b < 0) {
+      const std::string &sym = p_.inputSymbols[i];
+      std::string name = isIdentifier(sym) ? sym : "sym" + std::to_string(i);
+      Node *n = g_.create(OpKind::Placeholder, g_.uniqueName(name), g_.uniqueName(name));
+      auto e = SymExpr::parse(sym);
+      if (e) {
+        n->value() = NodeValue{*e};
+        if (!e->isConstant() && e->kind() == SymExpr::Kind::Symbol)
+          symbols_.emplace(std::string(e->name()), n);
+      }
+      continue;
+    }
+    const std::string &name = p_.buffers[b].name;
+    Node *n = g_.create(OpKind::Placeholder, name, name);
+    n->value() = NodeValue{p_.buffers[b].type};
+    bufferNodes_[b] = n;
+  }
+  // Sizes of tensor inputs bind symbols too (s77 of an input's first dimension) when no
+  // integer input does: they become sym_size nodes.
+  for (size_t i = 0; i < p_.inputs.size(); ++i) {
+    int32_t b = p_.inputs[i];
+    if (b < 0)
+      continue;
+    const TensorType &t = p_.buffers[b].type;
+    for (size_t d = 0; d < t.sizes.size(); ++d) {
+      const SymExpr &s = t.sizes[d];
+      if (s.isConstant() || s.kind() != SymExpr::Kind::Symbol || symbols_.count(s.name()))
+        continue;
+      Node *n = add(std::string(s.name()), "torch.ops.aten.sym_size.int",
+                    {Argument::node(bufferNodes_[b]), Argument::integer(static_cast<int64_t>(d))});
+      n->value() = NodeValue{s};
+      symbols_.emplace(std::string(s.name()), n);
+    }
+  }
+  if (plan_ && !plan_->symbolic && plan_->poolBytes > 0) {
+    pool_ = add("pool", "torch.empty_strided",
+                {Argument::list({Argument::integer(plan_->poolBytes)}),
+                 Argument::list({Argument::integer(1)})},
+                {{"dtype", Argument::dtype(DType::UInt8)}});
+  }
+  for (size_t ki = 0; ki < f_.kernels.size(); ++ki) {
+    const Kernel &k = f_.kernels[ki];
+    // Allocate what this kernel writes first (in-place outputs after their donors exist).
+    for (int32_t b : k.outputs)
+      if (!bufferNodes_[b])
+        if (Status s = allocate(b); !s)
+          return s.takeError();
+    Status s = k.isExtern ? emitExtern(k) : emitKernel(k, ki);
+    if (!s)
+      return s.takeError();
+    if (plan_ && ki < plan_->freedAfter.size())
+      for (int32_t b : plan_->freedAfter[ki])
+        if (bufferNodes_[b])
+          add("free", "fxkit.free", {Argument::node(bufferNodes_[b])});
+  }
+  std::vector<Argument> outs;
+  for (const LoopProgram::Output &o : p_.outputs) {
+    if (o.isNone) {
+      outs.push_back(Argument::none());
+      continue;
+    }
+    if (o.view.buffer < 0) {
+      auto a = size(o.symbol);
+      if (!a)
+        return a.takeError();
+      outs.push_back(a.take());
+      continue;
+    }
+    auto a = viewOf(o.view);
+    if (!a)
+      return a.takeError();
+    outs.push_back(a.take());
+  }
+  g_.create(OpKind::Output, g_.uniqueName("output"), "output",
+            Argument::tuple({Argument::tuple(std::move(outs))}));
+  return std::move(g_);
+}
+
+/// The expression a size node computes, or nullopt for other nodes.
+std::optional<SymExpr> sizeExpr(const Node *n, const std::map<const Node *, SymExpr> &known) {
+  if (auto it = known.find(n); it != known.end())
+    return it->second;
+  if (n->op() == OpKind::Placeholder || n->target() == "torch.ops.aten.sym_size.int") {
+    if (const SymExpr *s = n->value().sym())
+      return *s;
+    return std::nullopt;
+  }
+  static const std::map<std::string_view, SymExpr::Kind> kinds = {
+      {"operator.add", SymExpr::Kind::Add},
+      {"operator.sub", SymExpr::Kind::Sub},
+      {"operator.mul", SymExpr::Kind::Mul},
+      {"operator.floordiv", SymExpr::Kind::FloorDiv},
+      {"operator.mod", SymExpr::Kind::Mod}};
+  auto kind = kinds.find(n->target());
+  bool isNeg = n->target() == "operator.neg";
+  if (n->op() != OpKind::CallFunction || (kind == kinds.end() && !isNeg))
+    return std::nullopt;
+  std::vector<SymExpr> operands;
+  for (const Argument &a : n->args().items()) {
+    if (a.kind() == Argument::Kind::Int)
+      operands.push_back(SymExpr(a.asInt()));
+    else if (a.kind() == Argument::Kind::Sym)
+      operands.push_back(a.asSym());
+    else if (a.isNode()) {
+      auto e = sizeExpr(a.asNode(), known);
+      if (!e)
+        return std::nullopt;
+      operands.push_back(*e);
+    } else
+      return std::nullopt;
+  }
+  if (isNeg && operands.size() == 1)
+    return SymExpr::neg(operands[0]).simplify();
+  if (operands.size() != 2)
+    return std::nullopt;
+  return SymExpr::binary(kind->second, operands[0], operands[1]).simplify();
+}
+
+} // namespace
+
+Expected<Graph> buildWrapperGraph(const LoopProgram &program, const FusedProgram &fused,
+                                  const MemoryPlan *plan) {
+  return WrapperBuilder(program, fused, plan).run();
+}
+
+Expected<bool> substituteSizeArgs(Graph &wrapper) {
+  // Definitions in program order: each size node's expression from its inputs'.
+  std::map<const Node *, SymExpr> known;
+  for (Node *n : wrapper)
+    if (auto e = sizeExpr(n, known))
+      known[n] = *e;
+  bool changed = false;
+  for (Node *n : wrapper) {
+    if (n->target() != "fxkit.kernel")
+      continue;
+    Argument kwargs = n->kwargs();
+    bool touched = false;
+    for (Argument &item : kwargs.items()) {
+      if (item.kind() != Argument::Kind::Dict)
+        continue;
+      // args: {name: value, ...}: values at odd positions.
+      for (size_t i = 1; i < item.items().size(); i += 2) {
+        Argument &v = item.items()[i];
+        if (!v.isNode())
+          continue;
+        auto it = known.find(v.asNode());
+        if (it == known.end() || v.asNode()->op() == OpKind::Placeholder)
+          continue;
+        v = it->second.isConstant() ? Argument::integer(it->second.constant())
+                                    : Argument::sym(it->second);
+        touched = true;
+      }
+    }
+    if (touched) {
+      n->setKwargs(std::move(kwargs));
+      changed = true;
+    }
+  }
+  // Size arithmetic nobody reads any more goes (users before their inputs: walk backwards).
+  for (Node *n = wrapper.back(); n;) {
+    Node *prev = n->prev();
+    if (n->op() == OpKind::CallFunction && known.count(n) && n->users().empty() &&
+        n->target() != "torch.ops.aten.sym_size.int") {
+      wrapper.erase(n);
+      changed = true;
+    }
+    n = prev;
+  }
+  return changed;
+}
+
+} // namespace fxkit
