@@ -134,13 +134,6 @@ TEST(CorpusFusion, KernelsAndTrafficAgainstInductor) {
     int64_t bytes = symHint(fused->generatedKernelBytes());
     int64_t inductorKernels = entry["total"]["kernels_defined"].get<int64_t>();
     int64_t inductorBytes = entry["total"]["bytes_total"].get<int64_t>();
-    if (workload == "cat_reinterpret") {
-      // Known gap: Inductor lowers cat to one masked pointwise op and inlines it through the
-      // reshape into cos (1 kernel); fxkit still makes 3. When that lands, this flips.
-      EXPECT_GT(kernels, inductorKernels);
-      ++checked;
-      continue;
-    }
     EXPECT_LE(kernels, inductorKernels);
     EXPECT_LE(bytes, inductorBytes);
     ++checked;

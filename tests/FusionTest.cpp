@@ -80,7 +80,10 @@ TEST(Fusion, SoftmaxIsOneReductionKernel) {
   EXPECT_EQ(k.name, "fused_amax_sub_exp_sum_0");
   EXPECT_EQ(k.ranges.size(), 1u);
   EXPECT_EQ(k.reductionRanges.size(), 1u);
-  EXPECT_EQ(k.internal.size(), 4u); // amax, sub, exp and sum never leave the kernel
+  // Only the result leaves the kernel: the row's max, exp and sum stay inside (lowering
+  // already inlined sub into exp).
+  ASSERT_EQ(k.outputs.size(), 1u);
+  EXPECT_EQ(k.internal.size(), 3u);
   // Reads x once, writes the result once: 2 * 8 * 16 floats.
   EXPECT_EQ(c.fused.generatedKernelBytes(), SymExpr(1024));
   const FusionDecision *d = decisionFor(c.fused, "op1");
@@ -98,12 +101,14 @@ TEST(Fusion, SoftmaxIsOneReductionKernel) {
 const char *kTransposedRead = R"(graph():
     %x : Tensor "f32[8, 16][16, 1]cpu"[num_users=1] = placeholder[target=x]
     %y : Tensor "f32[16, 8][8, 1]cpu"[num_users=1] = placeholder[target=y]
-    %r : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%x,), kwargs = {})
+    %r : [num_users=2] = call_function[target=torch.ops.aten.relu.default](args = (%x,), kwargs = {})
     %p : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%r, [1, 0]), kwargs = {})
     %a : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%p, %y), kwargs = {})
-    return (a,)
+    return (a, r)
 )";
 
+// relu is also returned, so lowering keeps it (it would otherwise inline it into the add,
+// reading x transposed) and fusion must decide.
 TEST(Fusion, ATransposedReadOfAnInternalValueIsRefused) {
   Compiled c = compile(kTransposedRead);
   EXPECT_EQ(c.fused.kernels.size(), 2u);
@@ -122,6 +127,7 @@ TEST(LoopInterpreter, AnIllegalFusionFailsToRun) {
   k.ops = {0, 1};
   k.placements = {Placement::Row, Placement::Flat};
   k.ranges = c.program.ops[0].ranges;
+  // (The buffer is also an output; marking it internal here is what makes the kernel illegal.)
   k.internal = {c.program.ops[0].writes()[0]};
   FusedProgram forced;
   forced.kernels.push_back(k);
@@ -135,6 +141,7 @@ TEST(LoopInterpreter, AnIllegalFusionFailsToRun) {
   auto ok = interpretLoopProgram(c.program, c.fused, in);
   ASSERT_TRUE(ok) << ok.error().str();
   expectValues(*ok->outputs[0].tensor(), std::vector<double>(128, 2.0));
+  expectValues(*ok->outputs[1].tensor(), std::vector<double>(128, 1.0));
 }
 
 TEST(Fusion, ExternBoundaryAndCycleAreRefused) {
@@ -157,7 +164,7 @@ TEST(Fusion, ExternBoundaryAndCycleAreRefused) {
 }
 
 TEST(Fusion, KernelSizeLimitAndDeduplication) {
-  // 2-d, so that lowering does not inline the relus into each other (it inlines 1-d ops).
+  // Every relu is also returned, so lowering inlines none into the next and fusion sees six.
   std::string text = "graph():\n    %x : Tensor \"f32[4, 8][8, 1]cpu\"[num_users=1] = "
                      "placeholder[target=x]\n";
   std::string prev = "x";
@@ -169,7 +176,7 @@ TEST(Fusion, KernelSizeLimitAndDeduplication) {
             prev + ",), kwargs = {})\n";
     prev = name;
   }
-  text += "    return (" + prev + ",)\n";
+  text += "    return (r0, r1, r2, r3, r4, r5)\n";
   FusionOptions options;
   options.maxOpsPerKernel = 3;
   Compiled c = compile(text, options);
@@ -209,6 +216,37 @@ TEST(Lowering, PerChannelVectorsAreInlinedIntoTheirReaders) {
       for (int k = 0; k < 3; ++k)
         want.push_back(1 / std::sqrt(var + 1e-5));
   expectValues(*r->outputs[0].tensor(), want, 1e-6);
+}
+
+TEST(Lowering, CatIsOneMaskedOpInlinedThroughAReshape) {
+  // cat_reinterpret's pattern: the inputs' pointwise ops inline into the cat (masked loads),
+  // and the cat inlines into the cos that reads it through a reshape (x0 // 4, x0 % 4).
+  Compiled c = compile(R"(graph():
+    %a : Tensor "f32[2, 4][4, 1]cpu"[num_users=1] = placeholder[target=a]
+    %b : Tensor "f32[3, 4][4, 1]cpu"[num_users=1] = placeholder[target=b]
+    %m : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%a, 2), kwargs = {})
+    %p : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%b, 1), kwargs = {})
+    %c : [num_users=1] = call_function[target=torch.ops.aten.cat.default](args = ([%m, %p],), kwargs = {})
+    %v : [num_users=1] = call_function[target=torch.ops.aten.reshape.default](args = (%c, [-1]), kwargs = {})
+    %o : [num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%v,), kwargs = {})
+    return (o,)
+)");
+  ASSERT_EQ(c.program.ops.size(), 1u) << c.program.str();
+  ASSERT_EQ(c.fused.kernels.size(), 1u);
+  std::vector<double> av, bv, want;
+  for (int i = 0; i < 8; ++i)
+    av.push_back(i);
+  for (int i = 0; i < 12; ++i)
+    bv.push_back(10 + i);
+  for (double v : av)
+    want.push_back(-2 * v);
+  for (double v : bv)
+    want.push_back(-(v + 1));
+  std::vector<RuntimeValue> in{RuntimeValue{fromValues({2, 4}, av)},
+                               RuntimeValue{fromValues({3, 4}, bv)}};
+  auto r = interpretLoopProgram(c.program, c.fused, in);
+  ASSERT_TRUE(r) << r.error().str();
+  expectValues(*r->outputs[0].tensor(), want);
 }
 
 TEST(Fusion, DifferentIterationSpacesAreRefusedWithBothSpaces) {

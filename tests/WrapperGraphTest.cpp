@@ -56,31 +56,57 @@ TEST(SizeArgs, ProductsOfSizesBecomeArguments) {
 TEST(WrapperGraph, DynamicShapesHoistAndSubstituteSizeArguments) {
   fs::path path = corpus("inductor/dynamic_broadcast/aten_post_0.graph.txt");
   Graph hoisted = compiled(path, {"lower", "fuse", "wrapper"});
-  // s17*s27 (a row stride of the broadcast sum) and s17*s77 (xnumel) are computed once by the
-  // wrapper and passed to the kernel.
+  // The kernel's row count s17*s77 (Inductor's `..._xnumel = s17*s77`) is computed once by the
+  // wrapper and passed to the kernel; the sizes it indexes with are passed as they are.
   std::string text = printFxText(hoisted);
   EXPECT_NE(text.find("%mul : [num_users=1] = call_function[target=operator.mul](args = (%s17, "
-                      "%s27), kwargs = {})"),
+                      "%s77), kwargs = {})"),
             std::string::npos)
       << text;
   EXPECT_EQ(kernelLine(hoisted),
             "    %fused_add_sum_mul_0 : [num_users=0] = call_function[target=fxkit.kernel](args "
             "= (), kwargs = {name: fused_add_sum_mul_0, launch: 0, args: {in_ptr0: %arg2_1, "
-            "in_ptr1: %arg4_1, out_ptr0: %buf2, s17: %s17, s27: %s27, s77: %s77, ks0: %mul, "
-            "xnumel: %mul_1, rnumel: %s27}, origins: [add_7, sum_1, mul_11]})");
+            "in_ptr1: %arg4_1, out_ptr0: %buf2, s17: %s17, s27: %s27, s77: %s77, xnumel: %mul, "
+            "rnumel: %s27}, origins: [add_7, sum_1, mul_11]})");
   // The other direction: call arguments become the expressions they name, and the size
   // arithmetic no one reads any more is gone.
   Graph plain = compiled(path, {"lower", "fuse", "wrapper", "substitute-size-args"});
   EXPECT_EQ(kernelLine(plain),
             "    %fused_add_sum_mul_0 : [num_users=0] = call_function[target=fxkit.kernel](args "
             "= (), kwargs = {name: fused_add_sum_mul_0, launch: 0, args: {in_ptr0: %arg2_1, "
-            "in_ptr1: %arg4_1, out_ptr0: %buf2, s17: %s17, s27: %s27, s77: %s77, ks0: s17*s27, "
-            "xnumel: s17*s77, rnumel: %s27}, origins: [add_7, sum_1, mul_11]})");
+            "in_ptr1: %arg4_1, out_ptr0: %buf2, s17: %s17, s27: %s27, s77: %s77, xnumel: s17*s77, "
+            "rnumel: %s27}, origins: [add_7, sum_1, mul_11]})");
   EXPECT_EQ(printFxText(plain).find("operator.mul"), std::string::npos);
   // Substituting again changes nothing.
   auto again = substituteSizeArgs(plain);
   ASSERT_TRUE(again);
   EXPECT_FALSE(*again);
+}
+
+TEST(WrapperGraph, ProductsInIndexExpressionsBecomeKsArguments) {
+  // dynamic_broadcast with its broadcast sum's input also returned: the [s77, s17, s27]
+  // buffer is stored at x0*s17*s27 + ..., so ks0 = s17*s27 is precomputed; substituting puts
+  // the product back.
+  const char *text = R"(graph():
+    %a : Tensor "f32[s77, s27][s27, 1]cpu"[num_users=1] = placeholder[target=a]
+    %b : Tensor "f32[s17, s27][s27, 1]cpu"[num_users=1] = placeholder[target=b]
+    %ua : [num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%a, 1), kwargs = {})
+    %ub : [num_users=1] = call_function[target=torch.ops.aten.unsqueeze.default](args = (%b, 0), kwargs = {})
+    %s : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%ua, %ub), kwargs = {})
+    return (s,)
+)";
+  auto graph = parseFxText(text, "<test>");
+  ASSERT_TRUE(graph) << graph.error().str();
+  ASSERT_TRUE(runPipeline(*graph, {"lower", "fuse", "wrapper"}));
+  std::string hoisted = kernelLine(*graph);
+  EXPECT_NE(hoisted.find("ks0: %mul"), std::string::npos) << hoisted;
+  // The sizes come from the inputs' shapes (sym_size), the product is computed once.
+  EXPECT_NE(printFxText(*graph).find("call_function[target=operator.mul](args = (%s17, %s27)"),
+            std::string::npos)
+      << printFxText(*graph);
+  ASSERT_TRUE(runPipeline(*graph, {"substitute-size-args"}));
+  std::string plain = kernelLine(*graph);
+  EXPECT_NE(plain.find("ks0: s17*s27"), std::string::npos) << plain;
 }
 
 TEST(WrapperGraph, PipelineErrorsNameThePass) {

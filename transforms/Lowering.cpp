@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace fxkit {
@@ -739,8 +740,9 @@ Status Lowerer::lowerOther(const Node &n, const BoundArgs &args) {
     auto d = normalizeDim(*dim, out->sizes.size());
     if (!d)
       return nodeError(n, d.error().message);
-    int32_t buffer = -1;
-    SymExpr start = 0;
+    // One pointwise op over the output, as Inductor lowers cat: each point takes the input
+    // whose range along `dim` holds it, through a masked load (the others are not read).
+    std::vector<BufferView> inputs;
     for (const Argument &item : args.get("tensors").items()) {
       auto in = tensorArg(n, item);
       if (!in)
@@ -748,28 +750,38 @@ Status Lowerer::lowerOther(const Node &n, const BoundArgs &args) {
       // Legacy empty tensors ([0]) take no part in cat.
       if (in->sizes.size() == 1 && symIs(in->sizes[0], 0) && out->sizes.size() != 1)
         continue;
-      LoopOp &op = newOp(LoopOpKind::Pointwise, n);
-      std::vector<SymExpr> vars = iterate(in->sizes, op.ranges, false);
-      if (buffer < 0)
-        buffer = newBuffer(*out, currentOp());
-      BodyBuilder b(op);
-      std::vector<SymExpr> outVars = vars;
-      outVars[*d] = symAdd(vars[*d], start);
-      int32_t value =
-          b.cast(b.load(in->buffer, linearIndex(in->offset, in->sizes, in->strides, vars),
-                        program_.buffers[in->buffer].type.dtype),
-                 out->dtype);
-      // Index through the output's strides (size-1 dims of the input still index the output).
-      SymExpr index = 0;
-      for (size_t j = 0; j < out->sizes.size(); ++j)
-        index = symAdd(index, symMul(outVars[j], out->strides[j]));
-      op.stores.push_back({buffer, index, value});
-      start = symAdd(start, in->sizes[*d]);
+      inputs.push_back(*in);
     }
-    if (buffer < 0)
+    if (inputs.empty())
       return nodeError(n, "cat of empty tensors only");
-    result.kind = Lowered::Kind::Tensor;
-    result.view = wholeView(buffer, *out);
+    LoopOp &op = newOp(LoopOpKind::Pointwise, n);
+    std::vector<SymExpr> outVars = iterate(out->sizes, op.ranges, false);
+    BodyBuilder b(op);
+    int32_t position = b.indexValue(outVars[*d], DType::Int64);
+    std::vector<std::pair<int32_t, int32_t>> pieces; // (mask, value)
+    SymExpr start = 0;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      const BufferView &in = inputs[k];
+      SymExpr end = symAdd(start, in.sizes[*d]);
+      int32_t mask = -1;
+      if (k > 0)
+        mask = b.op(ScalarOp::Ge, DType::Bool, position, b.indexValue(start, DType::Int64));
+      if (k + 1 < inputs.size()) {
+        int32_t below = b.op(ScalarOp::Lt, DType::Bool, position, b.indexValue(end, DType::Int64));
+        mask = mask < 0 ? below : b.op(ScalarOp::LogicalAnd, DType::Bool, mask, below);
+      }
+      std::vector<SymExpr> inVars(outVars.end() - in.sizes.size(), outVars.end());
+      inVars[*d] = symSub(outVars[*d], start);
+      int32_t loaded = b.load(in.buffer, linearIndex(in.offset, in.sizes, in.strides, inVars),
+                              program_.buffers[in.buffer].type.dtype);
+      op.body[loaded].operands[0] = mask;
+      pieces.push_back({mask, b.cast(loaded, out->dtype)});
+      start = end;
+    }
+    int32_t value = pieces.back().second;
+    for (size_t k = pieces.size() - 1; k-- > 0;)
+      value = b.op(ScalarOp::Where, out->dtype, pieces[k].first, pieces[k].second, value);
+    result = finishPointwise(op, b, value, *out, outVars);
     return Status::ok();
   }
   return nodeError(n, "lowering has no rule for this op");
@@ -868,59 +880,252 @@ void Lowerer::eliminateDeadOps() {
       b.producer = newIndex[b.producer];
 }
 
-/// Inlines pointwise ops over at most one dimension into the ops that read them (Inductor
-/// inlines every pointwise producer; this does the case whose index map inverts without
-/// division: the producer stores element x0 at x0, so a reader's index is the producer's x0).
-/// Such ops are per-channel or per-row vectors (batch-norm scales, a row's rsqrt), cheap to
-/// recompute, and otherwise need a kernel of their own.
+/// An index as offset + sum of coefficient * variable, when it is that: every term has at
+/// most one loop variable, to the first power, outside any division.
+struct LinearIndex {
+  SymExpr offset = 0;
+  std::map<std::string, SymExpr, std::less<>> coefficients; ///< loop variable -> coefficient
+};
+
+bool isLoopVar(const SymExpr &e) {
+  if (e.isConstant() || e.kind() != SymExpr::Kind::Symbol)
+    return false;
+  std::string_view n = e.name();
+  return n.size() >= 2 && (n[0] == 'x' || n[0] == 'r') &&
+         std::all_of(n.begin() + 1, n.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool mentionsLoopVar(const SymExpr &e) {
+  for (const std::string &name : e.symbols())
+    if (isLoopVar(SymExpr::symbol(name)))
+      return true;
+  return false;
+}
+
+std::optional<LinearIndex> linearIndexOf(const SymExpr &index) {
+  LinearIndex out;
+  std::vector<std::pair<int64_t, SymExpr>> terms; // (sign, term)
+  std::vector<std::pair<int64_t, SymExpr>> work{{1, index.simplify()}};
+  while (!work.empty()) {
+    auto [sign, e] = work.back();
+    work.pop_back();
+    if (!e.isConstant() && (e.kind() == SymExpr::Kind::Add || e.kind() == SymExpr::Kind::Sub)) {
+      work.push_back({sign, e.operands()[0]});
+      work.push_back({e.kind() == SymExpr::Kind::Sub ? -sign : sign, e.operands()[1]});
+    } else if (!e.isConstant() && e.kind() == SymExpr::Kind::Neg) {
+      work.push_back({-sign, e.operands()[0]});
+    } else {
+      terms.push_back({sign, e});
+    }
+  }
+  for (const auto &[sign, term] : terms) {
+    SymExpr coefficient = SymExpr(sign);
+    std::optional<std::string> var;
+    std::vector<SymExpr> factors{term};
+    while (!factors.empty()) {
+      SymExpr f = factors.back();
+      factors.pop_back();
+      if (!f.isConstant() && f.kind() == SymExpr::Kind::Mul) {
+        for (const SymExpr &o : f.operands())
+          factors.push_back(o);
+      } else if (isLoopVar(f)) {
+        if (var)
+          return std::nullopt;
+        var = std::string(f.name());
+      } else if (mentionsLoopVar(f)) {
+        return std::nullopt;
+      } else {
+        coefficient = symMul(coefficient, f);
+      }
+    }
+    if (!var)
+      out.offset = symAdd(out.offset, coefficient);
+    else if (auto it = out.coefficients.find(*var); it != out.coefficients.end())
+      it->second = symAdd(it->second, coefficient);
+    else
+      out.coefficients.emplace(*var, coefficient);
+  }
+  return out;
+}
+
+/// The producer's variables in terms of a reader's, such that the producer's store index
+/// equals `loadIndex`: matching strides term by term (a slice or a shifted range, as cat
+/// reads its inputs), or, for a contiguous producer read at one flat position, dividing that
+/// position by the strides (a reshape). nullopt when neither applies.
+std::optional<std::map<std::string, SymExpr, std::less<>>>
+invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadIndex, bool masked) {
+  auto store = linearIndexOf(producer.stores[0].index);
+  auto load = linearIndexOf(loadIndex);
+  if (!store || !load || !symIs(store->offset, 0))
+    return std::nullopt;
+  size_t dims = producer.ranges.size();
+  if (store->coefficients.size() != dims)
+    return std::nullopt;
+  std::vector<SymExpr> strides(dims);
+  for (size_t j = 0; j < dims; ++j) {
+    auto it = store->coefficients.find(loopVarName(false, j));
+    if (it == store->coefficients.end())
+      return std::nullopt;
+    strides[j] = it->second;
+  }
+  auto rangeOf = [&](const std::string &var) -> SymExpr {
+    size_t i = std::stoul(var.substr(1));
+    const auto &ranges = var[0] == 'r' ? reader.reductionRanges : reader.ranges;
+    return i < ranges.size() ? ranges[i] : SymExpr(0);
+  };
+  std::map<std::string, SymExpr, std::less<>> subst;
+  // Term by term: each reader variable whose coefficient is a producer stride, and whose range
+  // fits in that dimension, is that dimension's variable.
+  std::set<std::string> used;
+  bool matched = true;
+  for (size_t j = 0; j < dims && matched; ++j) {
+    subst[loopVarName(false, j)] = 0;
+    for (const auto &[var, coefficient] : load->coefficients)
+      // A masked read (cat) may range further: the points outside are not read.
+      if (!used.count(var) && symEq(coefficient, strides[j]) &&
+          (masked || symEq(rangeOf(var), producer.ranges[j]) ||
+           (rangeOf(var).isConstant() && producer.ranges[j].isConstant() &&
+            rangeOf(var).constant() <= producer.ranges[j].constant()))) {
+        subst[loopVarName(false, j)] = SymExpr::symbol(var);
+        used.insert(var);
+        break;
+      }
+  }
+  matched = used.size() == load->coefficients.size();
+  if (matched && !symIs(load->offset, 0)) {
+    // A constant offset moves along the dimensions, largest stride first (a cat input's start).
+    if (!load->offset.isConstant())
+      matched = false;
+    int64_t offset = matched ? load->offset.constant() : 0;
+    std::vector<size_t> order(dims);
+    for (size_t j = 0; j < dims; ++j)
+      order[j] = j;
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return symHint(strides[a]) > symHint(strides[b]); });
+    for (size_t j : order) {
+      if (!matched || !strides[j].isConstant() || strides[j].constant() <= 0) {
+        matched = matched && offset == 0;
+        break;
+      }
+      int64_t s = strides[j].constant();
+      int64_t q = offset >= 0 ? offset / s : -((-offset + s - 1) / s);
+      subst[loopVarName(false, j)] = symAdd(subst[loopVarName(false, j)], SymExpr(q));
+      offset -= q * s;
+    }
+    matched = matched && offset == 0;
+  }
+  if (matched)
+    return subst;
+  // One flat position over a contiguous producer: unflatten it.
+  if (load->coefficients.size() != 1 || !symIs(load->offset, 0) ||
+      !symIs(load->coefficients.begin()->second, 1))
+    return std::nullopt;
+  SymExpr expected = 1;
+  for (size_t j = dims; j-- > 0;) {
+    if (!symEq(strides[j], expected))
+      return std::nullopt;
+    expected = symMul(expected, producer.ranges[j]);
+  }
+  SymExpr flat = SymExpr::symbol(load->coefficients.begin()->first);
+  subst.clear();
+  for (size_t j = 0; j < dims; ++j) {
+    SymExpr q =
+        symIs(strides[j], 1) ? flat : SymExpr::binary(SymExpr::Kind::FloorDiv, flat, strides[j]);
+    subst[loopVarName(false, j)] =
+        j == 0 ? q : SymExpr::binary(SymExpr::Kind::Mod, q, producer.ranges[j]);
+  }
+  return subst;
+}
+
+/// Inlines pointwise producers into the ops that read them, as Inductor inlines pointwise
+/// nodes: per-channel or per-row vectors (one dimension) into up to 8 readers, recomputed per
+/// read; any other producer into its only reader when every read of it inverts its store
+/// index (invertStore) and the reader does not iterate over much more than the producer (so
+/// little is recomputed). Masked reads (cat) pass their mask on to the inlined loads.
 void Lowerer::inlineSmallProducers() {
-  constexpr size_t kMaxBody = 32, kMaxReaders = 8;
+  constexpr size_t kMaxBody = 48, kMaxReaders = 8;
   std::vector<std::vector<int32_t>> readers(program_.buffers.size());
   for (size_t i = 0; i < program_.ops.size(); ++i)
     for (int32_t b : program_.ops[i].reads())
       readers[b].push_back(static_cast<int32_t>(i));
   for (size_t pi = 0; pi < program_.ops.size(); ++pi) {
     const LoopOp &producer = program_.ops[pi];
-    if (producer.kind != LoopOpKind::Pointwise || producer.ranges.size() > 1 ||
-        producer.stores.size() != 1 || producer.body.size() > kMaxBody)
+    if (producer.kind != LoopOpKind::Pointwise || producer.stores.size() != 1 ||
+        producer.body.size() > kMaxBody)
       continue;
     const Store &store = producer.stores[0];
-    SymExpr x0 = SymExpr::symbol(loopVarName(false, 0));
-    bool identity = producer.ranges.empty() ? symIs(store.index, 0) : symEq(store.index, x0);
     int32_t b = store.buffer;
-    if (!identity || program_.buffers[b].isOutput || readers[b].empty() ||
-        readers[b].size() > kMaxReaders)
+    if (program_.buffers[b].isOutput || readers[b].empty())
       continue;
+    bool vector = producer.ranges.size() <= 1;
+    if (readers[b].size() > (vector ? kMaxReaders : 1))
+      continue;
+    // Every read must invert; collect the substitutions first, change nothing until all do.
+    std::vector<std::vector<std::optional<std::map<std::string, SymExpr, std::less<>>>>> plans;
     bool inlinable = true;
-    for (int32_t r : readers[b])
-      inlinable = inlinable && program_.ops[r].kind != LoopOpKind::Extern;
+    for (int32_t r : readers[b]) {
+      const LoopOp &reader = program_.ops[r];
+      inlinable = inlinable && reader.kind != LoopOpKind::Extern;
+      if (!vector && inlinable)
+        inlinable = symHint(symMul(reader.numel(), reader.reductionNumel())) <=
+                    4 * symHint(producer.numel());
+      std::vector<std::optional<std::map<std::string, SymExpr, std::less<>>>> sites;
+      for (const ScalarInstr &in : reader.body) {
+        if (!inlinable || in.op != ScalarOp::Load || in.buffer != b) {
+          sites.emplace_back();
+          continue;
+        }
+        auto subst = invertStore(producer, reader, in.index, in.operands[0] >= 0);
+        inlinable = inlinable && subst.has_value();
+        sites.push_back(subst);
+      }
+      plans.push_back(std::move(sites));
+    }
     if (!inlinable)
       continue;
-    for (int32_t r : readers[b]) {
+    for (size_t ri = 0; ri < readers[b].size(); ++ri) {
+      int32_t r = readers[b][ri];
       LoopOp &reader = program_.ops[r];
       std::vector<ScalarInstr> body;
       std::vector<int32_t> remap(reader.body.size(), -1);
       for (size_t i = 0; i < reader.body.size(); ++i) {
         const ScalarInstr &in = reader.body[i];
         if (in.op == ScalarOp::Load && in.buffer == b) {
-          // The producer's body at x0 = this load's index.
-          std::map<std::string, SymExpr, std::less<>> subst{{loopVarName(false, 0), in.index}};
-          int32_t base = static_cast<int32_t>(body.size());
-          for (ScalarInstr copy : producer.body) {
-            for (int32_t &o : copy.operands)
-              if (o >= 0)
-                o += base;
+          const auto &subst = *plans[ri][i];
+          int32_t mask = in.operands[0] >= 0 ? remap[in.operands[0]] : -1;
+          std::vector<int32_t> local(producer.body.size(), -1);
+          for (size_t j = 0; j < producer.body.size(); ++j) {
+            ScalarInstr copy = producer.body[j];
+            int arity = copy.op == ScalarOp::Load ? 1 : scalarOpArity(copy.op);
+            for (int k = 0; k < arity; ++k)
+              if (copy.operands[k] >= 0)
+                copy.operands[k] = local[copy.operands[k]];
             if (copy.op == ScalarOp::Load || copy.op == ScalarOp::IndexValue)
               copy.index = copy.index.substitute(subst).simplify();
+            if (copy.op == ScalarOp::Load && mask >= 0) {
+              if (copy.operands[0] < 0) {
+                copy.operands[0] = mask;
+              } else {
+                ScalarInstr both;
+                both.op = ScalarOp::LogicalAnd;
+                both.dtype = DType::Bool;
+                both.operands[0] = mask;
+                both.operands[1] = copy.operands[0];
+                body.push_back(both);
+                copy.operands[0] = static_cast<int32_t>(body.size() - 1);
+              }
+            }
+            local[j] = static_cast<int32_t>(body.size());
             body.push_back(std::move(copy));
           }
-          remap[i] = base + store.value;
+          remap[i] = local[store.value];
           continue;
         }
         ScalarInstr copy = in;
-        for (int32_t &o : copy.operands)
-          if (o >= 0)
-            o = remap[o];
+        int arity = copy.op == ScalarOp::Load ? 1 : scalarOpArity(copy.op);
+        for (int k = 0; k < arity; ++k)
+          if (copy.operands[k] >= 0)
+            copy.operands[k] = remap[copy.operands[k]];
         remap[i] = static_cast<int32_t>(body.size());
         body.push_back(std::move(copy));
       }

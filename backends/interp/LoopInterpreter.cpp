@@ -105,6 +105,8 @@ double apply(ScalarOp op, DType dtype, double a, double b, double c) {
     return a == b;
   case ScalarOp::Ne:
     return a != b;
+  case ScalarOp::LogicalAnd:
+    return a != 0 && b != 0;
   case ScalarOp::Where:
     return a != 0 ? b : c;
   default:
@@ -366,6 +368,8 @@ Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r
     double value = 0;
     switch (in.op) {
     case ScalarOp::Load: {
+      if (in.operands[0] >= 0 && v[in.operands[0]] == 0)
+        break; // masked off: not read (its index may be out of range)
       auto index = eval(in.index);
       if (!index)
         return index.takeError();

@@ -11,11 +11,11 @@ namespace fxkit::loop {
 
 std::string_view scalarOpName(ScalarOp op) {
   static constexpr std::string_view names[] = {
-      "load",  "constant",   "index_expr", "neg",       "abs",      "relu",    "sigmoid",
-      "tanh",  "erf",        "exp",        "log",       "cos",      "sin",     "sqrt",
-      "rsqrt", "reciprocal", "gelu",       "gelu_tanh", "to_dtype", "add",     "sub",
-      "mul",   "truediv",    "floordiv",   "truncdiv",  "maximum",  "minimum", "pow",
-      "lt",    "le",         "gt",         "ge",        "eq",       "ne",      "where"};
+      "load",     "constant",  "index_expr", "neg",  "abs", "relu", "sigmoid", "tanh",
+      "erf",      "exp",       "log",        "cos",  "sin", "sqrt", "rsqrt",   "reciprocal",
+      "gelu",     "gelu_tanh", "to_dtype",   "add",  "sub", "mul",  "truediv", "floordiv",
+      "truncdiv", "maximum",   "minimum",    "pow",  "lt",  "le",   "gt",      "ge",
+      "eq",       "ne",        "and",        "where"};
   static_assert(std::size(names) == static_cast<size_t>(ScalarOp::Where) + 1);
   return names[static_cast<size_t>(op)];
 }
@@ -25,7 +25,7 @@ int scalarOpArity(ScalarOp op) {
     return 0;
   if (op <= ScalarOp::Cast)
     return 1;
-  if (op <= ScalarOp::Ne)
+  if (op <= ScalarOp::LogicalAnd)
     return 2;
   return 3;
 }
@@ -119,6 +119,8 @@ void printInstr(std::ostringstream &os, const LoopProgram &p, const ScalarInstr 
   switch (in.op) {
   case ScalarOp::Load:
     os << p.buffers[in.buffer].name << ", " << in.index.str();
+    if (in.operands[0] >= 0)
+      os << ", mask=tmp" << in.operands[0];
     break;
   case ScalarOp::Constant:
     if (dtypeIsFloating(in.dtype))

@@ -27,7 +27,7 @@ namespace loop {
 /// Scalar operations of a loop body.
 enum class ScalarOp : uint8_t {
   // Leaves.
-  Load,       ///< buffer[index]
+  Load,       ///< buffer[index]; with a mask operand, 0 where the mask is false (not read)
   Constant,   ///< a number (intConstant for integer dtypes, constant otherwise)
   IndexValue, ///< the value of `index` as a number (iota, index arithmetic)
   // Unary.
@@ -63,12 +63,14 @@ enum class ScalarOp : uint8_t {
   Ge,
   Eq,
   Ne,
+  LogicalAnd,
   // Ternary.
   Where, ///< operands: condition, then, else
 };
 
 std::string_view scalarOpName(ScalarOp op);
-/// Number of operands (0 for leaves, 1 unary, 2 binary, 3 for Where).
+/// Number of value operands (0 for leaves, 1 unary, 2 binary, 3 for Where); a Load's optional
+/// mask is its operands[0].
 int scalarOpArity(ScalarOp op);
 
 /// One SSA instruction; operands index earlier instructions of the same body.

@@ -5,11 +5,11 @@
 D="$DATA/corpus/inductor/dynamic_broadcast/aten_post_0.graph.txt"
 expect_exit 0 "$FXKIT" compile "$D" --time-passes
 expect_out "call_function[target=fxkit.kernel]"
-expect_out "ks0: %mul"
+expect_out "xnumel: %mul"
 expect_err "lower"
 expect_err "total"
 expect_exit 0 "$FXKIT" compile "$D" --passes lower,fuse,wrapper,substitute-size-args -o "$WORK/w.graph.txt"
-grep -qF "ks0: s17*s27" "$WORK/w.graph.txt" || fail "substituted size argument missing"
+grep -qF "xnumel: s17*s77" "$WORK/w.graph.txt" || fail "substituted size argument missing"
 # The wrapper's JSON form converts back to the same FX text.
 expect_exit 0 "$FXKIT" compile "$D" --passes lower,fuse,wrapper,substitute-size-args -o "$WORK/w.json"
 expect_exit 0 "$FXKIT" convert "$WORK/w.json" -o "$WORK/w2.graph.txt"
