@@ -5,6 +5,7 @@
 #include "importers/Import.h"
 #include "repl/CompileCommand.h"
 #include "repl/FuseCommand.h"
+#include "repl/PlanCommand.h"
 #include "repl/RunCommand.h"
 
 #include <CLI/CLI.hpp>
@@ -135,6 +136,8 @@ int runCli(int argc, char **argv) {
       ->take_all();
   run->add_option("--seed", runOptions.seed, "Seed of the random inputs (default 0)");
 
+  PlanCommandOptions planOptions;
+  CLI::App *plan = addPlanSubcommand(app, planOptions);
 
   FuseCommandOptions fuseOptions;
   CLI::App *fuse =
@@ -145,6 +148,8 @@ int runCli(int argc, char **argv) {
                  "Print every fusion decision (taken or refused, with its reason) and the kernels");
   fuse->add_flag("--loops", fuseOptions.loops, "Print the lowered loop program");
   fuse->add_flag("--no-fusion", fuseOptions.noFusion, "One kernel per loop op (the baseline)");
+  fuse->add_flag("--plan", fuseOptions.plan,
+                 "Plan memory and print where every buffer lives (offsets, in-place, lifetimes)");
 
   CompileCommandOptions compileOptions;
   CLI::App *compile =
@@ -152,7 +157,7 @@ int runCli(int argc, char **argv) {
   compile->add_option("graph", compileOptions.graph, "Graph file (- for stdin)")->required();
   compile->add_option("--from", compileOptions.from, "Input format: fx, fxpy, json");
   compile->add_option("--passes", compileOptions.passes,
-                      "Comma-separated passes (default lower,fuse,wrapper)");
+                      "Comma-separated passes (default lower,fuse,plan,wrapper)");
   compile->add_flag("--time-passes", compileOptions.timePasses, "Print each pass's time");
   compile->add_option("-o,--output", compileOptions.output, "Output file (- for stdout)");
   compile->add_option("--to", compileOptions.to, "Output format: fx, fxpy, json");
@@ -172,6 +177,8 @@ int runCli(int argc, char **argv) {
     return runInfo(input, from, json);
   if (run->parsed())
     return runRunCommand(runOptions);
+  if (plan->parsed())
+    return runPlanCommand(planOptions);
   if (fuse->parsed())
     return runFuseCommand(fuseOptions);
   if (compile->parsed())

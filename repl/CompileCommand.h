@@ -1,6 +1,6 @@
 #pragma once
-/// \file `fxkit compile`: runs a pipeline of passes (default: lower, fuse, wrapper) on a graph
-/// and writes the result, by default the wrapper program as FX text.
+/// \file `fxkit compile`: runs a pipeline of passes (default: lower, fuse, plan, wrapper) on a
+/// graph and writes the result, by default the wrapper program as FX text.
 
 #include <string>
 
@@ -9,7 +9,7 @@ namespace fxkit {
 struct CompileCommandOptions {
   std::string graph;
   std::string from;
-  std::string passes = "lower,fuse,wrapper";
+  std::string passes = "lower,fuse,plan,wrapper";
   bool timePasses = false;
   std::string output = "-";
   std::string to;

@@ -5,6 +5,7 @@
 #include "repl/Cli.h"
 #include "transforms/Fusion.h"
 #include "transforms/Lowering.h"
+#include "transforms/MemoryPlanning.h"
 #include "transforms/ShapeInference.h"
 
 #include <iostream>
@@ -36,6 +37,12 @@ int runFuseCommand(const FuseCommandOptions &options) {
     return fail(fused.error());
   if (options.explain)
     std::cout << fused->explain(*program);
+  if (options.plan) {
+    auto plan = planMemory(*program, *fused);
+    if (!plan)
+      return fail(plan.error());
+    std::cout << describeMemoryPlan(*program, *fused, *plan);
+  }
   size_t launches = 0, externs = 0;
   for (const loop::Kernel &k : fused->kernels)
     (k.isExtern ? externs : launches) += 1;

@@ -2,6 +2,7 @@
 /// graphs written as FX text.
 
 #include "ir/ops/OpRegistry.h"
+#include "backends/interp/KernelContext.h"
 #include "importers/FxTextParser.h"
 #include "ir/ops/ShapeRules.h"
 #include "transforms/ShapeInference.h"
@@ -438,6 +439,59 @@ TEST(OpRegistry, ShapeRuleHelpers) {
   auto sizes = inferViewSizes({s("s0"), SymExpr(6)}, {SymExpr(2), SymExpr(-1)});
   ASSERT_TRUE(sizes);
   EXPECT_TRUE(symEq((*sizes)[1], s("3*s0")));
+  // infer_size's errors, PyTorch's words.
+  auto indivisible = inferViewSizes({SymExpr(6)}, {SymExpr(4), SymExpr(-1)});
+  ASSERT_FALSE(indivisible);
+  EXPECT_EQ(indivisible.error().message, "shape '[4, -1]' is invalid for input of size 6");
+  auto ambiguous = inferViewSizes({SymExpr(0), SymExpr(3)}, {SymExpr(0), SymExpr(-1)});
+  ASSERT_FALSE(ambiguous);
+  EXPECT_EQ(ambiguous.error().message,
+            "cannot reshape tensor of 0 elements into shape [0, -1] because the unspecified "
+            "dimension size -1 can be any value and is ambiguous");
+  EXPECT_FALSE(inferViewSizes({SymExpr(6)}, {SymExpr(-1), SymExpr(-1)}));
+  EXPECT_FALSE(inferViewSizes({SymExpr(6)}, {SymExpr(-2), SymExpr(-3)}));
+}
+
+// ---- Wrapped numbers at run time ----
+
+TEST(OpRegistry, KernelContextKeepsWrappedNumbersExact) {
+  // Inference already applied a wrapped number's category to the result dtype, so a kernel
+  // gets the number itself: float64_tensor + 0.1 must see 0.1, not float32's 0.100000001, and
+  // an int beyond 2^53 (or a symbolic integer's value) must not round through double.
+  const int64_t big = (int64_t(1) << 53) + 1;
+  Graph g = makeGraph({"f64[3][1]cpu", "s0"},
+                      call("f", "torch.ops.aten.add.Tensor", "%a, 0.1") +
+                          call("i", "torch.ops.aten.add.Tensor", "%a, " + std::to_string(big)) +
+                          call("s", "torch.ops.aten.add.Tensor", "%a, %b"),
+                      "(f, i, s)");
+  ASSERT_TRUE(inferShapes(g));
+  EXPECT_EQ(g.find("f")->value().tensor()->str(), "f64[3][1]cpu");
+  RuntimeValue symbolValue{big + 2};
+  std::function<const RuntimeValue *(const Node *)> valueOf =
+      [&](const Node *n) -> const RuntimeValue * {
+    return n->name() == "b" ? &symbolValue : nullptr;
+  };
+  SymExpr::Bindings bindings;
+  const OpInfo *add = OpRegistry::instance().lookup("torch.ops.aten.add.Tensor");
+  auto other = [&](const std::string &node) -> Expected<Tensor> {
+    auto b = bindArgs(*g.find(node), *add);
+    if (!b)
+      return b.takeError();
+    KernelContext ctx(*b, bindings, valueOf);
+    return ctx.tensor("other");
+  };
+  auto f = other("f");
+  ASSERT_TRUE(f) << f.error().message;
+  EXPECT_EQ(f->dtype(), DType::Float64);
+  EXPECT_EQ(f->getDouble({}), 0.1);
+  auto i = other("i");
+  ASSERT_TRUE(i) << i.error().message;
+  EXPECT_EQ(i->dtype(), DType::Int64);
+  EXPECT_EQ(i->getInt({}), big);
+  auto s = other("s");
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_EQ(s->dtype(), DType::Int64);
+  EXPECT_EQ(s->getInt({}), big + 2);
 }
 
 } // namespace

@@ -139,9 +139,10 @@ TEST(WrapperGraph, EveryCorpusGraphCompilesToAReparsingWrapper) {
   for (const fs::path &p : graphs) {
     for (bool substitute : {false, true}) {
       SCOPED_TRACE(p.string() + (substitute ? " (substituted)" : ""));
+      // Without and with a memory plan (pool offsets, in-place and reused buffers, frees).
       std::vector<std::string> passes{"lower", "fuse", "wrapper"};
       if (substitute)
-        passes.push_back("substitute-size-args");
+        passes = {"lower", "fuse", "plan", "wrapper", "substitute-size-args"};
       Graph g = compiled(p, passes);
       ASSERT_TRUE(verifyGraph(g));
       // One call per kernel launch, and printing is canonical: parse(print(g)) == g.
@@ -152,6 +153,10 @@ TEST(WrapperGraph, EveryCorpusGraphCompilesToAReparsingWrapper) {
         calls += n->target() == "fxkit.kernel" || n->target() == "fxkit.extern";
       EXPECT_EQ(calls, state->fused->kernels.size());
       std::string text = printFxText(g);
+      if (substitute && state->plan && !state->plan->symbolic && state->plan->poolBytes > 0) {
+        EXPECT_NE(text.find("%pool : "), std::string::npos) << text.substr(0, 2000);
+        EXPECT_NE(text.find("fxkit.alloc_from_pool"), std::string::npos);
+      }
       auto reparsed = parseFxText(text, p.string());
       ASSERT_TRUE(reparsed) << reparsed.error().str();
       EXPECT_EQ(printFxText(*reparsed), text);

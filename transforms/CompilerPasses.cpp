@@ -3,6 +3,7 @@
 #include "transforms/CompilationState.h"
 #include "transforms/Fusion.h"
 #include "transforms/Lowering.h"
+#include "transforms/MemoryPlanning.h"
 #include "transforms/ShapeInference.h"
 #include "transforms/SizeArgs.h"
 #include "transforms/WrapperGraph.h"
@@ -57,6 +58,19 @@ PassResult fusePass(Graph &graph) {
   return true;
 }
 
+PassResult planPass(Graph &graph) {
+  CompilationState *s = compilationState(graph);
+  if (!s || !s->fused)
+    return Error("plan needs kernels: run 'lower' and 'fuse' first");
+  auto plan = planMemory(*s->program, *s->fused);
+  if (!plan)
+    return plan.takeError();
+  auto state = nextState(graph);
+  state->plan = plan.take();
+  store(graph, std::move(state));
+  return true;
+}
+
 PassResult wrapperPass(Graph &graph) {
   CompilationState *s = compilationState(graph);
   if (!s || !s->fused)
@@ -79,6 +93,10 @@ void registerCompilerPasses(PassRegistry &r) {
          lowerPass});
   r.add({"fuse", "group loop ops into kernels, recording every decision, and hoist size arguments",
          fusePass});
+  r.add({"plan",
+         "plan memory: liveness over the kernel schedule, in-place reuse, one arena with every "
+         "buffer at an offset (exact-size reuse when sizes are symbolic)",
+         planPass});
   r.add({"wrapper",
          "replace the graph by the wrapper program: allocations, kernel and extern calls, "
          "frees, size computations",

@@ -136,7 +136,8 @@ private:
   Error nodeError(const Node &n, const std::string &message) const {
     return Error("node '" + n.name() + "' (" + std::string(n.target()) + "): " + message);
   }
-  Lowered &valueOf(const Node *n) { return values_[index_.at(n)]; }
+  /// Nodes are numbered in their scratch slots (program order) while lowering runs.
+  Lowered &valueOf(const Node *n) { return values_[n->scratch()]; }
 
   int32_t newBuffer(const TensorType &type, int32_t producer) {
     Buffer b;
@@ -186,7 +187,6 @@ private:
 
   const Graph &graph_;
   LoopProgram program_;
-  std::unordered_map<const Node *, size_t> index_;
   std::vector<Lowered> values_;
   int nextBuffer_ = 0;
 };
@@ -400,7 +400,7 @@ Status Lowerer::lowerPointwise(const Node &n, const BoundArgs &args, const Tenso
     program_.ops.pop_back();
     return nodeError(n, "lowering has no rule for this pointwise op");
   }
-  values_[index_.at(&n)] = finishPointwise(op, b, value, out, sizes);
+  values_[n.scratch()] = finishPointwise(op, b, value, out, sizes);
   return Status::ok();
 }
 
@@ -428,7 +428,7 @@ Status Lowerer::lowerCreation(const Node &n, const BoundArgs &args, const Tensor
     program_.ops.pop_back();
     return nodeError(n, "lowering has no rule for this creation op");
   }
-  values_[index_.at(&n)] = finishPointwise(op, b, value, out, vars);
+  values_[n.scratch()] = finishPointwise(op, b, value, out, vars);
   return Status::ok();
 }
 
@@ -482,7 +482,7 @@ Status Lowerer::lowerView(const Node &n, const BoundArgs &args) {
       start = symAdd(start, t->sizes[*d]);
       result.views.push_back(v);
     }
-    values_[index_.at(&n)] = std::move(result);
+    values_[n.scratch()] = std::move(result);
     return Status::ok();
   }
   if (!out)
@@ -514,11 +514,11 @@ Status Lowerer::lowerView(const Node &n, const BoundArgs &args) {
     if (!viewStrides(in->sizes, in->strides, out->sizes)) {
       if (target != "torch.ops.aten.reshape.default")
         return nodeError(n, "view of a tensor whose strides cannot express it");
-      values_[index_.at(&n)] = copyInto(n, *in, *out);
+      values_[n.scratch()] = copyInto(n, *in, *out);
       return Status::ok();
     }
   }
-  values_[index_.at(&n)] = std::move(result);
+  values_[n.scratch()] = std::move(result);
   return Status::ok();
 }
 
@@ -647,7 +647,7 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
     else
       result.views.push_back(v);
   }
-  values_[index_.at(&n)] = std::move(result);
+  values_[n.scratch()] = std::move(result);
   return Status::ok();
 }
 
@@ -693,13 +693,13 @@ Status Lowerer::lowerExtern(const Node &n, const BoundArgs &args) {
   } else {
     return nodeError(n, "extern op without a tensor value");
   }
-  values_[index_.at(&n)] = std::move(result);
+  values_[n.scratch()] = std::move(result);
   return Status::ok();
 }
 
 Status Lowerer::lowerOther(const Node &n, const BoundArgs &args) {
   std::string_view target = n.target();
-  Lowered &result = values_[index_.at(&n)];
+  Lowered &result = values_[n.scratch()];
   if (target == "operator.getitem") {
     const Argument &src = args.at(0);
     const Argument &idx = args.at(1);
@@ -867,6 +867,7 @@ void Lowerer::eliminateDeadOps() {
   }
   std::vector<int32_t> newIndex(program_.ops.size(), -1);
   std::vector<LoopOp> kept;
+  kept.reserve(program_.ops.size());
   for (size_t i = 0; i < program_.ops.size(); ++i)
     if (live[i]) {
       newIndex[i] = static_cast<int32_t>(kept.size());
@@ -1150,8 +1151,10 @@ void Lowerer::inlineSmallProducers() {
 Expected<LoopProgram> Lowerer::run() {
   size_t i = 0;
   for (Node *n : graph_)
-    index_[n] = i++;
+    n->scratch() = static_cast<uint32_t>(i++);
   values_.resize(i);
+  program_.ops.reserve(i);
+  program_.buffers.reserve(i);
   for (Node *n : graph_) {
     switch (n->op()) {
     case OpKind::Placeholder: {

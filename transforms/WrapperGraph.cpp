@@ -29,9 +29,19 @@ public:
   Expected<Graph> run();
 
 private:
+  /// `base`, or `base_N` with N counting up per base (Graph::uniqueName probes from 1 each
+  /// time, which is quadratic when thousands of launches share a kernel's name).
+  std::string freshName(const std::string &base) {
+    size_t &next = nextSuffix_[base];
+    std::string name = next == 0 ? base : base + "_" + std::to_string(next);
+    while (g_.find(name))
+      name = base + "_" + std::to_string(++next);
+    ++next;
+    return name;
+  }
   Node *add(std::string base, std::string_view target, std::vector<Argument> args,
             std::vector<std::pair<std::string, Argument>> kwargs = {}) {
-    return g_.create(OpKind::CallFunction, g_.uniqueName(base), target,
+    return g_.create(OpKind::CallFunction, freshName(base), target,
                      Argument::tuple(std::move(args)), Argument::dict(std::move(kwargs)));
   }
   /// A size as an argument: a constant, a size placeholder, or operator.* nodes computing it
@@ -60,6 +70,7 @@ private:
   std::map<std::string, Argument, std::less<>> sizes_; ///< expression text -> computed
   std::vector<Node *> bufferNodes_;
   Node *pool_ = nullptr;
+  std::map<std::string, size_t, std::less<>> nextSuffix_;
 };
 
 Expected<Argument> WrapperBuilder::size(const SymExpr &raw) {
@@ -246,7 +257,8 @@ Expected<Graph> WrapperBuilder::run() {
     if (b < 0) {
       const std::string &sym = p_.inputSymbols[i];
       std::string name = isIdentifier(sym) ? sym : "sym" + std::to_string(i);
-      Node *n = g_.create(OpKind::Placeholder, g_.uniqueName(name), g_.uniqueName(name));
+      std::string unique = freshName(name);
+      Node *n = g_.create(OpKind::Placeholder, unique, unique);
       auto e = SymExpr::parse(sym);
       if (e) {
         n->value() = NodeValue{*e};
@@ -316,7 +328,7 @@ Expected<Graph> WrapperBuilder::run() {
       return a.takeError();
     outs.push_back(a.take());
   }
-  g_.create(OpKind::Output, g_.uniqueName("output"), "output",
+  g_.create(OpKind::Output, freshName("output"), "output",
             Argument::tuple({Argument::tuple(std::move(outs))}));
   return std::move(g_);
 }

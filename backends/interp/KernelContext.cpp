@@ -11,7 +11,21 @@ Expected<int64_t> evalSym(const KernelContext &ctx, const SymExpr &e) {
   return v;
 }
 
+/// A 0-d int64 tensor holding `value` exactly: stored as an integer, not through
+/// Tensor::scalar's double, which rounds beyond 2^53.
+Expected<Tensor> exactIntScalar(int64_t value) {
+  auto t = Tensor::zeros(DType::Int64, {});
+  if (!t)
+    return t.takeError();
+  t->storeInt(0, value);
+  return t;
+}
+
 /// The runtime tensor of an argument: a node's tensor value, or a wrapped Python number.
+/// A wrapped number only contributes its category to type promotion, which shape inference
+/// already applied to the node's result dtype, so it is kept at full precision here: ints as
+/// exact int64, floats as float64 (a float32 would turn 0.1 into 0.100000001 before a float64
+/// tensor saw it).
 Expected<Tensor> tensorOfArg(const KernelContext &ctx, const Argument &a, std::string_view name) {
   switch (a.kind()) {
   case Argument::Kind::NodeRef: {
@@ -19,14 +33,20 @@ Expected<Tensor> tensorOfArg(const KernelContext &ctx, const Argument &a, std::s
     if (v && v->tensor())
       return *v->tensor();
     if (v && v->integer()) // a symbolic integer used as a tensor (wrapped scalar)
-      return Tensor::scalar(DType::Int64, static_cast<double>(*v->integer()));
+      return exactIntScalar(*v->integer());
     return ctx.error("argument '" + std::string(name) + "': input '" + a.asNode()->name() +
                      "' is not a tensor at run time");
   }
   case Argument::Kind::Int:
-    return Tensor::scalar(DType::Int64, static_cast<double>(a.asInt()));
+    return exactIntScalar(a.asInt());
+  case Argument::Kind::Sym: {
+    auto v = evalSym(ctx, a.asSym());
+    if (!v)
+      return v.takeError();
+    return exactIntScalar(*v);
+  }
   case Argument::Kind::Float:
-    return Tensor::scalar(DType::Float32, a.asFloat());
+    return Tensor::scalar(DType::Float64, a.asFloat());
   case Argument::Kind::Bool:
     return Tensor::scalar(DType::Bool, a.asBool() ? 1 : 0);
   default:

@@ -15,7 +15,7 @@ namespace fxkit::loop {
 struct BufferPlacement {
   enum class Kind : uint8_t {
     Input,    ///< a graph input: not allocated by the program
-    Internal, ///< never leaves its kernel: not allocated
+    Internal, ///< never leaves its kernel (or no kernel touches it): not allocated
     Pool,     ///< at `offset` bytes in the pool
     InPlace,  ///< shares the storage of `inPlaceOf`, which dies in the kernel that writes this
     Own,      ///< its own allocation (symbolic size, so no pool offset): see reuseOf
@@ -31,15 +31,20 @@ struct BufferPlacement {
 
 struct MemoryPlan {
   std::vector<BufferPlacement> buffers; ///< indexed like LoopProgram::buffers
-  /// Bytes of the pool when every allocated size is constant (0 otherwise).
+  /// Bytes of the pool when every allocated size is constant. Symbolic plans: the peak of the
+  /// Own allocations at the size hint, an allocation held from its first buffer's first kernel
+  /// to its last buffer's last one (also while it waits to be reused), as the wrapper holds it.
   int64_t poolBytes = 0;
-  /// The largest total of bytes simultaneously live (allocated buffers only): no plan does
-  /// better.
+  /// The largest total of bytes simultaneously live (allocated buffers only, an in-place chain
+  /// counted once): no plan does better. Symbolic plans: at the size hint.
   int64_t lowerBound = 0;
-  /// Bytes the program allocates without reuse (the sum over allocated buffers).
+  /// Bytes the program allocates without reuse (the sum over allocated buffers; symbolic
+  /// plans: at the size hint).
   int64_t unplannedBytes = 0;
   bool symbolic = false; ///< some size is symbolic: Own allocations with exact-size reuse
-  /// Per kernel (schedule position): the buffers whose last use it is, freed after it runs.
+  /// Per kernel (schedule position): the buffers whose last use it is and whose storage is
+  /// released after it runs. Outputs are never listed, nor a buffer whose storage passes on to
+  /// an in-place result (its storage lives on under the new name).
   std::vector<std::vector<int32_t>> freedAfter;
 };
 

@@ -154,18 +154,115 @@ Expected<NodeValue> compare(const BoundArgs &b) {
   return pointwise(b, {"self", "other"}, Promote::AlwaysBool);
 }
 
-Expected<NodeValue> divMode(const BoundArgs &b) {
-  // With a rounding mode the result keeps the promoted (possibly integral) dtype.
-  bool rounding = !b.get("rounding_mode").isNone();
-  return pointwise(b, {"self", "other"}, rounding ? Promote::Default : Promote::IntToFloat);
+/// Whether an operand is a bool tensor or a Python bool (a wrapped bool scalar tensor).
+bool isBool(const Operand &op) {
+  return op.tensor ? op.tensor->dtype == DType::Bool : op.scalar == ScalarKind::Bool;
 }
 
-Expected<NodeValue> powTensorScalar(const BoundArgs &b) {
+/// The single tensor dtype of a pointwise result.
+DType resultDType(const NodeValue &v) { return v.tensor()->dtype; }
+
+/// at::native::alpha_check against the op's result dtype.
+Status checkAlpha(const BoundArgs &b, DType dtype) {
+  const Argument &alpha = b.get("alpha");
+  if (alpha.kind() == Argument::Kind::Bool && dtype != DType::Bool)
+    return b.error("Boolean alpha only supported for Boolean results (the result is " +
+                   std::string(dtypeName(dtype)) + ")");
+  if (alpha.kind() == Argument::Kind::Float && !dtypeIsFloating(dtype))
+    return b.error("For integral input tensors, argument alpha must not be a floating point "
+                   "number (the result is " +
+                   std::string(dtypeName(dtype)) + ")");
+  return Status::ok();
+}
+
+/// add.Tensor/add.Scalar: the alpha multiplier must fit the result's category.
+Expected<NodeValue> add(const BoundArgs &b) {
+  FX_TRY(v, binary(b));
+  if (Status s = checkAlpha(b, resultDType(v)); !s)
+    return s.takeError();
+  return v;
+}
+
+/// sub and rsub (rsub(a, b) is sub(b, a)): at::native::sub_check refuses bool operands, a
+/// Python bool included (it becomes a bool tensor), and alpha follows alpha_check.
+Expected<NodeValue> sub(const BoundArgs &b) {
+  FX_TRY(self, operand(b, "self"));
+  FX_TRY(other, operand(b, "other"));
+  if (isBool(self) && isBool(other))
+    return b.error("Subtraction, the `-` operator, with two bool tensors is not supported. Use "
+                   "the `^` or `logical_xor()` operator instead.");
+  if (isBool(self) || isBool(other))
+    return b.error("Subtraction, the `-` operator, with a bool tensor is not supported. If you "
+                   "are trying to invert a mask, use the `~` or `logical_not()` operator "
+                   "instead.");
+  FX_TRY(v, binary(b));
+  if (Status s = checkAlpha(b, resultDType(v)); !s)
+    return s.takeError();
+  return v;
+}
+
+Expected<NodeValue> neg(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  if (self.dtype == DType::Bool)
+    return b.error("Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                   "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+  return unarySame(b);
+}
+
+Expected<NodeValue> relu(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  if (self.dtype == DType::Bool)
+    return b.error("Boolean inputs not supported for relu (the input is a bool tensor)");
+  return unarySame(b);
+}
+
+Expected<NodeValue> divMode(const BoundArgs &b) {
+  const Argument &mode = b.get("rounding_mode");
+  if (mode.isNone())
+    return pointwise(b, {"self", "other"}, Promote::IntToFloat);
+  if (mode.kind() != Argument::Kind::String)
+    return b.error("div expected rounding_mode to be one of None, 'trunc', or 'floor'");
+  std::string name(mode.asString());
+  if (name != "trunc" && name != "floor")
+    return b.error("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" +
+                   name + "'");
+  // With a rounding mode the result keeps the promoted (possibly integral) dtype. The CPU and
+  // CUDA kernels dispatch over integers and floats only, so bool / bool has no kernel.
+  FX_TRY(v, pointwise(b, {"self", "other"}, Promote::Default));
+  if (resultDType(v) == DType::Bool)
+    return b.error("div with rounding_mode='" + name +
+                   "' is not implemented for bool operands (\"div_" + name +
+                   "_cpu\" not implemented for 'Bool')");
+  return v;
+}
+
+/// pow.Tensor_Scalar and pow.Tensor_Tensor. NumPy's rule, checked by Tensor_Scalar's meta
+/// function: an integral (or bool) base may not take a negative integer exponent. Only a
+/// constant can be checked here; Tensor_Tensor has no such check (its integer kernel takes
+/// negative exponents as c10's powi does).
+Expected<NodeValue> power(const BoundArgs &b) {
+  FX_TRY(base, b.tensor("self"));
+  std::optional<int64_t> exponent;
+  const Argument &e = b.get("exponent");
+  bool integral = e.kind() == Argument::Kind::Int || e.kind() == Argument::Kind::Sym ||
+                  (e.isNode() && e.asNode()->value().sym());
+  if (b.op().schema.overload == "Tensor_Scalar" && integral) {
+    FX_TRY(v, b.symInt("exponent"));
+    if (v.isConstant())
+      exponent = v.constant();
+  }
+  if (!dtypeIsFloating(base.dtype) && exponent && *exponent < 0)
+    return b.error("Integers to negative integer powers are not allowed (" +
+                   std::string(dtypeName(base.dtype)) + " tensor to the power " +
+                   std::to_string(*exponent) + ")");
   return pointwise(b, {"self", "exponent"}, Promote::Default);
 }
 
 Expected<NodeValue> whereSelf(const BoundArgs &b) {
   FX_TRY(cond, b.tensor("condition"));
+  if (cond.dtype != DType::Bool)
+    return b.error("where expected condition to be a boolean tensor, but got a tensor with dtype " +
+                   std::string(dtypeName(cond.dtype)));
   FX_TRY(self, operand(b, "self"));
   FX_TRY(other, operand(b, "other"));
   std::vector<Sizes> shapes{cond.sizes};
@@ -365,6 +462,17 @@ Expected<NodeValue> selectInt(const BoundArgs &b) {
   auto d = normalizeDim(dim, self.sizes.size());
   if (!d)
     return b.error(d.error().message);
+  FX_TRY(index, b.symInt("index"));
+  // A symbolic size or index may be anything at run time; constants must be in range.
+  const SymExpr &size = self.sizes[*d];
+  if (size.isConstant() && index.isConstant() &&
+      (index.constant() >= size.constant() || index.constant() < -size.constant())) {
+    std::string sizes;
+    for (const SymExpr &s : self.sizes)
+      sizes += (sizes.empty() ? "" : ", ") + s.str();
+    return b.error("select(): index " + index.str() + " out of range for tensor of size [" + sizes +
+                   "] at dimension " + std::to_string(*d));
+  }
   TensorType out = self;
   out.sizes.erase(out.sizes.begin() + *d);
   out.strides.erase(out.strides.begin() + *d);
@@ -460,15 +568,20 @@ Expected<NodeValue> asStrided(const BoundArgs &b) {
 
 // ---- Reductions ----
 
-/// Reduced shape; `dims` empty or absent reduces everything.
+/// Reduced shape; `dims` empty or absent reduces everything. A dim may appear once
+/// (at::dim_list_to_bitset; on a 0-d tensor 0 and -1 are the same dim).
 Expected<Sizes> reducedShape(const BoundArgs &b, const Sizes &sizes,
                              const std::optional<std::vector<int64_t>> &dims, bool keepdim) {
   std::vector<bool> reduce(sizes.size(), !dims || dims->empty());
+  std::vector<bool> seen(std::max<size_t>(sizes.size(), 1), false);
   if (dims)
     for (int64_t dim : *dims) {
       auto d = normalizeDim(dim, sizes.size());
       if (!d)
         return b.error(d.error().message);
+      if (seen[*d])
+        return b.error("dim " + std::to_string(*d) + " appears multiple times in the list of dims");
+      seen[*d] = true;
       if (!sizes.empty())
         reduce[*d] = true;
     }
@@ -482,7 +595,43 @@ Expected<Sizes> reducedShape(const BoundArgs &b, const Sizes &sizes,
   return out;
 }
 
-Expected<NodeValue> reduction(const BoundArgs &b, std::string_view dimName, bool sumLike) {
+/// How a reduction picks its result dtype when `dtype=` is absent.
+enum class ReduceDType : uint8_t {
+  Same,     ///< the input's (amax, amin)
+  SumLike,  ///< integers and bools accumulate in int64 (sum)
+  Floating, ///< the input's, which must be floating (mean)
+};
+
+/// The error of amax/amin over a dim of size 0: there is no maximum of zero elements.
+Error zeroSizeReduction(const BoundArgs &b, std::string_view fn, int64_t dim,
+                        const std::string &note = "") {
+  std::string what = fn == "amin" ? "minimum" : "maximum";
+  return b.error(std::string(fn) + "(): Expected reduction dim " + std::to_string(dim) +
+                 " to have non-zero size (" + note + "there is no " + what + " of zero elements)");
+}
+
+/// Reductions without an identity (amax, amin) refuse to reduce a dim of size 0
+/// (at::native::zero_numel_check_dims, checked when the input has no elements). Sizes are only
+/// 0 as constants: a symbol is never 0.
+Status checkNonEmptyReduction(const BoundArgs &b, const Sizes &sizes,
+                              const std::optional<std::vector<int64_t>> &dims) {
+  const std::string &fn = b.op().schema.name;
+  bool empty =
+      std::any_of(sizes.begin(), sizes.end(), [](const SymExpr &s) { return symIs(s, 0); });
+  if (!empty)
+    return Status::ok();
+  if (!dims || dims->empty())
+    return b.error(fn + "(): Expected reduction dim to be specified for input.numel() == 0. "
+                        "Specify the reduction dim with the 'dim' argument.");
+  for (int64_t dim : *dims) {
+    auto d = normalizeDim(dim, sizes.size());
+    if (d && !sizes.empty() && symIs(sizes[*d], 0))
+      return zeroSizeReduction(b, fn, dim);
+  }
+  return Status::ok();
+}
+
+Expected<NodeValue> reduction(const BoundArgs &b, std::string_view dimName, ReduceDType rule) {
   FX_TRY(self, b.tensor("self"));
   std::optional<std::vector<int64_t>> dims;
   if (!dimName.empty()) {
@@ -494,48 +643,92 @@ Expected<NodeValue> reduction(const BoundArgs &b, std::string_view dimName, bool
     FX_TRY(k, b.boolean("keepdim"));
     keepdim = k;
   }
-  FX_TRY(shape, reducedShape(b, self.sizes, dims, keepdim));
   DType dtype = self.dtype;
+  std::optional<DType> requested;
   if (b.op().schema.indexOf("dtype") >= 0) {
     FX_TRY(dt, b.dtype("dtype"));
-    if (dt)
-      dtype = *dt;
-    else if (sumLike && !dtypeIsFloating(dtype))
-      dtype = DType::Int64; // sum of integers and bools accumulates in int64
+    requested = dt;
   }
+  if (rule == ReduceDType::Floating) {
+    // mean's meta function: the (requested or input) dtype must be floating or complex.
+    DType d = requested ? *requested : self.dtype;
+    if (!dtypeIsFloating(d))
+      return b.error(b.op().schema.name + "(): could not infer output dtype. " +
+                     (requested ? "Optional" : "Input") +
+                     " dtype must be either a floating point or complex dtype. Got: " +
+                     std::string(dtypeName(d)));
+  }
+  if (rule == ReduceDType::Same)
+    if (Status s = checkNonEmptyReduction(b, self.sizes, dims); !s)
+      return s.takeError();
+  FX_TRY(shape, reducedShape(b, self.sizes, dims, keepdim));
+  if (requested)
+    dtype = *requested;
+  else if (rule == ReduceDType::SumLike && !dtypeIsFloating(dtype))
+    dtype = DType::Int64; // sum of integers and bools accumulates in int64
   return one(contiguous(dtype, std::move(shape), self.device));
 }
 
-Expected<NodeValue> sumDim(const BoundArgs &b) { return reduction(b, "dim", true); }
-Expected<NodeValue> sumAll(const BoundArgs &b) { return reduction(b, "", true); }
-Expected<NodeValue> meanDim(const BoundArgs &b) { return reduction(b, "dim", false); }
-Expected<NodeValue> meanAll(const BoundArgs &b) { return reduction(b, "", false); }
-Expected<NodeValue> amax(const BoundArgs &b) { return reduction(b, "dim", false); }
+Expected<NodeValue> sumDim(const BoundArgs &b) { return reduction(b, "dim", ReduceDType::SumLike); }
+Expected<NodeValue> sumAll(const BoundArgs &b) { return reduction(b, "", ReduceDType::SumLike); }
+Expected<NodeValue> meanDim(const BoundArgs &b) {
+  return reduction(b, "dim", ReduceDType::Floating);
+}
+Expected<NodeValue> meanAll(const BoundArgs &b) { return reduction(b, "", ReduceDType::Floating); }
+Expected<NodeValue> amax(const BoundArgs &b) { return reduction(b, "dim", ReduceDType::Same); }
 
 Expected<NodeValue> varMean(const BoundArgs &b) {
   FX_TRY(self, b.tensor("self"));
   FX_TRY(dims, b.intList("dim"));
   FX_TRY(keepdim, b.boolean("keepdim"));
+  // std_var_mean_out's check (the decomposition's mean() refuses integers too).
+  if (!dtypeIsFloating(self.dtype))
+    return b.error("var_mean only support floating point and complex dtypes, got " +
+                   std::string(dtypeName(self.dtype)));
   FX_TRY(shape, reducedShape(b, self.sizes, dims, keepdim));
   TensorType t = contiguous(self.dtype, std::move(shape), self.device);
   return many({t, t});
 }
 
+/// Its meta function runs the eager definition (inductor_prims.eager_prepare_softmax):
+/// amax(a, dim, keepdim=True), then sum(exp(a - amax), dim, keepdim=True). So the max keeps
+/// the input's dtype, the sum is floating (exp of an integer tensor gives the default float
+/// dtype), a bool input fails in the subtraction, and a dim of size 0 fails in amax.
 Expected<NodeValue> prepareSoftmaxOnline(const BoundArgs &b) {
   FX_TRY(self, b.tensor("a"));
   FX_TRY(dim, b.integer("dim"));
-  FX_TRY(shape, reducedShape(b, self.sizes, std::vector<int64_t>{dim}, true));
-  TensorType t = contiguous(self.dtype, std::move(shape), self.device);
-  return many({t, t});
+  if (self.dtype == DType::Bool)
+    return b.error("prepare_softmax_online of a bool tensor: it subtracts the max, and "
+                   "subtraction, the `-` operator, with two bool tensors is not supported");
+  std::vector<int64_t> dims{dim};
+  FX_TRY(shape, reducedShape(b, self.sizes, dims, true));
+  if (!self.sizes.empty() && symIs(self.sizes[*normalizeDim(dim, self.sizes.size())], 0))
+    return zeroSizeReduction(b, "amax", dim, "prepare_softmax_online takes the max over it; ");
+  TensorType max = contiguous(self.dtype, shape, self.device);
+  TensorType sum = contiguous(dtypeIsFloating(self.dtype) ? self.dtype : DType::Float32,
+                              std::move(shape), self.device);
+  return many({max, sum});
 }
 
 // ---- Extern ----
+
+/// Matrix products take operands of one dtype (no type promotion).
+Status sameDType(const BoundArgs &b, std::string_view nameA, const TensorType &x,
+                 std::string_view nameB, const TensorType &y) {
+  if (x.dtype == y.dtype)
+    return Status::ok();
+  return b.error("expected " + std::string(nameA) + " and " + std::string(nameB) +
+                 " to have the same dtype, but got: " + std::string(dtypeName(x.dtype)) +
+                 " != " + std::string(dtypeName(y.dtype)));
+}
 
 Expected<NodeValue> mm(const BoundArgs &b) {
   FX_TRY(a, b.tensor("self"));
   FX_TRY(m, b.tensor("mat2"));
   if (a.sizes.size() != 2 || m.sizes.size() != 2)
     return b.error("mm expects 2-d tensors");
+  if (Status st = sameDType(b, "mat1", a, "mat2", m); !st)
+    return st.takeError();
   if (!symEq(a.sizes[1], m.sizes[0]))
     return b.error("mm shapes " + a.str() + " and " + m.str() + " cannot be multiplied");
   return one(contiguous(a.dtype, {a.sizes[0], m.sizes[1]}, a.device));
@@ -547,6 +740,10 @@ Expected<NodeValue> addmm(const BoundArgs &b) {
   FX_TRY(m2, b.tensor("mat2"));
   if (m1.sizes.size() != 2 || m2.sizes.size() != 2)
     return b.error("addmm expects 2-d matrices");
+  if (Status st = sameDType(b, "self", bias, "mat2", m2); !st)
+    return st.takeError();
+  if (Status st = sameDType(b, "mat1", m1, "mat2", m2); !st)
+    return st.takeError();
   if (!symEq(m1.sizes[1], m2.sizes[0]))
     return b.error("addmm shapes " + m1.str() + " and " + m2.str() + " cannot be multiplied");
   Sizes shape{m1.sizes[0], m2.sizes[1]};
@@ -566,6 +763,8 @@ Expected<NodeValue> bmm(const BoundArgs &b) {
   FX_TRY(m, b.tensor("mat2"));
   if (a.sizes.size() != 3 || m.sizes.size() != 3)
     return b.error("bmm expects 3-d tensors");
+  if (Status st = sameDType(b, "self", a, "mat2", m); !st)
+    return st.takeError();
   if (!symEq(a.sizes[0], m.sizes[0]) || !symEq(a.sizes[2], m.sizes[1]))
     return b.error("bmm shapes " + a.str() + " and " + m.str() + " cannot be multiplied");
   return one(contiguous(a.dtype, {a.sizes[0], a.sizes[1], m.sizes[2]}, a.device));
@@ -631,6 +830,12 @@ Expected<NodeValue> topk(const BoundArgs &b) {
   auto d = normalizeDim(dim, self.sizes.size());
   if (!d)
     return b.error(d.error().message);
+  // The slice is the dim's size (1 for a 0-d tensor); a symbolic k or size may fit.
+  SymExpr slice = self.sizes.empty() ? SymExpr(1) : self.sizes[*d];
+  if (k.isConstant() &&
+      (k.constant() < 0 || (slice.isConstant() && k.constant() > slice.constant())))
+    return b.error("selected index k out of range (k = " + k.str() + " for a dimension of size " +
+                   slice.str() + ")");
   Sizes shape = self.sizes;
   if (!shape.empty())
     shape[*d] = k;
@@ -806,11 +1011,11 @@ using C = OpCategory;
 /// torch/_prims/__init__.py; torch/_inductor/inductor_prims.py); operator.* are Python's.
 const Row kRows[] = {
   // Pointwise binary
-  {"torch.ops.aten.add.Tensor", "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", C::Pointwise, binary},
-  {"torch.ops.aten.add.Scalar", "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", C::Pointwise, binary},
-  {"torch.ops.aten.sub.Tensor", "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", C::Pointwise, binary},
-  {"torch.ops.aten.sub.Scalar", "sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", C::Pointwise, binary},
-  {"torch.ops.aten.rsub.Scalar", "rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", C::Pointwise, binary},
+  {"torch.ops.aten.add.Tensor", "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", C::Pointwise, add},
+  {"torch.ops.aten.add.Scalar", "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", C::Pointwise, add},
+  {"torch.ops.aten.sub.Tensor", "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", C::Pointwise, sub},
+  {"torch.ops.aten.sub.Scalar", "sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", C::Pointwise, sub},
+  {"torch.ops.aten.rsub.Scalar", "rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", C::Pointwise, sub},
   {"torch.ops.aten.mul.Tensor", "mul.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, binary},
   {"torch.ops.aten.mul.Scalar", "mul.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, binary},
   {"torch.ops.aten.div.Tensor", "div.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, binaryFloat},
@@ -818,8 +1023,8 @@ const Row kRows[] = {
   {"torch.ops.aten.div.Tensor_mode", "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", C::Pointwise, divMode},
   {"torch.ops.aten.maximum.default", "maximum(Tensor self, Tensor other) -> Tensor", C::Pointwise, binary},
   {"torch.ops.aten.minimum.default", "minimum(Tensor self, Tensor other) -> Tensor", C::Pointwise, binary},
-  {"torch.ops.aten.pow.Tensor_Scalar", "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", C::Pointwise, powTensorScalar},
-  {"torch.ops.aten.pow.Tensor_Tensor", "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", C::Pointwise, powTensorScalar},
+  {"torch.ops.aten.pow.Tensor_Scalar", "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", C::Pointwise, power},
+  {"torch.ops.aten.pow.Tensor_Tensor", "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", C::Pointwise, power},
   {"torch.ops.aten.where.self", "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", C::Pointwise, whereSelf},
   // Comparisons
   {"torch.ops.aten.le.Scalar", "le.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
@@ -835,8 +1040,8 @@ const Row kRows[] = {
   {"torch.ops.aten.ne.Scalar", "ne.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
   {"torch.ops.aten.ne.Tensor", "ne.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, compare},
   // Pointwise unary
-  {"torch.ops.aten.relu.default", "relu(Tensor self) -> Tensor", C::Pointwise, unarySame},
-  {"torch.ops.aten.neg.default", "neg(Tensor self) -> Tensor", C::Pointwise, unarySame},
+  {"torch.ops.aten.relu.default", "relu(Tensor self) -> Tensor", C::Pointwise, relu},
+  {"torch.ops.aten.neg.default", "neg(Tensor self) -> Tensor", C::Pointwise, neg},
   {"torch.ops.aten.abs.default", "abs(Tensor self) -> Tensor", C::Pointwise, unarySame},
   {"torch.ops.aten.sigmoid.default", "sigmoid(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
   {"torch.ops.aten.tanh.default", "tanh(Tensor self) -> Tensor", C::Pointwise, unaryFloat},

@@ -489,61 +489,87 @@ std::optional<std::vector<SymExpr>> viewStrides(const std::vector<SymExpr> &oldS
   return newStrides;
 }
 
+namespace {
+
+std::string shapeStr(const std::vector<SymExpr> &sizes) {
+  std::string out = "[";
+  for (size_t i = 0; i < sizes.size(); ++i)
+    out += (i ? ", " : "") + sizes[i].str();
+  return out + "]";
+}
+
+} // namespace
+
 Expected<std::vector<SymExpr>> inferViewSizes(const std::vector<SymExpr> &oldSizes,
                                               const std::vector<SymExpr> &sizes) {
-  std::vector<SymExpr> out = sizes;
-  int inferred = -1;
-  // numel as a constant times a multiset of symbolic factors, so that known sizes cancel.
-  int64_t constant = 1;
-  std::vector<SymExpr> factors;
+  SymExpr numel = symProduct(oldSizes);
+  auto invalid = [&] {
+    return Error("shape '" + shapeStr(sizes) + "' is invalid for input of size " + numel.str());
+  };
+  // Both element counts as a constant times a multiset of symbolic factors, so that sizes
+  // shared by the input and the request cancel; a symbol is never 0, so a count is 0 exactly
+  // when its constant is.
+  int64_t numelConstant = 1;
+  std::vector<SymExpr> numelFactors;
   for (const SymExpr &s : oldSizes) {
     if (s.isConstant())
-      constant *= s.constant();
+      numelConstant *= s.constant();
     else
-      factors.push_back(s.simplify());
+      numelFactors.push_back(s.simplify());
   }
-  bool exact = true;
-  std::vector<SymExpr> leftovers;
+  int64_t knownConstant = 1;
+  bool knownSymbolic = false; // a requested symbolic size that does not cancel
+  std::optional<size_t> inferred;
   for (size_t i = 0; i < sizes.size(); ++i) {
     const SymExpr &s = sizes[i];
     if (symIs(s, -1)) {
-      if (inferred >= 0)
+      if (inferred)
         return Error("only one dimension can be inferred");
-      inferred = static_cast<int>(i);
-      continue;
-    }
-    if (s.isConstant()) {
+      inferred = i;
+    } else if (s.isConstant()) {
       if (s.constant() < 0)
         return Error("invalid shape dimension " + s.str());
-      if (s.constant() != 0 && constant % s.constant() == 0)
-        constant /= s.constant();
+      knownConstant *= s.constant();
+    } else {
+      SymExpr ss = s.simplify();
+      auto it = std::find(numelFactors.begin(), numelFactors.end(), ss);
+      if (it != numelFactors.end())
+        numelFactors.erase(it);
       else
-        exact = false, leftovers.push_back(s);
-      continue;
+        knownSymbolic = true;
     }
-    SymExpr ss = s.simplify();
-    auto it = std::find(factors.begin(), factors.end(), ss);
-    if (it != factors.end())
-      factors.erase(it);
-    else
-      exact = false, leftovers.push_back(ss);
   }
-  SymExpr numel = symProduct(oldSizes);
-  if (inferred >= 0) {
-    SymExpr rest = symMul(SymExpr(constant), symProduct(factors));
-    if (!exact)
-      rest = symFloorDiv(numel, symProduct([&] {
-                           std::vector<SymExpr> known;
-                           for (size_t i = 0; i < sizes.size(); ++i)
-                             if (static_cast<int>(i) != inferred)
-                               known.push_back(sizes[i]);
-                           return known;
-                         }()));
-    out[inferred] = rest;
-  } else if (!symEq(symProduct(sizes), numel)) {
-    return Error("shape of " + std::to_string(sizes.size()) + " dims is invalid for an input of " +
-                 numel.str() + " elements");
+  std::vector<SymExpr> out = sizes;
+  if (!inferred) {
+    if (!symEq(symProduct(sizes), numel))
+      return invalid();
+    return out;
   }
+  // infer_size: -1 takes numel / (product of the other sizes). Next to a 0 it could be any
+  // value; otherwise the other sizes must divide numel. Only constants can prove either, so a
+  // symbolic remainder is resolved by floor division (PyTorch guards on divisibility there).
+  if (knownConstant == 0) {
+    if (numelConstant == 0)
+      return Error("cannot reshape tensor of 0 elements into shape " + shapeStr(sizes) +
+                   " because the unspecified dimension size -1 can be any value and is "
+                   "ambiguous");
+    return invalid();
+  }
+  if (numelConstant == 0) {
+    out[*inferred] = SymExpr(0);
+    return out;
+  }
+  if (!knownSymbolic && numelConstant % knownConstant == 0) {
+    out[*inferred] = symMul(SymExpr(numelConstant / knownConstant), symProduct(numelFactors));
+    return out;
+  }
+  if (!knownSymbolic && numelFactors.empty())
+    return invalid();
+  std::vector<SymExpr> known;
+  for (size_t i = 0; i < sizes.size(); ++i)
+    if (i != *inferred)
+      known.push_back(sizes[i]);
+  out[*inferred] = symFloorDiv(numel, symProduct(known));
   return out;
 }
 

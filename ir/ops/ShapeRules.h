@@ -92,7 +92,11 @@ std::vector<SymExpr> preserveFormatStrides(const TensorType &input);
 std::optional<std::vector<SymExpr>> viewStrides(const std::vector<SymExpr> &oldSizes,
                                                 const std::vector<SymExpr> &oldStrides,
                                                 const std::vector<SymExpr> &newSizes);
-/// infer_size: resolves one -1 in `sizes` against `numel` (a product of `oldSizes`).
+/// infer_size: resolves one -1 in `sizes` against the element count of `oldSizes`. Errors as
+/// PyTorch's: more than one -1, a size below -1, sizes whose product is not the count (compared
+/// as polynomials), and a -1 that the other sizes do not divide or that sits next to a 0 (any
+/// value would do). With symbolic sizes a -1 only errors where no value of the symbols (never 0
+/// or 1) fits; otherwise it becomes the floor division PyTorch would guard on.
 Expected<std::vector<SymExpr>> inferViewSizes(const std::vector<SymExpr> &oldSizes,
                                               const std::vector<SymExpr> &sizes);
 

@@ -1,0 +1,624 @@
+#include "transforms/MemoryPlanning.h"
+
+#include "ir/ops/ShapeRules.h"
+#include "transforms/ArenaPlanner.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <sstream>
+
+namespace fxkit {
+
+using namespace loop;
+using Kind = BufferPlacement::Kind;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Liveness.
+// ---------------------------------------------------------------------------------------------
+
+/// What the kernels do with one buffer, in schedule positions.
+struct Usage {
+  int32_t firstWrite = -1; ///< first kernel that writes it
+  int32_t firstRead = -1;  ///< first kernel that reads it
+  int32_t last = -1;       ///< last kernel that reads or writes it
+  bool internal = false;   ///< some kernel keeps it internal
+};
+
+/// Usage of every buffer, checking that kernels name only ops and buffers the program has.
+Expected<std::vector<Usage>> usageOf(const LoopProgram &p, const FusedProgram &f) {
+  std::vector<Usage> usage(p.buffers.size());
+  auto inRange = [&](int32_t b) { return b >= 0 && static_cast<size_t>(b) < p.buffers.size(); };
+  for (size_t ki = 0; ki < f.kernels.size(); ++ki) {
+    const Kernel &k = f.kernels[ki];
+    const auto t = static_cast<int32_t>(ki);
+    for (int32_t o : k.ops) {
+      if (o < 0 || static_cast<size_t>(o) >= p.ops.size())
+        return Error("kernel " + k.name + " names loop op " + std::to_string(o) +
+                     ", which the program lacks");
+      const LoopOp &op = p.ops[o];
+      // An extern op's non-tensor results are -1: nothing to allocate.
+      for (int32_t b : op.writes()) {
+        if (b < 0)
+          continue;
+        if (!inRange(b))
+          return Error("op " + op.name + " writes buffer " + std::to_string(b) +
+                       ", which the program lacks");
+        if (usage[b].firstWrite < 0)
+          usage[b].firstWrite = t;
+        usage[b].last = std::max(usage[b].last, t);
+      }
+      for (int32_t b : op.reads()) {
+        if (b < 0)
+          continue;
+        if (!inRange(b))
+          return Error("op " + op.name + " reads buffer " + std::to_string(b) +
+                       ", which the program lacks");
+        if (usage[b].firstRead < 0)
+          usage[b].firstRead = t;
+        usage[b].last = std::max(usage[b].last, t);
+      }
+    }
+    for (int32_t b : k.internal) {
+      if (!inRange(b))
+        return Error("kernel " + k.name + " keeps buffer " + std::to_string(b) +
+                     " internal, which the program lacks");
+      usage[b].internal = true;
+    }
+  }
+  return usage;
+}
+
+/// Whether the program allocates `b`: a kernel writes it, and it leaves that kernel.
+bool isAllocated(const Buffer &b, const Usage &u) {
+  return !b.isInput && u.firstWrite >= 0 && !u.internal;
+}
+
+bool isAllocatedKind(Kind k) { return k == Kind::Pool || k == Kind::InPlace || k == Kind::Own; }
+
+// ---------------------------------------------------------------------------------------------
+// In place.
+// ---------------------------------------------------------------------------------------------
+
+using VarMap = std::map<std::string, SymExpr, std::less<>>;
+
+bool sameRanges(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!symEq(a[i], b[i]))
+      return false;
+  return true;
+}
+
+/// Renaming of `op`'s variables into its kernel's (x0.. rows, r0.. reduced) when the op spans
+/// the kernel's dimensions as they are: Row (ranges == X, a reduction's reductionRanges == R)
+/// or Full (ranges == X ++ R, so its x{n+j} is the kernel's r{j}). Ops whose dimensions group
+/// the kernel's (or Flat ones) get nullopt: comparing their indices would need fusion's
+/// unflattening, so in place then needs the load and the store in one op.
+std::optional<VarMap> kernelCoordinates(const LoopOp &op, Placement placement, const Kernel &k) {
+  VarMap map;
+  if (placement == Placement::Row && sameRanges(op.ranges, k.ranges) &&
+      (op.kind != LoopOpKind::Reduction || sameRanges(op.reductionRanges, k.reductionRanges)))
+    return map;
+  if (placement == Placement::Full &&
+      op.ranges.size() == k.ranges.size() + k.reductionRanges.size()) {
+    std::vector<SymExpr> full = k.ranges;
+    full.insert(full.end(), k.reductionRanges.begin(), k.reductionRanges.end());
+    if (!sameRanges(op.ranges, full))
+      return std::nullopt;
+    for (size_t j = 0; j < k.reductionRanges.size(); ++j)
+      map[loopVarName(false, k.ranges.size() + j)] = SymExpr::symbol(loopVarName(true, j));
+    return map;
+  }
+  return std::nullopt;
+}
+
+SymExpr inKernel(const SymExpr &index, const VarMap &map) {
+  return map.empty() ? index : index.substitute(map).simplify();
+}
+
+/// Whether generated kernel `k` may store `b` over `a` (an input of it of equal size and
+/// dtype that dies in it). Sound when `b` has one store in the kernel and every load of `a`
+/// reads the element that store writes at the same kernel point, in the writing op or in an
+/// op before it: a kernel runs its ops in order within a row (all of an op's points before the
+/// next op), and a store index is one-to-one, so each element of `a` is read before `b`
+/// overwrites it and never after. This is Inductor's rule (a read dependency with the index of
+/// the single write) carried over kernels made of several loop ops.
+bool storesOver(const LoopProgram &p, const Kernel &k, int32_t a, int32_t b) {
+  int writer = -1;
+  const Store *store = nullptr;
+  for (size_t i = 0; i < k.ops.size(); ++i)
+    for (const Store &s : p.ops[k.ops[i]].stores)
+      if (s.buffer == b) {
+        if (store)
+          return false; // several stores: no single point where an element changes hands
+        writer = static_cast<int>(i);
+        store = &s;
+      }
+  if (!store)
+    return false;
+  const LoopOp &writerOp = p.ops[k.ops[writer]];
+  std::optional<VarMap> writerVars = kernelCoordinates(writerOp, k.placements[writer], k);
+  std::optional<SymExpr> written;
+  if (writerVars)
+    written = inKernel(store->index, *writerVars);
+  bool loaded = false;
+  for (size_t i = 0; i < k.ops.size(); ++i) {
+    const LoopOp &op = p.ops[k.ops[i]];
+    std::optional<VarMap> vars;
+    bool varsDone = false;
+    for (const ScalarInstr &in : op.body) {
+      if (in.op != ScalarOp::Load || in.buffer != a)
+        continue;
+      loaded = true;
+      // A load after the op that overwrites the element would see the new value.
+      if (static_cast<int>(i) > writer)
+        return false;
+      if (static_cast<int>(i) == writer) {
+        if (!symEq(in.index, store->index))
+          return false;
+        continue;
+      }
+      if (!varsDone) {
+        vars = kernelCoordinates(op, k.placements[i], k);
+        varsDone = true;
+      }
+      if (!vars || !written || !symEq(inKernel(in.index, *vars), *written))
+        return false;
+    }
+  }
+  return loaded;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Planning.
+// ---------------------------------------------------------------------------------------------
+
+/// The buffer whose storage `b` ends up in, following in-place links (and reuse links when
+/// `followReuse`); -1 for a cycle (a corrupted plan).
+int32_t storageRoot(const MemoryPlan &plan, int32_t b, bool followReuse) {
+  for (size_t steps = 0; steps <= plan.buffers.size(); ++steps) {
+    const BufferPlacement &pl = plan.buffers[b];
+    int32_t next = -1;
+    if (pl.kind == Kind::InPlace)
+      next = pl.inPlaceOf;
+    else if (followReuse && pl.kind == Kind::Own)
+      next = pl.reuseOf;
+    if (next < 0 || static_cast<size_t>(next) >= plan.buffers.size())
+      return b;
+    b = next;
+  }
+  return -1;
+}
+
+/// One lifetime per storage (root of the links), at the size hint for symbolic sizes.
+std::vector<BufferLifetime> storageLifetimes(const MemoryPlan &plan, bool followReuse) {
+  std::map<int32_t, BufferLifetime> byRoot;
+  for (size_t i = 0; i < plan.buffers.size(); ++i) {
+    const BufferPlacement &pl = plan.buffers[i];
+    if (!isAllocatedKind(pl.kind))
+      continue;
+    int32_t root = storageRoot(plan, static_cast<int32_t>(i), followReuse);
+    auto [it, fresh] = byRoot.try_emplace(root);
+    BufferLifetime &l = it->second;
+    if (fresh) {
+      l.id = root;
+      l.lower = pl.firstKernel;
+      l.upper = pl.lastKernel + 1;
+      l.size = symHint(plan.buffers[root].bytes);
+      continue;
+    }
+    l.lower = std::min<int64_t>(l.lower, pl.firstKernel);
+    l.upper = std::max<int64_t>(l.upper, pl.lastKernel + 1);
+  }
+  std::vector<BufferLifetime> out;
+  for (auto &[root, l] : byRoot)
+    out.push_back(l);
+  return out;
+}
+
+} // namespace
+
+Expected<MemoryPlan> planMemory(const LoopProgram &program, const FusedProgram &fused,
+                                const MemoryPlanOptions &options) {
+  auto usageOr = usageOf(program, fused);
+  if (!usageOr)
+    return usageOr.takeError();
+  const std::vector<Usage> &usage = *usageOr;
+  const auto numKernels = static_cast<int32_t>(fused.kernels.size());
+
+  MemoryPlan plan;
+  plan.buffers.resize(program.buffers.size());
+  plan.freedAfter.assign(fused.kernels.size(), {});
+  std::vector<int32_t> allocated;
+  for (size_t i = 0; i < program.buffers.size(); ++i) {
+    const Buffer &b = program.buffers[i];
+    const Usage &u = usage[i];
+    BufferPlacement &pl = plan.buffers[i];
+    pl.bytes = b.storageBytes();
+    if (b.isInput) {
+      pl.kind = Kind::Input;
+      continue;
+    }
+    if (u.firstRead >= 0 && (u.firstWrite < 0 || u.firstRead < u.firstWrite))
+      return Error("buffer " + b.name + " is read by kernel " + fused.kernels[u.firstRead].name +
+                   " before any kernel writes it");
+    // Internal buffers live in registers of their kernel; a buffer no kernel touches is dead.
+    if (!isAllocated(b, u)) {
+      pl.kind = Kind::Internal;
+      continue;
+    }
+    pl.kind = Kind::Pool;
+    pl.firstKernel = u.firstWrite;
+    pl.lastKernel = b.isOutput ? numKernels : u.last;
+    allocated.push_back(static_cast<int32_t>(i));
+    if (!pl.bytes.isConstant())
+      plan.symbolic = true;
+  }
+
+  // In place: kernel by kernel, each output first written there may take one dying input.
+  std::vector<bool> handedOver(program.buffers.size(), false);
+  if (options.inPlace) {
+    for (int32_t ki = 0; ki < numKernels; ++ki) {
+      const Kernel &k = fused.kernels[ki];
+      if (k.isExtern)
+        continue;
+      for (int32_t b : k.outputs) {
+        const BufferPlacement &bp = plan.buffers[b];
+        if (!isAllocatedKind(bp.kind) || bp.firstKernel != ki)
+          continue;
+        for (int32_t a : k.inputs) {
+          const BufferPlacement &ap = plan.buffers[a];
+          const Buffer &ab = program.buffers[a];
+          if (!isAllocatedKind(ap.kind) || ab.isOutput || ap.lastKernel != ki || handedOver[a] ||
+              ab.type.dtype != program.buffers[b].type.dtype || !symEq(ap.bytes, bp.bytes) ||
+              !storesOver(program, k, a, b))
+            continue;
+          plan.buffers[b].kind = Kind::InPlace;
+          plan.buffers[b].inPlaceOf = a;
+          handedOver[a] = true;
+          break;
+        }
+      }
+    }
+  }
+
+  // Storage released after each kernel: not outputs, not handed over to an in-place result.
+  for (int32_t b : allocated) {
+    const BufferPlacement &pl = plan.buffers[b];
+    if (!program.buffers[b].isOutput && !handedOver[b])
+      plan.freedAfter[pl.lastKernel].push_back(b);
+  }
+
+  for (int32_t b : allocated)
+    plan.unplannedBytes += symHint(plan.buffers[b].bytes);
+
+  if (!plan.symbolic) {
+    std::vector<BufferLifetime> lifetimes = storageLifetimes(plan, false);
+    ArenaPlanOptions arena;
+    arena.timeLimitSeconds = options.timeLimitSeconds;
+    arena.maxSearchNodes = options.maxSearchNodes;
+    arena.alignment = options.alignment;
+    auto arenaPlan = planArena(lifetimes, arena);
+    if (!arenaPlan)
+      return arenaPlan.takeError();
+    if (Status s = validateArenaPlan(lifetimes, *arenaPlan, std::nullopt, options.alignment); !s)
+      return Error("internal error: the pool plan fails validation: " + s.error().message);
+    std::map<int32_t, int64_t> offsetOfRoot;
+    for (size_t i = 0; i < lifetimes.size(); ++i)
+      offsetOfRoot[static_cast<int32_t>(lifetimes[i].id)] = arenaPlan->offsets[i];
+    for (int32_t b : allocated)
+      plan.buffers[b].offset = offsetOfRoot.at(storageRoot(plan, b, false));
+    plan.poolBytes = arenaPlan->poolSize;
+    plan.lowerBound = liveBytesLowerBound(lifetimes);
+  } else {
+    // Own allocations. Before kernel k runs, each buffer it first writes (not in place) takes
+    // the most recently freed allocation of equal size and dtype, as Inductor's wrapper pops
+    // its reuse pool; storage freed after kernel k is offered from kernel k + 1 on.
+    std::vector<int32_t> freePool;
+    size_t next = 0; // allocated is in buffer order; visit it in first-kernel order
+    std::vector<int32_t> byFirst = allocated;
+    std::stable_sort(byFirst.begin(), byFirst.end(), [&](int32_t x, int32_t y) {
+      return plan.buffers[x].firstKernel < plan.buffers[y].firstKernel;
+    });
+    for (int32_t ki = 0; ki < numKernels; ++ki) {
+      for (; next < byFirst.size() && plan.buffers[byFirst[next]].firstKernel == ki; ++next) {
+        int32_t b = byFirst[next];
+        BufferPlacement &pl = plan.buffers[b];
+        if (pl.kind == Kind::InPlace)
+          continue;
+        pl.kind = Kind::Own;
+        if (!options.reuse)
+          continue;
+        for (auto it = freePool.rbegin(); it != freePool.rend(); ++it) {
+          const BufferPlacement &freed = plan.buffers[*it];
+          if (program.buffers[*it].type.dtype == program.buffers[b].type.dtype &&
+              symEq(freed.bytes, pl.bytes)) {
+            pl.reuseOf = *it;
+            freePool.erase(std::next(it).base());
+            break;
+          }
+        }
+      }
+      freePool.insert(freePool.end(), plan.freedAfter[ki].begin(), plan.freedAfter[ki].end());
+    }
+    std::vector<BufferLifetime> held = storageLifetimes(plan, true);
+    plan.poolBytes = liveBytesLowerBound(held);
+    plan.lowerBound = liveBytesLowerBound(storageLifetimes(plan, false));
+  }
+
+  if (Status s = validateMemoryPlan(program, fused, plan); !s)
+    return Error("internal error: the memory plan fails validation: " + s.error().message);
+  return plan;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation.
+// ---------------------------------------------------------------------------------------------
+
+Status validateMemoryPlan(const LoopProgram &program, const FusedProgram &fused,
+                          const MemoryPlan &plan) {
+  auto fail = [](std::string message) { return Status(Error(std::move(message))); };
+  const size_t n = program.buffers.size();
+  const auto numKernels = static_cast<int32_t>(fused.kernels.size());
+  if (plan.buffers.size() != n)
+    return fail("the plan has " + std::to_string(plan.buffers.size()) + " buffers, the program " +
+                std::to_string(n));
+  if (plan.freedAfter.size() != fused.kernels.size())
+    return fail("freedAfter has " + std::to_string(plan.freedAfter.size()) + " entries for " +
+                std::to_string(numKernels) + " kernels");
+  auto usageOr = usageOf(program, fused);
+  if (!usageOr)
+    return usageOr.takeError();
+  const std::vector<Usage> &usage = *usageOr;
+  auto name = [&](int32_t b) { return program.buffers[b].name; };
+  auto valid = [&](int32_t b) { return b >= 0 && static_cast<size_t>(b) < n; };
+
+  // Kinds and lifetimes against what the kernels do.
+  for (size_t i = 0; i < n; ++i) {
+    const auto b = static_cast<int32_t>(i);
+    const Buffer &buf = program.buffers[i];
+    const Usage &u = usage[i];
+    const BufferPlacement &pl = plan.buffers[i];
+    if (buf.isInput) {
+      if (pl.kind != Kind::Input)
+        return fail(name(b) + " is a graph input but is planned as allocated or internal");
+      continue;
+    }
+    if (!isAllocated(buf, u)) {
+      if (pl.kind != Kind::Internal)
+        return fail(name(b) + " never leaves its kernel but is not planned as internal");
+      continue;
+    }
+    if (!isAllocatedKind(pl.kind))
+      return fail(name(b) + " is written by kernel " + fused.kernels[u.firstWrite].name +
+                  " and leaves it, but is not allocated");
+    if (plan.symbolic ? pl.kind == Kind::Pool : pl.kind == Kind::Own)
+      return fail(name(b) + (plan.symbolic ? " is in a pool, but the plan is symbolic"
+                                           : " has its own allocation, but the plan is a pool"));
+    if (!symEq(pl.bytes, buf.storageBytes()))
+      return fail(name(b) + " is planned with " + pl.bytes.str() + " bytes, its storage has " +
+                  buf.storageBytes().str());
+    if (pl.firstKernel < 0 || pl.firstKernel > u.firstWrite ||
+        (u.firstRead >= 0 && u.firstRead < pl.firstKernel))
+      return fail(
+          name(b) + " is used at kernel " +
+          std::to_string(u.firstRead >= 0 ? std::min(u.firstRead, u.firstWrite) : u.firstWrite) +
+          " but planned from kernel " + std::to_string(pl.firstKernel));
+    if (pl.lastKernel < u.last || pl.lastKernel > numKernels)
+      return fail(name(b) + " is used until kernel " + std::to_string(u.last) +
+                  " but planned until kernel " + std::to_string(pl.lastKernel));
+    if (buf.isOutput && pl.lastKernel != numKernels)
+      return fail(name(b) + " is a graph output but dies after kernel " +
+                  std::to_string(pl.lastKernel));
+    if (!plan.symbolic) {
+      if (!pl.bytes.isConstant())
+        return fail(name(b) + " has a symbolic size in a pool");
+      if (pl.offset < 0 || pl.offset + pl.bytes.constant() > plan.poolBytes)
+        return fail(name(b) + " at [" + std::to_string(pl.offset) + ", " +
+                    std::to_string(pl.offset + pl.bytes.constant()) +
+                    ") lies outside the pool of " + std::to_string(plan.poolBytes) + " bytes");
+    }
+  }
+
+  // Links: in-place hand-overs and reuse of freed allocations.
+  std::vector<int32_t> handedTo(n, -1);
+  for (size_t i = 0; i < n; ++i) {
+    const auto b = static_cast<int32_t>(i);
+    const BufferPlacement &pl = plan.buffers[i];
+    if (pl.kind == Kind::InPlace) {
+      int32_t a = pl.inPlaceOf;
+      if (!valid(a) || a == b || !isAllocatedKind(plan.buffers[a].kind))
+        return fail(name(b) + " is in place of " + std::to_string(a) +
+                    ", which is not an allocated buffer");
+      const BufferPlacement &ap = plan.buffers[a];
+      if (handedTo[a] >= 0)
+        return fail(name(a) + " is handed over in place to both " + name(handedTo[a]) + " and " +
+                    name(b));
+      handedTo[a] = b;
+      if (program.buffers[a].isOutput)
+        return fail(name(b) + " is in place of the graph output " + name(a));
+      if (program.buffers[a].type.dtype != program.buffers[b].type.dtype ||
+          !symEq(ap.bytes, pl.bytes))
+        return fail(name(b) + " is in place of " + name(a) + " of another size or dtype");
+      int32_t k = pl.firstKernel;
+      const Kernel &kernel = fused.kernels[k];
+      auto contains = [](const std::vector<int32_t> &v, int32_t x) {
+        return std::find(v.begin(), v.end(), x) != v.end();
+      };
+      if (ap.lastKernel != k || kernel.isExtern || !contains(kernel.inputs, a) ||
+          !contains(kernel.outputs, b))
+        return fail(name(b) + " is in place of " + name(a) + ", but kernel " + kernel.name +
+                    " does not hand " + name(a) + " over (it must be a generated kernel that " +
+                    "reads " + name(a) + " last and writes " + name(b) + " first)");
+      if (!plan.symbolic && ap.offset != pl.offset)
+        return fail(name(b) + " is in place of " + name(a) + " at another offset");
+    } else if (pl.inPlaceOf >= 0) {
+      return fail(name(b) + " names an in-place source but is not in place");
+    }
+    if (pl.kind == Kind::Own && pl.reuseOf >= 0) {
+      int32_t a = pl.reuseOf;
+      if (!valid(a) || a == b || !isAllocatedKind(plan.buffers[a].kind))
+        return fail(name(b) + " reuses " + std::to_string(a) + ", which is not allocated");
+      const BufferPlacement &ap = plan.buffers[a];
+      if (program.buffers[a].isOutput || ap.lastKernel >= pl.firstKernel)
+        return fail(name(b) + " reuses " + name(a) + ", which is still live at kernel " +
+                    std::to_string(pl.firstKernel));
+      if (program.buffers[a].type.dtype != program.buffers[b].type.dtype ||
+          !symEq(ap.bytes, pl.bytes))
+        return fail(name(b) + " reuses " + name(a) + " of another size or dtype");
+    } else if (pl.reuseOf >= 0) {
+      return fail(name(b) + " names a reused buffer but is not its own allocation");
+    }
+  }
+
+  // Storage shared at one kernel: only an in-place pair, in the kernel that hands over.
+  auto conflict = [&](int32_t x, int32_t y) -> std::optional<std::string> {
+    const BufferPlacement &px = plan.buffers[x], &py = plan.buffers[y];
+    int32_t from = std::max(px.firstKernel, py.firstKernel);
+    int32_t to = std::min(px.lastKernel, py.lastKernel);
+    if (from > to)
+      return std::nullopt;
+    if ((py.kind == Kind::InPlace && py.inPlaceOf == x && px.lastKernel == py.firstKernel) ||
+        (px.kind == Kind::InPlace && px.inPlaceOf == y && py.lastKernel == px.firstKernel))
+      return std::nullopt;
+    return name(x) + " and " + name(y) + " share storage and are both live at kernel " +
+           std::to_string(from);
+  };
+  std::vector<int32_t> allocatedBuffers;
+  for (size_t i = 0; i < n; ++i)
+    if (isAllocatedKind(plan.buffers[i].kind))
+      allocatedBuffers.push_back(static_cast<int32_t>(i));
+  if (!plan.symbolic) {
+    // Sorted by offset, each buffer meets only those that start before it ends.
+    std::vector<int32_t> byOffset;
+    for (int32_t b : allocatedBuffers)
+      if (plan.buffers[b].bytes.constant() > 0)
+        byOffset.push_back(b);
+    std::sort(byOffset.begin(), byOffset.end(), [&](int32_t x, int32_t y) {
+      return plan.buffers[x].offset < plan.buffers[y].offset;
+    });
+    for (size_t i = 0; i < byOffset.size(); ++i) {
+      const BufferPlacement &pi = plan.buffers[byOffset[i]];
+      int64_t end = pi.offset + pi.bytes.constant();
+      for (size_t j = i + 1; j < byOffset.size() && plan.buffers[byOffset[j]].offset < end; ++j)
+        if (auto message = conflict(byOffset[i], byOffset[j]))
+          return fail(*message + " (pool bytes [" +
+                      std::to_string(plan.buffers[byOffset[j]].offset) + ", " +
+                      std::to_string(end) + ") overlap)");
+    }
+    if (plan.lowerBound > plan.poolBytes)
+      return fail("the pool of " + std::to_string(plan.poolBytes) +
+                  " bytes is below the lower bound " + std::to_string(plan.lowerBound));
+  } else {
+    std::map<int32_t, std::vector<int32_t>> byStorage;
+    for (int32_t b : allocatedBuffers) {
+      int32_t root = storageRoot(plan, b, true);
+      if (root < 0)
+        return fail(name(b) + " is on a cycle of in-place and reuse links");
+      byStorage[root].push_back(b);
+    }
+    for (const auto &[root, members] : byStorage)
+      for (size_t i = 0; i < members.size(); ++i)
+        for (size_t j = i + 1; j < members.size(); ++j)
+          if (auto message = conflict(members[i], members[j]))
+            return fail(*message + " (one allocation)");
+  }
+
+  // freedAfter: each released storage once, after its last kernel.
+  std::vector<int> listed(n, 0);
+  for (int32_t k = 0; k < numKernels; ++k)
+    for (int32_t b : plan.freedAfter[k]) {
+      if (!valid(b) || !isAllocatedKind(plan.buffers[b].kind))
+        return fail("kernel " + std::to_string(k) + " frees " + std::to_string(b) +
+                    ", which is not allocated");
+      if (plan.buffers[b].lastKernel != k)
+        return fail(name(b) + " is freed after kernel " + std::to_string(k) +
+                    " but lives until kernel " + std::to_string(plan.buffers[b].lastKernel));
+      ++listed[b];
+    }
+  for (int32_t b : allocatedBuffers) {
+    int expected = program.buffers[b].isOutput || handedTo[b] >= 0 ? 0 : 1;
+    if (listed[b] != expected)
+      return fail(name(b) + " is freed " + std::to_string(listed[b]) + " times, expected " +
+                  std::to_string(expected));
+  }
+  return Status::ok();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text.
+// ---------------------------------------------------------------------------------------------
+
+std::string describeMemoryPlan(const LoopProgram &program, const FusedProgram &fused,
+                               const MemoryPlan &plan) {
+  const auto numKernels = static_cast<int32_t>(fused.kernels.size());
+  struct Row {
+    std::string name, dtype, bytes, where, life;
+  };
+  std::vector<Row> rows;
+  size_t count = 0, reused = 0;
+  for (size_t i = 0; i < plan.buffers.size() && i < program.buffers.size(); ++i) {
+    const BufferPlacement &pl = plan.buffers[i];
+    if (!isAllocatedKind(pl.kind))
+      continue;
+    ++count;
+    const Buffer &b = program.buffers[i];
+    auto other = [&](int32_t x) {
+      return x >= 0 && static_cast<size_t>(x) < program.buffers.size() ? program.buffers[x].name
+                                                                       : std::to_string(x);
+    };
+    Row r;
+    r.name = b.name;
+    r.dtype = std::string(dtypeShortName(b.type.dtype));
+    r.bytes = pl.bytes.str() + " B";
+    switch (pl.kind) {
+    case Kind::Pool:
+      r.where = "pool @" + std::to_string(pl.offset);
+      break;
+    case Kind::InPlace:
+      r.where = "in place of " + other(pl.inPlaceOf);
+      if (!plan.symbolic)
+        r.where += " @" + std::to_string(pl.offset);
+      break;
+    default:
+      r.where = pl.reuseOf >= 0 ? "own, reuses " + other(pl.reuseOf) : "own";
+      reused += pl.reuseOf >= 0;
+      break;
+    }
+    r.life =
+        "kernels " + std::to_string(pl.firstKernel) + ".." +
+        (pl.lastKernel >= numKernels ? std::string("end (output)") : std::to_string(pl.lastKernel));
+    rows.push_back(std::move(r));
+  }
+  size_t w[4] = {0, 0, 0, 0};
+  for (const Row &r : rows) {
+    w[0] = std::max(w[0], r.name.size());
+    w[1] = std::max(w[1], r.dtype.size());
+    w[2] = std::max(w[2], r.bytes.size());
+    w[3] = std::max(w[3], r.where.size());
+  }
+  std::ostringstream os;
+  auto pad = [](const std::string &s, size_t width) {
+    return s + std::string(width - s.size(), ' ');
+  };
+  for (const Row &r : rows)
+    os << pad(r.name, w[0]) << "  " << pad(r.dtype, w[1]) << "  "
+       << std::string(w[2] - r.bytes.size(), ' ') << r.bytes << "  " << pad(r.where, w[3]) << "  "
+       << r.life << "\n";
+  os << count << " buffers allocated";
+  if (plan.symbolic)
+    os << " (symbolic sizes; bytes at the size hint " << kSymbolHint << ")";
+  os << ": " << plan.unplannedBytes << " bytes without reuse, lower bound " << plan.lowerBound;
+  if (plan.symbolic)
+    os << ", peak of own allocations " << plan.poolBytes << " (" << reused
+       << " reuse a freed one)\n";
+  else
+    os << ", pool " << plan.poolBytes << "\n";
+  return os.str();
+}
+
+} // namespace fxkit
