@@ -34,4 +34,8 @@ echo "== fxkit run: the reference interpreter on the inputs PyTorch recorded, ch
 
 echo "== fxkit fuse --explain: loop ops, fusion decisions and kernels"
 "$fxkit" fuse "$src" --explain | tee "$out/softmax.fusion.txt"
+
+echo "== fxkit compile: lower, fuse, plan memory, and write the wrapper program as FX"
+"$fxkit" compile "$src" --time-passes -o "$out/softmax.wrapper.graph.txt"
+"$fxkit" fuse "$src" --plan | grep -E "^(buf|[0-9]+ buffers)"
 echo "outputs in $out/"
