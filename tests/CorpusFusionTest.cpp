@@ -3,6 +3,7 @@
 /// that reads another row's internal values), reproduces the outputs PyTorch recorded, fused
 /// and unfused.
 
+#include "CorpusTestSupport.h"
 #include "backends/interp/LoopInterpreter.h"
 #include "backends/interp/json/ReferenceIO.h"
 #include "importers/Import.h"
@@ -20,26 +21,11 @@
 #include <nlohmann/json.hpp>
 
 using namespace fxkit;
+using fxkit::testing::corpusGraphs;
+using fxkit::testing::sibling;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<fs::path> corpusGraphs(const std::string &sub, const std::string &prefix) {
-  std::vector<fs::path> out;
-  fs::path root = fs::path(FXKIT_TEST_DATA) / "corpus" / sub;
-  for (const auto &e : fs::recursive_directory_iterator(root)) {
-    std::string name = e.path().filename().string();
-    if (e.is_regular_file() && name.ends_with(".graph.txt") && name.starts_with(prefix))
-      out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-fs::path sibling(const fs::path &graph, const std::string &suffix) {
-  std::string name = graph.filename().string();
-  return graph.parent_path() / (name.substr(0, name.size() - strlen(".graph.txt")) + suffix);
-}
 
 TEST(CorpusFusion, EveryAtenGraphLowersAndFuses) {
   std::vector<fs::path> graphs = corpusGraphs("inductor", "aten_");

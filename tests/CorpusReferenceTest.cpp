@@ -4,6 +4,7 @@
 /// nodes.json sidecar (symbolic sizes bound from the inputs) and untyped (types inferred from
 /// the inputs alone), so both ways into the interpreter are covered.
 
+#include "CorpusTestSupport.h"
 #include "backends/interp/Interpreter.h"
 #include "backends/interp/json/ReferenceIO.h"
 #include "importers/Import.h"
@@ -14,25 +15,11 @@
 #include <filesystem>
 
 using namespace fxkit;
+using fxkit::testing::corpusGraphs;
+using fxkit::testing::sibling;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<fs::path> referenceGraphs() {
-  std::vector<fs::path> out;
-  fs::path root = fs::path(FXKIT_TEST_DATA) / "corpus" / "reference";
-  for (const auto &e : fs::recursive_directory_iterator(root))
-    if (e.is_regular_file() && e.path().string().ends_with(".graph.txt"))
-      out.push_back(e.path());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-/// `X.graph.txt` -> `X.<suffix>`.
-fs::path sibling(const fs::path &graph, const std::string &suffix) {
-  std::string name = graph.filename().string();
-  return graph.parent_path() / (name.substr(0, name.size() - strlen(".graph.txt")) + suffix);
-}
 
 /// Runs one graph and checks every output; returns how many outputs matched.
 size_t runAndCheck(const fs::path &path, bool withSidecar) {
@@ -75,7 +62,7 @@ size_t runAndCheck(const fs::path &path, bool withSidecar) {
 }
 
 TEST(CorpusReference, EveryGraphReproducesItsOutputsTypedBySidecar) {
-  std::vector<fs::path> graphs = referenceGraphs();
+  std::vector<fs::path> graphs = corpusGraphs("reference");
   // The corpus has ten reference workloads with one forward graph each.
   ASSERT_GE(graphs.size(), 10u);
   size_t outputs = 0;
@@ -85,7 +72,7 @@ TEST(CorpusReference, EveryGraphReproducesItsOutputsTypedBySidecar) {
 }
 
 TEST(CorpusReference, EveryGraphReproducesItsOutputsUntyped) {
-  std::vector<fs::path> graphs = referenceGraphs();
+  std::vector<fs::path> graphs = corpusGraphs("reference");
   ASSERT_GE(graphs.size(), 10u);
   size_t outputs = 0;
   for (const fs::path &p : graphs)
