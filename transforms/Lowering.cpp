@@ -1,7 +1,10 @@
 #include "transforms/Lowering.h"
 
+#include "ir/OutputValues.h"
+#include "ir/ops/ArgumentNodes.h"
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
+#include "transforms/SizeArgs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -656,20 +659,10 @@ Status Lowerer::lowerExtern(const Node &n, const BoundArgs &args) {
     return nodeError(n, "out= variants are not lowered (they mutate an input)");
   LoopOp &op = newOp(LoopOpKind::Extern, n);
   op.externNode = &n;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const Argument &a = args.at(i);
-    std::vector<const Argument *> items;
-    if (a.isNode())
-      items.push_back(&a);
-    else if (a.kind() == Argument::Kind::List || a.kind() == Argument::Kind::Tuple)
-      for (const Argument &item : a.items())
-        if (item.isNode())
-          items.push_back(&item);
-    for (const Argument *item : items) {
-      Lowered &v = valueOf(item->asNode());
-      if (v.kind == Lowered::Kind::Tensor)
-        op.externInputs.push_back(v.view);
-    }
+  for (const Node *in : argumentNodes(args)) {
+    Lowered &v = valueOf(in);
+    if (v.kind == Lowered::Kind::Tensor)
+      op.externInputs.push_back(v.view);
   }
   int32_t opIndex = currentOp();
   Lowered result;
@@ -818,16 +811,7 @@ Status Lowerer::lowerNode(const Node &n) {
 }
 
 Status Lowerer::lowerOutput(const Node &n) {
-  const std::vector<Argument> &args = n.args().items();
-  if (args.empty())
-    return Status::ok();
-  std::vector<Argument> single;
-  const std::vector<Argument> *items = &args[0].items();
-  if (!args[0].isContainer()) {
-    single.push_back(args[0]);
-    items = &single;
-  }
-  for (const Argument &a : *items) {
+  for (const Argument &a : returnedValues(n)) {
     LoopProgram::Output out;
     if (a.isNone()) {
       out.isNone = true;
@@ -889,16 +873,12 @@ struct LinearIndex {
 };
 
 bool isLoopVar(const SymExpr &e) {
-  if (e.isConstant() || e.kind() != SymExpr::Kind::Symbol)
-    return false;
-  std::string_view n = e.name();
-  return n.size() >= 2 && (n[0] == 'x' || n[0] == 'r') &&
-         std::all_of(n.begin() + 1, n.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !e.isConstant() && e.kind() == SymExpr::Kind::Symbol && isLoopVariable(e.name());
 }
 
 bool mentionsLoopVar(const SymExpr &e) {
   for (const std::string &name : e.symbols())
-    if (isLoopVar(SymExpr::symbol(name)))
+    if (isLoopVariable(name))
       return true;
   return false;
 }

@@ -1,5 +1,6 @@
 #include "transforms/ShapeInference.h"
 
+#include "ir/OutputValues.h"
 #include "ir/ops/OpRegistry.h"
 
 namespace fxkit {
@@ -8,19 +9,10 @@ namespace {
 
 /// The output node's value: one entry per returned value (nullopt for non-tensors).
 NodeValue outputValue(const Node &node) {
-  std::vector<std::optional<TensorType>> outs;
-  const std::vector<Argument> &args = node.args().items();
-  if (args.empty())
+  if (node.args().items().empty())
     return {};
-  const Argument &ret = args[0];
-  // `return (a, b)` prints its tuple; a bare `return a` returns one value.
-  std::vector<Argument> single;
-  const std::vector<Argument> *items = &ret.items();
-  if (!ret.isContainer()) {
-    single.push_back(ret);
-    items = &single;
-  }
-  for (const Argument &a : *items) {
+  std::vector<std::optional<TensorType>> outs;
+  for (const Argument &a : returnedValues(node)) {
     const TensorType *t = a.isNode() ? a.asNode()->value().tensor() : nullptr;
     outs.push_back(t ? std::optional<TensorType>(*t) : std::nullopt);
   }

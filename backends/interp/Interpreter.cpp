@@ -3,10 +3,12 @@
 #include "backends/interp/CreationKernels.h"
 #include "backends/interp/ExternKernels.h"
 #include "backends/interp/KernelContext.h"
+#include "backends/interp/KernelSupport.h"
 #include "backends/interp/PointwiseKernels.h"
 #include "backends/interp/ReductionKernels.h"
 #include "backends/interp/SymbolicKernels.h"
 #include "backends/interp/ViewKernels.h"
+#include "ir/OutputValues.h"
 #include "ir/ops/OpRegistry.h"
 #include "transforms/ShapeInference.h"
 
@@ -28,12 +30,7 @@ void registerReferenceKernels() {
 
 namespace {
 
-std::string sizesStr(const std::vector<int64_t> &sizes) {
-  std::string s = "[";
-  for (size_t i = 0; i < sizes.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(sizes[i]);
-  return s + "]";
-}
+using kernels::sizesStr;
 
 std::vector<Node *> placeholdersOf(const Graph &graph) {
   std::vector<Node *> out;
@@ -221,17 +218,7 @@ Status checkResult(const Node &node, const RuntimeValue &result, SymExpr::Bindin
 Expected<std::vector<RuntimeValue>> collectOutputs(const Node &output,
                                                    const std::vector<RuntimeValue> &values) {
   std::vector<RuntimeValue> out;
-  const std::vector<Argument> &args = output.args().items();
-  if (args.empty())
-    return out;
-  const Argument &ret = args[0];
-  std::vector<Argument> single;
-  const std::vector<Argument> *items = &ret.items();
-  if (!ret.isContainer()) {
-    single.push_back(ret);
-    items = &single;
-  }
-  for (const Argument &a : *items) {
+  for (const Argument &a : returnedValues(output)) {
     switch (a.kind()) {
     case Argument::Kind::NodeRef:
       out.push_back(values[a.asNode()->scratch()]);

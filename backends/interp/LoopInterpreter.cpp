@@ -1,6 +1,7 @@
 #include "backends/interp/LoopInterpreter.h"
 
 #include "backends/interp/KernelContext.h"
+#include "ir/ops/ArgumentNodes.h"
 #include "ir/ops/OpRegistry.h"
 
 #include <cmath>
@@ -116,6 +117,7 @@ double apply(ScalarOp op, DType dtype, double a, double b, double c) {
 
 /// Running state of one reduction over a row.
 struct Accumulator {
+  explicit Accumulator(ReductionKind k) : kind(k) {}
   ReductionKind kind;
   double sum = 0, max = -INFINITY, min = INFINITY;
   double mean = 0, m2 = 0; // Welford
@@ -297,37 +299,26 @@ Status LoopRunner::runExtern(const Kernel &k) {
   // The node's tensor inputs, in the order lowering listed them, as views of the buffers.
   std::vector<std::pair<const Node *, RuntimeValue>> values;
   size_t next = 0;
-  for (size_t i = 0; i < args->size(); ++i) {
-    const Argument &a = args->at(i);
-    std::vector<const Argument *> items;
-    if (a.isNode())
-      items.push_back(&a);
-    else if (a.kind() == Argument::Kind::List || a.kind() == Argument::Kind::Tuple)
-      for (const Argument &item : a.items())
-        if (item.isNode())
-          items.push_back(&item);
-    for (const Argument *item : items) {
-      const Node *in = item->asNode();
-      if (const SymExpr *s = in->value().sym()) {
-        auto v = eval(*s);
-        if (!v)
-          return v.takeError();
-        values.push_back({in, RuntimeValue{*v}});
-        continue;
-      }
-      if (next >= op.externInputs.size())
-        return Error("extern op '" + node.name() + "': more tensor inputs than lowered");
-      const BufferView &view = op.externInputs[next++];
-      auto sizes = evalAll(view.sizes);
-      auto strides = evalAll(view.strides);
-      auto offset = eval(view.offset);
-      if (!sizes || !strides || !offset)
-        return Error("extern op '" + node.name() + "': cannot evaluate an input view");
-      auto t = storage_[view.buffer].asStrided(*sizes, *strides, *offset);
-      if (!t)
-        return t.takeError();
-      values.push_back({in, RuntimeValue{t.take()}});
+  for (const Node *in : argumentNodes(*args)) {
+    if (const SymExpr *s = in->value().sym()) {
+      auto v = eval(*s);
+      if (!v)
+        return v.takeError();
+      values.push_back({in, RuntimeValue{*v}});
+      continue;
     }
+    if (next >= op.externInputs.size())
+      return Error("extern op '" + node.name() + "': more tensor inputs than lowered");
+    const BufferView &view = op.externInputs[next++];
+    auto sizes = evalAll(view.sizes);
+    auto strides = evalAll(view.strides);
+    auto offset = eval(view.offset);
+    if (!sizes || !strides || !offset)
+      return Error("extern op '" + node.name() + "': cannot evaluate an input view");
+    auto t = storage_[view.buffer].asStrided(*sizes, *strides, *offset);
+    if (!t)
+      return t.takeError();
+    values.push_back({in, RuntimeValue{t.take()}});
   }
   std::function<const RuntimeValue *(const Node *)> valueOf =
       [&](const Node *n) -> const RuntimeValue * {
@@ -447,7 +438,7 @@ Status LoopRunner::runGenerated(const Kernel &k) {
         if (!red)
           return red.takeError();
         bindVars(*opRanges, x, false);
-        Accumulator acc{op.reduction};
+        Accumulator acc(op.reduction);
         for (int64_t r = 0; r < reduced; ++r) {
           bindVars(*red, r, true);
           if (Status s = runOpAt(k, i, x, r, &acc); !s)
