@@ -37,14 +37,15 @@ build() { # build DIR [cmake args...]
 
 case "$mode" in
   build)
-    build build
+    build build -DFXKIT_BUILD_TESTS=ON -DFXKIT_BUILD_BENCH=ON
     ;;
   example)
     build build -DFXKIT_BUILD_TESTS=OFF -DFXKIT_BUILD_BENCH=OFF
     ./examples/run-example.sh build/repl/fxkit
     ;;
   test)
-    build build
+    # Explicit: an earlier `example` run leaves tests off in build/'s cache.
+    build build -DFXKIT_BUILD_TESTS=ON -DFXKIT_BUILD_BENCH=ON
     (cd build && ctest --output-on-failure -j"$jobs")
     echo "setup: stage 2: AddressSanitizer + UndefinedBehaviorSanitizer"
     build build-asan -DFXKIT_SANITIZE=ON -DFXKIT_BUILD_BENCH=OFF

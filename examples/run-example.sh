@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the bundled example (a softmax graph PyTorch 2.11 produced, with its
 # nodes.json meta): import, inspect, convert through every format and check nothing was lost.
-# Outputs go to out/example/. Grows with the project (run and check, fusion; next: compile,
-# wrapper code, pictures, report).
+# Outputs go to out/example/. Grows with the project (run and check, fusion, compile, OpenCL
+# kernels run and checked on the default device, wrapper code; next: pictures, report).
 set -euo pipefail
 fxkit="${1:-build/repl/fxkit}"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -38,4 +38,20 @@ echo "== fxkit fuse --explain: loop ops, fusion decisions and kernels"
 echo "== fxkit compile: lower, fuse, plan memory, and write the wrapper program as FX"
 "$fxkit" compile "$src" --time-passes -o "$out/softmax.wrapper.graph.txt"
 "$fxkit" fuse "$src" --plan | grep -E "^(buf|[0-9]+ buffers)"
+echo "== fxkit compile --to opencl / wrapper-py / fxir: the compiled program as code"
+"$fxkit" compile "$src" --to opencl -o "$out/softmax.cl"
+"$fxkit" compile "$src" --to wrapper-py -o "$out/softmax_wrapper.py"
+"$fxkit" compile "$src" --to fxir -o "$out/softmax.fxir.txt"
+grep -c "__kernel void" "$out/softmax.cl" | sed 's/^/OpenCL kernels written: /'
+
+echo "== fxkit devices, then the compiled kernels on the default OpenCL device, checked"
+"$fxkit" devices
+# A cache inside the output folder, so the example starts cold and runs twice: built and
+# tuned, then loaded from the cache.
+for pass in cold cached; do
+  echo "-- $pass"
+  "$fxkit" run "$src" --backend opencl --cache-dir "$out/kernel-cache" --stats \
+    --inputs "$here/softmax/fw_0.inputs.safetensors" \
+    --check "$here/softmax/fw_0.outputs.safetensors" 2>&1 | grep -v "^opencl: 0:"
+done
 echo "outputs in $out/"

@@ -1,7 +1,9 @@
 #include "exporters/Export.h"
 
+#include "exporters/DotWriter.h"
 #include "exporters/FxTextPrinter.h"
 #include "exporters/ReadablePyPrinter.h"
+#include "exporters/SvgRender.h"
 #ifdef FXKIT_HAVE_JSON
 #include "exporters/json/FxkitJsonWriter.h"
 #endif
@@ -10,8 +12,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <filesystem>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fxkit {
@@ -28,6 +30,16 @@ Expected<std::string> exportGraph(const Graph &graph, GraphFormat format) {
 #else
     return Error("this fxkit was built without JSON support (nlohmann-json not found)");
 #endif
+  case GraphFormat::Dot:
+    return writeDot(graph);
+  case GraphFormat::Svg:
+    return renderSvg(graph);
+  case GraphFormat::InductorPy:
+  case GraphFormat::InductorIr:
+  case GraphFormat::InductorCpp:
+    // Read-only formats: Inductor writes them; fxkit writes wrapper code with `compile --to`.
+    return Error("inductor-py and inductor-ir are input formats only (write fx, fxpy or json; "
+                 "compiled programs: fxkit compile --to wrapper-py|fxir|opencl)");
   }
   return Error("unsupported output format");
 }

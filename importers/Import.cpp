@@ -3,6 +3,9 @@
 #include "importers/FxTextParser.h"
 #include "importers/PyLexer.h"
 #include "importers/ReadablePyParser.h"
+#include "importers/inductor/InductorCppWrapper.h"
+#include "importers/inductor/InductorWrapper.h"
+#include "importers/inductor/SchedulerDump.h"
 #include "ir/Verifier.h"
 #ifdef FXKIT_HAVE_JSON
 #include "importers/json/FxkitJsonReader.h"
@@ -27,6 +30,16 @@ std::string_view graphFormatName(GraphFormat format) {
     return "fxpy";
   case GraphFormat::Json:
     return "json";
+  case GraphFormat::InductorPy:
+    return "inductor-py";
+  case GraphFormat::InductorIr:
+    return "inductor-ir";
+  case GraphFormat::InductorCpp:
+    return "inductor-cpp";
+  case GraphFormat::Dot:
+    return "dot";
+  case GraphFormat::Svg:
+    return "svg";
   }
   return "?";
 }
@@ -38,6 +51,16 @@ std::optional<GraphFormat> parseGraphFormat(std::string_view name) {
     return GraphFormat::FxPy;
   if (name == "json")
     return GraphFormat::Json;
+  if (name == "inductor-py")
+    return GraphFormat::InductorPy;
+  if (name == "inductor-ir")
+    return GraphFormat::InductorIr;
+  if (name == "inductor-cpp")
+    return GraphFormat::InductorCpp;
+  if (name == "dot")
+    return GraphFormat::Dot;
+  if (name == "svg")
+    return GraphFormat::Svg;
   return std::nullopt;
 }
 
@@ -46,18 +69,32 @@ std::optional<GraphFormat> detectGraphFormat(const std::string &path, std::strin
     return path.size() >= suffix.size() &&
            path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
+  if (endsWith(".txt") && !endsWith(".graph.txt") && looksLikeSchedulerDump(content))
+    return GraphFormat::InductorIr;
   if (endsWith(".graph.txt") || endsWith(".fx") || endsWith(".txt"))
     return GraphFormat::FxText;
+  if (endsWith(".py") && looksLikeInductorCppWrapper(content))
+    return GraphFormat::InductorCpp;
   if (endsWith(".py"))
-    return GraphFormat::FxPy;
+    return looksLikeInductorWrapper(content) ? GraphFormat::InductorPy : GraphFormat::FxPy;
   if (endsWith(".json"))
     return GraphFormat::Json;
+  if (endsWith(".dot") || endsWith(".gv"))
+    return GraphFormat::Dot; // an output name; reading one is refused with a clear error
+  if (endsWith(".svg"))
+    return GraphFormat::Svg;
   size_t start = content.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos)
     return std::nullopt;
   content.remove_prefix(start);
   if (content.starts_with("graph("))
     return GraphFormat::FxText;
+  if (looksLikeInductorCppWrapper(content))
+    return GraphFormat::InductorCpp;
+  if (looksLikeInductorWrapper(content))
+    return GraphFormat::InductorPy;
+  if (looksLikeSchedulerDump(content))
+    return GraphFormat::InductorIr;
   if (content.starts_with("class ") || content.starts_with("#") || content.starts_with("import "))
     return GraphFormat::FxPy;
   if (content.starts_with("{"))
@@ -102,6 +139,27 @@ Expected<Graph> importGraph(std::string_view text, GraphFormat format,
     return Error("this fxkit was built without JSON support (nlohmann-json not found)");
 #endif
     break;
+  case GraphFormat::InductorPy: {
+    auto wrapper = importInductorWrapper(text, fileName);
+    if (!wrapper)
+      return wrapper.takeError();
+    return std::move(wrapper->graph);
+  }
+  case GraphFormat::InductorCpp: {
+    auto wrapper = importInductorCppWrapper(text, fileName);
+    if (!wrapper)
+      return wrapper.takeError();
+    return std::move(wrapper->graph);
+  }
+  case GraphFormat::InductorIr:
+    return importInductorSchedule(text, fileName); // verified there
+  case GraphFormat::Svg:
+    return Error("svg is an output format only (read fx, fxpy, json, inductor-py, inductor-ir "
+                 "or inductor-cpp)");
+  case GraphFormat::Dot:
+    // DOT drops the arguments a graph needs (constants, kwargs), so it cannot be read back.
+    return Error("dot is an output format only (read fx, fxpy, json, inductor-py, inductor-ir "
+                 "or inductor-cpp)");
   }
   if (!graph)
     return graph;

@@ -1,51 +1,86 @@
 #include "ir/SymExpr.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstring>
 #include <deque>
 #include <mutex>
-#include <unordered_map>
+#include <unordered_set>
 
 namespace fxkit {
 namespace {
 
+/// A node with what the arena keeps beside it: simplify()'s result, filled on the first call.
+/// Nodes never change, and lowering and fusion simplify the same few index expressions over
+/// and over. Atomics because nodes are shared between threads; racing writers store the same
+/// value, and the flag is set last.
+struct ArenaNode : SymNode {
+  ArenaNode(SymExpr::Kind k, std::string_view n, std::span<const SymExpr> ops)
+      : SymNode{k, n, std::vector<SymExpr>(ops.begin(), ops.end())} {}
+  mutable std::atomic<bool> hasSimplified{false};
+  mutable std::atomic<const SymNode *> simplifiedNode{nullptr};
+  mutable std::atomic<int64_t> simplifiedValue{0};
+};
+
+/// What identifies a node: its kind, name and operands (looked up without building a node).
+struct NodeKey {
+  SymExpr::Kind kind;
+  std::string_view name;
+  std::span<const SymExpr> ops;
+};
+
+struct NodeHash {
+  using is_transparent = void;
+  size_t operator()(const NodeKey &k) const {
+    size_t h = std::hash<std::string_view>()(k.name) * 31 + static_cast<size_t>(k.kind);
+    for (const SymExpr &op : k.ops)
+      h = h * 1000003 ^ op.hash();
+    return h;
+  }
+  size_t operator()(const SymNode *n) const {
+    return (*this)(NodeKey{n->kind, n->name, n->operands});
+  }
+};
+
+struct NodeEq {
+  using is_transparent = void;
+  static bool same(const NodeKey &a, const NodeKey &b) {
+    return a.kind == b.kind && a.name == b.name &&
+           std::equal(a.ops.begin(), a.ops.end(), b.ops.begin(), b.ops.end());
+  }
+  static NodeKey key(const SymNode *n) { return {n->kind, n->name, n->operands}; }
+  bool operator()(const SymNode *a, const SymNode *b) const { return a == b; }
+  bool operator()(const NodeKey &a, const SymNode *b) const { return same(a, key(b)); }
+  bool operator()(const SymNode *a, const NodeKey &b) const { return same(key(a), b); }
+};
+
 /// Process-wide uniquing arena for symbolic nodes. Nodes live until exit: sizes are few and
-/// shared by many tensors, so uniquing saves far more than it keeps alive.
+/// shared by many tensors, so uniquing saves far more than it keeps alive. Lookups hash the
+/// kind, name and operands in place (no key string to allocate per expression built).
 class SymArena {
 public:
   const SymNode *get(SymExpr::Kind kind, std::string_view name, std::span<const SymExpr> ops) {
-    std::string key;
-    key.reserve(1 + name.size() + 1 + ops.size() * 16);
-    key.push_back(static_cast<char>(kind));
-    key.append(name);
-    key.push_back('\0');
-    for (const SymExpr &op : ops) {
-      const SymNode *n = op.node();
-      int64_t v = op.constant();
-      key.append(reinterpret_cast<const char *>(&n), sizeof n);
-      key.append(reinterpret_cast<const char *>(&v), sizeof v);
-    }
+    NodeKey key{kind, name, ops};
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = map_.find(key);
-    if (it != map_.end())
-      return it->second;
+    auto it = set_.find(key);
+    if (it != set_.end())
+      return *it;
     std::string_view storedName;
     if (!name.empty()) {
       names_.emplace_back(name);
       storedName = names_.back();
     }
-    nodes_.push_back(SymNode{kind, storedName, std::vector<SymExpr>(ops.begin(), ops.end())});
-    const SymNode *node = &nodes_.back();
-    map_.emplace(std::move(key), node);
+    const SymNode *node = &nodes_.emplace_back(kind, storedName, ops);
+    set_.insert(node);
     return node;
   }
 
 private:
   std::mutex mutex_;
-  std::deque<SymNode> nodes_;
+  std::deque<ArenaNode> nodes_;
   std::deque<std::string> names_;
-  std::unordered_map<std::string, const SymNode *> map_;
+  std::unordered_set<const SymNode *, NodeHash, NodeEq> set_;
 };
 
 SymArena &arena() {
@@ -254,9 +289,8 @@ private:
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       size_t start = pos_;
-      while (pos_ < text_.size() &&
-             (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_' ||
-              text_[pos_] == '.'))
+      while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) ||
+                                     text_[pos_] == '_' || text_[pos_] == '.'))
         ++pos_;
       std::string_view name = text_.substr(start, pos_ - start);
       if (peek() == '(') {
@@ -314,6 +348,8 @@ struct MonomialLess {
     if (a.size() != b.size())
       return a.size() > b.size(); // higher degree first, constants last (sympy's order)
     for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i] == b[i]) // uniqued: the same atom prints the same
+        continue;
       std::string sa = a[i].str(), sb = b[i].str();
       if (sa != sb)
         return sa < sb;
@@ -473,7 +509,9 @@ SymExpr SymExpr::binary(Kind kind, SymExpr lhs, SymExpr rhs) {
   SymExpr ops[2] = {lhs, rhs};
   return fromNode(arena().get(kind, {}, ops));
 }
-SymExpr SymExpr::neg(SymExpr operand) { return fromNode(arena().get(Kind::Neg, {}, {&operand, 1})); }
+SymExpr SymExpr::neg(SymExpr operand) {
+  return fromNode(arena().get(Kind::Neg, {}, {&operand, 1}));
+}
 SymExpr SymExpr::paren(SymExpr operand) {
   return fromNode(arena().get(Kind::Paren, {}, {&operand, 1}));
 }
@@ -513,8 +551,8 @@ void SymExpr::print(std::string &out) const {
     return;
   case Kind::Neg:
     out.push_back('-');
-    printWithParens(ops[0], precedence(ops[0]) < 3 || (ops[0].isConstant() && ops[0].constant() < 0),
-                    out);
+    printWithParens(ops[0],
+                    precedence(ops[0]) < 3 || (ops[0].isConstant() && ops[0].constant() < 0), out);
     return;
   case Kind::Call:
     out += node_->name;
@@ -638,7 +676,20 @@ SymExpr SymExpr::substitute(const std::map<std::string, SymExpr, std::less<>> &r
   }
 }
 
-SymExpr SymExpr::simplify() const { return polyToExpr(toPoly(*this)); }
+SymExpr SymExpr::simplify() const {
+  if (!node_)
+    return *this;
+  const auto *node = static_cast<const ArenaNode *>(node_);
+  if (node->hasSimplified.load(std::memory_order_acquire)) {
+    const SymNode *n = node->simplifiedNode.load(std::memory_order_relaxed);
+    return n ? fromNode(n) : SymExpr(node->simplifiedValue.load(std::memory_order_relaxed));
+  }
+  SymExpr out = polyToExpr(toPoly(*this));
+  node->simplifiedNode.store(out.node_, std::memory_order_relaxed);
+  node->simplifiedValue.store(out.value_, std::memory_order_relaxed);
+  node->hasSimplified.store(true, std::memory_order_release);
+  return out;
+}
 
 std::vector<std::string> SymExpr::symbols() const {
   std::vector<std::string> out;

@@ -3,9 +3,11 @@
 #include "exporters/Export.h"
 #include "exporters/GraphSummary.h"
 #include "importers/Import.h"
+#include "repl/BatchConvert.h"
 #include "repl/CompileCommand.h"
 #include "repl/FuseCommand.h"
 #include "repl/PlanCommand.h"
+#include "repl/ReplShell.h"
 #include "repl/RunCommand.h"
 
 #include <CLI/CLI.hpp>
@@ -17,6 +19,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace fxkit {
 namespace {
@@ -32,7 +35,9 @@ std::optional<GraphFormat> formatOption(const std::string &name, const char *fla
   auto f = parseGraphFormat(name);
   if (!f) {
     std::cerr << "fxkit: error: unknown format '" << name << "' for " << flag
-              << " (expected fx, fxpy or json)\n";
+              << (std::string(flag) == "--from"
+                      ? " (expected fx, fxpy, json, inductor-py, inductor-cpp or inductor-ir)\n"
+                      : " (expected fx, fxpy, json, dot or svg)\n");
     status = kExitBadInput;
   }
   return f;
@@ -58,6 +63,26 @@ int runConvert(const std::string &input, const std::string &output, const std::s
   if (Status st = writeFileAtomic(output, *text); !st)
     return reportError(st.error());
   return kExitOk;
+}
+
+int runBatch(const std::vector<std::string> &inputs, const std::string &output,
+             const std::string &from, const std::string &to, unsigned jobs) {
+  int status = kExitOk;
+  BatchConvertOptions options;
+  options.from = formatOption(from, "--from", status);
+  auto outFormat = formatOption(to, "--to", status);
+  if (status != kExitOk)
+    return status;
+  // A folder has no extension to tell the format from.
+  if (!outFormat) {
+    std::cerr << "fxkit: error: converting several inputs needs --to FMT\n";
+    return kExitBadInput;
+  }
+  options.inputs = inputs;
+  options.outputDir = output;
+  options.to = *outFormat;
+  options.jobs = jobs;
+  return runBatchConvert(options);
 }
 
 int runInfo(const std::string &input, const std::string &from, bool json) {
@@ -101,18 +126,34 @@ int runInfo(const std::string &input, const std::string &from, bool json) {
 } // namespace
 
 int runCli(int argc, char **argv) {
+  // The REPL's command language has its own small front end (repl/ReplShell.h).
+  if (isReplInvocation(argc, argv))
+    return runReplCli(argc, argv);
   CLI::App app{"fxkit: read, transform and write PyTorch compiler graphs"};
+  app.footer("Shell: fxkit repl [FILE...], fxkit -c \"CMD; CMD\" [FILE...], fxkit -f SCRIPT "
+             "[FILE...] (see `help` inside)");
   app.require_subcommand(1);
   app.set_version_flag("--version", "fxkit 0.1.0");
 
   std::string input, output = "-", from, to;
   bool json = false;
 
-  CLI::App *convert = app.add_subcommand("convert", "Convert a graph between formats");
-  convert->add_option("input", input, "Input graph file (- for stdin)")->required();
-  convert->add_option("-o,--output", output, "Output file (- for stdout, the default)");
-  convert->add_option("--from", from, "Input format: fx, fxpy, json (default: from name/content)");
-  convert->add_option("--to", to, "Output format: fx, fxpy, json (default: from output name)");
+  // Several inputs (shell globs arrive expanded) make a batch into the folder -o names.
+  std::vector<std::string> convertInputs;
+  unsigned convertJobs = 0;
+  CLI::App *convert = app.add_subcommand("convert", "Convert graphs between formats");
+  convert->add_option("input", convertInputs, "Input graph files (- for stdin)")->required();
+  convert->add_option("-o,--output", output,
+                      "Output file (- for stdout, the default); with several inputs, a folder "
+                      "(created if missing)");
+  convert
+      ->add_option("--jobs", convertJobs, "Several inputs: worker threads (default: one per core)")
+      ->check(CLI::PositiveNumber);
+  convert->add_option("--from", from,
+                      "Input format: fx, fxpy, json, inductor-py, inductor-ir (default: from "
+                      "name/content)");
+  convert->add_option("--to", to,
+                      "Output format: fx, fxpy, json, dot, svg (default: from output name)");
 
   CLI::App *info = app.add_subcommand("info", "Summarize a graph: nodes, ops, inputs, outputs");
   info->add_option("input", input, "Input graph file (- for stdin)")->required();
@@ -120,7 +161,8 @@ int runCli(int argc, char **argv) {
   info->add_flag("--json", json, "Print JSON");
 
   RunCommandOptions runOptions;
-  CLI::App *run = app.add_subcommand("run", "Run a graph with the reference interpreter");
+  CLI::App *run = app.add_subcommand(
+      "run", "Run a graph: reference interpreter, compiled loop program, or OpenCL kernels");
   run->add_option("graph", runOptions.graph, "Graph file (- for stdin)")->required();
   run->add_option("--from", runOptions.from, "Input format: fx, fxpy, json");
   run->add_option("--inputs", runOptions.inputs,
@@ -135,6 +177,22 @@ int runCli(int argc, char **argv) {
   run->add_option("--sym", runOptions.symbols, "Symbol value for random inputs: s77=33")
       ->take_all();
   run->add_option("--seed", runOptions.seed, "Seed of the random inputs (default 0)");
+  run->add_option("--backend", runOptions.backend,
+                  "interp (reference interpreter, the default), loops (compiled loop program, "
+                  "interpreted) or opencl (compiled kernels)");
+  run->add_option("--device", runOptions.device,
+                  "OpenCL device: cpu, gpu or a number from `fxkit devices` (default: "
+                  "$FXKIT_OPENCL_DEVICE, else the first GPU, else the first device)");
+  run->add_flag("!--no-tune", runOptions.tune, "OpenCL: do not autotune launch configurations");
+  run->add_flag("!--no-cache", runOptions.cache, "OpenCL: do not use the on-disk kernel cache");
+  run->add_option("--cache-dir", runOptions.cacheDir,
+                  "OpenCL kernel cache (default $FXKIT_CACHE_DIR, else $XDG_CACHE_HOME/fxkit)");
+  run->add_flag("--stats", runOptions.stats, "OpenCL: print build, tuning and launch counts");
+  run->add_option("--repeat", runOptions.repeat, "Run this many times (default 1)");
+  run->add_flag("--profile", runOptions.profile,
+                "OpenCL: time kernels with device events (shown with --stats)");
+
+  CLI::App *devices = app.add_subcommand("devices", "List OpenCL platforms and devices");
 
   PlanCommandOptions planOptions;
   CLI::App *plan = addPlanSubcommand(app, planOptions);
@@ -160,7 +218,9 @@ int runCli(int argc, char **argv) {
                       "Comma-separated passes (default lower,fuse,plan,wrapper)");
   compile->add_flag("--time-passes", compileOptions.timePasses, "Print each pass's time");
   compile->add_option("-o,--output", compileOptions.output, "Output file (- for stdout)");
-  compile->add_option("--to", compileOptions.to, "Output format: fx, fxpy, json");
+  compile->add_option("--to", compileOptions.to,
+                      "Output format: fx, fxpy, json (the graph), wrapper-py, fxir, fxir-code, "
+                      "opencl (the compiled program)");
 
   try {
     app.parse(argc, argv);
@@ -171,12 +231,17 @@ int runCli(int argc, char **argv) {
     app.exit(e);
     return kExitBadInput;
   }
-  if (convert->parsed())
-    return runConvert(input, output, from, to);
+  if (convert->parsed()) {
+    if (convertInputs.size() == 1)
+      return runConvert(convertInputs.front(), output, from, to);
+    return runBatch(convertInputs, output, from, to, convertJobs);
+  }
   if (info->parsed())
     return runInfo(input, from, json);
   if (run->parsed())
     return runRunCommand(runOptions);
+  if (devices->parsed())
+    return runDevicesCommand();
   if (plan->parsed())
     return runPlanCommand(planOptions);
   if (fuse->parsed())

@@ -1,8 +1,12 @@
 #include "repl/CompileCommand.h"
 
+#include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "exporters/Export.h"
+#include "exporters/wrapper/FxIrWriter.h"
+#include "exporters/wrapper/WrapperPyWriter.h"
 #include "importers/Import.h"
 #include "repl/Cli.h"
+#include "transforms/CompilationState.h"
 #include "transforms/Pass.h"
 
 #include <cstdio>
@@ -10,6 +14,21 @@
 #include <sstream>
 
 namespace fxkit {
+
+namespace {
+
+/// The OpenCL C of the compiled program's kernels (`--to opencl`).
+Expected<std::string> openclSource(Graph &graph) {
+  CompilationState *state = compilationState(graph);
+  if (!state || !state->program || !state->fused)
+    return Error("--to opencl needs the lower and fuse passes");
+  auto code = opencl::generateOpenCL(*state->program, *state->fused);
+  if (!code)
+    return code.takeError();
+  return code->source();
+}
+
+} // namespace
 
 int runCompileCommand(const CompileCommandOptions &options) {
   auto fail = [](const Error &e) {
@@ -19,7 +38,12 @@ int runCompileCommand(const CompileCommandOptions &options) {
   std::optional<GraphFormat> in, out;
   if (!options.from.empty() && !(in = parseGraphFormat(options.from)))
     return fail(Error("unknown format '" + options.from + "' for --from"));
-  if (!options.to.empty() && !(out = parseGraphFormat(options.to)))
+  // Program writers (they read the compiled program, not only the graph).
+  const bool program = options.to == "wrapper-py" || options.to == "fxir" ||
+                       options.to == "fxir-code" || options.to == "opencl";
+  if (program)
+    out = GraphFormat::FxText;
+  else if (!options.to.empty() && !(out = parseGraphFormat(options.to)))
     return fail(Error("unknown format '" + options.to + "' for --to"));
   if (!out)
     out = options.output == "-" ? GraphFormat::FxText : detectGraphFormat(options.output, {});
@@ -45,7 +69,11 @@ int runCompileCommand(const CompileCommandOptions &options) {
     }
     std::fprintf(stderr, "%-22s %10.3f ms\n", "total", total * 1e3);
   }
-  auto text = exportGraph(*graph, *out);
+  auto text = options.to == "wrapper-py"  ? writeWrapperPy(*graph)
+              : options.to == "fxir"      ? writeFxIr(*graph)
+              : options.to == "fxir-code" ? writeFxIrCode(*graph)
+              : options.to == "opencl"    ? openclSource(*graph)
+                                          : exportGraph(*graph, *out);
   if (!text)
     return fail(text.error());
   if (Status s = writeFileAtomic(options.output, *text); !s)

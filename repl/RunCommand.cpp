@@ -1,8 +1,18 @@
 #include "repl/RunCommand.h"
 
 #include "backends/interp/Interpreter.h"
+#include "backends/interp/LoopInterpreter.h"
 #include "importers/Import.h"
 #include "repl/Cli.h"
+#include "transforms/Fusion.h"
+#include "transforms/Lowering.h"
+#include "transforms/MemoryPlanning.h"
+#include "transforms/ShapeInference.h"
+#include "transforms/SizeArgs.h"
+
+#ifdef FXKIT_HAVE_OPENCL
+#include "backends/opencl/runtime/OpenCLProgram.h"
+#endif
 
 #ifdef FXKIT_HAVE_JSON
 #include "backends/interp/json/ReferenceIO.h"
@@ -10,6 +20,7 @@
 #endif
 
 #include <charconv>
+#include <chrono>
 #include <iostream>
 
 namespace fxkit {
@@ -48,16 +59,118 @@ std::string describe(const RuntimeValue &v) {
   return "None";
 }
 
+/// The graph compiled to kernels: loop program, fusion and memory plan.
+struct Compiled {
+  loop::LoopProgram program;
+  loop::FusedProgram fused;
+  loop::MemoryPlan plan;
+};
+
+Expected<Compiled> compileGraph(Graph &graph) {
+  if (Status s = inferShapes(graph); !s)
+    return s.takeError();
+  auto program = lowerGraph(graph);
+  if (!program)
+    return program.takeError();
+  auto fused = fuseLoopProgram(*program);
+  if (!fused)
+    return fused.takeError();
+  hoistSizeArgs(*program, *fused);
+  auto plan = planMemory(*program, *fused);
+  if (!plan)
+    return plan.takeError();
+  return Compiled{program.take(), fused.take(), plan.take()};
+}
+
+/// Runs `graph` on the chosen backend, `repeat` times; the last run's result.
+Expected<InterpretResult> execute(Graph &graph, const std::vector<RuntimeValue> &inputs,
+                                  const RunCommandOptions &options) {
+  if (options.backend == "interp")
+    return interpretGraph(graph, inputs);
+  if (options.backend != "loops" && options.backend != "opencl")
+    return Error("unknown backend '" + options.backend + "' (expected interp, loops or opencl)");
+  auto compiled = compileGraph(graph);
+  if (!compiled)
+    return compiled.takeError();
+  if (options.backend == "loops")
+    return interpretLoopProgram(compiled->program, compiled->fused, inputs);
+#ifdef FXKIT_HAVE_OPENCL
+  auto device = opencl::selectDevice(options.device);
+  if (!device)
+    return device.takeError();
+  auto context = opencl::OpenCLContext::create(*device);
+  if (!context)
+    return context.takeError();
+  opencl::OpenCLOptions clOptions;
+  clOptions.tune = options.tune;
+  clOptions.cache = options.cache;
+  clOptions.cacheDir = options.cacheDir;
+  clOptions.profile = options.profile;
+  auto program = opencl::OpenCLProgram::load(**context, compiled->program, compiled->fused,
+                                             compiled->plan, clOptions);
+  if (!program)
+    return program.takeError();
+  Expected<InterpretResult> result = Error("no run");
+  auto t0 = std::chrono::steady_clock::now();
+  double firstRun = 0;
+  for (int i = 0; i < std::max(1, options.repeat); ++i) {
+    result = (*program)->run(inputs);
+    if (!result)
+      return result;
+    if (i == 0)
+      firstRun = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (options.stats) {
+    const opencl::OpenCLStats &st = (*program)->stats();
+    std::cerr << "opencl: " << device->str() << "\n"
+              << "opencl: kernels built " << st.kernelsBuilt << ", from cache "
+              << st.kernelsFromCache << "; configurations tuned " << st.configsTuned
+              << ", from cache " << st.configsFromCache << "; launches " << st.launches
+              << "; CLBlast calls " << st.blasCalls << ", host extern calls " << st.hostExterns
+              << "; build " << st.buildSeconds << " s, waited " << st.waitSeconds << " s\n"
+              << "opencl: first run " << firstRun << " s";
+    if (options.repeat > 1)
+      std::cerr << ", later runs " << (total - firstRun) / (options.repeat - 1) << " s each";
+    if (options.profile)
+      std::cerr << "; kernel time " << st.kernelSeconds << " s over " << st.launches << " launches";
+    std::cerr << "\n";
+    for (const auto &[kernel, config] : (*program)->chosenConfigs())
+      std::cerr << "opencl: " << kernel << ": " << config << "\n";
+  }
+  return result;
+#else
+  return Error("this fxkit was built without OpenCL (install ocl-icd-opencl-dev and rebuild)");
+#endif
+}
+
 } // namespace
+
+int runDevicesCommand() {
+#ifdef FXKIT_HAVE_OPENCL
+  auto devices = opencl::listDevices();
+  if (!devices)
+    return fail(devices.error());
+  if (devices->empty()) {
+    std::cout << "no OpenCL devices (no platform is registered with the ICD loader)\n";
+    return kExitOk;
+  }
+  auto chosen = opencl::selectDevice("");
+  for (const opencl::DeviceInfo &d : *devices)
+    std::cout << d.str() << (chosen && chosen->index == d.index ? "  [default]" : "") << "\n";
+  return kExitOk;
+#else
+  return fail(Error("this fxkit was built without OpenCL (install ocl-icd-opencl-dev)"));
+#endif
+}
 
 int runRunCommand(const RunCommandOptions &options) {
   std::optional<GraphFormat> format;
   if (!options.from.empty()) {
     format = parseGraphFormat(options.from);
     if (!format)
-      return fail(Error("unknown format '" + options.from +
-                        "' for --from (expected fx, fxpy or "
-                        "json)"));
+      return fail(
+          Error("unknown format '" + options.from + "' for --from (expected fx, fxpy or json)"));
   }
   SymExpr::Bindings symbols;
   for (const std::string &s : options.symbols)
@@ -94,7 +207,7 @@ int runRunCommand(const RunCommandOptions &options) {
     inputs = in.take();
   }
 
-  auto result = interpretGraph(*graph, inputs);
+  auto result = execute(*graph, inputs, options);
   if (!result)
     return fail(result.error());
   const std::vector<RuntimeValue> &outputs = result->outputs;

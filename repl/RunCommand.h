@@ -1,6 +1,7 @@
 #pragma once
-/// \file `fxkit run`: executes a graph with the reference interpreter on inputs from a
-/// safetensors file (or seeded random ones), optionally checks the outputs and writes them.
+/// \file `fxkit run`: executes a graph (with the reference interpreter, the compiled loop
+/// program, or compiled OpenCL kernels) on inputs from a safetensors file (or seeded random
+/// ones), optionally checks the outputs and writes them. `fxkit devices` lists OpenCL devices.
 
 #include <cstdint>
 #include <optional>
@@ -18,10 +19,24 @@ struct RunCommandOptions {
   std::optional<double> rtol, atol;
   std::vector<std::string> symbols; ///< NAME=VALUE bindings for random inputs
   uint64_t seed = 0;
+  /// "interp" (the reference interpreter), "loops" (the compiled loop program, interpreted), or
+  /// "opencl" (compiled kernels on an OpenCL device).
+  std::string backend = "interp";
+  std::string device;   ///< OpenCL: cpu, gpu or a device number; empty: the default
+  bool tune = true;     ///< OpenCL: autotune launch configurations
+  bool cache = true;    ///< OpenCL: use the on-disk kernel cache
+  std::string cacheDir; ///< OpenCL: cache folder; empty: the default
+  bool stats = false;   ///< OpenCL: print build, tuning and launch counts (stderr)
+  bool profile = false; ///< OpenCL: time kernels with device events (printed with --stats)
+  int repeat = 1;       ///< run this many times (a loaded program runs warm after the first)
 };
 
 /// Runs the command; returns the exit code (0 ok, 1 a checked output differs, 2 bad input).
 /// Prints one line per output to stdout and errors to stderr.
 int runRunCommand(const RunCommandOptions &options);
+
+/// `fxkit devices`: prints every OpenCL platform and device, one per line, numbered for
+/// `--device N`; the default device is marked. Returns 0, or 2 when OpenCL is missing.
+int runDevicesCommand();
 
 } // namespace fxkit

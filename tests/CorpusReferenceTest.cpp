@@ -30,8 +30,9 @@ size_t runAndCheck(const fs::path &path, bool withSidecar) {
     return 0;
   // With the sidecar every placeholder has a type; without it none has.
   for (Node *n : *graph)
-    if (n->op() == OpKind::Placeholder)
+    if (n->op() == OpKind::Placeholder) {
       EXPECT_EQ(n->value().empty(), !withSidecar) << n->name();
+    }
   auto inFile = readSafetensors(sibling(path, ".inputs.safetensors").string());
   auto outFile = readSafetensors(sibling(path, ".outputs.safetensors").string());
   EXPECT_TRUE(inFile && outFile);

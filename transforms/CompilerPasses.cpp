@@ -12,11 +12,16 @@ namespace fxkit {
 
 namespace {
 
-/// A copy of the graph's state to modify: states are shared between clones of a graph, so a
-/// pass never writes into the one it read.
+/// The graph's state to modify: a copy when a clone of the graph shares it (so a pass never
+/// writes into a state another graph reads), the state itself when this graph is its only
+/// holder (copying it would copy the whole loop program and its kernels on every pass).
 std::shared_ptr<CompilationState> nextState(Graph &graph) {
-  CompilationState *old = compilationState(graph);
-  return old ? std::make_shared<CompilationState>(*old) : std::make_shared<CompilationState>();
+  auto it = graph.attachments.find(kCompilationStateKey);
+  if (it == graph.attachments.end() || !it->second)
+    return std::make_shared<CompilationState>();
+  if (it->second.use_count() == 1)
+    return std::static_pointer_cast<CompilationState>(it->second);
+  return std::make_shared<CompilationState>(*static_cast<CompilationState *>(it->second.get()));
 }
 
 void store(Graph &graph, std::shared_ptr<CompilationState> state) {

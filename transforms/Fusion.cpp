@@ -1,11 +1,13 @@
 #include "transforms/Fusion.h"
 
+#include "ir/loop/KernelPlacement.h"
 #include "ir/ops/ShapeRules.h"
 
 #include <algorithm>
 #include <map>
 #include <queue>
 #include <set>
+#include <unordered_map>
 
 namespace fxkit {
 
@@ -13,104 +15,38 @@ using namespace loop;
 
 namespace {
 
-std::vector<SymExpr> concat(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
-  std::vector<SymExpr> out = a;
-  out.insert(out.end(), b.begin(), b.end());
-  return out;
+/// Appends `[a, b, ...]` (no temporary strings: signatures print every op of every kernel).
+void appendRanges(std::string &s, const std::vector<SymExpr> &r) {
+  s += '[';
+  for (size_t i = 0; i < r.size(); ++i) {
+    if (i)
+      s += ", ";
+    r[i].print(s);
+  }
+  s += ']';
 }
 
 std::string rangesText(const std::vector<SymExpr> &r) {
-  std::string s = "[";
-  for (size_t i = 0; i < r.size(); ++i)
-    s += (i ? ", " : "") + r[i].str();
-  return s + "]";
+  std::string s;
+  appendRanges(s, r);
+  return s;
 }
 
-/// Variable names x0.. (or r0..) for `n` dimensions.
-std::vector<SymExpr> varsOf(size_t n, bool reduction, size_t first = 0) {
-  std::vector<SymExpr> out;
-  for (size_t i = 0; i < n; ++i)
-    out.push_back(SymExpr::symbol(loopVarName(reduction, first + i)));
-  return out;
-}
-
-/// When every dimension of `ranges` is the product of consecutive dimensions of `target`
-/// (row-major, so [1024, 256] over [8, 128, 256]), each dimension's variable as a combination
-/// of `targetVars` (x0 of [1024] is 128*x0 + x1 of [8, 128]); otherwise nullopt.
-std::optional<std::vector<SymExpr>> groupOnto(const std::vector<SymExpr> &ranges,
-                                              const std::vector<SymExpr> &target,
-                                              const std::vector<SymExpr> &targetVars) {
-  std::vector<SymExpr> out;
-  size_t j = 0;
-  for (const SymExpr &size : ranges) {
-    SymExpr product = 1, var = 0;
-    while (j < target.size() && !symEq(product, size)) {
-      if (!product.isConstant() || product.constant() != 1)
-        if (symHint(product) > symHint(size))
-          return std::nullopt;
-      var = symAdd(symMul(var, target[j]), targetVars[j]);
-      product = symMul(product, target[j]);
-      ++j;
-    }
-    if (!symEq(product, size))
-      return std::nullopt;
-    out.push_back(var);
-  }
-  if (j != target.size())
-    return std::nullopt;
-  return out;
-}
-
-/// Where an op sits in a kernel, and its variables in the kernel's (x0.. rows, r0.. reduced).
-struct Place {
-  Placement placement = Placement::Row;
-  std::map<std::string, SymExpr, std::less<>> toKernel;
-};
-
-void addVars(Place &p, const std::vector<SymExpr> &mapped, bool reduction) {
-  for (size_t i = 0; i < mapped.size(); ++i)
-    p.toKernel[loopVarName(reduction, i)] = mapped[i];
-}
-
-/// Where `op` sits in a kernel over X (rows) by R (reduced points), if anywhere.
-std::optional<Place> placeOp(const LoopOp &op, const std::vector<SymExpr> &x,
-                             const std::vector<SymExpr> &r) {
-  Place place;
-  std::vector<SymExpr> xv = varsOf(x.size(), false), rv = varsOf(r.size(), true);
-  if (op.kind == LoopOpKind::Reduction) {
-    if (r.empty())
-      return std::nullopt;
-    auto kept = groupOnto(op.ranges, x, xv);
-    auto reduced = groupOnto(op.reductionRanges, r, rv);
-    if (!kept || !reduced)
-      return std::nullopt;
-    addVars(place, *kept, false);
-    addVars(place, *reduced, true);
-    return place;
-  }
-  if (auto rows = groupOnto(op.ranges, x, xv)) {
-    addVars(place, *rows, false);
-    return place;
-  }
-  if (!r.empty()) {
-    std::vector<SymExpr> allVars = xv;
-    allVars.insert(allVars.end(), rv.begin(), rv.end());
-    if (auto full = groupOnto(op.ranges, concat(x, r), allVars)) {
-      place.placement = Placement::Full;
-      addVars(place, *full, false);
-      return place;
-    }
-  }
-  if (r.empty() && symEq(op.numel(), symProduct(x))) {
-    place.placement = Placement::Flat;
-    return place;
-  }
-  return std::nullopt;
-}
-
-/// `index` of an op in kernel coordinates.
-SymExpr toKernelCoordinates(const SymExpr &index, const Place &place) {
-  return index.substitute(place.toKernel).simplify();
+/// Whether `op` reads or writes buffer `b` (reads() and writes() without building the lists).
+bool touches(const LoopOp &op, int32_t b) {
+  for (const Store &st : op.stores)
+    if (st.buffer == b)
+      return true;
+  for (int32_t w : op.externOutputs)
+    if (w == b)
+      return true;
+  for (const ScalarInstr &in : op.body)
+    if (in.op == ScalarOp::Load && in.buffer == b)
+      return true;
+  for (const BufferView &v : op.externInputs)
+    if (v.buffer == b)
+      return true;
+  return false;
 }
 
 struct Group {
@@ -131,7 +67,7 @@ struct Candidate {
   SymExpr bytesSaved = 0;
   std::vector<SymExpr> x, r;
   std::vector<Placement> existing; ///< new placements of the group's ops
-  std::vector<Place> existingPlaces;
+  std::vector<OpPlace> existingPlaces;
   Placement placement = Placement::Row;
 };
 
@@ -192,19 +128,16 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
   const LoopOp &op = p_.ops[opIndex];
   Candidate c;
   bool vertical = false;
-  for (int32_t b : op.reads())
+  const std::vector<int32_t> reads = op.reads();
+  for (int32_t b : reads)
     for (int32_t w : writers_[b])
       if (w < opIndex && opGroup_[w] == gi)
         vertical = true;
   c.kind = vertical ? FusionKind::Vertical : FusionKind::Horizontal;
-  for (int32_t b : op.reads()) {
+  for (int32_t b : reads) {
     bool shared = false;
-    for (int32_t o : g.ops) {
-      const LoopOp &other = p_.ops[o];
-      auto w = other.writes(), rd = other.reads();
-      shared = shared || std::find(w.begin(), w.end(), b) != w.end() ||
-               std::find(rd.begin(), rd.end(), b) != rd.end();
-    }
+    for (size_t i = 0; i < g.ops.size() && !shared; ++i)
+      shared = touches(p_.ops[g.ops[i]], b);
     if (shared)
       c.bytesSaved = symAdd(c.bytesSaved, p_.buffers[b].storageBytes());
   }
@@ -357,30 +290,66 @@ std::string Fuser::signatureOf(const Kernel &k) const {
     local[b] = r;
     return r;
   };
-  std::string s = rangesText(k.ranges) + "x" + rangesText(k.reductionRanges) + ";";
+  // Appended piece by piece: one string per kernel, no temporaries per instruction.
+  std::string s;
+  appendRanges(s, k.ranges);
+  s += 'x';
+  appendRanges(s, k.reductionRanges);
+  s += ';';
   for (size_t i = 0; i < k.ops.size(); ++i) {
     const LoopOp &op = p_.ops[k.ops[i]];
-    s += std::string(loopOpKindName(op.kind)) + "/" + std::string(placementName(k.placements[i])) +
-         "/" + std::string(reductionKindName(op.reduction)) + "/" + std::to_string(op.correction) +
-         rangesText(op.ranges) + rangesText(op.reductionRanges) + "{";
+    s += loopOpKindName(op.kind);
+    s += '/';
+    s += placementName(k.placements[i]);
+    s += '/';
+    s += reductionKindName(op.reduction);
+    s += '/';
+    s += std::to_string(op.correction);
+    appendRanges(s, op.ranges);
+    appendRanges(s, op.reductionRanges);
+    s += '{';
     for (const ScalarInstr &in : op.body) {
-      s += std::string(scalarOpName(in.op)) + ":" + std::string(dtypeShortName(in.dtype));
-      if (in.op == ScalarOp::Load)
-        s += "(" + role(in.buffer) + "," + in.index.str() + ")";
-      else if (in.op == ScalarOp::Constant)
-        s += "(" + std::to_string(in.constant) + "," + std::to_string(in.intConstant) + ")";
-      else if (in.op == ScalarOp::IndexValue)
-        s += "(" + in.index.str() + ")";
-      for (int32_t o : in.operands)
-        s += "," + std::to_string(o);
-      s += ";";
+      s += scalarOpName(in.op);
+      s += ':';
+      s += dtypeShortName(in.dtype);
+      if (in.op == ScalarOp::Load) {
+        s += '(';
+        s += role(in.buffer);
+        s += ',';
+        in.index.print(s);
+        s += ')';
+      } else if (in.op == ScalarOp::Constant) {
+        s += '(';
+        s += std::to_string(in.constant);
+        s += ',';
+        s += std::to_string(in.intConstant);
+        s += ')';
+      } else if (in.op == ScalarOp::IndexValue) {
+        s += '(';
+        in.index.print(s);
+        s += ')';
+      }
+      for (int32_t o : in.operands) {
+        s += ',';
+        s += std::to_string(o);
+      }
+      s += ';';
     }
-    for (const Store &st : op.stores)
-      s += "store(" + role(st.buffer) + "," + st.index.str() + "," + std::to_string(st.value) + ")";
-    s += "}";
+    for (const Store &st : op.stores) {
+      s += "store(";
+      s += role(st.buffer);
+      s += ',';
+      st.index.print(s);
+      s += ',';
+      s += std::to_string(st.value);
+      s += ')';
+    }
+    s += '}';
   }
-  for (int32_t b : k.internal)
-    s += "internal:" + role(b);
+  for (int32_t b : k.internal) {
+    s += "internal:";
+    s += role(b);
+  }
   return s;
 }
 
@@ -509,7 +478,8 @@ Expected<FusedProgram> Fuser::run() {
   if (order.size() != nGroups)
     return Error("fusion made a cycle between kernels (internal error)");
 
-  std::map<std::string, std::string> names; // signature -> kernel name
+  // Hashed: signatures are long and share long prefixes, so ordered comparisons were slow.
+  std::unordered_map<std::string, std::string> names; // signature -> kernel name
   for (int32_t g : order) {
     Kernel k = makeKernel(groups_[g]);
     if (k.isExtern) {

@@ -150,14 +150,15 @@ private:
     program_.buffers.push_back(std::move(b));
     return static_cast<int32_t>(program_.buffers.size() - 1);
   }
+  /// A new op at the end of the program, built in place (ops are reserved for one per node, so
+  /// references stay valid while a node lowers).
   LoopOp &newOp(LoopOpKind kind, const Node &origin) {
-    LoopOp op;
-    op.name = "op" + std::to_string(program_.ops.size());
+    LoopOp &op = program_.ops.emplace_back();
+    op.name = "op" + std::to_string(program_.ops.size() - 1);
     op.kind = kind;
     op.origins.push_back(origin.name());
     op.originOps.push_back(shortOpName(origin.target()));
-    program_.ops.push_back(std::move(op));
-    return program_.ops.back();
+    return op;
   }
   int32_t currentOp() const { return static_cast<int32_t>(program_.ops.size() - 1); }
   static BufferView wholeView(int32_t buffer, const TensorType &type) {
@@ -842,24 +843,35 @@ void Lowerer::eliminateDeadOps() {
   for (size_t b = 0; b < program_.buffers.size(); ++b)
     needed[b] = program_.buffers[b].isOutput;
   std::vector<bool> live(program_.ops.size(), false);
+  // The buffers of reads() and writes(), visited in place (those allocate a list per op).
   for (size_t i = program_.ops.size(); i-- > 0;) {
-    for (int32_t w : program_.ops[i].writes())
-      live[i] = live[i] || needed[w];
-    if (live[i])
-      for (int32_t r : program_.ops[i].reads())
-        needed[r] = true;
+    const LoopOp &op = program_.ops[i];
+    for (const Store &s : op.stores)
+      live[i] = live[i] || (s.buffer >= 0 && needed[s.buffer]);
+    for (int32_t w : op.externOutputs)
+      live[i] = live[i] || (w >= 0 && needed[w]);
+    if (!live[i])
+      continue;
+    for (const ScalarInstr &in : op.body)
+      if (in.op == ScalarOp::Load && in.buffer >= 0)
+        needed[in.buffer] = true;
+    for (const BufferView &v : op.externInputs)
+      if (v.buffer >= 0)
+        needed[v.buffer] = true;
   }
+  // Compacted in place: the live ops before the first dead one neither move nor get renamed.
   std::vector<int32_t> newIndex(program_.ops.size(), -1);
-  std::vector<LoopOp> kept;
-  kept.reserve(program_.ops.size());
+  size_t kept = 0;
   for (size_t i = 0; i < program_.ops.size(); ++i)
     if (live[i]) {
-      newIndex[i] = static_cast<int32_t>(kept.size());
-      kept.push_back(std::move(program_.ops[i]));
+      newIndex[i] = static_cast<int32_t>(kept);
+      if (kept != i) {
+        program_.ops[kept] = std::move(program_.ops[i]);
+        program_.ops[kept].name = "op" + std::to_string(kept);
+      }
+      ++kept;
     }
-  program_.ops = std::move(kept);
-  for (size_t i = 0; i < program_.ops.size(); ++i)
-    program_.ops[i].name = "op" + std::to_string(i);
+  program_.ops.erase(program_.ops.begin() + static_cast<std::ptrdiff_t>(kept), program_.ops.end());
   for (Buffer &b : program_.buffers)
     if (b.producer >= 0)
       b.producer = newIndex[b.producer];

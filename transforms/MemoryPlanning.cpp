@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <queue>
 #include <sstream>
 
 namespace fxkit {
@@ -218,6 +219,46 @@ std::vector<BufferLifetime> storageLifetimes(const MemoryPlan &plan, bool follow
   for (auto &[root, l] : byRoot)
     out.push_back(l);
   return out;
+}
+
+/// Whether `conflict` holds for some two of `buffers` that share bytes of storage: `extent`
+/// gives a buffer's [begin, end) in its storage. A sweep over kernels with the live buffers
+/// ordered by offset, O(n log n) where comparing all pairs that overlap in the pool is
+/// quadratic (thousands of buffers take the same few offsets at different times). Exact: two
+/// buffers both live meet when the later one starts, and the live set stays pairwise disjoint
+/// or identical (`conflict` exempts only an in-place pair, and the link checks before it have
+/// put such a pair at one offset with one size), so scanning down from the new buffer's end
+/// stops at the first buffer that ends before it begins.
+template <class Extent, class Conflict>
+bool anyConflict(const MemoryPlan &plan, std::vector<int32_t> buffers, const Extent &extent,
+                 const Conflict &conflict) {
+  std::sort(buffers.begin(), buffers.end(), [&](int32_t x, int32_t y) {
+    return plan.buffers[x].firstKernel < plan.buffers[y].firstKernel;
+  });
+  using Live = std::multimap<int64_t, int32_t>; // begin -> buffer
+  Live live;
+  std::vector<Live::iterator> entry(buffers.size()); // by position in `buffers`
+  using Ending = std::pair<int32_t, size_t>;         // (last kernel, position)
+  std::priority_queue<Ending, std::vector<Ending>, std::greater<>> endings;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    int32_t b = buffers[i];
+    const BufferPlacement &pl = plan.buffers[b];
+    while (!endings.empty() && endings.top().first < pl.firstKernel) {
+      live.erase(entry[endings.top().second]);
+      endings.pop();
+    }
+    auto [begin, end] = extent(b);
+    for (auto it = live.lower_bound(end); it != live.begin();) {
+      --it;
+      if (extent(it->second).second <= begin)
+        break;
+      if (conflict(it->second, b))
+        return true;
+    }
+    entry[i] = live.emplace(begin, b);
+    endings.push({pl.lastKernel, i});
+  }
+  return false;
 }
 
 } // namespace
@@ -498,6 +539,14 @@ Status validateMemoryPlan(const LoopProgram &program, const FusedProgram &fused,
     for (int32_t b : allocatedBuffers)
       if (plan.buffers[b].bytes.constant() > 0)
         byOffset.push_back(b);
+    auto extent = [&](int32_t b) {
+      const BufferPlacement &pl = plan.buffers[b];
+      return std::pair<int64_t, int64_t>(pl.offset, pl.offset + pl.bytes.constant());
+    };
+    // The sweep says whether a conflict exists; the pairwise scan below, quadratic but only
+    // run on a bad plan, names the same pair as it always did.
+    if (!anyConflict(plan, byOffset, extent, conflict))
+      byOffset.clear();
     std::sort(byOffset.begin(), byOffset.end(), [&](int32_t x, int32_t y) {
       return plan.buffers[x].offset < plan.buffers[y].offset;
     });
@@ -521,11 +570,16 @@ Status validateMemoryPlan(const LoopProgram &program, const FusedProgram &fused,
         return fail(name(b) + " is on a cycle of in-place and reuse links");
       byStorage[root].push_back(b);
     }
-    for (const auto &[root, members] : byStorage)
+    // One allocation reused by many buffers: every member spans the whole allocation.
+    auto whole = [](int32_t) { return std::pair<int64_t, int64_t>(0, 1); };
+    for (const auto &[root, members] : byStorage) {
+      if (!anyConflict(plan, members, whole, conflict))
+        continue;
       for (size_t i = 0; i < members.size(); ++i)
         for (size_t j = i + 1; j < members.size(); ++j)
           if (auto message = conflict(members[i], members[j]))
             return fail(*message + " (one allocation)");
+    }
   }
 
   // freedAfter: each released storage once, after its last kernel.

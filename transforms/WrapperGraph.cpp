@@ -6,12 +6,17 @@
 
 #include <cctype>
 #include <map>
+#include <unordered_map>
 
 namespace fxkit {
 
 using namespace loop;
 
 namespace {
+
+struct SymExprHash {
+  size_t operator()(const SymExpr &e) const { return e.hash(); }
+};
 
 bool isIdentifier(std::string_view s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
@@ -47,6 +52,8 @@ private:
   /// A size as an argument: a constant, a size placeholder, or operator.* nodes computing it
   /// (each distinct expression computed once).
   Expected<Argument> size(const SymExpr &e);
+  /// size() without the per-expression cache.
+  Expected<Argument> sizeUncached(const SymExpr &e);
   Expected<Argument> sizeList(const std::vector<SymExpr> &xs) {
     std::vector<Argument> items;
     for (const SymExpr &x : xs) {
@@ -68,13 +75,27 @@ private:
   Graph g_;
   std::map<std::string, Node *, std::less<>> symbols_; ///< size symbol -> placeholder
   std::map<std::string, Argument, std::less<>> sizes_; ///< expression text -> computed
+  /// Expression as given -> what size() made of it: every buffer and view asks for the same
+  /// few sizes, and simplifying and printing each again was most of size()'s time.
+  std::unordered_map<SymExpr, Argument, SymExprHash> byExpr_;
   std::vector<Node *> bufferNodes_;
   Node *pool_ = nullptr;
   std::map<std::string, size_t, std::less<>> nextSuffix_;
 };
 
 Expected<Argument> WrapperBuilder::size(const SymExpr &raw) {
-  SymExpr e = raw.isConstant() ? raw : raw.simplify();
+  if (raw.isConstant())
+    return Argument::integer(raw.constant());
+  if (auto it = byExpr_.find(raw); it != byExpr_.end())
+    return it->second;
+  auto computed = sizeUncached(raw);
+  if (computed)
+    byExpr_.emplace(raw, *computed);
+  return computed;
+}
+
+Expected<Argument> WrapperBuilder::sizeUncached(const SymExpr &raw) {
+  SymExpr e = raw.simplify();
   if (e.isConstant())
     return Argument::integer(e.constant());
   std::string key = e.str();
@@ -149,10 +170,29 @@ Status WrapperBuilder::allocate(int32_t b) {
         place->kind == BufferPlacement::Kind::InPlace ? place->inPlaceOf : place->reuseOf;
     if (from < 0 || !bufferNodes_[from])
       return Error("wrapper: " + buf.name + " reuses a buffer that was never allocated");
-    n = add(
-        buf.name, "torch.as_strided",
-        {Argument::node(bufferNodes_[from]), sizes.take(), strides.take(), Argument::integer(0)},
-        {{"reuse", Argument::string(p_.buffers[from].name)}});
+    // as_strided's offset counts from the start of the storage: a donor that lives in the pool
+    // (directly or through earlier reuse) starts at its pool offset.
+    int32_t root = from;
+    for (size_t hops = 0; hops <= p_.buffers.size(); ++hops) {
+      const BufferPlacement &r = plan_->buffers[root];
+      if (r.kind == BufferPlacement::Kind::InPlace && r.inPlaceOf >= 0)
+        root = r.inPlaceOf;
+      else if (r.kind == BufferPlacement::Kind::Own && r.reuseOf >= 0)
+        root = r.reuseOf;
+      else
+        break;
+    }
+    int64_t offset = 0;
+    if (plan_->buffers[root].kind == BufferPlacement::Kind::Pool) {
+      int64_t item = dtypeItemSize(buf.type.dtype);
+      if (plan_->buffers[root].offset % item != 0)
+        return Error("wrapper: " + buf.name + " reuses pool storage not aligned to its dtype");
+      offset = plan_->buffers[root].offset / item;
+    }
+    n = add(buf.name, "torch.as_strided",
+            {Argument::node(bufferNodes_[from]), sizes.take(), strides.take(),
+             Argument::integer(offset)},
+            {{"reuse", Argument::string(p_.buffers[from].name)}});
   } else {
     n = add(buf.name, "torch.empty_strided", {sizes.take(), strides.take()},
             {{"dtype", Argument::dtype(buf.type.dtype)},

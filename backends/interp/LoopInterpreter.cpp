@@ -1,8 +1,7 @@
 #include "backends/interp/LoopInterpreter.h"
 
+#include "backends/interp/ExternLoopOp.h"
 #include "backends/interp/KernelContext.h"
-#include "ir/ops/ArgumentNodes.h"
-#include "ir/ops/OpRegistry.h"
 
 #include <cmath>
 #include <limits>
@@ -288,66 +287,7 @@ Status LoopRunner::bindInputs(std::span<const RuntimeValue> inputs) {
 }
 
 Status LoopRunner::runExtern(const Kernel &k) {
-  const LoopOp &op = p_.ops[k.ops.front()];
-  const Node &node = *op.externNode;
-  const OpInfo *info = OpRegistry::instance().lookup(node.target());
-  if (!info || !info->kernel)
-    return Error("extern op '" + node.name() + "' has no reference kernel");
-  auto args = bindArgs(node, *info);
-  if (!args)
-    return args.takeError();
-  // The node's tensor inputs, in the order lowering listed them, as views of the buffers.
-  std::vector<std::pair<const Node *, RuntimeValue>> values;
-  size_t next = 0;
-  for (const Node *in : argumentNodes(*args)) {
-    if (const SymExpr *s = in->value().sym()) {
-      auto v = eval(*s);
-      if (!v)
-        return v.takeError();
-      values.push_back({in, RuntimeValue{*v}});
-      continue;
-    }
-    if (next >= op.externInputs.size())
-      return Error("extern op '" + node.name() + "': more tensor inputs than lowered");
-    const BufferView &view = op.externInputs[next++];
-    auto sizes = evalAll(view.sizes);
-    auto strides = evalAll(view.strides);
-    auto offset = eval(view.offset);
-    if (!sizes || !strides || !offset)
-      return Error("extern op '" + node.name() + "': cannot evaluate an input view");
-    auto t = storage_[view.buffer].asStrided(*sizes, *strides, *offset);
-    if (!t)
-      return t.takeError();
-    values.push_back({in, RuntimeValue{t.take()}});
-  }
-  std::function<const RuntimeValue *(const Node *)> valueOf =
-      [&](const Node *n) -> const RuntimeValue * {
-    for (const auto &[node, value] : values)
-      if (node == n)
-        return &value;
-    return nullptr;
-  };
-  KernelContext ctx(*args, bindings_, valueOf);
-  if (Status s = info->kernel(ctx); !s)
-    return s;
-  std::vector<const Tensor *> results;
-  if (const Tensor *t = ctx.result.tensor())
-    results.push_back(t);
-  else if (const auto *ts = ctx.result.tensors())
-    for (const auto &t : *ts)
-      results.push_back(t ? &*t : nullptr);
-  for (size_t i = 0; i < op.externOutputs.size() && i < results.size(); ++i) {
-    if (op.externOutputs[i] < 0 || !results[i])
-      continue;
-    Tensor &dst = storage_[op.externOutputs[i]];
-    const Tensor &src = *results[i];
-    if (dst.sizes() != src.sizes())
-      return Error("extern op '" + node.name() + "' gave sizes that differ from its buffer");
-    Tensor::forEachIndex(src.sizes(), [&](std::span<const int64_t> index) {
-      dst.storeDouble(dst.offsetOf(index), src.getDouble(index));
-    });
-  }
-  return Status::ok();
+  return runExternLoopOp(p_.ops[k.ops.front()], storage_, bindings_);
 }
 
 Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r,

@@ -1,0 +1,1094 @@
+#include "backends/opencl/codegen/OpenCLKernelGen.h"
+
+#include "ir/loop/KernelPlacement.h"
+#include "ir/ops/ShapeRules.h"
+#include "transforms/SizeArgs.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace fxkit::opencl {
+
+using namespace loop;
+
+namespace {
+
+/// The OpenCL C type a value of `dtype` is computed in.
+Expected<std::string> computeType(DType dtype) {
+  switch (dtype) {
+  case DType::Float32:
+  case DType::Float16:
+  case DType::BFloat16:
+    return std::string("float");
+  case DType::Float64:
+    return std::string("double");
+  case DType::Int64:
+    return std::string("long");
+  case DType::Int32:
+    return std::string("int");
+  case DType::Int16:
+    return std::string("short");
+  case DType::Int8:
+    return std::string("char");
+  case DType::UInt8:
+    return std::string("uchar");
+  case DType::Bool:
+    return std::string("bool");
+  default:
+    return Error("dtype " + std::string(dtypeName(dtype)) + " has no OpenCL form");
+  }
+}
+
+/// The OpenCL C type a value of `dtype` is stored as.
+std::string storageType(DType dtype) {
+  switch (dtype) {
+  case DType::Float16:
+    return "half";
+  case DType::BFloat16:
+    return "ushort";
+  case DType::Bool:
+    return "uchar";
+  default: {
+    auto t = computeType(dtype);
+    return t ? *t : "uchar";
+  }
+  }
+}
+
+bool isFloatCompute(DType dtype) {
+  return dtype == DType::Float32 || dtype == DType::Float16 || dtype == DType::BFloat16;
+}
+
+/// C spelling of a floating constant in `dtype`'s compute type.
+std::string floatLiteral(double v, DType dtype) {
+  bool isDouble = dtype == DType::Float64;
+  if (std::isnan(v))
+    return isDouble ? "(double)NAN" : "NAN";
+  if (std::isinf(v))
+    return std::string(v < 0 ? "-" : "") + (isDouble ? "(double)INFINITY" : "INFINITY");
+  char buf[64];
+  std::snprintf(buf, sizeof buf, isDouble ? "%.17g" : "%.9g", v);
+  std::string s = buf;
+  if (s.find_first_of(".en") == std::string::npos)
+    s += ".0";
+  return isDouble ? s : s + "f";
+}
+
+std::string intLiteral(int64_t v) {
+  if (v == INT64_MIN)
+    return "LONG_MIN";
+  std::string s = std::to_string(v);
+  if (v > INT32_MAX || v < INT32_MIN)
+    s += "L";
+  return s;
+}
+
+/// Prints SymExprs as OpenCL C integer arithmetic over fx_index_t, with Python's floor
+/// division and modulo, and collects the size symbols they use.
+class IndexPrinter {
+public:
+  /// Loop variables and other names defined in the kernel body, not passed as arguments.
+  std::set<std::string> localNames;
+  /// Size symbols used (kernel arguments).
+  std::set<std::string> sizeSymbols;
+
+  Expected<std::string> print(const SymExpr &e) {
+    std::string out;
+    if (Status s = emit(e, 0, out); !s)
+      return s.takeError();
+    return out;
+  }
+
+private:
+  static int precedence(const SymExpr &e) {
+    switch (e.kind()) {
+    case SymExpr::Kind::Add:
+    case SymExpr::Kind::Sub:
+      return 1;
+    case SymExpr::Kind::Mul:
+      return 2;
+    case SymExpr::Kind::Neg:
+      return 3;
+    case SymExpr::Kind::Paren:
+      return precedence(e.operands()[0]);
+    default:
+      return 4;
+    }
+  }
+
+  Status call(const char *fn, std::span<const SymExpr> args, std::string &out) {
+    out += fn;
+    out += "(";
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (i)
+        out += ", ";
+      if (Status s = emit(args[i], 0, out); !s)
+        return s;
+    }
+    out += ")";
+    return Status::ok();
+  }
+
+  Status emit(const SymExpr &e, int minPrec, std::string &out) {
+    if (e.isConstant()) {
+      if (e.constant() < 0 && minPrec > 1) {
+        out += "(" + intLiteral(e.constant()) + ")";
+        return Status::ok();
+      }
+      out += intLiteral(e.constant());
+      return Status::ok();
+    }
+    auto ops = e.operands();
+    bool paren = precedence(e) < minPrec;
+    if (paren)
+      out += "(";
+    Status status = Status::ok();
+    switch (e.kind()) {
+    case SymExpr::Kind::Symbol: {
+      std::string name(e.name());
+      if (!localNames.count(name))
+        sizeSymbols.insert(name);
+      out += name;
+      break;
+    }
+    case SymExpr::Kind::Add:
+    case SymExpr::Kind::Sub:
+      if (Status s = emit(ops[0], 1, out); !s)
+        return s;
+      out += e.kind() == SymExpr::Kind::Add ? " + " : " - ";
+      status = emit(ops[1], 2, out);
+      break;
+    case SymExpr::Kind::Mul:
+      if (Status s = emit(ops[0], 2, out); !s)
+        return s;
+      out += "*";
+      status = emit(ops[1], 3, out);
+      break;
+    case SymExpr::Kind::Neg:
+      out += "-";
+      status = emit(ops[0], 4, out);
+      break;
+    case SymExpr::Kind::Paren:
+      status = emit(ops[0], minPrec, out);
+      break;
+    case SymExpr::Kind::FloorDiv:
+      status = call("fx_floordiv", ops, out);
+      break;
+    case SymExpr::Kind::Mod:
+      status = call("fx_mod", ops, out);
+      break;
+    case SymExpr::Kind::Pow: {
+      if (!ops[1].isConstant() || ops[1].constant() < 0 || ops[1].constant() > 8)
+        return Error("index expression " + e.str() + ": only small constant powers have a form");
+      if (ops[1].constant() == 0) {
+        out += "1";
+        break;
+      }
+      out += "(";
+      for (int64_t i = 0; i < ops[1].constant(); ++i) {
+        if (i)
+          out += "*";
+        if (Status s = emit(ops[0], 3, out); !s)
+          return s;
+      }
+      out += ")";
+      break;
+    }
+    case SymExpr::Kind::Call: {
+      std::string_view n = e.name();
+      if ((n == "Max" || n == "max" || n == "Min" || n == "min") && ops.size() >= 1) {
+        const char *fn = (n == "Max" || n == "max") ? "max" : "min";
+        // Fold left: max(max(a, b), c).
+        std::string acc;
+        if (Status s = emit(ops[0], 0, acc); !s)
+          return s;
+        for (size_t i = 1; i < ops.size(); ++i) {
+          std::string next;
+          if (Status s = emit(ops[i], 0, next); !s)
+            return s;
+          acc = std::string(fn) + "((fx_index_t)(" + acc + "), (fx_index_t)(" + next + "))";
+        }
+        out += acc;
+      } else if ((n == "FloorDiv" || n == "floordiv") && ops.size() == 2) {
+        status = call("fx_floordiv", ops, out);
+      } else if (n == "CeilDiv" && ops.size() == 2) {
+        status = call("fx_ceildiv", ops, out);
+      } else if ((n == "PythonMod" || n == "Mod") && ops.size() == 2) {
+        status = call("fx_mod", ops, out);
+      } else if (n == "ModularIndexing" && ops.size() == 3) {
+        out += "fx_mod(fx_floordiv(";
+        if (Status s = emit(ops[0], 0, out); !s)
+          return s;
+        out += ", ";
+        if (Status s = emit(ops[1], 0, out); !s)
+          return s;
+        out += "), ";
+        status = emit(ops[2], 0, out);
+        out += ")";
+      } else {
+        return Error("index expression " + e.str() + ": " + std::string(n) + " has no OpenCL form");
+      }
+      break;
+    }
+    default:
+      return Error("index expression " + e.str() + " has no integer OpenCL form");
+    }
+    if (!status)
+      return status;
+    if (paren)
+      out += ")";
+    return Status::ok();
+  }
+};
+
+/// Which loop of a reduction kernel a value lives in: the row scope, or one loop over the
+/// row's reduced points.
+constexpr int kRowScope = -1;
+
+struct Value {
+  std::string name;
+  int scope = kRowScope;
+};
+
+/// The register components of one reduction's running state.
+struct ReductionState {
+  std::vector<std::string> names; ///< accumulators (Welford: mean, m2, weight)
+  std::string type;               ///< their C type
+};
+
+class KernelEmitter {
+public:
+  KernelEmitter(const LoopProgram &p, const Kernel &k) : p_(p), k_(k) {}
+  Expected<GeneratedKernel> run();
+
+private:
+  Status setUp();
+  Status emitOp(size_t i);
+  /// Emits `op`'s body at the current point; returns the names of its instructions' values.
+  Expected<std::vector<std::string>> emitBody(size_t i);
+  /// The value of buffer `b` at the current point, when the kernel writes it.
+  Expected<std::string> valueOf(int32_t b, const std::string &indexText);
+  Expected<std::string> index(const SymExpr &opIndex, size_t i);
+  Status openLoop();
+  Status closeLoop();
+  Expected<std::string> scalar(const ScalarInstr &in, const std::vector<std::string> &v, size_t i);
+  std::string loadExpr(int32_t b, const std::string &idx);
+  std::string storeStmt(int32_t b, const std::string &idx, const std::string &value);
+  std::string newTemp() { return "tmp" + std::to_string(temp_++); }
+  void line(const std::string &text) { body().append(indent(), ' ') += text + "\n"; }
+  std::string &body() { return loopOpen_ ? loopBody_ : rowBody_; }
+  size_t indent() const { return loopOpen_ ? 6 : 4; }
+  bool dependsOnOpenLoop(size_t i) const;
+
+  const LoopProgram &p_;
+  const Kernel &k_;
+  bool reduction_ = false;
+  std::vector<OpPlace> places_;
+  std::map<int32_t, std::string> param_; ///< buffer -> pointer name
+  std::map<int32_t, size_t> producer_;   ///< buffer -> position in k_.ops of its writer
+  std::set<int32_t> internal_, written_;
+  std::map<int32_t, Value> values_; ///< buffer -> value at the current point
+  IndexPrinter printer_;
+  int temp_ = 0, scope_ = 0;
+  bool loopOpen_ = false;
+  std::vector<size_t> loopReductions_; ///< reductions of the open loop, in order
+  std::map<size_t, ReductionState> states_;
+  std::string rowBody_, loopBody_, loopPrologue_;
+  int maxComponents_ = 0;
+  bool usesDouble_ = false;
+};
+
+Status KernelEmitter::setUp() {
+  reduction_ = !k_.reductionRanges.empty();
+  for (size_t i = 0; i < k_.ops.size(); ++i) {
+    const LoopOp &op = p_.ops[k_.ops[i]];
+    auto place = placeOp(op, k_.ranges, k_.reductionRanges);
+    if (!place)
+      return Error("kernel " + k_.name + ": " + op.name + " does not fit its iteration space");
+    place->placement = k_.placements[i];
+    if (place->placement == Placement::Flat) {
+      // The op's own variables, unflattened from the flat row index in emitOp.
+      place->toKernel.clear();
+      for (size_t d = 0; d < op.ranges.size(); ++d)
+        place->toKernel[loopVarName(false, d)] =
+            SymExpr::symbol("f" + std::to_string(i) + "_" + std::to_string(d));
+    }
+    places_.push_back(std::move(*place));
+    for (const Store &s : op.stores)
+      producer_.emplace(s.buffer, i);
+    for (const ScalarInstr &in : op.body)
+      usesDouble_ = usesDouble_ || in.dtype == DType::Float64;
+    usesDouble_ =
+        usesDouble_ || (op.kind == LoopOpKind::Reduction && op.accumulator == DType::Float64);
+  }
+  internal_.insert(k_.internal.begin(), k_.internal.end());
+  for (const auto &[b, i] : producer_)
+    written_.insert(b);
+  for (size_t i = 0; i < k_.ranges.size(); ++i)
+    printer_.localNames.insert(loopVarName(false, i));
+  for (size_t i = 0; i < k_.reductionRanges.size(); ++i)
+    printer_.localNames.insert(loopVarName(true, i));
+  for (size_t i = 0; i < k_.ops.size(); ++i)
+    for (size_t d = 0; d < p_.ops[k_.ops[i]].ranges.size(); ++d)
+      printer_.localNames.insert("f" + std::to_string(i) + "_" + std::to_string(d));
+  return Status::ok();
+}
+
+Expected<std::string> KernelEmitter::index(const SymExpr &opIndex, size_t i) {
+  SymExpr e = toKernelCoordinates(opIndex, places_[i]);
+  return printer_.print(useSizeArgs(e, k_));
+}
+
+std::string KernelEmitter::loadExpr(int32_t b, const std::string &idx) {
+  const std::string &ptr = param_.at(b);
+  switch (p_.buffers[b].type.dtype) {
+  case DType::Float16:
+    return "vload_half(" + idx + ", " + ptr + ")";
+  case DType::BFloat16:
+    return "fx_bf16_to_float(" + ptr + "[" + idx + "])";
+  case DType::Bool:
+    return "(" + ptr + "[" + idx + "] != 0)";
+  default:
+    return ptr + "[" + idx + "]";
+  }
+}
+
+std::string KernelEmitter::storeStmt(int32_t b, const std::string &idx, const std::string &value) {
+  const std::string &ptr = param_.at(b);
+  DType dtype = p_.buffers[b].type.dtype;
+  switch (dtype) {
+  case DType::Float16:
+    return "vstore_half_rte((float)(" + value + "), " + idx + ", " + ptr + ");";
+  case DType::BFloat16:
+    return ptr + "[" + idx + "] = fx_float_to_bf16((float)(" + value + "));";
+  case DType::Bool:
+    return ptr + "[" + idx + "] = (uchar)((" + value + ") != 0);";
+  default:
+    return ptr + "[" + idx + "] = (" + storageType(dtype) + ")(" + value + ");";
+  }
+}
+
+bool KernelEmitter::dependsOnOpenLoop(size_t i) const {
+  for (int32_t b : p_.ops[k_.ops[i]].reads()) {
+    auto it = producer_.find(b);
+    if (it == producer_.end())
+      continue;
+    for (size_t r : loopReductions_)
+      if (r == it->second)
+        return true;
+  }
+  return false;
+}
+
+Expected<std::string> KernelEmitter::valueOf(int32_t b, const std::string &indexText) {
+  auto v = values_.find(b);
+  if (v != values_.end() && (v->second.scope == kRowScope || v->second.scope == scope_))
+    return v->second.name;
+  size_t i = producer_.at(b);
+  if (!internal_.count(b)) {
+    // Stored by this work-item in an earlier loop over the same reduced points: load it.
+    std::string t = newTemp();
+    auto type = computeType(p_.buffers[b].type.dtype);
+    if (!type)
+      return type.takeError();
+    line("const " + *type + " " + t + " = " + loadExpr(b, indexText) + ";");
+    return t;
+  }
+  if (k_.placements[i] != Placement::Full || !loopOpen_)
+    return Error("kernel " + k_.name + ": " + p_.buffers[b].name +
+                 " is read where it is not available (internal error)");
+  // Recompute a value that never leaves the kernel where it is read.
+  line("// recomputed where it is read: it never leaves the kernel");
+  auto names = emitBody(i);
+  if (!names)
+    return names.takeError();
+  for (const Store &s : p_.ops[k_.ops[i]].stores)
+    values_[s.buffer] = {(*names)[s.value], scope_};
+  return values_.at(b).name;
+}
+
+Expected<std::string> KernelEmitter::scalar(const ScalarInstr &in,
+                                            const std::vector<std::string> &v, size_t i) {
+  auto type = computeType(in.dtype);
+  if (!type)
+    return type.takeError();
+  const std::string &T = *type;
+  bool fl = isFloatCompute(in.dtype) || in.dtype == DType::Float64;
+  std::string sfx = in.dtype == DType::Float64 ? "d" : "f";
+  const LoopOp &op = p_.ops[k_.ops[i]];
+  // An operand is converted only when its type differs.
+  auto a = [&](int k) {
+    auto t = computeType(op.body[in.operands[k]].dtype);
+    return t && *t == T ? v[in.operands[k]] : "(" + T + ")" + v[in.operands[k]];
+  };
+  switch (in.op) {
+  case ScalarOp::Load:
+  case ScalarOp::Constant:
+  case ScalarOp::IndexValue:
+    break;
+  case ScalarOp::Neg:
+    return "-" + a(0);
+  case ScalarOp::Abs:
+    return fl ? "fabs(" + a(0) + ")" : "(" + a(0) + " < 0 ? -" + a(0) + " : " + a(0) + ")";
+  case ScalarOp::Relu:
+    return "(" + a(0) + " < 0 ? (" + T + ")0 : " + a(0) + ")";
+  case ScalarOp::Sigmoid:
+    return "1 / (1 + exp(-" + a(0) + "))";
+  case ScalarOp::Tanh:
+    return "tanh(" + a(0) + ")";
+  case ScalarOp::Erf:
+    return "erf(" + a(0) + ")";
+  case ScalarOp::Exp:
+    return "exp(" + a(0) + ")";
+  case ScalarOp::Log:
+    return "log(" + a(0) + ")";
+  case ScalarOp::Cos:
+    return "cos(" + a(0) + ")";
+  case ScalarOp::Sin:
+    return "sin(" + a(0) + ")";
+  case ScalarOp::Sqrt:
+    return "sqrt(" + a(0) + ")";
+  case ScalarOp::Rsqrt:
+    return "rsqrt(" + a(0) + ")";
+  case ScalarOp::Reciprocal:
+    return "1 / " + a(0);
+  case ScalarOp::Gelu:
+    return "fx_gelu_" + sfx + "(" + a(0) + ")";
+  case ScalarOp::GeluTanh:
+    return "fx_gelu_tanh_" + sfx + "(" + a(0) + ")";
+  case ScalarOp::Cast: {
+    const std::string &x = v[in.operands[0]];
+    if (in.dtype == DType::Float16)
+      return "fx_round_half((float)" + x + ")";
+    if (in.dtype == DType::BFloat16)
+      return "fx_round_bf16((float)" + x + ")";
+    if (in.dtype == DType::Bool)
+      return "(" + x + " != 0)";
+    return "(" + T + ")" + x;
+  }
+  case ScalarOp::Add:
+    return a(0) + " + " + a(1);
+  case ScalarOp::Sub:
+    return a(0) + " - " + a(1);
+  case ScalarOp::Mul:
+    return a(0) + " * " + a(1);
+  case ScalarOp::TrueDiv:
+    return a(0) + " / " + a(1);
+  case ScalarOp::FloorDiv:
+    return fl ? "floor(" + a(0) + " / " + a(1) + ")"
+              : "(" + T + ")fx_floordiv((fx_index_t)" + v[in.operands[0]] + ", (fx_index_t)" +
+                    v[in.operands[1]] + ")";
+  case ScalarOp::TruncDiv:
+    return fl ? "trunc(" + a(0) + " / " + a(1) + ")" : a(0) + " / " + a(1);
+  case ScalarOp::Maximum:
+    return fl ? "fx_maximum_" + sfx + "(" + a(0) + ", " + a(1) + ")"
+              : "max(" + a(0) + ", " + a(1) + ")";
+  case ScalarOp::Minimum:
+    return fl ? "fx_minimum_" + sfx + "(" + a(0) + ", " + a(1) + ")"
+              : "min(" + a(0) + ", " + a(1) + ")";
+  case ScalarOp::Pow:
+    if (!fl)
+      return "(" + T + ")fx_ipow((long)" + v[in.operands[0]] + ", (long)" + v[in.operands[1]] + ")";
+    return "pow(" + a(0) + ", " + a(1) + ")";
+  case ScalarOp::Lt:
+    return v[in.operands[0]] + " < " + v[in.operands[1]];
+  case ScalarOp::Le:
+    return v[in.operands[0]] + " <= " + v[in.operands[1]];
+  case ScalarOp::Gt:
+    return v[in.operands[0]] + " > " + v[in.operands[1]];
+  case ScalarOp::Ge:
+    return v[in.operands[0]] + " >= " + v[in.operands[1]];
+  case ScalarOp::Eq:
+    return v[in.operands[0]] + " == " + v[in.operands[1]];
+  case ScalarOp::Ne:
+    return v[in.operands[0]] + " != " + v[in.operands[1]];
+  case ScalarOp::LogicalAnd:
+    return "(" + v[in.operands[0]] + " != 0) && (" + v[in.operands[1]] + " != 0)";
+  case ScalarOp::Where:
+    return v[in.operands[0]] + " ? " + a(1) + " : " + a(2);
+  }
+  return Error("kernel " + k_.name + ": " + std::string(scalarOpName(in.op)) + " in " +
+               p_.ops[k_.ops[i]].name + " has no OpenCL form");
+}
+
+Expected<std::vector<std::string>> KernelEmitter::emitBody(size_t i) {
+  const LoopOp &op = p_.ops[k_.ops[i]];
+  std::vector<std::string> v(op.body.size());
+  for (size_t j = 0; j < op.body.size(); ++j) {
+    const ScalarInstr &in = op.body[j];
+    auto type = computeType(in.dtype);
+    if (!type)
+      return Error("kernel " + k_.name + ", " + op.name + ": " + type.error().message);
+    std::string expr;
+    if (in.op == ScalarOp::Load) {
+      auto idx = index(in.index, i);
+      if (!idx)
+        return idx.takeError();
+      std::string value;
+      if (written_.count(in.buffer)) {
+        auto w = valueOf(in.buffer, *idx);
+        if (!w)
+          return w.takeError();
+        value = *w;
+      } else {
+        value = loadExpr(in.buffer, *idx);
+      }
+      DType stored = p_.buffers[in.buffer].type.dtype;
+      bool sameType = computeType(stored).hasValue() && *computeType(stored) == *type;
+      if (in.operands[0] >= 0) {
+        expr = v[in.operands[0]] + " ? " + (sameType ? value : "(" + *type + ")" + value) + " : (" +
+               *type + ")0";
+      } else if (written_.count(in.buffer) && sameType && value.rfind("tmp", 0) == 0) {
+        v[j] = value; // the kernel's own value: no copy
+        continue;
+      } else {
+        expr = sameType ? value : "(" + *type + ")" + value;
+      }
+    } else if (in.op == ScalarOp::Constant) {
+      expr = dtypeIsFloating(in.dtype) ? floatLiteral(in.constant, in.dtype)
+                                       : "(" + *type + ")" + intLiteral(in.intConstant);
+    } else if (in.op == ScalarOp::IndexValue) {
+      auto idx = index(in.index, i);
+      if (!idx)
+        return idx.takeError();
+      expr = "(" + *type + ")(" + *idx + ")";
+    } else {
+      auto e = scalar(in, v, i);
+      if (!e)
+        return e.takeError();
+      expr = *e;
+    }
+    v[j] = newTemp();
+    line("const " + *type + " " + v[j] + " = " + expr + ";");
+  }
+  return v;
+}
+
+Status KernelEmitter::openLoop() {
+  loopOpen_ = true;
+  ++scope_;
+  loopBody_.clear();
+  loopPrologue_.clear();
+  loopReductions_.clear();
+  return Status::ok();
+}
+
+/// How one reduction starts, takes a value, and combines two lanes' states.
+struct ReductionCode {
+  std::vector<std::string> init;
+};
+
+Status KernelEmitter::closeLoop() {
+  if (!loopOpen_)
+    return Status::ok();
+  loopOpen_ = false;
+  std::string &out = rowBody_;
+  out += loopPrologue_;
+  out += "    for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {\n";
+  // The reduced variables, unflattened from the flat reduced index.
+  SymExpr stride = 1;
+  std::vector<std::string> decls;
+  for (size_t d = k_.reductionRanges.size(); d-- > 0;) {
+    const SymExpr &size = k_.reductionRanges[d];
+    printer_.localNames.insert("rindex");
+    auto div = printer_.print(stride);
+    auto mod = printer_.print(size);
+    if (!div || !mod)
+      return Error("kernel " + k_.name + ": reduced sizes have no OpenCL form");
+    std::string e = "rindex";
+    if (!(stride.isConstant() && stride.constant() == 1))
+      e = "(" + e + " / (" + *div + "))";
+    if (d > 0)
+      e = e + " % (" + *mod + ")";
+    decls.push_back("      const fx_index_t " + loopVarName(true, d) + " = " + e + ";\n");
+    stride = symMul(stride, size).simplify();
+  }
+  for (auto it = decls.rbegin(); it != decls.rend(); ++it)
+    out += *it;
+  out += loopBody_;
+  out += "    }\n";
+  // Combine the lanes of each reduction, then its results become row values.
+  for (size_t i : loopReductions_) {
+    const LoopOp &op = p_.ops[k_.ops[i]];
+    const ReductionState &st = states_.at(i);
+    const std::string &T = st.type;
+    bool fl = T == "float" || T == "double";
+    std::string sfx = T == "double" ? "d" : "f";
+    out += "    if (fx_L > 1) {\n";
+    for (size_t c = 0; c < st.names.size(); ++c)
+      out += "      __local " + T + " *fx_s" + std::to_string(c) + " = (__local " + T +
+             " *)(fx_scratch + " + std::to_string(c) + " * fx_L * fx_W);\n";
+    for (size_t c = 0; c < st.names.size(); ++c)
+      out += "      fx_s" + std::to_string(c) + "[lid] = " + st.names[c] + ";\n";
+    out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
+    out += "      for (int fx_step = fx_L >> 1; fx_step > 0; fx_step >>= 1) {\n";
+    out += "        if (lane < fx_step) {\n";
+    auto at = [](int c, const char *where) {
+      return "fx_s" + std::to_string(c) + "[" + where + "]";
+    };
+    switch (op.reduction) {
+    case ReductionKind::Sum:
+    case ReductionKind::Mean:
+      out += "          " + at(0, "lid") + " = " + at(0, "lid") + " + " + at(0, "lid + fx_step") +
+             ";\n";
+      break;
+    case ReductionKind::Max:
+    case ReductionKind::Min: {
+      std::string fn = op.reduction == ReductionKind::Max ? "max" : "min";
+      fn = fl ? "fx_" + std::string(op.reduction == ReductionKind::Max ? "maximum_" : "minimum_") +
+                    sfx
+              : fn;
+      out += "          " + at(0, "lid") + " = " + fn + "(" + at(0, "lid") + ", " +
+             at(0, "lid + fx_step") + ");\n";
+      break;
+    }
+    case ReductionKind::VarMean:
+      out += "          const " + T + " na = " + at(2, "lid") + ", nb = " + at(2, "lid + fx_step") +
+             ", nn = na + nb;\n";
+      out += "          const " + T + " delta = " + at(0, "lid + fx_step") + " - " + at(0, "lid") +
+             ";\n";
+      out += "          const " + T + " f = nn == 0 ? 0 : nb / nn;\n";
+      out += "          " + at(0, "lid") + " = " + at(0, "lid") + " + delta * f;\n";
+      out += "          " + at(1, "lid") + " = " + at(1, "lid") + " + " + at(1, "lid + fx_step") +
+             " + delta * delta * na * f;\n";
+      out += "          " + at(2, "lid") + " = nn;\n";
+      break;
+    case ReductionKind::OnlineSoftmax:
+      out += "          const " + T + " ma = " + at(0, "lid") + ", mb = " + at(0, "lid + fx_step") +
+             ";\n";
+      out += "          const " + T + " mm = fx_maximum_" + sfx + "(ma, mb);\n";
+      out += "          " + at(1, "lid") + " = (ma == mm ? " + at(1, "lid") + " : " + at(1, "lid") +
+             " * exp(ma - mm)) + (mb == mm ? " + at(1, "lid + fx_step") + " : " +
+             at(1, "lid + fx_step") + " * exp(mb - mm));\n";
+      out += "          " + at(0, "lid") + " = mm;\n";
+      break;
+    }
+    out += "        }\n";
+    out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
+    out += "      }\n";
+    for (size_t c = 0; c < st.names.size(); ++c)
+      out += "      " + st.names[c] + " = fx_s" + std::to_string(c) + "[lid - lane];\n";
+    out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
+    out += "    }\n";
+    // Results, in the accumulator's type.
+    std::vector<std::string> results;
+    const std::string &acc = st.names[0];
+    switch (op.reduction) {
+    case ReductionKind::Sum:
+    case ReductionKind::Max:
+    case ReductionKind::Min:
+      results.push_back(acc);
+      break;
+    case ReductionKind::Mean:
+      results.push_back(acc + " / (" + T + ")rnumel");
+      break;
+    case ReductionKind::VarMean: {
+      std::string corr =
+          floatLiteral(op.correction, T == "double" ? DType::Float64 : DType::Float32);
+      results.push_back(st.names[1] + " / fmax((" + T + ")0, " + st.names[2] + " - " + corr + ")");
+      results.push_back(st.names[0]);
+      break;
+    }
+    case ReductionKind::OnlineSoftmax:
+      results.push_back(st.names[0]);
+      results.push_back(st.names[1]);
+      break;
+    }
+    std::vector<std::string> names;
+    for (size_t r = 0; r < results.size(); ++r) {
+      std::string n = newTemp();
+      out += "    const " + T + " " + n + " = " + results[r] + ";\n";
+      names.push_back(n);
+    }
+    for (const Store &s : op.stores) {
+      values_[s.buffer] = {names.at(s.value), kRowScope};
+      if (internal_.count(s.buffer))
+        continue;
+      auto idx = index(s.index, i);
+      if (!idx)
+        return idx.takeError();
+      out += "    if (xmask && lane == 0)\n      " + storeStmt(s.buffer, *idx, names.at(s.value)) +
+             "\n";
+    }
+  }
+  return Status::ok();
+}
+
+Status KernelEmitter::emitOp(size_t i) {
+  const LoopOp &op = p_.ops[k_.ops[i]];
+  Placement placement = k_.placements[i];
+  if (op.kind == LoopOpKind::Extern)
+    return Error("kernel " + k_.name + ": an extern op inside a generated kernel");
+  bool perPoint = op.kind == LoopOpKind::Reduction || placement == Placement::Full;
+  if (perPoint) {
+    if (loopOpen_ && dependsOnOpenLoop(i))
+      if (Status s = closeLoop(); !s)
+        return s;
+    if (!loopOpen_)
+      if (Status s = openLoop(); !s)
+        return s;
+  } else if (loopOpen_) {
+    if (Status s = closeLoop(); !s)
+      return s;
+  }
+  // The ops' kinds, not their node names: kernels with one signature share one definition.
+  std::string comment = "//";
+  for (const std::string &o : op.originOps)
+    comment += " " + o;
+  line(comment);
+  if (placement == Placement::Flat) {
+    line("{");
+    SymExpr stride = 1;
+    std::vector<std::string> decls;
+    for (size_t d = op.ranges.size(); d-- > 0;) {
+      auto div = printer_.print(stride);
+      auto mod = printer_.print(op.ranges[d]);
+      if (!div || !mod)
+        return Error("kernel " + k_.name + ": " + op.name + "'s sizes have no OpenCL form");
+      std::string e = "xindex";
+      if (!(stride.isConstant() && stride.constant() == 1))
+        e = "(" + e + " / (" + *div + "))";
+      if (d > 0)
+        e += " % (" + *mod + ")";
+      decls.push_back("const fx_index_t f" + std::to_string(i) + "_" + std::to_string(d) + " = " +
+                      e + ";");
+      stride = symMul(stride, op.ranges[d]).simplify();
+    }
+    for (auto it = decls.rbegin(); it != decls.rend(); ++it)
+      line("  " + *it);
+  }
+  auto v = emitBody(i);
+  if (!v)
+    return v.takeError();
+  if (op.kind == LoopOpKind::Reduction) {
+    auto type = computeType(op.accumulator);
+    if (!type)
+      return Error("kernel " + k_.name + ": " + type.error().message);
+    const std::string &T = *type;
+    bool fl = T == "float" || T == "double";
+    std::string sfx = T == "double" ? "d" : "f";
+    ReductionState st;
+    st.type = T;
+    std::string base = "acc" + std::to_string(i);
+    auto reducedType = computeType(op.body[op.reduced].dtype);
+    std::string x =
+        reducedType && *reducedType == T ? (*v)[op.reduced] : "(" + T + ")" + (*v)[op.reduced];
+    std::string lowest = fl ? "-INFINITY"
+                            : (T == "long"  ? "LONG_MIN"
+                               : T == "int" ? "INT_MIN"
+                                            : "(" + T + ")0");
+    std::string highest = fl ? "INFINITY"
+                             : (T == "long"  ? "LONG_MAX"
+                                : T == "int" ? "INT_MAX"
+                                             : "(" + T + ")-1");
+    switch (op.reduction) {
+    case ReductionKind::Sum:
+    case ReductionKind::Mean:
+      st.names = {base};
+      loopPrologue_ += "    " + T + " " + base + " = 0;\n";
+      line(base + " = " + base + " + " + x + ";");
+      break;
+    case ReductionKind::Max:
+    case ReductionKind::Min: {
+      bool isMax = op.reduction == ReductionKind::Max;
+      st.names = {base};
+      loopPrologue_ += "    " + T + " " + base + " = " + (isMax ? lowest : highest) + ";\n";
+      std::string fn =
+          fl ? std::string(isMax ? "fx_maximum_" : "fx_minimum_") + sfx : (isMax ? "max" : "min");
+      line(base + " = " + fn + "(" + base + ", " + x + ");");
+      break;
+    }
+    case ReductionKind::VarMean:
+      if (!fl)
+        return Error("kernel " + k_.name + ": var_mean of integers");
+      st.names = {base + "_mean", base + "_m2", base + "_n"};
+      loopPrologue_ +=
+          "    " + T + " " + base + "_mean = 0, " + base + "_m2 = 0, " + base + "_n = 0;\n";
+      line("{");
+      line("  const " + T + " fx_v = " + x + ";");
+      line("  " + base + "_n = " + base + "_n + 1;");
+      line("  const " + T + " fx_d = fx_v - " + base + "_mean;");
+      line("  " + base + "_mean = " + base + "_mean + fx_d / " + base + "_n;");
+      line("  " + base + "_m2 = " + base + "_m2 + fx_d * (fx_v - " + base + "_mean);");
+      line("}");
+      break;
+    case ReductionKind::OnlineSoftmax:
+      if (!fl)
+        return Error("kernel " + k_.name + ": online softmax of integers");
+      st.names = {base + "_max", base + "_sum"};
+      loopPrologue_ += "    " + T + " " + base + "_max = -INFINITY, " + base + "_sum = 0;\n";
+      line("{");
+      line("  const " + T + " fx_v = " + x + ";");
+      line("  if (isnan(fx_v)) {");
+      line("    " + base + "_max = fx_v;");
+      line("    " + base + "_sum = fx_v;");
+      line("  } else if (fx_v > " + base + "_max) {");
+      line("    " + base + "_sum = " + base + "_sum * exp(" + base + "_max - fx_v) + 1;");
+      line("    " + base + "_max = fx_v;");
+      line("  } else {");
+      line("    " + base + "_sum = " + base + "_sum + (fx_v == " + base + "_max ? 1 : exp(fx_v - " +
+           base + "_max));");
+      line("  }");
+      line("}");
+      break;
+    }
+    maxComponents_ = std::max<int>(maxComponents_, static_cast<int>(st.names.size()));
+    states_[i] = std::move(st);
+    loopReductions_.push_back(i);
+    return Status::ok();
+  }
+  for (const Store &s : op.stores) {
+    values_[s.buffer] = {(*v)[s.value], perPoint ? scope_ : kRowScope};
+    if (internal_.count(s.buffer))
+      continue;
+    auto idx = index(s.index, i);
+    if (!idx)
+      return idx.takeError();
+    std::string stmt = storeStmt(s.buffer, *idx, (*v)[s.value]);
+    if (!reduction_)
+      line(stmt);
+    else if (perPoint)
+      line("if (xmask) " + stmt);
+    else
+      line("if (xmask && lane == 0) " + stmt);
+  }
+  if (placement == Placement::Flat) {
+    line("}");
+    values_.clear(); // a flat op's values are its own
+  }
+  return Status::ok();
+}
+
+Expected<GeneratedKernel> KernelEmitter::run() {
+  if (Status s = setUp(); !s)
+    return s.takeError();
+  GeneratedKernel g;
+  g.name = k_.name;
+  g.isReduction = reduction_;
+  g.xnumel = symProduct(k_.ranges).simplify();
+  g.rnumel = reduction_ ? symProduct(k_.reductionRanges).simplify() : SymExpr(1);
+
+  // Buffer parameters: inputs then outputs, named as Inductor names them.
+  int in = 0, out = 0;
+  for (int32_t b : k_.inputs)
+    param_[b] = "in_ptr" + std::to_string(in++);
+  for (int32_t b : k_.outputs)
+    param_[b] = "out_ptr" + std::to_string(out++);
+
+  for (size_t i = 0; i < k_.ops.size(); ++i)
+    if (Status s = emitOp(i); !s)
+      return s.takeError();
+  if (Status s = closeLoop(); !s)
+    return s.takeError();
+
+  // The row variables, unflattened from the flat row index.
+  std::string rowVars;
+  SymExpr stride = 1;
+  std::vector<std::string> decls;
+  for (size_t d = k_.ranges.size(); d-- > 0;) {
+    auto div = printer_.print(stride);
+    auto mod = printer_.print(k_.ranges[d]);
+    if (!div || !mod)
+      return Error("kernel " + k_.name + ": its sizes have no OpenCL form");
+    std::string e = "xindex";
+    if (!(stride.isConstant() && stride.constant() == 1))
+      e = "(" + e + " / (" + *div + "))";
+    if (d > 0)
+      e += " % (" + *mod + ")";
+    decls.push_back("    const fx_index_t " + loopVarName(false, d) + " = " + e + ";\n");
+    stride = symMul(stride, k_.ranges[d]).simplify();
+  }
+  for (auto it = decls.rbegin(); it != decls.rend(); ++it)
+    rowVars += *it;
+
+  // Signature.
+  std::vector<std::string> sig;
+  std::string pointers;
+  auto addBuffer = [&](int32_t b, bool written) {
+    const std::string &name = param_.at(b);
+    std::string type = storageType(p_.buffers[b].type.dtype);
+    std::string cq = written ? "" : "const ";
+    sig.push_back("__global " + cq + "uchar *" + name + "_base");
+    sig.push_back("const ulong " + name + "_offset");
+    pointers += "  __global " + cq + type + " *" + name + " = (__global " + cq + type + " *)(" +
+                name + "_base + " + name + "_offset);\n";
+    KernelParam p;
+    p.kind = KernelParam::Kind::Buffer;
+    p.name = name;
+    p.buffer = b;
+    p.written = written;
+    g.params.push_back(p);
+    usesDouble_ = usesDouble_ || p_.buffers[b].type.dtype == DType::Float64;
+  };
+  for (int32_t b : k_.inputs)
+    addBuffer(b, false);
+  for (int32_t b : k_.outputs)
+    addBuffer(b, true);
+  std::map<std::string, SymExpr> hoisted;
+  for (const SizeArg &a : k_.sizeArgs)
+    hoisted[a.name] = a.definition;
+  // xnumel and rnumel are printed through the printer too, so their symbols are arguments.
+  auto xn = printer_.print(g.xnumel);
+  auto rn = printer_.print(g.rnumel);
+  if (!xn || !rn)
+    return Error("kernel " + k_.name + ": its numels have no OpenCL form");
+  for (const std::string &s : printer_.sizeSymbols) {
+    if (s == "xnumel" || s == "rnumel")
+      continue;
+    sig.push_back("const long " + s);
+    KernelParam p;
+    p.kind = KernelParam::Kind::Size;
+    p.name = s;
+    auto it = hoisted.find(s);
+    p.value = it != hoisted.end() ? it->second : SymExpr::symbol(s);
+    g.params.push_back(p);
+  }
+  sig.push_back("const long xnumel");
+  g.params.push_back({KernelParam::Kind::Numel, "xnumel", -1, false, g.xnumel});
+  if (reduction_) {
+    sig.push_back("const long rnumel");
+    g.params.push_back({KernelParam::Kind::Numel, "rnumel", -1, false, g.rnumel});
+    sig.push_back("const int fx_L");
+    sig.push_back("const int fx_W");
+    g.params.push_back({KernelParam::Kind::Lanes, "fx_L", -1, false, {}});
+    g.params.push_back({KernelParam::Kind::Lanes, "fx_W", -1, false, {}});
+    sig.push_back("__local double *fx_scratch");
+    g.params.push_back({KernelParam::Kind::Scratch, "fx_scratch", -1, false, {}});
+    g.scratchBytesPerItem = 8 * std::max(1, maxComponents_);
+  }
+
+  std::string src;
+  src += "// " + k_.name + ": " + std::to_string(k_.ops.size()) + " ops over [";
+  for (size_t i = 0; i < k_.ranges.size(); ++i)
+    src += (i ? ", " : "") + k_.ranges[i].str();
+  src += "]";
+  if (reduction_) {
+    src += " x [";
+    for (size_t i = 0; i < k_.reductionRanges.size(); ++i)
+      src += (i ? ", " : "") + k_.reductionRanges[i].str();
+    src += "]";
+  }
+  src += "\n__kernel void " + k_.name + "(";
+  for (size_t i = 0; i < sig.size(); ++i)
+    src += (i ? ",\n    " : "") + sig[i];
+  src += ") {\n";
+  src += pointers;
+  if (!reduction_) {
+    src += "  for (fx_index_t xindex = get_global_id(0); xindex < xnumel;\n"
+           "       xindex += get_global_size(0)) {\n";
+    src += rowVars;
+    src += rowBody_;
+    src += "  }\n}\n";
+  } else {
+    src += "  const int lid = get_local_id(0);\n";
+    src += "  const int lane = lid & (fx_L - 1);\n";
+    src += "  const int slot = lid / fx_L;\n";
+    src += "  for (fx_index_t xbase = (fx_index_t)get_group_id(0) * fx_W; xbase < xnumel;\n"
+           "       xbase += (fx_index_t)get_num_groups(0) * fx_W) {\n";
+    src += "    // Rows past the end compute row xnumel - 1 again and store nothing.\n";
+    src += "    const bool xmask = xbase + slot < xnumel;\n";
+    src += "    const fx_index_t xindex = xmask ? xbase + slot : xnumel - 1;\n";
+    src += rowVars;
+    src += rowBody_;
+    src += "  }\n}\n";
+  }
+  g.source = std::move(src);
+  g.usesDouble = usesDouble_;
+  return g;
+}
+
+} // namespace
+
+std::string GeneratedProgram::prelude(bool usesDouble) {
+  std::string s = R"(// Generated by fxkit: OpenCL C kernels of a fused loop program.
+#ifndef FX_INDEX_T
+#define FX_INDEX_T long
+#endif
+typedef FX_INDEX_T fx_index_t;
+)";
+  if (usesDouble)
+    s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  s += R"(
+/// Python floor division and modulo (the sign of the divisor).
+inline fx_index_t fx_floordiv(fx_index_t a, fx_index_t b) {
+  fx_index_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+inline fx_index_t fx_mod(fx_index_t a, fx_index_t b) {
+  fx_index_t r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+inline fx_index_t fx_ceildiv(fx_index_t a, fx_index_t b) { return -fx_floordiv(-a, b); }
+inline long fx_ipow(long a, long b) {
+  long r = 1;
+  for (; b > 0; --b)
+    r *= a;
+  return r;
+}
+/// NaN-propagating maximum and minimum (torch.maximum, amax).
+inline float fx_maximum_f(float a, float b) { return isnan(a) || isnan(b) ? NAN : fmax(a, b); }
+inline float fx_minimum_f(float a, float b) { return isnan(a) || isnan(b) ? NAN : fmin(a, b); }
+inline float fx_gelu_f(float x) { return 0.5f * x * (1.0f + erf(x * 0.70710678118654752f)); }
+inline float fx_gelu_tanh_f(float x) {
+  return 0.5f * x * (1.0f + tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
+}
+/// bfloat16 is the high half of a float32; stores round to nearest even.
+inline float fx_bf16_to_float(ushort v) { return as_float(((uint)v) << 16); }
+inline ushort fx_float_to_bf16(float f) {
+  uint u = as_uint(f);
+  if (isnan(f))
+    return (ushort)0x7fc0;
+  u += 0x7fff + ((u >> 16) & 1);
+  return (ushort)(u >> 16);
+}
+inline float fx_round_bf16(float f) { return fx_bf16_to_float(fx_float_to_bf16(f)); }
+inline float fx_round_half(float f) {
+  ushort bits; // half values may only be stored and loaded without cl_khr_fp16
+  vstore_half_rte(f, 0, (__private half *)&bits);
+  return vload_half(0, (__private const half *)&bits);
+}
+)";
+  if (usesDouble)
+    s +=
+        R"(inline double fx_maximum_d(double a, double b) { return isnan(a) || isnan(b) ? NAN : fmax(a, b); }
+inline double fx_minimum_d(double a, double b) { return isnan(a) || isnan(b) ? NAN : fmin(a, b); }
+inline double fx_gelu_d(double x) { return 0.5 * x * (1.0 + erf(x * 0.70710678118654752)); }
+inline double fx_gelu_tanh_d(double x) {
+  return 0.5 * x * (1.0 + tanh(0.79788456080286536 * (x + 0.044715 * x * x * x)));
+}
+)";
+  return s;
+}
+
+std::string GeneratedProgram::source() const {
+  bool usesDouble = false;
+  for (const GeneratedKernel &k : launches)
+    usesDouble = usesDouble || k.usesDouble;
+  std::string s = prelude(usesDouble);
+  std::set<std::string> done;
+  for (const GeneratedKernel &k : launches)
+    if (!k.name.empty() && done.insert(k.name).second)
+      s += "\n" + k.source;
+  return s;
+}
+
+Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const FusedProgram &fused) {
+  GeneratedProgram out;
+  for (const Kernel &k : fused.kernels) {
+    if (k.isExtern) {
+      out.launches.emplace_back();
+      continue;
+    }
+    auto g = KernelEmitter(program, k).run();
+    if (!g)
+      return g.takeError();
+    out.launches.push_back(g.take());
+  }
+  return out;
+}
+
+} // namespace fxkit::opencl

@@ -1,0 +1,77 @@
+#pragma once
+/// \file OpenCL C code generation for the kernels of a fused loop program (Inductor's Triton
+/// codegen, for OpenCL): one `__kernel` per distinct generated kernel, indexed from the
+/// kernel's own iteration variables, with its values kept in registers.
+///
+/// Execution model (the one LoopInterpreter defines): a kernel iterates over its rows X; in each
+/// row its ops run in order. Pointwise kernels run a grid-stride loop over the flat row index.
+/// Reduction kernels give each row `fx_L` lanes (a power of two) and each work-group `fx_W`
+/// rows; the reduced points of a row are split over its lanes and combined with a tree in local
+/// memory. Both are launch arguments, so autotuning needs no rebuild. Ops that run at every
+/// reduced point share one loop over them until an op needs a reduction result of that loop; a
+/// value computed in an earlier loop that never leaves the kernel is recomputed where it is
+/// read (as Inductor does), one stored to memory is loaded again (the same work-item wrote it).
+///
+/// Storage types: float16 through vload_half/vstore_half (no cl_khr_fp16 needed), bfloat16 as
+/// ushort bits, bool as uchar; float16/bfloat16/float32 compute in float, float64 in double
+/// (cl_khr_fp64). Index arithmetic uses `fx_index_t` (long unless built with
+/// -DFX_INDEX_T=int, which the runtime does when every index fits).
+
+#include "ir/Error.h"
+#include "ir/SymExpr.h"
+#include "ir/loop/Kernel.h"
+#include "ir/loop/LoopIR.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fxkit::opencl {
+
+/// One argument of a generated kernel, in order.
+struct KernelParam {
+  enum class Kind : uint8_t {
+    Buffer,  ///< a pointer and its byte offset (`in_ptr0`, `in_ptr0_offset`)
+    Size,    ///< a size the host evaluates: a size symbol or a precomputed argument (`ks0`)
+    Numel,   ///< xnumel or rnumel
+    Lanes,   ///< fx_L and fx_W, the reduction launch configuration (reductions only)
+    Scratch, ///< local memory for the lane tree, `scratchBytesPerItem` per work-item
+  };
+  Kind kind = Kind::Buffer;
+  std::string name;
+  int32_t buffer = -1;  ///< Buffer: the loop program's buffer
+  bool written = false; ///< Buffer: the kernel stores to it
+  SymExpr value;        ///< Size and Numel: what the host evaluates
+};
+
+/// A generated kernel definition and the arguments of one launch.
+struct GeneratedKernel {
+  std::string name;   ///< the OpenCL function name (the fused kernel's name)
+  std::string source; ///< the `__kernel` function alone (the prelude is shared)
+  std::vector<KernelParam> params;
+  bool isReduction = false;
+  bool usesDouble = false;
+  int scratchBytesPerItem = 0; ///< Scratch: bytes of local memory per work-item
+  SymExpr xnumel, rnumel;      ///< rows and reduced points per row (rnumel 1 for pointwise)
+  /// Every size, index and numel the kernel computes, for choosing the index type.
+  std::vector<SymExpr> extents;
+};
+
+/// The whole program's kernels.
+struct GeneratedProgram {
+  /// Per FusedProgram kernel: its generated code and launch arguments; extern kernels get an
+  /// empty entry (name empty).
+  std::vector<GeneratedKernel> launches;
+  /// The helper functions every kernel uses (float16/bfloat16 conversion, NaN-propagating
+  /// max, Python floor division, the index type).
+  static std::string prelude(bool usesDouble);
+  /// All distinct kernel definitions after one prelude: the `--to opencl` text.
+  std::string source() const;
+};
+
+/// Generates OpenCL C for every generated kernel of `fused`. Errors name the kernel and the
+/// construct that has no OpenCL form.
+Expected<GeneratedProgram> generateOpenCL(const loop::LoopProgram &program,
+                                          const loop::FusedProgram &fused);
+
+} // namespace fxkit::opencl

@@ -1,0 +1,234 @@
+#include "backends/opencl/runtime/BlasExtern.h"
+
+#include "ir/Node.h"
+#include "ir/ops/OpRegistry.h"
+
+#ifdef FXKIT_HAVE_CLBLAST
+#include <clblast.h>
+#endif
+
+#include <algorithm>
+#include <optional>
+
+namespace fxkit::opencl {
+
+using namespace loop;
+
+#ifndef FXKIT_HAVE_CLBLAST
+
+bool haveBlas() { return false; }
+
+Expected<bool> runBlasExtern(OpenCLContext &, const LoopProgram &, const LoopOp &,
+                             const SymExpr::Bindings &, std::span<const DeviceBuffer>) {
+  return false;
+}
+
+#else
+
+bool haveBlas() { return true; }
+
+namespace {
+
+/// A matrix operand as CLBlast takes it (row-major layout).
+struct Matrix {
+  cl_mem mem = nullptr;
+  size_t offset = 0; ///< elements
+  size_t ld = 0;
+  size_t batchStride = 0;
+  bool transposed = false;
+  int64_t rows = 0, cols = 0;
+};
+
+/// The last two dimensions of `view` as a matrix, or nullopt when neither has unit stride.
+std::optional<Matrix> matrixOf(const BufferView &view, const DeviceBuffer &storage, int itemSize,
+                               const SymExpr::Bindings &b) {
+  size_t n = view.sizes.size();
+  if (n < 2 || !storage.mem || storage.offset % itemSize != 0)
+    return std::nullopt;
+  std::vector<int64_t> sizes, strides;
+  for (size_t i = 0; i < n; ++i) {
+    auto s = view.sizes[i].evaluate(b);
+    auto t = view.strides[i].evaluate(b);
+    if (!s || !t)
+      return std::nullopt;
+    sizes.push_back(*s);
+    strides.push_back(*t);
+  }
+  auto off = view.offset.evaluate(b);
+  if (!off)
+    return std::nullopt;
+  Matrix m;
+  m.mem = storage.mem;
+  m.offset = storage.offset / itemSize + static_cast<size_t>(*off);
+  m.rows = sizes[n - 2];
+  m.cols = sizes[n - 1];
+  if (strides[n - 1] == 1 || m.cols == 1) {
+    m.ld = static_cast<size_t>(std::max<int64_t>({strides[n - 2], m.cols, 1}));
+  } else if (strides[n - 2] == 1 || m.rows == 1) {
+    m.transposed = true;
+    m.ld = static_cast<size_t>(std::max<int64_t>({strides[n - 1], m.rows, 1}));
+  } else {
+    return std::nullopt;
+  }
+  if (n == 3)
+    m.batchStride = static_cast<size_t>(strides[0]);
+  else if (n > 3)
+    return std::nullopt;
+  return m;
+}
+
+template <typename T>
+Expected<bool> gemm(OpenCLContext &ctx, const Matrix &a, const Matrix &b, const Matrix &c,
+                    size_t batch, T alpha, T beta) {
+  cl_command_queue q = ctx.queue();
+  auto ta = a.transposed ? clblast::Transpose::kYes : clblast::Transpose::kNo;
+  auto tb = b.transposed ? clblast::Transpose::kYes : clblast::Transpose::kNo;
+  size_t m = static_cast<size_t>(a.rows), k = static_cast<size_t>(a.cols),
+         n = static_cast<size_t>(b.cols);
+  clblast::StatusCode s;
+  if (batch == 0)
+    s = clblast::Gemm<T>(clblast::Layout::kRowMajor, ta, tb, m, n, k, alpha, a.mem, a.offset, a.ld,
+                         b.mem, b.offset, b.ld, beta, c.mem, c.offset, c.ld, &q);
+  else
+    s = clblast::GemmStridedBatched<T>(clblast::Layout::kRowMajor, ta, tb, m, n, k, alpha, a.mem,
+                                       a.offset, a.ld, a.batchStride, b.mem, b.offset, b.ld,
+                                       b.batchStride, beta, c.mem, c.offset, c.ld, c.batchStride,
+                                       batch, &q);
+  if (s != clblast::StatusCode::kSuccess)
+    return Error("CLBlast GEMM failed with status " + std::to_string(static_cast<int>(s)));
+  return true;
+}
+
+/// C = bias broadcast over rows: a [1, N] row through a rank-1 product with ones, or a copy.
+template <typename T>
+Expected<bool> fillWithBias(OpenCLContext &ctx, const BufferView &bias, const DeviceBuffer &storage,
+                            int itemSize, const Matrix &c, const SymExpr::Bindings &b) {
+  if (storage.offset % itemSize != 0)
+    return false;
+  cl_command_queue q = ctx.queue();
+  size_t base = storage.offset / itemSize;
+  auto off = bias.offset.evaluate(b);
+  if (!off)
+    return false;
+  std::vector<int64_t> strides;
+  for (const SymExpr &s : bias.strides) {
+    auto v = s.evaluate(b);
+    if (!v)
+      return false;
+    strides.push_back(*v);
+  }
+  bool row = (strides.size() == 1 && (strides[0] == 1 || c.cols == 1)) ||
+             (strides.size() == 2 && strides[0] == 0 && (strides[1] == 1 || c.cols == 1));
+  if (row) {
+    cl_int err = CL_SUCCESS;
+    size_t rows = static_cast<size_t>(c.rows);
+    cl_mem ones = clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE, rows * sizeof(T), nullptr, &err);
+    if (err != CL_SUCCESS)
+      return clError("allocating a vector of ones for addmm", err);
+    T one = 1;
+    err = clEnqueueFillBuffer(q, ones, &one, sizeof one, 0, rows * sizeof(T), 0, nullptr, nullptr);
+    clblast::StatusCode s = clblast::StatusCode::kSuccess;
+    if (err == CL_SUCCESS)
+      s = clblast::Gemm<T>(clblast::Layout::kRowMajor, clblast::Transpose::kNo,
+                           clblast::Transpose::kNo, rows, static_cast<size_t>(c.cols), 1, T(1),
+                           ones, 0, 1, storage.mem, base + static_cast<size_t>(*off),
+                           static_cast<size_t>(c.cols), T(0), c.mem, c.offset, c.ld, &q);
+    clReleaseMemObject(ones);
+    if (err != CL_SUCCESS)
+      return clError("filling a vector of ones for addmm", err);
+    if (s != clblast::StatusCode::kSuccess)
+      return Error("CLBlast bias broadcast failed with status " +
+                   std::to_string(static_cast<int>(s)));
+    return true;
+  }
+  if (strides.size() == 2 && strides[1] == 1 && strides[0] >= c.cols) {
+    auto s = clblast::Omatcopy<T>(clblast::Layout::kRowMajor, clblast::Transpose::kNo,
+                                  static_cast<size_t>(c.rows), static_cast<size_t>(c.cols), T(1),
+                                  storage.mem, base + static_cast<size_t>(*off),
+                                  static_cast<size_t>(strides[0]), c.mem, c.offset, c.ld, &q);
+    if (s != clblast::StatusCode::kSuccess)
+      return Error("CLBlast copy of the addmm bias failed with status " +
+                   std::to_string(static_cast<int>(s)));
+    return true;
+  }
+  return false;
+}
+
+template <typename T>
+Expected<bool> run(OpenCLContext &ctx, const LoopProgram &program, const LoopOp &op,
+                   const std::string &which, const SymExpr::Bindings &b,
+                   std::span<const DeviceBuffer> buffers, double alpha, double beta) {
+  int item = sizeof(T);
+  size_t first = which == "addmm" ? 1 : 0;
+  if (op.externInputs.size() != first + 2 || op.externOutputs.empty() || op.externOutputs[0] < 0)
+    return false;
+  const BufferView &av = op.externInputs[first], &bv = op.externInputs[first + 1];
+  auto a = matrixOf(av, buffers[av.buffer], item, b);
+  auto bm = matrixOf(bv, buffers[bv.buffer], item, b);
+  int32_t out = op.externOutputs[0];
+  BufferView cv;
+  cv.buffer = out;
+  cv.sizes = program.buffers[out].type.sizes;
+  cv.strides = program.buffers[out].type.strides;
+  cv.offset = 0;
+  auto c = matrixOf(cv, buffers[out], item, b);
+  if (!a || !bm || !c || c->transposed)
+    return false;
+  size_t batch = which == "bmm" ? static_cast<size_t>(*cv.sizes[0].evaluate(b)) : 0;
+  if (which == "addmm") {
+    if (beta != 0) {
+      auto filled =
+          fillWithBias<T>(ctx, op.externInputs[0], buffers[op.externInputs[0].buffer], item, *c, b);
+      if (!filled || !*filled)
+        return filled;
+    }
+    return gemm<T>(ctx, *a, *bm, *c, 0, static_cast<T>(alpha),
+                   beta != 0 ? static_cast<T>(beta) : T(0));
+  }
+  return gemm<T>(ctx, *a, *bm, *c, batch, T(1), T(0));
+}
+
+} // namespace
+
+Expected<bool> runBlasExtern(OpenCLContext &ctx, const LoopProgram &program, const LoopOp &op,
+                             const SymExpr::Bindings &bindings,
+                             std::span<const DeviceBuffer> buffers) {
+  if (!op.externNode)
+    return false;
+  std::string target(op.externNode->target());
+  std::string which;
+  for (const char *name : {"mm", "addmm", "bmm"})
+    if (target == std::string("torch.ops.aten.") + name + ".default" ||
+        target == std::string("aten.") + name + ".default")
+      which = name;
+  if (which.empty() || op.externOutputs.empty() || op.externOutputs[0] < 0)
+    return false;
+  double alpha = 1, beta = 1;
+  if (which == "addmm") {
+    const OpInfo *info = OpRegistry::instance().lookup(target);
+    if (!info)
+      return false;
+    auto args = bindArgs(*op.externNode, *info);
+    if (!args)
+      return false;
+    auto a = args->floating("alpha");
+    auto bt = args->floating("beta");
+    if (!a || !bt)
+      return false;
+    alpha = *a;
+    beta = *bt;
+  }
+  DType dtype = program.buffers[op.externOutputs[0]].type.dtype;
+  for (const BufferView &v : op.externInputs)
+    if (program.buffers[v.buffer].type.dtype != dtype)
+      return false;
+  if (dtype == DType::Float32)
+    return run<float>(ctx, program, op, which, bindings, buffers, alpha, beta);
+  if (dtype == DType::Float64 && ctx.device().hasFp64)
+    return run<double>(ctx, program, op, which, bindings, buffers, alpha, beta);
+  return false;
+}
+
+#endif
+
+} // namespace fxkit::opencl

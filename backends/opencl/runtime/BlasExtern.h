@@ -1,0 +1,25 @@
+#pragma once
+/// \file Extern matrix products on the device through CLBlast: mm, addmm and bmm on float32
+/// and float64 views with one unit stride (a transposed view becomes a transposed operand, as
+/// cuBLAS calls in Inductor's extern_kernels do). Anything else is left to the caller's host
+/// fallback.
+
+#include "backends/opencl/runtime/DeviceBuffer.h"
+#include "backends/opencl/runtime/OpenCLDevice.h"
+#include "ir/SymExpr.h"
+#include "ir/loop/LoopIR.h"
+
+#include <span>
+
+namespace fxkit::opencl {
+
+/// Whether this build has CLBlast.
+bool haveBlas();
+
+/// Runs extern `op` with CLBlast when it can: true when done, false when the op, dtype or a
+/// layout is not one it takes (nothing was enqueued), an error when CLBlast failed.
+Expected<bool> runBlasExtern(OpenCLContext &ctx, const loop::LoopProgram &program,
+                             const loop::LoopOp &op, const SymExpr::Bindings &bindings,
+                             std::span<const DeviceBuffer> buffers);
+
+} // namespace fxkit::opencl

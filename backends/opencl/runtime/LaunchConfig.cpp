@@ -1,0 +1,106 @@
+#include "backends/opencl/runtime/LaunchConfig.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace fxkit::opencl {
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int nextPow2(int64_t n) {
+  int p = 1;
+  while (p < n && p < (1 << 20))
+    p <<= 1;
+  return p;
+}
+
+/// Grid-stride loops cover the rest: more groups than this only add scheduling overhead.
+constexpr int64_t kMaxGroups = 1 << 16;
+
+} // namespace
+
+std::string LaunchConfig::str(bool reduction) const {
+  if (reduction)
+    return "lanes=" + std::to_string(lanes) + ",rows=" + std::to_string(rows);
+  return "local=" + std::to_string(local) + ",per_item=" + std::to_string(perItem);
+}
+
+std::optional<LaunchConfig> LaunchConfig::parse(const std::string &text) {
+  LaunchConfig c;
+  int a = 0, b = 0;
+  if (std::sscanf(text.c_str(), "lanes=%d,rows=%d", &a, &b) == 2 && a > 0 && b > 0 &&
+      (a & (a - 1)) == 0) {
+    c.lanes = a;
+    c.rows = b;
+    c.local = a * b;
+    return c;
+  }
+  if (std::sscanf(text.c_str(), "local=%d,per_item=%d", &a, &b) == 2 && a > 0 && b > 0) {
+    c.local = a;
+    c.perItem = b;
+    return c;
+  }
+  return std::nullopt;
+}
+
+int64_t LaunchConfig::globalSize(bool reduction, int64_t xnumel) const {
+  if (reduction)
+    return std::min(ceilDiv(xnumel, rows), kMaxGroups) * local;
+  return std::min(ceilDiv(xnumel, static_cast<int64_t>(local) * perItem), kMaxGroups) * local;
+}
+
+std::vector<LaunchConfig> candidateConfigs(bool reduction, int64_t xnumel, int64_t rnumel,
+                                           int maxWorkGroup, bool gpu) {
+  std::vector<LaunchConfig> out;
+  if (!reduction) {
+    for (int perItem : {1, 4, 16})
+      for (int local : {64, 128, 256}) {
+        if (local > maxWorkGroup)
+          continue;
+        LaunchConfig c;
+        c.local = local;
+        c.perItem = perItem;
+        out.push_back(c);
+      }
+    // Most promising first: few elements per item on GPUs, many on CPUs.
+    if (!gpu)
+      std::reverse(out.begin(), out.end());
+    return out;
+  }
+  int maxLanes = nextPow2(std::max<int64_t>(rnumel, 1));
+  for (auto [lanes, rows] : std::vector<std::pair<int, int>>{
+           {1, 64}, {32, 8}, {256, 1}, {8, 32}, {64, 4}, {128, 2}, {1, 256}, {4, 64}, {16, 16}}) {
+    if (lanes > maxLanes && lanes > 1)
+      continue;
+    if (lanes * rows > maxWorkGroup)
+      continue;
+    LaunchConfig c;
+    c.lanes = lanes;
+    c.rows = rows;
+    c.local = lanes * rows;
+    out.push_back(c);
+  }
+  if (out.empty())
+    out.push_back(LaunchConfig{1, 1, 1, 1});
+  return out;
+}
+
+LaunchConfig defaultConfig(bool reduction, int64_t xnumel, int64_t rnumel, int maxWorkGroup,
+                           bool gpu) {
+  LaunchConfig c;
+  if (!reduction) {
+    c.local = std::min(gpu ? 256 : 64, maxWorkGroup);
+    c.perItem = gpu ? 1 : 16;
+    return c;
+  }
+  int lanes = gpu ? std::min(nextPow2(std::max<int64_t>(rnumel, 1)), 128) : 1;
+  lanes = std::min(lanes, std::max(1, maxWorkGroup));
+  c.lanes = lanes;
+  c.rows = std::max(1, std::min((gpu ? 256 : 64) / lanes, maxWorkGroup / lanes));
+  c.local = c.lanes * c.rows;
+  return c;
+}
+
+} // namespace fxkit::opencl

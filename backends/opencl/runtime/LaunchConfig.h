@@ -1,0 +1,33 @@
+#pragma once
+/// \file How a generated kernel is launched: work-group size and elements per work-item for
+/// pointwise kernels; lanes per row and rows per work-group for reductions. The candidates that
+/// autotuning times, and the default when it does not run.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fxkit::opencl {
+
+struct LaunchConfig {
+  int local = 128; ///< work-group size (pointwise); lanes * rows for reductions
+  int perItem = 1; ///< pointwise: elements each work-item handles (grid-stride)
+  int lanes = 1;   ///< reductions: work-items per row (a power of two)
+  int rows = 1;    ///< reductions: rows per work-group
+  /// "local=128,per_item=4" or "lanes=32,rows=8".
+  std::string str(bool reduction) const;
+  static std::optional<LaunchConfig> parse(const std::string &text);
+  /// Global work size for `xnumel` rows.
+  int64_t globalSize(bool reduction, int64_t xnumel) const;
+};
+
+/// The configurations worth timing for a kernel of `xnumel` rows of `rnumel` reduced points on a
+/// device with `maxWorkGroup` work-items per group, most promising first.
+std::vector<LaunchConfig> candidateConfigs(bool reduction, int64_t xnumel, int64_t rnumel,
+                                           int maxWorkGroup, bool gpu);
+/// The configuration used without tuning.
+LaunchConfig defaultConfig(bool reduction, int64_t xnumel, int64_t rnumel, int maxWorkGroup,
+                           bool gpu);
+
+} // namespace fxkit::opencl

@@ -1,0 +1,62 @@
+#pragma once
+/// \file OpenCL platforms and devices through the ICD loader: listing them (`fxkit devices`),
+/// picking one (`--device cpu|gpu|N`), and the context and in-order queue fxkit runs on.
+
+#include "ir/Error.h"
+
+#include <CL/cl.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fxkit::opencl {
+
+struct DeviceInfo {
+  int index = 0; ///< position in the listing, for `--device N`
+  cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
+  std::string platformName, deviceName, deviceVersion, driverVersion;
+  bool isGpu = false, isCpu = false;
+  size_t maxWorkGroupSize = 1;
+  uint64_t globalMemBytes = 0, localMemBytes = 0;
+  int computeUnits = 0;
+  bool hasFp64 = false;
+  /// One line: "0: Portable Computing Language / cpu-haswell-... (CPU, 2 units, 24 GiB)".
+  std::string str() const;
+};
+
+/// Every device of every platform, in platform order. An empty list is not an error (no ICD
+/// registered); a failing loader is.
+Expected<std::vector<DeviceInfo>> listDevices();
+
+/// Picks a device: "" (the environment's FXKIT_OPENCL_DEVICE, else the first GPU, else the
+/// first device), "cpu", "gpu", or an index from listDevices.
+Expected<DeviceInfo> selectDevice(const std::string &selector);
+
+/// A context and an in-order, profiling queue on one device.
+class OpenCLContext {
+public:
+  static Expected<std::unique_ptr<OpenCLContext>> create(const DeviceInfo &device);
+  ~OpenCLContext();
+  OpenCLContext(const OpenCLContext &) = delete;
+  OpenCLContext &operator=(const OpenCLContext &) = delete;
+
+  const DeviceInfo &device() const { return device_; }
+  cl_context context() const { return context_; }
+  cl_command_queue queue() const { return queue_; }
+
+private:
+  OpenCLContext() = default;
+  DeviceInfo device_;
+  cl_context context_ = nullptr;
+  cl_command_queue queue_ = nullptr;
+};
+
+/// "CL_OUT_OF_RESOURCES (-5)".
+std::string clErrorName(cl_int code);
+/// An Error "<what>: <clErrorName(code)>".
+Error clError(const std::string &what, cl_int code);
+
+} // namespace fxkit::opencl

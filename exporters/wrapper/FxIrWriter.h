@@ -1,0 +1,25 @@
+#pragma once
+/// \file The wrapper program as PyTorch's own FX IR of a wrapper, in the form Inductor's
+/// `WrapperFxCodegen` prints it (`fxir_*.graph.txt`, `fxir_*.code.py`): `torch.empty_strided`
+/// allocations, `torch.as_strided` views, `operator.*` size arithmetic, and one
+/// `torch.ops.higher_order.triton_kernel_wrapper_mutation` call per kernel launch with its
+/// grid and kwargs; extern ops as their `.out` overloads where one exists.
+
+#include "ir/Error.h"
+#include "ir/Graph.h"
+
+#include <string>
+
+namespace fxkit {
+
+/// The FX IR graph of the compiled program of `graph` (the compiler passes lower and fuse at
+/// least ran on it; plan is used when present).
+Expected<Graph> buildFxIr(Graph &graph);
+
+/// buildFxIr as FX text (`str(graph)`).
+Expected<std::string> writeFxIr(Graph &graph);
+
+/// buildFxIr as the Python `forward` code torch.fx generates (`gm.code`).
+Expected<std::string> writeFxIrCode(Graph &graph);
+
+} // namespace fxkit

@@ -1,0 +1,513 @@
+#include "importers/inductor/PyExpr.h"
+
+#include <array>
+#include <charconv>
+
+namespace fxkit::inductor {
+
+using TK = Token::Kind;
+
+std::string PyExpr::dotted() const {
+  if (kind == Kind::Name)
+    return text;
+  if (kind != Kind::Attribute)
+    return {};
+  std::string base = items[0].dotted();
+  return base.empty() ? std::string() : base + "." + text;
+}
+
+const PyExpr *PyExpr::keyword(std::string_view name) const {
+  for (const PyExpr &k : keywords)
+    if (k.key == name)
+      return &k;
+  return nullptr;
+}
+
+const Token &PyExprParser::tok(size_t pos) const {
+  // The lexer always ends with an End token; never read past it.
+  return pos < toks_.size() ? toks_[pos] : toks_.back();
+}
+
+void PyExprParser::skipComments(size_t &pos) const {
+  while (pos < toks_.size() && toks_[pos].kind == TK::Comment)
+    ++pos;
+}
+
+Error PyExprParser::errorAt(size_t pos, std::string message) const {
+  const Token &t = tok(pos);
+  return Error(std::move(message), SourceLoc{file_, t.line, t.col},
+               std::string(sourceLine(text_, t.line)));
+}
+
+namespace {
+
+std::string describe(const Token &t) {
+  switch (t.kind) {
+  case TK::Newline:
+    return "end of line";
+  case TK::End:
+    return "end of input";
+  default:
+    return "'" + std::string(t.text.substr(0, 40)) + "'";
+  }
+}
+
+PyExpr make(PyExpr::Kind kind, const Token &at) {
+  PyExpr e;
+  e.kind = kind;
+  e.line = at.line;
+  e.col = at.col;
+  return e;
+}
+
+/// Tokens that end an expression list: a trailing comma before them makes a tuple.
+bool endsList(const Token &t) {
+  return t.kind == TK::Newline || t.kind == TK::End || t.kind == TK::Comment || t.is("=") ||
+         t.is(")") || t.is("]") || t.is("}") || t.is(":") || t.is(";");
+}
+
+} // namespace
+
+Expected<PyExpr> PyExprParser::parseExpressionList(size_t &pos) {
+  size_t start = pos;
+  auto first = parseExpression(pos);
+  if (!first)
+    return first;
+  if (!tok(pos).is(","))
+    return first;
+  PyExpr tuple = make(PyExpr::Kind::Tuple, tok(start));
+  tuple.items.push_back(first.take());
+  while (tok(pos).is(",")) {
+    ++pos;
+    if (endsList(tok(pos)))
+      break;
+    auto next = parseExpression(pos);
+    if (!next)
+      return next;
+    tuple.items.push_back(next.take());
+  }
+  return tuple;
+}
+
+Expected<PyExpr> PyExprParser::parseExpression(size_t &pos) { return comparison(pos, 0); }
+
+Expected<PyExpr> PyExprParser::parseForTargets(size_t &pos) {
+  inIsOperator_ = false;
+  auto e = parseExpressionList(pos);
+  inIsOperator_ = true;
+  return e;
+}
+
+Error PyExprParser::insideBrackets(size_t open, size_t pos, std::string message) const {
+  const Token &o = tok(open);
+  if (tok(pos).line != o.line)
+    return errorAt(open,
+                   std::string(o.is("(") ? "unbalanced parentheses: '" : "unbalanced brackets: '") +
+                       std::string(o.text) + "' is never closed");
+  return errorAt(pos, std::move(message));
+}
+
+Expected<PyExpr> PyExprParser::comparison(size_t &pos, int depth) {
+  if (depth > maxDepth_)
+    return errorAt(pos, "expression nested too deeply (limit " + std::to_string(maxDepth_) + ")");
+  auto lhs = binary(pos, 0, depth);
+  if (!lhs)
+    return lhs;
+  static constexpr std::array<std::string_view, 6> kCompare = {"==", "!=", "<", ">", "<=", ">="};
+  for (;;) {
+    const Token &t = tok(pos);
+    std::string op;
+    for (std::string_view c : kCompare)
+      if (t.is(c))
+        op = c;
+    if ((t.isIdent("in") && inIsOperator_) || t.isIdent("is"))
+      op = t.text;
+    if (op.empty())
+      return lhs;
+    ++pos;
+    auto rhs = binary(pos, 0, depth + 1);
+    if (!rhs)
+      return rhs;
+    PyExpr e = make(PyExpr::Kind::Binary, t);
+    e.line = lhs->line;
+    e.col = lhs->col;
+    e.text = op;
+    e.items.push_back(lhs.take());
+    e.items.push_back(rhs.take());
+    lhs = std::move(e);
+  }
+}
+
+Expected<PyExpr> PyExprParser::binary(size_t &pos, int level, int depth) {
+  // Python's precedence, loosest first; the last level leads to unary operators.
+  static const std::vector<std::vector<std::string_view>> kLevels = {
+      {"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "//", "%", "@"}};
+  if (level == static_cast<int>(kLevels.size()))
+    return unary(pos, depth);
+  auto lhs = binary(pos, level + 1, depth);
+  if (!lhs)
+    return lhs;
+  for (;;) {
+    const Token &t = tok(pos);
+    bool match = false;
+    for (std::string_view op : kLevels[level])
+      match = match || t.is(op);
+    if (!match)
+      return lhs;
+    ++pos;
+    auto rhs = binary(pos, level + 1, depth);
+    if (!rhs)
+      return rhs;
+    PyExpr e = make(PyExpr::Kind::Binary, t);
+    e.line = lhs->line;
+    e.col = lhs->col;
+    e.text = t.text;
+    e.items.push_back(lhs.take());
+    e.items.push_back(rhs.take());
+    lhs = std::move(e);
+  }
+}
+
+Expected<PyExpr> PyExprParser::unary(size_t &pos, int depth) {
+  const Token &t = tok(pos);
+  if (t.is("-") || t.is("+") || t.is("~") || t.isIdent("not")) {
+    if (depth > maxDepth_)
+      return errorAt(pos, "expression nested too deeply (limit " + std::to_string(maxDepth_) + ")");
+    ++pos;
+    auto operand = unary(pos, depth + 1);
+    if (!operand)
+      return operand;
+    PyExpr e = make(PyExpr::Kind::Unary, t);
+    e.text = t.text;
+    e.items.push_back(operand.take());
+    return e;
+  }
+  return power(pos, depth);
+}
+
+Expected<PyExpr> PyExprParser::power(size_t &pos, int depth) {
+  auto base = postfix(pos, depth);
+  if (!base || !tok(pos).is("**"))
+    return base;
+  const Token &t = tok(pos);
+  ++pos;
+  auto exponent = unary(pos, depth + 1);
+  if (!exponent)
+    return exponent;
+  PyExpr e = make(PyExpr::Kind::Binary, t);
+  e.line = base->line;
+  e.col = base->col;
+  e.text = "**";
+  e.items.push_back(base.take());
+  e.items.push_back(exponent.take());
+  return e;
+}
+
+Expected<PyExpr> PyExprParser::postfix(size_t &pos, int depth) {
+  auto lhs = atom(pos, depth);
+  if (!lhs)
+    return lhs;
+  for (;;) {
+    const Token &t = tok(pos);
+    if (t.is(".")) {
+      const Token &name = tok(pos + 1);
+      if (name.kind != TK::Ident)
+        return errorAt(pos + 1, "expected an attribute name after '.', found " + describe(name));
+      PyExpr e = make(PyExpr::Kind::Attribute, t);
+      e.line = lhs->line;
+      e.col = lhs->col;
+      e.text = name.text;
+      e.items.push_back(lhs.take());
+      lhs = std::move(e);
+      pos += 2;
+    } else if (t.is("(")) {
+      if (depth + 1 > maxDepth_)
+        return errorAt(pos,
+                       "expression nested too deeply (limit " + std::to_string(maxDepth_) + ")");
+      PyExpr e = make(PyExpr::Kind::Call, t);
+      e.line = lhs->line;
+      e.col = lhs->col;
+      e.items.push_back(lhs.take());
+      ++pos;
+      if (Status st = callArguments(pos, depth + 1, e); !st)
+        return st.takeError();
+      lhs = std::move(e);
+    } else if (t.is("[")) {
+      if (depth + 1 > maxDepth_)
+        return errorAt(pos,
+                       "expression nested too deeply (limit " + std::to_string(maxDepth_) + ")");
+      size_t pos0 = pos;
+      ++pos;
+      skipComments(pos);
+      auto index = parseExpressionList(pos);
+      if (!index)
+        return index;
+      skipComments(pos);
+      if (!tok(pos).is("]"))
+        return insideBrackets(pos0, pos,
+                              "expected ']' to close the subscript, found " + describe(tok(pos)));
+      ++pos;
+      PyExpr e = make(PyExpr::Kind::Subscript, t);
+      e.line = lhs->line;
+      e.col = lhs->col;
+      e.items.push_back(lhs.take());
+      e.items.push_back(index.take());
+      lhs = std::move(e);
+    } else {
+      return lhs;
+    }
+  }
+}
+
+Status PyExprParser::callArguments(size_t &pos, int depth, PyExpr &call) {
+  size_t open = pos - 1;
+  for (;;) {
+    skipComments(pos);
+    if (tok(pos).is(")")) {
+      ++pos;
+      return Status::ok();
+    }
+    const Token &t = tok(pos);
+    if (t.kind == TK::Ident && tok(pos + 1).is("=")) {
+      pos += 2;
+      auto value = parseExpression(pos);
+      if (!value)
+        return value.takeError();
+      if (call.keyword(t.text))
+        return errorAt(pos, "keyword argument '" + std::string(t.text) + "' repeated");
+      PyExpr kw = value.take();
+      kw.key = t.text;
+      call.keywords.push_back(std::move(kw));
+    } else if (t.is("*") || t.is("**")) {
+      ++pos;
+      auto value = parseExpression(pos);
+      if (!value)
+        return value.takeError();
+      PyExpr star = make(PyExpr::Kind::Starred, t);
+      star.text = t.text;
+      star.items.push_back(value.take());
+      call.items.push_back(std::move(star));
+    } else {
+      if (t.kind == TK::End || t.kind == TK::Newline)
+        return errorAt(open, "unbalanced parentheses: '(' is never closed");
+      auto value = parseExpression(pos);
+      if (!value)
+        return value.takeError();
+      if (!call.keywords.empty())
+        return errorAt(pos, "positional argument after keyword arguments");
+      call.items.push_back(value.take());
+    }
+    skipComments(pos);
+    if (tok(pos).is(",")) {
+      ++pos;
+      continue;
+    }
+    if (tok(pos).is(")")) {
+      ++pos;
+      return Status::ok();
+    }
+    if (tok(pos).kind == TK::End || tok(pos).kind == TK::Newline)
+      return errorAt(open, "unbalanced parentheses: '(' is never closed");
+    return insideBrackets(
+        open, pos, "expected ',' or ')' in the call's arguments, found " + describe(tok(pos)));
+  }
+}
+
+Status PyExprParser::sequence(size_t &pos, std::string_view close, int depth,
+                              std::vector<PyExpr> &items, bool &trailingComma) {
+  size_t open = pos - 1;
+  trailingComma = false;
+  for (;;) {
+    skipComments(pos);
+    if (tok(pos).is(close)) {
+      ++pos;
+      return Status::ok();
+    }
+    if (tok(pos).kind == TK::End || tok(pos).kind == TK::Newline)
+      return errorAt(open,
+                     "unbalanced brackets: '" + std::string(tok(open).text) + "' is never closed");
+    Expected<PyExpr> item = Error("");
+    if (tok(pos).is("*")) {
+      const Token &t = tok(pos);
+      ++pos;
+      auto value = comparison(pos, depth);
+      if (!value)
+        return value.takeError();
+      PyExpr star = make(PyExpr::Kind::Starred, t);
+      star.text = "*";
+      star.items.push_back(value.take());
+      item = std::move(star);
+    } else {
+      item = comparison(pos, depth);
+    }
+    if (!item)
+      return item.takeError();
+    items.push_back(item.take());
+    skipComments(pos);
+    trailingComma = tok(pos).is(",");
+    if (trailingComma) {
+      ++pos;
+      continue;
+    }
+    if (tok(pos).is(close)) {
+      ++pos;
+      return Status::ok();
+    }
+    if (tok(pos).kind == TK::End || tok(pos).kind == TK::Newline)
+      return errorAt(open,
+                     "unbalanced brackets: '" + std::string(tok(open).text) + "' is never closed");
+    return insideBrackets(
+        open, pos, "expected ',' or '" + std::string(close) + "', found " + describe(tok(pos)));
+  }
+}
+
+Expected<PyExpr> PyExprParser::atom(size_t &pos, int depth) {
+  if (depth > maxDepth_)
+    return errorAt(pos, "expression nested too deeply (limit " + std::to_string(maxDepth_) + ")");
+  skipComments(pos);
+  const Token &t = tok(pos);
+  switch (t.kind) {
+  case TK::Ident: {
+    if (t.text == "lambda" || t.text == "yield" || t.text == "await")
+      return errorAt(pos, "'" + std::string(t.text) + "' expressions are not supported here");
+    bool isConst = t.text == "None" || t.text == "True" || t.text == "False";
+    PyExpr e = make(isConst ? PyExpr::Kind::Const : PyExpr::Kind::Name, t);
+    e.text = t.text;
+    ++pos;
+    return e;
+  }
+  case TK::Int: {
+    PyExpr e = make(PyExpr::Kind::Int, t);
+    e.text = t.text;
+    std::string digits;
+    for (char c : t.text)
+      if (c != '_')
+        digits.push_back(c);
+    int base = 10;
+    size_t skip = 0;
+    if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+      base = 16;
+      skip = 2;
+    }
+    auto [end, ec] =
+        std::from_chars(digits.data() + skip, digits.data() + digits.size(), e.value, base);
+    if (ec != std::errc() || end != digits.data() + digits.size())
+      return errorAt(pos, "integer '" + std::string(t.text) + "' does not fit in 64 bits");
+    ++pos;
+    return e;
+  }
+  case TK::Float: {
+    PyExpr e = make(PyExpr::Kind::Float, t);
+    e.text = t.text;
+    ++pos;
+    return e;
+  }
+  case TK::String: {
+    PyExpr e = make(PyExpr::Kind::String, t);
+    while (tok(pos).kind == TK::String) { // 'a' 'b' concatenates
+      auto value = decodePyString(tok(pos).text);
+      if (!value)
+        return errorAt(pos, value.error().message);
+      e.text += *value;
+      ++pos;
+    }
+    return e;
+  }
+  case TK::Punct:
+    break;
+  default:
+    return errorAt(pos, "expected an expression, found " + describe(t));
+  }
+  if (t.is("...")) {
+    PyExpr e = make(PyExpr::Kind::Const, t);
+    e.text = "...";
+    ++pos;
+    return e;
+  }
+  if (t.is("(")) {
+    ++pos;
+    skipComments(pos);
+    if (tok(pos).is(")")) {
+      ++pos;
+      PyExpr e = make(PyExpr::Kind::Tuple, t);
+      e.parenthesized = true;
+      return e;
+    }
+    std::vector<PyExpr> items;
+    bool trailingComma = false;
+    if (Status st = sequence(pos, ")", depth + 1, items, trailingComma); !st)
+      return st.takeError();
+    if (items.size() == 1 && !trailingComma) {
+      PyExpr inner = std::move(items[0]);
+      inner.parenthesized = true;
+      return inner;
+    }
+    PyExpr e = make(PyExpr::Kind::Tuple, t);
+    e.parenthesized = true;
+    e.items = std::move(items);
+    return e;
+  }
+  if (t.is("[")) {
+    ++pos;
+    PyExpr e = make(PyExpr::Kind::List, t);
+    bool trailingComma = false;
+    if (Status st = sequence(pos, "]", depth + 1, e.items, trailingComma); !st)
+      return st.takeError();
+    return e;
+  }
+  if (t.is("{")) {
+    size_t open = pos;
+    ++pos;
+    skipComments(pos);
+    PyExpr e = make(PyExpr::Kind::Dict, t);
+    if (tok(pos).is("}")) {
+      ++pos;
+      return e;
+    }
+    // A dict when the first item is followed by ':', a set otherwise.
+    bool first = true;
+    for (;;) {
+      skipComments(pos);
+      if (tok(pos).is("}")) {
+        ++pos;
+        return e;
+      }
+      if (tok(pos).kind == TK::End || tok(pos).kind == TK::Newline)
+        return errorAt(open, "unbalanced brackets: '{' is never closed");
+      auto key = comparison(pos, depth + 1);
+      if (!key)
+        return key;
+      skipComments(pos);
+      if (first && !tok(pos).is(":"))
+        e.kind = PyExpr::Kind::Set;
+      first = false;
+      e.items.push_back(key.take());
+      if (e.kind == PyExpr::Kind::Dict) {
+        if (!tok(pos).is(":"))
+          return errorAt(pos, "expected ':' after a dict key, found " + describe(tok(pos)));
+        ++pos;
+        auto value = comparison(pos, depth + 1);
+        if (!value)
+          return value;
+        e.items.push_back(value.take());
+      }
+      skipComments(pos);
+      if (tok(pos).is(",")) {
+        ++pos;
+        continue;
+      }
+      if (tok(pos).is("}")) {
+        ++pos;
+        return e;
+      }
+      if (tok(pos).kind == TK::End || tok(pos).kind == TK::Newline)
+        return errorAt(open, "unbalanced brackets: '{' is never closed");
+      return insideBrackets(open, pos, "expected ',' or '}', found " + describe(tok(pos)));
+    }
+  }
+  if (t.is(")") || t.is("]") || t.is("}"))
+    return errorAt(pos, "unbalanced brackets: unexpected '" + std::string(t.text) + "'");
+  return errorAt(pos, "expected an expression, found " + describe(t));
+}
+
+} // namespace fxkit::inductor

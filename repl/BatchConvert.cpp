@@ -1,0 +1,181 @@
+#include "repl/BatchConvert.h"
+
+#include "exporters/Export.h"
+#include "repl/Cli.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace fxkit {
+namespace {
+
+bool endsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string_view formatExtension(GraphFormat format) {
+  switch (format) {
+  case GraphFormat::FxText:
+    return ".graph.txt";
+  case GraphFormat::FxPy:
+    return ".py";
+  case GraphFormat::Json:
+    return ".json";
+  case GraphFormat::InductorPy:
+    return ".py";
+  case GraphFormat::InductorIr:
+    return ".txt";
+  case GraphFormat::InductorCpp:
+    return ".py";
+  case GraphFormat::Dot:
+    return ".dot";
+  case GraphFormat::Svg:
+    return ".svg";
+  }
+  return ".txt";
+}
+
+/// Serializes everything written to stderr by the workers, so lines never interleave, and owns
+/// the progress line (redrawn in place on a terminal, never drawn otherwise).
+class Reporter {
+public:
+  Reporter(size_t total) : total_(total), tty_(::isatty(STDERR_FILENO) == 1) {}
+
+  void error(const std::string &message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    clearProgress();
+    std::cerr << "fxkit: " << message << "\n";
+    drawProgress();
+  }
+
+  void finished(bool ok, const std::string &input) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    (ok ? converted_ : failed_)++;
+    last_ = input;
+    drawProgress();
+  }
+
+  /// Clears the progress line and prints the summary; returns the exit code.
+  int summary() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    clearProgress();
+    std::cerr << "converted " << converted_ << ", failed " << failed_ << "\n";
+    return failed_ == 0 ? kExitOk : kExitCheckFailed;
+  }
+
+private:
+  void drawProgress() {
+    if (!tty_)
+      return;
+    size_t done = converted_ + failed_;
+    constexpr size_t kWidth = 30;
+    size_t filled = total_ == 0 ? kWidth : done * kWidth / total_;
+    std::string line = "\r[" + std::string(filled, '#') + std::string(kWidth - filled, ' ') + "] " +
+                       std::to_string(done) + "/" + std::to_string(total_) + " " + last_;
+    if (line.size() > 100)
+      line.resize(100);
+    std::cerr << line << "\x1b[K" << std::flush;
+    drawn_ = true;
+  }
+
+  void clearProgress() {
+    if (tty_ && drawn_)
+      std::cerr << "\r\x1b[K" << std::flush;
+    drawn_ = false;
+  }
+
+  std::mutex mutex_;
+  size_t total_;
+  bool tty_;
+  bool drawn_ = false;
+  size_t converted_ = 0, failed_ = 0;
+  std::string last_;
+};
+
+} // namespace
+
+std::string batchOutputName(const std::string &input, GraphFormat to) {
+  std::string name = std::filesystem::path(input).filename().string();
+  // Two-part suffixes first: `X.graph.txt` and `X.readable.py` both stand for graph X.
+  for (std::string_view suffix : {".graph.txt", ".readable.py"}) {
+    if (endsWith(name, suffix) && name.size() > suffix.size()) {
+      name.resize(name.size() - suffix.size());
+      return name + std::string(formatExtension(to));
+    }
+  }
+  std::string stem = std::filesystem::path(name).stem().string();
+  return (stem.empty() ? name : stem) + std::string(formatExtension(to));
+}
+
+int runBatchConvert(const BatchConvertOptions &options) {
+  namespace fs = std::filesystem;
+  if (options.inputs.empty() || options.outputDir.empty() || options.outputDir == "-") {
+    std::cerr << "fxkit: error: converting several inputs needs -o DIR (a folder)\n";
+    return kExitBadInput;
+  }
+  for (const auto &in : options.inputs) {
+    if (in == "-") {
+      std::cerr << "fxkit: error: '-' (stdin) cannot be one of several inputs\n";
+      return kExitBadInput;
+    }
+  }
+  // Two inputs with one stem would race for one output file: refuse before writing anything.
+  std::vector<std::string> outputs;
+  std::map<std::string, std::string> seen;
+  for (const auto &in : options.inputs) {
+    std::string out = (fs::path(options.outputDir) / batchOutputName(in, options.to)).string();
+    if (auto [it, inserted] = seen.emplace(out, in); !inserted) {
+      std::cerr << "fxkit: error: '" << it->second << "' and '" << in
+                << "' would both be written to '" << out << "'\n";
+      return kExitBadInput;
+    }
+    outputs.push_back(out);
+  }
+  std::error_code ec;
+  fs::create_directories(options.outputDir, ec);
+  if (ec || !fs::is_directory(options.outputDir)) {
+    std::cerr << "fxkit: error: cannot create output folder '" << options.outputDir
+              << "': " << (ec ? ec.message() : "not a folder") << "\n";
+    return kExitBadInput;
+  }
+
+  unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<size_t>(jobs, options.inputs.size()));
+  Reporter reporter(options.inputs.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    // Each input is independent (own graph, own output file), so workers share only the
+    // index counter and the reporter.
+    for (size_t i = next++; i < options.inputs.size(); i = next++) {
+      const std::string &in = options.inputs[i];
+      bool ok = false;
+      auto graph = importGraphFile(in, options.from);
+      if (!graph) {
+        reporter.error(graph.error().str());
+      } else if (auto text = exportGraph(*graph, options.to); !text) {
+        reporter.error(in + ": " + text.error().str());
+      } else if (Status st = writeFileAtomic(outputs[i], *text); !st) {
+        reporter.error(st.error().str());
+      } else {
+        ok = true;
+      }
+      reporter.finished(ok, in);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < jobs; ++t)
+    pool.emplace_back(worker);
+  worker(); // the calling thread is one of the workers
+  for (auto &t : pool)
+    t.join();
+  return reporter.summary();
+}
+
+} // namespace fxkit

@@ -1,0 +1,525 @@
+#include "repl/ReplCommands.h"
+
+#include "backends/interp/Interpreter.h"
+#include "exporters/Export.h"
+#include "exporters/FxTextPrinter.h"
+#include "exporters/GraphSummary.h"
+#include "importers/Import.h"
+#include "ir/Verifier.h"
+#include "repl/ReplMatcher.h"
+#include "repl/ReplSession.h"
+#include "transforms/Pass.h"
+
+#include <algorithm>
+#include <charconv>
+#include <unordered_map>
+
+namespace fxkit {
+namespace {
+
+const ReplCommand &commandNamed(std::string_view name) { return *findReplCommand(name); }
+
+/// Checks the number of arguments (words after the command name).
+Status arity(const ReplWords &words, size_t min, size_t max) {
+  size_t n = words.size() - 1;
+  if (n < min || n > max)
+    return Error("usage: " + std::string(commandNamed(words[0]).usage));
+  return Status::ok();
+}
+
+std::string joinWords(const ReplWords &words) {
+  std::string out;
+  for (const std::string &w : words)
+    out += (out.empty() ? "" : " ") + quoteReplWord(w);
+  return out;
+}
+
+/// A node of the current graph by name (`%x` is accepted as FX prints it).
+Expected<Node *> nodeNamed(const ReplGraph &g, std::string_view name) {
+  if (name.starts_with('%'))
+    name.remove_prefix(1);
+  if (Node *n = g.graph.find(name))
+    return n;
+  return Error("no node named '" + std::string(name) + "' in graph '" + g.name + "'");
+}
+
+/// `%mul = torch.ops.aten.mul.Tensor : f32[4][1]cpu`: one line per node in listings.
+std::string describeNode(const Node &n) {
+  std::string out = "%" + n.name() + " = ";
+  if (n.op() == OpKind::CallFunction || n.op() == OpKind::CallMethod ||
+      n.op() == OpKind::CallModule || n.op() == OpKind::GetAttr)
+    out += n.target();
+  else
+    out += opKindName(n.op());
+  std::string type = valueTypeString(n.value());
+  if (!type.empty())
+    out += " : " + type;
+  return out;
+}
+
+bool isIdentifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
+    return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+/// `dir/softmax.graph.txt` -> `softmax`: the default name of a loaded graph.
+std::string graphNameFromPath(std::string_view path) {
+  size_t slash = path.find_last_of('/');
+  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  for (std::string_view ext : {".graph.txt", ".nodes.json"})
+    if (base.ends_with(ext))
+      return std::string(base.substr(0, base.size() - ext.size()));
+  size_t dot = base.find_last_of('.');
+  return std::string(dot == 0 || dot == std::string_view::npos ? base : base.substr(0, dot));
+}
+
+/// A copy of `g` with one node renamed. Graph has no rename (names are its index keys), so the
+/// graph is rebuilt in order; every other field is copied as is.
+Expected<Graph> withRenamedNode(const Graph &g, const Node *target, const std::string &name) {
+  Graph out;
+  out.moduleName = g.moduleName;
+  out.attachments = g.attachments;
+  out.reserve(g.size());
+  std::unordered_map<const Node *, Node *> copies;
+  bool dangling = false;
+  auto remap = [&](Node *n) {
+    auto it = copies.find(n);
+    dangling = dangling || it == copies.end();
+    return it == copies.end() ? n : it->second;
+  };
+  for (Node *n : g) {
+    Argument args = n->args();
+    Argument kwargs = n->kwargs();
+    args.mapNodes(remap);
+    kwargs.mapNodes(remap);
+    if (dangling)
+      return Error("node '" + n->name() + "' uses a node defined after it (run 'verify')");
+    Node *copy = out.create(n->op(), n == target ? name : n->name(), n->target(), std::move(args),
+                            std::move(kwargs));
+    copy->setPythonType(n->pythonType());
+    copy->value() = n->value();
+    copies.emplace(n, copy);
+  }
+  return out;
+}
+
+Status cmdLoad(ReplSession &s, const ReplWords &w) {
+  if (w.size() != 2 && !(w.size() == 4 && w[2] == "as"))
+    return Error("usage: " + std::string(commandNamed(w[0]).usage));
+  std::string name = w.size() == 4 ? w[3] : graphNameFromPath(w[1]);
+  auto graph = importGraphFile(w[1]);
+  if (!graph)
+    return graph.takeError();
+  ReplGraph &g = s.addGraph(name, w[1], graph.take());
+  s.out() << "loaded " << g.name << ": " << g.graph.size() << " nodes from " << w[1] << "\n";
+  return Status::ok();
+}
+
+Status cmdList(ReplSession &s, const ReplWords &w) {
+  if (Status a = arity(w, 0, 0); !a)
+    return a;
+  auto cur = s.current();
+  if (s.graphs().empty())
+    s.out() << "no graphs loaded\n";
+  for (const auto &g : s.graphs()) {
+    s.out() << (cur && *cur == g.get() ? "* " : "  ") << g->name << ": " << g->graph.size()
+            << " nodes";
+    if (!g->path.empty())
+      s.out() << " (" << g->path << ")";
+    s.out() << "\n";
+  }
+  return Status::ok();
+}
+
+Status cmdUse(ReplSession &s, const ReplWords &w) {
+  if (Status a = arity(w, 1, 1); !a)
+    return a;
+  if (Status u = s.use(w[1]); !u)
+    return u;
+  s.out() << "current graph: " << w[1] << "\n";
+  return Status::ok();
+}
+
+Status cmdShow(ReplSession &s, const ReplWords &w) {
+  if (Status a = arity(w, 0, 1); !a)
+    return a;
+  auto cur = s.current();
+  if (!cur)
+    return cur.takeError();
+  FxTextOptions options;
+  options.tensorTypes = true;
+  std::string text = printFxText((*cur)->graph, options);
+  if (w.size() == 1) {
+    // str(graph) has no final newline; a shell's output does.
+    s.out() << text << (text.ends_with('\n') ? "" : "\n");
+    return Status::ok();
+  }
+  auto node = nodeNamed(**cur, w[1]);
+  if (!node)
+    return node.takeError();
+  // The node's line as `str(graph)` prints it, so `show x` and `show` agree.
+  std::string prefix = (*node)->op() == OpKind::Output ? "return " : "%" + (*node)->name() + " ";
+  size_t pos = 0;
+  std::string line;
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    std::string_view l(text.data() + pos, (eol == std::string::npos ? text.size() : eol) - pos);
+    pos = eol == std::string::npos ? text.size() : eol + 1;
+    size_t first = l.find_first_not_of(' ');
+    if (first != std::string_view::npos && l.substr(first).starts_with(prefix)) {
+      line = std::string(l.substr(first));
+      break;
+    }
+  }
+  s.out() << line << "\n";
+  std::string type = valueTypeString((*node)->value());
+  s.out() << "type: " << (type.empty() ? "unknown" : type) << "\n";
+  return Status::ok();
+}
+
+/// `users NODE` and `inputs NODE`.
+Status listNeighbours(ReplSession &s, const ReplWords &w, bool users) {
+  if (Status a = arity(w, 1, 1); !a)
+    return a;
+  auto cur = s.current();
+  if (!cur)
+    return cur.takeError();
+  auto node = nodeNamed(**cur, w[1]);
+  if (!node)
+    return node.takeError();
+  std::vector<Node *> nodes = users ? (*node)->users() : (*node)->inputs();
+  if (nodes.empty())
+    s.out() << "(" << (users ? "no users" : "no inputs") << ")\n";
+  for (Node *n : nodes)
+    s.out() << describeNode(*n) << "\n";
+  return Status::ok();
+}
+
+Status cmdUsers(ReplSession &s, const ReplWords &w) { return listNeighbours(s, w, true); }
+Status cmdInputs(ReplSession &s, const ReplWords &w) { return listNeighbours(s, w, false); }
+
+Status cmdInfo(ReplSession &s, const ReplWords &w) {
+  if (Status a = arity(w, 0, 0); !a)
+    return a;
+  auto cur = s.current();
+  if (!cur)
+    return cur.takeError();
+  s.out() << "graph: " << (*cur)->name;
+  if (!(*cur)->path.empty())
+    s.out() << " (" << (*cur)->path << ")";
+  s.out() << "\n" << printGraphSummary(summarizeGraph((*cur)->graph));
+  return Status::ok();
+}
+
+Status cmdFind(ReplSession &s, const ReplWords &w) {
+  auto cur = s.current();
+  if (!cur)
+    return cur.takeError();
+  auto matcher = parseNodeMatcher(ReplWords(w.begin() + 1, w.end()));
+  if (!matcher)
+    return matcher.takeError();
+  size_t found = 0;
+  for (Node *n : (*cur)->graph)
+    if (matcher->matches(*n)) {
+      s.out() << describeNode(*n) << "\n";
+      ++found;
+    }
+  s.out() << found << " of " << (*cur)->graph.size() << " nodes match\n";
+  return Status::ok();
+}
+
+Status cmdRename(ReplSession &s, const ReplWords &w) {
+  if (Status a = arity(w, 2, 2); !a)
+    return a;
+  if (!isIdentifier(w[2]))
+    return Error("'" + w[2] + "' is not a valid node name (letters, digits and _)");
+  Status st = s.edit(joinWords(w), [&](Graph &graph) -> Status {
+    auto cur = s.current();
+    auto node = nodeNamed(**cur, w[1]);
+    if (!node)
+      return node.takeError();
+    if (graph.find(w[2]) && graph.find(w[2]) != *node)
+      return Error("a node named '" + w[2] + "' exists already");
+    auto renamed = withRenamedNode(graph, *node, w[2]);
+    if (!renamed)
+      return renamed.takeError();
+    graph = renamed.take();
+    return Status::ok();
+  });
+  if (st)
+    s.out() << "renamed " << w[1] << " to " << w[2] << "\n";
+  return st;
+}
+
+Status cmdReplaceUses(ReplSession &s, const ReplWords &w) {
+  if (Status a = arity(w, 2, 2); !a)
+    return a;
+  size_t count = 0;
+  Status st = s.edit(joinWords(w), [&](Graph &graph) -> Status {
+    auto cur = s.current();
+    auto from = nodeNamed(**cur, w[1]);
+    if (!from)
+      return from.takeError();
+    auto to = nodeNamed(**cur, w[2]);
+    if (!to)
+      return to.takeError();
+    if (*from == *to)
+      return Error("a node cannot replace itself");
+    count = (*from)->users().size();
+    graph.replaceAllUsesWith(*from, *to);
+    return Status::ok();
+  });
+  if (st)
+    s.out() << "replaced " << w[1] << " with " << w[2] << " in " << count
+            << (count == 1 ? " user" : " users") << "\n";
+  return st;
+}
+
+Status cmdErase(ReplSession &s, const ReplWords &w) {
+  if (Status a = arity(w, 1, 1); !a)
+    return a;
+  Status st = s.edit(joinWords(w), [&](Graph &graph) -> Status {
+    auto cur = s.current();
+    auto node = nodeNamed(**cur, w[1]);
+    if (!node)
+      return node.takeError();
+    const std::vector<Node *> &users = (*node)->users();
+    if (!users.empty()) {
+      std::string names;
+      for (Node *u : users)
+        names += (names.empty() ? "" : ", ") + u->name();
+      return Error("cannot erase '" + (*node)->name() + "': it has " +
+                   std::to_string(users.size()) + (users.size() == 1 ? " user" : " users") + " (" +
+                   names + "); use 'replace-uses' first");
+    }
+    if ((*node)->op() == OpKind::Output)
+      return Error("cannot erase the output node: a graph needs one");
+    graph.erase(*node);
+    return Status::ok();
+  });
+  if (st)
+    s.out() << "erased " << w[1] << "\n";
+  return st;
+}
+
+Status cmdPass(ReplSession &s, const ReplWords &w) {
+  if (w.size() < 2)
+    return Error("usage: " + std::string(commandNamed(w[0]).usage));
+  registerBuiltinPasses();
+  // `pass dce,infer-shapes` as in `fxkit compile --passes` works too.
+  std::vector<std::string> names;
+  for (size_t i = 1; i < w.size(); ++i) {
+    std::string_view rest = w[i];
+    while (!rest.empty()) {
+      size_t comma = rest.find(',');
+      if (comma != 0)
+        names.emplace_back(rest.substr(0, comma));
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+  }
+  for (const std::string &n : names)
+    if (!PassRegistry::instance().find(n)) {
+      std::string known;
+      for (const PassInfo &p : PassRegistry::instance().all())
+        known += (known.empty() ? "" : ", ") + p.name;
+      return Error("unknown pass '" + n + "' (passes: " + known + ")");
+    }
+  std::vector<PassRun> runs;
+  Status st = s.edit(joinWords(w), [&](Graph &graph) -> Status {
+    auto r = runPipeline(graph, names);
+    if (!r)
+      return r.takeError();
+    runs = r.take();
+    return Status::ok();
+  });
+  for (const PassRun &r : runs)
+    s.out() << r.name << ": " << (r.changed ? "changed" : "no change") << "\n";
+  return st;
+}
+
+Status cmdVerify(ReplSession &s, const ReplWords &w) {
+  if (Status a = arity(w, 0, 0); !a)
+    return a;
+  auto cur = s.current();
+  if (!cur)
+    return cur.takeError();
+  if (Status v = verifyGraph((*cur)->graph); !v)
+    return v;
+  s.out() << "ok: " << (*cur)->name << " verifies\n";
+  return Status::ok();
+}
+
+Status cmdUndo(ReplSession &s, const ReplWords &w) {
+  if (Status a = arity(w, 0, 0); !a)
+    return a;
+  bool undo = w[0] == "undo";
+  auto what = undo ? s.undo() : s.redo();
+  if (!what)
+    return what.takeError();
+  s.out() << (undo ? "undone: " : "redone: ") << *what << "\n";
+  return Status::ok();
+}
+
+Status cmdExport(ReplSession &s, const ReplWords &w) {
+  if (Status a = arity(w, 1, 2); !a)
+    return a;
+  auto cur = s.current();
+  if (!cur)
+    return cur.takeError();
+  auto format = parseGraphFormat(w[1]);
+  if (!format)
+    return Error("unknown format '" + w[1] + "' (expected fx, fxpy, json, dot or svg)");
+  auto text = exportGraph((*cur)->graph, *format);
+  if (!text)
+    return text.takeError();
+  if (w.size() == 2) {
+    s.out() << *text << (text->ends_with('\n') ? "" : "\n");
+    return Status::ok();
+  }
+  if (Status st = writeFileAtomic(w[2], *text); !st)
+    return st;
+  s.out() << "wrote " << w[2] << " (" << graphFormatName(*format) << ")\n";
+  return Status::ok();
+}
+
+Status cmdRun(ReplSession &s, const ReplWords &w) {
+  auto cur = s.current();
+  if (!cur)
+    return cur.takeError();
+  uint64_t seed = 0;
+  SymExpr::Bindings symbols;
+  for (size_t i = 1; i < w.size(); ++i) {
+    auto number = [](std::string_view text, auto &value) {
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      return ec == std::errc() && end == text.data() + text.size() && !text.empty();
+    };
+    size_t eq = w[i].find('=');
+    int64_t value = 0;
+    if (w[i] == "--seed" && i + 1 < w.size() && number(w[i + 1], seed))
+      ++i;
+    else if (eq != std::string::npos && eq > 0 && number(w[i].substr(eq + 1), value))
+      symbols[w[i].substr(0, eq)] = value;
+    else
+      return Error("bad argument '" + w[i] + "'; usage: " + std::string(commandNamed(w[0]).usage));
+  }
+  registerReferenceKernels();
+  // The interpreter fills in missing types; running a copy keeps `run` from editing the graph.
+  Graph graph = (*cur)->graph.clone();
+  auto inputs = makeRandomInputs(graph, symbols, seed);
+  if (!inputs)
+    return inputs.takeError();
+  auto result = interpretGraph(graph, *inputs);
+  if (!result)
+    return result.takeError();
+  for (size_t i = 0; i < result->outputs.size(); ++i) {
+    const RuntimeValue &v = result->outputs[i];
+    s.out() << "out_" << i << ": ";
+    if (const Tensor *t = v.tensor())
+      s.out() << t->typeOf().str();
+    else if (const int64_t *n = v.integer())
+      s.out() << *n;
+    else if (const auto *ts = v.tensors())
+      s.out() << ts->size() << " tensors";
+    else if (const double *d = std::get_if<double>(&v.v))
+      s.out() << *d;
+    else if (const bool *b = std::get_if<bool>(&v.v))
+      s.out() << (*b ? "True" : "False");
+    else
+      s.out() << "None";
+    s.out() << "\n";
+  }
+  return Status::ok();
+}
+
+Status cmdHelp(ReplSession &s, const ReplWords &w) {
+  if (Status a = arity(w, 0, 1); !a)
+    return a;
+  if (w.size() == 2) {
+    const ReplCommand *c = findReplCommand(w[1]);
+    if (!c)
+      return Error("no command named '" + w[1] + "' (try 'help')");
+    s.out() << "usage: " << c->usage << "\n" << c->summary << "\n";
+    if (!c->details.empty())
+      s.out() << c->details;
+    return Status::ok();
+  }
+  size_t width = 0;
+  for (const ReplCommand &c : replCommands())
+    width = std::max(width, c.usage.size());
+  for (const ReplCommand &c : replCommands())
+    s.out() << "  " << c.usage << std::string(width - c.usage.size() + 2, ' ') << c.summary << "\n";
+  s.out() << "Commands are separated by ';'; quote words with spaces; '#' starts a comment.\n";
+  return Status::ok();
+}
+
+Status cmdQuit(ReplSession &s, const ReplWords &w) {
+  if (Status a = arity(w, 0, 0); !a)
+    return a;
+  s.requestQuit();
+  return Status::ok();
+}
+
+} // namespace
+
+const std::vector<ReplCommand> &replCommands() {
+  using K = ReplArgKind;
+  static const std::vector<ReplCommand> commands = {
+      {"load", "load FILE [as NAME]", "Load a graph (fx, fxpy, json, inductor-py) and use it",
+       "The name defaults to the file name without its extension; loading a name again\n"
+       "replaces that graph.\n",
+       K::File, K::None, cmdLoad},
+      {"list", "list", "List the graphs loaded (* marks the current one)", "", K::None, K::None,
+       cmdList},
+      {"use", "use NAME", "Make a loaded graph the current one", "", K::Graph, K::None, cmdUse},
+      {"show", "show [NODE]", "Print the graph as FX text, or one node and its type", "", K::Node,
+       K::None, cmdShow},
+      {"users", "users NODE", "List the nodes that use NODE", "", K::Node, K::None, cmdUsers},
+      {"inputs", "inputs NODE", "List the nodes NODE uses", "", K::Node, K::None, cmdInputs},
+      {"info", "info", "Summarize the graph: counts, ops, inputs, outputs, symbols", "", K::None,
+       K::None, cmdInfo},
+      {"find", "find TERM...", "List the nodes for which every TERM holds",
+       "Terms are KEY=VALUE, KEY!=VALUE, or for counts KEY<N, KEY<=N, KEY>N, KEY>=N:\n"
+       "  op=aten.mul.Tensor  the target, with or without torch.ops.; * and ? are globs\n"
+       "  name=add*           the node name\n"
+       "  kind=placeholder    placeholder, call_function, call_method, get_attr, output\n"
+       "  type=f32[*          the value's type as FX prints it\n"
+       "  dtype=f16           the value's dtype (f32, float16, torch.half, ...)\n"
+       "  users>1, inputs=2   the number of distinct users or inputs\n",
+       K::None, K::None, cmdFind},
+      {"rename", "rename NODE NEW", "Rename a node", "", K::Node, K::None, cmdRename},
+      {"replace-uses", "replace-uses A B", "Make every user of A use B instead", "", K::Node,
+       K::Node, cmdReplaceUses},
+      {"erase", "erase NODE", "Erase a node that has no users", "", K::Node, K::None, cmdErase},
+      {"pass", "pass NAME...", "Run registered passes in order (see 'help pass')",
+       "Passes: dce, infer-shapes, lower, fuse, plan, wrapper, substitute-size-args, and any\n"
+       "other registered pass. The graph is verified after each.\n",
+       K::Pass, K::Pass, cmdPass},
+      {"verify", "verify", "Check the graph's structure", "", K::None, K::None, cmdVerify},
+      {"undo", "undo", "Undo the last edit (rename, replace-uses, erase, pass)", "", K::None,
+       K::None, cmdUndo},
+      {"redo", "redo", "Redo the last undone edit", "", K::None, K::None, cmdUndo},
+      {"export", "export FORMAT [FILE]", "Write the graph as fx, fxpy or json (to FILE or here)",
+       "", K::Format, K::File, cmdExport},
+      {"run", "run [--seed N] [SYM=N...]",
+       "Run the graph with the reference interpreter on seeded random inputs",
+       "Prints the type of every output. Symbolic sizes of the inputs need a value: s77=33.\n",
+       K::None, K::None, cmdRun},
+      {"help", "help [COMMAND]", "List the commands, or explain one", "", K::Command, K::None,
+       cmdHelp},
+      {"quit", "quit", "Leave the shell (also: exit, Ctrl-D)", "", K::None, K::None, cmdQuit},
+      {"exit", "exit", "Leave the shell", "", K::None, K::None, cmdQuit},
+  };
+  return commands;
+}
+
+const ReplCommand *findReplCommand(std::string_view name) {
+  for (const ReplCommand &c : replCommands())
+    if (c.name == name)
+      return &c;
+  return nullptr;
+}
+
+} // namespace fxkit

@@ -1,0 +1,41 @@
+#pragma once
+/// \file The node matcher language of the REPL's `find`: terms `KEY OP VALUE`, all of which
+/// must hold (`find op=aten.mul.Tensor users>1`).
+///
+/// Keys: `op` (the target, with or without `torch.ops.`), `name`, `kind` (placeholder,
+/// call_function, ...), `type` (the value's type text), `dtype` (f16, float16, torch.half),
+/// `users` and `inputs` (counts). Text keys take `=` and `!=` with `*`/`?` globs; counts take
+/// `=`, `!=`, `<`, `<=`, `>`, `>=`.
+
+#include "ir/Error.h"
+#include "ir/Node.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fxkit {
+
+/// One parsed `KEY OP VALUE` term.
+struct NodeMatchTerm {
+  enum class Key { Op, Name, Kind, Type, DType, Users, Inputs };
+  enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
+  Key key;
+  Cmp cmp;
+  std::string value; ///< the glob, dtype or kind text
+  int64_t count = 0; ///< for Users and Inputs
+};
+
+/// The AND of its terms; an empty matcher matches every node.
+struct NodeMatcher {
+  std::vector<NodeMatchTerm> terms;
+  bool matches(const Node &node) const;
+};
+
+/// Parses the words after `find`. Errors name the bad term and what was expected.
+Expected<NodeMatcher> parseNodeMatcher(const std::vector<std::string> &terms);
+
+/// Shell-style glob: `*` any run of characters, `?` one character, everything else literal.
+bool globMatch(std::string_view pattern, std::string_view text);
+
+} // namespace fxkit

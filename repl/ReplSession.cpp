@@ -1,0 +1,156 @@
+#include "repl/ReplSession.h"
+
+#include "ir/Verifier.h"
+#include "repl/ReplCommands.h"
+#include "repl/ReplLexer.h"
+
+namespace fxkit {
+namespace {
+
+/// Snapshots are whole graphs: keep the undo history bounded for large graphs.
+constexpr size_t kMaxUndo = 100;
+
+} // namespace
+
+volatile std::sig_atomic_t ReplSession::interrupted = 0;
+
+ReplSession::ReplSession(std::ostream &out, std::ostream &err) : out_(out), err_(err) {}
+
+void ReplSession::report(const Error &error, const SourceLoc &where) {
+  anyFailed_ = true;
+  if (!where.file.empty())
+    err_ << where.file << ":" << where.line << ": ";
+  err_ << error.str() << "\n";
+  err_.flush();
+}
+
+bool ReplSession::runLine(std::string_view line, const SourceLoc &where) {
+  auto commands = lexReplLine(line);
+  if (!commands) {
+    Error e = commands.takeError();
+    // The lexer knows only the column; the caller knows the line and the script.
+    e.loc.file = where.file.empty() ? "<input>" : where.file;
+    e.loc.line = where.line > 0 ? where.line : 1;
+    report(e, {});
+    return false;
+  }
+  // Like `;` in a shell, a failed command does not stop the ones after it; Ctrl-C does.
+  bool ok = true;
+  for (const ReplWords &words : *commands) {
+    if (interrupted) {
+      interrupted = 0;
+      err_ << "interrupted: the rest of the line is skipped\n";
+      return false;
+    }
+    const ReplCommand *command = findReplCommand(words[0]);
+    if (!command) {
+      report(Error("unknown command '" + words[0] + "' (try 'help')"), where);
+      ok = false;
+      continue;
+    }
+    if (Status s = command->run(*this, words); !s) {
+      report(s.error(), where);
+      ok = false;
+    }
+    out_.flush();
+    if (quit_)
+      break;
+  }
+  return ok;
+}
+
+bool ReplSession::runScript(std::string_view text, const std::string &scriptName) {
+  bool ok = true;
+  int lineNo = 0;
+  while (!text.empty() && !quit_) {
+    size_t eol = text.find('\n');
+    std::string_view line = text.substr(0, eol);
+    text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
+    ++lineNo;
+    ok = runLine(line, SourceLoc{scriptName, lineNo, 0}) && ok;
+  }
+  return ok;
+}
+
+ReplGraph *ReplSession::findGraph(std::string_view name) const {
+  for (const auto &g : graphs_)
+    if (g->name == name)
+      return g.get();
+  return nullptr;
+}
+
+ReplGraph &ReplSession::addGraph(std::string name, std::string path, Graph graph) {
+  ReplGraph *g = findGraph(name);
+  if (!g) {
+    graphs_.push_back(std::make_unique<ReplGraph>());
+    g = graphs_.back().get();
+    g->name = std::move(name);
+  } else {
+    // The history of the old graph does not apply to the one replacing it.
+    auto sameName = [&](const Snapshot &s) { return s.graphName == g->name; };
+    std::erase_if(undo_, sameName);
+    std::erase_if(redo_, sameName);
+  }
+  g->path = std::move(path);
+  g->graph = std::move(graph);
+  current_ = g;
+  return *g;
+}
+
+Expected<ReplGraph *> ReplSession::current() const {
+  if (!current_)
+    return Error("no graph loaded (use 'load FILE')");
+  return current_;
+}
+
+Status ReplSession::use(std::string_view name) {
+  ReplGraph *g = findGraph(name);
+  if (!g)
+    return Error("no graph named '" + std::string(name) + "' (see 'list')");
+  current_ = g;
+  return Status::ok();
+}
+
+Status ReplSession::edit(std::string description, const std::function<Status(Graph &)> &change) {
+  auto cur = current();
+  if (!cur)
+    return cur.takeError();
+  Graph &graph = (*cur)->graph;
+  Graph before = graph.clone();
+  if (Status s = change(graph); !s) {
+    graph = std::move(before);
+    return s;
+  }
+  if (Status v = verifyGraph(graph); !v) {
+    graph = std::move(before);
+    return Error(description + ": undone, the result does not verify: " + v.error().message);
+  }
+  undo_.push_back(Snapshot{(*cur)->name, std::move(description), std::move(before)});
+  if (undo_.size() > kMaxUndo)
+    undo_.erase(undo_.begin());
+  redo_.clear();
+  return Status::ok();
+}
+
+Expected<std::string> ReplSession::restore(std::vector<Snapshot> &from, std::vector<Snapshot> &to,
+                                           const char *what) {
+  if (from.empty())
+    return Error(std::string("nothing to ") + what);
+  Snapshot snap = std::move(from.back());
+  from.pop_back();
+  ReplGraph *g = findGraph(snap.graphName);
+  if (!g)
+    return Error("cannot " + std::string(what) + " '" + snap.description + "': graph '" +
+                 snap.graphName + "' is gone");
+  std::swap(g->graph, snap.graph);
+  current_ = g;
+  std::string description = snap.description;
+  to.push_back(std::move(snap));
+  return description;
+}
+
+Expected<std::string> ReplSession::undo() { return restore(undo_, redo_, "undo"); }
+
+Expected<std::string> ReplSession::redo() { return restore(redo_, undo_, "redo"); }
+
+} // namespace fxkit

@@ -1,0 +1,90 @@
+#pragma once
+/// \file The state of one REPL session (graphs loaded, the current one, undo/redo of edits) and
+/// the loop that runs command lines against it. Output goes to the streams it is given, so a
+/// session runs the same in a terminal, from `fxkit -c`/`-f` and in tests.
+
+#include "ir/Error.h"
+#include "ir/Graph.h"
+
+#include <csignal>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fxkit {
+
+/// A graph the session holds, under the name commands refer to it by.
+struct ReplGraph {
+  std::string name;
+  std::string path; ///< where it was loaded from ("" for graphs made in the session)
+  Graph graph;
+};
+
+class ReplSession {
+public:
+  /// Command output goes to `out`, errors (`error: ...`) to `err`.
+  ReplSession(std::ostream &out, std::ostream &err);
+
+  /// Runs one line of commands separated by `;`. An error prints `error: ...` (prefixed by
+  /// `where`'s file:line when given) and the next command runs. Returns false when a command
+  /// failed.
+  bool runLine(std::string_view line, const SourceLoc &where = {});
+  /// Runs every line of a script; errors name `scriptName:line`. Returns false when any failed.
+  bool runScript(std::string_view text, const std::string &scriptName);
+
+  /// Whether any command failed so far (the exit code of `fxkit -c`/`-f` is 2 then).
+  bool anyFailed() const { return anyFailed_; }
+  /// Set by `quit`; the interactive loop stops.
+  bool quitRequested() const { return quit_; }
+  void requestQuit() { quit_ = true; }
+
+  std::ostream &out() { return out_; }
+  std::ostream &err() { return err_; }
+
+  /// Graphs in the order they were loaded.
+  const std::vector<std::unique_ptr<ReplGraph>> &graphs() const { return graphs_; }
+  ReplGraph *findGraph(std::string_view name) const;
+  /// Adds (or replaces, when the name is taken) a graph and makes it current.
+  ReplGraph &addGraph(std::string name, std::string path, Graph graph);
+  /// The current graph, or an error saying to load one.
+  Expected<ReplGraph *> current() const;
+  Status use(std::string_view name);
+
+  /// Applies an edit to the current graph: on failure, or when the verifier rejects the result,
+  /// the graph is restored and the error says why; on success the previous graph goes on the
+  /// undo stack (and the redo stack is cleared).
+  Status edit(std::string description, const std::function<Status(Graph &)> &change);
+  /// Restores the graph before the last edit; returns the edit's description.
+  Expected<std::string> undo();
+  /// Re-applies the last undone edit; returns its description.
+  Expected<std::string> redo();
+
+  /// Set from a SIGINT handler in interactive mode: the rest of the line is skipped.
+  static volatile std::sig_atomic_t interrupted;
+
+private:
+  /// A graph as it was before (undo) or after (redo) an edit.
+  struct Snapshot {
+    std::string graphName;
+    std::string description;
+    Graph graph;
+  };
+  /// Swaps the named graph with the snapshot's and moves the snapshot to `to`.
+  Expected<std::string> restore(std::vector<Snapshot> &from, std::vector<Snapshot> &to,
+                                const char *what);
+  void report(const Error &error, const SourceLoc &where);
+
+  std::ostream &out_;
+  std::ostream &err_;
+  std::vector<std::unique_ptr<ReplGraph>> graphs_;
+  ReplGraph *current_ = nullptr;
+  std::vector<Snapshot> undo_;
+  std::vector<Snapshot> redo_;
+  bool anyFailed_ = false;
+  bool quit_ = false;
+};
+
+} // namespace fxkit

@@ -1,0 +1,24 @@
+#pragma once
+/// \file The front ends of the REPL's command language: `fxkit repl [FILE...]` (interactive,
+/// GNU readline when built with it), `fxkit -c "cmd; cmd" [FILE...]` and
+/// `fxkit -f SCRIPT [FILE...]`.
+
+namespace fxkit {
+
+class ReplSession;
+
+/// Whether argv (as main gets it) asks for the REPL: `repl`, `-c` or `-f` first, or no
+/// arguments at all on a terminal.
+bool isReplInvocation(int argc, char **argv);
+
+/// Runs the REPL front end argv asks for. FILEs are loaded first. Exit code: 0, or 2 when a
+/// command of `-c`/`-f` failed (or the usage is wrong); the interactive shell exits 0.
+int runReplCli(int argc, char **argv);
+
+/// The interactive loop on stdin/stdout until `quit` or end of input: readline with history
+/// ($XDG_STATE_HOME/fxkit/history, else ~/.fxkit_history) and tab completion when built with
+/// it and stdin is a terminal, otherwise plain lines. Ctrl-C abandons the line being typed or
+/// the rest of a running line, never the shell.
+int runInteractiveRepl(ReplSession &session);
+
+} // namespace fxkit

@@ -1,0 +1,215 @@
+/// OpenCL C generation from fused loop programs: the softmax kernel in full (golden), how
+/// reduction kernels split their loops over reduced points and recompute internal values,
+/// flat (reshaped) pointwise ops, masked loads, and that every kernel of every corpus graph
+/// has a form. Whether the code computes the right numbers is OpenCLRuntimeTest's business.
+
+#include "CorpusTestSupport.h"
+#include "backends/opencl/codegen/OpenCLKernelGen.h"
+#include "importers/FxTextParser.h"
+#include "importers/Import.h"
+#include "transforms/Fusion.h"
+#include "transforms/Lowering.h"
+#include "transforms/ShapeInference.h"
+#include "transforms/SizeArgs.h"
+
+#include <gtest/gtest.h>
+
+using namespace fxkit;
+using namespace fxkit::loop;
+using fxkit::testing::corpusGraphs;
+
+namespace {
+
+struct Generated {
+  Graph graph;
+  LoopProgram program;
+  FusedProgram fused;
+  opencl::GeneratedProgram code;
+};
+
+::testing::AssertionResult generate(Graph graph, Generated &out) {
+  out.graph = std::move(graph);
+  if (Status s = inferShapes(out.graph); !s)
+    return ::testing::AssertionFailure() << s.error().str();
+  auto program = lowerGraph(out.graph);
+  if (!program)
+    return ::testing::AssertionFailure() << program.error().str();
+  out.program = program.take();
+  auto fused = fuseLoopProgram(out.program);
+  if (!fused)
+    return ::testing::AssertionFailure() << fused.error().str();
+  out.fused = fused.take();
+  hoistSizeArgs(out.program, out.fused);
+  auto code = opencl::generateOpenCL(out.program, out.fused);
+  if (!code)
+    return ::testing::AssertionFailure() << code.error().str();
+  out.code = code.take();
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult generate(std::string_view text, Generated &out) {
+  auto graph = parseFxText(text, "<test>");
+  if (!graph)
+    return ::testing::AssertionFailure() << graph.error().str();
+  return generate(graph.take(), out);
+}
+
+size_t count(const std::string &s, const std::string &what) {
+  size_t n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1))
+    ++n;
+  return n;
+}
+
+TEST(OpenCLCodegen, SoftmaxKernel) {
+  Generated g;
+  ASSERT_TRUE(generate(R"(graph():
+    %x : Tensor "f32[8, 16][16, 1]cpu"[num_users=2] = placeholder[target=x]
+    %amax : [num_users=1] = call_function[target=torch.ops.aten.amax.default](args = (%x, [1], True), kwargs = {})
+    %sub : [num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%x, %amax), kwargs = {})
+    %exp : [num_users=2] = call_function[target=torch.ops.aten.exp.default](args = (%sub,), kwargs = {})
+    %sum_1 : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%exp, [1], True), kwargs = {})
+    %div : [num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%exp, %sum_1), kwargs = {})
+    return (div,)
+)",
+                       g));
+  ASSERT_EQ(g.code.launches.size(), 1u);
+  const opencl::GeneratedKernel &k = g.code.launches[0];
+  EXPECT_TRUE(k.isReduction);
+  EXPECT_EQ(k.xnumel.str(), "8");
+  EXPECT_EQ(k.rnumel.str(), "16");
+  EXPECT_EQ(k.source, R"(// fused_amax_sub_exp_sum_0: 4 ops over [8] x [16]
+__kernel void fused_amax_sub_exp_sum_0(__global const uchar *in_ptr0_base,
+    const ulong in_ptr0_offset,
+    __global uchar *out_ptr0_base,
+    const ulong out_ptr0_offset,
+    const long xnumel,
+    const long rnumel,
+    const int fx_L,
+    const int fx_W,
+    __local double *fx_scratch) {
+  __global const float *in_ptr0 = (__global const float *)(in_ptr0_base + in_ptr0_offset);
+  __global float *out_ptr0 = (__global float *)(out_ptr0_base + out_ptr0_offset);
+  const int lid = get_local_id(0);
+  const int lane = lid & (fx_L - 1);
+  const int slot = lid / fx_L;
+  for (fx_index_t xbase = (fx_index_t)get_group_id(0) * fx_W; xbase < xnumel;
+       xbase += (fx_index_t)get_num_groups(0) * fx_W) {
+    // Rows past the end compute row xnumel - 1 again and store nothing.
+    const bool xmask = xbase + slot < xnumel;
+    const fx_index_t xindex = xmask ? xbase + slot : xnumel - 1;
+    const fx_index_t x0 = xindex;
+    float acc0 = -INFINITY;
+    for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {
+      const fx_index_t r0 = rindex;
+      // amax
+      const float tmp0 = in_ptr0[r0 + 16*x0];
+      acc0 = fx_maximum_f(acc0, tmp0);
+    }
+    if (fx_L > 1) {
+      __local float *fx_s0 = (__local float *)(fx_scratch + 0 * fx_L * fx_W);
+      fx_s0[lid] = acc0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int fx_step = fx_L >> 1; fx_step > 0; fx_step >>= 1) {
+        if (lane < fx_step) {
+          fx_s0[lid] = fx_maximum_f(fx_s0[lid], fx_s0[lid + fx_step]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      acc0 = fx_s0[lid - lane];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const float tmp1 = acc0;
+    float acc2 = 0;
+    for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {
+      const fx_index_t r0 = rindex;
+      // sub exp
+      const float tmp2 = in_ptr0[r0 + 16*x0];
+      const float tmp3 = tmp2 - tmp1;
+      const float tmp4 = exp(tmp3);
+      // sum
+      acc2 = acc2 + tmp4;
+    }
+    if (fx_L > 1) {
+      __local float *fx_s0 = (__local float *)(fx_scratch + 0 * fx_L * fx_W);
+      fx_s0[lid] = acc2;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int fx_step = fx_L >> 1; fx_step > 0; fx_step >>= 1) {
+        if (lane < fx_step) {
+          fx_s0[lid] = fx_s0[lid] + fx_s0[lid + fx_step];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      acc2 = fx_s0[lid - lane];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    const float tmp5 = acc2;
+    for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {
+      const fx_index_t r0 = rindex;
+      // div
+      // recomputed where it is read: it never leaves the kernel
+      const float tmp6 = in_ptr0[r0 + 16*x0];
+      const float tmp7 = tmp6 - tmp1;
+      const float tmp8 = exp(tmp7);
+      const float tmp9 = tmp8 / tmp5;
+      if (xmask) out_ptr0[r0 + 16*x0] = (float)(tmp9);
+    }
+  }
+}
+)");
+}
+
+TEST(OpenCLCodegen, SymbolicSizesBecomeKernelArguments) {
+  Generated g;
+  ASSERT_TRUE(generate(R"(graph():
+    %x : Tensor "f32[s0, 6][6, 1]cpu"[num_users=1] = placeholder[target=x]
+    %y : Tensor "f32[s0, 2, 3][6, 3, 1]cpu"[num_users=1] = placeholder[target=y]
+    %v : [num_users=1] = call_function[target=torch.ops.aten.view.default](args = (%x, [-1, 2, 3]), kwargs = {})
+    %a : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%v, %y), kwargs = {})
+    return (a,)
+)",
+                       g));
+  ASSERT_EQ(g.code.launches.size(), 1u);
+  const opencl::GeneratedKernel &k = g.code.launches[0];
+  EXPECT_FALSE(k.isReduction);
+  EXPECT_EQ(k.xnumel.str(), "6*s0");
+  std::vector<std::string> params;
+  for (const opencl::KernelParam &p : k.params)
+    params.push_back(p.name);
+  EXPECT_EQ(params, (std::vector<std::string>{"in_ptr0", "in_ptr1", "out_ptr0", "s0", "xnumel"}));
+  EXPECT_NE(k.source.find("for (fx_index_t xindex = get_global_id(0); xindex < xnumel;"),
+            std::string::npos);
+  EXPECT_EQ(count(k.source, "out_ptr0["), 1u) << k.source;
+}
+
+TEST(OpenCLCodegen, EveryCorpusKernelHasAnOpenCLForm) {
+  size_t graphs = 0, kernels = 0;
+  for (const std::string part : {"reference", "inductor"})
+    for (const auto &path : corpusGraphs(part)) {
+      std::string name = path.filename().string();
+      if (part == "inductor" && !name.starts_with("aten_post"))
+        continue; // the ATen graphs Inductor compiled; the others repeat them before decomposition
+      SCOPED_TRACE(path.string());
+      auto graph = importGraphFile(path.string(), GraphFormat::FxText, true);
+      ASSERT_TRUE(graph) << graph.error().str();
+      Generated g;
+      ASSERT_TRUE(generate(graph.take(), g));
+      ++graphs;
+      for (size_t i = 0; i < g.fused.kernels.size(); ++i) {
+        const opencl::GeneratedKernel &k = g.code.launches[i];
+        if (g.fused.kernels[i].isExtern) {
+          EXPECT_TRUE(k.name.empty());
+          continue;
+        }
+        ++kernels;
+        EXPECT_NE(k.source.find("__kernel void " + k.name + "("), std::string::npos);
+        // Every kernel writes something.
+        EXPECT_NE(k.source.find("out_ptr0"), std::string::npos) << k.source;
+      }
+      EXPECT_NE(g.code.source().find("typedef FX_INDEX_T fx_index_t;"), std::string::npos);
+    }
+  EXPECT_GE(graphs, 20u);
+  EXPECT_GE(kernels, 40u);
+}
+
+} // namespace

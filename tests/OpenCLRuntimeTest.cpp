@@ -1,0 +1,416 @@
+/// The OpenCL backend end to end, on the default device (PoCL's CPU device where there is no
+/// GPU): every reference workload of the corpus reproduces its recorded outputs; hand-made
+/// graphs that exercise each code generation path agree with the reference interpreter under
+/// every launch configuration; the kernel cache serves a second process (binaries and tuned
+/// configurations) and detects a corrupted entry, removes it and rebuilds.
+
+#include "CorpusTestSupport.h"
+#include "InterpreterTestSupport.h"
+#include "backends/interp/Interpreter.h"
+#include "backends/interp/json/ReferenceIO.h"
+#include "backends/opencl/runtime/OpenCLProgram.h"
+#include "importers/FxTextParser.h"
+#include "importers/Import.h"
+#include "transforms/Fusion.h"
+#include "transforms/Lowering.h"
+#include "transforms/MemoryPlanning.h"
+#include "transforms/ShapeInference.h"
+#include "transforms/SizeArgs.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+using namespace fxkit;
+using namespace fxkit::opencl;
+using fxkit::testing::corpusGraphs;
+using fxkit::testing::sibling;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The default device's context, or null (the test then skips, visibly).
+OpenCLContext *context() {
+  static std::unique_ptr<OpenCLContext> ctx = [] {
+    std::unique_ptr<OpenCLContext> out;
+    auto device = selectDevice("");
+    if (!device)
+      return out;
+    auto c = OpenCLContext::create(*device);
+    if (c)
+      out = c.take();
+    return out;
+  }();
+  return ctx.get();
+}
+
+#define REQUIRE_DEVICE()                                                                           \
+  if (!context())                                                                                  \
+  GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)"
+
+/// A temporary cache folder, removed at the end.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() /
+           ("fxkit-cl-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+            "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+struct Compiled {
+  Graph graph;
+  loop::LoopProgram program;
+  loop::FusedProgram fused;
+  loop::MemoryPlan plan;
+};
+
+::testing::AssertionResult compile(Graph graph, Compiled &c) {
+  c.graph = std::move(graph);
+  if (Status s = inferShapes(c.graph); !s)
+    return ::testing::AssertionFailure() << s.error().str();
+  auto program = lowerGraph(c.graph);
+  if (!program)
+    return ::testing::AssertionFailure() << program.error().str();
+  c.program = program.take();
+  auto fused = fuseLoopProgram(c.program);
+  if (!fused)
+    return ::testing::AssertionFailure() << fused.error().str();
+  c.fused = fused.take();
+  hoistSizeArgs(c.program, c.fused);
+  auto plan = planMemory(c.program, c.fused);
+  if (!plan)
+    return ::testing::AssertionFailure() << plan.error().str();
+  c.plan = plan.take();
+  return ::testing::AssertionSuccess();
+}
+
+/// Runs `c` on OpenCL and returns the result (failing the test on an error).
+std::optional<InterpretResult> runOnDevice(const Compiled &c, std::span<const RuntimeValue> inputs,
+                                           const OpenCLOptions &options,
+                                           OpenCLStats *stats = nullptr) {
+  auto program = OpenCLProgram::load(*context(), c.program, c.fused, c.plan, options);
+  EXPECT_TRUE(program) << (program ? "" : program.error().str());
+  if (!program)
+    return std::nullopt;
+  auto result = (*program)->run(inputs);
+  EXPECT_TRUE(result) << (result ? "" : result.error().str());
+  if (stats)
+    *stats = (*program)->stats();
+  if (!result)
+    return std::nullopt;
+  return result.take();
+}
+
+/// Checks a corpus graph on the device against its recorded outputs; returns the stats.
+OpenCLStats checkReference(const fs::path &path, const OpenCLOptions &options) {
+  SCOPED_TRACE(path.string());
+  OpenCLStats stats;
+  auto graph = importGraphFile(path.string(), GraphFormat::FxText, true);
+  EXPECT_TRUE(graph) << (graph ? "" : graph.error().str());
+  if (!graph)
+    return stats;
+  auto inFile = readSafetensors(sibling(path, ".inputs.safetensors").string());
+  auto outFile = readSafetensors(sibling(path, ".outputs.safetensors").string());
+  EXPECT_TRUE(inFile && outFile);
+  if (!inFile || !outFile)
+    return stats;
+  size_t placeholders = 0;
+  for (Node *n : *graph)
+    placeholders += n->op() == OpKind::Placeholder;
+  auto inputs = readGraphInputs(*inFile, placeholders, "inputs");
+  EXPECT_TRUE(inputs);
+  if (!inputs)
+    return stats;
+  Compiled c;
+  EXPECT_TRUE(compile(graph.take(), c));
+  auto result = runOnDevice(c, *inputs, options, &stats);
+  if (!result)
+    return stats;
+  auto checks = checkGraphOutputs(result->outputs, *outFile, {});
+  EXPECT_TRUE(checks);
+  if (!checks)
+    return stats;
+  EXPECT_FALSE(checks->empty());
+  for (const OutputCheck &ch : *checks)
+    EXPECT_TRUE(ch.ok) << ch.name << " " << ch.actual << ": " << ch.detail;
+  return stats;
+}
+
+TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputs) {
+  REQUIRE_DEVICE();
+  TempDir cache;
+  OpenCLOptions options;
+  options.cacheDir = cache.path.string();
+  options.maxTrials = 3;
+  std::vector<fs::path> graphs = corpusGraphs("reference");
+  ASSERT_GE(graphs.size(), 10u);
+  int launches = 0, externs = 0;
+  for (const fs::path &p : graphs) {
+    OpenCLStats s = checkReference(p, options);
+    launches += s.launches;
+    externs += s.blasCalls + s.hostExterns;
+  }
+  // Real work happened on the device: kernels launched, matrix products called.
+  EXPECT_GT(launches, 20);
+  EXPECT_GT(externs, 20);
+}
+
+/// The same values within float32 reduction-order tolerance.
+void expectClose(const InterpretResult &got, const InterpretResult &want, double rtol,
+                 double minAtol) {
+  ASSERT_EQ(got.outputs.size(), want.outputs.size());
+  for (size_t i = 0; i < got.outputs.size(); ++i) {
+    const Tensor *a = got.outputs[i].tensor();
+    const Tensor *b = want.outputs[i].tensor();
+    ASSERT_EQ(a == nullptr, b == nullptr) << "output " << i;
+    if (!a)
+      continue;
+    ASSERT_EQ(a->dtype(), b->dtype()) << "output " << i;
+    ASSERT_EQ(a->sizes(), b->sizes()) << "output " << i;
+    double atol = minAtol;
+    // Absolute tolerance relative to the output's largest magnitude: float32 sums with
+    // cancellation (random unscaled weights) lose digits against the largest terms.
+    double scale = 0;
+    Tensor::forEachIndex(b->sizes(), [&](std::span<const int64_t> idx) {
+      double y = b->getDouble(idx);
+      if (std::isfinite(y))
+        scale = std::max(scale, std::abs(y));
+    });
+    atol = std::max(atol, 1e-3 * scale);
+    size_t bad = 0;
+    Tensor::forEachIndex(b->sizes(), [&](std::span<const int64_t> idx) {
+      double x = a->getDouble(idx), y = b->getDouble(idx);
+      bool same = (std::isnan(x) && std::isnan(y)) || std::abs(x - y) <= atol + rtol * std::abs(y);
+      if (!same && bad++ < 3)
+        ADD_FAILURE() << "output " << i << ": " << x << " vs " << y;
+    });
+  }
+}
+
+TEST(OpenCLRuntime, EveryInductorGraphAgreesWithTheInterpreter) {
+  REQUIRE_DEVICE();
+  TempDir cache;
+  OpenCLOptions options;
+  options.cacheDir = cache.path.string();
+  options.maxTrials = 2;
+  constexpr int64_t kMaxElements = 1 << 21;
+  size_t graphs = 0, tooLarge = 0;
+  for (const fs::path &path : corpusGraphs("inductor", "aten_post")) {
+    SCOPED_TRACE(path.string());
+    auto graph = importGraphFile(path.string(), GraphFormat::FxText, true);
+    ASSERT_TRUE(graph) << graph.error().str();
+    // Symbolic sizes get a small odd value, so no size happens to be a power of two.
+    SymExpr::Bindings symbols;
+    for (Node *n : *graph)
+      if (n->op() == OpKind::Placeholder)
+        if (const TensorType *t = n->value().tensor())
+          for (const SymExpr &s : t->sizes)
+            for (const std::string &name : s.symbols())
+              symbols[name] = 5;
+    auto inputs = makeRandomInputs(*graph, symbols, 11);
+    ASSERT_TRUE(inputs) << inputs.error().str();
+    // The reference interpreter computes element by element in double: graphs with more than
+    // kMaxElements input elements would take minutes (they are covered at reference size by
+    // EveryReferenceWorkloadReproducesItsOutputs and on the GPU by bench/opencl/run-gpu.sh).
+    int64_t elements = 0;
+    for (const RuntimeValue &v : *inputs)
+      if (const Tensor *t = v.tensor())
+        elements += t->numel();
+    if (elements > kMaxElements) {
+      ++tooLarge;
+      continue;
+    }
+    auto expected = interpretGraph(*graph, *inputs);
+    ASSERT_TRUE(expected) << expected.error().str();
+    Compiled c;
+    ASSERT_TRUE(compile(graph.take(), c));
+    auto result = runOnDevice(c, *inputs, options);
+    ASSERT_TRUE(result);
+    // float32 sums over thousands of terms (matrix products with K = 2048) differ from the
+    // interpreter's double by up to ~1e-3 of the terms' magnitude; indexing or fusion errors
+    // are of the order of the values themselves.
+    expectClose(*result, *expected, 1e-3, 1e-4);
+    ++graphs;
+  }
+  EXPECT_EQ(graphs + tooLarge, 20u);
+  EXPECT_GE(graphs, 8u) << tooLarge << " graphs were too large for the interpreter";
+}
+
+TEST(OpenCLRuntime, SecondLoadUsesTheCacheAndACorruptEntryIsRebuilt) {
+  REQUIRE_DEVICE();
+  TempDir cache;
+  OpenCLOptions options;
+  options.cacheDir = cache.path.string();
+  fs::path graph;
+  for (const fs::path &p : corpusGraphs("reference"))
+    if (p.string().find("layernorm") != std::string::npos)
+      graph = p;
+  ASSERT_FALSE(graph.empty());
+
+  OpenCLStats first = checkReference(graph, options);
+  EXPECT_EQ(first.kernelsBuilt, 1);
+  EXPECT_EQ(first.configsTuned, 1);
+  OpenCLStats second = checkReference(graph, options);
+  EXPECT_EQ(second.kernelsBuilt, 0);
+  EXPECT_EQ(second.kernelsFromCache, 1);
+  EXPECT_EQ(second.configsTuned, 0);
+  EXPECT_EQ(second.configsFromCache, 1);
+
+  // Flip one byte of every cached entry: each must be found corrupt, removed and rebuilt.
+  int entries = 0;
+  for (const auto &e : fs::directory_iterator(cache.path)) {
+    std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(-1, std::ios::end);
+    char c = 0;
+    f.get(c);
+    f.seekp(-1, std::ios::end);
+    f.put(static_cast<char>(c ^ 0x5a));
+    ++entries;
+  }
+  EXPECT_EQ(entries, 2); // the binary and the tuned configuration
+  OpenCLStats third = checkReference(graph, options);
+  EXPECT_EQ(third.corruptCacheEntries, 2);
+  EXPECT_EQ(third.kernelsBuilt, 1);
+  EXPECT_EQ(third.configsTuned, 1);
+  OpenCLStats fourth = checkReference(graph, options);
+  EXPECT_EQ(fourth.kernelsFromCache, 1);
+  EXPECT_EQ(fourth.corruptCacheEntries, 0);
+}
+
+TEST(OpenCLRuntime, AnUnwritableCacheOnlyCostsTime) {
+  REQUIRE_DEVICE();
+  TempDir dir;
+  fs::create_directories(dir.path);
+  std::ofstream(dir.path / "file") << "not a folder";
+  OpenCLOptions options;
+  options.cacheDir = (dir.path / "file" / "cache").string();
+  fs::path graph = corpusGraphs("reference").front();
+  OpenCLStats s = checkReference(graph, options);
+  EXPECT_GT(s.kernelsBuilt, 0);
+  EXPECT_FALSE(fs::exists(dir.path / "file" / "cache"));
+}
+
+/// Graphs for each code generation path, checked against the reference interpreter under every
+/// launch configuration.
+const char *kPathGraphs[] = {
+    // Softmax: three loops over the reduced points, exp recomputed in the last.
+    R"(graph():
+    %x : Tensor "f32[7, 33][33, 1]cpu"[num_users=2] = placeholder[target=x]
+    %amax : [num_users=1] = call_function[target=torch.ops.aten.amax.default](args = (%x, [1], True), kwargs = {})
+    %sub : [num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%x, %amax), kwargs = {})
+    %exp : [num_users=2] = call_function[target=torch.ops.aten.exp.default](args = (%sub,), kwargs = {})
+    %sum_1 : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%exp, [1], True), kwargs = {})
+    %div : [num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%exp, %sum_1), kwargs = {})
+    return (div,)
+)",
+    // var_mean (Welford across lanes), and a mean of the rows.
+    R"(graph():
+    %x : Tensor "f32[5, 3, 41][123, 41, 1]cpu"[num_users=2] = placeholder[target=x]
+    %vm : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%x, [2]), kwargs = {correction: 1, keepdim: True})
+    %v : [num_users=1] = call_function[target=operator.getitem](args = (%vm, 0), kwargs = {})
+    %m : [num_users=1] = call_function[target=operator.getitem](args = (%vm, 1), kwargs = {})
+    %a : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%v, %m), kwargs = {})
+    %mean : [num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%x, [0, 1]), kwargs = {})
+    return (a, mean)
+)",
+    // A masked cat, a permuted (transposed) read, and int64 and bool arithmetic.
+    R"(graph():
+    %x : Tensor "f32[6, 4][4, 1]cpu"[num_users=2] = placeholder[target=x]
+    %y : Tensor "f32[6, 3][3, 1]cpu"[num_users=1] = placeholder[target=y]
+    %i : Tensor "i64[4, 6][6, 1]cpu"[num_users=2] = placeholder[target=i]
+    %cat : [num_users=1] = call_function[target=torch.ops.aten.cat.default](args = ([%x, %y], 1), kwargs = {})
+    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%x, [1, 0]), kwargs = {})
+    %c : [num_users=1] = call_function[target=torch.ops.aten.gt.Scalar](args = (%i, 2), kwargs = {})
+    %w : [num_users=1] = call_function[target=torch.ops.aten.where.self](args = (%c, %t, 0.5), kwargs = {})
+    %j : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%i, 3), kwargs = {})
+    %max : [num_users=1] = call_function[target=torch.ops.aten.amax.default](args = (%j, [1]), kwargs = {})
+    return (cat, w, max)
+)",
+    // float16 storage: loads, computes in float, stores rounded.
+    R"(graph():
+    %x : Tensor "f16[9, 17][17, 1]cpu"[num_users=2] = placeholder[target=x]
+    %s : [num_users=1] = call_function[target=torch.ops.aten.sigmoid.default](args = (%x,), kwargs = {})
+    %m : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%s, %x), kwargs = {})
+    %sum : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%m, [1]), kwargs = {})
+    return (m, sum)
+)",
+};
+
+TEST(OpenCLRuntime, EveryPathAgreesWithTheInterpreterUnderEveryConfiguration) {
+  REQUIRE_DEVICE();
+  int checked = 0;
+  for (const char *text : kPathGraphs) {
+    SCOPED_TRACE(text);
+    auto graph = parseFxText(text, "<test>");
+    ASSERT_TRUE(graph) << graph.error().str();
+    auto inputs = makeRandomInputs(*graph, {}, 7);
+    ASSERT_TRUE(inputs) << inputs.error().str();
+    auto expected = interpretGraph(*graph, *inputs);
+    ASSERT_TRUE(expected) << expected.error().str();
+    Compiled c;
+    ASSERT_TRUE(compile(graph.take(), c));
+    std::vector<std::string> configs = {"",
+                                        "lanes=1,rows=1",
+                                        "lanes=1,rows=64",
+                                        "lanes=4,rows=16",
+                                        "lanes=32,rows=2",
+                                        "lanes=64,rows=1",
+                                        "local=1,per_item=1",
+                                        "local=64,per_item=4",
+                                        "local=16,per_item=16"};
+    for (const std::string &config : configs) {
+      SCOPED_TRACE("configuration '" + config + "'");
+      OpenCLOptions options;
+      options.cache = false;
+      options.tune = config.empty();
+      options.forceConfig = config;
+      auto result = runOnDevice(c, *inputs, options);
+      ASSERT_TRUE(result);
+      ASSERT_EQ(result->outputs.size(), expected->outputs.size());
+      for (size_t i = 0; i < result->outputs.size(); ++i) {
+        const Tensor *got = result->outputs[i].tensor();
+        const Tensor *want = expected->outputs[i].tensor();
+        ASSERT_TRUE(got && want);
+        ASSERT_EQ(got->dtype(), want->dtype());
+        ASSERT_EQ(got->sizes(), want->sizes());
+        double tol = got->dtype() == DType::Float16 ? 2e-2 : 1e-5;
+        Tensor::forEachIndex(want->sizes(), [&](std::span<const int64_t> idx) {
+          double a = got->getDouble(idx), b = want->getDouble(idx);
+          EXPECT_NEAR(a, b, tol * (1 + std::abs(b))) << "output " << i;
+        });
+      }
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 36);
+}
+
+TEST(OpenCLRuntime, BadConfigurationAndWrongInputsAreErrors) {
+  REQUIRE_DEVICE();
+  auto graph = parseFxText(kPathGraphs[0], "<test>");
+  ASSERT_TRUE(graph);
+  auto inputs = makeRandomInputs(*graph, {}, 1);
+  ASSERT_TRUE(inputs);
+  Compiled c;
+  ASSERT_TRUE(compile(graph.take(), c));
+  OpenCLOptions options;
+  options.cache = false;
+  options.forceConfig = "lanes=3,rows=2";
+  auto program = OpenCLProgram::load(*context(), c.program, c.fused, c.plan, options);
+  ASSERT_TRUE(program);
+  auto r = (*program)->run(*inputs);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("bad launch configuration 'lanes=3,rows=2'"), std::string::npos)
+      << r.error().message;
+  std::vector<RuntimeValue> none;
+  auto r2 = (*program)->run(none);
+  ASSERT_FALSE(r2);
+  EXPECT_EQ(r2.error().message, "the program has 1 inputs, got 0");
+}
+
+} // namespace

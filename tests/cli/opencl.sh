@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# fxkit devices, fxkit run --backend opencl|loops (every reference workload checked against its
+# recorded outputs, the kernel cache, bad devices and backends: exit 2, no output file), and
+# fxkit compile --to opencl.
+. "$(dirname "$0")/lib.bash"
+REF="$DATA/corpus/reference"
+export FXKIT_CACHE_DIR="$WORK/cache"
+
+expect_exit 0 "$FXKIT" devices
+expect_out "[default]"
+
+for dir in "$REF"/*/; do
+  for backend in loops opencl; do
+    expect_exit 0 "$FXKIT" run "$dir/fw_0.graph.txt" --backend "$backend" \
+      --inputs "$dir/fw_0.inputs.safetensors" --check "$dir/fw_0.outputs.safetensors"
+    expect_out "check passed"
+  done
+done
+
+# The second process finds the binaries and tuned configurations in the cache.
+S="$REF/softmax/fw_0"
+expect_exit 0 "$FXKIT" run "$S.graph.txt" --backend opencl --stats --inputs "$S.inputs.safetensors" \
+  --check "$S.outputs.safetensors"
+expect_err "kernels built 0, from cache 1; configurations tuned 0, from cache 1"
+
+# Bad device and backend: exit 2, clear message, no output file.
+expect_exit 2 "$FXKIT" run "$S.graph.txt" --backend opencl --device 99 -o "$WORK/o.safetensors"
+expect_err "no OpenCL device 99"
+[ ! -e "$WORK/o.safetensors" ] || fail "an output file was left behind after an error"
+expect_exit 2 "$FXKIT" run "$S.graph.txt" --backend opencl --device tpu
+expect_err "expected cpu, gpu or a device number"
+expect_exit 2 "$FXKIT" run "$S.graph.txt" --backend cuda
+expect_err "unknown backend 'cuda'"
+
+# The kernels as OpenCL C.
+expect_exit 0 "$FXKIT" compile "$S.graph.txt" --to opencl -o "$WORK/k.cl"
+grep -q "__kernel void fused_amax_sub_exp_sum_0(" "$WORK/k.cl" || fail "no kernel in --to opencl"
+grep -q "typedef FX_INDEX_T fx_index_t;" "$WORK/k.cl" || fail "no prelude in --to opencl"

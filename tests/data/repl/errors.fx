@@ -1,0 +1,6 @@
+# Line 3 and line 5 fail; the lines after them still run.
+list
+erase add
+users add
+rename nope other
+info
