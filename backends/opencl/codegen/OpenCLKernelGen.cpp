@@ -4,6 +4,7 @@
 #include "ir/ops/ShapeRules.h"
 #include "transforms/SizeArgs.h"
 
+#include <cstdlib>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -1089,6 +1090,25 @@ Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const Fuse
     out.launches.push_back(g.take());
   }
   return out;
+}
+
+std::string openclBuildOptions(const loop::LoopProgram &program,
+                               const GeneratedProgram &generated) {
+  bool smallIndex = true;
+  for (const loop::Buffer &b : program.buffers) {
+    SymExpr n = b.storageNumel();
+    smallIndex = smallIndex && n.isConstant() && n.constant() < (int64_t(1) << 31);
+  }
+  for (const GeneratedKernel &g : generated.launches) {
+    if (g.name.empty())
+      continue;
+    SymExpr n = symMul(g.xnumel, g.rnumel).simplify();
+    smallIndex = smallIndex && n.isConstant() && n.constant() < (int64_t(1) << 31);
+  }
+  std::string options = std::string("-cl-std=CL1.2 -DFX_INDEX_T=") + (smallIndex ? "int" : "long");
+  if (const char *extra = std::getenv("FXKIT_OPENCL_BUILD_OPTIONS"); extra && *extra)
+    options += std::string(" ") + extra;
+  return options;
 }
 
 } // namespace fxkit::opencl

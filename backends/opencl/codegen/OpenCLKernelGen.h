@@ -74,4 +74,10 @@ struct GeneratedProgram {
 Expected<GeneratedProgram> generateOpenCL(const loop::LoopProgram &program,
                                           const loop::FusedProgram &fused);
 
+/// The build options of `generated`'s kernels: the OpenCL C version and the index type (int
+/// when every size is known and every index fits in 31 bits, else long), plus
+/// $FXKIT_OPENCL_BUILD_OPTIONS for experiments (part of every cache key).
+std::string openclBuildOptions(const loop::LoopProgram &program,
+                               const GeneratedProgram &generated);
+
 } // namespace fxkit::opencl

@@ -15,6 +15,7 @@
 #include "backends/opencl/runtime/KernelCache.h"
 #include "backends/opencl/runtime/LaunchConfig.h"
 #include "backends/opencl/runtime/OpenCLDevice.h"
+#include "backends/opencl/runtime/OpenCLOptions.h"
 #include "ir/loop/Kernel.h"
 #include "ir/loop/LoopIR.h"
 #include "ir/loop/MemoryPlan.h"
@@ -24,33 +25,6 @@
 #include <string>
 
 namespace fxkit::opencl {
-
-struct OpenCLOptions {
-  std::string cacheDir; ///< empty: KernelCache's default
-  bool cache = true;    ///< use and fill the on-disk cache
-  bool tune = true;     ///< autotune launch configurations on first use
-  int maxTrials = 8;    ///< configurations timed per kernel and shape
-  bool useBlas = true;  ///< CLBlast for matrix products, where built with it
-  /// A launch configuration every kernel of its kind uses ("lanes=32,rows=8" for reductions,
-  /// "local=64,per_item=4" for pointwise kernels), instead of tuning; for tests and experiments.
-  std::string forceConfig;
-  bool profile = false; ///< time every launch with device events (OpenCLStats::kernelSeconds)
-};
-
-/// What a program did, for `--stats`, tests and benchmarks.
-struct OpenCLStats {
-  int kernelsBuilt = 0;     ///< definitions compiled from source
-  int kernelsFromCache = 0; ///< definitions loaded as cached binaries
-  int configsTuned = 0;     ///< (kernel, shape) pairs autotuned
-  int configsFromCache = 0; ///< (kernel, shape) pairs whose tuned configuration was cached
-  int launches = 0;         ///< generated kernel launches
-  int blasCalls = 0;        ///< extern ops run by CLBlast
-  int hostExterns = 0;      ///< extern ops run on the host
-  int corruptCacheEntries = 0;
-  double buildSeconds = 0;  ///< time spent building (worker threads, summed)
-  double waitSeconds = 0;   ///< time runs waited for builds
-  double kernelSeconds = 0; ///< device time of generated kernel launches (with profile)
-};
 
 class OpenCLProgram {
 public:

@@ -1,0 +1,433 @@
+#include "backends/opencl/runtime/KernelSet.h"
+
+#include <algorithm>
+#include <cassert>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace fxkit::opencl {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// One distinct kernel definition: its program, built on a worker thread.
+struct Definition {
+  KernelSpec spec;
+  std::string cacheKey;
+  cl_program program = nullptr;
+  cl_kernel kernel = nullptr;
+  std::promise<Status> built;
+  std::shared_future<Status> ready = built.get_future().share();
+  /// Tuned configurations per shape key, and whether they changed since loading.
+  std::map<std::string, LaunchConfig> configs;
+  bool tuningDirty = false;
+  bool tuningLoaded = false;
+  std::set<std::string> fromDisk; ///< shapes loaded from the cache and not used yet
+};
+
+} // namespace
+
+struct KernelSet::Impl {
+  OpenCLContext *ctx = nullptr;
+  OpenCLOptions options;
+  std::string buildOptions;
+  KernelCache cache;
+  std::vector<std::unique_ptr<Definition>> definitions;
+  std::vector<std::thread> workers;
+  std::atomic<size_t> nextToBuild{0};
+  std::mutex statsMutex;
+  OpenCLStats stats;
+
+  ~Impl();
+  void buildWorker();
+  Status build(Definition &d);
+  Status setArgs(Definition &d, std::span<const LaunchArg> args, const LaunchConfig &c);
+  Expected<double> enqueue(Definition &d, std::span<const LaunchArg> args, const LaunchConfig &c,
+                           int64_t xnumel, bool timed);
+  Expected<LaunchConfig> tune(Definition &d, std::span<const LaunchArg> args, int64_t xnumel,
+                              int64_t rnumel, int maxWg);
+};
+
+KernelSet::Impl::~Impl() {
+  nextToBuild = definitions.size(); // stop workers from taking more
+  for (std::thread &t : workers)
+    if (t.joinable())
+      t.join();
+  for (auto &d : definitions) {
+    if (d->kernel)
+      clReleaseKernel(d->kernel);
+    if (d->program)
+      clReleaseProgram(d->program);
+    if (d->tuningDirty) {
+      std::map<std::string, std::string> text;
+      for (const auto &[shape, c] : d->configs)
+        text[shape] = c.str(d->spec.isReduction);
+      (void)cache.storeTuning(d->cacheKey, text); // a cache that cannot be written is skipped
+    }
+  }
+}
+
+void KernelSet::Impl::buildWorker() {
+  for (;;) {
+    size_t i = nextToBuild.fetch_add(1);
+    if (i >= definitions.size())
+      return;
+    Definition &d = *definitions[i];
+    d.built.set_value(build(d));
+  }
+}
+
+Status KernelSet::Impl::build(Definition &d) {
+  auto t0 = std::chrono::steady_clock::now();
+  cl_int err = CL_SUCCESS;
+  const DeviceInfo &dev = ctx->device();
+  const std::string &name = d.spec.name;
+  bool fromCache = false;
+  if (auto binary = cache.loadBinary(d.cacheKey)) {
+    const unsigned char *bytes = binary->data();
+    size_t size = binary->size();
+    cl_int status = CL_SUCCESS;
+    d.program =
+        clCreateProgramWithBinary(ctx->context(), 1, &dev.device, &size, &bytes, &status, &err);
+    if (err == CL_SUCCESS && status == CL_SUCCESS &&
+        clBuildProgram(d.program, 1, &dev.device, buildOptions.c_str(), nullptr, nullptr) ==
+            CL_SUCCESS) {
+      fromCache = true;
+    } else if (d.program) {
+      clReleaseProgram(d.program);
+      d.program = nullptr;
+    }
+  }
+  if (!fromCache) {
+    const char *src = d.spec.source.c_str();
+    size_t len = d.spec.source.size();
+    d.program = clCreateProgramWithSource(ctx->context(), 1, &src, &len, &err);
+    if (err != CL_SUCCESS)
+      return clError("kernel " + name + ": creating the program", err);
+    err = clBuildProgram(d.program, 1, &dev.device, buildOptions.c_str(), nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      size_t n = 0;
+      clGetProgramBuildInfo(d.program, dev.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+      std::string log(n, '\0');
+      clGetProgramBuildInfo(d.program, dev.device, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+      // The source goes to a file of its own (never into the cache), so the log's line
+      // numbers can be read against it.
+      std::string path =
+          (std::filesystem::temp_directory_path() / ("fxkit-" + d.cacheKey + ".cl")).string();
+      std::ofstream(path) << d.spec.source;
+      return Error("kernel " + name + " does not build on " + dev.deviceName + " (" +
+                   clErrorName(err) + "); source: " + path + "\n" + log);
+    }
+    size_t binSize = 0;
+    if (cache.enabled() &&
+        clGetProgramInfo(d.program, CL_PROGRAM_BINARY_SIZES, sizeof binSize, &binSize, nullptr) ==
+            CL_SUCCESS &&
+        binSize > 0) {
+      std::vector<unsigned char> binary(binSize);
+      unsigned char *ptr = binary.data();
+      if (clGetProgramInfo(d.program, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) == CL_SUCCESS)
+        (void)cache.storeBinary(d.cacheKey, binary); // best effort: a full disk only costs time
+    }
+  }
+  d.kernel = clCreateKernel(d.program, name.c_str(), &err);
+  if (err != CL_SUCCESS)
+    return clError("kernel " + name + ": creating the kernel", err);
+  std::lock_guard<std::mutex> lock(statsMutex);
+  (fromCache ? stats.kernelsFromCache : stats.kernelsBuilt)++;
+  stats.buildSeconds += secondsSince(t0);
+  return Status::ok();
+}
+
+Status KernelSet::Impl::setArgs(Definition &d, std::span<const LaunchArg> args,
+                                const LaunchConfig &c) {
+  cl_uint arg = 0;
+  auto set = [&](size_t size, const void *value) -> Status {
+    cl_int err = clSetKernelArg(d.kernel, arg, size, value);
+    if (err != CL_SUCCESS)
+      return clError("kernel " + d.spec.name + ": argument " + std::to_string(arg), err);
+    ++arg;
+    return Status::ok();
+  };
+  for (const LaunchArg &a : args) {
+    Status s = Status::ok();
+    switch (a.kind) {
+    case LaunchArg::Kind::Buffer: {
+      if (!a.buffer.mem)
+        return Error("kernel " + d.spec.name + ": argument " + std::to_string(arg) +
+                     " has no device storage");
+      cl_ulong offset = a.buffer.offset;
+      if (Status t = set(sizeof(cl_mem), &a.buffer.mem); !t)
+        return t;
+      s = set(sizeof offset, &offset);
+      break;
+    }
+    case LaunchArg::Kind::Long: {
+      cl_long value = a.value;
+      s = set(sizeof value, &value);
+      break;
+    }
+    case LaunchArg::Kind::Lanes:
+    case LaunchArg::Kind::Rows: {
+      cl_int value = a.kind == LaunchArg::Kind::Lanes ? c.lanes : c.rows;
+      s = set(sizeof value, &value);
+      break;
+    }
+    case LaunchArg::Kind::Scratch:
+      s = set(static_cast<size_t>(a.scratchBytesPerItem) * c.lanes * c.rows, nullptr);
+      break;
+    }
+    if (!s)
+      return s;
+  }
+  return Status::ok();
+}
+
+Expected<double> KernelSet::Impl::enqueue(Definition &d, std::span<const LaunchArg> args,
+                                          const LaunchConfig &c, int64_t xnumel, bool timed) {
+  if (Status s = setArgs(d, args, c); !s)
+    return s.takeError();
+  size_t global = static_cast<size_t>(c.globalSize(d.spec.isReduction, xnumel));
+  size_t local = static_cast<size_t>(c.local);
+  cl_event event = nullptr;
+  cl_int err = clEnqueueNDRangeKernel(ctx->queue(), d.kernel, 1, nullptr, &global, &local, 0,
+                                      nullptr, timed ? &event : nullptr);
+  if (err != CL_SUCCESS)
+    return clError("launching kernel " + d.spec.name + " (" + c.str(d.spec.isReduction) + ")",
+                   err);
+  if (!timed)
+    return 0.0;
+  clWaitForEvents(1, &event);
+  cl_ulong start = 0, end = 0;
+  clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
+  clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
+  clReleaseEvent(event);
+  return static_cast<double>(end - start) * 1e-9;
+}
+
+namespace {
+
+/// Whether a buffer the kernel writes overlaps one it reads (an in-place kernel).
+bool aliasesAnInput(std::span<const LaunchArg> args) {
+  for (const LaunchArg &w : args) {
+    if (w.kind != LaunchArg::Kind::Buffer || !w.written)
+      continue;
+    for (const LaunchArg &r : args) {
+      if (r.kind != LaunchArg::Kind::Buffer || r.written)
+        continue;
+      const DeviceBuffer &a = w.buffer, &b = r.buffer;
+      if (a.mem == b.mem && a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes)
+        return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+Expected<LaunchConfig> KernelSet::Impl::tune(Definition &d, std::span<const LaunchArg> args,
+                                             int64_t xnumel, int64_t rnumel, int maxWg) {
+  const DeviceInfo &dev = ctx->device();
+  bool reduction = d.spec.isReduction;
+  LaunchConfig best = defaultConfig(reduction, xnumel, rnumel, maxWg, dev.isGpu);
+  // Trials must not change what the real launch computes: a kernel that writes over its own
+  // input (in place) gets the written bytes saved first and restored after every trial.
+  std::vector<std::pair<const DeviceBuffer *, cl_mem>> saved;
+  auto release = [&] {
+    for (auto &[b, copy] : saved)
+      clReleaseMemObject(copy);
+  };
+  if (aliasesAnInput(args))
+    for (const LaunchArg &a : args) {
+      if (a.kind != LaunchArg::Kind::Buffer || !a.written || a.buffer.bytes == 0)
+        continue;
+      const DeviceBuffer &b = a.buffer;
+      cl_int err = CL_SUCCESS;
+      cl_mem copy = clCreateBuffer(ctx->context(), CL_MEM_READ_WRITE, b.bytes, nullptr, &err);
+      if (err == CL_SUCCESS)
+        err = clEnqueueCopyBuffer(ctx->queue(), b.mem, copy, b.offset, 0, b.bytes, 0, nullptr,
+                                  nullptr);
+      if (err != CL_SUCCESS) {
+        if (copy)
+          clReleaseMemObject(copy);
+        release();
+        return best; // no room to tune safely: the default configuration
+      }
+      saved.push_back({&b, copy});
+    }
+  auto restore = [&]() -> Status {
+    for (auto &[b, copy] : saved)
+      if (cl_int err = clEnqueueCopyBuffer(ctx->queue(), copy, b->mem, 0, b->offset, b->bytes, 0,
+                                           nullptr, nullptr);
+          err != CL_SUCCESS)
+        return clError("restoring a buffer after a tuning trial", err);
+    return Status::ok();
+  };
+  double bestTime = -1;
+  int trials = 0;
+  for (const LaunchConfig &c : candidateConfigs(reduction, xnumel, rnumel, maxWg, dev.isGpu)) {
+    if (trials++ >= options.maxTrials)
+      break;
+    auto warm = enqueue(d, args, c, xnumel, true);
+    Status r1 = restore();
+    if (!r1) {
+      release();
+      return r1.takeError();
+    }
+    if (!warm)
+      continue; // a configuration the device refuses is not a candidate
+    // The faster of two timed launches: one launch alone is at the mercy of noise.
+    double fastest = -1;
+    for (int rep = 0; rep < 2; ++rep) {
+      auto t = enqueue(d, args, c, xnumel, true);
+      Status r2 = restore();
+      if (!r2) {
+        release();
+        return r2.takeError();
+      }
+      if (t && (fastest < 0 || *t < fastest))
+        fastest = *t;
+    }
+    if (fastest >= 0 && (bestTime < 0 || fastest < bestTime)) {
+      bestTime = fastest;
+      best = c;
+    }
+  }
+  clFinish(ctx->queue());
+  release();
+  return best;
+}
+
+KernelSet::KernelSet() : impl_(std::make_unique<Impl>()) {}
+KernelSet::~KernelSet() = default;
+
+Expected<std::unique_ptr<KernelSet>> KernelSet::load(OpenCLContext &context,
+                                                     std::vector<KernelSpec> kernels,
+                                                     std::string buildOptions,
+                                                     const OpenCLOptions &options) {
+  std::unique_ptr<KernelSet> out(new KernelSet());
+  Impl &im = *out->impl_;
+  im.ctx = &context;
+  im.options = options;
+  im.buildOptions = std::move(buildOptions);
+  im.cache = KernelCache(options.cacheDir, options.cache);
+  const DeviceInfo &dev = context.device();
+  std::set<std::string> names;
+  for (KernelSpec &k : kernels) {
+    if (!names.insert(k.name).second)
+      return Error("kernel " + k.name + ": two definitions with one name (internal error)");
+    auto d = std::make_unique<Definition>();
+    std::string identity = k.source + "\n" + im.buildOptions + "\n" + dev.platformName + "\n" +
+                           dev.deviceName + "\n" + dev.deviceVersion + "\n" + dev.driverVersion;
+    d->cacheKey = k.name + "-" + hashHex(stableHash(identity));
+    d->spec = std::move(k);
+    im.definitions.push_back(std::move(d));
+  }
+  size_t threads = std::max<size_t>(
+      1, std::min<size_t>(std::thread::hardware_concurrency(), im.definitions.size()));
+  for (size_t t = 0; t < threads && !im.definitions.empty(); ++t)
+    im.workers.emplace_back([&im] { im.buildWorker(); });
+  return out;
+}
+
+int KernelSet::find(const std::string &name) const {
+  for (size_t i = 0; i < impl_->definitions.size(); ++i)
+    if (impl_->definitions[i]->spec.name == name)
+      return static_cast<int>(i);
+  return -1;
+}
+
+Status KernelSet::launch(size_t index, std::span<const LaunchArg> args, int64_t xnumel,
+                         int64_t rnumel) {
+  Impl &im = *impl_;
+  assert(index < im.definitions.size() && "KernelSet::launch: no such definition");
+  Definition &d = *im.definitions[index];
+  const std::string &name = d.spec.name;
+  bool reduction = d.spec.isReduction;
+  auto t0 = std::chrono::steady_clock::now();
+  if (Status s = d.ready.get(); !s)
+    return s;
+  im.stats.waitSeconds += secondsSince(t0);
+  if (xnumel <= 0)
+    return Status::ok();
+  const DeviceInfo &dev = im.ctx->device();
+  int maxWg = static_cast<int>(std::min<size_t>(dev.maxWorkGroupSize, 1024));
+  size_t kernelWg = 0;
+  if (clGetKernelWorkGroupInfo(d.kernel, dev.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kernelWg,
+                               &kernelWg, nullptr) == CL_SUCCESS &&
+      kernelWg > 0)
+    maxWg = std::min<int>(maxWg, static_cast<int>(kernelWg));
+  std::string shape = "x" + std::to_string(xnumel) + "_r" + std::to_string(rnumel);
+  if (!d.tuningLoaded) {
+    d.tuningLoaded = true;
+    for (const auto &[key, text] : im.cache.loadTuning(d.cacheKey))
+      if (auto c = LaunchConfig::parse(text)) {
+        d.configs[key] = *c;
+        d.fromDisk.insert(key);
+      }
+  }
+  const std::string &force = im.options.forceConfig;
+  if (!force.empty()) {
+    auto forced = LaunchConfig::parse(force);
+    bool reductionConfig = force.starts_with("lanes=");
+    if (!forced)
+      return Error("bad launch configuration '" + force +
+                   "' (expected lanes=L,rows=W or local=N,per_item=K)");
+    if (reductionConfig == reduction) {
+      if (forced->local > maxWg)
+        return Error("launch configuration '" + force + "' needs " +
+                     std::to_string(forced->local) + " work-items per group; kernel " + name +
+                     " allows " + std::to_string(maxWg));
+      auto r = im.enqueue(d, args, *forced, xnumel, false);
+      if (!r)
+        return r.takeError();
+      ++im.stats.launches;
+      return Status::ok();
+    }
+  }
+  auto it = d.configs.find(shape);
+  if (it != d.configs.end() && it->second.local <= maxWg) {
+    if (d.fromDisk.erase(shape))
+      ++im.stats.configsFromCache;
+  } else {
+    LaunchConfig best = defaultConfig(reduction, xnumel, rnumel, maxWg, dev.isGpu);
+    if (im.options.tune) {
+      auto tuned = im.tune(d, args, xnumel, rnumel, maxWg);
+      if (!tuned)
+        return tuned.takeError();
+      best = *tuned;
+      ++im.stats.configsTuned;
+      d.tuningDirty = true;
+    }
+    it = d.configs.insert_or_assign(shape, best).first;
+  }
+  auto r = im.enqueue(d, args, it->second, xnumel, im.options.profile);
+  if (!r)
+    return r.takeError();
+  im.stats.kernelSeconds += *r;
+  ++im.stats.launches;
+  return Status::ok();
+}
+
+OpenCLStats &KernelSet::stats() { return impl_->stats; }
+
+const KernelCache &KernelSet::cache() const { return impl_->cache; }
+
+std::vector<std::pair<std::string, std::string>> KernelSet::chosenConfigs() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto &d : impl_->definitions)
+    for (const auto &[shape, c] : d->configs)
+      out.push_back({d->spec.name + " " + shape, c.str(d->spec.isReduction)});
+  return out;
+}
+
+} // namespace fxkit::opencl

@@ -1,0 +1,77 @@
+#pragma once
+/// \file The distinct kernel definitions of a compiled program on one device: built lazily on
+/// worker threads (from the on-disk cache where it has them), launched with a configuration
+/// autotuned on the first launch of each shape (or the default, or a forced one), the tuned
+/// configurations written back to the cache. Shared by OpenCLProgram (fxkit's own runner) and
+/// the runtime library the exported C++ wrapper links (backends/opencl/rt/).
+
+#include "backends/opencl/runtime/DeviceBuffer.h"
+#include "backends/opencl/runtime/KernelCache.h"
+#include "backends/opencl/runtime/LaunchConfig.h"
+#include "backends/opencl/runtime/OpenCLDevice.h"
+#include "backends/opencl/runtime/OpenCLOptions.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fxkit::opencl {
+
+/// One kernel definition to build: the `__kernel` function named `name` in `source` (the
+/// source holds the prelude too).
+struct KernelSpec {
+  std::string name;
+  std::string source;
+  bool isReduction = false;
+};
+
+/// One argument of a launch, in the kernel's parameter order.
+struct LaunchArg {
+  enum class Kind : uint8_t {
+    Buffer,  ///< a cl_mem and its byte offset (two kernel arguments)
+    Long,    ///< a size or numel
+    Lanes,   ///< fx_L: the configuration's lanes per row
+    Rows,    ///< fx_W: the configuration's rows per work-group
+    Scratch, ///< local memory, `scratchBytesPerItem` per work-item
+  };
+  Kind kind = Kind::Long;
+  DeviceBuffer buffer;  ///< Buffer
+  bool written = false; ///< Buffer: the kernel stores to it
+  int64_t value = 0;    ///< Long
+  int scratchBytesPerItem = 0;
+};
+
+class KernelSet {
+public:
+  /// Starts building every definition on worker threads and returns at once. The cache key of a
+  /// definition hashes its source, `buildOptions`, and the device's platform, name and driver.
+  static Expected<std::unique_ptr<KernelSet>> load(OpenCLContext &context,
+                                                   std::vector<KernelSpec> kernels,
+                                                   std::string buildOptions,
+                                                   const OpenCLOptions &options);
+  /// Joins the workers and stores tuned configurations in the cache.
+  ~KernelSet();
+  KernelSet(const KernelSet &) = delete;
+  KernelSet &operator=(const KernelSet &) = delete;
+
+  /// The index of the definition named `name`, or -1.
+  int find(const std::string &name) const;
+  /// Launches definition `index` over `xnumel` rows of `rnumel` reduced points (1 for
+  /// pointwise kernels): waits for its build, picks its configuration for this shape, enqueues.
+  Status launch(size_t index, std::span<const LaunchArg> args, int64_t xnumel, int64_t rnumel);
+
+  OpenCLStats &stats();
+  /// "kernel x<xnumel>_r<rnumel>" -> the configuration it uses, for reports.
+  std::vector<std::pair<std::string, std::string>> chosenConfigs() const;
+  const KernelCache &cache() const;
+
+private:
+  KernelSet();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace fxkit::opencl
