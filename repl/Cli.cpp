@@ -217,10 +217,14 @@ int runCli(int argc, char **argv) {
   compile->add_option("--passes", compileOptions.passes,
                       "Comma-separated passes (default lower,fuse,plan,wrapper)");
   compile->add_flag("--time-passes", compileOptions.timePasses, "Print each pass's time");
-  compile->add_option("-o,--output", compileOptions.output, "Output file (- for stdout)");
-  compile->add_option("--to", compileOptions.to,
-                      "Output format: fx, fxpy, json (the graph), wrapper-py, fxir, fxir-code, "
-                      "opencl (the compiled program)");
+  compile->add_option("-o,--output", compileOptions.output,
+                      "Output file (- for stdout); a folder for wrapper-cpp");
+  compile->add_option("--name", compileOptions.name,
+                      "wrapper-cpp: the program's name (namespace, files, CMake targets)");
+  compile->add_option(
+      "--to", compileOptions.to,
+      "Output format: fx, fxpy, json (the graph), wrapper-py, wrapper-cpp, fxir, fxir-code, "
+      "opencl (the compiled program)");
 
   try {
     app.parse(argc, argv);

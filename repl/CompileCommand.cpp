@@ -3,13 +3,16 @@
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "exporters/Export.h"
 #include "exporters/wrapper/FxIrWriter.h"
+#include "exporters/wrapper/WrapperCppWriter.h"
 #include "exporters/wrapper/WrapperPyWriter.h"
 #include "importers/Import.h"
 #include "repl/Cli.h"
 #include "transforms/CompilationState.h"
 #include "transforms/Pass.h"
 
+#include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -28,6 +31,43 @@ Expected<std::string> openclSource(Graph &graph) {
   return code->source();
 }
 
+#ifndef FXKIT_RUNTIME_CMAKE
+#define FXKIT_RUNTIME_CMAKE ""
+#endif
+
+/// `--to wrapper-cpp -o DIR`: the header, source, driver and CMakeLists.txt, each written
+/// atomically, all generated before any is written.
+Status writeWrapperCppFolder(Graph &graph, const CompileCommandOptions &options) {
+  if (options.output.empty() || options.output == "-")
+    return Error("--to wrapper-cpp writes several files: give a folder with -o DIR");
+  std::string name = options.name;
+  if (name.empty()) {
+    name = std::filesystem::path(options.graph).filename().string();
+    name = name.substr(0, name.find('.'));
+    for (char &c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)))
+        c = '_';
+    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
+      name = "model_" + name;
+  }
+  auto files = writeWrapperCpp(graph, name, FXKIT_RUNTIME_CMAKE);
+  if (!files)
+    return files.takeError();
+  std::error_code ec;
+  std::filesystem::create_directories(options.output, ec);
+  if (ec)
+    return Error("cannot create the folder '" + options.output + "': " + ec.message());
+  std::filesystem::path dir(options.output);
+  for (const auto &[file, text] :
+       {std::pair<std::string, const std::string *>{files->name + ".h", &files->header},
+        {files->name + ".cpp", &files->source},
+        {"driver.cpp", &files->driver},
+        {"CMakeLists.txt", &files->cmake}})
+    if (Status s = writeFileAtomic((dir / file).string(), *text); !s)
+      return s;
+  return Status::ok();
+}
+
 } // namespace
 
 int runCompileCommand(const CompileCommandOptions &options) {
@@ -39,8 +79,8 @@ int runCompileCommand(const CompileCommandOptions &options) {
   if (!options.from.empty() && !(in = parseGraphFormat(options.from)))
     return fail(Error("unknown format '" + options.from + "' for --from"));
   // Program writers (they read the compiled program, not only the graph).
-  const bool program = options.to == "wrapper-py" || options.to == "fxir" ||
-                       options.to == "fxir-code" || options.to == "opencl";
+  const bool program = options.to == "wrapper-py" || options.to == "wrapper-cpp" ||
+                       options.to == "fxir" || options.to == "fxir-code" || options.to == "opencl";
   if (program)
     out = GraphFormat::FxText;
   else if (!options.to.empty() && !(out = parseGraphFormat(options.to)))
@@ -68,6 +108,11 @@ int runCompileCommand(const CompileCommandOptions &options) {
       total += r.seconds;
     }
     std::fprintf(stderr, "%-22s %10.3f ms\n", "total", total * 1e3);
+  }
+  if (options.to == "wrapper-cpp") {
+    if (Status s = writeWrapperCppFolder(*graph, options); !s)
+      return fail(s.error());
+    return kExitOk;
   }
   auto text = options.to == "wrapper-py"  ? writeWrapperPy(*graph)
               : options.to == "fxir"      ? writeFxIr(*graph)

@@ -13,6 +13,9 @@ struct CompileCommandOptions {
   bool timePasses = false;
   std::string output = "-";
   std::string to;
+  /// wrapper-cpp: the program's identifier (namespace, file and target names); default: the
+  /// graph file's name up to its first dot.
+  std::string name;
 };
 
 /// Returns the exit code (0 ok, 2 bad input or a failing pass).

@@ -3,6 +3,7 @@
 #include "exporters/PyRepr.h"
 #include "exporters/wrapper/PyKernelWriter.h"
 #include "exporters/wrapper/PySymExpr.h"
+#include "exporters/wrapper/WrapperSignature.h"
 #include "ir/Node.h"
 #include "ir/ops/ArgumentNodes.h"
 #include "ir/ops/OpRegistry.h"
@@ -18,15 +19,6 @@ namespace fxkit {
 using namespace loop;
 
 namespace {
-
-bool isIdentifier(std::string_view s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
-    return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
-      return false;
-  return true;
-}
 
 std::string sizeText(const SymExpr &e) { return pySymExpr(e.isConstant() ? e : e.simplify()); }
 
@@ -274,17 +266,12 @@ Expected<std::string> ModuleWriter::run() {
   std::vector<std::string> inputNames;
   std::set<std::string, std::less<>> bound;
   std::string getArgs;
-  for (size_t i = 0; i < p_.inputs.size(); ++i) {
-    int32_t b = p_.inputs[i];
-    if (b < 0) {
-      const std::string &sym = p_.inputSymbols[i];
-      std::string name = isIdentifier(sym) && !bound.count(sym) ? sym : "sym" + std::to_string(i);
-      bound.insert(name);
-      inputNames.push_back(name);
-      continue;
-    }
-    names_[b] = p_.buffers[b].name;
-    inputNames.push_back(names_[b]);
+  for (const WrapperParam &param : wrapperSignature(p_)) {
+    inputNames.push_back(param.name);
+    if (param.buffer < 0)
+      bound.insert(param.name);
+    else
+      names_[param.buffer] = param.name;
   }
   std::string unpack;
   for (const std::string &n : inputNames)

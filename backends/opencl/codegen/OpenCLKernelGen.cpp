@@ -4,10 +4,10 @@
 #include "ir/ops/ShapeRules.h"
 #include "transforms/SizeArgs.h"
 
-#include <cstdlib>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -1091,6 +1091,8 @@ Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const Fuse
   }
   return out;
 }
+
+Expected<std::string> printCIntExpr(const SymExpr &e) { return IndexPrinter().print(e); }
 
 std::string openclBuildOptions(const loop::LoopProgram &program,
                                const GeneratedProgram &generated) {

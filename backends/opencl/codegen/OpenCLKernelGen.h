@@ -74,10 +74,13 @@ struct GeneratedProgram {
 Expected<GeneratedProgram> generateOpenCL(const loop::LoopProgram &program,
                                           const loop::FusedProgram &fused);
 
+/// `e` as C integer arithmetic (OpenCL C or C++ over 64-bit integers) with Python's floor
+/// division and modulo as calls of `fx_floordiv` and `fx_mod`, which the including code defines.
+Expected<std::string> printCIntExpr(const SymExpr &e);
+
 /// The build options of `generated`'s kernels: the OpenCL C version and the index type (int
 /// when every size is known and every index fits in 31 bits, else long), plus
 /// $FXKIT_OPENCL_BUILD_OPTIONS for experiments (part of every cache key).
-std::string openclBuildOptions(const loop::LoopProgram &program,
-                               const GeneratedProgram &generated);
+std::string openclBuildOptions(const loop::LoopProgram &program, const GeneratedProgram &generated);
 
 } // namespace fxkit::opencl

@@ -1,8 +1,8 @@
 #include "backends/opencl/runtime/KernelSet.h"
 
 #include <algorithm>
-#include <cassert>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -202,8 +202,7 @@ Expected<double> KernelSet::Impl::enqueue(Definition &d, std::span<const LaunchA
   cl_int err = clEnqueueNDRangeKernel(ctx->queue(), d.kernel, 1, nullptr, &global, &local, 0,
                                       nullptr, timed ? &event : nullptr);
   if (err != CL_SUCCESS)
-    return clError("launching kernel " + d.spec.name + " (" + c.str(d.spec.isReduction) + ")",
-                   err);
+    return clError("launching kernel " + d.spec.name + " (" + c.str(d.spec.isReduction) + ")", err);
   if (!timed)
     return 0.0;
   clWaitForEvents(1, &event);
@@ -384,9 +383,8 @@ Status KernelSet::launch(size_t index, std::span<const LaunchArg> args, int64_t 
                    "' (expected lanes=L,rows=W or local=N,per_item=K)");
     if (reductionConfig == reduction) {
       if (forced->local > maxWg)
-        return Error("launch configuration '" + force + "' needs " +
-                     std::to_string(forced->local) + " work-items per group; kernel " + name +
-                     " allows " + std::to_string(maxWg));
+        return Error("launch configuration '" + force + "' needs " + std::to_string(forced->local) +
+                     " work-items per group; kernel " + name + " allows " + std::to_string(maxWg));
       auto r = im.enqueue(d, args, *forced, xnumel, false);
       if (!r)
         return r.takeError();

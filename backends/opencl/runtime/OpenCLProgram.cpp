@@ -337,8 +337,8 @@ OpenCLProgram::load(OpenCLContext &context, const LoopProgram &program, const Fu
     im.definitionOf.push_back(static_cast<int>(specs.size()));
     specs.push_back({g.name, std::move(source), g.isReduction});
   }
-  auto kernels =
-      KernelSet::load(context, std::move(specs), openclBuildOptions(program, im.generated), options);
+  auto kernels = KernelSet::load(context, std::move(specs),
+                                 openclBuildOptions(program, im.generated), options);
   if (!kernels)
     return kernels.takeError();
   im.kernels = kernels.take();

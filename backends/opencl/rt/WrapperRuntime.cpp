@@ -1,0 +1,288 @@
+#include "backends/opencl/rt/WrapperRuntime.h"
+
+#include "backends/interp/Interpreter.h"
+#include "backends/opencl/rt/HostTensorConversion.h"
+#include "backends/opencl/runtime/KernelSet.h"
+#include "backends/opencl/runtime/OpenCLDevice.h"
+#include "importers/FxTextParser.h"
+#include "ir/Tensor.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+namespace fxkit::rt {
+
+using opencl::DeviceBuffer;
+using opencl::KernelSet;
+using opencl::LaunchArg;
+
+struct Allocation {
+  cl_mem mem = nullptr;
+  ~Allocation() {
+    if (mem)
+      clReleaseMemObject(mem);
+  }
+};
+
+class Kernels {
+public:
+  std::unique_ptr<KernelSet> set;
+  Status loadError = Status::ok();
+};
+
+struct Runtime::Impl {
+  std::unique_ptr<opencl::OpenCLContext> ctx;
+  opencl::OpenCLOptions options;
+  /// Extern graphs parsed once per program text.
+  std::mutex externMutex;
+  std::map<const char *, std::unique_ptr<Graph>> externGraphs;
+};
+
+namespace {
+
+Status fail(const Error &e) { return Status::error(e.message); }
+
+Expected<DType> dtypeOf(const std::string &name) {
+  auto d = parseDType(name);
+  if (!d)
+    return Error("unknown dtype '" + name + "'");
+  return *d;
+}
+
+DeviceBuffer deviceBuffer(const Storage &s) {
+  return {s.allocation ? s.allocation->mem : nullptr, s.offset, s.bytes};
+}
+
+/// Copies the elements of `from` into `to` (same sizes), converting as setDouble does; integers
+/// are copied exactly.
+void copyElements(const Tensor &from, Tensor &to) {
+  bool exact = !dtypeIsFloating(from.dtype()) && !dtypeIsFloating(to.dtype());
+  Tensor::forEachIndex(from.sizes(), [&](std::span<const int64_t> index) {
+    if (exact)
+      to.storeInt(to.offsetOf(index), from.getInt(index));
+    else
+      to.storeDouble(to.offsetOf(index), from.getDouble(index));
+  });
+}
+
+} // namespace
+
+Runtime::Runtime() : impl_(std::make_unique<Impl>()) {}
+Runtime::~Runtime() = default;
+
+std::unique_ptr<Runtime> Runtime::open(const RuntimeOptions &options, Status *status) {
+  auto device = opencl::selectDevice(options.device);
+  if (!device) {
+    *status = fail(device.error());
+    return nullptr;
+  }
+  auto ctx = opencl::OpenCLContext::create(*device);
+  if (!ctx) {
+    *status = fail(ctx.error());
+    return nullptr;
+  }
+  std::unique_ptr<Runtime> rt(new Runtime());
+  rt->impl_->ctx = ctx.take();
+  rt->impl_->options.cacheDir = options.cacheDir;
+  rt->impl_->options.cache = options.cache;
+  rt->impl_->options.tune = options.tune;
+  registerReferenceKernels();
+  *status = Status::ok();
+  return rt;
+}
+
+std::string Runtime::deviceName() const {
+  const auto &d = impl_->ctx->device();
+  return d.platformName + " / " + d.deviceName;
+}
+
+std::shared_ptr<Kernels> Runtime::loadKernels(const std::vector<KernelSource> &kernels,
+                                              const std::string &buildOptions) {
+  std::vector<opencl::KernelSpec> specs;
+  for (const KernelSource &k : kernels)
+    specs.push_back({k.name, k.source, k.isReduction});
+  auto out = std::make_shared<Kernels>();
+  auto set = KernelSet::load(*impl_->ctx, std::move(specs), buildOptions, impl_->options);
+  if (set)
+    out->set = set.take();
+  else
+    out->loadError = fail(set.error());
+  return out;
+}
+
+Status Runtime::launch(Kernels &kernels, size_t index, const std::vector<KernelArg> &args,
+                       int64_t xnumel, int64_t rnumel) {
+  if (!kernels.set)
+    return kernels.loadError;
+  std::vector<LaunchArg> launch;
+  launch.reserve(args.size());
+  for (const KernelArg &a : args) {
+    LaunchArg l;
+    switch (a.kind) {
+    case KernelArg::Kind::Buffer:
+      l.kind = LaunchArg::Kind::Buffer;
+      l.buffer = deviceBuffer(a.buffer);
+      l.written = a.written;
+      break;
+    case KernelArg::Kind::Long:
+      l.value = a.value;
+      break;
+    case KernelArg::Kind::Lanes:
+      l.kind = LaunchArg::Kind::Lanes;
+      break;
+    case KernelArg::Kind::Rows:
+      l.kind = LaunchArg::Kind::Rows;
+      break;
+    case KernelArg::Kind::Scratch:
+      l.kind = LaunchArg::Kind::Scratch;
+      l.scratchBytesPerItem = static_cast<int>(a.value);
+      break;
+    }
+    launch.push_back(l);
+  }
+  if (fxkit::Status s = kernels.set->launch(index, launch, xnumel, rnumel); !s)
+    return fail(s.error());
+  return Status::ok();
+}
+
+Status Runtime::allocate(size_t bytes, Storage *out) {
+  cl_int err = CL_SUCCESS;
+  auto a = std::make_shared<Allocation>();
+  a->mem = clCreateBuffer(impl_->ctx->context(), CL_MEM_READ_WRITE, std::max<size_t>(bytes, 1),
+                          nullptr, &err);
+  if (err != CL_SUCCESS)
+    return fail(opencl::clError("allocating " + std::to_string(bytes) + " bytes on " +
+                                    impl_->ctx->device().deviceName,
+                                err));
+  *out = {std::move(a), 0, bytes};
+  return Status::ok();
+}
+
+Status Runtime::upload(const HostTensor &host, const std::string &name, const std::string &dtype,
+                       const std::vector<int64_t> &sizes, const std::vector<int64_t> &strides,
+                       size_t bytes, DeviceTensor *out) {
+  if (host.dtype != dtype)
+    return Status::error(name + ": expected dtype " + dtype + ", got " + host.dtype);
+  if (host.sizes != sizes)
+    return Status::error(name + ": the sizes do not match the program's");
+  auto t = toTensor(host);
+  if (!t)
+    return fail(t.error());
+  auto d = dtypeOf(dtype);
+  if (!d)
+    return fail(d.error());
+  int64_t item = dtypeItemSize(*d);
+  auto laid = Tensor::zeros(*d, {static_cast<int64_t>(bytes) / item});
+  if (!laid)
+    return fail(laid.error());
+  auto view = laid->asStrided(sizes, strides, 0);
+  if (!view)
+    return fail(view.error());
+  copyElements(*t, *view);
+  Storage storage;
+  if (Status s = allocate(bytes, &storage); !s)
+    return s;
+  if (bytes > 0)
+    if (cl_int err = clEnqueueWriteBuffer(impl_->ctx->queue(), storage.allocation->mem, CL_TRUE, 0,
+                                          bytes, laid->storage()->data(), 0, nullptr, nullptr);
+        err != CL_SUCCESS)
+      return fail(opencl::clError("writing " + name + " to the device", err));
+  *out = {std::move(storage), dtype, sizes, strides, 0};
+  return Status::ok();
+}
+
+Status Runtime::download(const DeviceTensor &tensor, HostTensor *out) {
+  HostTensor h;
+  h.dtype = tensor.dtype;
+  h.sizes = tensor.sizes;
+  h.strides = tensor.strides;
+  h.offset = tensor.offset;
+  h.storage = std::make_shared<std::vector<std::byte>>(tensor.storage.bytes);
+  if (tensor.storage.bytes > 0)
+    if (cl_int err = clEnqueueReadBuffer(impl_->ctx->queue(), tensor.storage.allocation->mem,
+                                         CL_TRUE, tensor.storage.offset, tensor.storage.bytes,
+                                         h.storage->data(), 0, nullptr, nullptr);
+        err != CL_SUCCESS)
+      return fail(opencl::clError("reading a result from the device", err));
+  *out = std::move(h);
+  return Status::ok();
+}
+
+Status Runtime::callExtern(const char *graphText, const std::vector<ExternInput> &inputs,
+                           const std::vector<DeviceTensor> &outputs) {
+  Graph *graph = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(impl_->externMutex);
+    auto &slot = impl_->externGraphs[graphText];
+    if (!slot) {
+      auto g = parseFxText(graphText, "<extern op>");
+      if (!g)
+        return fail(g.error());
+      slot = std::make_unique<Graph>(g.take());
+    }
+    graph = slot.get();
+  }
+  std::vector<RuntimeValue> values;
+  for (const ExternInput &in : inputs) {
+    if (!in.isTensor) {
+      values.push_back(RuntimeValue{in.integer});
+      continue;
+    }
+    HostTensor h;
+    if (Status s = download(in.tensor, &h); !s)
+      return s;
+    auto t = toTensor(h);
+    if (!t)
+      return fail(t.error());
+    values.push_back(RuntimeValue{t.take()});
+  }
+  auto result = interpretGraph(*graph, values);
+  if (!result)
+    return fail(result.error());
+  std::vector<const Tensor *> results;
+  for (const RuntimeValue &v : result->outputs) {
+    if (const Tensor *t = v.tensor())
+      results.push_back(t);
+    else if (const auto *ts = v.tensors())
+      for (const auto &t : *ts)
+        results.push_back(t ? &*t : nullptr);
+    else
+      results.push_back(nullptr);
+  }
+  if (results.size() < outputs.size())
+    return Status::error("extern op: " + std::to_string(results.size()) + " results for " +
+                         std::to_string(outputs.size()) + " outputs");
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const DeviceTensor &o = outputs[i];
+    if (!o.storage.allocation || !results[i])
+      continue;
+    // Read, write the elements into the output's view, write back: the view may not cover
+    // its storage densely.
+    HostTensor h;
+    if (Status s = download(o, &h); !s)
+      return s;
+    auto target = toTensor(h);
+    if (!target)
+      return fail(target.error());
+    if (target->sizes() != results[i]->sizes())
+      return Status::error("extern op: result " + std::to_string(i) +
+                           " does not have the planned sizes");
+    copyElements(*results[i], *target);
+    size_t n = std::min(o.storage.bytes, target->storage()->size());
+    if (cl_int err = clEnqueueWriteBuffer(impl_->ctx->queue(), o.storage.allocation->mem, CL_TRUE,
+                                          o.storage.offset, n, target->storage()->data(), 0,
+                                          nullptr, nullptr);
+        err != CL_SUCCESS)
+      return fail(opencl::clError("writing an extern op's result to the device", err));
+  }
+  return Status::ok();
+}
+
+Status Runtime::finish() {
+  if (cl_int err = clFinish(impl_->ctx->queue()); err != CL_SUCCESS)
+    return fail(opencl::clError("finishing the queue", err));
+  return Status::ok();
+}
+
+} // namespace fxkit::rt

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# `compile --to wrapper-cpp -o DIR`: for every reference workload, the exported C++ wrapper builds
+# with CMake against this build's runtime and its driver reproduces the reference outputs on the
+# default OpenCL device (PoCL here), from a cold and then a warm kernel cache.
+. "$(dirname "$0")/lib.bash"
+REF="$DATA/corpus/reference"
+command -v cmake >/dev/null || { echo "skipped: no cmake"; exit 0; }
+if ! "$FXKIT" devices 2>/dev/null | grep -q '^ *[0-9]*:'; then
+  echo "skipped: no OpenCL device"
+  exit 0
+fi
+# Bad usage first: no folder, and a graph that was not planned.
+expect_exit 2 "$FXKIT" compile "$REF/mlp/fw_0.graph.txt" --to wrapper-cpp
+expect_err "give a folder with -o DIR"
+expect_exit 2 "$FXKIT" compile "$REF/mlp/fw_0.graph.txt" --passes lower,fuse --to wrapper-cpp \
+  -o "$WORK/unplanned"
+expect_err "run the passes lower, fuse and plan"
+[ ! -e "$WORK/unplanned" ] || fail "a failed export left $WORK/unplanned behind"
+
+mkdir -p "$WORK/all"
+{
+  echo "cmake_minimum_required(VERSION 3.16)"
+  echo "project(all_wrappers CXX)"
+} >"$WORK/all/CMakeLists.txt"
+names=()
+for dir in "$REF"/*/; do
+  name="$(basename "$dir")"
+  [ -f "$dir/fw_0.inputs.safetensors" ] || continue
+  expect_exit 0 "$FXKIT" compile "$dir/fw_0.graph.txt" --to wrapper-cpp -o "$WORK/all/$name" \
+    --name "$name"
+  for f in "$name.h" "$name.cpp" driver.cpp CMakeLists.txt; do
+    [ -s "$WORK/all/$name/$f" ] || fail "$name: no $f"
+  done
+  echo "add_subdirectory($name)" >>"$WORK/all/CMakeLists.txt"
+  names+=("$name")
+done
+[ "${#names[@]}" -eq 10 ] || fail "expected 10 reference workloads, exported ${#names[@]}"
+grep -q "fxkit::rt::Status run(const fxkit::rt::HostTensor &arg0_1" "$WORK/all/mlp/mlp.h" ||
+  fail "the typed entry point is missing from mlp.h"
+cmake -S "$WORK/all" -B "$WORK/build" -DCMAKE_BUILD_TYPE=Release >"$WORK/cmake.log" 2>&1 ||
+  { cat "$WORK/cmake.log"; fail "configuring the exported wrappers failed"; finish; }
+cmake --build "$WORK/build" -j"$(nproc)" >"$WORK/build.log" 2>&1 ||
+  { tail -40 "$WORK/build.log"; fail "building the exported wrappers failed"; finish; }
+for name in "${names[@]}"; do
+  driver="$WORK/build/$name/${name}_driver"
+  for pass in cold warm; do
+    expect_exit 0 "$driver" "$REF/$name/fw_0.inputs.safetensors" -o "$WORK/$name.out.safetensors" \
+      --check "$REF/$name/fw_0.outputs.safetensors" --cache-dir "$WORK/cache"
+    grep -q MISMATCH "$WORK/out" && fail "$name ($pass cache): $(cat "$WORK/out")"
+    grep -q "^ok out_0" "$WORK/out" || fail "$name ($pass cache): no output checked: $(cat "$WORK/out")"
+  done
+  [ -s "$WORK/$name.out.safetensors" ] || fail "$name: no outputs file"
+done
+# Bad input to a driver: a truncated inputs file is an error (exit 2) and writes nothing.
+head -c 20 "$REF/mlp/fw_0.inputs.safetensors" >"$WORK/truncated.safetensors"
+expect_exit 2 "$WORK/build/mlp/mlp_driver" "$WORK/truncated.safetensors" -o "$WORK/none.safetensors"
+[ ! -e "$WORK/none.safetensors" ] || fail "a failed driver run wrote an outputs file"
+finish
