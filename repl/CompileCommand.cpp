@@ -3,6 +3,7 @@
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "exporters/Export.h"
 #include "exporters/wrapper/FxIrWriter.h"
+#include "exporters/wrapper/OpenCLSources.h"
 #include "exporters/wrapper/WrapperCppWriter.h"
 #include "exporters/wrapper/WrapperPyWriter.h"
 #include "importers/Import.h"
@@ -68,6 +69,31 @@ Status writeWrapperCppFolder(Graph &graph, const CompileCommandOptions &options)
   return Status::ok();
 }
 
+/// `--to opencl -o DIR` (a path not ending in .cl): a .cl file per kernel and manifest.json,
+/// all generated before any is written.
+Status writeOpenCLFolder(Graph &graph, const std::string &dir) {
+#ifdef FXKIT_HAVE_JSON
+  CompilationState *state = compilationState(graph);
+  if (!state || !state->program || !state->fused)
+    return Error("--to opencl needs the lower and fuse passes");
+  auto files = writeOpenCLSources(*state->program, *state->fused,
+                                  state->plan ? &*state->plan : nullptr);
+  if (!files)
+    return files.takeError();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    return Error("cannot create the folder '" + dir + "': " + ec.message());
+  for (const auto &[file, text] : *files)
+    if (Status s = writeFileAtomic((std::filesystem::path(dir) / file).string(), text); !s)
+      return s;
+  return Status::ok();
+#else
+  return Error("--to opencl -o DIR writes a JSON manifest: this fxkit was built without "
+               "nlohmann-json; use -o FILE.cl");
+#endif
+}
+
 } // namespace
 
 int runCompileCommand(const CompileCommandOptions &options) {
@@ -108,6 +134,11 @@ int runCompileCommand(const CompileCommandOptions &options) {
       total += r.seconds;
     }
     std::fprintf(stderr, "%-22s %10.3f ms\n", "total", total * 1e3);
+  }
+  if (options.to == "opencl" && options.output != "-" && !options.output.ends_with(".cl")) {
+    if (Status s = writeOpenCLFolder(*graph, options.output); !s)
+      return fail(s.error());
+    return kExitOk;
   }
   if (options.to == "wrapper-cpp") {
     if (Status s = writeWrapperCppFolder(*graph, options); !s)

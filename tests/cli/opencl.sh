@@ -36,3 +36,24 @@ expect_err "unknown backend 'cuda'"
 expect_exit 0 "$FXKIT" compile "$S.graph.txt" --to opencl -o "$WORK/k.cl"
 grep -q "__kernel void fused_amax_sub_exp_sum_0(" "$WORK/k.cl" || fail "no kernel in --to opencl"
 grep -q "typedef FX_INDEX_T fx_index_t;" "$WORK/k.cl" || fail "no prelude in --to opencl"
+# As a folder: one .cl per kernel (each with the prelude) and a manifest naming them, for every
+# reference workload; the manifest's launches list kernels and extern calls in schedule order.
+for dir in "$DATA"/corpus/reference/*/; do
+  name="$(basename "$dir")"
+  expect_exit 0 "$FXKIT" compile "$dir/fw_0.graph.txt" --to opencl -o "$WORK/cl/$name"
+  python3 - "$WORK/cl/$name" <<'PY' || fail "$name: the OpenCL folder does not match its manifest"
+import json, os, sys
+d = sys.argv[1]
+m = json.load(open(os.path.join(d, "manifest.json")))
+assert m["format"] == "fxkit-opencl" and m["version"] == 1
+names = {k["name"] for k in m["kernels"]}
+for k in m["kernels"]:
+    src = open(os.path.join(d, k["file"])).read()
+    assert "__kernel void " + k["name"] + "(" in src and "fx_index_t" in src, k["name"]
+for launch in m["launches"]:
+    assert ("kernel" in launch and launch["kernel"] in names) or "extern" in launch, launch
+assert len(m["launches"]) >= 1 and len(m["inputs"]) >= 1 and len(m["outputs"]) >= 1
+assert sorted(os.listdir(d)) == sorted([k["file"] for k in m["kernels"]] + ["manifest.json"])
+PY
+done
+[ "$(ls "$WORK/cl" | wc -l)" -eq 10 ] || fail "expected 10 OpenCL folders"
