@@ -76,8 +76,8 @@ Status writeOpenCLFolder(Graph &graph, const std::string &dir) {
   CompilationState *state = compilationState(graph);
   if (!state || !state->program || !state->fused)
     return Error("--to opencl needs the lower and fuse passes");
-  auto files = writeOpenCLSources(*state->program, *state->fused,
-                                  state->plan ? &*state->plan : nullptr);
+  auto files =
+      writeOpenCLSources(*state->program, *state->fused, state->plan ? &*state->plan : nullptr);
   if (!files)
     return files.takeError();
   std::error_code ec;

@@ -45,12 +45,22 @@ for name in "${names[@]}"; do
   driver="$WORK/build/$name/${name}_driver"
   for pass in cold warm; do
     expect_exit 0 "$driver" "$REF/$name/fw_0.inputs.safetensors" -o "$WORK/$name.out.safetensors" \
-      --check "$REF/$name/fw_0.outputs.safetensors" --cache-dir "$WORK/cache"
+      --check "$REF/$name/fw_0.outputs.safetensors" --cache-dir "$WORK/cache" --stats
     grep -q MISMATCH "$WORK/out" && fail "$name ($pass cache): $(cat "$WORK/out")"
+    # A second process takes every kernel binary and launch configuration from the cache.
+    if [ "$pass" = warm ]; then
+      grep -q "kernels: 0 built" "$WORK/err" || fail "$name: warm run rebuilt: $(cat "$WORK/err")"
+      grep -q "configurations: 0 tuned" "$WORK/err" || fail "$name: warm run retuned"
+    fi
     grep -q "^ok out_0" "$WORK/out" || fail "$name ($pass cache): no output checked: $(cat "$WORK/out")"
   done
   [ -s "$WORK/$name.out.safetensors" ] || fail "$name: no outputs file"
 done
+# mlp's two addmm run on the device through CLBlast where the runtime has it.
+expect_exit 0 "$WORK/build/mlp/mlp_driver" "$REF/mlp/fw_0.inputs.safetensors" --stats \
+  --cache-dir "$WORK/cache"
+grep -qE "extern ops: (2 by CLBlast, 0|0 by CLBlast, 2) on the host" "$WORK/err" ||
+  fail "mlp: expected its 2 addmm as extern ops: $(cat "$WORK/err")"
 # Bad input to a driver: a truncated inputs file is an error (exit 2) and writes nothing.
 head -c 20 "$REF/mlp/fw_0.inputs.safetensors" >"$WORK/truncated.safetensors"
 expect_exit 2 "$WORK/build/mlp/mlp_driver" "$WORK/truncated.safetensors" -o "$WORK/none.safetensors"

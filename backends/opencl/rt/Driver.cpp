@@ -20,7 +20,7 @@ int usage(const char *argv0, const std::string &why) {
   std::fprintf(stderr,
                "%s: %s\nusage: %s INPUTS.safetensors [-o OUTPUTS.safetensors] [--check "
                "EXPECTED.safetensors] [--rtol R] [--atol A] [--device cpu|gpu|N] [--cache-dir D] "
-               "[--no-tune] [--repeat N]\n",
+               "[--no-tune] [--repeat N] [--stats]\n",
                argv0, why.c_str(), argv0);
   return 2;
 }
@@ -49,10 +49,15 @@ int driverMain(int argc, char **argv,
   RuntimeOptions options;
   Tolerance tolerance;
   int repeat = 1;
+  bool stats = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--no-tune") {
       options.tune = false;
+      continue;
+    }
+    if (a == "--stats") {
+      stats = true;
       continue;
     }
     if (a == "-o" || a == "--check" || a == "--device" || a == "--cache-dir" || a == "--rtol" ||
@@ -128,6 +133,8 @@ int driverMain(int argc, char **argv,
     std::fprintf(stderr, "%s: run %d: %.3f ms on %s\n", model->name(), r + 1, ms,
                  runtime->deviceName().c_str());
   }
+  if (stats)
+    std::fprintf(stderr, "%s: %s\n", model->name(), runtime->statsLine().c_str());
   std::vector<RuntimeValue> results;
   for (const Value &v : outputs) {
     auto r = runtimeValueOf(v);

@@ -2,10 +2,13 @@
 
 #include "backends/interp/Interpreter.h"
 #include "backends/opencl/rt/HostTensorConversion.h"
+#include "backends/opencl/runtime/BlasExtern.h"
 #include "backends/opencl/runtime/KernelSet.h"
 #include "backends/opencl/runtime/OpenCLDevice.h"
 #include "importers/FxTextParser.h"
+#include "ir/Node.h"
 #include "ir/Tensor.h"
+#include "ir/loop/LoopIR.h"
 
 #include <algorithm>
 #include <map>
@@ -37,6 +40,8 @@ struct Runtime::Impl {
   /// Extern graphs parsed once per program text.
   std::mutex externMutex;
   std::map<const char *, std::unique_ptr<Graph>> externGraphs;
+  std::vector<std::weak_ptr<Kernels>> kernelSets; ///< for statsLine
+  int blasCalls = 0, hostExterns = 0;
 };
 
 namespace {
@@ -65,6 +70,32 @@ void copyElements(const Tensor &from, Tensor &to) {
       to.storeDouble(to.offsetOf(index), from.getDouble(index));
   });
 }
+
+std::vector<SymExpr> constants(const std::vector<int64_t> &xs) {
+  std::vector<SymExpr> out;
+  for (int64_t x : xs)
+    out.push_back(SymExpr(x));
+  return out;
+}
+
+/// The op as an extern loop op over its device tensors, for CLBlast (BlasExtern.h): the
+/// tensors become buffers of a one-op program, viewed as the wrapper passes them.
+struct BlasCall {
+  loop::LoopProgram program;
+  loop::LoopOp op;
+  std::vector<DeviceBuffer> buffers;
+  int32_t add(const DeviceTensor &t) {
+    auto dtype = parseDType(t.dtype);
+    loop::Buffer b;
+    b.name = "t" + std::to_string(program.buffers.size());
+    b.type.dtype = dtype ? *dtype : DType::Float32;
+    b.type.sizes = constants(t.sizes);
+    b.type.strides = constants(t.strides);
+    program.buffers.push_back(b);
+    buffers.push_back(deviceBuffer(t.storage));
+    return static_cast<int32_t>(program.buffers.size() - 1);
+  }
+};
 
 } // namespace
 
@@ -108,6 +139,7 @@ std::shared_ptr<Kernels> Runtime::loadKernels(const std::vector<KernelSource> &k
     out->set = set.take();
   else
     out->loadError = fail(set.error());
+  impl_->kernelSets.push_back(out);
   return out;
 }
 
@@ -223,6 +255,34 @@ Status Runtime::callExtern(const char *graphText, const std::vector<ExternInput>
     }
     graph = slot.get();
   }
+  // Matrix products on the device where CLBlast takes them.
+  const Node *call = graph->outputNode() ? graph->outputNode()->prev() : nullptr;
+  if (call && call->op() == OpKind::CallFunction && opencl::haveBlas()) {
+    BlasCall blas;
+    blas.op.kind = loop::LoopOpKind::Extern;
+    blas.op.externNode = call;
+    bool tensorsOnly = true;
+    for (const ExternInput &in : inputs) {
+      if (!in.isTensor) {
+        tensorsOnly = false;
+        break;
+      }
+      int32_t b = blas.add(in.tensor);
+      blas.op.externInputs.push_back(
+          {b, constants(in.tensor.sizes), constants(in.tensor.strides), SymExpr(in.tensor.offset)});
+    }
+    for (const DeviceTensor &o : outputs)
+      blas.op.externOutputs.push_back(o.storage.allocation ? blas.add(o) : -1);
+    if (tensorsOnly) {
+      auto done = opencl::runBlasExtern(*impl_->ctx, blas.program, blas.op, {}, blas.buffers);
+      if (!done)
+        return fail(done.error());
+      if (*done) {
+        ++impl_->blasCalls;
+        return Status::ok();
+      }
+    }
+  }
   std::vector<RuntimeValue> values;
   for (const ExternInput &in : inputs) {
     if (!in.isTensor) {
@@ -237,6 +297,7 @@ Status Runtime::callExtern(const char *graphText, const std::vector<ExternInput>
       return fail(t.error());
     values.push_back(RuntimeValue{t.take()});
   }
+  ++impl_->hostExterns;
   auto result = interpretGraph(*graph, values);
   if (!result)
     return fail(result.error());
@@ -277,6 +338,26 @@ Status Runtime::callExtern(const char *graphText, const std::vector<ExternInput>
       return fail(opencl::clError("writing an extern op's result to the device", err));
   }
   return Status::ok();
+}
+
+std::string Runtime::statsLine() const {
+  opencl::OpenCLStats total;
+  for (const auto &weak : impl_->kernelSets)
+    if (auto k = weak.lock(); k && k->set) {
+      const opencl::OpenCLStats &s = k->set->stats();
+      total.kernelsBuilt += s.kernelsBuilt;
+      total.kernelsFromCache += s.kernelsFromCache;
+      total.configsTuned += s.configsTuned;
+      total.configsFromCache += s.configsFromCache;
+      total.launches += s.launches;
+    }
+  return "kernels: " + std::to_string(total.kernelsBuilt) + " built, " +
+         std::to_string(total.kernelsFromCache) +
+         " from cache; configurations: " + std::to_string(total.configsTuned) + " tuned, " +
+         std::to_string(total.configsFromCache) +
+         " from cache; launches: " + std::to_string(total.launches) +
+         "; extern ops: " + std::to_string(impl_->blasCalls) + " by CLBlast, " +
+         std::to_string(impl_->hostExterns) + " on the host";
 }
 
 Status Runtime::finish() {

@@ -152,6 +152,9 @@ public:
                     const std::vector<DeviceTensor> &outputs);
   /// Waits for every enqueued command.
   Status finish();
+  /// What ran so far: "kernels: N built, N from cache; configurations: N tuned, N from cache;
+  /// launches: N; extern ops: N by CLBlast, N on the host".
+  std::string statsLine() const;
 
   struct Impl;
 

@@ -93,8 +93,8 @@ writeOpenCLSources(const LoopProgram &p, const FusedProgram &f, const MemoryPlan
       continue;
     }
     if (written.insert(g.name).second) {
-      files.push_back({g.name + ".cl", opencl::GeneratedProgram::prelude(g.usesDouble) + "\n" +
-                                           g.source});
+      files.push_back(
+          {g.name + ".cl", opencl::GeneratedProgram::prelude(g.usesDouble) + "\n" + g.source});
       ordered_json params = ordered_json::array();
       for (const opencl::KernelParam &param : g.params) {
         ordered_json j = {{"name", param.name}, {"kind", paramKind(param.kind)}};
