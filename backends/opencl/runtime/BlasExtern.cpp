@@ -188,6 +188,78 @@ Expected<bool> run(OpenCLContext &ctx, const LoopProgram &program, const LoopOp 
   return gemm<T>(ctx, *a, *bm, *c, batch, T(1), T(0));
 }
 
+/// Dense row-major sizes and strides of a view (evaluated), with its element offset into its
+/// buffer's storage; nullopt when not contiguous or not evaluable.
+std::optional<size_t> contiguousOffset(const BufferView &view, const DeviceBuffer &storage,
+                                       int itemSize, const SymExpr::Bindings &b,
+                                       std::vector<int64_t> *sizes) {
+  if (!storage.mem || storage.offset % itemSize != 0)
+    return std::nullopt;
+  int64_t expected = 1;
+  sizes->assign(view.sizes.size(), 0);
+  for (size_t i = view.sizes.size(); i-- > 0;) {
+    auto n = view.sizes[i].evaluate(b);
+    auto st = view.strides[i].evaluate(b);
+    if (!n || !st || (*n != 1 && *st != expected))
+      return std::nullopt;
+    (*sizes)[i] = *n;
+    expected *= *n;
+  }
+  auto off = view.offset.evaluate(b);
+  if (!off)
+    return std::nullopt;
+  return storage.offset / itemSize + static_cast<size_t>(*off);
+}
+
+/// aten.convolution as CLBlast's batched convolution-as-GEMM: 2-D, not transposed, one group,
+/// no bias (a bias would need a broadcast add CLBlast has no routine for), NCHW contiguous
+/// input, weight and output.
+template <typename T>
+Expected<bool> convolution(OpenCLContext &ctx, const LoopProgram &program, const LoopOp &op,
+                           const BoundArgs &args, const SymExpr::Bindings &b,
+                           std::span<const DeviceBuffer> buffers) {
+  auto transposed = args.boolean("transposed");
+  auto groups = args.integer("groups");
+  auto stride = args.intList("stride");
+  auto padding = args.intList("padding");
+  auto dilation = args.intList("dilation");
+  auto bias = args.get("bias");
+  if (!transposed || *transposed || !groups || *groups != 1 || !stride || !*stride || !padding ||
+      !*padding || !dilation || !*dilation || !bias.isNone() || op.externInputs.size() != 2 ||
+      op.externOutputs.size() != 1 || op.externOutputs[0] < 0)
+    return false;
+  const std::vector<int64_t> &st = **stride, &pad = **padding, &dil = **dilation;
+  if (st.size() != 2 || pad.size() != 2 || dil.size() != 2)
+    return false;
+  int item = sizeof(T);
+  const BufferView &in = op.externInputs[0], &w = op.externInputs[1];
+  int32_t out = op.externOutputs[0];
+  BufferView ov;
+  ov.buffer = out;
+  ov.sizes = program.buffers[out].type.sizes;
+  ov.strides = program.buffers[out].type.strides;
+  ov.offset = 0;
+  std::vector<int64_t> is, ws, os;
+  auto inOff = contiguousOffset(in, buffers[in.buffer], item, b, &is);
+  auto wOff = contiguousOffset(w, buffers[w.buffer], item, b, &ws);
+  auto oOff = contiguousOffset(ov, buffers[out], item, b, &os);
+  if (!inOff || !wOff || !oOff || is.size() != 4 || ws.size() != 4 || os.size() != 4 ||
+      ws[1] != is[1] || os[0] != is[0] || os[1] != ws[0])
+    return false;
+  cl_command_queue q = ctx.queue();
+  auto status = clblast::Convgemm<T>(
+      clblast::KernelMode::kCrossCorrelation, static_cast<size_t>(is[1]),
+      static_cast<size_t>(is[2]), static_cast<size_t>(is[3]), static_cast<size_t>(ws[2]),
+      static_cast<size_t>(ws[3]), static_cast<size_t>(pad[0]), static_cast<size_t>(pad[1]),
+      static_cast<size_t>(st[0]), static_cast<size_t>(st[1]), static_cast<size_t>(dil[0]),
+      static_cast<size_t>(dil[1]), static_cast<size_t>(ws[0]), static_cast<size_t>(is[0]),
+      buffers[in.buffer].mem, *inOff, buffers[w.buffer].mem, *wOff, buffers[out].mem, *oOff, &q);
+  if (status != clblast::StatusCode::kSuccess)
+    return Error("CLBlast convolution failed with status " +
+                 std::to_string(static_cast<int>(status)));
+  return true;
+}
+
 } // namespace
 
 Expected<bool> runBlasExtern(OpenCLContext &ctx, const LoopProgram &program, const LoopOp &op,
@@ -196,6 +268,23 @@ Expected<bool> runBlasExtern(OpenCLContext &ctx, const LoopProgram &program, con
   if (!op.externNode)
     return false;
   std::string target(op.externNode->target());
+  if (target == "torch.ops.aten.convolution.default" || target == "aten.convolution.default") {
+    const OpInfo *info = OpRegistry::instance().lookup(target);
+    if (!info || op.externOutputs.empty() || op.externOutputs[0] < 0)
+      return false;
+    auto args = bindArgs(*op.externNode, *info);
+    if (!args)
+      return false;
+    DType dtype = program.buffers[op.externOutputs[0]].type.dtype;
+    for (const BufferView &v : op.externInputs)
+      if (program.buffers[v.buffer].type.dtype != dtype)
+        return false;
+    if (dtype == DType::Float32)
+      return convolution<float>(ctx, program, op, *args, bindings, buffers);
+    if (dtype == DType::Float64 && ctx.device().hasFp64)
+      return convolution<double>(ctx, program, op, *args, bindings, buffers);
+    return false;
+  }
   std::string which;
   for (const char *name : {"mm", "addmm", "bmm"})
     if (target == std::string("torch.ops.aten.") + name + ".default" ||

@@ -1,8 +1,8 @@
 #pragma once
 /// \file Extern matrix products on the device through CLBlast: mm, addmm and bmm on float32
 /// and float64 views with one unit stride (a transposed view becomes a transposed operand, as
-/// cuBLAS calls in Inductor's extern_kernels do). Anything else is left to the caller's host
-/// fallback.
+/// cuBLAS calls in Inductor's extern_kernels do), and 2-D convolution without bias or groups
+/// (CLBlast's Convgemm). Anything else is left to the caller's host fallback.
 
 #include "backends/opencl/runtime/DeviceBuffer.h"
 #include "backends/opencl/runtime/OpenCLDevice.h"

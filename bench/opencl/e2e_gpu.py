@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""End-to-end: every Inductor workload of the corpus at its recorded size, compiled by fxkit and
+run with --backend opencl on the GPU, beside PyTorch eager and Inductor's own compiled module
+(the corpus's output_code_0.py) on the same inputs, in the same job on the same GPU.
+
+For each workload: Inductor's get_args() makes the inputs; eager runs fxkit's `--to fxpy` export
+of the post-grad ATen graph (torch.ops.aten calls, the graph Inductor compiled); its outputs and
+the inputs go to safetensors files; `fxkit run` runs the compiled kernels on those inputs. The
+check: every floating-point output is compared with the same graph evaluated eagerly in float64;
+fxkit passes when its error is at most 4x PyTorch eager's own float32 error plus 1e-5 (at these
+sizes float32 GEMMs with long sums differ from each other by more than the corpus's 1e-4, so a
+fixed tolerance against eager float32 would test summation order, not correctness). Integer
+outputs must be equal, except RNG seeds and offsets (0-d int64), which are not comparable. Times: PyTorch with CUDA events (mean of 20 calls after 3 warm-up calls); fxkit's
+kernel time from device events (--profile, per run) and its wall time per run, which includes
+copying inputs to and outputs from the device (PyTorch's inputs already live there).
+
+Usage: e2e_gpu.py FXKIT CORPUS_INDUCTOR_DIR WORKDIR [WORKLOAD,...]
+"""
+import importlib.util
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+
+import torch
+
+# fxkit computes float32 products in float32 (CLBlast); PyTorch must not use TF32 for the
+# comparison (cuDNN convolutions allow it by default).
+torch.backends.cuda.matmul.allow_tf32 = False
+torch.backends.cudnn.allow_tf32 = False
+fxkit, corpus, work = sys.argv[1], sys.argv[2], sys.argv[3]
+only = set(sys.argv[4].split(",")) if len(sys.argv) > 4 else None
+os.makedirs(work, exist_ok=True)
+
+DTYPES = {torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16", torch.float64: "F64",
+          torch.int64: "I64", torch.int32: "I32", torch.bool: "BOOL", torch.uint8: "U8"}
+
+
+def write_safetensors(path, prefix, values):
+    header, blobs, offset, meta = {}, [], 0, {}
+    for i, v in enumerate(values):
+        name = f"{prefix}_{i}"
+        if isinstance(v, torch.Tensor):
+            t = v.detach().contiguous().cpu()
+            data = t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""
+            header[name] = {"dtype": DTYPES[t.dtype], "shape": list(t.shape),
+                            "data_offsets": [offset, offset + len(data)]}
+            blobs.append(data)
+            offset += len(data)
+        elif isinstance(v, (int, float, bool)):
+            meta[name] = str(v)
+    if meta:
+        header["__metadata__"] = meta
+    text = json.dumps(header).encode()
+    text += b" " * ((8 - len(text) % 8) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+
+
+def cuda_ms(fn, calls=20):
+    for _ in range(3):
+        fn()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(calls):
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) / calls
+
+
+def read_safetensors(path):
+    raw = open(path, "rb").read()
+    n = struct.unpack("<Q", raw[:8])[0]
+    header, data = json.loads(raw[8:8 + n]), raw[8 + n:]
+    back = {v: k for k, v in DTYPES.items()}
+    out = {}
+    for k, v in header.items():
+        if k == "__metadata__":
+            continue
+        a, b = v["data_offsets"]
+        dtype = back[v["dtype"]]
+        t = (torch.frombuffer(bytearray(data[a:b]), dtype=torch.uint8).view(dtype) if b > a
+             else torch.empty(0, dtype=dtype))
+        out[k] = t.reshape(v["shape"])
+    return out
+
+
+def load_module(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+rows = []
+for w in sorted(os.listdir(corpus)):
+    d = os.path.join(corpus, w)
+    code, graph = os.path.join(d, "output_code_0.py"), os.path.join(d, "aten_post_0.graph.txt")
+    if not (os.path.exists(code) and os.path.exists(graph)) or (only and w not in only):
+        continue
+    row = {"workload": w}
+    try:
+        compiled = load_module(code, f"inductor_{w}")
+        args = compiled.get_args()
+        row["compile_ms"] = cuda_ms(lambda: compiled.call(list(args)))
+        fxpy = os.path.join(work, f"{w}_eager.py")
+        subprocess.run([fxkit, "convert", graph, "--to", "fxpy", "-o", fxpy], check=True)
+        src = open(fxpy).read()
+        env = {"torch": torch, "__name__": f"eager_{w}"}
+        exec(compile("import torch\nfrom torch import device\nimport operator\n" + src, fxpy,
+                     "exec"), env)
+        cls = [v for v in env.values() if isinstance(v, type) and issubclass(v, torch.nn.Module)
+               and v is not torch.nn.Module][0]
+        module = cls()
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        with torch.no_grad():
+            out = module(*args)
+            row["eager_ms"] = cuda_ms(lambda: module(*args))
+        outs = list(out) if isinstance(out, (tuple, list)) else [out]
+        inp, exp = os.path.join(work, f"{w}.in.safetensors"), os.path.join(work,
+                                                                            f"{w}.out.safetensors")
+        write_safetensors(inp, "arg", args)
+        write_safetensors(exp, "out", outs)
+        repeat = 3
+        got = os.path.join(work, f"{w}.fxkit.safetensors")
+        r = subprocess.run([fxkit, "run", graph, "--backend", "opencl", "--device", "gpu",
+                            "--inputs", inp, "-o", got, "--repeat", str(repeat), "--profile",
+                            "--stats"], capture_output=True, text=True)
+        if r.returncode != 0:
+            row["check"] = f"exit {r.returncode}"
+            row["detail"] = r.stderr[-400:]
+        else:
+            def as_f64(dev):
+                return [a.to(dev).double() if isinstance(a, torch.Tensor) and a.is_floating_point()
+                        else a.to(dev) if isinstance(a, torch.Tensor) else a for a in args]
+            with torch.no_grad():
+                try:
+                    ref = module(*as_f64("cuda"))
+                except RuntimeError:
+                    # CUDA's efficient attention has no float64 (and no CPU kernel): fxkit's
+                    # reference interpreter, which computes in double, is the reference.
+                    ref_path = os.path.join(work, f"{w}.interp.safetensors")
+                    subprocess.run([fxkit, "run", graph, "--inputs", inp, "-o", ref_path],
+                                   check=True, capture_output=True)
+                    table = read_safetensors(ref_path)
+                    ref = [table.get(f"out_{i}") for i in range(len(outs))]
+                    row["reference"] = "fxkit interp"
+            ref = list(ref) if isinstance(ref, (tuple, list)) else [ref]
+            fx = read_safetensors(got)
+            bad, worst = [], 0.0
+            for i, (e, f64) in enumerate(zip(outs, ref)):
+                if not isinstance(e, torch.Tensor) or f64 is None:
+                    continue
+                g = fx[f"out_{i}"].to(e.device)
+                if not e.is_floating_point():
+                    if e.dim() == 0 and e.dtype == torch.int64:
+                        continue  # an RNG seed or offset
+                    if not torch.equal(g, e):
+                        bad.append(f"out_{i} differs")
+                    continue
+                f64 = f64.to(e.device)
+                eager_err = (e.double() - f64).abs().max().item() if e.numel() else 0.0
+                fx_err = (g.double() - f64).abs().max().item() if e.numel() else 0.0
+                worst = max(worst, fx_err / (eager_err + 1e-12)) if eager_err > 0 else worst
+                if fx_err > 4 * eager_err + 1e-5:
+                    bad.append(f"out_{i}: fxkit error {fx_err:.3g}, eager {eager_err:.3g}")
+            row["check"] = "ok" if not bad else "FAIL"
+            row["worst_error_vs_eager"] = round(worst, 2)
+            if bad:
+                row["detail"] = bad[:4]
+        m = re.search(r"later runs ([0-9.e-]+) s each", r.stderr)
+        k = re.search(r"kernel time ([0-9.e-]+) s over (\d+) launches", r.stderr)
+        s = re.search(r"CLBlast calls (\d+), host extern calls (\d+)", r.stderr)
+        if m:
+            row["fxkit_wall_ms"] = float(m.group(1)) * 1e3
+        if k:
+            row["fxkit_kernel_ms"] = float(k.group(1)) * 1e3 / repeat
+        if s:
+            row["blas"], row["host_externs"] = int(s.group(1)), int(s.group(2))
+    except Exception as e:  # a workload that fails is reported, the others still run
+        row["error"] = repr(e)[:300]
+    rows.append(row)
+    print(json.dumps(row), flush=True)
+
+print("| workload | check (error / eager's) | fxkit generated kernels (ms) | fxkit wall/run (ms) | extern: CLBlast / host | "
+      "PyTorch eager (ms) | torch.compile (ms) | fxkit kernels / compile |")
+print("| --- | --- | ---: | ---: | --- | ---: | ---: | ---: |")
+for r in rows:
+    f = lambda k: f"{r[k]:.3f}" if k in r else "-"
+    # Only where every op ran as a generated kernel: CLBlast and host extern calls are not in
+    # the profiled kernel time.
+    ratio = (f"{r['fxkit_kernel_ms'] / r['compile_ms']:.2f}"
+             if "fxkit_kernel_ms" in r and r.get("compile_ms") and r.get("blas") == 0
+             and r.get("host_externs") == 0 else "-")
+    check = r.get("check", r.get("error", "-"))
+    if "worst_error_vs_eager" in r:
+        check += f" ({r['worst_error_vs_eager']:.2f}x)"
+    print(f"| {r['workload']} | {check} | {f('fxkit_kernel_ms')} | "
+          f"{f('fxkit_wall_ms')} | {r.get('blas', '-')} / {r.get('host_externs', '-')} | "
+          f"{f('eager_ms')} | {f('compile_ms')} | {ratio} |")
