@@ -1,0 +1,347 @@
+#include "repl/ReplRewrite.h"
+
+#include "importers/FxTextParser.h"
+#include "importers/ReadablePyParser.h"
+#include "ir/OutputValues.h"
+#include "ir/ops/OpRegistry.h"
+
+#include <cctype>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace fxkit {
+namespace {
+
+bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+/// Identifiers of a Python line outside string literals (the names it may use).
+std::vector<std::string> identifiersOf(std::string_view line) {
+  std::vector<std::string> out;
+  char quote = 0;
+  for (size_t i = 0; i < line.size();) {
+    char c = line[i];
+    if (quote) {
+      quote = c == '\\' ? (++i, quote) : (c == quote ? 0 : quote);
+      ++i;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+      ++i;
+    } else if (isIdentChar(c) && !std::isdigit(static_cast<unsigned char>(c)) &&
+               (i == 0 || line[i - 1] != '.')) {
+      size_t start = i;
+      while (i < line.size() && (isIdentChar(line[i]) || line[i] == '.'))
+        ++i;
+      std::string_view word = line.substr(start, i - start);
+      if (word.find('.') == std::string_view::npos)
+        out.emplace_back(word);
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+/// Parses one node line into a small graph: placeholders for the names it uses, the node.
+Expected<Graph> parseNodeLine(const Graph &graph, std::string_view line) {
+  size_t first = line.find_first_not_of(" \t");
+  if (first == std::string_view::npos)
+    return Error("no node to insert (expected `%name = call_function[...](...)` or "
+                 "`name = torch.ops.aten.OP(...)`)");
+  line = line.substr(first);
+  if (line.starts_with('%')) {
+    FxTextParseOptions options;
+    options.partial = true;
+    return parseFxText(line, "<insert>", options);
+  }
+  // The Python form: a forward() taking the graph nodes the line names.
+  std::string text(line);
+  size_t eq = text.find('=');
+  if (eq != std::string::npos) {
+    size_t call = text.find_first_not_of(' ', eq + 1);
+    for (std::string_view ns : {"aten.", "prims."})
+      if (call != std::string::npos && std::string_view(text).substr(call).starts_with(ns))
+        text.insert(call, "torch.ops.");
+  }
+  std::string params = "self";
+  std::unordered_set<std::string> seen;
+  std::string self = identifiersOf(text).empty() ? "" : identifiersOf(text).front();
+  for (const std::string &id : identifiersOf(text))
+    if (id != self && graph.find(id) && seen.insert(id).second)
+      params += ", " + id;
+  std::string module = "class GraphModule(torch.nn.Module):\n    def forward(" + params +
+                       "):\n        " + text + "\n        return (" + self + ",)\n";
+  return parseReadablePy(module, "<insert>");
+}
+
+/// Gives a new call node its type by shape inference when all its inputs have types.
+Status inferIfTyped(Node &node) {
+  if (node.op() != OpKind::CallFunction)
+    return Status::ok();
+  for (Node *in : node.inputs())
+    if (in->value().empty())
+      return Status::ok();
+  if (!OpRegistry::instance().lookup(node.target()))
+    return Error("unknown op '" + std::string(node.target()) + "' for '" + node.name() +
+                 "' (no schema to infer its type)");
+  auto value = inferNodeValue(node);
+  if (!value)
+    return value.takeError();
+  node.value() = value.take();
+  return Status::ok();
+}
+
+} // namespace
+
+Expected<Node *> insertNodeFromText(Graph &graph, std::string_view anchor, bool before,
+                                    std::string_view line) {
+  Node *at = graph.find(anchor);
+  if (!at)
+    return Error("no node named '" + std::string(anchor) + "'");
+  auto parsed = parseNodeLine(graph, line);
+  if (!parsed)
+    return parsed.takeError();
+  Node *def = nullptr;
+  for (Node *n : *parsed)
+    if (n->op() != OpKind::Placeholder && n->op() != OpKind::Output) {
+      if (def)
+        return Error("insert takes one node; the text defines '" + def->name() + "' and '" +
+                     n->name() + "'");
+      def = n;
+    }
+  if (!def)
+    return Error("the text defines no node to insert (placeholders and outputs are not inserted "
+                 "this way)");
+  if (graph.find(def->name()))
+    return Error("a node named '" + def->name() + "' exists already");
+  std::string missing;
+  Argument args = def->args(), kwargs = def->kwargs();
+  auto remap = [&](Node *n) -> Node * {
+    Node *g = graph.find(n->name());
+    if (!g && missing.empty())
+      missing = n->name();
+    return g ? g : n;
+  };
+  args.mapNodes(remap);
+  kwargs.mapNodes(remap);
+  if (!missing.empty())
+    return Error("'" + def->name() + "' uses '" + missing + "', which is not a node of the graph");
+  if (at->op() == OpKind::Output && !before)
+    return Error("nothing can come after the output node; insert before it");
+  Node *node = graph.create(def->op(), def->name(), def->target(), std::move(args),
+                            std::move(kwargs), before ? at : at->next());
+  node->setPythonType(def->pythonType());
+  node->value() = def->value();
+  if (Status st = inferIfTyped(*node); !st)
+    return st.takeError();
+  return node;
+}
+
+Status setNodeMeta(Graph &graph, std::string_view name, std::string_view key,
+                   std::string_view value) {
+  Node *node = graph.find(name);
+  if (!node)
+    return Error("no node named '" + std::string(name) + "'");
+  if (key == "val" || key == "type") {
+    if (value == "none" || value == "None") {
+      node->value() = NodeValue{};
+      return Status::ok();
+    }
+    if (auto t = TensorType::parse(value)) {
+      node->value().v = t.take();
+      return Status::ok();
+    }
+    auto tensorError = TensorType::parse(value).takeError();
+    if (value.find('[') == std::string_view::npos)
+      if (auto sym = SymExpr::parse(value)) {
+        node->value().v = sym.take();
+        return Status::ok();
+      }
+    return Error("bad value for " + std::string(key) + ": '" + std::string(value) +
+                 "': " + tensorError.message +
+                 " (expected a tensor type such as f32[4, 8][8, 1]cpu, a "
+                 "symbolic integer such as s77, or none)");
+  }
+  if (key == "python_type") {
+    node->setPythonType(value == "none" || value == "None" ? std::string_view() : value);
+    return Status::ok();
+  }
+  return Error("the IR keeps no '" + std::string(key) +
+               "' metadata (keys: " + std::string(kNodeMetaKeys) + ")");
+}
+
+namespace {
+
+/// The one node a graph returns, or an error naming `what`.
+Expected<Node *> returnedNode(const Graph &g, const char *what) {
+  Node *out = g.outputNode();
+  if (!out)
+    return Error(std::string(what) + " has no output node");
+  std::vector<Argument> values = returnedValues(*out);
+  if (values.size() != 1 || !values[0].isNode())
+    return Error(std::string(what) + " must return exactly one node (it returns " +
+                 std::to_string(values.size()) + " values)");
+  return values[0].asNode();
+}
+
+std::vector<Node *> placeholdersOf(const Graph &g) {
+  std::vector<Node *> out;
+  for (Node *n : g)
+    if (n->op() == OpKind::Placeholder)
+      out.push_back(n);
+  return out;
+}
+
+/// One match: pattern node -> graph node.
+using Match = std::unordered_map<const Node *, Node *>;
+
+/// Matches `pattern` backwards from `anchor` (a worklist over pattern/graph node pairs and
+/// argument trees; nothing recurses). `taken`: graph nodes of earlier matches.
+bool matchAt(const Node *patternOut, Node *anchor, const std::unordered_set<Node *> &taken,
+             Match &match) {
+  match.clear();
+  std::unordered_map<Node *, const Node *> reverse; // injectivity of call nodes
+  std::vector<std::pair<const Node *, Node *>> nodes{{patternOut, anchor}};
+  std::vector<std::pair<const Argument *, const Argument *>> args;
+  while (!nodes.empty()) {
+    auto [p, g] = nodes.back();
+    nodes.pop_back();
+    if (auto it = match.find(p); it != match.end()) {
+      if (it->second != g)
+        return false;
+      continue;
+    }
+    match.emplace(p, g);
+    if (p->op() == OpKind::Placeholder)
+      continue;
+    if (g->op() != p->op() || g->target() != p->target() || taken.contains(g) ||
+        !reverse.emplace(g, p).second)
+      return false;
+    args = {{&p->args(), &g->args()}, {&p->kwargs(), &g->kwargs()}};
+    while (!args.empty()) {
+      auto [pa, ga] = args.back();
+      args.pop_back();
+      if (pa->kind() != ga->kind())
+        return false;
+      if (pa->isNode()) {
+        nodes.emplace_back(pa->asNode(), ga->asNode());
+      } else if (pa->isContainer()) {
+        if (pa->items().size() != ga->items().size())
+          return false;
+        for (size_t i = 0; i < pa->items().size(); ++i)
+          args.emplace_back(&pa->items()[i], &ga->items()[i]);
+      } else if (!pa->equals(*ga)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+Expected<ReplaceReport> replacePattern(Graph &graph, const Graph &pattern,
+                                       const Graph &replacement) {
+  auto patternOut = returnedNode(pattern, "the pattern");
+  if (!patternOut)
+    return patternOut.takeError();
+  auto replacementOut = returnedNode(replacement, "the replacement");
+  if (!replacementOut)
+    return replacementOut.takeError();
+  std::vector<Node *> patternInputs = placeholdersOf(pattern);
+  std::vector<Node *> replacementInputs = placeholdersOf(replacement);
+  if (patternInputs.size() != replacementInputs.size())
+    return Error("the pattern has " + std::to_string(patternInputs.size()) +
+                 " placeholders and the replacement " + std::to_string(replacementInputs.size()) +
+                 "; they must have the same inputs");
+  if ((*patternOut)->op() == OpKind::Placeholder)
+    return Error("the pattern returns a placeholder: it would match every node");
+
+  // Find every match first (on the unchanged graph), then rewrite.
+  ReplaceReport report;
+  std::unordered_set<Node *> taken;
+  std::vector<Match> matches;
+  std::vector<Node *> anchors;
+  Match match;
+  for (Node *candidate : graph) {
+    if (candidate->op() != (*patternOut)->op() || candidate->target() != (*patternOut)->target() ||
+        taken.contains(candidate))
+      continue;
+    if (!matchAt(*patternOut, candidate, taken, match))
+      continue;
+    std::unordered_set<Node *> inside;
+    for (const auto &[p, g] : match)
+      if (p->op() != OpKind::Placeholder)
+        inside.insert(g);
+    bool escapes = false;
+    for (Node *g : inside)
+      if (g != candidate)
+        for (Node *user : g->users())
+          escapes = escapes || !inside.contains(user);
+    if (escapes) {
+      ++report.refusedEscaping;
+      continue;
+    }
+    taken.insert(inside.begin(), inside.end());
+    matches.push_back(match);
+    anchors.push_back(candidate);
+  }
+
+  // A later match may take an earlier one's anchor as an input: follow the replacement.
+  std::unordered_map<Node *, Node *> replacedBy;
+  auto resolve = [&](Node *n) {
+    for (auto it = replacedBy.find(n); it != replacedBy.end(); it = replacedBy.find(n))
+      n = it->second;
+    return n;
+  };
+  for (size_t m = 0; m < matches.size(); ++m) {
+    Node *anchor = anchors[m];
+    std::unordered_map<const Node *, Node *> copies;
+    for (size_t i = 0; i < replacementInputs.size(); ++i) {
+      auto bound = matches[m].find(patternInputs[i]);
+      if (bound == matches[m].end())
+        return Error("pattern placeholder '" + patternInputs[i]->name() +
+                     "' is not used by the pattern's output; every input must be");
+      copies.emplace(replacementInputs[i], resolve(bound->second));
+    }
+    for (Node *r : replacement) {
+      if (r->op() == OpKind::Placeholder || r->op() == OpKind::Output)
+        continue;
+      Argument args = r->args(), kwargs = r->kwargs();
+      auto remap = [&](Node *n) { return copies.at(n); };
+      args.mapNodes(remap);
+      kwargs.mapNodes(remap);
+      Node *copy = graph.create(r->op(), graph.uniqueName(r->name()), r->target(), std::move(args),
+                                std::move(kwargs), anchor);
+      copy->setPythonType(r->pythonType());
+      copy->value() = r->value();
+      if (Status st = inferIfTyped(*copy); !st)
+        return st.takeError();
+      copies.emplace(r, copy);
+    }
+    Node *result = copies.at(*replacementOut);
+    graph.replaceAllUsesWith(anchor, result);
+    replacedBy.emplace(anchor, result);
+    // Erase the matched nodes users first: the anchor, then the rest latest first.
+    std::vector<Node *> dead;
+    for (const auto &[p, g] : matches[m])
+      if (p->op() != OpKind::Placeholder)
+        dead.push_back(g);
+    bool erased = true;
+    while (erased && !dead.empty()) {
+      erased = false;
+      for (size_t i = 0; i < dead.size(); ++i)
+        if (dead[i]->users().empty()) {
+          graph.erase(dead[i]);
+          dead.erase(dead.begin() + static_cast<std::ptrdiff_t>(i));
+          erased = true;
+          break;
+        }
+    }
+    if (!dead.empty())
+      return Error("internal: matched node '" + dead.front()->name() + "' still has users");
+    ++report.replaced;
+  }
+  return report;
+}
+
+} // namespace fxkit
