@@ -527,7 +527,7 @@ const std::vector<ReplCommand> &replCommands() {
        "FX text lines (num_users left out).\n",
        K::Graph, K::Graph, replCmdDiff},
       {"why", "why NODE", "Show the fusion decisions about a node and its kernel",
-       "Lowers and fuses a copy of the graph (or uses the result of 'pass fuse') and prints\n"
+       "Lowers and fuses a copy of the graph (as 'pass lower,fuse' would) and prints\n"
        "the loop ops computing NODE, the kernels they are in, and every fusion decision\n"
        "involving them: taken or refused, the reason, and the bytes it saves.\n",
        K::Node, K::None, replCmdWhy},
@@ -536,16 +536,16 @@ const std::vector<ReplCommand> &replCommands() {
        K::None, replCmdRender},
       {"export", "export FORMAT [FILE]", "Write the graph as fx, fxpy, json, dot or svg", "",
        K::Format, K::File, cmdExport},
-      {"run", "run [--backend B] [--device D] [--seed N] [SYM=N...]",
-       "Run the graph on seeded random inputs",
+      {"run", "run [--backend B] [--seed N] [SYM=N...]", "Run the graph on seeded random inputs",
        "Prints the type of every output. Symbolic sizes of the inputs need a value: s77=33.\n"
        "Backends: interp (the reference interpreter, default), loops (the fused loop\n"
-       "program), opencl (compiled kernels; --device cpu|gpu|N). Ctrl-C stops it.\n",
+       "program), opencl (compiled kernels; --device cpu|gpu|N picks the device).\n"
+       "Ctrl-C stops it.\n",
        K::None, K::None, cmdRun},
-      {"bench", "bench [N] [--backend B] [--device D] [--seed N] [SYM=N...]",
+      {"bench", "bench [N] [--backend B] [SYM=N...]",
        "Time N runs of the graph (default 10): min, median, max",
-       "Same inputs and backends as 'run'; one untimed run first (OpenCL builds and tunes\n"
-       "its kernels then). Ctrl-C stops between runs.\n",
+       "Same options (--backend, --device, --seed) and inputs as 'run'. One untimed run\n"
+       "comes first (OpenCL builds and tunes its kernels then). Ctrl-C stops between runs.\n",
        K::None, K::None, replCmdBench},
       {"help", "help [COMMAND]", "List the commands, or explain one", "", K::Command, K::None,
        cmdHelp},

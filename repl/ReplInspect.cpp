@@ -1,7 +1,6 @@
 #include "repl/ReplInspect.h"
 
 #include "exporters/FxTextPrinter.h"
-#include "transforms/CompilationState.h"
 #include "transforms/Fusion.h"
 #include "transforms/Lowering.h"
 #include "transforms/ShapeInference.h"
@@ -34,6 +33,9 @@ std::vector<std::string> nodeLines(const Graph &graph) {
     if (close != std::string::npos) {
       size_t from = users > 0 && line[users - 1] == ' ' ? users - 1 : users;
       line.erase(from, close + 1 - from);
+      // `%a : [num_users=1] = placeholder` (no type) becomes `%a = placeholder`.
+      if (size_t bare = line.find(" : = "); bare != std::string::npos && bare < line.find('('))
+        line.erase(bare, 2);
     }
     lines.push_back(std::move(line));
   }
@@ -57,27 +59,19 @@ std::vector<std::pair<std::string, std::string>> namedLines(const Graph &graph) 
 } // namespace
 
 Expected<KernelView> buildKernelView(const Graph &graph) {
+  // Always from the graph as it is now: a `fuse` pass's recorded result may predate edits.
   KernelView view;
-  auto it = graph.attachments.find(kCompilationStateKey);
-  auto *state = it == graph.attachments.end()
-                    ? nullptr
-                    : dynamic_cast<const CompilationState *>(it->second.get());
-  if (state && state->program && state->fused) {
-    view.program = *state->program;
-    view.fused = *state->fused;
-  } else {
-    Graph copy = graph.clone();
-    if (Status s = inferShapes(copy); !s)
-      return s.takeError();
-    auto program = lowerGraph(copy);
-    if (!program)
-      return program.takeError();
-    auto fused = fuseLoopProgram(*program);
-    if (!fused)
-      return fused.takeError();
-    view.program = program.take();
-    view.fused = fused.take();
-  }
+  Graph copy = graph.clone();
+  if (Status s = inferShapes(copy); !s)
+    return s.takeError();
+  auto program = lowerGraph(copy);
+  if (!program)
+    return program.takeError();
+  auto fused = fuseLoopProgram(*program);
+  if (!fused)
+    return fused.takeError();
+  view.program = program.take();
+  view.fused = fused.take();
   for (const loop::Kernel &k : view.fused.kernels)
     for (int32_t op : k.ops)
       for (const std::string &origin : view.program.ops[op].origins) {

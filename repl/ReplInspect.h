@@ -23,8 +23,8 @@ struct KernelView {
   std::map<std::string, std::vector<std::string>, std::less<>> kernelsOfNode;
 };
 
-/// Lowers and fuses a copy of `graph` (shape inference first; the graph itself is not changed).
-/// When a `fuse` pass already ran on the graph, its recorded program and fusion are used.
+/// Lowers and fuses a copy of `graph` (shape inference first; the graph itself is not changed),
+/// with the options of `pass fuse`.
 Expected<KernelView> buildKernelView(const Graph &graph);
 
 /// `why NODE`: the loop ops computing the node, the kernels they ended up in, and every fusion

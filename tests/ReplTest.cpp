@@ -215,7 +215,8 @@ TEST_F(Repl, RunPrintsOutputTypes) {
   EXPECT_EQ(run("run --seed 3"), "out_0: f32[4, 8][8, 1]cpu\n");
   EXPECT_EQ(text(), kGraph); // runs a copy
   run("run --seed");
-  EXPECT_EQ(lastErr, "error: bad argument '--seed'; usage: run [--seed N] [SYM=N...]\n");
+  EXPECT_EQ(lastErr, "error: bad argument '--seed'; usage: run [--backend B] [--seed N] "
+                     "[SYM=N...]\n");
 }
 
 TEST_F(Repl, ExportAndLoad) {
