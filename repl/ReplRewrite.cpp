@@ -51,7 +51,14 @@ Expected<Graph> parseNodeLine(const Graph &graph, std::string_view line) {
   if (line.starts_with('%')) {
     FxTextParseOptions options;
     options.partial = true;
-    return parseFxText(line, "<insert>", options);
+    // FX text always has ` : [num_users=N]` after the name; a line typed without it gets it.
+    std::string text(line);
+    size_t nameEnd = text.find_first_of(" =", 1);
+    if (nameEnd != std::string::npos && text.compare(nameEnd, 3, " = ") == 0)
+      text.insert(nameEnd, " : [num_users=0]");
+    else if (nameEnd != std::string::npos && text.compare(nameEnd, 1, "=") == 0)
+      text.insert(nameEnd, " : [num_users=0] ");
+    return parseFxText(text, "<insert>", options);
   }
   // The Python form: a forward() taking the graph nodes the line names.
   std::string text(line);

@@ -128,7 +128,7 @@ TEST_F(Repl, FindMatchers) {
   run("find color=red");
   EXPECT_FALSE(lastOk);
   EXPECT_EQ(lastErr, "error: unknown key 'color' in 'color=red' (keys: op, name, kind, type, "
-                     "dtype, users, inputs)\n");
+                     "dtype, users, inputs, kernel)\n");
   run("find users>many");
   EXPECT_EQ(lastErr, "error: 'users>many': users takes a whole number\n");
   run("find dtype=f17");
