@@ -256,11 +256,13 @@ Status replCmdBench(ReplSession &s, const ReplWords &w) {
   std::vector<double> seconds;
   seconds.reserve(static_cast<size_t>(runs));
   for (int64_t i = 0; i < runs; ++i) {
-    if (ReplSession::interrupted)
+    auto t0 = std::chrono::steady_clock::now();
+    Expected<InterpretResult> result = ReplSession::interrupted
+                                           ? Expected<InterpretResult>(Error("interrupted"))
+                                           : (*prepared)->run(*inputs);
+    if (!result && ReplSession::interrupted)
       return Error("interrupted after " + std::to_string(i) + " of " + std::to_string(runs) +
                    " runs");
-    auto t0 = std::chrono::steady_clock::now();
-    auto result = (*prepared)->run(*inputs);
     if (!result)
       return result.takeError();
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

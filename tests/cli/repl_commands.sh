@@ -44,7 +44,7 @@ kill -INT "$pid"
 wait "$pid"
 rc=$?
 [ "$rc" -eq 130 ] || fail "interrupted script exited $rc, expected 130; stderr: $(head -c 400 "$WORK/err")"
-expect_err "slow.fx:1: error: interrupted"
+expect_err "slow.fx:1: error: interrupted after "
 expect_err "slow.fx:1: interrupted: the rest of the script is skipped"
 grep -qF "* small" "$WORK/out" && fail "the line after an interrupted one ran"
 finish
