@@ -1,10 +1,12 @@
 // Golden tests of the REPL's inspection and rewriting commands (why, find kernel=, diff, insert,
 // set-meta, replace-pattern, render, bench), of Ctrl-C rolling back, and of tab completion.
 #include "repl/ReplCommands.h"
+#include "CorpusTestSupport.h"
 #include "exporters/FxTextPrinter.h"
 #include "importers/FxTextParser.h"
 #include "importers/Import.h"
 #include "repl/ReplCompletion.h"
+#include "repl/ReplInspect.h"
 #include "repl/ReplLexer.h"
 #include "repl/ReplRewrite.h"
 #include "repl/ReplSession.h"
@@ -370,6 +372,42 @@ TEST_F(ReplCommands, CompletionCandidates) {
   EXPECT_EQ(complete("render ", std::string(FXKIT_TEST_DATA) + "/rep"), dir);
 }
 
+/// `why` and `find kernel=` on every node of every ATen graph of the corpus: each loop op's
+/// origins are nodes of the graph, each node's answer is well formed, and a graph diffed with
+/// itself has no differences.
+TEST(ReplCorpus, WhyAndKernelsForEveryNode) {
+  std::vector<std::filesystem::path> graphs = fxkit::testing::corpusGraphs("inductor", "aten_");
+  std::vector<std::filesystem::path> reference = fxkit::testing::corpusGraphs("reference", "");
+  graphs.insert(graphs.end(), reference.begin(), reference.end());
+  ASSERT_GE(graphs.size(), 50u);
+  size_t nodes = 0, computed = 0;
+  for (const std::filesystem::path &p : graphs) {
+    SCOPED_TRACE(p.string());
+    auto graph = importGraphFile(p.string());
+    ASSERT_TRUE(graph) << graph.error().str();
+    auto view = buildKernelView(*graph);
+    ASSERT_TRUE(view) << view.error().str();
+    for (const auto &[name, kernels] : view->kernelsOfNode) {
+      EXPECT_NE(graph->find(name), nullptr) << name;
+      EXPECT_FALSE(kernels.empty()) << name;
+    }
+    for (Node *n : *graph) {
+      auto why = explainNodeFusion(*view, *graph, n->name());
+      ASSERT_TRUE(why) << why.error().str();
+      bool inKernel = view->kernelsOfNode.contains(n->name());
+      EXPECT_TRUE(why->starts_with(n->name() + (inKernel ? ": computed by op" : ": no loop op")))
+          << *why;
+      computed += inKernel;
+      ++nodes;
+    }
+    EXPECT_EQ(diffGraphs(*graph, graph->clone(), "a", "b"),
+              "--- a (" + std::to_string(graph->size()) + " nodes)\n+++ b (" +
+                  std::to_string(graph->size()) + " nodes)\nno differences\n");
+  }
+  // Most nodes are computed by some loop op (views, getitems and inputs are not).
+  EXPECT_GT(computed * 2, nodes) << computed << " of " << nodes;
+}
+
 TEST(ReplHistory, PathFromEnvironment) {
   ::setenv("FXKIT_HISTORY", "/tmp/h", 1);
   EXPECT_EQ(replHistoryPath(), "/tmp/h");
@@ -382,8 +420,14 @@ TEST(ReplHistory, PathFromEnvironment) {
   EXPECT_TRUE(std::filesystem::is_directory(state + "/fxkit"));
   std::filesystem::remove_all(state);
   ::unsetenv("XDG_STATE_HOME");
+  const char *home = std::getenv("HOME");
+  std::string savedHome = home ? home : "";
   ::setenv("HOME", "/home/someone", 1);
   EXPECT_EQ(replHistoryPath(), "/home/someone/.fxkit_history");
+  if (home)
+    ::setenv("HOME", savedHome.c_str(), 1);
+  else
+    ::unsetenv("HOME");
 }
 
 } // namespace
