@@ -509,10 +509,11 @@ const std::vector<ReplCommand> &replCommands() {
        K::Node, K::MetaKey, replCmdSetMeta},
       {"replace-pattern", "replace-pattern PATTERN REPLACEMENT",
        "Rewrite every match of a pattern graph (like torch.fx's replace_pattern)",
-       "PATTERN and REPLACEMENT are graph files (FX text, ...) with the same placeholders,\n"
-       "returning one value. Matches are anchored at the pattern's returned node, do not\n"
-       "overlap, and their inner nodes must have no users outside the match. Prints how many\n"
-       "were replaced; the graph is verified and the edit can be undone.\n",
+       "PATTERN and REPLACEMENT are graph files (FX text, ...) with the same placeholders\n"
+       "and the same number of returned nodes. Matches are anchored at the pattern's first\n"
+       "returned node, do not overlap, and their inner nodes must have no users outside the\n"
+       "match. Prints how many were replaced; the graph is verified and the edit can be\n"
+       "undone.\n",
        K::File, K::File, replCmdReplacePattern},
       {"undo", "undo", "Undo the last edit (rename, replace-uses, erase, insert, pass, ...)", "",
        K::None, K::None, cmdUndo},

@@ -5,6 +5,7 @@
 #include "ir/OutputValues.h"
 #include "ir/ops/OpRegistry.h"
 
+#include <algorithm>
 #include <cctype>
 #include <unordered_map>
 #include <unordered_set>
@@ -178,16 +179,20 @@ Status setNodeMeta(Graph &graph, std::string_view name, std::string_view key,
 
 namespace {
 
-/// The one node a graph returns, or an error naming `what`.
-Expected<Node *> returnedNode(const Graph &g, const char *what) {
+/// The nodes a graph returns, or an error naming `what`.
+Expected<std::vector<Node *>> returnedNodes(const Graph &g, const char *what) {
   Node *out = g.outputNode();
   if (!out)
     return Error(std::string(what) + " has no output node");
-  std::vector<Argument> values = returnedValues(*out);
-  if (values.size() != 1 || !values[0].isNode())
-    return Error(std::string(what) + " must return exactly one node (it returns " +
-                 std::to_string(values.size()) + " values)");
-  return values[0].asNode();
+  std::vector<Node *> nodes;
+  for (const Argument &v : returnedValues(*out)) {
+    if (!v.isNode())
+      return Error(std::string(what) + " must return nodes only");
+    nodes.push_back(v.asNode());
+  }
+  if (nodes.empty())
+    return Error(std::string(what) + " returns nothing");
+  return nodes;
 }
 
 std::vector<Node *> placeholdersOf(const Graph &g) {
@@ -198,32 +203,34 @@ std::vector<Node *> placeholdersOf(const Graph &g) {
   return out;
 }
 
-/// One match: pattern node -> graph node.
-using Match = std::unordered_map<const Node *, Node *>;
+/// A match under construction: pattern node -> graph node, and back for call nodes (two
+/// pattern calls never match one graph node).
+struct Match {
+  std::unordered_map<const Node *, Node *> forward;
+  std::unordered_map<Node *, const Node *> reverse;
+};
 
-/// Matches `pattern` backwards from `anchor` (a worklist over pattern/graph node pairs and
-/// argument trees; nothing recurses). `taken`: graph nodes of earlier matches.
-bool matchAt(const Node *patternOut, Node *anchor, const std::unordered_set<Node *> &taken,
-             Match &match) {
-  match.clear();
-  std::unordered_map<Node *, const Node *> reverse; // injectivity of call nodes
-  std::vector<std::pair<const Node *, Node *>> nodes{{patternOut, anchor}};
+/// Extends `match` by matching pattern node `p` with graph node `g` and, walking back, their
+/// inputs (a worklist over node pairs and argument trees; nothing recurses). `taken`: graph
+/// nodes of earlier matches. On failure `match` is partly extended: callers retry on a copy.
+bool extendMatch(const Node *p, Node *g, const std::unordered_set<Node *> &taken, Match &match) {
+  std::vector<std::pair<const Node *, Node *>> nodes{{p, g}};
   std::vector<std::pair<const Argument *, const Argument *>> args;
   while (!nodes.empty()) {
-    auto [p, g] = nodes.back();
+    auto [pn, gn] = nodes.back();
     nodes.pop_back();
-    if (auto it = match.find(p); it != match.end()) {
-      if (it->second != g)
+    if (auto it = match.forward.find(pn); it != match.forward.end()) {
+      if (it->second != gn)
         return false;
       continue;
     }
-    match.emplace(p, g);
-    if (p->op() == OpKind::Placeholder)
+    match.forward.emplace(pn, gn);
+    if (pn->op() == OpKind::Placeholder)
       continue;
-    if (g->op() != p->op() || g->target() != p->target() || taken.contains(g) ||
-        !reverse.emplace(g, p).second)
+    if (gn->op() != pn->op() || gn->target() != pn->target() || taken.contains(gn) ||
+        !match.reverse.emplace(gn, pn).second)
       return false;
-    args = {{&p->args(), &g->args()}, {&p->kwargs(), &g->kwargs()}};
+    args = {{&pn->args(), &gn->args()}, {&pn->kwargs(), &gn->kwargs()}};
     while (!args.empty()) {
       auto [pa, ga] = args.back();
       args.pop_back();
@@ -244,70 +251,123 @@ bool matchAt(const Node *patternOut, Node *anchor, const std::unordered_set<Node
   return true;
 }
 
+/// Matches the pattern's returned nodes `outs` with `anchor` for outs[0]. Every other returned
+/// node that the walk back from outs[0] did not reach is looked for among the users of the
+/// graph nodes its inputs matched (siblings such as the getitems of one var_mean); the first
+/// candidate that extends the match is taken.
+bool matchAt(const std::vector<Node *> &outs, Node *anchor, const std::unordered_set<Node *> &taken,
+             Match &match) {
+  match = Match{};
+  if (!extendMatch(outs[0], anchor, taken, match))
+    return false;
+  for (size_t i = 1; i < outs.size(); ++i) {
+    if (match.forward.contains(outs[i]))
+      continue;
+    std::vector<Node *> candidates;
+    for (Node *in : outs[i]->inputs())
+      if (auto it = match.forward.find(in); it != match.forward.end()) {
+        candidates = it->second->users();
+        break;
+      }
+    bool found = false;
+    for (Node *c : candidates) {
+      Match attempt = match;
+      if (extendMatch(outs[i], c, taken, attempt)) {
+        match = std::move(attempt);
+        found = true;
+        break;
+      }
+    }
+    if (!found)
+      return false;
+  }
+  return true;
+}
+
+/// Gives every node its program position in scratch() (for ordering matched nodes).
+void numberNodes(const Graph &graph) {
+  uint32_t position = 0;
+  for (Node *n : graph)
+    n->scratch() = position++;
+}
+
 } // namespace
 
 Expected<ReplaceReport> replacePattern(Graph &graph, const Graph &pattern,
                                        const Graph &replacement) {
-  auto patternOut = returnedNode(pattern, "the pattern");
-  if (!patternOut)
-    return patternOut.takeError();
-  auto replacementOut = returnedNode(replacement, "the replacement");
-  if (!replacementOut)
-    return replacementOut.takeError();
+  auto patternOuts = returnedNodes(pattern, "the pattern");
+  if (!patternOuts)
+    return patternOuts.takeError();
+  auto replacementOuts = returnedNodes(replacement, "the replacement");
+  if (!replacementOuts)
+    return replacementOuts.takeError();
+  if (patternOuts->size() != replacementOuts->size())
+    return Error("the pattern returns " + std::to_string(patternOuts->size()) +
+                 " values and the replacement " + std::to_string(replacementOuts->size()) +
+                 "; they must have the same outputs");
   std::vector<Node *> patternInputs = placeholdersOf(pattern);
   std::vector<Node *> replacementInputs = placeholdersOf(replacement);
   if (patternInputs.size() != replacementInputs.size())
     return Error("the pattern has " + std::to_string(patternInputs.size()) +
                  " placeholders and the replacement " + std::to_string(replacementInputs.size()) +
                  "; they must have the same inputs");
-  if ((*patternOut)->op() == OpKind::Placeholder)
-    return Error("the pattern returns a placeholder: it would match every node");
+  for (Node *out : *patternOuts)
+    if (out->op() == OpKind::Placeholder)
+      return Error("the pattern returns placeholder '" + out->name() +
+                   "': it would match every node");
+  const Node *anchorPattern = patternOuts->front();
 
   // Find every match first (on the unchanged graph), then rewrite.
+  numberNodes(graph);
   ReplaceReport report;
   std::unordered_set<Node *> taken;
   std::vector<Match> matches;
-  std::vector<Node *> anchors;
   Match match;
   for (Node *candidate : graph) {
-    if (candidate->op() != (*patternOut)->op() || candidate->target() != (*patternOut)->target() ||
+    if (candidate->op() != anchorPattern->op() || candidate->target() != anchorPattern->target() ||
         taken.contains(candidate))
       continue;
-    if (!matchAt(*patternOut, candidate, taken, match))
+    if (!matchAt(*patternOuts, candidate, taken, match))
       continue;
-    std::unordered_set<Node *> inside;
-    for (const auto &[p, g] : match)
-      if (p->op() != OpKind::Placeholder)
-        inside.insert(g);
+    std::unordered_set<Node *> returned;
+    for (Node *out : *patternOuts)
+      returned.insert(match.forward.at(out));
     bool escapes = false;
-    for (Node *g : inside)
-      if (g != candidate)
+    for (const auto &[g, p] : match.reverse)
+      if (!returned.contains(g))
         for (Node *user : g->users())
-          escapes = escapes || !inside.contains(user);
+          escapes = escapes || !match.reverse.contains(user);
     if (escapes) {
       ++report.refusedEscaping;
       continue;
     }
-    taken.insert(inside.begin(), inside.end());
-    matches.push_back(match);
-    anchors.push_back(candidate);
+    for (const auto &[g, p] : match.reverse)
+      taken.insert(g);
+    matches.push_back(std::move(match));
   }
 
-  // A later match may take an earlier one's anchor as an input: follow the replacement.
+  // A later match may take an earlier one's output as an input: follow the replacement.
   std::unordered_map<Node *, Node *> replacedBy;
   auto resolve = [&](Node *n) {
     for (auto it = replacedBy.find(n); it != replacedBy.end(); it = replacedBy.find(n))
       n = it->second;
     return n;
   };
-  for (size_t m = 0; m < matches.size(); ++m) {
-    Node *anchor = anchors[m];
+  for (const Match &m : matches) {
+    // The replacement goes before the first returned node: the matched nodes' inputs are
+    // defined before it and the returned nodes' users come after it.
+    Node *insertAt = nullptr;
+    for (Node *out : *patternOuts) {
+      Node *g = m.forward.at(out);
+      if (!insertAt || g->scratch() < insertAt->scratch())
+        insertAt = g;
+    }
     std::unordered_map<const Node *, Node *> copies;
     for (size_t i = 0; i < replacementInputs.size(); ++i) {
-      auto bound = matches[m].find(patternInputs[i]);
-      if (bound == matches[m].end())
+      auto bound = m.forward.find(patternInputs[i]);
+      if (bound == m.forward.end())
         return Error("pattern placeholder '" + patternInputs[i]->name() +
-                     "' is not used by the pattern's output; every input must be");
+                     "' is not used by the pattern's outputs; every input must be");
       copies.emplace(replacementInputs[i], resolve(bound->second));
     }
     for (Node *r : replacement) {
@@ -318,34 +378,30 @@ Expected<ReplaceReport> replacePattern(Graph &graph, const Graph &pattern,
       args.mapNodes(remap);
       kwargs.mapNodes(remap);
       Node *copy = graph.create(r->op(), graph.uniqueName(r->name()), r->target(), std::move(args),
-                                std::move(kwargs), anchor);
+                                std::move(kwargs), insertAt);
       copy->setPythonType(r->pythonType());
       copy->value() = r->value();
       if (Status st = inferIfTyped(*copy); !st)
         return st.takeError();
       copies.emplace(r, copy);
     }
-    Node *result = copies.at(*replacementOut);
-    graph.replaceAllUsesWith(anchor, result);
-    replacedBy.emplace(anchor, result);
-    // Erase the matched nodes users first: the anchor, then the rest latest first.
-    std::vector<Node *> dead;
-    for (const auto &[p, g] : matches[m])
-      if (p->op() != OpKind::Placeholder)
-        dead.push_back(g);
-    bool erased = true;
-    while (erased && !dead.empty()) {
-      erased = false;
-      for (size_t i = 0; i < dead.size(); ++i)
-        if (dead[i]->users().empty()) {
-          graph.erase(dead[i]);
-          dead.erase(dead.begin() + static_cast<std::ptrdiff_t>(i));
-          erased = true;
-          break;
-        }
+    for (size_t i = 0; i < patternOuts->size(); ++i) {
+      Node *old = m.forward.at((*patternOuts)[i]);
+      Node *result = copies.at((*replacementOuts)[i]);
+      graph.replaceAllUsesWith(old, result);
+      replacedBy.emplace(old, result);
     }
-    if (!dead.empty())
-      return Error("internal: matched node '" + dead.front()->name() + "' still has users");
+    // Erase the matched nodes, users before what they use.
+    std::vector<Node *> dead;
+    for (const auto &[g, p] : m.reverse)
+      dead.push_back(g);
+    std::sort(dead.begin(), dead.end(),
+              [](const Node *a, const Node *b) { return a->scratch() > b->scratch(); });
+    for (Node *g : dead) {
+      if (!g->users().empty())
+        return Error("internal: matched node '" + g->name() + "' still has users");
+      graph.erase(g);
+    }
     ++report.replaced;
   }
   return report;

@@ -43,12 +43,15 @@ struct ReplaceReport {
 
 /// Replaces every non-overlapping match of `pattern` in `graph` by a copy of `replacement`.
 ///
-/// Both are graphs with the same number of placeholders (bound by position) returning one
-/// value. A match is anchored at a node matching the pattern's returned node and found by a
-/// worklist walk back over the inputs: call nodes match nodes of the same kind and target with
-/// structurally equal arguments, pattern placeholders match any node (the same one each
-/// time). Nodes of a match other than the anchor must have no users outside it. Anchors are
-/// tried in graph order; a node used by an earlier match is not matched again.
+/// Both are graphs with the same number of placeholders (bound by position) and of returned
+/// nodes (replaced by position). A match is anchored at a node matching the pattern's first
+/// returned node and found by a worklist walk back over the inputs: call nodes match nodes of
+/// the same kind and target with structurally equal arguments, pattern placeholders match any
+/// node (the same one each time). Other returned nodes that walk does not reach are looked for
+/// among the users of their matched inputs (siblings). Nodes of a match other than the
+/// returned ones must have no users outside it. Anchors are tried in graph order; a node used
+/// by an earlier match is not matched again. The replacement goes before the first returned
+/// node; new nodes get their types from shape inference.
 Expected<ReplaceReport> replacePattern(Graph &graph, const Graph &pattern,
                                        const Graph &replacement);
 

@@ -235,7 +235,43 @@ TEST(ReplacePattern, RefusesMismatchedInterfaces) {
                                "have the same inputs");
   r = replacePattern(*graph, *twoOutputs, *pattern);
   ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().message, "the pattern must return exactly one node (it returns 2 values)");
+  EXPECT_EQ(r.error().message, "the pattern returns 2 values and the replacement 1; they must "
+                               "have the same outputs");
+}
+
+TEST(ReplacePattern, SeveralOutputs) {
+  // neg and relu of one input, both returned: siblings, found from the first one's input.
+  auto graph = parseFxText(R"(graph():
+    %x : Tensor "f32[4][1]cpu"[num_users=2] = placeholder[target=x]
+    %neg : Tensor "f32[4][1]cpu"[num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%x,), kwargs = {})
+    %relu : Tensor "f32[4][1]cpu"[num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%x,), kwargs = {})
+    %add : Tensor "f32[4][1]cpu"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%neg, %relu), kwargs = {})
+    return (add,)
+)");
+  auto pattern = parseFxText(R"(graph():
+    %a : [num_users=2] = placeholder[target=a]
+    %n : [num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%a,), kwargs = {})
+    %r : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%a,), kwargs = {})
+    return (n, r)
+)");
+  auto replacement = parseFxText(R"(graph():
+    %a : [num_users=2] = placeholder[target=a]
+    %r : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%a,), kwargs = {})
+    %n : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%a, -1), kwargs = {})
+    return (n, r)
+)");
+  ASSERT_TRUE(graph && pattern && replacement);
+  auto report = replacePattern(*graph, *pattern, *replacement);
+  ASSERT_TRUE(report) << report.error().str();
+  EXPECT_EQ(report->replaced, 1u);
+  FxTextOptions typed;
+  typed.tensorTypes = true;
+  EXPECT_EQ(printFxText(*graph, typed), R"(graph():
+    %x : Tensor "f32[4][1]cpu"[num_users=2] = placeholder[target=x]
+    %r : Tensor "f32[4][1]cpu"[num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%x,), kwargs = {})
+    %n : Tensor "f32[4][1]cpu"[num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%x, -1), kwargs = {})
+    %add : Tensor "f32[4][1]cpu"[num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%n, %r), kwargs = {})
+    return (add,))");
 }
 
 TEST_F(ReplCommands, ReplacePatternFromFiles) {
