@@ -73,6 +73,22 @@ void addFindTerms(const ReplSession &session, std::string_view word,
   }
 }
 
+/// In an insert's node line: op targets (with or without `torch.ops.`) for dotted words,
+/// node names otherwise.
+void addInsertWords(const ReplSession &session, std::string_view word,
+                    std::vector<std::string> &out) {
+  if (word.find('.') == std::string_view::npos && !word.starts_with('%')) {
+    addNodeNames(session, out);
+    return;
+  }
+  for (const OpInfo &op : OpRegistry::instance().ops()) {
+    std::string_view t = op.target;
+    out.emplace_back(t);
+    if (t.starts_with("torch.ops."))
+      out.emplace_back(t.substr(10));
+  }
+}
+
 } // namespace
 
 std::vector<std::string> replCompletions(const ReplSession &session, std::string_view before,
@@ -85,6 +101,10 @@ std::vector<std::string> replCompletions(const ReplSession &session, std::string
     kind = ReplArgKind::Command;
   else if (command && command->name == "find")
     addFindTerms(session, word, out);
+  else if (command && words.back() == "--backend")
+    kind = ReplArgKind::Backend;
+  else if (command && command->name == "insert" && words.size() >= 3)
+    addInsertWords(session, word, out);
   else if (command && !(command->name == "load" && words.size() == 2))
     kind = words.size() == 1 ? command->firstArg : command->otherArgs;
   switch (kind) {

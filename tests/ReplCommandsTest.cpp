@@ -395,7 +395,12 @@ TEST_F(ReplCommands, CompletionCandidates) {
   EXPECT_EQ(complete("insert ", ""), "after before");
   EXPECT_EQ(complete("insert after ", "co"), "convert");
   EXPECT_EQ(complete("set-meta relu ", ""), "python_type type val");
+  EXPECT_EQ(complete("insert after add: r = ", "aten.relu.d"), "aten.relu.default");
+  EXPECT_EQ(complete("insert after add: %r = call_function[target=", "torch.ops.aten.relu.d"),
+            "torch.ops.aten.relu.default");
+  EXPECT_EQ(complete("insert after add: r = aten.relu.default(", "mu"), "mul");
   EXPECT_EQ(complete("pass ", "d"), "dce");
+  EXPECT_EQ(complete("bench 3 --backend ", ""), "interp loops opencl");
   EXPECT_EQ(complete("export ", "fx"), "fx fxpy");
   EXPECT_EQ(complete("use ", ""), "g");
   EXPECT_EQ(complete("find ", "ker"), "kernel=");
