@@ -6,8 +6,11 @@
 #include "exporters/GraphSummary.h"
 #include "importers/Import.h"
 #include "ir/Verifier.h"
+#include "repl/ReplCommandSupport.h"
+#include "repl/ReplInspect.h"
 #include "repl/ReplMatcher.h"
 #include "repl/ReplSession.h"
+#include "repl/RunCommand.h"
 #include "transforms/Pass.h"
 
 #include <algorithm>
@@ -19,28 +22,12 @@ namespace {
 
 const ReplCommand &commandNamed(std::string_view name) { return *findReplCommand(name); }
 
-/// Checks the number of arguments (words after the command name).
-Status arity(const ReplWords &words, size_t min, size_t max) {
-  size_t n = words.size() - 1;
-  if (n < min || n > max)
-    return Error("usage: " + std::string(commandNamed(words[0]).usage));
-  return Status::ok();
-}
+Status arity(const ReplWords &words, size_t min, size_t max) { return replArity(words, min, max); }
 
-std::string joinWords(const ReplWords &words) {
-  std::string out;
-  for (const std::string &w : words)
-    out += (out.empty() ? "" : " ") + quoteReplWord(w);
-  return out;
-}
+std::string joinWords(const ReplWords &words) { return joinReplWords(words); }
 
-/// A node of the current graph by name (`%x` is accepted as FX prints it).
 Expected<Node *> nodeNamed(const ReplGraph &g, std::string_view name) {
-  if (name.starts_with('%'))
-    name.remove_prefix(1);
-  if (Node *n = g.graph.find(name))
-    return n;
-  return Error("no node named '" + std::string(name) + "' in graph '" + g.name + "'");
+  return replNodeNamed(g, name);
 }
 
 /// `%mul = torch.ops.aten.mul.Tensor : f32[4][1]cpu`: one line per node in listings.
@@ -221,6 +208,14 @@ Status cmdFind(ReplSession &s, const ReplWords &w) {
   auto matcher = parseNodeMatcher(ReplWords(w.begin() + 1, w.end()));
   if (!matcher)
     return matcher.takeError();
+  std::optional<KernelView> kernels;
+  if (matcher->needsKernels()) {
+    auto view = buildKernelView((*cur)->graph);
+    if (!view)
+      return Error("kernel= needs the graph lowered and fused: " + view.error().str());
+    kernels = view.take();
+    matcher->kernels = &kernels->kernelsOfNode;
+  }
   size_t found = 0;
   for (Node *n : (*cur)->graph)
     if (matcher->matches(*n)) {
@@ -329,12 +324,19 @@ Status cmdPass(ReplSession &s, const ReplWords &w) {
     }
   std::vector<PassRun> runs;
   Status st = s.edit(joinWords(w), [&](Graph &graph) -> Status {
-    auto r = runPipeline(graph, names);
-    if (!r)
-      return r.takeError();
-    runs = r.take();
+    // One pass at a time, so that Ctrl-C stops between passes (and the edit rolls back).
+    for (const std::string &name : names) {
+      if (ReplSession::interrupted)
+        return Error("interrupted before pass '" + name + "'; the graph is as it was");
+      auto r = runPipeline(graph, {name});
+      if (!r)
+        return r.takeError();
+      runs.insert(runs.end(), r->begin(), r->end());
+    }
     return Status::ok();
   });
+  if (!st)
+    runs.clear();
   for (const PassRun &r : runs)
     s.out() << r.name << ": " << (r.changed ? "changed" : "no change") << "\n";
   return st;
@@ -389,29 +391,17 @@ Status cmdRun(ReplSession &s, const ReplWords &w) {
   auto cur = s.current();
   if (!cur)
     return cur.takeError();
-  uint64_t seed = 0;
-  SymExpr::Bindings symbols;
-  for (size_t i = 1; i < w.size(); ++i) {
-    auto number = [](std::string_view text, auto &value) {
-      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-      return ec == std::errc() && end == text.data() + text.size() && !text.empty();
-    };
-    size_t eq = w[i].find('=');
-    int64_t value = 0;
-    if (w[i] == "--seed" && i + 1 < w.size() && number(w[i + 1], seed))
-      ++i;
-    else if (eq != std::string::npos && eq > 0 && number(w[i].substr(eq + 1), value))
-      symbols[w[i].substr(0, eq)] = value;
-    else
-      return Error("bad argument '" + w[i] + "'; usage: " + std::string(commandNamed(w[0]).usage));
-  }
-  registerReferenceKernels();
-  // The interpreter fills in missing types; running a copy keeps `run` from editing the graph.
-  Graph graph = (*cur)->graph.clone();
-  auto inputs = makeRandomInputs(graph, symbols, seed);
+  auto options = parseReplRunOptions(w, 1);
+  if (!options)
+    return options.takeError();
+  auto prepared = PreparedRun::prepare((*cur)->graph, options->backend, options->device,
+                                       &ReplSession::interrupted);
+  if (!prepared)
+    return prepared.takeError();
+  auto inputs = makeRandomInputs((*prepared)->graph(), options->symbols, options->seed);
   if (!inputs)
     return inputs.takeError();
-  auto result = interpretGraph(graph, *inputs);
+  auto result = (*prepared)->run(*inputs);
   if (!result)
     return result.takeError();
   for (size_t i = 0; i < result->outputs.size(); ++i) {
@@ -487,7 +477,9 @@ const std::vector<ReplCommand> &replCommands() {
        "  kind=placeholder    placeholder, call_function, call_method, get_attr, output\n"
        "  type=f32[*          the value's type as FX prints it\n"
        "  dtype=f16           the value's dtype (f32, float16, torch.half, ...)\n"
-       "  users>1, inputs=2   the number of distinct users or inputs\n",
+       "  users>1, inputs=2   the number of distinct users or inputs\n"
+       "  kernel=fused_*      the kernel computing the node once the graph is lowered and\n"
+       "                      fused (as 'pass fuse' would; see 'why NODE')\n",
        K::None, K::None, cmdFind},
       {"rename", "rename NODE NEW", "Rename a node", "", K::Node, K::None, cmdRename},
       {"replace-uses", "replace-uses A B", "Make every user of A use B instead", "", K::Node,
@@ -495,18 +487,67 @@ const std::vector<ReplCommand> &replCommands() {
       {"erase", "erase NODE", "Erase a node that has no users", "", K::Node, K::None, cmdErase},
       {"pass", "pass NAME...", "Run registered passes in order (see 'help pass')",
        "Passes: dce, infer-shapes, lower, fuse, plan, wrapper, substitute-size-args, and any\n"
-       "other registered pass. The graph is verified after each.\n",
+       "other registered pass. The graph is verified after each. Ctrl-C stops between\n"
+       "passes and leaves the graph as it was.\n",
        K::Pass, K::Pass, cmdPass},
       {"verify", "verify", "Check the graph's structure", "", K::None, K::None, cmdVerify},
-      {"undo", "undo", "Undo the last edit (rename, replace-uses, erase, pass)", "", K::None,
-       K::None, cmdUndo},
+      {"insert", "insert after|before NODE: LINE", "Insert one node written as FX text or Python",
+       "LINE is one node line of FX text or of print_readable()'s Python:\n"
+       "  insert after add: %r = call_function[target=torch.ops.aten.relu.default](args = "
+       "(%add,), kwargs = {})\n"
+       "  insert after add: r = torch.ops.aten.relu.default(add)    (or aten.relu.default)\n"
+       "The names it uses must be nodes of the graph. Its type comes from shape inference;\n"
+       "the graph is verified (inputs defined before it) and the edit can be undone.\n"
+       "Quote LINE when it has quotes, ';' or '#' in it.\n",
+       K::Position, K::Node, replCmdInsert},
+      {"set-meta", "set-meta NODE KEY VALUE", "Set a node's metadata (val/type, python_type)",
+       "  set-meta add val f32[4, 8][8, 1]cpu   the value's type (FX's meta['val'])\n"
+       "  set-meta n val s77                    a symbolic integer value\n"
+       "  set-meta add val none                 forget the type\n"
+       "  set-meta x python_type torch.SymInt   the Python type FX prints after the name\n"
+       "The IR keeps no other meta (stack_trace, nn_module_stack): those are refused.\n",
+       K::Node, K::MetaKey, replCmdSetMeta},
+      {"replace-pattern", "replace-pattern PATTERN REPLACEMENT",
+       "Rewrite every match of a pattern graph (like torch.fx's replace_pattern)",
+       "PATTERN and REPLACEMENT are graph files (FX text, ...) with the same placeholders\n"
+       "and the same number of returned nodes. Matches are anchored at the pattern's first\n"
+       "returned node, do not overlap, and their inner nodes must have no users outside the\n"
+       "match. Prints how many were replaced; the graph is verified and the edit can be\n"
+       "undone.\n",
+       K::File, K::File, replCmdReplacePattern},
+      {"undo", "undo", "Undo the last edit (rename, replace-uses, erase, insert, pass, ...)", "",
+       K::None, K::None, cmdUndo},
       {"redo", "redo", "Redo the last undone edit", "", K::None, K::None, cmdUndo},
-      {"export", "export FORMAT [FILE]", "Write the graph as fx, fxpy or json (to FILE or here)",
-       "", K::Format, K::File, cmdExport},
-      {"run", "run [--seed N] [SYM=N...]",
-       "Run the graph with the reference interpreter on seeded random inputs",
-       "Prints the type of every output. Symbolic sizes of the inputs need a value: s77=33.\n",
+      {"diff", "diff [A [B]]", "Diff two graphs or versions, node by node",
+       "A and B are loaded graphs (NAME), or versions of one from its undo history\n"
+       "(NAME@-N or @-N: N edits ago). B defaults to the current graph, A to @-1:\n"
+       "  diff            what the last edit changed\n"
+       "  diff @-3        what the last 3 edits changed\n"
+       "  diff g h        graph g against graph h\n"
+       "Nodes are matched by name and listed as removed, added and changed, with their\n"
+       "FX text lines (num_users left out).\n",
+       K::Graph, K::Graph, replCmdDiff},
+      {"why", "why NODE", "Show the fusion decisions about a node and its kernel",
+       "Lowers and fuses a copy of the graph (as 'pass lower,fuse' would) and prints\n"
+       "the loop ops computing NODE, the kernels they are in, and every fusion decision\n"
+       "involving them: taken or refused, the reason, and the bytes it saves.\n",
+       K::Node, K::None, replCmdWhy},
+      {"render", "render [FILE.svg|FILE.dot]", "Draw the graph (DOT text here without FILE)",
+       "Writes the picture of 'fxkit convert --to svg|dot' to FILE (atomically).\n", K::File,
+       K::None, replCmdRender},
+      {"export", "export FORMAT [FILE]", "Write the graph as fx, fxpy, json, dot or svg", "",
+       K::Format, K::File, cmdExport},
+      {"run", "run [--backend B] [--seed N] [SYM=N...]", "Run the graph on seeded random inputs",
+       "Prints the type of every output. Symbolic sizes of the inputs need a value: s77=33.\n"
+       "Backends: interp (the reference interpreter, default), loops (the fused loop\n"
+       "program), opencl (compiled kernels; --device cpu|gpu|N picks the device).\n"
+       "Ctrl-C stops it.\n",
        K::None, K::None, cmdRun},
+      {"bench", "bench [N] [--backend B] [SYM=N...]",
+       "Time N runs of the graph (default 10): min, median, max",
+       "Same options (--backend, --device, --seed) and inputs as 'run'. One untimed run\n"
+       "comes first (OpenCL builds and tunes its kernels then). Ctrl-C stops between runs.\n",
+       K::None, K::None, replCmdBench},
       {"help", "help [COMMAND]", "List the commands, or explain one", "", K::Command, K::None,
        cmdHelp},
       {"quit", "quit", "Leave the shell (also: exit, Ctrl-D)", "", K::None, K::None, cmdQuit},

@@ -13,7 +13,18 @@ namespace fxkit {
 class ReplSession;
 
 /// What a command's argument words are, for tab completion.
-enum class ReplArgKind { None, File, Node, Graph, Pass, Format, Command };
+enum class ReplArgKind {
+  None,
+  File,
+  Node,
+  Graph,
+  Pass,
+  Format,
+  Command,
+  Position, ///< `after` or `before`
+  MetaKey,  ///< a node metadata key (set-meta)
+  Backend,  ///< interp, loops, opencl
+};
 
 struct ReplCommand {
   std::string_view name;

@@ -28,7 +28,7 @@ bool compareCount(NodeMatchTerm::Cmp cmp, int64_t have, int64_t want) {
   return false;
 }
 
-bool termHolds(const NodeMatchTerm &t, const Node &node) {
+bool termHolds(const NodeMatchTerm &t, const Node &node, const NodeMatcher &m) {
   bool eq = false;
   switch (t.key) {
   case NodeMatchTerm::Key::Users:
@@ -46,6 +46,12 @@ bool termHolds(const NodeMatchTerm &t, const Node &node) {
   }
   case NodeMatchTerm::Key::Name:
     eq = globMatch(t.value, node.name());
+    break;
+  case NodeMatchTerm::Key::Kernel:
+    if (m.kernels)
+      if (auto it = m.kernels->find(node.name()); it != m.kernels->end())
+        for (const std::string &k : it->second)
+          eq = eq || globMatch(t.value, k);
     break;
   case NodeMatchTerm::Key::Kind:
     eq = globMatch(t.value, opKindName(node.op()));
@@ -93,9 +99,16 @@ bool globMatch(std::string_view pattern, std::string_view text) {
 
 bool NodeMatcher::matches(const Node &node) const {
   for (const NodeMatchTerm &t : terms)
-    if (!termHolds(t, node))
+    if (!termHolds(t, node, *this))
       return false;
   return true;
+}
+
+bool NodeMatcher::needsKernels() const {
+  for (const NodeMatchTerm &t : terms)
+    if (t.key == NodeMatchTerm::Key::Kernel)
+      return true;
+  return false;
 }
 
 Expected<NodeMatcher> parseNodeMatcher(const std::vector<std::string> &terms) {
@@ -105,7 +118,7 @@ Expected<NodeMatcher> parseNodeMatcher(const std::vector<std::string> &terms) {
     if (at == std::string::npos || at == 0)
       return Error("bad term '" + text +
                    "': expected KEY=VALUE, KEY!=VALUE or KEY>N (keys: op, "
-                   "name, kind, type, dtype, users, inputs)");
+                   "name, kind, type, dtype, users, inputs, kernel)");
     std::string_view key = std::string_view(text).substr(0, at);
     std::string_view rest = std::string_view(text).substr(at);
     NodeMatchTerm term{};
@@ -137,9 +150,11 @@ Expected<NodeMatcher> parseNodeMatcher(const std::vector<std::string> &terms) {
       term.key = NodeMatchTerm::Key::Users;
     else if (key == "inputs")
       term.key = NodeMatchTerm::Key::Inputs;
+    else if (key == "kernel")
+      term.key = NodeMatchTerm::Key::Kernel;
     else
       return Error("unknown key '" + std::string(key) + "' in '" + text +
-                   "' (keys: op, name, kind, type, dtype, users, inputs)");
+                   "' (keys: op, name, kind, type, dtype, users, inputs, kernel)");
     bool counted = term.key == NodeMatchTerm::Key::Users || term.key == NodeMatchTerm::Key::Inputs;
     if (counted) {
       const char *first = term.value.data();

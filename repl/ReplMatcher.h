@@ -4,12 +4,15 @@
 ///
 /// Keys: `op` (the target, with or without `torch.ops.`), `name`, `kind` (placeholder,
 /// call_function, ...), `type` (the value's type text), `dtype` (f16, float16, torch.half),
-/// `users` and `inputs` (counts). Text keys take `=` and `!=` with `*`/`?` globs; counts take
+/// `users` and `inputs` (counts), `kernel` (the kernels that compute the node once the graph is
+/// lowered and fused, `kernel=fused_*`). Text keys take `=` and `!=` with `*`/`?` globs; counts
+/// take
 /// `=`, `!=`, `<`, `<=`, `>`, `>=`.
 
 #include "ir/Error.h"
 #include "ir/Node.h"
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,7 +21,7 @@ namespace fxkit {
 
 /// One parsed `KEY OP VALUE` term.
 struct NodeMatchTerm {
-  enum class Key { Op, Name, Kind, Type, DType, Users, Inputs };
+  enum class Key { Op, Name, Kind, Type, DType, Users, Inputs, Kernel };
   enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
   Key key;
   Cmp cmp;
@@ -29,7 +32,12 @@ struct NodeMatchTerm {
 /// The AND of its terms; an empty matcher matches every node.
 struct NodeMatcher {
   std::vector<NodeMatchTerm> terms;
+  /// Node name -> kernels computing it, for `kernel` terms (see needsKernels); a node absent
+  /// from it is in no kernel.
+  const std::map<std::string, std::vector<std::string>, std::less<>> *kernels = nullptr;
   bool matches(const Node &node) const;
+  /// Whether a term asks about kernels (the caller compiles the graph and sets `kernels`).
+  bool needsKernels() const;
 };
 
 /// Parses the words after `find`. Errors name the bad term and what was expected.

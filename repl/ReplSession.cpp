@@ -39,6 +39,8 @@ bool ReplSession::runLine(std::string_view line, const SourceLoc &where) {
   for (const ReplWords &words : *commands) {
     if (interrupted) {
       interrupted = 0;
+      wasInterrupted_ = true;
+      anyFailed_ = true;
       err_ << "interrupted: the rest of the line is skipped\n";
       return false;
     }
@@ -53,6 +55,14 @@ bool ReplSession::runLine(std::string_view line, const SourceLoc &where) {
       ok = false;
     }
     out_.flush();
+    if (interrupted) {
+      // The command stopped at a safe point (or finished before seeing the flag).
+      interrupted = 0;
+      wasInterrupted_ = true;
+      anyFailed_ = true;
+      err_ << "interrupted: the rest of the line is skipped\n";
+      return false;
+    }
     if (quit_)
       break;
   }
@@ -67,7 +77,12 @@ bool ReplSession::runScript(std::string_view text, const std::string &scriptName
     std::string_view line = text.substr(0, eol);
     text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
     ++lineNo;
+    bool before = wasInterrupted_;
     ok = runLine(line, SourceLoc{scriptName, lineNo, 0}) && ok;
+    if (wasInterrupted_ && !before) {
+      err_ << scriptName << ":" << lineNo << ": interrupted: the rest of the script is skipped\n";
+      break;
+    }
   }
   return ok;
 }
@@ -147,6 +162,19 @@ Expected<std::string> ReplSession::restore(std::vector<Snapshot> &from, std::vec
   std::string description = snap.description;
   to.push_back(std::move(snap));
   return description;
+}
+
+const Graph *ReplSession::previousVersion(std::string_view graphName, size_t back,
+                                          std::string *edit) const {
+  if (back == 0)
+    return nullptr;
+  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it)
+    if (it->graphName == graphName && --back == 0) {
+      if (edit)
+        *edit = it->description;
+      return &it->graph;
+    }
+  return nullptr;
 }
 
 Expected<std::string> ReplSession::undo() { return restore(undo_, redo_, "undo"); }

@@ -61,9 +61,18 @@ public:
   Expected<std::string> undo();
   /// Re-applies the last undone edit; returns its description.
   Expected<std::string> redo();
+  /// The graph named `graphName` as it was `back` edits ago (1: before the last edit), from the
+  /// undo history; null when the history is shorter. The description of the edit that came
+  /// after that version goes to `edit` when given.
+  const Graph *previousVersion(std::string_view graphName, size_t back,
+                               std::string *edit = nullptr) const;
 
-  /// Set from a SIGINT handler in interactive mode: the rest of the line is skipped.
+  /// Set from the SIGINT handler. Long commands (run, bench, pass, why) check it at safe
+  /// points (between nodes, kernels, iterations, passes) and fail with "interrupted", leaving
+  /// the graph as it was; the rest of the line, and of a script, is then skipped.
   static volatile std::sig_atomic_t interrupted;
+  /// Whether a command was interrupted (`fxkit -c`/`-f` exit with 130 then).
+  bool wasInterrupted() const { return wasInterrupted_; }
 
 private:
   /// A graph as it was before (undo) or after (redo) an edit.
@@ -85,6 +94,7 @@ private:
   std::vector<Snapshot> redo_;
   bool anyFailed_ = false;
   bool quit_ = false;
+  bool wasInterrupted_ = false;
 };
 
 } // namespace fxkit

@@ -3,9 +3,9 @@
 #include "importers/Import.h"
 #include "repl/Cli.h"
 #include "repl/ReplCommands.h"
+#include "repl/ReplCompletion.h"
 #include "repl/ReplLexer.h"
 #include "repl/ReplSession.h"
-#include "transforms/Pass.h"
 
 #include <csignal>
 #include <cstdio>
@@ -24,6 +24,9 @@
 
 namespace fxkit {
 namespace {
+
+/// The exit code of a shell killed by SIGINT, as shells report it.
+constexpr int kExitInterrupted = 130;
 
 constexpr const char *kUsage = "usage: fxkit repl [FILE...] | fxkit -c \"CMD; CMD\" [FILE...] | "
                                "fxkit -f SCRIPT [FILE...]\n";
@@ -65,66 +68,12 @@ char *nextCandidate(const char *text, int state) {
   return nullptr;
 }
 
-/// What the word being completed is: the command's name, or one of its arguments.
-ReplArgKind argumentKind(std::string_view before) {
-  size_t semi = before.find_last_of(';');
-  if (semi != std::string_view::npos)
-    before = before.substr(semi + 1);
-  // Words complete before the cursor; quotes in them are rare enough to ignore here.
-  std::vector<std::string_view> words;
-  size_t i = 0;
-  while (i < before.size()) {
-    size_t start = before.find_first_not_of(" \t", i);
-    if (start == std::string_view::npos)
-      break;
-    size_t end = before.find_first_of(" \t", start);
-    words.push_back(before.substr(start, end == std::string_view::npos ? end : end - start));
-    i = end == std::string_view::npos ? before.size() : end;
-  }
-  bool inWord = !before.empty() && before.back() != ' ' && before.back() != '\t';
-  size_t index = inWord ? words.size() - 1 : words.size();
-  if (index == 0)
-    return ReplArgKind::Command;
-  const ReplCommand *c = findReplCommand(words[0]);
-  if (!c)
-    return ReplArgKind::None;
-  if (c->name == "load" && index == 2)
-    return ReplArgKind::None; // `as`
-  return index == 1 ? c->firstArg : c->otherArgs;
-}
-
 char **complete(const char *text, int start, int) {
-  ReplArgKind kind = argumentKind(std::string_view(rl_line_buffer, start));
-  rl_attempted_completion_over = 1; // no file names unless asked for below
-  gCandidates.clear();
-  switch (kind) {
-  case ReplArgKind::File:
-    rl_attempted_completion_over = 0;
-    return nullptr; // readline's own file name completion
-  case ReplArgKind::Command:
-    for (const ReplCommand &c : replCommands())
-      gCandidates.emplace_back(c.name);
-    break;
-  case ReplArgKind::Pass:
-    registerBuiltinPasses();
-    for (const PassInfo &p : PassRegistry::instance().all())
-      gCandidates.push_back(p.name);
-    break;
-  case ReplArgKind::Format:
-    gCandidates = {"fx", "fxpy", "json"};
-    break;
-  case ReplArgKind::Graph:
-    for (const auto &g : gSession->graphs())
-      gCandidates.push_back(g->name);
-    break;
-  case ReplArgKind::Node:
-    if (auto cur = gSession->current())
-      for (Node *n : (*cur)->graph)
-        gCandidates.push_back(n->name());
-    break;
-  case ReplArgKind::None:
-    break;
-  }
+  rl_attempted_completion_over = 1; // no readline file names: replCompletions lists paths
+  gCandidates = replCompletions(*gSession, std::string_view(rl_line_buffer, start), text);
+  // A folder is completed without a space after it, so that its entries can follow.
+  if (gCandidates.size() == 1 && gCandidates[0].ends_with('/'))
+    rl_completion_append_character = '\0';
   return rl_completion_matches(text, nextCandidate);
 }
 
@@ -141,17 +90,6 @@ int onReadlineSignal() {
   return 0;
 }
 
-std::string historyPath() {
-  if (const char *state = std::getenv("XDG_STATE_HOME"); state && *state) {
-    std::error_code ec;
-    std::filesystem::create_directories(std::filesystem::path(state) / "fxkit", ec);
-    return (std::filesystem::path(state) / "fxkit" / "history").string();
-  }
-  if (const char *home = std::getenv("HOME"); home && *home)
-    return (std::filesystem::path(home) / ".fxkit_history").string();
-  return "";
-}
-
 int readlineLoop(ReplSession &session) {
   gSession = &session;
   rl_readline_name = "fxkit";
@@ -159,9 +97,10 @@ int readlineLoop(ReplSession &session) {
   // Our SIGINT handler, not readline's, so Ctrl-C during a command reaches the session too.
   rl_catch_signals = 0;
   rl_signal_event_hook = onReadlineSignal;
-  std::string history = historyPath();
+  std::string history = replHistoryPath();
   if (!history.empty())
     read_history(history.c_str());
+  bool warned = false;
   while (!session.quitRequested()) {
     ReplSession::interrupted = 0;
     char *raw = readline(prompt(session).c_str());
@@ -175,11 +114,19 @@ int readlineLoop(ReplSession &session) {
       continue;
     add_history(line.c_str());
     if (!history.empty()) {
-      // Appended line by line so that a crash or a second shell loses nothing.
+      // Appended line by line so that a crash or a second shell loses nothing. A history
+      // that cannot be written is worth one warning, never an error.
       if (FILE *f = std::fopen(history.c_str(), "a"))
         std::fclose(f);
-      append_history(1, history.c_str());
-      history_truncate_file(history.c_str(), 2000);
+      int error = append_history(1, history.c_str());
+      if (error == 0)
+        history_truncate_file(history.c_str(), 2000);
+      else if (!warned) {
+        std::cerr << "fxkit: warning: cannot write the history file " << history << ": "
+                  << std::strerror(error) << " (set FXKIT_HISTORY to another file, or empty "
+                  << "to keep no history)\n";
+        warned = true;
+      }
     }
     ReplSession::interrupted = 0;
     session.runLine(line);
@@ -213,6 +160,19 @@ int plainLoop(ReplSession &session, bool showPrompt) {
 
 } // namespace
 
+std::string replHistoryPath() {
+  if (const char *path = std::getenv("FXKIT_HISTORY"))
+    return path;
+  if (const char *state = std::getenv("XDG_STATE_HOME"); state && *state) {
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(state) / "fxkit", ec);
+    return (std::filesystem::path(state) / "fxkit" / "history").string();
+  }
+  if (const char *home = std::getenv("HOME"); home && *home)
+    return (std::filesystem::path(home) / ".fxkit_history").string();
+  return "";
+}
+
 bool isReplInvocation(int argc, char **argv) {
   if (argc < 2)
     return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
@@ -221,7 +181,6 @@ bool isReplInvocation(int argc, char **argv) {
 }
 
 int runInteractiveRepl(ReplSession &session) {
-  installInterruptHandler();
   bool terminal = isatty(STDIN_FILENO);
 #ifdef FXKIT_HAVE_READLINE
   if (terminal)
@@ -254,6 +213,8 @@ int runReplCli(int argc, char **argv) {
     }
     text = script.take();
   }
+  // Ctrl-C stops the running command at a safe point, in a script too (see ReplSession).
+  installInterruptHandler();
   ReplSession session(std::cout, std::cerr);
   for (int i = firstFile; i < argc; ++i)
     session.runLine("load " + quoteReplWord(argv[i]));
@@ -263,6 +224,8 @@ int runReplCli(int argc, char **argv) {
     session.runLine(text);
   else
     session.runScript(text, argv[2]);
+  if (session.wasInterrupted())
+    return kExitInterrupted;
   return session.anyFailed() ? kExitBadInput : kExitOk;
 }
 

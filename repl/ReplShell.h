@@ -1,7 +1,10 @@
 #pragma once
 /// \file The front ends of the REPL's command language: `fxkit repl [FILE...]` (interactive,
 /// GNU readline when built with it), `fxkit -c "cmd; cmd" [FILE...]` and
-/// `fxkit -f SCRIPT [FILE...]`.
+/// `fxkit -f SCRIPT [FILE...]`. Ctrl-C stops a running command at a safe point without
+/// leaving the shell; in `-c`/`-f` it also skips the rest, and the exit code is 130.
+
+#include <string>
 
 namespace fxkit {
 
@@ -14,6 +17,10 @@ bool isReplInvocation(int argc, char **argv);
 /// Runs the REPL front end argv asks for. FILEs are loaded first. Exit code: 0, or 2 when a
 /// command of `-c`/`-f` failed (or the usage is wrong); the interactive shell exits 0.
 int runReplCli(int argc, char **argv);
+
+/// The history file of the interactive shell: `$FXKIT_HISTORY` when set (empty: no history),
+/// else `$XDG_STATE_HOME/fxkit/history`, else `~/.fxkit_history`; "" for none.
+std::string replHistoryPath();
 
 /// The interactive loop on stdin/stdout until `quit` or end of input: readline with history
 /// ($XDG_STATE_HOME/fxkit/history, else ~/.fxkit_history) and tab completion when built with

@@ -146,6 +146,81 @@ Expected<InterpretResult> execute(Graph &graph, const std::vector<RuntimeValue> 
 
 } // namespace
 
+struct PreparedRun::Impl {
+  std::string backend;
+  const volatile std::sig_atomic_t *interrupt = nullptr;
+  Graph graph;
+  std::optional<Compiled> compiled;
+#ifdef FXKIT_HAVE_OPENCL
+  // Declared before the program: the program is destroyed first.
+  std::unique_ptr<opencl::OpenCLContext> context;
+  std::unique_ptr<opencl::OpenCLProgram> program;
+#endif
+};
+
+PreparedRun::PreparedRun() : impl_(std::make_unique<Impl>()) {}
+PreparedRun::~PreparedRun() = default;
+
+const Graph &PreparedRun::graph() const { return impl_->graph; }
+
+Expected<std::unique_ptr<PreparedRun>>
+PreparedRun::prepare(const Graph &graph, const std::string &backend, const std::string &device,
+                     const volatile std::sig_atomic_t *interrupt) {
+  if (backend != "interp" && backend != "loops" && backend != "opencl")
+    return Error("unknown backend '" + backend + "' (expected interp, loops or opencl)");
+  std::unique_ptr<PreparedRun> run(new PreparedRun());
+  Impl &impl = *run->impl_;
+  impl.backend = backend;
+  impl.interrupt = interrupt;
+  impl.graph = graph.clone();
+  registerReferenceKernels();
+  if (Status s = inferShapes(impl.graph); !s)
+    return s.takeError();
+  if (backend == "interp")
+    return run;
+  auto compiled = compileGraph(impl.graph);
+  if (!compiled)
+    return compiled.takeError();
+  impl.compiled = compiled.take();
+  if (backend == "loops")
+    return run;
+#ifdef FXKIT_HAVE_OPENCL
+  auto info = opencl::selectDevice(device);
+  if (!info)
+    return info.takeError();
+  auto context = opencl::OpenCLContext::create(*info);
+  if (!context)
+    return context.takeError();
+  impl.context = context.take();
+  auto program = opencl::OpenCLProgram::load(*impl.context, impl.compiled->program,
+                                             impl.compiled->fused, impl.compiled->plan, {});
+  if (!program)
+    return program.takeError();
+  impl.program = program.take();
+  return run;
+#else
+  (void)device;
+  return Error("this fxkit was built without OpenCL (install ocl-icd-opencl-dev and rebuild)");
+#endif
+}
+
+Expected<InterpretResult> PreparedRun::run(std::span<const RuntimeValue> inputs) {
+  Impl &impl = *impl_;
+  if (impl.backend == "interp") {
+    InterpretOptions options;
+    options.interrupt = impl.interrupt;
+    return interpretGraph(impl.graph, inputs, options);
+  }
+  if (impl.backend == "loops")
+    return interpretLoopProgram(impl.compiled->program, impl.compiled->fused, inputs,
+                                impl.interrupt);
+#ifdef FXKIT_HAVE_OPENCL
+  return impl.program->run(inputs);
+#else
+  return Error("this fxkit was built without OpenCL");
+#endif
+}
+
 int runDevicesCommand() {
 #ifdef FXKIT_HAVE_OPENCL
   auto devices = opencl::listDevices();

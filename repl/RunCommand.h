@@ -3,8 +3,13 @@
 /// program, or compiled OpenCL kernels) on inputs from a safetensors file (or seeded random
 /// ones), optionally checks the outputs and writes them. `fxkit devices` lists OpenCL devices.
 
+#include "backends/interp/Interpreter.h"
+
+#include <csignal>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,6 +39,27 @@ struct RunCommandOptions {
 /// Runs the command; returns the exit code (0 ok, 1 a checked output differs, 2 bad input).
 /// Prints one line per output to stdout and errors to stderr.
 int runRunCommand(const RunCommandOptions &options);
+
+/// A graph made ready to run many times on one backend (the REPL's `run` and `bench`): a copy
+/// of it, compiled once for `loops` and `opencl`, and loaded onto the device once for `opencl`.
+class PreparedRun {
+public:
+  /// `backend`: interp, loops or opencl; `device`: as `--device` (empty: the default). When
+  /// `interrupt` becomes non-zero, a run of interp or loops stops with "interrupted".
+  static Expected<std::unique_ptr<PreparedRun>>
+  prepare(const Graph &graph, const std::string &backend, const std::string &device = "",
+          const volatile std::sig_atomic_t *interrupt = nullptr);
+  ~PreparedRun();
+  /// Runs once on `inputs` (one per placeholder).
+  Expected<InterpretResult> run(std::span<const RuntimeValue> inputs);
+  /// The graph as prepared (types filled in): random inputs are made from it.
+  const Graph &graph() const;
+
+private:
+  struct Impl;
+  PreparedRun();
+  std::unique_ptr<Impl> impl_;
+};
 
 /// `fxkit devices`: prints every OpenCL platform and device, one per line, numbered for
 /// `--device N`; the default device is marked. Returns 0, or 2 when OpenCL is missing.

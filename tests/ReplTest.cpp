@@ -128,7 +128,7 @@ TEST_F(Repl, FindMatchers) {
   run("find color=red");
   EXPECT_FALSE(lastOk);
   EXPECT_EQ(lastErr, "error: unknown key 'color' in 'color=red' (keys: op, name, kind, type, "
-                     "dtype, users, inputs)\n");
+                     "dtype, users, inputs, kernel)\n");
   run("find users>many");
   EXPECT_EQ(lastErr, "error: 'users>many': users takes a whole number\n");
   run("find dtype=f17");
@@ -215,7 +215,8 @@ TEST_F(Repl, RunPrintsOutputTypes) {
   EXPECT_EQ(run("run --seed 3"), "out_0: f32[4, 8][8, 1]cpu\n");
   EXPECT_EQ(text(), kGraph); // runs a copy
   run("run --seed");
-  EXPECT_EQ(lastErr, "error: bad argument '--seed'; usage: run [--seed N] [SYM=N...]\n");
+  EXPECT_EQ(lastErr, "error: bad argument '--seed'; usage: run [--backend B] [--seed N] "
+                     "[SYM=N...]\n");
 }
 
 TEST_F(Repl, ExportAndLoad) {

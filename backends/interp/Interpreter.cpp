@@ -281,6 +281,8 @@ Expected<InterpretResult> interpretGraph(Graph &graph, std::span<const RuntimeVa
   size_t nextInput = 0;
   const Node *output = nullptr;
   for (Node *n : graph) {
+    if (options.interrupt && *options.interrupt)
+      return Error("interrupted");
     switch (n->op()) {
     case OpKind::Placeholder:
       values[n->scratch()] = std::move(bound[nextInput++]);

@@ -9,6 +9,7 @@
 #include "ir/Graph.h"
 #include "ir/SymExpr.h"
 
+#include <csignal>
 #include <span>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct InterpretOptions {
   /// Check that every kernel's tensors have the dtype, sizes and strides shape inference gave
   /// the node (catches disagreements between a kernel and its op's inference rule).
   bool checkTypes = true;
+  /// When set and non-zero (a SIGINT handler sets it), the run stops between nodes with the
+  /// error "interrupted". Read only; the caller clears it.
+  const volatile std::sig_atomic_t *interrupt = nullptr;
 };
 
 /// What a run produced.

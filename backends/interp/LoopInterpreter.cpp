@@ -185,7 +185,9 @@ int64_t storageExtent(const Tensor &t) {
 
 class LoopRunner {
 public:
-  LoopRunner(const LoopProgram &p, const FusedProgram &f) : p_(p), f_(f) {}
+  LoopRunner(const LoopProgram &p, const FusedProgram &f,
+             const volatile std::sig_atomic_t *interrupt)
+      : p_(p), f_(f), interrupt_(interrupt) {}
   Expected<InterpretResult> run(std::span<const RuntimeValue> inputs);
 
 private:
@@ -222,6 +224,7 @@ private:
 
   const LoopProgram &p_;
   const FusedProgram &f_;
+  const volatile std::sig_atomic_t *interrupt_;
   SymExpr::Bindings bindings_;
   std::vector<Tensor> storage_;
   /// Per internal buffer of the running kernel: the row stamp of each element's last write.
@@ -418,6 +421,8 @@ Expected<InterpretResult> LoopRunner::run(std::span<const RuntimeValue> inputs) 
   if (Status s = bindInputs(inputs); !s)
     return s.takeError();
   for (const Kernel &k : f_.kernels) {
+    if (interrupt_ && *interrupt_)
+      return Error("interrupted");
     kernel_ = &k;
     Status s = k.isExtern ? runExtern(k) : runGenerated(k);
     if (!s)
@@ -456,8 +461,9 @@ Expected<InterpretResult> LoopRunner::run(std::span<const RuntimeValue> inputs) 
 
 Expected<InterpretResult> interpretLoopProgram(const LoopProgram &program,
                                                const FusedProgram &fused,
-                                               std::span<const RuntimeValue> inputs) {
-  return LoopRunner(program, fused).run(inputs);
+                                               std::span<const RuntimeValue> inputs,
+                                               const volatile std::sig_atomic_t *interrupt) {
+  return LoopRunner(program, fused, interrupt).run(inputs);
 }
 
 } // namespace fxkit

@@ -12,15 +12,18 @@
 #include "ir/loop/Kernel.h"
 #include "ir/loop/LoopIR.h"
 
+#include <csignal>
 #include <span>
 
 namespace fxkit {
 
 /// Runs `fused` (fusion of `program`, lowered from `graph`, whose extern ops point into it) on
 /// `inputs` (one per graph placeholder). Errors: inputs that do not fit the program's types, an
-/// internal value read from another row, an extern kernel's failure.
-Expected<InterpretResult> interpretLoopProgram(const loop::LoopProgram &program,
-                                               const loop::FusedProgram &fused,
-                                               std::span<const RuntimeValue> inputs);
+/// internal value read from another row, an extern kernel's failure. When `interrupt` is set
+/// and becomes non-zero (a SIGINT handler), the run stops between kernels with "interrupted".
+Expected<InterpretResult>
+interpretLoopProgram(const loop::LoopProgram &program, const loop::FusedProgram &fused,
+                     std::span<const RuntimeValue> inputs,
+                     const volatile std::sig_atomic_t *interrupt = nullptr);
 
 } // namespace fxkit

@@ -1,0 +1,62 @@
+#pragma once
+/// \file Helpers the REPL's command files share (argument counts, node lookup, echoing a
+/// command for the undo history) and the commands defined outside ReplCommands.cpp.
+
+#include "ir/Error.h"
+#include "ir/SymExpr.h"
+#include "repl/ReplCommands.h"
+#include "repl/ReplSession.h"
+
+#include <string>
+#include <string_view>
+
+namespace fxkit {
+
+/// Checks the number of arguments (words after the command name) against [min, max].
+inline Status replArity(const ReplWords &words, size_t min, size_t max) {
+  size_t n = words.size() - 1;
+  if (n < min || n > max)
+    return Error("usage: " + std::string(findReplCommand(words[0])->usage));
+  return Status::ok();
+}
+
+/// The command line again (quoted as needed), for undo/redo descriptions.
+inline std::string joinReplWords(const ReplWords &words) {
+  std::string out;
+  for (const std::string &w : words)
+    out += (out.empty() ? "" : " ") + quoteReplWord(w);
+  return out;
+}
+
+/// A node of a session graph by name (`%x` is accepted as FX prints it).
+inline Expected<Node *> replNodeNamed(const ReplGraph &g, std::string_view name) {
+  if (name.starts_with('%'))
+    name.remove_prefix(1);
+  if (Node *n = g.graph.find(name))
+    return n;
+  return Error("no node named '" + std::string(name) + "' in graph '" + g.name + "'");
+}
+
+/// Options of `run` and `bench`: `--backend B`, `--device D`, `--seed N`, `SYM=N`, and for
+/// `bench` a bare run count.
+struct ReplRunOptions {
+  std::string backend = "interp";
+  std::string device;
+  uint64_t seed = 0;
+  SymExpr::Bindings symbols;
+  int64_t count = -1; ///< a bare number (bench); -1 when none
+};
+/// Parses words[first...] (a bare number only when `allowCount`).
+Expected<ReplRunOptions> parseReplRunOptions(const ReplWords &words, size_t first,
+                                             bool allowCount = false);
+
+// Commands of ReplGraphCommands.cpp (inspection and rewriting beyond the basics).
+Status replCmdWhy(ReplSession &s, const ReplWords &w);
+Status replCmdDiff(ReplSession &s, const ReplWords &w);
+Status replCmdInsert(ReplSession &s, const ReplWords &w);
+Status replCmdSetMeta(ReplSession &s, const ReplWords &w);
+Status replCmdReplacePattern(ReplSession &s, const ReplWords &w);
+Status replCmdRender(ReplSession &s, const ReplWords &w);
+Status replCmdBench(ReplSession &s, const ReplWords &w);
+
+} // namespace fxkit

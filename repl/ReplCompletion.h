@@ -1,0 +1,23 @@
+#pragma once
+/// \file Tab completion for the REPL, independent of readline so that it can be tested: given
+/// the line up to the word being typed and the word's beginning, the words it may become.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fxkit {
+
+class ReplSession;
+
+/// Candidates for `word` (which starts at the end of `before`, the text of the line before it):
+/// command names for the first word of a command, then what the command's table entry says its
+/// arguments are: node names, graph names, pass names, formats, file paths (folders end in
+/// `/`), `after`/`before`, metadata keys, backends; `find` terms complete their keys, op names
+/// after `op=`, node names after `name=`, kinds after `kind=`; in an `insert`'s node line, op
+/// targets for dotted words and node names otherwise. Sorted, distinct, each starting with
+/// `word`.
+std::vector<std::string> replCompletions(const ReplSession &session, std::string_view before,
+                                         std::string_view word);
+
+} // namespace fxkit

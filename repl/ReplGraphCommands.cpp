@@ -1,0 +1,283 @@
+// The REPL's commands beyond the basics: why, diff, insert, set-meta, replace-pattern, render,
+// bench (see their help texts in ReplCommands.cpp).
+#include "exporters/DotWriter.h"
+#include "exporters/Export.h"
+#include "exporters/GraphSummary.h"
+#include "exporters/SvgRender.h"
+#include "importers/Import.h"
+#include "repl/ReplCommandSupport.h"
+#include "repl/ReplInspect.h"
+#include "repl/ReplRewrite.h"
+#include "repl/RunCommand.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+
+namespace fxkit {
+namespace {
+
+template <typename T> bool parseNumber(std::string_view text, T &value) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size() && !text.empty();
+}
+
+/// `g`, `@-1` (the current graph one edit ago) or `g@-2`: a graph or one of its versions.
+struct GraphRef {
+  const Graph *graph = nullptr;
+  std::string label;
+};
+
+Expected<GraphRef> resolveGraphRef(const ReplSession &s, std::string_view ref) {
+  size_t at = ref.find('@');
+  std::string name(ref.substr(0, at));
+  if (name.empty()) {
+    auto cur = s.current();
+    if (!cur)
+      return cur.takeError();
+    name = (*cur)->name;
+  }
+  const ReplGraph *g = s.findGraph(name);
+  if (!g)
+    return Error("no graph named '" + name + "' (see 'list')");
+  if (at == std::string_view::npos)
+    return GraphRef{&g->graph, name};
+  std::string_view version = ref.substr(at + 1);
+  size_t back = 0;
+  if (!version.starts_with('-') || !parseNumber(version.substr(1), back) || back == 0)
+    return Error("bad graph version '" + std::string(ref) +
+                 "': expected NAME@-N or @-N (N edits ago, N >= 1)");
+  const Graph *old = s.previousVersion(name, back);
+  if (!old)
+    return Error("'" + std::string(ref) + "': the undo history of '" + name + "' has fewer than " +
+                 std::to_string(back) + " edits");
+  return GraphRef{old, name + "@-" + std::to_string(back)};
+}
+
+/// The one place pictures are made: by format name (dot, svg; png when the exporters gain it).
+Expected<std::string> renderGraphPicture(const Graph &graph, std::string_view format) {
+  if (format == "dot")
+    return writeDot(graph);
+  if (format == "svg") {
+    if (!haveSvgRenderer())
+      return Error("this fxkit was built without Graphviz (install libgraphviz-dev); "
+                   "render FILE.dot instead");
+    return renderSvg(graph);
+  }
+  return Error("cannot render '" + std::string(format) + "' pictures yet (formats: svg, dot)");
+}
+
+} // namespace
+
+Expected<ReplRunOptions> parseReplRunOptions(const ReplWords &w, size_t first, bool allowCount) {
+  ReplRunOptions options;
+  auto bad = [&](const std::string &word) {
+    return Error("bad argument '" + word +
+                 "'; usage: " + std::string(findReplCommand(w[0])->usage));
+  };
+  for (size_t i = first; i < w.size(); ++i) {
+    const std::string &word = w[i];
+    bool hasValue = i + 1 < w.size();
+    int64_t value = 0;
+    size_t eq = word.find('=');
+    if (word == "--seed" && hasValue && parseNumber(w[i + 1], options.seed))
+      ++i;
+    else if (word == "--backend" && hasValue)
+      options.backend = w[++i];
+    else if (word == "--device" && hasValue)
+      options.device = w[++i];
+    else if (allowCount && options.count < 0 && parseNumber(word, value) && value > 0)
+      options.count = value;
+    else if (eq != std::string::npos && eq > 0 && parseNumber(word.substr(eq + 1), value))
+      options.symbols[word.substr(0, eq)] = value;
+    else
+      return bad(word);
+  }
+  if (options.backend != "interp" && options.backend != "loops" && options.backend != "opencl")
+    return Error("unknown backend '" + options.backend + "' (expected interp, loops or opencl)");
+  return options;
+}
+
+Status replCmdWhy(ReplSession &s, const ReplWords &w) {
+  if (Status a = replArity(w, 1, 1); !a)
+    return a;
+  auto cur = s.current();
+  if (!cur)
+    return cur.takeError();
+  auto node = replNodeNamed(**cur, w[1]);
+  if (!node)
+    return node.takeError();
+  auto view = buildKernelView((*cur)->graph);
+  if (!view)
+    return Error("cannot lower and fuse '" + (*cur)->name + "': " + view.error().str());
+  auto text = explainNodeFusion(*view, (*cur)->graph, (*node)->name());
+  if (!text)
+    return text.takeError();
+  s.out() << *text;
+  return Status::ok();
+}
+
+Status replCmdDiff(ReplSession &s, const ReplWords &w) {
+  if (Status a = replArity(w, 0, 2); !a)
+    return a;
+  auto before = resolveGraphRef(s, w.size() >= 2 ? std::string_view(w[1]) : "@-1");
+  if (!before)
+    return before.takeError();
+  auto after = resolveGraphRef(s, w.size() == 3 ? std::string_view(w[2]) : "");
+  if (!after)
+    return after.takeError();
+  s.out() << diffGraphs(*before->graph, *after->graph, before->label, after->label);
+  return Status::ok();
+}
+
+Status replCmdInsert(ReplSession &s, const ReplWords &w) {
+  if (w.size() < 4 || (w[1] != "after" && w[1] != "before"))
+    return Error("usage: " + std::string(findReplCommand(w[0])->usage));
+  std::string anchor = w[2];
+  size_t first = 3;
+  if (anchor.ends_with(':'))
+    anchor.pop_back();
+  else if (w[3] == ":")
+    first = 4;
+  if (anchor.starts_with('%'))
+    anchor.erase(0, 1);
+  std::string line;
+  for (size_t i = first; i < w.size(); ++i)
+    line += (line.empty() ? "" : " ") + w[i];
+  std::string name, type;
+  Status st = s.edit(joinReplWords(w), [&](Graph &graph) -> Status {
+    auto node = insertNodeFromText(graph, anchor, w[1] == "before", line);
+    if (!node)
+      return node.takeError();
+    name = (*node)->name();
+    type = valueTypeString((*node)->value());
+    return Status::ok();
+  });
+  if (st)
+    s.out() << "inserted " << name << " " << w[1] << " " << anchor << " : "
+            << (type.empty() ? "type unknown" : type) << "\n";
+  return st;
+}
+
+Status replCmdSetMeta(ReplSession &s, const ReplWords &w) {
+  if (w.size() < 4)
+    return Error("usage: " + std::string(findReplCommand(w[0])->usage));
+  std::string value;
+  for (size_t i = 3; i < w.size(); ++i)
+    value += (value.empty() ? "" : " ") + w[i];
+  std::string node = w[1].starts_with('%') ? w[1].substr(1) : w[1];
+  std::string shown;
+  Status st = s.edit(joinReplWords(w), [&](Graph &graph) -> Status {
+    if (Status m = setNodeMeta(graph, node, w[2], value); !m)
+      return m;
+    const Node *n = graph.find(node);
+    shown = w[2] == "python_type" ? std::string(n->pythonType()) : valueTypeString(n->value());
+    return Status::ok();
+  });
+  if (st)
+    s.out() << "set " << node << " " << w[2] << " = " << (shown.empty() ? "none" : shown) << "\n";
+  return st;
+}
+
+Status replCmdReplacePattern(ReplSession &s, const ReplWords &w) {
+  if (Status a = replArity(w, 2, 2); !a)
+    return a;
+  auto pattern = importGraphFile(w[1]);
+  if (!pattern)
+    return pattern.takeError();
+  auto replacement = importGraphFile(w[2]);
+  if (!replacement)
+    return replacement.takeError();
+  ReplaceReport report;
+  Status st = s.edit(joinReplWords(w), [&](Graph &graph) -> Status {
+    auto r = replacePattern(graph, *pattern, *replacement);
+    if (!r)
+      return r.takeError();
+    report = *r;
+    return Status::ok();
+  });
+  if (!st)
+    return st;
+  s.out() << "replaced " << report.replaced << (report.replaced == 1 ? " match" : " matches");
+  if (report.refusedEscaping)
+    s.out() << "; " << report.refusedEscaping
+            << (report.refusedEscaping == 1 ? " match" : " matches")
+            << " left alone (an inner node is used outside the match)";
+  s.out() << "\n";
+  return Status::ok();
+}
+
+Status replCmdRender(ReplSession &s, const ReplWords &w) {
+  if (Status a = replArity(w, 0, 1); !a)
+    return a;
+  auto cur = s.current();
+  if (!cur)
+    return cur.takeError();
+  if (w.size() == 1) {
+    auto dot = renderGraphPicture((*cur)->graph, "dot");
+    if (!dot)
+      return dot.takeError();
+    s.out() << *dot;
+    return Status::ok();
+  }
+  const std::string &file = w[1];
+  size_t dot = file.find_last_of('.');
+  std::string format = dot == std::string::npos ? "" : file.substr(dot + 1);
+  if (format.empty())
+    return Error("render: '" + file + "' has no extension (.svg or .dot)");
+  auto picture = renderGraphPicture((*cur)->graph, format);
+  if (!picture)
+    return picture.takeError();
+  if (Status st = writeFileAtomic(file, *picture); !st)
+    return st;
+  s.out() << "wrote " << file << " (" << format << ", " << (*cur)->graph.size() << " nodes)\n";
+  return Status::ok();
+}
+
+Status replCmdBench(ReplSession &s, const ReplWords &w) {
+  auto cur = s.current();
+  if (!cur)
+    return cur.takeError();
+  auto options = parseReplRunOptions(w, 1, /*allowCount=*/true);
+  if (!options)
+    return options.takeError();
+  int64_t runs = options->count < 0 ? 10 : options->count;
+  auto prepared = PreparedRun::prepare((*cur)->graph, options->backend, options->device,
+                                       &ReplSession::interrupted);
+  if (!prepared)
+    return prepared.takeError();
+  auto inputs = makeRandomInputs((*prepared)->graph(), options->symbols, options->seed);
+  if (!inputs)
+    return inputs.takeError();
+  // One untimed run: OpenCL builds and tunes its kernels on the first launch.
+  if (auto warm = (*prepared)->run(*inputs); !warm)
+    return warm.takeError();
+  std::vector<double> seconds;
+  seconds.reserve(static_cast<size_t>(runs));
+  for (int64_t i = 0; i < runs; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    Expected<InterpretResult> result = ReplSession::interrupted
+                                           ? Expected<InterpretResult>(Error("interrupted"))
+                                           : (*prepared)->run(*inputs);
+    if (!result && ReplSession::interrupted)
+      return Error("interrupted after " + std::to_string(i) + " of " + std::to_string(runs) +
+                   " runs");
+    if (!result)
+      return result.takeError();
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(seconds.begin(), seconds.end());
+  double median = seconds.size() % 2
+                      ? seconds[seconds.size() / 2]
+                      : (seconds[seconds.size() / 2 - 1] + seconds[seconds.size() / 2]) / 2;
+  char line[160];
+  std::snprintf(line, sizeof line,
+                "%s: %lld runs on %s: min %.3f ms, median %.3f ms, max %.3f ms\n",
+                (*cur)->name.c_str(), static_cast<long long>(runs), options->backend.c_str(),
+                seconds.front() * 1e3, median * 1e3, seconds.back() * 1e3);
+  s.out() << line;
+  return Status::ok();
+}
+
+} // namespace fxkit

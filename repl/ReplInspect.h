@@ -1,0 +1,42 @@
+#pragma once
+/// \file Read-only questions the REPL asks about a graph: which kernel each node ended up in and
+/// why (`why`, `find kernel=`), and a canonical node-level diff of two graphs (`diff`).
+
+#include "ir/Error.h"
+#include "ir/Graph.h"
+#include "ir/loop/Kernel.h"
+#include "ir/loop/LoopIR.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fxkit {
+
+/// The graph compiled far enough to answer questions about kernels: lowered and fused.
+struct KernelView {
+  loop::LoopProgram program;
+  loop::FusedProgram fused;
+  /// Source node name -> names of the kernels that compute it (several when lowering split or
+  /// duplicated it), in execution order. Nodes no loop op computes are absent.
+  std::map<std::string, std::vector<std::string>, std::less<>> kernelsOfNode;
+};
+
+/// Lowers and fuses a copy of `graph` (shape inference first; the graph itself is not changed),
+/// with the options of `pass fuse`.
+Expected<KernelView> buildKernelView(const Graph &graph);
+
+/// `why NODE`: the loop ops computing the node, the kernels they ended up in, and every fusion
+/// decision that involved those ops (taken or refused, with the reason and the bytes saved).
+Expected<std::string> explainNodeFusion(const KernelView &view, const Graph &graph,
+                                        std::string_view node);
+
+/// A canonical node-level diff from `before` to `after`: nodes removed (in `before`'s order),
+/// added and changed (in `after`'s order), matched by name, each with its FX text line (types
+/// printed, the derived `[num_users=N]` left out so that a use does not change its input).
+/// "no differences" when none. The same two graphs always give the same text.
+std::string diffGraphs(const Graph &before, const Graph &after, std::string_view beforeName,
+                       std::string_view afterName);
+
+} // namespace fxkit
