@@ -227,6 +227,35 @@ TEST(MemoryTimeline, OneRectanglePerAllocatedBufferWithInPlaceHatched) {
   EXPECT_NE(svg.find("in place of "), std::string::npos);
 }
 
+const char *kArenaGolden =
+    R"SVG(<svg xmlns="http://www.w3.org/2000/svg" width="1010.0" height="530.0" viewBox="0 0 1010.0 530.0" font-family="monospace" font-size="10">
+<title>arena plan</title>
+<defs><pattern id="inplace" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="white" fill-opacity="0"/><line x1="0" y1="0" x2="0" y2="6" stroke="black" stroke-width="1.5" stroke-opacity="0.5"/></pattern></defs>
+<rect x="0" y="0" width="1010.0" height="530.0" fill="white"/>
+<text x="90.0" y="18" font-size="13" font-weight="bold">arena plan</text>
+<text x="90.0" y="34">3 buffers, pool 96 B</text>
+<g stroke="#888" fill="none"><rect x="90.0" y="50.0" width="900.0" height="440.0"/></g>
+<g fill="#333">
+<text x="202.5" y="504.0" text-anchor="middle">0<title>time 0</title></text>
+<text x="427.5" y="504.0" text-anchor="middle">1<title>time 1</title></text>
+<text x="652.5" y="504.0" text-anchor="middle">2<title>time 2</title></text>
+<text x="877.5" y="504.0" text-anchor="middle">3<title>time 3</title></text>
+<text x="540.0" y="522.0" text-anchor="middle">time (schedule step)</text>
+<text x="84.0" y="493.0" text-anchor="end">0</text>
+<text x="84.0" y="383.0" text-anchor="end">24</text>
+<text x="84.0" y="273.0" text-anchor="end">48</text>
+<text x="84.0" y="163.0" text-anchor="end">72</text>
+<text x="84.0" y="53.0" text-anchor="end">96</text>
+<text x="14" y="270.0" transform="rotate(-90 14 270.0)" text-anchor="middle">pool offset (bytes)</text>
+</g>
+<g stroke="#333" stroke-width="0.6">
+<g class="buffer"><title>a: 64 B at offset 0, times 0..1 (pool)</title><rect x="90.0" y="196.7" width="450.0" height="293.3" fill="hsl(0,60%,75%)"/><text x="93.0" y="212.7" stroke="none" fill="black">a</text></g>
+<g class="buffer"><title>b&lt;&amp;&gt;: 32 B at offset 64, times 1..2 (pool)</title><rect x="315.0" y="50.0" width="450.0" height="146.7" fill="hsl(137,60%,75%)"/><text x="318.0" y="66.0" stroke="none" fill="black">b&lt;&amp;&gt;</text></g>
+<g class="buffer"><title>c: 64 B at offset 0, times 2..3 (pool)</title><rect x="540.0" y="196.7" width="450.0" height="293.3" fill="hsl(274,60%,75%)"/><text x="543.0" y="212.7" stroke="none" fill="black">c</text></g>
+</g>
+</svg>
+)SVG";
+
 TEST(MemoryTimeline, ArenaGolden) {
   std::vector<BufferLifetime> buffers = {{1, 0, 2, 64}, {2, 1, 3, 32}, {3, 2, 4, 64}};
   std::vector<int64_t> offsets = {0, 64, 0};
@@ -302,12 +331,13 @@ TEST(GraphvizRender, PngAndPdfAreRenderedInProcess) {
       continue;
     }
     ASSERT_TRUE(bytes) << bytes.error().str();
-    if (f == RenderFormat::Svg)
+    if (f == RenderFormat::Svg) {
       EXPECT_NE(bytes->find("<svg"), std::string::npos);
-    if (f == RenderFormat::Png)
+    } else if (f == RenderFormat::Png) {
       EXPECT_EQ(bytes->rfind("\x89PNG\r\n\x1a\n", 0), 0u);
-    if (f == RenderFormat::Pdf)
+    } else {
       EXPECT_EQ(bytes->rfind("%PDF-", 0), 0u);
+    }
     EXPECT_GT(bytes->size(), 1000u);
   }
 }
