@@ -70,14 +70,14 @@ void svgOf(benchmark::State &state, const std::string &dot) {
 }
 
 void BM_DeepMlpGraphDot(benchmark::State &state) {
-  Graph &g = *compilationState(deepMlp())->source;
+  const Graph &g = *compilationState(deepMlp())->source;
   for (auto _ : state)
     benchmark::DoNotOptimize(writeDot(g).data());
   state.counters["nodes"] = static_cast<double>(g.size());
 }
 
 void BM_DeepMlpGraphSvg(benchmark::State &state) {
-  Graph &g = *compilationState(deepMlp())->source;
+  const Graph &g = *compilationState(deepMlp())->source;
   svgOf(state, writeDot(g, layout(state.range(0))));
 }
 

@@ -9,6 +9,8 @@
 #include "exporters/MemoryTimeline.h"
 #include "exporters/wrapper/GraphRender.h"
 #include "importers/Import.h"
+#include "ir/Node.h"
+#include "transforms/CompilationState.h"
 #include "transforms/Pass.h"
 
 #include <gtest/gtest.h>
@@ -32,7 +34,7 @@ void expectBalanced(const std::string &dot, const std::string &what) {
 
 TEST(CorpusRender, EveryReferenceWorkloadRenders) {
   size_t checked = 0, pictured = 0;
-  for (const fs::path &path : testing::corpusGraphs("reference")) {
+  for (const fs::path &path : fxkit::testing::corpusGraphs("reference")) {
     std::string what = path.string();
     auto graph = importGraphFile(path.string());
     ASSERT_TRUE(graph) << graph.error().str();
@@ -44,7 +46,13 @@ TEST(CorpusRender, EveryReferenceWorkloadRenders) {
     auto dot = graphDot(*graph, options);
     ASSERT_TRUE(dot) << what << ": " << dot.error().str();
     expectBalanced(*dot, what);
-    EXPECT_NE(dot->find("cluster_k"), std::string::npos) << what;
+    const CompilationState *state = compilationState(*graph);
+    ASSERT_TRUE(state && state->fused) << what;
+    size_t generated = 0;
+    for (const loop::Kernel &k : state->fused->kernels)
+      generated += k.isExtern ? 0 : 1;
+    // transformer_layer is one extern call (the fused encoder layer): no cluster.
+    EXPECT_EQ(dot->find("cluster_k") != std::string::npos, generated > 0) << what;
     options.collapse = CollapseMode::Kernel;
     auto collapsed = graphDot(*graph, options);
     ASSERT_TRUE(collapsed) << what;
@@ -66,7 +74,7 @@ TEST(CorpusRender, EveryReferenceWorkloadRenders) {
 }
 
 TEST(CorpusRender, EveryInductorWrapperDrawsItsKernels) {
-  size_t checked = 0;
+  size_t checked = 0, kernels = 0;
   fs::path root = fs::path(FXKIT_TEST_DATA) / "corpus" / "inductor";
   std::vector<fs::path> files;
   for (const auto &e : fs::recursive_directory_iterator(root)) {
@@ -80,8 +88,20 @@ TEST(CorpusRender, EveryInductorWrapperDrawsItsKernels) {
     ASSERT_TRUE(graph) << path << ": " << graph.error().str();
     std::string dot = writeDot(*graph);
     expectBalanced(dot, path.string());
-    EXPECT_NE(dot.find("subgraph \"cluster_"), std::string::npos) << path;
+    size_t withOrigins = 0;
+    for (const Node *n : *graph)
+      if (n->target() == "fxkit.kernel")
+        if (const Argument *o = n->kwargs().find("origins");
+            o && o->kind() == Argument::Kind::List && !o->items().empty())
+          ++withOrigins;
+    size_t clusters = 0;
+    for (size_t at = dot.find("subgraph \"cluster_"); at != std::string::npos;
+         at = dot.find("subgraph \"cluster_", at + 1))
+      ++clusters;
+    EXPECT_EQ(clusters, withOrigins) << path;
+    kernels += withOrigins;
     ++checked;
   }
-  EXPECT_EQ(checked, 10u);
+  EXPECT_EQ(checked, 30u); // output_code*.py of the 10 workloads and their debug folders
+  EXPECT_GT(kernels, 30u);
 }
