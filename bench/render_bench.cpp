@@ -16,6 +16,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <map>
 
 using namespace fxkit;
 
@@ -34,16 +35,19 @@ Graph &deepMlp() {
   return g;
 }
 
-Graph &generated() {
-  static Graph g = [] {
-    auto g = parseFxText(bench::generateFxText(5000), "generated");
+/// A generated graph of about `nodes` nodes, parsed once per size.
+const Graph &generated(size_t nodes = 5000) {
+  static std::map<size_t, Graph> graphs;
+  auto it = graphs.find(nodes);
+  if (it == graphs.end()) {
+    auto g = parseFxText(bench::generateFxText(nodes), "generated");
     if (!g) {
       std::fprintf(stderr, "%s\n", g.error().str().c_str());
       std::exit(1);
     }
-    return g.take();
-  }();
-  return g;
+    it = graphs.emplace(nodes, g.take()).first;
+  }
+  return it->second;
 }
 
 /// arg 0: dot's default settings (threshold out of reach); 1: the cheap layout.
@@ -108,6 +112,13 @@ void BM_Generated5000Svg(benchmark::State &state) {
   state.counters["nodes"] = static_cast<double>(generated().size());
 }
 
+/// Where the cheap layout starts to matter: generated graphs of 250 to 2,000 nodes.
+void BM_GeneratedSvg(benchmark::State &state) {
+  const Graph &g = generated(static_cast<size_t>(state.range(0)));
+  svgOf(state, writeDot(g, layout(state.range(1))));
+  state.counters["nodes"] = static_cast<double>(g.size());
+}
+
 } // namespace
 
 BENCHMARK(BM_DeepMlpGraphDot)->Unit(benchmark::kMillisecond);
@@ -119,6 +130,11 @@ BENCHMARK(BM_DeepMlpProgramSvg)
     ->Args({0, 1})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DeepMlpKernelsSvg)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GeneratedSvg)
+    ->ArgNames({"nodes", "cheap"})
+    ->ArgsProduct({{250, 500, 1000, 2000}, {0, 1}})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Generated5000Dot)->Unit(benchmark::kMillisecond);
 // dot's defaults take long on 5,000 nodes: one iteration each.
 BENCHMARK(BM_Generated5000Svg)

@@ -63,6 +63,7 @@ std::string writeModuleDot(const Graph &graph, const RenderOptions &options) {
     std::map<std::string, size_t> ops;
   };
   std::map<std::string, Group> groups;
+  std::vector<std::string> order; // groups in order of first appearance
   size_t i = 0;
   auto groupOf = [&](const Node *n, size_t at) -> std::string {
     if (n->op() == OpKind::Placeholder && paths[at].empty())
@@ -76,7 +77,10 @@ std::string writeModuleDot(const Graph &graph, const RenderOptions &options) {
   for (const Node *n : graph) {
     index.emplace(n, i);
     groupName.push_back(groupOf(n, i));
-    Group &g = groups[groupName.back()];
+    auto [it, added] = groups.try_emplace(groupName.back());
+    if (added)
+      order.push_back(groupName.back());
+    Group &g = it->second;
     ++g.nodes;
     std::string op = n->op() == OpKind::CallFunction ? std::string(n->target())
                                                      : std::string(opKindName(n->op()));
@@ -87,7 +91,8 @@ std::string writeModuleDot(const Graph &graph, const RenderOptions &options) {
   }
   const bool large = isLargeGraph(groups.size(), options);
   std::string out = dotHeader(groups.size(), options);
-  for (const auto &[name, g] : groups) {
+  for (const std::string &name : order) {
+    const Group &g = groups.at(name);
     std::vector<std::pair<size_t, std::string>> top;
     for (const auto &[op, count] : g.ops)
       top.emplace_back(count, op);
