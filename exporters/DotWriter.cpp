@@ -197,6 +197,11 @@ std::string writeDot(const Graph &graph, const RenderOptions &options) {
     else
       out += cluster + "    " + statement + "  }\n";
   }
+  // Inputs with many users, drawn again beside each user in the cheap layout.
+  auto proxied = [&](const Node *in) {
+    return (in->op() == OpKind::Placeholder || in->op() == OpKind::GetAttr) &&
+           in->users().size() > options.proxyInputsAbove;
+  };
   for (const Node *node : graph) {
     // One edge per distinct producer, in argument order, so a node used twice draws once.
     std::vector<Node *> seen;
@@ -204,7 +209,13 @@ std::string writeDot(const Graph &graph, const RenderOptions &options) {
       if (std::find(seen.begin(), seen.end(), in) != seen.end())
         continue;
       seen.push_back(in);
-      out += "  " + quoted(in->name()) + " -> " + quoted(node->name());
+      std::string from = in->name();
+      if (proxied(in)) {
+        from = in->name() + "@" + node->name();
+        out += "  " + quoted(from) + " [label=" + quoted(in->name()) +
+               ", shape=ellipse, style=dashed, fontsize=8];\n";
+      }
+      out += "  " + quoted(from) + " -> " + quoted(node->name());
       if (std::string attrs = dotEdgeLabel(edgeBytes(*in), large); !attrs.empty())
         out += " [" + attrs + "]";
       out += ";\n";

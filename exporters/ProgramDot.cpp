@@ -165,6 +165,12 @@ std::string writeProgramDot(const LoopProgram &p, const FusedProgram &f,
       out += "  }\n";
   }
   out += "  \"output\" [shape=ellipse];\n";
+  // Inputs read by many ops are drawn again beside each reader in the cheap layout (see
+  // RenderOptions::proxyInputsAbove).
+  std::vector<size_t> readers(p.buffers.size(), 0);
+  for (const LoopOp &op : p.ops)
+    for (int32_t b : op.reads())
+      ++readers[b];
   // Data edges: one per (buffer, reader).
   for (size_t o = 0; o < p.ops.size(); ++o) {
     const LoopOp &op = p.ops[o];
@@ -172,6 +178,11 @@ std::string writeProgramDot(const LoopProgram &p, const FusedProgram &f,
       const Buffer &buf = p.buffers[b];
       bool internal = buf.producer >= 0 && kernelOf[buf.producer] == kernelOf[o] && !buf.isOutput;
       std::string from = buf.producer < 0 ? bufferNode(buf) : p.ops[buf.producer].name;
+      if (buf.producer < 0 && readers[b] > options.proxyInputsAbove) {
+        from += "@" + op.name;
+        out += "  " + quoted(from) + " [label=" + quoted(buf.name) +
+               ", shape=ellipse, style=dashed, fontsize=8];\n";
+      }
       std::string text = buf.name + ": " + formatBytes(buf.storageBytes());
       std::string attrs = dotEdgeLabel(text, large);
       if (internal)

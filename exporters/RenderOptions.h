@@ -33,6 +33,11 @@ struct RenderOptions {
   /// crossing minimisation and network simplex, labels moved into tooltips): dot's default
   /// settings take minutes on thousands of nodes (bench/render_bench.cpp measures both).
   size_t largeGraphNodes = 800;
+  /// An input (placeholder, get_attr, input buffer) with more users than this is drawn again
+  /// next to each user instead of with one edge per user: edges from one input to users all
+  /// over the graph span most ranks, and dot routes each through a chain of virtual nodes
+  /// (quadratic in the graph's depth: 25 s for 250 nodes, bench/README.md).
+  size_t proxyInputsAbove = 8;
 };
 
 } // namespace fxkit
