@@ -349,3 +349,24 @@ TEST(GraphvizRender, BadDotIsAnErrorWithGraphvizsMessage) {
   ASSERT_FALSE(bytes);
   EXPECT_NE(bytes.error().str().find("graphviz"), std::string::npos);
 }
+
+TEST(DotWriter, InputsWithManyUsersAreDrawnBesideEachUser) {
+  std::string text = "graph():\n    %w : [num_users=10] = placeholder[target=w]\n";
+  std::string prev = "w";
+  for (int i = 0; i < 10; ++i) {
+    std::string name = "m" + std::to_string(i);
+    text += "    %" + name + " : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor]" +
+            "(args = (%" + prev + ", %w), kwargs = {})\n";
+    prev = name;
+  }
+  text += "    return (" + prev + ",)\n";
+  auto g = parseFxText(text, "test");
+  ASSERT_TRUE(g) << g.error().str();
+  std::string dot = writeDot(*g);
+  EXPECT_EQ(count(dot, "[label=\"w\", shape=ellipse, style=dashed"), 10u) << dot;
+  EXPECT_EQ(count(dot, "  \"w\" -> "), 0u);
+  EXPECT_EQ(count(dot, "  \"w@m3\" -> \"m3\""), 1u);
+  RenderOptions options;
+  options.proxyInputsAbove = 10;
+  EXPECT_EQ(count(writeDot(*g, options), "  \"w\" -> "), 10u);
+}
