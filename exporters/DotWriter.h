@@ -1,10 +1,14 @@
 #pragma once
 /// \file Graphviz DOT for any graph: one box per node (name, op/target, result type), one edge
 /// per use, labelled with the bytes of the producer's tensor where its type is known. For a
-/// compiled wrapper graph (transforms/WrapperGraph.h), kernel launches (`fxkit.kernel`) get one
-/// fill colour per kernel name and extern calls (`fxkit.extern`) a distinct shape, so the
-/// program's structure shows at a glance. Needs no Graphviz library: DOT is plain text.
+/// wrapper graph (fxkit's, transforms/WrapperGraph.h, or one imported from Inductor's output
+/// code), each kernel launch (`fxkit.kernel`) is drawn in a cluster labelled and filled with
+/// its kernel's colour, holding the ATen ops fused into it (its `origins`), and extern calls
+/// (`fxkit.extern`) are hexagons of their own colour, so the program's structure shows at a
+/// glance. Needs no Graphviz library: DOT is plain text. Compiled programs have a richer view
+/// (loop ops, refused fusions): exporters/viz/ProgramDot.h.
 
+#include "exporters/RenderOptions.h"
 #include "ir/Graph.h"
 
 #include <string>
@@ -12,6 +16,8 @@
 namespace fxkit {
 
 /// The graph as a DOT digraph named "fxkit", nodes in graph order, one statement per line.
-std::string writeDot(const Graph &graph);
+/// CollapseMode::Module draws one box per module path (exporters/ModulePath.h);
+/// CollapseMode::Kernel draws each kernel launch as one box without its fused ops.
+std::string writeDot(const Graph &graph, const RenderOptions &options = {});
 
 } // namespace fxkit

@@ -2,6 +2,7 @@
 
 #include "exporters/DotWriter.h"
 #include "exporters/FxTextPrinter.h"
+#include "exporters/GraphvizRender.h"
 #include "exporters/ReadablePyPrinter.h"
 #include "exporters/SvgRender.h"
 #ifdef FXKIT_HAVE_JSON
@@ -34,6 +35,10 @@ Expected<std::string> exportGraph(const Graph &graph, GraphFormat format) {
     return writeDot(graph);
   case GraphFormat::Svg:
     return renderSvg(graph);
+  case GraphFormat::Png:
+    return renderDot(writeDot(graph), ImageFormat::Png);
+  case GraphFormat::Pdf:
+    return renderDot(writeDot(graph), ImageFormat::Pdf);
   case GraphFormat::InductorPy:
   case GraphFormat::InductorIr:
   case GraphFormat::InductorCpp:

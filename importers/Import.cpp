@@ -40,6 +40,10 @@ std::string_view graphFormatName(GraphFormat format) {
     return "dot";
   case GraphFormat::Svg:
     return "svg";
+  case GraphFormat::Png:
+    return "png";
+  case GraphFormat::Pdf:
+    return "pdf";
   }
   return "?";
 }
@@ -61,6 +65,10 @@ std::optional<GraphFormat> parseGraphFormat(std::string_view name) {
     return GraphFormat::Dot;
   if (name == "svg")
     return GraphFormat::Svg;
+  if (name == "png")
+    return GraphFormat::Png;
+  if (name == "pdf")
+    return GraphFormat::Pdf;
   return std::nullopt;
 }
 
@@ -83,6 +91,10 @@ std::optional<GraphFormat> detectGraphFormat(const std::string &path, std::strin
     return GraphFormat::Dot; // an output name; reading one is refused with a clear error
   if (endsWith(".svg"))
     return GraphFormat::Svg;
+  if (endsWith(".png"))
+    return GraphFormat::Png;
+  if (endsWith(".pdf"))
+    return GraphFormat::Pdf;
   size_t start = content.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos)
     return std::nullopt;
@@ -154,7 +166,10 @@ Expected<Graph> importGraph(std::string_view text, GraphFormat format,
   case GraphFormat::InductorIr:
     return importInductorSchedule(text, fileName); // verified there
   case GraphFormat::Svg:
-    return Error("svg is an output format only (read fx, fxpy, json, inductor-py, inductor-ir "
+  case GraphFormat::Png:
+  case GraphFormat::Pdf:
+    return Error(std::string(graphFormatName(format)) +
+                 " is an output format only (read fx, fxpy, json, inductor-py, inductor-ir "
                  "or inductor-cpp)");
   case GraphFormat::Dot:
     // DOT drops the arguments a graph needs (constants, kwargs), so it cannot be read back.

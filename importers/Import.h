@@ -15,9 +15,20 @@ namespace fxkit {
 /// (ir_pre_fusion.txt, ir_post_fusion.txt), read only (importers/inductor/SchedulerDump.h).
 /// InductorCpp: Inductor's C++ wrapper code (cpp_wrapper_*.py), read only
 /// (importers/inductor/InductorCppWrapper.h).
-/// Dot: Graphviz DOT (exporters/DotWriter.h), Svg: its picture (exporters/SvgRender.h), both
-/// write only: pictures, not graphs to read back.
-enum class GraphFormat { FxText, FxPy, Json, InductorPy, InductorIr, InductorCpp, Dot, Svg };
+/// Dot: Graphviz DOT (exporters/DotWriter.h), Svg/Png/Pdf: its picture laid out by libgvc
+/// (exporters/GraphvizRender.h), all write only: pictures, not graphs to read back.
+enum class GraphFormat {
+  FxText,
+  FxPy,
+  Json,
+  InductorPy,
+  InductorIr,
+  InductorCpp,
+  Dot,
+  Svg,
+  Png,
+  Pdf
+};
 
 /// "fx", "fxpy", "json", "inductor-py", "inductor-ir", "inductor-cpp".
 std::string_view graphFormatName(GraphFormat format);

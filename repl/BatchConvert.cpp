@@ -38,6 +38,10 @@ std::string_view formatExtension(GraphFormat format) {
     return ".dot";
   case GraphFormat::Svg:
     return ".svg";
+  case GraphFormat::Png:
+    return ".png";
+  case GraphFormat::Pdf:
+    return ".pdf";
   }
   return ".txt";
 }

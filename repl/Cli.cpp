@@ -2,12 +2,14 @@
 
 #include "exporters/Export.h"
 #include "exporters/GraphSummary.h"
+#include "exporters/wrapper/GraphRender.h"
 #include "importers/Import.h"
 #include "repl/BatchConvert.h"
 #include "repl/CompileCommand.h"
 #include "repl/FuseCommand.h"
 #include "repl/PlanCommand.h"
 #include "repl/ReplShell.h"
+#include "repl/ReportCommand.h"
 #include "repl/RunCommand.h"
 
 #include <CLI/CLI.hpp>
@@ -37,14 +39,14 @@ std::optional<GraphFormat> formatOption(const std::string &name, const char *fla
     std::cerr << "fxkit: error: unknown format '" << name << "' for " << flag
               << (std::string(flag) == "--from"
                       ? " (expected fx, fxpy, json, inductor-py, inductor-cpp or inductor-ir)\n"
-                      : " (expected fx, fxpy, json, dot or svg)\n");
+                      : " (expected fx, fxpy, json, dot, svg, png or pdf)\n");
     status = kExitBadInput;
   }
   return f;
 }
 
 int runConvert(const std::string &input, const std::string &output, const std::string &from,
-               const std::string &to) {
+               const std::string &to, const RenderOptions &render) {
   int status = kExitOk;
   auto inFormat = formatOption(from, "--from", status);
   auto outFormat = formatOption(to, "--to", status);
@@ -57,7 +59,8 @@ int runConvert(const std::string &input, const std::string &output, const std::s
   auto graph = importGraphFile(input, inFormat);
   if (!graph)
     return reportError(graph.error());
-  auto text = exportGraph(*graph, *outFormat);
+  auto picture = parseRenderFormat(graphFormatName(*outFormat));
+  auto text = picture ? renderGraph(*graph, *picture, render) : exportGraph(*graph, *outFormat);
   if (!text)
     return reportError(text.error());
   if (Status st = writeFileAtomic(output, *text); !st)
@@ -153,7 +156,18 @@ int runCli(int argc, char **argv) {
                       "Input format: fx, fxpy, json, inductor-py, inductor-ir (default: from "
                       "name/content)");
   convert->add_option("--to", to,
-                      "Output format: fx, fxpy, json, dot, svg (default: from output name)");
+                      "Output format: fx, fxpy, json, dot, svg, png, pdf (default: from output "
+                      "name)");
+  RenderOptions render;
+  std::string collapse;
+  auto addPictureOptions = [&](CLI::App *cmd) {
+    cmd->add_flag("--fusion", render.fusion,
+                  "Pictures of compiled programs: refused fusions as dashed edges with reasons");
+    cmd->add_option("--collapse", collapse,
+                    "Pictures: one box per kernel or per module path (kernel, module)")
+        ->check(CLI::IsMember({"kernel", "module", "none"}));
+  };
+  addPictureOptions(convert);
 
   CLI::App *info = app.add_subcommand("info", "Summarize a graph: nodes, ops, inputs, outputs");
   info->add_option("input", input, "Input graph file (- for stdin)")->required();
@@ -221,10 +235,19 @@ int runCli(int argc, char **argv) {
                       "Output file (- for stdout); a folder for wrapper-cpp");
   compile->add_option("--name", compileOptions.name,
                       "wrapper-cpp: the program's name (namespace, files, CMake targets)");
-  compile->add_option(
-      "--to", compileOptions.to,
-      "Output format: fx, fxpy, json (the graph), wrapper-py, wrapper-cpp, fxir, fxir-code, "
-      "opencl (the compiled program)");
+  compile->add_option("--to", compileOptions.to,
+                      "Output format: fx, fxpy, json (the graph), wrapper-py, wrapper-cpp, fxir, "
+                      "fxir-code, opencl (the compiled program), dot, svg, png, pdf (its picture), "
+                      "timeline (the memory plan as SVG)");
+  addPictureOptions(compile);
+
+  ReportCommandOptions reportOptions;
+  CLI::App *report = app.add_subcommand(
+      "report", "Compile a graph and write a self-contained HTML report (picture, kernels, "
+                "fusion decisions, memory timeline, pass times)");
+  report->add_option("graph", reportOptions.graph, "Graph file (- for stdin)")->required();
+  report->add_option("--from", reportOptions.from, "Input format: fx, fxpy, json");
+  report->add_option("-o,--output", reportOptions.output, "HTML file (default report.html)");
 
   try {
     app.parse(argc, argv);
@@ -235,9 +258,11 @@ int runCli(int argc, char **argv) {
     app.exit(e);
     return kExitBadInput;
   }
+  if (!collapse.empty())
+    render.collapse = *parseCollapseMode(collapse);
   if (convert->parsed()) {
     if (convertInputs.size() == 1)
-      return runConvert(convertInputs.front(), output, from, to);
+      return runConvert(convertInputs.front(), output, from, to, render);
     return runBatch(convertInputs, output, from, to, convertJobs);
   }
   if (info->parsed())
@@ -250,8 +275,13 @@ int runCli(int argc, char **argv) {
     return runPlanCommand(planOptions);
   if (fuse->parsed())
     return runFuseCommand(fuseOptions);
-  if (compile->parsed())
+  if (compile->parsed()) {
+    compileOptions.fusion = render.fusion;
+    compileOptions.collapse = collapse;
     return runCompileCommand(compileOptions);
+  }
+  if (report->parsed())
+    return runReportCommand(reportOptions);
   return kExitBadInput;
 }
 

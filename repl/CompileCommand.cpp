@@ -2,7 +2,9 @@
 
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "exporters/Export.h"
+#include "exporters/MemoryTimeline.h"
 #include "exporters/wrapper/FxIrWriter.h"
+#include "exporters/wrapper/GraphRender.h"
 #include "exporters/wrapper/OpenCLSources.h"
 #include "exporters/wrapper/WrapperCppWriter.h"
 #include "exporters/wrapper/WrapperPyWriter.h"
@@ -94,6 +96,38 @@ Status writeOpenCLFolder(Graph &graph, const std::string &dir) {
 #endif
 }
 
+/// `--to dot|svg|png|pdf`: the picture of the compiled program (or of the graph, when no
+/// compiler pass ran).
+Expected<std::string> picture(const Graph &graph, GraphFormat format,
+                              const CompileCommandOptions &options) {
+  RenderOptions render;
+  render.fusion = options.fusion;
+  if (!options.collapse.empty()) {
+    auto mode = parseCollapseMode(options.collapse);
+    if (!mode)
+      return Error("unknown --collapse '" + options.collapse + "' (expected kernel or module)");
+    render.collapse = *mode;
+  }
+  RenderFormat f = format == GraphFormat::Svg   ? RenderFormat::Svg
+                   : format == GraphFormat::Png ? RenderFormat::Png
+                   : format == GraphFormat::Pdf ? RenderFormat::Pdf
+                                                : RenderFormat::Dot;
+  return renderGraph(graph, f, render);
+}
+
+Expected<std::string> timelineSvg(const Graph &graph, const std::string &input) {
+  auto timeline = memoryTimelineOf(graph);
+  if (!timeline)
+    return timeline.takeError();
+  timeline->title = "memory plan of " + input;
+  return writeMemoryTimelineSvg(*timeline);
+}
+
+bool isPicture(GraphFormat f) {
+  return f == GraphFormat::Dot || f == GraphFormat::Svg || f == GraphFormat::Png ||
+         f == GraphFormat::Pdf;
+}
+
 } // namespace
 
 int runCompileCommand(const CompileCommandOptions &options) {
@@ -106,7 +140,8 @@ int runCompileCommand(const CompileCommandOptions &options) {
     return fail(Error("unknown format '" + options.from + "' for --from"));
   // Program writers (they read the compiled program, not only the graph).
   const bool program = options.to == "wrapper-py" || options.to == "wrapper-cpp" ||
-                       options.to == "fxir" || options.to == "fxir-code" || options.to == "opencl";
+                       options.to == "fxir" || options.to == "fxir-code" ||
+                       options.to == "opencl" || options.to == "timeline";
   if (program)
     out = GraphFormat::FxText;
   else if (!options.to.empty() && !(out = parseGraphFormat(options.to)))
@@ -149,6 +184,8 @@ int runCompileCommand(const CompileCommandOptions &options) {
               : options.to == "fxir"      ? writeFxIr(*graph)
               : options.to == "fxir-code" ? writeFxIrCode(*graph)
               : options.to == "opencl"    ? openclSource(*graph)
+              : options.to == "timeline"  ? timelineSvg(*graph, options.graph)
+              : isPicture(*out)           ? picture(*graph, *out, options)
                                           : exportGraph(*graph, *out);
   if (!text)
     return fail(text.error());

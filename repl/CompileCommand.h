@@ -1,6 +1,8 @@
 #pragma once
 /// \file `fxkit compile`: runs a pipeline of passes (default: lower, fuse, plan, wrapper) on a
-/// graph and writes the result, by default the wrapper program as FX text.
+/// graph and writes the result, by default the wrapper program as FX text. Pictures
+/// (`--to dot|svg|png|pdf`) show the compiled loop program with its kernels as clusters;
+/// `--to timeline` is the memory plan as an SVG picture.
 
 #include <string>
 
@@ -16,6 +18,8 @@ struct CompileCommandOptions {
   /// wrapper-cpp: the program's identifier (namespace, file and target names); default: the
   /// graph file's name up to its first dot.
   std::string name;
+  bool fusion = false;  ///< pictures: refused fusions as dashed edges
+  std::string collapse; ///< pictures: "kernel" or "module" (exporters/RenderOptions.h)
 };
 
 /// Returns the exit code (0 ok, 2 bad input or a failing pass).

@@ -1,6 +1,7 @@
 #include "repl/PlanCommand.h"
 
 #include "exporters/Export.h"
+#include "exporters/MemoryTimeline.h"
 #include "exporters/MiniMallocCsvWriter.h"
 #include "importers/MiniMallocCsv.h"
 #include "repl/Cli.h"
@@ -47,6 +48,8 @@ CLI::App *addPlanSubcommand(CLI::App &app, PlanCommandOptions &options) {
   plan->add_option("--max-nodes", options.maxNodes,
                    "Search node budget, for reproducible results (default: unlimited)");
   plan->add_option("--alignment", options.alignment, "Offsets are multiples of this (default 1)");
+  plan->add_option("--timeline", options.timeline,
+                   "Also write the plan as a memory timeline picture (SVG: offset against time)");
   return plan;
 }
 
@@ -70,6 +73,12 @@ int runPlanCommand(const PlanCommandOptions &options) {
                                   printMiniMallocCsv(buffers, plan->offsets, problem->names));
       !st)
     return fail(st.error());
+  if (!options.timeline.empty()) {
+    MemoryTimeline timeline = memoryTimelineOfArena(buffers, plan->offsets, problem->names);
+    timeline.title = "arena plan of " + options.intervals;
+    if (Status st = writeFileAtomic(options.timeline, writeMemoryTimelineSvg(timeline)); !st)
+      return fail(st.error());
+  }
 
   std::ostringstream line;
   char seconds[32];

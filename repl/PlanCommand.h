@@ -19,6 +19,7 @@ struct PlanCommandOptions {
   double timeLimit = 10.0;         ///< seconds of search
   uint64_t maxNodes = 0;           ///< search node budget, 0: unlimited
   int64_t alignment = 1;
+  std::string timeline; ///< also write the plan's memory timeline SVG here ("" for none)
 };
 
 /// Adds the `plan` subcommand to `app`, filling `options` when it is parsed.

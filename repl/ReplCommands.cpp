@@ -373,7 +373,7 @@ Status cmdExport(ReplSession &s, const ReplWords &w) {
     return cur.takeError();
   auto format = parseGraphFormat(w[1]);
   if (!format)
-    return Error("unknown format '" + w[1] + "' (expected fx, fxpy, json, dot or svg)");
+    return Error("unknown format '" + w[1] + "' (expected fx, fxpy, json, dot, svg, png or pdf)");
   auto text = exportGraph((*cur)->graph, *format);
   if (!text)
     return text.takeError();
@@ -535,7 +535,7 @@ const std::vector<ReplCommand> &replCommands() {
       {"render", "render [FILE.svg|FILE.dot]", "Draw the graph (DOT text here without FILE)",
        "Writes the picture of 'fxkit convert --to svg|dot' to FILE (atomically).\n", K::File,
        K::None, replCmdRender},
-      {"export", "export FORMAT [FILE]", "Write the graph as fx, fxpy, json, dot or svg", "",
+      {"export", "export FORMAT [FILE]", "Write the graph as fx, fxpy, json, dot, svg, png or pdf", "",
        K::Format, K::File, cmdExport},
       {"run", "run [--backend B] [--seed N] [SYM=N...]", "Run the graph on seeded random inputs",
        "Prints the type of every output. Symbolic sizes of the inputs need a value: s77=33.\n"

@@ -4,6 +4,7 @@
 #include "exporters/Export.h"
 #include "exporters/GraphSummary.h"
 #include "exporters/SvgRender.h"
+#include "exporters/wrapper/GraphRender.h"
 #include "importers/Import.h"
 #include "repl/ReplCommandSupport.h"
 #include "repl/ReplInspect.h"
@@ -57,15 +58,11 @@ Expected<GraphRef> resolveGraphRef(const ReplSession &s, std::string_view ref) {
 
 /// The one place pictures are made: by format name (dot, svg; png when the exporters gain it).
 Expected<std::string> renderGraphPicture(const Graph &graph, std::string_view format) {
-  if (format == "dot")
-    return writeDot(graph);
-  if (format == "svg") {
-    if (!haveSvgRenderer())
-      return Error("this fxkit was built without Graphviz (install libgraphviz-dev); "
-                   "render FILE.dot instead");
-    return renderSvg(graph);
-  }
-  return Error("cannot render '" + std::string(format) + "' pictures yet (formats: svg, dot)");
+  auto f = parseRenderFormat(format);
+  if (!f)
+    return Error("cannot render '" + std::string(format) +
+                 "' pictures (formats: svg, png, pdf, dot)");
+  return renderGraph(graph, *f, RenderOptions());
 }
 
 } // namespace
@@ -225,7 +222,7 @@ Status replCmdRender(ReplSession &s, const ReplWords &w) {
   size_t dot = file.find_last_of('.');
   std::string format = dot == std::string::npos ? "" : file.substr(dot + 1);
   if (format.empty())
-    return Error("render: '" + file + "' has no extension (.svg or .dot)");
+    return Error("render: '" + file + "' has no extension (.svg, .png, .pdf or .dot)");
   auto picture = renderGraphPicture((*cur)->graph, format);
   if (!picture)
     return picture.takeError();

@@ -324,7 +324,7 @@ TEST_F(ReplCommands, RenderWritesPictures) {
   EXPECT_EQ(written.str(), dot);
   std::filesystem::remove(file);
   run("render " + ::testing::TempDir() + "x.gif");
-  EXPECT_EQ(lastErr, "error: cannot render 'gif' pictures yet (formats: svg, dot)\n");
+  EXPECT_EQ(lastErr, "error: cannot render 'gif' pictures (formats: svg, png, pdf, dot)\n");
 }
 
 TEST_F(ReplCommands, BenchPrintsMinAndMedian) {

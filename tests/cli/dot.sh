@@ -7,10 +7,23 @@ expect_exit 0 "$FXKIT" convert "$G" --to dot
 expect_out "digraph fxkit {"
 expect_exit 0 "$FXKIT" convert "$G" -o "$WORK/g.dot"
 grep -q "digraph fxkit {" "$WORK/g.dot" || fail "-o g.dot did not write DOT"
+# A compiled program: loop ops in one cluster per kernel, extern calls as hexagons, refused
+# fusions with --fusion, one box per kernel with --collapse kernel.
 expect_exit 0 "$FXKIT" compile "$G" --to dot
-expect_out "fxkit.kernel"
+expect_out "subgraph \"cluster_k"
 expect_out "fillcolor="
 expect_out "shape=hexagon"
+expect_exit 0 "$FXKIT" compile "$G" --to dot --fusion
+expect_out "style=dashed"
+expect_exit 0 "$FXKIT" compile "$G" --to dot --collapse kernel
+grep -q "subgraph" "$WORK/out" && fail "--collapse kernel still draws clusters"
+expect_exit 2 "$FXKIT" convert "$G" --to dot --collapse kernel
+expect_err "needs a compiled program"
+expect_exit 0 "$FXKIT" convert "$DATA/corpus/inductor/softmax/output_code_0.py" --to dot
+expect_out "subgraph \"cluster_"
+# The memory plan as a picture, and a MiniMalloc plan's.
+expect_exit 0 "$FXKIT" compile "$G" --to timeline -o "$WORK/t.svg"
+grep -q 'class="buffer"' "$WORK/t.svg" || fail "--to timeline drew no buffer"
 expect_exit 2 "$FXKIT" convert "$WORK/g.dot" --to fx
 expect_err "dot is an output format only"
 expect_exit 2 "$FXKIT" convert "$G" --from dot --to fx
@@ -30,6 +43,13 @@ if "$FXKIT" convert "$G" --to svg >"$WORK/g.svg" 2>"$WORK/err"; then
   for g in attention mlp softmax; do
     grep -q '<svg' "$WORK/svg/$g.svg" || fail "batch --to svg: no picture of $g"
   done
+  # PNG and PDF, in-process, written atomically.
+  expect_exit 0 "$FXKIT" compile "$G" -o "$WORK/g.png"
+  head -c 4 "$WORK/g.png" | grep -q PNG || fail "-o g.png is not a PNG"
+  expect_exit 0 "$FXKIT" convert "$G" --to pdf -o "$WORK/g.pdf"
+  head -c 5 "$WORK/g.pdf" | grep -q '%PDF' || fail "--to pdf is not a PDF"
+  expect_exit 2 "$FXKIT" convert "$WORK/missing.graph.txt" -o "$WORK/m.png"
+  [ -e "$WORK/m.png" ] && fail "a failed conversion left m.png"
 else
   expect_err "without Graphviz"
 fi

@@ -57,6 +57,10 @@ expect_err "short.csv:2:6: error: missing field 'size'"
 expect_exit 2 "$FXKIT" plan --intervals "$M/example.12.csv" --capacity -5
 expect_exit 2 "$FXKIT" plan --intervals "$M/example.12.csv" --capacity lots
 expect_exit 2 "$FXKIT" plan --capacity 12
+# --timeline: the plan as an SVG picture, one rectangle per buffer.
+expect_exit 0 "$FXKIT" plan --intervals "$M/example.12.csv" -o "$WORK/e.csv" --timeline "$WORK/e.svg"
+[ "$(grep -c 'class="buffer"' "$WORK/e.svg")" -eq "$(($(wc -l <"$WORK/e.csv") - 1))" ] ||
+  fail "--timeline: not one rectangle per buffer"
 expect_exit 2 "$FXKIT" plan --intervals "$WORK/does-not-exist.csv"
 expect_err "cannot open"
 finish

@@ -1,0 +1,30 @@
+#pragma once
+/// \file In-process Graphviz (libgvc): lays out DOT text and renders it as SVG, PNG or PDF.
+/// PNG and PDF use the cairo renderer when the installed Graphviz has it (Debian's
+/// libgvplugin-pango), else whatever renderer Graphviz picks for the format. Optional: without
+/// libgvc at build time every call returns an error that says so.
+
+#include "ir/Error.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fxkit {
+
+enum class ImageFormat : uint8_t { Svg, Png, Pdf };
+std::string_view imageFormatName(ImageFormat format);
+
+/// True where this build links libgvc.
+bool haveGraphviz();
+
+/// The device formats ("svg", "png", "pdf", ...) and renderers ("cairo", "svg", ...) of the
+/// installed Graphviz, for messages and `--help`; empty without libgvc.
+std::vector<std::string> graphvizPlugins(const char *kind);
+
+/// Lays `dot` out with `engine` ("dot", "sfdp", ...) and renders it. Binary formats come back
+/// as bytes in the string. Graphviz's own messages (syntax errors) are part of the error.
+Expected<std::string> renderDot(std::string_view dot, ImageFormat format,
+                                const char *engine = "dot");
+
+} // namespace fxkit

@@ -1,0 +1,24 @@
+#pragma once
+/// \file The nn.Module each node of a graph belongs to, for `--collapse module`. fxkit's IR
+/// keeps no `nn_module_stack` meta (the corpus's FX text and nodes.json carry none), so the
+/// path is recovered from what the graph does carry: Dynamo names parameters and buffers
+/// after their module (`l_self_modules_layers_modules_0_parameters_weight_` is in
+/// `layers.0`; get_attr targets `layers.0.weight` likewise), and a computing node belongs to
+/// the module of a parameter it reads directly, else to the module of its most recently
+/// defined input (the running module's previous op). Graphs without such names (AOT's
+/// `primals_N`) have no modules: every node gets "".
+
+#include "ir/Graph.h"
+
+#include <string>
+#include <vector>
+
+namespace fxkit {
+
+/// The module path of a Dynamo parameter name or get_attr target ("layers.0"), "" if none.
+std::string modulePathOfName(std::string_view name);
+
+/// One module path per node, in graph order ("" for nodes outside any known module).
+std::vector<std::string> modulePaths(const Graph &graph);
+
+} // namespace fxkit

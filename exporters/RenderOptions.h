@@ -1,0 +1,43 @@
+#pragma once
+/// \file What a picture of a graph shows and how it is laid out: the options shared by the DOT
+/// writers (exporters/DotWriter.h, exporters/viz/ProgramDot.h) and renderGraph
+/// (exporters/viz/GraphRender.h), the API of `--to dot|svg|png|pdf` and the shell's `render`.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace fxkit {
+
+enum class RenderFormat : uint8_t { Dot, Svg, Png, Pdf };
+std::string_view renderFormatName(RenderFormat format);
+/// "dot", "svg", "png", "pdf".
+std::optional<RenderFormat> parseRenderFormat(std::string_view name);
+
+/// One box per group instead of one per node, for graphs too large to read node by node.
+enum class CollapseMode : uint8_t {
+  None,
+  Kernel, ///< one box per kernel of a compiled program (needs the fuse pass)
+  Module, ///< one box per nn.Module path (recovered from Dynamo's parameter names)
+};
+std::string_view collapseModeName(CollapseMode mode);
+/// "none", "kernel", "module".
+std::optional<CollapseMode> parseCollapseMode(std::string_view name);
+
+struct RenderOptions {
+  /// Compiled programs: draw refused fusions as dashed edges labelled with the reason.
+  bool fusion = false;
+  CollapseMode collapse = CollapseMode::None;
+  /// From this many drawn nodes on, the DOT asks for the cheap layout (straight edges, bounded
+  /// crossing minimisation and network simplex, labels moved into tooltips): dot's default
+  /// settings take minutes on thousands of nodes (bench/render_bench.cpp measures both).
+  size_t largeGraphNodes = 800;
+  /// An input (placeholder, get_attr, input buffer) with more users than this is drawn again
+  /// next to each user instead of with one edge per user: edges from one input to users all
+  /// over the graph span most ranks, and dot routes each through a chain of virtual nodes
+  /// (quadratic in the graph's depth: 25 s for 250 nodes, bench/README.md).
+  size_t proxyInputsAbove = 8;
+};
+
+} // namespace fxkit

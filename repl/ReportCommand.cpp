@@ -1,0 +1,137 @@
+#include "repl/ReportCommand.h"
+
+#include "backends/opencl/codegen/OpenCLKernelGen.h"
+#include "exporters/Export.h"
+#include "exporters/GraphvizRender.h"
+#include "exporters/HtmlReport.h"
+#include "exporters/MemoryTimeline.h"
+#include "exporters/wrapper/GraphRender.h"
+#include "importers/Import.h"
+#include "repl/Cli.h"
+#include "transforms/CompilationState.h"
+#include "transforms/Pass.h"
+
+#include <iostream>
+
+namespace fxkit {
+namespace {
+
+std::string rangesText(const std::vector<SymExpr> &r) {
+  std::string s = "[";
+  for (size_t i = 0; i < r.size(); ++i)
+    s += (i ? ", " : "") + r[i].str();
+  return s + "]";
+}
+
+void addKernels(HtmlReport &report, const CompilationState &state) {
+  const loop::LoopProgram &p = *state.program;
+  const loop::FusedProgram &f = *state.fused;
+  auto code = opencl::generateOpenCL(p, f);
+  if (!code)
+    report.sourceNote = "no OpenCL C: " + code.error().str();
+  for (size_t k = 0; k < f.kernels.size(); ++k) {
+    const loop::Kernel &kernel = f.kernels[k];
+    HtmlReport::Kernel item;
+    item.name = kernel.name;
+    item.isExtern = kernel.isExtern;
+    for (int32_t o : kernel.ops) {
+      const loop::LoopOp &op = p.ops[o];
+      item.ops += (item.ops.empty() ? "" : "; ") + op.name + " (";
+      for (size_t j = 0; j < op.origins.size(); ++j)
+        item.ops += (j ? " " : "") + op.origins[j];
+      item.ops += ")";
+    }
+    item.detail = rangesText(kernel.ranges);
+    if (!kernel.reductionRanges.empty())
+      item.detail += " x " + rangesText(kernel.reductionRanges);
+    if (!kernel.isExtern)
+      item.detail +=
+          "; reads " + kernel.bytesRead.str() + " B, writes " + kernel.bytesWritten.str() + " B";
+    if (code && k < code->launches.size())
+      item.source = code->launches[k].source;
+    report.kernels.push_back(std::move(item));
+  }
+  for (const loop::FusionDecision &d : f.decisions)
+    report.decisions.push_back({d.fused, d.op, d.kernelOp,
+                                std::string(loop::fusionKindName(d.kind)), d.bytesSaved.str(),
+                                d.reason});
+}
+
+} // namespace
+
+Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &title,
+                                            size_t collapseAbove) {
+  HtmlReport report;
+  report.title = title;
+  report.facts.push_back("input: " + title + " (" + std::to_string(graph.size()) + " nodes)");
+  auto runs = runPipeline(graph, {"lower", "fuse", "plan", "wrapper"});
+  if (!runs)
+    return runs.takeError();
+  for (const PassRun &r : *runs)
+    report.passes.push_back({r.name, r.seconds, r.changed});
+  const CompilationState *state = compilationState(graph);
+  if (!state || !state->program || !state->fused || !state->plan)
+    return Error("internal error: the compiler passes left no program");
+  const loop::LoopProgram &p = *state->program;
+  const loop::FusedProgram &f = *state->fused;
+  size_t externs = 0;
+  for (const loop::Kernel &k : f.kernels)
+    externs += k.isExtern ? 1 : 0;
+  report.facts.push_back("loop ops: " + std::to_string(p.ops.size()) +
+                         ", kernel launches: " + std::to_string(f.kernels.size() - externs) + " (" +
+                         std::to_string(f.distinctKernels()) +
+                         " distinct), extern calls: " + std::to_string(externs));
+  report.facts.push_back("generated kernels read+write " + f.generatedKernelBytes().str() +
+                         " bytes; wrapper program: " + std::to_string(graph.size()) + " nodes");
+  addKernels(report, *state);
+
+  RenderOptions render;
+  render.fusion = true;
+  if (p.ops.size() > collapseAbove) {
+    render.collapse = CollapseMode::Kernel;
+    report.graphNote = std::to_string(p.ops.size()) + " loop ops: drawn one box per kernel (" +
+                       "fxkit compile G --to svg draws every op)";
+  }
+  if (!haveGraphviz()) {
+    report.graphNote = "no picture: this fxkit was built without Graphviz's libgvc (install "
+                       "libgraphviz-dev and rebuild); `fxkit compile G --to dot` writes the DOT";
+  } else if (auto svg = renderGraph(graph, RenderFormat::Svg, render); !svg) {
+    report.graphNote = "no picture: " + svg.error().str();
+  } else {
+    report.graphSvg = svg.take();
+    if (report.graphNote.empty())
+      report.graphNote = "loop ops in kernel clusters; dashed red edges: refused fusions (hover "
+                         "for the reason); grey edges: values that stay inside a kernel";
+  }
+  if (auto timeline = memoryTimelineOf(graph); !timeline) {
+    report.timelineNote = "no memory timeline: " + timeline.error().str();
+  } else {
+    timeline->title = "memory plan";
+    report.timelineSvg = writeMemoryTimelineSvg(*timeline);
+    report.timelineNote = "one rectangle per allocated buffer: pool offset against kernel; "
+                          "hatched: written in place over a dying input; hover for details";
+  }
+  return report;
+}
+
+int runReportCommand(const ReportCommandOptions &options) {
+  auto fail = [](const Error &e) {
+    std::cerr << "fxkit: " << e.str() << "\n";
+    return kExitBadInput;
+  };
+  std::optional<GraphFormat> in;
+  if (!options.from.empty() && !(in = parseGraphFormat(options.from)))
+    return fail(Error("unknown format '" + options.from + "' for --from"));
+  auto graph = importGraphFile(options.graph, in);
+  if (!graph)
+    return fail(graph.error());
+  auto report = buildCompilationReport(*graph, options.graph == "-" ? "<stdin>" : options.graph,
+                                       options.collapseAbove);
+  if (!report)
+    return fail(report.error());
+  if (Status s = writeFileAtomic(options.output, writeHtmlReport(*report)); !s)
+    return fail(s.error());
+  return kExitOk;
+}
+
+} // namespace fxkit
