@@ -532,7 +532,7 @@ const std::vector<ReplCommand> &replCommands() {
        "the loop ops computing NODE, the kernels they are in, and every fusion decision\n"
        "involving them: taken or refused, the reason, and the bytes it saves.\n",
        K::Node, K::None, replCmdWhy},
-      {"render", "render [FILE.svg|FILE.dot]", "Draw the graph (DOT text here without FILE)",
+      {"render", "render [FILE.svg|.png|.pdf|.dot]", "Draw the graph (DOT text here without FILE)",
        "Writes the picture of 'fxkit convert --to svg|dot' to FILE (atomically).\n", K::File,
        K::None, replCmdRender},
       {"export", "export FORMAT [FILE]", "Write the graph as fx, fxpy, json, dot, svg, png or pdf", "",
