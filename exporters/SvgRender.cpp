@@ -20,14 +20,16 @@ Expected<std::string> renderSvg(const Graph &graph) {
   // on several threads renders one picture at a time.
   static std::mutex mutex;
   std::lock_guard<std::mutex> lock(mutex);
-  GVC_t *gvc = gvContext();
+  // One context for the process, never freed: the pango plugin caches a pointer to the last
+  // font name, which lives in the context's font dictionary, and compares it on the next
+  // layout; freeing the context between pictures made the second one read freed memory (found
+  // by the REPL fuzzer: `export svg` twice in one session).
+  static GVC_t *gvc = gvContext();
   if (!gvc)
     return Error("graphviz: cannot create a layout context");
   Agraph_t *g = agmemread(dot.c_str());
-  if (!g) {
-    gvFreeContext(gvc);
+  if (!g)
     return Error("graphviz: cannot read the graph's DOT");
-  }
   std::string svg;
   bool ok = gvLayout(gvc, g, "dot") == 0;
   if (ok) {
@@ -41,7 +43,6 @@ Expected<std::string> renderSvg(const Graph &graph) {
     gvFreeLayout(gvc, g);
   }
   agclose(g);
-  gvFreeContext(gvc);
   if (!ok)
     return Error("graphviz: layout or SVG rendering failed");
   return svg;

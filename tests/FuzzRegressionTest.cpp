@@ -21,7 +21,7 @@ namespace {
 const std::map<std::string_view, size_t> kExpectedFiles = {
     {"fx-text", 0},        {"fxpy", 0},        {"json", 0},         {"nodes-json", 0},
     {"safetensors", 0},    {"inductor-py", 0}, {"inductor-cpp", 0}, {"inductor-ir", 0},
-    {"minimalloc-csv", 0}, {"repl", 0},
+    {"minimalloc-csv", 0}, {"repl", 1},
 };
 
 std::vector<fs::path> regressionInputs(std::string_view target) {

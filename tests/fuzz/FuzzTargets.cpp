@@ -14,7 +14,6 @@
 
 #include <filesystem>
 #include <sstream>
-#include <unistd.h>
 #endif
 
 #include <cstdio>
@@ -87,18 +86,17 @@ constexpr std::string_view kReplGraph = R"(graph():
 )";
 
 /// The folder the REPL's `load` and `export` may touch: made once per process (and removed
-/// at exit), emptied before each input so that every input runs the same, and the process's
-/// working directory.
+/// at exit), emptied before each input so that every input runs the same. Not made the working
+/// directory: libFuzzer reads and writes its corpus by relative paths.
 struct ReplSandbox {
   ReplSandbox() {
     std::string pattern = std::filesystem::temp_directory_path() / "fxkit-fuzz-repl-XXXXXX";
-    if (!mkdtemp(pattern.data()) || chdir(pattern.c_str()) != 0)
+    if (!mkdtemp(pattern.data()))
       fail("cannot make the REPL's sandbox folder", pattern);
     dir = pattern;
   }
   ~ReplSandbox() {
     std::error_code ec;
-    std::filesystem::current_path(dir.parent_path(), ec);
     std::filesystem::remove_all(dir, ec);
   }
   void clear() const {
@@ -109,30 +107,30 @@ struct ReplSandbox {
   std::filesystem::path dir;
 };
 
-/// A file name the sandbox keeps inside itself: no folders, no `.`/`..`, not `-` (stdin,
-/// which would block), not empty.
-std::string sandboxed(std::string word) {
+/// The path in the sandbox for a file argument: a plain name there (no folders, not `.`/`..`,
+/// not `-`, which is stdin and would block, not empty).
+std::string sandboxed(const std::filesystem::path &dir, std::string word) {
   for (char &c : word)
     if (c == '/')
       c = '_';
   if (word.empty() || word == "." || word == ".." || word == "-")
     word = "_" + word;
-  return word;
+  return (dir / word).string();
 }
 
-/// The line with every `load`/`export` file argument made sandboxed: file names relative to
-/// the sandbox, so no command reads or writes outside it. Lines the lexer rejects are kept
-/// (the session reports them).
-std::string sandboxLine(std::string_view line) {
+/// The line with every `load`/`export` file argument made a path in the sandbox folder `dir`,
+/// so no command reads or writes outside it. Lines the lexer rejects are kept (the session
+/// reports them).
+std::string sandboxLine(std::string_view line, const std::filesystem::path &dir) {
   auto commands = lexReplLine(line);
   if (!commands)
     return std::string(line);
   std::string out;
   for (ReplWords &words : *commands) {
     if (words[0] == "load" && words.size() > 1)
-      words[1] = sandboxed(words[1]);
+      words[1] = sandboxed(dir, words[1]);
     if (words[0] == "export" && words.size() > 2)
-      words[2] = sandboxed(words[2]);
+      words[2] = sandboxed(dir, words[2]);
     if (!out.empty())
       out += "; ";
     for (size_t i = 0; i < words.size(); ++i)
@@ -157,7 +155,7 @@ void fuzzRepl(std::string_view in) {
   session.addGraph("small", "", start.clone());
   while (!in.empty() && !session.quitRequested()) {
     size_t eol = in.find('\n');
-    std::string line = sandboxLine(in.substr(0, eol));
+    std::string line = sandboxLine(in.substr(0, eol), sandbox.dir);
     in = eol == std::string_view::npos ? std::string_view() : in.substr(eol + 1);
     session.runLine(line);
     for (const auto &g : session.graphs())
