@@ -85,9 +85,9 @@ constexpr std::string_view kReplGraph = R"(graph():
     return (add_1,)
 )";
 
-/// The folder the REPL's `load` and `export` may touch: made once per process (and removed
-/// at exit), emptied before each input so that every input runs the same. Not made the working
-/// directory: libFuzzer reads and writes its corpus by relative paths.
+/// The folder the REPL's `load` and `export` may touch: made for each input and removed after
+/// it, so that every input runs the same. Not made the working directory: libFuzzer reads and
+/// writes its corpus by relative paths.
 struct ReplSandbox {
   ReplSandbox() {
     std::string pattern = std::filesystem::temp_directory_path() / "fxkit-fuzz-repl-XXXXXX";
@@ -98,11 +98,6 @@ struct ReplSandbox {
   ~ReplSandbox() {
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
-  }
-  void clear() const {
-    std::error_code ec;
-    for (const auto &entry : std::filesystem::directory_iterator(dir, ec))
-      std::filesystem::remove_all(entry.path(), ec);
   }
   std::filesystem::path dir;
 };
@@ -142,8 +137,7 @@ std::string sandboxLine(std::string_view line, const std::filesystem::path &dir)
 /// Random command lines to one session over a loaded graph: no command may crash the shell
 /// or leave a graph the verifier rejects.
 void fuzzRepl(std::string_view in) {
-  static const ReplSandbox sandbox;
-  sandbox.clear();
+  const ReplSandbox sandbox;
   static const Graph start = [] {
     auto graph = parseFxText(kReplGraph, "small.graph.txt");
     if (!graph)
