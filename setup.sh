@@ -2,7 +2,8 @@
 # fxkit set-up: installs what is missing (Debian 12, as root), builds, then
 #   ./setup.sh example   runs the main job on the bundled example (examples/run-example.sh)
 #   ./setup.sh test      runs the whole test suite: a normal build, then an
-#                        AddressSanitizer + UndefinedBehaviorSanitizer build of the same tests
+#                        AddressSanitizer + UndefinedBehaviorSanitizer build of the same tests,
+#                        then every libFuzzer target for 60 s (clang-15 build in build-fuzz)
 #   ./setup.sh build     only installs and builds
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -12,7 +13,7 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 packages=(build-essential cmake pkg-config
           nlohmann-json3-dev libreadline-dev libgraphviz-dev ocl-icd-opencl-dev pocl-opencl-icd
           libclblast-dev llvm-15-dev libclang-15-dev libfmt-dev libcli11-dev googletest
-          libgtest-dev libbenchmark-dev)
+          libgtest-dev libbenchmark-dev clang-15 libclang-common-15-dev)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -27,12 +28,14 @@ if ((${#missing[@]})); then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-build() { # build DIR [cmake args...]
+build() { # build DIR [cmake args...]; $BUILD_TARGET, when set, is the only target built
   local dir="$1"; shift
+  local target=()
+  [ -z "${BUILD_TARGET:-}" ] || target=(--target "$BUILD_TARGET")
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log"; exit 1; }
   grep "fxkit:" "$dir.configure.log" || true
-  cmake --build "$dir" -j"$jobs"
+  cmake --build "$dir" -j"$jobs" "${target[@]}"
 }
 
 case "$mode" in
@@ -51,7 +54,12 @@ case "$mode" in
     build build-asan -DFXKIT_SANITIZE=ON -DFXKIT_BUILD_BENCH=OFF
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
        ctest --output-on-failure -j"$jobs")
-    echo "setup: all tests passed (normal and sanitizer builds)"
+    # libclang-common-15-dev holds clang 15's libFuzzer runtime (libclang_rt.fuzzer*.a).
+    echo "setup: stage 3: fuzzers, 60 s per input format (tests/fuzz/README.md)"
+    CC=clang-15 CXX=clang++-15 BUILD_TARGET=fxkit_fuzzers build build-fuzz \
+      -DFXKIT_BUILD_FUZZERS=ON -DFXKIT_SANITIZE=ON -DFXKIT_BUILD_TESTS=OFF -DFXKIT_BUILD_BENCH=OFF
+    (cd build-fuzz && ctest --output-on-failure -j"$jobs")
+    echo "setup: all tests passed (normal and sanitizer builds, fuzzers)"
     ;;
   *)
     echo "usage: $0 [build|example|test]" >&2

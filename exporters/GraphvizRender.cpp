@@ -57,14 +57,21 @@ std::vector<std::string> pluginsLocked(GVC_t *gvc, const char *kind) {
 
 bool haveGraphviz() { return true; }
 
+/// One layout context for the process, never freed (call with the mutex held): the pango
+/// plugin caches a pointer to the last font name, which lives in the context's font dictionary,
+/// and compares it on the next layout; freeing the context between pictures made the second
+/// one read freed memory (found by the REPL fuzzer: `export svg` twice in one session).
+GVC_t *processContext() {
+  static GVC_t *gvc = gvContext();
+  return gvc;
+}
+
 std::vector<std::string> graphvizPlugins(const char *kind) {
   std::lock_guard<std::mutex> lock(graphvizMutex());
-  GVC_t *gvc = gvContext();
+  GVC_t *gvc = processContext();
   if (!gvc)
     return {};
-  auto out = pluginsLocked(gvc, kind);
-  gvFreeContext(gvc);
-  return out;
+  return pluginsLocked(gvc, kind);
 }
 
 Expected<std::string> renderDot(std::string_view dot, ImageFormat format, const char *engine) {
@@ -86,14 +93,13 @@ Expected<std::string> renderDot(std::string_view dot, ImageFormat format, const 
     return Error("graphviz: " + what + (m.empty() ? "" : ": " + m));
   };
 
-  GVC_t *gvc = gvContext();
+  GVC_t *gvc = processContext();
   if (!gvc)
     return fail("cannot create a layout context");
   std::string device(imageFormatName(format));
   if (format != ImageFormat::Svg) {
     std::vector<std::string> devices = pluginsLocked(gvc, "device");
     if (std::find(devices.begin(), devices.end(), device) == devices.end()) {
-      gvFreeContext(gvc);
       return fail("this Graphviz installation cannot write " + device +
                   " (install its cairo plugin: libgvplugin-pango / graphviz)");
     }
@@ -103,10 +109,8 @@ Expected<std::string> renderDot(std::string_view dot, ImageFormat format, const 
   }
   std::string text(dot);
   Agraph_t *g = agmemread(text.c_str());
-  if (!g) {
-    gvFreeContext(gvc);
+  if (!g)
     return fail("cannot read the DOT text");
-  }
   std::string result;
   bool laidOut = gvLayout(gvc, g, engine) == 0;
   bool rendered = false;
@@ -121,7 +125,6 @@ Expected<std::string> renderDot(std::string_view dot, ImageFormat format, const 
     gvFreeLayout(gvc, g);
   }
   agclose(g);
-  gvFreeContext(gvc);
   if (!laidOut)
     return fail(std::string("layout with '") + engine + "' failed");
   if (!rendered)

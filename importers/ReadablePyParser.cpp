@@ -3,6 +3,7 @@
 #include "importers/PyLexer.h"
 #include "ir/Verifier.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <unordered_map>
@@ -280,8 +281,16 @@ private:
     std::string name(nameTok.text);
     // `l_x_ = L_x_`: Dynamo's rename of a placeholder, right after the signature.
     if (!flushed_ && peek().is("=") && peek(1).kind == TK::Ident && pos_ + 2 == toks_->size()) {
+      // Placeholder names stay unique: a rename to a name another placeholder has is an error.
+      auto renames = [&](const Pending &p) {
+        return p.target == peek(1).text && p.name == p.target;
+      };
+      if (std::any_of(pending_.begin(), pending_.end(), renames))
+        for (const Pending &p : pending_)
+          if (p.name == name)
+            return errorAt(nameTok, "'" + name + "' is assigned twice");
       for (Pending &p : pending_)
-        if (p.target == peek(1).text && p.name == p.target) {
+        if (renames(p)) {
           p.name = name;
           return Status::ok();
         }
@@ -423,8 +432,7 @@ private:
   }
 
   static bool isLiteralName(std::string_view n) {
-    return n == "None" || n == "True" || n == "False" || n == "inf" || n == "nan" ||
-           n == "device";
+    return n == "None" || n == "True" || n == "False" || n == "inf" || n == "nan" || n == "device";
   }
 
   Status dottedName(std::string &out) {

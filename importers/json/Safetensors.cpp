@@ -110,8 +110,9 @@ Expected<SafetensorsFile> parseSafetensors(std::string_view bytes, std::string_v
       }
       continue;
     }
-    auto bad = [&](const std::string &what) {
-      return fileError(fileName, "safetensors tensor '" + name + "': " + what);
+    // A copy of the key: clang 15 cannot capture a structured binding in a lambda.
+    auto bad = [&, tensorName = name](const std::string &what) {
+      return fileError(fileName, "safetensors tensor '" + tensorName + "': " + what);
     };
     if (!value.is_object())
       return bad("entry is not an object");

@@ -369,7 +369,7 @@ const ArgSpec *BoundArgs::spec(std::string_view name) const {
 }
 
 const Argument &BoundArgs::get(std::string_view name) const {
-  static const Argument kNone;
+  static const Argument kNone{};
   int idx = op_->schema.indexOf(name);
   return idx < 0 ? kNone : values_[idx];
 }

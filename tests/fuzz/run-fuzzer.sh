@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs one fuzzer for a fixed time over its seeds, keeping what it learns in RUN_DIR/NAME/corpus
+# and any crashing input in RUN_DIR/NAME/ (crash-*, timeout-*, oom-*, leak-*). ctest calls it
+# (60 s per target); run-long.sh calls it for long runs.
+#   run-fuzzer.sh FUZZER NAME SEED_DIR RUN_DIR SECONDS [DICT] [LIBFUZZER_ARG...]
+# Limits: 10 s per input and 2 GiB of memory (malloc of more than that is reported too), so
+# an unbounded recursion, loop or allocation from untrusted sizes is a finding. Inputs grow to
+# 64 KiB (larger seeds are read truncated): most seeds are smaller, and small inputs run faster.
+# The 10 s are wall-clock time: on a loaded machine, check a timeout-* by running it alone.
+set -euo pipefail
+fuzzer="$1" name="$2" seeds="$3" runs="$4" seconds="$5" dict="${6:-}"
+shift 5; [ $# -gt 0 ] && shift
+mkdir -p "$runs/$name/corpus" "$seeds"
+args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
+      -artifact_prefix="$runs/$name/")
+[ -n "$dict" ] && args+=(-dict="$dict")
+exec "$fuzzer" "${args[@]}" "$@" "$runs/$name/corpus" "$seeds"
