@@ -986,10 +986,28 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadInd
   }
   matched = used.size() == load->coefficients.size();
   if (matched && !symIs(load->offset, 0)) {
-    // A constant offset moves along the dimensions, largest stride first (a cat input's start).
+    // A constant offset is a cat input's start: it belongs to the dimension the cat runs
+    // along, where the reader ranges further than the producer. (Spreading it over the
+    // dimensions largest stride first would be the same flat position but other coordinates:
+    // cat([a, b], 1) with b [4, 4] reads b at 4*x0 + x1 - 7, which is (x0, x1 - 7), not
+    // (x0 - 2, x1 + 1), and a broadcast input of b's producer must see x0.)
     if (!load->offset.isConstant())
       matched = false;
     int64_t offset = matched ? load->offset.constant() : 0;
+    for (size_t j = 0; j < dims && offset != 0; ++j) {
+      const SymExpr &var = subst[loopVarName(false, j)];
+      if (var.isConstant() || !strides[j].isConstant() || strides[j].constant() <= 0 ||
+          offset % strides[j].constant() != 0)
+        continue;
+      SymExpr range = rangeOf(std::string(var.name()));
+      bool further = range.isConstant() && producer.ranges[j].isConstant()
+                         ? range.constant() > producer.ranges[j].constant()
+                         : !symEq(range, producer.ranges[j]);
+      if (!further)
+        continue;
+      subst[loopVarName(false, j)] = symAdd(var, SymExpr(offset / strides[j].constant()));
+      offset = 0;
+    }
     std::vector<size_t> order(dims);
     for (size_t j = 0; j < dims; ++j)
       order[j] = j;

@@ -9,6 +9,7 @@
 #include <map>
 #include <functional>
 #include <random>
+#include <set>
 #include <vector>
 
 namespace fxkit::testing {
@@ -105,7 +106,12 @@ private:
   bool cat();
   bool matmul();
 
-  const Value &anyValue() { return values_[draw(values_.size())]; }
+  /// A value, usually a recent one (so chains grow deep instead of many dead branches).
+  const Value &anyValue() {
+    if (chance(65))
+      return values_[values_.size() - 1 - draw(std::min<size_t>(3, values_.size()))];
+    return values_[draw(values_.size())];
+  }
   const Value *valueWhere(const std::function<bool(const Value &)> &pred) {
     std::vector<size_t> ok;
     for (size_t i = 0; i < values_.size(); ++i)
@@ -280,7 +286,7 @@ const Value &Generator::positive(const Value &v, double shift) {
   s.bound = abs.bound + shift;
   s.exact = false;
   s.dtype = isFloat(abs.dtype) ? abs.dtype : DType::Float32;
-  std::string shiftText = std::to_string(shift);
+  std::string shiftText = shift == 0 ? "0.0" : shift == 0.5 ? "0.5" : std::to_string(shift);
   return emit("add", "aten.add.Tensor", "%" + abs.name + ", " + shiftText, {&abs}, s);
 }
 
@@ -386,14 +392,20 @@ bool Generator::binary() {
   const Value *lhs = swap ? b : a, *rhs = swap ? a : b;
   Value r;
   r.dims = broadcast(lhs->dims, rhs->dims);
-  // Type promotion of two tensors of the categories generated here.
+  // Type promotion of two tensors of the categories generated here. A 0-d tensor takes part
+  // only with a higher category than the other's (int64[4] * f32[] is f32, f16[4] * f32[] f16).
   bool anyFloat = isFloat(lhs->dtype) || isFloat(rhs->dtype);
-  if (!anyFloat)
+  bool lhs0 = lhs->dims.empty(), rhs0 = rhs->dims.empty();
+  if (lhs0 != rhs0) {
+    const Value &dimensioned = lhs0 ? *rhs : *lhs, &zero = lhs0 ? *lhs : *rhs;
+    r.dtype = isFloat(dimensioned.dtype) || !isFloat(zero.dtype) ? dimensioned.dtype : zero.dtype;
+  } else if (!anyFloat) {
     r.dtype = DType::Int64;
-  else if (lhs->dtype == DType::Float32 || rhs->dtype == DType::Float32)
+  } else if (lhs->dtype == DType::Float32 || rhs->dtype == DType::Float32) {
     r.dtype = DType::Float32;
-  else
+  } else {
     r.dtype = DType::Float16;
+  }
   if (op == "div" && !anyFloat)
     r.dtype = DType::Float32;
   r.bound = op == "mul"   ? lhs->bound * rhs->bound
@@ -404,7 +416,8 @@ bool Generator::binary() {
   bool exactOp = op == "maximum" || op == "minimum" || ((op == "add" || op == "sub") && !anyFloat);
   r.exact = exactOp && lhs->exact && rhs->exact && lhs->dtype == rhs->dtype;
   r.contiguous = lhs->contiguous && rhs->contiguous && lhs->dims == r.dims && rhs->dims == r.dims;
-  return emit(op, "aten." + op + ".Tensor", "%" + lhs->name + ", %" + rhs->name, {lhs, rhs}, r),
+  std::string overload = op == "maximum" || op == "minimum" ? ".default" : ".Tensor";
+  return emit(op, "aten." + op + overload, "%" + lhs->name + ", %" + rhs->name, {lhs, rhs}, r),
          true;
 }
 
@@ -693,29 +706,30 @@ bool Generator::view() {
            true;
   }
   case 4: { // expand size-1 dims (and maybe a new leading dim)
-    args = "%" + x.name + ", [";
     Dims out;
+    std::vector<std::string> sizes;
     bool lead = rank < 4 && chance(30);
     if (lead) {
       out.push_back(Dim{between(2, 3), ""});
-      args += std::to_string(out.back().size) + ", ";
+      sizes.push_back(std::to_string(out.back().size));
     }
     bool changed = lead;
     for (size_t i = 0; i < rank; ++i) {
       if (x.dims[i].isOne() && chance(70)) {
-        Dim d{between(2, 5), ""};
-        out.push_back(d);
-        args += std::to_string(d.size);
+        out.push_back(Dim{between(2, 5), ""});
+        sizes.push_back(std::to_string(out.back().size));
         changed = true;
       } else {
         out.push_back(x.dims[i]);
-        args += "-1";
+        sizes.push_back("-1");
       }
-      args += i + 1 < rank ? ", " : "";
     }
-    args += "]";
     if (!changed || numel(out) > 4096)
       return false;
+    args = "%" + x.name + ", [";
+    for (size_t i = 0; i < sizes.size(); ++i)
+      args += (i ? ", " : "") + sizes[i];
+    args += "]";
     r.dims = out;
     r.contiguous = false;
     return emit("expand", "aten.expand.default", args, {&x}, r), true;
@@ -918,12 +932,19 @@ RandomGraph Generator::run(uint64_t seed) {
                        : matmul();
     done += ok;
   }
-  // Outputs: the last value, and sometimes others (an input, a view, the same value twice).
+  // Outputs: the last value, every other computed value nobody uses (up to 4), and sometimes
+  // a random one (an input, a view, the same value twice).
+  std::set<std::string> used;
+  for (const Call &c : calls_)
+    for (const std::string &u : c.uses)
+      used.insert(u);
   std::vector<std::string> outputs = {values_.back().name};
-  int extra = static_cast<int>(draw(3));
-  for (int i = 0; i < extra; ++i)
+  for (const Call &c : calls_)
+    if (!used.count(c.name) && c.name != outputs[0] && outputs.size() < 5 &&
+        c.target != "aten.split.Tensor" && c.target != "aten.var_mean.correction")
+      outputs.push_back(c.name);
+  if (chance(30))
     outputs.push_back(anyValue().name);
-
   RandomGraph g;
   g.seed = seed;
   g.symbols = bindings_;
