@@ -616,6 +616,11 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
     if (!reduced[j])
       keptVars.push_back(inVars[j]);
   }
+  // Reducing only size-1 dimensions (or a 0-d tensor) reduces over one point: keep a range of
+  // 1, so the op is still a reduction where kernels are generated (a reduction op without
+  // reduction ranges fits no kernel's iteration space).
+  if (op.reductionRanges.empty())
+    op.reductionRanges.push_back(SymExpr(1));
   DType outDType = outs[0].dtype;
   op.accumulator = dtypeIsFloating(outDType)
                        ? (outDType == DType::Float64 ? DType::Float64 : DType::Float32)
