@@ -10,6 +10,9 @@ REF="$DATA/corpus/reference"
 S="$REF/softmax/fw_0"
 CACHE="$WORK/cache"
 export FXKIT_CACHE_DIR="$CACHE"
+mkdir -p "$WORK/two"
+cp "$S.graph.txt" "$WORK/two/a.graph.txt"
+cp "$REF/mlp/fw_0.graph.txt" "$WORK/two/b.graph.txt"
 RUN=(run "$S.graph.txt" --inputs "$S.inputs.safetensors" --check "$S.outputs.safetensors")
 
 no_temp_files() { # no temporary file left anywhere under $1
@@ -29,8 +32,8 @@ FXKIT_FAULT=enospc expect_exit 2 "$FXKIT" run "$S.graph.txt" --inputs "$S.inputs
   -o "$WORK/o/out.safetensors"
 expect_err "No space left on device"
 [ -e "$WORK/o/out.safetensors" ] && fail "a partial safetensors output was left after ENOSPC"
-FXKIT_FAULT=enospc expect_exit 1 "$FXKIT" convert "$S.graph.txt" "$REF/mlp/fw_0.graph.txt" \
-  -o "$WORK/o/batch" --to json
+FXKIT_FAULT=enospc expect_exit 1 "$FXKIT" convert "$WORK"/two/*.graph.txt -o "$WORK/o/batch" \
+  --to json
 expect_err "converted 0, failed 2"
 no_temp_files "$WORK/o"
 expect_exit 0 "$FXKIT" convert "$S.graph.txt" -o "$WORK/o/s.json"
@@ -40,8 +43,7 @@ expect_exit 0 "$FXKIT" convert "$S.graph.txt" -o "$WORK/o/s.json"
 echo "a file" > "$WORK/notadir"
 expect_exit 2 "$FXKIT" convert "$S.graph.txt" -o "$WORK/notadir/s.json"
 expect_err "cannot write '$WORK/notadir/s.json'"
-expect_exit 2 "$FXKIT" convert "$S.graph.txt" "$REF/mlp/fw_0.graph.txt" -o "$WORK/notadir/d" \
-  --to json
+expect_exit 2 "$FXKIT" convert "$WORK"/two/*.graph.txt -o "$WORK/notadir/d" --to json
 expect_err "cannot create output folder"
 
 # ---- Truncated safetensors for --check (run.sh covers --inputs): exit 2, names the file. ----
@@ -53,7 +55,7 @@ expect_err "trunc.safetensors"
 # ---- SIGINT during a batch conversion: stops, exit 130, every written file complete. ----
 mkdir -p "$WORK/many"
 for i in $(seq 1 40); do cp "$S.graph.txt" "$WORK/many/g$i.graph.txt"; done
-expect_exit 0 "$FXKIT" convert "$S.graph.txt" -o "$WORK/want.json"
+expect_exit 0 "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/want" --to json
 FXKIT_FAULT=slow "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/int" --to json --jobs 2 \
   >"$WORK/out" 2>"$WORK/err" &
 pid=$!
@@ -66,11 +68,12 @@ expect_err "interrupted: converted"
 written=$(ls "$WORK/int" | wc -l)
 [ "$written" -lt 40 ] || fail "the batch did not stop on SIGINT ($written of 40 written)"
 for f in "$WORK"/int/*.json; do
-  [ -e "$f" ] && { cmp -s "$f" "$WORK/want.json" || fail "partial output $f after SIGINT"; }
+  [ -e "$f" ] && { cmp -s "$f" "$WORK/want/$(basename "$f")" || fail "partial output $f after SIGINT"; }
 done
 no_temp_files "$WORK/int"
 expect_exit 0 "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/int" --to json
 expect_err "converted 40, failed 0"
+diff -r "$WORK/want" "$WORK/int" >/dev/null || fail "the run after SIGINT differs from an uninterrupted one"
 
 # ---- OpenCL faults (need a device). ----
 if "$FXKIT" devices | grep -q "no OpenCL devices"; then
@@ -87,16 +90,18 @@ expect_err "CL_MEM_OBJECT_ALLOCATION_FAILURE"
 
 # A kernel that does not build: exit 2, the build log and the path of the source, which holds
 # the kernel; nothing enters the cache.
+rm -rf "$CACHE"
 FXKIT_FAULT=build expect_exit 2 "$FXKIT" "${RUN[@]}" --backend opencl
 expect_err "does not build"
 expect_err "fx_undeclared_by_fault_injection" # from the compiler's build log
-src=$(grep -o 'source: [^ ]*\.cl' "$WORK/err" | head -1 | cut -d' ' -f2)
+src=$(grep -ao 'source: [^ ]*\.cl' "$WORK/err" | head -1 | cut -d' ' -f2)
 [ -n "$src" ] && grep -q "__kernel void fused_" "$src" || fail "the kernel source file '$src' is missing"
 [ -n "$src" ] && rm -f "$src"
 [ -z "$(ls -A "$CACHE" 2>/dev/null)" ] || fail "a failed build left cache entries: $(ls "$CACHE")"
 
 # A full disk for the kernel cache: the run succeeds (the cache only saves time) and says so;
 # no entry, partial or whole, is left.
+rm -rf "$CACHE"
 FXKIT_FAULT=enospc expect_exit 0 "$FXKIT" "${RUN[@]}" --backend opencl
 expect_out "check passed"
 expect_err "kernel cache"

@@ -205,10 +205,9 @@ std::optional<DiffFailure> checkGraphDifferentially(const std::string &fxText,
     return fail(DiffStage::Parse, parsed.error().str());
   Graph &graph = *parsed;
   // float16 anywhere: float32 results downstream carry float16 rounding too.
-  double floatTol = fxText.find("f16") != std::string::npos ||
-                            fxText.find("float16") != std::string::npos
-                        ? 2e-2
-                        : 1e-4;
+  double floatTol =
+      fxText.find("f16") != std::string::npos || fxText.find("float16") != std::string::npos ? 2e-2
+                                                                                             : 1e-4;
 
   if (options.formats)
     if (auto bad = checkFormats(graph))
@@ -251,8 +250,8 @@ std::optional<DiffFailure> checkGraphDifferentially(const std::string &fxText,
     opencl::OpenCLOptions clOptions;
     clOptions.cache = false;
     clOptions.tune = false;
-    auto program = opencl::OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan,
-                                                clOptions);
+    auto program =
+        opencl::OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, clOptions);
     if (!program)
       return fail(DiffStage::OpenCL, program.error().str());
     auto got = (*program)->run(*inputs);
@@ -335,8 +334,8 @@ std::vector<std::string> candidates(const std::string &text) {
         break;
       }
     std::string name = g.uniqueName("in_" + n->name());
-    Node *p = g.create(OpKind::Placeholder, name, name, Argument::tuple({}),
-                       Argument::dict({}), first);
+    Node *p =
+        g.create(OpKind::Placeholder, name, name, Argument::tuple({}), Argument::dict({}), first);
     p->value() = n->value();
     g.replaceAllUsesWith(n, p);
     (void)eliminateDeadCode(g);
@@ -363,8 +362,7 @@ std::vector<std::string> candidates(const std::string &text) {
 } // namespace
 
 std::string minimiseFailingGraph(const std::string &fxText, const SymExpr::Bindings &symbols,
-                                 const DiffFailure &failure,
-                                 const DifferentialOptions &options) {
+                                 const DiffFailure &failure, const DifferentialOptions &options) {
   std::string best = fxText;
   if (auto g = parseFxText(fxText, "<min>"))
     best = printWithInputTypes(*g);

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <map>
 #include <functional>
+#include <map>
 #include <random>
 #include <set>
 #include <vector>
@@ -81,8 +81,7 @@ private:
   std::string fresh(const std::string &base) { return base + "_" + std::to_string(counter_++); }
   Value &placeholder(DType dtype, const Dims &dims, bool allowOddLayout = true);
   Value &emit(const std::string &base, const std::string &target, const std::string &args,
-              const std::vector<const Value *> &uses, Value result,
-              const std::string &kwargs = "");
+              const std::vector<const Value *> &uses, Value result, const std::string &kwargs = "");
   /// A value of `v` with magnitude at most ~1 when v may be large (tanh for floats).
   const Value &tame(const Value &v, double limit);
   /// |v| + shift (a float value safe to divide by or take log/sqrt of).
@@ -308,14 +307,12 @@ bool Generator::unary() {
     bool floatOnly;  ///< result is floating (int inputs promote to float32)
     bool keepsExact; ///< bit-exact on every backend
   };
-  static const U kOps[] = {{"relu", false, true},   {"neg", false, true},
-                           {"abs", false, true},    {"sigmoid", true, false},
-                           {"tanh", true, false},   {"erf", true, false},
-                           {"exp", true, false},    {"log", true, false},
-                           {"cos", true, false},    {"sin", true, false},
-                           {"sqrt", true, false},   {"rsqrt", true, false},
-                           {"reciprocal", true, false}, {"gelu", true, false},
-                           {"clone", false, true}};
+  static const U kOps[] = {
+      {"relu", false, true},       {"neg", false, true},  {"abs", false, true},
+      {"sigmoid", true, false},    {"tanh", true, false}, {"erf", true, false},
+      {"exp", true, false},        {"log", true, false},  {"cos", true, false},
+      {"sin", true, false},        {"sqrt", true, false}, {"rsqrt", true, false},
+      {"reciprocal", true, false}, {"gelu", true, false}, {"clone", false, true}};
   const U &u = kOps[draw(std::size(kOps))];
   std::string op = u.op;
   const Value *in = &x;
@@ -353,8 +350,8 @@ bool Generator::binary() {
   if (op == "pow")
     scalar = true;
   if (scalar) {
-    std::string s = op == "pow" ? pick(std::vector<std::string>{"2", "3", "2.0", "0.5"})
-                                : scalarFor(a->dtype);
+    std::string s =
+        op == "pow" ? pick(std::vector<std::string>{"2", "3", "2.0", "0.5"}) : scalarFor(a->dtype);
     if (op == "pow" && s == "0.5")
       a = &positive(*a, 0.0);
     if (op == "div" && (s == "0" || s == "0.0"))
@@ -363,7 +360,7 @@ bool Generator::binary() {
     Value r = *a;
     r.dtype = (op == "div" || floatScalar) && !isFloat(a->dtype) ? DType::Float32 : a->dtype;
     double sv = std::abs(std::stod(s));
-    r.bound = op == "pow" ? std::pow(a->bound, sv) + 1
+    r.bound = op == "pow"   ? std::pow(a->bound, sv) + 1
               : op == "mul" ? a->bound * sv
               : op == "div" ? a->bound / std::max(sv, 0.25)
                             : a->bound + sv;
@@ -379,8 +376,9 @@ bool Generator::binary() {
            (isFloat(v.dtype) == isFloat(a->dtype) || chance(30));
   });
   if (!b || chance(30))
-    b = &placeholder(chance(80) ? a->dtype : randomDType() == DType::Int64 ? DType::Int64
-                                                                            : a->dtype,
+    b = &placeholder(chance(80)                      ? a->dtype
+                     : randomDType() == DType::Int64 ? DType::Int64
+                                                     : a->dtype,
                      broadcastPartner(a->dims));
   if (b->dtype == DType::Bool)
     return false;
@@ -448,9 +446,8 @@ bool Generator::where() {
   const Value &x = anyValue();
   if (x.dtype == DType::Bool)
     return false;
-  const Value *cond = valueWhere([&](const Value &v) {
-    return v.dtype == DType::Bool && broadcastable(x.dims, v.dims);
-  });
+  const Value *cond = valueWhere(
+      [&](const Value &v) { return v.dtype == DType::Bool && broadcastable(x.dims, v.dims); });
   if (!cond) {
     const Value *c = valueWhere([&](const Value &v) {
       return v.exact && v.dtype != DType::Bool && broadcastable(x.dims, v.dims);
@@ -482,8 +479,8 @@ bool Generator::where() {
   }
   r.contiguous = false;
   bool swap = chance(50);
-  std::string args = "%" + cond->name + ", " + (swap ? otherText + ", %" + x.name
-                                                     : "%" + x.name + ", " + otherText);
+  std::string args = "%" + cond->name + ", " +
+                     (swap ? otherText + ", %" + x.name : "%" + x.name + ", " + otherText);
   return emit("where", "aten.where.self", args, uses, r), true;
 }
 
@@ -557,8 +554,8 @@ bool Generator::reduction() {
     r.bound = x->bound * static_cast<double>(reduced);
   std::string dimList = "[";
   for (size_t i = 0; i < dims.size(); ++i)
-    dimList += (i ? ", " : "") + std::to_string(chance(25) ? dims[i] - static_cast<int64_t>(rank)
-                                                           : dims[i]);
+    dimList += (i ? ", " : "") +
+               std::to_string(chance(25) ? dims[i] - static_cast<int64_t>(rank) : dims[i]);
   dimList += "]";
   std::string keep = keepdim ? "True" : "False";
   if (op == "var_mean") {
@@ -567,9 +564,9 @@ bool Generator::reduction() {
     std::string dimArg = all ? "None" : dimList;
     if (all && keepdim)
       r.dims = Dims(x->dims.size(), Dim{});
-    const Value &vm = emit("var_mean", "aten.var_mean.correction", "%" + x->name + ", " + dimArg,
-                           {x}, r,
-                           "correction: " + std::to_string(correction) + ", keepdim: " + keep);
+    const Value &vm =
+        emit("var_mean", "aten.var_mean.correction", "%" + x->name + ", " + dimArg, {x}, r,
+             "correction: " + std::to_string(correction) + ", keepdim: " + keep);
     Value item = vm;
     // The tuple node is not a tensor; only its getitems enter the value pool.
     std::string tuple = vm.name;
@@ -589,7 +586,7 @@ bool Generator::reduction() {
     r.dims.clear();
     return emit(op, "aten." + op + ".default", "%" + x->name, {x}, r), true;
   }
-  std::string target = op == "sum" ? "aten.sum.dim_IntList"
+  std::string target = op == "sum"    ? "aten.sum.dim_IntList"
                        : op == "mean" ? "aten.mean.dim"
                                       : "aten." + op + ".default";
   return emit(op, target, "%" + x->name + ", " + dimList + ", " + keep, {x}, r), true;
@@ -610,29 +607,27 @@ bool Generator::softmax() {
   kept.dims[static_cast<size_t>(d < 0 ? d + static_cast<int64_t>(x->dims.size()) : d)] = Dim{};
   kept.contiguous = true;
   kept.exact = x->exact;
-  const Value &amax = emit("amax", "aten.amax.default", "%" + x->name + ", " + dim + ", True", {x},
-                           kept);
+  const Value &amax =
+      emit("amax", "aten.amax.default", "%" + x->name + ", " + dim + ", True", {x}, kept);
   Value full = *x;
   full.exact = false;
   full.bound = 2 * x->bound;
-  const Value &sub = emit("sub", "aten.sub.Tensor", "%" + x->name + ", %" + amax.name,
-                          {x, &amax}, full);
+  const Value &sub =
+      emit("sub", "aten.sub.Tensor", "%" + x->name + ", %" + amax.name, {x, &amax}, full);
   full.bound = 1;
   const Value &exp = emit("exp", "aten.exp.default", "%" + sub.name, {&sub}, full);
   kept.exact = false;
   kept.bound = static_cast<double>(std::max<int64_t>(1, numel(x->dims)));
-  const Value &sum = emit("sum", "aten.sum.dim_IntList", "%" + exp.name + ", " + dim + ", True",
-                          {&exp}, kept);
+  const Value &sum =
+      emit("sum", "aten.sum.dim_IntList", "%" + exp.name + ", " + dim + ", True", {&exp}, kept);
   const Value *result;
   if (chance(50)) {
-    result = &emit("div", "aten.div.Tensor", "%" + exp.name + ", %" + sum.name, {&exp, &sum},
-                   full);
+    result = &emit("div", "aten.div.Tensor", "%" + exp.name + ", %" + sum.name, {&exp, &sum}, full);
   } else {
     kept.bound = 10;
     const Value &log = emit("log", "aten.log.default", "%" + sum.name, {&sum}, kept);
     full.bound = 2 * x->bound + 10;
-    result = &emit("sub", "aten.sub.Tensor", "%" + sub.name + ", %" + log.name, {&sub, &log},
-                   full);
+    result = &emit("sub", "aten.sub.Tensor", "%" + sub.name + ", %" + log.name, {&sub, &log}, full);
   }
   if (upcast)
     castTo(*result, DType::Float16);
@@ -762,9 +757,9 @@ bool Generator::view() {
     int64_t pieces = (n + split - 1) / split;
     int64_t which = between(0, pieces - 1);
     Value tuple = x;
-    const Value &sp = emit("split", "aten.split.Tensor",
-                           "%" + x.name + ", " + std::to_string(split) + ", " + std::to_string(d),
-                           {&x}, tuple);
+    const Value &sp =
+        emit("split", "aten.split.Tensor",
+             "%" + x.name + ", " + std::to_string(split) + ", " + std::to_string(d), {&x}, tuple);
     std::string spName = sp.name;
     values_.pop_back(); // a list, not a tensor
     r.dims[d].size = std::min(split, n - which * split);
@@ -859,9 +854,9 @@ bool Generator::cat() {
     r.exact = r.exact && parts[i]->exact;
     args += (i ? ", %" : "%") + parts[i]->name;
   }
-  args += "], " + std::to_string(chance(30) ? static_cast<int64_t>(d) -
-                                                  static_cast<int64_t>(x.dims.size())
-                                            : static_cast<int64_t>(d));
+  args += "], " + std::to_string(chance(30)
+                                     ? static_cast<int64_t>(d) - static_cast<int64_t>(x.dims.size())
+                                     : static_cast<int64_t>(d));
   r.contiguous = true;
   return emit("cat", "aten.cat.default", args, parts, r), true;
 }
@@ -899,8 +894,8 @@ bool Generator::matmul() {
   const Value &bias = placeholder(DType::Float32, biasDims);
   std::string kwargs = chance(30) ? "beta: 0.5, alpha: 2" : "";
   r.bound = r.bound * 2 + bias.bound;
-  return emit("addmm", "aten.addmm.default",
-              "%" + bias.name + ", %" + a->name + ", %" + b->name, {&bias, a, b}, r, kwargs),
+  return emit("addmm", "aten.addmm.default", "%" + bias.name + ", %" + a->name + ", %" + b->name,
+              {&bias, a, b}, r, kwargs),
          true;
 }
 

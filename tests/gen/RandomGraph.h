@@ -28,18 +28,18 @@
 namespace fxkit::testing {
 
 struct RandomGraphOptions {
-  int minOps = 2;               ///< generated op groups (an op group may emit several nodes)
+  int minOps = 2; ///< generated op groups (an op group may emit several nodes)
   int maxOps = 10;
-  bool symbolic = true;         ///< allow symbolic sizes on placeholders
-  bool float16 = true;          ///< allow float16 values
-  bool matmul = true;           ///< allow mm, bmm and addmm
+  bool symbolic = true;                  ///< allow symbolic sizes on placeholders
+  bool float16 = true;                   ///< allow float16 values
+  bool matmul = true;                    ///< allow mm, bmm and addmm
   int64_t maxPlaceholderElements = 4096; ///< keeps the reference interpreter fast
 };
 
 struct RandomGraph {
   uint64_t seed = 0;
-  std::string fxText;         ///< `graph():` ... `return (...)`, placeholders typed
-  SymExpr::Bindings symbols;  ///< values of the symbols in placeholder types
+  std::string fxText;        ///< `graph():` ... `return (...)`, placeholders typed
+  SymExpr::Bindings symbols; ///< values of the symbols in placeholder types
 };
 
 /// The graph for `seed` (deterministic across platforms: std::mt19937_64 and integer draws).

@@ -76,8 +76,8 @@ Status KernelCache::writeEntry(const std::string &path, const std::string &paylo
     out << kMagic << " " << payload.size() << " " << hashHex(stableHash(payload)) << "\n";
     // FXKIT_FAULT=enospc: the disk fills up half-way through the entry.
     bool full = faultInjected("enospc");
-    out.write(payload.data(), static_cast<std::streamsize>(full ? payload.size() / 2
-                                                                : payload.size()));
+    out.write(payload.data(),
+              static_cast<std::streamsize>(full ? payload.size() / 2 : payload.size()));
     out.flush();
     if (!out || full) {
       out.close();

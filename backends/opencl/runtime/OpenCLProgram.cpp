@@ -674,7 +674,8 @@ OpenCLProgram::load(OpenCLContext &context, const LoopProgram &program, const Fu
     // FXKIT_FAULT=build: a kernel the device compiler rejects (its cache key differs, so a
     // healthy run never sees it).
     if (faultInjected("build"))
-      source += "\n__kernel void fx_fault_injected(void) { fx_undeclared_by_fault_injection = 1; }\n";
+      source +=
+          "\n__kernel void fx_fault_injected(void) { fx_undeclared_by_fault_injection = 1; }\n";
     auto found = byName.find(g.name);
     if (found != byName.end()) {
       if (im.definitions[found->second]->source != source)

@@ -49,9 +49,9 @@ struct OpenCLStats {
   int corruptCacheEntries = 0;
   int cacheWriteFailures = 0;  ///< binaries not stored (full disk, unwritable folder)
   std::string cacheWriteError; ///< the first such failure, for a warning
-  double buildSeconds = 0;  ///< time spent building (worker threads, summed)
-  double waitSeconds = 0;   ///< time runs waited for builds
-  double kernelSeconds = 0; ///< device time of generated kernel launches (with profile)
+  double buildSeconds = 0;     ///< time spent building (worker threads, summed)
+  double waitSeconds = 0;      ///< time runs waited for builds
+  double kernelSeconds = 0;    ///< device time of generated kernel launches (with profile)
 };
 
 class OpenCLProgram {
