@@ -110,6 +110,21 @@ const Regression kRegressions[] = {
     return (cat2,)
 )",
      {{"s0", 5}}},
+    // Seed 7723: a select of a cat read inside another cat: offset 4 = 3*2 (the select)
+    // - 2 (the outer cat's start) over strides [15, 3, 1]; both the old "largest stride first"
+    // split (1, x1 + 1) and "all on the cat dim" (x1 + 4) read the wrong cat input. Only the
+    // in-bounds split (2, x1 - 2) is right; ambiguous offsets are no longer inlined.
+    {"select of a cat inside a cat",
+     R"(graph():
+    %a : Tensor "b8[s0, 1, 3][3, 3, 1]cpu"[num_users=2] = placeholder[target=a]
+    %b : Tensor "b8[s0, 3, 3][9, 3, 1]cpu"[num_users=1] = placeholder[target=b]
+    %c : Tensor "b8[s0, 2][2, 1]cpu"[num_users=1] = placeholder[target=c]
+    %cat : [num_users=1] = call_function[target=torch.ops.aten.cat.default](args = ([%a, %b, %a], -2), kwargs = {})
+    %select : [num_users=1] = call_function[target=torch.ops.aten.select.int](args = (%cat, 1, -3), kwargs = {})
+    %cat2 : [num_users=1] = call_function[target=torch.ops.aten.cat.default](args = ([%c, %select], 1), kwargs = {})
+    return (cat2,)
+)",
+     {{"s0", 3}}},
     // Seeds 22, 28, 46, 60, 82, ...: reducing only size-1 dimensions gave a reduction without
     // reduction ranges, which no OpenCL kernel could place ("op0 does not fit its iteration
     // space"). transforms/Lowering.cpp, ir/loop/KernelPlacement.cpp groupOnto.

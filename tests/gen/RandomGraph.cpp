@@ -810,7 +810,8 @@ bool Generator::view() {
       args += (i ? ", " : "") + (out[i].sym.empty() ? std::to_string(out[i].size) : "-1");
     args += "]";
     r.dims = out;
-    r.contiguous = true;
+    // reshape returns a view where the strides allow one (then as strided as its input).
+    r.contiguous = x.contiguous;
     std::string op = useView ? "view" : "reshape";
     return emit(op, "aten." + op + ".default", args, {&x}, r), true;
   }
