@@ -115,9 +115,10 @@ private:
 
 /// Set by SIGINT/SIGTERM during a batch: workers finish the file they are writing (output is
 /// atomic: a temporary file renamed into place) and start no other.
-volatile std::sig_atomic_t gInterrupted = 0;
+std::atomic<int> gInterrupted{0}; // lock-free: safe to set from a signal handler
+static_assert(std::atomic<int>::is_always_lock_free);
 
-extern "C" void onBatchSignal(int) { gInterrupted = 1; }
+extern "C" void onBatchSignal(int) { gInterrupted.store(1); }
 
 /// Installs the batch's SIGINT/SIGTERM handler for its lifetime, then restores the old ones.
 class InterruptGuard {
