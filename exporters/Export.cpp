@@ -5,6 +5,7 @@
 #include "exporters/GraphvizRender.h"
 #include "exporters/ReadablePyPrinter.h"
 #include "exporters/SvgRender.h"
+#include "ir/FaultInjection.h"
 #ifdef FXKIT_HAVE_JSON
 #include "exporters/json/FxkitJsonWriter.h"
 #endif
@@ -70,8 +71,14 @@ Status writeFileAtomic(const std::string &path, std::string_view content) {
     return Status(Error("cannot write '" + path + "': " + what + ": " + std::strerror(saved)));
   };
   size_t done = 0;
+  // FXKIT_FAULT=enospc: the disk fills up half-way through the file.
+  size_t limit = faultInjected("enospc") ? content.size() / 2 : content.size();
   while (done < content.size()) {
-    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (done >= limit) {
+      errno = ENOSPC;
+      return failWith("write failed");
+    }
+    ssize_t n = ::write(fd, content.data() + done, limit - done);
     if (n < 0) {
       if (errno == EINTR)
         continue;

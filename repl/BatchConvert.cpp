@@ -3,10 +3,14 @@
 #include "exporters/Export.h"
 #include "repl/Cli.h"
 
+#include "ir/FaultInjection.h"
+
+#include <csignal>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -74,6 +78,16 @@ public:
     return failed_ == 0 ? kExitOk : kExitCheckFailed;
   }
 
+  /// After SIGINT/SIGTERM: what was done; every written file is complete, none is partial.
+  int interrupted() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    clearProgress();
+    std::cerr << "fxkit: interrupted: converted " << converted_ << ", failed " << failed_
+              << ", not started " << total_ - converted_ - failed_
+              << " (every written file is complete; no temporary files left)\n";
+    return kExitInterrupted;
+  }
+
 private:
   void drawProgress() {
     if (!tty_)
@@ -101,6 +115,37 @@ private:
   bool drawn_ = false;
   size_t converted_ = 0, failed_ = 0;
   std::string last_;
+};
+
+/// Set by SIGINT/SIGTERM during a batch: workers finish the file they are writing (output is
+/// atomic: a temporary file renamed into place) and start no other.
+std::atomic<int> gInterrupted{0}; // lock-free: safe to set from a signal handler
+static_assert(std::atomic<int>::is_always_lock_free);
+
+extern "C" void onBatchSignal(int) { gInterrupted.store(1); }
+
+/// Installs the batch's SIGINT/SIGTERM handler for its lifetime, then restores the old ones.
+class InterruptGuard {
+public:
+  InterruptGuard() {
+    gInterrupted = 0;
+    struct sigaction sa {};
+    sa.sa_handler = onBatchSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART; // a write in progress completes; the loop checks the flag
+    sigaction(SIGINT, &sa, &oldInt_);
+    sigaction(SIGTERM, &sa, &oldTerm_);
+  }
+  ~InterruptGuard() {
+    sigaction(SIGINT, &oldInt_, nullptr);
+    sigaction(SIGTERM, &oldTerm_, nullptr);
+  }
+  InterruptGuard(const InterruptGuard &) = delete;
+  InterruptGuard &operator=(const InterruptGuard &) = delete;
+
+private:
+  struct sigaction oldInt_ {};
+  struct sigaction oldTerm_ {};
 };
 
 } // namespace
@@ -154,12 +199,15 @@ int runBatchConvert(const BatchConvertOptions &options) {
   jobs = static_cast<unsigned>(std::min<size_t>(jobs, options.inputs.size()));
   Reporter reporter(options.inputs.size());
   std::atomic<size_t> next{0};
+  InterruptGuard interruptGuard;
   auto worker = [&] {
     // Each input is independent (own graph, own output file), so workers share only the
     // index counter and the reporter.
-    for (size_t i = next++; i < options.inputs.size(); i = next++) {
+    for (size_t i = next++; i < options.inputs.size() && !gInterrupted; i = next++) {
       const std::string &in = options.inputs[i];
       bool ok = false;
+      if (faultInjected("slow")) // FXKIT_FAULT=slow: lets tests interrupt a batch mid-way
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
       auto graph = importGraphFile(in, options.from);
       if (!graph) {
         reporter.error(graph.error().str());
@@ -179,6 +227,8 @@ int runBatchConvert(const BatchConvertOptions &options) {
   worker(); // the calling thread is one of the workers
   for (auto &t : pool)
     t.join();
+  if (gInterrupted)
+    return reporter.interrupted();
   return reporter.summary();
 }
 

@@ -121,6 +121,9 @@ Expected<InterpretResult> execute(Graph &graph, const std::vector<RuntimeValue> 
       firstRun = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (const opencl::OpenCLStats &st = (*program)->stats(); st.cacheWriteFailures > 0)
+    std::cerr << "fxkit: warning: " << st.cacheWriteError << " (" << st.cacheWriteFailures
+              << " kernel binaries not cached; the run is unaffected)\n";
   if (options.stats) {
     const opencl::OpenCLStats &st = (*program)->stats();
     std::cerr << "opencl: " << device->str() << "\n"
@@ -128,7 +131,8 @@ Expected<InterpretResult> execute(Graph &graph, const std::vector<RuntimeValue> 
               << st.kernelsFromCache << "; configurations tuned " << st.configsTuned
               << ", from cache " << st.configsFromCache << "; launches " << st.launches
               << "; CLBlast calls " << st.blasCalls << ", host extern calls " << st.hostExterns
-              << "; build " << st.buildSeconds << " s, waited " << st.waitSeconds << " s\n"
+              << "; corrupt cache entries " << st.corruptCacheEntries << "; build "
+              << st.buildSeconds << " s, waited " << st.waitSeconds << " s\n"
               << "opencl: first run " << firstRun << " s";
     if (options.repeat > 1)
       std::cerr << ", later runs " << (total - firstRun) / (options.repeat - 1) << " s each";

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -616,6 +617,11 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
     if (!reduced[j])
       keptVars.push_back(inVars[j]);
   }
+  // Reducing only size-1 dimensions (or a 0-d tensor) reduces over one point: keep a range of
+  // 1, so the op is still a reduction where kernels are generated (a reduction op without
+  // reduction ranges fits no kernel's iteration space).
+  if (op.reductionRanges.empty())
+    op.reductionRanges.push_back(SymExpr(1));
   DType outDType = outs[0].dtype;
   op.accumulator = dtypeIsFloating(outDType)
                        ? (outDType == DType::Float64 ? DType::Float64 : DType::Float32)
@@ -986,26 +992,78 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadInd
   }
   matched = used.size() == load->coefficients.size();
   if (matched && !symIs(load->offset, 0)) {
-    // A constant offset moves along the dimensions, largest stride first (a cat input's start).
+    // A constant offset is where a slice or a cat input starts; it moves the producer's
+    // coordinates: a shift c_j of each matched dimension and a fixed coordinate k_j of each
+    // unmatched one, with sum(stride_j * shift_j) == offset. Only in-bounds shifts count: a
+    // matched dimension the reader does not range further than keeps its window inside
+    // (0 <= c_j <= P_j - R_j); one it ranges further (a masked cat read) has the producer's
+    // window inside the reader's (R_j - P_j >= -c_j >= 0); k_j in [0, P_j). The flat offset
+    // alone is ambiguous (cat([a, b], 1) with b [4, 4] reads b at 4*x0 + x1 - 7: (x0, x1 - 7),
+    // not (x0 - 2, x1 + 1)); inline only when exactly one decomposition fits, else keep the
+    // producer's buffer.
+    struct Dim {
+      int64_t stride, lo, hi;
+    };
+    std::vector<Dim> ds;
     if (!load->offset.isConstant())
       matched = false;
-    int64_t offset = matched ? load->offset.constant() : 0;
-    std::vector<size_t> order(dims);
-    for (size_t j = 0; j < dims; ++j)
+    for (size_t j = 0; j < dims && matched; ++j) {
+      const SymExpr &var = subst[loopVarName(false, j)];
+      const SymExpr &p = producer.ranges[j];
+      SymExpr r = var.isConstant() ? SymExpr(1) : rangeOf(std::string(var.name()));
+      if (!strides[j].isConstant() || strides[j].constant() <= 0) {
+        matched = false;
+      } else if (var.isConstant()) { // unmatched: a fixed coordinate
+        if (p.isConstant())
+          ds.push_back({strides[j].constant(), 0, p.constant() - 1});
+        else
+          matched = false;
+      } else if (symEq(r, p)) {
+        ds.push_back({strides[j].constant(), 0, 0});
+      } else if (r.isConstant() && p.isConstant()) {
+        int64_t d = p.constant() - r.constant();
+        ds.push_back({strides[j].constant(), std::min<int64_t>(d, 0), std::max<int64_t>(d, 0)});
+      } else {
+        matched = false;
+      }
+    }
+    // Largest strides first; the smaller ones can make up at most `rest` either way.
+    std::vector<size_t> order(ds.size());
+    for (size_t j = 0; j < order.size(); ++j)
       order[j] = j;
     std::sort(order.begin(), order.end(),
-              [&](size_t a, size_t b) { return symHint(strides[a]) > symHint(strides[b]); });
-    for (size_t j : order) {
-      if (!matched || !strides[j].isConstant() || strides[j].constant() <= 0) {
-        matched = matched && offset == 0;
-        break;
-      }
-      int64_t s = strides[j].constant();
-      int64_t q = offset >= 0 ? offset / s : -((-offset + s - 1) / s);
-      subst[loopVarName(false, j)] = symAdd(subst[loopVarName(false, j)], SymExpr(q));
-      offset -= q * s;
+              [&](size_t a, size_t b) { return ds[a].stride > ds[b].stride; });
+    std::vector<int64_t> reach(order.size() + 1, 0);
+    for (size_t k = order.size(); k-- > 0;) {
+      const Dim &d = ds[order[k]];
+      reach[k] = reach[k + 1] + d.stride * std::max(std::abs(d.lo), std::abs(d.hi));
     }
-    matched = matched && offset == 0;
+    std::vector<int64_t> shift(ds.size(), 0), found;
+    int solutions = 0;
+    std::function<void(size_t, int64_t)> search = [&](size_t k, int64_t left) {
+      if (solutions > 1)
+        return;
+      if (k == order.size()) {
+        if (left == 0 && ++solutions == 1)
+          found = shift;
+        return;
+      }
+      const Dim &d = ds[order[k]];
+      // stride * v must be within reach[k + 1] of `left`.
+      int64_t lo = std::max(d.lo, -((reach[k + 1] - left) / d.stride) - 1);
+      int64_t hi = std::min(d.hi, (left + reach[k + 1]) / d.stride + 1);
+      for (int64_t v = lo; v <= hi; ++v) {
+        shift[order[k]] = v;
+        search(k + 1, left - v * d.stride);
+      }
+      shift[order[k]] = 0;
+    };
+    if (matched) {
+      search(0, load->offset.constant());
+      matched = solutions == 1;
+    }
+    for (size_t j = 0; j < dims && matched; ++j)
+      subst[loopVarName(false, j)] = symAdd(subst[loopVarName(false, j)], SymExpr(found[j]));
   }
   if (matched)
     return subst;

@@ -45,6 +45,9 @@ std::optional<std::vector<SymExpr>> groupOnto(const std::vector<SymExpr> &ranges
       return std::nullopt;
     out.push_back(var);
   }
+  // Trailing size-1 dimensions of the target (a reduction over one point) group onto nothing.
+  while (j < target.size() && target[j].isConstant() && target[j].constant() == 1)
+    ++j;
   if (j != target.size())
     return std::nullopt;
   return out;

@@ -111,12 +111,19 @@ Expected<bool> fillWithBias(OpenCLContext &ctx, const BufferView &bias, const De
   if (!off)
     return false;
   std::vector<int64_t> strides;
-  for (const SymExpr &s : bias.strides) {
-    auto v = s.evaluate(b);
-    if (!v)
+  for (size_t d = 0; d < bias.strides.size(); ++d) {
+    auto v = bias.strides[d].evaluate(b);
+    auto n = d < bias.sizes.size() ? bias.sizes[d].evaluate(b) : Expected<int64_t>(int64_t{0});
+    if (!v || !n)
       return false;
-    strides.push_back(*v);
+    // A size-1 dimension's stride is arbitrary (PyTorch allows any): the row dimension
+    // broadcasts (stride 0); the column dimension is C's single column or broadcasts.
+    bool rowDim = bias.strides.size() == 2 && d == 0;
+    strides.push_back(*n != 1 ? *v : rowDim ? 0 : c.cols == 1 ? 1 : 0);
   }
+  // A bias broadcast along C's columns ([M, 1]) has no BLAS form here: the host handles it.
+  if (strides.size() == 2 && strides[1] == 0)
+    return false;
   bool row = (strides.size() == 1 && (strides[0] == 1 || c.cols == 1)) ||
              (strides.size() == 2 && strides[0] == 0 && (strides[1] == 1 || c.cols == 1));
   if (row) {

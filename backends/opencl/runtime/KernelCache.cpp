@@ -1,5 +1,7 @@
 #include "backends/opencl/runtime/KernelCache.h"
 
+#include "ir/FaultInjection.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -72,9 +74,12 @@ Status KernelCache::writeEntry(const std::string &path, const std::string &paylo
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << kMagic << " " << payload.size() << " " << hashHex(stableHash(payload)) << "\n";
-    out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
+    // FXKIT_FAULT=enospc: the disk fills up half-way through the entry.
+    bool full = faultInjected("enospc");
+    out.write(payload.data(),
+              static_cast<std::streamsize>(full ? payload.size() / 2 : payload.size()));
     out.flush();
-    if (!out) {
+    if (!out || full) {
       out.close();
       fs::remove(tmp, ec);
       return Error("kernel cache: cannot write " + tmp);

@@ -135,8 +135,15 @@ Status KernelSet::Impl::build(Definition &d) {
         binSize > 0) {
       std::vector<unsigned char> binary(binSize);
       unsigned char *ptr = binary.data();
-      if (clGetProgramInfo(d.program, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) == CL_SUCCESS)
-        (void)cache.storeBinary(d.cacheKey, binary); // best effort: a full disk only costs time
+      if (clGetProgramInfo(d.program, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) ==
+          CL_SUCCESS) {
+        // Best effort: a full disk only costs time; the failure is counted for a warning.
+        if (Status st = cache.storeBinary(d.cacheKey, binary); !st) {
+          std::lock_guard<std::mutex> lock(statsMutex);
+          if (stats.cacheWriteFailures++ == 0)
+            stats.cacheWriteError = st.error().message;
+        }
+      }
     }
   }
   d.kernel = clCreateKernel(d.program, name.c_str(), &err);

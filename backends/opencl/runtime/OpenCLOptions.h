@@ -27,9 +27,11 @@ struct OpenCLStats {
   int blasCalls = 0;        ///< extern ops run by CLBlast
   int hostExterns = 0;      ///< extern ops run on the host
   int corruptCacheEntries = 0;
-  double buildSeconds = 0;  ///< time spent building (worker threads, summed)
-  double waitSeconds = 0;   ///< time runs waited for builds
-  double kernelSeconds = 0; ///< device time of generated kernel launches (with profile)
+  int cacheWriteFailures = 0;  ///< binaries not stored (full disk, unwritable folder)
+  std::string cacheWriteError; ///< the first such failure, for a warning
+  double buildSeconds = 0;     ///< time spent building (worker threads, summed)
+  double waitSeconds = 0;      ///< time runs waited for builds
+  double kernelSeconds = 0;    ///< device time of generated kernel launches (with profile)
 };
 
 } // namespace fxkit::opencl

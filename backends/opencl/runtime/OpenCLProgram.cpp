@@ -5,6 +5,7 @@
 #include "backends/opencl/runtime/BlasExtern.h"
 #include "backends/opencl/runtime/DeviceBuffer.h"
 #include "backends/opencl/runtime/KernelSet.h"
+#include "ir/FaultInjection.h"
 #include "ir/ops/ShapeRules.h"
 
 #include <algorithm>
@@ -126,8 +127,12 @@ Status OpenCLProgram::Impl::allocate(std::span<const RuntimeValue> inputs) {
   buffers.assign(p.buffers.size(), {});
   auto create = [&](size_t bytes, const void *host) -> Expected<cl_mem> {
     cl_int err = CL_SUCCESS;
-    cl_mem m = clCreateBuffer(ctx->context(), CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0),
-                              std::max<size_t>(bytes, 1), const_cast<void *>(host), &err);
+    cl_mem m = nullptr;
+    if (faultInjected("alloc")) // FXKIT_FAULT=alloc: the device is out of memory
+      err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    else
+      m = clCreateBuffer(ctx->context(), CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0),
+                         std::max<size_t>(bytes, 1), const_cast<void *>(host), &err);
     if (err != CL_SUCCESS)
       return clError(
           "allocating " + std::to_string(bytes) + " bytes on " + ctx->device().deviceName, err);
@@ -326,6 +331,11 @@ OpenCLProgram::load(OpenCLContext &context, const LoopProgram &program, const Fu
       continue;
     }
     std::string source = GeneratedProgram::prelude(g.usesDouble) + "\n" + g.source;
+    // FXKIT_FAULT=build: a kernel the device compiler rejects (its cache key differs, so a
+    // healthy run never sees it).
+    if (faultInjected("build"))
+      source +=
+          "\n__kernel void fx_fault_injected(void) { fx_undeclared_by_fault_injection = 1; }\n";
     auto found = byName.find(g.name);
     if (found != byName.end()) {
       if (specs[found->second].source != source)

@@ -1,0 +1,20 @@
+#pragma once
+/// \file Test-only fault injection: the environment variable FXKIT_FAULT names faults to
+/// simulate (comma-separated), so tests can drive failure paths that a healthy machine never
+/// takes, and check that each gives a clear error, no partial output and no corrupt cache:
+///
+///   alloc   OpenCL buffer allocation fails (CL_MEM_OBJECT_ALLOCATION_FAILURE)
+///   build   every generated OpenCL kernel fails to build (a line the compiler rejects)
+///   enospc  file output (writeFileAtomic, kernel cache entries) fails with ENOSPC half-way
+///   slow    batch conversion sleeps 100 ms per input (so a test can interrupt it mid-batch)
+///
+/// Read once per process; unknown names are ignored.
+
+#include <string_view>
+
+namespace fxkit {
+
+/// Whether FXKIT_FAULT names `fault`.
+bool faultInjected(std::string_view fault);
+
+} // namespace fxkit

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Fault injection (FXKIT_FAULT, see ir/FaultInjection.h): device out of memory, a kernel that
+# does not build, a full disk for outputs and for the kernel cache, an unwritable output folder,
+# truncated safetensors, a cache entry changed on disk, SIGINT during a batch conversion. Each
+# gives a clear error and the documented exit code, leaves no partial output and no corrupt
+# cache entry, and the next run succeeds. (tests/cli/run.sh covers a truncated --inputs file;
+# tests/OpenCLRuntimeTest.cpp corrupted cache entries and an unwritable cache folder.)
+. "$(dirname "$0")/lib.bash"
+REF="$DATA/corpus/reference"
+S="$REF/softmax/fw_0"
+CACHE="$WORK/cache"
+export FXKIT_CACHE_DIR="$CACHE"
+mkdir -p "$WORK/two"
+cp "$S.graph.txt" "$WORK/two/a.graph.txt"
+cp "$REF/mlp/fw_0.graph.txt" "$WORK/two/b.graph.txt"
+RUN=(run "$S.graph.txt" --inputs "$S.inputs.safetensors" --check "$S.outputs.safetensors")
+
+no_temp_files() { # no temporary file left anywhere under $1
+  if find "$1" -name '*.tmp*' 2>/dev/null | grep -q .; then fail "temporary files left in $1"; fi
+}
+
+# ---- A full disk for outputs: exit 2, nothing written, an existing file not clobbered. ----
+mkdir -p "$WORK/o"
+FXKIT_FAULT=enospc expect_exit 2 "$FXKIT" convert "$S.graph.txt" -o "$WORK/o/s.json"
+expect_err "No space left on device"
+expect_err "s.json"
+[ -e "$WORK/o/s.json" ] && fail "a partial output was left after ENOSPC"
+echo "old contents" > "$WORK/o/keep.json"
+FXKIT_FAULT=enospc expect_exit 2 "$FXKIT" convert "$S.graph.txt" -o "$WORK/o/keep.json"
+[ "$(cat "$WORK/o/keep.json")" = "old contents" ] || fail "a failed write clobbered the old file"
+FXKIT_FAULT=enospc expect_exit 2 "$FXKIT" run "$S.graph.txt" --inputs "$S.inputs.safetensors" \
+  -o "$WORK/o/out.safetensors"
+expect_err "No space left on device"
+[ -e "$WORK/o/out.safetensors" ] && fail "a partial safetensors output was left after ENOSPC"
+FXKIT_FAULT=enospc expect_exit 1 "$FXKIT" convert "$WORK"/two/*.graph.txt -o "$WORK/o/batch" \
+  --to json
+expect_err "converted 0, failed 2"
+no_temp_files "$WORK/o"
+expect_exit 0 "$FXKIT" convert "$S.graph.txt" -o "$WORK/o/s.json"
+[ -s "$WORK/o/s.json" ] || fail "the run after ENOSPC wrote nothing"
+
+# ---- An unwritable output folder (a path through a file): exit 2, clear message. ----
+echo "a file" > "$WORK/notadir"
+expect_exit 2 "$FXKIT" convert "$S.graph.txt" -o "$WORK/notadir/s.json"
+expect_err "cannot write '$WORK/notadir/s.json'"
+expect_exit 2 "$FXKIT" convert "$WORK"/two/*.graph.txt -o "$WORK/notadir/d" --to json
+expect_err "cannot create output folder"
+
+# ---- Truncated safetensors for --check (run.sh covers --inputs): exit 2, names the file. ----
+head -c 200 "$S.outputs.safetensors" > "$WORK/trunc.safetensors"
+expect_exit 2 "$FXKIT" run "$S.graph.txt" --inputs "$S.inputs.safetensors" \
+  --check "$WORK/trunc.safetensors"
+expect_err "trunc.safetensors"
+
+# ---- SIGINT during a batch conversion: stops, exit 130, every written file complete. ----
+mkdir -p "$WORK/many"
+for i in $(seq 1 40); do cp "$S.graph.txt" "$WORK/many/g$i.graph.txt"; done
+expect_exit 0 "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/want" --to json
+FXKIT_FAULT=slow "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/int" --to json --jobs 2 \
+  >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+sleep 0.6
+kill -INT "$pid"
+wait "$pid"
+code=$?
+[ "$code" -eq 130 ] || fail "an interrupted batch exited $code, expected 130"
+expect_err "interrupted: converted"
+written=$(ls "$WORK/int" | wc -l)
+[ "$written" -lt 40 ] || fail "the batch did not stop on SIGINT ($written of 40 written)"
+for f in "$WORK"/int/*.json; do
+  [ -e "$f" ] && { cmp -s "$f" "$WORK/want/$(basename "$f")" || fail "partial output $f after SIGINT"; }
+done
+no_temp_files "$WORK/int"
+expect_exit 0 "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/int" --to json
+expect_err "converted 40, failed 0"
+diff -r "$WORK/want" "$WORK/int" >/dev/null || fail "the run after SIGINT differs from an uninterrupted one"
+
+# ---- OpenCL faults (need a device). ----
+if "$FXKIT" devices | grep -q "no OpenCL devices"; then
+  echo "no OpenCL device: OpenCL faults not checked"
+  finish
+  exit 0
+fi
+
+# Device out of memory: exit 2, the failing allocation named, no output file.
+FXKIT_FAULT=alloc expect_exit 2 "$FXKIT" "${RUN[@]}" --backend opencl -o "$WORK/o/a.safetensors"
+expect_err "allocating"
+expect_err "CL_MEM_OBJECT_ALLOCATION_FAILURE"
+[ -e "$WORK/o/a.safetensors" ] && fail "an output was left after an allocation failure"
+
+# A kernel that does not build: exit 2, the build log and the path of the source, which holds
+# the kernel; nothing enters the cache.
+rm -rf "$CACHE"
+FXKIT_FAULT=build expect_exit 2 "$FXKIT" "${RUN[@]}" --backend opencl
+expect_err "does not build"
+expect_err "fx_undeclared_by_fault_injection" # from the compiler's build log
+src=$(grep -ao 'source: [^ ]*\.cl' "$WORK/err" | head -1 | cut -d' ' -f2)
+[ -n "$src" ] && grep -q "__kernel void fused_" "$src" || fail "the kernel source file '$src' is missing"
+[ -n "$src" ] && rm -f "$src"
+[ -z "$(ls -A "$CACHE" 2>/dev/null)" ] || fail "a failed build left cache entries: $(ls "$CACHE")"
+
+# A full disk for the kernel cache: the run succeeds (the cache only saves time) and says so;
+# no entry, partial or whole, is left.
+rm -rf "$CACHE"
+FXKIT_FAULT=enospc expect_exit 0 "$FXKIT" "${RUN[@]}" --backend opencl
+expect_out "check passed"
+expect_err "kernel cache"
+[ -z "$(ls -A "$CACHE" 2>/dev/null)" ] || fail "a full disk left cache entries: $(ls "$CACHE")"
+
+# The next runs succeed: the first builds and fills the cache, the second reads it.
+expect_exit 0 "$FXKIT" "${RUN[@]}" --backend opencl --stats
+expect_err "kernels built 1, from cache 0"
+expect_exit 0 "$FXKIT" "${RUN[@]}" --backend opencl --stats
+expect_err "kernels built 0, from cache 1"
+
+# A cache entry changed on disk: found corrupt, removed, rebuilt; the result is still right.
+for f in "$CACHE"/*; do printf 'X' | dd of="$f" bs=1 seek=40 conv=notrunc status=none; done
+expect_exit 0 "$FXKIT" "${RUN[@]}" --backend opencl --stats
+expect_out "check passed"
+expect_err "kernels built 1, from cache 0"
+expect_err "corrupt cache entries 2"
+expect_exit 0 "$FXKIT" "${RUN[@]}" --backend opencl --stats
+expect_err "kernels built 0, from cache 1"
+no_temp_files "$CACHE"
+finish

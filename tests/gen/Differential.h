@@ -1,0 +1,52 @@
+#pragma once
+/// \file Differential checking of one graph: the reference interpreter is the oracle; the
+/// compiled loop program (lower + fuse + plan), the compiled OpenCL program and the text
+/// formats (FX text, annotated Python, JSON: export, re-import, graph equality) must agree
+/// with it. A failing graph is minimised by delta debugging.
+
+#include "ir/SymExpr.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace fxkit::testing {
+
+struct DifferentialOptions {
+  bool loops = true;   ///< --backend loops
+  bool opencl = true;  ///< --backend opencl on the default device (skipped without one)
+  bool formats = true; ///< export and re-import through every text format
+  uint64_t inputSeed = 1;
+  /// For testing the minimiser: a simulated compiler bug, consulted at the compile stage with
+  /// the graph's FX text (a message fails the check).
+  std::function<std::optional<std::string>(const std::string &)> injectedBug;
+};
+
+/// Where a check failed. Earlier stages mean the graph itself is rejected (a minimisation
+/// step that makes one fail there did not keep the bug).
+enum class DiffStage { Parse, Infer, Interpret, Formats, Compile, Loops, OpenCL };
+const char *diffStageName(DiffStage stage);
+
+struct DiffFailure {
+  DiffStage stage;
+  std::string message;
+};
+
+/// Checks the graph in `fxText` with symbols bound as `symbols`; nullopt when every enabled
+/// check agrees with the reference interpreter.
+std::optional<DiffFailure> checkGraphDifferentially(const std::string &fxText,
+                                                    const SymExpr::Bindings &symbols,
+                                                    const DifferentialOptions &options = {});
+
+/// Whether an OpenCL device is there for the OpenCL check.
+bool haveOpenCLDevice();
+
+/// The smallest graph found (FX text, placeholders typed) that still fails at `failure.stage`:
+/// repeatedly drops returned values, replaces a node's uses by one of its inputs, or turns a
+/// node into a new input of its type, keeping every change that still fails the same way.
+std::string minimiseFailingGraph(const std::string &fxText, const SymExpr::Bindings &symbols,
+                                 const DiffFailure &failure,
+                                 const DifferentialOptions &options = {});
+
+} // namespace fxkit::testing
