@@ -25,8 +25,6 @@
 namespace fxkit {
 namespace {
 
-/// The exit code of a shell killed by SIGINT, as shells report it.
-constexpr int kExitInterrupted = 130;
 
 constexpr const char *kUsage = "usage: fxkit repl [FILE...] | fxkit -c \"CMD; CMD\" [FILE...] | "
                                "fxkit -f SCRIPT [FILE...]\n";
