@@ -25,7 +25,6 @@
 namespace fxkit {
 namespace {
 
-
 constexpr const char *kUsage = "usage: fxkit repl [FILE...] | fxkit -c \"CMD; CMD\" [FILE...] | "
                                "fxkit -f SCRIPT [FILE...]\n";
 
