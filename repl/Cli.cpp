@@ -179,7 +179,8 @@ int runCli(int argc, char **argv) {
   run->add_option("--seed", runOptions.seed, "Seed of the random inputs (default 0)");
   run->add_option("--backend", runOptions.backend,
                   "interp (reference interpreter, the default), loops (compiled loop program, "
-                  "interpreted) or opencl (compiled kernels)");
+                  "interpreted), opencl (compiled kernels) or llvm (the same kernels compiled by "
+                  "Clang for this CPU)");
   run->add_option("--device", runOptions.device,
                   "OpenCL device: cpu, gpu or a number from `fxkit devices` (default: "
                   "$FXKIT_OPENCL_DEVICE, else the first GPU, else the first device)");
