@@ -79,7 +79,16 @@ Expected<std::unique_ptr<llvm::Module>> parse(const CompileRequest &request, con
   invocation->getCodeGenOpts().DisableFree = false;
   ci.setInvocation(std::move(invocation));
   clang::EmitLLVMOnlyAction action(&context);
-  bool executed = ci.ExecuteAction(action);
+  // ExecuteAction without its "N errors generated." on stderr: the count is in the message.
+  bool executed = ci.createTarget() && !ci.getFrontendOpts().Inputs.empty() &&
+                  action.BeginSourceFile(ci, ci.getFrontendOpts().Inputs[0]);
+  if (executed) {
+    if (llvm::Error err = action.Execute()) {
+      diagStream << llvm::toString(std::move(err)) << "\n";
+      executed = false;
+    }
+    action.EndSourceFile();
+  }
   diagStream.flush();
   if (!executed || ci.getDiagnostics().hasErrorOccurred())
     return Error("clang cannot compile " + request.sourcePath + ":\n" + diagnostics);
