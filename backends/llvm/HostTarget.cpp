@@ -1,8 +1,10 @@
 #include "backends/llvm/HostTarget.h"
 
 #include <llvm/ADT/StringMap.h>
+#include <llvm/ADT/Triple.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/Host.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
@@ -12,7 +14,9 @@
 
 namespace fxkit::llvmjit {
 
-std::string HostTarget::str() const { return triple + " " + cpu + " LLVM " + llvmVersion; }
+std::string HostTarget::str() const {
+  return triple + " " + cpu + " LLVM " + llvmVersion + (libmvec ? " libmvec" : "");
+}
 
 Expected<std::unique_ptr<llvm::TargetMachine>> HostTarget::createTargetMachine() const {
   std::string error;
@@ -45,6 +49,9 @@ const HostTarget &hostTarget() {
     for (const std::string &f : features)
       h.features += (h.features.empty() ? "" : ",") + f;
     h.llvmVersion = LLVM_VERSION_STRING;
+    // Loaded for good, so the JIT's process symbol search finds _ZGVdN8v_expf and friends.
+    h.libmvec = llvm::Triple(h.triple).getArch() == llvm::Triple::x86_64 &&
+                !llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1");
     return h;
   }();
   return host;

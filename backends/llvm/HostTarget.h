@@ -19,7 +19,10 @@ struct HostTarget {
   std::string cpu;      ///< "skylake-avx512"
   std::string features; ///< "+avx2,+fma,..." (LLVM's subtarget feature string)
   std::string llvmVersion;
-  /// "x86_64-pc-linux-gnu skylake-avx512 LLVM 15.0.6": for reports and cache keys.
+  /// glibc's vector math library is loaded: the vectoriser may call its SIMD exp, log, sin,
+  /// cos and pow (x86-64 only).
+  bool libmvec = false;
+  /// "x86_64-pc-linux-gnu skylake-avx512 LLVM 15.0.6 libmvec": for reports and cache keys.
   std::string str() const;
   /// A target machine for this host at -O3, small code model, position independent (the
   /// objects are loaded by ORC at any address). One per thread: target machines are not

@@ -100,7 +100,7 @@ Expected<std::unique_ptr<llvm::Module>> parse(const CompileRequest &request, con
 
 /// Internalises everything but the entry points, then runs the O3 pipeline for `tm`.
 Status optimise(llvm::Module &module, llvm::TargetMachine &tm,
-                const std::vector<std::string> &entryPoints) {
+                const std::vector<std::string> &entryPoints, const HostTarget &host) {
   std::set<std::string> keep(entryPoints.begin(), entryPoints.end());
   for (llvm::Function &f : module) {
     if (f.isDeclaration())
@@ -126,6 +126,12 @@ Status optimise(llvm::Module &module, llvm::TargetMachine &tm,
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
   llvm::PassBuilder builder(&tm, tuning);
+  // Registered before the defaults, so it wins: loops calling exp or log vectorise into calls
+  // of glibc's SIMD versions instead of staying scalar.
+  llvm::TargetLibraryInfoImpl libraryInfo(tm.getTargetTriple());
+  if (host.libmvec)
+    libraryInfo.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86);
+  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(libraryInfo); });
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
@@ -151,7 +157,7 @@ Expected<std::string> compileToIR(const CompileRequest &request, const HostTarge
   auto tm = host.createTargetMachine();
   if (!tm)
     return tm.takeError();
-  if (Status s = optimise(**module, **tm, request.entryPoints); !s)
+  if (Status s = optimise(**module, **tm, request.entryPoints, host); !s)
     return s.takeError();
   std::string text;
   llvm::raw_string_ostream out(text);
@@ -167,7 +173,7 @@ Expected<std::vector<char>> compileToObject(const CompileRequest &request, const
   auto tm = host.createTargetMachine();
   if (!tm)
     return tm.takeError();
-  if (Status s = optimise(**module, **tm, request.entryPoints); !s)
+  if (Status s = optimise(**module, **tm, request.entryPoints, host); !s)
     return s.takeError();
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream out(buffer);

@@ -20,14 +20,14 @@ using opencl::KernelParam;
 
 namespace {
 
-/// Host memory for one allocation, 64-byte aligned (a cache line, the widest vector).
+/// Host memory for one allocation, 64-byte aligned (a cache line, the widest vector). Its
+/// contents are undefined until written, as an OpenCL buffer's are.
 struct Allocation {
   std::byte *data = nullptr;
+  size_t capacity = 0;
   explicit Allocation(size_t bytes) {
-    size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
-    data = static_cast<std::byte *>(std::aligned_alloc(64, rounded));
-    if (data)
-      std::memset(data, 0, rounded);
+    capacity = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
+    data = static_cast<std::byte *>(std::aligned_alloc(64, capacity));
   }
   ~Allocation() { std::free(data); }
   Allocation(const Allocation &) = delete;
@@ -55,7 +55,10 @@ struct LLVMProgram::Impl {
   // Per run.
   SymExpr::Bindings bindings;
   std::vector<HostBuffer> buffers;
+  /// Kept from run to run (reused in order where large enough): fresh pages would cost a
+  /// page fault per 4 KiB on every run.
   std::vector<std::unique_ptr<Allocation>> allocations;
+  size_t allocationsUsed = 0;
   std::vector<uint64_t> args;
 
   Status bindInputs(std::span<const RuntimeValue> inputs);
@@ -65,11 +68,17 @@ struct LLVMProgram::Impl {
   Expected<Tensor> download(int32_t buffer);
   void upload(int32_t buffer, const Tensor &host);
   Expected<std::byte *> allocation(size_t bytes) {
+    size_t slot = allocationsUsed++;
+    if (slot < allocations.size() && allocations[slot]->capacity >= bytes)
+      return allocations[slot]->data;
     auto a = std::make_unique<Allocation>(bytes);
     if (!a->data)
       return Error("cannot allocate " + std::to_string(bytes) + " bytes of host memory");
-    allocations.push_back(std::move(a));
-    return allocations.back()->data;
+    if (slot < allocations.size())
+      allocations[slot] = std::move(a);
+    else
+      allocations.push_back(std::move(a));
+    return allocations[slot]->data;
   }
   Expected<int64_t> eval(const SymExpr &e) const {
     auto v = e.evaluate(bindings);
@@ -130,7 +139,7 @@ Expected<Tensor> LLVMProgram::Impl::download(int32_t b) {
 
 Status LLVMProgram::Impl::allocate(std::span<const RuntimeValue> inputs) {
   const LoopProgram &p = *program;
-  allocations.clear();
+  allocationsUsed = 0;
   buffers.assign(p.buffers.size(), {});
   // Inputs, copied into the layout the program declares for them (kernels may write over an
   // input in place: the caller's tensors stay untouched).
@@ -305,8 +314,12 @@ Expected<std::unique_ptr<LLVMProgram>> LLVMProgram::load(const LoopProgram &prog
     im.definitionOf.push_back(static_cast<int>(definitions.size()));
     definitions.push_back(g);
   }
-  auto kernels = LLVMKernelSet::load(std::move(definitions),
-                                     opencl::openclBuildOptions(program, im.generated), options);
+  // 64-bit indices: free on a 64-bit CPU, and they keep the row loop countable (with a
+  // 32-bit index the vectoriser cannot prove `x < end` terminates without wrapping).
+  std::string buildOptions = opencl::openclBuildOptions(program, im.generated);
+  if (size_t at = buildOptions.find("-DFX_INDEX_T=int"); at != std::string::npos)
+    buildOptions.replace(at, 16, "-DFX_INDEX_T=long");
+  auto kernels = LLVMKernelSet::load(std::move(definitions), buildOptions, options);
   if (!kernels)
     return kernels.takeError();
   im.kernels = kernels.take();
@@ -365,7 +378,6 @@ Expected<InterpretResult> LLVMProgram::run(std::span<const RuntimeValue> inputs)
   }
   result.bindings = im.bindings;
   im.kernels->stats().corruptCacheEntries = im.kernels->cache().corruptEntriesRemoved();
-  im.allocations.clear();
   im.buffers.clear();
   return result;
 }
