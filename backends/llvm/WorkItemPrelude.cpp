@@ -1,11 +1,13 @@
 #include "backends/llvm/WorkItemPrelude.h"
 
+#include <string_view>
+
 namespace fxkit::llvmjit {
 
-const std::string &workItemPrelude() {
-  static const std::string text =
-      R"(// fxkit LLVM backend: the OpenCL C environment of the host CPU.
-typedef unsigned char uchar;
+namespace {
+
+/// Types, limits, bit casts and half-precision conversion: the same on every target.
+constexpr std::string_view kCommon = R"(typedef unsigned char uchar;
 typedef unsigned short ushort;
 typedef unsigned int uint;
 typedef unsigned long ulong;
@@ -36,129 +38,7 @@ typedef __UINTPTR_TYPE__ uintptr_t;
 #define CLK_LOCAL_MEM_FENCE 1
 #define CLK_GLOBAL_MEM_FENCE 2
 
-/// The work-item functions of a work-group of one work-item that runs rows from `fx_first`
-/// (see WorkItemPrelude.h). fx_first is the first parameter of every kernel function.
-#define get_work_dim() 1U
-#define get_global_id(d) ((size_t)fx_first)
-#define get_group_id(d) ((size_t)fx_first)
-#define get_global_size(d) ((size_t)1)
-#define get_num_groups(d) ((size_t)1)
-#define get_local_size(d) ((size_t)1)
-#define get_local_id(d) ((size_t)0)
-#define get_global_offset(d) ((size_t)0)
-/// One work-item per group: nothing to wait for.
-#define barrier(flags) ((void)0)
-#define mem_fence(flags) ((void)0)
-
 #define FX_OVL static inline __attribute__((overloadable, always_inline))
-FX_OVL float fabs(float x) { return __builtin_fabsf(x); }
-FX_OVL float exp(float x) { return __builtin_expf(x); }
-FX_OVL float exp2(float x) { return __builtin_exp2f(x); }
-FX_OVL float expm1(float x) { return __builtin_expm1f(x); }
-FX_OVL float log(float x) { return __builtin_logf(x); }
-FX_OVL float log2(float x) { return __builtin_log2f(x); }
-FX_OVL float log10(float x) { return __builtin_log10f(x); }
-FX_OVL float log1p(float x) { return __builtin_log1pf(x); }
-FX_OVL float sin(float x) { return __builtin_sinf(x); }
-FX_OVL float cos(float x) { return __builtin_cosf(x); }
-FX_OVL float tan(float x) { return __builtin_tanf(x); }
-FX_OVL float asin(float x) { return __builtin_asinf(x); }
-FX_OVL float acos(float x) { return __builtin_acosf(x); }
-FX_OVL float atan(float x) { return __builtin_atanf(x); }
-FX_OVL float sinh(float x) { return __builtin_sinhf(x); }
-FX_OVL float cosh(float x) { return __builtin_coshf(x); }
-FX_OVL float tanh(float x) { return __builtin_tanhf(x); }
-FX_OVL float asinh(float x) { return __builtin_asinhf(x); }
-FX_OVL float acosh(float x) { return __builtin_acoshf(x); }
-FX_OVL float atanh(float x) { return __builtin_atanhf(x); }
-FX_OVL float erf(float x) { return __builtin_erff(x); }
-FX_OVL float erfc(float x) { return __builtin_erfcf(x); }
-FX_OVL float sqrt(float x) { return __builtin_sqrtf(x); }
-FX_OVL float cbrt(float x) { return __builtin_cbrtf(x); }
-FX_OVL float floor(float x) { return __builtin_floorf(x); }
-FX_OVL float ceil(float x) { return __builtin_ceilf(x); }
-FX_OVL float trunc(float x) { return __builtin_truncf(x); }
-FX_OVL float round(float x) { return __builtin_roundf(x); }
-FX_OVL float rint(float x) { return __builtin_rintf(x); }
-FX_OVL float lgamma(float x) { return __builtin_lgammaf(x); }
-FX_OVL float tgamma(float x) { return __builtin_tgammaf(x); }
-FX_OVL float rsqrt(float x) { return 1 / __builtin_sqrtf(x); }
-FX_OVL float pow(float x, float y) { return __builtin_powf(x, y); }
-FX_OVL float fmax(float x, float y) { return __builtin_fmaxf(x, y); }
-FX_OVL float fmin(float x, float y) { return __builtin_fminf(x, y); }
-FX_OVL float fmod(float x, float y) { return __builtin_fmodf(x, y); }
-FX_OVL float atan2(float x, float y) { return __builtin_atan2f(x, y); }
-FX_OVL float hypot(float x, float y) { return __builtin_hypotf(x, y); }
-FX_OVL float copysign(float x, float y) { return __builtin_copysignf(x, y); }
-FX_OVL float remainder(float x, float y) { return __builtin_remainderf(x, y); }
-FX_OVL int isnan(float x) { return __builtin_isnan(x); }
-FX_OVL int isinf(float x) { return __builtin_isinf(x); }
-FX_OVL int isfinite(float x) { return __builtin_isfinite(x); }
-FX_OVL int signbit(float x) { return __builtin_signbit(x); }
-FX_OVL double fabs(double x) { return __builtin_fabs(x); }
-FX_OVL double exp(double x) { return __builtin_exp(x); }
-FX_OVL double exp2(double x) { return __builtin_exp2(x); }
-FX_OVL double expm1(double x) { return __builtin_expm1(x); }
-FX_OVL double log(double x) { return __builtin_log(x); }
-FX_OVL double log2(double x) { return __builtin_log2(x); }
-FX_OVL double log10(double x) { return __builtin_log10(x); }
-FX_OVL double log1p(double x) { return __builtin_log1p(x); }
-FX_OVL double sin(double x) { return __builtin_sin(x); }
-FX_OVL double cos(double x) { return __builtin_cos(x); }
-FX_OVL double tan(double x) { return __builtin_tan(x); }
-FX_OVL double asin(double x) { return __builtin_asin(x); }
-FX_OVL double acos(double x) { return __builtin_acos(x); }
-FX_OVL double atan(double x) { return __builtin_atan(x); }
-FX_OVL double sinh(double x) { return __builtin_sinh(x); }
-FX_OVL double cosh(double x) { return __builtin_cosh(x); }
-FX_OVL double tanh(double x) { return __builtin_tanh(x); }
-FX_OVL double asinh(double x) { return __builtin_asinh(x); }
-FX_OVL double acosh(double x) { return __builtin_acosh(x); }
-FX_OVL double atanh(double x) { return __builtin_atanh(x); }
-FX_OVL double erf(double x) { return __builtin_erf(x); }
-FX_OVL double erfc(double x) { return __builtin_erfc(x); }
-FX_OVL double sqrt(double x) { return __builtin_sqrt(x); }
-FX_OVL double cbrt(double x) { return __builtin_cbrt(x); }
-FX_OVL double floor(double x) { return __builtin_floor(x); }
-FX_OVL double ceil(double x) { return __builtin_ceil(x); }
-FX_OVL double trunc(double x) { return __builtin_trunc(x); }
-FX_OVL double round(double x) { return __builtin_round(x); }
-FX_OVL double rint(double x) { return __builtin_rint(x); }
-FX_OVL double lgamma(double x) { return __builtin_lgamma(x); }
-FX_OVL double tgamma(double x) { return __builtin_tgamma(x); }
-FX_OVL double rsqrt(double x) { return 1 / __builtin_sqrt(x); }
-FX_OVL double pow(double x, double y) { return __builtin_pow(x, y); }
-FX_OVL double fmax(double x, double y) { return __builtin_fmax(x, y); }
-FX_OVL double fmin(double x, double y) { return __builtin_fmin(x, y); }
-FX_OVL double fmod(double x, double y) { return __builtin_fmod(x, y); }
-FX_OVL double atan2(double x, double y) { return __builtin_atan2(x, y); }
-FX_OVL double hypot(double x, double y) { return __builtin_hypot(x, y); }
-FX_OVL double copysign(double x, double y) { return __builtin_copysign(x, y); }
-FX_OVL double remainder(double x, double y) { return __builtin_remainder(x, y); }
-FX_OVL int isnan(double x) { return __builtin_isnan(x); }
-FX_OVL int isinf(double x) { return __builtin_isinf(x); }
-FX_OVL int isfinite(double x) { return __builtin_isfinite(x); }
-FX_OVL int signbit(double x) { return __builtin_signbit(x); }
-FX_OVL char max(char a, char b) { return a > b ? a : b; }
-FX_OVL char min(char a, char b) { return a < b ? a : b; }
-FX_OVL uchar max(uchar a, uchar b) { return a > b ? a : b; }
-FX_OVL uchar min(uchar a, uchar b) { return a < b ? a : b; }
-FX_OVL short max(short a, short b) { return a > b ? a : b; }
-FX_OVL short min(short a, short b) { return a < b ? a : b; }
-FX_OVL ushort max(ushort a, ushort b) { return a > b ? a : b; }
-FX_OVL ushort min(ushort a, ushort b) { return a < b ? a : b; }
-FX_OVL int max(int a, int b) { return a > b ? a : b; }
-FX_OVL int min(int a, int b) { return a < b ? a : b; }
-FX_OVL uint max(uint a, uint b) { return a > b ? a : b; }
-FX_OVL uint min(uint a, uint b) { return a < b ? a : b; }
-FX_OVL long max(long a, long b) { return a > b ? a : b; }
-FX_OVL long min(long a, long b) { return a < b ? a : b; }
-FX_OVL ulong max(ulong a, ulong b) { return a > b ? a : b; }
-FX_OVL ulong min(ulong a, ulong b) { return a < b ? a : b; }
-FX_OVL uchar abs(char a) { return a < 0 ? -(uchar)a : (uchar)a; }
-FX_OVL ushort abs(short a) { return a < 0 ? -(ushort)a : (ushort)a; }
-FX_OVL uint abs(int a) { return a < 0 ? -(uint)a : (uint)a; }
-FX_OVL ulong abs(long a) { return a < 0 ? -(ulong)a : (ulong)a; }
 
 typedef union { float f; uint u; int i; } fx_bits32;
 typedef union { double d; ulong u; long i; } fx_bits64;
@@ -212,6 +92,95 @@ FX_OVL float vload_half(size_t i, __constant half *p) {
   return fx_half_bits_to_float(((__constant ushort *)p)[i]);
 }
 )";
+
+/// The CPU's work-item functions (see WorkItemPrelude.h).
+constexpr std::string_view kHostWorkItems =
+    R"(/// A work-group of one work-item that runs rows from `fx_first`, the first parameter of
+/// every kernel function.
+#define get_work_dim() 1U
+#define get_global_id(d) ((size_t)fx_first)
+#define get_group_id(d) ((size_t)fx_first)
+#define get_global_size(d) ((size_t)1)
+#define get_num_groups(d) ((size_t)1)
+#define get_local_size(d) ((size_t)1)
+#define get_local_id(d) ((size_t)0)
+#define get_global_offset(d) ((size_t)0)
+/// One work-item per group: nothing to wait for.
+#define barrier(flags) ((void)0)
+#define mem_fence(flags) ((void)0)
+)";
+
+/// NVIDIA GPUs: OpenCL's one-dimensional NDRange as CUDA's grid of blocks.
+constexpr std::string_view kNvptxWorkItems =
+    R"(#define get_work_dim() 1U
+#define get_local_id(d) ((size_t)__nvvm_read_ptx_sreg_tid_x())
+#define get_group_id(d) ((size_t)__nvvm_read_ptx_sreg_ctaid_x())
+#define get_local_size(d) ((size_t)__nvvm_read_ptx_sreg_ntid_x())
+#define get_num_groups(d) ((size_t)__nvvm_read_ptx_sreg_nctaid_x())
+#define get_global_id(d) (get_group_id(d) * get_local_size(d) + get_local_id(d))
+#define get_global_size(d) (get_num_groups(d) * get_local_size(d))
+#define get_global_offset(d) ((size_t)0)
+#define barrier(flags) __syncthreads()
+#define mem_fence(flags) __threadfence_block()
+)";
+
+constexpr const char *kUnary[] = {
+    "fabs", "exp",  "exp2",  "expm1", "log",   "log2",  "log10", "log1p",  "sin",   "cos", "tan",
+    "asin", "acos", "atan",  "sinh",  "cosh",  "tanh",  "asinh", "acosh",  "atanh", "erf", "erfc",
+    "sqrt", "cbrt", "floor", "ceil",  "trunc", "round", "rint",  "lgamma", "tgamma"};
+constexpr const char *kBinary[] = {"pow",   "fmax",  "fmin",     "fmod",
+                                   "atan2", "hypot", "copysign", "remainder"};
+
+/// OpenCL's overloaded math functions for float and double, each calling `prefix` + the C
+/// name (+ "f" for float): Clang's built-ins on the CPU (LLVM intrinsics or libm), libdevice's
+/// __nv_ functions on NVIDIA GPUs (declared here, linked from libdevice.10.bc).
+std::string mathFunctions(bool nvptx) {
+  std::string out;
+  const std::string prefix = nvptx ? "__nv_" : "__builtin_";
+  for (const char *T : {"float", "double"}) {
+    std::string t = T, sfx = t == "float" ? "f" : "";
+    auto callee = [&](const char *name) { return prefix + name + sfx; };
+    for (const char *f : kUnary) {
+      if (nvptx)
+        out += t + " " + callee(f) + "(" + t + ");\n";
+      out += "FX_OVL " + t + " " + f + "(" + t + " x) { return " + callee(f) + "(x); }\n";
+    }
+    for (const char *f : kBinary) {
+      if (nvptx)
+        out += t + " " + callee(f) + "(" + t + ", " + t + ");\n";
+      out += "FX_OVL " + t + " " + f + "(" + t + " x, " + t + " y) { return " + callee(f) +
+             "(x, y); }\n";
+    }
+    out += "FX_OVL " + t + " rsqrt(" + t + " x) { return 1 / " + callee("sqrt") + "(x); }\n";
+    for (const char *f : {"isnan", "isinf", "isfinite", "signbit"})
+      out += std::string("FX_OVL int ") + f + "(" + t + " x) { return __builtin_" + f + "(x); }\n";
+  }
+  for (const char *T : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"}) {
+    std::string t = T;
+    out += "FX_OVL " + t + " max(" + t + " a, " + t + " b) { return a > b ? a : b; }\n";
+    out += "FX_OVL " + t + " min(" + t + " a, " + t + " b) { return a < b ? a : b; }\n";
+  }
+  for (const char *T : {"char", "short", "int", "long"}) {
+    std::string t = T;
+    out +=
+        "FX_OVL u" + t + " abs(" + t + " a) { return a < 0 ? -(u" + t + ")a : (u" + t + ")a; }\n";
+  }
+  return out;
+}
+
+} // namespace
+
+const std::string &workItemPrelude() {
+  static const std::string text =
+      "// fxkit LLVM backend: the OpenCL C environment of the host CPU.\n" + std::string(kCommon) +
+      std::string(kHostWorkItems) + mathFunctions(false);
+  return text;
+}
+
+const std::string &nvptxPrelude() {
+  static const std::string text =
+      "// fxkit LLVM backend: the OpenCL C environment of NVIDIA GPUs.\n" + std::string(kCommon) +
+      std::string(kNvptxWorkItems) + mathFunctions(true);
   return text;
 }
 

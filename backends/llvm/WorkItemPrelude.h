@@ -25,5 +25,9 @@ namespace fxkit::llvmjit {
 
 /// OpenCL C source placed before the generated prelude (GeneratedProgram::prelude).
 const std::string &workItemPrelude();
+/// The same environment for NVIDIA GPUs (`compile --to ptx`): OpenCL's NDRange as CUDA's grid
+/// (get_global_id(0) = blockIdx.x * blockDim.x + threadIdx.x, barrier = __syncthreads), math
+/// through libdevice.
+const std::string &nvptxPrelude();
 
 } // namespace fxkit::llvmjit
