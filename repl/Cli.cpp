@@ -225,7 +225,9 @@ int runCli(int argc, char **argv) {
   compile->add_option(
       "--to", compileOptions.to,
       "Output format: fx, fxpy, json (the graph), wrapper-py, wrapper-cpp, fxir, fxir-code, "
-      "opencl (the compiled program)");
+      "opencl, ptx (the compiled program; ptx writes a folder)");
+  compile->add_option("--gpu-arch", compileOptions.gpuArch,
+                      "ptx: the NVIDIA architecture (default sm_80)");
 
   try {
     app.parse(argc, argv);

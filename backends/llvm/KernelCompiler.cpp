@@ -12,11 +12,16 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <mutex>
 #include <set>
 #include <sstream>
 
@@ -182,6 +187,66 @@ Expected<std::vector<char>> compileToObject(const CompileRequest &request, const
     return Error("LLVM cannot emit object files for " + host.str());
   codegen.run(**module);
   return std::vector<char>(buffer.begin(), buffer.end());
+}
+
+Expected<std::string> compileToPtx(const CompileRequest &request, const std::string &gpuArch,
+                                   const std::string &libdevicePath) {
+  static std::once_flag initialised;
+  std::call_once(initialised, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+  });
+  HostTarget gpu;
+  gpu.triple = "nvptx64-nvidia-cuda";
+  gpu.cpu = gpuArch;
+  gpu.features = "+ptx70"; // the PTX ISA sm_80 needs; ptxas of later CUDA versions accept it
+  gpu.llvmVersion = hostTarget().llvmVersion;
+  llvm::LLVMContext context;
+  auto module = parse(request, gpu, context);
+  if (!module)
+    return module.takeError();
+  auto tm = gpu.createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+  llvm::Module &m = **module;
+  m.setTargetTriple(gpu.triple);
+  m.setDataLayout((*tm)->createDataLayout());
+  // libdevice's functions test __nvvm_reflect("__CUDA_FTZ"): IEEE denormals.
+  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
+  bool needsLibdevice = false;
+  for (const llvm::Function &f : m)
+    needsLibdevice = needsLibdevice || (f.isDeclaration() && f.getName().startswith("__nv_"));
+  if (needsLibdevice) {
+    if (libdevicePath.empty())
+      return Error("the kernels call math functions, which on NVIDIA GPUs come from CUDA's "
+                   "libdevice: set FXKIT_LIBDEVICE to nvvm/libdevice/libdevice.10.bc");
+    llvm::SMDiagnostic diagnostic;
+    std::unique_ptr<llvm::Module> libdevice = llvm::parseIRFile(libdevicePath, diagnostic, context);
+    if (!libdevice) {
+      std::string text;
+      llvm::raw_string_ostream out(text);
+      diagnostic.print("fxkit", out);
+      return Error("cannot read libdevice " + libdevicePath + ": " + out.str());
+    }
+    libdevice->setTargetTriple(m.getTargetTriple());
+    libdevice->setDataLayout(m.getDataLayout());
+    if (llvm::Linker::linkModules(m, std::move(libdevice), llvm::Linker::LinkOnlyNeeded))
+      return Error("cannot link libdevice " + libdevicePath + " into the kernels");
+  }
+  if (Status s = optimise(m, **tm, request.entryPoints, gpu); !s)
+    return s.takeError();
+  for (const llvm::Function &f : m)
+    if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty())
+      return Error("the PTX would call " + f.getName().str() + ", which nothing defines");
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream out(buffer);
+  llvm::legacy::PassManager codegen;
+  if ((*tm)->addPassesToEmitFile(codegen, out, nullptr, llvm::CGFT_AssemblyFile))
+    return Error("LLVM cannot emit PTX for " + gpuArch);
+  codegen.run(m);
+  return std::string(buffer.begin(), buffer.end());
 }
 
 } // namespace fxkit::llvmjit

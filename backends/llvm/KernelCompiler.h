@@ -27,6 +27,13 @@ struct CompileRequest {
 Expected<std::vector<char>> compileToObject(const CompileRequest &request,
                                             const HostTarget &host = hostTarget());
 
+/// NVIDIA GPUs: the same front end for nvptx64-nvidia-cuda and `gpuArch` (sm_80), libdevice
+/// (`libdevicePath`, CUDA's nvvm/libdevice/libdevice.10.bc) linked for the math functions,
+/// the O3 pipeline (with NVVMReflect), and the NVPTX code generator: PTX text. The entry
+/// points are the `__kernel` functions.
+Expected<std::string> compileToPtx(const CompileRequest &request, const std::string &gpuArch,
+                                   const std::string &libdevicePath);
+
 /// The same pipeline up to optimised LLVM IR, as text (`--emit-llvm` style reports and tests).
 Expected<std::string> compileToIR(const CompileRequest &request,
                                   const HostTarget &host = hostTarget());

@@ -23,4 +23,11 @@ std::string entryName(const opencl::GeneratedKernel &kernel);
 /// its row bound, or work-item functions of other dimensions (the model would not hold).
 Expected<std::string> kernelTranslationUnit(const opencl::GeneratedKernel &kernel);
 
+/// The translation unit for `kernel` on an NVIDIA GPU: the NVPTX prelude, the OpenCL prelude
+/// and the kernel, which stays a `__kernel`. A reduction's local-memory parameter becomes a
+/// `__local` array of `maxWorkGroup` work-items inside a wrapper kernel of the same name (CUDA
+/// passes no shared-memory pointers), so its parameters are the OpenCL kernel's minus
+/// fx_scratch.
+Expected<std::string> nvptxTranslationUnit(const opencl::GeneratedKernel &kernel, int maxWorkGroup);
+
 } // namespace fxkit::llvmjit
