@@ -1,5 +1,7 @@
 #include "backends/llvm/ThreadPool.h"
 
+#include <algorithm>
+
 namespace fxkit::llvmjit {
 
 ThreadPool::ThreadPool(size_t threads) {
@@ -19,27 +21,37 @@ ThreadPool::~ThreadPool() {
     t.join();
 }
 
-void ThreadPool::runTasks() {
-  for (size_t i = next_.fetch_add(1); i < tasks_; i = next_.fetch_add(1))
-    (*task_)(i);
+void ThreadPool::runTasks(uint32_t generation, const std::function<void(size_t)> *task,
+                          size_t tasks) {
+  for (;;) {
+    uint64_t v = next_.load();
+    do {
+      if (static_cast<uint32_t>(v >> 32) != generation || (v & 0xffffffffu) >= tasks)
+        return;
+    } while (!next_.compare_exchange_weak(v, v + 1));
+    (*task)(static_cast<size_t>(v & 0xffffffffu));
+    if (completed_.fetch_add(1) + 1 == tasks) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_.notify_all();
+    }
+  }
 }
 
 void ThreadPool::workerLoop() {
-  size_t seen = 0;
+  uint32_t seen = 0;
   for (;;) {
+    const std::function<void(size_t)> *task = nullptr;
+    size_t tasks = 0;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
       if (stop_)
         return;
       seen = generation_;
+      task = task_;
+      tasks = tasks_;
     }
-    runTasks();
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (--busy_ == 0)
-        done_.notify_one();
-    }
+    runTasks(seen, task, tasks);
   }
 }
 
@@ -51,19 +63,19 @@ void ThreadPool::parallelFor(size_t tasks, const std::function<void(size_t)> &ta
       task(i);
     return;
   }
+  uint32_t generation = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    generation = ++generation_;
     task_ = &task;
     tasks_ = tasks;
-    next_ = 0;
-    busy_ = workers_.size();
-    ++generation_;
+    completed_ = 0;
+    next_ = static_cast<uint64_t>(generation) << 32;
   }
   wake_.notify_all();
-  runTasks();
+  runTasks(generation, &task, tasks);
   std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [&] { return busy_ == 0; });
-  task_ = nullptr;
+  done_.wait(lock, [&] { return completed_.load() == tasks; });
 }
 
 } // namespace fxkit::llvmjit
