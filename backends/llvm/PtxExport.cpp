@@ -156,6 +156,29 @@ Expected<std::vector<PtxFile>> exportPtx(const loop::LoopProgram &program,
                ", \"bytes\": " + jsonString(b.storageBytes().str()) +
                ", \"input\": " + (b.isInput ? "true" : "false") +
                ", \"output\": " + (b.isOutput ? "true" : "false") + "}";
+  std::string inputs, outputs;
+  for (size_t i = 0; i < program.inputs.size(); ++i) {
+    int32_t b = program.inputs[i];
+    inputs += std::string(inputs.empty() ? "" : ", ") +
+              (b < 0 ? "{\"symbol\": " + jsonString(program.inputSymbols[i]) + "}"
+                     : "{\"buffer\": " + jsonString(program.buffers[b].name) + "}");
+  }
+  auto exprs = [](const std::vector<SymExpr> &v) {
+    std::string out;
+    for (const SymExpr &e : v)
+      out += (out.empty() ? "" : ", ") + jsonString(e.str());
+    return "[" + out + "]";
+  };
+  for (const loop::LoopProgram::Output &o : program.outputs) {
+    std::string entry = o.isNone ? "{\"none\": true}"
+                        : o.view.buffer < 0
+                            ? "{\"symbol\": " + jsonString(o.symbol.str()) + "}"
+                            : "{\"buffer\": " + jsonString(program.buffers[o.view.buffer].name) +
+                                  ", \"sizes\": " + exprs(o.view.sizes) +
+                                  ", \"strides\": " + exprs(o.view.strides) +
+                                  ", \"offset\": " + jsonString(o.view.offset.str()) + "}";
+    outputs += std::string(outputs.empty() ? "" : ",\n") + "    " + entry;
+  }
   std::string manifest = "{\n  \"format\": \"fxkit-ptx-1\",\n";
   manifest += "  \"target\": \"nvptx64-nvidia-cuda\",\n  \"arch\": " + jsonString(options.arch) +
               ",\n  \"llvm\": " + jsonString(hostTarget().llvmVersion) + ",\n";
@@ -169,6 +192,8 @@ Expected<std::vector<PtxFile>> exportPtx(const loop::LoopProgram &program,
               ",\n";
   manifest += "  \"kernels\": [\n" + kernels + "\n  ],\n";
   manifest += "  \"buffers\": [\n" + buffers + "\n  ],\n";
+  manifest += "  \"inputs\": [" + inputs + "],\n";
+  manifest += "  \"outputs\": [\n" + outputs + "\n  ],\n";
   manifest += "  \"launches\": [\n" + launches + "\n  ]\n}\n";
   files.push_back({"manifest.json", std::move(manifest)});
   return files;
