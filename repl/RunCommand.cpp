@@ -116,9 +116,9 @@ Expected<InterpretResult> executeLLVM(const Compiled &compiled,
     const llvmjit::LLVMStats &st = (*program)->stats();
     std::cerr << "llvm: " << (*program)->deviceDescription() << "\n"
               << "llvm: kernels compiled " << st.kernelsCompiled << ", from cache "
-              << st.kernelsFromCache << "; launches " << st.launches << ", host extern calls "
-              << st.hostExterns << "; compile " << st.compileSeconds << " s, waited "
-              << st.waitSeconds << " s\n"
+              << st.kernelsFromCache << "; launches " << st.launches << ", matrix products "
+              << st.matrixProducts << ", reference extern calls " << st.hostExterns << "; compile "
+              << st.compileSeconds << " s, waited " << st.waitSeconds << " s\n"
               << "llvm: first run " << firstRun << " s";
     if (options.repeat > 1)
       std::cerr << ", later runs " << (total - firstRun) / (options.repeat - 1) << " s each";

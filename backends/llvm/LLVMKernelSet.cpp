@@ -210,6 +210,7 @@ Status LLVMKernelSet::launch(size_t index, std::span<const uint64_t> args, int64
 }
 
 LLVMStats &LLVMKernelSet::stats() { return impl_->stats; }
+ThreadPool &LLVMKernelSet::pool() { return *impl_->pool; }
 const opencl::KernelCache &LLVMKernelSet::cache() const { return impl_->cache; }
 
 } // namespace fxkit::llvmjit

@@ -6,6 +6,7 @@
 
 #include "backends/llvm/KernelEntry.h"
 #include "backends/llvm/LLVMOptions.h"
+#include "backends/llvm/ThreadPool.h"
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "backends/opencl/runtime/KernelCache.h"
 #include "ir/Error.h"
@@ -38,6 +39,8 @@ public:
   /// Waits for every definition; the first compile error, if any.
   Status waitAll();
   LLVMStats &stats();
+  /// The threads that run work-groups (shared with the host's matrix products).
+  ThreadPool &pool();
   const opencl::KernelCache &cache() const;
 
 private:

@@ -18,6 +18,7 @@ struct LLVMStats {
   int kernelsCompiled = 0;  ///< definitions compiled from source
   int kernelsFromCache = 0; ///< definitions loaded as cached objects
   int launches = 0;         ///< generated kernel launches
+  int matrixProducts = 0;   ///< extern mm/addmm/bmm run by HostBlas
   int hostExterns = 0;      ///< extern ops run with the reference kernels
   int corruptCacheEntries = 0;
   double compileSeconds = 0; ///< time spent compiling or loading (worker threads, summed)

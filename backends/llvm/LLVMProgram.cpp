@@ -2,6 +2,7 @@
 
 #include "backends/interp/ExternLoopOp.h"
 #include "backends/interp/KernelContext.h"
+#include "backends/llvm/HostBlas.h"
 #include "backends/llvm/HostTarget.h"
 #include "backends/llvm/LLVMKernelSet.h"
 
@@ -32,13 +33,6 @@ struct Allocation {
   ~Allocation() { std::free(data); }
   Allocation(const Allocation &) = delete;
   Allocation &operator=(const Allocation &) = delete;
-};
-
-/// Where a program buffer lives: an allocation, a byte offset in it, and its size.
-struct HostBuffer {
-  std::byte *base = nullptr;
-  size_t offset = 0;
-  size_t bytes = 0;
 };
 
 } // namespace
@@ -257,6 +251,14 @@ Status LLVMProgram::Impl::launch(size_t k) {
 Status LLVMProgram::Impl::runExtern(size_t k) {
   const Kernel &kernel = fused->kernels[k];
   const LoopOp &op = program->ops[kernel.ops.front()];
+  auto done = runHostBlas(*program, op, bindings, buffers, kernels->pool());
+  if (!done)
+    return done.takeError();
+  if (*done) {
+    ++kernels->stats().matrixProducts;
+    return Status::ok();
+  }
+  // The reference kernel, on copies of the op's buffers.
   std::vector<Tensor> storage(program->buffers.size());
   std::vector<int32_t> used;
   for (const BufferView &v : op.externInputs)

@@ -2,8 +2,9 @@
 /// \file `fxkit compile --to ptx -o DIR`: every generated kernel of a compiled program as PTX
 /// for NVIDIA GPUs (NVPTX, sm_80 by default), one `<kernel>.ptx` per distinct kernel, plus
 /// `manifest.json`: the kernels' parameters and launch rules, the buffers, the graph's inputs
-/// and outputs (buffer views), and the launches in schedule order with their arguments as size expressions, so a CUDA driver program can load
-/// the modules (cuModuleLoadData) and run the schedule.
+/// and outputs (buffer views), and the launches in schedule order with their arguments as size
+/// expressions, so a CUDA driver program can load the modules (cuModuleLoadData) and run the
+/// schedule.
 
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "ir/Error.h"
