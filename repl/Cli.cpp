@@ -193,7 +193,8 @@ int runCli(int argc, char **argv) {
   run->add_option("--seed", runOptions.seed, "Seed of the random inputs (default 0)");
   run->add_option("--backend", runOptions.backend,
                   "interp (reference interpreter, the default), loops (compiled loop program, "
-                  "interpreted) or opencl (compiled kernels)");
+                  "interpreted), opencl (compiled kernels) or llvm (the same kernels compiled by "
+                  "Clang for this CPU)");
   run->add_option("--device", runOptions.device,
                   "OpenCL device: cpu, gpu or a number from `fxkit devices` (default: "
                   "$FXKIT_OPENCL_DEVICE, else the first GPU, else the first device)");
@@ -235,10 +236,14 @@ int runCli(int argc, char **argv) {
                       "Output file (- for stdout); a folder for wrapper-cpp");
   compile->add_option("--name", compileOptions.name,
                       "wrapper-cpp: the program's name (namespace, files, CMake targets)");
-  compile->add_option("--to", compileOptions.to,
-                      "Output format: fx, fxpy, json (the graph), wrapper-py, wrapper-cpp, fxir, "
-                      "fxir-code, opencl (the compiled program), dot, svg, png, pdf (its picture), "
-                      "timeline (the memory plan as SVG)");
+  compile->add_option(
+      "--to", compileOptions.to,
+      "Output format: fx, fxpy, json (the graph), wrapper-py, wrapper-cpp, fxir, "
+      "fxir-code, opencl, ptx (the compiled program; ptx writes a folder), dot, svg, png, "
+      "pdf (its picture), "
+      "timeline (the memory plan as SVG)");
+  compile->add_option("--gpu-arch", compileOptions.gpuArch,
+                      "ptx: the NVIDIA architecture (default sm_80)");
   addPictureOptions(compile);
 
   ReportCommandOptions reportOptions;

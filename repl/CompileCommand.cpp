@@ -1,6 +1,9 @@
 #include "repl/CompileCommand.h"
 
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
+#ifdef FXKIT_HAVE_LLVM
+#include "backends/llvm/PtxExport.h"
+#endif
 #include "exporters/Export.h"
 #include "exporters/MemoryTimeline.h"
 #include "exporters/wrapper/FxIrWriter.h"
@@ -128,6 +131,34 @@ bool isPicture(GraphFormat f) {
          f == GraphFormat::Pdf;
 }
 
+/// `--to ptx -o DIR`: one .ptx per kernel and manifest.json, all compiled before any is written.
+Status writePtxFolder(Graph &graph, const CompileCommandOptions &options) {
+#ifdef FXKIT_HAVE_LLVM
+  if (options.output.empty() || options.output == "-")
+    return Error("--to ptx writes several files: give a folder with -o DIR");
+  CompilationState *state = compilationState(graph);
+  if (!state || !state->program || !state->fused)
+    return Error("--to ptx needs the lower and fuse passes");
+  llvmjit::PtxExportOptions ptxOptions;
+  ptxOptions.arch = options.gpuArch;
+  auto files = llvmjit::exportPtx(*state->program, *state->fused, ptxOptions);
+  if (!files)
+    return files.takeError();
+  std::error_code ec;
+  std::filesystem::create_directories(options.output, ec);
+  if (ec)
+    return Error("cannot create the folder '" + options.output + "': " + ec.message());
+  for (const llvmjit::PtxFile &f : *files)
+    if (Status s =
+            writeFileAtomic((std::filesystem::path(options.output) / f.name).string(), f.text);
+        !s)
+      return s;
+  return Status::ok();
+#else
+  return Error("--to ptx needs a build with LLVM (install llvm-15-dev libclang-15-dev)");
+#endif
+}
+
 } // namespace
 
 int runCompileCommand(const CompileCommandOptions &options) {
@@ -141,7 +172,7 @@ int runCompileCommand(const CompileCommandOptions &options) {
   // Program writers (they read the compiled program, not only the graph).
   const bool program = options.to == "wrapper-py" || options.to == "wrapper-cpp" ||
                        options.to == "fxir" || options.to == "fxir-code" ||
-                       options.to == "opencl" || options.to == "timeline";
+                       options.to == "opencl" || options.to == "timeline" || options.to == "ptx";
   if (program)
     out = GraphFormat::FxText;
   else if (!options.to.empty() && !(out = parseGraphFormat(options.to)))
@@ -175,8 +206,10 @@ int runCompileCommand(const CompileCommandOptions &options) {
       return fail(s.error());
     return kExitOk;
   }
-  if (options.to == "wrapper-cpp") {
-    if (Status s = writeWrapperCppFolder(*graph, options); !s)
+  if (options.to == "wrapper-cpp" || options.to == "ptx") {
+    Status s = options.to == "ptx" ? writePtxFolder(*graph, options)
+                                   : writeWrapperCppFolder(*graph, options);
+    if (!s)
       return fail(s.error());
     return kExitOk;
   }

@@ -18,8 +18,9 @@ struct CompileCommandOptions {
   /// wrapper-cpp: the program's identifier (namespace, file and target names); default: the
   /// graph file's name up to its first dot.
   std::string name;
-  bool fusion = false;  ///< pictures: refused fusions as dashed edges
-  std::string collapse; ///< pictures: "kernel" or "module" (exporters/RenderOptions.h)
+  bool fusion = false;           ///< pictures: refused fusions as dashed edges
+  std::string collapse;          ///< pictures: "kernel" or "module" (exporters/RenderOptions.h)
+  std::string gpuArch = "sm_80"; ///< ptx: the NVIDIA GPU architecture
 };
 
 /// Returns the exit code (0 ok, 2 bad input or a failing pass).

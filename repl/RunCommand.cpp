@@ -14,6 +14,10 @@
 #include "backends/opencl/runtime/OpenCLProgram.h"
 #endif
 
+#ifdef FXKIT_HAVE_LLVM
+#include "backends/llvm/LLVMProgram.h"
+#endif
+
 #ifdef FXKIT_HAVE_JSON
 #include "backends/interp/json/ReferenceIO.h"
 #include "exporters/json/SafetensorsWriter.h"
@@ -82,18 +86,72 @@ Expected<Compiled> compileGraph(Graph &graph) {
   return Compiled{program.take(), fused.take(), plan.take()};
 }
 
+/// `--backend llvm`: the OpenCL C kernels compiled by Clang for the host CPU.
+Expected<InterpretResult> executeLLVM(const Compiled &compiled,
+                                      const std::vector<RuntimeValue> &inputs,
+                                      const RunCommandOptions &options) {
+#ifdef FXKIT_HAVE_LLVM
+  llvmjit::LLVMOptions llvmOptions;
+  llvmOptions.cache = options.cache;
+  llvmOptions.cacheDir = options.cacheDir;
+  llvmOptions.profile = options.profile;
+  auto t0 = std::chrono::steady_clock::now();
+  auto program =
+      llvmjit::LLVMProgram::load(compiled.program, compiled.fused, compiled.plan, llvmOptions);
+  if (!program)
+    return program.takeError();
+  Expected<InterpretResult> result = Error("no run");
+  double firstRun = 0, firstKernels = 0;
+  for (int i = 0; i < std::max(1, options.repeat); ++i) {
+    result = (*program)->run(inputs);
+    if (!result)
+      return result;
+    if (i == 0) {
+      firstRun = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      firstKernels = (*program)->stats().kernelSeconds;
+    }
+  }
+  double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (options.stats) {
+    const llvmjit::LLVMStats &st = (*program)->stats();
+    std::cerr << "llvm: " << (*program)->deviceDescription() << "\n"
+              << "llvm: kernels compiled " << st.kernelsCompiled << ", from cache "
+              << st.kernelsFromCache << "; launches " << st.launches << ", matrix products "
+              << st.matrixProducts << ", reference extern calls " << st.hostExterns << "; compile "
+              << st.compileSeconds << " s, waited " << st.waitSeconds << " s\n"
+              << "llvm: first run " << firstRun << " s";
+    if (options.repeat > 1)
+      std::cerr << ", later runs " << (total - firstRun) / (options.repeat - 1) << " s each";
+    if (options.profile) {
+      std::cerr << "; kernel time " << st.kernelSeconds << " s over " << st.launches << " launches";
+      if (options.repeat > 1)
+        std::cerr << ", later runs' kernels "
+                  << (st.kernelSeconds - firstKernels) / (options.repeat - 1) << " s each";
+    }
+    std::cerr << "\n";
+  }
+  return result;
+#else
+  return Error("this fxkit was built without LLVM (install llvm-15-dev libclang-15-dev and "
+               "rebuild)");
+#endif
+}
+
 /// Runs `graph` on the chosen backend, `repeat` times; the last run's result.
 Expected<InterpretResult> execute(Graph &graph, const std::vector<RuntimeValue> &inputs,
                                   const RunCommandOptions &options) {
   if (options.backend == "interp")
     return interpretGraph(graph, inputs);
-  if (options.backend != "loops" && options.backend != "opencl")
-    return Error("unknown backend '" + options.backend + "' (expected interp, loops or opencl)");
+  if (options.backend != "loops" && options.backend != "opencl" && options.backend != "llvm")
+    return Error("unknown backend '" + options.backend +
+                 "' (expected interp, loops, opencl or llvm)");
   auto compiled = compileGraph(graph);
   if (!compiled)
     return compiled.takeError();
   if (options.backend == "loops")
     return interpretLoopProgram(compiled->program, compiled->fused, inputs);
+  if (options.backend == "llvm")
+    return executeLLVM(*compiled, inputs, options);
 #ifdef FXKIT_HAVE_OPENCL
   auto device = opencl::selectDevice(options.device);
   if (!device)
@@ -112,13 +170,15 @@ Expected<InterpretResult> execute(Graph &graph, const std::vector<RuntimeValue> 
     return program.takeError();
   Expected<InterpretResult> result = Error("no run");
   auto t0 = std::chrono::steady_clock::now();
-  double firstRun = 0;
+  double firstRun = 0, firstKernels = 0;
   for (int i = 0; i < std::max(1, options.repeat); ++i) {
     result = (*program)->run(inputs);
     if (!result)
       return result;
-    if (i == 0)
+    if (i == 0) {
       firstRun = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      firstKernels = (*program)->stats().kernelSeconds;
+    }
   }
   double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (const opencl::OpenCLStats &st = (*program)->stats(); st.cacheWriteFailures > 0)
@@ -136,8 +196,12 @@ Expected<InterpretResult> execute(Graph &graph, const std::vector<RuntimeValue> 
               << "opencl: first run " << firstRun << " s";
     if (options.repeat > 1)
       std::cerr << ", later runs " << (total - firstRun) / (options.repeat - 1) << " s each";
-    if (options.profile)
+    if (options.profile) {
       std::cerr << "; kernel time " << st.kernelSeconds << " s over " << st.launches << " launches";
+      if (options.repeat > 1)
+        std::cerr << ", later runs' kernels "
+                  << (st.kernelSeconds - firstKernels) / (options.repeat - 1) << " s each";
+    }
     std::cerr << "\n";
     for (const auto &[kernel, config] : (*program)->chosenConfigs())
       std::cerr << "opencl: " << kernel << ": " << config << "\n";
