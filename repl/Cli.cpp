@@ -2,6 +2,7 @@
 
 #include "exporters/Export.h"
 #include "exporters/GraphSummary.h"
+#include "exporters/wrapper/InductorFxIr.h"
 #include "importers/Import.h"
 #include "repl/BatchConvert.h"
 #include "repl/CompileCommand.h"
@@ -43,8 +44,32 @@ std::optional<GraphFormat> formatOption(const std::string &name, const char *fla
   return f;
 }
 
+/// `convert output_code.py --to fxir|fxir-code`: PyTorch's FX IR of an imported wrapper.
+int runConvertToFxIr(const std::string &input, const std::string &output, const std::string &from,
+                     bool code) {
+  int status = kExitOk;
+  auto inFormat = formatOption(from, "--from", status);
+  if (status != kExitOk)
+    return status;
+  auto graph = importGraphFile(input, inFormat);
+  if (!graph)
+    return reportError(graph.error());
+  std::string added;
+  auto text = writeInductorFxIr(*graph, code, added);
+  if (!text)
+    return reportError(text.error());
+  if (Status st = writeFileAtomic(output, *text); !st)
+    return reportError(st.error());
+  if (!added.empty())
+    std::cerr << "fxkit: fxir: node kinds PyTorch's WrapperFxCodegen does not convert: " << added
+              << "\n";
+  return kExitOk;
+}
+
 int runConvert(const std::string &input, const std::string &output, const std::string &from,
                const std::string &to) {
+  if (to == "fxir" || to == "fxir-code")
+    return runConvertToFxIr(input, output, from, to == "fxir-code");
   int status = kExitOk;
   auto inFormat = formatOption(from, "--from", status);
   auto outFormat = formatOption(to, "--to", status);
@@ -152,8 +177,10 @@ int runCli(int argc, char **argv) {
   convert->add_option("--from", from,
                       "Input format: fx, fxpy, json, inductor-py, inductor-ir (default: from "
                       "name/content)");
-  convert->add_option("--to", to,
-                      "Output format: fx, fxpy, json, dot, svg (default: from output name)");
+  convert->add_option(
+      "--to", to,
+      "Output format: fx, fxpy, json, dot, svg; fxir, fxir-code of Inductor wrapper "
+      "code (default: from output name)");
 
   CLI::App *info = app.add_subcommand("info", "Summarize a graph: nodes, ops, inputs, outputs");
   info->add_option("input", input, "Input graph file (- for stdin)")->required();
