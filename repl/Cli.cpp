@@ -4,6 +4,8 @@
 #include "exporters/GraphSummary.h"
 #include "exporters/wrapper/InductorFxIr.h"
 #include "importers/Import.h"
+#include "importers/inductor/InductorWrapper.h"
+#include "importers/inductor/WrapperAnalysis.h"
 #include "repl/BatchConvert.h"
 #include "repl/CompileCommand.h"
 #include "repl/FuseCommand.h"
@@ -119,8 +121,18 @@ int runInfo(const std::string &input, const std::string &from, bool json) {
   if (!graph)
     return reportError(graph.error());
   GraphSummary s = summarizeGraph(*graph);
+  // Inductor wrapper code: also its kernels, allocations, frees, extern calls and peak.
+  std::optional<WrapperAnalysis> wrapper;
+  if (inductorWrapperInfo(*graph)) {
+    auto w = analyzeInductorWrapper(*graph);
+    if (!w)
+      return reportError(w.error());
+    wrapper = w.take();
+  }
   if (!json) {
     std::cout << "graph: " << (input == "-" ? "<stdin>" : input) << "\n" << printGraphSummary(s);
+    if (wrapper)
+      std::cout << printWrapperAnalysis(*wrapper);
     return kExitOk;
   }
 #ifdef FXKIT_HAVE_JSON
@@ -141,6 +153,30 @@ int runInfo(const std::string &input, const std::string &from, bool json) {
   for (const auto &[target, count] : s.targetCounts)
     ops.push_back({{"target", target}, {"count", count}});
   j["ops"] = ops;
+  if (wrapper) {
+    nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+    for (const auto &k : wrapper->kernels)
+      kernels.push_back({{"name", k.name},
+                         {"kind", k.kind},
+                         {"launches", k.launches},
+                         {"fuses", k.sourceNodes},
+                         {"aten", k.atenOps}});
+    nlohmann::ordered_json storages = nlohmann::ordered_json::array();
+    for (const auto &st : wrapper->storages)
+      storages.push_back({{"name", st.name},
+                          {"type", st.type},
+                          {"bytes", st.bytes},
+                          {"reused_as", st.reusedAs},
+                          {"freed", st.freedAt.has_value()}});
+    nlohmann::ordered_json externs = nlohmann::ordered_json::array();
+    for (const auto &e : wrapper->externs)
+      externs.push_back({{"op", e.op}, {"out", e.outs}});
+    j["wrapper"] = {{"kernels", kernels},
+                    {"allocations", storages},
+                    {"frees", wrapper->frees},
+                    {"extern_calls", externs},
+                    {"peak_bytes", wrapper->peakBytes}};
+  }
   std::cout << j.dump(2) << "\n";
   return kExitOk;
 #else
