@@ -56,7 +56,10 @@ private:
     return out_.graph.create(OpKind::CallFunction, name, target, Argument::tuple(std::move(args)),
                              Argument::dict(std::move(kwargs)));
   }
-  Argument remap(const Argument &a) const;
+  Argument remap(const Argument &a);
+  /// A size expression (substitute-size-args puts them into kernel calls) as operator.* nodes,
+  /// in the order sympy's printer gives WrapperFxCodegen its operands.
+  Expected<Argument> symToFx(const SymExpr &e, int depth = 0);
   /// ceil(numel / block) spelled as WrapperFxCodegen spells it: -((-numel) // block).
   Argument ceilDiv(const Argument &numel, int64_t block);
   Status kernel(const Node &n);
@@ -69,9 +72,54 @@ private:
   std::map<std::string, size_t, std::less<>> suffix_;
   std::map<std::string, int64_t, std::less<>> kernelIdx_;
   int64_t launches_ = 0;
+  std::string error_; ///< the first error of remap, reported after the node
 };
 
-Argument Converter::remap(const Argument &a) const {
+Expected<Argument> Converter::symToFx(const SymExpr &e, int depth) {
+  using SK = SymExpr::Kind;
+  if (depth > 64)
+    return Error("fxir: size expression nested too deeply");
+  if (e.isConstant())
+    return Argument::integer(e.constant());
+  auto operand = [&](size_t i) { return symToFx(e.operands()[i], depth + 1); };
+  switch (e.kind()) {
+  case SK::Symbol:
+    if (Node *n = out_.graph.find(e.name()))
+      return Argument::node(n);
+    return Error("fxir: size symbol " + std::string(e.name()) + " is not an input of the graph");
+  case SK::Paren:
+    return operand(0);
+  case SK::Neg: {
+    auto x = operand(0);
+    if (!x)
+      return x;
+    return Argument::node(call(fresh("mul"), "operator.mul", {Argument::integer(-1), *x}));
+  }
+  case SK::Add:
+  case SK::Sub:
+  case SK::Mul:
+  case SK::FloorDiv:
+  case SK::Mod: {
+    auto l = operand(0);
+    if (!l)
+      return l;
+    auto r = operand(1);
+    if (!r)
+      return r;
+    static const std::map<SK, std::string_view> ops = {{SK::Add, "add"},
+                                                       {SK::Sub, "sub"},
+                                                       {SK::Mul, "mul"},
+                                                       {SK::FloorDiv, "floordiv"},
+                                                       {SK::Mod, "mod"}};
+    std::string op(ops.at(e.kind()));
+    return Argument::node(call(fresh(op), "operator." + op, {*l, *r}));
+  }
+  default:
+    return Error("fxir: no FX form for the size expression " + e.str());
+  }
+}
+
+Argument Converter::remap(const Argument &a) {
   using K = Argument::Kind;
   if (a.isNode()) {
     auto it = map_.find(a.asNode());
@@ -94,6 +142,15 @@ Argument Converter::remap(const Argument &a) const {
   }
   case K::Device: // WrapperFxCodegen passes the device type as a string
     return Argument::string(a.asDevice().type);
+  case K::Sym: {
+    auto n = symToFx(a.asSym());
+    if (!n) {
+      if (error_.empty())
+        error_ = n.error().message;
+      return Argument::none();
+    }
+    return *n;
+  }
   default:
     return a;
   }
