@@ -175,8 +175,17 @@ Argument Converter::ceilDiv(const Argument &numel, int64_t block) {
     }
     factors.push_back(f);
   }
-  Argument neg = Argument::integer(-1);
-  for (const Argument &f : factors)
+  // sympy multiplies the numeric factors into one leading coefficient: -(8*s77) is -8*s77.
+  int64_t coefficient = -1;
+  std::vector<Argument> symbolic;
+  for (const Argument &f : factors) {
+    if (f.kind() == Argument::Kind::Int)
+      coefficient *= f.asInt();
+    else
+      symbolic.push_back(f);
+  }
+  Argument neg = Argument::integer(coefficient);
+  for (const Argument &f : symbolic)
     neg = Argument::node(call(fresh("mul"), "operator.mul", {neg, f}));
   Node *div = call(fresh("floordiv"), "operator.floordiv", {neg, Argument::integer(block)});
   return Argument::node(

@@ -80,21 +80,24 @@ Expected<WrapperAnalysis> analyzeInductorWrapper(const Graph &wrapper) {
   size_t index = 0;
   auto allocate = [&](const Node &n, std::string how) -> Status {
     const TensorType *t = n.value().tensor();
-    if (!t)
-      return Status::ok();
-    auto bytes = storageBytes(*t, a.bindings);
-    if (!bytes)
-      return Error("size of " + n.name() + ": " + bytes.error().message +
-                   " (get_args() does not give it)");
     WrapperAnalysis::Storage s;
     s.name = n.name();
-    s.type = t->str();
     s.how = std::move(how);
-    s.bytes = *bytes;
+    if (t) {
+      auto bytes = storageBytes(*t, a.bindings);
+      if (!bytes)
+        return Error("size of " + n.name() + ": " + bytes.error().message +
+                     " (get_args() does not give it)");
+      s.type = t->str();
+      s.bytes = *bytes;
+    } else {
+      s.sizeKnown = false;
+      ++a.unknownSizes;
+    }
     s.allocatedAt = s.lastUse = index;
     storageOf[&n] = a.storages.size();
     a.storages.push_back(std::move(s));
-    live += *bytes;
+    live += s.bytes;
     if (live > a.peakBytes) {
       a.peakBytes = live;
       a.peakAt = n.name();
@@ -134,8 +137,9 @@ Expected<WrapperAnalysis> analyzeInductorWrapper(const Graph &wrapper) {
       if (e.outs.empty() && n->value().tensor()) { // returns a new tensor
         if (Status s = allocate(*n, e.op); !s)
           return s.takeError();
-        e.outs.push_back(n->name());
       }
+      if (e.outs.empty()) // returns its results (one tensor, or a tuple taken apart by getitem)
+        e.outs.push_back(n->name());
       a.externs.push_back(std::move(e));
     } else if (t == "operator.getitem") {
       const Node *base = n->args().items()[0].asNode();
@@ -181,7 +185,10 @@ std::string printWrapperAnalysis(const WrapperAnalysis &a) {
   }
   o << "allocations: " << a.storages.size() << "\n";
   for (const auto &s : a.storages) {
-    o << "  " << s.name << ": " << s.type << "  " << s.bytes << " bytes";
+    if (s.sizeKnown)
+      o << "  " << s.name << ": " << s.type << "  " << s.bytes << " bytes";
+    else
+      o << "  " << s.name << ": size unknown (the wrapper gives no layout)";
     if (s.how != "torch.empty_strided")
       o << "  (" << s.how << ")";
     if (!s.reusedAs.empty())
@@ -195,7 +202,10 @@ std::string printWrapperAnalysis(const WrapperAnalysis &a) {
   o << "extern calls: " << a.externs.size() << "\n";
   for (const auto &e : a.externs)
     o << "  " << e.op << " -> " << join(e.outs) << "\n";
-  o << "peak bytes: " << a.peakBytes << (a.peakAt.empty() ? "" : "  (at " + a.peakAt + ")") << "\n";
+  o << "peak bytes: " << a.peakBytes << (a.peakAt.empty() ? "" : "  (at " + a.peakAt + ")");
+  if (a.unknownSizes)
+    o << "  not counting " << a.unknownSizes << " allocation(s) of unknown size";
+  o << "\n";
   return o.str();
 }
 

@@ -31,11 +31,12 @@ struct WrapperAnalysis {
   };
   /// One storage: allocated once, used by the names that reuse or view it.
   struct Storage {
-    std::string name;                  ///< the allocating name (buf0)
-    std::string type;                  ///< f32[s77, s17][s17, 1]cuda:0
-    std::string how;                   ///< empty_strided, or the extern op that returned it
-    int64_t bytes = 0;                 ///< at the example sizes
-    size_t allocatedAt = 0;            ///< statement index in call order
+    std::string name;       ///< the allocating name (buf0)
+    std::string type;       ///< f32[s77, s17][s17, 1]cuda:0
+    std::string how;        ///< empty_strided, or the extern op that returned it
+    int64_t bytes = 0;      ///< at the example sizes
+    bool sizeKnown = true;  ///< false for results of fallback ops the wrapper gives no layout
+    size_t allocatedAt = 0; ///< statement index in call order
     std::optional<size_t> freedAt;     ///< the `del` that frees it; unset: live at the return
     size_t lastUse = 0;                ///< last statement that reads or writes any of its names
     std::vector<std::string> reusedAs; ///< names that took the storage over (`# reuse`)
@@ -53,7 +54,8 @@ struct WrapperAnalysis {
   std::map<std::string, int64_t, std::less<>> bindings; ///< symbol -> example value
   int64_t peakBytes = 0;                                ///< simulated, in call order
   std::string peakAt;                                   ///< the allocation that reached the peak
-  size_t statements = 0; ///< nodes of call() (the time axis of lifetimes)
+  size_t statements = 0;   ///< nodes of call() (the time axis of lifetimes)
+  size_t unknownSizes = 0; ///< allocations left out of the peak (no layout known)
 };
 
 /// Analyses a graph read from Inductor's Python or C++ wrapper code. Fails when a size cannot
