@@ -160,6 +160,9 @@ int runPlanCommand(const PlanCommandOptions &options) {
                     100.0 * static_cast<double>(plan->poolSize) / static_cast<double>(peak));
       cmp << " (" << pct << " of Inductor's)";
     }
+    if (analysis->unknownSizes)
+      cmp << "; " << analysis->unknownSizes
+          << " allocation(s) of unknown size (fallback results) left out of both";
     if (auto measured = measuredPeak(options.wrapper))
       cmp << "; meta.json's compiled_peak_bytes (measured on the GPU, inputs included): "
           << *measured;

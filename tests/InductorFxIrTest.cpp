@@ -109,6 +109,32 @@ TEST(InductorFxIrCorpus, WherePyTorchFailedFxkitConvertsAndSaysWhatItAdded) {
   EXPECT_EQ(added["deep_mlp"], "repeated launch of one kernel (same kernel_idx) x63");
 }
 
+TEST(InductorFxIrCorpus, EveryGpuWrapperConvertsAndCpuWrappersAreRefused) {
+  // GPU wrappers (Triton kernels) convert; CPU wrappers launch C++ kernels, which PyTorch's FX
+  // IR has no node for: a clear error.
+  size_t gpu = 0, cpu = 0;
+  for (const auto &e : fs::recursive_directory_iterator(corpus())) {
+    std::string name = e.path().filename().string();
+    if (!e.is_regular_file() || !name.ends_with(".py") || name.starts_with("fxir_") ||
+        name.find("output_code") == std::string::npos)
+      continue;
+    SCOPED_TRACE(e.path().string());
+    auto fx = convert(e.path());
+    if (name.starts_with("cpu_")) {
+      ASSERT_FALSE(fx);
+      EXPECT_NE(fx.error().message.find("is a C++ kernel"), std::string::npos)
+          << fx.error().message;
+      ++cpu;
+      continue;
+    }
+    ASSERT_TRUE(fx) << fx.error().str();
+    EXPECT_EQ(fx->graph.outputNode(), fx->graph.back());
+    ++gpu;
+  }
+  EXPECT_EQ(gpu, 30u); // 10 output_code_0.py, 20 debug/*/output_code.py
+  EXPECT_EQ(cpu, 4u);
+}
+
 TEST(InductorFxIrCorpus, SubstitutedSizeArgumentsGiveTheSameFxIr) {
   // substitute-size-args puts `s17*s77` into the launch in place of the xnumel node: the FX IR
   // spells it as operator.mul again, as PyTorch does.

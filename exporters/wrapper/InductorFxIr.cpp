@@ -284,6 +284,8 @@ Status Converter::view(const Node &n) {
   if (a.size() != 4 || !a[0].isNode())
     return Error("fxir: view " + n.name() + " is not as_strided(base, sizes, strides, offset)");
   const Node *base = a[0].asNode();
+  if (!map_.count(base))
+    return Error("fxir: view " + n.name() + " of " + base->name() + ", which has no FX IR node");
   bool reuse = kwarg(n, "reuse") != nullptr;
   if (reuse) {
     // `b1 = b0; del b0  # reuse` with the same layout is the same tensor.

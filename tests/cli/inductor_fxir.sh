@@ -66,7 +66,7 @@ cmp -s "$WORK/db.graph.txt" "$d/fxir_0.graph.txt" || fail "substituted dynamic_b
 sed 's/^            buf0 = empty_strided_cuda((s77, s17), (s17, 1), torch.float32)$/            buf0 = empty_strided_cuda((s77, s17), (s17, 1), torch.float32/' \
   "$d/output_code_0.py" > "$WORK/unbalanced.py"
 expect_exit 2 "$FXKIT" convert "$WORK/unbalanced.py" --to fxir -o "$WORK/u.txt"
-expect_err "unbalanced.py:"
+expect_err "unbalanced.py:128:38: error: unbalanced parentheses"
 expect_err "unbalanced parentheses: '(' is never closed"
 [ ! -e "$WORK/u.txt" ] || fail "an output file was left behind after an error"
 finish
