@@ -153,6 +153,18 @@ TEST(InductorFxIrCorpus, SubstitutedSizeArgumentsGiveTheSameFxIr) {
   EXPECT_EQ(printFxText(ir->graph), readFile(dir / "fxir_0.graph.txt"));
 }
 
+TEST(InductorFxIrGolden, SmallHandWrittenWrapper) {
+  // Symbolic grid, extern out=, reuse by assignment and by reinterpret, a fallback with getitem
+  // and assert_alignment (see tests/data/inductor-wrapper/README.md).
+  fs::path dir = fs::path(FXKIT_TEST_DATA) / "inductor-wrapper";
+  auto fx = convert(dir / "small_wrapper.py");
+  ASSERT_TRUE(fx) << fx.error().str();
+  EXPECT_EQ(printFxText(fx->graph), readFile(dir / "small_wrapper.fxir.txt"));
+  EXPECT_EQ(describeAddedKinds(fx->addedKinds),
+            "ATen fallback call (torch.ops.aten.var_mean.correction) x1, assert_alignment x1, "
+            "getitem of a multi-output call x1");
+}
+
 TEST(InductorFxIr, GraphsNotReadFromWrapperCodeAreRefused) {
   auto g = parseFxText("graph():\n    %x : [num_users=1] = placeholder[target=x]\n    return x");
   ASSERT_TRUE(g);
