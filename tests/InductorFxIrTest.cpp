@@ -87,6 +87,23 @@ TEST(InductorFxIrCorpus, EveryPyTorchConversionIsReproducedByteForByte) {
   EXPECT_EQ(codes, 7u);
 }
 
+TEST(InductorFxIrCorpus, TheCppWrapperOfTheSameGraphGivesPyTorchsFxIrToo) {
+  // cpp_wrapper_<i>.py is graph i compiled with cpp_wrapper=True: the importer reads it into
+  // the same wrapper IR, so its FX IR is PyTorch's conversion of the Python wrapper.
+  size_t compared = 0;
+  for (const auto &dir : fs::directory_iterator(corpus())) {
+    fs::path cpp = dir.path() / "cpp_wrapper_0.py", graphTxt = dir.path() / "fxir_0.graph.txt";
+    if (!fs::exists(cpp) || !fs::exists(graphTxt))
+      continue;
+    SCOPED_TRACE(cpp.string());
+    auto fx = convert(cpp);
+    ASSERT_TRUE(fx) << fx.error().str();
+    EXPECT_EQ(printFxText(fx->graph), readFile(graphTxt));
+    ++compared;
+  }
+  EXPECT_EQ(compared, 6u); // dynamic_broadcast has no C++ wrapper
+}
+
 TEST(InductorFxIrCorpus, WherePyTorchFailedFxkitConvertsAndSaysWhatItAdded) {
   std::map<std::string, std::string> added;
   for (const auto &[wrapper, index] : wrapperFiles()) {
