@@ -94,6 +94,8 @@ int runConvert(const std::string &input, const std::string &output, const std::s
 
 int runBatch(const std::vector<std::string> &inputs, const std::string &output,
              const std::string &from, const std::string &to, unsigned jobs) {
+  if (to == "fxir" || to == "fxir-code")
+    return reportError(Error("--to " + to + " converts one wrapper file at a time"));
   int status = kExitOk;
   BatchConvertOptions options;
   options.from = formatOption(from, "--from", status);

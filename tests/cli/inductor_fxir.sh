@@ -31,6 +31,10 @@ expect_exit 2 "$FXKIT" convert "$C/mlp/aten_post_0.graph.txt" --to fxir -o "$WOR
 expect_err "not read from Inductor's wrapper code"
 [ ! -e "$WORK/no.txt" ] || fail "an output file was left behind after an error"
 
+# Several inputs: one at a time (exit 2, a clear message).
+expect_exit 2 "$FXKIT" convert "$C/mlp/output_code_0.py" "$C/softmax/output_code_0.py" -o "$WORK/many" --to fxir
+expect_err "--to fxir converts one wrapper file at a time"
+
 # info: kernels with the ops they fuse, allocations, frees, extern calls, peak.
 expect_exit 0 "$FXKIT" info "$C/attention/output_code_0.py"
 expect_out "  triton_per_fused__softmax_amax_div_mul_sub_view_3  [triton persistent_reduction]  launches: 1"
