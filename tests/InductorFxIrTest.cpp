@@ -242,6 +242,15 @@ TEST(TritonLaunchConfig, FirstConfigOfEachHeuristic) {
             "Grid1D XBLOCK=1 R0_BLOCK=1024");
   EXPECT_EQ(blocks(kernel("reduction", {{"x", 512}, {"r0_", 4096}}, "OUTER")),
             "Grid1D XBLOCK=4 R0_BLOCK=64");
+  EXPECT_EQ(blocks(kernel("reduction", {{"x", 16384}, {"r0_", 4096}}, "OUTER")),
+            "Grid1D XBLOCK=16 R0_BLOCK=32");
+  // Beyond 8 * 4096 rows: x_block = max(min(256, next_pow2(x // 4096)), 64), and the R block
+  // from the load count.
+  EXPECT_EQ(blocks(kernel("reduction", {{"x", 1048576}, {"r0_", 4096}}, "OUTER")),
+            "Grid1D XBLOCK=256 R0_BLOCK=2");
+  EXPECT_EQ(
+      blocks(kernel("reduction", {{"x", 1048576}, {"r0_", 4096}}, "OUTER", {{"num_load", 4}})),
+      "Grid1D XBLOCK=32 R0_BLOCK=64");
 }
 
 TEST(TritonLaunchConfig, UnemulatedCasesAreErrorsNotGuesses) {

@@ -12,6 +12,13 @@ constexpr int64_t kMaxBlockX = 4096, kMaxBlockYZ = 1024, kMaxBlockR0 = 4096 * 16
 constexpr int64_t kMaxGrid[3] = {2147483647, 65535, 65535};
 constexpr int64_t kMaxPersistentBlockNumel = 4096;
 
+int64_t nextPowerOf2(int64_t n) {
+  int64_t p = 1;
+  while (p < n)
+    p *= 2;
+  return p;
+}
+
 bool isReductionPrefix(const std::string &p) { return p.size() >= 2 && p[0] == 'r'; }
 
 int64_t product(const std::vector<std::pair<std::string, int64_t>> &v) {
@@ -27,6 +34,9 @@ struct Hints {
   std::map<std::string, int64_t, std::less<>> meta;
   std::string reductionHint, tileHint;
   int64_t minElemPerThread = 0;
+  /// Size arguments among the kernel's parameters (names containing "ks"), as
+  /// reduction_common counts them.
+  int64_t numDynamic = 0;
 
   int64_t get(std::string_view prefix) const {
     for (const auto &[k, n] : size)
@@ -127,11 +137,20 @@ Expected<TritonLaunchConfig> reduction(const Hints &h) {
     } else if (x / 4096 <= 8) {
       xBlock = 16;
       rBlock = 512 / xBlock;
+    } else if (h.numDynamic > 1) {
+      rBlock = std::max<int64_t>(std::min<int64_t>(rnumel / 64, 64), 8);
+    } else if (h.numDynamic == 1) {
+      rBlock =
+          loads >= 3 ? 1 : std::min<int64_t>(nextPowerOf2(std::max<int64_t>(rnumel, 128) / 128), 8);
     } else {
-      return Error("the launch config of an OUTER reduction this large (dynamic-shape and "
-                   "load-count cases of outer_config_opt) is not emulated");
+      xBlock = std::max<int64_t>(std::min<int64_t>(256, nextPowerOf2(x / 4096)), xBlock);
+      if (loads < 4 || rnumel <= 128) {
+        rBlock = 512 / xBlock;
+      } else {
+        rBlock = rnumel >= 2048 ? 64 : 32;
+        xBlock = std::min<int64_t>(xBlock, 32);
+      }
     }
-    (void)loads;
     return reductionConfig(h, xBlock, rBlock);
   }
   if (h.reductionHint == "OUTER_TINY")
@@ -182,6 +201,8 @@ Expected<TritonLaunchConfig> firstTritonConfig(const inductor::InductorKernel &k
   h.reductionHint = kernel.reductionHint;
   h.tileHint = kernel.tileHint;
   h.minElemPerThread = kernel.minElemPerThread;
+  for (const auto &p : kernel.params)
+    h.numDynamic += p.name.find("ks") != std::string::npos ? 1 : 0;
   if (h.size.empty() || !h.has("x"))
     return fail("the decorator has no size_hints with an 'x' entry");
   if (h.metaInt("max_autotune") || h.metaInt("max_autotune_pointwise"))
