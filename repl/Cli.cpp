@@ -3,7 +3,10 @@
 #include "exporters/Export.h"
 #include "exporters/GraphSummary.h"
 #include "exporters/wrapper/GraphRender.h"
+#include "exporters/wrapper/InductorFxIr.h"
 #include "importers/Import.h"
+#include "importers/inductor/InductorWrapper.h"
+#include "importers/inductor/WrapperAnalysis.h"
 #include "repl/BatchConvert.h"
 #include "repl/CompileCommand.h"
 #include "repl/FuseCommand.h"
@@ -45,8 +48,32 @@ std::optional<GraphFormat> formatOption(const std::string &name, const char *fla
   return f;
 }
 
+/// `convert output_code.py --to fxir|fxir-code`: PyTorch's FX IR of an imported wrapper.
+int runConvertToFxIr(const std::string &input, const std::string &output, const std::string &from,
+                     bool code) {
+  int status = kExitOk;
+  auto inFormat = formatOption(from, "--from", status);
+  if (status != kExitOk)
+    return status;
+  auto graph = importGraphFile(input, inFormat);
+  if (!graph)
+    return reportError(graph.error());
+  std::string added;
+  auto text = writeInductorFxIr(*graph, code, added);
+  if (!text)
+    return reportError(text.error());
+  if (Status st = writeFileAtomic(output, *text); !st)
+    return reportError(st.error());
+  if (!added.empty())
+    std::cerr << "fxkit: fxir: node kinds PyTorch's WrapperFxCodegen does not convert: " << added
+              << "\n";
+  return kExitOk;
+}
+
 int runConvert(const std::string &input, const std::string &output, const std::string &from,
                const std::string &to, const RenderOptions &render) {
+  if (to == "fxir" || to == "fxir-code")
+    return runConvertToFxIr(input, output, from, to == "fxir-code");
   int status = kExitOk;
   auto inFormat = formatOption(from, "--from", status);
   auto outFormat = formatOption(to, "--to", status);
@@ -70,6 +97,8 @@ int runConvert(const std::string &input, const std::string &output, const std::s
 
 int runBatch(const std::vector<std::string> &inputs, const std::string &output,
              const std::string &from, const std::string &to, unsigned jobs) {
+  if (to == "fxir" || to == "fxir-code")
+    return reportError(Error("--to " + to + " converts one wrapper file at a time"));
   int status = kExitOk;
   BatchConvertOptions options;
   options.from = formatOption(from, "--from", status);
@@ -97,8 +126,18 @@ int runInfo(const std::string &input, const std::string &from, bool json) {
   if (!graph)
     return reportError(graph.error());
   GraphSummary s = summarizeGraph(*graph);
+  // Inductor wrapper code: also its kernels, allocations, frees, extern calls and peak.
+  std::optional<WrapperAnalysis> wrapper;
+  if (inductorWrapperInfo(*graph)) {
+    auto w = analyzeInductorWrapper(*graph);
+    if (!w)
+      return reportError(w.error());
+    wrapper = w.take();
+  }
   if (!json) {
     std::cout << "graph: " << (input == "-" ? "<stdin>" : input) << "\n" << printGraphSummary(s);
+    if (wrapper)
+      std::cout << printWrapperAnalysis(*wrapper);
     return kExitOk;
   }
 #ifdef FXKIT_HAVE_JSON
@@ -119,6 +158,30 @@ int runInfo(const std::string &input, const std::string &from, bool json) {
   for (const auto &[target, count] : s.targetCounts)
     ops.push_back({{"target", target}, {"count", count}});
   j["ops"] = ops;
+  if (wrapper) {
+    nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+    for (const auto &k : wrapper->kernels)
+      kernels.push_back({{"name", k.name},
+                         {"kind", k.kind},
+                         {"launches", k.launches},
+                         {"fuses", k.sourceNodes},
+                         {"aten", k.atenOps}});
+    nlohmann::ordered_json storages = nlohmann::ordered_json::array();
+    for (const auto &st : wrapper->storages)
+      storages.push_back({{"name", st.name},
+                          {"type", st.type},
+                          {"bytes", st.bytes},
+                          {"reused_as", st.reusedAs},
+                          {"freed", st.freedAt.has_value()}});
+    nlohmann::ordered_json externs = nlohmann::ordered_json::array();
+    for (const auto &e : wrapper->externs)
+      externs.push_back({{"op", e.op}, {"out", e.outs}});
+    j["wrapper"] = {{"kernels", kernels},
+                    {"allocations", storages},
+                    {"frees", wrapper->frees},
+                    {"extern_calls", externs},
+                    {"peak_bytes", wrapper->peakBytes}};
+  }
   std::cout << j.dump(2) << "\n";
   return kExitOk;
 #else
@@ -156,8 +219,8 @@ int runCli(int argc, char **argv) {
                       "Input format: fx, fxpy, json, inductor-py, inductor-ir (default: from "
                       "name/content)");
   convert->add_option("--to", to,
-                      "Output format: fx, fxpy, json, dot, svg, png, pdf (default: from output "
-                      "name)");
+                      "Output format: fx, fxpy, json, dot, svg, png, pdf; fxir, fxir-code of "
+                      "Inductor wrapper code (default: from output name)");
   RenderOptions render;
   std::string collapse;
   auto addPictureOptions = [&](CLI::App *cmd) {

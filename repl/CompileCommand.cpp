@@ -8,10 +8,12 @@
 #include "exporters/MemoryTimeline.h"
 #include "exporters/wrapper/FxIrWriter.h"
 #include "exporters/wrapper/GraphRender.h"
+#include "exporters/wrapper/InductorFxIr.h"
 #include "exporters/wrapper/OpenCLSources.h"
 #include "exporters/wrapper/WrapperCppWriter.h"
 #include "exporters/wrapper/WrapperPyWriter.h"
 #include "importers/Import.h"
+#include "importers/inductor/InductorWrapper.h"
 #include "repl/Cli.h"
 #include "transforms/CompilationState.h"
 #include "transforms/Pass.h"
@@ -211,6 +213,20 @@ int runCompileCommand(const CompileCommandOptions &options) {
                                    : writeWrapperCppFolder(*graph, options);
     if (!s)
       return fail(s.error());
+    return kExitOk;
+  }
+  if ((options.to == "fxir" || options.to == "fxir-code") && inductorWrapperInfo(*graph)) {
+    // A program imported from Inductor's wrapper code (after passes such as
+    // substitute-size-args): its own FX IR, not that of an fxkit compilation.
+    std::string added;
+    auto fx = writeInductorFxIr(*graph, options.to == "fxir-code", added);
+    if (!fx)
+      return fail(fx.error());
+    if (Status s = writeFileAtomic(options.output, *fx); !s)
+      return fail(s.error());
+    if (!added.empty())
+      std::cerr << "fxkit: fxir: node kinds PyTorch's WrapperFxCodegen does not convert: " << added
+                << "\n";
     return kExitOk;
   }
   auto text = options.to == "wrapper-py"  ? writeWrapperPy(*graph)

@@ -3,13 +3,21 @@
 #include "exporters/Export.h"
 #include "exporters/MemoryTimeline.h"
 #include "exporters/MiniMallocCsvWriter.h"
+#include "importers/Import.h"
 #include "importers/MiniMallocCsv.h"
+#include "importers/inductor/WrapperAnalysis.h"
 #include "repl/Cli.h"
 #include "transforms/ArenaPlanner.h"
 
 #include <CLI/CLI.hpp>
 
+#ifdef FXKIT_HAVE_JSON
+#include <nlohmann/json.hpp>
+#endif
+
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -29,14 +37,48 @@ const CLI::Validator kNonNegative(
     },
     "NONNEGATIVE");
 
+/// The problem of an imported wrapper: storage i lives over [allocation, last use + 1), outputs
+/// to the end of the call.
+std::vector<BufferLifetime> storageLifetimes(const WrapperAnalysis &a) {
+  std::vector<BufferLifetime> out;
+  for (size_t i = 0; i < a.storages.size(); ++i) {
+    const auto &s = a.storages[i];
+    int64_t lower = static_cast<int64_t>(s.allocatedAt);
+    int64_t upper =
+        s.isOutput ? static_cast<int64_t>(a.statements) : static_cast<int64_t>(s.lastUse) + 1;
+    out.push_back({static_cast<int64_t>(i), lower, std::max(upper, lower + 1), s.bytes});
+  }
+  return out;
+}
+
+/// `compiled_peak_bytes` of the corpus's meta.json beside `wrapperPath`, when there is one.
+std::optional<int64_t> measuredPeak(const std::string &wrapperPath) {
+#ifdef FXKIT_HAVE_JSON
+  std::filesystem::path meta = std::filesystem::path(wrapperPath).parent_path() / "meta.json";
+  std::ifstream in(meta);
+  if (!in)
+    return std::nullopt;
+  auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_object() && j.contains("compiled_peak_bytes") &&
+      j["compiled_peak_bytes"].is_number_integer())
+    return j["compiled_peak_bytes"].get<int64_t>();
+#else
+  (void)wrapperPath;
+#endif
+  return std::nullopt;
+}
+
 } // namespace
 
 CLI::App *addPlanSubcommand(CLI::App &app, PlanCommandOptions &options) {
   CLI::App *plan = app.add_subcommand(
       "plan", "Plan buffer offsets in one memory pool (MiniMalloc CSV in and out)");
-  plan->add_option("--intervals", options.intervals,
-                   "Problem CSV: id,lower,upper,size (- for stdin)")
-      ->required();
+  auto *intervals = plan->add_option("--intervals", options.intervals,
+                                     "Problem CSV: id,lower,upper,size (- for stdin)");
+  auto *wrapper =
+      plan->add_option("--wrapper", options.wrapper,
+                       "Or: Inductor wrapper code (output_code.py) whose memory is re-planned");
+  intervals->excludes(wrapper);
   plan->add_option_function<int64_t>(
           "--capacity", [&options](const int64_t &v) { options.capacity = v; },
           "Pool size the plan must fit (exit 1 if none is found); default: minimise")
@@ -54,7 +96,24 @@ CLI::App *addPlanSubcommand(CLI::App &app, PlanCommandOptions &options) {
 }
 
 int runPlanCommand(const PlanCommandOptions &options) {
-  auto problem = readMiniMallocCsvFile(options.intervals);
+  if (options.intervals.empty() == options.wrapper.empty())
+    return fail(Error("plan needs --intervals FILE.csv or --wrapper output_code.py"));
+  MiniMallocProblem fromWrapper;
+  std::optional<WrapperAnalysis> analysis;
+  if (!options.wrapper.empty()) {
+    auto graph = importGraphFile(options.wrapper, GraphFormat::InductorPy);
+    if (!graph)
+      return fail(graph.error());
+    auto a = analyzeInductorWrapper(*graph);
+    if (!a)
+      return fail(a.error());
+    analysis = a.take();
+    fromWrapper.buffers = storageLifetimes(*analysis);
+    for (const auto &s : analysis->storages)
+      fromWrapper.names.push_back(s.name);
+  }
+  auto problem = analysis ? Expected<MiniMallocProblem>(std::move(fromWrapper))
+                          : readMiniMallocCsvFile(options.intervals);
   if (!problem)
     return fail(problem.error());
   const std::vector<BufferLifetime> &buffers = problem->buffers;
@@ -98,6 +157,26 @@ int runPlanCommand(const PlanCommandOptions &options) {
   }
   line << ", " << seconds << ", " << plan->searchNodes << " search nodes";
   std::cerr << line.str() << "\n";
+  if (analysis) {
+    // Inductor's own plan: its allocations and frees in call order (reuse allocates nothing).
+    int64_t peak = analysis->peakBytes;
+    std::ostringstream cmp;
+    cmp << "fxkit plan: Inductor's allocations peak at " << peak
+        << " bytes; the re-planned pool is " << plan->poolSize << " bytes";
+    if (peak > 0) {
+      char pct[32];
+      std::snprintf(pct, sizeof pct, "%.1f%%",
+                    100.0 * static_cast<double>(plan->poolSize) / static_cast<double>(peak));
+      cmp << " (" << pct << " of Inductor's)";
+    }
+    if (analysis->unknownSizes)
+      cmp << "; " << analysis->unknownSizes
+          << " allocation(s) of unknown size (fallback results) left out of both";
+    if (auto measured = measuredPeak(options.wrapper))
+      cmp << "; meta.json's compiled_peak_bytes (measured on the GPU, inputs included): "
+          << *measured;
+    std::cerr << cmp.str() << "\n";
+  }
   return plan->fits ? kExitOk : kExitCheckFailed;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 /// \file `fxkit plan`: static memory planning of a MiniMalloc problem file (CSV
 /// `id,lower,upper,size`): writes `id,lower,upper,size,offset` and a one-line summary.
+/// `--wrapper output_code.py` re-plans the memory of an imported Inductor program instead: its
+/// storages (importers/inductor/WrapperAnalysis.h), each live from its allocation to its last
+/// use, packed into one pool, compared with the peak of Inductor's own allocations.
 
 #include <cstdint>
 #include <optional>
@@ -14,6 +17,7 @@ namespace fxkit {
 
 struct PlanCommandOptions {
   std::string intervals;           ///< problem CSV ("-" for stdin)
+  std::string wrapper;             ///< or: Inductor wrapper code whose memory is re-planned
   std::string output = "-";        ///< solution CSV ("-" for stdout)
   std::optional<int64_t> capacity; ///< unset: minimise the pool
   double timeLimit = 10.0;         ///< seconds of search

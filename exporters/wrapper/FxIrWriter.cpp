@@ -441,9 +441,13 @@ Expected<std::string> writeFxIrCode(Graph &graph) {
   auto g = buildFxIr(graph);
   if (!g)
     return g.takeError();
+  return printFxIrCode(*g);
+}
+
+std::string printFxIrCode(const Graph &fxIr) {
   // gm.code is print_readable()'s body without the class (no annotations: the nodes carry no
   // values), dedented one level, after three newlines and ending in an indented blank line.
-  std::string readable = printReadablePy(*g);
+  std::string readable = printReadablePy(fxIr);
   std::string out = "\n\n\n";
   size_t pos = readable.find('\n') + 1; // past "class ...:"
   while (pos < readable.size()) {

@@ -22,4 +22,7 @@ Expected<std::string> writeFxIr(Graph &graph);
 /// buildFxIr as the Python `forward` code torch.fx generates (`gm.code`).
 Expected<std::string> writeFxIrCode(Graph &graph);
 
+/// The Python `forward` code torch.fx generates (`gm.code`) for an FX IR graph.
+std::string printFxIrCode(const Graph &fxIr);
+
 } // namespace fxkit

@@ -123,7 +123,7 @@ Status readTritonSource(InductorKernel &k, std::string_view body, const BodyOrig
         (*toks)[i + 2].is(".") && (*toks)[i + 3].kind == TK::Ident)
       k.heuristic = (*toks)[i + 3].text;
   std::vector<PyExpr> storage;
-  storage.reserve(2);
+  storage.reserve(6); // decoratorKeyword's results point into it
   auto meta = decoratorKeyword("triton_meta", *toks, storage, body, fileName);
   if (!meta)
     return fail(meta.takeError());
@@ -151,6 +151,40 @@ Status readTritonSource(InductorKernel &k, std::string_view body, const BodyOrig
       for (const PyExpr &m : mutated->items)
         if (m.kind == PyExpr::Kind::String)
           k.mutatedArgs.push_back(m.text);
+  if (*inductorMeta)
+    for (size_t i = 0; i + 1 < (*inductorMeta)->items.size(); i += 2) {
+      const PyExpr &key = (*inductorMeta)->items[i], &value = (*inductorMeta)->items[i + 1];
+      if (key.kind != PyExpr::Kind::String)
+        continue;
+      if (value.kind == PyExpr::Kind::Int)
+        k.inductorMetaInts.push_back({key.text, value.value});
+      else if (value.kind == PyExpr::Kind::Const && (value.text == "True" || value.text == "False"))
+        k.inductorMetaInts.push_back({key.text, value.text == "True" ? 1 : 0});
+    }
+  auto sizeHints = decoratorKeyword("size_hints", *toks, storage, body, fileName);
+  if (!sizeHints)
+    return fail(sizeHints.takeError());
+  if (*sizeHints && (*sizeHints)->kind == PyExpr::Kind::Dict)
+    for (size_t i = 0; i + 1 < (*sizeHints)->items.size(); i += 2) {
+      const PyExpr &key = (*sizeHints)->items[i], &value = (*sizeHints)->items[i + 1];
+      if (key.kind != PyExpr::Kind::String || value.kind != PyExpr::Kind::Int)
+        return fail(Error("size_hints entries must be 'name': integer",
+                          SourceLoc{fileName, key.line, key.col}));
+      k.sizeHints.push_back({key.text, value.value});
+    }
+  for (auto [keyword, field] :
+       {std::pair{"reduction_hint", &k.reductionHint}, std::pair{"tile_hint", &k.tileHint}}) {
+    auto hint = decoratorKeyword(keyword, *toks, storage, body, fileName);
+    if (!hint)
+      return fail(hint.takeError());
+    if (*hint && (*hint)->kind == PyExpr::Kind::Attribute)
+      *field = (*hint)->text;
+  }
+  auto minElem = decoratorKeyword("min_elem_per_thread", *toks, storage, body, fileName);
+  if (!minElem)
+    return fail(minElem.takeError());
+  if (*minElem && (*minElem)->kind == PyExpr::Kind::Int)
+    k.minElemPerThread = (*minElem)->value;
   return Status::ok();
 }
 

@@ -28,6 +28,16 @@ struct InductorKernel {
   std::string deviceStr; ///< `device_str='cuda'` (Triton)
   std::string heuristic; ///< pointwise, reduction, persistent_reduction, ... (Triton)
   std::vector<std::string> mutatedArgs; ///< inductor_meta['mutated_arg_names'] (Triton)
+  /// The decorator's launch heuristics inputs (Triton): `size_hints={'x': 4096, 'r0_': 32}` in
+  /// order, `reduction_hint=ReductionHint.INNER` (the member name), `tile_hint=TileHint.SQUARE`,
+  /// `min_elem_per_thread=N`, and the integer and boolean entries of `inductor_meta` (booleans
+  /// as 0/1; None and other values are left out). Triton's runtime derives the block sizes of
+  /// a launch from them (exporters/wrapper/TritonLaunchConfig.h).
+  std::vector<std::pair<std::string, int64_t>> sizeHints;
+  std::string reductionHint;
+  std::string tileHint;
+  int64_t minElemPerThread = 0;
+  std::vector<std::pair<std::string, int64_t>> inductorMetaInts;
   std::string kernelPath;               ///< `# kernel path: ...`
   std::vector<std::string> sourceNodes; ///< `# Topologically Sorted Source Nodes: [...]`
   std::vector<std::string> atenOps;     ///< `..., Original ATen: [...]`

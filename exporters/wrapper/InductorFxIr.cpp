@@ -1,0 +1,406 @@
+#include "exporters/wrapper/InductorFxIr.h"
+
+#include "exporters/FxTextPrinter.h"
+#include "exporters/wrapper/FxIrWriter.h"
+#include "exporters/wrapper/TritonLaunchConfig.h"
+#include "importers/inductor/InductorWrapper.h"
+#include "ir/Node.h"
+
+#include <cstring>
+#include <unordered_map>
+
+namespace fxkit {
+
+namespace {
+
+/// FX's name for a call_function node created without a name: `operator.mul` -> mul,
+/// `torch.ops.aten.addmm.out` -> addmm_out.
+std::string defaultName(std::string_view target) {
+  std::string t(target);
+  if (t.starts_with("torch.ops.")) {
+    t = t.substr(strlen("torch.ops."));
+    t = t.substr(t.find('.') + 1); // past the namespace
+    for (char &c : t)
+      if (c == '.')
+        c = '_';
+    return t;
+  }
+  size_t dot = t.rfind('.');
+  return dot == std::string::npos ? t : t.substr(dot + 1);
+}
+
+const Argument *kwarg(const Node &n, std::string_view key) {
+  for (size_t i = 0; i < n.kwargs().dictSize(); ++i)
+    if (n.kwargs().dictKey(i) == key)
+      return &n.kwargs().dictValue(i);
+  return nullptr;
+}
+
+class Converter {
+public:
+  Converter(const InductorWrapperInfo &info) : info_(info) {}
+  Expected<InductorFxIr> run(const Graph &wrapper);
+
+private:
+  /// FX's Namespace.create_name for a candidate without a numeric suffix.
+  std::string fresh(const std::string &base) {
+    size_t &next = suffix_[base];
+    std::string name = next == 0 ? base : base + "_" + std::to_string(next);
+    while (out_.graph.find(name))
+      name = base + "_" + std::to_string(++next);
+    ++next;
+    return name;
+  }
+  Node *call(const std::string &name, std::string_view target, std::vector<Argument> args,
+             std::vector<std::pair<std::string, Argument>> kwargs = {}) {
+    return out_.graph.create(OpKind::CallFunction, name, target, Argument::tuple(std::move(args)),
+                             Argument::dict(std::move(kwargs)));
+  }
+  Argument remap(const Argument &a);
+  /// A size expression (substitute-size-args puts them into kernel calls) as operator.* nodes,
+  /// in the order sympy's printer gives WrapperFxCodegen its operands.
+  Expected<Argument> symToFx(const SymExpr &e, int depth = 0);
+  /// ceil(numel / block) spelled as WrapperFxCodegen spells it: -((-numel) // block).
+  Argument ceilDiv(const Argument &numel, int64_t block);
+  Status kernel(const Node &n);
+  Status externCall(const Node &n);
+  Status view(const Node &n);
+
+  const InductorWrapperInfo &info_;
+  InductorFxIr out_;
+  std::unordered_map<const Node *, Node *> map_; ///< wrapper node -> FX IR node
+  std::map<std::string, size_t, std::less<>> suffix_;
+  std::map<std::string, int64_t, std::less<>> kernelIdx_;
+  int64_t launches_ = 0;
+  std::string error_; ///< the first error of remap, reported after the node
+};
+
+Expected<Argument> Converter::symToFx(const SymExpr &e, int depth) {
+  using SK = SymExpr::Kind;
+  if (depth > 64)
+    return Error("fxir: size expression nested too deeply");
+  if (e.isConstant())
+    return Argument::integer(e.constant());
+  auto operand = [&](size_t i) { return symToFx(e.operands()[i], depth + 1); };
+  switch (e.kind()) {
+  case SK::Symbol:
+    if (Node *n = out_.graph.find(e.name()))
+      return Argument::node(n);
+    return Error("fxir: size symbol " + std::string(e.name()) + " is not an input of the graph");
+  case SK::Paren:
+    return operand(0);
+  case SK::Neg: {
+    auto x = operand(0);
+    if (!x)
+      return x;
+    return Argument::node(call(fresh("mul"), "operator.mul", {Argument::integer(-1), *x}));
+  }
+  case SK::Add:
+  case SK::Sub:
+  case SK::Mul:
+  case SK::FloorDiv:
+  case SK::Mod: {
+    auto l = operand(0);
+    if (!l)
+      return l;
+    auto r = operand(1);
+    if (!r)
+      return r;
+    static const std::map<SK, std::string_view> ops = {{SK::Add, "add"},
+                                                       {SK::Sub, "sub"},
+                                                       {SK::Mul, "mul"},
+                                                       {SK::FloorDiv, "floordiv"},
+                                                       {SK::Mod, "mod"}};
+    std::string op(ops.at(e.kind()));
+    return Argument::node(call(fresh(op), "operator." + op, {*l, *r}));
+  }
+  default:
+    return Error("fxir: no FX form for the size expression " + e.str());
+  }
+}
+
+Argument Converter::remap(const Argument &a) {
+  using K = Argument::Kind;
+  if (a.isNode()) {
+    auto it = map_.find(a.asNode());
+    return it == map_.end() ? Argument::none() : Argument::node(it->second);
+  }
+  switch (a.kind()) {
+  case K::List:
+  case K::Tuple: {
+    std::vector<Argument> items;
+    for (const Argument &i : a.items())
+      items.push_back(remap(i));
+    return a.kind() == K::List ? Argument::list(std::move(items))
+                               : Argument::tuple(std::move(items));
+  }
+  case K::Dict: {
+    std::vector<std::pair<std::string, Argument>> entries;
+    for (size_t i = 0; i < a.dictSize(); ++i)
+      entries.push_back({std::string(a.dictKey(i)), remap(a.dictValue(i))});
+    return Argument::dict(std::move(entries));
+  }
+  case K::Device: // WrapperFxCodegen passes the device type as a string
+    return Argument::string(a.asDevice().type);
+  case K::Sym: {
+    auto n = symToFx(a.asSym());
+    if (!n) {
+      if (error_.empty())
+        error_ = n.error().message;
+      return Argument::none();
+    }
+    return *n;
+  }
+  default:
+    return a;
+  }
+}
+
+Argument Converter::ceilDiv(const Argument &numel, int64_t block) {
+  if (numel.kind() == Argument::Kind::Int)
+    return Argument::integer((numel.asInt() + block - 1) / block);
+  if (block == 1 || !numel.isNode())
+    return numel;
+  // sympy's Mul(-1, a, b) folds left: (-1 * a) * b.
+  std::vector<Argument> factors;
+  std::vector<Argument> work{numel};
+  while (!work.empty()) { // flatten a mul chain, left to right (no recursion over nodes)
+    Argument f = work.back();
+    work.pop_back();
+    if (f.isNode() && f.asNode()->target() == "operator.mul") {
+      const auto &args = f.asNode()->args().items();
+      for (size_t i = args.size(); i-- > 0;)
+        work.push_back(args[i]);
+      continue;
+    }
+    factors.push_back(f);
+  }
+  // sympy multiplies the numeric factors into one leading coefficient: -(8*s77) is -8*s77.
+  int64_t coefficient = -1;
+  std::vector<Argument> symbolic;
+  for (const Argument &f : factors) {
+    if (f.kind() == Argument::Kind::Int)
+      coefficient *= f.asInt();
+    else
+      symbolic.push_back(f);
+  }
+  Argument neg = Argument::integer(coefficient);
+  for (const Argument &f : symbolic)
+    neg = Argument::node(call(fresh("mul"), "operator.mul", {neg, f}));
+  Node *div = call(fresh("floordiv"), "operator.floordiv", {neg, Argument::integer(block)});
+  return Argument::node(
+      call(fresh("mul"), "operator.mul", {Argument::integer(-1), Argument::node(div)}));
+}
+
+Status Converter::kernel(const Node &n) {
+  const Argument *name = kwarg(n, "name");
+  const Argument *args = kwarg(n, "args");
+  if (!name || !args)
+    return Error("fxir: kernel launch " + n.name() + " has no name or arguments");
+  const inductor::InductorKernel *k = nullptr;
+  for (const auto &def : info_.kernels)
+    if (def.name == name->asString())
+      k = &def;
+  if (!k)
+    return Error("fxir: kernel '" + std::string(name->asString()) +
+                 "' is launched but not defined");
+  if (k->kind != inductor::InductorKernel::Kind::Triton)
+    return Error("fxir: '" + k->name +
+                 "' is a C++ kernel; PyTorch's FX IR has launches of Triton kernels only");
+  auto config = firstTritonConfig(*k);
+  if (!config)
+    return Error("fxir: " + config.error().message);
+  std::vector<std::pair<std::string, Argument>> kwargs;
+  Argument numel[3] = {Argument::integer(1), Argument::integer(1), Argument::integer(1)};
+  for (size_t i = 0; i < args->dictSize(); ++i) {
+    std::string key(args->dictKey(i));
+    Argument value = remap(args->dictValue(i));
+    for (int d = 0; d < 3; ++d)
+      if (key == std::string(1, "xyz"[d]) + "numel")
+        numel[d] = value;
+    kwargs.push_back({key, value});
+  }
+  for (const auto &[block, size] : config->blocks)
+    kwargs.push_back({block, Argument::integer(size)});
+  // Grid1D/2D/3D: one program per block of each of x, y, z.
+  Argument grid[3] = {Argument::integer(1), Argument::integer(1), Argument::integer(1)};
+  for (int d = 0; d < 3; ++d)
+    if (int64_t b = config->block(std::string(1, "XYZ"[d]) + "BLOCK"))
+      grid[d] = ceilDiv(numel[d], b);
+  auto [idx, first] = kernelIdx_.try_emplace(k->name, static_cast<int64_t>(kernelIdx_.size()));
+  if (!first) // deep_mlp: PyTorch's converter fails on the second launch of one kernel
+    ++out_.addedKinds["repeated launch of one kernel (same kernel_idx)"];
+  call(fresh("triton_kernel_wrapper_mutation"),
+       "torch.ops.higher_order.triton_kernel_wrapper_mutation", {},
+       {{"kernel_idx", Argument::integer(idx->second)},
+        {"constant_args_idx", Argument::integer(launches_++)},
+        {"grid", Argument::list({Argument::tuple({grid[0], grid[1], grid[2]})})},
+        {"tma_descriptor_metadata", Argument::dict({})},
+        {"kwargs", Argument::dict(std::move(kwargs))}});
+  return Status::ok();
+}
+
+Status Converter::externCall(const Node &n) {
+  const Argument *op = kwarg(n, "op");
+  const Argument *inputs = kwarg(n, "inputs");
+  const Argument *options = kwarg(n, "options");
+  const Argument *outs = kwarg(n, "out");
+  if (!op || !inputs)
+    return Error("fxir: extern call " + n.name() + " has no op or inputs");
+  std::string target(op->asString());
+  std::vector<Argument> args;
+  for (const Argument &a : inputs->items())
+    args.push_back(remap(a));
+  std::vector<std::pair<std::string, Argument>> kwargs;
+  if (options)
+    for (size_t i = 0; i < options->dictSize(); ++i)
+      kwargs.push_back({std::string(options->dictKey(i)), remap(options->dictValue(i))});
+  bool externKernel = target.starts_with("extern_kernels.");
+  std::string aten =
+      externKernel ? "torch.ops.aten." + target.substr(strlen("extern_kernels.")) : target;
+  if (outs && outs->items().size() == 1) {
+    // ExternKernelOut: the `.out` overload writes the planned buffer.
+    if (externKernel)
+      aten += ".out";
+    kwargs.push_back({"out", remap(outs->items()[0])});
+    map_[&n] = call(fresh(defaultName(aten)), aten, std::move(args), std::move(kwargs));
+    return Status::ok();
+  }
+  if (outs)
+    return Error("fxir: extern call " + n.name() + " writes several out= buffers");
+  // ExternKernelAlloc / fallback: the call returns its result, named after the buffer.
+  if (externKernel) {
+    aten += ".default";
+    ++out_.addedKinds["extern call that allocates its result (" + target + ")"];
+  } else {
+    ++out_.addedKinds["ATen fallback call (" + target + ")"];
+  }
+  map_[&n] = call(fresh(n.name()), aten, std::move(args), std::move(kwargs));
+  return Status::ok();
+}
+
+Status Converter::view(const Node &n) {
+  const auto &a = n.args().items();
+  if (a.size() != 4 || !a[0].isNode())
+    return Error("fxir: view " + n.name() + " is not as_strided(base, sizes, strides, offset)");
+  const Node *base = a[0].asNode();
+  if (!map_.count(base))
+    return Error("fxir: view " + n.name() + " of " + base->name() + ", which has no FX IR node");
+  bool reuse = kwarg(n, "reuse") != nullptr;
+  if (reuse) {
+    // `b1 = b0; del b0  # reuse` with the same layout is the same tensor.
+    const TensorType *mine = n.value().tensor();
+    const TensorType *theirs = base->value().tensor();
+    if (mine && theirs && *mine == *theirs && a[3].kind() == Argument::Kind::Int &&
+        a[3].asInt() == 0) {
+      map_[&n] = map_.at(base);
+      return Status::ok();
+    }
+  }
+  // Every torch.as_strided takes the next as_strided name; inline views are then renamed
+  // `<buffer>_view` (PyTorch renames them and FX never gives a name back).
+  std::string name = fresh("as_strided");
+  std::string baseName = base->name();
+  bool inlineView = !reuse && n.name().starts_with(baseName + "_view");
+  if (inlineView)
+    name = fresh(baseName + "_view");
+  map_[&n] = call(name, "torch.as_strided", {remap(a[0]), remap(a[1]), remap(a[2]), remap(a[3])});
+  return Status::ok();
+}
+
+Expected<InductorFxIr> Converter::run(const Graph &wrapper) {
+  for (Node *n : wrapper) {
+    std::string_view t = n->target();
+    if (n->op() == OpKind::Placeholder) {
+      map_[n] = out_.graph.create(OpKind::Placeholder, n->name(), n->target());
+      continue;
+    }
+    if (n->op() == OpKind::Output) {
+      const Argument &outs = n->args().items().at(0);
+      std::vector<Argument> items;
+      for (const Argument &o : outs.items())
+        items.push_back(remap(o));
+      Argument ret = items.size() == 1 ? items[0] : Argument::list(std::move(items));
+      out_.graph.create(OpKind::Output, "output", "output", Argument::tuple({ret}));
+      continue;
+    }
+    if (t == "fxkit.free")
+      continue;
+    if (t == "fxkit.assert_size_stride" || t == "fxkit.assert_alignment") {
+      const auto &a = n->args().items();
+      if (!a.empty() && a[0].isNode() && a[0].asNode()->op() == OpKind::Placeholder)
+        continue; // input guards
+      std::string kind(t.substr(strlen("fxkit.")));
+      std::vector<Argument> args;
+      for (size_t i = 0; i < a.size(); ++i) {
+        Argument v = remap(a[i]);
+        if (v.kind() == Argument::Kind::List) // Inductor passes size and stride tuples
+          v = Argument::tuple(std::vector<Argument>(v.items().begin(), v.items().end()));
+        if (v.kind() == Argument::Kind::Opaque)
+          v = Argument::string(a[i].asString());
+        args.push_back(v);
+      }
+      ++out_.addedKinds[kind];
+      call(fresh(kind), "torch._C._dynamo.guards." + kind, std::move(args));
+      continue;
+    }
+    if (t == "fxkit.kernel") {
+      if (Status s = kernel(*n); !s)
+        return s.takeError();
+      continue;
+    }
+    if (t == "fxkit.extern") {
+      if (Status s = externCall(*n); !s)
+        return s.takeError();
+      continue;
+    }
+    if (t == "torch.as_strided") {
+      if (Status s = view(*n); !s)
+        return s.takeError();
+      continue;
+    }
+    if (t == "torch.empty_strided") {
+      map_[n] = out_.graph.create(OpKind::CallFunction, fresh(n->name()), t, remap(n->args()),
+                                  remap(n->kwargs()));
+      continue;
+    }
+    if (t == "operator.getitem") { // a result of a multi-output call, named by its buffer
+      ++out_.addedKinds["getitem of a multi-output call"];
+      map_[n] = call(fresh(n->name()), t, {remap(n->args().items()[0]), n->args().items()[1]});
+      continue;
+    }
+    if (t.starts_with("operator.") || t.starts_with("torch.ops.aten.sym_")) {
+      map_[n] = out_.graph.create(OpKind::CallFunction, fresh(defaultName(t)), t, remap(n->args()),
+                                  remap(n->kwargs()));
+      continue;
+    }
+    return Error("fxir: no FX IR form for wrapper node " + n->name() + " (" + std::string(t) + ")");
+  }
+  return std::move(out_);
+}
+
+} // namespace
+
+Expected<InductorFxIr> buildInductorFxIr(const Graph &wrapper) {
+  const InductorWrapperInfo *info = inductorWrapperInfo(wrapper);
+  if (!info)
+    return Error("fxir of a graph that was not read from Inductor's wrapper code");
+  return Converter(*info).run(wrapper);
+}
+
+Expected<std::string> writeInductorFxIr(const Graph &wrapper, bool code, std::string &added) {
+  auto fx = buildInductorFxIr(wrapper);
+  if (!fx)
+    return fx.takeError();
+  added = describeAddedKinds(fx->addedKinds);
+  return code ? printFxIrCode(fx->graph) : printFxText(fx->graph);
+}
+
+std::string describeAddedKinds(const std::map<std::string, size_t> &kinds) {
+  std::string s;
+  for (const auto &[kind, count] : kinds)
+    s += (s.empty() ? "" : ", ") + kind + " x" + std::to_string(count);
+  return s;
+}
+
+} // namespace fxkit
