@@ -54,4 +54,25 @@ for pass in cold cached; do
     --inputs "$here/softmax/fw_0.inputs.safetensors" \
     --check "$here/softmax/fw_0.outputs.safetensors" 2>&1 | grep -v "^opencl: 0:"
 done
+
+echo "== the same kernels JIT-compiled by the linked LLVM for this CPU (where built with LLVM)"
+if "$fxkit" run "$src" --backend llvm --cache-dir "$out/kernel-cache" \
+     --inputs "$here/softmax/fw_0.inputs.safetensors" \
+     --check "$here/softmax/fw_0.outputs.safetensors" 2>"$out/llvm.err"; then :
+elif grep -q "without LLVM" "$out/llvm.err"; then cat "$out/llvm.err"
+else cat "$out/llvm.err"; exit 1; fi
+
+echo "== the C++ wrapper: exported, built with CMake against this build's runtime, run, checked"
+"$fxkit" compile "$src" --to wrapper-cpp --name softmax -o "$out/softmax_cpp"
+cmake -S "$out/softmax_cpp" -B "$out/softmax_cpp/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$out/softmax_cpp/build" -j"$(nproc)" >/dev/null
+"$out/softmax_cpp/build/softmax_driver" "$here/softmax/fw_0.inputs.safetensors" \
+  --check "$here/softmax/fw_0.outputs.safetensors" --cache-dir "$out/kernel-cache" --stats
+
+echo "== pictures and the report: program picture, memory timeline, one HTML page"
+"$fxkit" compile "$src" --to svg --fusion -o "$out/softmax.program.svg"
+"$fxkit" compile "$src" --to timeline -o "$out/softmax.timeline.svg"
+"$fxkit" report "$src" -o "$out/softmax.report.html"
+ls -l "$out/softmax.program.svg" "$out/softmax.timeline.svg" "$out/softmax.report.html" |
+  awk '{print $5, $9}'
 echo "outputs in $out/"
