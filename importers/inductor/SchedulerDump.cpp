@@ -1085,9 +1085,17 @@ Expected<Graph> scheduleToGraph(InductorSchedule schedule, const std::string &fi
     else if (types.size() > 1)
       gn->value().v = std::move(types);
   };
+  // Inputs and the output share the graph's namespace with the scheduler nodes, whose names are
+  // kept as they are; a buffer named like a node (or `output`) gets a fresh name.
+  auto freshName = [&](const std::string &base, bool isOutput = false) {
+    std::string name = base;
+    for (size_t i = 1; nodeNames.count(name) || g.find(name) || (!isOutput && name == "output");
+         ++i)
+      name = base + "_" + std::to_string(i);
+    return name;
+  };
   for (const std::string &b : inputs) {
-    // A buffer name equal to a scheduler node name would collide in the graph's namespace.
-    std::string name = nodeNames.count(b) ? g.uniqueName(b + "_input") : b;
+    std::string name = nodeNames.count(b) ? freshName(b + "_input") : freshName(b);
     Node *p = g.create(OpKind::Placeholder, name, b);
     setValue(p, {b});
     producer[b] = p;
@@ -1128,6 +1136,9 @@ Expected<Graph> scheduleToGraph(InductorSchedule schedule, const std::string &fi
         it.push_back(Argument::sym(e));
       kw.emplace_back("iteration", Argument::tuple(std::move(it)));
     }
+    if (g.find(n.name))
+      return Error("scheduler node '" + n.name + "' is defined twice",
+                   SourceLoc{fileName, n.line, 1});
     Node *gn = g.create(OpKind::CallFunction, n.name, targetOf(n.kind), Argument::tuple(args),
                         Argument::dict(std::move(kw)));
     std::vector<std::string> buffers;
@@ -1143,7 +1154,7 @@ Expected<Graph> scheduleToGraph(InductorSchedule schedule, const std::string &fi
           break;
         }
   }
-  g.create(OpKind::Output, nodeNames.count("output") ? g.uniqueName("output") : "output", "output",
+  g.create(OpKind::Output, freshName("output", true), "output",
            Argument::tuple({Argument::tuple(std::move(outs))}));
   if (Status st = verifyGraph(g); !st) {
     Error err = st.takeError();
