@@ -93,18 +93,34 @@ __kernel void fused_amax_sub_exp_sum_0(__global const uchar *in_ptr0_base,
   const int lid = get_local_id(0);
   const int lane = lid & (fx_L - 1);
   const int slot = lid / fx_L;
+  // Persistent form: each lane holds up to 1 of its row's points in registers.
+  const bool fx_persistent = rnumel <= 1 * (long)fx_L;
   for (fx_index_t xbase = (fx_index_t)get_group_id(0) * fx_W; xbase < xnumel;
        xbase += (fx_index_t)get_num_groups(0) * fx_W) {
     // Rows past the end compute row xnumel - 1 again and store nothing.
     const bool xmask = xbase + slot < xnumel;
     const fx_index_t xindex = xmask ? xbase + slot : xnumel - 1;
     const fx_index_t x0 = xindex;
+    float fx_row0[1]; // in_ptr0[r0 + 16*x0]
     float acc0 = -INFINITY;
-    for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {
-      const fx_index_t r0 = rindex;
-      // amax
-      const float tmp0 = in_ptr0[r0 + 16*x0];
-      acc0 = fx_maximum_f(acc0, tmp0);
+    if (fx_persistent) {
+      #pragma unroll
+      for (int fx_k = 0; fx_k < 1; ++fx_k) {
+        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;
+        if (rindex < rnumel) {
+          const fx_index_t r0 = rindex;
+          // amax
+          const float tmp0 = (fx_row0[fx_k] = in_ptr0[r0 + 16*x0]);
+          acc0 = fx_maximum_f(acc0, tmp0);
+        }
+      }
+    } else {
+      for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {
+        const fx_index_t r0 = rindex;
+        // amax
+        const float tmp0 = in_ptr0[r0 + 16*x0];
+        acc0 = fx_maximum_f(acc0, tmp0);
+      }
     }
     if (fx_L > 1) {
       __local float *fx_s0 = (__local float *)(fx_scratch + 0 * fx_L * fx_W);
@@ -121,14 +137,30 @@ __kernel void fused_amax_sub_exp_sum_0(__global const uchar *in_ptr0_base,
     }
     const float tmp1 = acc0;
     float acc2 = 0;
-    for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {
-      const fx_index_t r0 = rindex;
-      // sub exp
-      const float tmp2 = in_ptr0[r0 + 16*x0];
-      const float tmp3 = tmp2 - tmp1;
-      const float tmp4 = exp(tmp3);
-      // sum
-      acc2 = acc2 + tmp4;
+    if (fx_persistent) {
+      #pragma unroll
+      for (int fx_k = 0; fx_k < 1; ++fx_k) {
+        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;
+        if (rindex < rnumel) {
+          const fx_index_t r0 = rindex;
+          // sub exp
+          const float tmp2 = fx_row0[fx_k];
+          const float tmp3 = tmp2 - tmp1;
+          const float tmp4 = exp(tmp3);
+          // sum
+          acc2 = acc2 + tmp4;
+        }
+      }
+    } else {
+      for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {
+        const fx_index_t r0 = rindex;
+        // sub exp
+        const float tmp2 = in_ptr0[r0 + 16*x0];
+        const float tmp3 = tmp2 - tmp1;
+        const float tmp4 = exp(tmp3);
+        // sum
+        acc2 = acc2 + tmp4;
+      }
     }
     if (fx_L > 1) {
       __local float *fx_s0 = (__local float *)(fx_scratch + 0 * fx_L * fx_W);
@@ -144,15 +176,32 @@ __kernel void fused_amax_sub_exp_sum_0(__global const uchar *in_ptr0_base,
       barrier(CLK_LOCAL_MEM_FENCE);
     }
     const float tmp5 = acc2;
-    for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {
-      const fx_index_t r0 = rindex;
-      // div
-      // recomputed where it is read: it never leaves the kernel
-      const float tmp6 = in_ptr0[r0 + 16*x0];
-      const float tmp7 = tmp6 - tmp1;
-      const float tmp8 = exp(tmp7);
-      const float tmp9 = tmp8 / tmp5;
-      if (xmask) out_ptr0[r0 + 16*x0] = (float)(tmp9);
+    if (fx_persistent) {
+      #pragma unroll
+      for (int fx_k = 0; fx_k < 1; ++fx_k) {
+        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;
+        if (rindex < rnumel) {
+          const fx_index_t r0 = rindex;
+          // div
+          // recomputed where it is read: it never leaves the kernel
+          const float tmp6 = fx_row0[fx_k];
+          const float tmp7 = tmp6 - tmp1;
+          const float tmp8 = exp(tmp7);
+          const float tmp9 = tmp8 / tmp5;
+          if (xmask) out_ptr0[r0 + 16*x0] = (float)(tmp9);
+        }
+      }
+    } else {
+      for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {
+        const fx_index_t r0 = rindex;
+        // div
+        // recomputed where it is read: it never leaves the kernel
+        const float tmp6 = in_ptr0[r0 + 16*x0];
+        const float tmp7 = tmp6 - tmp1;
+        const float tmp8 = exp(tmp7);
+        const float tmp9 = tmp8 / tmp5;
+        if (xmask) out_ptr0[r0 + 16*x0] = (float)(tmp9);
+      }
     }
   }
 }

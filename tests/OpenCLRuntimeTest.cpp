@@ -339,6 +339,23 @@ const char *kPathGraphs[] = {
     %sum : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%m, [1]), kwargs = {})
     return (m, sum)
 )",
+    // Rows longer than the lanes: persistent (rows held in registers, a partly filled last point
+    // per lane) where lanes * points reach 1000, looped otherwise.
+    R"(graph():
+    %x : Tensor "f32[5, 1000][1000, 1]cpu"[num_users=4] = placeholder[target=x]
+    %amax : [num_users=1] = call_function[target=torch.ops.aten.amax.default](args = (%x, [1], True), kwargs = {})
+    %sub : [num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%x, %amax), kwargs = {})
+    %exp : [num_users=2] = call_function[target=torch.ops.aten.exp.default](args = (%sub,), kwargs = {})
+    %sum_1 : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%exp, [1], True), kwargs = {})
+    %div : [num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%exp, %sum_1), kwargs = {})
+    %vm : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%x, [1]), kwargs = {correction: 0, keepdim: True})
+    %v : [num_users=1] = call_function[target=operator.getitem](args = (%vm, 0), kwargs = {})
+    %m : [num_users=1] = call_function[target=operator.getitem](args = (%vm, 1), kwargs = {})
+    %rs : [num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%v,), kwargs = {})
+    %c : [num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%x, %m), kwargs = {})
+    %n : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%c, %rs), kwargs = {})
+    return (div, n)
+)",
 };
 
 TEST(OpenCLRuntime, EveryPathAgreesWithTheInterpreterUnderEveryConfiguration) {
@@ -360,6 +377,8 @@ TEST(OpenCLRuntime, EveryPathAgreesWithTheInterpreterUnderEveryConfiguration) {
                                         "lanes=4,rows=16",
                                         "lanes=32,rows=2",
                                         "lanes=64,rows=1",
+                                        "lanes=128,rows=1",
+                                        "lanes=128,rows=2",
                                         "local=1,per_item=1",
                                         "local=64,per_item=4",
                                         "local=16,per_item=16"};
@@ -387,7 +406,7 @@ TEST(OpenCLRuntime, EveryPathAgreesWithTheInterpreterUnderEveryConfiguration) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 36);
+  EXPECT_EQ(checked, 55);
 }
 
 TEST(OpenCLRuntime, BadConfigurationAndWrongInputsAreErrors) {

@@ -4,6 +4,8 @@
 #include "ir/ops/ShapeRules.h"
 #include "transforms/SizeArgs.h"
 
+#include <algorithm>
+#include <cassert>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -246,6 +248,33 @@ private:
   }
 };
 
+/// Marks in the emitted text around the number of a load that a persistent reduction may hold
+/// in registers: kLoadLooped in the looped form, kLoadPersistent in the persistent one, closed
+/// by kLoadEnd. `run` replaces them once it knows which loads more than one loop repeats.
+constexpr char kLoadLooped = '\x01', kLoadPersistent = '\x03', kLoadEnd = '\x02';
+
+/// A load of a buffer the kernel does not write, inside a loop over the reduced points.
+struct RowLoad {
+  std::string text; ///< the load expression
+  std::string type; ///< its compute type
+  int scope = 0;    ///< the loop it is in
+  bool masked = false;
+};
+
+/// `text` with every line indented by `by` more spaces and each load mark's opening turned into
+/// `mark`.
+std::string reindent(const std::string &text, int by, char mark) {
+  std::string out;
+  bool lineStart = true;
+  for (char c : text) {
+    if (lineStart && c != '\n')
+      out.append(by, ' ');
+    lineStart = c == '\n';
+    out += c == kLoadLooped ? mark : c;
+  }
+  return out;
+}
+
 /// Which loop of a reduction kernel a value lives in: the row scope, or one loop over the
 /// row's reduced points.
 constexpr int kRowScope = -1;
@@ -263,7 +292,10 @@ struct ReductionState {
 
 class KernelEmitter {
 public:
-  KernelEmitter(const LoopProgram &p, const Kernel &k) : p_(p), k_(k) {}
+  /// `persistentPoints`: reduced points per lane a row may have for the kernel to keep the
+  /// values its loops load more than once in registers (0: loops only).
+  KernelEmitter(const LoopProgram &p, const Kernel &k, int persistentPoints)
+      : p_(p), k_(k), persistentK_(persistentPoints) {}
   Expected<GeneratedKernel> run();
 
 private:
@@ -284,9 +316,16 @@ private:
   std::string &body() { return loopOpen_ ? loopBody_ : rowBody_; }
   size_t indent() const { return loopOpen_ ? 6 : 4; }
   bool dependsOnOpenLoop(size_t i) const;
+  /// `text`, a load at a reduced point, as a mark `run` resolves (see kLoadLooped).
+  std::string rowLoad(const std::string &text, DType dtype, bool masked);
+  /// Resolves the marks: loads that two loops repeat go through a register array in the
+  /// persistent form. Returns the declarations of those arrays (empty: none repeats).
+  std::string resolveRowLoads();
 
   const LoopProgram &p_;
   const Kernel &k_;
+  int persistentK_ = 0;
+  std::vector<RowLoad> rowLoads_;
   bool reduction_ = false;
   std::vector<OpPlace> places_;
   std::map<int32_t, std::string> param_; ///< buffer -> pointer name
@@ -537,6 +576,8 @@ Expected<std::vector<std::string>> KernelEmitter::emitBody(size_t i) {
         value = *w;
       } else {
         value = loadExpr(in.buffer, *idx);
+        if (persistentK_ > 0 && loopOpen_)
+          value = rowLoad(value, p_.buffers[in.buffer].type.dtype, in.operands[0] >= 0);
       }
       DType stored = p_.buffers[in.buffer].type.dtype;
       bool sameType = computeType(stored).hasValue() && *computeType(stored) == *type;
@@ -569,6 +610,72 @@ Expected<std::vector<std::string>> KernelEmitter::emitBody(size_t i) {
   return v;
 }
 
+std::string KernelEmitter::rowLoad(const std::string &text, DType dtype, bool masked) {
+  auto type = computeType(dtype);
+  if (!type || dtype == DType::Bool) // bool has no private arrays worth keeping
+    return text;
+  rowLoads_.push_back({text, *type, scope_, masked});
+  return kLoadLooped + std::to_string(rowLoads_.size() - 1) + kLoadEnd;
+}
+
+std::string KernelEmitter::resolveRowLoads() {
+  // Per load expression: the loops that read it, and whether every read is unmasked (a masked
+  // read may skip points, so no later loop may count on its value).
+  struct Use {
+    std::set<int> scopes;
+    bool masked = false;
+    std::string type;
+    int array = -1;
+  };
+  std::map<std::string, Use> uses;
+  for (const RowLoad &l : rowLoads_) {
+    Use &u = uses[l.text];
+    u.scopes.insert(l.scope);
+    u.masked = u.masked || l.masked;
+    u.type = l.type;
+  }
+  // Registers are finite: at most four rows held, the most often repeated first.
+  std::vector<std::pair<size_t, std::string>> repeated;
+  for (const auto &[text, u] : uses)
+    if (u.scopes.size() > 1 && !u.masked)
+      repeated.push_back({u.scopes.size(), text});
+  std::stable_sort(repeated.begin(), repeated.end(),
+                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::string decls;
+  int arrays = 0;
+  for (const auto &[count, text] : repeated) {
+    if (arrays == 4)
+      break;
+    Use &u = uses.at(text);
+    u.array = arrays++;
+    decls += "    " + u.type + " fx_row" + std::to_string(u.array) + "[" +
+             std::to_string(persistentK_) + "]; // " + text + "\n";
+  }
+  std::string out;
+  out.reserve(rowBody_.size());
+  for (size_t i = 0; i < rowBody_.size(); ++i) {
+    char c = rowBody_[i];
+    if (c != kLoadLooped && c != kLoadPersistent) {
+      out += c;
+      continue;
+    }
+    size_t end = rowBody_.find(kLoadEnd, i);
+    assert(end != std::string::npos && "an unterminated load mark");
+    const RowLoad &l = rowLoads_.at(std::stoul(rowBody_.substr(i + 1, end - i - 1)));
+    const Use &u = uses.at(l.text);
+    if (c == kLoadLooped || u.array < 0) {
+      out += l.text;
+    } else {
+      std::string slot = "fx_row" + std::to_string(u.array) + "[fx_k]";
+      // The first loop that reads it keeps it; later loops read the register.
+      out += l.scope == *u.scopes.begin() ? "(" + slot + " = " + l.text + ")" : slot;
+    }
+    i = end;
+  }
+  rowBody_ = std::move(out);
+  return decls;
+}
+
 Status KernelEmitter::openLoop() {
   loopOpen_ = true;
   ++scope_;
@@ -589,7 +696,7 @@ Status KernelEmitter::closeLoop() {
   loopOpen_ = false;
   std::string &out = rowBody_;
   out += loopPrologue_;
-  out += "    for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {\n";
+  std::string loop;
   // The reduced variables, unflattened from the flat reduced index.
   SymExpr stride = 1;
   std::vector<std::string> decls;
@@ -609,9 +716,31 @@ Status KernelEmitter::closeLoop() {
     stride = symMul(stride, size).simplify();
   }
   for (auto it = decls.rbegin(); it != decls.rend(); ++it)
-    out += *it;
-  out += loopBody_;
-  out += "    }\n";
+    loop += *it;
+  loop += loopBody_;
+  if (persistentK_ == 0) {
+    out += "    for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {\n";
+    out += loop;
+    out += "    }\n";
+  } else {
+    // Persistent form: a fixed number of points per lane, unrolled, so that the loads two
+    // loops repeat stay in registers (Inductor's persistent reductions); the looped form for
+    // rows longer than the lanes hold.
+    std::string k = std::to_string(persistentK_);
+    out += "    if (fx_persistent) {\n";
+    out += "      #pragma unroll\n";
+    out += "      for (int fx_k = 0; fx_k < " + k + "; ++fx_k) {\n";
+    out += "        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;\n";
+    out += "        if (rindex < rnumel) {\n";
+    out += reindent(loop, 4, kLoadPersistent);
+    out += "        }\n";
+    out += "      }\n";
+    out += "    } else {\n";
+    out += "      for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {\n";
+    out += reindent(loop, 2, kLoadLooped);
+    out += "      }\n";
+    out += "    }\n";
+  }
   // Combine the lanes of each reduction, then its results become row values.
   for (size_t i : loopReductions_) {
     const LoopOp &op = p_.ops[k_.ops[i]];
@@ -885,6 +1014,9 @@ Expected<GeneratedKernel> KernelEmitter::run() {
       return s.takeError();
   if (Status s = closeLoop(); !s)
     return s.takeError();
+  std::string rowArrays = resolveRowLoads();
+  if (!rowArrays.empty())
+    g.persistentPoints = persistentK_;
 
   // The row variables, unflattened from the flat row index.
   std::string rowVars;
@@ -988,12 +1120,18 @@ Expected<GeneratedKernel> KernelEmitter::run() {
     src += "  const int lid = get_local_id(0);\n";
     src += "  const int lane = lid & (fx_L - 1);\n";
     src += "  const int slot = lid / fx_L;\n";
+    if (g.persistentPoints > 0)
+      src += "  // Persistent form: each lane holds up to " + std::to_string(g.persistentPoints) +
+             " of its row's points in registers.\n"
+             "  const bool fx_persistent = rnumel <= " +
+             std::to_string(g.persistentPoints) + " * (long)fx_L;\n";
     src += "  for (fx_index_t xbase = (fx_index_t)get_group_id(0) * fx_W; xbase < xnumel;\n"
            "       xbase += (fx_index_t)get_num_groups(0) * fx_W) {\n";
     src += "    // Rows past the end compute row xnumel - 1 again and store nothing.\n";
     src += "    const bool xmask = xbase + slot < xnumel;\n";
     src += "    const fx_index_t xindex = xmask ? xbase + slot : xnumel - 1;\n";
     src += rowVars;
+    src += rowArrays;
     src += rowBody_;
     src += "  }\n}\n";
   }
@@ -1084,7 +1222,20 @@ Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const Fuse
       out.launches.emplace_back();
       continue;
     }
-    auto g = KernelEmitter(program, k).run();
+    // Reduced points per lane a persistent row may have: rows up to 128 lanes x 32 points
+    // (4096) with 128 lanes, longer ones with more lanes, up to 32 points per lane.
+    int persistent = 0;
+    if (!k.reductionRanges.empty()) {
+      SymExpr r = symProduct(k.reductionRanges).simplify();
+      if (!r.isConstant())
+        persistent = 16;
+      else if (r.constant() <= 32 * 1024)
+        persistent = static_cast<int>(std::clamp<int64_t>((r.constant() + 127) / 128, 1, 32));
+    }
+    auto g = KernelEmitter(program, k, persistent).run();
+    // Without a load that two loops repeat, the persistent form gains nothing: loops only.
+    if (g && persistent > 0 && g->persistentPoints == 0)
+      g = KernelEmitter(program, k, 0).run();
     if (!g)
       return g.takeError();
     out.launches.push_back(g.take());

@@ -7,10 +7,12 @@
 /// row its ops run in order. Pointwise kernels run a grid-stride loop over the flat row index.
 /// Reduction kernels give each row `fx_L` lanes (a power of two) and each work-group `fx_W`
 /// rows; the reduced points of a row are split over its lanes and combined with a tree in local
-/// memory. Both are launch arguments, so autotuning needs no rebuild. Ops that run at every
-/// reduced point share one loop over them until an op needs a reduction result of that loop; a
-/// value computed in an earlier loop that never leaves the kernel is recomputed where it is
-/// read (as Inductor does), one stored to memory is loaded again (the same work-item wrote it).
+/// memory. Both are launch arguments, so autotuning needs no rebuild. A kernel whose loops read
+/// the same input again has a persistent form too, taken when the row fits the lanes' registers.
+/// Ops that run at every reduced point share one loop over them until an op needs a reduction
+/// result of that loop; a value computed in an earlier loop that never leaves the kernel is
+/// recomputed where it is read (as Inductor does), one stored to memory is loaded again (the same
+/// work-item wrote it).
 ///
 /// Storage types: float16 through vload_half/vstore_half (no cl_khr_fp16 needed), bfloat16 as
 /// ushort bits, bool as uchar; float16/bfloat16/float32 compute in float, float64 in double
@@ -52,7 +54,10 @@ struct GeneratedKernel {
   bool isReduction = false;
   bool usesDouble = false;
   int scratchBytesPerItem = 0; ///< Scratch: bytes of local memory per work-item
-  SymExpr xnumel, rnumel;      ///< rows and reduced points per row (rnumel 1 for pointwise)
+  /// Reductions: when rnumel <= persistentPoints * fx_L, each lane holds its row's points in
+  /// registers, loaded once for all the kernel's loops (0: the kernel always loops over them).
+  int persistentPoints = 0;
+  SymExpr xnumel, rnumel; ///< rows and reduced points per row (rnumel 1 for pointwise)
   /// Every size, index and numel the kernel computes, for choosing the index type.
   std::vector<SymExpr> extents;
 };

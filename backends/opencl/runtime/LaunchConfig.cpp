@@ -70,8 +70,14 @@ std::vector<LaunchConfig> candidateConfigs(bool reduction, int64_t xnumel, int64
     return out;
   }
   int maxLanes = nextPow2(std::max<int64_t>(rnumel, 1));
-  for (auto [lanes, rows] : std::vector<std::pair<int, int>>{
-           {1, 64}, {32, 8}, {256, 1}, {8, 32}, {64, 4}, {128, 2}, {1, 256}, {4, 64}, {16, 16}}) {
+  // On GPUs, wide rows first: a kernel that holds its row in registers (persistent) needs
+  // enough lanes for the row, and many lanes per row keep loads coalesced.
+  std::vector<std::pair<int, int>> shapes =
+      gpu ? std::vector<std::pair<int, int>>{{256, 1}, {512, 1}, {1024, 1}, {64, 4},  {128, 2},
+                                             {32, 8},  {8, 32},  {1, 64},   {1, 256}, {4, 64}}
+          : std::vector<std::pair<int, int>>{{1, 64},  {32, 8},  {256, 1}, {8, 32}, {64, 4},
+                                             {128, 2}, {1, 256}, {4, 64},  {16, 16}};
+  for (auto [lanes, rows] : shapes) {
     if (lanes > maxLanes && lanes > 1)
       continue;
     if (lanes * rows > maxWorkGroup)
