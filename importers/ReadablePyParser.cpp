@@ -533,6 +533,8 @@ private:
         std::string name;
         if (Status st = dottedName(name); !st)
           return st;
+        if (name.size() <= 6) // `torch.` and no name after it
+          return errorAt(t, "expected a name after 'torch.'");
         std::string_view rest = std::string_view(name).substr(6);
         if (auto d = parseDType(rest); d && rest.find('.') == std::string_view::npos) {
           out = Argument::dtype(*d);
