@@ -109,7 +109,8 @@ void printNode(std::string &out, const Node &n, const FxTextOptions &options) {
   out += '%';
   out += n.name();
   out += " : ";
-  if (const TensorType *t = n.value().tensor(); options.tensorTypes && t) {
+  const TensorType *t = n.value().tensor();
+  if (t && (options.tensorTypes || n.pythonType() == kTensorPythonType)) {
     out += "Tensor \"";
     t->print(out);
     out += '"';

@@ -492,8 +492,11 @@ bool Parser::parseNodeLine() {
   recent_[recentNext_++ % recent_.size()] = n;
   if (!pythonType.empty())
     n->setPythonType(pythonType);
-  if (tensorType)
+  if (tensorType) {
+    // The annotation's Python type is `Tensor`; kept so that printing writes the type back.
+    n->setPythonType(kTensorPythonType);
     n->value().v = std::move(*tensorType);
+  }
   return true;
 }
 
