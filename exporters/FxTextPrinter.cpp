@@ -109,8 +109,7 @@ void printNode(std::string &out, const Node &n, const FxTextOptions &options) {
   out += '%';
   out += n.name();
   out += " : ";
-  const TensorType *t = n.value().tensor();
-  if (t && (options.tensorTypes || n.pythonType() == kTensorPythonType)) {
+  if (const TensorType *t = n.value().tensor(); options.tensorTypes && t) {
     out += "Tensor \"";
     t->print(out);
     out += '"';

@@ -8,8 +8,7 @@
 namespace fxkit {
 
 struct FxTextOptions {
-  /// Print every node's tensor type as Inductor's comments do: `%x : Tensor "f32[4][1]cpu"[...]`.
-  /// Without it, only nodes whose Python type is `Tensor` (read from that form) print theirs.
+  /// Print each node's tensor type as Inductor's comments do: `%x : Tensor "f32[4][1]cpu"[...]`.
   bool tensorTypes = false;
 };
 

@@ -492,11 +492,8 @@ bool Parser::parseNodeLine() {
   recent_[recentNext_++ % recent_.size()] = n;
   if (!pythonType.empty())
     n->setPythonType(pythonType);
-  if (tensorType) {
-    // The annotation's Python type is `Tensor`; kept so that printing writes the type back.
-    n->setPythonType(kTensorPythonType);
+  if (tensorType)
     n->value().v = std::move(*tensorType);
-  }
   return true;
 }
 

@@ -25,8 +25,8 @@ std::optional<OpKind> parseOpKind(std::string_view text);
 struct NodeValue {
   /// One tensor, several (split, var_mean; nullopt for a non-tensor element), or a symbolic
   /// integer (placeholders such as `s77`, `sym_size` results).
-  using Variant =
-      std::variant<std::monostate, TensorType, std::vector<std::optional<TensorType>>, SymExpr>;
+  using Variant = std::variant<std::monostate, TensorType, std::vector<std::optional<TensorType>>,
+                               SymExpr>;
   Variant v;
 
   bool empty() const { return std::holds_alternative<std::monostate>(v); }
@@ -37,10 +37,6 @@ struct NodeValue {
   const SymExpr *sym() const { return std::get_if<SymExpr>(&v); }
   bool operator==(const NodeValue &) const = default;
 };
-
-/// The Python type of a node FX text annotates with its tensor type (`%x : Tensor "f32[4][1]cpu"`):
-/// printers write such a node's type back in that form.
-inline constexpr std::string_view kTensorPythonType = "Tensor";
 
 class Node {
 public:
@@ -65,8 +61,8 @@ public:
   NodeValue &value() { return value_; }
   const NodeValue &value() const { return value_; }
 
-  /// The Python type FX prints after the name (`torch.SymInt`, `torch.nn.parameter.Parameter`,
-  /// or kTensorPythonType for Inductor's `Tensor "f32[4][1]cpu"` form); empty when none.
+  /// The Python type FX prints after the name (`torch.SymInt`, `torch.nn.parameter.Parameter`);
+  /// empty when none.
   std::string_view pythonType() const { return pythonType_; }
   void setPythonType(std::string_view type);
 
