@@ -90,11 +90,16 @@ void gatherStructors(llvm::Module &m, llvm::StringRef name, llvm::StringRef func
 void prepareForJit(llvm::Module &m) {
   gatherStructors(m, "llvm.global_ctors", kJitInitSymbol, false);
   gatherStructors(m, "llvm.global_dtors", kJitFiniSymbol, true);
-  if (llvm::Function *f = m.getFunction("__cxa_atexit"))
+  // Both resolve to addresses in fxkit, possibly further than 2 GiB from the JIT's code: reached
+  // through the GOT, not PC-relative as the hidden __dso_handle is.
+  if (llvm::Function *f = m.getFunction("__cxa_atexit")) {
     f->setName(kJitAtExitSymbol);
+    f->setDSOLocal(false);
+  }
   if (llvm::GlobalVariable *g = m.getNamedGlobal("__dso_handle")) {
     g->setName(kJitDsoHandleSymbol);
     g->setVisibility(llvm::GlobalValue::DefaultVisibility);
+    g->setDSOLocal(false);
   }
 }
 

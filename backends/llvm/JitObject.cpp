@@ -42,10 +42,12 @@ JitObject::JitObject() : impl_(std::make_unique<Impl>()) {}
 JitObject::~JitObject() {
   if (!impl_->jit)
     return;
-  if (impl_->fini)
-    impl_->fini();
+  // As exit() does: objects registered with __cxa_atexit in reverse order, then the
+  // destructor functions.
   for (auto it = impl_->atExit.rbegin(); it != impl_->atExit.rend(); ++it)
     it->first(it->second);
+  if (impl_->fini)
+    impl_->fini();
 }
 
 Expected<std::unique_ptr<JitObject>> JitObject::load(std::span<const char> object,
