@@ -256,8 +256,12 @@ int runCli(int argc, char **argv) {
   run->add_option("--seed", runOptions.seed, "Seed of the random inputs (default 0)");
   run->add_option("--backend", runOptions.backend,
                   "interp (reference interpreter, the default), loops (compiled loop program, "
-                  "interpreted), opencl (compiled kernels) or llvm (the same kernels compiled by "
-                  "Clang for this CPU)");
+                  "interpreted), opencl (compiled kernels), llvm (the same kernels compiled by "
+                  "Clang for this CPU) or cpp-wrapper (the C++ wrapper `compile -o DIR --build` "
+                  "compiled, loaded in process; give --wrapper DIR)");
+  run->add_option("--wrapper", runOptions.wrapper,
+                  "cpp-wrapper: the folder `fxkit compile G -o DIR --build` wrote (rebuilt "
+                  "first if its sources changed or its object is corrupt)");
   run->add_option("--device", runOptions.device,
                   "OpenCL device: cpu, gpu or a number from `fxkit devices` (default: "
                   "$FXKIT_OPENCL_DEVICE, else the first GPU, else the first device)");
@@ -307,6 +311,10 @@ int runCli(int argc, char **argv) {
       "timeline (the memory plan as SVG)");
   compile->add_option("--gpu-arch", compileOptions.gpuArch,
                       "ptx: the NVIDIA architecture (default sm_80)");
+  compile->add_flag("--build", compileOptions.build,
+                    "wrapper-cpp (implied): also compile the wrapper in process with Clang into "
+                    "DIR/NAME.o, skipped when up to date; run it with `fxkit run G --backend "
+                    "cpp-wrapper --wrapper DIR` (needs LLVM)");
   addPictureOptions(compile);
 
   ReportCommandOptions reportOptions;

@@ -1,6 +1,9 @@
 #include "repl/CompileCommand.h"
 
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
+#ifdef FXKIT_HAVE_CPP_WRAPPER_BUILD
+#include "backends/cppwrapper/WrapperBuild.h"
+#endif
 #ifdef FXKIT_HAVE_LLVM
 #include "backends/llvm/PtxExport.h"
 #endif
@@ -44,8 +47,8 @@ Expected<std::string> openclSource(Graph &graph) {
 #endif
 
 /// `--to wrapper-cpp -o DIR`: the header, source, driver and CMakeLists.txt, each written
-/// atomically, all generated before any is written.
-Status writeWrapperCppFolder(Graph &graph, const CompileCommandOptions &options) {
+/// atomically, all generated before any is written. Returns the wrapper's name.
+Expected<std::string> writeWrapperCppFolder(Graph &graph, const CompileCommandOptions &options) {
   if (options.output.empty() || options.output == "-")
     return Error("--to wrapper-cpp writes several files: give a folder with -o DIR");
   std::string name = options.name;
@@ -72,8 +75,31 @@ Status writeWrapperCppFolder(Graph &graph, const CompileCommandOptions &options)
         {"driver.cpp", &files->driver},
         {"CMakeLists.txt", &files->cmake}})
     if (Status s = writeFileAtomic((dir / file).string(), *text); !s)
-      return s;
+      return s.takeError();
+  return files->name;
+}
+
+/// `--build`: DIR/NAME.o compiled in process (or found up to date); one line on stderr.
+Status buildWrapperObject(const std::string &dir, const std::string &name) {
+#ifdef FXKIT_HAVE_CPP_WRAPPER_BUILD
+  auto built = cppwrapper::buildWrapper(dir, name);
+  if (!built)
+    return built.takeError();
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.3f", built->seconds);
+  if (built->cached)
+    std::cerr << "fxkit: " << built->objectPath << ": cached (up to date)\n";
+  else
+    std::cerr << "fxkit: " << built->objectPath << ": built in " << seconds << " s ("
+              << cppwrapper::wrapperCompilerDescription() << ")"
+              << (built->replacedCorrupt ? "; replaced a corrupt object" : "") << "\n";
   return Status::ok();
+#else
+  (void)dir;
+  (void)name;
+  return Error("--build compiles the C++ wrapper with the LLVM component: this fxkit was built "
+               "without it (install llvm-15-dev libclang-15-dev and rebuild)");
+#endif
 }
 
 /// `--to opencl -o DIR` (a path not ending in .cl): a .cl file per kernel and manifest.json,
@@ -163,11 +189,22 @@ Status writePtxFolder(Graph &graph, const CompileCommandOptions &options) {
 
 } // namespace
 
-int runCompileCommand(const CompileCommandOptions &options) {
+int runCompileCommand(const CompileCommandOptions &given) {
+  CompileCommandOptions options = given;
   auto fail = [](const Error &e) {
     std::cerr << "fxkit: " << e.str() << "\n";
     return kExitBadInput;
   };
+  if (options.build && !options.to.empty() && options.to != "wrapper-cpp")
+    return fail(Error("--build compiles the C++ wrapper: it goes with --to wrapper-cpp, not '" +
+                      options.to + "'"));
+  if (options.build) {
+#ifndef FXKIT_HAVE_CPP_WRAPPER_BUILD
+    return fail(Error("--build compiles the C++ wrapper with the LLVM component: this fxkit was "
+                      "built without it (install llvm-15-dev libclang-15-dev and rebuild)"));
+#endif
+    options.to = "wrapper-cpp";
+  }
   std::optional<GraphFormat> in, out;
   if (!options.from.empty() && !(in = parseGraphFormat(options.from)))
     return fail(Error("unknown format '" + options.from + "' for --from"));
@@ -208,11 +245,18 @@ int runCompileCommand(const CompileCommandOptions &options) {
       return fail(s.error());
     return kExitOk;
   }
-  if (options.to == "wrapper-cpp" || options.to == "ptx") {
-    Status s = options.to == "ptx" ? writePtxFolder(*graph, options)
-                                   : writeWrapperCppFolder(*graph, options);
-    if (!s)
+  if (options.to == "ptx") {
+    if (Status s = writePtxFolder(*graph, options); !s)
       return fail(s.error());
+    return kExitOk;
+  }
+  if (options.to == "wrapper-cpp") {
+    auto name = writeWrapperCppFolder(*graph, options);
+    if (!name)
+      return fail(name.error());
+    if (options.build)
+      if (Status s = buildWrapperObject(options.output, *name); !s)
+        return fail(s.error());
     return kExitOk;
   }
   if ((options.to == "fxir" || options.to == "fxir-code") && inductorWrapperInfo(*graph)) {

@@ -21,6 +21,9 @@ struct CompileCommandOptions {
   bool fusion = false;           ///< pictures: refused fusions as dashed edges
   std::string collapse;          ///< pictures: "kernel" or "module" (exporters/RenderOptions.h)
   std::string gpuArch = "sm_80"; ///< ptx: the NVIDIA GPU architecture
+  /// wrapper-cpp: also compile the wrapper in process into DIR/NAME.o (needs LLVM), skipped
+  /// when up to date; `fxkit run --backend cpp-wrapper --wrapper DIR` loads it.
+  bool build = false;
 };
 
 /// Returns the exit code (0 ok, 2 bad input or a failing pass).

@@ -18,6 +18,10 @@
 #include "backends/llvm/LLVMProgram.h"
 #endif
 
+#ifdef FXKIT_HAVE_CPP_WRAPPER_BUILD
+#include "backends/cppwrapper/WrapperProgram.h"
+#endif
+
 #ifdef FXKIT_HAVE_JSON
 #include "backends/interp/json/ReferenceIO.h"
 #include "exporters/json/SafetensorsWriter.h"
@@ -137,14 +141,68 @@ Expected<InterpretResult> executeLLVM(const Compiled &compiled,
 #endif
 }
 
+/// `--backend cpp-wrapper`: the wrapper in `--wrapper DIR`, built if needed, loaded by ORC.
+Expected<InterpretResult> executeCppWrapper(const std::vector<RuntimeValue> &inputs,
+                                            const RunCommandOptions &options) {
+#ifdef FXKIT_HAVE_CPP_WRAPPER_BUILD
+  if (options.wrapper.empty())
+    return Error("--backend cpp-wrapper runs the wrapper `fxkit compile G -o DIR --build` "
+                 "built: give --wrapper DIR");
+  rt::RuntimeOptions rtOptions;
+  rtOptions.device = options.device;
+  rtOptions.cacheDir = options.cacheDir;
+  rtOptions.cache = options.cache;
+  rtOptions.tune = options.tune;
+  auto program = cppwrapper::WrapperProgram::load(options.wrapper, rtOptions);
+  if (!program)
+    return program.takeError();
+  Expected<InterpretResult> result = Error("no run");
+  auto t0 = std::chrono::steady_clock::now();
+  double firstRun = 0;
+  for (int i = 0; i < std::max(1, options.repeat); ++i) {
+    result = (*program)->run(inputs);
+    if (!result)
+      return result;
+    if (i == 0)
+      firstRun = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (options.stats) {
+    const cppwrapper::WrapperLoadStats &st = (*program)->stats();
+    std::cerr << "cpp-wrapper: " << st.build.objectPath << ": ";
+    if (st.build.cached)
+      std::cerr << "cached";
+    else
+      std::cerr << "built in " << st.build.seconds << " s ("
+                << cppwrapper::wrapperCompilerDescription() << ")"
+                << (st.build.replacedCorrupt ? ", replaced a corrupt object" : "");
+    std::cerr << "; loaded in " << st.loadSeconds << " s (ORC)\n"
+              << "cpp-wrapper: " << (*program)->deviceName() << "\n"
+              << "cpp-wrapper: " << (*program)->runtimeStats() << "\n"
+              << "cpp-wrapper: first run " << firstRun << " s";
+    if (options.repeat > 1)
+      std::cerr << ", later runs " << (total - firstRun) / (options.repeat - 1) << " s each";
+    std::cerr << "\n";
+  }
+  return result;
+#else
+  (void)inputs;
+  (void)options;
+  return Error("--backend cpp-wrapper compiles the C++ wrapper with the LLVM component: this "
+               "fxkit was built without it (install llvm-15-dev libclang-15-dev and rebuild)");
+#endif
+}
+
 /// Runs `graph` on the chosen backend, `repeat` times; the last run's result.
 Expected<InterpretResult> execute(Graph &graph, const std::vector<RuntimeValue> &inputs,
                                   const RunCommandOptions &options) {
   if (options.backend == "interp")
     return interpretGraph(graph, inputs);
+  if (options.backend == "cpp-wrapper")
+    return executeCppWrapper(inputs, options);
   if (options.backend != "loops" && options.backend != "opencl" && options.backend != "llvm")
     return Error("unknown backend '" + options.backend +
-                 "' (expected interp, loops, opencl or llvm)");
+                 "' (expected interp, loops, opencl, llvm or cpp-wrapper)");
   auto compiled = compileGraph(graph);
   if (!compiled)
     return compiled.takeError();

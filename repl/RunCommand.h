@@ -24,9 +24,11 @@ struct RunCommandOptions {
   std::optional<double> rtol, atol;
   std::vector<std::string> symbols; ///< NAME=VALUE bindings for random inputs
   uint64_t seed = 0;
-  /// "interp" (the reference interpreter), "loops" (the compiled loop program, interpreted), or
-  /// "opencl" (compiled kernels on an OpenCL device).
+  /// "interp" (the reference interpreter), "loops" (the compiled loop program, interpreted),
+  /// "opencl" (compiled kernels on an OpenCL device), "llvm" (the kernels compiled for this
+  /// CPU) or "cpp-wrapper" (the exported C++ wrapper compiled and loaded in process).
   std::string backend = "interp";
+  std::string wrapper;  ///< cpp-wrapper: the folder `compile -o DIR --build` wrote
   std::string device;   ///< OpenCL: cpu, gpu or a device number; empty: the default
   bool tune = true;     ///< OpenCL: autotune launch configurations
   bool cache = true;    ///< OpenCL: use the on-disk kernel cache

@@ -81,6 +81,16 @@ TEST(WrapperCpp, ReductionEntryPointGolden) {
 )");
   EXPECT_NE(f.cmake.find("\"/opt/fxkit/fxkit-runtime.cmake\""), std::string::npos) << f.cmake;
   EXPECT_NE(f.driver.find("new fxkit_generated::sumdiv::Model(rt)"), std::string::npos);
+  // The C entry point `run --backend cpp-wrapper` looks up in the loaded object.
+  EXPECT_EQ(wrapperFactorySymbol("sumdiv"), "fxkit_wrapper_create_sumdiv");
+  EXPECT_NE(f.header.find("extern \"C\" fxkit::rt::Model *fxkit_wrapper_create_sumdiv("
+                          "fxkit::rt::Runtime *rt);"),
+            std::string::npos);
+  EXPECT_NE(f.source.find("extern \"C\" fxkit::rt::Model *fxkit_wrapper_create_sumdiv("
+                          "fxkit::rt::Runtime *rt) {\n  return new "
+                          "fxkit_generated::sumdiv::Model(*rt);\n}\n"),
+            std::string::npos)
+      << f.source;
 }
 
 TEST(WrapperCpp, SymbolicSizesAreBoundFromInputs) {

@@ -39,6 +39,11 @@ Expected<WrapperCppFiles> writeWrapperCpp(const loop::LoopProgram &program,
 Expected<WrapperCppFiles> writeWrapperCpp(Graph &graph, const std::string &name,
                                           const std::string &runtimeCmake);
 
+/// The C entry point every exported wrapper defines (`fxkit_wrapper_create_NAME`): it returns a
+/// new Model on a runtime, so a program that loads the compiled wrapper (`fxkit run --backend
+/// cpp-wrapper`) needs no C++ name mangling to find it.
+std::string wrapperFactorySymbol(const std::string &name);
+
 /// A C++ raw string literal holding `text` exactly, with a delimiter that does not occur in it.
 std::string cppRawString(std::string_view text);
 

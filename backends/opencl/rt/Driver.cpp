@@ -25,22 +25,6 @@ int usage(const char *argv0, const std::string &why) {
   return 2;
 }
 
-Expected<RuntimeValue> runtimeValueOf(const Value &v) {
-  switch (v.kind) {
-  case Value::Kind::None:
-    return RuntimeValue{};
-  case Value::Kind::Integer:
-    return RuntimeValue{v.integer};
-  case Value::Kind::Tensor: {
-    auto t = toTensor(v.tensor);
-    if (!t)
-      return t.takeError();
-    return RuntimeValue{t.take()};
-  }
-  }
-  return RuntimeValue{};
-}
-
 } // namespace
 
 int driverMain(int argc, char **argv,
@@ -112,14 +96,8 @@ int driverMain(int argc, char **argv,
     return 2;
   }
   std::vector<Value> values;
-  for (const RuntimeValue &in : *inputs) {
-    if (const Tensor *t = in.tensor())
-      values.push_back(Value::of(toHostTensor(*t)));
-    else if (const int64_t *i = in.integer())
-      values.push_back(Value::of(*i));
-    else
-      values.push_back(Value());
-  }
+  for (const RuntimeValue &in : *inputs)
+    values.push_back(toValue(in));
   std::vector<Value> outputs;
   for (int r = 0; r < repeat; ++r) {
     auto t0 = std::chrono::steady_clock::now();
@@ -137,7 +115,7 @@ int driverMain(int argc, char **argv,
     std::fprintf(stderr, "%s: %s\n", model->name(), runtime->statsLine().c_str());
   std::vector<RuntimeValue> results;
   for (const Value &v : outputs) {
-    auto r = runtimeValueOf(v);
+    auto r = toRuntimeValue(v);
     if (!r) {
       std::fprintf(stderr, "error: %s\n", r.error().message.c_str());
       return 2;

@@ -27,4 +27,28 @@ HostTensor toHostTensor(const Tensor &t) {
   return h;
 }
 
+Expected<RuntimeValue> toRuntimeValue(const Value &v) {
+  switch (v.kind) {
+  case Value::Kind::None:
+    return RuntimeValue{};
+  case Value::Kind::Integer:
+    return RuntimeValue{v.integer};
+  case Value::Kind::Tensor: {
+    auto t = toTensor(v.tensor);
+    if (!t)
+      return t.takeError();
+    return RuntimeValue{t.take()};
+  }
+  }
+  return RuntimeValue{};
+}
+
+Value toValue(const RuntimeValue &v) {
+  if (const Tensor *t = v.tensor())
+    return Value::of(toHostTensor(*t));
+  if (const int64_t *i = v.integer())
+    return Value::of(*i);
+  return Value();
+}
+
 } // namespace fxkit::rt
