@@ -52,7 +52,7 @@ std::vector<SymExpr> iterate(const std::vector<SymExpr> &sizes, std::vector<SymE
       vars.push_back(SymExpr(0));
       continue;
     }
-    vars.push_back(SymExpr::symbol(loopVarName(reduction, ranges.size())));
+    vars.push_back(loopVar(reduction, ranges.size()));
     ranges.push_back(size);
   }
   return vars;
@@ -895,9 +895,20 @@ bool isLoopVar(const SymExpr &e) {
 }
 
 bool mentionsLoopVar(const SymExpr &e) {
-  for (const std::string &name : e.symbols())
-    if (isLoopVariable(name))
+  // A walk over the (small) tree rather than symbols(), which builds a sorted list of strings:
+  // this runs on every factor of every index that inlining looks at.
+  if (e.isConstant())
+    return false;
+  std::vector<const SymNode *> work{e.node()};
+  while (!work.empty()) {
+    const SymNode *n = work.back();
+    work.pop_back();
+    if (n->kind == SymExpr::Kind::Symbol && isLoopVariable(n->name))
       return true;
+    for (const SymExpr &o : n->operands)
+      if (!o.isConstant())
+        work.push_back(o.node());
+  }
   return false;
 }
 
