@@ -134,6 +134,21 @@ const Argument *Argument::find(std::string_view key) const {
 }
 
 void Argument::mapNodes(const std::function<Node *(Node *)> &fn) {
+  // Flat tuples (almost every node's args) without a work list: this runs on every node
+  // when a graph is cloned.
+  if (kind_ == Kind::NodeRef) {
+    p_ = fn(asNode());
+    return;
+  }
+  bool flat = true;
+  for (const Argument &child : items_)
+    flat = flat && child.items_.empty();
+  if (flat) {
+    for (Argument &child : items_)
+      if (child.kind_ == Kind::NodeRef)
+        child.p_ = fn(child.asNode());
+    return;
+  }
   std::vector<Argument *> stack{this};
   while (!stack.empty()) {
     Argument *a = stack.back();

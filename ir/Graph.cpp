@@ -3,7 +3,8 @@
 #include "ir/StringPool.h"
 
 #include <cassert>
-#include <unordered_map>
+#include <cstdio>
+#include <cstdlib>
 
 namespace fxkit {
 
@@ -95,6 +96,19 @@ Node *Graph::find(std::string_view name) const {
   return it == byName_.end() ? nullptr : it->second;
 }
 
+bool Graph::nameIndexMatchesNodes() const {
+  // Keys are distinct, so entries that each name a node of this graph by its own name are
+  // distinct nodes; as many as there are nodes means every node is indexed. (erase() drops
+  // the entry before the node is deleted, so no entry points at a deleted node.)
+  if (byName_.size() != size_)
+    return false;
+  for (const auto &[name, node] : byName_)
+    if (node->graph_ != this || name.data() != node->name_.data() ||
+        name.size() != node->name_.size())
+      return false;
+  return true;
+}
+
 std::string Graph::uniqueName(std::string_view base) const {
   if (!find(base))
     return std::string(base);
@@ -152,9 +166,28 @@ Graph Graph::clone() const {
   out.attachments = attachments;
   // Sized up front: rehashing both tables as they grow was a tenth of cloning a large graph.
   out.reserve(size_);
-  std::unordered_map<const Node *, Node *> map;
-  map.reserve(size_);
-  auto remap = [&map](Node *n) { return map.at(n); };
+  // Originals are numbered in their scratch slots (no hash map from original to copy); a
+  // reference to a node outside this graph is an invariant violation the verifier reports.
+  std::vector<const Node *> originals;
+  std::vector<Node *> copies;
+  originals.reserve(size_);
+  copies.reserve(size_);
+  for (Node *n : *this) {
+    n->scratch_ = static_cast<uint32_t>(originals.size());
+    originals.push_back(n);
+  }
+  auto remap = [&](Node *n) {
+    uint32_t i = n->scratch_;
+    if (i >= copies.size() || originals[i] != n) {
+      // Checked in release builds too: the copy would otherwise point into this graph.
+      std::fprintf(stderr,
+                   "fxkit: Graph::clone: node '%s' is used before it is defined or "
+                   "belongs to another graph\n",
+                   n->name_.c_str());
+      std::abort();
+    }
+    return copies[i];
+  };
   // Nodes are built here rather than through create(): target and Python type are interned
   // already (no second pool lookup each), and each copy's users list is sized once.
   for (Node *n : *this) {
@@ -169,7 +202,7 @@ Graph Graph::clone() const {
     copy->addUses();
     copy->pythonType_ = n->pythonType_;
     copy->value_ = n->value_;
-    map.emplace(n, copy);
+    copies.push_back(copy);
   }
   return out;
 }

@@ -44,6 +44,9 @@ public:
   void reserve(size_t nodes) { byName_.reserve(nodes); }
 
   Node *find(std::string_view name) const;
+  /// Whether the name index holds exactly this graph's nodes, each under its own name: what
+  /// find(n->name()) == n for every node says, without a hash lookup per node.
+  bool nameIndexMatchesNodes() const;
   /// `base`, or `base_1`, `base_2`, ... whichever is free (FX's naming).
   std::string uniqueName(std::string_view base) const;
 

@@ -20,9 +20,15 @@ Status verifyGraph(const Graph &graph) {
   size_t edges = 0;
   bool seenNonPlaceholder = false;
   std::vector<Node *> inputs;
+  // The name index is checked as a whole; only when that fails is each node looked up, to
+  // name the one at fault (a lookup per node was a tenth of the verifier's time).
+  if (!graph.nameIndexMatchesNodes()) {
+    for (Node *n : graph)
+      if (graph.find(n->name()) != n)
+        return fail(n, "name defined twice or missing from the name index");
+    return Status(Error("the name index lists nodes that are not in the graph"));
+  }
   for (Node *n : graph) {
-    if (graph.find(n->name()) != n)
-      return fail(n, "name defined twice or missing from the name index");
     if (n->op() == OpKind::Placeholder && seenNonPlaceholder)
       return fail(n, "placeholder after a non-placeholder node");
     if (n->op() != OpKind::Placeholder)

@@ -52,7 +52,7 @@ std::vector<SymExpr> iterate(const std::vector<SymExpr> &sizes, std::vector<SymE
       vars.push_back(SymExpr(0));
       continue;
     }
-    vars.push_back(SymExpr::symbol(loopVarName(reduction, ranges.size())));
+    vars.push_back(loopVar(reduction, ranges.size()));
     ranges.push_back(size);
   }
   return vars;
@@ -895,9 +895,20 @@ bool isLoopVar(const SymExpr &e) {
 }
 
 bool mentionsLoopVar(const SymExpr &e) {
-  for (const std::string &name : e.symbols())
-    if (isLoopVariable(name))
+  // A walk over the (small) tree rather than symbols(), which builds a sorted list of strings:
+  // this runs on every factor of every index that inlining looks at.
+  if (e.isConstant())
+    return false;
+  std::vector<const SymNode *> work{e.node()};
+  while (!work.empty()) {
+    const SymNode *n = work.back();
+    work.pop_back();
+    if (n->kind == SymExpr::Kind::Symbol && isLoopVariable(n->name))
       return true;
+    for (const SymExpr &o : n->operands)
+      if (!o.isConstant())
+        work.push_back(o.node());
+  }
   return false;
 }
 
@@ -1095,10 +1106,20 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadInd
 /// little is recomputed). Masked reads (cat) pass their mask on to the inlined loads.
 void Lowerer::inlineSmallProducers() {
   constexpr size_t kMaxBody = 48, kMaxReaders = 8;
+  // The ops reading each buffer, in op order: what reads() lists, without a list per op.
   std::vector<std::vector<int32_t>> readers(program_.buffers.size());
-  for (size_t i = 0; i < program_.ops.size(); ++i)
-    for (int32_t b : program_.ops[i].reads())
-      readers[b].push_back(static_cast<int32_t>(i));
+  auto addReader = [&readers](int32_t b, int32_t op) {
+    if (b >= 0 && (readers[b].empty() || readers[b].back() != op))
+      readers[b].push_back(op);
+  };
+  for (size_t i = 0; i < program_.ops.size(); ++i) {
+    const LoopOp &op = program_.ops[i];
+    for (const ScalarInstr &in : op.body)
+      if (in.op == ScalarOp::Load)
+        addReader(in.buffer, static_cast<int32_t>(i));
+    for (const BufferView &v : op.externInputs)
+      addReader(v.buffer, static_cast<int32_t>(i));
+  }
   for (size_t pi = 0; pi < program_.ops.size(); ++pi) {
     const LoopOp &producer = program_.ops[pi];
     if (producer.kind != LoopOpKind::Pointwise || producer.stores.size() != 1 ||
@@ -1138,6 +1159,7 @@ void Lowerer::inlineSmallProducers() {
       int32_t r = readers[b][ri];
       LoopOp &reader = program_.ops[r];
       std::vector<ScalarInstr> body;
+      body.reserve(reader.body.size() + 2 * producer.body.size()); // usually one read site
       std::vector<int32_t> remap(reader.body.size(), -1);
       for (size_t i = 0; i < reader.body.size(); ++i) {
         const ScalarInstr &in = reader.body[i];

@@ -111,7 +111,7 @@ std::optional<VarMap> kernelCoordinates(const LoopOp &op, Placement placement, c
     if (!sameRanges(op.ranges, full))
       return std::nullopt;
     for (size_t j = 0; j < k.reductionRanges.size(); ++j)
-      map[loopVarName(false, k.ranges.size() + j)] = SymExpr::symbol(loopVarName(true, j));
+      map[loopVarName(false, k.ranges.size() + j)] = loopVar(true, j);
     return map;
   }
   return std::nullopt;

@@ -22,6 +22,16 @@ NodeValue outputValue(const Node &node) {
 } // namespace
 
 Status inferShapes(Graph &graph) {
+  bool changed = false;
+  return inferShapes(graph, changed);
+}
+
+Status inferShapes(Graph &graph, bool &changed) {
+  auto assign = [&changed](Node &node, NodeValue value) {
+    if (!changed && !(node.value() == value))
+      changed = true;
+    node.value() = std::move(value);
+  };
   for (Node *node : graph) {
     switch (node->op()) {
     case OpKind::Placeholder:
@@ -32,11 +42,11 @@ Status inferShapes(Graph &graph) {
       auto value = inferNodeValue(*node);
       if (!value)
         return value.takeError();
-      node->value() = value.take();
+      assign(*node, value.take());
       break;
     }
     case OpKind::Output:
-      node->value() = outputValue(*node);
+      assign(*node, outputValue(*node));
       break;
     case OpKind::GetAttr:
       // Constants carry their value from the importer; nothing to compute.

@@ -12,5 +12,8 @@ namespace fxkit {
 /// nodes.json, or set by the caller). Errors name the node and its op; nodes after the failing
 /// one keep their previous values.
 Status inferShapes(Graph &graph);
+/// The same, and sets `changed` when some node's value differs from the one it had (compared
+/// node by node as it is replaced, so callers need not copy every value beforehand).
+Status inferShapes(Graph &graph, bool &changed);
 
 } // namespace fxkit

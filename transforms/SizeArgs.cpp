@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <unordered_map>
 
 namespace fxkit {
 
@@ -108,8 +109,50 @@ SymExpr useSizeArgs(const SymExpr &index, const Kernel &kernel) {
   return out;
 }
 
+namespace {
+
+/// What hoisting needs from one index expression: the products of two or more sizes in term
+/// order, and the size symbols a kernel reads as they are.
+struct IndexSizes {
+  std::vector<SymExpr> products;
+  std::vector<std::string> symbols;
+};
+
+IndexSizes analyseIndex(const SymExpr &index) {
+  IndexSizes out;
+  std::vector<Term> terms;
+  collectTerms(index.simplify(), 1, terms);
+  for (const Term &t : terms) {
+    if (t.sizes.size() == 1)
+      out.symbols.emplace_back(t.sizes[0].name());
+    if (t.sizes.size() >= 2)
+      out.products.push_back(product(t.sizes));
+  }
+  // Sizes inside opaque atoms (x0 // s27) are read as they are.
+  for (const std::string &name : index.symbols())
+    if (!isLoopVariable(name)) {
+      bool inHoisted = false;
+      for (const Term &t : terms)
+        if (t.sizes.size() >= 2)
+          for (const SymExpr &s : t.sizes)
+            inHoisted |= s.name() == name;
+      if (!inHoisted)
+        out.symbols.push_back(name);
+    }
+  return out;
+}
+
+struct SymExprKeyHash {
+  size_t operator()(const SymExpr &e) const { return e.hash(); }
+};
+
+} // namespace
+
 bool hoistSizeArgs(const LoopProgram &program, FusedProgram &fused) {
   bool any = false;
+  // Kernels index with the same few expressions over and over (uniqued, so equal expressions
+  // are equal keys): each is analysed once.
+  std::unordered_map<SymExpr, IndexSizes, SymExprKeyHash> analysed;
   for (Kernel &k : fused.kernels) {
     if (k.isExtern)
       continue;
@@ -117,30 +160,17 @@ bool hoistSizeArgs(const LoopProgram &program, FusedProgram &fused) {
     k.symbolArgs.clear();
     std::set<std::string> symbols;
     forEachIndex(program, k, [&](const SymExpr &index) {
-      std::vector<Term> terms;
-      collectTerms(index.simplify(), 1, terms);
-      for (const Term &t : terms) {
-        if (t.sizes.size() == 1)
-          symbols.insert(std::string(t.sizes[0].name()));
-        if (t.sizes.size() < 2)
-          continue;
-        SymExpr p = product(t.sizes);
+      auto it = analysed.find(index);
+      if (it == analysed.end())
+        it = analysed.emplace(index, analyseIndex(index)).first;
+      const IndexSizes &sizes = it->second;
+      for (const SymExpr &p : sizes.products) {
         bool known = std::any_of(k.sizeArgs.begin(), k.sizeArgs.end(),
                                  [&](const SizeArg &a) { return symEq(a.definition, p); });
         if (!known)
           k.sizeArgs.push_back({"ks" + std::to_string(k.sizeArgs.size()), p});
       }
-      // Sizes inside opaque atoms (x0 // s27) are read as they are.
-      for (const std::string &name : index.symbols())
-        if (!isLoopVariable(name)) {
-          bool inHoisted = false;
-          for (const Term &t : terms)
-            if (t.sizes.size() >= 2)
-              for (const SymExpr &s : t.sizes)
-                inHoisted |= s.name() == name;
-          if (!inHoisted)
-            symbols.insert(name);
-        }
+      symbols.insert(sizes.symbols.begin(), sizes.symbols.end());
     });
     k.symbolArgs.assign(symbols.begin(), symbols.end());
     any |= !k.sizeArgs.empty();

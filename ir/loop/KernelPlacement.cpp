@@ -22,7 +22,7 @@ void addVars(OpPlace &p, const std::vector<SymExpr> &mapped, bool reduction) {
 std::vector<SymExpr> loopVars(size_t n, bool reduction, size_t first) {
   std::vector<SymExpr> out;
   for (size_t i = 0; i < n; ++i)
-    out.push_back(SymExpr::symbol(loopVarName(reduction, first + i)));
+    out.push_back(loopVar(reduction, first + i));
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include "ir/ops/ShapeRules.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <sstream>
@@ -66,6 +67,23 @@ std::string_view loopOpKindName(LoopOpKind kind) {
 
 std::string loopVarName(bool reduction, size_t i) {
   return (reduction ? "r" : "x") + std::to_string(i);
+}
+
+SymExpr loopVar(bool reduction, size_t i) {
+  constexpr size_t kCached = 32;
+  // Built on first use (thread-safe static initialisation); the symbols are uniqued, so the
+  // cached value equals SymExpr::symbol(loopVarName(...)).
+  static const auto cache = [] {
+    std::array<std::array<SymExpr, kCached>, 2> c;
+    for (size_t k = 0; k < kCached; ++k) {
+      c[0][k] = SymExpr::symbol(loopVarName(false, k));
+      c[1][k] = SymExpr::symbol(loopVarName(true, k));
+    }
+    return c;
+  }();
+  if (i < kCached)
+    return cache[reduction ? 1 : 0][i];
+  return SymExpr::symbol(loopVarName(reduction, i));
 }
 
 namespace {

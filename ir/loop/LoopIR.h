@@ -176,6 +176,9 @@ struct Buffer {
 
 /// Name of iteration variable `i` of the kept ("x") or reduced ("r") space.
 std::string loopVarName(bool reduction, size_t i);
+/// The symbol loopVarName(reduction, i), built once per process for the first few dozen
+/// (lowering and fusion ask for them for every op).
+SymExpr loopVar(bool reduction, size_t i);
 
 /// The whole lowered program.
 struct LoopProgram {
