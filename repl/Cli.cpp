@@ -4,6 +4,7 @@
 #include "exporters/GraphSummary.h"
 #include "exporters/wrapper/GraphRender.h"
 #include "exporters/wrapper/InductorFxIr.h"
+#include "exporters/wrapper/InductorModule.h"
 #include "importers/Import.h"
 #include "importers/inductor/InductorWrapper.h"
 #include "importers/inductor/WrapperAnalysis.h"
@@ -21,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #endif
 
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -87,7 +89,11 @@ int runConvert(const std::string &input, const std::string &output, const std::s
   if (!graph)
     return reportError(graph.error());
   auto picture = parseRenderFormat(graphFormatName(*outFormat));
-  auto text = picture ? renderGraph(*graph, *picture, render) : exportGraph(*graph, *outFormat);
+  // Inductor's program with Triton kernels: fxpy is a module that runs them.
+  bool runnable = *outFormat == GraphFormat::FxPy && isRunnableInductorProgram(*graph);
+  auto text = picture    ? renderGraph(*graph, *picture, render)
+              : runnable ? writeInductorModule(*graph, std::filesystem::path(input).filename())
+                         : exportGraph(*graph, *outFormat);
   if (!text)
     return reportError(text.error());
   if (Status st = writeFileAtomic(output, *text); !st)

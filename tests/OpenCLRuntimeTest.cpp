@@ -340,7 +340,7 @@ const char *kPathGraphs[] = {
     return (m, sum)
 )",
     // Rows longer than the lanes: persistent (rows held in registers, a partly filled last point
-    // per lane) where lanes * points reach 1000, looped otherwise.
+    // per lane) where lanes * points reach 1000 (4 points: lanes=256), looped otherwise.
     R"(graph():
     %x : Tensor "f32[5, 1000][1000, 1]cpu"[num_users=4] = placeholder[target=x]
     %amax : [num_users=1] = call_function[target=torch.ops.aten.amax.default](args = (%x, [1], True), kwargs = {})
@@ -379,6 +379,7 @@ TEST(OpenCLRuntime, EveryPathAgreesWithTheInterpreterUnderEveryConfiguration) {
                                         "lanes=64,rows=1",
                                         "lanes=128,rows=1",
                                         "lanes=128,rows=2",
+                                        "lanes=256,rows=1",
                                         "local=1,per_item=1",
                                         "local=64,per_item=4",
                                         "local=16,per_item=16"};
@@ -406,7 +407,7 @@ TEST(OpenCLRuntime, EveryPathAgreesWithTheInterpreterUnderEveryConfiguration) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 55);
+  EXPECT_EQ(checked, 60);
 }
 
 TEST(OpenCLRuntime, BadConfigurationAndWrongInputsAreErrors) {

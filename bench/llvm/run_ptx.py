@@ -7,11 +7,15 @@ from INPUTS.safetensors (`arg_<i>`), launches the kernels in schedule order with
 rules of the manifest (pointwise: 256 threads per block; reductions: lanes x rows), and
 compares the outputs with EXPECTED.safetensors (`out_<i>`, rtol/atol 1e-4). Extern launches
 (matrix products, convolutions) are not run: a manifest with any is reported and skipped.
-Sizes must be constant (no size symbols).
+Size symbols that are graph inputs take their values from INPUTS.
 
-Not yet run on a GPU (written for the coordinator's check; no device time was left).
+INPUTS may be `random` (inputs filled with standard-normal float32 values) and EXPECTED `-`
+(no check): for timing. `--time`: mean time of one whole run (every launch in order) over 20
+runs after 3 warm-up runs, CUDA events. `--tune`: for reduction kernels, tries lanes x rows in
+(32x8, 64x4, 128x2, 256x1, 512x1, 1024x1) and keeps the fastest (implies --time).
 
-Usage: run_ptx.py DIR INPUTS.safetensors EXPECTED.safetensors [--lanes 32 --rows 8]
+Usage: run_ptx.py DIR INPUTS.safetensors|random EXPECTED.safetensors|- [--lanes 32 --rows 8]
+                  [--time] [--tune]
 Exit 0 when every output matches, 1 on a mismatch, 3 when skipped.
 """
 import argparse
@@ -57,6 +61,8 @@ def main():
     ap.add_argument('expected')
     ap.add_argument('--lanes', type=int, default=32)
     ap.add_argument('--rows', type=int, default=8)
+    ap.add_argument('--time', action='store_true')
+    ap.add_argument('--tune', action='store_true')
     a = ap.parse_args()
     m = json.load(open(f'{a.dir}/manifest.json'))
     if any('extern' in l for l in m['launches']):
@@ -74,35 +80,89 @@ def main():
         check(cu, cu.cuModuleGetFunction(ctypes.byref(fn), mod, k['name'].encode()),
               f"finding {k['name']}")
         functions[k['name']] = (fn, k)
-    buffers = {b['name']: torch.zeros(max(int(eval(b['bytes'])), 1), dtype=torch.uint8,
+    # Size symbols that are graph inputs take their values from the inputs file.
+    env = {}
+    if a.inputs != 'random':
+        inputs = read_safetensors(a.inputs)
+        raw = open(a.inputs, 'rb').read(8)
+        header = json.loads(open(a.inputs, 'rb').read(8 + struct.unpack('<Q', raw)[0])[8:])
+        scalars = header.get('__metadata__', {})  # integer inputs: `arg_0: '33'`
+        for i, spec in enumerate(m['inputs']):
+            if 'symbol' in spec:
+                env[spec['symbol']] = int(scalars[f'arg_{i}'])
+    size = lambda text: int(eval(text, {}, dict(env)))
+    buffers = {b['name']: torch.zeros(max(size(b['bytes']), 1), dtype=torch.uint8,
                                       device='cuda') for b in m['buffers']}
-    inputs = read_safetensors(a.inputs)
-    for i, spec in enumerate(m['inputs']):
-        if 'buffer' in spec:
-            t = inputs[f'arg_{i}'].contiguous().view(torch.uint8).reshape(-1)
-            buffers[spec['buffer']][:t.numel()].copy_(t)
+    if a.inputs == 'random':
+        torch.manual_seed(0)
+        for spec in m['inputs']:
+            if 'buffer' in spec:
+                b = buffers[spec['buffer']]
+                b.view(torch.float32)[:] = torch.randn(b.numel() // 4, device='cuda')
+    else:
+        for i, spec in enumerate(m['inputs']):
+            if 'buffer' in spec:
+                t = inputs[f'arg_{i}'].contiguous().view(torch.uint8).reshape(-1)
+                buffers[spec['buffer']][:t.numel()].copy_(t)
+    prepared = []
     for launch in m['launches']:
         fn, k = functions[launch['kernel']]
-        values = []
-        for p, arg in zip([p for p in k['params'] if p['kind'] != 'buffer_offset'], launch['args']):
-            if 'buffer' in arg:
-                values += [ctypes.c_uint64(buffers[arg['buffer']].data_ptr()), ctypes.c_uint64(0)]
-            elif 'config' in arg:
-                values.append(ctypes.c_int32(a.lanes if arg['config'] == 'lanes' else a.rows))
+        prepared.append((fn, k, launch, size(launch['xnumel'])))
+
+    def run_all(lanes, rows):
+        keep = []
+        for fn, k, launch, xnumel in prepared:
+            values = []
+            params_ = [p for p in k['params'] if p['kind'] != 'buffer_offset']
+            for p, arg in zip(params_, launch['args']):
+                if 'buffer' in arg:
+                    values += [ctypes.c_uint64(buffers[arg['buffer']].data_ptr()),
+                               ctypes.c_uint64(0)]
+                elif 'config' in arg:
+                    values.append(ctypes.c_int32(lanes if arg['config'] == 'lanes' else rows))
+                else:
+                    values.append(ctypes.c_int64(size(arg['value'])))
+            if k['reduction']:
+                block = lanes * rows
+                grid = min((xnumel + rows - 1) // rows, 65535)
             else:
-                values.append(ctypes.c_int64(int(eval(arg['value']))))
-        xnumel = int(eval(launch['xnumel']))
-        if k['reduction']:
-            block = a.lanes * a.rows
-            grid = min((xnumel + a.rows - 1) // a.rows, 65535)
-        else:
-            block = 256
-            grid = min((xnumel + block - 1) // block, 65535)
-        params = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p)
-                                                   for v in values])
-        check(cu, cu.cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, None, params, None),
-              f"launching {launch['kernel']}")
+                block = 256
+                grid = min((xnumel + block - 1) // block, 65535)
+            params = (ctypes.c_void_p * len(values))(
+                *[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p) for v in values])
+            keep.append((values, params))
+            check(cu, cu.cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, None, params, None),
+                  f"launching {launch['kernel']}")
+
+    def time_ms(lanes, rows, runs=20):
+        for _ in range(3):
+            run_all(lanes, rows)
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(runs):
+            run_all(lanes, rows)
+        end.record()
+        torch.cuda.synchronize()
+        return start.elapsed_time(end) / runs
+
+    lanes, rows = a.lanes, a.rows
+    if a.tune and any(k['reduction'] for _, k, _, _ in prepared):
+        trials = []
+        for l, r in [(32, 8), (64, 4), (128, 2), (256, 1), (512, 1), (1024, 1)]:
+            try:
+                trials.append((l, r, time_ms(l, r)))
+                print(f'lanes={l} rows={r}: {trials[-1][2]:.4f} ms')
+            except RuntimeError as e:  # e.g. too many registers for this block size
+                print(f'lanes={l} rows={r}: {e}')
+        lanes, rows, _ = min(trials, key=lambda x: x[2])
+    if a.time or a.tune:
+        print(f'time per run: {time_ms(lanes, rows):.4f} ms (lanes={lanes}, rows={rows}, '
+              f'{len(prepared)} launches)')
+    run_all(lanes, rows)
     torch.cuda.synchronize()
+    if a.expected == '-':
+        return 0
     expected = read_safetensors(a.expected)
     failed = 0
     for i, o in enumerate(m['outputs']):
@@ -110,8 +170,8 @@ def main():
             continue
         want = expected[f'out_{i}']
         raw = buffers[o['buffer']].view(want.dtype)
-        got = torch.as_strided(raw, [int(eval(s)) for s in o['sizes']],
-                               [int(eval(s)) for s in o['strides']], int(eval(o['offset'])))
+        got = torch.as_strided(raw, [size(x) for x in o['sizes']],
+                               [size(x) for x in o['strides']], size(o['offset']))
         ok = torch.allclose(got.cpu().double(), want.double(), rtol=1e-4, atol=1e-4,
                             equal_nan=True)
         err = (got.cpu().double() - want.double()).abs().max().item() if want.numel() else 0

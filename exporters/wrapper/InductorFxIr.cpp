@@ -71,7 +71,6 @@ private:
   std::unordered_map<const Node *, Node *> map_; ///< wrapper node -> FX IR node
   std::map<std::string, size_t, std::less<>> suffix_;
   std::map<std::string, int64_t, std::less<>> kernelIdx_;
-  int64_t launches_ = 0;
   std::string error_; ///< the first error of remap, reported after the node
 };
 
@@ -228,12 +227,14 @@ Status Converter::kernel(const Node &n) {
     if (int64_t b = config->block(std::string(1, "XYZ"[d]) + "BLOCK"))
       grid[d] = ceilDiv(numel[d], b);
   auto [idx, first] = kernelIdx_.try_emplace(k->name, static_cast<int64_t>(kernelIdx_.size()));
-  if (!first) // deep_mlp: PyTorch's converter fails on the second launch of one kernel
+  if (first)
+    out_.kernelNames.push_back(k->name);
+  else // deep_mlp: PyTorch's converter fails on the second launch of one kernel
     ++out_.addedKinds["repeated launch of one kernel (same kernel_idx)"];
   call(fresh("triton_kernel_wrapper_mutation"),
        "torch.ops.higher_order.triton_kernel_wrapper_mutation", {},
        {{"kernel_idx", Argument::integer(idx->second)},
-        {"constant_args_idx", Argument::integer(launches_++)},
+        {"constant_args_idx", Argument::integer(out_.launches++)},
         {"grid", Argument::list({Argument::tuple({grid[0], grid[1], grid[2]})})},
         {"tma_descriptor_metadata", Argument::dict({})},
         {"kwargs", Argument::dict(std::move(kwargs))}});

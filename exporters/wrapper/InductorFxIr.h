@@ -31,6 +31,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace fxkit {
 
@@ -38,6 +39,10 @@ struct InductorFxIr {
   Graph graph;
   /// Node kinds PyTorch 2.11's WrapperFxCodegen does not convert, with how many were written.
   std::map<std::string, size_t> addedKinds;
+  /// The launched kernels' names by `kernel_idx`, and the number of launches (each launch has
+  /// its own `constant_args_idx`, 0 .. launches - 1).
+  std::vector<std::string> kernelNames;
+  int64_t launches = 0;
 };
 
 /// Converts a graph read from Inductor's Python wrapper code (it has the kernels attached).
