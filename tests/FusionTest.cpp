@@ -189,6 +189,28 @@ TEST(Fusion, KernelSizeLimitAndDeduplication) {
   EXPECT_NE(d->reason.find("too many nodes"), std::string::npos) << d->reason;
 }
 
+TEST(Fusion, KernelsWhoseConstantsDifferBelowSixDigitsKeepTheirOwnDefinitions) {
+  // x + 1e-07 and y + 2e-07: the same code but for a constant that "%f" prints as 0.000000 in
+  // both; sharing one definition would add 1e-07 to y.
+  Compiled c = compile(R"(graph():
+    %x : Tensor "f32[4, 8][8, 1]cpu"[num_users=1] = placeholder[target=x]
+    %y : Tensor "f32[4, 8][8, 1]cpu"[num_users=1] = placeholder[target=y]
+    %a : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%x, 1e-07), kwargs = {})
+    %b : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%y, 2e-07), kwargs = {})
+    return (a, b)
+)");
+  ASSERT_EQ(c.fused.kernels.size(), 2u);
+  EXPECT_EQ(c.fused.distinctKernels(), 2u);
+  EXPECT_NE(c.fused.kernels[0].signature, c.fused.kernels[1].signature);
+  Tensor zeros = fromValues({4, 8}, std::vector<double>(32, 0.0));
+  std::vector<RuntimeValue> in{RuntimeValue{zeros}, RuntimeValue{zeros}};
+  auto r = interpretLoopProgram(c.program, c.fused, in);
+  ASSERT_TRUE(r) << r.error().str();
+  ASSERT_EQ(r->outputs.size(), 2u);
+  expectValues(*r->outputs[0].tensor(), std::vector<double>(32, static_cast<float>(1e-07)), 1e-12);
+  expectValues(*r->outputs[1].tensor(), std::vector<double>(32, static_cast<float>(2e-07)), 1e-12);
+}
+
 TEST(Lowering, PerChannelVectorsAreInlinedIntoTheirReaders) {
   // Batch-norm's scale rsqrt(var + eps) over [4] channels feeds a [2, 4, 3] op: it is inlined
   // (recomputed per element) rather than given a kernel of its own.

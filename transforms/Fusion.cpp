@@ -4,6 +4,7 @@
 #include "ir/ops/ShapeRules.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <queue>
 #include <set>
@@ -320,7 +321,9 @@ std::string Fuser::signatureOf(const Kernel &k) const {
         s += ')';
       } else if (in.op == ScalarOp::Constant) {
         s += '(';
-        s += std::to_string(in.constant);
+        // Every bit of the constant: "%f" would merge kernels whose constants differ below
+        // 1e-6 into one definition.
+        s += std::to_string(std::bit_cast<uint64_t>(in.constant));
         s += ',';
         s += std::to_string(in.intConstant);
         s += ')';
