@@ -63,6 +63,8 @@ def main():
     ap.add_argument('--rows', type=int, default=8)
     ap.add_argument('--time', action='store_true')
     ap.add_argument('--tune', action='store_true')
+    ap.add_argument('--groups', action='store_true',
+                    help='reductions: also time caps on the number of work-groups')
     a = ap.parse_args()
     m = json.load(open(f'{a.dir}/manifest.json'))
     if any('extern' in l for l in m['launches']):
@@ -109,7 +111,7 @@ def main():
         fn, k = functions[launch['kernel']]
         prepared.append((fn, k, launch, size(launch['xnumel'])))
 
-    def run_all(lanes, rows):
+    def run_all(lanes, rows, max_groups=65535):
         keep = []
         for fn, k, launch, xnumel in prepared:
             values = []
@@ -124,7 +126,7 @@ def main():
                     values.append(ctypes.c_int64(size(arg['value'])))
             if k['reduction']:
                 block = lanes * rows
-                grid = min((xnumel + rows - 1) // rows, 65535)
+                grid = min((xnumel + rows - 1) // rows, max_groups)
             else:
                 block = 256
                 grid = min((xnumel + block - 1) // block, 65535)
@@ -134,14 +136,14 @@ def main():
             check(cu, cu.cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, None, params, None),
                   f"launching {launch['kernel']}")
 
-    def time_ms(lanes, rows, runs=20):
+    def time_ms(lanes, rows, runs=20, max_groups=65535):
         for _ in range(3):
-            run_all(lanes, rows)
+            run_all(lanes, rows, max_groups)
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
         start.record()
         for _ in range(runs):
-            run_all(lanes, rows)
+            run_all(lanes, rows, max_groups)
         end.record()
         torch.cuda.synchronize()
         return start.elapsed_time(end) / runs
@@ -156,6 +158,13 @@ def main():
             except RuntimeError as e:  # e.g. too many registers for this block size
                 print(f'lanes={l} rows={r}: {e}')
         lanes, rows, _ = min(trials, key=lambda x: x[2])
+    if a.groups:
+        for l, r in [(256, 1), (512, 1), (1024, 1), (128, 2)]:
+            for g in [65535, 132 * 32, 132 * 16, 132 * 8, 132 * 4, 132 * 2]:
+                try:
+                    print(f'lanes={l} rows={r} groups<={g}: {time_ms(l, r, max_groups=g):.4f} ms')
+                except RuntimeError as e:
+                    print(f'lanes={l} rows={r} groups<={g}: {e}')
     if a.time or a.tune:
         print(f'time per run: {time_ms(lanes, rows):.4f} ms (lanes={lanes}, rows={rows}, '
               f'{len(prepared)} launches)')
