@@ -263,11 +263,12 @@ int runCli(int argc, char **argv) {
   run->add_option("--backend", runOptions.backend,
                   "interp (reference interpreter, the default), loops (compiled loop program, "
                   "interpreted), opencl (compiled kernels), llvm (the same kernels compiled by "
-                  "Clang for this CPU) or cpp-wrapper (the C++ wrapper `compile -o DIR --build` "
-                  "compiled, loaded in process; give --wrapper DIR)");
+                  "Clang for this CPU) or cpp-wrapper (the graph's C++ wrapper compiled in process "
+                  "and loaded; kept in the kernel cache, or --wrapper DIR)");
   run->add_option("--wrapper", runOptions.wrapper,
                   "cpp-wrapper: the folder `fxkit compile G -o DIR --build` wrote (rebuilt "
-                  "first if its sources changed or its object is corrupt)");
+                  "first if its sources changed or its object is corrupt); default: the graph's "
+                  "own wrapper, written and built in the kernel cache");
   run->add_option("--device", runOptions.device,
                   "OpenCL device: cpu, gpu or a number from `fxkit devices` (default: "
                   "$FXKIT_OPENCL_DEVICE, else the first GPU, else the first device)");

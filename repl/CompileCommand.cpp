@@ -51,16 +51,7 @@ Expected<std::string> openclSource(Graph &graph) {
 Expected<std::string> writeWrapperCppFolder(Graph &graph, const CompileCommandOptions &options) {
   if (options.output.empty() || options.output == "-")
     return Error("--to wrapper-cpp writes several files: give a folder with -o DIR");
-  std::string name = options.name;
-  if (name.empty()) {
-    name = std::filesystem::path(options.graph).filename().string();
-    name = name.substr(0, name.find('.'));
-    for (char &c : name)
-      if (!std::isalnum(static_cast<unsigned char>(c)))
-        c = '_';
-    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
-      name = "model_" + name;
-  }
+  std::string name = options.name.empty() ? wrapperNameFor(options.graph) : options.name;
   auto files = writeWrapperCpp(graph, name, FXKIT_RUNTIME_CMAKE);
   if (!files)
     return files.takeError();
@@ -188,6 +179,17 @@ Status writePtxFolder(Graph &graph, const CompileCommandOptions &options) {
 }
 
 } // namespace
+
+std::string wrapperNameFor(const std::string &graphPath) {
+  std::string name = std::filesystem::path(graphPath).filename().string();
+  name = name.substr(0, name.find('.'));
+  for (char &c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])))
+    name = "model_" + name;
+  return name;
+}
 
 int runCompileCommand(const CompileCommandOptions &given) {
   CompileCommandOptions options = given;

@@ -29,4 +29,8 @@ struct CompileCommandOptions {
 /// Returns the exit code (0 ok, 2 bad input or a failing pass).
 int runCompileCommand(const CompileCommandOptions &options);
 
+/// The C++ wrapper's default name for a graph file: its name up to the first dot, made an
+/// identifier (`model_` in front where it would start with a digit or be empty).
+std::string wrapperNameFor(const std::string &graphPath);
+
 } // namespace fxkit

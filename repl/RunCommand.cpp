@@ -20,11 +20,22 @@
 
 #ifdef FXKIT_HAVE_CPP_WRAPPER_BUILD
 #include "backends/cppwrapper/WrapperProgram.h"
+#include "backends/opencl/runtime/KernelCache.h"
+#include "exporters/Export.h"
+#include "exporters/wrapper/WrapperCppWriter.h"
+#include "repl/CompileCommand.h"
+
+#include <filesystem>
+#include <fstream>
 #endif
 
 #ifdef FXKIT_HAVE_JSON
 #include "backends/interp/json/ReferenceIO.h"
 #include "exporters/json/SafetensorsWriter.h"
+#endif
+
+#ifndef FXKIT_RUNTIME_CMAKE
+#define FXKIT_RUNTIME_CMAKE ""
 #endif
 
 #include <charconv>
@@ -141,19 +152,68 @@ Expected<InterpretResult> executeLLVM(const Compiled &compiled,
 #endif
 }
 
-/// `--backend cpp-wrapper`: the wrapper in `--wrapper DIR`, built if needed, loaded by ORC.
-Expected<InterpretResult> executeCppWrapper(const std::vector<RuntimeValue> &inputs,
+#ifdef FXKIT_HAVE_CPP_WRAPPER_BUILD
+/// The folder of the C++ wrapper of `graph` in the cache (`cpp-wrapper/NAME-HASH` under the
+/// OpenCL kernel cache's folder), written there when absent; its object is then built (and
+/// kept) on the first load like any `compile -o DIR --build` folder. The hash covers the
+/// generated files, so a changed graph or fxkit gets a folder of its own.
+Expected<std::string> cachedWrapperFolder(Graph &graph, const RunCommandOptions &options) {
+  std::string root = opencl::KernelCache(options.cacheDir).dir();
+  if (root.empty() || !options.cache)
+    return Error("--backend cpp-wrapper without --wrapper DIR builds the wrapper in the kernel "
+                 "cache: give --wrapper DIR, or --cache-dir DIR (no HOME, or --no-cache)");
+  auto compiled = compileGraph(graph);
+  if (!compiled)
+    return compiled.takeError();
+  std::string name = wrapperNameFor(options.graph);
+  auto files = writeWrapperCpp(compiled->program, compiled->fused, compiled->plan, name,
+                               FXKIT_RUNTIME_CMAKE);
+  if (!files)
+    return files.takeError();
+  uint64_t key = opencl::stableHash(files->header);
+  key = opencl::stableHash(files->source, key);
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(root) / "cpp-wrapper" / (files->name + "-" + opencl::hashHex(key));
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    return Error("cannot create the folder '" + dir.string() + "': " + ec.message());
+  // Written atomically, each only when it differs: a concurrent run writes the same bytes.
+  for (const auto &[file, text] :
+       {std::pair<std::string, const std::string *>{files->name + ".h", &files->header},
+        {files->name + ".cpp", &files->source},
+        {"driver.cpp", &files->driver},
+        {"CMakeLists.txt", &files->cmake}}) {
+    fs::path path = dir / file;
+    std::ifstream in(path, std::ios::binary);
+    std::string have((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in && have == *text)
+      continue;
+    if (Status s = writeFileAtomic(path.string(), *text); !s)
+      return s.takeError();
+  }
+  return dir.string();
+}
+#endif
+
+/// `--backend cpp-wrapper`: the wrapper in `--wrapper DIR` (or, without it, the graph's own
+/// wrapper in the cache), built if needed, loaded by ORC.
+Expected<InterpretResult> executeCppWrapper(Graph &graph, const std::vector<RuntimeValue> &inputs,
                                             const RunCommandOptions &options) {
 #ifdef FXKIT_HAVE_CPP_WRAPPER_BUILD
-  if (options.wrapper.empty())
-    return Error("--backend cpp-wrapper runs the wrapper `fxkit compile G -o DIR --build` "
-                 "built: give --wrapper DIR");
+  std::string folder = options.wrapper;
+  if (folder.empty()) {
+    auto cached = cachedWrapperFolder(graph, options);
+    if (!cached)
+      return cached.takeError();
+    folder = cached.take();
+  }
   rt::RuntimeOptions rtOptions;
   rtOptions.device = options.device;
   rtOptions.cacheDir = options.cacheDir;
   rtOptions.cache = options.cache;
   rtOptions.tune = options.tune;
-  auto program = cppwrapper::WrapperProgram::load(options.wrapper, rtOptions);
+  auto program = cppwrapper::WrapperProgram::load(folder, rtOptions);
   if (!program)
     return program.takeError();
   Expected<InterpretResult> result = Error("no run");
@@ -186,6 +246,7 @@ Expected<InterpretResult> executeCppWrapper(const std::vector<RuntimeValue> &inp
   }
   return result;
 #else
+  (void)graph;
   (void)inputs;
   (void)options;
   return Error("--backend cpp-wrapper compiles the C++ wrapper with the LLVM component: this "
@@ -199,7 +260,7 @@ Expected<InterpretResult> execute(Graph &graph, const std::vector<RuntimeValue> 
   if (options.backend == "interp")
     return interpretGraph(graph, inputs);
   if (options.backend == "cpp-wrapper")
-    return executeCppWrapper(inputs, options);
+    return executeCppWrapper(graph, inputs, options);
   if (options.backend != "loops" && options.backend != "opencl" && options.backend != "llvm")
     return Error("unknown backend '" + options.backend +
                  "' (expected interp, loops, opencl, llvm or cpp-wrapper)");

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `compile G -o DIR --build` and `run G --backend cpp-wrapper --wrapper DIR`: for every reference
+# `compile G -o DIR --build` and `run G --backend cpp-wrapper [--wrapper DIR]`: for every reference
 # workload the wrapper is compiled in process by Clang into DIR/NAME.o, a second build is a
 # cache hit, and the loaded wrapper reproduces the reference outputs on the default OpenCL
 # device. A corrupt object is detected and rebuilt; a broken source gives Clang's diagnostics
@@ -28,7 +28,7 @@ expect_err "give a folder with -o DIR"
 expect_exit 2 "$FXKIT" compile "$S.graph.txt" --to opencl -o "$WORK/x" --build
 expect_err "--build compiles the C++ wrapper: it goes with --to wrapper-cpp"
 [ ! -e "$WORK/x" ] || fail "a refused --build wrote $WORK/x"
-expect_exit 2 "$FXKIT" run "$S.graph.txt" --backend cpp-wrapper
+expect_exit 2 "$FXKIT" run "$S.graph.txt" --backend cpp-wrapper --no-cache
 expect_err "give --wrapper DIR"
 expect_exit 2 "$FXKIT" run "$S.graph.txt" --backend cpp-wrapper --wrapper "$WORK/missing"
 expect_err "is not a folder written by"
@@ -60,6 +60,19 @@ for name in "${names[@]}"; do
   grep -q MISMATCH "$WORK/out" && fail "$name: $(cat "$WORK/out")"
   expect_err "$name.o: cached; loaded in"
 done
+
+# Without --wrapper: the graph's own wrapper is written and built in the kernel cache, then
+# found there (a folder per generated source).
+expect_exit 0 "$FXKIT" run "$S.graph.txt" --backend cpp-wrapper --stats \
+  --inputs "$S.inputs.safetensors" --check "$S.outputs.safetensors"
+expect_err "$FXKIT_CACHE_DIR/cpp-wrapper/fw_0-"
+expect_err "fw_0.o: built in"
+expect_out "check passed"
+expect_exit 0 "$FXKIT" run "$S.graph.txt" --backend cpp-wrapper --stats \
+  --inputs "$S.inputs.safetensors" --check "$S.outputs.safetensors"
+expect_err "fw_0.o: cached; loaded in"
+expect_out "check passed"
+[ "$(ls "$FXKIT_CACHE_DIR/cpp-wrapper" | wc -l)" = 1 ] || fail "a second run made another folder"
 
 # A corrupt object (truncated) is detected by its checksum and rebuilt before it is loaded.
 W="$WORK/w/softmax"
