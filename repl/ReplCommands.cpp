@@ -535,12 +535,14 @@ const std::vector<ReplCommand> &replCommands() {
       {"render", "render [FILE.svg|.png|.pdf|.dot]", "Draw the graph (DOT text here without FILE)",
        "Writes the picture of 'fxkit convert --to svg|dot' to FILE (atomically).\n", K::File,
        K::None, replCmdRender},
-      {"export", "export FORMAT [FILE]", "Write the graph as fx, fxpy, json, dot, svg, png or pdf", "",
-       K::Format, K::File, cmdExport},
+      {"export", "export FORMAT [FILE]", "Write the graph as fx, fxpy, json, dot, svg, png or pdf",
+       "", K::Format, K::File, cmdExport},
       {"run", "run [--backend B] [--seed N] [SYM=N...]", "Run the graph on seeded random inputs",
        "Prints the type of every output. Symbolic sizes of the inputs need a value: s77=33.\n"
        "Backends: interp (the reference interpreter, default), loops (the fused loop\n"
-       "program), opencl (compiled kernels; --device cpu|gpu|N picks the device).\n"
+       "program), opencl (compiled kernels; --device cpu|gpu|N picks the device), llvm\n"
+       "(the kernels compiled by Clang for this CPU), cpp-wrapper (the graph's C++ wrapper,\n"
+       "built in process once and kept in the kernel cache).\n"
        "Ctrl-C stops it.\n",
        K::None, K::None, cmdRun},
       {"bench", "bench [N] [--backend B] [SYM=N...]",

@@ -91,8 +91,10 @@ Expected<ReplRunOptions> parseReplRunOptions(const ReplWords &w, size_t first, b
     else
       return bad(word);
   }
-  if (options.backend != "interp" && options.backend != "loops" && options.backend != "opencl")
-    return Error("unknown backend '" + options.backend + "' (expected interp, loops or opencl)");
+  if (options.backend != "interp" && options.backend != "loops" && options.backend != "opencl" &&
+      options.backend != "llvm" && options.backend != "cpp-wrapper")
+    return Error("unknown backend '" + options.backend +
+                 "' (expected interp, loops, opencl, llvm or cpp-wrapper)");
   return options;
 }
 

@@ -157,17 +157,15 @@ Expected<InterpretResult> executeLLVM(const Compiled &compiled,
 /// OpenCL kernel cache's folder), written there when absent; its object is then built (and
 /// kept) on the first load like any `compile -o DIR --build` folder. The hash covers the
 /// generated files, so a changed graph or fxkit gets a folder of its own.
-Expected<std::string> cachedWrapperFolder(Graph &graph, const RunCommandOptions &options) {
+Expected<std::string> cachedWrapperFolder(const Compiled &compiled,
+                                          const RunCommandOptions &options) {
   std::string root = opencl::KernelCache(options.cacheDir).dir();
   if (root.empty() || !options.cache)
     return Error("--backend cpp-wrapper without --wrapper DIR builds the wrapper in the kernel "
                  "cache: give --wrapper DIR, or --cache-dir DIR (no HOME, or --no-cache)");
-  auto compiled = compileGraph(graph);
-  if (!compiled)
-    return compiled.takeError();
   std::string name = wrapperNameFor(options.graph);
-  auto files = writeWrapperCpp(compiled->program, compiled->fused, compiled->plan, name,
-                               FXKIT_RUNTIME_CMAKE);
+  auto files =
+      writeWrapperCpp(compiled.program, compiled.fused, compiled.plan, name, FXKIT_RUNTIME_CMAKE);
   if (!files)
     return files.takeError();
   uint64_t key = opencl::stableHash(files->header);
@@ -203,7 +201,10 @@ Expected<InterpretResult> executeCppWrapper(Graph &graph, const std::vector<Runt
 #ifdef FXKIT_HAVE_CPP_WRAPPER_BUILD
   std::string folder = options.wrapper;
   if (folder.empty()) {
-    auto cached = cachedWrapperFolder(graph, options);
+    auto compiled = compileGraph(graph);
+    if (!compiled)
+      return compiled.takeError();
+    auto cached = cachedWrapperFolder(*compiled, options);
     if (!cached)
       return cached.takeError();
     folder = cached.take();
@@ -343,6 +344,12 @@ struct PreparedRun::Impl {
   std::unique_ptr<opencl::OpenCLContext> context;
   std::unique_ptr<opencl::OpenCLProgram> program;
 #endif
+#ifdef FXKIT_HAVE_LLVM
+  std::unique_ptr<llvmjit::LLVMProgram> llvmProgram;
+#endif
+#ifdef FXKIT_HAVE_CPP_WRAPPER_BUILD
+  std::unique_ptr<cppwrapper::WrapperProgram> wrapperProgram;
+#endif
 };
 
 PreparedRun::PreparedRun() : impl_(std::make_unique<Impl>()) {}
@@ -353,8 +360,10 @@ const Graph &PreparedRun::graph() const { return impl_->graph; }
 Expected<std::unique_ptr<PreparedRun>>
 PreparedRun::prepare(const Graph &graph, const std::string &backend, const std::string &device,
                      const volatile std::sig_atomic_t *interrupt) {
-  if (backend != "interp" && backend != "loops" && backend != "opencl")
-    return Error("unknown backend '" + backend + "' (expected interp, loops or opencl)");
+  if (backend != "interp" && backend != "loops" && backend != "opencl" && backend != "llvm" &&
+      backend != "cpp-wrapper")
+    return Error("unknown backend '" + backend +
+                 "' (expected interp, loops, opencl, llvm or cpp-wrapper)");
   std::unique_ptr<PreparedRun> run(new PreparedRun());
   Impl &impl = *run->impl_;
   impl.backend = backend;
@@ -371,6 +380,38 @@ PreparedRun::prepare(const Graph &graph, const std::string &backend, const std::
   impl.compiled = compiled.take();
   if (backend == "loops")
     return run;
+  if (backend == "llvm") {
+#ifdef FXKIT_HAVE_LLVM
+    auto program = llvmjit::LLVMProgram::load(impl.compiled->program, impl.compiled->fused,
+                                              impl.compiled->plan, {});
+    if (!program)
+      return program.takeError();
+    impl.llvmProgram = program.take();
+    return run;
+#else
+    return Error("this fxkit was built without LLVM (install llvm-15-dev libclang-15-dev and "
+                 "rebuild)");
+#endif
+  }
+  if (backend == "cpp-wrapper") {
+#ifdef FXKIT_HAVE_CPP_WRAPPER_BUILD
+    RunCommandOptions options;
+    options.graph = "repl";
+    auto folder = cachedWrapperFolder(*impl.compiled, options);
+    if (!folder)
+      return folder.takeError();
+    rt::RuntimeOptions rtOptions;
+    rtOptions.device = device;
+    auto program = cppwrapper::WrapperProgram::load(*folder, rtOptions);
+    if (!program)
+      return program.takeError();
+    impl.wrapperProgram = program.take();
+    return run;
+#else
+    return Error("--backend cpp-wrapper compiles the C++ wrapper with the LLVM component: this "
+                 "fxkit was built without it (install llvm-15-dev libclang-15-dev and rebuild)");
+#endif
+  }
 #ifdef FXKIT_HAVE_OPENCL
   auto info = opencl::selectDevice(device);
   if (!info)
@@ -401,6 +442,14 @@ Expected<InterpretResult> PreparedRun::run(std::span<const RuntimeValue> inputs)
   if (impl.backend == "loops")
     return interpretLoopProgram(impl.compiled->program, impl.compiled->fused, inputs,
                                 impl.interrupt);
+#ifdef FXKIT_HAVE_LLVM
+  if (impl.llvmProgram)
+    return impl.llvmProgram->run(inputs);
+#endif
+#ifdef FXKIT_HAVE_CPP_WRAPPER_BUILD
+  if (impl.wrapperProgram)
+    return impl.wrapperProgram->run(inputs);
+#endif
 #ifdef FXKIT_HAVE_OPENCL
   return impl.program->run(inputs);
 #else

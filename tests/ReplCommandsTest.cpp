@@ -335,11 +335,32 @@ TEST_F(ReplCommands, BenchPrintsMinAndMedian) {
   line = run("bench 2 --backend loops");
   EXPECT_TRUE(line.starts_with("g: 2 runs on loops: min ")) << lastErr;
   run("bench 2 --backend tpu");
-  EXPECT_EQ(lastErr, "error: unknown backend 'tpu' (expected interp, loops or opencl)\n");
+  EXPECT_EQ(lastErr,
+            "error: unknown backend 'tpu' (expected interp, loops, opencl, llvm or cpp-wrapper)\n");
   run("bench -4");
   EXPECT_NE(lastErr.find("bad argument '-4'"), std::string::npos) << lastErr;
   EXPECT_TRUE(run("run --backend loops --seed 3").starts_with("out_0: f32[4, 8]")) << lastErr;
 }
+
+#if defined(FXKIT_HAVE_LLVM) && defined(FXKIT_HAVE_CPP_WRAPPER_BUILD)
+TEST_F(ReplCommands, RunAndBenchOnTheCompiledBackendsGiveTheInterpretersValues) {
+  // The kernel cache (and the cpp-wrapper's folder in it) in a fresh temporary folder.
+  std::string cache = ::testing::TempDir() + "repl-backends-cache";
+  std::filesystem::remove_all(cache);
+  ::setenv("FXKIT_CACHE_DIR", cache.c_str(), 1);
+  std::string interp = run("run --seed 5");
+  ASSERT_TRUE(lastOk) << lastErr;
+  for (const char *backend : {"llvm", "cpp-wrapper"}) {
+    SCOPED_TRACE(backend);
+    EXPECT_EQ(run(std::string("run --seed 5 --backend ") + backend), interp) << lastErr;
+    std::string line = run(std::string("bench 2 --backend ") + backend);
+    EXPECT_TRUE(line.starts_with(std::string("g: 2 runs on ") + backend + ": min ")) << lastErr;
+  }
+  EXPECT_TRUE(std::filesystem::exists(cache + "/cpp-wrapper")) << "no wrapper folder in " << cache;
+  ::unsetenv("FXKIT_CACHE_DIR");
+  std::filesystem::remove_all(cache);
+}
+#endif
 
 /// Runs one command as if Ctrl-C had been pressed while it ran (the flag is already set when it
 /// reaches its first safe point).
