@@ -4,12 +4,15 @@
 #include <atomic>
 #include <cassert>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <future>
 #include <map>
 #include <mutex>
 #include <set>
+#include <string_view>
 #include <thread>
 
 namespace fxkit::opencl {
@@ -289,8 +292,19 @@ Expected<LaunchConfig> KernelSet::Impl::tune(Definition &d, std::span<const Laun
       release();
       return r1.takeError();
     }
-    if (!warm)
+    // FXKIT_TUNE_LOG=1: every trial on stderr, to see why a configuration won.
+    static const bool log = [] {
+      const char *v = std::getenv("FXKIT_TUNE_LOG");
+      return v && *v && std::string_view(v) != "0";
+    }();
+    if (!warm) {
+      if (log)
+        std::fprintf(stderr, "fxkit: tune %s x%lld_r%lld %s: refused by the device (%s)\n",
+                     d.spec.name.c_str(), static_cast<long long>(xnumel),
+                     static_cast<long long>(rnumel), c.str(reduction).c_str(),
+                     warm.error().message.c_str());
       continue; // a configuration the device refuses is not a candidate
+    }
     // The faster of two timed launches: one launch alone is at the mercy of noise.
     double fastest = -1;
     for (int rep = 0; rep < 2; ++rep) {
@@ -303,6 +317,10 @@ Expected<LaunchConfig> KernelSet::Impl::tune(Definition &d, std::span<const Laun
       if (t && (fastest < 0 || *t < fastest))
         fastest = *t;
     }
+    if (log && fastest >= 0)
+      std::fprintf(stderr, "fxkit: tune %s x%lld_r%lld %s: %.4f ms\n", d.spec.name.c_str(),
+                   static_cast<long long>(xnumel), static_cast<long long>(rnumel),
+                   c.str(reduction).c_str(), fastest * 1e3);
     if (fastest >= 0 && (bestTime < 0 || fastest < bestTime)) {
       bestTime = fastest;
       best = c;
@@ -406,6 +424,9 @@ Status KernelSet::launch(size_t index, std::span<const LaunchArg> args, int64_t 
   } else {
     LaunchConfig best = defaultConfig(reduction, xnumel, rnumel, maxWg, dev.isGpu);
     if (im.options.tune) {
+      if (const char *v = std::getenv("FXKIT_TUNE_LOG"); v && *v && std::string_view(v) != "0")
+        std::fprintf(stderr, "fxkit: tune %s: work-group limit %d (device %zu, kernel %zu)\n",
+                     name.c_str(), maxWg, dev.maxWorkGroupSize, kernelWg);
       auto tuned = im.tune(d, args, xnumel, rnumel, maxWg);
       if (!tuned)
         return tuned.takeError();
