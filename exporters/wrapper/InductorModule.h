@@ -8,8 +8,8 @@
 /// sizes of each kernel's first heuristic config. `get_args()` rebuilds the example inputs of
 /// the original module, and running the file executes `forward` once on them.
 ///
-/// The module needs PyTorch and Triton on a GPU. The forward part re-reads as fxpy: the FX IR
-/// graph, without the kernels.
+/// The module needs PyTorch and Triton on a GPU. It is an output format only: fxkit does not
+/// read it back (its graph is `--to fxir`, which does re-read as FX text).
 
 #include "ir/Error.h"
 #include "ir/Graph.h"
