@@ -89,11 +89,21 @@ int runConvert(const std::string &input, const std::string &output, const std::s
   if (!graph)
     return reportError(graph.error());
   auto picture = parseRenderFormat(graphFormatName(*outFormat));
-  // Inductor's program with Triton kernels: fxpy is a module that runs them.
-  bool runnable = *outFormat == GraphFormat::FxPy && isRunnableInductorProgram(*graph);
-  auto text = picture    ? renderGraph(*graph, *picture, render)
-              : runnable ? writeInductorModule(*graph, std::filesystem::path(input).filename())
-                         : exportGraph(*graph, *outFormat);
+  // Inductor's program with Triton kernels: fxpy is a module that runs them, where every
+  // launch has an FX IR form; otherwise the wrapper graph, with a note saying why.
+  Expected<std::string> text = Error("no output");
+  if (picture) {
+    text = renderGraph(*graph, *picture, render);
+  } else if (*outFormat == GraphFormat::FxPy && isRunnableInductorProgram(*graph)) {
+    text = writeInductorModule(*graph, std::filesystem::path(input).filename());
+    if (!text) {
+      std::cerr << "fxkit: note: no runnable module (" << text.error().message
+                << "); writing the wrapper graph as fxpy\n";
+      text = exportGraph(*graph, *outFormat);
+    }
+  } else {
+    text = exportGraph(*graph, *outFormat);
+  }
   if (!text)
     return reportError(text.error());
   if (Status st = writeFileAtomic(output, *text); !st)

@@ -42,6 +42,14 @@ done
 expect_exit 0 "$FXKIT" convert "$C/softmax/cpu_output_code_0.py" --to fxpy
 expect_out "= fxkit.kernel(name = 'cpp_fused__softmax_0'"
 
+# A launch config the Triton heuristics emulation does not cover (a tiled reduction): the
+# wrapper graph instead, and a note that says why.
+sed "s/size_hints={'x': 4096, 'r0_': 1024}/size_hints={'y': 64, 'x': 64, 'r0_': 1024}/" \
+  "$C/softmax/output_code_0.py" >"$WORK/tiled.py"
+expect_exit 0 "$FXKIT" convert "$WORK/tiled.py" --to fxpy
+expect_out "= fxkit.kernel(name = 'triton_per_fused__softmax_exp_prepare_softmax_online_sub_0'"
+expect_err "fxkit: note: no runnable module (fxir: kernel 'triton_per_fused__softmax_exp_prepare_softmax_online_sub_0': tiled or multi-dimensional reductions"
+
 # A corrupt wrapper: exit 2 and no module left behind.
 head -c 3000 "$C/softmax/output_code_0.py" >"$WORK/cut.py"
 expect_exit 2 "$FXKIT" convert "$WORK/cut.py" --to fxpy -o "$WORK/cut_module.py"
