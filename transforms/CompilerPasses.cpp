@@ -1,5 +1,6 @@
 #include "transforms/CompilerPasses.h"
 
+#include "ir/Node.h"
 #include "transforms/CompilationState.h"
 #include "transforms/Fusion.h"
 #include "transforms/Lowering.h"
@@ -31,15 +32,20 @@ void store(Graph &graph, std::shared_ptr<CompilationState> state) {
 PassResult lowerPass(Graph &graph) {
   if (CompilationState *s = compilationState(graph); s && s->program)
     return Error("the graph is already lowered");
-  auto source = std::make_shared<Graph>(graph.clone());
-  source->attachments.clear();
   bool typed = true;
-  for (Node *n : *source)
+  for (Node *n : graph)
     typed = typed && (n->op() != OpKind::CallFunction || !n->value().empty());
-  if (!typed)
+  // A typed graph is lowered as it is, without a copy: extern ops point into its own nodes
+  // until the wrapper pass replaces them (CompilationState::source). An untyped one is
+  // copied, and the copy's types inferred, leaving the graph itself as it was.
+  std::shared_ptr<Graph> source;
+  if (!typed) {
+    source = std::make_shared<Graph>(graph.clone());
+    source->attachments.clear();
     if (Status s = inferShapes(*source); !s)
       return s.takeError();
-  auto program = lowerGraph(*source);
+  }
+  auto program = lowerGraph(source ? *source : graph);
   if (!program)
     return program.takeError();
   auto state = nextState(graph);
@@ -83,8 +89,13 @@ PassResult wrapperPass(Graph &graph) {
   auto wrapper = buildWrapperGraph(*s->program, *s->fused, s->plan ? &*s->plan : nullptr);
   if (!wrapper)
     return wrapper.takeError();
-  wrapper->attachments = graph.attachments;
-  wrapper->moduleName = graph.moduleName;
+  Graph replaced = std::move(graph);
+  wrapper->attachments = std::move(replaced.attachments);
+  wrapper->moduleName = replaced.moduleName;
+  // The replaced graph is the source lowering read when it was not copied: it moves into the
+  // state (its nodes stay where extern ops point) instead of being freed.
+  if (!s->source)
+    s->source = std::make_shared<Graph>(std::move(replaced));
   graph = wrapper.take();
   return true;
 }

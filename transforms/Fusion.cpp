@@ -7,6 +7,7 @@
 #include <map>
 #include <queue>
 #include <set>
+#include <span>
 #include <unordered_map>
 
 namespace fxkit {
@@ -84,12 +85,22 @@ private:
   std::vector<int32_t> producerGroups(int32_t op) const;
   Kernel makeKernel(const Group &g) const;
   std::string signatureOf(const Kernel &k) const;
+  /// LoopOp::reads() and writes() of op `op`, listed once for the whole program (fusion asks
+  /// for them several times per op; building a list each time was a fifth of its time).
+  std::span<const int32_t> readsOf(int32_t op) const {
+    return {reads_.data() + readsStart_[op], reads_.data() + readsStart_[op + 1]};
+  }
+  std::span<const int32_t> writesOf(int32_t op) const {
+    return {writes_.data() + writesStart_[op], writes_.data() + writesStart_[op + 1]};
+  }
 
   const LoopProgram &p_;
   const FusionOptions &options_;
   std::vector<Group> groups_;
   std::vector<int32_t> opGroup_;
   std::vector<std::vector<int32_t>> writers_, readers_; ///< per buffer: ops
+  std::vector<int32_t> reads_, writes_;                 ///< per op, concatenated
+  std::vector<size_t> readsStart_, writesStart_;        ///< op i: [start[i], start[i + 1])
   std::vector<uint32_t> visitStamp_;
   uint32_t stamp_ = 0;
   FusedProgram out_;
@@ -97,7 +108,7 @@ private:
 
 std::vector<int32_t> Fuser::producerGroups(int32_t op) const {
   std::vector<int32_t> out;
-  for (int32_t b : p_.ops[op].reads())
+  for (int32_t b : readsOf(op))
     for (int32_t w : writers_[b])
       if (w < op && opGroup_[w] >= 0 && std::find(out.begin(), out.end(), opGroup_[w]) == out.end())
         out.push_back(opGroup_[w]);
@@ -128,7 +139,7 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
   const LoopOp &op = p_.ops[opIndex];
   Candidate c;
   bool vertical = false;
-  const std::vector<int32_t> reads = op.reads();
+  const std::span<const int32_t> reads = readsOf(opIndex);
   for (int32_t b : reads)
     for (int32_t w : writers_[b])
       if (w < opIndex && opGroup_[w] == gi)
@@ -366,9 +377,9 @@ Kernel Fuser::makeKernel(const Group &g) const {
       v.push_back(b);
   };
   for (int32_t o : g.ops) {
-    for (int32_t b : p_.ops[o].writes())
+    for (int32_t b : writesOf(o))
       addUnique(written, b);
-    for (int32_t b : p_.ops[o].reads())
+    for (int32_t b : readsOf(o))
       addUnique(read, b);
   }
   int32_t self = opGroup_[g.ops.front()];
@@ -397,10 +408,33 @@ Expected<FusedProgram> Fuser::run() {
   opGroup_.assign(nOps, -1);
   writers_.assign(p_.buffers.size(), {});
   readers_.assign(p_.buffers.size(), {});
+  readsStart_.assign(1, 0);
+  writesStart_.assign(1, 0);
+  readsStart_.reserve(nOps + 1);
+  writesStart_.reserve(nOps + 1);
+  // Distinct buffers in first-access order, as reads() and writes() list them.
+  auto addDistinct = [](std::vector<int32_t> &all, size_t start, int32_t b) {
+    if (b >= 0 && std::find(all.begin() + static_cast<std::ptrdiff_t>(start), all.end(), b) ==
+                      all.end())
+      all.push_back(b);
+  };
   for (size_t i = 0; i < nOps; ++i) {
-    for (int32_t b : p_.ops[i].writes())
+    const LoopOp &op = p_.ops[i];
+    size_t r0 = reads_.size(), w0 = writes_.size();
+    for (const ScalarInstr &in : op.body)
+      if (in.op == ScalarOp::Load)
+        addDistinct(reads_, r0, in.buffer);
+    for (const BufferView &v : op.externInputs)
+      addDistinct(reads_, r0, v.buffer);
+    for (const Store &st : op.stores)
+      addDistinct(writes_, w0, st.buffer);
+    for (int32_t b : op.externOutputs)
+      addDistinct(writes_, w0, b);
+    readsStart_.push_back(reads_.size());
+    writesStart_.push_back(writes_.size());
+    for (int32_t b : writesOf(static_cast<int32_t>(i)))
       writers_[b].push_back(static_cast<int32_t>(i));
-    for (int32_t b : p_.ops[i].reads())
+    for (int32_t b : readsOf(static_cast<int32_t>(i)))
       readers_[b].push_back(static_cast<int32_t>(i));
   }
   for (size_t i = 0; i < nOps; ++i) {
@@ -413,7 +447,7 @@ Expected<FusedProgram> Fuser::run() {
     // Candidates: producers first (vertical), then recent readers of the same buffers.
     std::vector<int32_t> candidates = producerGroups(op);
     std::vector<int32_t> horizontal;
-    for (int32_t b : lop.reads())
+    for (int32_t b : readsOf(op))
       for (auto it = readers_[b].rbegin(); it != readers_[b].rend(); ++it)
         if (*it < op && opGroup_[*it] >= 0 &&
             std::find(candidates.begin(), candidates.end(), opGroup_[*it]) == candidates.end() &&

@@ -40,27 +40,43 @@ Expected<std::vector<Usage>> usageOf(const LoopProgram &p, const FusedProgram &f
         return Error("kernel " + k.name + " names loop op " + std::to_string(o) +
                      ", which the program lacks");
       const LoopOp &op = p.ops[o];
+      // The buffers of writes() and reads(), visited in place (those build a list per op).
       // An extern op's non-tensor results are -1: nothing to allocate.
-      for (int32_t b : op.writes()) {
+      auto write = [&](int32_t b) -> Status {
         if (b < 0)
-          continue;
+          return Status::ok();
         if (!inRange(b))
           return Error("op " + op.name + " writes buffer " + std::to_string(b) +
                        ", which the program lacks");
         if (usage[b].firstWrite < 0)
           usage[b].firstWrite = t;
         usage[b].last = std::max(usage[b].last, t);
-      }
-      for (int32_t b : op.reads()) {
+        return Status::ok();
+      };
+      auto read = [&](int32_t b) -> Status {
         if (b < 0)
-          continue;
+          return Status::ok();
         if (!inRange(b))
           return Error("op " + op.name + " reads buffer " + std::to_string(b) +
                        ", which the program lacks");
         if (usage[b].firstRead < 0)
           usage[b].firstRead = t;
         usage[b].last = std::max(usage[b].last, t);
-      }
+        return Status::ok();
+      };
+      for (const Store &s : op.stores)
+        if (Status st = write(s.buffer); !st)
+          return st.takeError();
+      for (int32_t b : op.externOutputs)
+        if (Status st = write(b); !st)
+          return st.takeError();
+      for (const ScalarInstr &in : op.body)
+        if (in.op == ScalarOp::Load)
+          if (Status st = read(in.buffer); !st)
+            return st.takeError();
+      for (const BufferView &v : op.externInputs)
+        if (Status st = read(v.buffer); !st)
+          return st.takeError();
     }
     for (int32_t b : k.internal) {
       if (!inRange(b))

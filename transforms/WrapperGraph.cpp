@@ -80,7 +80,8 @@ private:
   std::unordered_map<SymExpr, Argument, SymExprHash> byExpr_;
   std::vector<Node *> bufferNodes_;
   Node *pool_ = nullptr;
-  std::map<std::string, size_t, std::less<>> nextSuffix_;
+  /// Hashed: every buffer's name is a base of its own, so this holds one entry per buffer.
+  std::unordered_map<std::string, size_t> nextSuffix_;
 };
 
 Expected<Argument> WrapperBuilder::size(const SymExpr &raw) {
