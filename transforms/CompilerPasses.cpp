@@ -89,14 +89,16 @@ PassResult wrapperPass(Graph &graph) {
   auto wrapper = buildWrapperGraph(*s->program, *s->fused, s->plan ? &*s->plan : nullptr);
   if (!wrapper)
     return wrapper.takeError();
-  Graph replaced = std::move(graph);
-  wrapper->attachments = std::move(replaced.attachments);
-  wrapper->moduleName = replaced.moduleName;
+  // Every move of a graph repoints all its nodes at their new owner: one move per graph.
+  auto attachments = std::move(graph.attachments);
+  std::string moduleName = graph.moduleName;
   // The replaced graph is the source lowering read when it was not copied: it moves into the
   // state (its nodes stay where extern ops point) instead of being freed.
   if (!s->source)
-    s->source = std::make_shared<Graph>(std::move(replaced));
-  graph = wrapper.take();
+    s->source = std::make_shared<Graph>(std::move(graph));
+  graph = std::move(*wrapper);
+  graph.attachments = std::move(attachments);
+  graph.moduleName = std::move(moduleName);
   return true;
 }
 
