@@ -130,6 +130,17 @@ private:
   LoopOp &op_;
 };
 
+/// An index as offset + sum of coefficient * variable, when it is that: every term has at
+/// most one loop variable, to the first power, outside any division.
+struct LinearIndex {
+  SymExpr offset = 0;
+  std::map<std::string, SymExpr, std::less<>> coefficients; ///< loop variable -> coefficient
+};
+
+struct SymExprHash {
+  size_t operator()(const SymExpr &e) const { return e.hash(); }
+};
+
 class Lowerer {
 public:
   explicit Lowerer(const Graph &graph) : graph_(graph) {}
@@ -189,11 +200,15 @@ private:
   Status lowerOutput(const Node &n);
   void eliminateDeadOps();
   void inlineSmallProducers();
+  /// linearIndexOf(index), computed once per distinct expression (expressions are uniqued, and
+  /// the ops of a repeated block store and load at the same few indices).
+  const std::optional<LinearIndex> &linearIndexCached(const SymExpr &index);
 
   const Graph &graph_;
   LoopProgram program_;
   std::vector<Lowered> values_;
   int nextBuffer_ = 0;
+  std::unordered_map<SymExpr, std::optional<LinearIndex>, SymExprHash> linearIndices_;
 };
 
 Expected<BufferView> Lowerer::tensorArg(const Node &n, const Argument &a) {
@@ -883,13 +898,6 @@ void Lowerer::eliminateDeadOps() {
       b.producer = newIndex[b.producer];
 }
 
-/// An index as offset + sum of coefficient * variable, when it is that: every term has at
-/// most one loop variable, to the first power, outside any division.
-struct LinearIndex {
-  SymExpr offset = 0;
-  std::map<std::string, SymExpr, std::less<>> coefficients; ///< loop variable -> coefficient
-};
-
 bool isLoopVar(const SymExpr &e) {
   return !e.isConstant() && e.kind() == SymExpr::Kind::Symbol && isLoopVariable(e.name());
 }
@@ -958,22 +966,32 @@ std::optional<LinearIndex> linearIndexOf(const SymExpr &index) {
   return out;
 }
 
+const std::optional<LinearIndex> &Lowerer::linearIndexCached(const SymExpr &index) {
+  auto it = linearIndices_.find(index);
+  if (it == linearIndices_.end())
+    it = linearIndices_.emplace(index, linearIndexOf(index)).first;
+  return it->second;
+}
+
 /// The producer's variables in terms of a reader's, such that the producer's store index
-/// equals `loadIndex`: matching strides term by term (a slice or a shifted range, as cat
+/// (linear form `store`) equals the load index (linear form `load`): matching strides term by term (a slice or a shifted range, as cat
 /// reads its inputs), or, for a contiguous producer read at one flat position, dividing that
 /// position by the strides (a reshape). nullopt when neither applies.
 std::optional<std::map<std::string, SymExpr, std::less<>>>
-invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadIndex, bool masked) {
-  auto store = linearIndexOf(producer.stores[0].index);
-  auto load = linearIndexOf(loadIndex);
+invertStore(const LoopOp &producer, const LoopOp &reader,
+            const std::optional<LinearIndex> &store, const std::optional<LinearIndex> &load,
+            bool masked) {
   if (!store || !load || !symIs(store->offset, 0))
     return std::nullopt;
   size_t dims = producer.ranges.size();
   if (store->coefficients.size() != dims)
     return std::nullopt;
+  std::vector<std::string> names(dims); // the producer's variables x0, x1, ...
+  for (size_t j = 0; j < dims; ++j)
+    names[j] = loopVarName(false, j);
   std::vector<SymExpr> strides(dims);
   for (size_t j = 0; j < dims; ++j) {
-    auto it = store->coefficients.find(loopVarName(false, j));
+    auto it = store->coefficients.find(names[j]);
     if (it == store->coefficients.end())
       return std::nullopt;
     strides[j] = it->second;
@@ -989,14 +1007,14 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadInd
   std::set<std::string> used;
   bool matched = true;
   for (size_t j = 0; j < dims && matched; ++j) {
-    subst[loopVarName(false, j)] = 0;
+    subst[names[j]] = 0;
     for (const auto &[var, coefficient] : load->coefficients)
       // A masked read (cat) may range further: the points outside are not read.
       if (!used.count(var) && symEq(coefficient, strides[j]) &&
           (masked || symEq(rangeOf(var), producer.ranges[j]) ||
            (rangeOf(var).isConstant() && producer.ranges[j].isConstant() &&
             rangeOf(var).constant() <= producer.ranges[j].constant()))) {
-        subst[loopVarName(false, j)] = SymExpr::symbol(var);
+        subst[names[j]] = SymExpr::symbol(var);
         used.insert(var);
         break;
       }
@@ -1019,7 +1037,7 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadInd
     if (!load->offset.isConstant())
       matched = false;
     for (size_t j = 0; j < dims && matched; ++j) {
-      const SymExpr &var = subst[loopVarName(false, j)];
+      const SymExpr &var = subst[names[j]];
       const SymExpr &p = producer.ranges[j];
       SymExpr r = var.isConstant() ? SymExpr(1) : rangeOf(std::string(var.name()));
       if (!strides[j].isConstant() || strides[j].constant() <= 0) {
@@ -1074,7 +1092,7 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadInd
       matched = solutions == 1;
     }
     for (size_t j = 0; j < dims && matched; ++j)
-      subst[loopVarName(false, j)] = symAdd(subst[loopVarName(false, j)], SymExpr(found[j]));
+      subst[names[j]] = symAdd(subst[names[j]], SymExpr(found[j]));
   }
   if (matched)
     return subst;
@@ -1093,7 +1111,7 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadInd
   for (size_t j = 0; j < dims; ++j) {
     SymExpr q =
         symIs(strides[j], 1) ? flat : SymExpr::binary(SymExpr::Kind::FloorDiv, flat, strides[j]);
-    subst[loopVarName(false, j)] =
+    subst[names[j]] =
         j == 0 ? q : SymExpr::binary(SymExpr::Kind::Mod, q, producer.ranges[j]);
   }
   return subst;
@@ -1147,7 +1165,8 @@ void Lowerer::inlineSmallProducers() {
           sites.emplace_back();
           continue;
         }
-        auto subst = invertStore(producer, reader, in.index, in.operands[0] >= 0);
+        auto subst = invertStore(producer, reader, linearIndexCached(producer.stores[0].index),
+                                 linearIndexCached(in.index), in.operands[0] >= 0);
         inlinable = inlinable && subst.has_value();
         sites.push_back(subst);
       }
