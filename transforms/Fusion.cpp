@@ -4,6 +4,7 @@
 #include "ir/ops/ShapeRules.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <queue>
 #include <set>
@@ -84,7 +85,9 @@ private:
   int32_t newGroup(int32_t op, bool isExtern);
   std::vector<int32_t> producerGroups(int32_t op) const;
   Kernel makeKernel(const Group &g) const;
-  std::string signatureOf(const Kernel &k) const;
+  /// The kernel's signature, written over `s` (one buffer reused for every kernel: growing a
+  /// fresh string of a few kilobytes per kernel was most of the cost).
+  void signatureOf(const Kernel &k, std::string &s) const;
   /// LoopOp::reads() and writes() of op `op`, listed once for the whole program (fusion asks
   /// for them several times per op; building a list each time was a fifth of its time).
   std::span<const int32_t> readsOf(int32_t op) const {
@@ -289,20 +292,30 @@ void Fuser::addToGroup(int32_t gi, int32_t op, const Candidate &c) {
   opGroup_[op] = gi;
 }
 
-std::string Fuser::signatureOf(const Kernel &k) const {
-  // Buffers become their role and position; everything else is spelled out.
-  std::map<int32_t, std::string> local;
-  auto role = [&](int32_t b) {
-    auto it = local.find(b);
-    if (it != local.end())
-      return it->second;
-    std::string r = "b" + std::to_string(local.size()) + ":" +
-                    std::string(dtypeShortName(p_.buffers[b].type.dtype));
-    local[b] = r;
-    return r;
+/// Appends a number exactly and without printf (std::to_string of a double printed "%f": slow,
+/// and 1e-7 read as 2e-7).
+template <typename T> void appendNumber(std::string &s, T v) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  (void)ec; // 64 characters hold any double or integer
+  s.append(buf, end);
+}
+
+void Fuser::signatureOf(const Kernel &k, std::string &s) const {
+  // Buffers become their role and position; everything else is spelled out. A kernel has few
+  // buffers: a list searched in order.
+  std::vector<int32_t> local;
+  auto role = [&](std::string &s, int32_t b) {
+    size_t i = std::find(local.begin(), local.end(), b) - local.begin();
+    if (i == local.size())
+      local.push_back(b);
+    s += 'b';
+    appendNumber(s, i);
+    s += ':';
+    s += dtypeShortName(p_.buffers[b].type.dtype);
   };
-  // Appended piece by piece: one string per kernel, no temporaries per instruction.
-  std::string s;
+  // Appended piece by piece: no temporaries per instruction.
+  s.clear();
   appendRanges(s, k.ranges);
   s += 'x';
   appendRanges(s, k.reductionRanges);
@@ -315,7 +328,7 @@ std::string Fuser::signatureOf(const Kernel &k) const {
     s += '/';
     s += reductionKindName(op.reduction);
     s += '/';
-    s += std::to_string(op.correction);
+    appendNumber(s, op.correction);
     appendRanges(s, op.ranges);
     appendRanges(s, op.reductionRanges);
     s += '{';
@@ -325,15 +338,15 @@ std::string Fuser::signatureOf(const Kernel &k) const {
       s += dtypeShortName(in.dtype);
       if (in.op == ScalarOp::Load) {
         s += '(';
-        s += role(in.buffer);
+        role(s, in.buffer);
         s += ',';
         in.index.print(s);
         s += ')';
       } else if (in.op == ScalarOp::Constant) {
         s += '(';
-        s += std::to_string(in.constant);
+        appendNumber(s, in.constant);
         s += ',';
-        s += std::to_string(in.intConstant);
+        appendNumber(s, in.intConstant);
         s += ')';
       } else if (in.op == ScalarOp::IndexValue) {
         s += '(';
@@ -342,26 +355,25 @@ std::string Fuser::signatureOf(const Kernel &k) const {
       }
       for (int32_t o : in.operands) {
         s += ',';
-        s += std::to_string(o);
+        appendNumber(s, o);
       }
       s += ';';
     }
     for (const Store &st : op.stores) {
       s += "store(";
-      s += role(st.buffer);
+      role(s, st.buffer);
       s += ',';
       st.index.print(s);
       s += ',';
-      s += std::to_string(st.value);
+      appendNumber(s, st.value);
       s += ')';
     }
     s += '}';
   }
   for (int32_t b : k.internal) {
     s += "internal:";
-    s += role(b);
+    role(s, b);
   }
-  return s;
 }
 
 Kernel Fuser::makeKernel(const Group &g) const {
@@ -414,8 +426,8 @@ Expected<FusedProgram> Fuser::run() {
   writesStart_.reserve(nOps + 1);
   // Distinct buffers in first-access order, as reads() and writes() list them.
   auto addDistinct = [](std::vector<int32_t> &all, size_t start, int32_t b) {
-    if (b >= 0 && std::find(all.begin() + static_cast<std::ptrdiff_t>(start), all.end(), b) ==
-                      all.end())
+    if (b >= 0 &&
+        std::find(all.begin() + static_cast<std::ptrdiff_t>(start), all.end(), b) == all.end())
       all.push_back(b);
   };
   for (size_t i = 0; i < nOps; ++i) {
@@ -514,12 +526,14 @@ Expected<FusedProgram> Fuser::run() {
 
   // Hashed: signatures are long and share long prefixes, so ordered comparisons were slow.
   std::unordered_map<std::string, std::string> names; // signature -> kernel name
+  std::string signature;
   for (int32_t g : order) {
     Kernel k = makeKernel(groups_[g]);
     if (k.isExtern) {
       k.name = p_.ops[k.ops.front()].originOps.front();
     } else {
-      k.signature = signatureOf(k);
+      signatureOf(k, signature);
+      k.signature = signature;
       auto it = names.find(k.signature);
       if (it != names.end()) {
         k.name = it->second;

@@ -974,13 +974,12 @@ const std::optional<LinearIndex> &Lowerer::linearIndexCached(const SymExpr &inde
 }
 
 /// The producer's variables in terms of a reader's, such that the producer's store index
-/// (linear form `store`) equals the load index (linear form `load`): matching strides term by term (a slice or a shifted range, as cat
-/// reads its inputs), or, for a contiguous producer read at one flat position, dividing that
-/// position by the strides (a reshape). nullopt when neither applies.
+/// (linear form `store`) equals the load index (linear form `load`): matching strides term by term
+/// (a slice or a shifted range, as cat reads its inputs), or, for a contiguous producer read at one
+/// flat position, dividing that position by the strides (a reshape). nullopt when neither applies.
 std::optional<std::map<std::string, SymExpr, std::less<>>>
-invertStore(const LoopOp &producer, const LoopOp &reader,
-            const std::optional<LinearIndex> &store, const std::optional<LinearIndex> &load,
-            bool masked) {
+invertStore(const LoopOp &producer, const LoopOp &reader, const std::optional<LinearIndex> &store,
+            const std::optional<LinearIndex> &load, bool masked) {
   if (!store || !load || !symIs(store->offset, 0))
     return std::nullopt;
   size_t dims = producer.ranges.size();
@@ -1111,8 +1110,7 @@ invertStore(const LoopOp &producer, const LoopOp &reader,
   for (size_t j = 0; j < dims; ++j) {
     SymExpr q =
         symIs(strides[j], 1) ? flat : SymExpr::binary(SymExpr::Kind::FloorDiv, flat, strides[j]);
-    subst[names[j]] =
-        j == 0 ? q : SymExpr::binary(SymExpr::Kind::Mod, q, producer.ranges[j]);
+    subst[names[j]] = j == 0 ? q : SymExpr::binary(SymExpr::Kind::Mod, q, producer.ranges[j]);
   }
   return subst;
 }

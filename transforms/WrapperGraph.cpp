@@ -37,7 +37,12 @@ private:
   /// `base`, or `base_N` with N counting up per base (Graph::uniqueName probes from 1 each
   /// time, which is quadratic when thousands of launches share a kernel's name).
   std::string freshName(const std::string &base) {
-    size_t &next = nextSuffix_[base];
+    // A base used for the first time is not recorded (most are buffer names, used once): a
+    // later use finds it taken and probes on from `base_1`, as a recorded counter would.
+    auto it = nextSuffix_.find(base);
+    if (it == nextSuffix_.end() && !g_.find(base))
+      return base;
+    size_t &next = it != nextSuffix_.end() ? it->second : nextSuffix_[base];
     std::string name = next == 0 ? base : base + "_" + std::to_string(next);
     while (g_.find(name))
       name = base + "_" + std::to_string(++next);
@@ -80,7 +85,6 @@ private:
   std::unordered_map<SymExpr, Argument, SymExprHash> byExpr_;
   std::vector<Node *> bufferNodes_;
   Node *pool_ = nullptr;
-  /// Hashed: every buffer's name is a base of its own, so this holds one entry per buffer.
   std::unordered_map<std::string, size_t> nextSuffix_;
 };
 
