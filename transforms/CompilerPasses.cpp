@@ -86,17 +86,29 @@ PassResult wrapperPass(Graph &graph) {
   CompilationState *s = compilationState(graph);
   if (!s || !s->fused)
     return Error("wrapper needs kernels: run 'lower' and 'fuse' first");
-  auto wrapper = buildWrapperGraph(*s->program, *s->fused, s->plan ? &*s->plan : nullptr);
-  if (!wrapper)
-    return wrapper.takeError();
-  // Every move of a graph repoints all its nodes at their new owner: one move per graph.
-  auto attachments = std::move(graph.attachments);
+  // Every move of a graph repoints all its nodes at their new graph: the replaced graph moves
+  // once (into the state, when it is the source lowering read: extern ops point at its nodes)
+  // and the wrapper is built in place.
+  auto attachments = std::move(graph.attachments); // keeps `s` alive
   std::string moduleName = graph.moduleName;
-  // The replaced graph is the source lowering read when it was not copied: it moves into the
-  // state (its nodes stay where extern ops point) instead of being freed.
-  if (!s->source)
-    s->source = std::make_shared<Graph>(std::move(graph));
-  graph = std::move(*wrapper);
+  std::shared_ptr<Graph> replaced;
+  Graph separate;
+  Graph *into = &separate;
+  if (!s->source) {
+    replaced = std::make_shared<Graph>(std::move(graph));
+    into = &graph;
+  }
+  const loop::MemoryPlan *plan = s->plan ? &*s->plan : nullptr;
+  if (Status st = buildWrapperGraphInto(*into, *s->program, *s->fused, plan); !st) {
+    if (replaced)
+      graph = std::move(*replaced);
+    graph.attachments = std::move(attachments);
+    return st.takeError();
+  }
+  if (replaced)
+    s->source = std::move(replaced);
+  else
+    graph = std::move(separate);
   graph.attachments = std::move(attachments);
   graph.moduleName = std::move(moduleName);
   return true;

@@ -4,6 +4,7 @@
 #include "ir/ops/ShapeRules.h"
 #include "transforms/SizeArgs.h"
 
+#include <cassert>
 #include <cctype>
 #include <map>
 #include <unordered_map>
@@ -29,9 +30,9 @@ bool isIdentifier(std::string_view s) {
 
 class WrapperBuilder {
 public:
-  WrapperBuilder(const LoopProgram &p, const FusedProgram &f, const MemoryPlan *plan)
-      : p_(p), f_(f), plan_(plan) {}
-  Expected<Graph> run();
+  WrapperBuilder(Graph &out, const LoopProgram &p, const FusedProgram &f, const MemoryPlan *plan)
+      : p_(p), f_(f), plan_(plan), g_(out) {}
+  Status run();
 
 private:
   /// `base`, or `base_N` with N counting up per base (Graph::uniqueName probes from 1 each
@@ -77,7 +78,7 @@ private:
   const LoopProgram &p_;
   const FusedProgram &f_;
   const MemoryPlan *plan_;
-  Graph g_;
+  Graph &g_;
   std::map<std::string, Node *, std::less<>> symbols_; ///< size symbol -> placeholder
   std::map<std::string, Argument, std::less<>> sizes_; ///< expression text -> computed
   /// Expression as given -> what size() made of it: every buffer and view asks for the same
@@ -294,7 +295,7 @@ Status WrapperBuilder::emitExtern(const Kernel &k) {
   return Status::ok();
 }
 
-Expected<Graph> WrapperBuilder::run() {
+Status WrapperBuilder::run() {
   bufferNodes_.assign(p_.buffers.size(), nullptr);
   // Inputs, in the order the graph took them.
   for (size_t i = 0; i < p_.inputs.size(); ++i) {
@@ -375,7 +376,7 @@ Expected<Graph> WrapperBuilder::run() {
   }
   g_.create(OpKind::Output, freshName("output"), "output",
             Argument::tuple({Argument::tuple(std::move(outs))}));
-  return std::move(g_);
+  return Status::ok();
 }
 
 /// The expression a size node computes, or nullopt for other nodes.
@@ -420,9 +421,22 @@ std::optional<SymExpr> sizeExpr(const Node *n, const std::map<const Node *, SymE
 
 } // namespace
 
+Status buildWrapperGraphInto(Graph &out, const LoopProgram &program, const FusedProgram &fused,
+                             const MemoryPlan *plan) {
+  assert(out.empty() && "the wrapper graph is built into an empty graph");
+  if (Status s = WrapperBuilder(out, program, fused, plan).run(); !s) {
+    out = Graph();
+    return s;
+  }
+  return Status::ok();
+}
+
 Expected<Graph> buildWrapperGraph(const LoopProgram &program, const FusedProgram &fused,
                                   const MemoryPlan *plan) {
-  return WrapperBuilder(program, fused, plan).run();
+  Graph out;
+  if (Status s = buildWrapperGraphInto(out, program, fused, plan); !s)
+    return s.takeError();
+  return out;
 }
 
 Expected<bool> substituteSizeArgs(Graph &wrapper) {
