@@ -55,6 +55,10 @@ struct Group {
   std::vector<int32_t> ops;
   std::vector<Placement> placements;
   std::vector<SymExpr> x, r;
+  /// placeOp of each op over (x, r), kept from the fusion that made them: considering another
+  /// op over the same space needs them again (placing every op for every candidate was a
+  /// third of fusion).
+  std::vector<OpPlace> places;
   bool isExtern = false;
   bool alive = true;
   int32_t minOp = 0, maxOp = 0;
@@ -69,8 +73,12 @@ struct Candidate {
   SymExpr bytesSaved = 0;
   std::vector<SymExpr> x, r;
   std::vector<Placement> existing; ///< new placements of the group's ops
+  /// Placements of the group's ops over (x, r): the group's own `places` when its space stays
+  /// (placesFromGroup), else placed anew here.
   std::vector<OpPlace> existingPlaces;
+  bool placesFromGroup = false;
   Placement placement = Placement::Row;
+  OpPlace place; ///< the op's placement over (x, r)
 };
 
 class Fuser {
@@ -101,9 +109,18 @@ private:
   const FusionOptions &options_;
   std::vector<Group> groups_;
   std::vector<int32_t> opGroup_;
-  std::vector<std::vector<int32_t>> writers_, readers_; ///< per buffer: ops
-  std::vector<int32_t> reads_, writes_;                 ///< per op, concatenated
-  std::vector<size_t> readsStart_, writesStart_;        ///< op i: [start[i], start[i + 1])
+  /// Per buffer, the ops that write (read) it in op order: buffer b's are
+  /// [start[b], start[b + 1]) of the list (one list, not a vector per buffer).
+  std::vector<int32_t> writerOps_, readerOps_;
+  std::vector<size_t> writerStart_, readerStart_;
+  std::span<const int32_t> writersOf(int32_t b) const {
+    return {writerOps_.data() + writerStart_[b], writerOps_.data() + writerStart_[b + 1]};
+  }
+  std::span<const int32_t> readersOf(int32_t b) const {
+    return {readerOps_.data() + readerStart_[b], readerOps_.data() + readerStart_[b + 1]};
+  }
+  std::vector<int32_t> reads_, writes_;          ///< per op, concatenated
+  std::vector<size_t> readsStart_, writesStart_; ///< op i: [start[i], start[i + 1])
   std::vector<uint32_t> visitStamp_;
   uint32_t stamp_ = 0;
   FusedProgram out_;
@@ -112,7 +129,7 @@ private:
 std::vector<int32_t> Fuser::producerGroups(int32_t op) const {
   std::vector<int32_t> out;
   for (int32_t b : readsOf(op))
-    for (int32_t w : writers_[b])
+    for (int32_t w : writersOf(b))
       if (w < op && opGroup_[w] >= 0 && std::find(out.begin(), out.end(), opGroup_[w]) == out.end())
         out.push_back(opGroup_[w]);
   return out;
@@ -144,7 +161,7 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
   bool vertical = false;
   const std::span<const int32_t> reads = readsOf(opIndex);
   for (int32_t b : reads)
-    for (int32_t w : writers_[b])
+    for (int32_t w : writersOf(b))
       if (w < opIndex && opGroup_[w] == gi)
         vertical = true;
   c.kind = vertical ? FusionKind::Vertical : FusionKind::Horizontal;
@@ -222,16 +239,21 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
     return c;
   }
   c.placement = placement->placement;
-  for (size_t i = 0; i < g.ops.size(); ++i) {
-    auto pl = placeOp(p_.ops[g.ops[i]], c.x, c.r);
-    if (!pl) {
-      c.reason = "internal error: an op of the kernel no longer fits its iteration space";
-      return c;
+  if (g.places.size() == g.ops.size() && c.x == g.x && c.r == g.r) {
+    c.placesFromGroup = true;
+  } else {
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+      auto pl = placeOp(p_.ops[g.ops[i]], c.x, c.r);
+      if (!pl) {
+        c.reason = "internal error: an op of the kernel no longer fits its iteration space";
+        return c;
+      }
+      c.existingPlaces.push_back(*pl);
     }
-    c.existingPlaces.push_back(*pl);
   }
 
   // Values made inside the kernel must be read where they are written.
+  const std::vector<OpPlace> &existingPlaces = c.placesFromGroup ? g.places : c.existingPlaces;
   for (const ScalarInstr &in : op.body) {
     if (in.op != ScalarOp::Load)
       continue;
@@ -245,7 +267,7 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
           c.reason = "reads " + name + " through a reshaped iteration space";
           return c;
         }
-        SymExpr written = toKernelCoordinates(s.index, c.existingPlaces[i]);
+        SymExpr written = toKernelCoordinates(s.index, existingPlaces[i]);
         SymExpr read = toKernelCoordinates(in.index, *placement);
         if (!symEq(written, read)) {
           c.reason = "reads " + name + " at " + read.str() + ", where the kernel writes it at " +
@@ -257,6 +279,7 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
   }
   c.ok = true;
   c.reason = std::string(fusionKindName(c.kind));
+  c.place = std::move(*placement);
   return c;
 }
 
@@ -285,6 +308,9 @@ void Fuser::addToGroup(int32_t gi, int32_t op, const Candidate &c) {
   g.placements.push_back(c.placement);
   g.x = c.x;
   g.r = c.r;
+  if (!c.placesFromGroup)
+    g.places = c.existingPlaces;
+  g.places.push_back(c.place);
   g.maxOp = std::max(g.maxOp, op);
   for (int32_t h : producers)
     if (h != gi && std::find(g.deps.begin(), g.deps.end(), h) == g.deps.end())
@@ -397,9 +423,9 @@ Kernel Fuser::makeKernel(const Group &g) const {
   int32_t self = opGroup_[g.ops.front()];
   for (int32_t b : written) {
     bool inside = !p_.buffers[b].isOutput && !g.isExtern;
-    for (int32_t r : readers_[b])
+    for (int32_t r : readersOf(b))
       inside = inside && opGroup_[r] == self;
-    for (int32_t w : writers_[b])
+    for (int32_t w : writersOf(b))
       inside = inside && opGroup_[w] == self;
     (inside ? k.internal : k.outputs).push_back(b);
   }
@@ -418,18 +444,21 @@ Kernel Fuser::makeKernel(const Group &g) const {
 Expected<FusedProgram> Fuser::run() {
   size_t nOps = p_.ops.size();
   opGroup_.assign(nOps, -1);
-  writers_.assign(p_.buffers.size(), {});
-  readers_.assign(p_.buffers.size(), {});
   readsStart_.assign(1, 0);
   writesStart_.assign(1, 0);
   readsStart_.reserve(nOps + 1);
   writesStart_.reserve(nOps + 1);
+  reads_.reserve(2 * nOps);
+  writes_.reserve(nOps);
   // Distinct buffers in first-access order, as reads() and writes() list them.
   auto addDistinct = [](std::vector<int32_t> &all, size_t start, int32_t b) {
     if (b >= 0 &&
         std::find(all.begin() + static_cast<std::ptrdiff_t>(start), all.end(), b) == all.end())
       all.push_back(b);
   };
+  size_t nBuffers = p_.buffers.size();
+  writerStart_.assign(nBuffers + 1, 0);
+  readerStart_.assign(nBuffers + 1, 0);
   for (size_t i = 0; i < nOps; ++i) {
     const LoopOp &op = p_.ops[i];
     size_t r0 = reads_.size(), w0 = writes_.size();
@@ -445,10 +474,29 @@ Expected<FusedProgram> Fuser::run() {
     readsStart_.push_back(reads_.size());
     writesStart_.push_back(writes_.size());
     for (int32_t b : writesOf(static_cast<int32_t>(i)))
-      writers_[b].push_back(static_cast<int32_t>(i));
+      ++writerStart_[b + 1];
     for (int32_t b : readsOf(static_cast<int32_t>(i)))
-      readers_[b].push_back(static_cast<int32_t>(i));
+      ++readerStart_[b + 1];
   }
+  // Counts to starts, then each op appended in op order.
+  for (size_t b = 0; b < nBuffers; ++b) {
+    writerStart_[b + 1] += writerStart_[b];
+    readerStart_[b + 1] += readerStart_[b];
+  }
+  writerOps_.resize(writerStart_[nBuffers]);
+  readerOps_.resize(readerStart_[nBuffers]);
+  std::vector<size_t> nextWriter(writerStart_.begin(), writerStart_.end() - 1);
+  std::vector<size_t> nextReader(readerStart_.begin(), readerStart_.end() - 1);
+  for (size_t i = 0; i < nOps; ++i) {
+    for (int32_t b : writesOf(static_cast<int32_t>(i)))
+      writerOps_[nextWriter[b]++] = static_cast<int32_t>(i);
+    for (int32_t b : readsOf(static_cast<int32_t>(i)))
+      readerOps_[nextReader[b]++] = static_cast<int32_t>(i);
+  }
+  // Reserved: growing these moves every group, decision and kernel made so far.
+  groups_.reserve(nOps);
+  visitStamp_.reserve(nOps);
+  out_.decisions.reserve(nOps);
   for (size_t i = 0; i < nOps; ++i) {
     int32_t op = static_cast<int32_t>(i);
     const LoopOp &lop = p_.ops[i];
@@ -460,7 +508,7 @@ Expected<FusedProgram> Fuser::run() {
     std::vector<int32_t> candidates = producerGroups(op);
     std::vector<int32_t> horizontal;
     for (int32_t b : readsOf(op))
-      for (auto it = readers_[b].rbegin(); it != readers_[b].rend(); ++it)
+      for (auto it = readersOf(b).rbegin(); it != readersOf(b).rend(); ++it)
         if (*it < op && opGroup_[*it] >= 0 &&
             std::find(candidates.begin(), candidates.end(), opGroup_[*it]) == candidates.end() &&
             std::find(horizontal.begin(), horizontal.end(), opGroup_[*it]) == horizontal.end() &&
@@ -474,8 +522,9 @@ Expected<FusedProgram> Fuser::run() {
     std::vector<size_t> legal;
     for (int32_t g : candidates) {
       Candidate c = consider(g, op);
-      out_.decisions.push_back(
-          {c.kind, lop.name, p_.ops[groups_[g].ops.front()].name, false, c.reason, c.bytesSaved});
+      // The reason moves into the decision: a candidate taken keeps only its placements.
+      out_.decisions.push_back({c.kind, lop.name, p_.ops[groups_[g].ops.front()].name, false,
+                                std::move(c.reason), c.bytesSaved});
       if (!c.ok)
         continue;
       legal.push_back(out_.decisions.size() - 1);
@@ -500,13 +549,23 @@ Expected<FusedProgram> Fuser::run() {
 
   // Kernels in a topological order of their groups (earliest first op first).
   size_t nGroups = groups_.size();
-  std::vector<std::vector<int32_t>> users(nGroups);
+  // Each group's users, as one list: group d's are [userStart[d], userStart[d + 1]).
+  std::vector<size_t> userStart(nGroups + 1, 0);
   std::vector<int32_t> pending(nGroups, 0);
   for (size_t g = 0; g < nGroups; ++g)
     for (int32_t d : groups_[g].deps) {
-      users[d].push_back(static_cast<int32_t>(g));
+      ++userStart[d + 1];
       ++pending[g];
     }
+  for (size_t g = 0; g < nGroups; ++g)
+    userStart[g + 1] += userStart[g];
+  std::vector<int32_t> users(userStart[nGroups]);
+  {
+    std::vector<size_t> next(userStart.begin(), userStart.end() - 1);
+    for (size_t g = 0; g < nGroups; ++g)
+      for (int32_t d : groups_[g].deps)
+        users[next[d]++] = static_cast<int32_t>(g);
+  }
   using Item = std::pair<int32_t, int32_t>; // (first op, group)
   std::priority_queue<Item, std::vector<Item>, std::greater<>> ready;
   for (size_t g = 0; g < nGroups; ++g)
@@ -517,8 +576,8 @@ Expected<FusedProgram> Fuser::run() {
     int32_t g = ready.top().second;
     ready.pop();
     order.push_back(g);
-    for (int32_t u : users[g])
-      if (--pending[u] == 0)
+    for (size_t i = userStart[g]; i < userStart[g + 1]; ++i)
+      if (int32_t u = users[i]; --pending[u] == 0)
         ready.push({groups_[u].ops.front(), u});
   }
   if (order.size() != nGroups)
@@ -527,6 +586,7 @@ Expected<FusedProgram> Fuser::run() {
   // Hashed: signatures are long and share long prefixes, so ordered comparisons were slow.
   std::unordered_map<std::string, std::string> names; // signature -> kernel name
   std::string signature;
+  out_.kernels.reserve(order.size());
   for (int32_t g : order) {
     Kernel k = makeKernel(groups_[g]);
     if (k.isExtern) {

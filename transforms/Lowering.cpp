@@ -58,14 +58,19 @@ std::vector<SymExpr> iterate(const std::vector<SymExpr> &sizes, std::vector<SymE
   return vars;
 }
 
-/// offset + sum of vars[j] * strides[j] over the dimensions that are not size 1.
+/// offset + sum of vars[j] * strides[j] over the dimensions that are not size 1 (`vars` holds
+/// one variable per dimension).
 SymExpr linearIndex(const SymExpr &offset, const std::vector<SymExpr> &sizes,
-                    const std::vector<SymExpr> &strides, const std::vector<SymExpr> &vars) {
+                    const std::vector<SymExpr> &strides, const SymExpr *vars) {
   SymExpr index = offset;
   for (size_t j = 0; j < sizes.size(); ++j)
     if (!symIs(sizes[j], 1))
       index = symAdd(index, symMul(vars[j], strides[j]));
   return index;
+}
+SymExpr linearIndex(const SymExpr &offset, const std::vector<SymExpr> &sizes,
+                    const std::vector<SymExpr> &strides, const std::vector<SymExpr> &vars) {
+  return linearIndex(offset, sizes, strides, vars.data());
 }
 
 /// Builds one loop op's body.
@@ -167,6 +172,8 @@ private:
   LoopOp &newOp(LoopOpKind kind, const Node &origin) {
     LoopOp &op = program_.ops.emplace_back();
     op.name = "op" + std::to_string(program_.ops.size() - 1);
+    if (kind != LoopOpKind::Extern)
+      op.body.reserve(4); // a load or two, the op, a cast: one allocation, not three
     op.kind = kind;
     op.origins.push_back(origin.name());
     op.originOps.push_back(shortOpName(origin.target()));
@@ -238,9 +245,9 @@ Expected<int32_t> Lowerer::operand(BodyBuilder &b, const Node &n, const Argument
     if (v.kind != Lowered::Kind::Tensor)
       return nodeError(n, "input '" + a.asNode()->name() + "' is not a tensor or number");
     const BufferView &view = v.view;
+    // Broadcast: the view's dimensions are the trailing ones of the output.
     size_t lead = outVars.size() - view.sizes.size();
-    std::vector<SymExpr> vars(outVars.begin() + lead, outVars.end());
-    SymExpr index = linearIndex(view.offset, view.sizes, view.strides, vars);
+    SymExpr index = linearIndex(view.offset, view.sizes, view.strides, outVars.data() + lead);
     DType stored = program_.buffers[view.buffer].type.dtype;
     return b.cast(b.load(view.buffer, index, stored), dtype);
   }
