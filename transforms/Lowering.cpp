@@ -22,7 +22,10 @@ namespace {
 /// What a graph node lowered to.
 struct Lowered {
   enum class Kind : uint8_t { None, Tensor, Tensors, Sym } kind = Kind::None;
+  /// Tensor: where the value is. When `whole`, only view.buffer is set: the value is the whole
+  /// buffer as laid out (most values; their sizes and strides are the buffer's, not copied).
   BufferView view;
+  bool whole = false;
   std::vector<std::optional<BufferView>> views;
   SymExpr sym;
 };
@@ -183,6 +186,18 @@ private:
   static BufferView wholeView(int32_t buffer, const TensorType &type) {
     return {buffer, type.sizes, type.strides, SymExpr(0)};
   }
+  /// A Tensor value that is the whole of `buffer`.
+  static Lowered wholeValue(int32_t buffer) {
+    Lowered v;
+    v.kind = Lowered::Kind::Tensor;
+    v.view.buffer = buffer;
+    v.whole = true;
+    return v;
+  }
+  /// The view of a Tensor value, sizes and strides spelled out.
+  BufferView viewOf(const Lowered &v) const {
+    return v.whole ? wholeView(v.view.buffer, program_.buffers[v.view.buffer].type) : v.view;
+  }
 
   /// A tensor argument as a body value broadcast to `outSizes` (variables x0..), converted to
   /// `dtype`: a load through the argument's view, a constant for a Python number, or the value
@@ -224,7 +239,7 @@ Expected<BufferView> Lowerer::tensorArg(const Node &n, const Argument &a) {
   Lowered &v = valueOf(a.asNode());
   if (v.kind != Lowered::Kind::Tensor)
     return nodeError(n, "input '" + a.asNode()->name() + "' is not a tensor");
-  return v.view;
+  return viewOf(v);
 }
 
 Expected<int32_t> Lowerer::operand(BodyBuilder &b, const Node &n, const Argument &a,
@@ -244,12 +259,14 @@ Expected<int32_t> Lowerer::operand(BodyBuilder &b, const Node &n, const Argument
       return b.cast(b.indexValue(v.sym, DType::Int64), dtype);
     if (v.kind != Lowered::Kind::Tensor)
       return nodeError(n, "input '" + a.asNode()->name() + "' is not a tensor or number");
-    const BufferView &view = v.view;
+    const TensorType &stored = program_.buffers[v.view.buffer].type;
+    const std::vector<SymExpr> &sizes = v.whole ? stored.sizes : v.view.sizes;
+    const std::vector<SymExpr> &strides = v.whole ? stored.strides : v.view.strides;
     // Broadcast: the view's dimensions are the trailing ones of the output.
-    size_t lead = outVars.size() - view.sizes.size();
-    SymExpr index = linearIndex(view.offset, view.sizes, view.strides, outVars.data() + lead);
-    DType stored = program_.buffers[view.buffer].type.dtype;
-    return b.cast(b.load(view.buffer, index, stored), dtype);
+    size_t lead = outVars.size() - sizes.size();
+    SymExpr index =
+        linearIndex(v.whole ? SymExpr(0) : v.view.offset, sizes, strides, outVars.data() + lead);
+    return b.cast(b.load(v.view.buffer, index, stored.dtype), dtype);
   }
   default:
     return nodeError(n, "unsupported operand kind");
@@ -261,10 +278,7 @@ Lowered Lowerer::finishPointwise(LoopOp &op, BodyBuilder &b, int32_t value, cons
   int32_t buffer = newBuffer(type, currentOp());
   value = b.cast(value, type.dtype);
   op.stores.push_back({buffer, linearIndex(SymExpr(0), type.sizes, type.strides, outVars), value});
-  Lowered out;
-  out.kind = Lowered::Kind::Tensor;
-  out.view = wholeView(buffer, type);
-  return out;
+  return wholeValue(buffer);
 }
 
 /// The scalar op of an elementwise ATen op with a plain mapping.
@@ -673,11 +687,10 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
     }
     program_.ops[opIndex].stores.push_back(
         {buffer, linearIndex(SymExpr(0), t.sizes, t.strides, outVars), static_cast<int32_t>(k)});
-    BufferView v = wholeView(buffer, t);
     if (result.kind == Lowered::Kind::Tensor)
-      result.view = v;
+      result = wholeValue(buffer);
     else
-      result.views.push_back(v);
+      result.views.push_back(wholeView(buffer, t));
   }
   values_[n.scratch()] = std::move(result);
   return Status::ok();
@@ -691,15 +704,14 @@ Status Lowerer::lowerExtern(const Node &n, const BoundArgs &args) {
   for (const Node *in : argumentNodes(args)) {
     Lowered &v = valueOf(in);
     if (v.kind == Lowered::Kind::Tensor)
-      op.externInputs.push_back(v.view);
+      op.externInputs.push_back(viewOf(v));
   }
   int32_t opIndex = currentOp();
   Lowered result;
   if (const TensorType *t = n.value().tensor()) {
     int32_t buffer = newBuffer(*t, opIndex);
     program_.ops[opIndex].externOutputs.push_back(buffer);
-    result.kind = Lowered::Kind::Tensor;
-    result.view = wholeView(buffer, *t);
+    result = wholeValue(buffer);
   } else if (const auto *ts = n.value().tensors()) {
     result.kind = Lowered::Kind::Tensors;
     for (const auto &t : *ts) {
@@ -849,7 +861,7 @@ Status Lowerer::lowerOutput(const Node &n) {
     } else if (a.isNode()) {
       Lowered &v = valueOf(a.asNode());
       if (v.kind == Lowered::Kind::Tensor) {
-        out.view = v.view;
+        out.view = viewOf(v);
         program_.buffers[v.view.buffer].isOutput = true;
       } else if (v.kind == Lowered::Kind::Sym) {
         out.symbol = v.sym;
@@ -1143,6 +1155,10 @@ void Lowerer::inlineSmallProducers() {
     for (const BufferView &v : op.externInputs)
       addReader(v.buffer, static_cast<int32_t>(i));
   }
+  // The merged body is built here and swapped with the reader's, so the next merge reuses the
+  // old body's storage: a chain of producers inlined one by one into a reader would otherwise
+  // allocate (and free) a body of a kilobyte or more per producer.
+  std::vector<ScalarInstr> body;
   for (size_t pi = 0; pi < program_.ops.size(); ++pi) {
     const LoopOp &producer = program_.ops[pi];
     if (producer.kind != LoopOpKind::Pointwise || producer.stores.size() != 1 ||
@@ -1182,7 +1198,7 @@ void Lowerer::inlineSmallProducers() {
     for (size_t ri = 0; ri < readers[b].size(); ++ri) {
       int32_t r = readers[b][ri];
       LoopOp &reader = program_.ops[r];
-      std::vector<ScalarInstr> body;
+      body.clear();
       body.reserve(reader.body.size() + 2 * producer.body.size()); // usually one read site
       std::vector<int32_t> remap(reader.body.size(), -1);
       for (size_t i = 0; i < reader.body.size(); ++i) {
@@ -1226,7 +1242,7 @@ void Lowerer::inlineSmallProducers() {
         remap[i] = static_cast<int32_t>(body.size());
         body.push_back(std::move(copy));
       }
-      reader.body = std::move(body);
+      reader.body.swap(body);
       if (reader.kind == LoopOpKind::Reduction)
         reader.reduced = remap[reader.reduced];
       else
@@ -1264,8 +1280,7 @@ Expected<LoopProgram> Lowerer::run() {
         int32_t id = static_cast<int32_t>(program_.buffers.size() - 1);
         program_.inputs.push_back(id);
         program_.inputSymbols.emplace_back();
-        v.kind = Lowered::Kind::Tensor;
-        v.view = wholeView(id, *t);
+        v = wholeValue(id);
       } else if (const SymExpr *s = n->value().sym()) {
         program_.inputs.push_back(-1);
         program_.inputSymbols.push_back(s->str());
