@@ -297,6 +297,9 @@ Status WrapperBuilder::emitExtern(const Kernel &k) {
 
 Status WrapperBuilder::run() {
   bufferNodes_.assign(p_.buffers.size(), nullptr);
+  // About a node per buffer and two per launch (the call, a view or a free): the name index
+  // sized once instead of rehashing as the graph grows.
+  g_.reserve(p_.inputs.size() + p_.buffers.size() + 2 * f_.kernels.size() + 16);
   // Inputs, in the order the graph took them.
   for (size_t i = 0; i < p_.inputs.size(); ++i) {
     int32_t b = p_.inputs[i];
