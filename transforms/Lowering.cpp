@@ -1155,9 +1155,9 @@ void Lowerer::inlineSmallProducers() {
     for (const BufferView &v : op.externInputs)
       addReader(v.buffer, static_cast<int32_t>(i));
   }
-  // The merged body is built here and swapped with the reader's, so the next merge reuses the
-  // old body's storage: a chain of producers inlined one by one into a reader would otherwise
-  // allocate (and free) a body of a kilobyte or more per producer.
+  // The merged body is built here (this buffer only grows) and copied over the reader's, which
+  // grows geometrically: a chain of producers inlined one by one into a reader would otherwise
+  // allocate (and free) a body of up to a few kilobytes per producer.
   std::vector<ScalarInstr> body;
   for (size_t pi = 0; pi < program_.ops.size(); ++pi) {
     const LoopOp &producer = program_.ops[pi];
@@ -1199,7 +1199,9 @@ void Lowerer::inlineSmallProducers() {
       int32_t r = readers[b][ri];
       LoopOp &reader = program_.ops[r];
       body.clear();
-      body.reserve(reader.body.size() + 2 * producer.body.size()); // usually one read site
+      size_t expected = reader.body.size() + 2 * producer.body.size(); // usually one read site
+      if (body.capacity() < expected)
+        body.reserve(std::max(expected, 2 * body.capacity()));
       std::vector<int32_t> remap(reader.body.size(), -1);
       for (size_t i = 0; i < reader.body.size(); ++i) {
         const ScalarInstr &in = reader.body[i];
@@ -1242,7 +1244,12 @@ void Lowerer::inlineSmallProducers() {
         remap[i] = static_cast<int32_t>(body.size());
         body.push_back(std::move(copy));
       }
-      reader.body.swap(body);
+      if (reader.body.capacity() < body.size()) {
+        std::vector<ScalarInstr> grown;
+        grown.reserve(std::max(body.size(), 2 * reader.body.capacity()));
+        reader.body.swap(grown);
+      }
+      reader.body.assign(body.begin(), body.end());
       if (reader.kind == LoopOpKind::Reduction)
         reader.reduced = remap[reader.reduced];
       else
