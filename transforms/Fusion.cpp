@@ -96,6 +96,10 @@ private:
   /// The kernel's signature, written over `s` (one buffer reused for every kernel: growing a
   /// fresh string of a few kilobytes per kernel was most of the cost).
   void signatureOf(const Kernel &k, std::string &s) const;
+  /// Appends e.print(): each distinct expression printed once (signatures print the same few
+  /// index expressions and ranges for every kernel of a repeated block).
+  void appendExpr(std::string &s, const SymExpr &e) const;
+  void appendExprs(std::string &s, const std::vector<SymExpr> &r) const;
   /// LoopOp::reads() and writes() of op `op`, listed once for the whole program (fusion asks
   /// for them several times per op; building a list each time was a fifth of its time).
   std::span<const int32_t> readsOf(int32_t op) const {
@@ -122,6 +126,21 @@ private:
   std::vector<int32_t> reads_, writes_;          ///< per op, concatenated
   std::vector<size_t> readsStart_, writesStart_; ///< op i: [start[i], start[i + 1])
   std::vector<uint32_t> visitStamp_;
+  struct SymExprHash {
+    size_t operator()(const SymExpr &e) const { return e.hash(); }
+  };
+  mutable std::unordered_map<SymExpr, std::string, SymExprHash> printed_;
+  /// Buffer::storageBytes per buffer, computed on first use (fusion and kernels ask for each
+  /// buffer's size several times; it is symbolic arithmetic each time).
+  const SymExpr &bytesOf(int32_t b) const {
+    if (!haveBytes_[b]) {
+      bytes_[b] = p_.buffers[b].storageBytes();
+      haveBytes_[b] = true;
+    }
+    return bytes_[b];
+  }
+  mutable std::vector<SymExpr> bytes_;
+  mutable std::vector<bool> haveBytes_;
   uint32_t stamp_ = 0;
   FusedProgram out_;
 };
@@ -170,7 +189,7 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
     for (size_t i = 0; i < g.ops.size() && !shared; ++i)
       shared = touches(p_.ops[g.ops[i]], b);
     if (shared)
-      c.bytesSaved = symAdd(c.bytesSaved, p_.buffers[b].storageBytes());
+      c.bytesSaved = symAdd(c.bytesSaved, bytesOf(b));
   }
   if (g.isExtern) {
     c.reason = "extern op boundary: library calls are not fused";
@@ -327,6 +346,26 @@ template <typename T> void appendNumber(std::string &s, T v) {
   s.append(buf, end);
 }
 
+void Fuser::appendExpr(std::string &s, const SymExpr &e) const {
+  auto it = printed_.find(e);
+  if (it == printed_.end()) {
+    std::string text;
+    e.print(text);
+    it = printed_.emplace(e, std::move(text)).first;
+  }
+  s += it->second;
+}
+
+void Fuser::appendExprs(std::string &s, const std::vector<SymExpr> &r) const {
+  s += '[';
+  for (size_t i = 0; i < r.size(); ++i) {
+    if (i)
+      s += ", ";
+    appendExpr(s, r[i]);
+  }
+  s += ']';
+}
+
 void Fuser::signatureOf(const Kernel &k, std::string &s) const {
   // Buffers become their role and position; everything else is spelled out. A kernel has few
   // buffers: a list searched in order.
@@ -342,9 +381,9 @@ void Fuser::signatureOf(const Kernel &k, std::string &s) const {
   };
   // Appended piece by piece: no temporaries per instruction.
   s.clear();
-  appendRanges(s, k.ranges);
+  appendExprs(s, k.ranges);
   s += 'x';
-  appendRanges(s, k.reductionRanges);
+  appendExprs(s, k.reductionRanges);
   s += ';';
   for (size_t i = 0; i < k.ops.size(); ++i) {
     const LoopOp &op = p_.ops[k.ops[i]];
@@ -355,8 +394,8 @@ void Fuser::signatureOf(const Kernel &k, std::string &s) const {
     s += reductionKindName(op.reduction);
     s += '/';
     appendNumber(s, op.correction);
-    appendRanges(s, op.ranges);
-    appendRanges(s, op.reductionRanges);
+    appendExprs(s, op.ranges);
+    appendExprs(s, op.reductionRanges);
     s += '{';
     for (const ScalarInstr &in : op.body) {
       s += scalarOpName(in.op);
@@ -366,7 +405,7 @@ void Fuser::signatureOf(const Kernel &k, std::string &s) const {
         s += '(';
         role(s, in.buffer);
         s += ',';
-        in.index.print(s);
+        appendExpr(s, in.index);
         s += ')';
       } else if (in.op == ScalarOp::Constant) {
         s += '(';
@@ -376,7 +415,7 @@ void Fuser::signatureOf(const Kernel &k, std::string &s) const {
         s += ')';
       } else if (in.op == ScalarOp::IndexValue) {
         s += '(';
-        in.index.print(s);
+        appendExpr(s, in.index);
         s += ')';
       }
       for (int32_t o : in.operands) {
@@ -389,7 +428,7 @@ void Fuser::signatureOf(const Kernel &k, std::string &s) const {
       s += "store(";
       role(s, st.buffer);
       s += ',';
-      st.index.print(s);
+      appendExpr(s, st.index);
       s += ',';
       appendNumber(s, st.value);
       s += ')';
@@ -435,9 +474,9 @@ Kernel Fuser::makeKernel(const Group &g) const {
   k.bytesRead = 0;
   k.bytesWritten = 0;
   for (int32_t b : k.inputs)
-    k.bytesRead = symAdd(k.bytesRead, p_.buffers[b].storageBytes());
+    k.bytesRead = symAdd(k.bytesRead, bytesOf(b));
   for (int32_t b : k.outputs)
-    k.bytesWritten = symAdd(k.bytesWritten, p_.buffers[b].storageBytes());
+    k.bytesWritten = symAdd(k.bytesWritten, bytesOf(b));
   return k;
 }
 
@@ -457,6 +496,8 @@ Expected<FusedProgram> Fuser::run() {
       all.push_back(b);
   };
   size_t nBuffers = p_.buffers.size();
+  bytes_.assign(nBuffers, SymExpr());
+  haveBytes_.assign(nBuffers, false);
   writerStart_.assign(nBuffers + 1, 0);
   readerStart_.assign(nBuffers + 1, 0);
   for (size_t i = 0; i < nOps; ++i) {
