@@ -89,10 +89,13 @@ public:
 private:
   Candidate consider(int32_t g, int32_t op);
   bool dependsOn(int32_t from, int32_t target);
-  void addToGroup(int32_t g, int32_t op, const Candidate &c);
+  /// Puts `op` into group `g` as candidate `c` (taken apart: its spaces and placements move).
+  void addToGroup(int32_t g, int32_t op, Candidate &c);
   int32_t newGroup(int32_t op, bool isExtern);
   std::vector<int32_t> producerGroups(int32_t op) const;
-  Kernel makeKernel(const Group &g) const;
+  /// The kernel of group `g`, which gives up its op list, placements and ranges to it (the
+  /// group is not used again).
+  Kernel makeKernel(Group &g) const;
   /// The kernel's signature, written over `s` (one buffer reused for every kernel: growing a
   /// fresh string of a few kilobytes per kernel was most of the cost).
   void signatureOf(const Kernel &k, std::string &s) const;
@@ -319,17 +322,17 @@ int32_t Fuser::newGroup(int32_t op, bool isExtern) {
   return id;
 }
 
-void Fuser::addToGroup(int32_t gi, int32_t op, const Candidate &c) {
+void Fuser::addToGroup(int32_t gi, int32_t op, Candidate &c) {
   std::vector<int32_t> producers = producerGroups(op);
   Group &g = groups_[gi];
   g.ops.push_back(op);
-  g.placements = c.existing;
+  g.placements = std::move(c.existing);
   g.placements.push_back(c.placement);
-  g.x = c.x;
-  g.r = c.r;
+  g.x = std::move(c.x);
+  g.r = std::move(c.r);
   if (!c.placesFromGroup)
-    g.places = c.existingPlaces;
-  g.places.push_back(c.place);
+    g.places = std::move(c.existingPlaces);
+  g.places.push_back(std::move(c.place));
   g.maxOp = std::max(g.maxOp, op);
   for (int32_t h : producers)
     if (h != gi && std::find(g.deps.begin(), g.deps.end(), h) == g.deps.end())
@@ -441,25 +444,25 @@ void Fuser::signatureOf(const Kernel &k, std::string &s) const {
   }
 }
 
-Kernel Fuser::makeKernel(const Group &g) const {
+Kernel Fuser::makeKernel(Group &g) const {
   Kernel k;
   k.isExtern = g.isExtern;
-  k.ops = g.ops;
-  k.placements = g.placements;
-  k.ranges = g.x;
-  k.reductionRanges = g.r;
+  k.ops = std::move(g.ops);
+  k.placements = std::move(g.placements);
+  k.ranges = std::move(g.x);
+  k.reductionRanges = std::move(g.r);
   std::vector<int32_t> written, read;
   auto addUnique = [](std::vector<int32_t> &v, int32_t b) {
     if (std::find(v.begin(), v.end(), b) == v.end())
       v.push_back(b);
   };
-  for (int32_t o : g.ops) {
+  for (int32_t o : k.ops) {
     for (int32_t b : writesOf(o))
       addUnique(written, b);
     for (int32_t b : readsOf(o))
       addUnique(read, b);
   }
-  int32_t self = opGroup_[g.ops.front()];
+  int32_t self = opGroup_[k.ops.front()];
   for (int32_t b : written) {
     bool inside = !p_.buffers[b].isOutput && !g.isExtern;
     for (int32_t r : readersOf(b))
