@@ -10,7 +10,16 @@ namespace fxkit {
 
 Graph::~Graph() { deleteNodes(); }
 
+void Graph::detachAttachments(bool sharedOnly) const {
+  for (const auto &[key, attachment] : attachments)
+    if (attachment && (!sharedOnly || attachment.use_count() > 1))
+      attachment->detachFrom(*this);
+}
+
 void Graph::deleteNodes() {
+  // An attachment that also lives on after this graph must not keep pointers into its nodes.
+  if (!attachments.empty())
+    detachAttachments(/*sharedOnly=*/true);
   Node *n = head_;
   while (n) {
     Node *next = n->next_;
@@ -63,6 +72,8 @@ Node *Graph::create(OpKind op, std::string name, std::string_view target, Argume
 void Graph::erase(Node *node) {
   assert(node->graph_ == this && "erasing a node of another graph");
   assert(node->users_.empty() && "erasing a node that still has users");
+  if (!attachments.empty())
+    detachAttachments(/*sharedOnly=*/false);
   node->dropUses();
   byName_.erase(node->name_);
   unlink(node);
@@ -70,6 +81,8 @@ void Graph::erase(Node *node) {
 }
 
 void Graph::replaceAllUsesWith(Node *from, Node *to) {
+  if (!attachments.empty())
+    detachAttachments(/*sharedOnly=*/false);
   std::vector<Node *> users = from->users_;
   for (Node *user : users) {
     Argument args = user->args_;
@@ -161,6 +174,9 @@ void Graph::unlink(Node *node) {
 }
 
 Graph Graph::clone() const {
+  // Before the attachments are shared: none may point into this graph's nodes afterwards.
+  if (!attachments.empty())
+    detachAttachments(/*sharedOnly=*/false);
   Graph out;
   out.moduleName = moduleName;
   out.attachments = attachments;

@@ -19,6 +19,12 @@ namespace fxkit {
 /// out. Attachments are not part of the graph's text forms; graphsEqual ignores them.
 struct GraphAttachment {
   virtual ~GraphAttachment() = default;
+  /// Called before `graph`, which holds this attachment, has its nodes copied (clone), freed
+  /// (erase, destruction or assignment while another holder shares the attachment) or their
+  /// uses rewritten (replaceAllUsesWith). An attachment that points into the graph's own nodes
+  /// (the compilation state from lowering to the wrapper pass, which does not copy the graph)
+  /// makes itself independent of them here; the default does nothing.
+  virtual void detachFrom(const Graph &graph) { (void)graph; }
 };
 
 class Graph {
@@ -83,7 +89,7 @@ public:
   /// Name of the module class in the Python form (`GraphModule`, `<lambda>`).
   std::string moduleName = "GraphModule";
 
-  /// Pass results by name (see GraphAttachment); clone() shares them.
+  /// Pass results by name (see GraphAttachment); clone() shares them (after detachFrom).
   std::map<std::string, std::shared_ptr<GraphAttachment>, std::less<>> attachments;
 
   /// Deep copy (node references remapped).
@@ -91,6 +97,9 @@ public:
 
 private:
   void deleteNodes();
+  /// GraphAttachment::detachFrom on every attachment (all of them, or only those another
+  /// holder shares).
+  void detachAttachments(bool sharedOnly) const;
   void link(Node *node, Node *before);
   void unlink(Node *node);
 

@@ -14,11 +14,20 @@ namespace fxkit {
 
 struct CompilationState : GraphAttachment {
   /// The ATen graph lowering read (extern loop ops point at its nodes), kept alive here
-  /// because the wrapper pass replaces the graph's own nodes.
+  /// because the wrapper pass replaces the graph's own nodes. Null from lowering until the
+  /// wrapper pass: then the source is the graph that holds this state (lowering does not copy
+  /// it; a clone, an erase or a shared holder's destruction copies it first, see detachFrom),
+  /// and the wrapper pass moves the replaced graph here.
   std::shared_ptr<const Graph> source;
   std::optional<loop::LoopProgram> program;
   std::optional<loop::FusedProgram> fused;
   std::optional<loop::MemoryPlan> plan;
+
+  /// The ATen graph of `holder`, a graph holding this state: `source`, or `holder` itself.
+  const Graph &sourceOf(const Graph &holder) const { return source ? *source : holder; }
+  /// When the extern loop ops point into `graph`'s nodes: copies the graph into `source` and
+  /// points them at the copy's nodes.
+  void detachFrom(const Graph &graph) override;
 };
 
 /// The key of CompilationState in Graph::attachments.

@@ -1,5 +1,6 @@
 #include "transforms/CompilerPasses.h"
 
+#include "ir/Node.h"
 #include "transforms/CompilationState.h"
 #include "transforms/Fusion.h"
 #include "transforms/Lowering.h"
@@ -31,15 +32,20 @@ void store(Graph &graph, std::shared_ptr<CompilationState> state) {
 PassResult lowerPass(Graph &graph) {
   if (CompilationState *s = compilationState(graph); s && s->program)
     return Error("the graph is already lowered");
-  auto source = std::make_shared<Graph>(graph.clone());
-  source->attachments.clear();
   bool typed = true;
-  for (Node *n : *source)
+  for (Node *n : graph)
     typed = typed && (n->op() != OpKind::CallFunction || !n->value().empty());
-  if (!typed)
+  // A typed graph is lowered as it is, without a copy: extern ops point into its own nodes
+  // until the wrapper pass replaces them (CompilationState::source). An untyped one is
+  // copied, and the copy's types inferred, leaving the graph itself as it was.
+  std::shared_ptr<Graph> source;
+  if (!typed) {
+    source = std::make_shared<Graph>(graph.clone());
+    source->attachments.clear();
     if (Status s = inferShapes(*source); !s)
       return s.takeError();
-  auto program = lowerGraph(*source);
+  }
+  auto program = lowerGraph(source ? *source : graph);
   if (!program)
     return program.takeError();
   auto state = nextState(graph);
@@ -80,12 +86,31 @@ PassResult wrapperPass(Graph &graph) {
   CompilationState *s = compilationState(graph);
   if (!s || !s->fused)
     return Error("wrapper needs kernels: run 'lower' and 'fuse' first");
-  auto wrapper = buildWrapperGraph(*s->program, *s->fused, s->plan ? &*s->plan : nullptr);
-  if (!wrapper)
-    return wrapper.takeError();
-  wrapper->attachments = graph.attachments;
-  wrapper->moduleName = graph.moduleName;
-  graph = wrapper.take();
+  // Every move of a graph repoints all its nodes at their new graph: the replaced graph moves
+  // once (into the state, when it is the source lowering read: extern ops point at its nodes)
+  // and the wrapper is built in place.
+  auto attachments = std::move(graph.attachments); // keeps `s` alive
+  std::string moduleName = graph.moduleName;
+  std::shared_ptr<Graph> replaced;
+  Graph separate;
+  Graph *into = &separate;
+  if (!s->source) {
+    replaced = std::make_shared<Graph>(std::move(graph));
+    into = &graph;
+  }
+  const loop::MemoryPlan *plan = s->plan ? &*s->plan : nullptr;
+  if (Status st = buildWrapperGraphInto(*into, *s->program, *s->fused, plan); !st) {
+    if (replaced)
+      graph = std::move(*replaced);
+    graph.attachments = std::move(attachments);
+    return st.takeError();
+  }
+  if (replaced)
+    s->source = std::move(replaced);
+  else
+    graph = std::move(separate);
+  graph.attachments = std::move(attachments);
+  graph.moduleName = std::move(moduleName);
   return true;
 }
 

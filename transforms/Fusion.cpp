@@ -4,10 +4,11 @@
 #include "ir/ops/ShapeRules.h"
 
 #include <algorithm>
-#include <bit>
+#include <charconv>
 #include <map>
 #include <queue>
 #include <set>
+#include <span>
 #include <unordered_map>
 
 namespace fxkit {
@@ -54,6 +55,10 @@ struct Group {
   std::vector<int32_t> ops;
   std::vector<Placement> placements;
   std::vector<SymExpr> x, r;
+  /// placeOp of each op over (x, r), kept from the fusion that made them: considering another
+  /// op over the same space needs them again (placing every op for every candidate was a
+  /// third of fusion).
+  std::vector<OpPlace> places;
   bool isExtern = false;
   bool alive = true;
   int32_t minOp = 0, maxOp = 0;
@@ -68,8 +73,12 @@ struct Candidate {
   SymExpr bytesSaved = 0;
   std::vector<SymExpr> x, r;
   std::vector<Placement> existing; ///< new placements of the group's ops
+  /// Placements of the group's ops over (x, r): the group's own `places` when its space stays
+  /// (placesFromGroup), else placed anew here.
   std::vector<OpPlace> existingPlaces;
+  bool placesFromGroup = false;
   Placement placement = Placement::Row;
+  OpPlace place; ///< the op's placement over (x, r)
 };
 
 class Fuser {
@@ -80,26 +89,69 @@ public:
 private:
   Candidate consider(int32_t g, int32_t op);
   bool dependsOn(int32_t from, int32_t target);
-  void addToGroup(int32_t g, int32_t op, const Candidate &c);
+  /// Puts `op` into group `g` as candidate `c` (taken apart: its spaces and placements move).
+  void addToGroup(int32_t g, int32_t op, Candidate &c);
   int32_t newGroup(int32_t op, bool isExtern);
   std::vector<int32_t> producerGroups(int32_t op) const;
-  Kernel makeKernel(const Group &g) const;
-  std::string signatureOf(const Kernel &k) const;
+  /// The kernel of group `g`, which gives up its op list, placements and ranges to it (the
+  /// group is not used again).
+  Kernel makeKernel(Group &g) const;
+  /// The kernel's signature, written over `s` (one buffer reused for every kernel: growing a
+  /// fresh string of a few kilobytes per kernel was most of the cost).
+  void signatureOf(const Kernel &k, std::string &s) const;
+  /// Appends e.print(): each distinct expression printed once (signatures print the same few
+  /// index expressions and ranges for every kernel of a repeated block).
+  void appendExpr(std::string &s, const SymExpr &e) const;
+  void appendExprs(std::string &s, const std::vector<SymExpr> &r) const;
+  /// LoopOp::reads() and writes() of op `op`, listed once for the whole program (fusion asks
+  /// for them several times per op; building a list each time was a fifth of its time).
+  std::span<const int32_t> readsOf(int32_t op) const {
+    return {reads_.data() + readsStart_[op], reads_.data() + readsStart_[op + 1]};
+  }
+  std::span<const int32_t> writesOf(int32_t op) const {
+    return {writes_.data() + writesStart_[op], writes_.data() + writesStart_[op + 1]};
+  }
 
   const LoopProgram &p_;
   const FusionOptions &options_;
   std::vector<Group> groups_;
   std::vector<int32_t> opGroup_;
-  std::vector<std::vector<int32_t>> writers_, readers_; ///< per buffer: ops
+  /// Per buffer, the ops that write (read) it in op order: buffer b's are
+  /// [start[b], start[b + 1]) of the list (one list, not a vector per buffer).
+  std::vector<int32_t> writerOps_, readerOps_;
+  std::vector<size_t> writerStart_, readerStart_;
+  std::span<const int32_t> writersOf(int32_t b) const {
+    return {writerOps_.data() + writerStart_[b], writerOps_.data() + writerStart_[b + 1]};
+  }
+  std::span<const int32_t> readersOf(int32_t b) const {
+    return {readerOps_.data() + readerStart_[b], readerOps_.data() + readerStart_[b + 1]};
+  }
+  std::vector<int32_t> reads_, writes_;          ///< per op, concatenated
+  std::vector<size_t> readsStart_, writesStart_; ///< op i: [start[i], start[i + 1])
   std::vector<uint32_t> visitStamp_;
+  struct SymExprHash {
+    size_t operator()(const SymExpr &e) const { return e.hash(); }
+  };
+  mutable std::unordered_map<SymExpr, std::string, SymExprHash> printed_;
+  /// Buffer::storageBytes per buffer, computed on first use (fusion and kernels ask for each
+  /// buffer's size several times; it is symbolic arithmetic each time).
+  const SymExpr &bytesOf(int32_t b) const {
+    if (!haveBytes_[b]) {
+      bytes_[b] = p_.buffers[b].storageBytes();
+      haveBytes_[b] = true;
+    }
+    return bytes_[b];
+  }
+  mutable std::vector<SymExpr> bytes_;
+  mutable std::vector<bool> haveBytes_;
   uint32_t stamp_ = 0;
   FusedProgram out_;
 };
 
 std::vector<int32_t> Fuser::producerGroups(int32_t op) const {
   std::vector<int32_t> out;
-  for (int32_t b : p_.ops[op].reads())
-    for (int32_t w : writers_[b])
+  for (int32_t b : readsOf(op))
+    for (int32_t w : writersOf(b))
       if (w < op && opGroup_[w] >= 0 && std::find(out.begin(), out.end(), opGroup_[w]) == out.end())
         out.push_back(opGroup_[w]);
   return out;
@@ -129,9 +181,9 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
   const LoopOp &op = p_.ops[opIndex];
   Candidate c;
   bool vertical = false;
-  const std::vector<int32_t> reads = op.reads();
+  const std::span<const int32_t> reads = readsOf(opIndex);
   for (int32_t b : reads)
-    for (int32_t w : writers_[b])
+    for (int32_t w : writersOf(b))
       if (w < opIndex && opGroup_[w] == gi)
         vertical = true;
   c.kind = vertical ? FusionKind::Vertical : FusionKind::Horizontal;
@@ -140,7 +192,7 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
     for (size_t i = 0; i < g.ops.size() && !shared; ++i)
       shared = touches(p_.ops[g.ops[i]], b);
     if (shared)
-      c.bytesSaved = symAdd(c.bytesSaved, p_.buffers[b].storageBytes());
+      c.bytesSaved = symAdd(c.bytesSaved, bytesOf(b));
   }
   if (g.isExtern) {
     c.reason = "extern op boundary: library calls are not fused";
@@ -209,16 +261,21 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
     return c;
   }
   c.placement = placement->placement;
-  for (size_t i = 0; i < g.ops.size(); ++i) {
-    auto pl = placeOp(p_.ops[g.ops[i]], c.x, c.r);
-    if (!pl) {
-      c.reason = "internal error: an op of the kernel no longer fits its iteration space";
-      return c;
+  if (g.places.size() == g.ops.size() && c.x == g.x && c.r == g.r) {
+    c.placesFromGroup = true;
+  } else {
+    for (size_t i = 0; i < g.ops.size(); ++i) {
+      auto pl = placeOp(p_.ops[g.ops[i]], c.x, c.r);
+      if (!pl) {
+        c.reason = "internal error: an op of the kernel no longer fits its iteration space";
+        return c;
+      }
+      c.existingPlaces.push_back(*pl);
     }
-    c.existingPlaces.push_back(*pl);
   }
 
   // Values made inside the kernel must be read where they are written.
+  const std::vector<OpPlace> &existingPlaces = c.placesFromGroup ? g.places : c.existingPlaces;
   for (const ScalarInstr &in : op.body) {
     if (in.op != ScalarOp::Load)
       continue;
@@ -232,7 +289,7 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
           c.reason = "reads " + name + " through a reshaped iteration space";
           return c;
         }
-        SymExpr written = toKernelCoordinates(s.index, c.existingPlaces[i]);
+        SymExpr written = toKernelCoordinates(s.index, existingPlaces[i]);
         SymExpr read = toKernelCoordinates(in.index, *placement);
         if (!symEq(written, read)) {
           c.reason = "reads " + name + " at " + read.str() + ", where the kernel writes it at " +
@@ -244,6 +301,7 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
   }
   c.ok = true;
   c.reason = std::string(fusionKindName(c.kind));
+  c.place = std::move(*placement);
   return c;
 }
 
@@ -264,14 +322,17 @@ int32_t Fuser::newGroup(int32_t op, bool isExtern) {
   return id;
 }
 
-void Fuser::addToGroup(int32_t gi, int32_t op, const Candidate &c) {
+void Fuser::addToGroup(int32_t gi, int32_t op, Candidate &c) {
   std::vector<int32_t> producers = producerGroups(op);
   Group &g = groups_[gi];
   g.ops.push_back(op);
-  g.placements = c.existing;
+  g.placements = std::move(c.existing);
   g.placements.push_back(c.placement);
-  g.x = c.x;
-  g.r = c.r;
+  g.x = std::move(c.x);
+  g.r = std::move(c.r);
+  if (!c.placesFromGroup)
+    g.places = std::move(c.existingPlaces);
+  g.places.push_back(std::move(c.place));
   g.maxOp = std::max(g.maxOp, op);
   for (int32_t h : producers)
     if (h != gi && std::find(g.deps.begin(), g.deps.end(), h) == g.deps.end())
@@ -279,23 +340,53 @@ void Fuser::addToGroup(int32_t gi, int32_t op, const Candidate &c) {
   opGroup_[op] = gi;
 }
 
-std::string Fuser::signatureOf(const Kernel &k) const {
-  // Buffers become their role and position; everything else is spelled out.
-  std::map<int32_t, std::string> local;
-  auto role = [&](int32_t b) {
-    auto it = local.find(b);
-    if (it != local.end())
-      return it->second;
-    std::string r = "b" + std::to_string(local.size()) + ":" +
-                    std::string(dtypeShortName(p_.buffers[b].type.dtype));
-    local[b] = r;
-    return r;
+/// Appends a number exactly and without printf (std::to_string of a double printed "%f": slow,
+/// and 1e-7 read as 2e-7).
+template <typename T> void appendNumber(std::string &s, T v) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  (void)ec; // 64 characters hold any double or integer
+  s.append(buf, end);
+}
+
+void Fuser::appendExpr(std::string &s, const SymExpr &e) const {
+  auto it = printed_.find(e);
+  if (it == printed_.end()) {
+    std::string text;
+    e.print(text);
+    it = printed_.emplace(e, std::move(text)).first;
+  }
+  s += it->second;
+}
+
+void Fuser::appendExprs(std::string &s, const std::vector<SymExpr> &r) const {
+  s += '[';
+  for (size_t i = 0; i < r.size(); ++i) {
+    if (i)
+      s += ", ";
+    appendExpr(s, r[i]);
+  }
+  s += ']';
+}
+
+void Fuser::signatureOf(const Kernel &k, std::string &s) const {
+  // Buffers become their role and position; everything else is spelled out. A kernel has few
+  // buffers: a list searched in order.
+  std::vector<int32_t> local;
+  auto role = [&](std::string &s, int32_t b) {
+    size_t i = std::find(local.begin(), local.end(), b) - local.begin();
+    if (i == local.size())
+      local.push_back(b);
+    s += 'b';
+    appendNumber(s, i);
+    s += ':';
+    s += dtypeShortName(p_.buffers[b].type.dtype);
   };
-  // Appended piece by piece: one string per kernel, no temporaries per instruction.
-  std::string s;
-  appendRanges(s, k.ranges);
+  // Appended piece by piece: no temporaries per instruction.
+  s.clear();
+  appendExprs(s, k.ranges);
   s += 'x';
-  appendRanges(s, k.reductionRanges);
+  appendExprs(s, k.reductionRanges);
   s += ';';
   for (size_t i = 0; i < k.ops.size(); ++i) {
     const LoopOp &op = p_.ops[k.ops[i]];
@@ -305,9 +396,9 @@ std::string Fuser::signatureOf(const Kernel &k) const {
     s += '/';
     s += reductionKindName(op.reduction);
     s += '/';
-    s += std::to_string(op.correction);
-    appendRanges(s, op.ranges);
-    appendRanges(s, op.reductionRanges);
+    appendNumber(s, op.correction);
+    appendExprs(s, op.ranges);
+    appendExprs(s, op.reductionRanges);
     s += '{';
     for (const ScalarInstr &in : op.body) {
       s += scalarOpName(in.op);
@@ -315,71 +406,70 @@ std::string Fuser::signatureOf(const Kernel &k) const {
       s += dtypeShortName(in.dtype);
       if (in.op == ScalarOp::Load) {
         s += '(';
-        s += role(in.buffer);
+        role(s, in.buffer);
         s += ',';
-        in.index.print(s);
+        appendExpr(s, in.index);
         s += ')';
       } else if (in.op == ScalarOp::Constant) {
         s += '(';
-        // Every bit of the constant: "%f" would merge kernels whose constants differ below
-        // 1e-6 into one definition.
-        s += std::to_string(std::bit_cast<uint64_t>(in.constant));
+        // Shortest exact form: "%f" merged kernels whose constants differ below 1e-6 into
+        // one definition.
+        appendNumber(s, in.constant);
         s += ',';
-        s += std::to_string(in.intConstant);
+        appendNumber(s, in.intConstant);
         s += ')';
       } else if (in.op == ScalarOp::IndexValue) {
         s += '(';
-        in.index.print(s);
+        appendExpr(s, in.index);
         s += ')';
       }
       for (int32_t o : in.operands) {
         s += ',';
-        s += std::to_string(o);
+        appendNumber(s, o);
       }
       s += ';';
     }
     for (const Store &st : op.stores) {
       s += "store(";
-      s += role(st.buffer);
+      role(s, st.buffer);
       s += ',';
-      st.index.print(s);
+      appendExpr(s, st.index);
       s += ',';
-      s += std::to_string(st.value);
+      appendNumber(s, st.value);
       s += ')';
     }
     s += '}';
   }
   for (int32_t b : k.internal) {
     s += "internal:";
-    s += role(b);
+    role(s, b);
   }
-  return s;
 }
 
-Kernel Fuser::makeKernel(const Group &g) const {
+Kernel Fuser::makeKernel(Group &g) const {
   Kernel k;
   k.isExtern = g.isExtern;
-  k.ops = g.ops;
-  k.placements = g.placements;
-  k.ranges = g.x;
-  k.reductionRanges = g.r;
+  k.ops = std::move(g.ops);
+  k.placements = std::move(g.placements);
+  k.ranges = std::move(g.x);
+  k.reductionRanges = std::move(g.r);
   std::vector<int32_t> written, read;
   auto addUnique = [](std::vector<int32_t> &v, int32_t b) {
     if (std::find(v.begin(), v.end(), b) == v.end())
       v.push_back(b);
   };
-  for (int32_t o : g.ops) {
-    for (int32_t b : p_.ops[o].writes())
+  for (int32_t o : k.ops) {
+    for (int32_t b : writesOf(o))
       addUnique(written, b);
-    for (int32_t b : p_.ops[o].reads())
+    for (int32_t b : readsOf(o))
       addUnique(read, b);
   }
-  int32_t self = opGroup_[g.ops.front()];
+  int32_t self = opGroup_[k.ops.front()];
   for (int32_t b : written) {
     bool inside = !p_.buffers[b].isOutput && !g.isExtern;
-    for (int32_t r : readers_[b])
+    for (int32_t r : readersOf(b))
       inside = inside && opGroup_[r] == self;
-    for (int32_t w : writers_[b])
+    for (int32_t w : writersOf(b))
       inside = inside && opGroup_[w] == self;
     (inside ? k.internal : k.outputs).push_back(b);
   }
@@ -389,23 +479,70 @@ Kernel Fuser::makeKernel(const Group &g) const {
   k.bytesRead = 0;
   k.bytesWritten = 0;
   for (int32_t b : k.inputs)
-    k.bytesRead = symAdd(k.bytesRead, p_.buffers[b].storageBytes());
+    k.bytesRead = symAdd(k.bytesRead, bytesOf(b));
   for (int32_t b : k.outputs)
-    k.bytesWritten = symAdd(k.bytesWritten, p_.buffers[b].storageBytes());
+    k.bytesWritten = symAdd(k.bytesWritten, bytesOf(b));
   return k;
 }
 
 Expected<FusedProgram> Fuser::run() {
   size_t nOps = p_.ops.size();
   opGroup_.assign(nOps, -1);
-  writers_.assign(p_.buffers.size(), {});
-  readers_.assign(p_.buffers.size(), {});
+  readsStart_.assign(1, 0);
+  writesStart_.assign(1, 0);
+  readsStart_.reserve(nOps + 1);
+  writesStart_.reserve(nOps + 1);
+  reads_.reserve(2 * nOps);
+  writes_.reserve(nOps);
+  // Distinct buffers in first-access order, as reads() and writes() list them.
+  auto addDistinct = [](std::vector<int32_t> &all, size_t start, int32_t b) {
+    if (b >= 0 &&
+        std::find(all.begin() + static_cast<std::ptrdiff_t>(start), all.end(), b) == all.end())
+      all.push_back(b);
+  };
+  size_t nBuffers = p_.buffers.size();
+  bytes_.assign(nBuffers, SymExpr());
+  haveBytes_.assign(nBuffers, false);
+  writerStart_.assign(nBuffers + 1, 0);
+  readerStart_.assign(nBuffers + 1, 0);
   for (size_t i = 0; i < nOps; ++i) {
-    for (int32_t b : p_.ops[i].writes())
-      writers_[b].push_back(static_cast<int32_t>(i));
-    for (int32_t b : p_.ops[i].reads())
-      readers_[b].push_back(static_cast<int32_t>(i));
+    const LoopOp &op = p_.ops[i];
+    size_t r0 = reads_.size(), w0 = writes_.size();
+    for (const ScalarInstr &in : op.body)
+      if (in.op == ScalarOp::Load)
+        addDistinct(reads_, r0, in.buffer);
+    for (const BufferView &v : op.externInputs)
+      addDistinct(reads_, r0, v.buffer);
+    for (const Store &st : op.stores)
+      addDistinct(writes_, w0, st.buffer);
+    for (int32_t b : op.externOutputs)
+      addDistinct(writes_, w0, b);
+    readsStart_.push_back(reads_.size());
+    writesStart_.push_back(writes_.size());
+    for (int32_t b : writesOf(static_cast<int32_t>(i)))
+      ++writerStart_[b + 1];
+    for (int32_t b : readsOf(static_cast<int32_t>(i)))
+      ++readerStart_[b + 1];
   }
+  // Counts to starts, then each op appended in op order.
+  for (size_t b = 0; b < nBuffers; ++b) {
+    writerStart_[b + 1] += writerStart_[b];
+    readerStart_[b + 1] += readerStart_[b];
+  }
+  writerOps_.resize(writerStart_[nBuffers]);
+  readerOps_.resize(readerStart_[nBuffers]);
+  std::vector<size_t> nextWriter(writerStart_.begin(), writerStart_.end() - 1);
+  std::vector<size_t> nextReader(readerStart_.begin(), readerStart_.end() - 1);
+  for (size_t i = 0; i < nOps; ++i) {
+    for (int32_t b : writesOf(static_cast<int32_t>(i)))
+      writerOps_[nextWriter[b]++] = static_cast<int32_t>(i);
+    for (int32_t b : readsOf(static_cast<int32_t>(i)))
+      readerOps_[nextReader[b]++] = static_cast<int32_t>(i);
+  }
+  // Reserved: growing these moves every group, decision and kernel made so far.
+  groups_.reserve(nOps);
+  visitStamp_.reserve(nOps);
+  out_.decisions.reserve(nOps);
   for (size_t i = 0; i < nOps; ++i) {
     int32_t op = static_cast<int32_t>(i);
     const LoopOp &lop = p_.ops[i];
@@ -416,8 +553,8 @@ Expected<FusedProgram> Fuser::run() {
     // Candidates: producers first (vertical), then recent readers of the same buffers.
     std::vector<int32_t> candidates = producerGroups(op);
     std::vector<int32_t> horizontal;
-    for (int32_t b : lop.reads())
-      for (auto it = readers_[b].rbegin(); it != readers_[b].rend(); ++it)
+    for (int32_t b : readsOf(op))
+      for (auto it = readersOf(b).rbegin(); it != readersOf(b).rend(); ++it)
         if (*it < op && opGroup_[*it] >= 0 &&
             std::find(candidates.begin(), candidates.end(), opGroup_[*it]) == candidates.end() &&
             std::find(horizontal.begin(), horizontal.end(), opGroup_[*it]) == horizontal.end() &&
@@ -431,8 +568,9 @@ Expected<FusedProgram> Fuser::run() {
     std::vector<size_t> legal;
     for (int32_t g : candidates) {
       Candidate c = consider(g, op);
-      out_.decisions.push_back(
-          {c.kind, lop.name, p_.ops[groups_[g].ops.front()].name, false, c.reason, c.bytesSaved});
+      // The reason moves into the decision: a candidate taken keeps only its placements.
+      out_.decisions.push_back({c.kind, lop.name, p_.ops[groups_[g].ops.front()].name, false,
+                                std::move(c.reason), c.bytesSaved});
       if (!c.ok)
         continue;
       legal.push_back(out_.decisions.size() - 1);
@@ -457,13 +595,23 @@ Expected<FusedProgram> Fuser::run() {
 
   // Kernels in a topological order of their groups (earliest first op first).
   size_t nGroups = groups_.size();
-  std::vector<std::vector<int32_t>> users(nGroups);
+  // Each group's users, as one list: group d's are [userStart[d], userStart[d + 1]).
+  std::vector<size_t> userStart(nGroups + 1, 0);
   std::vector<int32_t> pending(nGroups, 0);
   for (size_t g = 0; g < nGroups; ++g)
     for (int32_t d : groups_[g].deps) {
-      users[d].push_back(static_cast<int32_t>(g));
+      ++userStart[d + 1];
       ++pending[g];
     }
+  for (size_t g = 0; g < nGroups; ++g)
+    userStart[g + 1] += userStart[g];
+  std::vector<int32_t> users(userStart[nGroups]);
+  {
+    std::vector<size_t> next(userStart.begin(), userStart.end() - 1);
+    for (size_t g = 0; g < nGroups; ++g)
+      for (int32_t d : groups_[g].deps)
+        users[next[d]++] = static_cast<int32_t>(g);
+  }
   using Item = std::pair<int32_t, int32_t>; // (first op, group)
   std::priority_queue<Item, std::vector<Item>, std::greater<>> ready;
   for (size_t g = 0; g < nGroups; ++g)
@@ -474,8 +622,8 @@ Expected<FusedProgram> Fuser::run() {
     int32_t g = ready.top().second;
     ready.pop();
     order.push_back(g);
-    for (int32_t u : users[g])
-      if (--pending[u] == 0)
+    for (size_t i = userStart[g]; i < userStart[g + 1]; ++i)
+      if (int32_t u = users[i]; --pending[u] == 0)
         ready.push({groups_[u].ops.front(), u});
   }
   if (order.size() != nGroups)
@@ -483,12 +631,15 @@ Expected<FusedProgram> Fuser::run() {
 
   // Hashed: signatures are long and share long prefixes, so ordered comparisons were slow.
   std::unordered_map<std::string, std::string> names; // signature -> kernel name
+  std::string signature;
+  out_.kernels.reserve(order.size());
   for (int32_t g : order) {
     Kernel k = makeKernel(groups_[g]);
     if (k.isExtern) {
       k.name = p_.ops[k.ops.front()].originOps.front();
     } else {
-      k.signature = signatureOf(k);
+      signatureOf(k, signature);
+      k.signature = signature;
       auto it = names.find(k.signature);
       if (it != names.end()) {
         k.name = it->second;

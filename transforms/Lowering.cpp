@@ -22,7 +22,10 @@ namespace {
 /// What a graph node lowered to.
 struct Lowered {
   enum class Kind : uint8_t { None, Tensor, Tensors, Sym } kind = Kind::None;
+  /// Tensor: where the value is. When `whole`, only view.buffer is set: the value is the whole
+  /// buffer as laid out (most values; their sizes and strides are the buffer's, not copied).
   BufferView view;
+  bool whole = false;
   std::vector<std::optional<BufferView>> views;
   SymExpr sym;
 };
@@ -58,14 +61,19 @@ std::vector<SymExpr> iterate(const std::vector<SymExpr> &sizes, std::vector<SymE
   return vars;
 }
 
-/// offset + sum of vars[j] * strides[j] over the dimensions that are not size 1.
+/// offset + sum of vars[j] * strides[j] over the dimensions that are not size 1 (`vars` holds
+/// one variable per dimension).
 SymExpr linearIndex(const SymExpr &offset, const std::vector<SymExpr> &sizes,
-                    const std::vector<SymExpr> &strides, const std::vector<SymExpr> &vars) {
+                    const std::vector<SymExpr> &strides, const SymExpr *vars) {
   SymExpr index = offset;
   for (size_t j = 0; j < sizes.size(); ++j)
     if (!symIs(sizes[j], 1))
       index = symAdd(index, symMul(vars[j], strides[j]));
   return index;
+}
+SymExpr linearIndex(const SymExpr &offset, const std::vector<SymExpr> &sizes,
+                    const std::vector<SymExpr> &strides, const std::vector<SymExpr> &vars) {
+  return linearIndex(offset, sizes, strides, vars.data());
 }
 
 /// Builds one loop op's body.
@@ -130,6 +138,17 @@ private:
   LoopOp &op_;
 };
 
+/// An index as offset + sum of coefficient * variable, when it is that: every term has at
+/// most one loop variable, to the first power, outside any division.
+struct LinearIndex {
+  SymExpr offset = 0;
+  std::map<std::string, SymExpr, std::less<>> coefficients; ///< loop variable -> coefficient
+};
+
+struct SymExprHash {
+  size_t operator()(const SymExpr &e) const { return e.hash(); }
+};
+
 class Lowerer {
 public:
   explicit Lowerer(const Graph &graph) : graph_(graph) {}
@@ -156,6 +175,8 @@ private:
   LoopOp &newOp(LoopOpKind kind, const Node &origin) {
     LoopOp &op = program_.ops.emplace_back();
     op.name = "op" + std::to_string(program_.ops.size() - 1);
+    if (kind != LoopOpKind::Extern)
+      op.body.reserve(4); // a load or two, the op, a cast: one allocation, not three
     op.kind = kind;
     op.origins.push_back(origin.name());
     op.originOps.push_back(shortOpName(origin.target()));
@@ -164,6 +185,18 @@ private:
   int32_t currentOp() const { return static_cast<int32_t>(program_.ops.size() - 1); }
   static BufferView wholeView(int32_t buffer, const TensorType &type) {
     return {buffer, type.sizes, type.strides, SymExpr(0)};
+  }
+  /// A Tensor value that is the whole of `buffer`.
+  static Lowered wholeValue(int32_t buffer) {
+    Lowered v;
+    v.kind = Lowered::Kind::Tensor;
+    v.view.buffer = buffer;
+    v.whole = true;
+    return v;
+  }
+  /// The view of a Tensor value, sizes and strides spelled out.
+  BufferView viewOf(const Lowered &v) const {
+    return v.whole ? wholeView(v.view.buffer, program_.buffers[v.view.buffer].type) : v.view;
   }
 
   /// A tensor argument as a body value broadcast to `outSizes` (variables x0..), converted to
@@ -189,11 +222,15 @@ private:
   Status lowerOutput(const Node &n);
   void eliminateDeadOps();
   void inlineSmallProducers();
+  /// linearIndexOf(index), computed once per distinct expression (expressions are uniqued, and
+  /// the ops of a repeated block store and load at the same few indices).
+  const std::optional<LinearIndex> &linearIndexCached(const SymExpr &index);
 
   const Graph &graph_;
   LoopProgram program_;
   std::vector<Lowered> values_;
   int nextBuffer_ = 0;
+  std::unordered_map<SymExpr, std::optional<LinearIndex>, SymExprHash> linearIndices_;
 };
 
 Expected<BufferView> Lowerer::tensorArg(const Node &n, const Argument &a) {
@@ -202,7 +239,7 @@ Expected<BufferView> Lowerer::tensorArg(const Node &n, const Argument &a) {
   Lowered &v = valueOf(a.asNode());
   if (v.kind != Lowered::Kind::Tensor)
     return nodeError(n, "input '" + a.asNode()->name() + "' is not a tensor");
-  return v.view;
+  return viewOf(v);
 }
 
 Expected<int32_t> Lowerer::operand(BodyBuilder &b, const Node &n, const Argument &a,
@@ -222,12 +259,14 @@ Expected<int32_t> Lowerer::operand(BodyBuilder &b, const Node &n, const Argument
       return b.cast(b.indexValue(v.sym, DType::Int64), dtype);
     if (v.kind != Lowered::Kind::Tensor)
       return nodeError(n, "input '" + a.asNode()->name() + "' is not a tensor or number");
-    const BufferView &view = v.view;
-    size_t lead = outVars.size() - view.sizes.size();
-    std::vector<SymExpr> vars(outVars.begin() + lead, outVars.end());
-    SymExpr index = linearIndex(view.offset, view.sizes, view.strides, vars);
-    DType stored = program_.buffers[view.buffer].type.dtype;
-    return b.cast(b.load(view.buffer, index, stored), dtype);
+    const TensorType &stored = program_.buffers[v.view.buffer].type;
+    const std::vector<SymExpr> &sizes = v.whole ? stored.sizes : v.view.sizes;
+    const std::vector<SymExpr> &strides = v.whole ? stored.strides : v.view.strides;
+    // Broadcast: the view's dimensions are the trailing ones of the output.
+    size_t lead = outVars.size() - sizes.size();
+    SymExpr index =
+        linearIndex(v.whole ? SymExpr(0) : v.view.offset, sizes, strides, outVars.data() + lead);
+    return b.cast(b.load(v.view.buffer, index, stored.dtype), dtype);
   }
   default:
     return nodeError(n, "unsupported operand kind");
@@ -239,10 +278,7 @@ Lowered Lowerer::finishPointwise(LoopOp &op, BodyBuilder &b, int32_t value, cons
   int32_t buffer = newBuffer(type, currentOp());
   value = b.cast(value, type.dtype);
   op.stores.push_back({buffer, linearIndex(SymExpr(0), type.sizes, type.strides, outVars), value});
-  Lowered out;
-  out.kind = Lowered::Kind::Tensor;
-  out.view = wholeView(buffer, type);
-  return out;
+  return wholeValue(buffer);
 }
 
 /// The scalar op of an elementwise ATen op with a plain mapping.
@@ -651,11 +687,10 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
     }
     program_.ops[opIndex].stores.push_back(
         {buffer, linearIndex(SymExpr(0), t.sizes, t.strides, outVars), static_cast<int32_t>(k)});
-    BufferView v = wholeView(buffer, t);
     if (result.kind == Lowered::Kind::Tensor)
-      result.view = v;
+      result = wholeValue(buffer);
     else
-      result.views.push_back(v);
+      result.views.push_back(wholeView(buffer, t));
   }
   values_[n.scratch()] = std::move(result);
   return Status::ok();
@@ -669,15 +704,14 @@ Status Lowerer::lowerExtern(const Node &n, const BoundArgs &args) {
   for (const Node *in : argumentNodes(args)) {
     Lowered &v = valueOf(in);
     if (v.kind == Lowered::Kind::Tensor)
-      op.externInputs.push_back(v.view);
+      op.externInputs.push_back(viewOf(v));
   }
   int32_t opIndex = currentOp();
   Lowered result;
   if (const TensorType *t = n.value().tensor()) {
     int32_t buffer = newBuffer(*t, opIndex);
     program_.ops[opIndex].externOutputs.push_back(buffer);
-    result.kind = Lowered::Kind::Tensor;
-    result.view = wholeView(buffer, *t);
+    result = wholeValue(buffer);
   } else if (const auto *ts = n.value().tensors()) {
     result.kind = Lowered::Kind::Tensors;
     for (const auto &t : *ts) {
@@ -827,7 +861,7 @@ Status Lowerer::lowerOutput(const Node &n) {
     } else if (a.isNode()) {
       Lowered &v = valueOf(a.asNode());
       if (v.kind == Lowered::Kind::Tensor) {
-        out.view = v.view;
+        out.view = viewOf(v);
         program_.buffers[v.view.buffer].isOutput = true;
       } else if (v.kind == Lowered::Kind::Sym) {
         out.symbol = v.sym;
@@ -882,13 +916,6 @@ void Lowerer::eliminateDeadOps() {
     if (b.producer >= 0)
       b.producer = newIndex[b.producer];
 }
-
-/// An index as offset + sum of coefficient * variable, when it is that: every term has at
-/// most one loop variable, to the first power, outside any division.
-struct LinearIndex {
-  SymExpr offset = 0;
-  std::map<std::string, SymExpr, std::less<>> coefficients; ///< loop variable -> coefficient
-};
 
 bool isLoopVar(const SymExpr &e) {
   return !e.isConstant() && e.kind() == SymExpr::Kind::Symbol && isLoopVariable(e.name());
@@ -958,22 +985,31 @@ std::optional<LinearIndex> linearIndexOf(const SymExpr &index) {
   return out;
 }
 
+const std::optional<LinearIndex> &Lowerer::linearIndexCached(const SymExpr &index) {
+  auto it = linearIndices_.find(index);
+  if (it == linearIndices_.end())
+    it = linearIndices_.emplace(index, linearIndexOf(index)).first;
+  return it->second;
+}
+
 /// The producer's variables in terms of a reader's, such that the producer's store index
-/// equals `loadIndex`: matching strides term by term (a slice or a shifted range, as cat
-/// reads its inputs), or, for a contiguous producer read at one flat position, dividing that
-/// position by the strides (a reshape). nullopt when neither applies.
+/// (linear form `store`) equals the load index (linear form `load`): matching strides term by term
+/// (a slice or a shifted range, as cat reads its inputs), or, for a contiguous producer read at one
+/// flat position, dividing that position by the strides (a reshape). nullopt when neither applies.
 std::optional<std::map<std::string, SymExpr, std::less<>>>
-invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadIndex, bool masked) {
-  auto store = linearIndexOf(producer.stores[0].index);
-  auto load = linearIndexOf(loadIndex);
+invertStore(const LoopOp &producer, const LoopOp &reader, const std::optional<LinearIndex> &store,
+            const std::optional<LinearIndex> &load, bool masked) {
   if (!store || !load || !symIs(store->offset, 0))
     return std::nullopt;
   size_t dims = producer.ranges.size();
   if (store->coefficients.size() != dims)
     return std::nullopt;
+  std::vector<std::string> names(dims); // the producer's variables x0, x1, ...
+  for (size_t j = 0; j < dims; ++j)
+    names[j] = loopVarName(false, j);
   std::vector<SymExpr> strides(dims);
   for (size_t j = 0; j < dims; ++j) {
-    auto it = store->coefficients.find(loopVarName(false, j));
+    auto it = store->coefficients.find(names[j]);
     if (it == store->coefficients.end())
       return std::nullopt;
     strides[j] = it->second;
@@ -989,14 +1025,14 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadInd
   std::set<std::string> used;
   bool matched = true;
   for (size_t j = 0; j < dims && matched; ++j) {
-    subst[loopVarName(false, j)] = 0;
+    subst[names[j]] = 0;
     for (const auto &[var, coefficient] : load->coefficients)
       // A masked read (cat) may range further: the points outside are not read.
       if (!used.count(var) && symEq(coefficient, strides[j]) &&
           (masked || symEq(rangeOf(var), producer.ranges[j]) ||
            (rangeOf(var).isConstant() && producer.ranges[j].isConstant() &&
             rangeOf(var).constant() <= producer.ranges[j].constant()))) {
-        subst[loopVarName(false, j)] = SymExpr::symbol(var);
+        subst[names[j]] = SymExpr::symbol(var);
         used.insert(var);
         break;
       }
@@ -1019,7 +1055,7 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadInd
     if (!load->offset.isConstant())
       matched = false;
     for (size_t j = 0; j < dims && matched; ++j) {
-      const SymExpr &var = subst[loopVarName(false, j)];
+      const SymExpr &var = subst[names[j]];
       const SymExpr &p = producer.ranges[j];
       SymExpr r = var.isConstant() ? SymExpr(1) : rangeOf(std::string(var.name()));
       if (!strides[j].isConstant() || strides[j].constant() <= 0) {
@@ -1074,7 +1110,7 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadInd
       matched = solutions == 1;
     }
     for (size_t j = 0; j < dims && matched; ++j)
-      subst[loopVarName(false, j)] = symAdd(subst[loopVarName(false, j)], SymExpr(found[j]));
+      subst[names[j]] = symAdd(subst[names[j]], SymExpr(found[j]));
   }
   if (matched)
     return subst;
@@ -1093,8 +1129,7 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const SymExpr &loadInd
   for (size_t j = 0; j < dims; ++j) {
     SymExpr q =
         symIs(strides[j], 1) ? flat : SymExpr::binary(SymExpr::Kind::FloorDiv, flat, strides[j]);
-    subst[loopVarName(false, j)] =
-        j == 0 ? q : SymExpr::binary(SymExpr::Kind::Mod, q, producer.ranges[j]);
+    subst[names[j]] = j == 0 ? q : SymExpr::binary(SymExpr::Kind::Mod, q, producer.ranges[j]);
   }
   return subst;
 }
@@ -1120,6 +1155,10 @@ void Lowerer::inlineSmallProducers() {
     for (const BufferView &v : op.externInputs)
       addReader(v.buffer, static_cast<int32_t>(i));
   }
+  // The merged body is built here (this buffer only grows) and copied over the reader's, which
+  // grows geometrically: a chain of producers inlined one by one into a reader would otherwise
+  // allocate (and free) a body of up to a few kilobytes per producer.
+  std::vector<ScalarInstr> body;
   for (size_t pi = 0; pi < program_.ops.size(); ++pi) {
     const LoopOp &producer = program_.ops[pi];
     if (producer.kind != LoopOpKind::Pointwise || producer.stores.size() != 1 ||
@@ -1147,7 +1186,8 @@ void Lowerer::inlineSmallProducers() {
           sites.emplace_back();
           continue;
         }
-        auto subst = invertStore(producer, reader, in.index, in.operands[0] >= 0);
+        auto subst = invertStore(producer, reader, linearIndexCached(producer.stores[0].index),
+                                 linearIndexCached(in.index), in.operands[0] >= 0);
         inlinable = inlinable && subst.has_value();
         sites.push_back(subst);
       }
@@ -1158,8 +1198,10 @@ void Lowerer::inlineSmallProducers() {
     for (size_t ri = 0; ri < readers[b].size(); ++ri) {
       int32_t r = readers[b][ri];
       LoopOp &reader = program_.ops[r];
-      std::vector<ScalarInstr> body;
-      body.reserve(reader.body.size() + 2 * producer.body.size()); // usually one read site
+      body.clear();
+      size_t expected = reader.body.size() + 2 * producer.body.size(); // usually one read site
+      if (body.capacity() < expected)
+        body.reserve(std::max(expected, 2 * body.capacity()));
       std::vector<int32_t> remap(reader.body.size(), -1);
       for (size_t i = 0; i < reader.body.size(); ++i) {
         const ScalarInstr &in = reader.body[i];
@@ -1202,7 +1244,12 @@ void Lowerer::inlineSmallProducers() {
         remap[i] = static_cast<int32_t>(body.size());
         body.push_back(std::move(copy));
       }
-      reader.body = std::move(body);
+      if (reader.body.capacity() < body.size()) {
+        std::vector<ScalarInstr> grown;
+        grown.reserve(std::max(body.size(), 2 * reader.body.capacity()));
+        reader.body.swap(grown);
+      }
+      reader.body.assign(body.begin(), body.end());
       if (reader.kind == LoopOpKind::Reduction)
         reader.reduced = remap[reader.reduced];
       else
@@ -1240,8 +1287,7 @@ Expected<LoopProgram> Lowerer::run() {
         int32_t id = static_cast<int32_t>(program_.buffers.size() - 1);
         program_.inputs.push_back(id);
         program_.inputSymbols.emplace_back();
-        v.kind = Lowered::Kind::Tensor;
-        v.view = wholeView(id, *t);
+        v = wholeValue(id);
       } else if (const SymExpr *s = n->value().sym()) {
         program_.inputs.push_back(-1);
         program_.inputSymbols.push_back(s->str());

@@ -8,6 +8,7 @@
 #include <optional>
 #include <queue>
 #include <sstream>
+#include <unordered_map>
 
 namespace fxkit {
 
@@ -40,27 +41,43 @@ Expected<std::vector<Usage>> usageOf(const LoopProgram &p, const FusedProgram &f
         return Error("kernel " + k.name + " names loop op " + std::to_string(o) +
                      ", which the program lacks");
       const LoopOp &op = p.ops[o];
+      // The buffers of writes() and reads(), visited in place (those build a list per op).
       // An extern op's non-tensor results are -1: nothing to allocate.
-      for (int32_t b : op.writes()) {
+      auto write = [&](int32_t b) -> Status {
         if (b < 0)
-          continue;
+          return Status::ok();
         if (!inRange(b))
           return Error("op " + op.name + " writes buffer " + std::to_string(b) +
                        ", which the program lacks");
         if (usage[b].firstWrite < 0)
           usage[b].firstWrite = t;
         usage[b].last = std::max(usage[b].last, t);
-      }
-      for (int32_t b : op.reads()) {
+        return Status::ok();
+      };
+      auto read = [&](int32_t b) -> Status {
         if (b < 0)
-          continue;
+          return Status::ok();
         if (!inRange(b))
           return Error("op " + op.name + " reads buffer " + std::to_string(b) +
                        ", which the program lacks");
         if (usage[b].firstRead < 0)
           usage[b].firstRead = t;
         usage[b].last = std::max(usage[b].last, t);
-      }
+        return Status::ok();
+      };
+      for (const Store &s : op.stores)
+        if (Status st = write(s.buffer); !st)
+          return st.takeError();
+      for (int32_t b : op.externOutputs)
+        if (Status st = write(b); !st)
+          return st.takeError();
+      for (const ScalarInstr &in : op.body)
+        if (in.op == ScalarOp::Load)
+          if (Status st = read(in.buffer); !st)
+            return st.takeError();
+      for (const BufferView &v : op.externInputs)
+        if (Status st = read(v.buffer); !st)
+          return st.takeError();
     }
     for (int32_t b : k.internal) {
       if (!inRange(b))
@@ -78,6 +95,41 @@ bool isAllocated(const Buffer &b, const Usage &u) {
 }
 
 bool isAllocatedKind(Kind k) { return k == Kind::Pool || k == Kind::InPlace || k == Kind::Own; }
+
+/// Buffer::storageBytes, computed once per distinct layout (dtype, sizes, strides): the
+/// buffers of a repeated block share a few layouts, and the symbolic arithmetic per buffer was
+/// a sixth of planning.
+class StorageBytes {
+public:
+  const SymExpr &of(const Buffer &b) {
+    auto it = memo_.find(&b);
+    if (it == memo_.end())
+      it = memo_.emplace(&b, b.storageBytes()).first;
+    return it->second;
+  }
+
+private:
+  struct Hash {
+    size_t operator()(const Buffer *b) const {
+      size_t h = static_cast<size_t>(b->type.dtype);
+      for (const SymExpr &e : b->type.sizes)
+        h = h * 1000003 ^ e.hash();
+      for (const SymExpr &e : b->type.strides)
+        h = h * 1000003 ^ e.hash();
+      return h;
+    }
+  };
+  struct SameLayout {
+    bool operator()(const Buffer *a, const Buffer *b) const {
+      return a->type.dtype == b->type.dtype && a->type.sizes == b->type.sizes &&
+             a->type.strides == b->type.strides;
+    }
+  };
+  std::unordered_map<const Buffer *, SymExpr, Hash, SameLayout> memo_;
+};
+
+Status validatePlan(const LoopProgram &program, const FusedProgram &fused, const MemoryPlan &plan,
+                    const std::vector<Usage> &usage, StorageBytes &bytes);
 
 // ---------------------------------------------------------------------------------------------
 // In place.
@@ -270,6 +322,7 @@ Expected<MemoryPlan> planMemory(const LoopProgram &program, const FusedProgram &
     return usageOr.takeError();
   const std::vector<Usage> &usage = *usageOr;
   const auto numKernels = static_cast<int32_t>(fused.kernels.size());
+  StorageBytes storageBytes;
 
   MemoryPlan plan;
   plan.buffers.resize(program.buffers.size());
@@ -279,7 +332,7 @@ Expected<MemoryPlan> planMemory(const LoopProgram &program, const FusedProgram &
     const Buffer &b = program.buffers[i];
     const Usage &u = usage[i];
     BufferPlacement &pl = plan.buffers[i];
-    pl.bytes = b.storageBytes();
+    pl.bytes = storageBytes.of(b);
     if (b.isInput) {
       pl.kind = Kind::Input;
       continue;
@@ -391,7 +444,8 @@ Expected<MemoryPlan> planMemory(const LoopProgram &program, const FusedProgram &
     plan.lowerBound = liveBytesLowerBound(storageLifetimes(plan, false));
   }
 
-  if (Status s = validateMemoryPlan(program, fused, plan); !s)
+  // The usage and sizes computed above, not again.
+  if (Status s = validatePlan(program, fused, plan, usage, storageBytes); !s)
     return Error("internal error: the memory plan fails validation: " + s.error().message);
   return plan;
 }
@@ -402,6 +456,23 @@ Expected<MemoryPlan> planMemory(const LoopProgram &program, const FusedProgram &
 
 Status validateMemoryPlan(const LoopProgram &program, const FusedProgram &fused,
                           const MemoryPlan &plan) {
+  if (plan.buffers.size() != program.buffers.size() ||
+      plan.freedAfter.size() != fused.kernels.size()) {
+    std::vector<Usage> none;
+    StorageBytes bytes;
+    return validatePlan(program, fused, plan, none, bytes); // says which count is wrong
+  }
+  auto usageOr = usageOf(program, fused);
+  if (!usageOr)
+    return usageOr.takeError();
+  StorageBytes bytes;
+  return validatePlan(program, fused, plan, *usageOr, bytes);
+}
+
+namespace {
+
+Status validatePlan(const LoopProgram &program, const FusedProgram &fused, const MemoryPlan &plan,
+                    const std::vector<Usage> &usage, StorageBytes &storageBytes) {
   auto fail = [](std::string message) { return Status(Error(std::move(message))); };
   const size_t n = program.buffers.size();
   const auto numKernels = static_cast<int32_t>(fused.kernels.size());
@@ -411,10 +482,6 @@ Status validateMemoryPlan(const LoopProgram &program, const FusedProgram &fused,
   if (plan.freedAfter.size() != fused.kernels.size())
     return fail("freedAfter has " + std::to_string(plan.freedAfter.size()) + " entries for " +
                 std::to_string(numKernels) + " kernels");
-  auto usageOr = usageOf(program, fused);
-  if (!usageOr)
-    return usageOr.takeError();
-  const std::vector<Usage> &usage = *usageOr;
   auto name = [&](int32_t b) { return program.buffers[b].name; };
   auto valid = [&](int32_t b) { return b >= 0 && static_cast<size_t>(b) < n; };
 
@@ -440,9 +507,9 @@ Status validateMemoryPlan(const LoopProgram &program, const FusedProgram &fused,
     if (plan.symbolic ? pl.kind == Kind::Pool : pl.kind == Kind::Own)
       return fail(name(b) + (plan.symbolic ? " is in a pool, but the plan is symbolic"
                                            : " has its own allocation, but the plan is a pool"));
-    if (!symEq(pl.bytes, buf.storageBytes()))
+    if (!symEq(pl.bytes, storageBytes.of(buf)))
       return fail(name(b) + " is planned with " + pl.bytes.str() + " bytes, its storage has " +
-                  buf.storageBytes().str());
+                  storageBytes.of(buf).str());
     if (pl.firstKernel < 0 || pl.firstKernel > u.firstWrite ||
         (u.firstRead >= 0 && u.firstRead < pl.firstKernel))
       return fail(
@@ -602,6 +669,8 @@ Status validateMemoryPlan(const LoopProgram &program, const FusedProgram &fused,
   }
   return Status::ok();
 }
+
+} // namespace
 
 // ---------------------------------------------------------------------------------------------
 // Text.

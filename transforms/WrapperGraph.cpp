@@ -4,6 +4,7 @@
 #include "ir/ops/ShapeRules.h"
 #include "transforms/SizeArgs.h"
 
+#include <cassert>
 #include <cctype>
 #include <map>
 #include <unordered_map>
@@ -29,15 +30,20 @@ bool isIdentifier(std::string_view s) {
 
 class WrapperBuilder {
 public:
-  WrapperBuilder(const LoopProgram &p, const FusedProgram &f, const MemoryPlan *plan)
-      : p_(p), f_(f), plan_(plan) {}
-  Expected<Graph> run();
+  WrapperBuilder(Graph &out, const LoopProgram &p, const FusedProgram &f, const MemoryPlan *plan)
+      : p_(p), f_(f), plan_(plan), g_(out) {}
+  Status run();
 
 private:
   /// `base`, or `base_N` with N counting up per base (Graph::uniqueName probes from 1 each
   /// time, which is quadratic when thousands of launches share a kernel's name).
   std::string freshName(const std::string &base) {
-    size_t &next = nextSuffix_[base];
+    // A base used for the first time is not recorded (most are buffer names, used once): a
+    // later use finds it taken and probes on from `base_1`, as a recorded counter would.
+    auto it = nextSuffix_.find(base);
+    if (it == nextSuffix_.end() && !g_.find(base))
+      return base;
+    size_t &next = it != nextSuffix_.end() ? it->second : nextSuffix_[base];
     std::string name = next == 0 ? base : base + "_" + std::to_string(next);
     while (g_.find(name))
       name = base + "_" + std::to_string(++next);
@@ -72,7 +78,7 @@ private:
   const LoopProgram &p_;
   const FusedProgram &f_;
   const MemoryPlan *plan_;
-  Graph g_;
+  Graph &g_;
   std::map<std::string, Node *, std::less<>> symbols_; ///< size symbol -> placeholder
   std::map<std::string, Argument, std::less<>> sizes_; ///< expression text -> computed
   /// Expression as given -> what size() made of it: every buffer and view asks for the same
@@ -80,7 +86,7 @@ private:
   std::unordered_map<SymExpr, Argument, SymExprHash> byExpr_;
   std::vector<Node *> bufferNodes_;
   Node *pool_ = nullptr;
-  std::map<std::string, size_t, std::less<>> nextSuffix_;
+  std::unordered_map<std::string, size_t> nextSuffix_;
 };
 
 Expected<Argument> WrapperBuilder::size(const SymExpr &raw) {
@@ -289,8 +295,11 @@ Status WrapperBuilder::emitExtern(const Kernel &k) {
   return Status::ok();
 }
 
-Expected<Graph> WrapperBuilder::run() {
+Status WrapperBuilder::run() {
   bufferNodes_.assign(p_.buffers.size(), nullptr);
+  // About a node per buffer and two per launch (the call, a view or a free): the name index
+  // sized once instead of rehashing as the graph grows.
+  g_.reserve(p_.inputs.size() + p_.buffers.size() + 2 * f_.kernels.size() + 16);
   // Inputs, in the order the graph took them.
   for (size_t i = 0; i < p_.inputs.size(); ++i) {
     int32_t b = p_.inputs[i];
@@ -370,7 +379,7 @@ Expected<Graph> WrapperBuilder::run() {
   }
   g_.create(OpKind::Output, freshName("output"), "output",
             Argument::tuple({Argument::tuple(std::move(outs))}));
-  return std::move(g_);
+  return Status::ok();
 }
 
 /// The expression a size node computes, or nullopt for other nodes.
@@ -415,9 +424,22 @@ std::optional<SymExpr> sizeExpr(const Node *n, const std::map<const Node *, SymE
 
 } // namespace
 
+Status buildWrapperGraphInto(Graph &out, const LoopProgram &program, const FusedProgram &fused,
+                             const MemoryPlan *plan) {
+  assert(out.empty() && "the wrapper graph is built into an empty graph");
+  if (Status s = WrapperBuilder(out, program, fused, plan).run(); !s) {
+    out = Graph();
+    return s;
+  }
+  return Status::ok();
+}
+
 Expected<Graph> buildWrapperGraph(const LoopProgram &program, const FusedProgram &fused,
                                   const MemoryPlan *plan) {
-  return WrapperBuilder(program, fused, plan).run();
+  Graph out;
+  if (Status s = buildWrapperGraphInto(out, program, fused, plan); !s)
+    return s.takeError();
+  return out;
 }
 
 Expected<bool> substituteSizeArgs(Graph &wrapper) {

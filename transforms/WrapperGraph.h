@@ -25,6 +25,10 @@ namespace fxkit {
 /// Without a plan every buffer gets its own allocation at its first write and none is freed.
 Expected<Graph> buildWrapperGraph(const loop::LoopProgram &program, const loop::FusedProgram &fused,
                                   const loop::MemoryPlan *plan = nullptr);
+/// buildWrapperGraph into `out`, an empty graph, with no graph moved (a move repoints every
+/// node at its new graph). On an error `out` is left empty.
+Status buildWrapperGraphInto(Graph &out, const loop::LoopProgram &program,
+                             const loop::FusedProgram &fused, const loop::MemoryPlan *plan);
 
 /// The reverse of hoisting, for consumers that need plain expressions (PyTorch's FX backend
 /// does this): every kernel-call argument that refers to a size node (a size placeholder or

@@ -29,8 +29,8 @@ Expected<std::string> graphDot(const Graph &graph, const RenderOptions &options)
   const CompilationState *state = stateOf(graph);
   if (state && state->program && state->fused && options.collapse != CollapseMode::Module)
     return writeProgramDot(*state->program, *state->fused, options);
-  if (options.collapse == CollapseMode::Module && state && state->source)
-    return writeDot(*state->source, options); // modules are the ATen graph's
+  if (options.collapse == CollapseMode::Module && state && state->program)
+    return writeDot(state->sourceOf(graph), options); // modules are the ATen graph's
   if (options.collapse == CollapseMode::Kernel && !hasKernelLaunches(graph))
     return Error("--collapse kernel needs a compiled program (fxkit compile G --to dot "
                  "--collapse kernel) or a wrapper graph");
