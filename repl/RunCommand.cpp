@@ -46,6 +46,12 @@ namespace fxkit {
 
 namespace {
 
+[[maybe_unused]] constexpr const char *kNoLlvm =
+    "this fxkit was built without LLVM (install llvm-15-dev libclang-15-dev and rebuild)";
+[[maybe_unused]] constexpr const char *kNoCppWrapperBuild =
+    "--backend cpp-wrapper compiles the C++ wrapper with the LLVM component: this fxkit was "
+    "built without it (install llvm-15-dev libclang-15-dev and rebuild)";
+
 int fail(const Error &err) {
   std::cerr << "fxkit: " << err.str() << "\n";
   return kExitBadInput;
@@ -147,8 +153,7 @@ Expected<InterpretResult> executeLLVM(const Compiled &compiled,
   }
   return result;
 #else
-  return Error("this fxkit was built without LLVM (install llvm-15-dev libclang-15-dev and "
-               "rebuild)");
+  return Error(kNoLlvm);
 #endif
 }
 
@@ -250,8 +255,7 @@ Expected<InterpretResult> executeCppWrapper(Graph &graph, const std::vector<Runt
   (void)graph;
   (void)inputs;
   (void)options;
-  return Error("--backend cpp-wrapper compiles the C++ wrapper with the LLVM component: this "
-               "fxkit was built without it (install llvm-15-dev libclang-15-dev and rebuild)");
+  return Error(kNoCppWrapperBuild);
 #endif
 }
 
@@ -389,8 +393,7 @@ PreparedRun::prepare(const Graph &graph, const std::string &backend, const std::
     impl.llvmProgram = program.take();
     return run;
 #else
-    return Error("this fxkit was built without LLVM (install llvm-15-dev libclang-15-dev and "
-                 "rebuild)");
+    return Error(kNoLlvm);
 #endif
   }
   if (backend == "cpp-wrapper") {
@@ -408,8 +411,7 @@ PreparedRun::prepare(const Graph &graph, const std::string &backend, const std::
     impl.wrapperProgram = program.take();
     return run;
 #else
-    return Error("--backend cpp-wrapper compiles the C++ wrapper with the LLVM component: this "
-                 "fxkit was built without it (install llvm-15-dev libclang-15-dev and rebuild)");
+    return Error(kNoCppWrapperBuild);
 #endif
   }
 #ifdef FXKIT_HAVE_OPENCL

@@ -10,6 +10,8 @@
 #include "importers/Import.h"
 #include "transforms/Pass.h"
 
+#include "WrapperTestGraphs.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,12 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view kSumDivRelu = R"(graph():
-    %arg0_1 : Tensor "f32[4, 8][8, 1]cpu"[num_users=2] = placeholder[target=arg0_1]
-    %sum_1 : Tensor "f32[4, 1][1, 1]cpu"[num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%arg0_1, [1], True), kwargs = {})
-    %div : Tensor "f32[4, 8][8, 1]cpu"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%arg0_1, %sum_1), kwargs = {})
-    %relu : Tensor "f32[4, 8][8, 1]cpu"[num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%div,), kwargs = {})
-    return (relu,))";
+using fxkit::testgraphs::kSumDivRelu;
 
 /// The wrapper of kSumDivRelu exported into a fresh folder, removed at the end.
 struct ExportedWrapper {

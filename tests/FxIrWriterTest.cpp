@@ -7,6 +7,7 @@
 #include "transforms/Pass.h"
 
 #include "CorpusTestSupport.h"
+#include "WrapperTestGraphs.h"
 
 #include <gtest/gtest.h>
 
@@ -22,12 +23,7 @@ Graph compiled(std::string_view fx) {
   return graph.take();
 }
 
-constexpr std::string_view kSumDivRelu = R"(graph():
-    %arg0_1 : Tensor "f32[4, 8][8, 1]cpu"[num_users=2] = placeholder[target=arg0_1]
-    %sum_1 : Tensor "f32[4, 1][1, 1]cpu"[num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%arg0_1, [1], True), kwargs = {})
-    %div : Tensor "f32[4, 8][8, 1]cpu"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%arg0_1, %sum_1), kwargs = {})
-    %relu : Tensor "f32[4, 8][8, 1]cpu"[num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%div,), kwargs = {})
-    return (relu,))";
+using fxkit::testgraphs::kSumDivRelu;
 
 TEST(FxIr, ReductionGolden) {
   Graph g = compiled(kSumDivRelu);

@@ -71,8 +71,8 @@ TEST(Graph, UniqueNamesFollowFx) {
 }
 
 TEST(TensorType, ParsesAndPrintsAnnotations) {
-  for (std::string_view s : {"f32[s77, s27][s27, 1]cuda:0", "b8[][]cpu", "i64[4][1]cuda",
-                             "bf16[2, 3][3, 1]cpu"}) {
+  for (std::string_view s :
+       {"f32[s77, s27][s27, 1]cuda:0", "b8[][]cpu", "i64[4][1]cuda", "bf16[2, 3][3, 1]cpu"}) {
     auto t = TensorType::parse(s);
     ASSERT_TRUE(t) << t.error().str();
     EXPECT_EQ(t->str(), s);

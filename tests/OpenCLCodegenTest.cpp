@@ -208,6 +208,28 @@ __kernel void fused_amax_sub_exp_sum_0(__global const uchar *in_ptr0_base,
 )");
 }
 
+TEST(OpenCLCodegen, PersistentFormOnlyForRowsUpTo2048Points) {
+  // Both forms share one kernel, so the persistent one's registers are paid even where the
+  // looped one runs: it is generated only where rows fit 256 lanes x 8 points.
+  for (auto [points, persistent] : {std::pair{1000, 4}, {2048, 8}, {2049, 0}, {8192, 0}}) {
+    SCOPED_TRACE(points);
+    std::string n = std::to_string(points);
+    std::string text = R"(graph():
+    %x : Tensor "f32[4, )" +
+                       n + "][" + n + R"(, 1]cpu"[num_users=2] = placeholder[target=x]
+    %amax : [num_users=1] = call_function[target=torch.ops.aten.amax.default](args = (%x, [1], True), kwargs = {})
+    %sub : [num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%x, %amax), kwargs = {})
+    return (sub,)
+)";
+    Generated g;
+    ASSERT_TRUE(generate(text, g));
+    ASSERT_EQ(g.code.launches.size(), 1u);
+    const opencl::GeneratedKernel &k = g.code.launches[0];
+    EXPECT_EQ(k.persistentPoints, persistent);
+    EXPECT_EQ(k.source.find("fx_persistent") != std::string::npos, persistent > 0);
+  }
+}
+
 TEST(OpenCLCodegen, SymbolicSizesBecomeKernelArguments) {
   Generated g;
   ASSERT_TRUE(generate(R"(graph():

@@ -7,6 +7,7 @@
 #include "transforms/Pass.h"
 
 #include "CorpusTestSupport.h"
+#include "WrapperTestGraphs.h"
 
 #include <gtest/gtest.h>
 
@@ -37,12 +38,7 @@ std::string section(const std::string &text, const std::string &from, const std:
   return text.substr(a + 1, b - a);
 }
 
-constexpr std::string_view kSumDivRelu = R"(graph():
-    %arg0_1 : Tensor "f32[4, 8][8, 1]cpu"[num_users=2] = placeholder[target=arg0_1]
-    %sum_1 : Tensor "f32[4, 1][1, 1]cpu"[num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%arg0_1, [1], True), kwargs = {})
-    %div : Tensor "f32[4, 8][8, 1]cpu"[num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%arg0_1, %sum_1), kwargs = {})
-    %relu : Tensor "f32[4, 8][8, 1]cpu"[num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%div,), kwargs = {})
-    return (relu,))";
+using fxkit::testgraphs::kSumDivRelu;
 
 TEST(WrapperCpp, ReductionEntryPointGolden) {
   WrapperCppFiles f = exportFiles(kSumDivRelu);

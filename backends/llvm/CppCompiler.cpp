@@ -1,5 +1,6 @@
 #include "backends/llvm/CppCompiler.h"
 
+#include "backends/llvm/ClangAction.h"
 #include "backends/llvm/HostTarget.h"
 
 #include <clang/Basic/DiagnosticOptions.h>
@@ -141,34 +142,18 @@ Expected<std::vector<char>> compileCppToObject(const CppCompileRequest &request)
   }
   // This CPU, as the LLVM backend's kernels: the object is loaded on the machine that built it.
   invocation->getTargetOpts().CPU = host.cpu;
-  invocation->getTargetOpts().FeaturesAsWritten.clear();
-  for (size_t start = 0; start < host.features.size();) {
-    size_t comma = std::min(host.features.find(',', start), host.features.size());
-    invocation->getTargetOpts().FeaturesAsWritten.push_back(
-        host.features.substr(start, comma - start));
-    start = comma + 1;
-  }
+  invocation->getTargetOpts().FeaturesAsWritten = host.featureList();
   invocation->getFrontendOpts().DisableFree = false;
   invocation->getCodeGenOpts().DisableFree = false;
   ci.setInvocation(std::move(invocation));
 
   llvm::LLVMContext context;
-  clang::EmitLLVMOnlyAction action(&context); // front end and the -O2 pipeline, no code yet
-  bool executed = ci.createTarget() && !ci.getFrontendOpts().Inputs.empty() &&
-                  action.BeginSourceFile(ci, ci.getFrontendOpts().Inputs[0]);
-  if (executed) {
-    if (llvm::Error err = action.Execute()) {
-      diagStream << llvm::toString(std::move(err)) << "\n";
-      executed = false;
-    }
-    action.EndSourceFile();
-  }
-  diagStream.flush();
+  // The front end and the -O2 pipeline, no code yet.
+  std::unique_ptr<llvm::Module> module = emitLLVMModule(ci, context, diagStream);
   unsigned errors = ci.getDiagnostics().getClient()->getNumErrors();
-  if (!executed || ci.getDiagnostics().hasErrorOccurred())
+  if (ci.getDiagnostics().hasErrorOccurred())
     return Error("clang cannot compile " + request.sourcePath + " (" + std::to_string(errors) +
                  (errors == 1 ? " error" : " errors") + "):\n" + diagnostics);
-  std::unique_ptr<llvm::Module> module = action.takeModule();
   if (!module)
     return Error("clang produced no module for " + request.sourcePath + ":\n" + diagnostics);
 

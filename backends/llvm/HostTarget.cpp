@@ -3,6 +3,8 @@
 #include <llvm/ADT/StringMap.h>
 #include <llvm/ADT/Triple.h>
 #include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/Host.h>
@@ -16,6 +18,27 @@ namespace fxkit::llvmjit {
 
 std::string HostTarget::str() const {
   return triple + " " + cpu + " LLVM " + llvmVersion + (libmvec ? " libmvec" : "");
+}
+
+std::vector<std::string> HostTarget::featureList() const {
+  std::vector<std::string> out;
+  for (size_t start = 0; start < features.size();) {
+    size_t comma = std::min(features.find(',', start), features.size());
+    out.push_back(features.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+Expected<std::unique_ptr<llvm::orc::LLJIT>> HostTarget::createJit() const {
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb)
+    return Error("LLVM JIT: " + llvm::toString(jtmb.takeError()));
+  jtmb->setCPU(cpu);
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  if (!jit)
+    return Error("LLVM JIT: " + llvm::toString(jit.takeError()));
+  return std::move(*jit);
 }
 
 Expected<std::unique_ptr<llvm::TargetMachine>> HostTarget::createTargetMachine() const {

@@ -7,9 +7,13 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class TargetMachine;
+namespace orc {
+class LLJIT;
+} // namespace orc
 } // namespace llvm
 
 namespace fxkit::llvmjit {
@@ -28,6 +32,10 @@ struct HostTarget {
   /// objects are loaded by ORC at any address). One per thread: target machines are not
   /// thread-safe.
   Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine() const;
+  /// `features` one per entry ("+avx2", "+fma", ...), as Clang's target options take them.
+  std::vector<std::string> featureList() const;
+  /// An ORC LLJIT for this host's CPU (the objects it loads were compiled for it).
+  Expected<std::unique_ptr<llvm::orc::LLJIT>> createJit() const;
 };
 
 /// The host (initialises LLVM's native target on first use).

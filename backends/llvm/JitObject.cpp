@@ -54,14 +54,9 @@ Expected<std::unique_ptr<JitObject>> JitObject::load(std::span<const char> objec
                                                      const std::string &name) {
   std::unique_ptr<JitObject> out(new JitObject());
   Impl &im = *out->impl_;
-  const HostTarget &host = hostTarget();
-  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!jtmb)
-    return Error("LLVM JIT: " + llvmMessage(jtmb.takeError()));
-  jtmb->setCPU(host.cpu);
-  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  auto jit = hostTarget().createJit();
   if (!jit)
-    return Error("LLVM JIT: " + llvmMessage(jit.takeError()));
+    return jit.takeError();
   llvm::orc::LLJIT &j = **jit;
   llvm::orc::JITDylib &main = j.getMainJITDylib();
   // Link errors become part of the message instead of lines on stderr.

@@ -1,5 +1,7 @@
 #include "backends/llvm/KernelCompiler.h"
 
+#include "backends/llvm/ClangAction.h"
+
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -42,17 +44,9 @@ std::vector<std::string> splitOptions(const std::string &options) {
 Expected<std::unique_ptr<llvm::Module>> parse(const CompileRequest &request, const HostTarget &host,
                                               llvm::LLVMContext &context) {
   std::vector<std::string> args = {"-triple", host.triple, "-target-cpu", host.cpu};
-  if (!host.features.empty()) {
-    std::string features = host.features;
-    size_t start = 0;
-    while (start < features.size()) {
-      size_t comma = features.find(',', start);
-      if (comma == std::string::npos)
-        comma = features.size();
-      args.push_back("-target-feature");
-      args.push_back(features.substr(start, comma - start));
-      start = comma + 1;
-    }
+  for (std::string &feature : host.featureList()) {
+    args.push_back("-target-feature");
+    args.push_back(std::move(feature));
   }
   // O3 without Clang's own pipeline: ours runs after the helpers are internalised.
   args.insert(args.end(), {"-O3", "-disable-llvm-passes", "-x", "cl", "-cl-std=CL1.2",
@@ -83,21 +77,9 @@ Expected<std::unique_ptr<llvm::Module>> parse(const CompileRequest &request, con
   invocation->getFrontendOpts().DisableFree = false;
   invocation->getCodeGenOpts().DisableFree = false;
   ci.setInvocation(std::move(invocation));
-  clang::EmitLLVMOnlyAction action(&context);
-  // ExecuteAction without its "N errors generated." on stderr: the count is in the message.
-  bool executed = ci.createTarget() && !ci.getFrontendOpts().Inputs.empty() &&
-                  action.BeginSourceFile(ci, ci.getFrontendOpts().Inputs[0]);
-  if (executed) {
-    if (llvm::Error err = action.Execute()) {
-      diagStream << llvm::toString(std::move(err)) << "\n";
-      executed = false;
-    }
-    action.EndSourceFile();
-  }
-  diagStream.flush();
-  if (!executed || ci.getDiagnostics().hasErrorOccurred())
+  std::unique_ptr<llvm::Module> module = emitLLVMModule(ci, context, diagStream);
+  if (ci.getDiagnostics().hasErrorOccurred())
     return Error("clang cannot compile " + request.sourcePath + ":\n" + diagnostics);
-  std::unique_ptr<llvm::Module> module = action.takeModule();
   if (!module)
     return Error("clang produced no module for " + request.sourcePath + ":\n" + diagnostics);
   return module;

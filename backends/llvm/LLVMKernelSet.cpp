@@ -136,15 +136,11 @@ LLVMKernelSet::load(std::vector<GeneratedKernel> definitions, std::string buildO
   im.options = options;
   im.buildOptions = std::move(buildOptions);
   im.cache = opencl::KernelCache(options.cacheDir, options.cache);
-  const HostTarget &host = hostTarget();
-  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!jtmb)
-    return Error("LLVM JIT: " + llvmMessage(jtmb.takeError()));
-  jtmb->setCPU(host.cpu);
-  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  auto jit = hostTarget().createJit();
   if (!jit)
-    return Error("LLVM JIT: " + llvmMessage(jit.takeError()));
-  im.jit = std::move(*jit);
+    return jit.takeError();
+  im.jit = jit.take();
+  const HostTarget &host = hostTarget();
   // Kernels call libm (expf, tanhf, ...) and memcpy/memset: resolved in this process.
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
       im.jit->getDataLayout().getGlobalPrefix());

@@ -23,6 +23,11 @@ expect_exit 0 "$FXKIT" run "$S.graph.txt" --backend opencl --stats --inputs "$S.
   --check "$S.outputs.safetensors"
 expect_err "kernels built 0, from cache 1; configurations tuned 0, from cache 1"
 
+# FXKIT_TUNE_LOG=1: the work-group limit and every timed configuration on stderr.
+FXKIT_TUNE_LOG=1 expect_exit 0 "$FXKIT" run "$S.graph.txt" --backend opencl --no-cache
+expect_err "fxkit: tune fused_amax_sub_exp_sum_0: work-group limit "
+expect_err "fxkit: tune fused_amax_sub_exp_sum_0 x16_r100 lanes="
+
 # Bad device and backend: exit 2, clear message, no output file.
 expect_exit 2 "$FXKIT" run "$S.graph.txt" --backend opencl --device 99 -o "$WORK/o.safetensors"
 expect_err "no OpenCL device 99"
