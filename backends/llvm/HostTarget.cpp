@@ -63,6 +63,10 @@ const HostTarget &hostTarget() {
     HostTarget h;
     h.triple = llvm::sys::getProcessTriple();
     h.cpu = llvm::sys::getHostCPUName().str();
+    // A CPU newer than this LLVM (LLVM 15 on AMD family 1Ah, Zen 5) is "generic", which Clang's
+    // x86 front end rejects; the baseline CPU with the host's own features still uses all of them.
+    if (h.cpu == "generic" && llvm::Triple(h.triple).getArch() == llvm::Triple::x86_64)
+      h.cpu = "x86-64";
     llvm::StringMap<bool> map;
     std::vector<std::string> features;
     if (llvm::sys::getHostCPUFeatures(map))
