@@ -78,8 +78,8 @@ TEST(OpenCLCodegen, SoftmaxKernel) {
   EXPECT_TRUE(k.isReduction);
   EXPECT_EQ(k.xnumel.str(), "8");
   EXPECT_EQ(k.rnumel.str(), "16");
-  EXPECT_EQ(k.source, R"(// fused_amax_sub_exp_sum_0: 4 ops over [8] x [16]
-__kernel void fused_amax_sub_exp_sum_0(__global const uchar *in_ptr0_base,
+  EXPECT_EQ(k.source, R"(// fused_amax_sum_sub_exp_0: 2 ops over [8] x [16]
+__kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
     const ulong in_ptr0_offset,
     __global uchar *out_ptr0_base,
     const ulong out_ptr0_offset,
@@ -102,105 +102,219 @@ __kernel void fused_amax_sub_exp_sum_0(__global const uchar *in_ptr0_base,
     const fx_index_t xindex = xmask ? xbase + slot : xnumel - 1;
     const fx_index_t x0 = xindex;
     float fx_row0[1]; // in_ptr0[r0 + 16*x0]
-    float acc0 = -INFINITY;
+    // Vector form: 4 consecutive points per lane, loaded and stored as float4, when each
+    // access's first point in this row is 16-byte aligned.
+    const bool fx_vec = (rnumel & 3) == 0 &&
+        fx_aligned16(in_ptr0 + (16*x0)) &&
+        fx_aligned16(out_ptr0 + (16*x0));
+    float acc0_max = -INFINITY, acc0_sum = 0;
     if (fx_persistent) {
       #pragma unroll
       for (int fx_k = 0; fx_k < 1; ++fx_k) {
         const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;
         if (rindex < rnumel) {
           const fx_index_t r0 = rindex;
-          // amax
+          // amax sum
           const float tmp0 = (fx_row0[fx_k] = in_ptr0[r0 + 16*x0]);
-          acc0 = fx_maximum_f(acc0, tmp0);
+          {
+            const float fx_v = tmp0;
+            if (isnan(fx_v)) {
+              acc0_max = fx_v;
+              acc0_sum = fx_v;
+            } else if (fx_v > acc0_max) {
+              acc0_sum = acc0_sum * exp(acc0_max - fx_v) + 1;
+              acc0_max = fx_v;
+            } else {
+              acc0_sum = acc0_sum + (fx_v == acc0_max ? 1 : exp(fx_v - acc0_max));
+            }
+          }
+        }
+      }
+    } else if (fx_vec) {
+      for (fx_index_t rbase = (fx_index_t)lane * 4; rbase < rnumel; rbase += (fx_index_t)fx_L * 4) {
+        const float4 fx_vl0 = *(__global const float4 *)(in_ptr0 + (16*x0) + rbase); // in_ptr0[r0 + 16*x0]
+        {
+          const fx_index_t rindex = rbase + 0;
+          const fx_index_t r0 = rindex;
+          // amax sum
+          const float tmp0 = fx_vl0.s0;
+          {
+            const float fx_v = tmp0;
+            if (isnan(fx_v)) {
+              acc0_max = fx_v;
+              acc0_sum = fx_v;
+            } else if (fx_v > acc0_max) {
+              acc0_sum = acc0_sum * exp(acc0_max - fx_v) + 1;
+              acc0_max = fx_v;
+            } else {
+              acc0_sum = acc0_sum + (fx_v == acc0_max ? 1 : exp(fx_v - acc0_max));
+            }
+          }
+        }
+        {
+          const fx_index_t rindex = rbase + 1;
+          const fx_index_t r0 = rindex;
+          // amax sum
+          const float tmp0 = fx_vl0.s1;
+          {
+            const float fx_v = tmp0;
+            if (isnan(fx_v)) {
+              acc0_max = fx_v;
+              acc0_sum = fx_v;
+            } else if (fx_v > acc0_max) {
+              acc0_sum = acc0_sum * exp(acc0_max - fx_v) + 1;
+              acc0_max = fx_v;
+            } else {
+              acc0_sum = acc0_sum + (fx_v == acc0_max ? 1 : exp(fx_v - acc0_max));
+            }
+          }
+        }
+        {
+          const fx_index_t rindex = rbase + 2;
+          const fx_index_t r0 = rindex;
+          // amax sum
+          const float tmp0 = fx_vl0.s2;
+          {
+            const float fx_v = tmp0;
+            if (isnan(fx_v)) {
+              acc0_max = fx_v;
+              acc0_sum = fx_v;
+            } else if (fx_v > acc0_max) {
+              acc0_sum = acc0_sum * exp(acc0_max - fx_v) + 1;
+              acc0_max = fx_v;
+            } else {
+              acc0_sum = acc0_sum + (fx_v == acc0_max ? 1 : exp(fx_v - acc0_max));
+            }
+          }
+        }
+        {
+          const fx_index_t rindex = rbase + 3;
+          const fx_index_t r0 = rindex;
+          // amax sum
+          const float tmp0 = fx_vl0.s3;
+          {
+            const float fx_v = tmp0;
+            if (isnan(fx_v)) {
+              acc0_max = fx_v;
+              acc0_sum = fx_v;
+            } else if (fx_v > acc0_max) {
+              acc0_sum = acc0_sum * exp(acc0_max - fx_v) + 1;
+              acc0_max = fx_v;
+            } else {
+              acc0_sum = acc0_sum + (fx_v == acc0_max ? 1 : exp(fx_v - acc0_max));
+            }
+          }
         }
       }
     } else {
       for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {
         const fx_index_t r0 = rindex;
-        // amax
+        // amax sum
         const float tmp0 = in_ptr0[r0 + 16*x0];
-        acc0 = fx_maximum_f(acc0, tmp0);
+        {
+          const float fx_v = tmp0;
+          if (isnan(fx_v)) {
+            acc0_max = fx_v;
+            acc0_sum = fx_v;
+          } else if (fx_v > acc0_max) {
+            acc0_sum = acc0_sum * exp(acc0_max - fx_v) + 1;
+            acc0_max = fx_v;
+          } else {
+            acc0_sum = acc0_sum + (fx_v == acc0_max ? 1 : exp(fx_v - acc0_max));
+          }
+        }
       }
     }
     if (fx_L > 1) {
       __local float *fx_s0 = (__local float *)(fx_scratch + 0 * fx_L * fx_W);
-      fx_s0[lid] = acc0;
+      __local float *fx_s1 = (__local float *)(fx_scratch + 1 * fx_L * fx_W);
+      fx_s0[lid] = acc0_max;
+      fx_s1[lid] = acc0_sum;
       barrier(CLK_LOCAL_MEM_FENCE);
       for (int fx_step = fx_L >> 1; fx_step > 0; fx_step >>= 1) {
         if (lane < fx_step) {
-          fx_s0[lid] = fx_maximum_f(fx_s0[lid], fx_s0[lid + fx_step]);
+          const float ma = fx_s0[lid], mb = fx_s0[lid + fx_step];
+          const float mm = fx_maximum_f(ma, mb);
+          fx_s1[lid] = (ma == mm ? fx_s1[lid] : fx_s1[lid] * exp(ma - mm)) + (mb == mm ? fx_s1[lid + fx_step] : fx_s1[lid + fx_step] * exp(mb - mm));
+          fx_s0[lid] = mm;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
       }
-      acc0 = fx_s0[lid - lane];
+      acc0_max = fx_s0[lid - lane];
+      acc0_sum = fx_s1[lid - lane];
       barrier(CLK_LOCAL_MEM_FENCE);
     }
-    const float tmp1 = acc0;
-    float acc2 = 0;
+    const float tmp1 = acc0_max;
+    const float tmp2 = isinf(acc0_max) ? (float)NAN : acc0_sum;
     if (fx_persistent) {
       #pragma unroll
       for (int fx_k = 0; fx_k < 1; ++fx_k) {
         const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;
         if (rindex < rnumel) {
           const fx_index_t r0 = rindex;
-          // sub exp
-          const float tmp2 = fx_row0[fx_k];
-          const float tmp3 = tmp2 - tmp1;
-          const float tmp4 = exp(tmp3);
-          // sum
-          acc2 = acc2 + tmp4;
+          // sub exp div
+          const float tmp3 = fx_row0[fx_k];
+          const float tmp4 = tmp3 - tmp1;
+          const float tmp5 = exp(tmp4);
+          const float tmp6 = tmp5 / tmp2;
+          if (xmask) out_ptr0[r0 + 16*x0] = (float)(tmp6);
         }
       }
-    } else {
-      for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {
-        const fx_index_t r0 = rindex;
-        // sub exp
-        const float tmp2 = in_ptr0[r0 + 16*x0];
-        const float tmp3 = tmp2 - tmp1;
-        const float tmp4 = exp(tmp3);
-        // sum
-        acc2 = acc2 + tmp4;
-      }
-    }
-    if (fx_L > 1) {
-      __local float *fx_s0 = (__local float *)(fx_scratch + 0 * fx_L * fx_W);
-      fx_s0[lid] = acc2;
-      barrier(CLK_LOCAL_MEM_FENCE);
-      for (int fx_step = fx_L >> 1; fx_step > 0; fx_step >>= 1) {
-        if (lane < fx_step) {
-          fx_s0[lid] = fx_s0[lid] + fx_s0[lid + fx_step];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-      }
-      acc2 = fx_s0[lid - lane];
-      barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    const float tmp5 = acc2;
-    if (fx_persistent) {
-      #pragma unroll
-      for (int fx_k = 0; fx_k < 1; ++fx_k) {
-        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;
-        if (rindex < rnumel) {
+    } else if (fx_vec) {
+      for (fx_index_t rbase = (fx_index_t)lane * 4; rbase < rnumel; rbase += (fx_index_t)fx_L * 4) {
+        const float4 fx_vl1 = *(__global const float4 *)(in_ptr0 + (16*x0) + rbase); // in_ptr0[r0 + 16*x0]
+        float4 fx_vs0;
+        {
+          const fx_index_t rindex = rbase + 0;
           const fx_index_t r0 = rindex;
-          // div
-          // recomputed where it is read: it never leaves the kernel
-          const float tmp6 = fx_row0[fx_k];
-          const float tmp7 = tmp6 - tmp1;
-          const float tmp8 = exp(tmp7);
-          const float tmp9 = tmp8 / tmp5;
-          if (xmask) out_ptr0[r0 + 16*x0] = (float)(tmp9);
+          // sub exp div
+          const float tmp3 = fx_vl1.s0;
+          const float tmp4 = tmp3 - tmp1;
+          const float tmp5 = exp(tmp4);
+          const float tmp6 = tmp5 / tmp2;
+          fx_vs0.s0 = (float)(tmp6);
         }
+        {
+          const fx_index_t rindex = rbase + 1;
+          const fx_index_t r0 = rindex;
+          // sub exp div
+          const float tmp3 = fx_vl1.s1;
+          const float tmp4 = tmp3 - tmp1;
+          const float tmp5 = exp(tmp4);
+          const float tmp6 = tmp5 / tmp2;
+          fx_vs0.s1 = (float)(tmp6);
+        }
+        {
+          const fx_index_t rindex = rbase + 2;
+          const fx_index_t r0 = rindex;
+          // sub exp div
+          const float tmp3 = fx_vl1.s2;
+          const float tmp4 = tmp3 - tmp1;
+          const float tmp5 = exp(tmp4);
+          const float tmp6 = tmp5 / tmp2;
+          fx_vs0.s2 = (float)(tmp6);
+        }
+        {
+          const fx_index_t rindex = rbase + 3;
+          const fx_index_t r0 = rindex;
+          // sub exp div
+          const float tmp3 = fx_vl1.s3;
+          const float tmp4 = tmp3 - tmp1;
+          const float tmp5 = exp(tmp4);
+          const float tmp6 = tmp5 / tmp2;
+          fx_vs0.s3 = (float)(tmp6);
+        }
+        if (xmask) *(__global float4 *)(out_ptr0 + (16*x0) + rbase) = fx_vs0;
       }
     } else {
       for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {
         const fx_index_t r0 = rindex;
-        // div
-        // recomputed where it is read: it never leaves the kernel
-        const float tmp6 = in_ptr0[r0 + 16*x0];
-        const float tmp7 = tmp6 - tmp1;
-        const float tmp8 = exp(tmp7);
-        const float tmp9 = tmp8 / tmp5;
-        if (xmask) out_ptr0[r0 + 16*x0] = (float)(tmp9);
+        // sub exp div
+        const float tmp3 = in_ptr0[r0 + 16*x0];
+        const float tmp4 = tmp3 - tmp1;
+        const float tmp5 = exp(tmp4);
+        const float tmp6 = tmp5 / tmp2;
+        if (xmask) out_ptr0[r0 + 16*x0] = (float)(tmp6);
       }
     }
   }
@@ -227,6 +341,41 @@ TEST(OpenCLCodegen, PersistentFormOnlyForRowsUpTo2048Points) {
     const opencl::GeneratedKernel &k = g.code.launches[0];
     EXPECT_EQ(k.persistentPoints, persistent);
     EXPECT_EQ(k.source.find("fx_persistent") != std::string::npos, persistent > 0);
+  }
+}
+
+TEST(OpenCLCodegen, VectorFormOnlyForUnitStrideFloat32Accesses) {
+  auto kernelOf = [](const std::string &type, const std::string &dims) {
+    std::string text = R"(graph():
+    %x : Tensor ")" + type +
+                       R"("[num_users=1] = placeholder[target=x]
+    %s : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%x, )" +
+                       dims + R"(), kwargs = {})
+    return (s,)
+)";
+    Generated g;
+    EXPECT_TRUE(generate(text, g));
+    return g.code.launches.at(0);
+  };
+  // Rows of float32: each lane loads 4 consecutive points as one float4 where aligned.
+  opencl::GeneratedKernel rows = kernelOf("f32[8, 4096][4096, 1]cpu", "[1]");
+  EXPECT_EQ(rows.vectorWidth, 4);
+  EXPECT_NE(rows.source.find("const bool fx_vec = (rnumel & 3) == 0 &&\n"
+                             "        fx_aligned16(in_ptr0 + (4096*x0));"),
+            std::string::npos);
+  EXPECT_NE(rows.source.find("const float4 fx_vl0 = *(__global const float4 *)(in_ptr0 + "
+                             "(4096*x0) + rbase);"),
+            std::string::npos);
+  EXPECT_NE(rows.source.find("const float tmp0 = fx_vl0.s3;"), std::string::npos);
+  // Columns: consecutive reduced points are a row apart, no vector; float16 rows and a
+  // reduction over two dimensions neither.
+  for (auto [type, dims] : {std::pair{"f32[4096, 8][8, 1]cpu", "[0]"},
+                            {"f16[8, 4096][4096, 1]cpu", "[1]"},
+                            {"f32[8, 64, 64][4096, 64, 1]cpu", "[1, 2]"}}) {
+    SCOPED_TRACE(std::string(type) + " over " + dims);
+    opencl::GeneratedKernel k = kernelOf(type, dims);
+    EXPECT_EQ(k.vectorWidth, 0);
+    EXPECT_EQ(k.source.find("fx_vec"), std::string::npos);
   }
 }
 

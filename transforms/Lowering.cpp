@@ -1,4 +1,5 @@
 #include "transforms/Lowering.h"
+#include "transforms/OnlineSoftmax.h"
 
 #include "ir/OutputValues.h"
 #include "ir/ops/ArgumentNodes.h"
@@ -231,6 +232,9 @@ private:
   std::vector<Lowered> values_;
   int nextBuffer_ = 0;
   std::unordered_map<SymExpr, std::optional<LinearIndex>, SymExprHash> linearIndices_;
+  /// sum nodes of online softmaxes (matchOnlineSoftmaxSum) -> the buffer their amax's op
+  /// stores the sum to.
+  std::unordered_map<const Node *, int32_t> onlineSums_;
 };
 
 Expected<BufferView> Lowerer::tensorArg(const Node &n, const Argument &a) {
@@ -564,6 +568,11 @@ Status Lowerer::lowerView(const Node &n, const BoundArgs &args) {
 }
 
 Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
+  // The sum of an online softmax: its amax's op computed it already.
+  if (auto it = onlineSums_.find(&n); it != onlineSums_.end()) {
+    values_[n.scratch()] = wholeValue(it->second);
+    return Status::ok();
+  }
   std::string_view target = n.target();
   auto in = tensorArg(n, args.at(0));
   if (!in)
@@ -642,10 +651,20 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
       outs.push_back(*t);
   if (outs.empty())
     return nodeError(n, "reduction without a tensor value");
+  // softmax's amax and sum(exp(x - amax)) as one reduction: the row is read once for both.
+  const Node *onlineSum = kind == ReductionKind::Max ? matchOnlineSoftmaxSum(n) : nullptr;
+  if (onlineSum) {
+    kind = ReductionKind::OnlineSoftmax;
+    outs.push_back(*onlineSum->value().tensor());
+  }
 
   LoopOp &op = newOp(LoopOpKind::Reduction, n);
   op.reduction = kind;
   op.correction = correction;
+  if (onlineSum) {
+    op.origins.push_back(onlineSum->name());
+    op.originOps.push_back(shortOpName(onlineSum->target()));
+  }
   std::vector<SymExpr> inVars(rank), keptVars;
   for (size_t j = 0; j < rank; ++j) {
     std::vector<SymExpr> &ranges = reduced[j] ? op.reductionRanges : op.ranges;
@@ -675,6 +694,24 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
   result.kind =
       outs.size() == 1 && n.value().tensor() ? Lowered::Kind::Tensor : Lowered::Kind::Tensors;
   int32_t opIndex = currentOp();
+  if (onlineSum) { // amax's value is result 0; result 1 waits for the sum node
+    for (size_t k = 0; k < outs.size(); ++k) {
+      const TensorType &t = outs[k];
+      int32_t buffer = newBuffer(t, opIndex);
+      std::vector<SymExpr> outVars;
+      size_t kept = 0;
+      for (size_t j = 0; j < t.sizes.size(); ++j)
+        outVars.push_back(reduced[j] || kept >= keptVars.size() ? SymExpr(0) : keptVars[kept++]);
+      program_.ops[opIndex].stores.push_back(
+          {buffer, linearIndex(SymExpr(0), t.sizes, t.strides, outVars), static_cast<int32_t>(k)});
+      if (k == 0)
+        result = wholeValue(buffer);
+      else
+        onlineSums_[onlineSum] = buffer;
+    }
+    values_[n.scratch()] = std::move(result);
+    return Status::ok();
+  }
   for (size_t k = 0; k < outs.size(); ++k) {
     const TensorType &t = outs[k];
     int32_t buffer = newBuffer(t, opIndex);

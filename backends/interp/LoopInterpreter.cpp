@@ -165,9 +165,11 @@ struct Accumulator {
     case ReductionKind::OnlineSoftmax: {
       if (index == 0)
         return max;
+      // As eager's definition (amax, then sum(exp(x - amax))): an infinite max makes the sum
+      // NaN (inf - inf), where Inductor's Triton helper counts such points as 1.
       double s = 0;
       for (double v : values)
-        s += std::isinf(max) && v == max ? 1 : std::exp(v - max);
+        s += std::exp(v - max);
       return s;
     }
     }

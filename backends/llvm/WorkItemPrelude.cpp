@@ -15,6 +15,7 @@ typedef __SIZE_TYPE__ size_t;
 typedef __PTRDIFF_TYPE__ ptrdiff_t;
 typedef __INTPTR_TYPE__ intptr_t;
 typedef __UINTPTR_TYPE__ uintptr_t;
+typedef float float4 __attribute__((ext_vector_type(4))); // the kernels' vector loads
 
 #define CHAR_MAX 127
 #define CHAR_MIN (-128)

@@ -319,10 +319,8 @@ Status KernelEmitter::emitOp(size_t i) {
       std::string r1 = tmp();
       results.push_back(r1);
       line(r0 + " = " + v + ".amax(1, keepdim=True)");
-      // exp(x - max) is 1 where x equals an infinite max (inf - inf would be nan).
-      line(r1 + " = torch.where(torch.isinf(" + r0 + ") & (" + v + " == " + r0 +
-           "), torch.ones_like(" + v + "), torch.exp(" + v + " - " + r0 +
-           ")).sum(1, keepdim=True)");
+      // As eager defines it: an infinite max makes the sum NaN (inf - inf).
+      line(r1 + " = torch.exp(" + v + " - " + r0 + ").sum(1, keepdim=True)");
       break;
     }
     }

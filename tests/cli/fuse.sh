@@ -3,13 +3,14 @@
 . "$(dirname "$0")/lib.bash"
 S="$DATA/corpus/reference/softmax/fw_0.graph.txt"
 expect_exit 0 "$FXKIT" fuse "$S" --explain
-expect_out "fused_amax_sub_exp_sum_0: op0(amax), op1(sub exp), op2(sum_1), op3(div)"
-expect_out "fused   op2 into kernel of op0 (same rows"
+# amax and sum(exp(x - amax)) are one online-softmax reduction; sub, exp and div one epilogue.
+expect_out "fused_amax_sum_sub_exp_0: op0(amax sum_1), op1(sub exp div)"
+expect_out "fused   op1 into kernel of op0 (reduction epilogue"
 expect_out "generated kernels: 1 distinct, 1 launches"
 expect_exit 0 "$FXKIT" fuse "$S" --no-fusion
-expect_out "generated kernels: 4 distinct, 4 launches"
+expect_out "generated kernels: 2 distinct, 2 launches"
 expect_exit 0 "$FXKIT" fuse "$S" --loops
-expect_out "op0: reduction max {x0: 16} {r0: 100}"
+expect_out "op0: reduction online_softmax {x0: 16} {r0: 100}  # amax, sum_1"
 # Every aten graph of the corpus lowers and fuses.
 for g in "$DATA"/corpus/inductor/*/aten_post_*.graph.txt; do
   expect_exit 0 "$FXKIT" fuse "$g"

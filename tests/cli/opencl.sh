@@ -25,8 +25,8 @@ expect_err "kernels built 0, from cache 1; configurations tuned 0, from cache 1"
 
 # FXKIT_TUNE_LOG=1: the work-group limit and every timed configuration on stderr.
 FXKIT_TUNE_LOG=1 expect_exit 0 "$FXKIT" run "$S.graph.txt" --backend opencl --no-cache
-expect_err "fxkit: tune fused_amax_sub_exp_sum_0: work-group limit "
-expect_err "fxkit: tune fused_amax_sub_exp_sum_0 x16_r100 lanes="
+expect_err "fxkit: tune fused_amax_sum_sub_exp_0: work-group limit "
+expect_err "fxkit: tune fused_amax_sum_sub_exp_0 x16_r100 lanes="
 
 # Bad device and backend: exit 2, clear message, no output file.
 expect_exit 2 "$FXKIT" run "$S.graph.txt" --backend opencl --device 99 -o "$WORK/o.safetensors"
@@ -39,7 +39,7 @@ expect_err "unknown backend 'cuda'"
 
 # The kernels as OpenCL C.
 expect_exit 0 "$FXKIT" compile "$S.graph.txt" --to opencl -o "$WORK/k.cl"
-grep -q "__kernel void fused_amax_sub_exp_sum_0(" "$WORK/k.cl" || fail "no kernel in --to opencl"
+grep -q "__kernel void fused_amax_sum_sub_exp_0(" "$WORK/k.cl" || fail "no kernel in --to opencl"
 grep -q "typedef FX_INDEX_T fx_index_t;" "$WORK/k.cl" || fail "no prelude in --to opencl"
 # As a folder: one .cl per kernel (each with the prelude) and a manifest naming them, for every
 # reference workload; the manifest's launches list kernels and extern calls in schedule order.

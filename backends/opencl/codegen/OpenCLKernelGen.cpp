@@ -248,10 +248,22 @@ private:
   }
 };
 
-/// Marks in the emitted text around the number of a load that a persistent reduction may hold
-/// in registers: kLoadLooped in the looped form, kLoadPersistent in the persistent one, closed
-/// by kLoadEnd. `run` replaces them once it knows which loads more than one loop repeats.
-constexpr char kLoadLooped = '\x01', kLoadPersistent = '\x03', kLoadEnd = '\x02';
+/// Marks in the emitted text around the number of a load or store at a reduced point, closed
+/// by kMarkEnd. A loop's body is written once, with kLoadLooped and kStoreLooped marks; each
+/// form of the loop (looped, persistent, vector copy j) gets its own copy of the text with the
+/// openings turned into that form's (reindent), and `run` resolves them once it knows which
+/// loads two loops repeat (persistent form) and which accesses have vector forms.
+constexpr char kLoadLooped = '\x01', kMarkEnd = '\x02', kLoadPersistent = '\x03',
+               kStoreLooped = '\x04', kStorePersistent = '\x05';
+/// Vector copy j (0 <= j < 4) of a load or a store.
+constexpr char kLoadVector = '\x10', kStoreVector = '\x18';
+
+/// How one form of a reduction loop reaches its points.
+enum class LoopForm { Looped, Persistent, Vector };
+
+/// Points per vector access (float4): the widest load NVIDIA's and PoCL's compilers turn into one
+/// 16-byte instruction.
+constexpr int kVectorWidth = 4;
 
 /// A load of a buffer the kernel does not write, inside a loop over the reduced points.
 struct RowLoad {
@@ -259,18 +271,40 @@ struct RowLoad {
   std::string type; ///< its compute type
   int scope = 0;    ///< the loop it is in
   bool masked = false;
+  /// Reads kVectorWidth consecutive points as one float4 in the vector form: a float32 buffer
+  /// read unmasked at an index that grows by 1 with the reduced index.
+  bool vector = false;
+  std::string pointer; ///< vector: the buffer's pointer
+  std::string base;    ///< vector: the index at r0 = 0 (the row's first point)
 };
 
-/// `text` with every line indented by `by` more spaces and each load mark's opening turned into
-/// `mark`.
-std::string reindent(const std::string &text, int by, char mark) {
+/// A store at a reduced point.
+struct RowStore {
+  std::string stmt;  ///< the scalar store statement
+  std::string value; ///< the stored value (vector: one component of the vector)
+  int scope = 0;
+  bool vector = false; ///< as RowLoad::vector, for a float32 buffer
+  std::string pointer, base, index;
+};
+
+/// `text` with every line indented by `by` more spaces and each mark's opening turned into the
+/// one of `form` (vector copy `copy`).
+std::string reindent(const std::string &text, int by, LoopForm form, int copy = 0) {
   std::string out;
   bool lineStart = true;
   for (char c : text) {
     if (lineStart && c != '\n')
       out.append(by, ' ');
     lineStart = c == '\n';
-    out += c == kLoadLooped ? mark : c;
+    if (c == kLoadLooped)
+      c = form == LoopForm::Persistent ? kLoadPersistent
+          : form == LoopForm::Vector   ? static_cast<char>(kLoadVector + copy)
+                                       : kLoadLooped;
+    else if (c == kStoreLooped)
+      c = form == LoopForm::Persistent ? kStorePersistent
+          : form == LoopForm::Vector   ? static_cast<char>(kStoreVector + copy)
+                                       : kStoreLooped;
+    out += c;
   }
   return out;
 }
@@ -294,8 +328,9 @@ class KernelEmitter {
 public:
   /// `persistentPoints`: reduced points per lane a row may have for the kernel to keep the
   /// values its loops load more than once in registers (0: loops only).
-  KernelEmitter(const LoopProgram &p, const Kernel &k, int persistentPoints)
-      : p_(p), k_(k), persistentK_(persistentPoints) {}
+  /// `vector`: whether loops over the reduced points get a vector form (see kVectorWidth).
+  KernelEmitter(const LoopProgram &p, const Kernel &k, int persistentPoints, bool vector)
+      : p_(p), k_(k), persistentK_(persistentPoints), vector_(vector) {}
   Expected<GeneratedKernel> run();
 
 private:
@@ -306,6 +341,11 @@ private:
   /// The value of buffer `b` at the current point, when the kernel writes it.
   Expected<std::string> valueOf(int32_t b, const std::string &indexText);
   Expected<std::string> index(const SymExpr &opIndex, size_t i);
+  /// `opIndex` of op `i` in the kernel's variables.
+  SymExpr kernelIndex(const SymExpr &opIndex, size_t i) const;
+  /// Whether `index` (kernel variables) grows by exactly 1 with r0, so kVectorWidth points from
+  /// an r0 that is a multiple of it are consecutive; `base` is then its text at r0 = 0.
+  bool unitStride(const SymExpr &index, std::string &base);
   Status openLoop();
   Status closeLoop();
   Expected<std::string> scalar(const ScalarInstr &in, const std::vector<std::string> &v, size_t i);
@@ -317,7 +357,17 @@ private:
   size_t indent() const { return loopOpen_ ? 6 : 4; }
   bool dependsOnOpenLoop(size_t i) const;
   /// `text`, a load at a reduced point, as a mark `run` resolves (see kLoadLooped).
-  std::string rowLoad(const std::string &text, DType dtype, bool masked);
+  std::string rowLoad(const std::string &text, DType dtype, bool masked, int32_t buffer,
+                      const SymExpr &index);
+  /// A store at a reduced point (guarded by xmask), as a mark `run` resolves.
+  std::string rowStore(int32_t buffer, const SymExpr &index, const std::string &idx,
+                       const std::string &value);
+  /// The vector form's loads before copy 0 of the open loop and its stores after the last.
+  std::string vectorLoads(int scope) const;
+  std::string vectorStores(int scope) const;
+  /// The declaration of `fx_vec`, whether a row takes the vector form (empty: no access has
+  /// one, so the kernel has no vector form).
+  std::string vectorCondition() const;
   /// Resolves the marks: loads that two loops repeat go through a register array in the
   /// persistent form. Returns the declarations of those arrays (empty: none repeats).
   std::string resolveRowLoads();
@@ -325,7 +375,9 @@ private:
   const LoopProgram &p_;
   const Kernel &k_;
   int persistentK_ = 0;
+  bool vector_ = false;
   std::vector<RowLoad> rowLoads_;
+  std::vector<RowStore> rowStores_;
   bool reduction_ = false;
   std::vector<OpPlace> places_;
   std::map<int32_t, std::string> param_; ///< buffer -> pointer name
@@ -378,9 +430,25 @@ Status KernelEmitter::setUp() {
   return Status::ok();
 }
 
+SymExpr KernelEmitter::kernelIndex(const SymExpr &opIndex, size_t i) const {
+  return useSizeArgs(toKernelCoordinates(opIndex, places_[i]), k_);
+}
+
 Expected<std::string> KernelEmitter::index(const SymExpr &opIndex, size_t i) {
-  SymExpr e = toKernelCoordinates(opIndex, places_[i]);
-  return printer_.print(useSizeArgs(e, k_));
+  return printer_.print(kernelIndex(opIndex, i));
+}
+
+bool KernelEmitter::unitStride(const SymExpr &index, std::string &base) {
+  const std::string r0 = loopVarName(true, 0);
+  SymExpr next = index.substitute({{r0, symAdd(SymExpr::symbol(r0), SymExpr(1))}});
+  SymExpr step = symSub(next, index).simplify();
+  if (!step.isConstant() || step.constant() != 1)
+    return false;
+  auto b = printer_.print(index.substitute({{r0, SymExpr(0)}}).simplify());
+  if (!b)
+    return false;
+  base = *b;
+  return true;
 }
 
 std::string KernelEmitter::loadExpr(int32_t b, const std::string &idx) {
@@ -576,8 +644,9 @@ Expected<std::vector<std::string>> KernelEmitter::emitBody(size_t i) {
         value = *w;
       } else {
         value = loadExpr(in.buffer, *idx);
-        if (persistentK_ > 0 && loopOpen_)
-          value = rowLoad(value, p_.buffers[in.buffer].type.dtype, in.operands[0] >= 0);
+        if (loopOpen_)
+          value = rowLoad(value, p_.buffers[in.buffer].type.dtype, in.operands[0] >= 0, in.buffer,
+                          kernelIndex(in.index, i));
       }
       DType stored = p_.buffers[in.buffer].type.dtype;
       bool sameType = computeType(stored).hasValue() && *computeType(stored) == *type;
@@ -610,12 +679,58 @@ Expected<std::vector<std::string>> KernelEmitter::emitBody(size_t i) {
   return v;
 }
 
-std::string KernelEmitter::rowLoad(const std::string &text, DType dtype, bool masked) {
+std::string KernelEmitter::rowLoad(const std::string &text, DType dtype, bool masked,
+                                   int32_t buffer, const SymExpr &index) {
   auto type = computeType(dtype);
   if (!type || dtype == DType::Bool) // bool has no private arrays worth keeping
     return text;
-  rowLoads_.push_back({text, *type, scope_, masked});
-  return kLoadLooped + std::to_string(rowLoads_.size() - 1) + kLoadEnd;
+  RowLoad l;
+  l.text = text;
+  l.type = *type;
+  l.scope = scope_;
+  l.masked = masked;
+  l.vector = vector_ && !masked && dtype == DType::Float32 && unitStride(index, l.base);
+  l.pointer = param_.at(buffer);
+  rowLoads_.push_back(std::move(l));
+  return kLoadLooped + std::to_string(rowLoads_.size() - 1) + kMarkEnd;
+}
+
+std::string KernelEmitter::rowStore(int32_t buffer, const SymExpr &index, const std::string &idx,
+                                    const std::string &value) {
+  RowStore s;
+  s.stmt = "if (xmask) " + storeStmt(buffer, idx, value);
+  s.value = value;
+  s.scope = scope_;
+  s.vector =
+      vector_ && p_.buffers[buffer].type.dtype == DType::Float32 && unitStride(index, s.base);
+  s.pointer = param_.at(buffer);
+  s.index = idx;
+  rowStores_.push_back(std::move(s));
+  return kStoreLooped + std::to_string(rowStores_.size() - 1) + kMarkEnd;
+}
+
+std::string KernelEmitter::vectorLoads(int scope) const {
+  std::string out;
+  std::set<std::string> seen;
+  for (size_t n = 0; n < rowLoads_.size(); ++n) {
+    const RowLoad &l = rowLoads_[n];
+    if (l.scope != scope || !l.vector || !seen.insert(l.text).second)
+      continue;
+    out += "        const float4 fx_vl" + std::to_string(n) + " = *(__global const float4 *)(" +
+           l.pointer + " + (" + l.base + ") + rbase); // " + l.text + "\n";
+  }
+  return out;
+}
+
+std::string KernelEmitter::vectorStores(int scope) const {
+  std::string out;
+  for (size_t n = 0; n < rowStores_.size(); ++n) {
+    const RowStore &s = rowStores_[n];
+    if (s.scope == scope && s.vector)
+      out += "        if (xmask) *(__global float4 *)(" + s.pointer + " + (" + s.base + ")" +
+             " + rbase) = fx_vs" + std::to_string(n) + ";\n";
+  }
+  return out;
 }
 
 std::string KernelEmitter::resolveRowLoads() {
@@ -637,7 +752,7 @@ std::string KernelEmitter::resolveRowLoads() {
   // Registers are finite: at most four rows held, the most often repeated first.
   std::vector<std::pair<size_t, std::string>> repeated;
   for (const auto &[text, u] : uses)
-    if (u.scopes.size() > 1 && !u.masked)
+    if (persistentK_ > 0 && u.scopes.size() > 1 && !u.masked)
       repeated.push_back({u.scopes.size(), text});
   std::stable_sort(repeated.begin(), repeated.end(),
                    [](const auto &a, const auto &b) { return a.first > b.first; });
@@ -651,29 +766,72 @@ std::string KernelEmitter::resolveRowLoads() {
     decls += "    " + u.type + " fx_row" + std::to_string(u.array) + "[" +
              std::to_string(persistentK_) + "]; // " + text + "\n";
   }
+  // In a loop's vector form, every vector load of one expression reads the first one's float4.
+  std::map<std::pair<int, std::string>, size_t> firstVector;
+  for (size_t n = 0; n < rowLoads_.size(); ++n)
+    if (rowLoads_[n].vector)
+      firstVector.emplace(std::make_pair(rowLoads_[n].scope, rowLoads_[n].text), n);
   std::string out;
   out.reserve(rowBody_.size());
   for (size_t i = 0; i < rowBody_.size(); ++i) {
     char c = rowBody_[i];
-    if (c != kLoadLooped && c != kLoadPersistent) {
+    bool load = c == kLoadLooped || c == kLoadPersistent ||
+                (c >= kLoadVector && c < kLoadVector + kVectorWidth);
+    bool store = c == kStoreLooped || c == kStorePersistent ||
+                 (c >= kStoreVector && c < kStoreVector + kVectorWidth);
+    if (!load && !store) {
       out += c;
       continue;
     }
-    size_t end = rowBody_.find(kLoadEnd, i);
-    assert(end != std::string::npos && "an unterminated load mark");
-    const RowLoad &l = rowLoads_.at(std::stoul(rowBody_.substr(i + 1, end - i - 1)));
+    size_t end = rowBody_.find(kMarkEnd, i);
+    assert(end != std::string::npos && "an unterminated load or store mark");
+    size_t n = std::stoul(rowBody_.substr(i + 1, end - i - 1));
+    i = end;
+    if (store) {
+      const RowStore &st = rowStores_.at(n);
+      if (c >= kStoreVector && st.vector)
+        out += "fx_vs" + std::to_string(n) + ".s" + std::to_string(c - kStoreVector) +
+               " = (float)(" + st.value + ");";
+      else
+        out += st.stmt;
+      continue;
+    }
+    const RowLoad &l = rowLoads_.at(n);
     const Use &u = uses.at(l.text);
-    if (c == kLoadLooped || u.array < 0) {
+    if (c >= kLoadVector) {
+      out += l.vector ? "fx_vl" + std::to_string(firstVector.at({l.scope, l.text})) + ".s" +
+                            std::to_string(c - kLoadVector)
+                      : l.text;
+    } else if (c == kLoadLooped || u.array < 0) {
       out += l.text;
     } else {
       std::string slot = "fx_row" + std::to_string(u.array) + "[fx_k]";
       // The first loop that reads it keeps it; later loops read the register.
       out += l.scope == *u.scopes.begin() ? "(" + slot + " = " + l.text + ")" : slot;
     }
-    i = end;
   }
   rowBody_ = std::move(out);
   return decls;
+}
+
+std::string KernelEmitter::vectorCondition() const {
+  std::set<std::string> checks;
+  for (const RowLoad &l : rowLoads_)
+    if (l.vector)
+      checks.insert("fx_aligned16(" + l.pointer + " + (" + l.base + "))");
+  for (const RowStore &s : rowStores_)
+    if (s.vector)
+      checks.insert("fx_aligned16(" + s.pointer + " + (" + s.base + "))");
+  if (checks.empty())
+    return "";
+  std::string out = "    // Vector form: " + std::to_string(kVectorWidth) +
+                    " consecutive points per lane, loaded and stored as float4, when each\n"
+                    "    // access's first point in this row is 16-byte aligned.\n"
+                    "    const bool fx_vec = (rnumel & " +
+                    std::to_string(kVectorWidth - 1) + ") == 0";
+  for (const std::string &c : checks)
+    out += " &&\n        " + c;
+  return out + ";\n";
 }
 
 Status KernelEmitter::openLoop() {
@@ -718,26 +876,50 @@ Status KernelEmitter::closeLoop() {
   for (auto it = decls.rbegin(); it != decls.rend(); ++it)
     loop += *it;
   loop += loopBody_;
-  if (persistentK_ == 0) {
+  if (persistentK_ == 0 && !vector_) {
     out += "    for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {\n";
     out += loop;
     out += "    }\n";
   } else {
-    // Persistent form: a fixed number of points per lane, unrolled, so that the loads two
-    // loops repeat stay in registers (Inductor's persistent reductions); the looped form for
-    // rows longer than the lanes hold.
-    std::string k = std::to_string(persistentK_);
-    out += "    if (fx_persistent) {\n";
-    out += "      #pragma unroll\n";
-    out += "      for (int fx_k = 0; fx_k < " + k + "; ++fx_k) {\n";
-    out += "        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;\n";
-    out += "        if (rindex < rnumel) {\n";
-    out += reindent(loop, 4, kLoadPersistent);
-    out += "        }\n";
-    out += "      }\n";
+    std::string branch = "    if";
+    if (persistentK_ > 0) {
+      // Persistent form: a fixed number of points per lane, unrolled, so that the loads two
+      // loops repeat stay in registers (Inductor's persistent reductions).
+      std::string k = std::to_string(persistentK_);
+      out += branch + " (fx_persistent) {\n";
+      out += "      #pragma unroll\n";
+      out += "      for (int fx_k = 0; fx_k < " + k + "; ++fx_k) {\n";
+      out += "        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;\n";
+      out += "        if (rindex < rnumel) {\n";
+      out += reindent(loop, 4, LoopForm::Persistent);
+      out += "        }\n";
+      out += "      }\n";
+      branch = "    } else if";
+    }
+    if (vector_) {
+      // Vector form: each lane takes kVectorWidth consecutive points at a time, so a warp's
+      // loads are 16-byte vectors covering one contiguous span (Triton's size_per_thread).
+      std::string w = std::to_string(kVectorWidth);
+      out += branch + " (fx_vec) {\n";
+      out += "      for (fx_index_t rbase = (fx_index_t)lane * " + w +
+             "; rbase < rnumel; rbase += (fx_index_t)fx_L * " + w + ") {\n";
+      out += vectorLoads(scope_);
+      for (size_t n = 0; n < rowStores_.size(); ++n)
+        if (rowStores_[n].scope == scope_ && rowStores_[n].vector)
+          out += "        float4 fx_vs" + std::to_string(n) + ";\n";
+      for (int j = 0; j < kVectorWidth; ++j) {
+        out += "        {\n";
+        out += "          const fx_index_t rindex = rbase + " + std::to_string(j) + ";\n";
+        out += reindent(loop, 4, LoopForm::Vector, j);
+        out += "        }\n";
+      }
+      out += vectorStores(scope_);
+      out += "      }\n";
+    }
+    // The looped form: rows longer than the lanes hold, or not aligned for vectors.
     out += "    } else {\n";
     out += "      for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {\n";
-    out += reindent(loop, 2, kLoadLooped);
+    out += reindent(loop, 2, LoopForm::Looped);
     out += "      }\n";
     out += "    }\n";
   }
@@ -824,8 +1006,10 @@ Status KernelEmitter::closeLoop() {
       break;
     }
     case ReductionKind::OnlineSoftmax:
+      // As eager defines it (amax, then sum(exp(x - amax))): an infinite max makes the sum NaN
+      // (inf - inf); the running update counted those points as 1 to keep the others finite.
       results.push_back(st.names[0]);
-      results.push_back(st.names[1]);
+      results.push_back("isinf(" + st.names[0] + ") ? (" + T + ")NAN : " + st.names[1]);
       break;
     }
     std::vector<std::string> names;
@@ -981,6 +1165,8 @@ Status KernelEmitter::emitOp(size_t i) {
     std::string stmt = storeStmt(s.buffer, *idx, (*v)[s.value]);
     if (!reduction_)
       line(stmt);
+    else if (perPoint && loopOpen_)
+      line(rowStore(s.buffer, kernelIndex(s.index, i), *idx, (*v)[s.value]));
     else if (perPoint)
       line("if (xmask) " + stmt);
     else
@@ -1014,9 +1200,12 @@ Expected<GeneratedKernel> KernelEmitter::run() {
       return s.takeError();
   if (Status s = closeLoop(); !s)
     return s.takeError();
+  std::string vectorDecl = vectorCondition();
   std::string rowArrays = resolveRowLoads();
   if (!rowArrays.empty())
     g.persistentPoints = persistentK_;
+  if (!vectorDecl.empty())
+    g.vectorWidth = kVectorWidth;
 
   // The row variables, unflattened from the flat row index.
   std::string rowVars;
@@ -1132,6 +1321,7 @@ Expected<GeneratedKernel> KernelEmitter::run() {
     src += "    const fx_index_t xindex = xmask ? xbase + slot : xnumel - 1;\n";
     src += rowVars;
     src += rowArrays;
+    src += vectorDecl;
     src += rowBody_;
     src += "  }\n}\n";
   }
@@ -1168,6 +1358,8 @@ inline long fx_ipow(long a, long b) {
     r *= a;
   return r;
 }
+/// Whether a vector access at `p` may use a 16-byte load or store.
+inline bool fx_aligned16(__global const void *p) { return ((ulong)p & 15) == 0; }
 /// NaN-propagating maximum and minimum (torch.maximum, amax).
 inline float fx_maximum_f(float a, float b) { return isnan(a) || isnan(b) ? NAN : fmax(a, b); }
 inline float fx_minimum_f(float a, float b) { return isnan(a) || isnan(b) ? NAN : fmin(a, b); }
@@ -1236,10 +1428,14 @@ Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const Fuse
       else if (r.constant() <= 2048)
         persistent = static_cast<int>(std::clamp<int64_t>((r.constant() + 255) / 256, 1, 8));
     }
-    auto g = KernelEmitter(program, k, persistent).run();
-    // Without a load that two loops repeat, the persistent form gains nothing: loops only.
-    if (g && persistent > 0 && g->persistentPoints == 0)
-      g = KernelEmitter(program, k, 0).run();
+    // Vector forms for one reduced dimension (whose index grows with r0); a reduction over
+    // several has no consecutive points to load together.
+    bool vector = k.reductionRanges.size() == 1 && !std::getenv("FXKIT_OPENCL_NO_VECTOR");
+    auto g = KernelEmitter(program, k, persistent, vector).run();
+    // A form nothing uses gains nothing: without a load that two loops repeat, no persistent
+    // form; without an access with a vector form, no vector form.
+    if (g && ((persistent > 0 && g->persistentPoints == 0) || (vector && g->vectorWidth == 0)))
+      g = KernelEmitter(program, k, g->persistentPoints, g->vectorWidth > 0).run();
     if (!g)
       return g.takeError();
     out.launches.push_back(g.take());

@@ -57,6 +57,9 @@ struct GeneratedKernel {
   /// Reductions: when rnumel <= persistentPoints * fx_L, each lane holds its row's points in
   /// registers, loaded once for all the kernel's loops (0: the kernel always loops over them).
   int persistentPoints = 0;
+  /// Reductions: when > 0, rows whose accesses are aligned take `vectorWidth` consecutive
+  /// points per lane at a time, as float4 loads and stores (0: no vector form).
+  int vectorWidth = 0;
   SymExpr xnumel, rnumel; ///< rows and reduced points per row (rnumel 1 for pointwise)
   /// Every size, index and numel the kernel computes, for choosing the index type.
   std::vector<SymExpr> extents;
