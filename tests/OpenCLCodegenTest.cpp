@@ -344,7 +344,7 @@ TEST(OpenCLCodegen, PersistentFormOnlyForRowsUpTo2048Points) {
   }
 }
 
-TEST(OpenCLCodegen, VectorFormOnlyForUnitStrideFloat32Accesses) {
+TEST(OpenCLCodegen, VectorFormForUnitStrideFloat32AccessesRowsFastestForColumns) {
   auto kernelOf = [](const std::string &type, const std::string &dims) {
     std::string text = R"(graph():
     %x : Tensor ")" + type +
@@ -367,6 +367,7 @@ TEST(OpenCLCodegen, VectorFormOnlyForUnitStrideFloat32Accesses) {
                              "(4096*x0) + rbase);"),
             std::string::npos);
   EXPECT_NE(rows.source.find("const float tmp0 = fx_vl0.s3;"), std::string::npos);
+  EXPECT_FALSE(rows.rowsFastest);
   // Columns: consecutive reduced points are a row apart, no vector; float16 rows and a
   // reduction over two dimensions neither.
   for (auto [type, dims] : {std::pair{"f32[4096, 8][8, 1]cpu", "[0]"},
@@ -377,6 +378,14 @@ TEST(OpenCLCodegen, VectorFormOnlyForUnitStrideFloat32Accesses) {
     EXPECT_EQ(k.vectorWidth, 0);
     EXPECT_EQ(k.source.find("fx_vec"), std::string::npos);
   }
+  // The column sum takes rows fastest: neighbouring work-items read neighbouring points.
+  opencl::GeneratedKernel columns = kernelOf("f32[4096, 8][8, 1]cpu", "[0]");
+  EXPECT_TRUE(columns.rowsFastest);
+  EXPECT_NE(columns.source.find("  const int lane = lid / fx_W;\n  const int slot = lid % fx_W;\n"),
+            std::string::npos);
+  EXPECT_NE(columns.source.find("fx_s0[lid] = fx_s0[lid] + fx_s0[lid + fx_step * fx_W];"),
+            std::string::npos);
+  EXPECT_NE(columns.source.find("acc0 = fx_s0[slot];"), std::string::npos);
 }
 
 TEST(OpenCLCodegen, SymbolicSizesBecomeKernelArguments) {

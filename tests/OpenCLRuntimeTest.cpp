@@ -370,6 +370,14 @@ const char *kPathGraphs[] = {
     %d : [num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%a, %mean), kwargs = {})
     return (d,)
 )",
+    // A column reduction (rows fastest: a row's lanes are fx_W work-items apart) and its
+    // epilogue reading the input across rows.
+    R"(graph():
+    %x : Tensor "f32[37, 24][24, 1]cpu"[num_users=2] = placeholder[target=x]
+    %m : [num_users=1] = call_function[target=torch.ops.aten.amax.default](args = (%x, [0], True), kwargs = {})
+    %d : [num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%x, %m), kwargs = {})
+    return (d,)
+)",
 };
 
 TEST(OpenCLRuntime, EveryPathAgreesWithTheInterpreterUnderEveryConfiguration) {
@@ -421,7 +429,7 @@ TEST(OpenCLRuntime, EveryPathAgreesWithTheInterpreterUnderEveryConfiguration) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 72);
+  EXPECT_EQ(checked, 84);
 }
 
 TEST(OpenCLRuntime, BadConfigurationAndWrongInputsAreErrors) {

@@ -329,8 +329,11 @@ public:
   /// `persistentPoints`: reduced points per lane a row may have for the kernel to keep the
   /// values its loops load more than once in registers (0: loops only).
   /// `vector`: whether loops over the reduced points get a vector form (see kVectorWidth).
-  KernelEmitter(const LoopProgram &p, const Kernel &k, int persistentPoints, bool vector)
-      : p_(p), k_(k), persistentK_(persistentPoints), vector_(vector) {}
+  /// `rowsFastest`: a row's lanes are fx_W work-items apart, neighbouring work-items take
+  /// neighbouring rows (see GeneratedKernel::rowsFastest).
+  KernelEmitter(const LoopProgram &p, const Kernel &k, int persistentPoints, bool vector,
+                bool rowsFastest)
+      : p_(p), k_(k), persistentK_(persistentPoints), vector_(vector), rowsFastest_(rowsFastest) {}
   Expected<GeneratedKernel> run();
 
 private:
@@ -375,7 +378,10 @@ private:
   const LoopProgram &p_;
   const Kernel &k_;
   int persistentK_ = 0;
-  bool vector_ = false;
+  bool vector_ = false, rowsFastest_ = false;
+  /// Loads at reduced points whose index grows by 1 with r0, and with the innermost row
+  /// variable: which layout makes a warp's loads contiguous.
+  int unitReducedLoads_ = 0, unitRowLoads_ = 0;
   std::vector<RowLoad> rowLoads_;
   std::vector<RowStore> rowStores_;
   bool reduction_ = false;
@@ -689,7 +695,16 @@ std::string KernelEmitter::rowLoad(const std::string &text, DType dtype, bool ma
   l.type = *type;
   l.scope = scope_;
   l.masked = masked;
-  l.vector = vector_ && !masked && dtype == DType::Float32 && unitStride(index, l.base);
+  std::string base;
+  bool unitReduced = unitStride(index, base);
+  unitReducedLoads_ += unitReduced;
+  if (!k_.ranges.empty()) {
+    const std::string x = loopVarName(false, k_.ranges.size() - 1);
+    unitRowLoads_ +=
+        symIs(symSub(index.substitute({{x, symAdd(SymExpr::symbol(x), SymExpr(1))}}), index), 1);
+  }
+  l.vector = vector_ && !masked && dtype == DType::Float32 && unitReduced;
+  l.base = base;
   l.pointer = param_.at(buffer);
   rowLoads_.push_back(std::move(l));
   return kLoadLooped + std::to_string(rowLoads_.size() - 1) + kMarkEnd;
@@ -930,6 +945,9 @@ Status KernelEmitter::closeLoop() {
     const std::string &T = st.type;
     bool fl = T == "float" || T == "double";
     std::string sfx = T == "double" ? "d" : "f";
+    // The lane `fx_step` further on: the next work-item, or the next row's width further when
+    // rows are fastest.
+    const char *partner = rowsFastest_ ? "lid + fx_step * fx_W" : "lid + fx_step";
     out += "    if (fx_L > 1) {\n";
     for (size_t c = 0; c < st.names.size(); ++c)
       out += "      __local " + T + " *fx_s" + std::to_string(c) + " = (__local " + T +
@@ -945,8 +963,7 @@ Status KernelEmitter::closeLoop() {
     switch (op.reduction) {
     case ReductionKind::Sum:
     case ReductionKind::Mean:
-      out += "          " + at(0, "lid") + " = " + at(0, "lid") + " + " + at(0, "lid + fx_step") +
-             ";\n";
+      out += "          " + at(0, "lid") + " = " + at(0, "lid") + " + " + at(0, partner) + ";\n";
       break;
     case ReductionKind::Max:
     case ReductionKind::Min: {
@@ -954,28 +971,26 @@ Status KernelEmitter::closeLoop() {
       fn = fl ? "fx_" + std::string(op.reduction == ReductionKind::Max ? "maximum_" : "minimum_") +
                     sfx
               : fn;
-      out += "          " + at(0, "lid") + " = " + fn + "(" + at(0, "lid") + ", " +
-             at(0, "lid + fx_step") + ");\n";
+      out += "          " + at(0, "lid") + " = " + fn + "(" + at(0, "lid") + ", " + at(0, partner) +
+             ");\n";
       break;
     }
     case ReductionKind::VarMean:
-      out += "          const " + T + " na = " + at(2, "lid") + ", nb = " + at(2, "lid + fx_step") +
+      out += "          const " + T + " na = " + at(2, "lid") + ", nb = " + at(2, partner) +
              ", nn = na + nb;\n";
-      out += "          const " + T + " delta = " + at(0, "lid + fx_step") + " - " + at(0, "lid") +
-             ";\n";
+      out += "          const " + T + " delta = " + at(0, partner) + " - " + at(0, "lid") + ";\n";
       out += "          const " + T + " f = nn == 0 ? 0 : nb / nn;\n";
       out += "          " + at(0, "lid") + " = " + at(0, "lid") + " + delta * f;\n";
-      out += "          " + at(1, "lid") + " = " + at(1, "lid") + " + " + at(1, "lid + fx_step") +
+      out += "          " + at(1, "lid") + " = " + at(1, "lid") + " + " + at(1, partner) +
              " + delta * delta * na * f;\n";
       out += "          " + at(2, "lid") + " = nn;\n";
       break;
     case ReductionKind::OnlineSoftmax:
-      out += "          const " + T + " ma = " + at(0, "lid") + ", mb = " + at(0, "lid + fx_step") +
-             ";\n";
+      out += "          const " + T + " ma = " + at(0, "lid") + ", mb = " + at(0, partner) + ";\n";
       out += "          const " + T + " mm = fx_maximum_" + sfx + "(ma, mb);\n";
       out += "          " + at(1, "lid") + " = (ma == mm ? " + at(1, "lid") + " : " + at(1, "lid") +
-             " * exp(ma - mm)) + (mb == mm ? " + at(1, "lid + fx_step") + " : " +
-             at(1, "lid + fx_step") + " * exp(mb - mm));\n";
+             " * exp(ma - mm)) + (mb == mm ? " + at(1, partner) + " : " + at(1, partner) +
+             " * exp(mb - mm));\n";
       out += "          " + at(0, "lid") + " = mm;\n";
       break;
     }
@@ -983,7 +998,8 @@ Status KernelEmitter::closeLoop() {
     out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
     out += "      }\n";
     for (size_t c = 0; c < st.names.size(); ++c)
-      out += "      " + st.names[c] + " = fx_s" + std::to_string(c) + "[lid - lane];\n";
+      out += "      " + st.names[c] + " = fx_s" + std::to_string(c) +
+             (rowsFastest_ ? "[slot];\n" : "[lid - lane];\n");
     out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
     out += "    }\n";
     // Results, in the accumulator's type.
@@ -1206,6 +1222,8 @@ Expected<GeneratedKernel> KernelEmitter::run() {
     g.persistentPoints = persistentK_;
   if (!vectorDecl.empty())
     g.vectorWidth = kVectorWidth;
+  g.rowsFastest = rowsFastest_;
+  g.prefersRowsFastest = unitReducedLoads_ == 0 && unitRowLoads_ > 0;
 
   // The row variables, unflattened from the flat row index.
   std::string rowVars;
@@ -1307,8 +1325,15 @@ Expected<GeneratedKernel> KernelEmitter::run() {
     src += "  }\n}\n";
   } else {
     src += "  const int lid = get_local_id(0);\n";
-    src += "  const int lane = lid & (fx_L - 1);\n";
-    src += "  const int slot = lid / fx_L;\n";
+    if (rowsFastest_) {
+      src += "  // Rows fastest: neighbouring work-items take neighbouring rows, whose points are\n"
+             "  // neighbours in memory, so a warp's loads at one reduced point are contiguous.\n";
+      src += "  const int lane = lid / fx_W;\n";
+      src += "  const int slot = lid % fx_W;\n";
+    } else {
+      src += "  const int lane = lid & (fx_L - 1);\n";
+      src += "  const int slot = lid / fx_L;\n";
+    }
     if (g.persistentPoints > 0)
       src += "  // Persistent form: each lane holds up to " + std::to_string(g.persistentPoints) +
              " of its row's points in registers.\n"
@@ -1431,11 +1456,14 @@ Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const Fuse
     // Vector forms for one reduced dimension (whose index grows with r0); a reduction over
     // several has no consecutive points to load together.
     bool vector = k.reductionRanges.size() == 1 && !std::getenv("FXKIT_OPENCL_NO_VECTOR");
-    auto g = KernelEmitter(program, k, persistent, vector).run();
+    auto g = KernelEmitter(program, k, persistent, vector, false).run();
     // A form nothing uses gains nothing: without a load that two loops repeat, no persistent
-    // form; without an access with a vector form, no vector form.
-    if (g && ((persistent > 0 && g->persistentPoints == 0) || (vector && g->vectorWidth == 0)))
-      g = KernelEmitter(program, k, g->persistentPoints, g->vectorWidth > 0).run();
+    // form; without an access with a vector form, no vector form. A reduction that reads only
+    // across rows (a column sum) takes rows fastest.
+    if (g && ((persistent > 0 && g->persistentPoints == 0) || (vector && g->vectorWidth == 0) ||
+              g->prefersRowsFastest))
+      g = KernelEmitter(program, k, g->persistentPoints, g->vectorWidth > 0, g->prefersRowsFastest)
+              .run();
     if (!g)
       return g.takeError();
     out.launches.push_back(g.take());

@@ -60,7 +60,12 @@ struct GeneratedKernel {
   /// Reductions: when > 0, rows whose accesses are aligned take `vectorWidth` consecutive
   /// points per lane at a time, as float4 loads and stores (0: no vector form).
   int vectorWidth = 0;
-  SymExpr xnumel, rnumel; ///< rows and reduced points per row (rnumel 1 for pointwise)
+  /// Reductions: neighbouring work-items take neighbouring rows (lane = lid / fx_W), not
+  /// neighbouring lanes of one row: taken where the reduced points are far apart in memory
+  /// and the rows' points adjacent (a column sum), so that a warp's loads are contiguous.
+  bool rowsFastest = false;
+  bool prefersRowsFastest = false; ///< what the emitter found; rowsFastest is what it did
+  SymExpr xnumel, rnumel;          ///< rows and reduced points per row (rnumel 1 for pointwise)
   /// Every size, index and numel the kernel computes, for choosing the index type.
   std::vector<SymExpr> extents;
 };
