@@ -133,77 +133,46 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
     } else if (fx_vec) {
       for (fx_index_t rbase = (fx_index_t)lane * 4; rbase < rnumel; rbase += (fx_index_t)fx_L * 4) {
         const float4 fx_vl0 = *(__global const float4 *)(in_ptr0 + (16*x0) + rbase); // in_ptr0[r0 + 16*x0]
+        float fx_w0_0, fx_w0_1, fx_w0_2, fx_w0_3;
         {
           const fx_index_t rindex = rbase + 0;
           const fx_index_t r0 = rindex;
           // amax sum
           const float tmp0 = fx_vl0.s0;
-          {
-            const float fx_v = tmp0;
-            if (isnan(fx_v)) {
-              acc0_max = fx_v;
-              acc0_sum = fx_v;
-            } else if (fx_v > acc0_max) {
-              acc0_sum = acc0_sum * exp(acc0_max - fx_v) + 1;
-              acc0_max = fx_v;
-            } else {
-              acc0_sum = acc0_sum + (fx_v == acc0_max ? 1 : exp(fx_v - acc0_max));
-            }
-          }
+          fx_w0_0 = tmp0;
         }
         {
           const fx_index_t rindex = rbase + 1;
           const fx_index_t r0 = rindex;
           // amax sum
           const float tmp0 = fx_vl0.s1;
-          {
-            const float fx_v = tmp0;
-            if (isnan(fx_v)) {
-              acc0_max = fx_v;
-              acc0_sum = fx_v;
-            } else if (fx_v > acc0_max) {
-              acc0_sum = acc0_sum * exp(acc0_max - fx_v) + 1;
-              acc0_max = fx_v;
-            } else {
-              acc0_sum = acc0_sum + (fx_v == acc0_max ? 1 : exp(fx_v - acc0_max));
-            }
-          }
+          fx_w0_1 = tmp0;
         }
         {
           const fx_index_t rindex = rbase + 2;
           const fx_index_t r0 = rindex;
           // amax sum
           const float tmp0 = fx_vl0.s2;
-          {
-            const float fx_v = tmp0;
-            if (isnan(fx_v)) {
-              acc0_max = fx_v;
-              acc0_sum = fx_v;
-            } else if (fx_v > acc0_max) {
-              acc0_sum = acc0_sum * exp(acc0_max - fx_v) + 1;
-              acc0_max = fx_v;
-            } else {
-              acc0_sum = acc0_sum + (fx_v == acc0_max ? 1 : exp(fx_v - acc0_max));
-            }
-          }
+          fx_w0_2 = tmp0;
         }
         {
           const fx_index_t rindex = rbase + 3;
           const fx_index_t r0 = rindex;
           // amax sum
           const float tmp0 = fx_vl0.s3;
-          {
-            const float fx_v = tmp0;
-            if (isnan(fx_v)) {
-              acc0_max = fx_v;
-              acc0_sum = fx_v;
-            } else if (fx_v > acc0_max) {
-              acc0_sum = acc0_sum * exp(acc0_max - fx_v) + 1;
-              acc0_max = fx_v;
-            } else {
-              acc0_sum = acc0_sum + (fx_v == acc0_max ? 1 : exp(fx_v - acc0_max));
-            }
+          fx_w0_3 = tmp0;
+        }
+        {
+          // The 4 points at once: one rescale for their maximum.
+          const float fx_bm = fx_maximum_f(fx_maximum_f(fx_w0_0, fx_w0_1), fx_maximum_f(fx_w0_2, fx_w0_3));
+          if (isnan(fx_bm)) {
+            acc0_max = fx_bm;
+            acc0_sum = fx_bm;
+          } else if (fx_bm > acc0_max) {
+            acc0_sum = acc0_sum * exp(acc0_max - fx_bm);
+            acc0_max = fx_bm;
           }
+          acc0_sum = acc0_sum + (fx_w0_0 == acc0_max ? 1 : exp(fx_w0_0 - acc0_max)) + (fx_w0_1 == acc0_max ? 1 : exp(fx_w0_1 - acc0_max)) + (fx_w0_2 == acc0_max ? 1 : exp(fx_w0_2 - acc0_max)) + (fx_w0_3 == acc0_max ? 1 : exp(fx_w0_3 - acc0_max));
         }
       }
     } else {

@@ -432,6 +432,56 @@ TEST(OpenCLRuntime, EveryPathAgreesWithTheInterpreterUnderEveryConfiguration) {
   EXPECT_EQ(checked, 84);
 }
 
+TEST(OpenCLRuntime, SoftmaxWithInfinitiesAndNaNsIsEagersInEveryForm) {
+  REQUIRE_DEVICE();
+  // Rows of 1024 points: persistent at 256 lanes, vector form (4 points per step) at 64,
+  // looped at 1 lane. Row 0 is all -inf, row 1 holds a +inf, row 2 a NaN, row 3 a -inf among
+  // finite values, row 4 is finite: eager gives NaN for rows 0-2 (inf - inf, NaN).
+  auto graph = parseFxText(R"(graph():
+    %x : Tensor "f32[5, 1024][1024, 1]cpu"[num_users=2] = placeholder[target=x]
+    %amax : [num_users=1] = call_function[target=torch.ops.aten.amax.default](args = (%x, [1], True), kwargs = {})
+    %sub : [num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%x, %amax), kwargs = {})
+    %exp : [num_users=2] = call_function[target=torch.ops.aten.exp.default](args = (%sub,), kwargs = {})
+    %sum_1 : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%exp, [1], True), kwargs = {})
+    %div : [num_users=1] = call_function[target=torch.ops.aten.div.Tensor](args = (%exp, %sum_1), kwargs = {})
+    return (div, sum_1)
+)",
+                           "<test>");
+  ASSERT_TRUE(graph) << graph.error().str();
+  std::vector<double> values(5 * 1024);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = std::sin(0.37 * static_cast<double>(i)) * 4;
+  for (size_t i = 0; i < 1024; ++i)
+    values[i] = -INFINITY;
+  values[1024 + 517] = INFINITY;
+  values[2 * 1024 + 3] = NAN;
+  values[3 * 1024 + 1000] = -INFINITY;
+  std::vector<RuntimeValue> inputs{RuntimeValue{fxkit::testing::fromValues({5, 1024}, values)}};
+  auto expected = interpretGraph(*graph, inputs);
+  ASSERT_TRUE(expected) << expected.error().str();
+  Compiled c;
+  ASSERT_TRUE(compile(graph.take(), c));
+  for (const char *config : {"lanes=256,rows=1", "lanes=64,rows=1", "lanes=1,rows=8"}) {
+    SCOPED_TRACE(config);
+    OpenCLOptions options;
+    options.cache = false;
+    options.tune = false;
+    options.forceConfig = config;
+    auto result = runOnDevice(c, inputs, options);
+    ASSERT_TRUE(result);
+    for (size_t o = 0; o < 2; ++o) {
+      const Tensor &got = *result->outputs[o].tensor(), &want = *expected->outputs[o].tensor();
+      Tensor::forEachIndex(want.sizes(), [&](std::span<const int64_t> idx) {
+        double a = got.getDouble(idx), b = want.getDouble(idx);
+        if (std::isnan(b))
+          EXPECT_TRUE(std::isnan(a)) << "output " << o << " row " << idx[0] << ": " << a;
+        else
+          EXPECT_NEAR(a, b, 1e-5 * (1 + std::abs(b))) << "output " << o << " row " << idx[0];
+      });
+    }
+  }
+}
+
 TEST(OpenCLRuntime, BadConfigurationAndWrongInputsAreErrors) {
   REQUIRE_DEVICE();
   auto graph = parseFxText(kPathGraphs[0], "<test>");

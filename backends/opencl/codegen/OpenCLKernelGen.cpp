@@ -257,6 +257,8 @@ constexpr char kLoadLooped = '\x01', kMarkEnd = '\x02', kLoadPersistent = '\x03'
                kStoreLooped = '\x04', kStorePersistent = '\x05';
 /// Vector copy j (0 <= j < 4) of a load or a store.
 constexpr char kLoadVector = '\x10', kStoreVector = '\x18';
+/// A Welford step, as kLoadLooped; kUpdateVector + j in vector copy j.
+constexpr char kUpdateLooped = '\x06', kUpdateVector = '\x14';
 
 /// How one form of a reduction loop reaches its points.
 enum class LoopForm { Looped, Persistent, Vector };
@@ -287,6 +289,20 @@ struct RowStore {
   std::string pointer, base, index;
 };
 
+/// A var_mean or online-softmax step at a reduced point.
+struct RowUpdate {
+  ReductionKind kind = ReductionKind::VarMean;
+  int scope = 0;
+  std::string type;
+  std::string base;  ///< accumulators base_mean, base_m2, base_n or base_max, base_sum
+  std::string value; ///< the reduced value
+  std::string step;  ///< the one-point update (looped and persistent forms)
+  /// Vector copy j's value: fx_w<n>_<j>.
+  std::string slot(size_t n, int j) const {
+    return "fx_w" + std::to_string(n) + "_" + std::to_string(j);
+  }
+};
+
 /// `text` with every line indented by `by` more spaces and each mark's opening turned into the
 /// one of `form` (vector copy `copy`).
 std::string reindent(const std::string &text, int by, LoopForm form, int copy = 0) {
@@ -304,6 +320,8 @@ std::string reindent(const std::string &text, int by, LoopForm form, int copy = 
       c = form == LoopForm::Persistent ? kStorePersistent
           : form == LoopForm::Vector   ? static_cast<char>(kStoreVector + copy)
                                        : kStoreLooped;
+    else if (c == kUpdateLooped && form == LoopForm::Vector)
+      c = static_cast<char>(kUpdateVector + copy);
     out += c;
   }
   return out;
@@ -368,6 +386,9 @@ private:
   /// The vector form's loads before copy 0 of the open loop and its stores after the last.
   std::string vectorLoads(int scope) const;
   std::string vectorStores(int scope) const;
+  /// The vector form's var_mean updates after the last copy: the copies' 4 points merged into
+  /// the running state at once.
+  std::string updateMerges(int scope) const;
   /// The declaration of `fx_vec`, whether a row takes the vector form (empty: no access has
   /// one, so the kernel has no vector form).
   std::string vectorCondition() const;
@@ -384,6 +405,7 @@ private:
   int unitReducedLoads_ = 0, unitRowLoads_ = 0;
   std::vector<RowLoad> rowLoads_;
   std::vector<RowStore> rowStores_;
+  std::vector<RowUpdate> rowUpdates_;
   bool reduction_ = false;
   std::vector<OpPlace> places_;
   std::map<int32_t, std::string> param_; ///< buffer -> pointer name
@@ -737,6 +759,59 @@ std::string KernelEmitter::vectorLoads(int scope) const {
   return out;
 }
 
+std::string KernelEmitter::updateMerges(int scope) const {
+  std::string out;
+  for (size_t n = 0; n < rowUpdates_.size(); ++n) {
+    const RowUpdate &w = rowUpdates_[n];
+    if (w.scope != scope)
+      continue;
+    const std::string &T = w.type, &b = w.base;
+    std::string v[4];
+    for (int j = 0; j < 4; ++j)
+      v[j] = w.slot(n, j);
+    if (w.kind == ReductionKind::OnlineSoftmax) {
+      // The running sum is rescaled once for the 4 points' maximum; a point equal to the
+      // maximum counts 1 (so an infinite one gives no inf - inf), as in the one-point step.
+      std::string sfx = T == "double" ? "d" : "f";
+      out += "        {\n";
+      out += "          // The 4 points at once: one rescale for their maximum.\n";
+      out += "          const " + T + " fx_bm = fx_maximum_" + sfx + "(fx_maximum_" + sfx + "(" +
+             v[0] + ", " + v[1] + "), fx_maximum_" + sfx + "(" + v[2] + ", " + v[3] + "));\n";
+      out += "          if (isnan(fx_bm)) {\n";
+      out += "            " + b + "_max = fx_bm;\n";
+      out += "            " + b + "_sum = fx_bm;\n";
+      out += "          } else if (fx_bm > " + b + "_max) {\n";
+      out += "            " + b + "_sum = " + b + "_sum * exp(" + b + "_max - fx_bm);\n";
+      out += "            " + b + "_max = fx_bm;\n";
+      out += "          }\n";
+      out += "          " + b + "_sum = " + b + "_sum";
+      for (int j = 0; j < 4; ++j)
+        out += " + (" + v[j] + " == " + b + "_max ? 1 : exp(" + v[j] + " - " + b + "_max))";
+      out += ";\n";
+      out += "        }\n";
+      continue;
+    }
+    out += "        {\n";
+    out +=
+        "          // The 4 points' mean and squared deviations, merged into the running ones.\n";
+    out += "          const " + T + " fx_bm = (" + v[0] + " + " + v[1] + " + " + v[2] + " + " +
+           v[3] + ") * (" + T + ")0.25;\n";
+    out += "          const " + T + " fx_d0 = " + v[0] + " - fx_bm, fx_d1 = " + v[1] +
+           " - fx_bm, fx_d2 = " + v[2] + " - fx_bm, fx_d3 = " + v[3] + " - fx_bm;\n";
+    out += "          const " + T +
+           " fx_bm2 = fx_d0 * fx_d0 + fx_d1 * fx_d1 + fx_d2 * fx_d2 + fx_d3 * fx_d3;\n";
+    out += "          const " + T + " fx_nn = " + b + "_n + 4;\n";
+    out += "          const " + T + " fx_f = 4 / fx_nn;\n";
+    out += "          const " + T + " fx_delta = fx_bm - " + b + "_mean;\n";
+    out += "          " + b + "_mean = " + b + "_mean + fx_delta * fx_f;\n";
+    out += "          " + b + "_m2 = " + b + "_m2 + fx_bm2 + fx_delta * fx_delta * " + b +
+           "_n * fx_f;\n";
+    out += "          " + b + "_n = fx_nn;\n";
+    out += "        }\n";
+  }
+  return out;
+}
+
 std::string KernelEmitter::vectorStores(int scope) const {
   std::string out;
   for (size_t n = 0; n < rowStores_.size(); ++n) {
@@ -794,7 +869,8 @@ std::string KernelEmitter::resolveRowLoads() {
                 (c >= kLoadVector && c < kLoadVector + kVectorWidth);
     bool store = c == kStoreLooped || c == kStorePersistent ||
                  (c >= kStoreVector && c < kStoreVector + kVectorWidth);
-    if (!load && !store) {
+    bool welford = c == kUpdateLooped || (c >= kUpdateVector && c < kUpdateVector + kVectorWidth);
+    if (!load && !store && !welford) {
       out += c;
       continue;
     }
@@ -802,6 +878,21 @@ std::string KernelEmitter::resolveRowLoads() {
     assert(end != std::string::npos && "an unterminated load or store mark");
     size_t n = std::stoul(rowBody_.substr(i + 1, end - i - 1));
     i = end;
+    if (welford) {
+      const RowUpdate &w = rowUpdates_.at(n);
+      if (c == kUpdateLooped) {
+        // The step's lines were indented for the loop body: add what this form adds.
+        size_t lineStart = out.rfind('\n') + 1;
+        size_t extra = out.size() - lineStart - 6;
+        std::string step = w.step;
+        for (size_t p = step.find('\n'); p != std::string::npos; p = step.find('\n', p + 1))
+          step.insert(p + 1, extra, ' ');
+        out += step;
+      } else {
+        out += w.slot(n, c - kUpdateVector) + " = " + w.value + ";";
+      }
+      continue;
+    }
     if (store) {
       const RowStore &st = rowStores_.at(n);
       if (c >= kStoreVector && st.vector)
@@ -922,6 +1013,11 @@ Status KernelEmitter::closeLoop() {
       for (size_t n = 0; n < rowStores_.size(); ++n)
         if (rowStores_[n].scope == scope_ && rowStores_[n].vector)
           out += "        float4 fx_vs" + std::to_string(n) + ";\n";
+      for (size_t n = 0; n < rowUpdates_.size(); ++n)
+        if (rowUpdates_[n].scope == scope_)
+          out += "        " + rowUpdates_[n].type + " " + rowUpdates_[n].slot(n, 0) + ", " +
+                 rowUpdates_[n].slot(n, 1) + ", " + rowUpdates_[n].slot(n, 2) + ", " +
+                 rowUpdates_[n].slot(n, 3) + ";\n";
       for (int j = 0; j < kVectorWidth; ++j) {
         out += "        {\n";
         out += "          const fx_index_t rindex = rbase + " + std::to_string(j) + ";\n";
@@ -929,6 +1025,7 @@ Status KernelEmitter::closeLoop() {
         out += "        }\n";
       }
       out += vectorStores(scope_);
+      out += updateMerges(scope_);
       out += "      }\n";
     }
     // The looped form: rows longer than the lanes hold, or not aligned for vectors.
@@ -1138,33 +1235,58 @@ Status KernelEmitter::emitOp(size_t i) {
       st.names = {base + "_mean", base + "_m2", base + "_n"};
       loopPrologue_ +=
           "    " + T + " " + base + "_mean = 0, " + base + "_m2 = 0, " + base + "_n = 0;\n";
-      line("{");
-      line("  const " + T + " fx_v = " + x + ";");
-      line("  " + base + "_n = " + base + "_n + 1;");
-      line("  const " + T + " fx_d = fx_v - " + base + "_mean;");
-      line("  " + base + "_mean = " + base + "_mean + fx_d / " + base + "_n;");
-      line("  " + base + "_m2 = " + base + "_m2 + fx_d * (fx_v - " + base + "_mean);");
-      line("}");
-      break;
+      {
+        // One Welford step per point; in the vector form the 4 points of a copy are collected
+        // and merged at once (Chan et al.), one division per 4 points instead of 4.
+        std::string pad(indent(), ' ');
+        RowUpdate w;
+        w.scope = scope_;
+        w.type = T;
+        w.base = base;
+        w.value = x;
+        w.step = "{\n" + pad + "  const " + T + " fx_v = " + x + ";\n" + pad + "  " + base +
+                 "_n = " + base + "_n + 1;\n" + pad + "  const " + T + " fx_d = fx_v - " + base +
+                 "_mean;\n" + pad + "  " + base + "_mean = " + base + "_mean + fx_d / " + base +
+                 "_n;\n" + pad + "  " + base + "_m2 = " + base + "_m2 + fx_d * (fx_v - " + base +
+                 "_mean);\n" + pad + "}";
+        if (vector_ && loopOpen_) {
+          rowUpdates_.push_back(std::move(w));
+          line(kUpdateLooped + std::to_string(rowUpdates_.size() - 1) + kMarkEnd);
+        } else {
+          body().append(indent(), ' ') += w.step + "\n";
+        }
+        break;
+      }
     case ReductionKind::OnlineSoftmax:
       if (!fl)
         return Error("kernel " + k_.name + ": online softmax of integers");
       st.names = {base + "_max", base + "_sum"};
       loopPrologue_ += "    " + T + " " + base + "_max = -INFINITY, " + base + "_sum = 0;\n";
-      line("{");
-      line("  const " + T + " fx_v = " + x + ";");
-      line("  if (isnan(fx_v)) {");
-      line("    " + base + "_max = fx_v;");
-      line("    " + base + "_sum = fx_v;");
-      line("  } else if (fx_v > " + base + "_max) {");
-      line("    " + base + "_sum = " + base + "_sum * exp(" + base + "_max - fx_v) + 1;");
-      line("    " + base + "_max = fx_v;");
-      line("  } else {");
-      line("    " + base + "_sum = " + base + "_sum + (fx_v == " + base + "_max ? 1 : exp(fx_v - " +
-           base + "_max));");
-      line("  }");
-      line("}");
-      break;
+      {
+        // One step per point; in the vector form the 4 points of a copy are taken at once (one
+        // rescale for their maximum, see updateMerges).
+        std::string pad(indent(), ' ');
+        RowUpdate u;
+        u.kind = ReductionKind::OnlineSoftmax;
+        u.scope = scope_;
+        u.type = T;
+        u.base = base;
+        u.value = x;
+        u.step = "{\n" + pad + "  const " + T + " fx_v = " + x + ";\n" + pad +
+                 "  if (isnan(fx_v)) {\n" + pad + "    " + base + "_max = fx_v;\n" + pad + "    " +
+                 base + "_sum = fx_v;\n" + pad + "  } else if (fx_v > " + base + "_max) {\n" + pad +
+                 "    " + base + "_sum = " + base + "_sum * exp(" + base + "_max - fx_v) + 1;\n" +
+                 pad + "    " + base + "_max = fx_v;\n" + pad + "  } else {\n" + pad + "    " +
+                 base + "_sum = " + base + "_sum + (fx_v == " + base + "_max ? 1 : exp(fx_v - " +
+                 base + "_max));\n" + pad + "  }\n" + pad + "}";
+        if (vector_ && loopOpen_) {
+          rowUpdates_.push_back(std::move(u));
+          line(kUpdateLooped + std::to_string(rowUpdates_.size() - 1) + kMarkEnd);
+        } else {
+          body().append(indent(), ' ') += u.step + "\n";
+        }
+        break;
+      }
     }
     maxComponents_ = std::max<int>(maxComponents_, static_cast<int>(st.names.size()));
     states_[i] = std::move(st);
