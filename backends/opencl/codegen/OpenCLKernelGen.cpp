@@ -386,6 +386,16 @@ private:
   /// The vector form's loads before copy 0 of the open loop and its stores after the last.
   std::string vectorLoads(int scope) const;
   std::string vectorStores(int scope) const;
+  /// `u`'s one-point step at the current point, or (in a loop with a vector form) a mark that
+  /// becomes the step or, in vector copy j, the collection of the copy's point.
+  void emitUpdate(RowUpdate u) {
+    if (vector_ && loopOpen_) {
+      rowUpdates_.push_back(std::move(u));
+      line(kUpdateLooped + std::to_string(rowUpdates_.size() - 1) + kMarkEnd);
+    } else {
+      body().append(indent(), ' ') += u.step + "\n";
+    }
+  }
   /// The vector form's var_mean updates after the last copy: the copies' 4 points merged into
   /// the running state at once.
   std::string updateMerges(int scope) const;
@@ -1249,12 +1259,7 @@ Status KernelEmitter::emitOp(size_t i) {
                  "_mean;\n" + pad + "  " + base + "_mean = " + base + "_mean + fx_d / " + base +
                  "_n;\n" + pad + "  " + base + "_m2 = " + base + "_m2 + fx_d * (fx_v - " + base +
                  "_mean);\n" + pad + "}";
-        if (vector_ && loopOpen_) {
-          rowUpdates_.push_back(std::move(w));
-          line(kUpdateLooped + std::to_string(rowUpdates_.size() - 1) + kMarkEnd);
-        } else {
-          body().append(indent(), ' ') += w.step + "\n";
-        }
+        emitUpdate(std::move(w));
         break;
       }
     case ReductionKind::OnlineSoftmax:
@@ -1279,12 +1284,7 @@ Status KernelEmitter::emitOp(size_t i) {
                  pad + "    " + base + "_max = fx_v;\n" + pad + "  } else {\n" + pad + "    " +
                  base + "_sum = " + base + "_sum + (fx_v == " + base + "_max ? 1 : exp(fx_v - " +
                  base + "_max));\n" + pad + "  }\n" + pad + "}";
-        if (vector_ && loopOpen_) {
-          rowUpdates_.push_back(std::move(u));
-          line(kUpdateLooped + std::to_string(rowUpdates_.size() - 1) + kMarkEnd);
-        } else {
-          body().append(indent(), ' ') += u.step + "\n";
-        }
+        emitUpdate(std::move(u));
         break;
       }
     }
