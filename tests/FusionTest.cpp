@@ -101,6 +101,48 @@ TEST(Fusion, SoftmaxIsOneReductionKernel) {
   expectValues(*r->outputs[0].tensor(), std::vector<double>(128, 1.0 / 16));
 }
 
+TEST(Fusion, OnlineSoftmaxOnlyForTheExactPattern) {
+  // amax(x, d, True) -> sub(x, amax) -> exp -> sum(exp, d, True), float32 or float64.
+  auto kinds = [](const std::string &amaxArgs, const std::string &subArgs,
+                  const std::string &sumArgs, const std::string &type) {
+    Compiled c = compile(R"(graph():
+    %x : Tensor ")" + type +
+                         R"("[num_users=2] = placeholder[target=x]
+    %amax : [num_users=1] = call_function[target=torch.ops.aten.amax.default](args = )" +
+                         amaxArgs + R"(, kwargs = {})
+    %sub : [num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = )" +
+                         subArgs + R"()
+    %exp : [num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%sub,), kwargs = {})
+    %sum_1 : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = )" +
+                         sumArgs + R"(, kwargs = {})
+    return (sum_1,)
+)");
+    std::string out;
+    for (const LoopOp &op : c.program.ops)
+      if (op.kind == LoopOpKind::Reduction)
+        out += std::string(reductionKindName(op.reduction)) + " ";
+    return out;
+  };
+  const std::string f32 = "f32[4, 8][8, 1]cpu";
+  EXPECT_EQ(kinds("(%x, [1], True)", "(%x, %amax), kwargs = {}", "(%exp, [1], True)", f32),
+            "online_softmax ");
+  EXPECT_EQ(kinds("(%x, [-1], True)", "(%x, %amax), kwargs = {}", "(%exp, [1], True)", f32),
+            "online_softmax ");
+  EXPECT_EQ(kinds("(%x, [1], True)", "(%x, %amax), kwargs = {}", "(%exp, [1], True)",
+                  "f64[4, 8][8, 1]cpu"),
+            "online_softmax ");
+  // Another dimension, the max subtracted the other way, float16, a scaled subtraction.
+  EXPECT_EQ(kinds("(%x, [1], True)", "(%x, %amax), kwargs = {}", "(%exp, [0], True)", f32),
+            "max sum ");
+  EXPECT_EQ(kinds("(%x, [1], True)", "(%amax, %x), kwargs = {}", "(%exp, [1], True)", f32),
+            "max sum ");
+  EXPECT_EQ(kinds("(%x, [1], True)", "(%x, %amax), kwargs = {}", "(%exp, [1], True)",
+                  "f16[4, 8][8, 1]cpu"),
+            "max sum ");
+  EXPECT_EQ(kinds("(%x, [1], True)", "(%x, %amax), kwargs = {alpha: 2}", "(%exp, [1], True)", f32),
+            "max sum ");
+}
+
 const char *kTransposedRead = R"(graph():
     %x : Tensor "f32[8, 16][16, 1]cpu"[num_users=1] = placeholder[target=x]
     %y : Tensor "f32[16, 8][8, 1]cpu"[num_users=1] = placeholder[target=y]

@@ -694,24 +694,6 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
   result.kind =
       outs.size() == 1 && n.value().tensor() ? Lowered::Kind::Tensor : Lowered::Kind::Tensors;
   int32_t opIndex = currentOp();
-  if (onlineSum) { // amax's value is result 0; result 1 waits for the sum node
-    for (size_t k = 0; k < outs.size(); ++k) {
-      const TensorType &t = outs[k];
-      int32_t buffer = newBuffer(t, opIndex);
-      std::vector<SymExpr> outVars;
-      size_t kept = 0;
-      for (size_t j = 0; j < t.sizes.size(); ++j)
-        outVars.push_back(reduced[j] || kept >= keptVars.size() ? SymExpr(0) : keptVars[kept++]);
-      program_.ops[opIndex].stores.push_back(
-          {buffer, linearIndex(SymExpr(0), t.sizes, t.strides, outVars), static_cast<int32_t>(k)});
-      if (k == 0)
-        result = wholeValue(buffer);
-      else
-        onlineSums_[onlineSum] = buffer;
-    }
-    values_[n.scratch()] = std::move(result);
-    return Status::ok();
-  }
   for (size_t k = 0; k < outs.size(); ++k) {
     const TensorType &t = outs[k];
     int32_t buffer = newBuffer(t, opIndex);
@@ -724,7 +706,11 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
     }
     program_.ops[opIndex].stores.push_back(
         {buffer, linearIndex(SymExpr(0), t.sizes, t.strides, outVars), static_cast<int32_t>(k)});
-    if (result.kind == Lowered::Kind::Tensor)
+    if (onlineSum && k == 0) // amax's value; the sum's waits for the sum node
+      result = wholeValue(buffer);
+    else if (onlineSum)
+      onlineSums_[onlineSum] = buffer;
+    else if (result.kind == Lowered::Kind::Tensor)
       result = wholeValue(buffer);
     else
       result.views.push_back(wholeView(buffer, t));
