@@ -143,6 +143,35 @@ TEST(Fusion, OnlineSoftmaxOnlyForTheExactPattern) {
             "max sum ");
 }
 
+TEST(Fusion, SliceIsFoldedIntoTheIndex) {
+  // x[:, 2:] and x[:, -5:-1:2] make no buffers: their offsets and strides are the loads'.
+  Compiled c = compile(R"(graph():
+    %x : Tensor "f32[6, 10][10, 1]cpu"[num_users=2] = placeholder[target=x]
+    %a : [num_users=1] = call_function[target=torch.ops.aten.slice.Tensor](args = (%x, 1, 2, 9223372036854775807), kwargs = {})
+    %b : [num_users=1] = call_function[target=torch.ops.aten.slice.Tensor](args = (%x, 1, -5, -1, 2), kwargs = {})
+    %r : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%a,), kwargs = {})
+    %s : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%b, [1]), kwargs = {})
+    return (r, s)
+)");
+  std::string program = c.program.str();
+  EXPECT_NE(program.find("load(x, 10*x0 + x1 + 2)"), std::string::npos) << program;
+  EXPECT_NE(program.find("load(x, 2*r0 + 10*x0 + 5)"), std::string::npos) << program;
+  std::vector<double> values(60);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<double>(i) - 30;
+  std::vector<RuntimeValue> in{RuntimeValue{fromValues({6, 10}, values)}};
+  auto r = interpretLoopProgram(c.program, c.fused, in);
+  ASSERT_TRUE(r) << r.error().str();
+  std::vector<double> relu, sums;
+  for (int row = 0; row < 6; ++row) {
+    for (int col = 2; col < 10; ++col)
+      relu.push_back(std::max(0.0, values[row * 10 + col]));
+    sums.push_back(values[row * 10 + 5] + values[row * 10 + 7]);
+  }
+  expectValues(*r->outputs[0].tensor(), relu);
+  expectValues(*r->outputs[1].tensor(), sums);
+}
+
 const char *kTransposedRead = R"(graph():
     %x : Tensor "f32[8, 16][16, 1]cpu"[num_users=1] = placeholder[target=x]
     %y : Tensor "f32[16, 8][8, 1]cpu"[num_users=1] = placeholder[target=y]

@@ -324,6 +324,18 @@ TEST(OpRegistry, ViewStrides) {
             "f32[3, 2, 4][4, 4, 1]cpu");
   EXPECT_EQ(inferOne({"f32[3, 2, 4][8, 4, 1]cpu"}, "torch.ops.aten.select.int", "%a, 1, 0"),
             "f32[3, 4][8, 1]cpu");
+  // slice: Python's clamping for constants; a symbolic size takes "to the end" and negative
+  // bounds relative to it.
+  EXPECT_EQ(inferOne({"f32[3, 10][10, 1]cpu"}, "torch.ops.aten.slice.Tensor",
+                     "%a, 1, -5, 9223372036854775807, 2"),
+            "f32[3, 3][10, 2]cpu");
+  EXPECT_EQ(inferOne({"f32[3, 10][10, 1]cpu"}, "torch.ops.aten.slice.Tensor", "%a, 0, 5"),
+            "f32[0, 10][10, 1]cpu");
+  EXPECT_EQ(inferOne({"f32[s0, 8][8, 1]cpu"}, "torch.ops.aten.slice.Tensor",
+                     "%a, 0, 1, 9223372036854775807"),
+            "f32[s0 - 1, 8][8, 1]cpu");
+  EXPECT_EQ(inferOne({"f32[s0, 8][8, 1]cpu"}, "torch.ops.aten.slice.Tensor", "%a, 0, -2"),
+            "f32[2, 8][8, 1]cpu");
   EXPECT_EQ(inferOne({"f32[2, 3, 4][12, 4, 1]cpu"}, "torch.ops.aten.view.default", "%a, [6, -1]"),
             "f32[6, 4][4, 1]cpu");
   // Splitting a dim of a transposed tensor is a view; merging across the transpose is not.

@@ -357,13 +357,13 @@ const char *kPathGraphs[] = {
     return (div, n)
 )",
     // Vector form (float4 loads and stores of 4 consecutive points) where a row's accesses are
-    // aligned, scalar loops where not: the view starts each row 1 point after a multiple of
+    // aligned, scalar loops where not: the slice starts each row 1 point after a multiple of
     // 1001, so rows 3 and 7 of 10 are 16-byte aligned and the others are not; the permuted read
     // (stride 10 in the reduced index) stays scalar inside the vector form.
     R"(graph():
     %x : Tensor "f32[10, 1001][1001, 1]cpu"[num_users=1] = placeholder[target=x]
     %y : Tensor "f32[1000, 10][10, 1]cpu"[num_users=1] = placeholder[target=y]
-    %s : [num_users=1] = call_function[target=torch.ops.aten.as_strided.default](args = (%x, [10, 1000], [1001, 1], 1), kwargs = {})
+    %s : [num_users=1] = call_function[target=torch.ops.aten.slice.Tensor](args = (%x, 1, 1, 9223372036854775807), kwargs = {})
     %p : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%y, [1, 0]), kwargs = {})
     %a : [num_users=2] = call_function[target=torch.ops.aten.add.Tensor](args = (%s, %p), kwargs = {})
     %mean : [num_users=1] = call_function[target=torch.ops.aten.mean.dim](args = (%a, [1], True), kwargs = {})

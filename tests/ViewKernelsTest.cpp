@@ -151,6 +151,28 @@ TEST(ViewKernels, Select) {
   expectError(op("select.int", "0, -3"), {RuntimeValue{x}}, "out of range");
 }
 
+TEST(ViewKernels, Slice) {
+  Tensor x = iota({3, 10});
+  // x[:, 2:] with PyTorch's "to the end" (2^63 - 1).
+  Tensor tail = expectView(op("slice.Tensor", "1, 2, 9223372036854775807"), x, {3, 8}, {10, 1});
+  EXPECT_EQ(tail.storageOffset(), 2);
+  // x[:, -5:-1:2]: columns 5 and 7.
+  expectValues(expectView(op("slice.Tensor", "1, -5, -1, 2"), x, {3, 2}, {10, 2}),
+               {5, 7, 15, 17, 25, 27});
+  // x[1:], and bounds past either end clamp (x[:, 8:20], x[:, -20:1]); an empty slice.
+  expectValues(expectView(op("slice.Tensor", "0, 1"), x, {2, 10}, {10, 1}),
+               {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29});
+  expectValues(expectView(op("slice.Tensor", "1, 8, 20"), x, {3, 2}, {10, 1}),
+               {8, 9, 18, 19, 28, 29});
+  expectValues(expectView(op("slice.Tensor", "1, -20, 1"), x, {3, 1}, {10, 1}), {0, 10, 20});
+  expectView(op("slice.Tensor", "1, 7, 3"), x, {3, 0}, {10, 1});
+  // x[:, ::3] of a transposed view: its own strides, times 3.
+  Tensor t = permuted(x, {1, 0}); // [10, 3], strides [1, 10]
+  expectValues(expectView(op("slice.Tensor", "0, 0, 9223372036854775807, 3"), t, {4, 3}, {3, 10}),
+               {0, 10, 20, 3, 13, 23, 6, 16, 26, 9, 19, 29});
+  expectError(op("slice.Tensor", "1, 0, 5, 0"), {RuntimeValue{x}}, "step must be positive");
+}
+
 TEST(ViewKernels, Split) {
   Tensor x = iota({5, 2});
   std::vector<Tensor> parts = runList(op("split.Tensor", "2"), {x});

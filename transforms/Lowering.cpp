@@ -545,6 +545,31 @@ Status Lowerer::lowerView(const Node &n, const BoundArgs &args) {
     if (i.isConstant() && i.constant() < 0)
       i = symAdd(in->sizes[*d], i);
     result.view.offset = symAdd(in->offset, symMul(i, in->strides[*d]));
+  } else if (target == "torch.ops.aten.slice.Tensor") {
+    auto dim = args.integer("dim");
+    auto step = args.integer("step");
+    if (!dim || !step)
+      return nodeError(n, "slice needs an integer dim and step");
+    auto d = normalizeDim(*dim, in->sizes.size());
+    if (!d)
+      return nodeError(n, d.error().message);
+    std::optional<SymExpr> start, end;
+    if (!args.get("start").isNone()) {
+      auto v = args.symInt("start");
+      if (!v)
+        return v.takeError();
+      start = *v;
+    }
+    if (!args.get("end").isNone()) {
+      auto v = args.symInt("end");
+      if (!v)
+        return v.takeError();
+      end = *v;
+    }
+    auto bounds = sliceBounds(in->sizes[*d], start, end, *step);
+    if (!bounds)
+      return nodeError(n, bounds.error().message);
+    result.view.offset = symAdd(in->offset, symMul(bounds->start, in->strides[*d]));
   } else if (target == "torch.ops.aten.as_strided.default") {
     const Argument &off = args.get("storage_offset");
     if (!off.isNone()) {

@@ -229,6 +229,24 @@ Expected<Geometry> selectGeometry(const KernelContext &ctx, const Tensor &self) 
   return g;
 }
 
+Expected<Geometry> sliceGeometry(const KernelContext &ctx, const Tensor &self) {
+  FXKIT_KTRY(d, dimArg(ctx, self, "dim"));
+  FXKIT_KTRY(start, ctx.optionalInteger("start"));
+  FXKIT_KTRY(end, ctx.optionalInteger("end"));
+  FXKIT_KTRY(step, ctx.integer("step"));
+  auto asSym = [](std::optional<int64_t> v) {
+    return v ? std::optional<SymExpr>(SymExpr(*v)) : std::nullopt;
+  };
+  auto bounds = sliceBounds(SymExpr(self.size(d)), asSym(start), asSym(end), step);
+  if (!bounds)
+    return ctx.error(bounds.error().message);
+  Geometry g = geometryOf(self);
+  g.offset += bounds->start.constant() * self.stride(d);
+  g.sizes[d] = bounds->size.constant();
+  g.strides[d] = self.stride(d) * step;
+  return g;
+}
+
 Expected<Geometry> aliasGeometry(const KernelContext &, const Tensor &self) {
   return geometryOf(self);
 }
@@ -418,6 +436,7 @@ void registerViewKernels() {
       {"torch.ops.aten.squeeze.dims", viewKernel<squeezeDimsGeometry>},
       {"torch.ops.aten.squeeze.default", viewKernel<squeezeAllGeometry>},
       {"torch.ops.aten.select.int", viewKernel<selectGeometry>},
+      {"torch.ops.aten.slice.Tensor", viewKernel<sliceGeometry>},
       {"torch.ops.aten.split.Tensor", splitKernel},
       {"torch.ops.aten.split_with_sizes.default", splitWithSizesKernel},
       {"torch.ops.aten.alias.default", viewKernel<aliasGeometry>},

@@ -479,6 +479,34 @@ Expected<NodeValue> selectInt(const BoundArgs &b) {
   return one(std::move(out));
 }
 
+/// The optional SymInt argument `name` (nullopt for None).
+Expected<std::optional<SymExpr>> optionalSymInt(const BoundArgs &b, std::string_view name) {
+  if (b.get(name).isNone())
+    return std::optional<SymExpr>();
+  FX_TRY(v, b.symInt(name));
+  return std::optional<SymExpr>(std::move(v));
+}
+
+Expected<NodeValue> sliceTensor(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(dim, b.integer("dim"));
+  if (self.sizes.empty())
+    return b.error("slice() cannot be applied to a 0-dim tensor");
+  auto d = normalizeDim(dim, self.sizes.size());
+  if (!d)
+    return b.error(d.error().message);
+  FX_TRY(start, optionalSymInt(b, "start"));
+  FX_TRY(end, optionalSymInt(b, "end"));
+  FX_TRY(step, b.integer("step"));
+  auto bounds = sliceBounds(self.sizes[*d], start, end, step);
+  if (!bounds)
+    return b.error(bounds.error().message);
+  TensorType out = self;
+  out.sizes[*d] = bounds->size;
+  out.strides[*d] = symMul(self.strides[*d], SymExpr(step));
+  return one(std::move(out));
+}
+
 Expected<NodeValue> splitChunks(const BoundArgs &b, const TensorType &self, int64_t dim,
                                 const Sizes &chunks) {
   std::vector<TensorType> outs;
@@ -1070,6 +1098,7 @@ const Row kRows[] = {
   {"torch.ops.aten.squeeze.dims", "squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)", C::View, squeezeDimList},
   {"torch.ops.aten.squeeze.default", "squeeze(Tensor(a) self) -> Tensor(a)", C::View, squeezeAll},
   {"torch.ops.aten.select.int", "select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)", C::View, selectInt},
+  {"torch.ops.aten.slice.Tensor", "slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)", C::View, sliceTensor},
   {"torch.ops.aten.split.Tensor", "split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]", C::View, splitTensor},
   {"torch.ops.aten.split_with_sizes.default", "split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]", C::View, splitWithSizes},
   {"torch.ops.aten.alias.default", "alias(Tensor(a) self) -> Tensor(a)", C::View, alias},

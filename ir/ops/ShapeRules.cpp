@@ -31,6 +31,31 @@ SymExpr symMul(const SymExpr &a, const SymExpr &b) {
   return SymExpr::binary(K::Mul, a, b).simplify();
 }
 
+Expected<SliceBounds> sliceBounds(const SymExpr &size, std::optional<SymExpr> start,
+                                  std::optional<SymExpr> end, int64_t step) {
+  if (step <= 0)
+    return Error("slice step must be positive, got " + std::to_string(step));
+  constexpr int64_t kToTheEnd = int64_t(1) << 62;
+  auto bound = [&](std::optional<SymExpr> v, const SymExpr &dflt) -> SymExpr {
+    if (!v)
+      return dflt;
+    if (!v->isConstant())
+      return *v;
+    int64_t c = v->constant();
+    if (c >= kToTheEnd)
+      return size;
+    if (size.isConstant())
+      return SymExpr(std::clamp<int64_t>(c < 0 ? c + size.constant() : c, 0, size.constant()));
+    return c < 0 ? symAdd(size, SymExpr(c)) : SymExpr(c);
+  };
+  SymExpr s = bound(start, SymExpr(0)), e = bound(end, size);
+  SymExpr length = symSub(e, s);
+  if (length.isConstant() && length.constant() < 0)
+    length = SymExpr(0);
+  SymExpr kept = step == 1 ? length : symFloorDiv(symAdd(length, SymExpr(step - 1)), SymExpr(step));
+  return SliceBounds{s, kept};
+}
+
 SymExpr symFloorDiv(const SymExpr &a, const SymExpr &b) {
   if (a.isConstant() && b.isConstant() && b.constant() != 0) {
     int64_t q = a.constant() / b.constant();

@@ -40,6 +40,16 @@ int symCompare(const SymExpr &a, const SymExpr &b);
 /// Wraps a possibly negative dim into [0, rank) (rank 0 accepts -1 and 0, like PyTorch).
 Expected<int64_t> normalizeDim(int64_t dim, size_t rank);
 
+/// Where aten.slice.Tensor's view starts along a dimension of `size` and how many elements it
+/// keeps, with Python's clamping: a negative start or end counts from the end, and both are
+/// clamped to [0, size] (end >= 2^62, PyTorch's "to the end", is `size`). Symbolic bounds are
+/// taken as given, as Inductor's guards would have them; `step` must be a positive constant.
+struct SliceBounds {
+  SymExpr start, size;
+};
+Expected<SliceBounds> sliceBounds(const SymExpr &size, std::optional<SymExpr> start,
+                                  std::optional<SymExpr> end, int64_t step);
+
 // ---- Broadcasting ----
 /// Broadcasts shapes right-aligned; a size-1 constant stretches. Errors name the mismatch.
 Expected<std::vector<SymExpr>> broadcastShapes(const std::vector<std::vector<SymExpr>> &shapes);

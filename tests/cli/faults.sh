@@ -59,7 +59,13 @@ expect_exit 0 "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/want" --to jso
 FXKIT_FAULT=slow "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/int" --to json --jobs 2 \
   >"$WORK/out" 2>"$WORK/err" &
 pid=$!
-sleep 0.6
+# Signal once the batch is under way: a SIGINT that arrives before fxkit installs its handler is
+# ignored (background jobs of a script ignore SIGINT), and a loaded machine (the sanitizer
+# stage) can take longer than any fixed sleep to start the process.
+for _ in $(seq 1 200); do
+  [ -n "$(ls -A "$WORK/int" 2>/dev/null)" ] && break
+  sleep 0.05
+done
 kill -INT "$pid"
 wait "$pid"
 code=$?
