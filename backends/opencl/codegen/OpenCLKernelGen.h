@@ -8,7 +8,10 @@
 /// Reduction kernels give each row `fx_L` lanes (a power of two) and each work-group `fx_W`
 /// rows; the reduced points of a row are split over its lanes and combined with a tree in local
 /// memory. Both are launch arguments, so autotuning needs no rebuild. A kernel whose loops read
-/// the same input again has a persistent form too, taken when the row fits the lanes' registers.
+/// the same input again has a persistent form too, taken when the row fits the lanes' registers;
+/// one with float32 accesses that step by one point has a vector form (4 points per lane and
+/// step, float4 loads and stores), taken per row when they are aligned. A reduction that reads
+/// only across rows puts rows fastest (a row's lanes fx_W work-items apart).
 /// Ops that run at every reduced point share one loop over them until an op needs a reduction
 /// result of that loop; a value computed in an earlier loop that never leaves the kernel is
 /// recomputed where it is read (as Inductor does), one stored to memory is loaded again (the same
