@@ -553,20 +553,13 @@ Status Lowerer::lowerView(const Node &n, const BoundArgs &args) {
     auto d = normalizeDim(*dim, in->sizes.size());
     if (!d)
       return nodeError(n, d.error().message);
-    std::optional<SymExpr> start, end;
-    if (!args.get("start").isNone()) {
-      auto v = args.symInt("start");
-      if (!v)
-        return v.takeError();
-      start = *v;
-    }
-    if (!args.get("end").isNone()) {
-      auto v = args.symInt("end");
-      if (!v)
-        return v.takeError();
-      end = *v;
-    }
-    auto bounds = sliceBounds(in->sizes[*d], start, end, *step);
+    auto start = args.optionalSymInt("start");
+    if (!start)
+      return start.takeError();
+    auto end = args.optionalSymInt("end");
+    if (!end)
+      return end.takeError();
+    auto bounds = sliceBounds(in->sizes[*d], *start, *end, *step);
     if (!bounds)
       return nodeError(n, bounds.error().message);
     result.view.offset = symAdd(in->offset, symMul(bounds->start, in->strides[*d]));

@@ -137,6 +137,8 @@ public:
   Expected<std::optional<int64_t>> optionalInteger(std::string_view name) const;
   /// An int, a symbolic expression, or a node whose value is a symbolic integer.
   Expected<SymExpr> symInt(std::string_view name) const;
+  /// nullopt for None.
+  Expected<std::optional<SymExpr>> optionalSymInt(std::string_view name) const;
   /// A list of SymInts (a single value is repeated listSize times for `int[N]`).
   Expected<std::vector<SymExpr>> symIntList(std::string_view name) const;
   /// A list of plain ints; nullopt for None.

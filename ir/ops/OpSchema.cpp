@@ -471,6 +471,18 @@ Expected<int64_t> BoundArgs::integer(std::string_view name) const {
   return s->constant();
 }
 
+Expected<std::optional<SymExpr>> BoundArgs::optionalSymInt(std::string_view name) const {
+  auto a = require(name);
+  if (!a)
+    return a.takeError();
+  if ((*a)->isNone())
+    return std::optional<SymExpr>();
+  auto v = symInt(name);
+  if (!v)
+    return v.takeError();
+  return std::optional<SymExpr>(*v);
+}
+
 Expected<std::optional<int64_t>> BoundArgs::optionalInteger(std::string_view name) const {
   auto a = require(name);
   if (!a)

@@ -479,14 +479,6 @@ Expected<NodeValue> selectInt(const BoundArgs &b) {
   return one(std::move(out));
 }
 
-/// The optional SymInt argument `name` (nullopt for None).
-Expected<std::optional<SymExpr>> optionalSymInt(const BoundArgs &b, std::string_view name) {
-  if (b.get(name).isNone())
-    return std::optional<SymExpr>();
-  FX_TRY(v, b.symInt(name));
-  return std::optional<SymExpr>(std::move(v));
-}
-
 Expected<NodeValue> sliceTensor(const BoundArgs &b) {
   FX_TRY(self, b.tensor("self"));
   FX_TRY(dim, b.integer("dim"));
@@ -495,8 +487,8 @@ Expected<NodeValue> sliceTensor(const BoundArgs &b) {
   auto d = normalizeDim(dim, self.sizes.size());
   if (!d)
     return b.error(d.error().message);
-  FX_TRY(start, optionalSymInt(b, "start"));
-  FX_TRY(end, optionalSymInt(b, "end"));
+  FX_TRY(start, b.optionalSymInt("start"));
+  FX_TRY(end, b.optionalSymInt("end"));
   FX_TRY(step, b.integer("step"));
   auto bounds = sliceBounds(self.sizes[*d], start, end, step);
   if (!bounds)

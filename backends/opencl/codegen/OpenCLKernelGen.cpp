@@ -476,11 +476,15 @@ Expected<std::string> KernelEmitter::index(const SymExpr &opIndex, size_t i) {
   return printer_.print(kernelIndex(opIndex, i));
 }
 
+/// Whether `index` grows by exactly 1 when variable `var` does.
+bool growsByOne(const SymExpr &index, const std::string &var) {
+  return symIs(symSub(index.substitute({{var, symAdd(SymExpr::symbol(var), SymExpr(1))}}), index),
+               1);
+}
+
 bool KernelEmitter::unitStride(const SymExpr &index, std::string &base) {
   const std::string r0 = loopVarName(true, 0);
-  SymExpr next = index.substitute({{r0, symAdd(SymExpr::symbol(r0), SymExpr(1))}});
-  SymExpr step = symSub(next, index).simplify();
-  if (!step.isConstant() || step.constant() != 1)
+  if (!growsByOne(index, r0))
     return false;
   auto b = printer_.print(index.substitute({{r0, SymExpr(0)}}).simplify());
   if (!b)
@@ -730,11 +734,8 @@ std::string KernelEmitter::rowLoad(const std::string &text, DType dtype, bool ma
   std::string base;
   bool unitReduced = unitStride(index, base);
   unitReducedLoads_ += unitReduced;
-  if (!k_.ranges.empty()) {
-    const std::string x = loopVarName(false, k_.ranges.size() - 1);
-    unitRowLoads_ +=
-        symIs(symSub(index.substitute({{x, symAdd(SymExpr::symbol(x), SymExpr(1))}}), index), 1);
-  }
+  if (!k_.ranges.empty())
+    unitRowLoads_ += growsByOne(index, loopVarName(false, k_.ranges.size() - 1));
   l.vector = vector_ && !masked && dtype == DType::Float32 && unitReduced;
   l.base = base;
   l.pointer = param_.at(buffer);
