@@ -243,6 +243,20 @@ bool aliasesAnInput(std::span<const LaunchArg> args) {
 
 } // namespace
 
+namespace {
+
+/// FXKIT_TUNE_LOG=1: the work-group limit and every tuning trial on stderr, to see why a
+/// configuration won.
+bool tuneLog() {
+  static const bool on = [] {
+    const char *v = std::getenv("FXKIT_TUNE_LOG");
+    return v && *v && std::string_view(v) != "0";
+  }();
+  return on;
+}
+
+} // namespace
+
 Expected<LaunchConfig> KernelSet::Impl::tune(Definition &d, std::span<const LaunchArg> args,
                                              int64_t xnumel, int64_t rnumel, int maxWg) {
   const DeviceInfo &dev = ctx->device();
@@ -292,11 +306,7 @@ Expected<LaunchConfig> KernelSet::Impl::tune(Definition &d, std::span<const Laun
       release();
       return r1.takeError();
     }
-    // FXKIT_TUNE_LOG=1: every trial on stderr, to see why a configuration won.
-    static const bool log = [] {
-      const char *v = std::getenv("FXKIT_TUNE_LOG");
-      return v && *v && std::string_view(v) != "0";
-    }();
+    const bool log = tuneLog();
     if (!warm) {
       if (log)
         std::fprintf(stderr, "fxkit: tune %s x%lld_r%lld %s: refused by the device (%s)\n",
@@ -430,7 +440,7 @@ Status KernelSet::launch(size_t index, std::span<const LaunchArg> args, int64_t 
   } else {
     LaunchConfig best = defaultConfig(reduction, xnumel, rnumel, maxWg, dev.isGpu);
     if (im.options.tune) {
-      if (const char *v = std::getenv("FXKIT_TUNE_LOG"); v && *v && std::string_view(v) != "0")
+      if (tuneLog())
         std::fprintf(stderr,
                      "fxkit: tune %s: work-group limit %d (device %zu, kernel %zu), trying up to "
                      "%d\n",
