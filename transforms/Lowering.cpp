@@ -1,4 +1,5 @@
 #include "transforms/Lowering.h"
+#include "ir/ops/PointwiseOps.h"
 #include "transforms/OnlineSoftmax.h"
 
 #include "ir/OutputValues.h"
@@ -285,54 +286,7 @@ Lowered Lowerer::finishPointwise(LoopOp &op, BodyBuilder &b, int32_t value, cons
   return wholeValue(buffer);
 }
 
-/// The scalar op of an elementwise ATen op with a plain mapping.
-std::optional<ScalarOp> simpleScalarOp(std::string_view target) {
-  static const std::unordered_map<std::string_view, ScalarOp> table = {
-      {"torch.ops.aten.mul.Tensor", ScalarOp::Mul},
-      {"torch.ops.aten.mul.Scalar", ScalarOp::Mul},
-      {"torch.ops.aten.div.Tensor", ScalarOp::TrueDiv},
-      {"torch.ops.aten.div.Scalar", ScalarOp::TrueDiv},
-      {"torch.ops.aten.maximum.default", ScalarOp::Maximum},
-      {"torch.ops.aten.minimum.default", ScalarOp::Minimum},
-      {"torch.ops.aten.pow.Tensor_Scalar", ScalarOp::Pow},
-      {"torch.ops.aten.pow.Tensor_Tensor", ScalarOp::Pow},
-      {"torch.ops.aten.relu.default", ScalarOp::Relu},
-      {"torch.ops.aten.neg.default", ScalarOp::Neg},
-      {"torch.ops.aten.abs.default", ScalarOp::Abs},
-      {"torch.ops.aten.sigmoid.default", ScalarOp::Sigmoid},
-      {"torch.ops.aten.tanh.default", ScalarOp::Tanh},
-      {"torch.ops.aten.erf.default", ScalarOp::Erf},
-      {"torch.ops.aten.exp.default", ScalarOp::Exp},
-      {"torch.ops.aten.log.default", ScalarOp::Log},
-      {"torch.ops.aten.cos.default", ScalarOp::Cos},
-      {"torch.ops.aten.sin.default", ScalarOp::Sin},
-      {"torch.ops.aten.sqrt.default", ScalarOp::Sqrt},
-      {"torch.ops.aten.rsqrt.default", ScalarOp::Rsqrt},
-      {"torch.ops.aten.reciprocal.default", ScalarOp::Reciprocal},
-      {"torch.ops.prims.convert_element_type.default", ScalarOp::Cast},
-  };
-  auto it = table.find(target);
-  if (it == table.end())
-    return std::nullopt;
-  return it->second;
-}
-
-std::optional<ScalarOp> comparisonOp(std::string_view target) {
-  static const std::unordered_map<std::string_view, ScalarOp> table = {
-      {"lt", ScalarOp::Lt}, {"le", ScalarOp::Le}, {"gt", ScalarOp::Gt},
-      {"ge", ScalarOp::Ge}, {"eq", ScalarOp::Eq}, {"ne", ScalarOp::Ne}};
-  constexpr std::string_view prefix = "torch.ops.aten.";
-  if (!target.starts_with(prefix))
-    return std::nullopt;
-  std::string_view rest = target.substr(prefix.size());
-  size_t dot = rest.find('.');
-  auto it = table.find(rest.substr(0, dot));
-  if (it == table.end())
-    return std::nullopt;
-  return it->second;
-}
-
-/// The dtype a comparison computes in: the promotion of its operands.
+/// The dtype a predicate (comparison, logical op) computes in: the promotion of its operands.
 DType comparisonDType(const Graph &, const Node &n) {
   std::vector<PromotionOperand> ops;
   for (const Argument &a : n.args().items()) {
@@ -417,30 +371,60 @@ Status Lowerer::lowerPointwise(const Node &n, const BoundArgs &args, const Tenso
     const Argument &approx = args.get("approximate");
     bool tanh = approx.kind() == Argument::Kind::String && approx.asString() == "tanh";
     value = b.op(tanh ? ScalarOp::GeluTanh : ScalarOp::Gelu, dt, x);
-  } else if (auto cmp = comparisonOp(target)) {
-    DType common = comparisonDType(graph_, n);
-    if (Status s = unwrap(arg("self", common), x); !s)
+  } else if (target == "torch.ops.aten.clamp.default" || target == "torch.ops.aten.clamp.Tensor" ||
+             target == "torch.ops.aten.hardtanh.default") {
+    bool hardtanh = target == "torch.ops.aten.hardtanh.default";
+    if (Status s = unwrap(arg("self", dt), value); !s)
       return s;
-    if (Status s = unwrap(arg("other", common), y); !s)
-      return s;
-    value = b.op(*cmp, DType::Bool, x, y);
-  } else if (auto simple = simpleScalarOp(target)) {
-    const OpSchema &schema = args.op().schema;
-    if (*simple == ScalarOp::Cast) {
-      if (Status s = unwrap(arg(schema.args[0].name, dt), x); !s)
+    for (auto [name, sop] : {std::pair{hardtanh ? "min_val" : "min", ScalarOp::Maximum},
+                             std::pair{hardtanh ? "max_val" : "max", ScalarOp::Minimum}}) {
+      if (args.get(name).isNone())
+        continue;
+      if (Status s = unwrap(arg(name, dt), y); !s)
         return s;
-      value = x;
-    } else if (scalarOpArity(*simple) == 1) {
-      if (Status s = unwrap(arg(schema.args[0].name, dt), x); !s)
-        return s;
-      value = b.op(*simple, dt, x);
-    } else {
-      if (Status s = unwrap(arg(schema.args[0].name, dt), x); !s)
-        return s;
-      if (Status s = unwrap(arg(schema.args[1].name, dt), y); !s)
-        return s;
-      value = b.op(*simple, dt, x, y);
+      value = b.op(sop, dt, value, y);
     }
+  } else if (target == "torch.ops.aten.leaky_relu.default" ||
+             target == "torch.ops.aten.elu.default") {
+    // x > 0 ? positive(x) : negative(x), as Inductor's decompositions write them.
+    if (Status s = unwrap(arg("self", dt), x); !s)
+      return s;
+    int32_t zero = b.constant(0, dt);
+    c = b.op(ScalarOp::Gt, DType::Bool, x, zero);
+    int32_t pos = x, neg = -1;
+    if (target == "torch.ops.aten.leaky_relu.default") {
+      if (Status s = unwrap(arg("negative_slope", dt), y); !s)
+        return s;
+      neg = b.op(ScalarOp::Mul, dt, x, y);
+    } else {
+      int32_t alpha = -1, scale = -1, inputScale = -1;
+      if (Status s = unwrap(arg("alpha", dt), alpha); !s)
+        return s;
+      if (Status s = unwrap(arg("scale", dt), scale); !s)
+        return s;
+      if (Status s = unwrap(arg("input_scale", dt), inputScale); !s)
+        return s;
+      pos = b.op(ScalarOp::Mul, dt, x, scale);
+      neg = b.op(ScalarOp::Expm1, dt, b.op(ScalarOp::Mul, dt, x, inputScale));
+      neg = b.op(ScalarOp::Mul, dt, b.op(ScalarOp::Mul, dt, neg, alpha), scale);
+    }
+    value = b.op(ScalarOp::Where, dt, c, pos, neg);
+  } else if (target == "torch.ops.prims.convert_element_type.default") {
+    if (Status s = unwrap(arg("a", dt), x); !s)
+      return s;
+    value = x;
+  } else if (const PointwiseOp *row = pointwiseOpOf(target)) {
+    // One scalar op (PointwiseOps.def) on the first arguments: predicates in their operands'
+    // common dtype, everything else in the result's.
+    ScalarOp sop = row->scalarOp;
+    bool predicate = scalarOpKind(sop) == ScalarOpKind::Predicate;
+    DType in = predicate ? comparisonDType(graph_, n) : dt;
+    const OpSchema &schema = args.op().schema;
+    int32_t ops[3] = {-1, -1, -1};
+    for (int k = 0; k < scalarOpArity(sop); ++k)
+      if (Status s = unwrap(arg(schema.args[k].name, in), ops[k]); !s)
+        return s;
+    value = b.op(sop, predicate ? DType::Bool : dt, ops[0], ops[1], ops[2]);
   } else {
     program_.ops.pop_back();
     return nodeError(n, "lowering has no rule for this pointwise op");

@@ -1,4 +1,5 @@
 #include "backends/interp/Interpreter.h"
+#include "backends/interp/OpFamilyKernels.h"
 
 #include "backends/interp/CreationKernels.h"
 #include "backends/interp/ExternKernels.h"
@@ -25,6 +26,10 @@ void registerReferenceKernels() {
     registerViewKernels();
     registerSymbolicKernels();
     registerExternKernels();
+    registerIndexingKernels();
+    registerReductionFamilyKernels();
+    registerNnKernels();
+    registerTensorKernels();
   });
 }
 

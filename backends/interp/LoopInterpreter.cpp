@@ -3,12 +3,17 @@
 #include "backends/interp/ExternLoopOp.h"
 #include "backends/interp/KernelContext.h"
 
+#include "ir/loop/ScalarEval.h"
+#include "ir/loop/ScalarMath.h"
+
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace fxkit {
 
 using namespace loop;
+namespace math = loop::math;
 
 namespace {
 
@@ -33,85 +38,18 @@ double roundTo(double v, DType dtype) {
   }
 }
 
-double gelu(double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }
-double geluTanh(double x) {
-  const double k = std::sqrt(2.0 / M_PI);
-  return 0.5 * x * (1 + std::tanh(k * (x + 0.044715 * x * x * x)));
-}
-double nanMax(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
-double nanMin(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
-
+/// One scalar op of a loop body on values held as doubles (ScalarOps.def's semantics): an
+/// Arith op of an integral dtype computes exactly in int64 (an integer division by zero gives
+/// 0, as the loop interpreter has no error path per point), every other op in double.
 double apply(ScalarOp op, DType dtype, double a, double b, double c) {
-  switch (op) {
-  case ScalarOp::Neg:
-    return -a;
-  case ScalarOp::Abs:
-    return std::fabs(a);
-  case ScalarOp::Relu:
-    return a < 0 ? 0 : a;
-  case ScalarOp::Sigmoid:
-    return 1 / (1 + std::exp(-a));
-  case ScalarOp::Tanh:
-    return std::tanh(a);
-  case ScalarOp::Erf:
-    return std::erf(a);
-  case ScalarOp::Exp:
-    return std::exp(a);
-  case ScalarOp::Log:
-    return std::log(a);
-  case ScalarOp::Cos:
-    return std::cos(a);
-  case ScalarOp::Sin:
-    return std::sin(a);
-  case ScalarOp::Sqrt:
-    return std::sqrt(a);
-  case ScalarOp::Rsqrt:
-    return 1 / std::sqrt(a);
-  case ScalarOp::Reciprocal:
-    return 1 / a;
-  case ScalarOp::Gelu:
-    return gelu(a);
-  case ScalarOp::GeluTanh:
-    return geluTanh(a);
-  case ScalarOp::Cast:
+  if (op == ScalarOp::Cast)
     return a;
-  case ScalarOp::Add:
-    return a + b;
-  case ScalarOp::Sub:
-    return a - b;
-  case ScalarOp::Mul:
-    return a * b;
-  case ScalarOp::TrueDiv:
-    return a / b;
-  case ScalarOp::FloorDiv:
-    return dtypeIsFloating(dtype) ? std::floor(a / b) : std::floor(a / b);
-  case ScalarOp::TruncDiv:
-    return std::trunc(a / b);
-  case ScalarOp::Maximum:
-    return nanMax(a, b);
-  case ScalarOp::Minimum:
-    return nanMin(a, b);
-  case ScalarOp::Pow:
-    return std::pow(a, b);
-  case ScalarOp::Lt:
-    return a < b;
-  case ScalarOp::Le:
-    return a <= b;
-  case ScalarOp::Gt:
-    return a > b;
-  case ScalarOp::Ge:
-    return a >= b;
-  case ScalarOp::Eq:
-    return a == b;
-  case ScalarOp::Ne:
-    return a != b;
-  case ScalarOp::LogicalAnd:
-    return a != 0 && b != 0;
-  case ScalarOp::Where:
-    return a != 0 ? b : c;
-  default:
-    return NAN;
+  if (!dtypeIsFloating(dtype) && scalarOpKind(op) == ScalarOpKind::Arith) {
+    auto v = evalScalarInt(op, static_cast<int64_t>(a), static_cast<int64_t>(b),
+                           static_cast<int64_t>(c));
+    return v ? static_cast<double>(*v) : 0.0;
   }
+  return evalScalarFloat(op, a, b, c);
 }
 
 /// Running state of one reduction over a row.
@@ -131,10 +69,10 @@ struct Accumulator {
       sum += v;
       break;
     case ReductionKind::Max:
-      max = nanMax(max, v);
+      max = math::nanMax(max, v);
       break;
     case ReductionKind::Min:
-      min = nanMin(min, v);
+      min = math::nanMin(min, v);
       break;
     case ReductionKind::VarMean: {
       double delta = v - mean;
@@ -143,7 +81,7 @@ struct Accumulator {
       break;
     }
     case ReductionKind::OnlineSoftmax:
-      max = nanMax(max, v);
+      max = math::nanMax(max, v);
       values.push_back(v);
       break;
     }

@@ -6,7 +6,12 @@
 
 #include "backends/interp/PointwiseKernels.h"
 #include "backends/interp/KernelSupport.h"
+#include "ir/loop/ScalarEval.h"
+#include "ir/loop/ScalarMath.h"
+#include "ir/ops/PointwiseOps.h"
 #include "ir/ops/ShapeRules.h"
+
+#include <cassert>
 
 #include <cmath>
 #include <functional>
@@ -210,7 +215,7 @@ enum class ComputeIn : uint8_t {
 /// Runs an elementwise op: reads the `names` arguments (tensors or Python numbers), checks
 /// that they broadcast to the output that shape inference laid out, and writes each element
 /// through the output's strides.
-Status runPointwise(KernelContext &ctx, std::initializer_list<std::string_view> names,
+Status runPointwise(KernelContext &ctx, std::span<const std::string_view> names,
                     ComputeIn computeIn, const Builder &build) {
   std::vector<Operand> ops;
   for (std::string_view name : names) {
@@ -260,6 +265,12 @@ Status runPointwise(KernelContext &ctx, std::initializer_list<std::string_view> 
     return ctx.error("integer division by zero");
   ctx.result.v = std::move(out);
   return Status::ok();
+}
+
+Status runPointwise(KernelContext &ctx, std::initializer_list<std::string_view> names,
+                    ComputeIn computeIn, const Builder &build) {
+  return runPointwise(ctx, std::span<const std::string_view>(names.begin(), names.size()),
+                      computeIn, build);
 }
 
 /// fn applied to the first one or two elements of v, whichever fn takes.
@@ -315,21 +326,6 @@ template <int Sign, bool Reverse> Status addKernel(KernelContext &ctx) {
                           },
                           [=](Floats v) { return v[first] + alphaFloat * v[second]; }};
       });
-}
-
-Status mulKernel(KernelContext &ctx) {
-  return runPointwise(ctx, {"self", "other"}, ComputeIn::Output,
-                      simple(wrapMul, [](double a, double b) { return a * b; }));
-}
-
-/// maximum (Max) and minimum: NaN wins over every number.
-template <bool Max> Status extremumKernel(KernelContext &ctx) {
-  auto pick = [](auto a, auto b) { return (Max ? a > b : a < b) ? a : b; };
-  return runPointwise(
-      ctx, {"self", "other"}, ComputeIn::Output, simple(pick, [pick](double a, double b) {
-        return std::isnan(a) || std::isnan(b) ? std::numeric_limits<double>::quiet_NaN()
-                                              : pick(a, b);
-      }));
 }
 
 /// c10's div_floor_floating: floor(a / b) via fmod so that a quotient which rounds up to an
@@ -398,41 +394,6 @@ Status divKernel(KernelContext &ctx) {
                       });
 }
 
-/// Integer power by squaring (wrapping); negative exponents as c10's powi: 1 for base 1,
-/// +-1 for base -1, else 0.
-int64_t powInt(int64_t base, int64_t exp) {
-  if (exp < 0) {
-    if (base == 1)
-      return 1;
-    if (base == -1)
-      return exp % 2 == 0 ? 1 : -1;
-    return 0;
-  }
-  int64_t r = 1;
-  for (; exp; exp >>= 1, base = wrapMul(base, base))
-    if (exp & 1)
-      r = wrapMul(r, base);
-  return r;
-}
-
-/// pow.Tensor_Scalar and pow.Tensor_Tensor.
-Status powKernel(KernelContext &ctx) {
-  return runPointwise(ctx, {"self", "exponent"}, ComputeIn::Output,
-                      [&ctx](DType dt, std::span<const Operand> ops) -> Expected<ElementFns> {
-                        if (dt == DType::Bool)
-                          return ctx.error("pow is not supported for bool");
-                        // PyTorch's pow.Tensor_Scalar check; Tensor_Tensor follows powi instead.
-                        const Operand &e = ops[1];
-                        if (ctx.args.op().schema.overload == "Tensor_Scalar" && !e.tensor &&
-                            !dtypeIsFloating(ops[0].dtype()) &&
-                            e.number.kind != ScalarKind::Float && e.number.i < 0)
-                          return ctx.error("integers to negative integer powers are not allowed");
-                        return ElementFns{
-                            [](Ints v) -> std::optional<int64_t> { return powInt(v[0], v[1]); },
-                            [](Floats v) { return std::pow(v[0], v[1]); }};
-                      });
-}
-
 Status whereKernel(KernelContext &ctx) {
   return runPointwise(ctx, {"condition", "self", "other"}, ComputeIn::Output,
                       [&ctx](DType, std::span<const Operand> ops) -> Expected<ElementFns> {
@@ -446,70 +407,101 @@ Status whereKernel(KernelContext &ctx) {
                       });
 }
 
-/// le/lt/ge/gt/eq/ne: computed in the operands' common dtype (integers exactly); any
-/// comparison with NaN is false except `!=`, which std's comparisons give by themselves.
-template <typename Cmp> Status compareKernel(KernelContext &ctx) {
-  return runPointwise(ctx, {"self", "other"}, ComputeIn::Common, simple(Cmp{}, Cmp{}));
-}
-
-// ---- Unary ----
-
-/// The functions of the unary ops that promote integers to float.
-double sigmoidFn(double x) { return 1 / (1 + std::exp(-x)); }
-double tanhFn(double x) { return std::tanh(x); }
-double erfFn(double x) { return std::erf(x); }
-double expFn(double x) { return std::exp(x); }
-double logFn(double x) { return std::log(x); }
-double cosFn(double x) { return std::cos(x); }
-double sinFn(double x) { return std::sin(x); }
-double sqrtFn(double x) { return std::sqrt(x); }
-double rsqrtFn(double x) { return 1 / std::sqrt(x); }
-double reciprocalFn(double x) { return 1 / x; }
-
-template <double (*Fn)(double)> Status unaryFloatKernel(KernelContext &ctx) {
-  return runPointwise(ctx, {"self"}, ComputeIn::Output, simple(nullptr, Fn));
-}
-
-/// relu, neg and abs keep the input's dtype, integers exactly. PyTorch refuses bool for relu
-/// and neg (BoolOk false); abs of a bool is the bool.
-template <bool BoolOk, int64_t (*IntFn)(int64_t), double (*FloatFn)(double)>
-Status unarySameKernel(KernelContext &ctx) {
-  return runPointwise(ctx, {"self"}, ComputeIn::Output,
-                      [&ctx](DType dt, std::span<const Operand>) -> Expected<ElementFns> {
-                        if (!BoolOk && dt == DType::Bool)
-                          return ctx.error("not supported for bool (as in PyTorch)");
-                        return ElementFns{
-                            [](Ints v) -> std::optional<int64_t> { return IntFn(v[0]); },
-                            [](Floats v) { return FloatFn(v[0]); }};
-                      });
-}
-
-int64_t reluInt(int64_t x) { return x > 0 ? x : 0; }
-double reluFloat(double x) { return std::isnan(x) || x > 0 ? x : 0; }
-int64_t negInt(int64_t x) { return wrapSub(0, x); }
-double negFloat(double x) { return -x; }
-int64_t absInt(int64_t x) { return x < 0 ? wrapSub(0, x) : x; }
-double absFloat(double x) { return std::fabs(x); }
-
 /// gelu with approximate 'none' (the erf form) or 'tanh'.
 Status geluKernel(KernelContext &ctx) {
   const Argument &a = ctx.args.get("approximate");
   std::string_view mode = a.kind() == Argument::Kind::String ? a.asString() : "";
   if (mode != "none" && mode != "tanh")
     return ctx.error("approximate must be 'none' or 'tanh'");
-  auto erfForm = [](double x) { return 0.5 * x * (1 + std::erf(x / std::numbers::sqrt2)); };
-  auto tanhForm = [](double x) {
-    double k = std::numbers::sqrt2 * std::numbers::inv_sqrtpi; // sqrt(2 / pi)
-    return 0.5 * x * (1 + std::tanh(k * (x + 0.044715 * x * x * x)));
-  };
   return runPointwise(ctx, {"self"}, ComputeIn::Output,
-                      mode == "none" ? simple(nullptr, erfForm) : simple(nullptr, tanhForm));
+                      mode == "none" ? simple(nullptr, loop::math::gelu)
+                                     : simple(nullptr, loop::math::geluTanh));
 }
 
 /// prims.convert_element_type: the driver's cast to the output dtype is the whole op.
 Status convertElementTypeKernel(KernelContext &ctx) {
   return runPointwise(ctx, {"a"}, ComputeIn::Output,
                       simple([](int64_t x) { return x; }, [](double x) { return x; }));
+}
+
+/// clamp (both overloads) and hardtanh: max(self, min) then min(., max), NaN-propagating, in the
+/// result dtype; a bound that is None is left out.
+Status clampKernel(KernelContext &ctx) {
+  bool hardtanh = ctx.args.op().schema.name == "hardtanh";
+  std::vector<std::string_view> names{"self"};
+  int lo = -1, hi = -1;
+  for (std::string_view bound : hardtanh
+                                    ? std::initializer_list<std::string_view>{"min_val", "max_val"}
+                                    : std::initializer_list<std::string_view>{"min", "max"}) {
+    if (ctx.args.get(bound).isNone())
+      continue;
+    (bound.starts_with("min") ? lo : hi) = static_cast<int>(names.size());
+    names.push_back(bound);
+  }
+  return runPointwise(ctx, names, ComputeIn::Output,
+                      [lo, hi](DType, std::span<const Operand>) -> Expected<ElementFns> {
+                        return ElementFns{[lo, hi](Ints v) -> std::optional<int64_t> {
+                                            int64_t x = v[0];
+                                            if (lo >= 0)
+                                              x = std::max(x, v[lo]);
+                                            if (hi >= 0)
+                                              x = std::min(x, v[hi]);
+                                            return x;
+                                          },
+                                          [lo, hi](Floats v) {
+                                            double x = v[0];
+                                            if (lo >= 0)
+                                              x = loop::math::nanMax(x, v[lo]);
+                                            if (hi >= 0)
+                                              x = loop::math::nanMin(x, v[hi]);
+                                            return x;
+                                          }};
+                      });
+}
+
+/// leaky_relu: x for x > 0, else x * negative_slope (in the result dtype).
+Status leakyReluKernel(KernelContext &ctx) {
+  return runPointwise(
+      ctx, {"self", "negative_slope"}, ComputeIn::Output,
+      simple(nullptr, [](double x, double slope) { return x > 0 ? x : x * slope; }));
+}
+
+/// elu: scale * x for x > 0, else scale * alpha * (exp(x * input_scale) - 1).
+Status eluKernel(KernelContext &ctx) {
+  FXKIT_KTRY(alpha, ctx.scalar("alpha"));
+  FXKIT_KTRY(scale, ctx.scalar("scale"));
+  FXKIT_KTRY(inputScale, ctx.scalar("input_scale"));
+  return runPointwise(ctx, {"self"}, ComputeIn::Output, simple(nullptr, [=](double x) {
+                        return x > 0 ? x * scale : std::expm1(x * inputScale) * alpha * scale;
+                      }));
+}
+
+/// The reference kernel of every PointwiseOps.def op: its scalar op (ScalarOps.def's value
+/// columns) on each element. Predicates compare in their operands' common dtype; every other op
+/// computes in its result dtype, exactly in int64 for integers where the op has an integer form.
+Status scalarOpKernel(KernelContext &ctx) {
+  const PointwiseOp *row = pointwiseOpOf(ctx.args.op().target);
+  if (!row)
+    return ctx.error("not a pointwise op of PointwiseOps.def");
+  const loop::ScalarOp op = row->scalarOp;
+  const auto &args = ctx.args.op().schema.args;
+  std::vector<std::string_view> names;
+  for (int k = 0; k < loop::scalarOpArity(op); ++k)
+    names.push_back(args[k].name);
+  bool predicate = loop::scalarOpKind(op) == loop::ScalarOpKind::Predicate;
+  return runPointwise(
+      ctx, names, predicate ? ComputeIn::Common : ComputeIn::Output,
+      [op](DType, std::span<const Operand>) -> Expected<ElementFns> {
+        ElementFns fns;
+        if (loop::hasIntForm(op))
+          fns.onInt = [op](Ints v) {
+            return loop::evalScalarInt(op, v[0], v.size() > 1 ? v[1] : 0, v.size() > 2 ? v[2] : 0);
+          };
+        fns.onFloat = [op](Floats v) {
+          return loop::evalScalarFloat(op, v[0], v.size() > 1 ? v[1] : 0, v.size() > 2 ? v[2] : 0);
+        };
+        return fns;
+      });
 }
 
 } // namespace
@@ -523,45 +515,22 @@ void registerPointwiseKernels() {
       {"torch.ops.aten.sub.Tensor", addKernel<-1, false>},
       {"torch.ops.aten.sub.Scalar", addKernel<-1, false>},
       {"torch.ops.aten.rsub.Scalar", addKernel<-1, true>},
-      {"torch.ops.aten.mul.Tensor", mulKernel},
-      {"torch.ops.aten.mul.Scalar", mulKernel},
-      {"torch.ops.aten.div.Tensor", divKernel},
-      {"torch.ops.aten.div.Scalar", divKernel},
       {"torch.ops.aten.div.Tensor_mode", divKernel},
-      {"torch.ops.aten.maximum.default", extremumKernel<true>},
-      {"torch.ops.aten.minimum.default", extremumKernel<false>},
-      {"torch.ops.aten.pow.Tensor_Scalar", powKernel},
-      {"torch.ops.aten.pow.Tensor_Tensor", powKernel},
+      {"torch.ops.aten.div.Scalar_mode", divKernel},
       {"torch.ops.aten.where.self", whereKernel},
-      {"torch.ops.aten.le.Scalar", compareKernel<std::less_equal<>>},
-      {"torch.ops.aten.le.Tensor", compareKernel<std::less_equal<>>},
-      {"torch.ops.aten.lt.Scalar", compareKernel<std::less<>>},
-      {"torch.ops.aten.lt.Tensor", compareKernel<std::less<>>},
-      {"torch.ops.aten.ge.Scalar", compareKernel<std::greater_equal<>>},
-      {"torch.ops.aten.ge.Tensor", compareKernel<std::greater_equal<>>},
-      {"torch.ops.aten.gt.Scalar", compareKernel<std::greater<>>},
-      {"torch.ops.aten.gt.Tensor", compareKernel<std::greater<>>},
-      {"torch.ops.aten.eq.Scalar", compareKernel<std::equal_to<>>},
-      {"torch.ops.aten.eq.Tensor", compareKernel<std::equal_to<>>},
-      {"torch.ops.aten.ne.Scalar", compareKernel<std::not_equal_to<>>},
-      {"torch.ops.aten.ne.Tensor", compareKernel<std::not_equal_to<>>},
-      {"torch.ops.aten.relu.default", unarySameKernel<false, reluInt, reluFloat>},
-      {"torch.ops.aten.neg.default", unarySameKernel<false, negInt, negFloat>},
-      {"torch.ops.aten.abs.default", unarySameKernel<true, absInt, absFloat>},
-      {"torch.ops.aten.sigmoid.default", unaryFloatKernel<sigmoidFn>},
-      {"torch.ops.aten.tanh.default", unaryFloatKernel<tanhFn>},
-      {"torch.ops.aten.erf.default", unaryFloatKernel<erfFn>},
-      {"torch.ops.aten.exp.default", unaryFloatKernel<expFn>},
-      {"torch.ops.aten.log.default", unaryFloatKernel<logFn>},
-      {"torch.ops.aten.cos.default", unaryFloatKernel<cosFn>},
-      {"torch.ops.aten.sin.default", unaryFloatKernel<sinFn>},
-      {"torch.ops.aten.sqrt.default", unaryFloatKernel<sqrtFn>},
-      {"torch.ops.aten.rsqrt.default", unaryFloatKernel<rsqrtFn>},
-      {"torch.ops.aten.reciprocal.default", unaryFloatKernel<reciprocalFn>},
       {"torch.ops.aten.gelu.default", geluKernel},
+      {"torch.ops.aten.clamp.default", clampKernel},
+      {"torch.ops.aten.clamp.Tensor", clampKernel},
+      {"torch.ops.aten.hardtanh.default", clampKernel},
+      {"torch.ops.aten.leaky_relu.default", leakyReluKernel},
+      {"torch.ops.aten.elu.default", eluKernel},
       {"torch.ops.prims.convert_element_type.default", convertElementTypeKernel},
   };
   kernels::registerKernelList(table);
+  for (const PointwiseOp &op : pointwiseOps()) {
+    [[maybe_unused]] Status s = OpRegistry::instance().setKernel(op.target, scalarOpKernel);
+    assert(s && "PointwiseOps.def and the registry diverged");
+  }
 }
 
 } // namespace fxkit

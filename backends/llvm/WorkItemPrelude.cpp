@@ -153,6 +153,9 @@ std::string mathFunctions(bool nvptx) {
              "(x, y); }\n";
     }
     out += "FX_OVL " + t + " rsqrt(" + t + " x) { return 1 / " + callee("sqrt") + "(x); }\n";
+    // OpenCL's sign: +-1, a zero keeps its sign, NaN gives 0.
+    out +=
+        "FX_OVL " + t + " sign(" + t + " x) { return x > 0 ? 1 : x < 0 ? -1 : x == 0 ? x : 0; }\n";
     for (const char *f : {"isnan", "isinf", "isfinite", "signbit"})
       out += std::string("FX_OVL int ") + f + "(" + t + " x) { return __builtin_" + f + "(x); }\n";
   }

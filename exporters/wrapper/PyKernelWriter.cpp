@@ -42,27 +42,6 @@ std::string commentSafe(std::string s) {
   return s;
 }
 
-bool isFloatFunction(ScalarOp op) {
-  switch (op) {
-  case ScalarOp::Sigmoid:
-  case ScalarOp::Tanh:
-  case ScalarOp::Erf:
-  case ScalarOp::Exp:
-  case ScalarOp::Log:
-  case ScalarOp::Cos:
-  case ScalarOp::Sin:
-  case ScalarOp::Sqrt:
-  case ScalarOp::Rsqrt:
-  case ScalarOp::Reciprocal:
-  case ScalarOp::Gelu:
-  case ScalarOp::GeluTanh:
-  case ScalarOp::TrueDiv:
-    return true;
-  default:
-    return false;
-  }
-}
-
 class KernelEmitter {
 public:
   KernelEmitter(const LoopProgram &p, const Kernel &k, std::string name)
@@ -159,92 +138,23 @@ Status KernelEmitter::emitBody(const LoopOp &op, std::vector<std::string> &names
     case ScalarOp::Cast:
       e = names[in.operands[0]] + ".to(" + dt + ")";
       break;
-    case ScalarOp::Lt:
-    case ScalarOp::Le:
-    case ScalarOp::Gt:
-    case ScalarOp::Ge:
-    case ScalarOp::Eq:
-    case ScalarOp::Ne:
-    case ScalarOp::LogicalAnd: {
-      // Compared in the operands' promoted dtype, as eager PyTorch compares.
-      std::string fn =
-          in.op == ScalarOp::LogicalAnd ? "logical_and" : std::string(scalarOpName(in.op));
-      e = "torch." + fn + "(" + operand(0) + ", " + operand(1) + ")";
-      e = castTo(e, DType::Bool, in.dtype);
-      break;
-    }
-    case ScalarOp::Where: {
-      std::string cond = castTo(operand(0), op.body[in.operands[0]].dtype, DType::Bool);
-      e = "torch.where(" + cond + ", " + operandAs(1, in.dtype) + ", " + operandAs(2, in.dtype) +
-          ")";
-      break;
-    }
     default: {
-      // Arithmetic runs in the instruction's dtype, as eager PyTorch runs an op in its
-      // promoted dtype (float16 results round once per op).
-      std::string a = arity >= 1 ? operandAs(0, in.dtype) : "";
-      std::string b = arity >= 2 ? operandAs(1, in.dtype) : "";
-      switch (in.op) {
-      case ScalarOp::Neg:
-        e = "torch.neg(" + a + ")";
-        break;
-      case ScalarOp::Abs:
-        e = "torch.abs(" + a + ")";
-        break;
-      case ScalarOp::Relu:
-        e = "torch.relu(" + a + ")";
-        break;
-      case ScalarOp::Sigmoid:
-      case ScalarOp::Tanh:
-      case ScalarOp::Erf:
-      case ScalarOp::Exp:
-      case ScalarOp::Log:
-      case ScalarOp::Cos:
-      case ScalarOp::Sin:
-      case ScalarOp::Sqrt:
-      case ScalarOp::Rsqrt:
-      case ScalarOp::Reciprocal:
-        e = "torch." + std::string(scalarOpName(in.op)) + "(" + a + ")";
-        break;
-      case ScalarOp::Gelu:
-        e = "torch.nn.functional.gelu(" + a + ")";
-        break;
-      case ScalarOp::GeluTanh:
-        e = "torch.nn.functional.gelu(" + a + ", approximate='tanh')";
-        break;
-      case ScalarOp::Add:
-        e = a + " + " + b;
-        break;
-      case ScalarOp::Sub:
-        e = a + " - " + b;
-        break;
-      case ScalarOp::Mul:
-        e = a + " * " + b;
-        break;
-      case ScalarOp::TrueDiv:
-        e = a + " / " + b;
-        break;
-      case ScalarOp::FloorDiv:
-        e = "torch.div(" + a + ", " + b + ", rounding_mode='floor')";
-        break;
-      case ScalarOp::TruncDiv:
-        e = "torch.div(" + a + ", " + b + ", rounding_mode='trunc')";
-        break;
-      case ScalarOp::Maximum:
-        e = "torch.maximum(" + a + ", " + b + ")";
-        break;
-      case ScalarOp::Minimum:
-        e = "torch.minimum(" + a + ", " + b + ")";
-        break;
-      case ScalarOp::Pow:
-        e = "torch.pow(" + a + ", " + b + ")";
-        break;
-      default:
-        return Error("kernel " + k_.name + ": no Python form for scalar op " +
-                     std::string(scalarOpName(in.op)));
-      }
+      // Generated ops (ScalarOps.def). Arithmetic runs in the instruction's dtype, as eager
+      // PyTorch runs an op in its promoted dtype (float16 results round once per op);
+      // predicates compare their operands as they are.
+      const ScalarOpKind kind = scalarOpKind(in.op);
+      e = expandSpelling(scalarOpSpelling(in.op).python, [&](std::string_view p) -> std::string {
+        int k = p.back() - '0';
+        if (p[0] == 'r')
+          return operand(k);
+        if (p[0] == 'b')
+          return castTo(operand(k), op.body[in.operands[k]].dtype, DType::Bool);
+        return operandAs(k, in.dtype);
+      });
+      if (kind == ScalarOpKind::Predicate)
+        e = castTo(e, DType::Bool, in.dtype);
       // Float functions of integers give floats: back to the instruction's dtype.
-      if (!dtypeIsFloating(in.dtype) && isFloatFunction(in.op))
+      if (kind == ScalarOpKind::FloatFn && !dtypeIsFloating(in.dtype))
         e = "(" + e + ").to(" + dt + ")";
     }
     }

@@ -5,30 +5,63 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <cctype>
 #include <cmath>
+#include <functional>
 #include <sstream>
 
 namespace fxkit::loop {
 
-std::string_view scalarOpName(ScalarOp op) {
-  static constexpr std::string_view names[] = {
-      "load",     "constant",  "index_expr", "neg",  "abs", "relu", "sigmoid", "tanh",
-      "erf",      "exp",       "log",        "cos",  "sin", "sqrt", "rsqrt",   "reciprocal",
-      "gelu",     "gelu_tanh", "to_dtype",   "add",  "sub", "mul",  "truediv", "floordiv",
-      "truncdiv", "maximum",   "minimum",    "pow",  "lt",  "le",   "gt",      "ge",
-      "eq",       "ne",        "and",        "where"};
-  static_assert(std::size(names) == static_cast<size_t>(ScalarOp::Where) + 1);
-  return names[static_cast<size_t>(op)];
+namespace {
+
+struct ScalarOpFacts {
+  std::string_view name;
+  int arity;
+  ScalarOpKind kind;
+  ScalarOpSpelling spelling;
+};
+
+constexpr ScalarOpFacts kScalarOps[] = {
+    {"load", 0, ScalarOpKind::Special, {}},
+    {"constant", 0, ScalarOpKind::Special, {}},
+    {"index_expr", 0, ScalarOpKind::Special, {}},
+    {"to_dtype", 1, ScalarOpKind::Special, {}},
+#define FXKIT_SCALAR_OP(Id, name, arity, kind, floatValue, intValue, clFloat, clInt, python)       \
+  {name, arity, ScalarOpKind::kind, {clFloat, clInt, python}},
+#include "ir/loop/ScalarOps.def"
+};
+static_assert(std::size(kScalarOps) == static_cast<size_t>(ScalarOp::Where) + 1,
+              "Where must stay the last scalar op");
+
+} // namespace
+
+std::string_view scalarOpName(ScalarOp op) { return kScalarOps[static_cast<size_t>(op)].name; }
+
+int scalarOpArity(ScalarOp op) { return kScalarOps[static_cast<size_t>(op)].arity; }
+
+ScalarOpKind scalarOpKind(ScalarOp op) { return kScalarOps[static_cast<size_t>(op)].kind; }
+
+const ScalarOpSpelling &scalarOpSpelling(ScalarOp op) {
+  return kScalarOps[static_cast<size_t>(op)].spelling;
 }
 
-int scalarOpArity(ScalarOp op) {
-  if (op <= ScalarOp::IndexValue)
-    return 0;
-  if (op <= ScalarOp::Cast)
-    return 1;
-  if (op <= ScalarOp::LogicalAnd)
-    return 2;
-  return 3;
+std::string expandSpelling(std::string_view spelling,
+                           const std::function<std::string(std::string_view)> &substitute) {
+  std::string out;
+  for (size_t i = 0; i < spelling.size(); ++i) {
+    if (spelling[i] != '$' || i + 1 >= spelling.size()) {
+      out += spelling[i];
+      continue;
+    }
+    // $T, $s, $0..$2, or a letter followed by a digit ($r0, $b0).
+    size_t len = std::isdigit(static_cast<unsigned char>(spelling[i + 1])) ||
+                         spelling[i + 1] == 'T' || spelling[i + 1] == 's'
+                     ? 1
+                     : 2;
+    out += substitute(spelling.substr(i + 1, len));
+    i += len;
+  }
+  return out;
 }
 
 std::string_view reductionKindName(ReductionKind kind) {

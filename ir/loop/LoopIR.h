@@ -14,6 +14,7 @@
 #include "ir/TensorType.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,49 +25,34 @@ class Node;
 
 namespace loop {
 
-/// Scalar operations of a loop body.
+/// Scalar operations of a loop body: the leaves and casts here, the rest generated from
+/// ir/loop/ScalarOps.def (their one home: meaning and spellings).
 enum class ScalarOp : uint8_t {
-  // Leaves.
   Load,       ///< buffer[index]; with a mask operand, 0 where the mask is false (not read)
   Constant,   ///< a number (intConstant for integer dtypes, constant otherwise)
   IndexValue, ///< the value of `index` as a number (iota, index arithmetic)
-  // Unary.
-  Neg,
-  Abs,
-  Relu,
-  Sigmoid,
-  Tanh,
-  Erf,
-  Exp,
-  Log,
-  Cos,
-  Sin,
-  Sqrt,
-  Rsqrt,
-  Reciprocal,
-  Gelu,     ///< 0.5 x (1 + erf(x / sqrt 2))
-  GeluTanh, ///< gelu(approximate='tanh')
-  Cast,     ///< to the instruction's dtype (float16/bfloat16 round, ints truncate)
-  // Binary.
-  Add,
-  Sub,
-  Mul,
-  TrueDiv,
-  FloorDiv, ///< Python floor division (div rounding_mode='floor')
-  TruncDiv, ///< C division (div rounding_mode='trunc')
-  Maximum,  ///< NaN-propagating
-  Minimum,  ///< NaN-propagating
-  Pow,
-  Lt,
-  Le,
-  Gt,
-  Ge,
-  Eq,
-  Ne,
-  LogicalAnd,
-  // Ternary.
-  Where, ///< operands: condition, then, else
+  Cast,       ///< to the instruction's dtype (float16/bfloat16 round, ints truncate)
+#define FXKIT_SCALAR_OP(Id, ...) Id,
+#include "ir/loop/ScalarOps.def"
 };
+
+/// How a generated scalar op treats dtypes (see ScalarOps.def); leaves and Cast are Special.
+enum class ScalarOpKind : uint8_t { Special, Arith, FloatFn, Predicate };
+ScalarOpKind scalarOpKind(ScalarOp op);
+
+/// How a generated scalar op is written in each target language (ScalarOps.def's columns).
+struct ScalarOpSpelling {
+  std::string_view openclFloat; ///< OpenCL C for a floating compute type
+  std::string_view openclInt;   ///< for an integral or bool one; empty: openclFloat
+  std::string_view python;      ///< torch expression on tensors
+};
+/// Empty spellings for leaves and Cast (each writer spells those itself).
+const ScalarOpSpelling &scalarOpSpelling(ScalarOp op);
+
+/// A spelling with its placeholders ($0, $r0, $b0, $T, $s: see ScalarOps.def) replaced by
+/// substitute(placeholder without the '$').
+std::string expandSpelling(std::string_view spelling,
+                           const std::function<std::string(std::string_view)> &substitute);
 
 std::string_view scalarOpName(ScalarOp op);
 /// Number of value operands (0 for leaves, 1 unary, 2 binary, 3 for Where); a Load's optional

@@ -35,21 +35,25 @@ std::string_view opCategoryName(OpCategory category);
 
 /// Argument types of a schema, as spelled in native_functions.yaml.
 enum class ArgType : uint8_t {
-  Tensor,       ///< Tensor (a Python number is accepted too: it becomes a wrapped scalar)
-  TensorList,   ///< Tensor[]
-  Scalar,       ///< Scalar: a Python number or a symbolic integer
-  Int,          ///< int
-  SymInt,       ///< SymInt: an int, a symbolic expression or a node holding one
-  IntList,      ///< int[] / int[N]
-  SymIntList,   ///< SymInt[] / SymInt[N]
-  Float,        ///< float
-  Bool,         ///< bool
-  ScalarType,   ///< ScalarType (a dtype)
-  Layout,       ///< Layout
-  Device,       ///< Device
-  MemoryFormat, ///< MemoryFormat
-  Str,          ///< str
-  Any,          ///< untyped Python value (operator.* targets)
+  Tensor,             ///< Tensor (a Python number is accepted too: it becomes a wrapped scalar)
+  TensorList,         ///< Tensor[]
+  Scalar,             ///< Scalar: a Python number or a symbolic integer
+  Int,                ///< int
+  SymInt,             ///< SymInt: an int, a symbolic expression or a node holding one
+  IntList,            ///< int[] / int[N]
+  SymIntList,         ///< SymInt[] / SymInt[N]
+  OptionalTensorList, ///< Tensor?[]: items may be None (index, index_put)
+  FloatList,          ///< float[] / float[N]
+  BoolList,           ///< bool[] / bool[N]
+  ScalarList,         ///< Scalar[]
+  Float,              ///< float
+  Bool,               ///< bool
+  ScalarType,         ///< ScalarType (a dtype)
+  Layout,             ///< Layout
+  Device,             ///< Device
+  MemoryFormat,       ///< MemoryFormat
+  Str,                ///< str
+  Any,                ///< untyped Python value (operator.* targets)
 };
 std::string_view argTypeName(ArgType type);
 
@@ -101,6 +105,15 @@ using InferFn = Expected<NodeValue> (*)(const BoundArgs &args);
 /// the interpreter fills it with OpRegistry::setKernel() when it starts.
 struct KernelContext;
 using KernelFn = Status (*)(KernelContext &ctx);
+
+/// One row of an op table: how an op family declares an overload. The registry parses the
+/// schema once and checks that no target is declared twice.
+struct OpRow {
+  std::string_view target; ///< as FX prints it: `torch.ops.aten.gather.default`
+  std::string_view schema; ///< native_functions.yaml form, as PyTorch declares it
+  OpCategory category;
+  InferFn infer;
+};
 
 /// One op overload.
 struct OpInfo {

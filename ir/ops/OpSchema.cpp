@@ -43,6 +43,8 @@ constexpr TypeName kTypeNames[] = {
     {"Device", ArgType::Device},
     {"MemoryFormat", ArgType::MemoryFormat},
     {"str", ArgType::Str},
+    {"SymBool", ArgType::Bool},
+    {"Generator", ArgType::Any},
     {"Any", ArgType::Any},
 };
 
@@ -94,23 +96,40 @@ bool parseType(std::string_view text, ArgType &type, bool &optional, bool &isLis
     isList = true;
     text = text.substr(0, open);
   }
+  // `Tensor?[]`: a list whose items may be None (index, index_put).
+  bool optionalItems = isList && !text.empty() && text.back() == '?';
+  if (optionalItems)
+    text.remove_suffix(1);
   // Alias annotation: Tensor(a), Tensor(a!), Tensor(a -> *).
   if (size_t paren = text.find('('); paren != std::string_view::npos)
     text = text.substr(0, paren);
   for (const TypeName &t : kTypeNames)
     if (t.name == text) {
       type = t.type;
-      if (isList) {
-        if (type == ArgType::Tensor)
-          type = ArgType::TensorList;
-        else if (type == ArgType::Int)
-          type = ArgType::IntList;
-        else if (type == ArgType::SymInt)
-          type = ArgType::SymIntList;
-        else
-          return false;
+      if (!isList)
+        return true;
+      switch (type) {
+      case ArgType::Tensor:
+        type = optionalItems ? ArgType::OptionalTensorList : ArgType::TensorList;
+        return true;
+      case ArgType::Int:
+        type = ArgType::IntList;
+        return !optionalItems;
+      case ArgType::SymInt:
+        type = ArgType::SymIntList;
+        return !optionalItems;
+      case ArgType::Float:
+        type = ArgType::FloatList;
+        return !optionalItems;
+      case ArgType::Bool:
+        type = ArgType::BoolList;
+        return !optionalItems;
+      case ArgType::Scalar:
+        type = ArgType::ScalarList;
+        return !optionalItems;
+      default:
+        return false;
       }
-      return true;
     }
   return false;
 }
@@ -158,6 +177,14 @@ std::string_view argTypeName(ArgType type) {
     return "int[]";
   case ArgType::SymIntList:
     return "SymInt[]";
+  case ArgType::OptionalTensorList:
+    return "Tensor?[]";
+  case ArgType::FloatList:
+    return "float[]";
+  case ArgType::BoolList:
+    return "bool[]";
+  case ArgType::ScalarList:
+    return "Scalar[]";
   default:
     break;
   }

@@ -3,6 +3,8 @@
 /// pointwise ops, torch/_meta_registrations.py for the rest) so that the results equal what
 /// FakeTensor records in `meta["val"]`.
 
+#include "ir/ops/InferSupport.h"
+#include "ir/ops/OpFamilies.h"
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
 
@@ -10,46 +12,6 @@
 #include <cassert>
 
 namespace fxkit {
-
-namespace {
-
-using Sizes = std::vector<SymExpr>;
-
-/// Propagates an error out of the enclosing inference function.
-#define FX_TRY(var, expr)                                                                          \
-  auto var##_e = (expr);                                                                           \
-  if (!var##_e)                                                                                    \
-    return var##_e.takeError();                                                                    \
-  auto var = var##_e.take();
-
-NodeValue one(TensorType t) { return NodeValue{std::move(t)}; }
-
-NodeValue many(std::vector<TensorType> ts) {
-  std::vector<std::optional<TensorType>> out(ts.begin(), ts.end());
-  return NodeValue{std::move(out)};
-}
-
-TensorType make(DType dtype, Sizes sizes, Sizes strides, Device device) {
-  TensorType t;
-  t.dtype = dtype;
-  t.sizes = std::move(sizes);
-  t.strides = std::move(strides);
-  t.device = device;
-  return t;
-}
-
-TensorType contiguous(DType dtype, Sizes sizes, Device device) {
-  Sizes strides = TensorType::contiguousStrides(sizes);
-  return make(dtype, std::move(sizes), std::move(strides), device);
-}
-
-// ---- Pointwise ----
-
-/// An input of a pointwise op: a tensor or a Python scalar (number or symbolic integer).
-struct Operand {
-  std::optional<TensorType> tensor;
-  ScalarKind scalar = ScalarKind::Float;
-};
 
 Expected<Operand> operand(const BoundArgs &b, std::string_view name) {
   const Argument &a = b.get(name);
@@ -79,14 +41,19 @@ Expected<Operand> operand(const BoundArgs &b, std::string_view name) {
   return op;
 }
 
-/// How a pointwise op's result dtype follows from the promoted input dtype
-/// (torch._prims_common.ELEMENTWISE_TYPE_PROMOTION_KIND).
-enum class Promote : uint8_t {
-  Default,    ///< the promoted dtype
-  IntToFloat, ///< integral and bool promote to the default float dtype
-  AlwaysBool, ///< comparisons
-  NoOpMath,   ///< the dtype of the first tensor (no promotion: relu, clone)
-};
+namespace {
+
+/// PyTorch's words for an op that refuses bool tensors.
+std::string boolRefusal(const std::string &op) {
+  if (op == "neg")
+    return "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+           "invert a mask, use the `~` or `logical_not()` operator instead.";
+  if (op == "relu")
+    return "Boolean inputs not supported for relu (the input is a bool tensor)";
+  return op + " is not supported for bool tensors";
+}
+
+} // namespace
 
 Expected<NodeValue> pointwise(const BoundArgs &b, std::initializer_list<std::string_view> names,
                               Promote promote) {
@@ -123,8 +90,17 @@ Expected<NodeValue> pointwise(const BoundArgs &b, std::initializer_list<std::str
   case Promote::AlwaysBool:
     dtype = DType::Bool;
     break;
+  case Promote::NoOpMathNoBool:
+    if (tensors[0]->dtype == DType::Bool)
+      return b.error(boolRefusal(b.op().schema.name));
+    [[fallthrough]];
   case Promote::NoOpMath:
     dtype = tensors[0]->dtype;
+    break;
+  case Promote::IntOnly:
+    if (dtypeIsFloating(dtype))
+      return b.error("\"" + b.op().schema.name + "\" not implemented for '" +
+                     std::string(dtypeName(dtype)) + "' (bitwise ops take integers and bools)");
     break;
   }
   // The device of the first dimensioned tensor: zero-dim CPU tensors may mix with others.
@@ -138,20 +114,13 @@ Expected<NodeValue> pointwise(const BoundArgs &b, std::initializer_list<std::str
   return one(make(dtype, shape.take(), std::move(strides), device));
 }
 
+namespace {
+
 Expected<NodeValue> unaryFloat(const BoundArgs &b) {
   return pointwise(b, {"self"}, Promote::IntToFloat);
 }
-Expected<NodeValue> unarySame(const BoundArgs &b) {
-  return pointwise(b, {"self"}, Promote::NoOpMath);
-}
 Expected<NodeValue> binary(const BoundArgs &b) {
   return pointwise(b, {"self", "other"}, Promote::Default);
-}
-Expected<NodeValue> binaryFloat(const BoundArgs &b) {
-  return pointwise(b, {"self", "other"}, Promote::IntToFloat);
-}
-Expected<NodeValue> compare(const BoundArgs &b) {
-  return pointwise(b, {"self", "other"}, Promote::AlwaysBool);
 }
 
 /// Whether an operand is a bool tensor or a Python bool (a wrapped bool scalar tensor).
@@ -201,21 +170,6 @@ Expected<NodeValue> sub(const BoundArgs &b) {
   return v;
 }
 
-Expected<NodeValue> neg(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  if (self.dtype == DType::Bool)
-    return b.error("Negation, the `-` operator, on a bool tensor is not supported. If you are "
-                   "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
-  return unarySame(b);
-}
-
-Expected<NodeValue> relu(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  if (self.dtype == DType::Bool)
-    return b.error("Boolean inputs not supported for relu (the input is a bool tensor)");
-  return unarySame(b);
-}
-
 Expected<NodeValue> divMode(const BoundArgs &b) {
   const Argument &mode = b.get("rounding_mode");
   if (mode.isNone())
@@ -234,28 +188,6 @@ Expected<NodeValue> divMode(const BoundArgs &b) {
                    "' is not implemented for bool operands (\"div_" + name +
                    "_cpu\" not implemented for 'Bool')");
   return v;
-}
-
-/// pow.Tensor_Scalar and pow.Tensor_Tensor. NumPy's rule, checked by Tensor_Scalar's meta
-/// function: an integral (or bool) base may not take a negative integer exponent. Only a
-/// constant can be checked here; Tensor_Tensor has no such check (its integer kernel takes
-/// negative exponents as c10's powi does).
-Expected<NodeValue> power(const BoundArgs &b) {
-  FX_TRY(base, b.tensor("self"));
-  std::optional<int64_t> exponent;
-  const Argument &e = b.get("exponent");
-  bool integral = e.kind() == Argument::Kind::Int || e.kind() == Argument::Kind::Sym ||
-                  (e.isNode() && e.asNode()->value().sym());
-  if (b.op().schema.overload == "Tensor_Scalar" && integral) {
-    FX_TRY(v, b.symInt("exponent"));
-    if (v.isConstant())
-      exponent = v.constant();
-  }
-  if (!dtypeIsFloating(base.dtype) && exponent && *exponent < 0)
-    return b.error("Integers to negative integer powers are not allowed (" +
-                   std::string(dtypeName(base.dtype)) + " tensor to the power " +
-                   std::to_string(*exponent) + ")");
-  return pointwise(b, {"self", "exponent"}, Promote::Default);
 }
 
 Expected<NodeValue> whereSelf(const BoundArgs &b) {
@@ -310,10 +242,14 @@ Expected<NodeValue> clone(const BoundArgs &b) {
 
 // ---- Creation ----
 
+} // namespace
+
 Expected<Device> deviceOr(const BoundArgs &b, std::string_view name) {
   FX_TRY(d, b.device(name));
   return d ? *d : Device{};
 }
+
+namespace {
 
 Expected<NodeValue> full(const BoundArgs &b) {
   FX_TRY(size, b.symIntList("size"));
@@ -588,6 +524,8 @@ Expected<NodeValue> asStrided(const BoundArgs &b) {
 
 // ---- Reductions ----
 
+} // namespace
+
 /// Reduced shape; `dims` empty or absent reduces everything. A dim may appear once
 /// (at::dim_list_to_bitset; on a 0-d tensor 0 and -1 are the same dim).
 Expected<Sizes> reducedShape(const BoundArgs &b, const Sizes &sizes,
@@ -614,6 +552,8 @@ Expected<Sizes> reducedShape(const BoundArgs &b, const Sizes &sizes,
   }
   return out;
 }
+
+namespace {
 
 /// How a reduction picks its result dtype when `dtype=` is absent.
 enum class ReduceDType : uint8_t {
@@ -1017,12 +957,7 @@ Expected<NodeValue> symSize(const BoundArgs &b) {
   return NodeValue{self.sizes[*d]};
 }
 
-struct Row {
-  std::string_view target;
-  std::string_view schema;
-  OpCategory category;
-  InferFn infer;
-};
+using Row = OpRow;
 
 using C = OpCategory;
 
@@ -1036,43 +971,11 @@ const Row kRows[] = {
   {"torch.ops.aten.sub.Tensor", "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", C::Pointwise, sub},
   {"torch.ops.aten.sub.Scalar", "sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", C::Pointwise, sub},
   {"torch.ops.aten.rsub.Scalar", "rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", C::Pointwise, sub},
-  {"torch.ops.aten.mul.Tensor", "mul.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, binary},
-  {"torch.ops.aten.mul.Scalar", "mul.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, binary},
-  {"torch.ops.aten.div.Tensor", "div.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, binaryFloat},
-  {"torch.ops.aten.div.Scalar", "div.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, binaryFloat},
   {"torch.ops.aten.div.Tensor_mode", "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", C::Pointwise, divMode},
-  {"torch.ops.aten.maximum.default", "maximum(Tensor self, Tensor other) -> Tensor", C::Pointwise, binary},
-  {"torch.ops.aten.minimum.default", "minimum(Tensor self, Tensor other) -> Tensor", C::Pointwise, binary},
-  {"torch.ops.aten.pow.Tensor_Scalar", "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", C::Pointwise, power},
-  {"torch.ops.aten.pow.Tensor_Tensor", "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", C::Pointwise, power},
+  {"torch.ops.aten.div.Scalar_mode", "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", C::Pointwise, divMode},
   {"torch.ops.aten.where.self", "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", C::Pointwise, whereSelf},
   // Comparisons
-  {"torch.ops.aten.le.Scalar", "le.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
-  {"torch.ops.aten.le.Tensor", "le.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, compare},
-  {"torch.ops.aten.lt.Scalar", "lt.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
-  {"torch.ops.aten.lt.Tensor", "lt.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, compare},
-  {"torch.ops.aten.ge.Scalar", "ge.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
-  {"torch.ops.aten.ge.Tensor", "ge.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, compare},
-  {"torch.ops.aten.gt.Scalar", "gt.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
-  {"torch.ops.aten.gt.Tensor", "gt.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, compare},
-  {"torch.ops.aten.eq.Scalar", "eq.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
-  {"torch.ops.aten.eq.Tensor", "eq.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, compare},
-  {"torch.ops.aten.ne.Scalar", "ne.Scalar(Tensor self, Scalar other) -> Tensor", C::Pointwise, compare},
-  {"torch.ops.aten.ne.Tensor", "ne.Tensor(Tensor self, Tensor other) -> Tensor", C::Pointwise, compare},
   // Pointwise unary
-  {"torch.ops.aten.relu.default", "relu(Tensor self) -> Tensor", C::Pointwise, relu},
-  {"torch.ops.aten.neg.default", "neg(Tensor self) -> Tensor", C::Pointwise, neg},
-  {"torch.ops.aten.abs.default", "abs(Tensor self) -> Tensor", C::Pointwise, unarySame},
-  {"torch.ops.aten.sigmoid.default", "sigmoid(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
-  {"torch.ops.aten.tanh.default", "tanh(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
-  {"torch.ops.aten.erf.default", "erf(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
-  {"torch.ops.aten.exp.default", "exp(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
-  {"torch.ops.aten.log.default", "log(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
-  {"torch.ops.aten.cos.default", "cos(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
-  {"torch.ops.aten.sin.default", "sin(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
-  {"torch.ops.aten.sqrt.default", "sqrt(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
-  {"torch.ops.aten.rsqrt.default", "rsqrt(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
-  {"torch.ops.aten.reciprocal.default", "reciprocal(Tensor self) -> Tensor", C::Pointwise, unaryFloat},
   {"torch.ops.aten.gelu.default", "gelu(Tensor self, *, str approximate='none') -> Tensor", C::Pointwise, unaryFloat},
   {"torch.ops.prims.convert_element_type.default", "convert_element_type(Tensor a, ScalarType dtype) -> Tensor", C::Pointwise, convertElementType},
   // Creation
@@ -1129,26 +1032,30 @@ const Row kRows[] = {
 };
 // clang-format on
 
-#undef FX_TRY
-
 } // namespace
 
 OpRegistry::OpRegistry() {
-  ops_.reserve(std::size(kRows));
-  for (const Row &row : kRows) {
-    auto schema = parseSchema(row.schema);
-    // The table is code: a schema that does not parse is a bug caught by the registry tests.
-    assert(schema && "op table schema does not parse");
-    OpInfo info;
-    info.target = row.target;
-    if (schema)
-      info.schema = schema.take();
-    info.category = row.category;
-    info.infer = row.infer;
-    assert(!index_.count(row.target) && "op listed twice in the table");
-    index_.emplace(row.target, ops_.size());
-    ops_.push_back(std::move(info));
-  }
+  const std::span<const OpRow> tables[] = {
+      kRows, pointwiseOpRows(), indexingOpRows(), reductionOpRows(), nnOpRows(), tensorOpRows()};
+  size_t count = 0;
+  for (std::span<const OpRow> table : tables)
+    count += table.size();
+  ops_.reserve(count);
+  for (std::span<const OpRow> table : tables)
+    for (const Row &row : table) {
+      auto schema = parseSchema(row.schema);
+      // The table is code: a schema that does not parse is a bug caught by the registry tests.
+      assert(schema && "op table schema does not parse");
+      OpInfo info;
+      info.target = row.target;
+      if (schema)
+        info.schema = schema.take();
+      info.category = row.category;
+      info.infer = row.infer;
+      assert(!index_.count(row.target) && "op listed twice in the table");
+      index_.emplace(row.target, ops_.size());
+      ops_.push_back(std::move(info));
+    }
 }
 
 OpRegistry &OpRegistry::instance() {

@@ -575,91 +575,40 @@ Expected<std::string> KernelEmitter::scalar(const ScalarInstr &in,
     auto t = computeType(op.body[in.operands[k]].dtype);
     return t && *t == T ? v[in.operands[k]] : "(" + T + ")" + v[in.operands[k]];
   };
-  switch (in.op) {
-  case ScalarOp::Load:
-  case ScalarOp::Constant:
-  case ScalarOp::IndexValue:
-    break;
-  case ScalarOp::Neg:
-    return "-" + a(0);
-  case ScalarOp::Abs:
-    return fl ? "fabs(" + a(0) + ")" : "(" + a(0) + " < 0 ? -" + a(0) + " : " + a(0) + ")";
-  case ScalarOp::Relu:
-    return "(" + a(0) + " < 0 ? (" + T + ")0 : " + a(0) + ")";
-  case ScalarOp::Sigmoid:
-    return "1 / (1 + exp(-" + a(0) + "))";
-  case ScalarOp::Tanh:
-    return "tanh(" + a(0) + ")";
-  case ScalarOp::Erf:
-    return "erf(" + a(0) + ")";
-  case ScalarOp::Exp:
-    return "exp(" + a(0) + ")";
-  case ScalarOp::Log:
-    return "log(" + a(0) + ")";
-  case ScalarOp::Cos:
-    return "cos(" + a(0) + ")";
-  case ScalarOp::Sin:
-    return "sin(" + a(0) + ")";
-  case ScalarOp::Sqrt:
-    return "sqrt(" + a(0) + ")";
-  case ScalarOp::Rsqrt:
-    return "rsqrt(" + a(0) + ")";
-  case ScalarOp::Reciprocal:
-    return "1 / " + a(0);
-  case ScalarOp::Gelu:
-    return "fx_gelu_" + sfx + "(" + a(0) + ")";
-  case ScalarOp::GeluTanh:
-    return "fx_gelu_tanh_" + sfx + "(" + a(0) + ")";
-  case ScalarOp::Cast: {
-    const std::string &x = v[in.operands[0]];
-    if (in.dtype == DType::Float16)
-      return "fx_round_half((float)" + x + ")";
-    if (in.dtype == DType::BFloat16)
-      return "fx_round_bf16((float)" + x + ")";
-    if (in.dtype == DType::Bool)
-      return "(" + x + " != 0)";
-    return "(" + T + ")" + x;
+  switch (scalarOpKind(in.op)) {
+  case ScalarOpKind::Special:
+    if (in.op == ScalarOp::Cast) {
+      const std::string &x = v[in.operands[0]];
+      if (in.dtype == DType::Float16)
+        return "fx_round_half((float)" + x + ")";
+      if (in.dtype == DType::BFloat16)
+        return "fx_round_bf16((float)" + x + ")";
+      if (in.dtype == DType::Bool)
+        return "(" + x + " != 0)";
+      return "(" + T + ")" + x;
+    }
+    break; // leaves are emitted by emitBody
+  case ScalarOpKind::Arith:
+  case ScalarOpKind::FloatFn:
+  case ScalarOpKind::Predicate: {
+    // A predicate's form follows its first operand's dtype, any other op's its own.
+    bool floating = fl;
+    if (scalarOpKind(in.op) == ScalarOpKind::Predicate)
+      floating = dtypeIsFloating(op.body[in.operands[0]].dtype);
+    const ScalarOpSpelling &sp = scalarOpSpelling(in.op);
+    std::string_view form = floating || sp.openclInt.empty() ? sp.openclFloat : sp.openclInt;
+    if (form.empty())
+      break;
+    return expandSpelling(form, [&](std::string_view p) -> std::string {
+      if (p == "T")
+        return T;
+      if (p == "s")
+        return sfx;
+      if (p[0] == 'r' || p[0] == 'b')
+        return v[in.operands[p[1] - '0']];
+      return a(p[0] - '0');
+    });
   }
-  case ScalarOp::Add:
-    return a(0) + " + " + a(1);
-  case ScalarOp::Sub:
-    return a(0) + " - " + a(1);
-  case ScalarOp::Mul:
-    return a(0) + " * " + a(1);
-  case ScalarOp::TrueDiv:
-    return a(0) + " / " + a(1);
-  case ScalarOp::FloorDiv:
-    return fl ? "floor(" + a(0) + " / " + a(1) + ")"
-              : "(" + T + ")fx_floordiv((fx_index_t)" + v[in.operands[0]] + ", (fx_index_t)" +
-                    v[in.operands[1]] + ")";
-  case ScalarOp::TruncDiv:
-    return fl ? "trunc(" + a(0) + " / " + a(1) + ")" : a(0) + " / " + a(1);
-  case ScalarOp::Maximum:
-    return fl ? "fx_maximum_" + sfx + "(" + a(0) + ", " + a(1) + ")"
-              : "max(" + a(0) + ", " + a(1) + ")";
-  case ScalarOp::Minimum:
-    return fl ? "fx_minimum_" + sfx + "(" + a(0) + ", " + a(1) + ")"
-              : "min(" + a(0) + ", " + a(1) + ")";
-  case ScalarOp::Pow:
-    if (!fl)
-      return "(" + T + ")fx_ipow((long)" + v[in.operands[0]] + ", (long)" + v[in.operands[1]] + ")";
-    return "pow(" + a(0) + ", " + a(1) + ")";
-  case ScalarOp::Lt:
-    return v[in.operands[0]] + " < " + v[in.operands[1]];
-  case ScalarOp::Le:
-    return v[in.operands[0]] + " <= " + v[in.operands[1]];
-  case ScalarOp::Gt:
-    return v[in.operands[0]] + " > " + v[in.operands[1]];
-  case ScalarOp::Ge:
-    return v[in.operands[0]] + " >= " + v[in.operands[1]];
-  case ScalarOp::Eq:
-    return v[in.operands[0]] + " == " + v[in.operands[1]];
-  case ScalarOp::Ne:
-    return v[in.operands[0]] + " != " + v[in.operands[1]];
-  case ScalarOp::LogicalAnd:
-    return "(" + v[in.operands[0]] + " != 0) && (" + v[in.operands[1]] + " != 0)";
-  case ScalarOp::Where:
-    return v[in.operands[0]] + " ? " + a(1) + " : " + a(2);
   }
   return Error("kernel " + k_.name + ": " + std::string(scalarOpName(in.op)) + " in " +
                p_.ops[k_.ops[i]].name + " has no OpenCL form");
@@ -1500,17 +1449,32 @@ inline fx_index_t fx_mod(fx_index_t a, fx_index_t b) {
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
 inline fx_index_t fx_ceildiv(fx_index_t a, fx_index_t b) { return -fx_floordiv(-a, b); }
+/// Integer power by squaring; negative exponents as c10's powi (1, +-1 or 0).
 inline long fx_ipow(long a, long b) {
-  long r = 1;
-  for (; b > 0; --b)
-    r *= a;
-  return r;
+  if (b < 0)
+    return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
+  ulong r = 1, x = (ulong)a;
+  for (; b; b >>= 1, x *= x)
+    if (b & 1)
+      r *= x;
+  return (long)r;
+}
+/// torch.fmod and torch.remainder of integers; a zero divisor (an error in PyTorch, a trap on
+/// some devices) gives 0.
+inline long fx_ifmod(long a, long b) { return b == 0 || b == -1 ? 0 : a % b; }
+inline long fx_iremainder(long a, long b) {
+  long r = fx_ifmod(a, b);
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
 /// Whether a vector access at `p` may use a 16-byte load or store.
 inline bool fx_aligned16(__global const void *p) { return ((ulong)p & 15) == 0; }
 /// NaN-propagating maximum and minimum (torch.maximum, amax).
 inline float fx_maximum_f(float a, float b) { return isnan(a) || isnan(b) ? NAN : fmax(a, b); }
 inline float fx_minimum_f(float a, float b) { return isnan(a) || isnan(b) ? NAN : fmin(a, b); }
+inline float fx_remainder_f(float a, float b) {
+  float r = fmod(a, b);
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
 inline float fx_gelu_f(float x) { return 0.5f * x * (1.0f + erf(x * 0.70710678118654752f)); }
 inline float fx_gelu_tanh_f(float x) {
   return 0.5f * x * (1.0f + tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
@@ -1535,6 +1499,10 @@ inline float fx_round_half(float f) {
     s +=
         R"(inline double fx_maximum_d(double a, double b) { return isnan(a) || isnan(b) ? NAN : fmax(a, b); }
 inline double fx_minimum_d(double a, double b) { return isnan(a) || isnan(b) ? NAN : fmin(a, b); }
+inline double fx_remainder_d(double a, double b) {
+  double r = fmod(a, b);
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
 inline double fx_gelu_d(double x) { return 0.5 * x * (1.0 + erf(x * 0.70710678118654752)); }
 inline double fx_gelu_tanh_d(double x) {
   return 0.5 * x * (1.0 + tanh(0.79788456080286536 * (x + 0.044715 * x * x * x)));

@@ -1,0 +1,44 @@
+#include "ir/loop/ScalarEval.h"
+#include "ir/loop/ScalarMath.h"
+
+#include <cmath>
+#include <limits>
+
+namespace fxkit::loop {
+
+double evalScalarFloat(ScalarOp op, double a, double b, double c) {
+  switch (op) {
+  case ScalarOp::Load:
+  case ScalarOp::Constant:
+  case ScalarOp::IndexValue:
+  case ScalarOp::Cast:
+    return std::numeric_limits<double>::quiet_NaN();
+#define FXKIT_SCALAR_OP(Id, name, arity, kind, floatValue, ...)                                    \
+  case ScalarOp::Id:                                                                               \
+    return static_cast<double>(floatValue);
+#include "ir/loop/ScalarOps.def"
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+bool hasIntForm(ScalarOp op) {
+  ScalarOpKind kind = scalarOpKind(op);
+  return kind == ScalarOpKind::Arith || kind == ScalarOpKind::Predicate;
+}
+
+std::optional<int64_t> evalScalarInt(ScalarOp op, int64_t i, int64_t j, int64_t k) {
+  switch (op) {
+  case ScalarOp::Load:
+  case ScalarOp::Constant:
+  case ScalarOp::IndexValue:
+  case ScalarOp::Cast:
+    return std::nullopt;
+#define FXKIT_SCALAR_OP(Id, name, arity, kind, floatValue, intValue, ...)                          \
+  case ScalarOp::Id:                                                                               \
+    return intValue;
+#include "ir/loop/ScalarOps.def"
+  }
+  return std::nullopt;
+}
+
+} // namespace fxkit::loop

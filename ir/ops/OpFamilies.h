@@ -1,0 +1,26 @@
+#pragma once
+/// \file The op families beyond the core table (ir/ops/OpTable.cpp). Each family file holds
+/// its ops' rows (target, PyTorch schema, category) and their shape/dtype/stride inference; the
+/// family's reference kernels live in backends/interp/<Family>Kernels.cpp. The registry reads
+/// every table listed here once, when it is built.
+
+#include "ir/ops/OpRegistry.h"
+
+#include <span>
+
+namespace fxkit {
+
+/// Elementwise ops generated from ir/ops/PointwiseOps.def (ir/ops/PointwiseOps.cpp).
+std::span<const OpRow> pointwiseOpRows();
+/// gather, index, index_put, scatter*, *_scatter, padding, flip, repeat (IndexingOps.cpp).
+std::span<const OpRow> indexingOpRows();
+/// any, argmax/argmin, prod, max/min.dim, var, cumsum, sort, softmax, normalisations
+/// (ReductionOps.cpp).
+std::span<const OpRow> reductionOpRows();
+/// Pooling, convolution backward, upsampling, grid sampling, distances (NnOps.cpp).
+std::span<const OpRow> nnOpRows();
+/// Creation, copies, matrix-product variants, attention backward, symbolic queries
+/// (TensorOps.cpp).
+std::span<const OpRow> tensorOpRows();
+
+} // namespace fxkit
