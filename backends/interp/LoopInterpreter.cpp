@@ -45,7 +45,7 @@ double apply(ScalarOp op, DType dtype, double a, double b, double c) {
   if (op == ScalarOp::Cast)
     return a;
   if (!dtypeIsFloating(dtype) && scalarOpKind(op) == ScalarOpKind::Arith) {
-    auto v = evalScalarInt(op, static_cast<int64_t>(a), static_cast<int64_t>(b),
+    auto v = evalScalarInt(op, dtype, static_cast<int64_t>(a), static_cast<int64_t>(b),
                            static_cast<int64_t>(c));
     return v ? static_cast<double>(*v) : 0.0;
   }

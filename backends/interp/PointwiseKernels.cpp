@@ -428,16 +428,15 @@ Status convertElementTypeKernel(KernelContext &ctx) {
 /// result dtype; a bound that is None is left out.
 Status clampKernel(KernelContext &ctx) {
   bool hardtanh = ctx.args.op().schema.name == "hardtanh";
+  const std::string_view bounds[2] = {hardtanh ? "min_val" : "min", hardtanh ? "max_val" : "max"};
   std::vector<std::string_view> names{"self"};
-  int lo = -1, hi = -1;
-  for (std::string_view bound : hardtanh
-                                    ? std::initializer_list<std::string_view>{"min_val", "max_val"}
-                                    : std::initializer_list<std::string_view>{"min", "max"}) {
-    if (ctx.args.get(bound).isNone())
-      continue;
-    (bound.starts_with("min") ? lo : hi) = static_cast<int>(names.size());
-    names.push_back(bound);
-  }
+  int at[2] = {-1, -1}; // where min and max are among the operands
+  for (int k = 0; k < 2; ++k)
+    if (!ctx.args.get(bounds[k]).isNone()) {
+      at[k] = static_cast<int>(names.size());
+      names.push_back(bounds[k]);
+    }
+  int lo = at[0], hi = at[1];
   return runPointwise(ctx, names, ComputeIn::Output,
                       [lo, hi](DType, std::span<const Operand>) -> Expected<ElementFns> {
                         return ElementFns{[lo, hi](Ints v) -> std::optional<int64_t> {
@@ -489,19 +488,20 @@ Status scalarOpKernel(KernelContext &ctx) {
   for (int k = 0; k < loop::scalarOpArity(op); ++k)
     names.push_back(args[k].name);
   bool predicate = loop::scalarOpKind(op) == loop::ScalarOpKind::Predicate;
-  return runPointwise(
-      ctx, names, predicate ? ComputeIn::Common : ComputeIn::Output,
-      [op](DType, std::span<const Operand>) -> Expected<ElementFns> {
-        ElementFns fns;
-        if (loop::hasIntForm(op))
-          fns.onInt = [op](Ints v) {
-            return loop::evalScalarInt(op, v[0], v.size() > 1 ? v[1] : 0, v.size() > 2 ? v[2] : 0);
-          };
-        fns.onFloat = [op](Floats v) {
-          return loop::evalScalarFloat(op, v[0], v.size() > 1 ? v[1] : 0, v.size() > 2 ? v[2] : 0);
-        };
-        return fns;
-      });
+  return runPointwise(ctx, names, predicate ? ComputeIn::Common : ComputeIn::Output,
+                      [op](DType compute, std::span<const Operand>) -> Expected<ElementFns> {
+                        ElementFns fns;
+                        if (loop::hasIntForm(op))
+                          fns.onInt = [op, compute](Ints v) {
+                            return loop::evalScalarInt(op, compute, v[0], v.size() > 1 ? v[1] : 0,
+                                                       v.size() > 2 ? v[2] : 0);
+                          };
+                        fns.onFloat = [op](Floats v) {
+                          return loop::evalScalarFloat(op, v[0], v.size() > 1 ? v[1] : 0,
+                                                       v.size() > 2 ? v[2] : 0);
+                        };
+                        return fns;
+                      });
 }
 
 } // namespace

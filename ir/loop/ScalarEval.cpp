@@ -26,7 +26,8 @@ bool hasIntForm(ScalarOp op) {
   return kind == ScalarOpKind::Arith || kind == ScalarOpKind::Predicate;
 }
 
-std::optional<int64_t> evalScalarInt(ScalarOp op, int64_t i, int64_t j, int64_t k) {
+std::optional<int64_t> evalScalarInt(ScalarOp op, DType dtype, int64_t i, int64_t j, int64_t k) {
+  [[maybe_unused]] const bool isBool = dtype == DType::Bool;
   switch (op) {
   case ScalarOp::Load:
   case ScalarOp::Constant:

@@ -16,8 +16,9 @@ double evalScalarFloat(ScalarOp op, double a, double b = 0, double c = 0);
 /// Whether `op` has an exact integer form (every Arith and Predicate op; not FloatFn ones).
 bool hasIntForm(ScalarOp op);
 
-/// The value of `op` on integers (wrapping as PyTorch's int64); nullopt for an integer division
-/// by zero or an op without an integer form.
-std::optional<int64_t> evalScalarInt(ScalarOp op, int64_t i, int64_t j = 0, int64_t k = 0);
+/// The value of `op` on integers of `dtype` (wrapping as PyTorch's int64; bools are 0 and 1);
+/// nullopt for an integer division by zero or an op without an integer form.
+std::optional<int64_t> evalScalarInt(ScalarOp op, DType dtype, int64_t i, int64_t j = 0,
+                                     int64_t k = 0);
 
 } // namespace fxkit::loop
