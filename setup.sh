@@ -13,7 +13,7 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 packages=(build-essential cmake pkg-config
           nlohmann-json3-dev libreadline-dev libgraphviz-dev ocl-icd-opencl-dev pocl-opencl-icd
           libclblast-dev llvm-15-dev libclang-15-dev libfmt-dev libcli11-dev googletest
-          libgtest-dev libbenchmark-dev clang-15 libclang-common-15-dev)
+          libgtest-dev libbenchmark-dev clang-15 libclang-common-15-dev zlib1g-dev)
 
 missing=()
 for p in "${packages[@]}"; do

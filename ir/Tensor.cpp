@@ -90,6 +90,9 @@ bool dtypeIsComputable(DType dtype) {
   case DType::Float64:
   case DType::Int64:
   case DType::Int32:
+  case DType::Int16:
+  case DType::Int8:
+  case DType::UInt8:
   case DType::Bool:
     return true;
   default:
@@ -321,6 +324,12 @@ double Tensor::loadDouble(int64_t elementOffset) const {
     return static_cast<double>(loadAs<int64_t>(p));
   case DType::Int32:
     return loadAs<int32_t>(p);
+  case DType::Int16:
+    return loadAs<int16_t>(p);
+  case DType::Int8:
+    return loadAs<int8_t>(p);
+  case DType::UInt8:
+    return loadAs<uint8_t>(p);
   case DType::Bool:
     return loadAs<uint8_t>(p) != 0 ? 1.0 : 0.0;
   default:
@@ -336,6 +345,12 @@ int64_t Tensor::loadInt(int64_t elementOffset) const {
     return loadAs<int64_t>(p);
   case DType::Int32:
     return loadAs<int32_t>(p);
+  case DType::Int16:
+    return loadAs<int16_t>(p);
+  case DType::Int8:
+    return loadAs<int8_t>(p);
+  case DType::UInt8:
+    return loadAs<uint8_t>(p);
   case DType::Bool:
     return loadAs<uint8_t>(p) != 0 ? 1 : 0;
   default:
@@ -365,6 +380,13 @@ void Tensor::storeDouble(int64_t elementOffset, double value) {
   case DType::Int32:
     storeAs<int32_t>(p, saturatingToInt32(value));
     break;
+  case DType::Int16:
+  case DType::Int8:
+  case DType::UInt8:
+    // A float converted to a narrow integer: through int64 and wrapped, as c10's casts do on
+    // the usual platforms (the C++ conversion itself is undefined out of range).
+    storeInt(elementOffset, saturatingToInt64(value));
+    break;
   case DType::Bool:
     storeAs<uint8_t>(p, value != 0 ? 1 : 0);
     break;
@@ -382,6 +404,15 @@ void Tensor::storeInt(int64_t elementOffset, int64_t value) {
   case DType::Int32:
     // Wraps modulo 2^32 like an integer cast in C++ and PyTorch.
     storeAs<int32_t>(p, static_cast<int32_t>(value));
+    break;
+  case DType::Int16:
+    storeAs<int16_t>(p, static_cast<int16_t>(value));
+    break;
+  case DType::Int8:
+    storeAs<int8_t>(p, static_cast<int8_t>(value));
+    break;
+  case DType::UInt8:
+    storeAs<uint8_t>(p, static_cast<uint8_t>(value));
     break;
   case DType::Bool:
     storeAs<uint8_t>(p, value != 0 ? 1 : 0);

@@ -1,4 +1,5 @@
 #include "repl/Cli.h"
+#include "repl/OpsCommand.h"
 
 #include "exporters/Export.h"
 #include "exporters/GraphSummary.h"
@@ -293,6 +294,15 @@ int runCli(int argc, char **argv) {
 
   CLI::App *devices = app.add_subcommand("devices", "List OpenCL platforms and devices");
 
+  OpsCommandOptions opsOptions;
+  CLI::App *ops = app.add_subcommand(
+      "ops", "List the op registry: per overload its category, inference, reference kernel, "
+             "compiled form and Core ATen membership");
+  auto *opsJson = ops->add_flag("--json", opsOptions.json, "Print JSON");
+  ops->add_flag("--markdown", opsOptions.markdown, "Print the coverage table of docs/ops.md")
+      ->excludes(opsJson);
+  ops->add_flag("--core", opsOptions.coreOnly, "Only Core ATen overloads");
+
   PlanCommandOptions planOptions;
   CLI::App *plan = addPlanSubcommand(app, planOptions);
 
@@ -364,6 +374,8 @@ int runCli(int argc, char **argv) {
     return runRunCommand(runOptions);
   if (devices->parsed())
     return runDevicesCommand();
+  if (ops->parsed())
+    return runOpsCommand(opsOptions);
   if (plan->parsed())
     return runPlanCommand(planOptions);
   if (fuse->parsed())

@@ -441,14 +441,30 @@ TEST(PointwiseKernels, BroadcastPermutedAndExpanded) {
 }
 
 TEST(PointwiseKernels, UnsupportedDTypeIsAnError) {
-  auto u8 = Tensor::zeros(DType::UInt8, {2});
-  ASSERT_TRUE(u8);
-  std::string e = runError("torch.ops.aten.neg.default](args = (%a,), kwargs = {})", {*u8});
-  EXPECT_NE(e.find("uint8"), std::string::npos) << e;
-  e = runError("torch.ops.prims.convert_element_type.default](args = (%a, torch.int8), kwargs = "
-               "{})",
+  auto c64 = Tensor::zeros(DType::Complex64, {2});
+  ASSERT_TRUE(c64);
+  std::string e = runError("torch.ops.aten.neg.default](args = (%a,), kwargs = {})", {*c64});
+  EXPECT_NE(e.find("complex64"), std::string::npos) << e;
+  e = runError("torch.ops.prims.convert_element_type.default](args = (%a, torch.float8_e4m3fn), "
+               "kwargs = {})",
                {f32({1}, {1})});
-  EXPECT_NE(e.find("int8"), std::string::npos) << e;
+  EXPECT_NE(e.find("float8"), std::string::npos) << e;
+}
+
+TEST(PointwiseKernels, NarrowIntegersWrapAsInPyTorch) {
+  // int8 and uint8 arithmetic wraps; a float converted to uint8 keeps the low byte of its
+  // truncated value.
+  auto i8 = Tensor::zeros(DType::Int8, {2});
+  ASSERT_TRUE(i8);
+  i8->storeInt(0, 100);
+  i8->storeInt(1, -128);
+  Tensor sum = run("torch.ops.aten.add.Tensor](args = (%a, %a), kwargs = {})", {*i8});
+  EXPECT_EQ(sum.dtype(), DType::Int8);
+  EXPECT_EQ(ints(sum), (std::vector<int64_t>{-56, 0}));
+  Tensor u8 = run("torch.ops.prims.convert_element_type.default](args = (%a, torch.uint8), "
+                  "kwargs = {})",
+                  {f32({2}, {300.7, 5.2})});
+  EXPECT_EQ(ints(u8), (std::vector<int64_t>{44, 5}));
 }
 
 // ---- Creation ----

@@ -722,7 +722,9 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
 }
 
 Status Lowerer::lowerExtern(const Node &n, const BoundArgs &args) {
-  if (args.op().schema.indexOf("out") >= 0)
+  // An out= variant declares `out` keyword-only (attention backward's positional `out` is the
+  // forward's output, an ordinary input).
+  if (int out = args.op().schema.indexOf("out"); out >= 0 && args.op().schema.args[out].kwargOnly)
     return nodeError(n, "out= variants are not lowered (they mutate an input)");
   LoopOp &op = newOp(LoopOpKind::Extern, n);
   op.externNode = &n;

@@ -80,9 +80,8 @@ Expected<Tensor> copyOfSelf(const KernelContext &ctx, const Tensor &self) {
   if (out.sizes() != self.sizes())
     return ctx.error("self " + sizesStr(self.sizes()) + " differs from the result " +
                      sizesStr(out.sizes()));
-  Tensor::forEachIndex(self.sizes(), [&](Index i) {
-    copyElement(self, self.offsetOf(i), out, out.offsetOf(i));
-  });
+  Tensor::forEachIndex(self.sizes(),
+                       [&](Index i) { copyElement(self, self.offsetOf(i), out, out.offsetOf(i)); });
   return out;
 }
 
@@ -192,7 +191,8 @@ void combine(Acc &acc, Reduce op, int64_t i, double f) {
     // NaN wins, as in PyTorch's max/min.
     bool max = op == Reduce::Amax;
     acc.i = max ? std::max(acc.i, i) : std::min(acc.i, i);
-    acc.f = std::isnan(acc.f) || std::isnan(f) ? kNaN : (max ? std::max(acc.f, f) : std::min(acc.f, f));
+    acc.f =
+        std::isnan(acc.f) || std::isnan(f) ? kNaN : (max ? std::max(acc.f, f) : std::min(acc.f, f));
     return;
   }
   }
@@ -207,9 +207,11 @@ int64_t floorDiv(int64_t a, int64_t b) {
 Expected<Reduce> reduceArg(const KernelContext &ctx) {
   const Argument &a = ctx.args.get("reduce");
   std::string_view name = a.kind() == Argument::Kind::String ? a.asString() : "";
-  static constexpr std::pair<std::string_view, Reduce> kNames[] = {
-      {"sum", Reduce::Sum},   {"prod", Reduce::Prod}, {"mean", Reduce::Mean},
-      {"amax", Reduce::Amax}, {"amin", Reduce::Amin}};
+  static constexpr std::pair<std::string_view, Reduce> kNames[] = {{"sum", Reduce::Sum},
+                                                                   {"prod", Reduce::Prod},
+                                                                   {"mean", Reduce::Mean},
+                                                                   {"amax", Reduce::Amax},
+                                                                   {"amin", Reduce::Amin}};
   for (const auto &[n, r] : kNames)
     if (n == name)
       return r;
@@ -324,7 +326,8 @@ Expected<std::vector<std::optional<Tensor>>> optionalTensors(const KernelContext
     }
     const RuntimeValue *v = item.isNode() ? ctx.valueOf(item.asNode()) : nullptr;
     if (!v || !v->tensor())
-      return ctx.error("argument '" + std::string(name) + "' holds something that is not a "
+      return ctx.error("argument '" + std::string(name) +
+                       "' holds something that is not a "
                        "tensor at run time");
     out.emplace_back(*v->tensor());
   }
@@ -352,7 +355,8 @@ Expected<std::vector<Tensor>> maskIndices(const Tensor &mask) {
 }
 
 /// Broadcast of concrete shapes (aligned at the last dim); nullopt when they do not broadcast.
-std::optional<std::vector<int64_t>> broadcastSizes(const std::vector<std::vector<int64_t>> &shapes) {
+std::optional<std::vector<int64_t>>
+broadcastSizes(const std::vector<std::vector<int64_t>> &shapes) {
   size_t rank = 0;
   for (const auto &s : shapes)
     rank = std::max(rank, s.size());
@@ -371,10 +375,10 @@ std::optional<std::vector<int64_t>> broadcastSizes(const std::vector<std::vector
 /// `self[indices]` as AdvancedIndex sees it (masks expanded, index tensors broadcast, the
 /// indexed dims moved to the front when they are not adjacent).
 struct IndexPlan {
-  Tensor self;                               ///< self's dims permuted as described
-  std::vector<int64_t> dims;                 ///< self's original dim of each dim
-  std::vector<std::optional<Tensor>> index;  ///< per dim: its index tensor, if indexed
-  std::vector<int64_t> replacement;          ///< broadcast shape of the index tensors
+  Tensor self;                              ///< self's dims permuted as described
+  std::vector<int64_t> dims;                ///< self's original dim of each dim
+  std::vector<std::optional<Tensor>> index; ///< per dim: its index tensor, if indexed
+  std::vector<int64_t> replacement;         ///< broadcast shape of the index tensors
   size_t before = 0, count = 0;
 
   std::vector<int64_t> resultSizes() const {
@@ -394,8 +398,8 @@ struct IndexPlan {
         coord = r[j];
       } else if (j < before + count) {
         const Tensor &t = *index[j];
-        FXKIT_KTRY(v, checkedIndex(ctx, t.loadInt(broadcastOffset(t, sub)), self.size(j), dims[j],
-                                   true));
+        FXKIT_KTRY(
+            v, checkedIndex(ctx, t.loadInt(broadcastOffset(t, sub)), self.size(j), dims[j], true));
         coord = v;
       } else {
         coord = r[j - count + replacement.size()];
@@ -663,9 +667,8 @@ Status embeddingDenseBackwardKernel(KernelContext &ctx) {
     double v = grad.getDouble(i);
     sums[r * width + col] += scale ? v / static_cast<double>(counts[r]) : v;
   });
-  Tensor::forEachIndex(out.sizes(), [&](Index i) {
-    out.storeDouble(out.offsetOf(i), sums[i[0] * width + i[1]]);
-  });
+  Tensor::forEachIndex(
+      out.sizes(), [&](Index i) { out.storeDouble(out.offsetOf(i), sums[i[0] * width + i[1]]); });
   ctx.result.v = std::move(out);
   return Status::ok();
 }

@@ -183,6 +183,15 @@ Status checkTensor(const Tensor &t, const TensorType &type, const SymExpr::Bindi
 
 /// Checks a kernel's result against the node's inferred value; an integer result binds a
 /// fresh symbol (sym_size of an unbound size) or must equal its expression.
+/// Binds the sizes of a result that are still unbound symbols: the unbacked sizes of
+/// data-dependent ops (nonzero, a mask index), which only the kernel knows (PyTorch's `u0`).
+void bindResultSizes(const Tensor &t, const TensorType &type, SymExpr::Bindings &bindings) {
+  if (static_cast<size_t>(t.dim()) != type.sizes.size())
+    return; // checkTensor reports the rank
+  for (size_t d = 0; d < type.sizes.size(); ++d)
+    bindIfSymbol(type.sizes[d], t.size(static_cast<int64_t>(d)), bindings);
+}
+
 Status checkResult(const Node &node, const RuntimeValue &result, SymExpr::Bindings &bindings,
                    const BoundArgs &args) {
   const NodeValue &value = node.value();
@@ -190,6 +199,7 @@ Status checkResult(const Node &node, const RuntimeValue &result, SymExpr::Bindin
     const Tensor *t = result.tensor();
     if (!t)
       return args.error("the kernel gave no tensor, shape inference says " + type->str());
+    bindResultSizes(*t, *type, bindings);
     if (Status s = checkTensor(*t, *type, bindings, "the kernel's result"); !s)
       return args.error(s.error().message);
   } else if (const auto *types = value.tensors()) {
@@ -203,6 +213,7 @@ Status checkResult(const Node &node, const RuntimeValue &result, SymExpr::Bindin
       std::string what = "the kernel's result " + std::to_string(i);
       if (!(*ts)[i])
         return args.error(what + " is missing");
+      bindResultSizes(*(*ts)[i], *(*types)[i], bindings);
       if (Status s = checkTensor(*(*ts)[i], *(*types)[i], bindings, what); !s)
         return args.error(s.error().message);
     }

@@ -31,6 +31,12 @@ double roundTo(double v, DType dtype) {
     return v;
   case DType::Bool:
     return v != 0 ? 1 : 0;
+  case DType::Int16:
+    return std::isnan(v) ? 0 : static_cast<int16_t>(static_cast<int64_t>(std::trunc(v)));
+  case DType::Int8:
+    return std::isnan(v) ? 0 : static_cast<int8_t>(static_cast<int64_t>(std::trunc(v)));
+  case DType::UInt8:
+    return std::isnan(v) ? 0 : static_cast<uint8_t>(static_cast<int64_t>(std::trunc(v)));
   default:
     if (std::isnan(v))
       return 0;

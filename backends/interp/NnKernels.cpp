@@ -107,9 +107,8 @@ struct Accumulator {
         values(static_cast<size_t>(product(shape)), 0.0) {}
   void storeInto(Tensor &t) const {
     size_t i = 0;
-    Tensor::forEachIndex(t.sizes(), [&](std::span<const int64_t> index) {
-      t.setDouble(index, values[i++]);
-    });
+    Tensor::forEachIndex(t.sizes(),
+                         [&](std::span<const int64_t> index) { t.setDouble(index, values[i++]); });
   }
 };
 
@@ -144,8 +143,8 @@ void copyElement(Tensor &dst, int64_t dstOffset, const Tensor &src, int64_t srcO
     dst.storeInt(dstOffset, src.loadInt(srcOffset));
 }
 
-Status requireRank(const KernelContext &ctx, const Tensor &t, std::string_view name,
-                   int64_t low, int64_t high) {
+Status requireRank(const KernelContext &ctx, const Tensor &t, std::string_view name, int64_t low,
+                   int64_t high) {
   if (t.dim() >= low && t.dim() <= high)
     return Status::ok();
   return ctx.error(std::string(name) + " must have " + std::to_string(low) +
@@ -289,10 +288,37 @@ template <typename Fn> void forEachInWindow(const Tensor &t, const AvgWindow &w,
 
 // ---- Max pooling ----
 
-/// Max pooling over the last nd dims: each output element is the maximum of its window (the
-/// first of equal maxima; a NaN wins, the last NaN, as PyTorch's kernels compare
-/// `val > max || isnan(val)`), and where it was: its index within the input plane
-/// (max_pool*_with_indices) or its offset within the window (the low-memory prim's int8).
+/// The maximum of one clipped window of the plane at `base` (the first of equal maxima; a NaN
+/// wins, the last NaN, as PyTorch's kernels compare `val > max || isnan(val)`), and its tap.
+/// With no tap inside, -inf (the lowest integer) at the first tap.
+template <typename T>
+T windowMax(const Tensor &self, int64_t base, const Window &w, const Taps &taps,
+            std::vector<int64_t> &bestTap) {
+  size_t nd = taps.base.size();
+  T best = std::numeric_limits<T>::lowest();
+  if constexpr (std::is_floating_point_v<T>)
+    best = -std::numeric_limits<T>::infinity();
+  bestTap = taps.first;
+  std::vector<int64_t> pos(nd);
+  forEach(taps.count, [&](std::span<const int64_t> k) {
+    for (size_t d = 0; d < nd; ++d)
+      pos[d] = taps.base[d] + (taps.first[d] + k[d]) * w.dilation[d];
+    T v = load<T>(self, base + spatialOffset(self, pos));
+    bool nan = false;
+    if constexpr (std::is_floating_point_v<T>)
+      nan = std::isnan(v);
+    if (v > best || nan) {
+      best = v;
+      for (size_t d = 0; d < nd; ++d)
+        bestTap[d] = taps.first[d] + k[d];
+    }
+  });
+  return best;
+}
+
+/// Max pooling over the last nd dims: each window's maximum and where it was: its index within
+/// the input plane (max_pool*_with_indices) or its offset within the window (the low-memory
+/// prim's int8 offsets).
 Status maxPool(KernelContext &ctx, size_t nd, bool offsets) {
   FXKIT_KTRY(self, ctx.tensor("self"));
   FXKIT_KTRY(w, readWindow(ctx, nd));
@@ -307,31 +333,15 @@ Status maxPool(KernelContext &ctx, size_t nd, bool offsets) {
   auto run = [&](auto zero) {
     using T = decltype(zero);
     Taps taps;
-    std::vector<int64_t> pos(nd);
+    std::vector<int64_t> tap(nd);
     forEachPlane({&self, &values, &where}, nd, [&](std::span<const int64_t> base, int64_t) {
       forEach(out, [&](std::span<const int64_t> o) {
         clipTaps(w, in, o, taps);
-        T best = std::numeric_limits<T>::lowest();
-        if constexpr (std::is_floating_point_v<T>)
-          best = -std::numeric_limits<T>::infinity();
-        std::vector<int64_t> bestTap = taps.first;
-        forEach(taps.count, [&](std::span<const int64_t> k) {
-          for (size_t d = 0; d < nd; ++d)
-            pos[d] = taps.base[d] + (taps.first[d] + k[d]) * w.dilation[d];
-          T v = load<T>(self, base[0] + spatialOffset(self, pos));
-          bool nan = false;
-          if constexpr (std::is_floating_point_v<T>)
-            nan = std::isnan(v);
-          if (v > best || nan) {
-            best = v;
-            for (size_t d = 0; d < nd; ++d)
-              bestTap[d] = taps.first[d] + k[d];
-          }
-        });
+        T best = windowMax<T>(self, base[0], w, taps, tap);
         int64_t flat = 0;
         for (size_t d = 0; d < nd; ++d)
-          flat += offsets ? bestTap[d] * kernelDense[d]
-                          : (taps.base[d] + bestTap[d] * w.dilation[d]) * inDense[d];
+          flat += offsets ? tap[d] * kernelDense[d]
+                          : (taps.base[d] + tap[d] * w.dilation[d]) * inDense[d];
         store<T>(values, base[1] + spatialOffset(values, o), best);
         where.storeInt(base[2] + spatialOffset(where, o), flat);
       });
@@ -465,7 +475,8 @@ Status avgPoolKernel(KernelContext &ctx, size_t nd) {
           forEachInWindow(self, a, [&](int64_t offset, std::span<const int64_t>) {
             sum += load<T>(self, base[0] + offset);
           });
-        store<T>(out, base[1] + spatialOffset(out, o), a.empty ? T(0) : sum / static_cast<T>(a.divisor));
+        store<T>(out, base[1] + spatialOffset(out, o),
+                 a.empty ? T(0) : sum / static_cast<T>(a.divisor));
       });
     });
   };
@@ -579,8 +590,8 @@ struct ConvGeometry {
   std::vector<int64_t> small, large, kernel, stride, padding, dilation;
 };
 
-/// Calls fn(n, cs, cl, kFlat, sFlat, lFlat): dense row-major indices into S, L and W for every
-/// pair the convolution multiplies.
+/// Calls fn(s, l, w) with the dense row-major indices into S, L and W of every product the
+/// convolution sums.
 template <typename Fn> void forEachConvTerm(const ConvGeometry &g, Fn fn) {
   size_t nd = g.small.size();
   int64_t smallPlane = product(g.small), largePlane = product(g.large), taps = product(g.kernel);
@@ -604,8 +615,8 @@ template <typename Fn> void forEachConvTerm(const ConvGeometry &g, Fn fn) {
             int64_t group = cs / smallPerGroup;
             for (int64_t c = 0; c < largePerGroup; ++c) {
               int64_t cl = group * largePerGroup + c;
-              fn((n * g.smallChannels + cs) * smallPlane + x, (n * g.largeChannels + cl) * largePlane + y,
-                 (cs * largePerGroup + c) * taps + k);
+              fn((n * g.smallChannels + cs) * smallPlane + x,
+                 (n * g.largeChannels + cl) * largePlane + y, (cs * largePerGroup + c) * taps + k);
             }
           }
       ++k;
@@ -629,9 +640,16 @@ Expected<ConvGeometry> convGeometry(const KernelContext &ctx, const Tensor &grad
   FXKIT_KTRY(padding, spatialArg(ctx, "padding", nd, std::vector<int64_t>(nd, 0)));
   FXKIT_KTRY(dilation, spatialArg(ctx, "dilation", nd, std::vector<int64_t>(nd, 1)));
   const Tensor &smallT = transposed ? input : grad, &largeT = transposed ? grad : input;
-  ConvGeometry g{input.size(0),     smallT.size(1),          largeT.size(1),
-                 groups,            spatialSizes(smallT, nd), spatialSizes(largeT, nd),
-                 spatialSizes(weight, nd), stride, padding, dilation};
+  ConvGeometry g{input.size(0),
+                 smallT.size(1),
+                 largeT.size(1),
+                 groups,
+                 spatialSizes(smallT, nd),
+                 spatialSizes(largeT, nd),
+                 spatialSizes(weight, nd),
+                 stride,
+                 padding,
+                 dilation};
   if (groups < 1 || g.smallChannels % groups || g.largeChannels % groups ||
       weight.size(0) != g.smallChannels || weight.size(1) * groups != g.largeChannels ||
       grad.size(0) != input.size(0))
@@ -658,61 +676,64 @@ Expected<ConvGeometry> convGeometry(const KernelContext &ctx, const Tensor &grad
   return g;
 }
 
+/// grad_bias: grad_output (row-major values) summed over every dim but the channels.
+Status storeBiasGradient(const KernelContext &ctx, const Tensor &grad,
+                         const std::vector<double> &gradValues, Tensor &out) {
+  int64_t channels = grad.size(1);
+  if (out.numel() != channels)
+    return ctx.error("bias_sizes " + sizesStr(out.sizes()) + " must hold " +
+                     std::to_string(channels) + " elements (grad_output's channels)");
+  std::vector<double> sums(static_cast<size_t>(channels), 0.0);
+  int64_t plane = product(spatialSizes(grad, grad.dim() - 2));
+  for (size_t i = 0; i < gradValues.size(); ++i)
+    sums[(static_cast<int64_t>(i) / plane) % channels] += gradValues[i];
+  size_t i = 0;
+  Tensor::forEachIndex(out.sizes(),
+                       [&](std::span<const int64_t> index) { out.setDouble(index, sums[i++]); });
+  return Status::ok();
+}
+
 /// convolution_backward: the gradients of the convolution's input (the adjoint convolution),
-/// weight (the correlation of input and grad_output) and bias (grad_output summed over all
-/// dims but the channels), each where output_mask asks for it.
+/// weight (the correlation of input and grad_output) and bias, each where output_mask asks for
+/// it.
 Status convolutionBackwardKernel(KernelContext &ctx) {
   FXKIT_KTRY(grad, ctx.tensor("grad_output"));
   FXKIT_KTRY(input, ctx.tensor("input"));
   FXKIT_KTRY(weight, ctx.tensor("weight"));
   FXKIT_KTRY(transposed, ctx.boolean("transposed"));
   FXKIT_KTRY(g, convGeometry(ctx, grad, input, weight));
+  // Results masked off by output_mask are None: allocate the others from their types.
   const auto *types = ctx.node().value().tensors();
   if (!types || types->size() != 3)
     return ctx.error("convolution_backward must have three inferred results");
+  std::vector<std::optional<Tensor>> results(3);
+  for (size_t i = 0; i < 3; ++i)
+    if ((*types)[i]) {
+      FXKIT_KTRY(t, allocateTensor(*(*types)[i], ctx.bindings));
+      results[i] = std::move(t);
+    }
   std::vector<double> gradValues = denseValues(grad), inputValues = denseValues(input),
                       weightValues = denseValues(weight);
   const std::vector<double> &smallValues = transposed ? inputValues : gradValues;
   const std::vector<double> &largeValues = transposed ? gradValues : inputValues;
   Accumulator gradInput(input.sizes()), gradWeight(weight.sizes());
-  bool wantInput = (*types)[0].has_value(), wantWeight = (*types)[1].has_value();
-  if (wantInput || wantWeight)
+  if (results[0] || results[1])
     forEachConvTerm(g, [&](int64_t s, int64_t l, int64_t w) {
-      if (wantInput) {
-        // d/d(input) of S * L * W: L's gradient for a convolution, S's for a transposed one.
-        if (transposed)
-          gradInput.values[s] += largeValues[l] * weightValues[w];
-        else
-          gradInput.values[l] += smallValues[s] * weightValues[w];
-      }
-      if (wantWeight)
+      // The derivatives of S * L * W: the input is L for a convolution, S for a transposed one.
+      if (results[0] && transposed)
+        gradInput.values[s] += largeValues[l] * weightValues[w];
+      else if (results[0])
+        gradInput.values[l] += smallValues[s] * weightValues[w];
+      if (results[1])
         gradWeight.values[w] += smallValues[s] * largeValues[l];
     });
-  std::vector<std::optional<Tensor>> results(3);
-  for (size_t i = 0; i < 3; ++i) {
-    if (!(*types)[i])
-      continue;
-    FXKIT_KTRY(t, allocateTensor(*(*types)[i], ctx.bindings));
-    results[i] = std::move(t);
-  }
   if (results[0])
     gradInput.storeInto(*results[0]);
   if (results[1])
     gradWeight.storeInto(*results[1]);
-  if (results[2]) {
-    int64_t channels = grad.size(1);
-    if (results[2]->numel() != channels)
-      return ctx.error("bias_sizes " + sizesStr(results[2]->sizes()) + " must hold " +
-                       std::to_string(channels) + " elements (grad_output's channels)");
-    std::vector<double> sums(static_cast<size_t>(channels), 0.0);
-    int64_t plane = product(spatialSizes(grad, grad.dim() - 2));
-    for (size_t i = 0; i < gradValues.size(); ++i)
-      sums[(static_cast<int64_t>(i) / plane) % channels] += gradValues[i];
-    size_t i = 0;
-    Tensor::forEachIndex(results[2]->sizes(), [&](std::span<const int64_t> index) {
-      results[2]->setDouble(index, sums[i++]);
-    });
-  }
+  if (results[2])
+    if (Status st = storeBiasGradient(ctx, grad, gradValues, *results[2]); !st)
+      return st;
   ctx.result.v = std::move(results);
   return Status::ok();
 }
@@ -727,8 +748,8 @@ Expected<std::optional<double>> scaleFactor(const KernelContext &ctx, size_t d) 
   if (d >= a.items().size())
     return ctx.error("scale_factors has too few entries");
   const Argument &item = a.items()[d];
-  double s = item.kind() == Argument::Kind::Int ? static_cast<double>(item.asInt())
-                                                : item.asFloat();
+  double s =
+      item.kind() == Argument::Kind::Int ? static_cast<double>(item.asInt()) : item.asFloat();
   return s > 0 ? std::optional<double>(s) : std::nullopt;
 }
 
@@ -739,8 +760,8 @@ int64_t nearestIndex(int64_t o, int64_t in, int64_t out, std::optional<double> s
     return o;
   if (out == 2 * in)
     return o >> 1;
-  float s = scale ? static_cast<float>(1.0 / *scale)
-                  : static_cast<float>(in) / static_cast<float>(out);
+  float s =
+      scale ? static_cast<float>(1.0 / *scale) : static_cast<float>(in) / static_cast<float>(out);
   return std::min(static_cast<int64_t>(std::floor(static_cast<float>(o) * s)), in - 1);
 }
 
@@ -778,8 +799,9 @@ struct LinearTap {
 template <typename F>
 LinearTap linearTap(int64_t o, int64_t in, int64_t out, bool alignCorners,
                     std::optional<double> scale) {
-  F s = alignCorners ? (out > 1 ? static_cast<F>(in - 1) / static_cast<F>(out - 1) : F(0))
-                     : (scale ? static_cast<F>(1.0 / *scale) : static_cast<F>(in) / static_cast<F>(out));
+  F s = alignCorners
+            ? (out > 1 ? static_cast<F>(in - 1) / static_cast<F>(out - 1) : F(0))
+            : (scale ? static_cast<F>(1.0 / *scale) : static_cast<F>(in) / static_cast<F>(out));
   F src = alignCorners ? s * static_cast<F>(o) : s * (static_cast<F>(o) + F(0.5)) - F(0.5);
   if (!alignCorners && src < 0)
     src = 0;
@@ -869,9 +891,51 @@ std::array<double, 4> cubicWeights(double t) {
   return {far(t + 1), near(t), near(1 - t), far(2 - t)};
 }
 
-/// grid_sampler_2d: samples input (N, C, H, W) at grid (N, Ho, Wo, 2) = (x, y) in [-1, 1] by
-/// bilinear, nearest (round half to even) or bicubic interpolation, with zeros, border or
-/// reflection padding.
+/// One (n, c) plane of grid_sampler_2d's input, read with the op's padding rules.
+struct GridPlane {
+  const Tensor &input;
+  int64_t base, H, W;
+  GridPadding padding;
+  bool alignCorners;
+
+  /// A pixel; 0 outside the input.
+  double pixel(int64_t y, int64_t x) const {
+    if (y < 0 || y >= H || x < 0 || x >= W)
+      return 0.0;
+    return input.loadDouble(base + y * input.stride(2) + x * input.stride(3));
+  }
+  /// A bicubic tap: each coordinate padded on its own (get_value_bounded).
+  double bounded(double y, double x) const {
+    y = padCoordinate(y, H, padding, alignCorners);
+    x = padCoordinate(x, W, padding, alignCorners);
+    return pixel(static_cast<int64_t>(y), static_cast<int64_t>(x));
+  }
+  /// The sample at grid point (gx, gy): bilinear (0), nearest with round half to even (1) or
+  /// bicubic (2).
+  double sample(int64_t mode, double gx, double gy) const {
+    double x = unnormalize(gx, W, alignCorners), y = unnormalize(gy, H, alignCorners);
+    if (mode == 2) {
+      double x0 = std::floor(x), y0 = std::floor(y), value = 0;
+      std::array<double, 4> wx = cubicWeights(x - x0), wy = cubicWeights(y - y0);
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          value += wy[i] * wx[j] * bounded(y0 - 1 + i, x0 - 1 + j);
+      return value;
+    }
+    x = padCoordinate(x, W, padding, alignCorners);
+    y = padCoordinate(y, H, padding, alignCorners);
+    if (mode == 1)
+      return pixel(static_cast<int64_t>(std::nearbyint(y)),
+                   static_cast<int64_t>(std::nearbyint(x)));
+    int64_t x0 = static_cast<int64_t>(std::floor(x)), y0 = static_cast<int64_t>(std::floor(y));
+    double tx = x - static_cast<double>(x0), ty = y - static_cast<double>(y0);
+    return (1 - ty) * ((1 - tx) * pixel(y0, x0) + tx * pixel(y0, x0 + 1)) +
+           ty * ((1 - tx) * pixel(y0 + 1, x0) + tx * pixel(y0 + 1, x0 + 1));
+  }
+};
+
+/// grid_sampler_2d: samples input (N, C, H, W) at grid (N, Ho, Wo, 2) = (x, y) in [-1, 1],
+/// with zeros, border or reflection padding.
 Status gridSampler2dKernel(KernelContext &ctx) {
   FXKIT_KTRY(input, ctx.tensor("input"));
   FXKIT_KTRY(grid, ctx.tensor("grid"));
@@ -884,50 +948,18 @@ Status gridSampler2dKernel(KernelContext &ctx) {
                      sizesStr(input.sizes()) + " and " + sizesStr(grid.sizes()));
   if (mode < 0 || mode > 2 || paddingMode < 0 || paddingMode > 2)
     return ctx.error("grid_sampler_2d: bad interpolation or padding mode");
-  auto padding = static_cast<GridPadding>(paddingMode);
-  int64_t H = input.size(2), W = input.size(3);
-  auto pixel = [&](int64_t n, int64_t c, int64_t y, int64_t x) {
-    if (y < 0 || y >= H || x < 0 || x >= W)
-      return 0.0;
-    return input.loadDouble(input.storageOffset() + n * input.stride(0) + c * input.stride(1) +
-                            y * input.stride(2) + x * input.stride(3));
-  };
-  // Bicubic taps read through the padding, each coordinate padded on its own.
-  auto bounded = [&](int64_t n, int64_t c, double y, double x) {
-    y = padCoordinate(y, H, padding, alignCorners);
-    x = padCoordinate(x, W, padding, alignCorners);
-    return pixel(n, c, static_cast<int64_t>(y), static_cast<int64_t>(x));
-  };
   Tensor::forEachIndex(out.sizes(), [&](std::span<const int64_t> index) {
     int64_t n = index[0], c = index[1];
+    GridPlane plane{input,
+                    input.storageOffset() + n * input.stride(0) + c * input.stride(1),
+                    input.size(2),
+                    input.size(3),
+                    static_cast<GridPadding>(paddingMode),
+                    alignCorners};
     int64_t g = grid.storageOffset() + n * grid.stride(0) + index[2] * grid.stride(1) +
                 index[3] * grid.stride(2);
-    double gx = grid.loadDouble(g), gy = grid.loadDouble(g + grid.stride(3));
-    double x = unnormalize(gx, W, alignCorners), y = unnormalize(gy, H, alignCorners);
-    double value = 0;
-    if (mode == 2) {
-      double x0 = std::floor(x), y0 = std::floor(y);
-      std::array<double, 4> wx = cubicWeights(x - x0), wy = cubicWeights(y - y0);
-      for (int i = 0; i < 4; ++i) {
-        double row = 0;
-        for (int j = 0; j < 4; ++j)
-          row += wx[j] * bounded(n, c, y0 - 1 + i, x0 - 1 + j);
-        value += wy[i] * row;
-      }
-    } else {
-      x = padCoordinate(x, W, padding, alignCorners);
-      y = padCoordinate(y, H, padding, alignCorners);
-      if (mode == 1) {
-        value = pixel(n, c, static_cast<int64_t>(std::nearbyint(y)),
-                      static_cast<int64_t>(std::nearbyint(x)));
-      } else {
-        int64_t x0 = static_cast<int64_t>(std::floor(x)), y0 = static_cast<int64_t>(std::floor(y));
-        double tx = x - static_cast<double>(x0), ty = y - static_cast<double>(y0);
-        value = (1 - ty) * ((1 - tx) * pixel(n, c, y0, x0) + tx * pixel(n, c, y0, x0 + 1)) +
-                ty * ((1 - tx) * pixel(n, c, y0 + 1, x0) + tx * pixel(n, c, y0 + 1, x0 + 1));
-      }
-    }
-    out.setDouble(index, value);
+    out.setDouble(index,
+                  plane.sample(mode, grid.loadDouble(g), grid.loadDouble(g + grid.stride(3))));
   });
   ctx.result.v = std::move(out);
   return Status::ok();
@@ -1021,10 +1053,10 @@ Status cdistForwardKernel(KernelContext &ctx) {
     index1.back() = 0;
     index2[index2.size() - 2] = index.back();
     index2.back() = 0;
-    out.setDouble(index, pNormDistance(x1, kernels::broadcastOffset(x1, index1),
-                                       x1.stride(x1.dim() - 1), x2,
-                                       kernels::broadcastOffset(x2, index2),
-                                       x2.stride(x2.dim() - 1), columns, p));
+    out.setDouble(index,
+                  pNormDistance(x1, kernels::broadcastOffset(x1, index1), x1.stride(x1.dim() - 1),
+                                x2, kernels::broadcastOffset(x2, index2), x2.stride(x2.dim() - 1),
+                                columns, p));
   });
   ctx.result.v = std::move(out);
   return Status::ok();
@@ -1076,69 +1108,90 @@ Expected<std::vector<int64_t>> offsetToBag(const KernelContext &ctx, const Tenso
   return bags;
 }
 
-/// _embedding_bag: per bag the sum (times per_sample_weights), mean or max of its weight
-/// rows, skipping padding_idx; plus offset2bag, the bag sizes (padding excluded) and, for
-/// max, the row each maximum came from. An empty bag gives zeros.
+enum class BagMode : int64_t { Sum = 0, Mean = 1, Max = 2 };
+
+/// Per bag and column the reduced weight rows, the row each maximum came from, and the number
+/// of rows (padding_idx excluded).
+struct BagReduction {
+  int64_t width = 0;
+  std::vector<double> values;
+  std::vector<int64_t> argmax, sizes;
+};
+
+/// Reduces each index's weight row into its bag: the sum (times per_sample_weights), or the
+/// first maximum; padding_idx rows are skipped, out-of-range rows are errors.
+Expected<BagReduction> reduceBags(const KernelContext &ctx, const Tensor &weight,
+                                  const Tensor &indices, const std::optional<Tensor> &psw,
+                                  const std::vector<int64_t> &bags, int64_t numBags, BagMode mode,
+                                  int64_t paddingIdx) {
+  BagReduction r{weight.size(1), {}, {}, {}};
+  r.values.assign(static_cast<size_t>(numBags * r.width), 0.0);
+  r.argmax.assign(r.values.size(), 0);
+  r.sizes.assign(static_cast<size_t>(numBags), 0);
+  for (int64_t i = 0; i < indices.size(0); ++i) {
+    int64_t row = indices.loadInt(indices.storageOffset() + i * indices.stride(0)), bag = bags[i];
+    if (row < 0 || row >= weight.size(0))
+      return ctx.error("Index " + std::to_string(i) + " of input takes value " +
+                       std::to_string(row) + " which is not in the valid range [0, " +
+                       std::to_string(weight.size(0)) + ")");
+    if (bag >= numBags || row == paddingIdx)
+      continue; // indices past the last bag (include_last_offset) belong to none
+    bool first = r.sizes[bag]++ == 0;
+    double scale = psw ? psw->loadDouble(psw->storageOffset() + i * psw->stride(0)) : 1.0;
+    for (int64_t d = 0; d < r.width; ++d) {
+      double v =
+          weight.loadDouble(weight.storageOffset() + row * weight.stride(0) + d * weight.stride(1));
+      size_t at = static_cast<size_t>(bag * r.width + d);
+      if (mode != BagMode::Max)
+        r.values[at] += scale * v;
+      else if (first || v > r.values[at]) {
+        r.values[at] = v;
+        r.argmax[at] = row;
+      }
+    }
+  }
+  return r;
+}
+
+/// _embedding_bag: per bag the sum, mean or max of its weight rows (an empty bag gives
+/// zeros), offset2bag, the bag sizes and, for max, the row each maximum came from. As in the
+/// CPU kernel, sum mode leaves the sizes zero, and mean mode returns them as max_indices too.
 Status embeddingBagKernel(KernelContext &ctx) {
   FXKIT_KTRY(weight, ctx.tensor("weight"));
   FXKIT_KTRY(indices, ctx.tensor("indices"));
   FXKIT_KTRY(offsets, ctx.tensor("offsets"));
-  FXKIT_KTRY(mode, ctx.integer("mode"));
+  FXKIT_KTRY(modeArg, ctx.integer("mode"));
   FXKIT_KTRY(psw, ctx.optionalTensor("per_sample_weights"));
   FXKIT_KTRY(paddingIdx, ctx.integer("padding_idx"));
   FXKIT_KTRY(output, ctx.allocateOutput(0));
   FXKIT_KTRY(offset2bag, ctx.allocateOutput(1));
   FXKIT_KTRY(bagSize, ctx.allocateOutput(2));
   FXKIT_KTRY(maxIndices, ctx.allocateOutput(3));
-  if (weight.dim() != 2 || indices.dim() != 1 || offsets.dim() != 1)
-    return ctx.error("embedding_bag expects a 2-d weight and 1-d indices and offsets");
-  int64_t count = indices.size(0), rows = weight.size(0), width = weight.size(1);
+  if (weight.dim() != 2 || indices.dim() != 1 || offsets.dim() != 1 || modeArg < 0 || modeArg > 2)
+    return ctx.error("embedding_bag expects a 2-d weight, 1-d indices and offsets, mode 0 to 2");
+  auto mode = static_cast<BagMode>(modeArg);
   int64_t numBags = output.size(0);
-  FXKIT_KTRY(bags, offsetToBag(ctx, offsets, count));
-  std::vector<double> acc(static_cast<size_t>(numBags * width), 0.0);
-  std::vector<int64_t> argmax(static_cast<size_t>(numBags * width), 0), sizes(numBags, 0);
-  std::vector<bool> seen(static_cast<size_t>(numBags), false);
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t row = indices.loadInt(indices.storageOffset() + i * indices.stride(0));
-    int64_t bag = bags[i];
-    if (row < 0 || row >= rows)
-      return ctx.error("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx "
-                       "to be " +
-                       std::to_string(row));
-    if (bag >= numBags || row == paddingIdx)
-      continue; // indices past the last bag (include_last_offset) belong to none
-    ++sizes[bag];
-    double scale = psw ? psw->loadDouble(psw->storageOffset() + i * psw->stride(0)) : 1.0;
-    for (int64_t d = 0; d < width; ++d) {
-      double v = weight.loadDouble(weight.storageOffset() + row * weight.stride(0) +
-                                   d * weight.stride(1));
-      double &a = acc[bag * width + d];
-      if (mode == 2) {
-        if (!seen[bag] || v > a) {
-          a = v;
-          argmax[bag * width + d] = row;
-        }
-      } else {
-        a += scale * v;
-      }
-    }
-    seen[bag] = true;
-  }
+  FXKIT_KTRY(bags, offsetToBag(ctx, offsets, indices.size(0)));
+  FXKIT_KTRY(r, reduceBags(ctx, weight, indices, psw, bags, numBags, mode, paddingIdx));
+  auto at2 = [](const Tensor &t, int64_t i, int64_t j) {
+    return t.storageOffset() + i * t.stride(0) + j * t.stride(1);
+  };
   for (int64_t bag = 0; bag < numBags; ++bag)
-    for (int64_t d = 0; d < width; ++d) {
-      double v = acc[bag * width + d];
-      if (mode == 1)
-        v /= static_cast<double>(std::max<int64_t>(sizes[bag], 1));
-      output.storeDouble(output.storageOffset() + bag * output.stride(0) + d * output.stride(1), v);
-      if (mode == 2)
-        maxIndices.storeInt(maxIndices.storageOffset() + bag * maxIndices.stride(0) +
-                                d * maxIndices.stride(1),
-                            argmax[bag * width + d]);
+    for (int64_t d = 0; d < r.width; ++d) {
+      size_t k = static_cast<size_t>(bag * r.width + d);
+      double divisor = mode == BagMode::Mean ? std::max<int64_t>(r.sizes[bag], 1) : 1;
+      output.storeDouble(at2(output, bag, d), r.values[k] / divisor);
+      if (mode == BagMode::Max)
+        maxIndices.storeInt(at2(maxIndices, bag, d), r.argmax[k]);
     }
   for (int64_t i = 0; i < offset2bag.numel(); ++i)
     offset2bag.storeInt(offset2bag.storageOffset() + i * offset2bag.stride(0), bags[i]);
-  for (int64_t b = 0; b < bagSize.numel() && b < numBags; ++b)
-    bagSize.storeInt(bagSize.storageOffset() + b * bagSize.stride(0), sizes[b]);
+  for (int64_t b = 0; b < numBags && mode != BagMode::Sum; ++b) {
+    if (b < bagSize.numel())
+      bagSize.storeInt(bagSize.storageOffset() + b * bagSize.stride(0), r.sizes[b]);
+    if (mode == BagMode::Mean && b < maxIndices.numel())
+      maxIndices.storeInt(maxIndices.storageOffset() + b * maxIndices.stride(0), r.sizes[b]);
+  }
   ctx.result.v = std::vector<std::optional<Tensor>>{std::move(output), std::move(offset2bag),
                                                     std::move(bagSize), std::move(maxIndices)};
   return Status::ok();

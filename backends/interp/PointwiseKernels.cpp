@@ -57,6 +57,25 @@ double intToFloat(DType dtype, int64_t v) {
   return roundTo(dtype, static_cast<float>(v));
 }
 
+/// An integer cast to an integral dtype: narrower integers wrap (two's complement), bool is
+/// v != 0.
+int64_t wrapInt(DType dtype, int64_t v) {
+  switch (dtype) {
+  case DType::Int32:
+    return static_cast<int32_t>(v);
+  case DType::Int16:
+    return static_cast<int16_t>(v);
+  case DType::Int8:
+    return static_cast<int8_t>(v);
+  case DType::UInt8:
+    return static_cast<uint8_t>(v);
+  case DType::Bool:
+    return v != 0;
+  default:
+    return v;
+  }
+}
+
 /// A float cast to an integral dtype: bool is x != 0 (NaN is true, as in c10); integers
 /// truncate toward zero. Out of range (undefined in C++ and PyTorch) saturates, NaN gives 0.
 int64_t floatToInt(DType dtype, double x) {
@@ -71,16 +90,9 @@ int64_t floatToInt(DType dtype, double x) {
   if (x >= hi)
     return dtype == DType::Int32 ? std::numeric_limits<int32_t>::max()
                                  : std::numeric_limits<int64_t>::max();
-  return static_cast<int64_t>(x);
-}
-
-/// An integer cast to an integral dtype: int32 wraps (two's complement), bool is v != 0.
-int64_t wrapInt(DType dtype, int64_t v) {
-  if (dtype == DType::Int32)
-    return static_cast<int32_t>(v);
-  if (dtype == DType::Bool)
-    return v != 0;
-  return v;
+  // int16, int8 and uint8 take the truncated value modulo their range, as x86 conversions
+  // through int32 do in PyTorch's kernels.
+  return wrapInt(dtype, static_cast<int64_t>(x));
 }
 
 /// The type PyTorch's CPU kernels compute a dtype in (at::opmath_type): float for the 16-bit

@@ -103,8 +103,8 @@ Expected<Tensor> convertedTo(const Tensor &t, DType dtype) {
 Status requireElements(const KernelContext &ctx, const Groups &g, const Tensor &t) {
   if (!g.inner.empty() || g.outer.empty())
     return Status::ok();
-  return ctx.error(ctx.args.op().schema.name + "(): Expected reduction dim to have non-zero "
-                   "size (input of size " +
+  return ctx.error(ctx.args.op().schema.name +
+                   "(): Expected reduction dim to have non-zero size (input of size " +
                    kernels::sizesStr(t.sizes()) + ")");
 }
 
@@ -173,10 +173,10 @@ int64_t bestPosition(const std::vector<int64_t> &inner, int64_t first, Load load
 }
 
 /// bestPosition with exact integer comparison for integer and bool tensors.
-template <bool isMax> int64_t bestOf(const Tensor &t, int64_t first, const std::vector<int64_t> &inner) {
+template <bool isMax>
+int64_t bestOf(const Tensor &t, int64_t first, const std::vector<int64_t> &inner) {
   if (dtypeIsFloating(t.dtype()))
-    return bestPosition<isMax, double>(inner, first,
-                                       [&](int64_t o) { return t.loadDouble(o); });
+    return bestPosition<isMax, double>(inner, first, [&](int64_t o) { return t.loadDouble(o); });
   return bestPosition<isMax, int64_t>(inner, first, [&](int64_t o) { return t.loadInt(o); });
 }
 
@@ -294,8 +294,8 @@ template <bool product> Status cumulativeKernel(KernelContext &ctx) {
 
 /// Stable order of a lane's keys: ascending puts NaN last, descending puts it first (as
 /// PyTorch, whose sort treats NaN as larger than every number).
-template <typename T> void stableOrder(std::vector<int64_t> &order, const std::vector<T> &keys,
-                                       bool descending) {
+template <typename T>
+void stableOrder(std::vector<int64_t> &order, const std::vector<T> &keys, bool descending) {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
     T x = keys[a], y = keys[b];
@@ -426,8 +426,8 @@ template <bool log> Status softmaxKernel(KernelContext &ctx) {
   FXKIT_KTRY(self, ctx.tensor("self"));
   FXKIT_KTRY(dim, ctx.integer("dim"));
   if (!dtypeIsFloating(self.dtype()))
-    return ctx.error(std::string(log ? "log_softmax" : "softmax") +
-                     " is not implemented for " + std::string(dtypeName(self.dtype())) +
+    return ctx.error(std::string(log ? "log_softmax" : "softmax") + " is not implemented for " +
+                     std::string(dtypeName(self.dtype())) +
                      " tensors (PyTorch's kernels take floating-point inputs)");
   FXKIT_KTRY(reduced, oneDim(ctx, self.dim(), dim));
   FXKIT_KTRY(out, ctx.allocateOutput());
@@ -682,7 +682,8 @@ struct ChannelSums {
 };
 
 ChannelSums channelSums(const Tensor &grad, const Tensor &input, const GroupNormShape &s) {
-  ChannelSums sums{std::vector<double>(s.n * s.channels, 0), std::vector<double>(s.n * s.channels, 0)};
+  ChannelSums sums{std::vector<double>(s.n * s.channels, 0),
+                   std::vector<double>(s.n * s.channels, 0)};
   std::vector<int64_t> gSpatial = spatialOffsets(grad), xSpatial = spatialOffsets(input);
   for (int64_t n = 0; n < s.n; ++n)
     for (int64_t c = 0; c < s.channels; ++c)
@@ -761,19 +762,62 @@ std::pair<double, double> batchStats(const Tensor &input, const Groups &g, size_
   return {mean, squares / static_cast<double>(g.inner.size())};
 }
 
-/// _native_batch_norm_legit (.default, .no_stats) and _native_batch_norm_legit_no_training.
-/// Training normalises with the batch statistics and, where running statistics are given,
-/// updates them in place as PyTorch does (Tensor(a!)): running_mean = momentum * mean +
-/// (1 - momentum) * running_mean, running_var likewise with the unbiased variance (NaN for one
-/// element per channel). Evaluation uses the running statistics. save_mean/save_invstd are
-/// written where inference gave them C elements.
+/// Where the updated running statistics of a training batch norm go: the running tensors
+/// themselves (Tensor(a!) of _native_batch_norm_legit) or the functional variant's results 3
+/// and 4. Evaluation leaves them as they are (the functional variant returns copies).
+struct RunningStats {
+  std::optional<Param> mean, var;
+  std::optional<Tensor> newMean, newVar; ///< the functional variant's results
+  std::vector<int64_t> newMeanAt, newVarAt;
+
+  /// momentum * batch + (1 - momentum) * running; the variance is the unbiased one (NaN for
+  /// one element per channel, as in eager).
+  void update(size_t c, bool training, double momentum, double mean, double var, double n) {
+    double m = (*this->mean)[c], v = (*this->var)[c];
+    if (training) {
+      m = momentum * mean + (1 - momentum) * m;
+      v = momentum * var * n / (n - 1) + (1 - momentum) * v;
+    }
+    if (newMean) {
+      newMean->storeDouble(newMeanAt[c], m);
+      newVar->storeDouble(newVarAt[c], v);
+    } else if (training) {
+      this->mean->t->storeDouble(this->mean->at[c], m);
+      this->var->t->storeDouble(this->var->at[c], v);
+    }
+  }
+};
+
+Expected<RunningStats> runningStats(const KernelContext &ctx, int64_t channels) {
+  RunningStats s;
+  if (ctx.args.op().schema.indexOf("running_mean") < 0)
+    return s;
+  FXKIT_KTRY(m, paramArg(ctx, "running_mean", 0, channels));
+  FXKIT_KTRY(v, paramArg(ctx, "running_var", 1, channels));
+  s.mean = std::move(m);
+  s.var = std::move(v);
+  if (ctx.args.op().schema.name == "_native_batch_norm_legit_functional") {
+    FXKIT_KTRY(newMean, ctx.allocateOutput(3));
+    FXKIT_KTRY(newVar, ctx.allocateOutput(4));
+    s.newMeanAt = elementOffsets(newMean);
+    s.newVarAt = elementOffsets(newVar);
+    s.newMean = std::move(newMean);
+    s.newVar = std::move(newVar);
+  }
+  return s;
+}
+
+/// _native_batch_norm_legit (.default, .no_stats), _native_batch_norm_legit_no_training and
+/// _native_batch_norm_legit_functional. Training normalises with the batch statistics (mean,
+/// biased variance) and updates the running statistics where given (see RunningStats);
+/// evaluation uses the running statistics. save_mean/save_invstd are written where inference
+/// gave them C elements (CPU evaluation gives none).
 Status batchNormKernel(KernelContext &ctx) {
   FXKIT_KTRY(input, ctx.tensor("input"));
   FXKIT_KTRY(momentum, ctx.scalar("momentum"));
   FXKIT_KTRY(eps, ctx.scalar("eps"));
-  const OpSchema &schema = ctx.args.op().schema;
   bool training = false;
-  if (schema.indexOf("training") >= 0) {
+  if (ctx.args.op().schema.indexOf("training") >= 0) {
     FXKIT_KTRY(t, ctx.boolean("training"));
     training = t;
   }
@@ -781,39 +825,52 @@ Status batchNormKernel(KernelContext &ctx) {
   int64_t channels = input.size(1);
   FXKIT_KTRY(weight, paramArg(ctx, "weight", 1, channels));
   FXKIT_KTRY(bias, paramArg(ctx, "bias", 0, channels));
-  std::optional<Param> runMean, runVar;
-  if (schema.indexOf("running_mean") >= 0) {
-    FXKIT_KTRY(m, paramArg(ctx, "running_mean", 0, channels));
-    FXKIT_KTRY(v, paramArg(ctx, "running_var", 1, channels));
-    runMean = std::move(m);
-    runVar = std::move(v);
-  }
-  if (!training && !runMean)
+  FXKIT_KTRY(running, runningStats(ctx, channels));
+  if (!training && !running.mean)
     return ctx.error("running_mean and running_var must not be None in eval mode");
   FXKIT_KTRY(out, ctx.allocateOutput(0));
   FXKIT_KTRY(saveMean, ctx.allocateOutput(1));
   FXKIT_KTRY(saveInvstd, ctx.allocateOutput(2));
   FXKIT_KTRY(go, channelGroups(ctx, out));
-  auto n = static_cast<double>(gi.inner.size());
+  std::vector<int64_t> saveMeanAt = elementOffsets(saveMean),
+                       saveInvstdAt = elementOffsets(saveInvstd);
   for (int64_t c = 0; c < channels; ++c) {
-    auto [mean, var] = training ? batchStats(input, gi, c)
-                                : std::pair{(*runMean)[c], (*runVar)[c]};
+    auto [mean, var] =
+        training ? batchStats(input, gi, c) : std::pair{(*running.mean)[c], (*running.var)[c]};
     double invstd = 1 / std::sqrt(var + eps);
-    if (training && runMean) {
-      runMean->t->storeDouble(runMean->at[c], momentum * mean + (1 - momentum) * (*runMean)[c]);
-      runVar->t->storeDouble(runVar->at[c],
-                             momentum * var * n / (n - 1) + (1 - momentum) * (*runVar)[c]);
-    }
+    if (running.mean)
+      running.update(c, training, momentum, mean, var, static_cast<double>(gi.inner.size()));
     for (size_t k = 0; k < gi.inner.size(); ++k) {
       double x = input.loadDouble(gi.outer[c] + gi.inner[k]);
       out.storeDouble(go.outer[c] + go.inner[k], (x - mean) * invstd * weight[c] + bias[c]);
     }
-    if (saveMean.numel() == channels) {
-      saveMean.storeDouble(saveMean.storageOffset() + c * saveMean.stride(0), mean);
-      saveInvstd.storeDouble(saveInvstd.storageOffset() + c * saveInvstd.stride(0), invstd);
+    if (static_cast<int64_t>(saveMeanAt.size()) == channels) {
+      saveMean.storeDouble(saveMeanAt[c], mean);
+      saveInvstd.storeDouble(saveInvstdAt[c], invstd);
     }
   }
-  setResults(ctx, {std::move(out), std::move(saveMean), std::move(saveInvstd)});
+  std::vector<std::optional<Tensor>> results{std::move(out), std::move(saveMean),
+                                             std::move(saveInvstd)};
+  if (running.newMean) {
+    results.push_back(std::move(running.newMean));
+    results.push_back(std::move(running.newVar));
+  }
+  setResults(ctx, std::move(results));
+  return Status::ok();
+}
+
+/// max.default/min.default: the extremum of every element (NaN wins), 0-d.
+template <bool isMax> Status extremumAllKernel(KernelContext &ctx) {
+  FXKIT_KTRY(self, ctx.tensor("self"));
+  Groups g = groupsOf(self, std::vector<bool>(self.dim(), true));
+  if (g.inner.empty())
+    return ctx.error(ctx.args.op().schema.name +
+                     "(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                     "the reduction dim with the 'dim' argument.");
+  FXKIT_KTRY(out, ctx.allocateOutput());
+  int64_t k = bestOf<isMax>(self, g.outer[0], g.inner);
+  copyElement(self, g.outer[0] + g.inner[k], out, out.storageOffset());
+  ctx.result.v = std::move(out);
   return Status::ok();
 }
 
@@ -944,6 +1001,8 @@ void registerReductionFamilyKernels() {
       {"torch.ops.aten.sort.stable", sortKernel},
       {"torch.ops.aten.max.dim", extremumDimKernel<true>},
       {"torch.ops.aten.min.dim", extremumDimKernel<false>},
+      {"torch.ops.aten.max.default", extremumAllKernel<true>},
+      {"torch.ops.aten.min.default", extremumAllKernel<false>},
       {"torch.ops.aten.prod.default", prodKernel},
       {"torch.ops.aten.prod.dim_int", prodKernel},
       {"torch.ops.aten.var.correction", varKernel},
@@ -960,6 +1019,7 @@ void registerReductionFamilyKernels() {
       {"torch.ops.aten._native_batch_norm_legit.default", batchNormKernel},
       {"torch.ops.aten._native_batch_norm_legit.no_stats", batchNormKernel},
       {"torch.ops.aten._native_batch_norm_legit_no_training.default", batchNormKernel},
+      {"torch.ops.aten._native_batch_norm_legit_functional.default", batchNormKernel},
       {"torch.ops.aten.native_batch_norm_backward.default", batchNormBackwardKernel},
       {"torch.ops.aten.native_dropout.default", dropoutKernel},
       {"torch.ops.aten._local_scalar_dense.default", localScalarDenseKernel},

@@ -155,10 +155,10 @@ Status fillResult(KernelContext &ctx, const Number &value) {
   if (Status s = checkComputable(out.dtype(), "the result"); !s)
     return ctx.error(s.error().message);
   if (overflows(value, out.dtype()))
-    return ctx.error(
-        "value " + (value.isFloat ? std::to_string(value.f) : std::to_string(value.i)) +
-        " cannot be converted to type " + std::string(dtypeName(out.dtype())) +
-        " without overflow");
+    return ctx.error("value " +
+                     (value.isFloat ? std::to_string(value.f) : std::to_string(value.i)) +
+                     " cannot be converted to type " + std::string(dtypeName(out.dtype())) +
+                     " without overflow");
   Tensor::forEachIndex(out.sizes(), [&](std::span<const int64_t> index) {
     storeNumber(out, out.offsetOf(index), value);
   });
@@ -197,7 +197,7 @@ Status baddbmmKernel(KernelContext &ctx) {
     return ctx.error("self " + sizesStr(self.sizes()) + " does not broadcast to " +
                      sizesStr(out.sizes()));
   if (out.dtype() == DType::Bool)
-    return ctx.error("\"baddbmm_cpu\" not implemented for 'Bool'");
+    return ctx.error("\"baddbmm\" not implemented for 'Bool'");
   bool integral = !dtypeIsFloating(out.dtype());
   int64_t ai = alpha.truncated(), bi = beta.truncated();
   double af = alpha.asDouble(), bf = beta.asDouble();
@@ -214,7 +214,8 @@ Status baddbmmKernel(KernelContext &ctx) {
                static_cast<uint64_t>(b2.loadInt(col + p * b2.stride(1)));
       uint64_t r = static_cast<uint64_t>(ai) * acc;
       if (useSelf)
-        r += static_cast<uint64_t>(bi) * static_cast<uint64_t>(self.loadInt(broadcastOffset(self, index)));
+        r += static_cast<uint64_t>(bi) *
+             static_cast<uint64_t>(self.loadInt(broadcastOffset(self, index)));
       out.storeInt(out.offsetOf(index), static_cast<int64_t>(r));
       return;
     }
@@ -294,6 +295,75 @@ int64_t broadcastFlatIndex(std::span<const int64_t> sizes, std::span<const int64
   return flat;
 }
 
+/// The scaled, masked score of query i and key j, or nullopt where the position is masked out
+/// (causally, by a false bool mask, or by an additive -inf).
+std::optional<double> score(const AttentionBackward &a, int64_t b, int64_t h, int64_t i,
+                            int64_t j) {
+  if (a.causal && j > i)
+    return std::nullopt;
+  double s = 0;
+  if (a.mask) {
+    int64_t index[4] = {b, h, i, j};
+    double mv = a.mask->loadDouble(broadcastOffset(*a.mask, index));
+    if (a.mask->dtype() == DType::Bool && mv == 0)
+      return std::nullopt;
+    if (a.mask->dtype() != DType::Bool)
+      s = mv;
+  }
+  double dot = 0;
+  for (int64_t c = 0; c < a.q.size(3); ++c)
+    dot += at4(a.q, b, h, i, c) * at4(a.k, b, h, j, c);
+  s += dot * a.scale;
+  return s == -kInf ? std::nullopt : std::optional<double>(s);
+}
+
+/// Writes a (rows, cols) row-major block of values into t[b, h].
+void storeHead(Tensor &t, int64_t b, int64_t h, const std::vector<double> &values) {
+  int64_t rows = t.size(2), cols = t.size(3);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t c = 0; c < cols; ++c)
+      t.setDouble(std::vector<int64_t>{b, h, i, c}, values[i * cols + c]);
+}
+
+/// One (batch, head) of attentionBackward; the mask gradient accumulates into biasGrad (indexed
+/// as gbias) when gbias is given.
+void headBackward(const AttentionBackward &a, int64_t b, int64_t h, Tensor &gq, Tensor &gk,
+                  Tensor &gv, const Tensor *gbias, std::vector<double> &biasGrad) {
+  int64_t m = a.q.size(2), n = a.k.size(2), e = a.q.size(3), ev = a.v.size(3);
+  std::vector<double> dq(m * e, 0.0), dk(n * e, 0.0), dv(n * ev, 0.0);
+  for (int64_t i = 0; i < m; ++i) {
+    double lse = a.lse.getDouble(std::vector<int64_t>{b, h, i});
+    if (lse == -kInf) // every key masked: the row's output was 0 and depends on nothing
+      continue;
+    double d = 0;
+    for (int64_t c = 0; c < ev; ++c)
+      d += at4(a.gradOut, b, h, i, c) * at4(a.out, b, h, i, c);
+    for (int64_t j = 0; j < n; ++j) {
+      std::optional<double> s = score(a, b, h, i, j);
+      if (!s)
+        continue;
+      double p = std::exp(*s - lse), dp = 0;
+      for (int64_t c = 0; c < ev; ++c) {
+        double g = at4(a.gradOut, b, h, i, c);
+        dp += g * at4(a.v, b, h, j, c);
+        dv[j * ev + c] += p * g;
+      }
+      double ds = p * (dp - d);
+      for (int64_t c = 0; c < e; ++c) {
+        dq[i * e + c] += ds * a.scale * at4(a.k, b, h, j, c);
+        dk[j * e + c] += ds * a.scale * at4(a.q, b, h, i, c);
+      }
+      if (gbias) {
+        int64_t index[4] = {b, h, i, j};
+        biasGrad[broadcastFlatIndex(gbias->sizes(), index)] += ds;
+      }
+    }
+  }
+  storeHead(gq, b, h, dq);
+  storeHead(gk, b, h, dk);
+  storeHead(gv, b, h, dv);
+}
+
 /// Gradients of O = softmax(S) V with S = Q K^T * scale + mask, from the forward's logsumexp L:
 ///   P = exp(S - L),  dV = P^T dO,  dP = dO V^T,  D = rowsum(dO * O),  dS = P * (dP - D),
 ///   dQ = dS K * scale,  dK = dS^T Q * scale,  dMask = dS (summed over broadcast dimensions).
@@ -302,63 +372,12 @@ Status attentionBackward(const KernelContext &ctx, const AttentionBackward &a, T
                          Tensor &gk, Tensor &gv, Tensor *gbias) {
   if (Status s = checkAttentionBackward(ctx, a); !s)
     return s;
-  const Tensor &q = a.q, &k = a.k, &v = a.v, &dO = a.gradOut;
-  int64_t batch = q.size(0), heads = q.size(1), m = q.size(2), n = k.size(2);
-  int64_t e = q.size(3), ev = v.size(3);
-  bool boolMask = a.mask && a.mask->dtype() == DType::Bool;
-  if (gbias && boolMask)
+  if (gbias && a.mask && a.mask->dtype() == DType::Bool)
     return ctx.error("a boolean attention mask has no gradient");
   std::vector<double> biasGrad(gbias ? static_cast<size_t>(gbias->numel()) : 0, 0.0);
-  for (int64_t b = 0; b < batch; ++b)
-    for (int64_t h = 0; h < heads; ++h) {
-      std::vector<double> dq(m * e, 0.0), dk(n * e, 0.0), dv(n * ev, 0.0);
-      for (int64_t i = 0; i < m; ++i) {
-        double lse = a.lse.getDouble(std::vector<int64_t>{b, h, i});
-        double d = 0;
-        for (int64_t c = 0; c < ev; ++c)
-          d += at4(dO, b, h, i, c) * at4(a.out, b, h, i, c);
-        for (int64_t j = 0; j < n; ++j) {
-          if ((a.causal && j > i) || lse == -kInf)
-            continue;
-          std::vector<int64_t> index{b, h, i, j};
-          double s = 0;
-          if (a.mask) {
-            double mv = a.mask->loadDouble(broadcastOffset(*a.mask, index));
-            if (boolMask && mv == 0)
-              continue;
-            s = boolMask ? 0 : mv;
-          }
-          double dot = 0;
-          for (int64_t c = 0; c < e; ++c)
-            dot += at4(q, b, h, i, c) * at4(k, b, h, j, c);
-          s += dot * a.scale;
-          if (s == -kInf)
-            continue;
-          double p = std::exp(s - lse), dp = 0;
-          for (int64_t c = 0; c < ev; ++c) {
-            double g = at4(dO, b, h, i, c);
-            dp += g * at4(v, b, h, j, c);
-            dv[j * ev + c] += p * g;
-          }
-          double ds = p * (dp - d);
-          for (int64_t c = 0; c < e; ++c) {
-            dq[i * e + c] += ds * a.scale * at4(k, b, h, j, c);
-            dk[j * e + c] += ds * a.scale * at4(q, b, h, i, c);
-          }
-          if (gbias)
-            biasGrad[broadcastFlatIndex(gbias->sizes(), index)] += ds;
-        }
-      }
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t c = 0; c < e; ++c)
-          gq.setDouble(std::vector<int64_t>{b, h, i, c}, dq[i * e + c]);
-      for (int64_t j = 0; j < n; ++j) {
-        for (int64_t c = 0; c < e; ++c)
-          gk.setDouble(std::vector<int64_t>{b, h, j, c}, dk[j * e + c]);
-        for (int64_t c = 0; c < ev; ++c)
-          gv.setDouble(std::vector<int64_t>{b, h, j, c}, dv[j * ev + c]);
-      }
-    }
+  for (int64_t b = 0; b < a.q.size(0); ++b)
+    for (int64_t h = 0; h < a.q.size(1); ++h)
+      headBackward(a, b, h, gq, gk, gv, gbias, biasGrad);
   if (gbias) {
     size_t next = 0;
     Tensor::forEachIndex(gbias->sizes(), [&](std::span<const int64_t> index) {
@@ -440,8 +459,7 @@ Status flashAttentionCpuBackwardKernel(KernelContext &ctx) {
   FXKIT_KTRY(gv, ctx.allocateOutput(2));
   if (Status s = attentionBackward(ctx, a, gq, gk, gv, nullptr); !s)
     return s;
-  ctx.result.v =
-      std::vector<std::optional<Tensor>>{std::move(gq), std::move(gk), std::move(gv)};
+  ctx.result.v = std::vector<std::optional<Tensor>>{std::move(gq), std::move(gk), std::move(gv)};
   return Status::ok();
 }
 
@@ -489,6 +507,12 @@ Status viewCopyKernel(KernelContext &ctx) {
   return Status::ok();
 }
 
+/// _unsafe_index: index.Tensor's kernel (PyTorch skips the bounds checks; an index out of range
+/// is still an error here rather than undefined behaviour).
+Status unsafeIndexKernel(KernelContext &ctx) {
+  return runKernelOf(ctx, "torch.ops.aten.index.Tensor");
+}
+
 /// diagonal_copy: the diagonal as a strided view of self (dims dim1 and dim2 replaced by a
 /// last one stepping both), copied into the result.
 Status diagonalCopyKernel(KernelContext &ctx) {
@@ -505,8 +529,8 @@ Status diagonalCopyKernel(KernelContext &ctx) {
     return ctx.error("bad diagonal dimensions " + std::to_string(dim1) + ", " +
                      std::to_string(dim2) + " of a " + std::to_string(rank) + "-d tensor");
   int64_t rows = self.size(d1), cols = self.size(d2);
-  int64_t length = std::max<int64_t>(
-      0, offset >= 0 ? std::min(rows, cols - offset) : std::min(rows + offset, cols));
+  int64_t length = std::max<int64_t>(0, offset >= 0 ? std::min(rows, cols - offset)
+                                                    : std::min(rows + offset, cols));
   std::vector<int64_t> sizes, strides;
   for (int64_t d = 0; d < rank; ++d)
     if (d != d1 && d != d2) {
@@ -586,17 +610,16 @@ Status arangeKernel(KernelContext &ctx) {
   if (st == 0)
     return ctx.error("step must be nonzero");
   if (!((st > 0 && e0 >= s0) || (st < 0 && e0 <= s0)))
-    return ctx.error("upper bound and larger bound inconsistent with step sign");
+    return ctx.error("upper bound and lower bound inconsistent with step sign");
   if (out.dim() != 1)
     return ctx.error("arange result of sizes " + sizesStr(out.sizes()));
   bool halfAcc = out.dtype() == DType::Float16 || out.dtype() == DType::BFloat16;
   for (int64_t i = 0; i < out.size(0); ++i) {
     int64_t offset = out.storageOffset() + i * out.stride(0);
     if (integral)
-      out.storeInt(offset,
-                   static_cast<int64_t>(static_cast<uint64_t>(start.truncated()) +
-                                        static_cast<uint64_t>(i) *
-                                            static_cast<uint64_t>(step.truncated())));
+      out.storeInt(offset, static_cast<int64_t>(static_cast<uint64_t>(start.truncated()) +
+                                                static_cast<uint64_t>(i) *
+                                                    static_cast<uint64_t>(step.truncated())));
     else if (halfAcc)
       out.storeDouble(offset, static_cast<float>(start.asDouble()) +
                                   static_cast<float>(step.asDouble()) * static_cast<float>(i));
@@ -676,8 +699,8 @@ Status randpermKernel(KernelContext &ctx) {
   std::mt19937_64 gen = generatorFor(ctx);
   for (int64_t i = n - 1; i > 0; --i) {
     uint64_t range = static_cast<uint64_t>(i) + 1;
-    uint64_t limit = std::numeric_limits<uint64_t>::max() -
-                     std::numeric_limits<uint64_t>::max() % range;
+    uint64_t limit =
+        std::numeric_limits<uint64_t>::max() - std::numeric_limits<uint64_t>::max() % range;
     uint64_t x;
     do
       x = gen();
@@ -773,6 +796,7 @@ void registerTensorKernels() {
       {"torch.ops.aten.squeeze_copy.dim", viewCopyKernel},
       {"torch.ops.aten.squeeze_copy.dims", viewCopyKernel},
       {"torch.ops.aten.diagonal_copy.default", diagonalCopyKernel},
+      {"torch.ops.aten._unsafe_index.Tensor", unsafeIndexKernel},
       {"torch.ops.aten.fill.Scalar", fillScalarKernel},
       {"torch.ops.aten.fill.Tensor", fillTensorKernel},
       {"torch.ops.aten.full_like.default", fullLikeKernel},

@@ -4,12 +4,12 @@
 /// torch/_subclasses/fake_impls.py, the C++ structured meta of gather/scatter): what they check,
 /// and the layouts they record, which are contiguous except where noted.
 
-#include "ir/Graph.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <functional>
 #include <map>
 
@@ -77,6 +77,13 @@ bool exceeds(const SymExpr &a, const SymExpr &b) {
   return a.isConstant() && b.isConstant() && a.constant() > b.constant();
 }
 
+/// Whether two shapes may be equal at run time: one rank, and no two constants that differ.
+bool mayEqual(const Sizes &a, const Sizes &b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const SymExpr &x, const SymExpr &y) {
+    return !exceeds(x, y) && !exceeds(y, x);
+  });
+}
+
 /// Size of dim `i`, with a 0-d tensor taken as one element (ensure_nonempty_size).
 SymExpr nonemptySize(const TensorType &t, size_t i) {
   return t.sizes.empty() ? SymExpr(1) : t.sizes[i];
@@ -123,9 +130,11 @@ bool isUnbacked(std::string_view name) {
 int64_t nextUnbacked(const Node &node) {
   int64_t next = 0;
   auto scan = [&](const SymExpr &e) {
-    for (const std::string &s : e.symbols())
-      if (isUnbacked(s))
-        next = std::max<int64_t>(next, std::stoll(s.substr(1)) + 1);
+    for (const std::string &s : e.symbols()) {
+      int64_t n = 0;
+      if (isUnbacked(s) && std::from_chars(s.data() + 1, s.data() + s.size(), n).ec == std::errc())
+        next = std::max<int64_t>(next, n + 1);
+    }
   };
   auto scanType = [&](const TensorType &t) {
     for (const SymExpr &e : t.sizes)
@@ -133,15 +142,15 @@ int64_t nextUnbacked(const Node &node) {
   };
   for (const Node *n = node.prev(); n; n = n->prev()) {
     const NodeValue &v = n->value();
-    if (const TensorType *t = v.tensor())
+    if (const TensorType *t = v.tensor()) {
       scanType(*t);
-    else if (const auto *ts = v.tensors())
-      for (const auto &t : *ts) {
+    } else if (const auto *ts = v.tensors()) {
+      for (const auto &t : *ts)
         if (t)
           scanType(*t);
-      }
-    else if (const SymExpr *s = v.sym())
+    } else if (const SymExpr *s = v.sym()) {
       scan(*s);
+    }
   }
   return next;
 }
@@ -171,8 +180,7 @@ Sizes withUnbackedMax(const Sizes &strides) {
 /// gather_shape_check and scatter_shape_check: index has self's rank and fits in self (apart
 /// from `dim`) and in src. Sizes are only compared where both are constants.
 Status checkIndexFits(const BoundArgs &b, const TensorType &self, int64_t dim,
-                      const TensorType &index, const std::optional<TensorType> &src,
-                      bool gather) {
+                      const TensorType &index, const std::optional<TensorType> &src, bool gather) {
   size_t rank = std::max<size_t>(self.sizes.size(), 1);
   if (rank != std::max<size_t>(index.sizes.size(), 1))
     return b.error(std::string("Index tensor must have the same number of dimensions as ") +
@@ -182,8 +190,8 @@ Status checkIndexFits(const BoundArgs &b, const TensorType &self, int64_t dim,
       continue;
     std::string what = "index " + shapeStr(index.sizes) + " to be no larger than self " +
                        shapeStr(self.sizes) + " apart from dimension " + std::to_string(dim);
-    return b.error(gather ? "Size does not match at dimension " + std::to_string(i) +
-                                " expected " + what
+    return b.error(gather ? "Size does not match at dimension " + std::to_string(i) + " expected " +
+                                what
                           : "Expected " + what);
   }
   if (!src)
@@ -213,8 +221,7 @@ Expected<NodeValue> gather(const BoundArgs &b) {
 }
 
 /// The reductions of scatter_reduce.two.
-constexpr std::array<std::string_view, 5> kScatterReductions{"sum", "prod", "mean", "amax",
-                                                             "amin"};
+constexpr std::array<std::string_view, 5> kScatterReductions{"sum", "prod", "mean", "amax", "amin"};
 
 /// scatter.src, scatter.value, scatter_add, scatter_reduce.two (scatter_meta_impl): a fresh
 /// contiguous tensor of self's shape.
@@ -360,12 +367,15 @@ Expected<AdvancedIndex> advancedIndex(const BoundArgs &b, const TensorType &self
       last = i;
       ++count;
     }
-  std::vector<size_t> order;
+  // transposeToFront otherwise: the indexed dims first, then the others, each in order.
   bool adjacent = count == 0 || last - first + 1 == count;
-  for (int pass = adjacent ? 1 : 0; pass < 2; ++pass)
-    for (size_t i = 0; i < indices.size(); ++i)
-      if (adjacent || (pass == 0) == indices[i].has_value())
-        order.push_back(i);
+  std::vector<size_t> order;
+  for (size_t i = 0; i < indices.size(); ++i)
+    if (adjacent || indices[i])
+      order.push_back(i);
+  for (size_t i = 0; i < indices.size() && !adjacent; ++i)
+    if (!indices[i])
+      order.push_back(i);
   AdvancedIndex r;
   r.self = self;
   for (size_t i = 0; i < order.size(); ++i) {
@@ -387,8 +397,8 @@ Sizes indexResultStrides(const AdvancedIndex &ix, const Sizes &shape) {
   restrided.sizes = shape;
   restrided.strides.assign(ix.self.strides.begin(), ix.self.strides.begin() + ix.before);
   restrided.strides.insert(restrided.strides.end(), ix.replacement.size(), SymExpr(0));
-  restrided.strides.insert(restrided.strides.end(),
-                           ix.self.strides.begin() + ix.before + ix.count, ix.self.strides.end());
+  restrided.strides.insert(restrided.strides.end(), ix.self.strides.begin() + ix.before + ix.count,
+                           ix.self.strides.end());
   return withUnbackedMax(elementwiseStrides(shape, {&restrided}));
 }
 
@@ -397,7 +407,10 @@ Expected<NodeValue> indexTensor(const BoundArgs &b) {
   FX_TRY(raw, optionalTensors(b, "indices"));
   if (raw.empty())
     return b.error("at least one index must be provided");
-  FX_TRY(indices, expandMasks(b, self, raw, nextUnbacked(b.node())));
+  // Numbering a mask's symbol scans the graph before the node: only masks pay for it.
+  bool masked =
+      std::any_of(raw.begin(), raw.end(), [](const auto &t) { return t && isMaskDType(t->dtype); });
+  FX_TRY(indices, expandMasks(b, self, raw, masked ? nextUnbacked(b.node()) : 0));
   FX_TRY(ix, advancedIndex(b, self, std::move(indices)));
   Sizes shape = ix.resultSizes();
   Sizes strides = indexResultStrides(ix, shape);
@@ -450,8 +463,7 @@ Expected<NodeValue> sliceScatter(const BoundArgs &b) {
     return b.error(bounds.error().message);
   Sizes slice = self.sizes;
   slice[dim] = bounds->size;
-  if (!std::equal(slice.begin(), slice.end(), src.sizes.begin(), src.sizes.end(),
-                  [](const SymExpr &x, const SymExpr &y) { return !exceeds(x, y) && !exceeds(y, x); }))
+  if (!mayEqual(slice, src.sizes))
     return b.error("slice_scatter: expected src to have a size equal to the slice of self. src "
                    "size = " +
                    shapeStr(src.sizes) + ", slice size = " + shapeStr(slice));
@@ -472,8 +484,7 @@ Expected<NodeValue> selectScatter(const BoundArgs &b) {
                    shapeStr(self.sizes) + " at dimension " + std::to_string(dim));
   Sizes slice = self.sizes;
   slice.erase(slice.begin() + dim);
-  if (!std::equal(slice.begin(), slice.end(), src.sizes.begin(), src.sizes.end(),
-                  [](const SymExpr &x, const SymExpr &y) { return !exceeds(x, y) && !exceeds(y, x); }))
+  if (!mayEqual(slice, src.sizes))
     return b.error("select_scatter: expected src to have a size equal to the slice of self. src "
                    "size = " +
                    shapeStr(src.sizes) + ", slice size = " + shapeStr(slice));
@@ -502,8 +513,8 @@ Expected<NodeValue> embeddingDenseBackward(const BoundArgs &b) {
   if (!isIndexDType(indices.dtype))
     return b.error("Expected tensor for argument #1 'indices' to have one of the following scalar "
                    "types: Long, Int; but got " +
-                   torchName(indices.dtype) + " instead (while checking arguments for "
-                                              "embedding_backward)");
+                   torchName(indices.dtype) +
+                   " instead (while checking arguments for embedding_backward)");
   if (grad.sizes.empty())
     return b.error("embedding_dense_backward: grad_output must have at least one dimension");
   return one(contiguous(grad.dtype, {numWeights, grad.sizes.back()}, grad.device));
@@ -544,8 +555,8 @@ Expected<NodeValue> constantPadNd(const BoundArgs &b) {
   if (crops)
     return one(likeSelf(out));
   bool channelsLast = stridesLikeChannelsLast(self.sizes, self.strides);
-  out.strides = channelsLast ? channelsLastStrides(out.sizes)
-                             : TensorType::contiguousStrides(out.sizes);
+  out.strides =
+      channelsLast ? channelsLastStrides(out.sizes) : TensorType::contiguousStrides(out.sizes);
   return one(std::move(out));
 }
 
@@ -635,20 +646,19 @@ constexpr std::string_view kNonzero = "torch.ops.aten.nonzero.default";
 Expected<NodeValue> nonzero(const BoundArgs &b) {
   FX_TRY(self, b.tensor("self"));
   const Argument &selfArg = b.get("self");
-  SymExpr count(0);
-  if (!symIs(numel(self), 0)) {
-    count = unbacked(nextUnbacked(b.node()));
-    for (const Node *n = b.node().prev(); n; n = n->prev()) {
-      const TensorType *t = n->value().tensor();
-      if (n->target() == kNonzero && t && !n->args().items().empty() &&
-          n->args().items()[0].equals(selfArg)) {
-        count = t->sizes[0];
-        break;
-      }
-    }
+  std::optional<SymExpr> count;
+  if (symIs(numel(self), 0))
+    count = SymExpr(0);
+  for (const Node *n = b.node().prev(); n && !count; n = n->prev()) {
+    const TensorType *t = n->value().tensor();
+    if (n->target() == kNonzero && t && !n->args().items().empty() &&
+        n->args().items()[0].equals(selfArg))
+      count = t->sizes[0];
   }
-  Sizes sizes{count, SymExpr(static_cast<int64_t>(self.sizes.size()))};
-  return one(make(DType::Int64, std::move(sizes), {SymExpr(1), count}, self.device));
+  if (!count)
+    count = unbacked(nextUnbacked(b.node()));
+  Sizes sizes{*count, SymExpr(static_cast<int64_t>(self.sizes.size()))};
+  return one(make(DType::Int64, std::move(sizes), {SymExpr(1), *count}, self.device));
 }
 
 using C = OpCategory;

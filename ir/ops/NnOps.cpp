@@ -133,9 +133,12 @@ Expected<PoolSpec> readPoolSpec(const BoundArgs &b, const PoolOp &op) {
   return s;
 }
 
-/// pooling_output_shape (aten/src/ATen/native/Pool.h) over a possibly symbolic input size. In
-/// ceil mode the last window must start inside the input (or its left padding); with a
-/// symbolic size that test is decided at the size hint, as PyTorch's guard would be.
+/// pooling_output_shape (aten/src/ATen/native/Pool.h) over a possibly symbolic input size:
+/// floor((in + 2 pad - span) / stride) + 1 for the window span = dilation (k - 1) + 1. Ceil mode
+/// rounds up but drops a last window that would start in the right padding; PyTorch decides
+/// that with a guard on the size, while the count of window starts j * stride that lie below
+/// both in + pad and the rounded-up end is one floor division for every size:
+/// (in + 2 pad - span + min(stride, span - pad) - 1) // stride + 1.
 Expected<SymExpr> poolingOutputSize(const BoundArgs &b, const SymExpr &in, int64_t k, int64_t pad,
                                     int64_t stride, int64_t dilation, bool ceil) {
   if (stride == 0)
@@ -143,15 +146,13 @@ Expected<SymExpr> poolingOutputSize(const BoundArgs &b, const SymExpr &in, int64
   if (pad < 0)
     return b.error("pad must be non-negative, but got pad: " + std::to_string(pad));
   if (pad > ((k - 1) * dilation + 1) / 2)
-    return b.error("pad should be at most half of effective kernel size, but got pad=" +
-                   std::to_string(pad) + ", kernel_size=" + std::to_string(k) +
-                   " and dilation=" + std::to_string(dilation));
-  SymExpr numerator = symAdd(in, SymExpr(2 * pad - dilation * (k - 1) - 1 + (ceil ? stride - 1 : 0)));
-  SymExpr out = symAdd(symFloorDiv(numerator, SymExpr(stride)), SymExpr(1));
-  if (ceil && symCompare(symMul(symSub(out, SymExpr(1)), SymExpr(stride)),
-                         symAdd(in, SymExpr(pad))) >= 0)
-    out = symSub(out, SymExpr(1));
-  return out;
+    return b.error(
+        "pad should be at most half of effective kernel size, but got pad=" + std::to_string(pad) +
+        ", kernel_size=" + std::to_string(k) + " and dilation=" + std::to_string(dilation));
+  int64_t span = dilation * (k - 1) + 1;
+  int64_t extra = ceil ? std::min(stride, span - pad) - 1 : 0;
+  SymExpr numerator = symAdd(in, SymExpr(2 * pad - span + extra));
+  return symAdd(symFloorDiv(numerator, SymExpr(stride)), SymExpr(1));
 }
 
 /// The spatial output sizes of a pooling window over the last nd dims of `input`.
@@ -166,10 +167,8 @@ Expected<Sizes> pooledSpatial(const BoundArgs &b, const TensorType &input, const
   return out;
 }
 
-/// pool2d_shape_check / pool3d_shape_check: positive window, an input of the right rank with
-/// non-empty non-batch dims, padding at most half the kernel, a non-empty output.
-Status poolShapeCheck(const BoundArgs &b, const PoolOp &op, const TensorType &input,
-                      const PoolSpec &s, const Sizes &out, bool channelsLast) {
+/// The window checks of pool2d_shape_check / pool3d_shape_check.
+Status checkPoolWindow(const BoundArgs &b, const PoolSpec &s) {
   auto positive = [](const std::vector<int64_t> &v) {
     return std::all_of(v.begin(), v.end(), [](int64_t x) { return x > 0; });
   };
@@ -180,42 +179,50 @@ Status poolShapeCheck(const BoundArgs &b, const PoolOp &op, const TensorType &in
   if (!positive(s.dilation))
     return b.error("dilation should be greater than zero, but got " +
                    perDim("dilation", s.dilation));
-  size_t rank = input.sizes.size(), nd = op.nd;
+  return Status::ok();
+}
+
+/// The input checks of pool2d_shape_check (3-d or 4-d, only the batch may be empty; 4-d for a
+/// channels-last input) and pool3d_shape_check (non-batch dims non-empty; average pooling's
+/// input at least as large as its kernel).
+Status checkPoolInput(const BoundArgs &b, const PoolOp &op, const TensorType &input,
+                      const PoolSpec &s, bool channelsLast) {
+  size_t rank = input.sizes.size();
   const Sizes &in = input.sizes;
-  std::string fn = std::string(op.name) + (op.avg ? "()" : "_with_indices()");
-  if (nd == 2) {
+  if (op.nd == 2) {
     bool valid = !isZero(in[1]) && !isZero(in[2]);
-    bool ok = channelsLast ? rank == 4 && valid && !isZero(in[3])
-                           : (rank == 3 && !isZero(in[0]) && valid) ||
-                                 (rank == 4 && valid && !isZero(in[3]));
-    if (!ok)
-      return b.error(channelsLast ? "Expected 4D (batch mode) tensor expected for input with "
-                                    "channels_last layout with optional 0 dim batch size for "
-                                    "input, but got: " +
-                                        sizesStr(in)
-                                  : "Expected 3D or 4D (batch mode) tensor with optional 0 dim "
-                                    "batch size for input, but got:" +
-                                        sizesStr(in));
-  } else {
-    for (size_t i = rank == 5 ? 1 : 0; i < rank; ++i)
-      if (isZero(in[i]))
-        return b.error(fn + ": Expected input's non-batch dimensions to have positive length, "
-                            "but input has a shape of " +
-                       sizesStr(in) + " and non-batch dimension 0 has length zero!");
-    Sizes spatial(in.end() - static_cast<int64_t>(nd), in.end());
-    if (op.avg)
-      for (size_t i = 0; i < nd; ++i)
-        if (spatial[i].isConstant() && spatial[i].constant() < s.kernel[i])
-          return b.error("input image (" + perDim("", spatial) + ") smaller than kernel size (" +
-                         perDim("k", s.kernel) + ")");
+    if (channelsLast
+            ? rank == 4 && valid && !isZero(in[3])
+            : (rank == 3 && !isZero(in[0]) && valid) || (rank == 4 && valid && !isZero(in[3])))
+      return Status::ok();
+    return b.error(channelsLast ? "Expected 4D (batch mode) tensor expected for input with "
+                                  "channels_last layout with optional 0 dim batch size for "
+                                  "input, but got: " +
+                                      sizesStr(in)
+                                : "Expected 3D or 4D (batch mode) tensor with optional 0 dim "
+                                  "batch size for input, but got:" +
+                                      sizesStr(in));
   }
-  for (size_t i = 0; i < nd; ++i)
-    if (s.kernel[i] / 2 < s.padding[i])
-      return b.error("pad should be smaller than or equal to half of kernel size, but got " +
-                     perDim("k", s.kernel) + " " + perDim("pad", s.padding));
+  std::string fn = std::string(op.name) + (op.avg ? "()" : "_with_indices()");
+  for (size_t i = rank == 5 ? 1 : 0; i < rank; ++i)
+    if (isZero(in[i]))
+      return b.error(fn +
+                     ": Expected input's non-batch dimensions to have positive length, but "
+                     "input has a shape of " +
+                     sizesStr(in) + " and non-batch dimension 0 has length zero!");
+  Sizes spatial(in.end() - static_cast<int64_t>(op.nd), in.end());
+  for (size_t i = 0; i < op.nd && op.avg; ++i)
+    if (spatial[i].isConstant() && spatial[i].constant() < s.kernel[i])
+      return b.error("input image (" + perDim("", spatial) + ") smaller than kernel size (" +
+                     perDim("k", s.kernel) + ")");
+  return Status::ok();
+}
+
+/// "Output size is too small" of the shape checks, naming the (C x H x W) planes.
+Status checkPoolOutput(const BoundArgs &b, const TensorType &input, const Sizes &out) {
   for (const SymExpr &o : out)
     if (o.isConstant() && o.constant() < 1) {
-      Sizes plane(in.end() - static_cast<int64_t>(nd) - 1, in.end());
+      Sizes plane(input.sizes.end() - static_cast<int64_t>(out.size()) - 1, input.sizes.end());
       Sizes outPlane{plane[0]};
       outPlane.insert(outPlane.end(), out.begin(), out.end());
       auto joined = [](const Sizes &v) {
@@ -228,6 +235,21 @@ Status poolShapeCheck(const BoundArgs &b, const PoolOp &op, const TensorType &in
                      joined(outPlane) + "). Output size is too small");
     }
   return Status::ok();
+}
+
+/// pool2d_shape_check / pool3d_shape_check: a positive window, a valid input, padding at most
+/// half the kernel, a non-empty output.
+Status poolShapeCheck(const BoundArgs &b, const PoolOp &op, const TensorType &input,
+                      const PoolSpec &s, const Sizes &out, bool channelsLast) {
+  if (Status st = checkPoolWindow(b, s); !st)
+    return st;
+  if (Status st = checkPoolInput(b, op, input, s, channelsLast); !st)
+    return st;
+  for (size_t i = 0; i < op.nd; ++i)
+    if (s.kernel[i] / 2 < s.padding[i])
+      return b.error("pad should be smaller than or equal to half of kernel size, but got " +
+                     perDim("k", s.kernel) + " " + perDim("pad", s.padding));
+  return checkPoolOutput(b, input, out);
 }
 
 /// A pooled result's sizes (leading dims kept) and layout.
@@ -273,8 +295,8 @@ template <size_t nd> Expected<NodeValue> maxPoolWithIndices(const BoundArgs &b) 
   FX_TRY(self, b.tensor("self"));
   FX_TRY(spec, readPoolSpec(b, op));
   FX_TRY(shape, poolShape(b, op, self, spec));
-  return many({pooledType(self.dtype, shape, self.device),
-               pooledType(DType::Int64, shape, self.device)});
+  return many(
+      {pooledType(self.dtype, shape, self.device), pooledType(DType::Int64, shape, self.device)});
 }
 
 /// prims._low_memory_max_pool_with_offsets: its meta runs the eager definition
@@ -289,8 +311,8 @@ Expected<NodeValue> lowMemoryMaxPoolWithOffsets(const BoundArgs &b) {
   PoolOp op{kernel->size() == 2 ? "max_pool2d" : "max_pool3d", kernel->size(), false};
   FX_TRY(spec, readPoolSpec(b, op));
   FX_TRY(shape, poolShape(b, op, self, spec));
-  return many({pooledType(self.dtype, shape, self.device),
-               pooledType(DType::Int8, shape, self.device)});
+  return many(
+      {pooledType(self.dtype, shape, self.device), pooledType(DType::Int8, shape, self.device)});
 }
 
 /// prims._low_memory_max_pool_offsets_to_indices: int64 input-plane indices from the offsets,
@@ -302,8 +324,8 @@ Expected<NodeValue> lowMemoryOffsetsToIndices(const BoundArgs &b) {
   for (std::string_view name : {"input_size", "stride", "padding", "dilation"}) {
     FX_TRY(list, b.symIntList(name));
     if (list.size() < nd)
-      return b.error(std::string(name) + " has " + std::to_string(list.size()) +
-                     " entries for a " + std::to_string(nd) + "-d kernel");
+      return b.error(std::string(name) + " has " + std::to_string(list.size()) + " entries for a " +
+                     std::to_string(nd) + "-d kernel");
   }
   if (offsets.sizes.size() < nd)
     return b.error("offsets of rank " + std::to_string(offsets.sizes.size()) + " for a " +
@@ -328,8 +350,8 @@ Expected<NodeValue> maxPool2dBackward(const BoundArgs &b) {
     for (size_t i = 0; i < 3; ++i)
       if (Status st = checkDimSize(b, *t, ndim, ndim - 3 + i, shape.sizes[ndim - 3 + i]); !st)
         return st.takeError();
-  return one(make(self.dtype, self.sizes, layoutStrides(self.sizes, shape.channelsLast),
-                  self.device));
+  return one(
+      make(self.dtype, self.sizes, layoutStrides(self.sizes, shape.channelsLast), self.device));
 }
 
 // ---- Average pooling ----
@@ -371,8 +393,8 @@ Expected<NodeValue> avgPool2dBackward(const BoundArgs &b) {
   for (size_t i = 0; i < 3; ++i)
     if (Status st = checkDimSize(b, grad, ndim, ndim - 3 + i, shape.sizes[ndim - 3 + i]); !st)
       return st.takeError();
-  return one(make(self.dtype, self.sizes, layoutStrides(self.sizes, shape.channelsLast),
-                  self.device));
+  return one(
+      make(self.dtype, self.sizes, layoutStrides(self.sizes, shape.channelsLast), self.device));
 }
 
 /// A view of `t` with a size-1 dim inserted before its last (unsqueeze(-2)): avg_pool1d and
@@ -434,14 +456,15 @@ Expected<NodeValue> avgPool1d(const BoundArgs &b) {
 
 // ---- Adaptive average pooling ----
 
-/// The adaptive metas' checks: rank nd+1 or nd+2, non-empty non-batch dims.
-Status checkAdaptiveInput(const BoundArgs &b, std::string_view fn, size_t nd,
-                          const TensorType &t, std::string_view what) {
+/// The adaptive metas' checks: rank nd+1 or nd+2, non-empty spatial dims (and, for the
+/// backward, non-empty non-batch dims).
+Status checkAdaptiveInput(const BoundArgs &b, std::string_view fn, size_t nd, const TensorType &t,
+                          std::string_view what) {
   size_t rank = t.sizes.size();
   if (rank != nd + 1 && rank != nd + 2)
     return b.error(std::string(fn) + "(): Expected " + std::to_string(nd + 1) + "D or " +
                    std::to_string(nd + 2) + "D tensor, but got " + sizesStr(t.sizes));
-  for (size_t i = 1; i < rank; ++i)
+  for (size_t i = what == "input" ? rank - nd : 1; i < rank; ++i)
     if (isZero(t.sizes[i]))
       return b.error(std::string(fn) + "(): Expected " + std::string(what) +
                      " to have non-zero size for non-batch dimensions, but " + std::string(what) +
@@ -461,8 +484,9 @@ Expected<TensorType> adaptiveType(const BoundArgs &b, size_t nd, const TensorTyp
     return b.error(fn + ": output_size must be " + std::to_string(nd));
   for (const SymExpr &s : outputSize)
     if (s.isConstant() && s.constant() < 0)
-      return b.error(fn + "(): elements of output_size must be greater than or equal to 0 but "
-                          "received " +
+      return b.error(fn +
+                     "(): elements of output_size must be greater than or equal to 0 but "
+                     "received " +
                      sizesStr(outputSize));
   Sizes sizes(self.sizes.begin(), self.sizes.end() - static_cast<int64_t>(nd));
   sizes.insert(sizes.end(), outputSize.begin(), outputSize.end());
@@ -629,8 +653,8 @@ Expected<NodeValue> upsample2d(const BoundArgs &b, int64_t minChannels) {
   if (!positive(input.sizes[2]) || !positive(input.sizes[3]) || !positive(size[0]) ||
       !positive(size[1]))
     return b.error("Input and output sizes should be greater than 0, but got input (H: " +
-                   input.sizes[2].str() + ", W: " + input.sizes[3].str() + ") output (H: " +
-                   size[0].str() + ", W: " + size[1].str() + ")");
+                   input.sizes[2].str() + ", W: " + input.sizes[3].str() +
+                   ") output (H: " + size[0].str() + ", W: " + size[1].str() + ")");
   Sizes sizes{input.sizes[0], input.sizes[1], size[0], size[1]};
   bool channelsLast = suggestsChannelsLast(input) &&
                       !(input.device.type == "cuda" && symHint(input.sizes[1]) < minChannels);
@@ -690,56 +714,71 @@ Expected<NodeValue> gridSampler2d(const BoundArgs &b) {
                         input.device));
 }
 
-/// col2im's meta: sums sliding blocks (C * kh * kw, L) back into (C, H, W) images.
-Expected<NodeValue> col2im(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(outputSize, b.symIntList("output_size"));
+/// col2im's window: kernel_size, dilation, padding and stride, two entries each.
+struct Col2imWindow {
+  std::vector<int64_t> kernel, dilation, padding, stride;
+  std::string str() const {
+    return "kernel_size=" + intsStr(kernel) + ", dilation=" + intsStr(dilation) +
+           ", padding=" + intsStr(padding) + ", stride=" + intsStr(stride);
+  }
+};
+
+/// col2im's argument checks: 2-d lists, positive kernel, dilation, stride and output size,
+/// non-negative padding.
+Expected<Col2imWindow> readCol2imWindow(const BoundArgs &b, const Sizes &outputSize) {
   FX_TRY(kernel, b.intList("kernel_size"));
   FX_TRY(dilation, b.intList("dilation"));
   FX_TRY(padding, b.intList("padding"));
   FX_TRY(stride, b.intList("stride"));
+  Col2imWindow w{*kernel, *dilation, *padding, *stride};
   if (outputSize.size() != 2)
     return b.error("only 2D output_size supported");
-  std::pair<const std::vector<int64_t> *, std::string_view> lists[] = {
-      {&*kernel, "kernel"}, {&*dilation, "dilation"}, {&*padding, "padding"}, {&*stride, "stride"}};
-  for (const auto &[list, name] : lists)
+  std::pair<const std::vector<int64_t> *, std::string_view> lists[] = {{&w.kernel, "kernel_size"},
+                                                                       {&w.dilation, "dilation"},
+                                                                       {&w.padding, "padding"},
+                                                                       {&w.stride, "stride"}};
+  for (const auto &[list, name] : lists) {
     if (list->size() != 2)
-      return b.error("only 2D " + std::string(name) + " supported");
-  std::pair<const std::vector<int64_t> *, std::string_view> positives[] = {
-      {&*kernel, "kernel_size"}, {&*dilation, "dilation"}, {&*stride, "stride"}};
-  for (const auto &[list, name] : positives)
-    if ((*list)[0] <= 0 || (*list)[1] <= 0)
-      return b.error(std::string(name) + " should be greater than zero, but got " +
-                     intsStr(*list));
-  if ((*padding)[0] < 0 || (*padding)[1] < 0)
-    return b.error("padding should be greater than or equal to zero, but got " +
-                   intsStr(*padding));
+      return b.error("only 2D " + std::string(name == "kernel_size" ? "kernel" : name) +
+                     " supported");
+    bool padding = name == "padding";
+    if ((*list)[0] < (padding ? 0 : 1) || (*list)[1] < (padding ? 0 : 1))
+      return b.error(std::string(name) + " should be greater than " +
+                     (padding ? "or equal to zero" : "zero") + ", but got " + intsStr(*list));
+  }
   for (const SymExpr &s : outputSize)
     if (s.isConstant() && s.constant() <= 0)
       return b.error("output_size should be greater than zero, but got " + sizesStr(outputSize));
+  return w;
+}
+
+/// col2im's meta: sums sliding blocks (C * kh * kw, L) back into (C, H, W) images; L must be
+/// the number of blocks that fit the padded output.
+Expected<NodeValue> col2im(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(outputSize, b.symIntList("output_size"));
+  FX_TRY(w, readCol2imWindow(b, outputSize));
   const Sizes &shape = self.sizes;
   size_t ndim = shape.size();
   if ((ndim != 2 && ndim != 3) || isZero(shape[ndim - 2]) || isZero(shape[ndim - 1]))
     return b.error("Expected 2D or 3D (batch mode) tensor for input with possible 0 batch size "
                    "and non-zero dimensions, but got: " +
                    sizesStr(shape));
-  int64_t prodKernel = (*kernel)[0] * (*kernel)[1];
+  int64_t prodKernel = w.kernel[0] * w.kernel[1];
   const SymExpr &columns = shape[ndim - 2];
   if (columns.isConstant() && columns.constant() % prodKernel != 0)
     return b.error("Expected size of input's first non-batch dimension to be divisible by the "
                    "product of kernel_size, but got input.shape[-2] = " +
-                   columns.str() + " and kernel_size=" + intsStr(*kernel));
+                   columns.str() + " and kernel_size=" + intsStr(w.kernel));
   Sizes blocks;
   for (size_t i = 0; i < 2; ++i) {
-    int64_t span = (*dilation)[i] * ((*kernel)[i] - 1) + 1;
+    int64_t span = w.dilation[i] * (w.kernel[i] - 1) + 1;
     blocks.push_back(symAdd(
-        symFloorDiv(symAdd(outputSize[i], SymExpr(2 * (*padding)[i] - span)), SymExpr((*stride)[i])),
+        symFloorDiv(symAdd(outputSize[i], SymExpr(2 * w.padding[i] - span)), SymExpr(w.stride[i])),
         SymExpr(1)));
   }
   SymExpr count = symMul(blocks[0], blocks[1]);
-  std::string given = "Given output_size=" + sizesStr(outputSize) + ", kernel_size=" +
-                      intsStr(*kernel) + ", dilation=" + intsStr(*dilation) + ", padding=" +
-                      intsStr(*padding) + ", stride=" + intsStr(*stride);
+  std::string given = "Given output_size=" + sizesStr(outputSize) + ", " + w.str();
   if (differs(shape[ndim - 1], count))
     return b.error(given + ", expected input.size(-1) to be " + count.str() + " but got " +
                    shape[ndim - 1].str() + ".");
@@ -778,8 +817,8 @@ Expected<NodeValue> cdistForward(const BoundArgs &b) {
     return b.error("cdist only supports non-negative p values");
   if (mode && *mode != 1 && *mode != 2)
     return b.error("possible modes: None, 1, 2, but was: " + std::to_string(*mode));
-  auto batch = broadcastShapes({Sizes(x1.sizes.begin(), x1.sizes.end() - 2),
-                                Sizes(x2.sizes.begin(), x2.sizes.end() - 2)});
+  auto batch = broadcastShapes(
+      {Sizes(x1.sizes.begin(), x1.sizes.end() - 2), Sizes(x2.sizes.begin(), x2.sizes.end() - 2)});
   if (!batch)
     return b.error(batch.error().message);
   Sizes sizes = batch.take();
@@ -810,17 +849,10 @@ Expected<NodeValue> pdistForward(const BoundArgs &b) {
 
 // ---- Embedding bag ----
 
-/// _embedding_bag's meta: (output, offset2bag, bag_size, max_indices). The auxiliary results'
-/// sizes follow the CPU kernel's fast path (a float or half weight with unit column stride,
-/// no padding_idx and, with per-sample weights, unit stride) and modes, or the CUDA kernel's.
-Expected<NodeValue> embeddingBag(const BoundArgs &b) {
-  FX_TRY(weight, b.tensor("weight"));
-  FX_TRY(indices, b.tensor("indices"));
-  FX_TRY(offsets, b.tensor("offsets"));
-  FX_TRY(mode, b.integer("mode"));
-  FX_TRY(psw, b.optionalTensor("per_sample_weights"));
-  FX_TRY(includeLast, b.boolean("include_last_offset"));
-  FX_TRY(paddingIdx, b.integer("padding_idx"));
+/// _embedding_bag's dtype and rank checks: int64/int32 indices and offsets, a floating 2-d
+/// weight, 1-d indices and offsets, mode 0 (sum), 1 (mean) or 2 (max).
+Status checkEmbeddingBagArgs(const BoundArgs &b, const TensorType &weight,
+                             const TensorType &indices, const TensorType &offsets, int64_t mode) {
   auto isIndex = [](DType d) { return d == DType::Int64 || d == DType::Int32; };
   if (!isIndex(indices.dtype))
     return b.error("expected indices to be long or int, got " +
@@ -838,6 +870,43 @@ Expected<NodeValue> embeddingBag(const BoundArgs &b) {
   if (mode < 0 || mode > 2)
     return b.error("embedding_bag: mode must be 0 (sum), 1 (mean) or 2 (max), got " +
                    std::to_string(mode));
+  return Status::ok();
+}
+
+/// per_sample_weights: sum mode only, one weight of the weight's dtype per index.
+Status checkPerSampleWeights(const BoundArgs &b, const TensorType &psw, const TensorType &weight,
+                             const TensorType &indices, int64_t mode) {
+  if (mode != 0)
+    return b.error("embedding_bag: per_sample_weights only supported with mode='sum'");
+  if (psw.dtype != weight.dtype)
+    return b.error("expected weight (" + std::string(dtypeName(weight.dtype)) +
+                   ") and per_sample_weights (" + std::string(dtypeName(psw.dtype)) +
+                   ") to have same dtype");
+  if (psw.sizes.size() != 1)
+    return b.error("expected per_sample_weights to be 1D tensor, got " +
+                   std::to_string(psw.sizes.size()) + "D");
+  if (differs(psw.sizes[0], indices.sizes[0]))
+    return b.error("expected per_sample_weights.numel() (" + psw.sizes[0].str() +
+                   " to be the same as indices.numel() (" + indices.sizes[0].str() + ")");
+  return Status::ok();
+}
+
+/// _embedding_bag's meta: (output, offset2bag, bag_size, max_indices). The auxiliary results'
+/// sizes follow the CPU kernel's fast path (a float or half weight with unit column stride,
+/// no padding_idx and, with per-sample weights, unit stride) and modes, or the CUDA kernel's.
+Expected<NodeValue> embeddingBag(const BoundArgs &b) {
+  FX_TRY(weight, b.tensor("weight"));
+  FX_TRY(indices, b.tensor("indices"));
+  FX_TRY(offsets, b.tensor("offsets"));
+  FX_TRY(mode, b.integer("mode"));
+  FX_TRY(psw, b.optionalTensor("per_sample_weights"));
+  FX_TRY(includeLast, b.boolean("include_last_offset"));
+  FX_TRY(paddingIdx, b.integer("padding_idx"));
+  if (Status st = checkEmbeddingBagArgs(b, weight, indices, offsets, mode); !st)
+    return st.takeError();
+  if (psw)
+    if (Status st = checkPerSampleWeights(b, *psw, weight, indices, mode); !st)
+      return st.takeError();
   SymExpr numBags = offsets.sizes[0];
   if (includeLast) {
     if (isZero(numBags))
@@ -845,24 +914,11 @@ Expected<NodeValue> embeddingBag(const BoundArgs &b) {
     numBags = symSub(numBags, SymExpr(1));
   }
   TensorType output = contiguous(weight.dtype, {numBags, weight.sizes[1]}, weight.device);
-  if (psw) {
-    if (mode != 0)
-      return b.error("embedding_bag: per_sample_weights only supported with mode='sum'");
-    if (psw->dtype != weight.dtype)
-      return b.error("expected weight (" + std::string(dtypeName(weight.dtype)) +
-                     ") and per_sample_weights (" + std::string(dtypeName(psw->dtype)) +
-                     ") to have same dtype");
-    if (psw->sizes.size() != 1)
-      return b.error("expected per_sample_weights to be 1D tensor, got " +
-                     std::to_string(psw->sizes.size()) + "D");
-    if (differs(psw->sizes[0], indices.sizes[0]))
-      return b.error("expected per_sample_weights.numel() (" + psw->sizes[0].str() +
-                     " to be the same as indices.numel() (" + indices.sizes[0].str() + ")");
-  }
   Device device = offsets.device;
   if (device.type != "cpu") {
-    TensorType maxIndices = mode == 2 ? contiguous(indices.dtype, {numBags, weight.sizes[1]}, device)
-                                      : contiguous(indices.dtype, {SymExpr(0)}, device);
+    TensorType maxIndices = mode == 2
+                                ? contiguous(indices.dtype, {numBags, weight.sizes[1]}, device)
+                                : contiguous(indices.dtype, {SymExpr(0)}, device);
     return many({output, contiguous(indices.dtype, {indices.sizes[0]}, device),
                  contiguous(indices.dtype, offsets.sizes, device), maxIndices});
   }

@@ -46,6 +46,9 @@ enum class ArgType : uint8_t {
   FloatList,          ///< float[] / float[N]
   BoolList,           ///< bool[] / bool[N]
   ScalarList,         ///< Scalar[]
+  StrList,            ///< str[] (dimension names)
+  Complex,            ///< complex: a Python complex number
+  ComplexList,        ///< complex[]
   Float,              ///< float
   Bool,               ///< bool
   ScalarType,         ///< ScalarType (a dtype)
@@ -203,7 +206,8 @@ private:
   std::unordered_map<std::string_view, size_t> index_;
 };
 
-/// The dtypes shape inference accepts: float32, float16, bfloat16, float64, int64, int32, bool.
+/// The dtypes shape inference accepts: float32, float16, bfloat16, float64, int64, int32, int16,
+/// int8, uint8, bool.
 bool isSupportedDType(DType dtype);
 
 /// Looks up the node's op, binds its arguments and runs the op's inference. Errors name the node

@@ -44,9 +44,25 @@ constexpr TypeName kTypeNames[] = {
     {"MemoryFormat", ArgType::MemoryFormat},
     {"str", ArgType::Str},
     {"SymBool", ArgType::Bool},
+    {"complex", ArgType::Complex},
+    {"Any", ArgType::Any}, // first of the untyped names: argTypeName prints it
     {"Generator", ArgType::Any},
-    {"Any", ArgType::Any},
+    {"Storage", ArgType::Any},
+    {"Stream", ArgType::Any},
+    {"Dimname", ArgType::Str},
+    {"QScheme", ArgType::Any},
+    {"AnyEnumType", ArgType::Any},
+    {"t", ArgType::Any}, // a type variable of TorchScript's list and dict builtins
 };
+
+/// Types PyTorch writes with a prefix (containers, TorchScript classes): values fxkit passes
+/// through untyped.
+bool isOpaqueType(std::string_view text) {
+  for (std::string_view prefix : {"Dict(", "Future(", "Await(", "Union(", "__torch__."})
+    if (text.starts_with(prefix))
+      return true;
+  return false;
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
@@ -82,6 +98,18 @@ bool parseType(std::string_view text, ArgType &type, bool &optional, bool &isLis
   optional = false;
   isList = false;
   size = 0;
+  // A list's alias annotation follows its brackets: `Tensor[](a!)`, `t[](a)`; a dict's its
+  // parentheses: `Dict(str, t)(a)`.
+  if (!text.empty() && text.back() == ')') {
+    size_t open = text.rfind('(');
+    if (open != std::string_view::npos && open > 0 &&
+        (text[open - 1] == ']' || text[open - 1] == ')'))
+      text = text.substr(0, open);
+  }
+  if (isOpaqueType(text)) {
+    type = ArgType::Any;
+    return true;
+  }
   if (!text.empty() && text.back() == '?') {
     optional = true;
     text.remove_suffix(1);
@@ -127,6 +155,14 @@ bool parseType(std::string_view text, ArgType &type, bool &optional, bool &isLis
       case ArgType::Scalar:
         type = ArgType::ScalarList;
         return !optionalItems;
+      case ArgType::Str:
+        type = ArgType::StrList;
+        return true;
+      case ArgType::Complex:
+        type = ArgType::ComplexList;
+        return !optionalItems;
+      case ArgType::Any:
+        return true;
       default:
         return false;
       }
@@ -185,6 +221,10 @@ std::string_view argTypeName(ArgType type) {
     return "bool[]";
   case ArgType::ScalarList:
     return "Scalar[]";
+  case ArgType::StrList:
+    return "str[]";
+  case ArgType::ComplexList:
+    return "complex[]";
   default:
     break;
   }
@@ -294,6 +334,13 @@ Expected<OpSchema> parseSchema(std::string_view text) {
   for (std::string_view part : splitTopLevel(text.substr(open + 1, close - open - 1))) {
     if (part == "*") {
       kwargOnly = true;
+      continue;
+    }
+    if (part == "...") { // TorchScript varargs (einsum.sublist): any further positional values
+      ArgSpec rest;
+      rest.name = "...";
+      rest.optional = true;
+      schema.args.push_back(std::move(rest));
       continue;
     }
     ArgSpec spec;

@@ -833,8 +833,10 @@ Expected<NodeValue> flashAttentionCpu(const BoundArgs &b) {
   const SymExpr &B = q.sizes[0], &H = q.sizes[1], &M = q.sizes[2], &D = v.sizes[3];
   Sizes bmhd = TensorType::contiguousStrides({B, M, H, D});
   Sizes bmh = TensorType::contiguousStrides({B, M, H});
+  // The logsumexp is kept in the accumulation type: float64 for float64 inputs, else float32.
+  DType lse = q.dtype == DType::Float64 ? DType::Float64 : DType::Float32;
   return many({make(q.dtype, {B, H, M, D}, {bmhd[0], bmhd[2], bmhd[1], bmhd[3]}, q.device),
-               make(DType::Float32, {B, H, M}, {bmh[0], bmh[2], bmh[1]}, q.device)});
+               make(lse, {B, H, M}, {bmh[0], bmh[2], bmh[1]}, q.device)});
 }
 
 Expected<NodeValue> transformerEncoderLayer(const BoundArgs &b) {
@@ -1085,6 +1087,9 @@ bool isSupportedDType(DType dtype) {
   case DType::Float64:
   case DType::Int64:
   case DType::Int32:
+  case DType::Int16:
+  case DType::Int8:
+  case DType::UInt8:
   case DType::Bool:
     return true;
   default:

@@ -146,8 +146,8 @@ Expected<NodeValue> extremumDim(const BoundArgs &b) {
   if (Status s = requireNonEmptyDim(b, self.sizes, d); !s)
     return s.takeError();
   FX_TRY(shape, reducedShape(b, self.sizes, std::vector<int64_t>{dim}, keepdim));
-  return many({contiguous(self.dtype, shape, self.device),
-               contiguous(DType::Int64, shape, self.device)});
+  return many(
+      {contiguous(self.dtype, shape, self.device), contiguous(DType::Int64, shape, self.device)});
 }
 
 /// prod.default (everything) and prod.dim_int (one dim).
@@ -202,8 +202,7 @@ Expected<NodeValue> softmax(const BoundArgs &b) {
   FX_TRY(d, wrapDim(b, dim, self.sizes.size()));
   (void)d;
   bool softmax = b.op().schema.name == "_softmax";
-  if (halfToFloat && self.dtype != DType::Float16 &&
-      !(softmax && self.dtype == DType::BFloat16))
+  if (halfToFloat && self.dtype != DType::Float16 && !(softmax && self.dtype == DType::BFloat16))
     return b.error("half_to_float is True but x.dtype is " + name(self.dtype) + ", expected " +
                    (softmax ? "half or bfloat16" : "half"));
   return one(contiguous(halfToFloat ? DType::Float32 : self.dtype, self.sizes, self.device));
@@ -271,8 +270,8 @@ Status checkLayerNormArgs(const BoundArgs &b, const TensorType &input, const Siz
   if (rank < k || !sameSizes(Sizes(input.sizes.end() - k, input.sizes.end()), normalized))
     return b.error("Given normalized_shape=" + sizesText(normalized) +
                    ", expected input with shape [*, " +
-                   sizesText(normalized).substr(1, std::string::npos) +
-                   ", but got input of size" + sizesText(input.sizes));
+                   sizesText(normalized).substr(1, std::string::npos) + ", but got input of size" +
+                   sizesText(input.sizes));
   return requireFloatingInput(b, input);
 }
 
@@ -376,8 +375,8 @@ Expected<NodeValue> groupNorm(const BoundArgs &b) {
   if (Status s = requireFloatingInput(b, input); !s)
     return s.takeError();
   TensorType stat = contiguous(input.dtype, {n, SymExpr(group)}, input.device);
-  return many({make(input.dtype, input.sizes, preserveFormatStrides(input), input.device), stat,
-               stat});
+  return many(
+      {make(input.dtype, input.sizes, preserveFormatStrides(input), input.device), stat, stat});
 }
 
 /// native_group_norm_backward: all results in the promoted dtype of the tensor arguments
@@ -403,8 +402,8 @@ Expected<NodeValue> groupNormBackward(const BoundArgs &b) {
                    " to be evenly-divisible by number of groups " + std::to_string(group));
   if (Status s = requireChannels(b, gamma, "weight", channels, input); !s)
     return s.takeError();
-  DType dtype = promoteTypes(promoteTypes(grad.dtype, input.dtype),
-                             promoteTypes(mean.dtype, rstd.dtype));
+  DType dtype =
+      promoteTypes(promoteTypes(grad.dtype, input.dtype), promoteTypes(mean.dtype, rstd.dtype));
   if (gamma)
     dtype = promoteTypes(dtype, gamma->dtype);
   std::vector<std::optional<TensorType>> out(3);
@@ -416,8 +415,9 @@ Expected<NodeValue> groupNormBackward(const BoundArgs &b) {
   return NodeValue{std::move(out)};
 }
 
-/// Shared by _native_batch_norm_legit (.default, .no_stats) and
-/// _native_batch_norm_legit_no_training: (out, save_mean, save_invstd). The statistics are (C,)
+/// Shared by _native_batch_norm_legit (.default, .no_stats), _native_batch_norm_legit_no_training
+/// and _native_batch_norm_legit_functional: (out, save_mean, save_invstd[, running_mean_out,
+/// running_var_out]). The statistics are (C,)
 /// in training; in evaluation they are empty (0,) on CPU and the running statistics elsewhere.
 /// CPU keeps them in the input dtype, other devices in the computation dtype.
 Expected<NodeValue> batchNorm(const BoundArgs &b) {
@@ -443,9 +443,9 @@ Expected<NodeValue> batchNorm(const BoundArgs &b) {
   if (!training && !hasStats)
     return b.error("running_mean and running_var must not be None in eval mode");
   const SymExpr &channels = input.sizes[1];
-  for (const auto &[what, t] : {std::pair{"weight", &weight}, std::pair{"bias", &bias},
-                                std::pair{"running_mean", &runningMean},
-                                std::pair{"running_var", &runningVar}})
+  for (const auto &[what, t] :
+       {std::pair{"weight", &weight}, std::pair{"bias", &bias},
+        std::pair{"running_mean", &runningMean}, std::pair{"running_var", &runningVar}})
     if (Status s = requireChannels(b, *t, what, channels, input); !s)
       return s.takeError();
   if (Status s = requireFloatingInput(b, input); !s)
@@ -455,7 +455,28 @@ Expected<NodeValue> batchNorm(const BoundArgs &b) {
   TensorType stat =
       contiguous(cpu ? input.dtype : opmathDType(input.dtype), {statSize}, input.device);
   Sizes strides = elementwiseStrides(input.sizes, {&input});
-  return many({make(input.dtype, input.sizes, std::move(strides), input.device), stat, stat});
+  std::vector<TensorType> out{make(input.dtype, input.sizes, std::move(strides), input.device),
+                              stat, stat};
+  // The functional variant also returns the updated running statistics: momentum * batch +
+  // (1 - momentum) * running in training (promoted with the computation dtype), else a copy
+  // in the computation dtype.
+  if (b.op().schema.name == "_native_batch_norm_legit_functional")
+    for (const TensorType *t : {&*runningMean, &*runningVar}) {
+      DType comp = opmathDType(input.dtype);
+      out.push_back(
+          contiguous(training ? promoteTypes(comp, t->dtype) : comp, t->sizes, input.device));
+    }
+  return many(std::move(out));
+}
+
+/// max.default/min.default: the extremum of every element, a 0-d tensor of the input dtype.
+Expected<NodeValue> extremumAll(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  if (hasZeroSize(self.sizes))
+    return b.error(b.op().schema.name +
+                   "(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                   "the reduction dim with the 'dim' argument.");
+  return one(contiguous(self.dtype, {}, self.device));
 }
 
 /// native_batch_norm_backward: grad_input always (the decomposition computes it whatever the
@@ -520,12 +541,16 @@ Expected<NodeValue> nativeDropout(const BoundArgs &b) {
 }
 
 /// _local_scalar_dense (Tensor.item()): a number only known at run time. FakeTensor makes it
-/// an unbacked symbol; here it is a symbol named after the node (as untyped integer
-/// placeholders are), bound when the interpreter runs it.
+/// an unbacked symbol (u0, or zuf0 for a float); the node keeps the one it recorded, else it
+/// gets a symbol named after itself (as untyped integer placeholders do). The interpreter binds
+/// it when it runs.
 Expected<NodeValue> localScalarDense(const BoundArgs &b) {
   FX_TRY(self, b.tensor("self"));
   if (hasZeroSize(self.sizes))
     return b.error("_local_scalar_dense: Empty tensor not supported");
+  const SymExpr *recorded = b.node().value().sym();
+  if (recorded && recorded->kind() == SymExpr::Kind::Symbol)
+    return NodeValue{*recorded};
   return NodeValue{SymExpr::symbol(b.node().name())};
 }
 
@@ -546,6 +571,8 @@ const OpRow kRows[] = {
   {"torch.ops.aten.sort.stable", "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", C::Extern, sort},
   {"torch.ops.aten.max.dim", "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", C::Extern, extremumDim},
   {"torch.ops.aten.min.dim", "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", C::Extern, extremumDim},
+  {"torch.ops.aten.max.default", "max(Tensor self) -> Tensor", C::Extern, extremumAll},
+  {"torch.ops.aten.min.default", "min(Tensor self) -> Tensor", C::Extern, extremumAll},
   {"torch.ops.aten.prod.default", "prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", C::Extern, prod},
   {"torch.ops.aten.prod.dim_int", "prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", C::Extern, prod},
   {"torch.ops.aten.var.correction", "var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", C::Extern, var},
@@ -562,6 +589,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten._native_batch_norm_legit.default", "_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", C::Extern, batchNorm},
   {"torch.ops.aten._native_batch_norm_legit.no_stats", "_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", C::Extern, batchNorm},
   {"torch.ops.aten._native_batch_norm_legit_no_training.default", "_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor)", C::Extern, batchNorm},
+  {"torch.ops.aten._native_batch_norm_legit_functional.default", "_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor running_mean_out, Tensor running_var_out)", C::Extern, batchNorm},
   {"torch.ops.aten.native_batch_norm_backward.default", "native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)", C::Extern, batchNormBackward},
   {"torch.ops.aten.native_dropout.default", "native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)", C::Extern, nativeDropout},
   {"torch.ops.aten._local_scalar_dense.default", "_local_scalar_dense(Tensor self) -> Scalar", C::Extern, localScalarDense},

@@ -37,6 +37,47 @@ bool sameSizes(const Sizes &a, const Sizes &b) {
 
 bool hasArg(const BoundArgs &b, std::string_view name) { return b.op().schema.indexOf(name) >= 0; }
 
+/// c10's name of a scalar type, as "not implemented for" messages print it.
+std::string_view c10Name(DType dtype) {
+  switch (dtype) {
+  case DType::Float32:
+    return "Float";
+  case DType::Float16:
+    return "Half";
+  case DType::BFloat16:
+    return "BFloat16";
+  case DType::Float64:
+    return "Double";
+  case DType::Int64:
+    return "Long";
+  case DType::Int32:
+    return "Int";
+  case DType::Int16:
+    return "Short";
+  case DType::Int8:
+    return "Char";
+  case DType::UInt8:
+    return "Byte";
+  case DType::Bool:
+    return "Bool";
+  case DType::Complex64:
+    return "ComplexFloat";
+  case DType::Complex128:
+    return "ComplexDouble";
+  case DType::Float8E4M3FN:
+    return "Float8_e4m3fn";
+  case DType::Float8E5M2:
+    return "Float8_e5m2";
+  }
+  return "Undefined";
+}
+
+/// The error of an ATen kernel that does not dispatch over `dtype`.
+Error notImplemented(const BoundArgs &b, std::string_view kernel, DType dtype) {
+  return b.error("\"" + std::string(kernel) + "\" not implemented for '" +
+                 std::string(c10Name(dtype)) + "'");
+}
+
 /// The inference of another row whose arguments carry the same names (the functional op of an
 /// out= variant, the view of a *_copy op), so that both always agree.
 Expected<NodeValue> inferAs(const BoundArgs &b, std::string_view target) {
@@ -103,7 +144,7 @@ Expected<Sizes> formatStrides(const BoundArgs &b, std::string_view format, const
     return b.error("required rank 5 tensor to use channels_last_3d format");
   auto strides = memoryFormatStrides(format, sizes);
   if (!strides)
-    return b.error("unsupported memory format '" + std::string(format) + "' for a new tensor");
+    return b.error("unsupported memory format " + std::string(format) + " for a new tensor");
   return std::move(*strides);
 }
 
@@ -190,10 +231,10 @@ Expected<NodeValue> baddbmm(const BoundArgs &b) {
   if (b2.sizes.size() != 3)
     return b.error("batch2 must be a 3D tensor");
   if (self.dtype != b1.dtype || b1.dtype != b2.dtype)
-    return b.error("Input dtypes must be the same, got: input: " +
-                   std::string(dtypeName(self.dtype)) + ", batch1: " +
-                   std::string(dtypeName(b1.dtype)) + ", batch2: " +
-                   std::string(dtypeName(b2.dtype)));
+    return b.error(
+        "Input dtypes must be the same, got: input: " + std::string(dtypeName(self.dtype)) +
+        ", batch1: " + std::string(dtypeName(b1.dtype)) +
+        ", batch2: " + std::string(dtypeName(b2.dtype)));
   if (!symEq(b2.sizes[0], b1.sizes[0]) || !symEq(b2.sizes[1], b1.sizes[2]))
     return b.error("Expected size for first two dimensions of batch2 tensor to be: [" +
                    b1.sizes[0].str() + ", " + b1.sizes[2].str() + "] but got: [" +
@@ -266,10 +307,9 @@ Expected<NodeValue> efficientAttentionBackward(const BoundArgs &b) {
   FX_TRY(mask, boolList(b, "grad_input_mask", 4));
   if (Status s = checkAttentionShapes(b, gradOut, q, k, v); !s)
     return s.takeError();
-  std::vector<std::optional<TensorType>> grads{bhldInBlhd(q.dtype, q.sizes, q.device),
-                                               bhldInBlhd(k.dtype, k.sizes, k.device),
-                                               bhldInBlhd(v.dtype, v.sizes, v.device),
-                                               std::nullopt};
+  std::vector<std::optional<TensorType>> grads{
+      bhldInBlhd(q.dtype, q.sizes, q.device), bhldInBlhd(k.dtype, k.sizes, k.device),
+      bhldInBlhd(v.dtype, v.sizes, v.device), std::nullopt};
   if (bias && mask[3]) {
     if (bias->sizes.empty())
       return b.error("attn_bias must have at least one dimension");
@@ -297,16 +337,15 @@ Expected<NodeValue> flashAttentionCpuBackward(const BoundArgs &b) {
 
 // ---- Copies ----
 
-/// lift_fresh_copy: self.clone() (preserve_format).
+/// lift_fresh_copy: a contiguous copy (what PyTorch 2.11 records, whatever self's layout).
 Expected<NodeValue> liftFreshCopy(const BoundArgs &b) {
   FX_TRY(self, b.tensor("self"));
-  Sizes strides = preserveFormatStrides(self);
-  return one(make(self.dtype, self.sizes, std::move(strides), self.device));
+  return one(contiguous(self.dtype, self.sizes, self.device));
 }
 
 /// copy(self, src): clone_preserve_strides(self) overwritten by src broadcast to self's sizes
-/// in self's dtype. Writing into an overlapping self (a stride-0 dimension) is refused, as
-/// copy_'s internal overlap check does.
+/// in self's dtype. clone_preserve_strides keeps self's strides, except where self overlaps
+/// itself (a stride-0 dimension of several elements): that is a plain clone.
 Expected<NodeValue> copy(const BoundArgs &b) {
   FX_TRY(self, b.tensor("self"));
   FX_TRY(src, b.tensor("src"));
@@ -315,10 +354,10 @@ Expected<NodeValue> copy(const BoundArgs &b) {
     return b.error("src of sizes " + sizesText(src.sizes) + " cannot be broadcast to self's " +
                    sizesText(self.sizes));
   for (size_t d = 0; d < self.sizes.size(); ++d)
-    if (symIs(self.strides[d], 0) && !symIs(self.sizes[d], 1) && !symIs(self.sizes[d], 0))
-      return b.error("unsupported operation: more than one element of the written-to tensor "
-                     "refers to a single memory location. Please clone() the tensor before "
-                     "performing the operation.");
+    if (symIs(self.strides[d], 0) && !symIs(self.sizes[d], 1) && !symIs(self.sizes[d], 0)) {
+      self.strides = preserveFormatStrides(self);
+      break;
+    }
   return one(std::move(self));
 }
 
@@ -347,6 +386,11 @@ Expected<NodeValue> viewCopy(const BoundArgs &b) {
   return one(contiguous(t.dtype, std::move(t.sizes), t.device));
 }
 
+/// _unsafe_index: index.Tensor without bounds checks in PyTorch; the same result otherwise.
+Expected<NodeValue> unsafeIndex(const BoundArgs &b) {
+  return inferAs(b, "torch.ops.aten.index.Tensor");
+}
+
 /// diagonal_copy: self without dim1 and dim2, plus the diagonal's length, contiguous.
 Expected<NodeValue> diagonalCopy(const BoundArgs &b) {
   FX_TRY(self, b.tensor("self"));
@@ -366,8 +410,8 @@ Expected<NodeValue> diagonalCopy(const BoundArgs &b) {
   SymExpr length;
   if (rows.isConstant() && cols.isConstant()) {
     int64_t r = rows.constant(), c = cols.constant();
-    length = SymExpr(std::max<int64_t>(
-        offset >= 0 ? std::min(r, c - offset) : std::min(r + offset, c), 0));
+    length = SymExpr(
+        std::max<int64_t>(offset >= 0 ? std::min(r, c - offset) : std::min(r + offset, c), 0));
   } else if (offset == 0 && symEq(rows, cols)) {
     length = rows;
   } else {
@@ -408,8 +452,8 @@ Expected<NodeValue> randomFactory(const BoundArgs &b) {
   FX_TRY(v, factory(b));
   DType dtype = v.tensor()->dtype;
   if (!dtypeIsFloating(dtype))
-    return b.error("\"" + b.op().schema.name + "\" not implemented for '" +
-                   std::string(dtypeName(dtype)) + "' (it draws floating-point values)");
+    return notImplemented(
+        b, b.op().schema.name == "rand" ? "check_uniform_bounds" : "normal_kernel_cpu", dtype);
   return v;
 }
 
@@ -419,7 +463,9 @@ Expected<NodeValue> emptyStrided(const BoundArgs &b) {
   FX_TRY(dtype, dtypeArg(b, "dtype"));
   FX_TRY(device, deviceOr(b, "device"));
   if (size.size() != stride.size())
-    return b.error("mismatch in length of strides and shape");
+    return b.error("dimensionality of sizes (" + std::to_string(size.size()) +
+                   ") must match dimensionality of strides (" + std::to_string(stride.size()) +
+                   ")");
   if (Status s = checkSizes(b, size); !s)
     return s.takeError();
   for (const SymExpr &s : stride)
@@ -469,7 +515,7 @@ Expected<SymExpr> constantRangeLength(const BoundArgs &b, const RangeBound &star
   if (!std::isfinite(s) || !std::isfinite(e))
     return b.error("unsupported range: " + std::to_string(s) + " -> " + std::to_string(e));
   if (!((st > 0 && e >= s) || (st < 0 && e <= s)))
-    return b.error("upper bound and larger bound inconsistent with step sign");
+    return b.error("upper bound and lower bound inconsistent with step sign");
   if (dtype == DType::Int64 || integerArgs) {
     int64_t xs = start.truncated(), xe = end.truncated(), xst = step.truncated();
     return SymExpr(floorDiv(xe - xs + xst - (xst > 0 ? 1 : -1), xst));
@@ -500,15 +546,15 @@ Expected<NodeValue> arange(const BoundArgs &b) {
   bool integerArgs = start.integer && end.integer && step.integer;
   DType dtype = requested.value_or(integerArgs ? DType::Int64 : DType::Float32);
   if (dtype == DType::Bool)
-    return b.error("\"arange_cpu\" not implemented for 'Bool'");
+    return notImplemented(b, "arange_cpu", dtype);
   SymExpr length;
   if (start.isConstant() && end.isConstant() && step.isConstant()) {
     FX_TRY(n, constantRangeLength(b, start, end, step, dtype, integerArgs));
     length = n;
   } else if (integerArgs && step.integer->isConstant() && step.integer->constant() != 0) {
     int64_t st = step.integer->constant();
-    length = symFloorDiv(symAdd(symSub(*end.integer, *start.integer), SymExpr(st - (st > 0 ? 1 : -1))),
-                         SymExpr(st));
+    length = symFloorDiv(
+        symAdd(symSub(*end.integer, *start.integer), SymExpr(st - (st > 0 ? 1 : -1))), SymExpr(st));
   } else {
     return b.error("arange with symbolic bounds needs integer bounds and a constant step");
   }
@@ -523,7 +569,7 @@ Expected<NodeValue> randperm(const BoundArgs &b) {
   FX_TRY(device, deviceOr(b, "device"));
   DType dtype = requested.value_or(DType::Int64);
   if (dtype == DType::Bool)
-    return b.error("\"randperm_cpu\" not implemented for 'Bool'");
+    return notImplemented(b, "randperm", dtype);
   if (n.isConstant()) {
     int64_t v = n.constant();
     if (v < 0)
@@ -590,7 +636,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten.mm.out", "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", C::Extern, productOut},
   {"torch.ops.aten.bmm.out", "bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", C::Extern, productOut},
   // Attention backward
-  {"torch.ops.aten._scaled_dot_product_efficient_attention_backward.default", "_scaled_dot_product_efficient_attention_backward(Tensor grad_out_, Tensor query, Tensor key, Tensor value, Tensor attn_bias, Tensor out, Tensor logsumexp, Tensor philox_seed, Tensor philox_offset, float dropout_p, int[4] grad_input_mask, bool is_causal=False, *, float? scale=None) -> (Tensor, Tensor, Tensor, Tensor)", C::Extern, efficientAttentionBackward},
+  {"torch.ops.aten._scaled_dot_product_efficient_attention_backward.default", "_scaled_dot_product_efficient_attention_backward(Tensor grad_out_, Tensor query, Tensor key, Tensor value, Tensor attn_bias, Tensor out, Tensor logsumexp, Tensor philox_seed, Tensor philox_offset, float dropout_p, bool[4] grad_input_mask, bool is_causal=False, *, float? scale=None) -> (Tensor, Tensor, Tensor, Tensor)", C::Extern, efficientAttentionBackward},
   {"torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default", "_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value)", C::Extern, flashAttentionCpuBackward},
   // Copies and conversions
   {"torch.ops.aten.lift_fresh_copy.default", "lift_fresh_copy(Tensor self) -> Tensor", C::Extern, liftFreshCopy},
@@ -601,6 +647,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten.squeeze_copy.dim", "squeeze_copy.dim(Tensor self, int dim) -> Tensor", C::Extern, viewCopy},
   {"torch.ops.aten.squeeze_copy.dims", "squeeze_copy.dims(Tensor self, int[] dim) -> Tensor", C::Extern, viewCopy},
   {"torch.ops.aten.diagonal_copy.default", "diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor", C::Extern, diagonalCopy},
+  {"torch.ops.aten._unsafe_index.Tensor", "_unsafe_index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", C::Extern, unsafeIndex},
   // Filling and *_like creation
   {"torch.ops.aten.fill.Scalar", "fill.Scalar(Tensor self, Scalar value) -> Tensor", C::Extern, like},
   {"torch.ops.aten.fill.Tensor", "fill.Tensor(Tensor self, Tensor value) -> Tensor", C::Extern, fillTensor},
