@@ -529,6 +529,19 @@ Status Lowerer::lowerView(const Node &n, const BoundArgs &args) {
     if (i.isConstant() && i.constant() < 0)
       i = symAdd(in->sizes[*d], i);
     result.view.offset = symAdd(in->offset, symMul(i, in->strides[*d]));
+  } else if (target == "torch.ops.aten.diagonal.default") {
+    auto offset = args.integer("offset");
+    auto dim1 = args.integer("dim1");
+    auto dim2 = args.integer("dim2");
+    if (!offset || !dim1 || !dim2)
+      return nodeError(n, "diagonal needs integer offset, dim1 and dim2");
+    auto d1 = normalizeDim(*dim1, in->sizes.size());
+    auto d2 = normalizeDim(*dim2, in->sizes.size());
+    if (!d1 || !d2)
+      return nodeError(n, "diagonal dims out of range");
+    if (!symIs(out->sizes.back(), 0))
+      result.view.offset =
+          symAdd(in->offset, diagonalOffset(in->strides[*d1], in->strides[*d2], *offset));
   } else if (target == "torch.ops.aten.slice.Tensor") {
     auto dim = args.integer("dim");
     auto step = args.integer("step");
@@ -1336,6 +1349,10 @@ Expected<LoopProgram> Lowerer::run() {
         return s.takeError();
       break;
     default:
+      // An unused attribute (Inductor's post-grad graphs keep the constants they folded)
+      // needs nothing; a used one needs its value, which graphs do not carry.
+      if (n->op() == OpKind::GetAttr && n->users().empty())
+        break;
       return Error("node '" + n->name() + "': lowering does not support " +
                    std::string(opKindName(n->op())) + " nodes");
     }

@@ -251,6 +251,54 @@ Expected<Geometry> aliasGeometry(const KernelContext &, const Tensor &self) {
   return geometryOf(self);
 }
 
+/// transpose.int and t.default: two dims swap sizes and strides (t: a matrix's 0 and 1).
+Expected<Geometry> transposeGeometry(const KernelContext &ctx, const Tensor &self) {
+  Geometry g = geometryOf(self);
+  if (self.dim() == 0)
+    return g;
+  int64_t dim0 = 0, dim1 = 1;
+  if (ctx.args.op().schema.name == "transpose") {
+    FXKIT_KTRY(a, ctx.integer("dim0"));
+    FXKIT_KTRY(b, ctx.integer("dim1"));
+    dim0 = a;
+    dim1 = b;
+  } else if (self.dim() < 2) {
+    return g;
+  }
+  FXKIT_KTRY(d0, wrapDim(ctx, dim0, self.dim()));
+  FXKIT_KTRY(d1, wrapDim(ctx, dim1, self.dim()));
+  std::swap(g.sizes[d0], g.sizes[d1]);
+  std::swap(g.strides[d0], g.strides[d1]);
+  return g;
+}
+
+/// diagonal: dims dim1 and dim2 become one trailing dim stepping along both.
+Expected<Geometry> diagonalGeometry(const KernelContext &ctx, const Tensor &self) {
+  FXKIT_KTRY(offset, ctx.integer("offset"));
+  FXKIT_KTRY(dim1, ctx.integer("dim1"));
+  FXKIT_KTRY(dim2, ctx.integer("dim2"));
+  FXKIT_KTRY(d1, wrapDim(ctx, dim1, self.dim()));
+  FXKIT_KTRY(d2, wrapDim(ctx, dim2, self.dim()));
+  auto n = diagonalSize(SymExpr(self.size(d1)), SymExpr(self.size(d2)), offset);
+  if (!n || d1 == d2)
+    return ctx.error(n ? "diagonal dimensions cannot be identical" : n.error().message);
+  Geometry g;
+  for (int64_t i = 0; i < self.dim(); ++i)
+    if (i != d1 && i != d2) {
+      g.sizes.push_back(self.size(i));
+      g.strides.push_back(self.stride(i));
+    }
+  g.sizes.push_back(n->constant());
+  g.strides.push_back(self.stride(d1) + self.stride(d2));
+  // An empty diagonal keeps the input's offset (the step would leave the storage).
+  g.offset =
+      self.storageOffset() +
+      (n->constant() > 0
+           ? diagonalOffset(SymExpr(self.stride(d1)), SymExpr(self.stride(d2)), offset).constant()
+           : 0);
+  return g;
+}
+
 /// as_strided: any geometry within the storage; the offset defaults to the input's.
 Expected<Geometry> asStridedGeometry(const KernelContext &ctx, const Tensor &self) {
   FXKIT_KTRY(sizes, ctx.intList("size"));
@@ -440,6 +488,10 @@ void registerViewKernels() {
       {"torch.ops.aten.split.Tensor", splitKernel},
       {"torch.ops.aten.split_with_sizes.default", splitWithSizesKernel},
       {"torch.ops.aten.alias.default", viewKernel<aliasGeometry>},
+      {"torch.ops.aten.detach.default", viewKernel<aliasGeometry>},
+      {"torch.ops.aten.transpose.int", viewKernel<transposeGeometry>},
+      {"torch.ops.aten.t.default", viewKernel<transposeGeometry>},
+      {"torch.ops.aten.diagonal.default", viewKernel<diagonalGeometry>},
       {"torch.ops.aten.as_strided.default", viewKernel<asStridedGeometry>},
       {"torch.ops.aten.clone.default", cloneKernel},
       {"torch.ops.aten.cat.default", catKernel},

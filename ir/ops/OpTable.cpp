@@ -513,6 +513,62 @@ Expected<NodeValue> alias(const BoundArgs &b) {
   return one(std::move(self));
 }
 
+/// transpose.int: dims dim0 and dim1 swap sizes and strides (t.default: 0 and 1 of a matrix).
+Expected<NodeValue> transposeDims(const BoundArgs &b, int64_t dim0, int64_t dim1) {
+  FX_TRY(self, b.tensor("self"));
+  if (self.sizes.empty())
+    return one(std::move(self)); // a 0-d tensor transposes to itself (dims 0 and -1 only)
+  auto d0 = normalizeDim(dim0, self.sizes.size());
+  auto d1 = normalizeDim(dim1, self.sizes.size());
+  if (!d0 || !d1)
+    return b.error((d0 ? d1 : d0).error().message);
+  std::swap(self.sizes[*d0], self.sizes[*d1]);
+  std::swap(self.strides[*d0], self.strides[*d1]);
+  return one(std::move(self));
+}
+
+Expected<NodeValue> transpose(const BoundArgs &b) {
+  FX_TRY(dim0, b.integer("dim0"));
+  FX_TRY(dim1, b.integer("dim1"));
+  return transposeDims(b, dim0, dim1);
+}
+
+Expected<NodeValue> matrixTranspose(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  if (self.sizes.size() > 2)
+    return b.error("t() expects a tensor with <= 2 dimensions, but self is " +
+                   std::to_string(self.sizes.size()) + "D");
+  return self.sizes.size() < 2 ? one(std::move(self)) : transposeDims(b, 0, 1);
+}
+
+Expected<NodeValue> diagonal(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(offset, b.integer("offset"));
+  FX_TRY(dim1, b.integer("dim1"));
+  FX_TRY(dim2, b.integer("dim2"));
+  auto d1 = normalizeDim(dim1, self.sizes.size());
+  auto d2 = normalizeDim(dim2, self.sizes.size());
+  if (!d1 || !d2)
+    return b.error((d1 ? d2 : d1).error().message);
+  if (*d1 == *d2)
+    return b.error("diagonal dimensions cannot be identical " + std::to_string(dim1) + ", " +
+                   std::to_string(dim2));
+  auto size = diagonalSize(self.sizes[*d1], self.sizes[*d2], offset);
+  if (!size)
+    return b.error(size.error().message);
+  TensorType out = self;
+  out.sizes.clear();
+  out.strides.clear();
+  for (size_t i = 0; i < self.sizes.size(); ++i)
+    if (i != static_cast<size_t>(*d1) && i != static_cast<size_t>(*d2)) {
+      out.sizes.push_back(self.sizes[i]);
+      out.strides.push_back(self.strides[i]);
+    }
+  out.sizes.push_back(*size);
+  out.strides.push_back(symAdd(self.strides[*d1], self.strides[*d2]));
+  return one(std::move(out));
+}
+
 Expected<NodeValue> asStrided(const BoundArgs &b) {
   FX_TRY(self, b.tensor("self"));
   FX_TRY(size, b.symIntList("size"));
@@ -999,6 +1055,10 @@ const Row kRows[] = {
   {"torch.ops.aten.split.Tensor", "split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]", C::View, splitTensor},
   {"torch.ops.aten.split_with_sizes.default", "split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]", C::View, splitWithSizes},
   {"torch.ops.aten.alias.default", "alias(Tensor(a) self) -> Tensor(a)", C::View, alias},
+  {"torch.ops.aten.detach.default", "detach(Tensor(a) self) -> Tensor(a)", C::View, alias},
+  {"torch.ops.aten.transpose.int", "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", C::View, transpose},
+  {"torch.ops.aten.t.default", "t(Tensor(a) self) -> Tensor(a)", C::View, matrixTranspose},
+  {"torch.ops.aten.diagonal.default", "diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)", C::View, diagonal},
   {"torch.ops.aten.as_strided.default", "as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)", C::View, asStrided},
   // Reductions
   {"torch.ops.aten.sum.dim_IntList", "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", C::Reduction, sumDim},

@@ -598,4 +598,20 @@ Expected<std::vector<SymExpr>> inferViewSizes(const std::vector<SymExpr> &oldSiz
   return out;
 }
 
+Expected<SymExpr> diagonalSize(const SymExpr &size1, const SymExpr &size2, int64_t offset) {
+  if (size1.isConstant() && size2.isConstant()) {
+    int64_t a = size1.constant(), b = size2.constant();
+    int64_t n = offset >= 0 ? std::min(a, b - offset) : std::min(a + offset, b);
+    return SymExpr(std::max<int64_t>(n, 0));
+  }
+  if (offset == 0 && symEq(size1, size2))
+    return size1;
+  return Error("diagonal of a " + size1.str() + " x " + size2.str() + " matrix at offset " +
+               std::to_string(offset) + ": the length depends on symbolic sizes");
+}
+
+SymExpr diagonalOffset(const SymExpr &stride1, const SymExpr &stride2, int64_t offset) {
+  return offset >= 0 ? symMul(SymExpr(offset), stride2) : symMul(SymExpr(-offset), stride1);
+}
+
 } // namespace fxkit

@@ -51,6 +51,12 @@ Expected<SliceBounds> sliceBounds(const SymExpr &size, std::optional<SymExpr> st
                                   std::optional<SymExpr> end, int64_t step);
 
 // ---- Broadcasting ----
+/// The length of the diagonal `offset` of a (size1 x size2) matrix (at::diagonal): symbolic
+/// only where both sizes are the same expression and offset is 0; an error otherwise.
+Expected<SymExpr> diagonalSize(const SymExpr &size1, const SymExpr &size2, int64_t offset);
+/// Its first element's storage offset relative to the matrix's.
+SymExpr diagonalOffset(const SymExpr &stride1, const SymExpr &stride2, int64_t offset);
+
 /// Broadcasts shapes right-aligned; a size-1 constant stretches. Errors name the mismatch.
 Expected<std::vector<SymExpr>> broadcastShapes(const std::vector<std::vector<SymExpr>> &shapes);
 
