@@ -1,6 +1,8 @@
-/// The view ops AOT graphs use (transpose.int, t, detach, diagonal): values by hand through the
-/// reference interpreter, and every backend against it (the lowering folds each view into the
-/// index expressions of its readers, diagonal with its storage offset).
+/// Ops that move data without computing. The view ops AOT graphs use (transpose.int, t, detach,
+/// diagonal): values by hand through the reference interpreter, and every backend against it
+/// (the lowering folds each view into the index expressions of its readers, diagonal with its
+/// storage offset). Padding, flip, repeat, slice_scatter and select_scatter: every backend
+/// against the reference kernels (the lowering makes one pointwise op of moved, masked loads).
 
 #include "InterpreterTestSupport.h"
 #include "tests/gen/Differential.h"
@@ -47,6 +49,34 @@ TEST(DifferentialViews, EveryBackendAgrees) {
 )";
   auto failure = checkGraphDifferentially(t, {});
   EXPECT_FALSE(failure) << diffStageName(failure->stage) << ": " << failure->message;
+}
+
+TEST(DifferentialViews, RearrangementsLowerToLoopsThatAgree) {
+  const char *calls[] = {
+      "torch.ops.aten.flip.default](args = (%x, [0, -1]), kwargs = {}",
+      "torch.ops.aten.repeat.default](args = (%x, [2, 1, 3, 2]), kwargs = {}",
+      "torch.ops.aten.constant_pad_nd.default](args = (%x, [1, 2, 0, 3]), kwargs = {}",
+      "torch.ops.aten.constant_pad_nd.default](args = (%x, [-1, 2, 1, -2], 1.5), kwargs = {}",
+      "torch.ops.aten.slice_scatter.default](args = (%x, %s1, 1, 1, 4), kwargs = {}",
+      "torch.ops.aten.slice_scatter.default](args = (%x, %s2, 2, 0, 5, 2), kwargs = {}",
+      "torch.ops.aten.slice_scatter.default](args = (%x, %s2, -1, -5, None, 2), kwargs = {}",
+      "torch.ops.aten.select_scatter.default](args = (%x, %s3, 0, -1), kwargs = {}",
+  };
+  for (const char *call : calls) {
+    std::string text = std::string(R"(graph():
+    %x : Tensor "f32[3, 4, 5][20, 5, 1]cpu"[num_users=1] = placeholder[target=x]
+    %s1 : Tensor "f32[3, 3, 5][15, 5, 1]cpu"[num_users=1] = placeholder[target=s1]
+    %s2 : Tensor "f32[3, 4, 3][12, 3, 1]cpu"[num_users=1] = placeholder[target=s2]
+    %s3 : Tensor "f32[4, 5][1, 4]cpu"[num_users=1] = placeholder[target=s3]
+    %v : [num_users=1] = call_function[target=)") +
+                       call + R"()
+    %r : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%v, %v), kwargs = {})
+    return (r,)
+)";
+    SCOPED_TRACE(text);
+    auto failure = checkGraphDifferentially(text, {});
+    EXPECT_FALSE(failure) << diffStageName(failure->stage) << ": " << failure->message;
+  }
 }
 
 TEST(DifferentialViews, DiagonalValuesByHand) {

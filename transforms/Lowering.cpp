@@ -218,6 +218,7 @@ private:
   Status lowerReduction(const Node &n, const BoundArgs &args);
   Status lowerExtern(const Node &n, const BoundArgs &args);
   Status lowerOther(const Node &n, const BoundArgs &args);
+  Status lowerRearrangement(const Node &n, const BoundArgs &args, const TensorType &out);
   /// A copy of `in` into a new buffer of layout `out` (clone, reshape that cannot view).
   Lowered copyInto(const Node &n, const BufferView &in, const TensorType &out);
   Expected<BufferView> tensorArg(const Node &n, const Argument &a);
@@ -284,6 +285,18 @@ Lowered Lowerer::finishPointwise(LoopOp &op, BodyBuilder &b, int32_t value, cons
   value = b.cast(value, type.dtype);
   op.stores.push_back({buffer, linearIndex(SymExpr(0), type.sizes, type.strides, outVars), value});
   return wholeValue(buffer);
+}
+
+/// The ops that move elements without computing (Inductor's pointwise lowerings of padding,
+/// flip, repeat and scatter into a slice): one pointwise op with moved, masked loads.
+bool isRearrangement(std::string_view target) {
+  for (std::string_view t :
+       {"torch.ops.aten.flip.default", "torch.ops.aten.repeat.default",
+        "torch.ops.aten.constant_pad_nd.default", "torch.ops.aten.slice_scatter.default",
+        "torch.ops.aten.select_scatter.default"})
+    if (target == t)
+      return true;
+  return false;
 }
 
 /// The dtype a predicate (comparison, logical op) computes in: the promotion of its operands.
@@ -858,7 +871,126 @@ Status Lowerer::lowerOther(const Node &n, const BoundArgs &args) {
     result = finishPointwise(op, b, value, *out, outVars);
     return Status::ok();
   }
+  if (out && isRearrangement(target))
+    return lowerRearrangement(n, args, *out);
   return nodeError(n, "lowering has no rule for this op");
+}
+
+Status Lowerer::lowerRearrangement(const Node &n, const BoundArgs &args, const TensorType &out) {
+  std::string_view target = n.target();
+  auto self = tensorArg(n, args.get("self"));
+  if (!self)
+    return self.takeError();
+  LoopOp &op = newOp(LoopOpKind::Pointwise, n);
+  const std::vector<SymExpr> vars = iterate(out.sizes, op.ranges, false);
+  BodyBuilder b(op);
+  auto fail = [&](const std::string &message) {
+    program_.ops.pop_back();
+    return nodeError(n, message);
+  };
+  // `view` read at per-dimension indices `at`, in the result's dtype; with a mask, only where
+  // it holds (the index may be outside the view elsewhere).
+  auto loadAt = [&](const BufferView &view, const std::vector<SymExpr> &at, int32_t mask) {
+    int32_t v = b.load(view.buffer, linearIndex(view.offset, view.sizes, view.strides, at),
+                       program_.buffers[view.buffer].type.dtype);
+    op.body[v].operands[0] = mask;
+    return b.cast(v, out.dtype);
+  };
+  auto index = [&](const SymExpr &e) { return b.indexValue(e, DType::Int64); };
+  auto both = [&](int32_t a, int32_t c) {
+    return a < 0 ? c : b.op(ScalarOp::LogicalAnd, DType::Bool, a, c);
+  };
+  const size_t rank = out.sizes.size();
+  int32_t value = -1;
+  if (target == "torch.ops.aten.flip.default") {
+    auto dims = args.intList("dims");
+    if (!dims || !*dims)
+      return fail("flip needs a list of dims");
+    std::vector<SymExpr> at = vars;
+    for (int64_t dim : **dims) {
+      auto d = normalizeDim(dim, rank);
+      if (!d)
+        return fail(d.error().message);
+      at[*d] = symSub(symSub(out.sizes[*d], SymExpr(1)), vars[*d]);
+    }
+    value = loadAt(*self, at, -1);
+  } else if (target == "torch.ops.aten.repeat.default") {
+    // Each result index wraps around the input's size (new leading dims repeat it whole).
+    size_t lead = rank - self->sizes.size();
+    std::vector<SymExpr> at(vars.begin() + static_cast<std::ptrdiff_t>(lead), vars.end());
+    for (size_t k = 0; k < at.size(); ++k)
+      if (!symIs(self->sizes[k], 1))
+        at[k] = SymExpr::binary(SymExpr::Kind::Mod, at[k], self->sizes[k]);
+    value = loadAt(*self, at, -1);
+  } else if (target == "torch.ops.aten.constant_pad_nd.default") {
+    // pad holds (before, after) pairs from the last dim backwards; negative pads crop.
+    auto pad = args.symIntList("pad");
+    if (!pad || pad->size() % 2 || pad->size() / 2 > rank)
+      return fail("constant_pad_nd needs an even number of pads, two per dim at most");
+    std::vector<SymExpr> at = vars;
+    int32_t inside = -1;
+    for (size_t k = 0; k < pad->size() / 2; ++k) {
+      size_t d = rank - 1 - k;
+      const SymExpr &before = (*pad)[2 * k], &after = (*pad)[2 * k + 1];
+      at[d] = symSub(vars[d], before);
+      if (!(before.isConstant() && before.constant() <= 0))
+        inside = both(inside, b.op(ScalarOp::Ge, DType::Bool, index(vars[d]), index(before)));
+      if (!(after.isConstant() && after.constant() <= 0))
+        inside = both(inside, b.op(ScalarOp::Lt, DType::Bool, index(vars[d]),
+                                   index(symAdd(before, self->sizes[d]))));
+    }
+    value = loadAt(*self, at, inside);
+    if (inside >= 0) {
+      auto fill = operand(b, n, args.get("value"), vars, out.dtype);
+      if (!fill)
+        return fail(fill.error().message);
+      value = b.op(ScalarOp::Where, out.dtype, inside, value, *fill);
+    }
+  } else { // slice_scatter, select_scatter: src where the slice or index is, self elsewhere
+    auto src = tensorArg(n, args.get("src"));
+    auto dim = args.integer("dim");
+    if (!src || !dim)
+      return fail("needs a tensor src and an integer dim");
+    auto d = normalizeDim(*dim, rank);
+    if (!d)
+      return fail(d.error().message);
+    std::vector<SymExpr> at = vars;
+    int32_t inside = -1;
+    if (target == "torch.ops.aten.select_scatter.default") {
+      auto i = args.symInt("index");
+      if (!i)
+        return fail(i.error().message);
+      SymExpr at0 = i->isConstant() && i->constant() < 0 ? symAdd(out.sizes[*d], *i) : *i;
+      inside = b.op(ScalarOp::Eq, DType::Bool, index(vars[*d]), index(at0));
+      at.erase(at.begin() + *d);
+    } else {
+      auto start = args.optionalSymInt("start");
+      auto end = args.optionalSymInt("end");
+      auto step = args.symInt("step");
+      if (!start || !end || !step || !step->isConstant())
+        return fail("slice_scatter needs a constant step");
+      auto bounds = sliceBounds(out.sizes[*d], *start, *end, step->constant());
+      if (!bounds)
+        return fail(bounds.error().message);
+      // i - start in [0, size * step) and a multiple of step.
+      SymExpr offset = symSub(vars[*d], bounds->start);
+      SymExpr stepE(step->constant());
+      inside =
+          both(b.op(ScalarOp::Ge, DType::Bool, index(vars[*d]), index(bounds->start)),
+               b.op(ScalarOp::Lt, DType::Bool, index(offset), index(symMul(bounds->size, stepE))));
+      if (step->constant() > 1) {
+        int32_t rem = index(SymExpr::binary(SymExpr::Kind::Mod, offset, stepE));
+        inside = both(inside, b.op(ScalarOp::Eq, DType::Bool, rem, index(SymExpr(0))));
+        at[*d] = symFloorDiv(offset, stepE);
+      } else {
+        at[*d] = offset;
+      }
+    }
+    int32_t fromSrc = loadAt(*src, at, inside);
+    value = b.op(ScalarOp::Where, out.dtype, inside, fromSrc, loadAt(*self, vars, -1));
+  }
+  values_[n.scratch()] = finishPointwise(op, b, value, out, vars);
+  return Status::ok();
 }
 
 Status Lowerer::lowerNode(const Node &n) {
