@@ -619,7 +619,8 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
     auto nd = normalizeDim(*d, rank);
     if (!nd)
       return nodeError(n, nd.error().message);
-    reduced[*nd] = true;
+    if (rank > 0)
+      reduced[*nd] = true;
     keepdim = true;
     kind = ReductionKind::OnlineSoftmax;
   } else {
@@ -635,7 +636,8 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
         auto nd = normalizeDim(d, rank);
         if (!nd)
           return nodeError(n, nd.error().message);
-        reduced[*nd] = true;
+        if (rank > 0) // a 0-d tensor takes dim 0 or -1 and reduces its one element
+          reduced[*nd] = true;
       }
     }
     if (args.op().schema.indexOf("keepdim") >= 0) {

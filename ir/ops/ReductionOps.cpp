@@ -179,13 +179,14 @@ Expected<NodeValue> var(const BoundArgs &b) {
   return one(contiguous(self.dtype, std::move(shape), self.device));
 }
 
-/// logsumexp: integers and bools promote to float32. An empty dim list fails in eager (the
-/// Python meta gives a [1, 1]-like shape nobody can run), so it is refused here.
+/// logsumexp: integers and bools promote to float32. An empty dim list fails in eager for a
+/// tensor of one or more dims (the Python meta gives a [1, 1]-like shape nobody can run), so it
+/// is refused there; a 0-d tensor reduces its one element.
 Expected<NodeValue> logsumexp(const BoundArgs &b) {
   FX_TRY(self, b.tensor("self"));
   FX_TRY(dims, b.intList("dim"));
   FX_TRY(keepdim, b.boolean("keepdim"));
-  if (!dims || dims->empty())
+  if ((!dims || dims->empty()) && !self.sizes.empty())
     return b.error("logsumexp(): an empty dim list is not supported (eager PyTorch fails: "
                    "output with shape [] doesn't match the broadcast shape)");
   FX_TRY(shape, reducedShape(b, self.sizes, dims, keepdim));

@@ -220,7 +220,8 @@ std::optional<DiffFailure> checkGraphDifferentially(const std::string &fxText,
     if (auto bad = checkFormats(typed))
       return fail(DiffStage::Formats, "typed graph: " + *bad);
 
-  auto inputs = makeRandomInputs(typed, symbols, options.inputSeed);
+  auto inputs = options.inputs ? Expected<std::vector<RuntimeValue>>(*options.inputs)
+                               : makeRandomInputs(typed, symbols, options.inputSeed);
   if (!inputs)
     return fail(DiffStage::Interpret, "inputs: " + inputs.error().str());
   Graph reference = typed.clone();

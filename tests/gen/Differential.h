@@ -4,12 +4,14 @@
 /// formats (FX text, annotated Python, JSON: export, re-import, graph equality) must agree
 /// with it. A failing graph is minimised by delta debugging.
 
+#include "backends/interp/RuntimeValue.h"
 #include "ir/SymExpr.h"
 
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace fxkit::testing {
 
@@ -18,6 +20,9 @@ struct DifferentialOptions {
   bool opencl = true;  ///< --backend opencl on the default device (skipped without one)
   bool formats = true; ///< export and re-import through every text format
   uint64_t inputSeed = 1;
+  /// Inputs to run (one per placeholder) instead of seeded random ones: recorded inputs whose
+  /// values matter (indices in range, a divisor without zeros).
+  const std::vector<RuntimeValue> *inputs = nullptr;
   /// For testing the minimiser: a simulated compiler bug, consulted at the compile stage with
   /// the graph's FX text (a message fails the check).
   std::function<std::optional<std::string>(const std::string &)> injectedBug;

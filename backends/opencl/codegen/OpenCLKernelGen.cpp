@@ -81,6 +81,19 @@ std::string floatLiteral(double v, DType dtype) {
   return isDouble ? s : s + "f";
 }
 
+/// The largest or smallest value of an OpenCL integer compute type: the identities of max and
+/// min reductions.
+std::string integerLimit(const std::string &type, bool largest) {
+  static const std::map<std::string, std::pair<const char *, const char *>> limits = {
+      {"long", {"LONG_MIN", "LONG_MAX"}},   {"int", {"INT_MIN", "INT_MAX"}},
+      {"short", {"SHRT_MIN", "SHRT_MAX"}},  {"char", {"CHAR_MIN", "CHAR_MAX"}},
+      {"uchar", {"(uchar)0", "UCHAR_MAX"}}, {"bool", {"false", "true"}}};
+  auto it = limits.find(type);
+  if (it == limits.end())
+    return "(" + type + ")0";
+  return largest ? it->second.second : it->second.first;
+}
+
 std::string intLiteral(int64_t v) {
   if (v == INT64_MIN)
     return "LONG_MIN";
@@ -1164,14 +1177,8 @@ Status KernelEmitter::emitOp(size_t i) {
     auto reducedType = computeType(op.body[op.reduced].dtype);
     std::string x =
         reducedType && *reducedType == T ? (*v)[op.reduced] : "(" + T + ")" + (*v)[op.reduced];
-    std::string lowest = fl ? "-INFINITY"
-                            : (T == "long"  ? "LONG_MIN"
-                               : T == "int" ? "INT_MIN"
-                                            : "(" + T + ")0");
-    std::string highest = fl ? "INFINITY"
-                             : (T == "long"  ? "LONG_MAX"
-                                : T == "int" ? "INT_MAX"
-                                             : "(" + T + ")-1");
+    std::string lowest = fl ? "-INFINITY" : integerLimit(T, false);
+    std::string highest = fl ? "INFINITY" : integerLimit(T, true);
     switch (op.reduction) {
     case ReductionKind::Sum:
     case ReductionKind::Mean:

@@ -267,12 +267,33 @@ Expected<bool> convolution(OpenCLContext &ctx, const LoopProgram &program, const
   return true;
 }
 
+/// Whether any tensor of the op has no elements: CLBlast refuses empty matrices (and a buffer
+/// of zero bytes cannot be made), while the host kernel gives PyTorch's result (an empty
+/// product is zeros, or beta * self).
+bool anyEmpty(const LoopProgram &program, const LoopOp &op, const SymExpr::Bindings &bindings) {
+  auto empty = [&](const std::vector<SymExpr> &sizes) {
+    for (const SymExpr &s : sizes) {
+      auto v = s.evaluate(bindings);
+      if (v && *v == 0)
+        return true;
+    }
+    return false;
+  };
+  for (const BufferView &v : op.externInputs)
+    if (empty(v.sizes))
+      return true;
+  for (int32_t b : op.externOutputs)
+    if (b >= 0 && empty(program.buffers[b].type.sizes))
+      return true;
+  return false;
+}
+
 } // namespace
 
 Expected<bool> runBlasExtern(OpenCLContext &ctx, const LoopProgram &program, const LoopOp &op,
                              const SymExpr::Bindings &bindings,
                              std::span<const DeviceBuffer> buffers) {
-  if (!op.externNode)
+  if (!op.externNode || anyEmpty(program, op, bindings))
     return false;
   std::string target(op.externNode->target());
   if (target == "torch.ops.aten.convolution.default" || target == "aten.convolution.default") {
