@@ -158,9 +158,12 @@ std::vector<SymExpr> TensorType::contiguousStrides(const std::vector<SymExpr> &s
   SymExpr acc(1);
   for (size_t i = sizes.size(); i-- > 0;) {
     strides[i] = acc;
+    // A size of 0 counts as 1, as in PyTorch's contiguous strides (sizes [2, 0, 2] have strides
+    // [2, 2, 1]); a symbol is never 0.
+    const SymExpr size = sizes[i].isConstant() && sizes[i].constant() == 0 ? SymExpr(1) : sizes[i];
     acc = (acc.isConstant() && acc.constant() == 1)
-              ? sizes[i]
-              : SymExpr::binary(SymExpr::Kind::Mul, sizes[i], acc).simplify();
+              ? size
+              : SymExpr::binary(SymExpr::Kind::Mul, size, acc).simplify();
   }
   return strides;
 }

@@ -99,4 +99,25 @@ TEST(DifferentialViews, DiagonalValuesByHand) {
   expectValues(t, {0, 3, 1, 4, 2, 5});
 }
 
+TEST(DifferentialViews, SymIsContiguousAsksTheLayout) {
+  Tensor m = fromValues({2, 3}, {0, 1, 2, 3, 4, 5});
+  auto ask = [&](const Tensor &t, const std::string &format) {
+    auto r = runText(oneOpGraph({"a"}, "torch.ops.aten.sym_is_contiguous.default](args = (%a" +
+                                           format + "), kwargs = {})"),
+                     {RuntimeValue{t}});
+    EXPECT_TRUE(r) << (r ? "" : r.error().str());
+    const bool *b = r ? std::get_if<bool>(&r->outputs[0].v) : nullptr;
+    return b && *b;
+  };
+  EXPECT_TRUE(ask(m, ""));
+  EXPECT_FALSE(ask(permuted(m, {1, 0}), ""));
+  // NHWC data seen as NCHW: strides [8, 1, 4, 2] are channels-last, not contiguous.
+  Tensor nhwc = fromValues({1, 2, 2, 2}, {0, 1, 2, 3, 4, 5, 6, 7});
+  Tensor cl = permuted(nhwc, {0, 3, 1, 2});
+  EXPECT_EQ(cl.strides(), (std::vector<int64_t>{8, 1, 4, 2}));
+  EXPECT_TRUE(ask(cl, ", torch.channels_last"));
+  EXPECT_FALSE(ask(cl, ""));
+  EXPECT_FALSE(ask(m, ", torch.channels_last"));
+}
+
 } // namespace

@@ -70,6 +70,16 @@ TEST(Graph, UniqueNamesFollowFx) {
   EXPECT_EQ(g.uniqueName("mul"), "mul");
 }
 
+TEST(TensorType, ContiguousStridesCountAnEmptyDimAsOne) {
+  // PyTorch: torch.empty(2, 0, 2, 2).stride() == (4, 4, 2, 1).
+  std::vector<SymExpr> strides =
+      TensorType::contiguousStrides({SymExpr(2), SymExpr(0), SymExpr(2), SymExpr(2)});
+  std::vector<int64_t> got;
+  for (const SymExpr &s : strides)
+    got.push_back(s.constant());
+  EXPECT_EQ(got, (std::vector<int64_t>{4, 4, 2, 1}));
+}
+
 TEST(TensorType, ParsesAndPrintsAnnotations) {
   for (std::string_view s :
        {"f32[s77, s27][s27, 1]cuda:0", "b8[][]cpu", "i64[4][1]cuda", "bf16[2, 3][3, 1]cpu"}) {

@@ -257,4 +257,18 @@ TEST(PointwiseOps, ClampFamily) {
             std::string::npos);
 }
 
+TEST(PointwiseOps, Atan2OutWritesIntoOut) {
+  Tensor y = fromValues({2}, {1, -1});
+  Tensor x = fromValues({2}, {-1, -1});
+  Tensor out = fromValues({2}, {7, 7});
+  Tensor r = run("torch.ops.aten.atan2.out](args = (%a, %b), kwargs = {out: %c})", {y, x, out});
+  expectValues(r, {3 * M_PI / 4, -3 * M_PI / 4}, 1e-6);
+  expectValues(out, {3 * M_PI / 4, -3 * M_PI / 4}, 1e-6); // the given tensor, written
+  Tensor small = fromValues({1}, {0});
+  EXPECT_NE(
+      runError("torch.ops.aten.atan2.out](args = (%a, %b), kwargs = {out: %c})", {y, x, small})
+          .find("out= tensors are not resized"),
+      std::string::npos);
+}
+
 } // namespace

@@ -487,6 +487,25 @@ Status eluKernel(KernelContext &ctx) {
                       }));
 }
 
+/// atan2.out: atan2 of self and other into the given `out` (laid out as inference said, which is
+/// out's own type), which is also the result.
+Status atan2OutKernel(KernelContext &ctx) {
+  FXKIT_KTRY(given, ctx.tensor("out"));
+  Status s = runPointwise(ctx, {"self", "other"}, ComputeIn::Output,
+                          simple(nullptr, [](double y, double x) { return std::atan2(y, x); }));
+  if (!s)
+    return s;
+  const Tensor *computed = ctx.result.tensor();
+  if (!computed || computed->sizes() != given.sizes())
+    return ctx.error("atan2.out: the result does not fit out");
+  Tensor out = given;
+  Tensor::forEachIndex(out.sizes(), [&](std::span<const int64_t> index) {
+    out.storeDouble(out.offsetOf(index), computed->loadDouble(computed->offsetOf(index)));
+  });
+  ctx.result.v = std::move(out);
+  return Status::ok();
+}
+
 /// The reference kernel of every PointwiseOps.def op: its scalar op (ScalarOps.def's value
 /// columns) on each element. Predicates compare in their operands' common dtype; every other op
 /// computes in its result dtype, exactly in int64 for integers where the op has an integer form.
@@ -536,6 +555,7 @@ void registerPointwiseKernels() {
       {"torch.ops.aten.hardtanh.default", clampKernel},
       {"torch.ops.aten.leaky_relu.default", leakyReluKernel},
       {"torch.ops.aten.elu.default", eluKernel},
+      {"torch.ops.aten.atan2.out", atan2OutKernel},
       {"torch.ops.prims.convert_element_type.default", convertElementTypeKernel},
   };
   kernels::registerKernelList(table);

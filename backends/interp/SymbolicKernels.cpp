@@ -81,6 +81,22 @@ Status symSizeKernel(KernelContext &ctx) {
   return Status::ok();
 }
 
+/// aten.sym_is_contiguous: whether the tensor's strides are the contiguous (or channels-last)
+/// ones for its sizes.
+Status symIsContiguousKernel(KernelContext &ctx) {
+  FXKIT_KTRY(self, ctx.tensor("self"));
+  FXKIT_KTRY(format, ctx.args.memoryFormat("memory_format"));
+  std::vector<SymExpr> sizes, strides;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    sizes.emplace_back(self.size(d));
+    strides.emplace_back(self.stride(d));
+  }
+  ctx.result.v = format.value_or("contiguous_format") == "channels_last"
+                     ? isChannelsLastContiguous(sizes, strides)
+                     : isContiguous(sizes, strides);
+  return Status::ok();
+}
+
 /// Python's integer arithmetic on int64: floordiv floors and mod takes the divisor's sign;
 /// truediv gives a double. Python integers do not overflow, so a result beyond int64 is an
 /// error rather than a silently wrapped size.
@@ -134,6 +150,7 @@ void registerSymbolicKernels() {
   static const std::pair<std::string_view, KernelFn> table[] = {
       {"operator.getitem", getitemKernel},
       {"torch.ops.aten.sym_size.int", symSizeKernel},
+      {"torch.ops.aten.sym_is_contiguous.default", symIsContiguousKernel},
       {"operator.add", arithKernel<K::Add>},
       {"operator.sub", arithKernel<K::Sub>},
       {"operator.mul", arithKernel<K::Mul>},

@@ -1,6 +1,7 @@
 /// \file Schema parsing, argument binding and the typed readers of BoundArgs.
 
 #include "ir/ops/OpRegistry.h"
+#include "ir/ops/ShapeRules.h"
 
 #include <cctype>
 #include <charconv>
@@ -666,9 +667,11 @@ Expected<std::optional<std::string_view>> BoundArgs::memoryFormat(std::string_vi
     return a.takeError();
   if ((*a)->isNone())
     return std::optional<std::string_view>();
-  if ((*a)->kind() != Argument::Kind::MemoryFormat)
+  // A memory format, or c10's number for one (schema defaults such as `memory_format=0`).
+  std::optional<std::string_view> format = memoryFormatName(**a);
+  if (!format)
     return error("argument '" + std::string(name) + "' must be a memory format");
-  return std::optional<std::string_view>((*a)->asString());
+  return format;
 }
 
 Expected<std::optional<Device>> BoundArgs::device(std::string_view name) const {

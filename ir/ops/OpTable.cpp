@@ -1006,6 +1006,17 @@ template <SymExpr::Kind kind> Expected<NodeValue> symArith(const BoundArgs &b) {
   return NodeValue{r};
 }
 
+/// sym_is_contiguous: whether self's strides are the contiguous (or channels-last) ones, as
+/// 0 or 1; a stride that depends on symbols PyTorch could not decide counts as not contiguous.
+Expected<NodeValue> symIsContiguous(const BoundArgs &b) {
+  FX_TRY(self, b.tensor("self"));
+  FX_TRY(format, b.memoryFormat("memory_format"));
+  std::string_view f = format.value_or("contiguous_format");
+  bool yes = f == "channels_last" ? isChannelsLastContiguous(self.sizes, self.strides)
+                                  : isContiguous(self.sizes, self.strides);
+  return NodeValue{SymExpr(yes ? 1 : 0)};
+}
+
 Expected<NodeValue> symSize(const BoundArgs &b) {
   FX_TRY(self, b.tensor("self"));
   FX_TRY(dim, b.integer("dim"));
@@ -1084,6 +1095,7 @@ const Row kRows[] = {
   {"torch.ops.aten.clone.default", "clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", C::Other, clone},
   {"torch.ops.aten.cat.default", "cat(Tensor[] tensors, int dim=0) -> Tensor", C::Other, cat},
   {"torch.ops.aten.sym_size.int", "sym_size.int(Tensor self, int dim) -> SymInt", C::Other, symSize},
+  {"torch.ops.aten.sym_is_contiguous.default", "sym_is_contiguous(Tensor self, MemoryFormat memory_format=0) -> SymBool", C::Other, symIsContiguous},
   {"operator.getitem", "getitem(Any a, Any b) -> Any", C::Other, getitem},
   {"operator.add", "add(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::Add>},
   {"operator.sub", "sub(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::Sub>},

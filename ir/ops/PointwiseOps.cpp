@@ -4,6 +4,7 @@
 #include "ir/ops/PointwiseOps.h"
 #include "ir/ops/OpFamilies.h"
 
+#include <algorithm>
 #include <unordered_map>
 #include <vector>
 
@@ -85,6 +86,22 @@ Expected<NodeValue> inferActivation(const BoundArgs &b) {
   return pointwise(b, {"self"}, Promote::NoOpMath);
 }
 
+/// atan2.out: atan2 written into `out`, which must have the broadcast shape and a floating
+/// dtype; the result is `out` itself.
+Expected<NodeValue> inferAtan2Out(const BoundArgs &b) {
+  FX_TRY(value, pointwise(b, {"self", "other"}, Promote::IntToFloat));
+  FX_TRY(out, b.tensor("out"));
+  const TensorType &t = *value.tensor();
+  if (!dtypeIsFloating(out.dtype))
+    return b.error("result type Float can't be cast to the desired output type " +
+                   std::string(dtypeName(out.dtype)));
+  if (out.sizes.size() != t.sizes.size() ||
+      !std::equal(out.sizes.begin(), out.sizes.end(), t.sizes.begin(), symEq))
+    return b.error("out has sizes " + out.str() + ", the result " + t.str() +
+                   " (out= tensors are not resized)");
+  return one(std::move(out));
+}
+
 // clang-format off
 /// Pointwise ops made of several scalar ops: their kernels are in
 /// backends/interp/PointwiseKernels.cpp, their lowering in transforms/Lowering.cpp.
@@ -94,6 +111,7 @@ const OpRow kCompositeRows[] = {
   {"torch.ops.aten.hardtanh.default", "hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", OpCategory::Pointwise, inferActivation},
   {"torch.ops.aten.leaky_relu.default", "leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", OpCategory::Pointwise, inferActivation},
   {"torch.ops.aten.elu.default", "elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", OpCategory::Pointwise, inferActivation},
+  {"torch.ops.aten.atan2.out", "atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", OpCategory::Extern, inferAtan2Out},
 };
 // clang-format on
 

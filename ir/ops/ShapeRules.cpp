@@ -614,4 +614,27 @@ SymExpr diagonalOffset(const SymExpr &stride1, const SymExpr &stride2, int64_t o
   return offset >= 0 ? symMul(SymExpr(offset), stride2) : symMul(SymExpr(-offset), stride1);
 }
 
+std::optional<std::string_view> memoryFormatName(const Argument &a) {
+  if (a.kind() == Argument::Kind::MemoryFormat) {
+    std::string_view name = a.asString();
+    if (name.starts_with("torch."))
+      name.remove_prefix(6);
+    return name;
+  }
+  if (a.kind() != Argument::Kind::Int)
+    return std::nullopt;
+  switch (a.asInt()) { // c10::MemoryFormat
+  case 0:
+    return "contiguous_format";
+  case 1:
+    return "preserve_format";
+  case 2:
+    return "channels_last";
+  case 3:
+    return "channels_last_3d";
+  default:
+    return std::nullopt;
+  }
+}
+
 } // namespace fxkit

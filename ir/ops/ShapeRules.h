@@ -7,6 +7,7 @@
 /// never 0 or 1 (0/1 specialization), and where an order is needed (stride sorting, view
 /// chunking) expressions are compared at a size hint (every symbol taken as kSymbolHint).
 
+#include "ir/Argument.h"
 #include "ir/DType.h"
 #include "ir/Error.h"
 #include "ir/SymExpr.h"
@@ -80,6 +81,9 @@ DType resultType(const std::vector<PromotionOperand> &operands);
 
 // ---- Strides ----
 bool isContiguous(const std::vector<SymExpr> &sizes, const std::vector<SymExpr> &strides);
+/// The memory format a `MemoryFormat` argument names: "contiguous_format", "channels_last",
+/// "channels_last_3d" or "preserve_format", spelt or given as c10's number (0, 2, 3, 1).
+std::optional<std::string_view> memoryFormatName(const Argument &a);
 bool isChannelsLastContiguous(const std::vector<SymExpr> &sizes,
                               const std::vector<SymExpr> &strides);
 bool isNonOverlappingAndDense(const std::vector<SymExpr> &sizes,
