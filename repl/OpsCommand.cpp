@@ -80,7 +80,8 @@ void printMarkdown(const std::vector<OpCoverage> &ops, const CoreSummary &s) {
                "`extern` ops are calls: ATen's kernel in the Python wrapper, fxkit's reference "
                "kernel on the host in the OpenCL and LLVM backends except matrix products and "
                "convolution (CLBlast on OpenCL, the host BLAS on LLVM); `inline` ops need no "
-               "code (getitem, symbolic integers).\n\n"
+               "code (getitem, symbolic integers); `none`: out= variants, which write into an "
+               "input and are not lowered, and overloads fxkit does not register.\n\n"
             << summaryLine(s) << ".\n\n"
             << "| op | category | Core ATen | inference | reference kernel | compiled |\n"
                "| --- | --- | --- | --- | --- | --- |\n";
