@@ -9,25 +9,26 @@ struct DTypeInfo {
   DType dtype;
   std::string_view name;
   std::string_view shortName;
+  std::string_view scalarTypeName; ///< c10::ScalarType
   int itemSize;
   bool floating;
 };
 
 constexpr std::array<DTypeInfo, 14> kInfos = {{
-    {DType::Float32, "float32", "f32", 4, true},
-    {DType::Float16, "float16", "f16", 2, true},
-    {DType::BFloat16, "bfloat16", "bf16", 2, true},
-    {DType::Float64, "float64", "f64", 8, true},
-    {DType::Int64, "int64", "i64", 8, false},
-    {DType::Int32, "int32", "i32", 4, false},
-    {DType::Int16, "int16", "i16", 2, false},
-    {DType::Int8, "int8", "i8", 1, false},
-    {DType::UInt8, "uint8", "u8", 1, false},
-    {DType::Bool, "bool", "b8", 1, false},
-    {DType::Complex64, "complex64", "c64", 8, true},
-    {DType::Complex128, "complex128", "c128", 16, true},
-    {DType::Float8E4M3FN, "float8_e4m3fn", "f8e4m3fn", 1, true},
-    {DType::Float8E5M2, "float8_e5m2", "f8e5m2", 1, true},
+    {DType::Float32, "float32", "f32", "Float", 4, true},
+    {DType::Float16, "float16", "f16", "Half", 2, true},
+    {DType::BFloat16, "bfloat16", "bf16", "BFloat16", 2, true},
+    {DType::Float64, "float64", "f64", "Double", 8, true},
+    {DType::Int64, "int64", "i64", "Long", 8, false},
+    {DType::Int32, "int32", "i32", "Int", 4, false},
+    {DType::Int16, "int16", "i16", "Short", 2, false},
+    {DType::Int8, "int8", "i8", "Char", 1, false},
+    {DType::UInt8, "uint8", "u8", "Byte", 1, false},
+    {DType::Bool, "bool", "b8", "Bool", 1, false},
+    {DType::Complex64, "complex64", "c64", "ComplexFloat", 8, true},
+    {DType::Complex128, "complex128", "c128", "ComplexDouble", 16, true},
+    {DType::Float8E4M3FN, "float8_e4m3fn", "f8e4m3fn", "Float8_e4m3fn", 1, true},
+    {DType::Float8E5M2, "float8_e5m2", "f8e5m2", "Float8_e5m2", 1, true},
 }};
 
 const DTypeInfo &info(DType dtype) { return kInfos[static_cast<size_t>(dtype)]; }
@@ -36,6 +37,7 @@ const DTypeInfo &info(DType dtype) { return kInfos[static_cast<size_t>(dtype)]; 
 
 std::string_view dtypeName(DType dtype) { return info(dtype).name; }
 std::string_view dtypeShortName(DType dtype) { return info(dtype).shortName; }
+std::string_view dtypeScalarTypeName(DType dtype) { return info(dtype).scalarTypeName; }
 int dtypeItemSize(DType dtype) { return info(dtype).itemSize; }
 bool dtypeIsFloating(DType dtype) { return info(dtype).floating; }
 
@@ -50,8 +52,8 @@ std::optional<DType> parseDType(std::string_view text) {
     DType dtype;
   };
   static constexpr Alias kAliases[] = {
-      {"float", DType::Float32}, {"half", DType::Float16},  {"double", DType::Float64},
-      {"long", DType::Int64},    {"int", DType::Int32},     {"short", DType::Int16},
+      {"float", DType::Float32},    {"half", DType::Float16},      {"double", DType::Float64},
+      {"long", DType::Int64},       {"int", DType::Int32},         {"short", DType::Int16},
       {"cfloat", DType::Complex64}, {"cdouble", DType::Complex128}};
   for (const Alias &a : kAliases)
     if (text == a.name)

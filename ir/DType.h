@@ -28,6 +28,8 @@ enum class DType : uint8_t {
 std::string_view dtypeName(DType dtype);
 /// "f32", as in FX type annotations `"f32[4, 8][8, 1]cpu"`.
 std::string_view dtypeShortName(DType dtype);
+/// c10's ScalarType name ("Float", "Half", "Long"), as PyTorch's error messages spell it.
+std::string_view dtypeScalarTypeName(DType dtype);
 /// Bytes per element.
 int dtypeItemSize(DType dtype);
 bool dtypeIsFloating(DType dtype);

@@ -4,7 +4,9 @@
 
 #include "backends/interp/Interpreter.h"
 #include "importers/FxTextParser.h"
+#include "ir/Graph.h"
 #include "ir/Tensor.h"
+#include "transforms/ShapeInference.h"
 
 #include <gtest/gtest.h>
 
@@ -96,6 +98,74 @@ inline std::string oneOpGraph(const std::vector<std::string> &placeholders,
   text += "    %r : [num_users=1] = call_function[target=" + call + "\n";
   text += "    return (r,)\n";
   return text;
+}
+
+/// Runs `call` (the text after `call_function[target=`) on inputs named a, b, c, ... in order;
+/// expects success and one tensor output.
+inline Tensor runCall(const std::string &call, const std::vector<Tensor> &inputs) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    names.push_back(std::string(1, static_cast<char>('a' + i)));
+  return runSingle(oneOpGraph(names, call), inputs);
+}
+
+/// The error message of running `call` as runCall does, or "" if it succeeded.
+inline std::string runCallError(const std::string &call, const std::vector<Tensor> &inputs) {
+  std::vector<std::string> names;
+  std::vector<RuntimeValue> values;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    names.push_back(std::string(1, static_cast<char>('a' + i)));
+    values.push_back(RuntimeValue{inputs[i]});
+  }
+  auto r = runText(oneOpGraph(names, call), values);
+  return r ? "" : r.error().str();
+}
+
+/// Parses `body` (the node lines of a graph) after placeholders `a`, `b`, ... with the given
+/// values: a TensorType annotation (`f32[4, 8][8, 1]cpu`) or a symbolic integer (`s77`); the
+/// graph returns `ret`.
+inline Graph inputGraph(const std::vector<std::string> &inputs, const std::string &body,
+                        const std::string &ret) {
+  std::string text = "graph():\n";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string n(1, static_cast<char>('a' + i));
+    text += "    %" + n + " : [num_users=1] = placeholder[target=" + n + "]\n";
+  }
+  text += body + "    return " + ret + "\n";
+  auto g = parseFxText(text);
+  EXPECT_TRUE(g) << g.error().str() << "\n" << text;
+  if (!g)
+    return Graph();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    Node *n = g->find(std::string(1, static_cast<char>('a' + i)));
+    if (inputs[i].find('[') != std::string::npos) {
+      auto t = TensorType::parse(inputs[i]);
+      EXPECT_TRUE(t) << inputs[i];
+      n->value().v = *t;
+    } else {
+      n->value().v = *SymExpr::parse(inputs[i]);
+    }
+  }
+  return g.take();
+}
+
+/// Infers inputGraph(inputs, body, (name,)) and returns the printed value of node `name` (a
+/// tensor, results joined by " | ", or a symbolic integer), or "error: <message>".
+inline std::string inferredValue(const std::vector<std::string> &inputs, const std::string &body,
+                                 const std::string &name) {
+  Graph g = inputGraph(inputs, body, "(" + name + ",)");
+  if (Status st = inferShapes(g); !st)
+    return "error: " + st.error().message;
+  const NodeValue &v = g.find(name)->value();
+  if (const TensorType *t = v.tensor())
+    return t->str();
+  if (const SymExpr *s = v.sym())
+    return s->str();
+  std::string out;
+  if (const auto *ts = v.tensors())
+    for (const auto &t : *ts)
+      out += (out.empty() ? "" : " | ") + (t ? t->str() : std::string("None"));
+  return out;
 }
 
 } // namespace fxkit::testing

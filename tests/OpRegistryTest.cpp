@@ -2,6 +2,7 @@
 /// graphs written as FX text.
 
 #include "ir/ops/OpRegistry.h"
+#include "InterpreterTestSupport.h"
 #include "backends/interp/KernelContext.h"
 #include "importers/FxTextParser.h"
 #include "ir/ops/ShapeRules.h"
@@ -12,35 +13,9 @@
 #include <map>
 
 using namespace fxkit;
+using namespace fxkit::testing;
 
 namespace {
-
-/// Parses `body` (the node lines of a graph) after placeholders `a`, `b`, ... with the given
-/// values: a TensorType annotation (`f32[4, 8][8, 1]cpu`) or a symbolic integer (`s77`).
-Graph makeGraph(const std::vector<std::string> &inputs, const std::string &body,
-                const std::string &ret) {
-  std::string text = "graph():\n";
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    std::string n(1, static_cast<char>('a' + i));
-    text += "    %" + n + " : [num_users=1] = placeholder[target=" + n + "]\n";
-  }
-  text += body + "    return " + ret + "\n";
-  auto g = parseFxText(text);
-  EXPECT_TRUE(g) << g.error().str() << "\n" << text;
-  if (!g)
-    return Graph();
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    Node *n = g->find(std::string(1, static_cast<char>('a' + i)));
-    if (inputs[i].find('[') != std::string::npos) {
-      auto t = TensorType::parse(inputs[i]);
-      EXPECT_TRUE(t) << inputs[i];
-      n->value().v = *t;
-    } else {
-      n->value().v = *SymExpr::parse(inputs[i]);
-    }
-  }
-  return g.take();
-}
 
 std::string call(const std::string &name, const std::string &target, const std::string &args,
                  const std::string &kwargs = "{}") {
@@ -48,29 +23,9 @@ std::string call(const std::string &name, const std::string &target, const std::
          args + "), kwargs = " + kwargs + ")\n";
 }
 
-/// Infers the graph and returns the printed value of node `name` (a tensor, or results joined
-/// by " | ", or a symbolic integer), or "error: <message>".
-std::string infer(const std::vector<std::string> &inputs, const std::string &body,
-                  const std::string &name) {
-  Graph g = makeGraph(inputs, body, "(" + name + ",)");
-  Status st = inferShapes(g);
-  if (!st)
-    return "error: " + st.error().message;
-  const NodeValue &v = g.find(name)->value();
-  if (const TensorType *t = v.tensor())
-    return t->str();
-  if (const SymExpr *s = v.sym())
-    return s->str();
-  std::string out;
-  if (const auto *ts = v.tensors())
-    for (const auto &t : *ts)
-      out += (out.empty() ? "" : " | ") + (t ? t->str() : std::string("None"));
-  return out;
-}
-
 std::string inferOne(const std::vector<std::string> &inputs, const std::string &target,
                      const std::string &args, const std::string &kwargs = "{}") {
-  return infer(inputs, call("r", target, args, kwargs), "r");
+  return inferredValue(inputs, call("r", target, args, kwargs), "r");
 }
 
 // ---- Registry and schemas ----
@@ -142,10 +97,10 @@ TEST(OpRegistry, KernelSlot) {
 
 TEST(OpRegistry, BindFillsDefaultsAndReadsKwargs) {
   Graph g =
-      makeGraph({"f32[4][1]cpu", "f32[4][1]cpu"},
-                call("r", "torch.ops.aten.add.Tensor", "%a, %b", "{alpha: 2}") +
-                    call("v", "torch.ops.aten.var_mean.correction", "%a, [0]", "{correction: 0}"),
-                "(r, v)");
+      inputGraph({"f32[4][1]cpu", "f32[4][1]cpu"},
+                 call("r", "torch.ops.aten.add.Tensor", "%a, %b", "{alpha: 2}") +
+                     call("v", "torch.ops.aten.var_mean.correction", "%a, [0]", "{correction: 0}"),
+                 "(r, v)");
   const OpInfo *add = OpRegistry::instance().lookup("torch.ops.aten.add.Tensor");
   auto b = bindArgs(*g.find("r"), *add);
   ASSERT_TRUE(b) << b.error().message;
@@ -293,15 +248,17 @@ TEST(OpRegistry, VarMeanAndSoftmaxOnlineReturnTwoTensors) {
   std::string body =
       call("v", "torch.ops.aten.var_mean.correction", "%a, [1]", "{correction: 0, keepdim: True}") +
       call("m", "operator.getitem", "%v, 1");
-  EXPECT_EQ(infer({"f32[8, 16][16, 1]cpu"}, body, "v"), "f32[8, 1][1, 1]cpu | f32[8, 1][1, 1]cpu");
-  EXPECT_EQ(infer({"f32[8, 16][16, 1]cpu"}, body, "m"), "f32[8, 1][1, 1]cpu");
+  EXPECT_EQ(inferredValue({"f32[8, 16][16, 1]cpu"}, body, "v"),
+            "f32[8, 1][1, 1]cpu | f32[8, 1][1, 1]cpu");
+  EXPECT_EQ(inferredValue({"f32[8, 16][16, 1]cpu"}, body, "m"), "f32[8, 1][1, 1]cpu");
   EXPECT_EQ(inferOne({"f32[8, 16][16, 1]cpu"}, "torch.ops.prims.prepare_softmax_online.default",
                      "%a, -1"),
             "f32[8, 1][1, 1]cpu | f32[8, 1][1, 1]cpu");
-  std::string outOfRange = infer({"f32[8, 16][16, 1]cpu"},
-                                 call("v", "torch.ops.aten.var_mean.correction", "%a, [1]") +
-                                     call("m", "operator.getitem", "%v, 2"),
-                                 "m");
+  std::string outOfRange =
+      inferredValue({"f32[8, 16][16, 1]cpu"},
+                    call("v", "torch.ops.aten.var_mean.correction", "%a, [1]") +
+                        call("m", "operator.getitem", "%v, 2"),
+                    "m");
   EXPECT_NE(outOfRange.find("out of range"), std::string::npos) << outOfRange;
 }
 
@@ -472,11 +429,11 @@ TEST(OpRegistry, KernelContextKeepsWrappedNumbersExact) {
   // gets the number itself: float64_tensor + 0.1 must see 0.1, not float32's 0.100000001, and
   // an int beyond 2^53 (or a symbolic integer's value) must not round through double.
   const int64_t big = (int64_t(1) << 53) + 1;
-  Graph g = makeGraph({"f64[3][1]cpu", "s0"},
-                      call("f", "torch.ops.aten.add.Tensor", "%a, 0.1") +
-                          call("i", "torch.ops.aten.add.Tensor", "%a, " + std::to_string(big)) +
-                          call("s", "torch.ops.aten.add.Tensor", "%a, %b"),
-                      "(f, i, s)");
+  Graph g = inputGraph({"f64[3][1]cpu", "s0"},
+                       call("f", "torch.ops.aten.add.Tensor", "%a, 0.1") +
+                           call("i", "torch.ops.aten.add.Tensor", "%a, " + std::to_string(big)) +
+                           call("s", "torch.ops.aten.add.Tensor", "%a, %b"),
+                       "(f, i, s)");
   ASSERT_TRUE(inferShapes(g));
   EXPECT_EQ(g.find("f")->value().tensor()->str(), "f64[3][1]cpu");
   RuntimeValue symbolValue{big + 2};

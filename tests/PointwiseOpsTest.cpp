@@ -114,65 +114,48 @@ TEST(PointwiseOps, CompositeOpsAgreeAcrossInterpretersAndOpenCL) {
   }
 }
 
-/// Runs `call` (the text after `call_function[target=`) on inputs a, b.
-Tensor run(const std::string &call, const std::vector<Tensor> &inputs) {
-  std::vector<std::string> names;
-  for (size_t i = 0; i < inputs.size(); ++i)
-    names.push_back(std::string(1, static_cast<char>('a' + i)));
-  return runSingle(oneOpGraph(names, call), inputs);
-}
-
-std::string runError(const std::string &call, const std::vector<Tensor> &inputs) {
-  std::vector<std::string> names;
-  std::vector<RuntimeValue> values;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    names.push_back(std::string(1, static_cast<char>('a' + i)));
-    values.push_back(RuntimeValue{inputs[i]});
-  }
-  auto r = runText(oneOpGraph(names, call), values);
-  return r ? "" : r.error().str();
-}
-
 TEST(PointwiseOps, RemainderFollowsTheDivisorAndFmodTheDividend) {
   Tensor a = fromValues({4}, {5, -5, 5, -5});
   Tensor b = fromValues({4}, {3, 3, -3, -3});
-  expectValues(run("torch.ops.aten.remainder.Tensor](args = (%a, %b), kwargs = {})", {a, b}),
+  expectValues(runCall("torch.ops.aten.remainder.Tensor](args = (%a, %b), kwargs = {})", {a, b}),
                {2, 1, -1, -2});
-  expectValues(run("torch.ops.aten.fmod.Tensor](args = (%a, %b), kwargs = {})", {a, b}),
+  expectValues(runCall("torch.ops.aten.fmod.Tensor](args = (%a, %b), kwargs = {})", {a, b}),
                {2, -2, 2, -2});
   Tensor ai = fromValues({4}, {5, -5, 5, -5}, DType::Int64);
   Tensor bi = fromValues({4}, {3, 3, -3, -3}, DType::Int64);
-  Tensor r = run("torch.ops.aten.remainder.Tensor](args = (%a, %b), kwargs = {})", {ai, bi});
+  Tensor r = runCall("torch.ops.aten.remainder.Tensor](args = (%a, %b), kwargs = {})", {ai, bi});
   EXPECT_EQ(r.dtype(), DType::Int64);
   expectValues(r, {2, 1, -1, -2});
-  expectValues(run("torch.ops.aten.fmod.Scalar](args = (%a, -3), kwargs = {})", {ai}),
+  expectValues(runCall("torch.ops.aten.fmod.Scalar](args = (%a, -3), kwargs = {})", {ai}),
                {2, -2, 2, -2});
   // remainder.Scalar_Tensor: a Python number divided by each element.
-  expectValues(run("torch.ops.aten.remainder.Scalar_Tensor](args = (7, %a), kwargs = {})", {bi}),
-               {1, 1, -2, -2});
-  EXPECT_NE(runError("torch.ops.aten.fmod.Scalar](args = (%a, 0), kwargs = {})", {ai})
+  expectValues(
+      runCall("torch.ops.aten.remainder.Scalar_Tensor](args = (7, %a), kwargs = {})", {bi}),
+      {1, 1, -2, -2});
+  EXPECT_NE(runCallError("torch.ops.aten.fmod.Scalar](args = (%a, 0), kwargs = {})", {ai})
                 .find("division by zero"),
             std::string::npos);
   // Float remainder by zero is NaN, as in PyTorch.
-  expectValues(run("torch.ops.aten.remainder.Scalar](args = (%a, 0.0), kwargs = {})", {a}),
+  expectValues(runCall("torch.ops.aten.remainder.Scalar](args = (%a, 0.0), kwargs = {})", {a}),
                {kNaN, kNaN, kNaN, kNaN});
 }
 
 TEST(PointwiseOps, RoundingAndSign) {
   Tensor a = fromValues({6}, {0.5, 1.5, 2.5, -0.5, -1.7, 3.2});
-  expectValues(run("torch.ops.aten.round.default](args = (%a,), kwargs = {})", {a}),
+  expectValues(runCall("torch.ops.aten.round.default](args = (%a,), kwargs = {})", {a}),
                {0, 2, 2, -0.0, -2, 3}); // half to even
-  expectValues(run("torch.ops.aten.ceil.default](args = (%a,), kwargs = {})", {a}),
+  expectValues(runCall("torch.ops.aten.ceil.default](args = (%a,), kwargs = {})", {a}),
                {1, 2, 3, -0.0, -1, 4});
-  expectValues(run("torch.ops.aten.floor.default](args = (%a,), kwargs = {})", {a}),
+  expectValues(runCall("torch.ops.aten.floor.default](args = (%a,), kwargs = {})", {a}),
                {0, 1, 2, -1, -2, 3});
-  expectValues(run("torch.ops.aten.trunc.default](args = (%a,), kwargs = {})", {a}),
+  expectValues(runCall("torch.ops.aten.trunc.default](args = (%a,), kwargs = {})", {a}),
                {0, 1, 2, -0.0, -1, 3});
   Tensor s = fromValues({4}, {-2, 0, 3, kNaN});
-  expectValues(run("torch.ops.aten.sign.default](args = (%a,), kwargs = {})", {s}), {-1, 0, 1, 0});
+  expectValues(runCall("torch.ops.aten.sign.default](args = (%a,), kwargs = {})", {s}),
+               {-1, 0, 1, 0});
   // Integers pass through ceil unchanged and keep their dtype.
   Tensor i = fromValues({2}, {-3, 4}, DType::Int32);
-  Tensor c = run("torch.ops.aten.ceil.default](args = (%a,), kwargs = {})", {i});
+  Tensor c = runCall("torch.ops.aten.ceil.default](args = (%a,), kwargs = {})", {i});
   EXPECT_EQ(c.dtype(), DType::Int32);
   expectValues(c, {-3, 4});
 }
@@ -180,79 +163,81 @@ TEST(PointwiseOps, RoundingAndSign) {
 TEST(PointwiseOps, BitwiseAndLogical) {
   Tensor a = fromValues({4}, {12, -1, 0, 5}, DType::Int64);
   Tensor b = fromValues({4}, {10, 7, 3, 5}, DType::Int64);
-  expectValues(run("torch.ops.aten.bitwise_and.Tensor](args = (%a, %b), kwargs = {})", {a, b}),
+  expectValues(runCall("torch.ops.aten.bitwise_and.Tensor](args = (%a, %b), kwargs = {})", {a, b}),
                {8, 7, 0, 5});
-  expectValues(run("torch.ops.aten.bitwise_or.Tensor](args = (%a, %b), kwargs = {})", {a, b}),
+  expectValues(runCall("torch.ops.aten.bitwise_or.Tensor](args = (%a, %b), kwargs = {})", {a, b}),
                {14, -1, 3, 5});
-  expectValues(run("torch.ops.aten.bitwise_xor.Scalar](args = (%a, 6), kwargs = {})", {a}),
+  expectValues(runCall("torch.ops.aten.bitwise_xor.Scalar](args = (%a, 6), kwargs = {})", {a}),
                {10, -7, 6, 3});
-  expectValues(run("torch.ops.aten.bitwise_not.default](args = (%a,), kwargs = {})", {a}),
+  expectValues(runCall("torch.ops.aten.bitwise_not.default](args = (%a,), kwargs = {})", {a}),
                {-13, 0, -1, -6});
   Tensor t = fromValues({4}, {1, 1, 0, 0}, DType::Bool);
   Tensor u = fromValues({4}, {1, 0, 1, 0}, DType::Bool);
-  Tensor n = run("torch.ops.aten.bitwise_not.default](args = (%a,), kwargs = {})", {t});
+  Tensor n = runCall("torch.ops.aten.bitwise_not.default](args = (%a,), kwargs = {})", {t});
   EXPECT_EQ(n.dtype(), DType::Bool);
   expectValues(n, {0, 0, 1, 1});
-  expectValues(run("torch.ops.aten.bitwise_and.Tensor](args = (%a, %b), kwargs = {})", {t, u}),
+  expectValues(runCall("torch.ops.aten.bitwise_and.Tensor](args = (%a, %b), kwargs = {})", {t, u}),
                {1, 0, 0, 0});
   Tensor f = fromValues({4}, {0, kNaN, -0.0, 2});
-  Tensor l = run("torch.ops.aten.logical_not.default](args = (%a,), kwargs = {})", {f});
+  Tensor l = runCall("torch.ops.aten.logical_not.default](args = (%a,), kwargs = {})", {f});
   EXPECT_EQ(l.dtype(), DType::Bool);
   expectValues(l, {1, 0, 1, 0}); // NaN is true
-  expectValues(run("torch.ops.aten.logical_xor.default](args = (%a, %b), kwargs = {})", {f, u}),
+  expectValues(runCall("torch.ops.aten.logical_xor.default](args = (%a, %b), kwargs = {})", {f, u}),
                {1, 1, 1, 1});
-  EXPECT_NE(runError("torch.ops.aten.bitwise_and.Tensor](args = (%a, %b), kwargs = {})", {f, f})
+  EXPECT_NE(runCallError("torch.ops.aten.bitwise_and.Tensor](args = (%a, %b), kwargs = {})", {f, f})
                 .find("bitwise ops take integers and bools"),
             std::string::npos);
 }
 
 TEST(PointwiseOps, PredicatesAndFloatFunctions) {
   Tensor f = fromValues({4}, {kNaN, kInf, -kInf, 1});
-  expectValues(run("torch.ops.aten.isnan.default](args = (%a,), kwargs = {})", {f}), {1, 0, 0, 0});
-  expectValues(run("torch.ops.aten.isinf.default](args = (%a,), kwargs = {})", {f}), {0, 1, 1, 0});
+  expectValues(runCall("torch.ops.aten.isnan.default](args = (%a,), kwargs = {})", {f}),
+               {1, 0, 0, 0});
+  expectValues(runCall("torch.ops.aten.isinf.default](args = (%a,), kwargs = {})", {f}),
+               {0, 1, 1, 0});
   Tensor i = fromValues({2}, {3, 4}, DType::Int64);
-  Tensor nan = run("torch.ops.aten.isnan.default](args = (%a,), kwargs = {})", {i});
+  Tensor nan = runCall("torch.ops.aten.isnan.default](args = (%a,), kwargs = {})", {i});
   EXPECT_EQ(nan.dtype(), DType::Bool);
   expectValues(nan, {0, 0});
   // Integer inputs of float functions give float32 (IntToFloat).
-  Tensor l = run("torch.ops.aten.log2.default](args = (%a,), kwargs = {})", {i});
+  Tensor l = runCall("torch.ops.aten.log2.default](args = (%a,), kwargs = {})", {i});
   EXPECT_EQ(l.dtype(), DType::Float32);
   expectValues(l, {std::log2(3.0), 2}, 1e-6);
   Tensor x = fromValues({3}, {1e-10, 0.5, -0.25});
-  expectValues(run("torch.ops.aten.log1p.default](args = (%a,), kwargs = {})", {x}),
+  expectValues(runCall("torch.ops.aten.log1p.default](args = (%a,), kwargs = {})", {x}),
                {1e-10, std::log(1.5), std::log(0.75)}, 1e-7);
-  expectValues(run("torch.ops.aten.expm1.default](args = (%a,), kwargs = {})", {x}),
+  expectValues(runCall("torch.ops.aten.expm1.default](args = (%a,), kwargs = {})", {x}),
                {1e-10, std::exp(0.5) - 1, std::exp(-0.25) - 1}, 1e-7);
   Tensor y = fromValues({2}, {1, -1});
   Tensor z = fromValues({2}, {-1, -1});
-  expectValues(run("torch.ops.aten.atan2.default](args = (%a, %b), kwargs = {})", {y, z}),
+  expectValues(runCall("torch.ops.aten.atan2.default](args = (%a, %b), kwargs = {})", {y, z}),
                {3 * M_PI / 4, -3 * M_PI / 4}, 1e-6);
-  expectValues(run("torch.ops.aten.pow.Scalar](args = (2, %a), kwargs = {})", {y}), {2, 0.5});
+  expectValues(runCall("torch.ops.aten.pow.Scalar](args = (2, %a), kwargs = {})", {y}), {2, 0.5});
 }
 
 TEST(PointwiseOps, ClampFamily) {
   Tensor a = fromValues({5}, {-3, -0.5, 0.5, 3, kNaN});
-  expectValues(run("torch.ops.aten.clamp.default](args = (%a, -1, 1), kwargs = {})", {a}),
+  expectValues(runCall("torch.ops.aten.clamp.default](args = (%a, -1, 1), kwargs = {})", {a}),
                {-1, -0.5, 0.5, 1, kNaN});
-  expectValues(run("torch.ops.aten.clamp.default](args = (%a,), kwargs = {max: 0})", {a}),
+  expectValues(runCall("torch.ops.aten.clamp.default](args = (%a,), kwargs = {max: 0})", {a}),
                {-3, -0.5, 0, 0, kNaN});
   // min > max: every element is max, as in PyTorch.
-  expectValues(run("torch.ops.aten.clamp.default](args = (%a, 2, 1), kwargs = {})", {a}),
+  expectValues(runCall("torch.ops.aten.clamp.default](args = (%a, 2, 1), kwargs = {})", {a}),
                {1, 1, 1, 1, kNaN});
-  expectValues(run("torch.ops.aten.clamp_min.default](args = (%a, 0), kwargs = {})", {a}),
+  expectValues(runCall("torch.ops.aten.clamp_min.default](args = (%a, 0), kwargs = {})", {a}),
                {0, 0, 0.5, 3, kNaN});
-  expectValues(run("torch.ops.aten.hardtanh.default](args = (%a, 0.0, 2.0), kwargs = {})", {a}),
+  expectValues(runCall("torch.ops.aten.hardtanh.default](args = (%a, 0.0, 2.0), kwargs = {})", {a}),
                {0, 0, 0.5, 2, kNaN});
-  expectValues(run("torch.ops.aten.leaky_relu.default](args = (%a, 0.1), kwargs = {})", {a}),
+  expectValues(runCall("torch.ops.aten.leaky_relu.default](args = (%a, 0.1), kwargs = {})", {a}),
                {-0.3, -0.05, 0.5, 3, kNaN}, 1e-7);
-  expectValues(run("torch.ops.aten.elu.default](args = (%a,), kwargs = {})", {a}),
+  expectValues(runCall("torch.ops.aten.elu.default](args = (%a,), kwargs = {})", {a}),
                {std::expm1(-3.0), std::expm1(-0.5), 0.5, 3, kNaN}, 1e-7);
   // An integer tensor clamped by a float promotes to float (torch._refs.clamp).
   Tensor i = fromValues({2}, {-2, 5}, DType::Int64);
-  Tensor c = run("torch.ops.aten.clamp.default](args = (%a, 0.5), kwargs = {})", {i});
+  Tensor c = runCall("torch.ops.aten.clamp.default](args = (%a, 0.5), kwargs = {})", {i});
   EXPECT_EQ(c.dtype(), DType::Float32);
   expectValues(c, {0.5, 5});
-  EXPECT_NE(runError("torch.ops.aten.clamp.default](args = (%a,), kwargs = {})", {a})
+  EXPECT_NE(runCallError("torch.ops.aten.clamp.default](args = (%a,), kwargs = {})", {a})
                 .find("At least one of 'min' or 'max' must not be None"),
             std::string::npos);
 }
@@ -261,12 +246,12 @@ TEST(PointwiseOps, Atan2OutWritesIntoOut) {
   Tensor y = fromValues({2}, {1, -1});
   Tensor x = fromValues({2}, {-1, -1});
   Tensor out = fromValues({2}, {7, 7});
-  Tensor r = run("torch.ops.aten.atan2.out](args = (%a, %b), kwargs = {out: %c})", {y, x, out});
+  Tensor r = runCall("torch.ops.aten.atan2.out](args = (%a, %b), kwargs = {out: %c})", {y, x, out});
   expectValues(r, {3 * M_PI / 4, -3 * M_PI / 4}, 1e-6);
   expectValues(out, {3 * M_PI / 4, -3 * M_PI / 4}, 1e-6); // the given tensor, written
   Tensor small = fromValues({1}, {0});
   EXPECT_NE(
-      runError("torch.ops.aten.atan2.out](args = (%a, %b), kwargs = {out: %c})", {y, x, small})
+      runCallError("torch.ops.aten.atan2.out](args = (%a, %b), kwargs = {out: %c})", {y, x, small})
           .find("out= tensors are not resized"),
       std::string::npos);
 }

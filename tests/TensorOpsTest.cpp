@@ -20,50 +20,14 @@ namespace {
 
 // ---- Inference helpers ----
 
-/// Parses `body` after placeholders a, b, ... typed by `inputs` (a TensorType annotation, or a
-/// symbolic integer such as `s0`).
-Graph makeGraph(const std::vector<std::string> &inputs, const std::string &body,
-                const std::string &ret) {
-  std::string text = "graph():\n";
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    std::string n(1, static_cast<char>('a' + i));
-    text += "    %" + n + " : [num_users=1] = placeholder[target=" + n + "]\n";
-  }
-  text += body + "    return " + ret + "\n";
-  auto g = parseFxText(text);
-  EXPECT_TRUE(g) << g.error().str() << "\n" << text;
-  if (!g)
-    return Graph();
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    Node *n = g->find(std::string(1, static_cast<char>('a' + i)));
-    if (inputs[i].find('[') != std::string::npos)
-      n->value().v = *TensorType::parse(inputs[i]);
-    else
-      n->value().v = *SymExpr::parse(inputs[i]);
-  }
-  return g.take();
-}
-
 /// The printed value of `r = target(args, **kwargs)`: a tensor type, results joined by " | ",
 /// a symbolic integer, or "error: <message>".
 std::string inferOne(const std::vector<std::string> &inputs, const std::string &target,
                      const std::string &args, const std::string &kwargs = "{}") {
-  Graph g = makeGraph(inputs,
-                      "    %r : [num_users=1] = call_function[target=torch.ops.aten." + target +
-                          "](args = (" + args + "), kwargs = " + kwargs + ")\n",
-                      "(r,)");
-  if (Status st = inferShapes(g); !st)
-    return "error: " + st.error().message;
-  const NodeValue &v = g.find("r")->value();
-  if (const TensorType *t = v.tensor())
-    return t->str();
-  if (const SymExpr *s = v.sym())
-    return s->str();
-  std::string out;
-  if (const auto *ts = v.tensors())
-    for (const auto &t : *ts)
-      out += (out.empty() ? "" : " | ") + (t ? t->str() : std::string("None"));
-  return out;
+  return inferredValue(inputs,
+                       "    %r : [num_users=1] = call_function[target=torch.ops.aten." + target +
+                           "](args = (" + args + "), kwargs = " + kwargs + ")\n",
+                       "r");
 }
 
 /// Expects inference to fail with a message containing `part`.

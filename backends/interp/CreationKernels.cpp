@@ -4,9 +4,8 @@
 
 #include "backends/interp/CreationKernels.h"
 #include "backends/interp/KernelSupport.h"
+#include "backends/interp/ScalarArgs.h"
 
-#include <cmath>
-#include <limits>
 #include <string>
 
 namespace fxkit {
@@ -14,71 +13,10 @@ namespace creation_kernels {
 
 namespace {
 
-/// A Python number argument, exact: integers (symbolic ones evaluated) stay int64.
-struct Number {
-  bool isFloat = false;
-  int64_t i = 0;
-  double f = 0;
-  double asDouble() const { return isFloat ? f : static_cast<double>(i); }
-};
-
-Expected<Number> numberArg(const KernelContext &ctx, std::string_view name) {
-  const Argument &a = ctx.args.get(name);
-  switch (a.kind()) {
-  case Argument::Kind::Int:
-    return Number{false, a.asInt(), 0};
-  case Argument::Kind::Bool:
-    return Number{false, a.asBool() ? 1 : 0, 0};
-  case Argument::Kind::Float:
-    return Number{true, 0, a.asFloat()};
-  default:
-    break;
-  }
-  // A symbolic integer, or a node holding a number.
-  if (auto i = ctx.integer(name))
-    return Number{false, *i, 0};
-  FXKIT_KTRY(f, ctx.scalar(name));
-  return Number{true, 0, f};
-}
-
-/// The largest finite value of a floating dtype.
-double floatMax(DType dtype) {
-  switch (dtype) {
-  case DType::Float16:
-    return 65504.0;
-  case DType::BFloat16:
-    return 0x1.fep127;
-  case DType::Float32:
-    return std::numeric_limits<float>::max();
-  default:
-    return std::numeric_limits<double>::max();
-  }
-}
-
-/// Whether c10's checked_convert refuses v for dtype (c10::overflows): a finite value beyond
-/// the dtype's range, or NaN for an integer. Bool takes any value (v != 0).
-bool overflows(const Number &v, DType dtype) {
-  if (dtype == DType::Bool)
-    return false;
-  if (dtypeIsFloating(dtype))
-    return std::isfinite(v.asDouble()) && std::fabs(v.asDouble()) > floatMax(dtype);
-  double lo = dtype == DType::Int32 ? std::numeric_limits<int32_t>::min() : -0x1p63;
-  double hi = dtype == DType::Int32 ? std::numeric_limits<int32_t>::max() : 0x1p63;
-  if (!v.isFloat)
-    return dtype == DType::Int32 && (v.i < lo || v.i > hi);
-  return std::isnan(v.f) || v.f < lo || v.f >= hi;
-}
-
-/// Stores v at a storage offset of out: an int into an integral dtype exactly, into a float
-/// one rounded once from the exact value (as c10's int-to-float casts, not via double).
-void store(Tensor &out, int64_t offset, const Number &v) {
-  if (v.isFloat)
-    out.storeDouble(offset, v.f);
-  else if (out.dtype() == DType::Float64 || !dtypeIsFloating(out.dtype()))
-    out.storeInt(offset, v.i);
-  else
-    out.storeDouble(offset, static_cast<float>(v.i));
-}
+using kernels::Number;
+using kernels::numberArg;
+using kernels::overflows;
+using kernels::storeNumber;
 
 /// full and scalar_tensor: the output (sizes and dtype as inferred) filled with `valueName`.
 Status fillKernel(KernelContext &ctx, std::string_view valueName) {
@@ -87,11 +25,11 @@ Status fillKernel(KernelContext &ctx, std::string_view valueName) {
   if (Status s = checkComputable(out.dtype(), "result"); !s)
     return ctx.error(s.error().message);
   if (overflows(value, out.dtype()))
-    return ctx.error(
-        "value " + (value.isFloat ? std::to_string(value.f) : std::to_string(value.i)) +
-        " cannot be converted to " + std::string(dtypeName(out.dtype())) + " without overflow");
-  Tensor::forEachIndex(
-      out.sizes(), [&](std::span<const int64_t> index) { store(out, out.offsetOf(index), value); });
+    return ctx.error("value " + value.str() + " cannot be converted to " +
+                     std::string(dtypeName(out.dtype())) + " without overflow");
+  Tensor::forEachIndex(out.sizes(), [&](std::span<const int64_t> index) {
+    storeNumber(out, out.offsetOf(index), value);
+  });
   ctx.result.v = std::move(out);
   return Status::ok();
 }
@@ -124,7 +62,7 @@ Status iotaKernel(KernelContext &ctx) {
     // Wrapping arithmetic: signed overflow is undefined in C++, two's complement in PyTorch.
     auto v = static_cast<int64_t>(static_cast<uint64_t>(start) +
                                   static_cast<uint64_t>(i) * static_cast<uint64_t>(step));
-    store(out, out.storageOffset() + i * out.stride(0), Number{false, v, 0});
+    storeNumber(out, out.storageOffset() + i * out.stride(0), Number{false, v, 0});
   }
   ctx.result.v = std::move(out);
   return Status::ok();

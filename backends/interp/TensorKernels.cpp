@@ -5,6 +5,7 @@
 
 #include "backends/interp/KernelSupport.h"
 #include "backends/interp/OpFamilyKernels.h"
+#include "backends/interp/ScalarArgs.h"
 
 #include <cmath>
 #include <cstring>
@@ -19,7 +20,11 @@ namespace {
 
 using kernels::broadcastOffset;
 using kernels::broadcastsTo;
+using kernels::Number;
+using kernels::numberArg;
+using kernels::overflows;
 using kernels::sizesStr;
+using kernels::storeNumber;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -81,84 +86,14 @@ Status runKernelOf(KernelContext &ctx, const std::string &target) {
   return op->kernel(ctx);
 }
 
-/// A Python number argument, exact: integers (symbolic ones evaluated) stay int64.
-struct Number {
-  bool isFloat = false;
-  int64_t i = 0;
-  double f = 0;
-  double asDouble() const { return isFloat ? f : static_cast<double>(i); }
-  /// Scalar::to<int64_t>: floats truncate toward zero.
-  int64_t truncated() const { return isFloat ? static_cast<int64_t>(std::trunc(f)) : i; }
-};
-
-Expected<Number> numberArg(const KernelContext &ctx, std::string_view name) {
-  const Argument &a = ctx.args.get(name);
-  switch (a.kind()) {
-  case Argument::Kind::Int:
-    return Number{false, a.asInt(), 0};
-  case Argument::Kind::Bool:
-    return Number{false, a.asBool() ? 1 : 0, 0};
-  case Argument::Kind::Float:
-    return Number{true, 0, a.asFloat()};
-  default:
-    break;
-  }
-  if (auto i = ctx.integer(name))
-    return Number{false, *i, 0};
-  FXKIT_KTRY(f, ctx.scalar(name));
-  return Number{true, 0, f};
-}
-
-/// The largest finite value of a floating dtype.
-double floatMax(DType dtype) {
-  switch (dtype) {
-  case DType::Float16:
-    return 65504.0;
-  case DType::BFloat16:
-    return 0x1.fep127;
-  case DType::Float32:
-    return std::numeric_limits<float>::max();
-  default:
-    return std::numeric_limits<double>::max();
-  }
-}
-
-/// Whether c10's checked conversion (Scalar::to, c10::overflows) refuses v for dtype: a
-/// finite value beyond a floating dtype's range, a value beyond an integer dtype's, NaN for an
-/// integer. Bool takes any value.
-bool overflows(const Number &v, DType dtype) {
-  if (dtype == DType::Bool)
-    return false;
-  if (dtypeIsFloating(dtype))
-    return std::isfinite(v.asDouble()) && std::fabs(v.asDouble()) > floatMax(dtype);
-  double lo = dtype == DType::Int32 ? std::numeric_limits<int32_t>::min() : -0x1p63;
-  double hi = dtype == DType::Int32 ? std::numeric_limits<int32_t>::max() : 0x1p63;
-  if (!v.isFloat)
-    return dtype == DType::Int32 && (v.i < lo || v.i > hi);
-  return std::isnan(v.f) || v.f < lo || v.f >= hi;
-}
-
-/// Stores v: an int into an integral dtype exactly, into a floating one rounded from the
-/// exact value (through float below float64, as c10's casts do).
-void storeNumber(Tensor &out, int64_t offset, const Number &v) {
-  if (v.isFloat)
-    out.storeDouble(offset, v.f);
-  else if (out.dtype() == DType::Float64 || !dtypeIsFloating(out.dtype()))
-    out.storeInt(offset, v.i);
-  else
-    out.storeDouble(offset, static_cast<float>(v.i));
-}
-
 /// The result (as inferred) with every element set to `value`.
 Status fillResult(KernelContext &ctx, const Number &value) {
   FXKIT_KTRY(out, ctx.allocateOutput());
   if (Status s = checkComputable(out.dtype(), "the result"); !s)
     return ctx.error(s.error().message);
   if (overflows(value, out.dtype()))
-    return ctx.error("value " +
-                     (value.isFloat ? std::to_string(value.f) : std::to_string(value.i)) +
-                     " cannot be converted to type " + std::string(dtypeName(out.dtype())) +
-                     " without overflow");
+    return ctx.error("value " + value.str() + " cannot be converted to type " +
+                     std::string(dtypeName(out.dtype())) + " without overflow");
   Tensor::forEachIndex(out.sizes(), [&](std::span<const int64_t> index) {
     storeNumber(out, out.offsetOf(index), value);
   });

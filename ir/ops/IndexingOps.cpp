@@ -19,51 +19,8 @@ namespace {
 
 // ---- Shared checks and helpers ----
 
-/// "[4, 5]", as PyTorch prints a torch.Size (without the wrapper).
-std::string shapeStr(const Sizes &sizes) {
-  std::string out = "[";
-  for (size_t i = 0; i < sizes.size(); ++i)
-    out += (i ? ", " : "") + sizes[i].str();
-  return out + "]";
-}
-
 /// "torch.float32", as PyTorch prints a dtype in messages.
 std::string torchName(DType dtype) { return "torch." + std::string(dtypeName(dtype)); }
-
-/// c10's ScalarType name ("Float", "Long"), as C++ checks print it.
-std::string_view scalarTypeName(DType dtype) {
-  switch (dtype) {
-  case DType::Float32:
-    return "Float";
-  case DType::Float16:
-    return "Half";
-  case DType::BFloat16:
-    return "BFloat16";
-  case DType::Float64:
-    return "Double";
-  case DType::Int64:
-    return "Long";
-  case DType::Int32:
-    return "Int";
-  case DType::Int16:
-    return "Short";
-  case DType::Int8:
-    return "Char";
-  case DType::UInt8:
-    return "Byte";
-  case DType::Bool:
-    return "Bool";
-  case DType::Complex64:
-    return "ComplexFloat";
-  case DType::Complex128:
-    return "ComplexDouble";
-  case DType::Float8E4M3FN:
-    return "Float8_e4m3fn";
-  case DType::Float8E5M2:
-    return "Float8_e5m2";
-  }
-  return "Undefined";
-}
 
 /// Integer index tensors (gather, scatter, index_select, index).
 bool isIndexDType(DType d) { return d == DType::Int64 || d == DType::Int32; }
@@ -188,8 +145,8 @@ Status checkIndexFits(const BoundArgs &b, const TensorType &self, int64_t dim,
   for (size_t i = 0; i < rank; ++i) {
     if (static_cast<int64_t>(i) == dim || !exceeds(nonemptySize(index, i), nonemptySize(self, i)))
       continue;
-    std::string what = "index " + shapeStr(index.sizes) + " to be no larger than self " +
-                       shapeStr(self.sizes) + " apart from dimension " + std::to_string(dim);
+    std::string what = "index " + sizesText(index.sizes) + " to be no larger than self " +
+                       sizesText(self.sizes) + " apart from dimension " + std::to_string(dim);
     return b.error(gather ? "Size does not match at dimension " + std::to_string(i) + " expected " +
                                 what
                           : "Expected " + what);
@@ -200,8 +157,8 @@ Status checkIndexFits(const BoundArgs &b, const TensorType &self, int64_t dim,
     return b.error("Index tensor must have the same number of dimensions as src tensor");
   for (size_t i = 0; i < rank; ++i)
     if (exceeds(nonemptySize(index, i), nonemptySize(*src, i)))
-      return b.error("Expected index " + shapeStr(index.sizes) + " to be no larger than src " +
-                     shapeStr(src->sizes));
+      return b.error("Expected index " + sizesText(index.sizes) + " to be no larger than src " +
+                     sizesText(src->sizes));
   return Status::ok();
 }
 
@@ -312,9 +269,9 @@ expandMasks(const BoundArgs &b, const TensorType &self,
       return b.error("too many indices for tensor of dimension " + std::to_string(rank));
     for (size_t j = 0; j < index->sizes.size(); ++j)
       if (!symEq(index->sizes[j], self.sizes[k + j]))
-        return b.error("The shape of the mask " + shapeStr(index->sizes) + " at index " +
+        return b.error("The shape of the mask " + sizesText(index->sizes) + " at index " +
                        std::to_string(i) + " does not match the shape of the indexed tensor " +
-                       shapeStr(self.sizes) + " at index " + std::to_string(k + j));
+                       sizesText(self.sizes) + " at index " + std::to_string(k + j));
     SymExpr count = symIs(numel(*index), 0) ? SymExpr(0) : unbacked(firstUnbacked++);
     for (size_t j = 0; j < index->sizes.size(); ++j)
       out.push_back(contiguous(DType::Int64, {count}, index->device));
@@ -353,7 +310,7 @@ Expected<AdvancedIndex> advancedIndex(const BoundArgs &b, const TensorType &self
   if (!replacement) {
     std::string list;
     for (const Sizes &s : shapes)
-      list += (list.empty() ? "" : ", ") + shapeStr(s);
+      list += (list.empty() ? "" : ", ") + sizesText(s);
     return b.error("shape mismatch: indexing tensors could not be broadcast together with "
                    "shapes " +
                    list);
@@ -426,8 +383,8 @@ Expected<NodeValue> indexPut(const BoundArgs &b) {
   FX_TRY(values, b.tensor("values"));
   if (values.dtype != self.dtype)
     return b.error("Index put requires the source and destination dtypes match, got " +
-                   std::string(scalarTypeName(self.dtype)) + " for the destination and " +
-                   std::string(scalarTypeName(values.dtype)) + " for the source.");
+                   std::string(dtypeScalarTypeName(self.dtype)) + " for the destination and " +
+                   std::string(dtypeScalarTypeName(values.dtype)) + " for the source.");
   if (raw.empty())
     return b.error("at least one index must be provided");
   FX_TRY(indices, expandMasks(b, self, raw, 0));
@@ -439,8 +396,8 @@ Expected<NodeValue> indexPut(const BoundArgs &b) {
     Sizes shape = ix.resultSizes();
     auto bc = broadcastShapes({values.sizes, shape});
     if (!bc || !std::equal(bc->begin(), bc->end(), shape.begin(), shape.end(), symEq))
-      return b.error("shape mismatch: value tensor of shape " + shapeStr(values.sizes) +
-                     " cannot be broadcast to indexing result of shape " + shapeStr(shape));
+      return b.error("shape mismatch: value tensor of shape " + sizesText(values.sizes) +
+                     " cannot be broadcast to indexing result of shape " + sizesText(shape));
   }
   if (b.op().schema.name == "index_put_")
     return one(std::move(self));
@@ -466,7 +423,7 @@ Expected<NodeValue> sliceScatter(const BoundArgs &b) {
   if (!mayEqual(slice, src.sizes))
     return b.error("slice_scatter: expected src to have a size equal to the slice of self. src "
                    "size = " +
-                   shapeStr(src.sizes) + ", slice size = " + shapeStr(slice));
+                   sizesText(src.sizes) + ", slice size = " + sizesText(slice));
   return one(make(self.dtype, self.sizes, scatterResultStrides(self), self.device));
 }
 
@@ -481,13 +438,13 @@ Expected<NodeValue> selectScatter(const BoundArgs &b) {
   if (index.isConstant() && size.isConstant() &&
       (index.constant() >= size.constant() || index.constant() < -size.constant()))
     return b.error("select(): index " + index.str() + " out of range for tensor of size " +
-                   shapeStr(self.sizes) + " at dimension " + std::to_string(dim));
+                   sizesText(self.sizes) + " at dimension " + std::to_string(dim));
   Sizes slice = self.sizes;
   slice.erase(slice.begin() + dim);
   if (!mayEqual(slice, src.sizes))
     return b.error("select_scatter: expected src to have a size equal to the slice of self. src "
                    "size = " +
-                   shapeStr(src.sizes) + ", slice size = " + shapeStr(slice));
+                   sizesText(src.sizes) + ", slice size = " + sizesText(slice));
   return one(make(self.dtype, self.sizes, scatterResultStrides(self), self.device));
 }
 
@@ -576,7 +533,7 @@ template <int Dims, bool Reflection> Expected<NodeValue> padNd(const BoundArgs &
     return b.error("Expected " + std::to_string(Dims + 1) + "D or " + std::to_string(Dims + 2) +
                    "D (batch mode) tensor with possibly 0 batch size and other non-zero "
                    "dimensions for input, but got: " +
-                   shapeStr(self.sizes));
+                   sizesText(self.sizes));
   if (!Reflection && self.dtype == DType::Bool)
     return b.error("\"replication_pad" + std::to_string(Dims) +
                    "d\" not implemented for 'torch.bool'");
@@ -595,7 +552,7 @@ template <int Dims, bool Reflection> Expected<NodeValue> padNd(const BoundArgs &
                      ": Padding size should be less than the corresponding input dimension, "
                      "but got: padding (" +
                      left.str() + ", " + right.str() + ") at dimension " + std::to_string(dim) +
-                     " of input " + shapeStr(self.sizes));
+                     " of input " + sizesText(self.sizes));
     out[dim] = symAdd(symAdd(in, left), right);
     anyPositive = anyPositive || !out[dim].isConstant() || out[dim].constant() >= 1;
     inputs = std::string(kNames[j]) + ": " + in.str() + (j ? " " : "") + inputs;

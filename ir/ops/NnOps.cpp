@@ -25,13 +25,6 @@ std::string intsStr(const std::vector<int64_t> &v) {
   return s + "]";
 }
 
-std::string sizesStr(const Sizes &v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i)
-    s += (i ? ", " : "") + v[i].str();
-  return s + "]";
-}
-
 /// "kH: 3 kW: 3": one entry per spatial dimension (of at most 3), named as PyTorch's pooling
 /// messages do.
 template <typename T> std::string perDim(std::string_view prefix, const std::vector<T> &v) {
@@ -198,10 +191,10 @@ Status checkPoolInput(const BoundArgs &b, const PoolOp &op, const TensorType &in
     return b.error(channelsLast ? "Expected 4D (batch mode) tensor expected for input with "
                                   "channels_last layout with optional 0 dim batch size for "
                                   "input, but got: " +
-                                      sizesStr(in)
+                                      sizesText(in)
                                 : "Expected 3D or 4D (batch mode) tensor with optional 0 dim "
                                   "batch size for input, but got:" +
-                                      sizesStr(in));
+                                      sizesText(in));
   }
   std::string fn = std::string(op.name) + (op.avg ? "()" : "_with_indices()");
   for (size_t i = rank == 5 ? 1 : 0; i < rank; ++i)
@@ -209,7 +202,7 @@ Status checkPoolInput(const BoundArgs &b, const PoolOp &op, const TensorType &in
       return b.error(fn +
                      ": Expected input's non-batch dimensions to have positive length, but "
                      "input has a shape of " +
-                     sizesStr(in) + " and non-batch dimension 0 has length zero!");
+                     sizesText(in) + " and non-batch dimension 0 has length zero!");
   Sizes spatial(in.end() - static_cast<int64_t>(op.nd), in.end());
   for (size_t i = 0; i < op.nd && op.avg; ++i)
     if (spatial[i].isConstant() && spatial[i].constant() < s.kernel[i])
@@ -268,7 +261,7 @@ Expected<PooledShape> poolShape(const BoundArgs &b, const PoolOp &op, const Tens
     if (op.avg && op.nd == 2) // avg_pool2d's meta leaves this to pool2d_shape_check
       return b.error("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for "
                      "input, but got:" +
-                     sizesStr(input.sizes));
+                     sizesText(input.sizes));
     return b.error(op.nd == 2 ? "non-empty 3D or 4D (batch mode) tensor expected for input"
                               : "non-empty 4D or 5D (batch mode) tensor expected for input");
   }
@@ -463,12 +456,12 @@ Status checkAdaptiveInput(const BoundArgs &b, std::string_view fn, size_t nd, co
   size_t rank = t.sizes.size();
   if (rank != nd + 1 && rank != nd + 2)
     return b.error(std::string(fn) + "(): Expected " + std::to_string(nd + 1) + "D or " +
-                   std::to_string(nd + 2) + "D tensor, but got " + sizesStr(t.sizes));
+                   std::to_string(nd + 2) + "D tensor, but got " + sizesText(t.sizes));
   for (size_t i = what == "input" ? rank - nd : 1; i < rank; ++i)
     if (isZero(t.sizes[i]))
       return b.error(std::string(fn) + "(): Expected " + std::string(what) +
                      " to have non-zero size for non-batch dimensions, but " + std::string(what) +
-                     " has sizes " + sizesStr(t.sizes) + " with dimension " + std::to_string(i) +
+                     " has sizes " + sizesText(t.sizes) + " with dimension " + std::to_string(i) +
                      " being empty");
   return Status::ok();
 }
@@ -487,7 +480,7 @@ Expected<TensorType> adaptiveType(const BoundArgs &b, size_t nd, const TensorTyp
       return b.error(fn +
                      "(): elements of output_size must be greater than or equal to 0 but "
                      "received " +
-                     sizesStr(outputSize));
+                     sizesText(outputSize));
   Sizes sizes(self.sizes.begin(), self.sizes.end() - static_cast<int64_t>(nd));
   sizes.insert(sizes.end(), outputSize.begin(), outputSize.end());
   bool channelsLast = nd == 2 && suggestsChannelsLast(self);
@@ -526,26 +519,6 @@ Expected<NodeValue> adaptiveAvgPool2dBackward(const BoundArgs &b) {
 
 // ---- Convolution backward ----
 
-/// The bools of `bool[3] output_mask`.
-Expected<std::vector<bool>> boolList(const BoundArgs &b, std::string_view name, size_t n) {
-  const Argument &a = b.get(name);
-  if (a.kind() != Argument::Kind::List && a.kind() != Argument::Kind::Tuple)
-    return b.error("argument '" + std::string(name) + "' must be a list of bools");
-  std::vector<bool> out;
-  for (const Argument &item : a.items()) {
-    if (item.kind() == Argument::Kind::Bool)
-      out.push_back(item.asBool());
-    else if (item.kind() == Argument::Kind::Int)
-      out.push_back(item.asInt() != 0);
-    else
-      return b.error("argument '" + std::string(name) + "' must be a list of bools");
-  }
-  if (out.size() != n)
-    return b.error("argument '" + std::string(name) + "' must have " + std::to_string(n) +
-                   " entries, got " + std::to_string(out.size()));
-  return out;
-}
-
 /// convolution_backward: (grad_input, grad_weight, grad_bias), each None where output_mask is
 /// False. FakeTensor's conv rule gives the input and weight gradients the convolution
 /// backend's memory format: channels-last when the input or the weight is (4-d and 5-d);
@@ -554,14 +527,14 @@ Expected<NodeValue> convolutionBackward(const BoundArgs &b) {
   FX_TRY(grad, b.tensor("grad_output"));
   FX_TRY(input, b.tensor("input"));
   FX_TRY(weight, b.tensor("weight"));
-  FX_TRY(mask, boolList(b, "output_mask", 3));
+  FX_TRY(mask, b.boolList("output_mask", 3));
   FX_TRY(groups, b.symInt("groups"));
   size_t rank = input.sizes.size();
   if (rank < 3 || weight.sizes.size() != rank || grad.sizes.size() != rank)
     return b.error("convolution_backward expects grad_output, input and weight of the same rank "
                    "(3 to 5), got " +
-                   sizesStr(grad.sizes) + ", " + sizesStr(input.sizes) + " and " +
-                   sizesStr(weight.sizes));
+                   sizesText(grad.sizes) + ", " + sizesText(input.sizes) + " and " +
+                   sizesText(weight.sizes));
   if (groups.isConstant() && groups.constant() < 1)
     return b.error("non-positive groups is not supported");
   bool channelsLast = rank >= 4 && (suggestsChannelsLast(input) || suggestsChannelsLast(weight));
@@ -689,20 +662,20 @@ Expected<NodeValue> gridSampler2d(const BoundArgs &b) {
   if (input.sizes.size() != 4 || grid.sizes.size() != 4)
     return b.error("grid_sampler(): expected 4D input and grid with same number of dimensions, "
                    "but got input with sizes " +
-                   sizesStr(input.sizes) + " and grid with sizes " + sizesStr(grid.sizes));
+                   sizesText(input.sizes) + " and grid with sizes " + sizesText(grid.sizes));
   if (differs(input.sizes[0], grid.sizes[0]))
     return b.error("grid_sampler(): expected grid and input to have same batch size, but got "
                    "input with sizes " +
-                   sizesStr(input.sizes) + " and grid with sizes " + sizesStr(grid.sizes));
+                   sizesText(input.sizes) + " and grid with sizes " + sizesText(grid.sizes));
   if (differs(grid.sizes[3], SymExpr(2)))
     return b.error("grid_sampler(): expected grid to have size 2 in last dimension, but got grid "
                    "with sizes " +
-                   sizesStr(grid.sizes));
+                   sizesText(grid.sizes));
   for (size_t i = 2; i < 4; ++i)
     if (isZero(input.sizes[i]))
       return b.error("grid_sampler(): expected input to have non-empty spatial dimensions, but "
                      "input has sizes " +
-                     sizesStr(input.sizes) + " with dimension " + std::to_string(i) +
+                     sizesText(input.sizes) + " with dimension " + std::to_string(i) +
                      " being empty");
   FX_TRY(mode, b.integer("interpolation_mode"));
   FX_TRY(padding, b.integer("padding_mode"));
@@ -748,7 +721,7 @@ Expected<Col2imWindow> readCol2imWindow(const BoundArgs &b, const Sizes &outputS
   }
   for (const SymExpr &s : outputSize)
     if (s.isConstant() && s.constant() <= 0)
-      return b.error("output_size should be greater than zero, but got " + sizesStr(outputSize));
+      return b.error("output_size should be greater than zero, but got " + sizesText(outputSize));
   return w;
 }
 
@@ -763,7 +736,7 @@ Expected<NodeValue> col2im(const BoundArgs &b) {
   if ((ndim != 2 && ndim != 3) || isZero(shape[ndim - 2]) || isZero(shape[ndim - 1]))
     return b.error("Expected 2D or 3D (batch mode) tensor for input with possible 0 batch size "
                    "and non-zero dimensions, but got: " +
-                   sizesStr(shape));
+                   sizesText(shape));
   int64_t prodKernel = w.kernel[0] * w.kernel[1];
   const SymExpr &columns = shape[ndim - 2];
   if (columns.isConstant() && columns.constant() % prodKernel != 0)
@@ -778,13 +751,13 @@ Expected<NodeValue> col2im(const BoundArgs &b) {
         SymExpr(1)));
   }
   SymExpr count = symMul(blocks[0], blocks[1]);
-  std::string given = "Given output_size=" + sizesStr(outputSize) + ", " + w.str();
+  std::string given = "Given output_size=" + sizesText(outputSize) + ", " + w.str();
   if (differs(shape[ndim - 1], count))
     return b.error(given + ", expected input.size(-1) to be " + count.str() + " but got " +
                    shape[ndim - 1].str() + ".");
   if (count.isConstant() && count.constant() < 1)
     return b.error(given + ", calculated shape of the array of sliding blocks as " +
-                   sizesStr(blocks) + ", but its components must be at least one.");
+                   sizesText(blocks) + ", but its components must be at least one.");
   Sizes out;
   if (ndim == 3)
     out.push_back(shape[0]);
@@ -865,8 +838,8 @@ Status checkEmbeddingBagArgs(const BoundArgs &b, const TensorType &weight,
                    std::string(dtypeName(weight.dtype)));
   if (weight.sizes.size() != 2 || indices.sizes.size() != 1 || offsets.sizes.size() != 1)
     return b.error("embedding_bag expects a 2-d weight and 1-d indices and offsets, got " +
-                   sizesStr(weight.sizes) + ", " + sizesStr(indices.sizes) + " and " +
-                   sizesStr(offsets.sizes));
+                   sizesText(weight.sizes) + ", " + sizesText(indices.sizes) + " and " +
+                   sizesText(offsets.sizes));
   if (mode < 0 || mode > 2)
     return b.error("embedding_bag: mode must be 0 (sum), 1 (mean) or 2 (max), got " +
                    std::to_string(mode));

@@ -161,6 +161,8 @@ public:
   Expected<std::optional<std::vector<int64_t>>> intList(std::string_view name) const;
   Expected<double> floating(std::string_view name) const;
   Expected<bool> boolean(std::string_view name) const;
+  /// A `bool[N]` list of exactly n entries (ints taken as 0/1), such as an output mask.
+  Expected<std::vector<bool>> boolList(std::string_view name, size_t n) const;
   /// nullopt for None.
   Expected<std::optional<DType>> dtype(std::string_view name) const;
   /// nullopt for None; the name without `torch.` (`contiguous_format`, `channels_last`).

@@ -650,6 +650,27 @@ Expected<bool> BoundArgs::boolean(std::string_view name) const {
   return error("argument '" + std::string(name) + "' must be a bool");
 }
 
+Expected<std::vector<bool>> BoundArgs::boolList(std::string_view name, size_t n) const {
+  auto a = require(name);
+  if (!a)
+    return a.takeError();
+  if ((*a)->kind() != Argument::Kind::List && (*a)->kind() != Argument::Kind::Tuple)
+    return error("argument '" + std::string(name) + "' must be a list of bools");
+  std::vector<bool> out;
+  for (const Argument &item : (*a)->items()) {
+    if (item.kind() == Argument::Kind::Bool)
+      out.push_back(item.asBool());
+    else if (item.kind() == Argument::Kind::Int)
+      out.push_back(item.asInt() != 0);
+    else
+      return error("argument '" + std::string(name) + "' must be a list of bools");
+  }
+  if (out.size() != n)
+    return error("argument '" + std::string(name) + "' must have " + std::to_string(n) +
+                 " entries, got " + std::to_string(out.size()));
+  return out;
+}
+
 Expected<std::optional<DType>> BoundArgs::dtype(std::string_view name) const {
   auto a = require(name);
   if (!a)

@@ -37,14 +37,6 @@ bool sameSizes(const Sizes &a, const Sizes &b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), symEq);
 }
 
-/// "[2, 3, 4]", as PyTorch prints sizes in messages.
-std::string sizesText(const Sizes &sizes) {
-  std::string s = "[";
-  for (size_t i = 0; i < sizes.size(); ++i)
-    s += (i ? ", " : "") + sizes[i].str();
-  return s + "]";
-}
-
 std::string name(DType dtype) { return std::string(dtypeName(dtype)); }
 
 /// torch._prims_common.get_computation_dtype: half types compute in float32.

@@ -514,22 +514,18 @@ std::optional<std::vector<SymExpr>> viewStrides(const std::vector<SymExpr> &oldS
   return newStrides;
 }
 
-namespace {
-
-std::string shapeStr(const std::vector<SymExpr> &sizes) {
+std::string sizesText(const std::vector<SymExpr> &sizes) {
   std::string out = "[";
   for (size_t i = 0; i < sizes.size(); ++i)
     out += (i ? ", " : "") + sizes[i].str();
   return out + "]";
 }
 
-} // namespace
-
 Expected<std::vector<SymExpr>> inferViewSizes(const std::vector<SymExpr> &oldSizes,
                                               const std::vector<SymExpr> &sizes) {
   SymExpr numel = symProduct(oldSizes);
   auto invalid = [&] {
-    return Error("shape '" + shapeStr(sizes) + "' is invalid for input of size " + numel.str());
+    return Error("shape '" + sizesText(sizes) + "' is invalid for input of size " + numel.str());
   };
   // Both element counts as a constant times a multiset of symbolic factors, so that sizes
   // shared by the input and the request cancel; a symbol is never 0, so a count is 0 exactly
@@ -575,7 +571,7 @@ Expected<std::vector<SymExpr>> inferViewSizes(const std::vector<SymExpr> &oldSiz
   // symbolic remainder is resolved by floor division (PyTorch guards on divisibility there).
   if (knownConstant == 0) {
     if (numelConstant == 0)
-      return Error("cannot reshape tensor of 0 elements into shape " + shapeStr(sizes) +
+      return Error("cannot reshape tensor of 0 elements into shape " + sizesText(sizes) +
                    " because the unspecified dimension size -1 can be any value and is "
                    "ambiguous");
     return invalid();

@@ -14,6 +14,7 @@
 #include "ir/TensorType.h"
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -36,6 +37,8 @@ bool symIs(const SymExpr &e, int64_t v);
 int64_t symHint(const SymExpr &e);
 /// Orders at the size hint after an exact equality check: -1, 0, 1.
 int symCompare(const SymExpr &a, const SymExpr &b);
+/// "[2, s0, 3]", as PyTorch prints sizes in messages.
+std::string sizesText(const std::vector<SymExpr> &sizes);
 
 // ---- Dimensions ----
 /// Wraps a possibly negative dim into [0, rank) (rank 0 accepts -1 and 0, like PyTorch).

@@ -23,59 +23,16 @@ using C = OpCategory;
 
 // ---- Helpers ----
 
-/// "[2, s0, 3]", for messages.
-std::string sizesText(const Sizes &sizes) {
-  std::string s = "[";
-  for (size_t i = 0; i < sizes.size(); ++i)
-    s += (i ? ", " : "") + sizes[i].str();
-  return s + "]";
-}
-
 bool sameSizes(const Sizes &a, const Sizes &b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), symEq);
 }
 
 bool hasArg(const BoundArgs &b, std::string_view name) { return b.op().schema.indexOf(name) >= 0; }
 
-/// c10's name of a scalar type, as "not implemented for" messages print it.
-std::string_view c10Name(DType dtype) {
-  switch (dtype) {
-  case DType::Float32:
-    return "Float";
-  case DType::Float16:
-    return "Half";
-  case DType::BFloat16:
-    return "BFloat16";
-  case DType::Float64:
-    return "Double";
-  case DType::Int64:
-    return "Long";
-  case DType::Int32:
-    return "Int";
-  case DType::Int16:
-    return "Short";
-  case DType::Int8:
-    return "Char";
-  case DType::UInt8:
-    return "Byte";
-  case DType::Bool:
-    return "Bool";
-  case DType::Complex64:
-    return "ComplexFloat";
-  case DType::Complex128:
-    return "ComplexDouble";
-  case DType::Float8E4M3FN:
-    return "Float8_e4m3fn";
-  case DType::Float8E5M2:
-    return "Float8_e5m2";
-  }
-  return "Undefined";
-}
-
 /// The error of an ATen kernel that does not dispatch over `dtype`.
 Error notImplemented(const BoundArgs &b, std::string_view kernel, DType dtype) {
   return b.error("\"" + std::string(kernel) + "\" not implemented for '" +
-                 std::string(c10Name(dtype)) + "'");
+                 std::string(dtypeScalarTypeName(dtype)) + "'");
 }
 
 /// The inference of another row whose arguments carry the same names (the functional op of an
@@ -276,25 +233,6 @@ Status checkAttentionShapes(const BoundArgs &b, const TensorType &gradOut, const
   return Status::ok();
 }
 
-/// A `bool[N]` argument (Python bools, or ints as 0/1).
-Expected<std::vector<bool>> boolList(const BoundArgs &b, std::string_view name, size_t n) {
-  const Argument &a = b.get(name);
-  std::vector<bool> out;
-  if (a.kind() == Argument::Kind::List || a.kind() == Argument::Kind::Tuple)
-    for (const Argument &item : a.items()) {
-      if (item.kind() == Argument::Kind::Bool)
-        out.push_back(item.asBool());
-      else if (item.kind() == Argument::Kind::Int)
-        out.push_back(item.asInt() != 0);
-      else
-        break;
-    }
-  if (out.size() != n)
-    return b.error("argument '" + std::string(name) + "' must be a list of " + std::to_string(n) +
-                   " bools");
-  return out;
-}
-
 /// meta__scaled_dot_product_efficient_backward: grad_q/k/v in (B, L, H, D) layouts; grad_bias
 /// (when attn_bias is given and grad_input_mask[3]) of attn_bias's sizes, its rows padded to a
 /// multiple of 16 elements; None otherwise.
@@ -304,7 +242,7 @@ Expected<NodeValue> efficientAttentionBackward(const BoundArgs &b) {
   FX_TRY(k, b.tensor("key"));
   FX_TRY(v, b.tensor("value"));
   FX_TRY(bias, b.optionalTensor("attn_bias"));
-  FX_TRY(mask, boolList(b, "grad_input_mask", 4));
+  FX_TRY(mask, b.boolList("grad_input_mask", 4));
   if (Status s = checkAttentionShapes(b, gradOut, q, k, v); !s)
     return s.takeError();
   std::vector<std::optional<TensorType>> grads{
