@@ -16,11 +16,11 @@ for dir in "$Z"/inductor/*/; do
     best=""
     for _ in $(seq "$N"); do
       s=$(date +%s.%N); "$F" compile "$g" --to wrapper-py -o "$T/w.py" >/dev/null 2>&1 || { best=fail; break; }
-      e=$(date +%s.%N); t=$(echo "$e - $s" | bc)
-      if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
+      e=$(date +%s.%N); t=$(awk -v a="$s" -v b="$e" 'BEGIN { print b - a }')
+      if [ -z "$best" ] || awk -v t="$t" -v b="$best" 'BEGIN { exit !(t < b) }'; then best=$t; fi
     done
     [ "$best" = fail ] && { total=fail; break; }
-    total=$(echo "$total + $best" | bc); graphs=$((graphs + 1))
+    total=$(awk -v a="$total" -v b="$best" 'BEGIN { print a + b }'); graphs=$((graphs + 1))
     nodes=$((nodes + $(grep -c ' = call_function\| = placeholder' "$g")))
   done
   cs=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['compile_s'])" "$dir/meta.json")
