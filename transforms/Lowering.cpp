@@ -1,6 +1,8 @@
 #include "transforms/Lowering.h"
 #include "ir/ops/PointwiseOps.h"
 #include "transforms/OnlineSoftmax.h"
+#include "transforms/lowering/Lowerer.h"
+#include "transforms/lowering/LoweringRules.h"
 
 #include "ir/OutputValues.h"
 #include "ir/ops/ArgumentNodes.h"
@@ -16,21 +18,7 @@
 #include <unordered_map>
 
 namespace fxkit {
-
-using namespace loop;
-
-namespace {
-
-/// What a graph node lowered to.
-struct Lowered {
-  enum class Kind : uint8_t { None, Tensor, Tensors, Sym } kind = Kind::None;
-  /// Tensor: where the value is. When `whole`, only view.buffer is set: the value is the whole
-  /// buffer as laid out (most values; their sizes and strides are the buffer's, not copied).
-  BufferView view;
-  bool whole = false;
-  std::vector<std::optional<BufferView>> views;
-  SymExpr sym;
-};
+namespace lowering {
 
 /// "add" of `torch.ops.aten.add.Tensor`, "getitem" of `operator.getitem`.
 std::string shortOpName(std::string_view target) {
@@ -77,167 +65,6 @@ SymExpr linearIndex(const SymExpr &offset, const std::vector<SymExpr> &sizes,
                     const std::vector<SymExpr> &strides, const std::vector<SymExpr> &vars) {
   return linearIndex(offset, sizes, strides, vars.data());
 }
-
-/// Builds one loop op's body.
-class BodyBuilder {
-public:
-  explicit BodyBuilder(LoopOp &op) : op_(op) {}
-
-  int32_t add(ScalarInstr in) {
-    op_.body.push_back(std::move(in));
-    return static_cast<int32_t>(op_.body.size() - 1);
-  }
-  int32_t load(int32_t buffer, SymExpr index, DType dtype) {
-    ScalarInstr in;
-    in.op = ScalarOp::Load;
-    in.dtype = dtype;
-    in.buffer = buffer;
-    in.index = std::move(index);
-    return add(std::move(in));
-  }
-  int32_t constant(double v, DType dtype) {
-    ScalarInstr in;
-    in.op = ScalarOp::Constant;
-    in.dtype = dtype;
-    if (dtypeIsFloating(dtype))
-      in.constant = v;
-    else
-      in.intConstant = dtype == DType::Bool ? (v != 0) : static_cast<int64_t>(v);
-    return add(std::move(in));
-  }
-  int32_t intConstant(int64_t v, DType dtype) {
-    ScalarInstr in;
-    in.op = ScalarOp::Constant;
-    in.dtype = dtype;
-    in.intConstant = v;
-    in.constant = static_cast<double>(v);
-    return add(std::move(in));
-  }
-  int32_t indexValue(SymExpr e, DType dtype) {
-    ScalarInstr in;
-    in.op = ScalarOp::IndexValue;
-    in.dtype = dtype;
-    in.index = std::move(e);
-    return add(std::move(in));
-  }
-  int32_t op(ScalarOp op, DType dtype, int32_t a, int32_t b = -1, int32_t c = -1) {
-    ScalarInstr in;
-    in.op = op;
-    in.dtype = dtype;
-    in.operands[0] = a;
-    in.operands[1] = b;
-    in.operands[2] = c;
-    return add(std::move(in));
-  }
-  /// `a` converted to dtype (no instruction when it already has it).
-  int32_t cast(int32_t a, DType dtype) {
-    if (op_.body[a].dtype == dtype)
-      return a;
-    return op(ScalarOp::Cast, dtype, a);
-  }
-
-private:
-  LoopOp &op_;
-};
-
-/// An index as offset + sum of coefficient * variable, when it is that: every term has at
-/// most one loop variable, to the first power, outside any division.
-struct LinearIndex {
-  SymExpr offset = 0;
-  std::map<std::string, SymExpr, std::less<>> coefficients; ///< loop variable -> coefficient
-};
-
-struct SymExprHash {
-  size_t operator()(const SymExpr &e) const { return e.hash(); }
-};
-
-class Lowerer {
-public:
-  explicit Lowerer(const Graph &graph) : graph_(graph) {}
-
-  Expected<LoopProgram> run();
-
-private:
-  Error nodeError(const Node &n, const std::string &message) const {
-    return Error("node '" + n.name() + "' (" + std::string(n.target()) + "): " + message);
-  }
-  /// Nodes are numbered in their scratch slots (program order) while lowering runs.
-  Lowered &valueOf(const Node *n) { return values_[n->scratch()]; }
-
-  int32_t newBuffer(const TensorType &type, int32_t producer) {
-    Buffer b;
-    b.name = "buf" + std::to_string(nextBuffer_++);
-    b.type = type;
-    b.producer = producer;
-    program_.buffers.push_back(std::move(b));
-    return static_cast<int32_t>(program_.buffers.size() - 1);
-  }
-  /// A new op at the end of the program, built in place (ops are reserved for one per node, so
-  /// references stay valid while a node lowers).
-  LoopOp &newOp(LoopOpKind kind, const Node &origin) {
-    LoopOp &op = program_.ops.emplace_back();
-    op.name = "op" + std::to_string(program_.ops.size() - 1);
-    if (kind != LoopOpKind::Extern)
-      op.body.reserve(4); // a load or two, the op, a cast: one allocation, not three
-    op.kind = kind;
-    op.origins.push_back(origin.name());
-    op.originOps.push_back(shortOpName(origin.target()));
-    return op;
-  }
-  int32_t currentOp() const { return static_cast<int32_t>(program_.ops.size() - 1); }
-  static BufferView wholeView(int32_t buffer, const TensorType &type) {
-    return {buffer, type.sizes, type.strides, SymExpr(0)};
-  }
-  /// A Tensor value that is the whole of `buffer`.
-  static Lowered wholeValue(int32_t buffer) {
-    Lowered v;
-    v.kind = Lowered::Kind::Tensor;
-    v.view.buffer = buffer;
-    v.whole = true;
-    return v;
-  }
-  /// The view of a Tensor value, sizes and strides spelled out.
-  BufferView viewOf(const Lowered &v) const {
-    return v.whole ? wholeView(v.view.buffer, program_.buffers[v.view.buffer].type) : v.view;
-  }
-
-  /// A tensor argument as a body value broadcast to `outSizes` (variables x0..), converted to
-  /// `dtype`: a load through the argument's view, a constant for a Python number, or the value
-  /// of a symbolic integer.
-  Expected<int32_t> operand(BodyBuilder &b, const Node &n, const Argument &a,
-                            const std::vector<SymExpr> &outVars, DType dtype);
-  /// Stores `value` at every point (variables `outVars`) of a pointwise op over `type` into a
-  /// new buffer.
-  Lowered finishPointwise(LoopOp &op, BodyBuilder &b, int32_t value, const TensorType &type,
-                          const std::vector<SymExpr> &outVars);
-
-  Status lowerNode(const Node &n);
-  Status lowerPointwise(const Node &n, const BoundArgs &args, const TensorType &out);
-  Status lowerCreation(const Node &n, const BoundArgs &args, const TensorType &out);
-  Status lowerView(const Node &n, const BoundArgs &args);
-  Status lowerReduction(const Node &n, const BoundArgs &args);
-  Status lowerExtern(const Node &n, const BoundArgs &args);
-  Status lowerOther(const Node &n, const BoundArgs &args);
-  Status lowerRearrangement(const Node &n, const BoundArgs &args, const TensorType &out);
-  /// A copy of `in` into a new buffer of layout `out` (clone, reshape that cannot view).
-  Lowered copyInto(const Node &n, const BufferView &in, const TensorType &out);
-  Expected<BufferView> tensorArg(const Node &n, const Argument &a);
-  Status lowerOutput(const Node &n);
-  void eliminateDeadOps();
-  void inlineSmallProducers();
-  /// linearIndexOf(index), computed once per distinct expression (expressions are uniqued, and
-  /// the ops of a repeated block store and load at the same few indices).
-  const std::optional<LinearIndex> &linearIndexCached(const SymExpr &index);
-
-  const Graph &graph_;
-  LoopProgram program_;
-  std::vector<Lowered> values_;
-  int nextBuffer_ = 0;
-  std::unordered_map<SymExpr, std::optional<LinearIndex>, SymExprHash> linearIndices_;
-  /// sum nodes of online softmaxes (matchOnlineSoftmaxSum) -> the buffer their amax's op
-  /// stores the sum to.
-  std::unordered_map<const Node *, int32_t> onlineSums_;
-};
 
 Expected<BufferView> Lowerer::tensorArg(const Node &n, const Argument &a) {
   if (!a.isNode())
@@ -287,6 +114,8 @@ Lowered Lowerer::finishPointwise(LoopOp &op, BodyBuilder &b, int32_t value, cons
   return wholeValue(buffer);
 }
 
+namespace {
+
 /// The ops that move elements without computing (Inductor's pointwise lowerings of padding,
 /// flip, repeat and scatter into a slice): one pointwise op with moved, masked loads.
 bool isRearrangement(std::string_view target) {
@@ -318,6 +147,8 @@ DType comparisonDType(const Graph &, const Node &n) {
   }
   return resultType(ops);
 }
+
+} // namespace
 
 Status Lowerer::lowerPointwise(const Node &n, const BoundArgs &args, const TensorType &out) {
   std::string_view target = n.target();
@@ -1004,6 +835,8 @@ Status Lowerer::lowerNode(const Node &n) {
     return args.takeError();
   if (n.value().empty())
     return nodeError(n, "the node has no value: run shape inference first");
+  if (const LoweringRule *rule = findLoweringRule(n.target()))
+    return rule->lower(*this, n, *args);
   switch (op->category) {
   case OpCategory::Pointwise:
   case OpCategory::Creation: {
@@ -1091,6 +924,8 @@ void Lowerer::eliminateDeadOps() {
       b.producer = newIndex[b.producer];
 }
 
+namespace {
+
 bool isLoopVar(const SymExpr &e) {
   return !e.isConstant() && e.kind() == SymExpr::Kind::Symbol && isLoopVariable(e.name());
 }
@@ -1159,12 +994,16 @@ std::optional<LinearIndex> linearIndexOf(const SymExpr &index) {
   return out;
 }
 
+} // namespace
+
 const std::optional<LinearIndex> &Lowerer::linearIndexCached(const SymExpr &index) {
   auto it = linearIndices_.find(index);
   if (it == linearIndices_.end())
     it = linearIndices_.emplace(index, linearIndexOf(index)).first;
   return it->second;
 }
+
+namespace {
 
 /// The producer's variables in terms of a reader's, such that the producer's store index
 /// (linear form `store`) equals the load index (linear form `load`): matching strides term by term
@@ -1313,6 +1152,8 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const std::optional<Li
 /// read; any other producer into its only reader when every read of it inverts its store
 /// index (invertStore) and the reader does not iterate over much more than the producer (so
 /// little is recomputed). Masked reads (cat) pass their mask on to the inlined loads.
+} // namespace
+
 void Lowerer::inlineSmallProducers() {
   constexpr size_t kMaxBody = 48, kMaxReaders = 8;
   // The ops reading each buffer, in op order: what reads() lists, without a list per op.
@@ -1497,8 +1338,10 @@ Expected<LoopProgram> Lowerer::run() {
   return std::move(program_);
 }
 
-} // namespace
+} // namespace lowering
 
-Expected<LoopProgram> lowerGraph(const Graph &graph) { return Lowerer(graph).run(); }
+Expected<loop::LoopProgram> lowerGraph(const Graph &graph) {
+  return lowering::Lowerer(graph).run();
+}
 
 } // namespace fxkit
