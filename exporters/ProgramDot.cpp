@@ -30,6 +30,8 @@ std::string join(const std::vector<std::string> &items, std::string_view sep, si
 std::string opKindText(const LoopOp &op) {
   if (op.kind == LoopOpKind::Reduction)
     return "reduction " + std::string(loop::reductionKindName(op.reduction));
+  if (op.kind == LoopOpKind::Scan)
+    return "scan " + std::string(loop::scanKindName(op.scan));
   return std::string(loop::loopOpKindName(op.kind));
 }
 

@@ -198,6 +198,12 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
     c.reason = "extern op boundary: library calls are not fused";
     return c;
   }
+  if (op.kind == LoopOpKind::Scan || p_.ops[g.ops.front()].kind == LoopOpKind::Scan) {
+    // A scan kernel walks each row in order and stores at every point (its own code form in
+    // every backend); fusing pointwise prologues or epilogues into it is future work.
+    c.reason = "scans are not fused: a scan kernel holds its scan alone";
+    return c;
+  }
   if (g.ops.size() >= options_.maxOpsPerKernel) {
     c.reason = "too many nodes: the kernel has " + std::to_string(g.ops.size()) + " ops (limit " +
                std::to_string(options_.maxOpsPerKernel) + ")";
@@ -396,6 +402,14 @@ void Fuser::signatureOf(const Kernel &k, std::string &s) const {
     s += '/';
     s += reductionKindName(op.reduction);
     s += '/';
+    if (op.kind == LoopOpKind::Scan) {
+      s += scanKindName(op.scan);
+      s += ':';
+      s += dtypeShortName(op.accumulator);
+      s += ':';
+      appendNumber(s, op.reduced);
+      s += '/';
+    }
     appendNumber(s, op.correction);
     appendExprs(s, op.ranges);
     appendExprs(s, op.reductionRanges);
@@ -421,6 +435,14 @@ void Fuser::signatureOf(const Kernel &k, std::string &s) const {
       } else if (in.op == ScalarOp::IndexValue) {
         s += '(';
         appendExpr(s, in.index);
+        s += ')';
+      } else if (in.op == ScalarOp::IndirectIndex) {
+        s += '(';
+        appendExpr(s, in.index);
+        s += ',';
+        appendNumber(s, in.constant);
+        s += ',';
+        appendNumber(s, in.intConstant);
         s += ')';
       }
       for (int32_t o : in.operands) {

@@ -11,6 +11,7 @@
 #include "transforms/SizeArgs.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -1027,7 +1028,11 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const std::optional<Li
       return std::nullopt;
     strides[j] = it->second;
   }
+  // An indirect index (a gather's) ranges over the dimension of the view it indexes, which a
+  // matching stride at offset 0 makes a dimension of the producer or a prefix of one.
+  auto indirect = [](const std::string &var) { return isIndirectVarName(var); };
   auto rangeOf = [&](const std::string &var) -> SymExpr {
+    assert(!indirect(var) && "an indirect index has no range of its own");
     size_t i = std::stoul(var.substr(1));
     const auto &ranges = var[0] == 'r' ? reader.reductionRanges : reader.ranges;
     return i < ranges.size() ? ranges[i] : SymExpr(0);
@@ -1042,7 +1047,7 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const std::optional<Li
     for (const auto &[var, coefficient] : load->coefficients)
       // A masked read (cat) may range further: the points outside are not read.
       if (!used.count(var) && symEq(coefficient, strides[j]) &&
-          (masked || symEq(rangeOf(var), producer.ranges[j]) ||
+          (masked || indirect(var) || symEq(rangeOf(var), producer.ranges[j]) ||
            (rangeOf(var).isConstant() && producer.ranges[j].isConstant() &&
             rangeOf(var).constant() <= producer.ranges[j].constant()))) {
         subst[names[j]] = SymExpr::symbol(var);
@@ -1067,6 +1072,8 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const std::optional<Li
     std::vector<Dim> ds;
     if (!load->offset.isConstant())
       matched = false;
+    for (const auto &[var, coefficient] : load->coefficients)
+      matched = matched && !indirect(var);
     for (size_t j = 0; j < dims && matched; ++j) {
       const SymExpr &var = subst[names[j]];
       const SymExpr &p = producer.ranges[j];
@@ -1265,11 +1272,14 @@ void Lowerer::inlineSmallProducers() {
         reader.body.swap(grown);
       }
       reader.body.assign(body.begin(), body.end());
-      if (reader.kind == LoopOpKind::Reduction)
+      if (reader.kind == LoopOpKind::Reduction || reader.kind == LoopOpKind::Scan) {
         reader.reduced = remap[reader.reduced];
-      else
+        if (reader.reducedIndex >= 0)
+          reader.reducedIndex = remap[reader.reducedIndex];
+      } else {
         for (Store &s : reader.stores)
           s.value = remap[s.value];
+      }
       for (size_t k = 0; k < producer.origins.size(); ++k) {
         reader.origins.insert(reader.origins.end() - 1, producer.origins[k]);
         reader.originOps.insert(reader.originOps.end() - 1, producer.originOps[k]);

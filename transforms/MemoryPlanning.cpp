@@ -154,7 +154,8 @@ bool sameRanges(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
 std::optional<VarMap> kernelCoordinates(const LoopOp &op, Placement placement, const Kernel &k) {
   VarMap map;
   if (placement == Placement::Row && sameRanges(op.ranges, k.ranges) &&
-      (op.kind != LoopOpKind::Reduction || sameRanges(op.reductionRanges, k.reductionRanges)))
+      ((op.kind != LoopOpKind::Reduction && op.kind != LoopOpKind::Scan) ||
+       sameRanges(op.reductionRanges, k.reductionRanges)))
     return map;
   if (placement == Placement::Full &&
       op.ranges.size() == k.ranges.size() + k.reductionRanges.size()) {

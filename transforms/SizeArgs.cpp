@@ -12,8 +12,9 @@ namespace fxkit {
 using namespace loop;
 
 bool isLoopVariable(std::string_view name) {
-  return name.size() >= 2 && (name[0] == 'x' || name[0] == 'r') &&
-         std::all_of(name.begin() + 1, name.end(), [](char c) { return std::isdigit(c); });
+  return (name.size() >= 2 && (name[0] == 'x' || name[0] == 'r') &&
+          std::all_of(name.begin() + 1, name.end(), [](char c) { return std::isdigit(c); })) ||
+         isIndirectVarName(name);
 }
 
 namespace {

@@ -18,7 +18,8 @@ bool hoistSizeArgs(const loop::LoopProgram &program, loop::FusedProgram &fused);
 /// its argument's name; products it did not hoist stay as they are.
 SymExpr useSizeArgs(const SymExpr &index, const loop::Kernel &kernel);
 
-/// Whether a symbol names a loop variable (`x0`, `r1`) rather than a size.
+/// Whether a symbol is a value of the running point rather than a size: a loop variable
+/// (`x0`, `r1`) or the symbol of an indirect index (`ind3`, loop::isIndirectVarName).
 bool isLoopVariable(std::string_view name);
 
 } // namespace fxkit

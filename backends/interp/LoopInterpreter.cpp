@@ -60,16 +60,59 @@ double apply(ScalarOp op, DType dtype, double a, double b, double c) {
 
 /// Running state of one reduction over a row.
 struct Accumulator {
-  explicit Accumulator(ReductionKind k) : kind(k) {}
+  explicit Accumulator(const LoopOp &op)
+      : kind(op.reduction), integral(!dtypeIsFloating(op.accumulator)) {}
   ReductionKind kind;
+  bool integral; ///< the accumulator is an integer (Prod multiplies exactly, wrapping)
   double sum = 0, max = -INFINITY, min = INFINITY;
   double mean = 0, m2 = 0; // Welford
   int64_t count = 0;
   std::vector<double> values; // online softmax: kept to take exp(x - max) after the max
+  double product = 1;
+  uint64_t exactProduct = 1; // integral Prod, modulo 2^64 as int64 arithmetic
+  bool flag = false;         // Any: seen a nonzero; All: seen a zero
+  double best = 0;           // ArgMax/ArgMin: the best value so far and its index
+  double bestIndex = -1;
 
-  void add(double v) {
+  /// Whether (v, index) replaces the best so far: a better value (NaN beats every number),
+  /// or an equal one (NaN equals NaN) at a lower index.
+  bool better(double v, double index) const {
+    if (bestIndex < 0)
+      return true;
+    bool vNan = std::isnan(v), bNan = std::isnan(best);
+    if (vNan || bNan)
+      return vNan && (!bNan || index < bestIndex);
+    if (v == best)
+      return index < bestIndex;
+    return kind == ReductionKind::ArgMax ? v > best : v < best;
+  }
+
+  void add(double v, double index) {
     ++count;
     switch (kind) {
+    case ReductionKind::Prod:
+      if (integral)
+        exactProduct *= static_cast<uint64_t>(static_cast<int64_t>(v));
+      else
+        product *= v;
+      break;
+    case ReductionKind::Any:
+      flag = flag || v != 0;
+      break;
+    case ReductionKind::All:
+      flag = flag || v == 0;
+      break;
+    case ReductionKind::ArgMax:
+    case ReductionKind::ArgMin:
+      if (better(v, index)) {
+        best = v;
+        bestIndex = index;
+      }
+      break;
+    case ReductionKind::LogSumExp:
+      max = math::nanMax(max, v);
+      values.push_back(v);
+      break;
     case ReductionKind::Sum:
     case ReductionKind::Mean:
       sum += v;
@@ -92,8 +135,32 @@ struct Accumulator {
       break;
     }
   }
+  /// An integer Prod's product, exact (a double holds 53 bits of it).
+  std::optional<int64_t> exactResult() const {
+    if (kind == ReductionKind::Prod && integral)
+      return static_cast<int64_t>(exactProduct);
+    return std::nullopt;
+  }
   double result(int index, double correction) const {
     switch (kind) {
+    case ReductionKind::Prod:
+      return integral ? static_cast<double>(static_cast<int64_t>(exactProduct)) : product;
+    case ReductionKind::Any:
+      return flag ? 1 : 0;
+    case ReductionKind::All:
+      return flag ? 0 : 1;
+    case ReductionKind::ArgMax:
+    case ReductionKind::ArgMin:
+      return index == 1 ? bestIndex : best;
+    case ReductionKind::LogSumExp: {
+      // As torch._refs.logsumexp: an infinite max is taken as 0, which leaves it the result.
+      if (std::isinf(max) || std::isnan(max))
+        return max;
+      double s = 0;
+      for (double v : values)
+        s += std::exp(v - max);
+      return std::log(s) + max;
+    }
     case ReductionKind::Sum:
       return sum;
     case ReductionKind::Mean:
@@ -140,7 +207,12 @@ private:
   Status bindInputs(std::span<const RuntimeValue> inputs);
   Status runExtern(const Kernel &k);
   Status runGenerated(const Kernel &k);
-  Status runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r, Accumulator *acc);
+  /// `scanned`: set to the op's scanned value at this point instead of storing (scans).
+  Status runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r, Accumulator *acc,
+                 double *scanned = nullptr);
+  /// Row `x` of scan op `opIndex` (its kept ranges evaluated: `opRanges`).
+  Status runScanRow(const Kernel &k, size_t opIndex, int64_t x,
+                    const std::vector<int64_t> &opRanges);
   Expected<int64_t> eval(const SymExpr &e) {
     auto v = e.evaluate(bindings_);
     if (!v)
@@ -239,8 +311,8 @@ Status LoopRunner::runExtern(const Kernel &k) {
   return runExternLoopOp(p_.ops[k.ops.front()], storage_, bindings_);
 }
 
-Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r,
-                           Accumulator *acc) {
+Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r, Accumulator *acc,
+                           double *scanned) {
   const LoopOp &op = p_.ops[k.ops[opIndex]];
   std::vector<double> v(op.body.size());
   for (size_t i = 0; i < op.body.size(); ++i) {
@@ -270,6 +342,21 @@ Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r
       value = static_cast<double>(*e);
       break;
     }
+    case ScalarOp::IndirectIndex: {
+      auto size = eval(in.index);
+      if (!size)
+        return size.takeError();
+      auto i = static_cast<int64_t>(v[in.operands[0]]);
+      if (i < 0 && in.constant != 0)
+        i += *size;
+      if (i < 0 || i >= *size)
+        return Error("kernel " + k.name + ": " + op.name + ": index " +
+                     std::to_string(static_cast<int64_t>(v[in.operands[0]])) +
+                     " is out of bounds for dimension with size " + std::to_string(*size));
+      bindings_[indirectVarName(in.intConstant)] = i;
+      value = static_cast<double>(i);
+      break;
+    }
     default: {
       double a = in.operands[0] >= 0 ? v[in.operands[0]] : 0;
       double b = in.operands[1] >= 0 ? v[in.operands[1]] : 0;
@@ -282,8 +369,12 @@ Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r
     }
     v[i] = roundTo(value, in.dtype);
   }
+  if (scanned) {
+    *scanned = v[op.reduced];
+    return Status::ok();
+  }
   if (acc) {
-    acc->add(v[op.reduced]);
+    acc->add(v[op.reduced], op.reducedIndex >= 0 ? v[op.reducedIndex] : 0);
     return Status::ok();
   }
   (void)x;
@@ -295,6 +386,46 @@ Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r
     storage_[s.buffer].storeDouble(*index, v[s.value]);
     if (internal_[s.buffer])
       stamps_[s.buffer][*index] = row_;
+  }
+  return Status::ok();
+}
+
+Status LoopRunner::runScanRow(const Kernel &k, size_t opIndex, int64_t x,
+                              const std::vector<int64_t> &opRanges) {
+  const LoopOp &op = p_.ops[k.ops[opIndex]];
+  auto scannedRanges = evalAll(op.reductionRanges);
+  if (!scannedRanges)
+    return scannedRanges.takeError();
+  int64_t points = 1;
+  for (int64_t s : *scannedRanges)
+    points *= s;
+  ScalarOp combine = ScalarOp::Add;
+  double running = 0; // the identity
+  switch (op.scan) {
+  case ScanKind::Sum:
+    break;
+  case ScanKind::Prod:
+    combine = ScalarOp::Mul;
+    running = 1;
+    break;
+  }
+  bindVars(opRanges, x, false);
+  for (int64_t r = 0; r < points; ++r) {
+    bindVars(*scannedRanges, r, true);
+    double value = 0;
+    if (Status s = runOpAt(k, opIndex, x, r, nullptr, &value); !s)
+      return s;
+    // In the accumulator's dtype (float16 values run in float32, integers exactly in int64),
+    // each running value rounded to the stored dtype.
+    running = roundTo(apply(combine, op.accumulator, running, value, 0), op.accumulator);
+    for (const Store &s : op.stores) {
+      auto index = eval(s.index);
+      if (!index)
+        return index.takeError();
+      storage_[s.buffer].storeDouble(*index, roundTo(running, p_.buffers[s.buffer].type.dtype));
+      if (internal_[s.buffer])
+        stamps_[s.buffer][*index] = row_;
+    }
   }
   return Status::ok();
 }
@@ -322,12 +453,17 @@ Status LoopRunner::runGenerated(const Kernel &k) {
       auto opRanges = evalAll(op.ranges);
       if (!opRanges)
         return opRanges.takeError();
+      if (op.kind == LoopOpKind::Scan) {
+        if (Status s = runScanRow(k, i, x, *opRanges); !s)
+          return s;
+        continue;
+      }
       if (op.kind == LoopOpKind::Reduction) {
         auto red = evalAll(op.reductionRanges);
         if (!red)
           return red.takeError();
         bindVars(*opRanges, x, false);
-        Accumulator acc(op.reduction);
+        Accumulator acc(op);
         for (int64_t r = 0; r < reduced; ++r) {
           bindVars(*red, r, true);
           if (Status s = runOpAt(k, i, x, r, &acc); !s)
@@ -337,9 +473,12 @@ Status LoopRunner::runGenerated(const Kernel &k) {
           auto index = eval(s.index);
           if (!index)
             return index.takeError();
-          double value =
-              roundTo(acc.result(s.value, op.correction), p_.buffers[s.buffer].type.dtype);
-          storage_[s.buffer].storeDouble(*index, value);
+          DType dtype = p_.buffers[s.buffer].type.dtype;
+          if (auto exact = acc.exactResult(); exact && !dtypeIsFloating(dtype))
+            storage_[s.buffer].storeInt(*index, *exact);
+          else
+            storage_[s.buffer].storeDouble(*index,
+                                           roundTo(acc.result(s.value, op.correction), dtype));
           if (internal_[s.buffer])
             stamps_[s.buffer][*index] = row_;
         }
@@ -398,7 +537,7 @@ Expected<InterpretResult> LoopRunner::run(std::span<const RuntimeValue> inputs) 
     result.outputs.push_back(RuntimeValue{t.take()});
   }
   for (const auto &[name, value] : bindings_)
-    if (!name.empty() && name[0] != 'x' && name[0] != 'r')
+    if (!name.empty() && name[0] != 'x' && name[0] != 'r' && !isIndirectVarName(name))
       result.bindings[name] = value;
   return result;
 }

@@ -7,6 +7,7 @@
 
 #include "backends/interp/KernelSupport.h"
 #include "backends/interp/OpFamilyKernels.h"
+#include "ir/ops/PoolingWindows.h"
 
 #include <algorithm>
 #include <array>
@@ -164,12 +165,7 @@ Status requireSameLead(const KernelContext &ctx, const Tensor &a, const Tensor &
 
 // ---- Pooling windows ----
 
-/// A pooling window over the last `nd` dims.
-struct Window {
-  std::vector<int64_t> kernel, stride, padding, dilation;
-};
-
-/// A pooling list expanded to nd entries: a single value repeats; empty gives `fill`.
+/// A window list expanded to nd entries: a single value repeats; empty gives `fill`.
 Expected<std::vector<int64_t>> spatialArg(const KernelContext &ctx, std::string_view name,
                                           size_t nd, const std::vector<int64_t> &fill) {
   auto v = ctx.intList(name);
@@ -185,27 +181,11 @@ Expected<std::vector<int64_t>> spatialArg(const KernelContext &ctx, std::string_
   return v.take();
 }
 
-/// kernel_size, stride (empty: the kernel), padding and dilation (1 where the op has none).
+using Window = PoolWindow;
+
+/// The window arguments of a pooling op (see readPoolWindow).
 Expected<Window> readWindow(const KernelContext &ctx, size_t nd) {
-  Window w;
-  FXKIT_KTRY(kernel, spatialArg(ctx, "kernel_size", nd, {}));
-  FXKIT_KTRY(stride, spatialArg(ctx, "stride", nd, kernel));
-  FXKIT_KTRY(padding, spatialArg(ctx, "padding", nd, std::vector<int64_t>(nd, 0)));
-  w.kernel = kernel;
-  w.stride = stride;
-  w.padding = padding;
-  w.dilation.assign(nd, 1);
-  if (ctx.args.op().schema.indexOf("dilation") >= 0) {
-    FXKIT_KTRY(dilation, spatialArg(ctx, "dilation", nd, w.dilation));
-    w.dilation = dilation;
-  }
-  if (kernel.size() != nd || stride.size() != nd || padding.size() != nd)
-    return ctx.error("kernel_size, stride and padding must have " + std::to_string(nd) +
-                     " entries");
-  for (size_t d = 0; d < nd; ++d)
-    if (w.kernel[d] <= 0 || w.stride[d] <= 0 || w.dilation[d] <= 0)
-      return ctx.error("kernel size, stride and dilation must be positive");
-  return w;
+  return readPoolWindow(ctx.args, nd, [&ctx](std::string_view name) { return ctx.intList(name); });
 }
 
 /// The taps of a max-pooling window inside the input along each dim: taps k in
@@ -255,13 +235,6 @@ AvgWindow avgWindow(const Window &w, std::span<const int64_t> in, std::span<cons
   }
   a.divisor = divisorOverride ? *divisorOverride : includePad ? poolSize : inside;
   return a;
-}
-
-/// Adaptive pooling's window along one dim: [floor(o * in / out), ceil((o + 1) * in / out)).
-std::pair<int64_t, int64_t> adaptiveRange(int64_t o, int64_t in, int64_t out) {
-  int64_t start = (o / out) * in + ((o % out) * in) / out;
-  int64_t end = 1 + ((o + 1) * in - 1) / out;
-  return {start, end};
 }
 
 AvgWindow adaptiveWindow(std::span<const int64_t> in, std::span<const int64_t> out,
@@ -740,31 +713,6 @@ Status convolutionBackwardKernel(KernelContext &ctx) {
 
 // ---- Upsampling ----
 
-/// The `float[]? scale_factors` entry for dim d, if given and positive.
-Expected<std::optional<double>> scaleFactor(const KernelContext &ctx, size_t d) {
-  const Argument &a = ctx.args.get("scale_factors");
-  if (a.isNone())
-    return std::optional<double>();
-  if (d >= a.items().size())
-    return ctx.error("scale_factors has too few entries");
-  const Argument &item = a.items()[d];
-  double s =
-      item.kind() == Argument::Kind::Int ? static_cast<double>(item.asInt()) : item.asFloat();
-  return s > 0 ? std::optional<double>(s) : std::nullopt;
-}
-
-/// upsample_nearest's source index (nearest_idx): same size and exact doubling are exact;
-/// otherwise floor(o * scale) in float, with scale = 1 / scale_factor if given, else in / out.
-int64_t nearestIndex(int64_t o, int64_t in, int64_t out, std::optional<double> scale) {
-  if (out == in)
-    return o;
-  if (out == 2 * in)
-    return o >> 1;
-  float s =
-      scale ? static_cast<float>(1.0 / *scale) : static_cast<float>(in) / static_cast<float>(out);
-  return std::min(static_cast<int64_t>(std::floor(static_cast<float>(o) * s)), in - 1);
-}
-
 Status upsampleNearest2dKernel(KernelContext &ctx) {
   FXKIT_KTRY(input, ctx.tensor("input"));
   FXKIT_KTRY(out, ctx.allocateOutput());
@@ -773,9 +721,9 @@ Status upsampleNearest2dKernel(KernelContext &ctx) {
   std::vector<int64_t> in = spatialSizes(input, 2), outSpatial = spatialSizes(out, 2);
   std::vector<std::vector<int64_t>> source(2);
   for (size_t d = 0; d < 2; ++d) {
-    FXKIT_KTRY(scale, scaleFactor(ctx, d));
+    FXKIT_KTRY(scale, upsampleScale(ctx.args, d));
     for (int64_t o = 0; o < outSpatial[d]; ++o)
-      source[d].push_back(nearestIndex(o, in[d], outSpatial[d], scale));
+      source[d].push_back(nearestSourceIndex(o, in[d], outSpatial[d], scale));
   }
   std::vector<int64_t> pos(2);
   forEachPlane({&input, &out}, 2, [&](std::span<const int64_t> base, int64_t) {
@@ -788,26 +736,17 @@ Status upsampleNearest2dKernel(KernelContext &ctx) {
   return Status::ok();
 }
 
-/// One axis of linear interpolation: the two source positions and the weight of the second.
+/// One axis of linear interpolation (see linearSource), its weight widened to double.
 struct LinearTap {
   int64_t i0, i1;
   double lambda1;
 };
 
-/// area_pixel_compute_scale / area_pixel_compute_source_index of PyTorch's CPU kernels, in the
-/// kernel's precision (float, double for float64 inputs) so indices fall where PyTorch's do.
 template <typename F>
 LinearTap linearTap(int64_t o, int64_t in, int64_t out, bool alignCorners,
                     std::optional<double> scale) {
-  F s = alignCorners
-            ? (out > 1 ? static_cast<F>(in - 1) / static_cast<F>(out - 1) : F(0))
-            : (scale ? static_cast<F>(1.0 / *scale) : static_cast<F>(in) / static_cast<F>(out));
-  F src = alignCorners ? s * static_cast<F>(o) : s * (static_cast<F>(o) + F(0.5)) - F(0.5);
-  if (!alignCorners && src < 0)
-    src = 0;
-  int64_t i0 = static_cast<int64_t>(src);
-  F lambda = std::min(std::max(src - static_cast<F>(i0), F(0)), F(1));
-  return {i0, i0 + (i0 < in - 1 ? 1 : 0), static_cast<double>(lambda)};
+  LinearSource<F> s = linearSource<F>(o, in, out, alignCorners, scale);
+  return {s.i0, s.i1, static_cast<double>(s.lambda1)};
 }
 
 Status upsampleBilinear2dKernel(KernelContext &ctx) {
@@ -821,7 +760,7 @@ Status upsampleBilinear2dKernel(KernelContext &ctx) {
   std::vector<int64_t> in = spatialSizes(input, 2), outSpatial = spatialSizes(out, 2);
   std::vector<std::vector<LinearTap>> taps(2);
   for (size_t d = 0; d < 2; ++d) {
-    FXKIT_KTRY(scale, scaleFactor(ctx, d));
+    FXKIT_KTRY(scale, upsampleScale(ctx.args, d));
     for (int64_t o = 0; o < outSpatial[d]; ++o)
       taps[d].push_back(input.dtype() == DType::Float64
                             ? linearTap<double>(o, in[d], outSpatial[d], alignCorners, scale)

@@ -82,6 +82,9 @@ private:
   }
   Status emitBody(const LoopOp &op, std::vector<std::string> &names);
   Status emitOp(size_t i);
+  /// A scan: the body over the (xnumel, rnumel) grid, torch.cumsum/cumprod along the row in
+  /// the accumulator's dtype, every running value stored.
+  Status emitScan(const LoopOp &op);
   std::string tmp() { return "tmp" + std::to_string(nextTmp_++); }
 
   const LoopProgram &p_;
@@ -138,6 +141,19 @@ Status KernelEmitter::emitBody(const LoopOp &op, std::vector<std::string> &names
     case ScalarOp::Cast:
       e = names[in.operands[0]] + ".to(" + dt + ")";
       break;
+    case ScalarOp::IndirectIndex: {
+      // The symbol later loads index with, as a tensor of this point's indices (wrapped once
+      // when negative; torch's indexing rejects one still out of range).
+      const std::string raw = castTo(operand(0), op.body[in.operands[0]].dtype, DType::Int64);
+      const std::string var = indirectVarName(in.intConstant);
+      if (in.constant != 0)
+        line(var + " = torch.where(" + raw + " < 0, " + raw + " + " + atom(expr(in.index)) + ", " +
+             raw + ")");
+      else
+        line(var + " = " + raw);
+      e = var;
+      break;
+    }
     default: {
       // Generated ops (ScalarOps.def). Arithmetic runs in the instruction's dtype, as eager
       // PyTorch runs an op in its promoted dtype (float16 results round once per op);
@@ -176,12 +192,13 @@ Status KernelEmitter::emitOp(size_t i) {
   for (const SymExpr &r : op.ranges)
     space += (space.empty() ? "" : ", ") + r.str();
   std::string where = op.kind == LoopOpKind::Reduction ? "reduction"
+                      : op.kind == LoopOpKind::Scan    ? "scan"
                       : place == Placement::Full       ? "full"
                       : place == Placement::Flat       ? "flat"
                                                        : "row";
   std::string comment =
       "# " + op.name + ": " + ops + " (" + origins + "), " + where + " over [" + space + "]";
-  if (op.kind == LoopOpKind::Reduction) {
+  if (op.kind == LoopOpKind::Reduction || op.kind == LoopOpKind::Scan) {
     std::string red;
     for (const SymExpr &r : op.reductionRanges)
       red += (red.empty() ? "" : ", ") + r.str();
@@ -189,6 +206,8 @@ Status KernelEmitter::emitOp(size_t i) {
   }
   line(commentSafe(comment));
   std::vector<std::string> names;
+  if (op.kind == LoopOpKind::Scan)
+    return emitScan(op);
   if (op.kind == LoopOpKind::Reduction) {
     unflatten("xrow", op.ranges, false);
     unflatten("rcol", op.reductionRanges, true);
@@ -225,6 +244,32 @@ Status KernelEmitter::emitOp(size_t i) {
            ", keepdim=True)");
       break;
     }
+    case ReductionKind::Prod:
+      line(r0 + " = " + v + ".prod(1, keepdim=True)");
+      break;
+    case ReductionKind::Any:
+      line(r0 + " = (" + v + " != 0).any(1, keepdim=True)");
+      break;
+    case ReductionKind::All:
+      line(r0 + " = (" + v + " != 0).all(1, keepdim=True)");
+      break;
+    case ReductionKind::ArgMax:
+    case ReductionKind::ArgMin: {
+      // torch.max/min along a row: its first extremum (NaN wins); the point's own number is
+      // gathered from the index values at that position.
+      if (op.reducedIndex < 0 || op.reducedIndex >= static_cast<int32_t>(names.size()))
+        return Error("kernel " + k_.name + ": " + op.name + " has no index to reduce");
+      std::string r1 = tmp(), at = tmp();
+      results.push_back(r1);
+      line(r0 + ", " + at + " = torch." + (op.reduction == ReductionKind::ArgMax ? "max" : "min") +
+           "(" + v + ", 1, keepdim=True)");
+      line(r1 + " = torch.broadcast_to(" + names[op.reducedIndex] +
+           ", (xnumel, rnumel)).to(torch.int64).gather(1, " + at + ")");
+      break;
+    }
+    case ReductionKind::LogSumExp:
+      line(r0 + " = torch.logsumexp(" + v + ", 1, keepdim=True)");
+      break;
     case ReductionKind::OnlineSoftmax: {
       std::string r1 = tmp();
       results.push_back(r1);
@@ -249,6 +294,34 @@ Status KernelEmitter::emitOp(size_t i) {
     if (s.value < 0 || s.value >= static_cast<int32_t>(names.size()))
       return Error("kernel " + k_.name + ": " + op.name + " stores a value it has not");
     line("store(" + bufferNames_.at(s.buffer) + ", " + expr(s.index) + ", " + names[s.value] + ")");
+  }
+  return Status::ok();
+}
+
+Status KernelEmitter::emitScan(const LoopOp &op) {
+  unflatten("xrow", op.ranges, false);
+  unflatten("rcol", op.reductionRanges, true);
+  std::vector<std::string> names;
+  if (Status s = emitBody(op, names); !s)
+    return s;
+  if (op.reduced < 0 || op.reduced >= static_cast<int32_t>(names.size()))
+    return Error("kernel " + k_.name + ": " + op.name + " scans no value");
+  std::string v = tmp();
+  line(v + " = torch.broadcast_to(" + names[op.reduced] + ", (xnumel, rnumel)).to(" +
+       pyTorchDType(op.accumulator) + ")");
+  std::string result = tmp();
+  switch (op.scan) {
+  case ScanKind::Sum:
+    line(result + " = torch.cumsum(" + v + ", 1)");
+    break;
+  case ScanKind::Prod:
+    line(result + " = torch.cumprod(" + v + ", 1)");
+    break;
+  }
+  for (const Store &s : op.stores) {
+    if (s.value != 0)
+      return Error("kernel " + k_.name + ": " + op.name + " stores a result it has not");
+    line("store(" + bufferNames_.at(s.buffer) + ", " + expr(s.index) + ", " + result + ")");
   }
   return Status::ok();
 }
@@ -288,7 +361,8 @@ Expected<PyKernel> KernelEmitter::run() {
     for (size_t i = 0; i < k_.ops.size(); ++i) {
       anyFull = anyFull || (p_.ops[k_.ops[i]].kind != LoopOpKind::Reduction &&
                             k_.placements[i] == Placement::Full);
-      anyReduction = anyReduction || p_.ops[k_.ops[i]].kind == LoopOpKind::Reduction;
+      anyReduction = anyReduction || p_.ops[k_.ops[i]].kind == LoopOpKind::Reduction ||
+                     p_.ops[k_.ops[i]].kind == LoopOpKind::Scan;
     }
     if (anyReduction) {
       line("xrow = xindex[:, None]");

@@ -57,7 +57,8 @@ std::optional<OpPlace> placeOp(const LoopOp &op, const std::vector<SymExpr> &x,
                                const std::vector<SymExpr> &r) {
   OpPlace place;
   std::vector<SymExpr> xv = loopVars(x.size(), false), rv = loopVars(r.size(), true);
-  if (op.kind == LoopOpKind::Reduction) {
+  // A scan sits like a reduction: its kept space on X, its scanned dimension on R.
+  if (op.kind == LoopOpKind::Reduction || op.kind == LoopOpKind::Scan) {
     if (r.empty())
       return std::nullopt;
     auto kept = groupOnto(op.ranges, x, xv);

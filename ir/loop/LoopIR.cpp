@@ -26,6 +26,7 @@ constexpr ScalarOpFacts kScalarOps[] = {
     {"constant", 0, ScalarOpKind::Special, {}},
     {"index_expr", 0, ScalarOpKind::Special, {}},
     {"to_dtype", 1, ScalarOpKind::Special, {}},
+    {"indirect_indexing", 1, ScalarOpKind::Special, {}},
 #define FXKIT_SCALAR_OP(Id, name, arity, kind, floatValue, intValue, clFloat, clInt, python)       \
   {name, arity, ScalarOpKind::kind, {clFloat, clInt, python}},
 #include "ir/loop/ScalarOps.def"
@@ -34,6 +35,13 @@ static_assert(std::size(kScalarOps) == static_cast<size_t>(ScalarOp::Where) + 1,
               "Where must stay the last scalar op");
 
 } // namespace
+
+std::string indirectVarName(int64_t id) { return "ind" + std::to_string(id); }
+
+bool isIndirectVarName(std::string_view name) {
+  return name.size() > 3 && name.starts_with("ind") &&
+         std::all_of(name.begin() + 3, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
 
 std::string_view scalarOpName(ScalarOp op) { return kScalarOps[static_cast<size_t>(op)].name; }
 
@@ -78,12 +86,50 @@ std::string_view reductionKindName(ReductionKind kind) {
     return "var_mean";
   case ReductionKind::OnlineSoftmax:
     return "online_softmax";
+  case ReductionKind::Prod:
+    return "prod";
+  case ReductionKind::Any:
+    return "any";
+  case ReductionKind::All:
+    return "all";
+  case ReductionKind::ArgMax:
+    return "argmax";
+  case ReductionKind::ArgMin:
+    return "argmin";
+  case ReductionKind::LogSumExp:
+    return "logsumexp";
   }
   return "?";
 }
 
 int reductionResultCount(ReductionKind kind) {
-  return kind == ReductionKind::VarMean || kind == ReductionKind::OnlineSoftmax ? 2 : 1;
+  switch (kind) {
+  case ReductionKind::VarMean:
+  case ReductionKind::OnlineSoftmax:
+  case ReductionKind::ArgMax:
+  case ReductionKind::ArgMin:
+    return 2;
+  case ReductionKind::Sum:
+  case ReductionKind::Mean:
+  case ReductionKind::Max:
+  case ReductionKind::Min:
+  case ReductionKind::Prod:
+  case ReductionKind::Any:
+  case ReductionKind::All:
+  case ReductionKind::LogSumExp:
+    return 1;
+  }
+  return 1;
+}
+
+std::string_view scanKindName(ScanKind kind) {
+  switch (kind) {
+  case ScanKind::Sum:
+    return "sum";
+  case ScanKind::Prod:
+    return "prod";
+  }
+  return "?";
 }
 
 std::string_view loopOpKindName(LoopOpKind kind) {
@@ -92,6 +138,8 @@ std::string_view loopOpKindName(LoopOpKind kind) {
     return "pointwise";
   case LoopOpKind::Reduction:
     return "reduction";
+  case LoopOpKind::Scan:
+    return "scan";
   case LoopOpKind::Extern:
     return "extern";
   }
@@ -182,6 +230,10 @@ void printInstr(std::ostringstream &os, const LoopProgram &p, const ScalarInstr 
   case ScalarOp::IndexValue:
     os << in.index.str();
     break;
+  case ScalarOp::IndirectIndex:
+    os << "tmp" << in.operands[0] << ", " << in.index.str() << ", " << indirectVarName(in.intConstant)
+       << (in.constant != 0 ? ", wrap_neg" : "");
+    break;
   default:
     for (int k = 0; k < scalarOpArity(in.op); ++k)
       os << (k ? ", " : "") << "tmp" << in.operands[k];
@@ -207,6 +259,8 @@ std::string LoopProgram::str() const {
     os << op.name << ": " << loopOpKindName(op.kind);
     if (op.kind == LoopOpKind::Reduction)
       os << " " << reductionKindName(op.reduction);
+    if (op.kind == LoopOpKind::Scan)
+      os << " " << scanKindName(op.scan);
     os << " " << rangesStr(op.ranges, false);
     if (!op.reductionRanges.empty())
       os << " " << rangesStr(op.reductionRanges, true);
@@ -227,11 +281,15 @@ std::string LoopProgram::str() const {
     }
     for (size_t i = 0; i < op.body.size(); ++i)
       printInstr(os, *this, op.body[i], i);
-    if (op.kind == LoopOpKind::Reduction)
+    if (op.kind == LoopOpKind::Reduction && op.reducedIndex >= 0)
+      os << "    reduce(tmp" << op.reduced << ", index tmp" << op.reducedIndex << ")\n";
+    else if (op.kind == LoopOpKind::Reduction)
       os << "    reduce(tmp" << op.reduced << ")\n";
+    if (op.kind == LoopOpKind::Scan)
+      os << "    scan(tmp" << op.reduced << ") : " << dtypeShortName(op.accumulator) << "\n";
     for (const Store &s : op.stores)
       os << "    store(" << buffers[s.buffer].name << ", " << s.index.str() << ", "
-         << (op.kind == LoopOpKind::Reduction ? "result" : "tmp") << s.value << ")\n";
+         << (op.kind == LoopOpKind::Pointwise ? "tmp" : "result") << s.value << ")\n";
   }
   return os.str();
 }

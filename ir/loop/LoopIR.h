@@ -32,6 +32,12 @@ enum class ScalarOp : uint8_t {
   Constant,   ///< a number (intConstant for integer dtypes, constant otherwise)
   IndexValue, ///< the value of `index` as a number (iota, index arithmetic)
   Cast,       ///< to the instruction's dtype (float16/bfloat16 round, ints truncate)
+  /// A data-dependent index (Inductor's `ops.indirect_indexing`): operands[0], an integer
+  /// value, wrapped once if negative (Python's `i + size`) when `constant` is nonzero (advanced
+  /// indexing; embedding, gather and index_select reject negatives), and checked against
+  /// `index` (the indexed dimension's size). It binds the symbol indirectVarName(intConstant),
+  /// which the index expressions of later loads in the same body use.
+  IndirectIndex,
 #define FXKIT_SCALAR_OP(Id, ...) Id,
 #include "ir/loop/ScalarOps.def"
 };
@@ -80,9 +86,25 @@ enum class ReductionKind : uint8_t {
   VarMean,
   /// prims.prepare_softmax_online: results max and sum(exp(x - max)).
   OnlineSoftmax,
+  /// The product; identity 1 (prod of nothing), integers wrap as int64 arithmetic does.
+  Prod,
+  /// Whether any value is nonzero (NaN is): 1 or 0; identity 0. The reduced value is a bool.
+  Any,
+  /// Whether every value is nonzero: 1 or 0; identity 1 (all of nothing).
+  All,
+  /// The first maximum and its number: results value, index (`reducedIndex`'s value at that
+  /// point). NaN is larger than every number; among equal values (-0 == 0) the lower index
+  /// wins, so a row's first maximum wins whatever order its points are combined in.
+  ArgMax,
+  /// ArgMax's rule for the minimum (NaN still wins: it is smaller than every number too).
+  ArgMin,
+  /// torch.logsumexp: log(sum(exp(x - m))) + m with m the maximum, in one pass as
+  /// OnlineSoftmax's (max, sum); an infinite maximum is the result (a row of -inf gives -inf,
+  /// one holding +inf gives inf), NaN propagates, no points give -inf.
+  LogSumExp,
 };
 std::string_view reductionKindName(ReductionKind kind);
-/// How many results the reduction stores (VarMean and OnlineSoftmax: 2).
+/// How many results the reduction has (VarMean, OnlineSoftmax, ArgMax, ArgMin: 2).
 int reductionResultCount(ReductionKind kind);
 
 /// A strided view of a buffer: how a tensor value of the graph sits in memory. Lowering folds
@@ -102,10 +124,23 @@ struct Store {
   int32_t value = 0;
 };
 
+/// How a scan combines the values along its scanned dimension (Inductor's `ir.Scan`
+/// combine_fn). Its own enum, not ReductionKind: a scan stores every running value, and the
+/// kinds a reduction has (mean, var_mean, online softmax) have no running form here.
+enum class ScanKind : uint8_t {
+  Sum,  ///< cumsum
+  Prod, ///< cumprod
+};
+std::string_view scanKindName(ScanKind kind);
+
 enum class LoopOpKind : uint8_t {
   Pointwise, ///< stores body values at every point of `ranges`
   Reduction, ///< reduces body value `reduced` over `reductionRanges`, stores per kept point
-  Extern,    ///< a library call (matmul, convolution, attention, ...) on whole buffers
+  /// Scans body value `reduced` along `reductionRanges` (in order, the last variable fastest)
+  /// per kept point and stores the running value (result 0) at every (x, r) point: its stores
+  /// index over both variable sets (Inductor's `ir.Scan`: cumsum, cumprod).
+  Scan,
+  Extern, ///< a library call (matmul, convolution, attention, ...) on whole buffers
 };
 std::string_view loopOpKindName(LoopOpKind kind);
 
@@ -122,9 +157,15 @@ struct LoopOp {
 
   // Reduction only.
   ReductionKind reduction = ReductionKind::Sum;
-  int32_t reduced = -1; ///< the body instruction whose values are reduced
-  DType accumulator = DType::Float32;
-  double correction = 0; ///< VarMean: divisor is count - correction
+  int32_t reduced = -1; ///< the body instruction whose values are reduced (Scan: scanned)
+  DType accumulator = DType::Float32; ///< Reduction and Scan: the dtype values combine in
+  double correction = 0;              ///< VarMean: divisor is count - correction
+  /// ArgMax/ArgMin: the body instruction (int64) numbering the reduced points, row-major over
+  /// the reduced dims as PyTorch counts them; ties go to the lower number. -1 otherwise.
+  int32_t reducedIndex = -1;
+
+  // Scan only (with `reduced` and `accumulator`).
+  ScanKind scan = ScanKind::Sum;
 
   // Extern only: the ATen node computed as a whole, on strided views of whole buffers.
   const Node *externNode = nullptr;
@@ -159,6 +200,12 @@ struct Buffer {
   /// Bytes of the storage.
   SymExpr storageBytes() const;
 };
+
+/// The symbol an IndirectIndex instruction binds: "ind<id>". Ids are unique in a program, so
+/// bodies copied into others (inlining) keep their meaning without renaming.
+std::string indirectVarName(int64_t id);
+/// Whether `name` is such a symbol (a value of the running point, not a size).
+bool isIndirectVarName(std::string_view name);
 
 /// Name of iteration variable `i` of the kept ("x") or reduced ("r") space.
 std::string loopVarName(bool reduction, size_t i);

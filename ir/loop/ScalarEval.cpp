@@ -12,6 +12,7 @@ double evalScalarFloat(ScalarOp op, double a, double b, double c) {
   case ScalarOp::Constant:
   case ScalarOp::IndexValue:
   case ScalarOp::Cast:
+  case ScalarOp::IndirectIndex:
     return std::numeric_limits<double>::quiet_NaN();
 #define FXKIT_SCALAR_OP(Id, name, arity, kind, floatValue, ...)                                    \
   case ScalarOp::Id:                                                                               \
@@ -33,6 +34,7 @@ std::optional<int64_t> evalScalarInt(ScalarOp op, DType dtype, int64_t i, int64_
   case ScalarOp::Constant:
   case ScalarOp::IndexValue:
   case ScalarOp::Cast:
+  case ScalarOp::IndirectIndex:
     return std::nullopt;
 #define FXKIT_SCALAR_OP(Id, name, arity, kind, floatValue, intValue, ...)                          \
   case ScalarOp::Id:                                                                               \

@@ -622,14 +622,14 @@ using C = OpCategory;
 
 // clang-format off
 const OpRow kRows[] = {
-  {"torch.ops.aten.gather.default", "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", C::Extern, gather},
-  {"torch.ops.aten.index.Tensor", "index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", C::Extern, indexTensor},
+  {"torch.ops.aten.gather.default", "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", C::Other, gather},
+  {"torch.ops.aten.index.Tensor", "index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", C::Other, indexTensor},
   {"torch.ops.aten.index_put.default", "index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", C::Extern, indexPut},
   {"torch.ops.aten.index_put_.default", "index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", C::Extern, indexPut},
   {"torch.ops.aten.slice_scatter.default", "slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor", C::Other, sliceScatter},
   {"torch.ops.aten.select_scatter.default", "select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor", C::Other, selectScatter},
   {"torch.ops.aten.constant_pad_nd.default", "constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor", C::Other, constantPadNd},
-  {"torch.ops.aten.index_select.default", "index_select(Tensor self, int dim, Tensor index) -> Tensor", C::Extern, indexSelect},
+  {"torch.ops.aten.index_select.default", "index_select(Tensor self, int dim, Tensor index) -> Tensor", C::Other, indexSelect},
   {"torch.ops.aten.scatter.src", "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", C::Extern, scatter},
   {"torch.ops.aten.scatter.value", "scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", C::Extern, scatter},
   {"torch.ops.aten.scatter_add.default", "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", C::Extern, scatter},
@@ -638,12 +638,12 @@ const OpRow kRows[] = {
   {"torch.ops.aten.embedding_dense_backward.default", "embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor", C::Extern, embeddingDenseBackward},
   {"torch.ops.aten.flip.default", "flip(Tensor self, int[] dims) -> Tensor", C::Other, flip},
   {"torch.ops.aten.repeat.default", "repeat(Tensor self, SymInt[] repeats) -> Tensor", C::Other, repeat},
-  {"torch.ops.aten.reflection_pad1d.default", "reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor", C::Extern, padNd<1, true>},
-  {"torch.ops.aten.reflection_pad2d.default", "reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor", C::Extern, padNd<2, true>},
-  {"torch.ops.aten.reflection_pad3d.default", "reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor", C::Extern, padNd<3, true>},
-  {"torch.ops.aten.replication_pad1d.default", "replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor", C::Extern, padNd<1, false>},
-  {"torch.ops.aten.replication_pad2d.default", "replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor", C::Extern, padNd<2, false>},
-  {"torch.ops.aten.replication_pad3d.default", "replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor", C::Extern, padNd<3, false>},
+  {"torch.ops.aten.reflection_pad1d.default", "reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor", C::Other, padNd<1, true>},
+  {"torch.ops.aten.reflection_pad2d.default", "reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor", C::Other, padNd<2, true>},
+  {"torch.ops.aten.reflection_pad3d.default", "reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor", C::Other, padNd<3, true>},
+  {"torch.ops.aten.replication_pad1d.default", "replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor", C::Other, padNd<1, false>},
+  {"torch.ops.aten.replication_pad2d.default", "replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor", C::Other, padNd<2, false>},
+  {"torch.ops.aten.replication_pad3d.default", "replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor", C::Other, padNd<3, false>},
   {"torch.ops.aten.nonzero.default", "nonzero(Tensor self) -> Tensor", C::Extern, nonzero},
 };
 // clang-format on

@@ -1086,7 +1086,7 @@ const Row kRows[] = {
   {"torch.ops.aten.addmm.out", "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", C::Extern, addmm},
   {"torch.ops.aten.bmm.default", "bmm(Tensor self, Tensor mat2) -> Tensor", C::Extern, bmm},
   {"torch.ops.aten.convolution.default", "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor", C::Extern, convolution},
-  {"torch.ops.aten.embedding.default", "embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", C::Extern, embedding},
+  {"torch.ops.aten.embedding.default", "embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", C::Other, embedding},
   {"torch.ops.aten.topk.default", "topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", C::Extern, topk},
   {"torch.ops.aten._scaled_dot_product_efficient_attention.default", "_scaled_dot_product_efficient_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_bias, bool compute_log_sumexp, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> (Tensor output, Tensor log_sumexp, Tensor philox_seed, Tensor philox_offset)", C::Extern, efficientAttention},
   {"torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default", "_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0.0, bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)", C::Extern, flashAttentionCpu},

@@ -15,6 +15,9 @@
 
 #ifdef FXKIT_HAVE_OPENCL
 #include "backends/opencl/runtime/OpenCLProgram.h"
+#ifdef FXKIT_HAVE_LLVM
+#include "backends/llvm/LLVMProgram.h"
+#endif
 #endif
 
 #include <cmath>
@@ -39,6 +42,8 @@ const char *diffStageName(DiffStage stage) {
     return "loops backend";
   case DiffStage::OpenCL:
     return "opencl backend";
+  case DiffStage::LLVM:
+    return "llvm backend";
   }
   return "?";
 }
@@ -229,7 +234,7 @@ std::optional<DiffFailure> checkGraphDifferentially(const std::string &fxText,
   if (!expected)
     return fail(DiffStage::Interpret, expected.error().str());
 
-  if (!options.loops && !options.opencl)
+  if (!options.loops && !options.opencl && !options.llvm)
     return std::nullopt;
   if (options.injectedBug)
     if (auto bad = options.injectedBug(fxText))
@@ -260,6 +265,20 @@ std::optional<DiffFailure> checkGraphDifferentially(const std::string &fxText,
       return fail(DiffStage::OpenCL, got.error().str());
     if (auto bad = compareOutputs(*got, *expected, floatTol))
       return fail(DiffStage::OpenCL, *bad);
+  }
+#endif
+#ifdef FXKIT_HAVE_LLVM
+  if (options.llvm) {
+    llvmjit::LLVMOptions llOptions;
+    llOptions.cache = false;
+    auto program = llvmjit::LLVMProgram::load(c.program, c.fused, c.plan, llOptions);
+    if (!program)
+      return fail(DiffStage::LLVM, program.error().str());
+    auto got = (*program)->run(*inputs);
+    if (!got)
+      return fail(DiffStage::LLVM, got.error().str());
+    if (auto bad = compareOutputs(*got, *expected, floatTol))
+      return fail(DiffStage::LLVM, *bad);
   }
 #endif
   return std::nullopt;

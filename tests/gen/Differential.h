@@ -18,6 +18,7 @@ namespace fxkit::testing {
 struct DifferentialOptions {
   bool loops = true;   ///< --backend loops
   bool opencl = true;  ///< --backend opencl on the default device (skipped without one)
+  bool llvm = false;   ///< --backend llvm (skipped in builds without LLVM; slow: opt in)
   bool formats = true; ///< export and re-import through every text format
   uint64_t inputSeed = 1;
   /// Inputs to run (one per placeholder) instead of seeded random ones: recorded inputs whose
@@ -30,7 +31,7 @@ struct DifferentialOptions {
 
 /// Where a check failed. Earlier stages mean the graph itself is rejected (a minimisation
 /// step that makes one fail there did not keep the bug).
-enum class DiffStage { Parse, Infer, Interpret, Formats, Compile, Loops, OpenCL };
+enum class DiffStage { Parse, Infer, Interpret, Formats, Compile, Loops, OpenCL, LLVM };
 const char *diffStageName(DiffStage stage);
 
 struct DiffFailure {

@@ -31,6 +31,30 @@ struct Lowered {
 /// "add" of `torch.ops.aten.add.Tensor`, "getitem" of `operator.getitem`.
 std::string shortOpName(std::string_view target);
 
+/// Whether loop bodies compute in `dtype` (every backend has a scalar form for it); complex
+/// and float8 values go through extern calls.
+inline bool loopDType(DType dtype) {
+  switch (dtype) {
+  case DType::Float32:
+  case DType::Float16:
+  case DType::BFloat16:
+  case DType::Float64:
+  case DType::Int64:
+  case DType::Int32:
+  case DType::Int16:
+  case DType::Int8:
+  case DType::UInt8:
+  case DType::Bool:
+    return true;
+  case DType::Complex64:
+  case DType::Complex128:
+  case DType::Float8E4M3FN:
+  case DType::Float8E5M2:
+    return false;
+  }
+  return false;
+}
+
 /// The variables of a loop over `sizes`: one per dimension, 0 for a dimension of size 1 (no
 /// loop: every kernel sees the same iteration space whatever size-1 dimensions a tensor has).
 /// The sizes that get a variable are appended to `ranges`.
@@ -178,6 +202,22 @@ public:
   Lowered finishPointwise(LoopOp &op, BodyBuilder &b, int32_t value, const TensorType &type,
                           const std::vector<SymExpr> &outVars);
 
+  /// An indirect index into a dimension of `size` from body value `value` (an integer): the
+  /// symbol that later loads of the body put in their index expressions. `wrapNegative`: -1 is
+  /// the last element (advanced indexing), rather than out of range.
+  SymExpr indirectIndex(BodyBuilder &b, int32_t value, const SymExpr &size, bool wrapNegative) {
+    ScalarInstr in;
+    in.op = ScalarOp::IndirectIndex;
+    in.dtype = DType::Int64;
+    in.operands[0] = value;
+    in.index = size;
+    in.constant = wrapNegative ? 1 : 0;
+    const int64_t id = nextIndirect_++;
+    in.intConstant = id;
+    b.add(std::move(in));
+    return SymExpr::symbol(indirectVarName(id));
+  }
+
   Status lowerNode(const Node &n);
   Status lowerPointwise(const Node &n, const BoundArgs &args, const TensorType &out);
   Status lowerCreation(const Node &n, const BoundArgs &args, const TensorType &out);
@@ -200,6 +240,7 @@ public:
   LoopProgram program_;
   std::vector<Lowered> values_;
   int nextBuffer_ = 0;
+  int64_t nextIndirect_ = 0; ///< ids of IndirectIndex symbols, unique in the program
   std::unordered_map<SymExpr, std::optional<LinearIndex>, SymExprHash> linearIndices_;
   /// sum nodes of online softmaxes (matchOnlineSoftmaxSum) -> the buffer their amax's op
   /// stores the sum to.

@@ -10,7 +10,9 @@ namespace {
 const std::map<std::string_view, const LoweringRule *> &ruleTable() {
   static const std::map<std::string_view, const LoweringRule *> table = [] {
     std::map<std::string_view, const LoweringRule *> t;
-    for (std::span<const LoweringRule> family : {indexingLoweringRules()})
+    for (std::span<const LoweringRule> family :
+         {indexingLoweringRules(), scanLoweringRules(), reductionLoweringRules(),
+          creationLoweringRules(), normLoweringRules(), poolingLoweringRules()})
       for (const LoweringRule &rule : family) {
         [[maybe_unused]] bool inserted = t.emplace(rule.target, &rule).second;
         assert(inserted && "an op has two lowering rules");

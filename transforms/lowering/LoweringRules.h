@@ -32,6 +32,19 @@ struct LoweringRule {
 /// Gathers through data-dependent indices: embedding, gather, index, index_select
 /// (IndexingLowering.cpp).
 std::span<const LoweringRule> indexingLoweringRules();
+/// Pooling windows (max, average, adaptive average), reflection and replication padding,
+/// nearest and bilinear upsampling (PoolingLowering.cpp).
+std::span<const LoweringRule> poolingLoweringRules();
+/// Scans: cumsum, cumprod (ScanLowering.cpp).
+std::span<const LoweringRule> scanLoweringRules();
+/// Reductions beyond the category's default: any, all, argmax, argmin, max/min (whole, and
+/// along a dim with indices), prod, var, logsumexp (ReductionLowering.cpp).
+std::span<const LoweringRule> reductionLoweringRules();
+/// Factories (arange, zeros, ones, empty*, *_like, fill) and copies (_to_copy, copy,
+/// lift_fresh_copy, the *_copy views) (CreationLowering.cpp).
+std::span<const LoweringRule> creationLoweringRules();
+/// softmax, log_softmax and their backward, layer/group/batch normalisation (NormLowering.cpp).
+std::span<const LoweringRule> normLoweringRules();
 
 /// The rule for `target`, or null: the op lowers by its category. Each target has at most one
 /// rule (checked when the table is built).

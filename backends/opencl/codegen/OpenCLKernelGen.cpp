@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -353,7 +354,23 @@ struct Value {
 struct ReductionState {
   std::vector<std::string> names; ///< accumulators (Welford: mean, m2, weight)
   std::string type;               ///< their C type
+  /// Per component where they differ (an arg reduction's index is a long); empty: `type`.
+  std::vector<std::string> types;
+  const std::string &typeOf(size_t c) const { return types.empty() ? type : types[c]; }
 };
+
+/// Whether the point (v, i) beats the best so far (bv, bi) in an arg reduction: a larger
+/// (smaller) value, NaN beating every number; an equal value (NaN equal to NaN) at a lower
+/// index. Independent of the order points come in, so lanes combine in any order.
+std::string argBetter(bool isMax, bool floating, const std::string &v, const std::string &i,
+                      const std::string &bv, const std::string &bi) {
+  std::string tie = "(" + v + " == " + bv + " && " + i + " < " + bi + ")";
+  std::string order = "(" + v + (isMax ? " > " : " < ") + bv + " || " + tie + ")";
+  if (!floating)
+    return order;
+  return "(isnan(" + v + ") ? (!isnan(" + bv + ") || " + i + " < " + bi + ") : (!isnan(" + bv +
+         ") && " + order + "))";
+}
 
 class KernelEmitter {
 public:
@@ -370,6 +387,8 @@ public:
 private:
   Status setUp();
   Status emitOp(size_t i);
+  /// The row body of a kernel that is one scan (scans are not fused): see its comment.
+  Status emitScan();
   /// Emits `op`'s body at the current point; returns the names of its instructions' values.
   Expected<std::vector<std::string>> emitBody(size_t i);
   /// The value of buffer `b` at the current point, when the kernel writes it.
@@ -436,6 +455,9 @@ private:
   std::set<int32_t> internal_, written_;
   std::map<int32_t, Value> values_; ///< buffer -> value at the current point
   IndexPrinter printer_;
+  /// The symbols of indirect indices (LoopIR's "ind<id>") -> the temporaries holding them, for
+  /// the loads after them in the body being emitted.
+  std::map<std::string, SymExpr, std::less<>> indirect_;
   int temp_ = 0, scope_ = 0;
   bool loopOpen_ = false;
   std::vector<size_t> loopReductions_; ///< reductions of the open loop, in order
@@ -485,8 +507,19 @@ SymExpr KernelEmitter::kernelIndex(const SymExpr &opIndex, size_t i) const {
   return useSizeArgs(toKernelCoordinates(opIndex, places_[i]), k_);
 }
 
+/// Whether `index` uses the symbol of an indirect index (its address depends on data).
+bool mentionsIndirect(const SymExpr &index) {
+  for (const std::string &s : index.symbols())
+    if (isIndirectVarName(s))
+      return true;
+  return false;
+}
+
 Expected<std::string> KernelEmitter::index(const SymExpr &opIndex, size_t i) {
-  return printer_.print(kernelIndex(opIndex, i));
+  SymExpr e = kernelIndex(opIndex, i);
+  if (!indirect_.empty() && mentionsIndirect(e)) // a computed index read as a number, say
+    e = e.substitute(indirect_).simplify();
+  return printer_.print(e);
 }
 
 /// Whether `index` grows by exactly 1 when variable `var` does.
@@ -636,7 +669,32 @@ Expected<std::vector<std::string>> KernelEmitter::emitBody(size_t i) {
     if (!type)
       return Error("kernel " + k_.name + ", " + op.name + ": " + type.error().message);
     std::string expr;
-    if (in.op == ScalarOp::Load) {
+    if (in.op == ScalarOp::Load && mentionsIndirect(in.index)) {
+      // A gather: its address depends on a value of this point, so it is read here, as it is
+      // (never hoisted into the vector or persistent forms' register arrays).
+      auto idx = index(in.index, i);
+      if (!idx)
+        return idx.takeError();
+      std::string value = loadExpr(in.buffer, *idx);
+      DType stored = p_.buffers[in.buffer].type.dtype;
+      bool sameType = computeType(stored).hasValue() && *computeType(stored) == *type;
+      if (!sameType)
+        value = "(" + *type + ")" + value;
+      expr = in.operands[0] >= 0 ? v[in.operands[0]] + " ? " + value + " : (" + *type + ")0" : value;
+    } else if (in.op == ScalarOp::IndirectIndex) {
+      // Wrapped once when negative, as Python indexing; then clamped into the dimension, so a
+      // bad index cannot read outside the buffer (the interpreters report it as an error).
+      auto size = index(in.index, i);
+      if (!size)
+        return size.takeError();
+      expr = std::string(in.constant != 0 ? "fx_indirect" : "fx_indirect_nowrap") + "((fx_index_t)" +
+             v[in.operands[0]] + ", " + *size + ")";
+      v[j] = newTemp();
+      line("const fx_index_t " + v[j] + " = " + expr + ";");
+      printer_.localNames.insert(v[j]);
+      indirect_[indirectVarName(in.intConstant)] = SymExpr::symbol(v[j]);
+      continue;
+    } else if (in.op == ScalarOp::Load) {
       auto idx = index(in.index, i);
       if (!idx)
         return idx.takeError();
@@ -1020,8 +1078,8 @@ Status KernelEmitter::closeLoop() {
     const char *partner = rowsFastest_ ? "lid + fx_step * fx_W" : "lid + fx_step";
     out += "    if (fx_L > 1) {\n";
     for (size_t c = 0; c < st.names.size(); ++c)
-      out += "      __local " + T + " *fx_s" + std::to_string(c) + " = (__local " + T +
-             " *)(fx_scratch + " + std::to_string(c) + " * fx_L * fx_W);\n";
+      out += "      __local " + st.typeOf(c) + " *fx_s" + std::to_string(c) + " = (__local " +
+             st.typeOf(c) + " *)(fx_scratch + " + std::to_string(c) + " * fx_L * fx_W);\n";
     for (size_t c = 0; c < st.names.size(); ++c)
       out += "      fx_s" + std::to_string(c) + "[lid] = " + st.names[c] + ";\n";
     out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
@@ -1055,7 +1113,27 @@ Status KernelEmitter::closeLoop() {
              " + delta * delta * na * f;\n";
       out += "          " + at(2, "lid") + " = nn;\n";
       break;
+    case ReductionKind::Prod:
+      out += "          " + at(0, "lid") + " = " + at(0, "lid") + " * " + at(0, partner) + ";\n";
+      break;
+    case ReductionKind::Any:
+      out += "          " + at(0, "lid") + " = " + at(0, "lid") + " | " + at(0, partner) + ";\n";
+      break;
+    case ReductionKind::All:
+      out += "          " + at(0, "lid") + " = " + at(0, "lid") + " & " + at(0, partner) + ";\n";
+      break;
+    case ReductionKind::ArgMax:
+    case ReductionKind::ArgMin:
+      out += "          const " + T + " va = " + at(0, "lid") + ", vb = " + at(0, partner) + ";\n";
+      out += "          const long ia = " + at(1, "lid") + ", ib = " + at(1, partner) + ";\n";
+      out += "          if " +
+             argBetter(op.reduction == ReductionKind::ArgMax, fl, "vb", "ib", "va", "ia") + " {\n";
+      out += "            " + at(0, "lid") + " = vb;\n";
+      out += "            " + at(1, "lid") + " = ib;\n";
+      out += "          }\n";
+      break;
     case ReductionKind::OnlineSoftmax:
+    case ReductionKind::LogSumExp:
       out += "          const " + T + " ma = " + at(0, "lid") + ", mb = " + at(0, partner) + ";\n";
       out += "          const " + T + " mm = fx_maximum_" + sfx + "(ma, mb);\n";
       out += "          " + at(1, "lid") + " = (ma == mm ? " + at(1, "lid") + " : " + at(1, "lid") +
@@ -1074,12 +1152,28 @@ Status KernelEmitter::closeLoop() {
     out += "    }\n";
     // Results, in the accumulator's type.
     std::vector<std::string> results;
+    std::vector<std::string> resultTypes; // where they differ from T (an index is a long)
     const std::string &acc = st.names[0];
     switch (op.reduction) {
     case ReductionKind::Sum:
     case ReductionKind::Max:
     case ReductionKind::Min:
+    case ReductionKind::Prod:
+    case ReductionKind::Any:
+    case ReductionKind::All:
       results.push_back(acc);
+      break;
+    case ReductionKind::ArgMax:
+    case ReductionKind::ArgMin:
+      results.push_back(acc);
+      results.push_back(st.names[1]);
+      resultTypes = {T, "long"};
+      break;
+    case ReductionKind::LogSumExp:
+      // As torch._refs.logsumexp: an infinite max is taken as 0, which leaves it the result
+      // (-inf for a row of -inf or no points, inf for a row holding inf); NaN propagates.
+      results.push_back("isinf(" + st.names[0] + ") || isnan(" + st.names[0] + ") ? " +
+                        st.names[0] + " : log(" + st.names[1] + ") + " + st.names[0]);
       break;
     case ReductionKind::Mean:
       results.push_back(acc + " / (" + T + ")rnumel");
@@ -1101,7 +1195,8 @@ Status KernelEmitter::closeLoop() {
     std::vector<std::string> names;
     for (size_t r = 0; r < results.size(); ++r) {
       std::string n = newTemp();
-      out += "    const " + T + " " + n + " = " + results[r] + ";\n";
+      out += "    const " + (resultTypes.empty() ? T : resultTypes[r]) + " " + n + " = " +
+             results[r] + ";\n";
       names.push_back(n);
     }
     for (const Store &s : op.stores) {
@@ -1123,6 +1218,8 @@ Status KernelEmitter::emitOp(size_t i) {
   Placement placement = k_.placements[i];
   if (op.kind == LoopOpKind::Extern)
     return Error("kernel " + k_.name + ": an extern op inside a generated kernel");
+  if (op.kind == LoopOpKind::Scan)
+    return Error("kernel " + k_.name + ": a scan fused with other ops (scans are not fused)");
   bool perPoint = op.kind == LoopOpKind::Reduction || placement == Placement::Full;
   if (perPoint) {
     if (loopOpen_ && dependsOnOpenLoop(i))
@@ -1196,6 +1293,40 @@ Status KernelEmitter::emitOp(size_t i) {
       line(base + " = " + fn + "(" + base + ", " + x + ");");
       break;
     }
+    case ReductionKind::Prod:
+      st.names = {base};
+      loopPrologue_ += "    " + T + " " + base + " = 1;\n";
+      line(base + " = " + base + " * " + x + ";");
+      break;
+    case ReductionKind::Any:
+    case ReductionKind::All: {
+      // 0 or 1 in an integer state (a reduced bool converts to 0 or 1): | and & combine.
+      bool any = op.reduction == ReductionKind::Any;
+      st.names = {base};
+      loopPrologue_ += "    " + T + " " + base + " = " + (any ? "0" : "1") + ";\n";
+      line(base + " = " + base + (any ? " | " : " & ") + x + ";");
+      break;
+    }
+    case ReductionKind::ArgMax:
+    case ReductionKind::ArgMin: {
+      if (op.reducedIndex < 0)
+        return Error("kernel " + k_.name + ": " + op.name + " has no index to reduce");
+      bool isMax = op.reduction == ReductionKind::ArgMax;
+      st.names = {base, base + "_i"};
+      st.types = {T, "long"};
+      // A lane without points holds the identity at the largest index: any point beats it.
+      loopPrologue_ += "    " + T + " " + base + " = " + (isMax ? lowest : highest) +
+                       ";\n    long " + base + "_i = LONG_MAX;\n";
+      line("{");
+      line("  const " + T + " fx_v = " + x + ";");
+      line("  const long fx_i = (long)" + (*v)[op.reducedIndex] + ";");
+      line("  if " + argBetter(isMax, fl, "fx_v", "fx_i", base, base + "_i") + " {");
+      line("    " + base + " = fx_v;");
+      line("    " + base + "_i = fx_i;");
+      line("  }");
+      line("}");
+      break;
+    }
     case ReductionKind::VarMean:
       if (!fl)
         return Error("kernel " + k_.name + ": var_mean of integers");
@@ -1220,6 +1351,7 @@ Status KernelEmitter::emitOp(size_t i) {
         break;
       }
     case ReductionKind::OnlineSoftmax:
+    case ReductionKind::LogSumExp:
       if (!fl)
         return Error("kernel " + k_.name + ": online softmax of integers");
       st.names = {base + "_max", base + "_sum"};
@@ -1274,6 +1406,138 @@ Status KernelEmitter::emitOp(size_t i) {
   return Status::ok();
 }
 
+/// A scan kernel is launched as a reduction (fx_L lanes per row, fx_W rows per work-group).
+/// Each lane takes one chunk of consecutive points of its row; with several lanes, each first
+/// combines its chunk, the chunks' totals are scanned across the lanes in local memory
+/// (Hillis-Steele, log2(fx_L) steps), and each lane then walks its chunk again from the combined
+/// value of the chunks before it, storing every running value. One lane (fx_L = 1: the LLVM
+/// backend, and CPUs' usual choice) walks the row once. Values combine in the accumulator's
+/// type (float16 and bfloat16 in float, integers in long, wrapping), each stored value rounded
+/// to its buffer's type. A point is read before it is written and never after, so the result
+/// may overwrite the input.
+Status KernelEmitter::emitScan() {
+  const LoopOp &op = p_.ops[k_.ops[0]];
+  auto type = computeType(op.accumulator);
+  if (!type)
+    return Error("kernel " + k_.name + ": " + type.error().message);
+  const std::string T = *type;
+  usesDouble_ = usesDouble_ || op.accumulator == DType::Float64;
+  bool integral = !dtypeIsFloating(op.accumulator);
+  std::string identity;
+  std::function<std::string(const std::string &, const std::string &)> combine;
+  switch (op.scan) {
+  case ScanKind::Sum:
+    identity = "(" + T + ")0";
+    combine = [&](const std::string &a, const std::string &b) {
+      return integral ? "(" + T + ")((ulong)(" + a + ") + (ulong)(" + b + "))" : a + " + " + b;
+    };
+    break;
+  case ScanKind::Prod:
+    identity = "(" + T + ")1";
+    combine = [&](const std::string &a, const std::string &b) {
+      return integral ? "(" + T + ")((ulong)(" + a + ") * (ulong)(" + b + "))" : a + " * " + b;
+    };
+    break;
+  }
+  if (op.reduced < 0 || op.reduced >= static_cast<int32_t>(op.body.size()))
+    return Error("kernel " + k_.name + ": " + op.name + " scans no value");
+  // The scanned variables, unflattened from rindex (declared at `pad` spaces).
+  std::vector<std::string> rDecls;
+  {
+    SymExpr stride = 1;
+    std::vector<std::string> decls;
+    for (size_t d = k_.reductionRanges.size(); d-- > 0;) {
+      auto div = printer_.print(stride);
+      auto mod = printer_.print(k_.reductionRanges[d]);
+      if (!div || !mod)
+        return Error("kernel " + k_.name + ": scanned sizes have no OpenCL form");
+      std::string e = "rindex";
+      if (!(stride.isConstant() && stride.constant() == 1))
+        e = "(" + e + " / (" + *div + "))";
+      if (d > 0)
+        e = e + " % (" + *mod + ")";
+      decls.push_back("const fx_index_t " + loopVarName(true, d) + " = " + e + ";\n");
+      stride = symMul(stride, k_.reductionRanges[d]).simplify();
+    }
+    rDecls.assign(decls.rbegin(), decls.rend());
+  }
+  auto rVars = [&](int pad) {
+    std::string out;
+    for (const std::string &d : rDecls)
+      out += std::string(pad, ' ') + d;
+    return out;
+  };
+  // The body at one point (written at the row's indentation, moved into a loop below), and
+  // its scanned value in the accumulator's type.
+  auto point = [&](std::string &value, int pad) -> Expected<std::string> {
+    rowBody_.clear();
+    auto v = emitBody(0);
+    if (!v)
+      return v.takeError();
+    auto t = computeType(op.body[op.reduced].dtype);
+    value = t && *t == T ? (*v)[op.reduced] : "(" + T + ")" + (*v)[op.reduced];
+    std::string text = reindent(rowBody_, pad - 4, LoopForm::Looped);
+    rowBody_.clear();
+    return text;
+  };
+  std::string totalValue, runValue;
+  auto totalBody = point(totalValue, 8);
+  if (!totalBody)
+    return totalBody.takeError();
+  auto runBody = point(runValue, 6);
+  if (!runBody)
+    return runBody.takeError();
+  std::string stores;
+  for (const Store &s : op.stores) {
+    if (internal_.count(s.buffer))
+      continue;
+    auto idx = index(s.index, 0);
+    if (!idx)
+      return idx.takeError();
+    stores += "      if (xmask) " + storeStmt(s.buffer, *idx, "fx_run") + "\n";
+  }
+  std::string comment = "    //";
+  for (const std::string &o : op.originOps)
+    comment += " " + o;
+  std::string &out = rowBody_;
+  out += comment + ": a scan along the row, one chunk of consecutive points per lane\n";
+  out += "    const fx_index_t fx_chunk = (rnumel + fx_L - 1) / fx_L;\n";
+  out += "    const fx_index_t fx_begin = (fx_index_t)lane * fx_chunk < rnumel ? "
+         "(fx_index_t)lane * fx_chunk : (fx_index_t)rnumel;\n";
+  out += "    const fx_index_t fx_end = fx_begin + fx_chunk < rnumel ? fx_begin + fx_chunk : "
+         "(fx_index_t)rnumel;\n";
+  out += "    " + T + " fx_prefix = " + identity + ";\n";
+  out += "    if (fx_L > 1) {\n";
+  out += "      // The chunks' totals, scanned across the row's lanes.\n";
+  out += "      " + T + " fx_total = " + identity + ";\n";
+  out += "      for (fx_index_t rindex = fx_begin; rindex < fx_end; ++rindex) {\n";
+  out += rVars(8) + *totalBody;
+  out += "        fx_total = " + combine("fx_total", totalValue) + ";\n";
+  out += "      }\n";
+  out += "      __local " + T + " *fx_s = (__local " + T + " *)fx_scratch;\n";
+  out += "      fx_s[lid] = fx_total;\n";
+  out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
+  out += "      for (int fx_step = 1; fx_step < fx_L; fx_step <<= 1) {\n";
+  out += "        const " + T + " fx_before = lane >= fx_step ? fx_s[lid - fx_step] : " + identity +
+         ";\n";
+  out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
+  out += "        fx_s[lid] = " + combine("fx_before", "fx_s[lid]") + ";\n";
+  out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
+  out += "      }\n";
+  out += "      if (lane > 0)\n";
+  out += "        fx_prefix = fx_s[lid - 1];\n";
+  out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
+  out += "    }\n";
+  out += "    " + T + " fx_run = fx_prefix;\n";
+  out += "    for (fx_index_t rindex = fx_begin; rindex < fx_end; ++rindex) {\n";
+  out += rVars(6) + *runBody;
+  out += "      fx_run = " + combine("fx_run", runValue) + ";\n";
+  out += stores;
+  out += "    }\n";
+  maxComponents_ = std::max(maxComponents_, 1);
+  return Status::ok();
+}
+
 Expected<GeneratedKernel> KernelEmitter::run() {
   if (Status s = setUp(); !s)
     return s.takeError();
@@ -1290,9 +1554,14 @@ Expected<GeneratedKernel> KernelEmitter::run() {
   for (int32_t b : k_.outputs)
     param_[b] = "out_ptr" + std::to_string(out++);
 
-  for (size_t i = 0; i < k_.ops.size(); ++i)
-    if (Status s = emitOp(i); !s)
+  if (k_.ops.size() == 1 && p_.ops[k_.ops[0]].kind == LoopOpKind::Scan) {
+    if (Status s = emitScan(); !s)
       return s.takeError();
+  } else {
+    for (size_t i = 0; i < k_.ops.size(); ++i)
+      if (Status s = emitOp(i); !s)
+        return s.takeError();
+  }
   if (Status s = closeLoop(); !s)
     return s.takeError();
   std::string vectorDecl = vectorCondition();
@@ -1456,6 +1725,12 @@ inline fx_index_t fx_mod(fx_index_t a, fx_index_t b) {
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
 inline fx_index_t fx_ceildiv(fx_index_t a, fx_index_t b) { return -fx_floordiv(-a, b); }
+inline fx_index_t fx_indirect_nowrap(fx_index_t i, fx_index_t size) {
+  return i < 0 ? 0 : i >= size ? size - 1 : i;
+}
+inline fx_index_t fx_indirect(fx_index_t i, fx_index_t size) {
+  return fx_indirect_nowrap(i < 0 ? i + size : i, size);
+}
 /// Integer power by squaring; negative exponents as c10's powi (1, +-1 or 0).
 inline long fx_ipow(long a, long b) {
   if (b < 0)

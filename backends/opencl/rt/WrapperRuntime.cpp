@@ -3,6 +3,7 @@
 #include "backends/interp/Interpreter.h"
 #include "backends/opencl/rt/HostTensorConversion.h"
 #include "backends/opencl/runtime/BlasExtern.h"
+#include "backends/opencl/runtime/DeviceExterns.h"
 #include "backends/opencl/runtime/KernelSet.h"
 #include "backends/opencl/runtime/OpenCLDevice.h"
 #include "importers/FxTextParser.h"
@@ -41,7 +42,7 @@ struct Runtime::Impl {
   std::mutex externMutex;
   std::map<const char *, std::unique_ptr<Graph>> externGraphs;
   std::vector<std::weak_ptr<Kernels>> kernelSets; ///< for statsLine
-  int blasCalls = 0, hostExterns = 0;
+  int blasCalls = 0, deviceExterns = 0, hostExterns = 0;
 };
 
 namespace {
@@ -78,9 +79,10 @@ std::vector<SymExpr> constants(const std::vector<int64_t> &xs) {
   return out;
 }
 
-/// The op as an extern loop op over its device tensors, for CLBlast (BlasExtern.h): the
-/// tensors become buffers of a one-op program, viewed as the wrapper passes them.
-struct BlasCall {
+/// The op as an extern loop op over its device tensors, for CLBlast (BlasExtern.h) and the
+/// device kernels (DeviceExterns.h): the tensors become buffers of a one-op program, viewed as
+/// the wrapper passes them.
+struct DeviceCall {
   loop::LoopProgram program;
   loop::LoopOp op;
   std::vector<DeviceBuffer> buffers;
@@ -255,30 +257,45 @@ Status Runtime::callExtern(const char *graphText, const std::vector<ExternInput>
     }
     graph = slot.get();
   }
-  // Matrix products on the device where CLBlast takes them.
+  // On the device where CLBlast or a device kernel takes the op.
   const Node *call = graph->outputNode() ? graph->outputNode()->prev() : nullptr;
-  if (call && call->op() == OpKind::CallFunction && opencl::haveBlas()) {
-    BlasCall blas;
-    blas.op.kind = loop::LoopOpKind::Extern;
-    blas.op.externNode = call;
+  if (call && call->op() == OpKind::CallFunction) {
+    DeviceCall one;
+    one.op.kind = loop::LoopOpKind::Extern;
+    one.op.externNode = call;
     bool tensorsOnly = true;
     for (const ExternInput &in : inputs) {
       if (!in.isTensor) {
         tensorsOnly = false;
         break;
       }
-      int32_t b = blas.add(in.tensor);
-      blas.op.externInputs.push_back(
+      int32_t b = one.add(in.tensor);
+      one.op.externInputs.push_back(
           {b, constants(in.tensor.sizes), constants(in.tensor.strides), SymExpr(in.tensor.offset)});
     }
-    for (const DeviceTensor &o : outputs)
-      blas.op.externOutputs.push_back(o.storage.allocation ? blas.add(o) : -1);
-    if (tensorsOnly) {
-      auto done = opencl::runBlasExtern(*impl_->ctx, blas.program, blas.op, {}, blas.buffers);
+    // A result is the whole of its buffer's layout: one with a storage offset stays on the host.
+    for (const DeviceTensor &o : outputs) {
+      tensorsOnly = tensorsOnly && o.offset == 0;
+      one.op.externOutputs.push_back(o.storage.allocation ? one.add(o) : -1);
+    }
+    if (tensorsOnly && opencl::haveBlas()) {
+      auto done = opencl::runBlasExtern(*impl_->ctx, one.program, one.op, {}, one.buffers);
       if (!done)
         return fail(done.error());
       if (*done) {
         ++impl_->blasCalls;
+        return Status::ok();
+      }
+    }
+    // Integer inputs are placeholders without a symbolic value here, which the device kernels
+    // cannot tell from tensors: such calls stay on the host.
+    if (tensorsOnly) {
+      auto done = opencl::runDeviceExtern(*impl_->ctx, impl_->options, one.program, one.op, {},
+                                          one.buffers);
+      if (!done)
+        return fail(done.error());
+      if (*done) {
+        ++impl_->deviceExterns;
         return Status::ok();
       }
     }
@@ -357,6 +374,7 @@ std::string Runtime::statsLine() const {
          std::to_string(total.configsFromCache) +
          " from cache; launches: " + std::to_string(total.launches) +
          "; extern ops: " + std::to_string(impl_->blasCalls) + " by CLBlast, " +
+         std::to_string(impl_->deviceExterns) + " by device kernels, " +
          std::to_string(impl_->hostExterns) + " on the host";
 }
 

@@ -3,8 +3,9 @@
 /// -o DIR`). The generated translation unit is C++17 and sees only this header: an OpenCL
 /// device (Runtime), device storage and tensors, the program's kernels built lazily in the
 /// background with launch configurations autotuned on first use and cached on disk (the same
-/// KernelSet fxkit's own runner uses), and extern ops run on the host by fxkit's reference
-/// kernels. Errors are Status values, never exceptions.
+/// KernelSet fxkit's own runner uses), and extern ops run on the device by CLBlast or fxkit's
+/// device kernels where they take them, otherwise on the host by fxkit's reference kernels.
+/// Errors are Status values, never exceptions.
 
 #include <cstddef>
 #include <cstdint>
@@ -146,14 +147,15 @@ public:
                 size_t bytes, DeviceTensor *out);
   /// Copies a device tensor to the host (the view's sizes and strides kept).
   Status download(const DeviceTensor &tensor, HostTensor *out);
-  /// Runs an extern op on the host: `graph` is FX text of one ATen call whose placeholders take
-  /// `inputs` in order; its result(s) are written into `outputs`.
+  /// Runs an extern op: `graph` is FX text of one ATen call whose placeholders take `inputs` in
+  /// order; its result(s) are written into `outputs`. On the device where CLBlast or one of
+  /// fxkit's device kernels takes it, otherwise on the host with the reference kernel.
   Status callExtern(const char *graph, const std::vector<ExternInput> &inputs,
                     const std::vector<DeviceTensor> &outputs);
   /// Waits for every enqueued command.
   Status finish();
   /// What ran so far: "kernels: N built, N from cache; configurations: N tuned, N from cache;
-  /// launches: N; extern ops: N by CLBlast, N on the host".
+  /// launches: N; extern ops: N by CLBlast, N by device kernels, N on the host".
   std::string statsLine() const;
 
   struct Impl;

@@ -218,6 +218,7 @@ Expected<std::unique_ptr<OpenCLContext>> OpenCLContext::create(const DeviceInfo 
 }
 
 OpenCLContext::~OpenCLContext() {
+  deviceExterns_.reset(); // its programs and kernels belong to this context
   if (queue_)
     clReleaseCommandQueue(queue_);
   if (context_)

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ Expected<std::vector<DeviceInfo>> listDevices();
 /// first device), "cpu", "gpu", or an index from listDevices.
 Expected<DeviceInfo> selectDevice(const std::string &selector);
 
+/// The hand-written extern kernels of a context (DeviceExterns.cpp).
+struct DeviceExternKernels;
+
 /// A context and an in-order, profiling queue on one device.
 class OpenCLContext {
 public:
@@ -46,9 +50,16 @@ public:
   const DeviceInfo &device() const { return device_; }
   cl_context context() const { return context_; }
   cl_command_queue queue() const { return queue_; }
+  /// The hand-written extern kernels (DeviceExterns.h): made on first use, under
+  /// deviceExternMutex(), and shared by every program on this context, so each is built once
+  /// per context. Released before the context.
+  std::shared_ptr<DeviceExternKernels> &deviceExterns() { return deviceExterns_; }
+  std::mutex &deviceExternMutex() { return deviceExternMutex_; }
 
 private:
   OpenCLContext() = default;
+  std::shared_ptr<DeviceExternKernels> deviceExterns_;
+  std::mutex deviceExternMutex_;
   DeviceInfo device_;
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;

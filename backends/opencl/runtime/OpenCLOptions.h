@@ -15,6 +15,9 @@ struct OpenCLOptions {
   /// "local=64,per_item=4" for pointwise kernels), instead of tuning; for tests and experiments.
   std::string forceConfig;
   bool profile = false; ///< time every launch with device events (OpenCLStats::kernelSeconds)
+  /// Device extern kernels (DeviceExterns.h) in their GPU form on every device (attention with
+  /// lanes per query row instead of a row per work-item), so a CPU device can test that form.
+  bool gpuExternForms = false;
 };
 
 /// What a program did, for `--stats`, tests and benchmarks.
@@ -25,6 +28,7 @@ struct OpenCLStats {
   int configsFromCache = 0; ///< (kernel, shape) pairs whose tuned configuration was cached
   int launches = 0;         ///< generated kernel launches
   int blasCalls = 0;        ///< extern ops run by CLBlast
+  int deviceExterns = 0;    ///< extern ops run by fxkit's own device kernels (DeviceExterns.h)
   int hostExterns = 0;      ///< extern ops run on the host
   int corruptCacheEntries = 0;
   int cacheWriteFailures = 0;  ///< binaries not stored (full disk, unwritable folder)

@@ -4,6 +4,7 @@
 #include "backends/interp/KernelContext.h"
 #include "backends/opencl/runtime/BlasExtern.h"
 #include "backends/opencl/runtime/DeviceBuffer.h"
+#include "backends/opencl/runtime/DeviceExterns.h"
 #include "backends/opencl/runtime/KernelSet.h"
 #include "ir/FaultInjection.h"
 #include "ir/ops/ShapeRules.h"
@@ -275,6 +276,14 @@ Status OpenCLProgram::Impl::runExtern(size_t k) {
       ++kernels->stats().blasCalls;
       return Status::ok();
     }
+  }
+  // Hand-written kernels for what CLBlast does not take (attention, sort, convolution, ...).
+  auto onDevice = runDeviceExtern(*ctx, options, *program, op, bindings, buffers);
+  if (!onDevice)
+    return onDevice.takeError();
+  if (*onDevice) {
+    ++kernels->stats().deviceExterns;
+    return Status::ok();
   }
   // On the host with the reference kernel: copy the op's buffers over and back.
   std::vector<Tensor> storage(program->buffers.size());

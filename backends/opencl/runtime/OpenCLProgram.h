@@ -2,8 +2,8 @@
 /// \file A compiled program on an OpenCL device: the generated kernels, built lazily in the
 /// background, autotuned on the first call with real sizes, cached on disk; buffers placed as
 /// the memory plan says (one pool, in-place and reused storage); kernels launched in schedule
-/// order; extern ops through CLBlast where it has the routine, otherwise on the host with the
-/// reference kernels.
+/// order; extern ops through CLBlast where it has the routine, else fxkit's device kernels
+/// (DeviceExterns.h) where one takes the call, otherwise on the host with the reference kernels.
 ///
 /// Lazy compilation follows PyTorch's C++-wrapper design: load() starts building every
 /// kernel on worker threads and returns at once; the first launch of a kernel waits for its

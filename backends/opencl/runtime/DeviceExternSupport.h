@@ -1,0 +1,173 @@
+#pragma once
+/// \file What the device extern kernel families (DeviceAttention.cpp, DeviceSort.cpp,
+/// DeviceConvolution.cpp, DeviceMatmul.cpp) share: the call's operands evaluated to device
+/// views, the launch arguments, the kernel variants and the launcher. Internal to
+/// DeviceExterns.cpp and those files.
+
+#include "backends/opencl/runtime/DeviceBuffer.h"
+#include "backends/opencl/runtime/DeviceExternList.h"
+#include "backends/opencl/runtime/KernelSet.h"
+#include "backends/opencl/runtime/OpenCLDevice.h"
+#include "backends/opencl/runtime/OpenCLOptions.h"
+#include "ir/DType.h"
+#include "ir/SymExpr.h"
+#include "ir/loop/LoopIR.h"
+#include "ir/ops/OpRegistry.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace fxkit::opencl::device_externs {
+
+/// How a kernel definition computes: in float (float32, float16, bfloat16 operands), in double
+/// (float64 operands; built only on devices with cl_khr_fp64), or on 64-bit integers (sort keys
+/// of integer and bool tensors). The kernel named `N` in a family's source is built as `N_f`,
+/// `N_d` and `N_l` with the macros FX_ACC, FX_LD, FX_ST, FX_KEY, FX_LDKEY, FX_KEY_ISNAN,
+/// FX_BITS (a float argument from its bits) and FX_NAME(n) defined for the variant.
+enum class Variant : uint8_t { Float, Double, Long };
+
+/// "_f", "_d", "_l".
+std::string_view variantSuffix(Variant v);
+
+/// The variant that computes on `dtype` in a kernel family that accumulates in floating point
+/// (Float or Double), or nullopt when there is none: float64 needs cl_khr_fp64, integer dtypes
+/// are not taken.
+std::optional<Variant> floatingVariant(DType dtype, const DeviceInfo &device);
+
+/// The code the kernels switch on for a dtype (the FX_DT_* macros), or -1 when no kernel loads
+/// or stores it (complex, float8).
+int dtypeCode(DType dtype);
+
+/// A tensor operand of one call: its device storage from its first element, dtype, and
+/// evaluated sizes and strides (elements).
+struct Operand {
+  DeviceBuffer buffer; ///< offset: of the view's first element; bytes: the elements it spans
+  DType dtype = DType::Float32;
+  std::vector<int64_t> sizes, strides;
+  int64_t numel() const;
+  int64_t dim() const { return static_cast<int64_t>(sizes.size()); }
+};
+
+/// One extern op's call: its bound arguments and its operands on the device.
+class Call {
+public:
+  /// Nullopt when the op's node has no registered schema or its arguments do not bind.
+  static std::optional<Call> make(const OpenCLContext &ctx, const OpenCLOptions &options,
+                                  const loop::LoopProgram &program, const loop::LoopOp &op,
+                                  const SymExpr::Bindings &bindings,
+                                  std::span<const DeviceBuffer> buffers);
+
+  const BoundArgs &args() const { return *args_; }
+  const OpenCLContext &context() const { return *ctx_; }
+  const DeviceInfo &device() const { return ctx_->device(); }
+  /// Whether kernels take their GPU form (a GPU, or OpenCLOptions::gpuExternForms).
+  bool gpuForms() const { return ctx_->device().isGpu || options_->gpuExternForms; }
+  const SymExpr::Bindings &bindings() const { return *bindings_; }
+  /// Whether the tensor argument `name` is None (or absent from the schema).
+  bool isNone(std::string_view name) const;
+  /// The tensor argument `name` as a device view; nullopt when it is None, not a tensor, or
+  /// its view cannot be evaluated or is misaligned or negatively strided.
+  std::optional<Operand> input(std::string_view name) const;
+  /// Result `i` in the layout inference chose for its buffer; nullopt when there is none.
+  std::optional<Operand> output(size_t i) const;
+  size_t numOutputs() const { return op_->externOutputs.size(); }
+  /// An integer argument (int or SymInt) evaluated; nullopt when it is not one.
+  std::optional<int64_t> integer(std::string_view name) const;
+  /// Whether a result's storage overlaps an input's (an in-place plan): the kernels read their
+  /// inputs while other work-items write, so such a call is declined.
+  bool outputsOverlapInputs() const;
+
+private:
+  Call() = default;
+  const loop::LoopProgram *program_ = nullptr;
+  const loop::LoopOp *op_ = nullptr;
+  const SymExpr::Bindings *bindings_ = nullptr;
+  const OpenCLContext *ctx_ = nullptr;
+  const OpenCLOptions *options_ = nullptr;
+  std::span<const DeviceBuffer> buffers_;
+  std::optional<BoundArgs> args_;
+  std::optional<Operand> view(const loop::BufferView &v) const;
+};
+
+/// Launch arguments in a kernel's parameter order.
+LaunchArg bufferArg(const Operand &operand, bool written);
+LaunchArg bufferArg(const DeviceBuffer &buffer, bool written);
+LaunchArg longArg(int64_t value);
+/// A float argument as the bits FX_BITS reads back in `variant`: float32 bits for Float and
+/// Long, float64 bits for Double.
+LaunchArg floatArg(double value, Variant variant);
+LaunchArg lanesArg();
+LaunchArg rowsArg();
+LaunchArg scratchArg(int bytesPerItem);
+
+/// A family's kernels on one context, launched by name.
+class Launcher {
+public:
+  /// The kernel set of one definition (name with the variant's suffix), built on first use.
+  using Loader = std::function<Expected<KernelSet *>(const std::string &definition)>;
+  Launcher(Loader loader, Variant variant) : loader_(std::move(loader)), variant_(variant) {}
+  Variant variant() const { return variant_; }
+  /// Launches `name` + the variant's suffix over `xnumel` rows of `rnumel` points (pointwise
+  /// kernels: rnumel 1) with KernelSet's launch rules and tuning.
+  Status launch(std::string_view name, std::span<const LaunchArg> args, int64_t xnumel,
+                int64_t rnumel);
+
+private:
+  Loader loader_;
+  Variant variant_;
+};
+
+/// A temporary device buffer, released when it goes (commands already enqueued on it keep it
+/// alive until they complete, as OpenCL specifies).
+class TempBuffer {
+public:
+  static Expected<TempBuffer> create(const OpenCLContext &ctx, size_t bytes);
+  TempBuffer(TempBuffer &&other) noexcept : mem_(other.mem_), bytes_(other.bytes_) {
+    other.mem_ = nullptr;
+  }
+  TempBuffer(const TempBuffer &) = delete;
+  TempBuffer &operator=(const TempBuffer &) = delete;
+  TempBuffer &operator=(TempBuffer &&) = delete;
+  ~TempBuffer();
+  DeviceBuffer buffer() const { return {mem_, 0, bytes_}; }
+
+private:
+  TempBuffer(cl_mem mem, size_t bytes) : mem_(mem), bytes_(bytes) {}
+  cl_mem mem_ = nullptr;
+  size_t bytes_ = 0;
+};
+
+// ---- The families (one file each) ----
+
+/// A family's OpenCL C (after the shared prelude and the variant's macros) and its variants.
+struct FamilySource {
+  std::string_view body;
+  /// Kernel names before the variant suffix, and whether each is launched as a reduction (fx_L
+  /// lanes per row, fx_W rows per work-group) or as a pointwise kernel (a grid-stride loop).
+  std::vector<std::pair<std::string_view, bool>> kernels;
+  std::vector<Variant> variants;
+};
+
+FamilySource attentionSource();
+FamilySource sortSource();
+FamilySource convolutionSource();
+FamilySource matmulSource();
+
+/// The runners: true when done, false when declined (nothing enqueued). `launcher` gives the
+/// launcher of the variant the call needs; a kernel is built on its first launch.
+using LauncherFor = std::function<Expected<Launcher>(Variant)>;
+Expected<bool> runAttention(const Call &call, const LauncherFor &launcher);
+Expected<bool> runSort(const Call &call, const LauncherFor &launcher, bool topk);
+Expected<bool> runConvolution(const Call &call, const LauncherFor &launcher);
+Expected<bool> runMatmul(const Call &call, const LauncherFor &launcher, std::string_view which);
+
+/// Fills `bytes` of `buffer` with zeros.
+Status fillZeros(const OpenCLContext &ctx, const DeviceBuffer &buffer);
+
+} // namespace fxkit::opencl::device_externs

@@ -1,0 +1,525 @@
+#include "backends/opencl/runtime/DeviceExterns.h"
+
+#include "backends/opencl/codegen/OpenCLKernelGen.h"
+#include "backends/opencl/runtime/DeviceExternSupport.h"
+#include "ir/Node.h"
+
+#include <bit>
+#include <map>
+
+namespace fxkit::opencl {
+
+using namespace loop;
+using namespace device_externs;
+
+namespace {
+
+/// Loads and stores by dtype code, shared by every family (after GeneratedProgram's prelude,
+/// which has the bfloat16 conversions, and the variant's macros).
+constexpr std::string_view kCommonSource = R"CL(
+// fxkit device extern kernels: loads and stores by dtype code.
+#define FX_DT_F32 0
+#define FX_DT_F16 1
+#define FX_DT_BF16 2
+#define FX_DT_F64 3
+#define FX_DT_I64 4
+#define FX_DT_I32 5
+#define FX_DT_I16 6
+#define FX_DT_I8 7
+#define FX_DT_U8 8
+#define FX_DT_BOOL 9
+
+/// Element i of a tensor of dtype code dt as float (integers converted, bool 0 or 1).
+inline float fx_ldf(__global const uchar *p, long i, long dt) {
+  switch (dt) {
+  case FX_DT_F16: return vload_half(i, (__global const half *)p);
+  case FX_DT_BF16: return fx_bf16_to_float(((__global const ushort *)p)[i]);
+  case FX_DT_I64: return (float)((__global const long *)p)[i];
+  case FX_DT_I32: return (float)((__global const int *)p)[i];
+  case FX_DT_I16: return (float)((__global const short *)p)[i];
+  case FX_DT_I8: return (float)((__global const char *)p)[i];
+  case FX_DT_U8:
+  case FX_DT_BOOL: return (float)p[i];
+  default: return ((__global const float *)p)[i];
+  }
+}
+/// Stores v, rounded to nearest even, into a float32, float16 or bfloat16 element.
+inline void fx_stf(__global uchar *p, long i, long dt, float v) {
+  switch (dt) {
+  case FX_DT_F16: vstore_half_rte(v, i, (__global half *)p); break;
+  case FX_DT_BF16: ((__global ushort *)p)[i] = fx_float_to_bf16(v); break;
+  default: ((__global float *)p)[i] = v; break;
+  }
+}
+/// Element i of an integer or bool tensor, exactly.
+inline long fx_ldl(__global const uchar *p, long i, long dt) {
+  switch (dt) {
+  case FX_DT_I32: return ((__global const int *)p)[i];
+  case FX_DT_I16: return ((__global const short *)p)[i];
+  case FX_DT_I8: return ((__global const char *)p)[i];
+  case FX_DT_U8:
+  case FX_DT_BOOL: return p[i];
+  default: return ((__global const long *)p)[i];
+  }
+}
+#ifdef FX_FP64
+inline double fx_ldd(__global const uchar *p, long i, long dt) {
+  switch (dt) {
+  case FX_DT_F64: return ((__global const double *)p)[i];
+  case FX_DT_I64: return (double)((__global const long *)p)[i];
+  case FX_DT_I32: return (double)((__global const int *)p)[i];
+  default: return (double)fx_ldf(p, i, dt);
+  }
+}
+/// Float64 results; float32 ones (the attention logsumexp) rounded once.
+inline void fx_std(__global uchar *p, long i, long dt, double v) {
+  if (dt == FX_DT_F64)
+    ((__global double *)p)[i] = v;
+  else
+    fx_stf(p, i, dt, (float)v);
+}
+#endif
+/// Copies one element of `size` bytes, bits unchanged.
+inline void fx_copy(__global uchar *dst, long di, __global const uchar *src, long si, long size) {
+  switch (size) {
+  case 8: ((__global ulong *)dst)[di] = ((__global const ulong *)src)[si]; break;
+  case 4: ((__global uint *)dst)[di] = ((__global const uint *)src)[si]; break;
+  case 2: ((__global ushort *)dst)[di] = ((__global const ushort *)src)[si]; break;
+  default: dst[di] = src[si]; break;
+  }
+}
+)CL";
+
+/// The macros of a variant (DeviceExternSupport.h, Variant).
+std::string variantDefines(Variant v) {
+  switch (v) {
+  case Variant::Float:
+    return "#define FX_ACC float\n#define FX_LD fx_ldf\n#define FX_ST fx_stf\n"
+           "#define FX_KEY float\n#define FX_LDKEY fx_ldf\n#define FX_KEY_ISNAN(x) isnan(x)\n"
+           "#define FX_BITS(b) as_float((uint)(b))\n#define FX_NAME(n) n##_f\n";
+  case Variant::Double:
+    return "#define FX_FP64 1\n#define FX_ACC double\n#define FX_LD fx_ldd\n#define FX_ST fx_std\n"
+           "#define FX_KEY double\n#define FX_LDKEY fx_ldd\n#define FX_KEY_ISNAN(x) isnan(x)\n"
+           "#define FX_BITS(b) as_double(b)\n#define FX_NAME(n) n##_d\n";
+  case Variant::Long:
+    return "#define FX_ACC float\n#define FX_LD fx_ldf\n#define FX_ST fx_stf\n"
+           "#define FX_KEY long\n#define FX_LDKEY fx_ldl\n#define FX_KEY_ISNAN(x) false\n"
+           "#define FX_BITS(b) as_float((uint)(b))\n#define FX_NAME(n) n##_l\n";
+  }
+  return "";
+}
+
+/// The source files of the families: sort and topk share one.
+enum class Source : uint8_t { Attention, Sort, Convolution, Matmul };
+
+Source sourceOf(DeviceExternFamily family) {
+  switch (family) {
+  case DeviceExternFamily::Attention:
+    return Source::Attention;
+  case DeviceExternFamily::Sort:
+  case DeviceExternFamily::TopK:
+    return Source::Sort;
+  case DeviceExternFamily::Convolution:
+    return Source::Convolution;
+  case DeviceExternFamily::Matmul:
+    return Source::Matmul;
+  }
+  return Source::Attention;
+}
+
+FamilySource sourceText(Source s) {
+  switch (s) {
+  case Source::Attention:
+    return attentionSource();
+  case Source::Sort:
+    return sortSource();
+  case Source::Convolution:
+    return convolutionSource();
+  case Source::Matmul:
+    return matmulSource();
+  }
+  return {};
+}
+
+std::string_view sourceName(Source s) {
+  switch (s) {
+  case Source::Attention:
+    return "attention";
+  case Source::Sort:
+    return "sort";
+  case Source::Convolution:
+    return "convolution";
+  case Source::Matmul:
+    return "matmul";
+  }
+  return "";
+}
+
+} // namespace
+
+/// One family's kernels on a context: each definition (kernel and variant) loaded, and built in
+/// the background, on its first launch, so a context builds only what its programs launch.
+struct FamilyKernels {
+  std::mutex mutex; ///< held for a whole call: KernelSet launches are not thread-safe
+  std::map<std::string, std::unique_ptr<KernelSet>> sets; ///< by definition name
+};
+
+struct DeviceExternKernels {
+  std::map<Source, FamilyKernels> families;
+};
+
+namespace {
+
+FamilyKernels &familyOf(OpenCLContext &ctx, Source s) {
+  std::lock_guard<std::mutex> lock(ctx.deviceExternMutex());
+  if (!ctx.deviceExterns())
+    ctx.deviceExterns() = std::make_shared<DeviceExternKernels>();
+  return ctx.deviceExterns()->families[s];
+}
+
+Expected<KernelSet *> loadKernel(OpenCLContext &ctx, const OpenCLOptions &options, Source s,
+                                 FamilyKernels &f, const std::string &definition) {
+  if (auto it = f.sets.find(definition); it != f.sets.end())
+    return it->second.get();
+  FamilySource src = sourceText(s);
+  for (Variant v : src.variants)
+    for (const auto &[name, reduction] : src.kernels) {
+      if (std::string(name) + std::string(variantSuffix(v)) != definition)
+        continue;
+      if (v == Variant::Double && !ctx.device().hasFp64)
+        return Error("device extern kernel " + definition + " needs cl_khr_fp64");
+      std::string source = GeneratedProgram::prelude(v == Variant::Double) + "\n" +
+                           variantDefines(v) + std::string(kCommonSource) +
+                           std::string(src.body);
+      std::vector<KernelSpec> specs{{definition, std::move(source), reduction}};
+      auto set = KernelSet::load(ctx, std::move(specs), "-cl-std=CL1.2 -DFX_INDEX_T=long", options);
+      if (!set)
+        return Error("device " + std::string(sourceName(s)) + " kernels: " + set.error().message);
+      return (f.sets[definition] = set.take()).get();
+    }
+  return Error("no device extern kernel " + definition + " (internal error)");
+}
+
+} // namespace
+
+Expected<bool> runDeviceExtern(OpenCLContext &ctx, const OpenCLOptions &options,
+                               const LoopProgram &program, const LoopOp &op,
+                               const SymExpr::Bindings &bindings,
+                               std::span<const DeviceBuffer> buffers) {
+  if (!op.externNode)
+    return false;
+  std::optional<DeviceExternFamily> family = deviceExternFamily(op.externNode->target());
+  if (!family)
+    return false;
+  std::optional<Call> call = Call::make(ctx, options, program, op, bindings, buffers);
+  if (!call || call->outputsOverlapInputs())
+    return false;
+  Source source = sourceOf(*family);
+  FamilyKernels &f = familyOf(ctx, source);
+  std::lock_guard<std::mutex> lock(f.mutex);
+  LauncherFor launcher = [&](Variant v) -> Expected<Launcher> {
+    return Launcher(
+        [&](const std::string &definition) {
+          return loadKernel(ctx, options, source, f, definition);
+        },
+        v);
+  };
+  switch (*family) {
+  case DeviceExternFamily::Attention:
+    return runAttention(*call, launcher);
+  case DeviceExternFamily::Sort:
+    return runSort(*call, launcher, false);
+  case DeviceExternFamily::TopK:
+    return runSort(*call, launcher, true);
+  case DeviceExternFamily::Convolution:
+    return runConvolution(*call, launcher);
+  case DeviceExternFamily::Matmul:
+    return runMatmul(*call, launcher, call->args().op().schema.name);
+  }
+  return false;
+}
+
+// ---- DeviceExternSupport.h ----
+
+namespace device_externs {
+
+std::string_view variantSuffix(Variant v) {
+  switch (v) {
+  case Variant::Float:
+    return "_f";
+  case Variant::Double:
+    return "_d";
+  case Variant::Long:
+    return "_l";
+  }
+  return "";
+}
+
+std::optional<Variant> floatingVariant(DType dtype, const DeviceInfo &device) {
+  switch (dtype) {
+  case DType::Float32:
+  case DType::Float16:
+  case DType::BFloat16:
+    return Variant::Float;
+  case DType::Float64:
+    if (device.hasFp64)
+      return Variant::Double;
+    return std::nullopt;
+  case DType::Int64:
+  case DType::Int32:
+  case DType::Int16:
+  case DType::Int8:
+  case DType::UInt8:
+  case DType::Bool:
+  case DType::Complex64:
+  case DType::Complex128:
+  case DType::Float8E4M3FN:
+  case DType::Float8E5M2:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+int dtypeCode(DType dtype) {
+  switch (dtype) {
+  case DType::Float32:
+    return 0;
+  case DType::Float16:
+    return 1;
+  case DType::BFloat16:
+    return 2;
+  case DType::Float64:
+    return 3;
+  case DType::Int64:
+    return 4;
+  case DType::Int32:
+    return 5;
+  case DType::Int16:
+    return 6;
+  case DType::Int8:
+    return 7;
+  case DType::UInt8:
+    return 8;
+  case DType::Bool:
+    return 9;
+  case DType::Complex64:
+  case DType::Complex128:
+  case DType::Float8E4M3FN:
+  case DType::Float8E5M2:
+    return -1;
+  }
+  return -1;
+}
+
+int64_t Operand::numel() const {
+  int64_t n = 1;
+  for (int64_t s : sizes)
+    n *= s;
+  return n;
+}
+
+std::optional<Call> Call::make(const OpenCLContext &ctx, const OpenCLOptions &options,
+                               const LoopProgram &program, const LoopOp &op,
+                               const SymExpr::Bindings &bindings,
+                               std::span<const DeviceBuffer> buffers) {
+  const OpInfo *info = OpRegistry::instance().lookup(op.externNode->target());
+  if (!info)
+    return std::nullopt;
+  auto args = bindArgs(*op.externNode, *info);
+  if (!args)
+    return std::nullopt;
+  Call c;
+  c.program_ = &program;
+  c.op_ = &op;
+  c.bindings_ = &bindings;
+  c.ctx_ = &ctx;
+  c.options_ = &options;
+  c.buffers_ = buffers;
+  c.args_.emplace(args.take());
+  return c;
+}
+
+std::optional<Operand> Call::view(const BufferView &v) const {
+  if (v.buffer < 0 || static_cast<size_t>(v.buffer) >= buffers_.size() ||
+      static_cast<size_t>(v.buffer) >= program_->buffers.size())
+    return std::nullopt;
+  Operand o;
+  o.dtype = program_->buffers[v.buffer].type.dtype;
+  if (dtypeCode(o.dtype) < 0 || v.sizes.size() != v.strides.size())
+    return std::nullopt;
+  int64_t extent = 1; // elements from the first to one past the last
+  for (size_t d = 0; d < v.sizes.size(); ++d) {
+    auto n = v.sizes[d].evaluate(*bindings_);
+    auto s = v.strides[d].evaluate(*bindings_);
+    if (!n || !s || *n < 0 || *s < 0)
+      return std::nullopt;
+    o.sizes.push_back(*n);
+    o.strides.push_back(*s);
+    extent += (*n - 1) * *s;
+  }
+  auto offset = v.offset.evaluate(*bindings_);
+  if (!offset || *offset < 0)
+    return std::nullopt;
+  const DeviceBuffer &storage = buffers_[v.buffer];
+  size_t item = static_cast<size_t>(dtypeItemSize(o.dtype));
+  if (!storage.mem || storage.offset % item != 0)
+    return std::nullopt;
+  o.buffer.mem = storage.mem;
+  o.buffer.offset = storage.offset + static_cast<size_t>(*offset) * item;
+  o.buffer.bytes = o.numel() == 0 ? 0 : static_cast<size_t>(extent) * item;
+  // The view must lie inside its storage.
+  if (static_cast<size_t>(*offset) * item + o.buffer.bytes > storage.bytes)
+    return std::nullopt;
+  return o;
+}
+
+bool Call::isNone(std::string_view name) const { return args_->get(name).isNone(); }
+
+std::optional<Operand> Call::input(std::string_view name) const {
+  const OpSchema &schema = args_->op().schema;
+  // The tensor inputs in the order lowering listed them (ArgumentNodes.h): symbolic integer
+  // nodes are passed by value, not as buffers.
+  auto isBuffer = [](const Argument &a) { return a.isNode() && !a.asNode()->value().sym(); };
+  size_t next = 0;
+  for (size_t i = 0; i < args_->size() && i < schema.args.size(); ++i) {
+    const Argument &a = args_->at(i);
+    if (a.isNode()) {
+      if (!isBuffer(a))
+        continue;
+      if (schema.args[i].name == name)
+        return next < op_->externInputs.size() ? view(op_->externInputs[next]) : std::nullopt;
+      ++next;
+    } else if (a.kind() == Argument::Kind::List || a.kind() == Argument::Kind::Tuple) {
+      for (const Argument &item : a.items())
+        next += isBuffer(item);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Operand> Call::output(size_t i) const {
+  if (i >= op_->externOutputs.size() || op_->externOutputs[i] < 0)
+    return std::nullopt;
+  int32_t b = op_->externOutputs[i];
+  BufferView v;
+  v.buffer = b;
+  v.sizes = program_->buffers[b].type.sizes;
+  v.strides = program_->buffers[b].type.strides;
+  v.offset = SymExpr(0);
+  return view(v);
+}
+
+std::optional<int64_t> Call::integer(std::string_view name) const {
+  auto e = args_->symInt(name);
+  if (!e)
+    return std::nullopt;
+  auto v = e->evaluate(*bindings_);
+  if (!v)
+    return std::nullopt;
+  return *v;
+}
+
+bool Call::outputsOverlapInputs() const {
+  auto range = [&](const BufferView &v) -> std::optional<DeviceBuffer> {
+    auto o = view(v);
+    if (!o)
+      return std::nullopt;
+    return o->buffer;
+  };
+  for (size_t i = 0; i < op_->externOutputs.size(); ++i) {
+    auto out = output(i);
+    if (!out)
+      continue;
+    for (const BufferView &v : op_->externInputs) {
+      auto in = range(v);
+      if (!in)
+        return true; // cannot tell: decline
+      const DeviceBuffer &a = out->buffer, &b = *in;
+      if (a.mem == b.mem && a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes)
+        return true;
+    }
+  }
+  return false;
+}
+
+LaunchArg bufferArg(const DeviceBuffer &buffer, bool written) {
+  LaunchArg a;
+  a.kind = LaunchArg::Kind::Buffer;
+  a.buffer = buffer;
+  a.written = written;
+  return a;
+}
+
+LaunchArg bufferArg(const Operand &operand, bool written) {
+  return bufferArg(operand.buffer, written);
+}
+
+LaunchArg longArg(int64_t value) {
+  LaunchArg a;
+  a.kind = LaunchArg::Kind::Long;
+  a.value = value;
+  return a;
+}
+
+LaunchArg floatArg(double value, Variant variant) {
+  if (variant == Variant::Double)
+    return longArg(std::bit_cast<int64_t>(value));
+  return longArg(static_cast<int64_t>(std::bit_cast<uint32_t>(static_cast<float>(value))));
+}
+
+LaunchArg lanesArg() {
+  LaunchArg a;
+  a.kind = LaunchArg::Kind::Lanes;
+  return a;
+}
+
+LaunchArg rowsArg() {
+  LaunchArg a;
+  a.kind = LaunchArg::Kind::Rows;
+  return a;
+}
+
+LaunchArg scratchArg(int bytesPerItem) {
+  LaunchArg a;
+  a.kind = LaunchArg::Kind::Scratch;
+  a.scratchBytesPerItem = bytesPerItem;
+  return a;
+}
+
+Status Launcher::launch(std::string_view name, std::span<const LaunchArg> args, int64_t xnumel,
+                        int64_t rnumel) {
+  auto set = loader_(std::string(name) + std::string(variantSuffix(variant_)));
+  if (!set)
+    return set.takeError();
+  return (*set)->launch(0, args, xnumel, rnumel);
+}
+
+Expected<TempBuffer> TempBuffer::create(const OpenCLContext &ctx, size_t bytes) {
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(bytes, 1), nullptr,
+                            &err);
+  if (err != CL_SUCCESS)
+    return clError("allocating " + std::to_string(bytes) + " bytes of scratch for an extern op",
+                   err);
+  return TempBuffer(m, bytes);
+}
+
+TempBuffer::~TempBuffer() {
+  if (mem_)
+    clReleaseMemObject(mem_);
+}
+
+Status fillZeros(const OpenCLContext &ctx, const DeviceBuffer &buffer) {
+  if (buffer.bytes == 0)
+    return Status::ok();
+  cl_uchar zero = 0;
+  cl_int err = clEnqueueFillBuffer(ctx.queue(), buffer.mem, &zero, 1, buffer.offset, buffer.bytes,
+                                   0, nullptr, nullptr);
+  if (err != CL_SUCCESS)
+    return clError("zeroing an extern op's result", err);
+  return Status::ok();
+}
+
+} // namespace device_externs
+
+} // namespace fxkit::opencl

@@ -1,0 +1,126 @@
+/// \file mm, addmm and bmm on the device where CLBlast declines them (float16 and bfloat16,
+/// layouts without a unit stride, or a build without CLBlast), with the reference kernels'
+/// semantics (backends/interp/ExternKernels.cpp): out = alpha * (a @ b) + beta * self, self
+/// broadcast to the product and ignored when beta is 0 (NaN in it does not propagate).
+///
+/// One work-item per output element (a grid-stride loop), its dot product accumulated in
+/// float (double for float64), operands read through their strides.
+
+#include "backends/opencl/runtime/DeviceExternSupport.h"
+
+namespace fxkit::opencl::device_externs {
+
+namespace {
+
+constexpr std::string_view kSource = R"CL(
+__kernel void FX_NAME(fx_matmul)(
+    __global const uchar *a_base, const ulong a_off,
+    __global const uchar *b_base, const ulong b_off,
+    __global const uchar *c_base, const ulong c_off,
+    __global uchar *o_base, const ulong o_off,
+    const long xnumel, const long M, const long N, const long K,
+    const long as0, const long as1, const long as2,
+    const long bs0, const long bs1, const long bs2,
+    const long cs0, const long cs1, const long cs2,
+    const long os0, const long os1, const long os2,
+    const long dt, const long dt_c, const long has_c, const long alpha_bits,
+    const long beta_bits) {
+  __global const uchar *a = a_base + a_off;
+  __global const uchar *b = b_base + b_off;
+  __global const uchar *c = c_base + c_off;
+  __global uchar *o = o_base + o_off;
+  const FX_ACC alpha = FX_BITS(alpha_bits), beta = FX_BITS(beta_bits);
+  for (long e = get_global_id(0); e < xnumel; e += get_global_size(0)) {
+    const long j = e % N, i = (e / N) % M, batch = e / (N * M);
+    const long arow = batch * as0 + i * as1, bcol = batch * bs0 + j * bs2;
+    FX_ACC acc = 0;
+    for (long p = 0; p < K; ++p)
+      acc += FX_LD(a, arow + p * as2, dt) * FX_LD(b, bcol + p * bs1, dt);
+    FX_ACC r = alpha * acc;
+    if (has_c)
+      r += beta * FX_LD(c, batch * cs0 + i * cs1 + j * cs2, dt_c);
+    FX_ST(o, batch * os0 + i * os1 + j * os2, dt, r);
+  }
+}
+)CL";
+
+/// A 2-d or 3-d operand's strides as (batch, row, column): batch stride 0 for a matrix.
+std::vector<int64_t> batched(const Operand &t) {
+  if (t.dim() == 3)
+    return t.strides;
+  return {0, t.strides[0], t.strides[1]};
+}
+
+} // namespace
+
+FamilySource matmulSource() {
+  return {kSource, {{"fx_matmul", false}}, {Variant::Float, Variant::Double}};
+}
+
+Expected<bool> runMatmul(const Call &call, const LauncherFor &launcherFor,
+                         std::string_view which) {
+  const BoundArgs &args = call.args();
+  bool addmm = which == "addmm", bmm = which == "bmm";
+  if (!addmm && !bmm && which != "mm")
+    return false;
+  auto a = call.input(addmm ? "mat1" : "self"), b = call.input(addmm ? "mat2" : "mat2");
+  auto out = call.output(0);
+  int64_t rank = bmm ? 3 : 2;
+  if (!a || !b || !out || a->dim() != rank || b->dim() != rank || out->dim() != rank)
+    return false;
+  int64_t batch = bmm ? a->sizes[0] : 1;
+  int64_t m = a->sizes[rank - 2], k = a->sizes[rank - 1], n = b->sizes[rank - 1];
+  if (b->sizes[rank - 2] != k || out->sizes[rank - 2] != m || out->sizes[rank - 1] != n ||
+      (bmm && (b->sizes[0] != batch || out->sizes[0] != batch)))
+    return false;
+  DType dtype = a->dtype;
+  if (b->dtype != dtype || out->dtype != dtype)
+    return false;
+  std::optional<Variant> variant = floatingVariant(dtype, call.device());
+  if (!variant || out->numel() == 0 || k == 0)
+    return false;
+  double alpha = 1, beta = 0;
+  std::optional<Operand> bias;
+  std::vector<int64_t> biasStrides(3, 0);
+  if (addmm) {
+    auto al = args.floating("alpha"), be = args.floating("beta");
+    if (!al || !be)
+      return false;
+    alpha = *al;
+    beta = *be;
+    bias = call.input("self");
+    if (!bias || bias->dim() > 2 || bias->dtype != dtype)
+      return false;
+    // Broadcast to (m, n), trailing-aligned.
+    std::vector<int64_t> shape{m, n};
+    size_t lead = 2 - bias->sizes.size();
+    for (size_t d = 0; d < bias->sizes.size(); ++d) {
+      int64_t size = bias->sizes[d];
+      if (size != shape[lead + d] && size != 1)
+        return false;
+      biasStrides[1 + lead + d] = size == 1 ? 0 : bias->strides[d];
+    }
+  }
+  std::vector<int64_t> as = batched(*a), bs = batched(*b), os = batched(*out);
+  auto launcher = launcherFor(*variant);
+  if (!launcher)
+    return launcher.takeError();
+  std::vector<LaunchArg> args2 = {
+      bufferArg(*a, false),  bufferArg(*b, false),   bufferArg(bias ? *bias : *a, false),
+      bufferArg(*out, true), longArg(out->numel()), longArg(m),
+      longArg(n),            longArg(k),
+  };
+  for (const std::vector<int64_t> *s : {&as, &bs, &biasStrides, &os})
+    for (int64_t v : *s)
+      args2.push_back(longArg(v));
+  args2.push_back(longArg(dtypeCode(dtype)));
+  args2.push_back(longArg(dtypeCode(bias ? bias->dtype : dtype)));
+  args2.push_back(longArg(bias && beta != 0));
+  args2.push_back(floatArg(alpha, *variant));
+  args2.push_back(floatArg(beta, *variant));
+  if (Status s = launcher->launch("fx_matmul", args2, batch * m * n, 1); !s)
+    return s.takeError();
+  return true;
+}
+
+} // namespace fxkit::opencl::device_externs

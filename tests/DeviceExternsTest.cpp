@@ -1,0 +1,560 @@
+/// The hand-written device kernels of extern ops (backends/opencl/runtime/DeviceExterns.h) on
+/// the default OpenCL device (PoCL's CPU device where there is no GPU), each against the
+/// reference interpreter: attention with and without masks, causal, scale, transposed views,
+/// float16/bfloat16/float64, padded logsumexp, and its GPU form (lanes per row); sort and topk
+/// with ties, NaN, signed zeros, both directions, integer keys, strided inputs; grouped,
+/// depthwise, 1-D, 3-D, transposed and channels-last convolutions with bias, stride, padding
+/// and dilation; matrix products in half and bfloat16. Every case asserts that the device
+/// kernel ran (the stats count it, no host extern call) and that a case a kernel does not take
+/// falls back to the host.
+
+#include "InterpreterTestSupport.h"
+#include "backends/interp/Interpreter.h"
+#include "backends/opencl/runtime/DeviceExternList.h"
+#include "backends/opencl/runtime/OpenCLProgram.h"
+#include "importers/FxTextParser.h"
+#include "ir/ops/OpRegistry.h"
+#include "transforms/Fusion.h"
+#include "transforms/Lowering.h"
+#include "transforms/MemoryPlanning.h"
+#include "transforms/ShapeInference.h"
+#include "transforms/SizeArgs.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+using namespace fxkit;
+using namespace fxkit::opencl;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The default device's context, or null (the test then skips, visibly).
+OpenCLContext *context() {
+  static std::unique_ptr<OpenCLContext> ctx = [] {
+    std::unique_ptr<OpenCLContext> out;
+    auto device = selectDevice("");
+    if (!device)
+      return out;
+    auto c = OpenCLContext::create(*device);
+    if (c)
+      out = c.take();
+    return out;
+  }();
+  return ctx.get();
+}
+
+#define REQUIRE_DEVICE()                                                                           \
+  if (!context())                                                                                  \
+  GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)"
+
+/// A temporary cache folder, removed at the end.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() /
+           ("fxkit-dx-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+            "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+struct Compiled {
+  Graph graph;
+  loop::LoopProgram program;
+  loop::FusedProgram fused;
+  loop::MemoryPlan plan;
+};
+
+::testing::AssertionResult compile(Graph graph, Compiled &c) {
+  c.graph = std::move(graph);
+  if (Status s = inferShapes(c.graph); !s)
+    return ::testing::AssertionFailure() << s.error().str();
+  auto program = lowerGraph(c.graph);
+  if (!program)
+    return ::testing::AssertionFailure() << program.error().str();
+  c.program = program.take();
+  auto fused = fuseLoopProgram(c.program);
+  if (!fused)
+    return ::testing::AssertionFailure() << fused.error().str();
+  c.fused = fused.take();
+  hoistSizeArgs(c.program, c.fused);
+  auto plan = planMemory(c.program, c.fused);
+  if (!plan)
+    return ::testing::AssertionFailure() << plan.error().str();
+  c.plan = plan.take();
+  return ::testing::AssertionSuccess();
+}
+
+/// Tolerances as PyTorch's testing uses them per dtype (float32 sums in another order than the
+/// interpreter's double ones; float16 and bfloat16 results rounded once more or less).
+struct Tolerance {
+  double rtol = 1e-4, atol = 1e-5;
+};
+Tolerance toleranceFor(DType dtype) {
+  switch (dtype) {
+  case DType::Float16:
+    return {2e-3, 1e-3};
+  case DType::BFloat16:
+    return {1.6e-2, 1e-2};
+  case DType::Float64:
+    return {1e-10, 1e-12};
+  default:
+    return {1e-4, 1e-5};
+  }
+}
+
+/// Expects `got` to equal `want` within the dtype's tolerance (NaN equal to NaN, infinities
+/// exact, integers exact).
+void expectSame(const RuntimeValue &gotValue, const RuntimeValue &wantValue, size_t index) {
+  const Tensor *got = gotValue.tensor(), *want = wantValue.tensor();
+  ASSERT_EQ(got == nullptr, want == nullptr) << "output " << index;
+  if (!got)
+    return;
+  ASSERT_EQ(got->dtype(), want->dtype()) << "output " << index;
+  ASSERT_EQ(got->sizes(), want->sizes()) << "output " << index;
+  Tolerance tol = toleranceFor(got->dtype());
+  bool exact = !dtypeIsFloating(got->dtype());
+  size_t bad = 0;
+  Tensor::forEachIndex(want->sizes(), [&](std::span<const int64_t> idx) {
+    bool same;
+    if (exact) {
+      same = got->getInt(idx) == want->getInt(idx);
+    } else {
+      double x = got->getDouble(idx), y = want->getDouble(idx);
+      same = (std::isnan(x) && std::isnan(y)) || x == y ||
+             (std::isfinite(y) && std::abs(x - y) <= tol.atol + tol.rtol * std::abs(y));
+    }
+    if (!same && bad++ < 5) {
+      std::string at;
+      for (int64_t i : idx)
+        at += std::to_string(i) + ",";
+      ADD_FAILURE() << "output " << index << " at [" << at << "]: "
+                    << (exact ? std::to_string(got->getInt(idx)) : std::to_string(got->getDouble(idx)))
+                    << " vs "
+                    << (exact ? std::to_string(want->getInt(idx)) : std::to_string(want->getDouble(idx)));
+    }
+  });
+  EXPECT_EQ(bad, 0u) << "output " << index << ": " << bad << " elements differ";
+}
+
+/// Runs `text` (typed placeholders) on the device with `inputs` (seeded random ones when
+/// empty) and with the reference interpreter, expects equal outputs, and returns the device
+/// run's stats.
+OpenCLStats expectAgrees(const std::string &text, std::vector<RuntimeValue> inputs = {},
+                         OpenCLOptions options = {}, OpenCLContext *ctx = nullptr) {
+  OpenCLStats stats;
+  registerReferenceKernels();
+  auto graph = parseFxText(text, "<test>");
+  EXPECT_TRUE(graph) << (graph ? "" : graph.error().str());
+  if (!graph)
+    return stats;
+  if (inputs.empty()) {
+    auto random = makeRandomInputs(*graph, {}, 7);
+    EXPECT_TRUE(random) << (random ? "" : random.error().str());
+    if (!random)
+      return stats;
+    inputs = random.take();
+  }
+  auto reference = parseFxText(text, "<test>");
+  auto expected = interpretGraph(*reference, inputs);
+  EXPECT_TRUE(expected) << (expected ? "" : expected.error().str());
+  if (!expected)
+    return stats;
+  Compiled c;
+  EXPECT_TRUE(compile(graph.take(), c));
+  TempDir cache;
+  if (options.cacheDir.empty())
+    options.cacheDir = cache.path.string();
+  auto program =
+      OpenCLProgram::load(ctx ? *ctx : *context(), c.program, c.fused, c.plan, options);
+  EXPECT_TRUE(program) << (program ? "" : program.error().str());
+  if (!program)
+    return stats;
+  auto result = (*program)->run(inputs);
+  EXPECT_TRUE(result) << (result ? "" : result.error().str());
+  stats = (*program)->stats();
+  if (!result)
+    return stats;
+  EXPECT_EQ(result->outputs.size(), expected->outputs.size());
+  for (size_t i = 0; i < result->outputs.size() && i < expected->outputs.size(); ++i)
+    expectSame(result->outputs[i], expected->outputs[i], i);
+  return stats;
+}
+
+/// Expects `n` extern ops on the device kernels and none on the host.
+#define EXPECT_ON_DEVICE(stats, n)                                                                 \
+  do {                                                                                             \
+    EXPECT_EQ((stats).deviceExterns, (n));                                                         \
+    EXPECT_EQ((stats).hostExterns, 0);                                                             \
+  } while (0)
+
+/// A float32 tensor of `sizes` whose elements cycle through `pool` in a scrambled order:
+/// ties, NaN and signed zeros where the pool has them.
+Tensor scrambled(const std::vector<int64_t> &sizes, const std::vector<double> &pool,
+                 DType dtype = DType::Float32) {
+  auto t = Tensor::zeros(dtype, sizes);
+  EXPECT_TRUE(t);
+  uint64_t state = 12345;
+  Tensor::forEachIndex(sizes, [&](std::span<const int64_t> index) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    t->setDouble(index, pool[(state >> 33) % pool.size()]);
+  });
+  return t.take();
+}
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// ---- Attention ----
+
+/// q, k, v as permuted views of (B, L, H, E) inputs, as Hugging Face models make them.
+std::string flashGraph(const std::string &dtype, const std::string &maskDecl,
+                       const std::string &kwargs, int64_t m = 37, int64_t n = 29, int64_t e = 20) {
+  auto blhe = [&](int64_t l, int64_t d) {
+    return dtype + "[2, " + std::to_string(l) + ", 3, " + std::to_string(d) + "][" +
+           std::to_string(l * 3 * d) + ", " + std::to_string(3 * d) + ", " + std::to_string(d) +
+           ", 1]cpu";
+  };
+  return "graph():\n"
+         "    %x : Tensor \"" + blhe(m, e) + "\"[num_users=1] = placeholder[target=x]\n"
+         "    %y : Tensor \"" + blhe(n, e) + "\"[num_users=1] = placeholder[target=y]\n"
+         "    %z : Tensor \"" + blhe(n, e + 3) + "\"[num_users=1] = placeholder[target=z]\n" +
+         maskDecl +
+         "    %q : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%x, [0, 2, 1, 3]), kwargs = {})\n"
+         "    %k : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%y, [0, 2, 1, 3]), kwargs = {})\n"
+         "    %v : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%z, [0, 2, 1, 3]), kwargs = {})\n"
+         "    %r : [num_users=2] = call_function[target=torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default](args = (%q, %k, %v), kwargs = {" + kwargs + "})\n"
+         "    %o : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = {})\n"
+         "    %l : [num_users=1] = call_function[target=operator.getitem](args = (%r, 1), kwargs = {})\n"
+         "    return (o, l)\n";
+}
+
+TEST(DeviceExterns, AttentionOnTransposedViewsWithTheDefaultScale) {
+  REQUIRE_DEVICE();
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "")), 1);
+}
+
+TEST(DeviceExterns, AttentionWithABroadcastFloatMaskAndAScale) {
+  REQUIRE_DEVICE();
+  std::string mask = "    %m : Tensor \"f32[2, 1, 37, 29][1073, 1073, 29, 1]cpu\"[num_users=1] = "
+                     "placeholder[target=m]\n";
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", mask, "attn_mask: %m, scale: 0.3")), 1);
+  // A mask of the last two dimensions only, and -inf entries.
+  std::string mask2 =
+      "    %m : Tensor \"f32[37, 29][29, 1]cpu\"[num_users=1] = placeholder[target=m]\n";
+  auto graph = parseFxText(flashGraph("f32", mask2, "attn_mask: %m"), "<test>");
+  ASSERT_TRUE(graph);
+  auto inputs = makeRandomInputs(*graph, {}, 3);
+  ASSERT_TRUE(inputs);
+  (*inputs)[3] = RuntimeValue{scrambled({37, 29}, {0.0, -1.5, -kInf, 0.25, 2.0})};
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", mask2, "attn_mask: %m"), *inputs), 1);
+}
+
+TEST(DeviceExterns, AttentionWithABoolMaskCausalAndFullyMaskedRows) {
+  REQUIRE_DEVICE();
+  std::string mask =
+      "    %m : Tensor \"b8[37, 29][29, 1]cpu\"[num_users=1] = placeholder[target=m]\n";
+  std::string text = flashGraph("f32", mask, "attn_mask: %m, is_causal: True");
+  auto graph = parseFxText(text, "<test>");
+  ASSERT_TRUE(graph);
+  auto inputs = makeRandomInputs(*graph, {}, 5);
+  ASSERT_TRUE(inputs);
+  // Row 4 keeps nothing: zeros and a logsumexp of -inf; row 0 keeps only key 0 if allowed.
+  Tensor m = scrambled({37, 29}, {1.0, 1.0, 0.0});
+  for (int64_t j = 0; j < 29; ++j)
+    m.setDouble(std::vector<int64_t>{4, j}, 0.0);
+  (*inputs)[3] = RuntimeValue{m};
+  EXPECT_ON_DEVICE(expectAgrees(text, *inputs), 1);
+}
+
+TEST(DeviceExterns, CausalAttentionWithMoreOrFewerKeysThanQueries) {
+  REQUIRE_DEVICE();
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 5, 9, 8)), 1);
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 9, 4, 8)), 1);
+}
+
+TEST(DeviceExterns, AttentionInFloat16BFloat16AndFloat64) {
+  REQUIRE_DEVICE();
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f16", "", "scale: 0.2")), 1);
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("bf16", "", "is_causal: True")), 1);
+  OpenCLStats s = expectAgrees(flashGraph("f64", "", ""));
+  // float64 needs cl_khr_fp64; without it the host computes it.
+  EXPECT_EQ(s.deviceExterns + s.hostExterns, 1);
+  if (context()->device().hasFp64)
+    EXPECT_ON_DEVICE(s, 1);
+}
+
+std::string efficientGraph(bool computeLse, const std::string &bias) {
+  return "graph():\n"
+         "    %q : Tensor \"f32[2, 3, 37, 16][1776, 592, 16, 1]cpu\"[num_users=1] = placeholder[target=q]\n"
+         "    %k : Tensor \"f32[2, 3, 21, 16][1008, 336, 16, 1]cpu\"[num_users=1] = placeholder[target=k]\n"
+         "    %v : Tensor \"f32[2, 3, 21, 16][1008, 336, 16, 1]cpu\"[num_users=1] = placeholder[target=v]\n"
+         "    %b : Tensor \"f32[1, 3, 37, 21][2331, 777, 21, 1]cpu\"[num_users=1] = placeholder[target=b]\n"
+         "    %r : [num_users=4] = call_function[target=torch.ops.aten._scaled_dot_product_efficient_attention.default](args = (%q, %k, %v, " +
+         bias + ", " + (computeLse ? "True" : "False") +
+         "), kwargs = {})\n"
+         "    %o : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = {})\n"
+         "    %l : [num_users=1] = call_function[target=operator.getitem](args = (%r, 1), kwargs = {})\n"
+         "    %s : [num_users=1] = call_function[target=operator.getitem](args = (%r, 2), kwargs = {})\n"
+         "    %f : [num_users=1] = call_function[target=operator.getitem](args = (%r, 3), kwargs = {})\n"
+         "    return (o, l, s, f)\n";
+}
+
+TEST(DeviceExterns, EfficientAttentionWithABiasAndAPaddedLogsumexp) {
+  REQUIRE_DEVICE();
+  // The logsumexp has 64 rows for 37 queries: the padding is +inf.
+  EXPECT_ON_DEVICE(expectAgrees(efficientGraph(true, "%b")), 1);
+  EXPECT_ON_DEVICE(expectAgrees(efficientGraph(false, "None")), 1);
+}
+
+TEST(DeviceExterns, AttentionInItsGpuFormWithLanesPerRow) {
+  REQUIRE_DEVICE();
+  OpenCLOptions options;
+  options.gpuExternForms = true;
+  options.tune = false;
+  // Lanes split the 29 keys unevenly; rows past the end of a work-group store nothing.
+  options.forceConfig = "lanes=4,rows=8";
+  std::string mask = "    %m : Tensor \"f32[2, 1, 37, 29][1073, 1073, 29, 1]cpu\"[num_users=1] = "
+                     "placeholder[target=m]\n";
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", mask, "attn_mask: %m, is_causal: True"), {},
+                                options),
+                   1);
+  EXPECT_ON_DEVICE(expectAgrees(efficientGraph(true, "%b"), {}, options), 1);
+}
+
+TEST(DeviceExterns, AttentionWithDropoutStaysOffTheDevice) {
+  REQUIRE_DEVICE();
+  // The reference kernels refuse dropout; the device kernel must not take it either.
+  std::string text = flashGraph("f32", "", "");
+  text.replace(text.find("(%q, %k, %v)"), 12, "(%q, %k, %v, 0.1)");
+  auto graph = parseFxText(text, "<test>");
+  ASSERT_TRUE(graph);
+  auto inputs = makeRandomInputs(*graph, {}, 1);
+  ASSERT_TRUE(inputs);
+  Compiled c;
+  ASSERT_TRUE(compile(graph.take(), c));
+  TempDir cache;
+  OpenCLOptions options;
+  options.cacheDir = cache.path.string();
+  auto program = OpenCLProgram::load(*context(), c.program, c.fused, c.plan, options);
+  ASSERT_TRUE(program);
+  auto result = (*program)->run(*inputs);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("dropout_p"), std::string::npos) << result.error().str();
+  EXPECT_EQ((*program)->stats().deviceExterns, 0);
+}
+
+// ---- sort, topk ----
+
+std::string sortGraph(const std::string &type, const std::string &call) {
+  return "graph():\n    %x : Tensor \"" + type +
+         "\"[num_users=1] = placeholder[target=x]\n"
+         "    %r : [num_users=2] = call_function[target=" +
+         call +
+         ")\n"
+         "    %v : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = {})\n"
+         "    %i : [num_users=1] = call_function[target=operator.getitem](args = (%r, 1), kwargs = {})\n"
+         "    return (v, i)\n";
+}
+
+const std::vector<double> kAwkward = {1.0, -2.0, 0.0, -0.0, kNan, 3.5, kInf, -kInf, 1.0, 1.0, -2.0};
+
+TEST(DeviceExterns, SortWithTiesNanAndSignedZerosBothWays) {
+  REQUIRE_DEVICE();
+  for (const char *desc : {"False", "True"}) {
+    SCOPED_TRACE(desc);
+    std::string text = sortGraph("f32[5, 37][37, 1]cpu",
+                                 std::string("torch.ops.aten.sort.default](args = (%x, -1, ") +
+                                     desc + "), kwargs = {}");
+    EXPECT_ON_DEVICE(expectAgrees(text, {RuntimeValue{scrambled({5, 37}, kAwkward)}}), 1);
+  }
+  // Powers of two and a single element.
+  for (int64_t n : {1, 2, 64}) {
+    std::string t = "f32[3, " + std::to_string(n) + "][" + std::to_string(n) + ", 1]cpu";
+    EXPECT_ON_DEVICE(expectAgrees(sortGraph(t, "torch.ops.aten.sort.default](args = (%x,), kwargs = {}"),
+                                  {RuntimeValue{scrambled({3, n}, kAwkward)}}),
+                     1);
+  }
+}
+
+TEST(DeviceExterns, StableSortAlongAStridedDimension) {
+  REQUIRE_DEVICE();
+  // dim 1 of a (6, 19, 4) tensor: rows are strided by 4, and the outer dims are not adjacent.
+  std::string text =
+      sortGraph("f32[6, 19, 4][76, 4, 1]cpu",
+                "torch.ops.aten.sort.stable](args = (%x,), kwargs = {stable: True, dim: 1, "
+                "descending: True}");
+  EXPECT_ON_DEVICE(expectAgrees(text, {RuntimeValue{scrambled({6, 19, 4}, kAwkward)}}), 1);
+  // A transposed input: the sorted dim has the large stride.
+  std::string transposed = "graph():\n"
+                           "    %x : Tensor \"f32[23, 7][7, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+                           "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%x, [1, 0]), kwargs = {})\n"
+                           "    %r : [num_users=2] = call_function[target=torch.ops.aten.sort.default](args = (%t, 1), kwargs = {})\n"
+                           "    %v : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = {})\n"
+                           "    %i : [num_users=1] = call_function[target=operator.getitem](args = (%r, 1), kwargs = {})\n"
+                           "    return (v, i)\n";
+  EXPECT_ON_DEVICE(expectAgrees(transposed, {RuntimeValue{scrambled({23, 7}, kAwkward)}}), 1);
+}
+
+TEST(DeviceExterns, SortOfIntegersBoolsAndHalves) {
+  REQUIRE_DEVICE();
+  EXPECT_ON_DEVICE(
+      expectAgrees(sortGraph("i64[4, 33][33, 1]cpu",
+                             "torch.ops.aten.sort.default](args = (%x, 1, True), kwargs = {}"),
+                   {RuntimeValue{scrambled({4, 33}, {3, -7, 0, 3, 9e15, -1}, DType::Int64)}}),
+      1);
+  EXPECT_ON_DEVICE(
+      expectAgrees(sortGraph("b8[2, 17][17, 1]cpu",
+                             "torch.ops.aten.sort.default](args = (%x,), kwargs = {}"),
+                   {RuntimeValue{scrambled({2, 17}, {0, 1, 1}, DType::Bool)}}),
+      1);
+  EXPECT_ON_DEVICE(expectAgrees(sortGraph("f16[3, 40][40, 1]cpu",
+                                          "torch.ops.aten.sort.default](args = (%x, -1, True), "
+                                          "kwargs = {}"),
+                                {RuntimeValue{scrambled({3, 40}, kAwkward, DType::Float16)}}),
+                   1);
+}
+
+TEST(DeviceExterns, TopkLargestAndSmallestWithTiesAndNan) {
+  REQUIRE_DEVICE();
+  for (const char *call : {"torch.ops.aten.topk.default](args = (%x, 5, 1), kwargs = {}",
+                           "torch.ops.aten.topk.default](args = (%x, 3, 1, False), kwargs = {}",
+                           "torch.ops.aten.topk.default](args = (%x, 1, -1, True, False), kwargs = {}",
+                           "torch.ops.aten.topk.default](args = (%x, 21, 1), kwargs = {}"}) {
+    SCOPED_TRACE(call);
+    EXPECT_ON_DEVICE(expectAgrees(sortGraph("f32[3, 21, 5][105, 5, 1]cpu", call),
+                                  {RuntimeValue{scrambled({3, 21, 5}, kAwkward)}}),
+                     1);
+  }
+}
+
+// ---- convolution ----
+
+std::string convGraph(const std::string &x, const std::string &w, const std::string &b,
+                      const std::string &rest) {
+  std::string text = "graph():\n"
+                     "    %x : Tensor \"" + x + "\"[num_users=1] = placeholder[target=x]\n"
+                     "    %w : Tensor \"" + w + "\"[num_users=1] = placeholder[target=w]\n";
+  if (!b.empty())
+    text += "    %b : Tensor \"" + b + "\"[num_users=1] = placeholder[target=b]\n";
+  text += "    %r : [num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%x, %w, " +
+          std::string(b.empty() ? "None" : "%b") + ", " + rest + "), kwargs = {})\n    return (r,)\n";
+  return text;
+}
+
+TEST(DeviceExterns, DepthwiseAndGroupedConvolutions) {
+  REQUIRE_DEVICE();
+  // MobileNetV2's depthwise 3x3, stride 2, padding 1; with a bias and dilation 2.
+  EXPECT_ON_DEVICE(expectAgrees(convGraph("f32[2, 6, 11, 9][594, 99, 9, 1]cpu",
+                                          "f32[6, 1, 3, 3][9, 9, 3, 1]cpu", "",
+                                          "[2, 2], [1, 1], [1, 1], False, [0, 0], 6")),
+                   1);
+  EXPECT_ON_DEVICE(expectAgrees(convGraph("f32[2, 6, 11, 9][594, 99, 9, 1]cpu",
+                                          "f32[6, 1, 3, 3][9, 9, 3, 1]cpu", "f32[6][1]cpu",
+                                          "[1, 2], [2, 0], [2, 1], False, [0, 0], 6")),
+                   1);
+  // Two groups of 4 -> 3 channels, 1-D, with a bias.
+  EXPECT_ON_DEVICE(expectAgrees(convGraph("f32[3, 8, 20][160, 20, 1]cpu",
+                                          "f32[6, 4, 5][20, 5, 1]cpu", "f32[6][1]cpu",
+                                          "[3], [2], [1], False, [0], 2")),
+                   1);
+}
+
+TEST(DeviceExterns, ThreeDTransposedAndChannelsLastConvolutions) {
+  REQUIRE_DEVICE();
+  EXPECT_ON_DEVICE(expectAgrees(convGraph("f32[1, 4, 5, 6, 7][840, 210, 42, 7, 1]cpu",
+                                          "f32[2, 2, 2, 3, 2][24, 12, 6, 2, 1]cpu", "f32[2][1]cpu",
+                                          "[1, 2, 1], [1, 0, 1], [1, 1, 2], False, [0, 0, 0], 2")),
+                   1);
+  // Transposed, grouped, stride 2, padding 1, output padding 1: weight (in, out / groups, k).
+  EXPECT_ON_DEVICE(expectAgrees(convGraph("f32[2, 4, 5, 6][120, 30, 6, 1]cpu",
+                                          "f32[4, 3, 3, 3][27, 9, 3, 1]cpu", "f32[6][1]cpu",
+                                          "[2, 2], [1, 1], [1, 1], True, [1, 1], 2")),
+                   1);
+  // Channels-last input in float16.
+  EXPECT_ON_DEVICE(expectAgrees(convGraph("f16[2, 4, 7, 7][196, 1, 28, 4]cpu",
+                                          "f16[8, 2, 3, 3][18, 9, 3, 1]cpu", "f16[8][1]cpu",
+                                          "[1, 1], [1, 1], [1, 1], False, [0, 0], 2")),
+                   1);
+}
+
+TEST(DeviceExterns, ConvolutionsCLBlastTakesRunOnTheDeviceKernelWithoutIt) {
+  REQUIRE_DEVICE();
+  OpenCLOptions options;
+  options.useBlas = false;
+  OpenCLStats s = expectAgrees(convGraph("f32[2, 3, 9, 9][243, 81, 9, 1]cpu",
+                                         "f32[5, 3, 3, 3][27, 9, 3, 1]cpu", "",
+                                         "[1, 1], [0, 0], [1, 1], False, [0, 0], 1"),
+                               {}, options);
+  EXPECT_ON_DEVICE(s, 1);
+  EXPECT_EQ(s.blasCalls, 0);
+}
+
+// ---- matrix products ----
+
+TEST(DeviceExterns, MatrixProductsInHalfAndBFloat16) {
+  REQUIRE_DEVICE();
+  std::string addmm =
+      "graph():\n"
+      "    %b : Tensor \"bf16[24][1]cpu\"[num_users=1] = placeholder[target=b]\n"
+      "    %x : Tensor \"bf16[13, 40][40, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+      "    %w : Tensor \"bf16[24, 40][40, 1]cpu\"[num_users=1] = placeholder[target=w]\n"
+      "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%w, [1, 0]), kwargs = {})\n"
+      "    %r : [num_users=1] = call_function[target=torch.ops.aten.addmm.default](args = (%b, %x, %t), kwargs = {beta: 0.5, alpha: 2.0})\n"
+      "    return (r,)\n";
+  EXPECT_ON_DEVICE(expectAgrees(addmm), 1);
+  std::string bmm =
+      "graph():\n"
+      "    %x : Tensor \"f16[3, 9, 17][153, 17, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+      "    %y : Tensor \"f16[3, 11, 17][187, 17, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
+      "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%y, [0, 2, 1]), kwargs = {})\n"
+      "    %r : [num_users=1] = call_function[target=torch.ops.aten.bmm.default](args = (%x, %t), kwargs = {})\n"
+      "    return (r,)\n";
+  EXPECT_ON_DEVICE(expectAgrees(bmm), 1);
+}
+
+TEST(DeviceExterns, Float32ProductsWithoutCLBlastAndABetaOfZero) {
+  REQUIRE_DEVICE();
+  OpenCLOptions options;
+  options.useBlas = false;
+  std::string mm = "graph():\n"
+                   "    %x : Tensor \"f32[7, 33][33, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+                   "    %y : Tensor \"f32[33, 5][5, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
+                   "    %r : [num_users=1] = call_function[target=torch.ops.aten.mm.default](args = (%x, %y), kwargs = {})\n"
+                   "    return (r,)\n";
+  EXPECT_ON_DEVICE(expectAgrees(mm, {}, options), 1);
+  // beta = 0: NaN in self does not propagate.
+  std::string addmm =
+      "graph():\n"
+      "    %b : Tensor \"f32[7, 5][5, 1]cpu\"[num_users=1] = placeholder[target=b]\n"
+      "    %x : Tensor \"f32[7, 33][33, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+      "    %y : Tensor \"f32[33, 5][5, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
+      "    %r : [num_users=1] = call_function[target=torch.ops.aten.addmm.default](args = (%b, %x, %y), kwargs = {beta: 0})\n"
+      "    return (r,)\n";
+  auto graph = parseFxText(addmm, "<test>");
+  ASSERT_TRUE(graph);
+  auto inputs = makeRandomInputs(*graph, {}, 2);
+  ASSERT_TRUE(inputs);
+  (*inputs)[0] = RuntimeValue{scrambled({7, 5}, {kNan, 1.0})};
+  EXPECT_ON_DEVICE(expectAgrees(addmm, *inputs, options), 1);
+}
+
+// ---- the list ----
+
+TEST(DeviceExterns, TheListNamesRegisteredExternOps) {
+  for (const DeviceExternTarget &t : kDeviceExternTargets) {
+    const OpInfo *info = OpRegistry::instance().lookup(t.target);
+    ASSERT_NE(info, nullptr) << t.target;
+    EXPECT_EQ(info->category, OpCategory::Extern) << t.target;
+    EXPECT_EQ(deviceExternFamily(t.target), t.family);
+    EXPECT_EQ(deviceExternFamily(std::string_view(t.target).substr(10)), t.family);
+  }
+  EXPECT_FALSE(deviceExternFamily("torch.ops.aten.embedding.default"));
+}
+
+} // namespace

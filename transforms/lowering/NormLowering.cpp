@@ -1,0 +1,590 @@
+/// \file Lowering rules of softmax, log_softmax and their backward ops, and of the layer, group
+/// and batch normalisations: each node becomes a reduction over its rows (an online softmax, a
+/// sum, a Welford var_mean) followed by pointwise ops that read the row statistics, as
+/// Inductor's decompositions write them (torch/_decomp/decompositions.py: _softmax,
+/// _log_softmax, _softmax_backward_data, _log_softmax_backward_data, native_group_norm,
+/// native_batch_norm_helper; torch/_refs: native_layer_norm). Fusion then groups them.
+///
+/// Half inputs compute in float32 and float64 ones in float64 (get_computation_dtype); results
+/// are converted to their inferred dtypes on store. Statistics stay in the computation dtype
+/// inside the program; the mean/rstd results are converted copies, so a float16 input's
+/// normalised output does not see its statistics rounded to float16 (as in eager).
+
+#include "ir/ops/ShapeRules.h"
+#include "transforms/lowering/Lowerer.h"
+#include "transforms/lowering/LoweringRules.h"
+
+#include <functional>
+
+namespace fxkit::lowering {
+
+namespace {
+
+/// torch._prims_common.get_computation_dtype for the floating dtypes the rules accept.
+DType computeDType(DType input) {
+  return input == DType::Float64 ? DType::Float64 : DType::Float32;
+}
+
+bool floatingLoopDType(DType dtype) { return dtypeIsFloating(dtype) && loopDType(dtype); }
+
+TensorType contiguousType(DType dtype, const std::vector<SymExpr> &sizes, const Device &device) {
+  TensorType t;
+  t.dtype = dtype;
+  t.sizes = sizes;
+  t.strides = TensorType::contiguousStrides(sizes);
+  t.device = device;
+  return t;
+}
+
+/// Where a row statistic over `kept` sizes lives: its buffer (contiguous over `kept`, in the
+/// computation dtype).
+struct Stat {
+  int32_t buffer = -1;
+  std::vector<SymExpr> kept;
+  DType dtype = DType::Float32;
+
+  /// Its value at the kept variables `vars` (one per kept dimension).
+  int32_t load(BodyBuilder &b, const std::vector<SymExpr> &vars) const {
+    return b.load(buffer, linearIndex(SymExpr(0), kept, TensorType::contiguousStrides(kept), vars),
+                  dtype);
+  }
+};
+
+/// The body value a reduction reduces, from its kept and reduced variables.
+using RowBody = std::function<int32_t(BodyBuilder &, const std::vector<SymExpr> &kept,
+                                      const std::vector<SymExpr> &reduced)>;
+
+/// One reduction op of `kind` over the points (kept, reduced), accumulated in `acc`; its
+/// results (reductionResultCount: VarMean gives variance then mean, OnlineSoftmax max then
+/// sum) are stored in new buffers contiguous over `kept`.
+std::vector<Stat> reduceRows(Lowerer &l, const Node &n, ReductionKind kind, DType acc,
+                             const std::vector<SymExpr> &kept, const std::vector<SymExpr> &reduced,
+                             const RowBody &body, const Device &device) {
+  std::vector<SymExpr> keptVars;
+  {
+    LoopOp &op = l.newOp(LoopOpKind::Reduction, n);
+    op.reduction = kind;
+    op.correction = 0; // normalisations take the biased variance
+    op.accumulator = acc;
+    keptVars = iterate(kept, op.ranges, false);
+    std::vector<SymExpr> reducedVars = iterate(reduced, op.reductionRanges, true);
+    // A reduction over one point still needs a reduction range to be placed in a kernel.
+    if (op.reductionRanges.empty())
+      op.reductionRanges.push_back(SymExpr(1));
+    BodyBuilder b(op);
+    op.reduced = b.cast(body(b, keptVars, reducedVars), acc);
+  }
+  int32_t opIndex = l.currentOp();
+  TensorType type = contiguousType(acc, kept, device);
+  std::vector<Stat> out;
+  for (int r = 0; r < reductionResultCount(kind); ++r) {
+    int32_t buffer = l.newBuffer(type, opIndex);
+    l.program_.ops[opIndex].stores.push_back(
+        {buffer, linearIndex(SymExpr(0), type.sizes, type.strides, keptVars), r});
+    out.push_back({buffer, kept, acc});
+  }
+  return out;
+}
+
+/// Stores `value` (converted to `type`'s dtype) into a new buffer of `type` at the op's point
+/// `vars` (one variable per dimension of `type`); returns the buffer.
+int32_t storeInto(Lowerer &l, LoopOp &op, BodyBuilder &b, int32_t value, const TensorType &type,
+                  const std::vector<SymExpr> &vars) {
+  int32_t buffer = l.newBuffer(type, l.currentOp());
+  op.stores.push_back(
+      {buffer, linearIndex(SymExpr(0), type.sizes, type.strides, vars), b.cast(value, type.dtype)});
+  return buffer;
+}
+
+/// A list of results (Lowered::Kind::Tensors) whose buffers are `buffers`, of `types`.
+Lowered resultList(const std::vector<int32_t> &buffers, const std::vector<TensorType> &types) {
+  Lowered v;
+  v.kind = Lowered::Kind::Tensors;
+  for (size_t i = 0; i < buffers.size(); ++i)
+    v.views.push_back(Lowerer::wholeView(buffers[i], types[i]));
+  return v;
+}
+
+/// The node's tensor results, all present (the normalisations' forward results are never None).
+std::optional<std::vector<TensorType>> resultTypes(const Node &n) {
+  const auto *ts = n.value().tensors();
+  if (!ts)
+    return std::nullopt;
+  std::vector<TensorType> out;
+  for (const auto &t : *ts) {
+    if (!t)
+      return std::nullopt;
+    out.push_back(*t);
+  }
+  return out;
+}
+
+/// `vars` with the entry at `dim` left out.
+std::vector<SymExpr> without(const std::vector<SymExpr> &vars, size_t dim) {
+  std::vector<SymExpr> out;
+  for (size_t d = 0; d < vars.size(); ++d)
+    if (d != dim)
+      out.push_back(vars[d]);
+  return out;
+}
+
+/// The variables of a whole tensor: the kept ones with `reduced` put at dimension `dim`.
+std::vector<SymExpr> withAt(const std::vector<SymExpr> &kept, size_t dim, const SymExpr &reduced) {
+  std::vector<SymExpr> out = kept;
+  out.insert(out.begin() + static_cast<std::ptrdiff_t>(std::min(dim, out.size())), reduced);
+  return out;
+}
+
+/// `view` read at `vars` and converted to `acc`.
+int32_t loadAt(Lowerer &l, BodyBuilder &b, const BufferView &view, const std::vector<SymExpr> &vars,
+               DType acc) {
+  DType stored = l.program_.buffers[view.buffer].type.dtype;
+  return b.cast(
+      b.load(view.buffer, linearIndex(view.offset, view.sizes, view.strides, vars), stored), acc);
+}
+
+// ---- softmax ----
+
+/// _softmax/_log_softmax: an online-softmax reduction (the row's max and sum(exp(x - max)),
+/// one pass), then exp(x - max) / sum or (x - max) - log(sum). A row holding NaN or +inf
+/// gives NaN, an all -inf row NaN, as the decomposition.
+template <bool Log> Status lowerSoftmax(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto in = l.tensorArg(n, args.get("self"));
+  if (!in)
+    return in.takeError();
+  const TensorType *result = n.value().tensor();
+  DType inDType = l.program_.buffers[in->buffer].type.dtype;
+  if (!result || !floatingLoopDType(inDType)) // integers: the kernel reports eager's error
+    return l.lowerExtern(n, args);
+  auto dim = args.integer("dim");
+  if (!dim)
+    return dim.takeError();
+  size_t rank = in->sizes.size();
+  auto d = normalizeDim(*dim, rank);
+  if (!d)
+    return l.nodeError(n, d.error().message);
+  size_t axis = static_cast<size_t>(*d);
+  DType acc = computeDType(inDType);
+  BufferView x = *in;
+  std::vector<SymExpr> kept = rank ? without(x.sizes, axis) : std::vector<SymExpr>{};
+  std::vector<SymExpr> reduced =
+      rank ? std::vector<SymExpr>{x.sizes[axis]} : std::vector<SymExpr>{};
+  std::vector<Stat> stats = reduceRows(
+      l, n, ReductionKind::OnlineSoftmax, acc, kept, reduced,
+      [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
+        return loadAt(l, b, x, rank ? withAt(kv, axis, rv[0]) : kv, acc);
+      },
+      result->device);
+  TensorType out = *result;
+  LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+  BodyBuilder b(op);
+  std::vector<SymExpr> vars = iterate(out.sizes, op.ranges, false);
+  std::vector<SymExpr> kv = rank ? without(vars, axis) : vars;
+  int32_t shifted = b.op(ScalarOp::Sub, acc, loadAt(l, b, x, vars, acc), stats[0].load(b, kv));
+  int32_t sum = stats[1].load(b, kv);
+  int32_t value = Log ? b.op(ScalarOp::Sub, acc, shifted, b.op(ScalarOp::Log, acc, sum))
+                      : b.op(ScalarOp::TrueDiv, acc, b.op(ScalarOp::Exp, acc, shifted), sum);
+  l.values_[n.scratch()] = l.finishPointwise(op, b, value, out, vars);
+  return Status::ok();
+}
+
+/// _softmax_backward_data: y * g - y * sum(y * g); _log_softmax_backward_data:
+/// g - exp(y) * sum(g); in the computation dtype of grad_output and output, stored as
+/// input_dtype.
+template <bool Log> Status lowerSoftmaxBackward(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto g = l.tensorArg(n, args.get("grad_output"));
+  if (!g)
+    return g.takeError();
+  auto y = l.tensorArg(n, args.get("output"));
+  if (!y)
+    return y.takeError();
+  const TensorType *result = n.value().tensor();
+  DType gDType = l.program_.buffers[g->buffer].type.dtype;
+  DType yDType = l.program_.buffers[y->buffer].type.dtype;
+  if (!result || !floatingLoopDType(gDType) || !floatingLoopDType(yDType) ||
+      !loopDType(result->dtype) || g->sizes.size() != y->sizes.size())
+    return l.lowerExtern(n, args);
+  auto dim = args.integer("dim");
+  if (!dim)
+    return dim.takeError();
+  size_t rank = g->sizes.size();
+  auto d = normalizeDim(*dim, rank);
+  if (!d)
+    return l.nodeError(n, d.error().message);
+  size_t axis = static_cast<size_t>(*d);
+  DType acc =
+      gDType == DType::Float64 || yDType == DType::Float64 ? DType::Float64 : DType::Float32;
+  BufferView gv = *g, yv = *y;
+  std::vector<SymExpr> kept = rank ? without(gv.sizes, axis) : std::vector<SymExpr>{};
+  std::vector<SymExpr> reduced =
+      rank ? std::vector<SymExpr>{gv.sizes[axis]} : std::vector<SymExpr>{};
+  std::vector<Stat> sum = reduceRows(
+      l, n, ReductionKind::Sum, acc, kept, reduced,
+      [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
+        std::vector<SymExpr> at = rank ? withAt(kv, axis, rv[0]) : kv;
+        int32_t gl = loadAt(l, b, gv, at, acc);
+        return Log ? gl : b.op(ScalarOp::Mul, acc, gl, loadAt(l, b, yv, at, acc));
+      },
+      result->device);
+  TensorType out = *result;
+  LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+  BodyBuilder b(op);
+  std::vector<SymExpr> vars = iterate(out.sizes, op.ranges, false);
+  int32_t gl = loadAt(l, b, gv, vars, acc), yl = loadAt(l, b, yv, vars, acc);
+  int32_t s = sum[0].load(b, rank ? without(vars, axis) : vars);
+  int32_t value =
+      Log ? b.op(ScalarOp::Sub, acc, gl, b.op(ScalarOp::Mul, acc, b.op(ScalarOp::Exp, acc, yl), s))
+          : b.op(ScalarOp::Sub, acc, b.op(ScalarOp::Mul, acc, gl, yl),
+                 b.op(ScalarOp::Mul, acc, yl, s));
+  l.values_[n.scratch()] = l.finishPointwise(op, b, value, out, vars);
+  return Status::ok();
+}
+
+// ---- Normalisations ----
+
+/// An optional tensor argument's view; nullopt for None. `ok` turns false where the tensor is
+/// one the loop bodies cannot read.
+Expected<std::optional<BufferView>> optionalView(Lowerer &l, const Node &n, const BoundArgs &args,
+                                                 std::string_view name, bool &ok) {
+  const Argument &a = args.get(name);
+  if (a.isNone())
+    return std::optional<BufferView>();
+  auto v = l.tensorArg(n, a);
+  if (!v)
+    return v.takeError();
+  ok = ok && loopDType(l.program_.buffers[v->buffer].type.dtype);
+  return std::optional<BufferView>(*v);
+}
+
+/// (x - mean) * rstd, then * weight, + bias where given: the affine step of every
+/// normalisation, in `acc`.
+int32_t affine(BodyBuilder &b, DType acc, int32_t x, int32_t mean, int32_t rstd, int32_t weight,
+               int32_t bias) {
+  int32_t v = b.op(ScalarOp::Mul, acc, b.op(ScalarOp::Sub, acc, x, mean), rstd);
+  if (weight >= 0)
+    v = b.op(ScalarOp::Mul, acc, v, weight);
+  if (bias >= 0)
+    v = b.op(ScalarOp::Add, acc, v, bias);
+  return v;
+}
+
+/// rsqrt(var + eps).
+int32_t rstdOf(BodyBuilder &b, DType acc, int32_t var, double eps) {
+  return b.op(ScalarOp::Rsqrt, acc, b.op(ScalarOp::Add, acc, var, b.constant(eps, acc)));
+}
+
+/// native_layer_norm: var_mean over the trailing normalized_shape dims (Welford, biased), then
+/// (x - mean) * rsqrt(var + eps) * weight + bias; mean and rstd stored as inferred (the leading
+/// dims, then 1 per normalised dim).
+Status lowerLayerNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto in = l.tensorArg(n, args.get("input"));
+  if (!in)
+    return in.takeError();
+  auto normalized = args.symIntList("normalized_shape");
+  if (!normalized)
+    return normalized.takeError();
+  auto eps = args.floating("eps");
+  if (!eps)
+    return eps.takeError();
+  bool ok = true;
+  auto weight = optionalView(l, n, args, "weight", ok);
+  if (!weight)
+    return weight.takeError();
+  auto bias = optionalView(l, n, args, "bias", ok);
+  if (!bias)
+    return bias.takeError();
+  auto types = resultTypes(n);
+  DType inDType = l.program_.buffers[in->buffer].type.dtype;
+  size_t rank = in->sizes.size(), k = normalized->size();
+  if (!ok || !types || types->size() != 3 || !floatingLoopDType(inDType) || k > rank || k == 0)
+    return l.lowerExtern(n, args);
+  size_t axis = rank - k;
+  DType acc = computeDType(inDType);
+  const Device device = (*types)[0].device;
+  BufferView x = *in;
+  std::vector<SymExpr> kept(x.sizes.begin(), x.sizes.begin() + static_cast<std::ptrdiff_t>(axis));
+  std::vector<SymExpr> reduced(x.sizes.begin() + static_cast<std::ptrdiff_t>(axis), x.sizes.end());
+  std::vector<Stat> stats = reduceRows(
+      l, n, ReductionKind::VarMean, acc, kept, reduced,
+      [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
+        std::vector<SymExpr> at = kv;
+        at.insert(at.end(), rv.begin(), rv.end());
+        return loadAt(l, b, x, at, acc);
+      },
+      device);
+  const Stat &var = stats[0], &mean = stats[1];
+  std::vector<int32_t> buffers;
+  {
+    // The normalised result: weight and bias (of normalized_shape) broadcast from the right.
+    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+    BodyBuilder b(op);
+    std::vector<SymExpr> vars = iterate((*types)[0].sizes, op.ranges, false);
+    std::vector<SymExpr> kv(vars.begin(), vars.begin() + static_cast<std::ptrdiff_t>(axis));
+    int32_t w = -1, c = -1;
+    if (*weight) {
+      auto v = l.operand(b, n, args.get("weight"), vars, acc);
+      if (!v)
+        return v.takeError();
+      w = *v;
+    }
+    if (*bias) {
+      auto v = l.operand(b, n, args.get("bias"), vars, acc);
+      if (!v)
+        return v.takeError();
+      c = *v;
+    }
+    int32_t value = affine(b, acc, loadAt(l, b, x, vars, acc), mean.load(b, kv),
+                           rstdOf(b, acc, var.load(b, kv), *eps), w, c);
+    buffers.push_back(storeInto(l, op, b, value, (*types)[0], vars));
+  }
+  {
+    // mean and rstd, converted to their inferred dtype (the input's on CPU).
+    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+    BodyBuilder b(op);
+    std::vector<SymExpr> kv = iterate(kept, op.ranges, false), at = kv;
+    at.resize(rank, SymExpr(0));
+    buffers.push_back(storeInto(l, op, b, mean.load(b, kv), (*types)[1], at));
+    buffers.push_back(storeInto(l, op, b, rstdOf(b, acc, var.load(b, kv), *eps), (*types)[2], at));
+  }
+  l.values_[n.scratch()] = resultList(buffers, *types);
+  return Status::ok();
+}
+
+/// native_group_norm: the input read as (N, group, C / group, *spatial); var_mean per (n, group)
+/// over the rest, then (x - mean) * rsqrt(var + eps) * weight[c] + bias[c]. The normalised
+/// result is computed over that same (N, group, C / group, *spatial) iteration space, so it
+/// lines up with the reduction's rows. mean and rstd are (N, group).
+Status lowerGroupNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto in = l.tensorArg(n, args.get("input"));
+  if (!in)
+    return in.takeError();
+  auto group = args.integer("group");
+  if (!group)
+    return group.takeError();
+  auto eps = args.floating("eps");
+  if (!eps)
+    return eps.takeError();
+  bool ok = true;
+  auto weight = optionalView(l, n, args, "weight", ok);
+  if (!weight)
+    return weight.takeError();
+  auto bias = optionalView(l, n, args, "bias", ok);
+  if (!bias)
+    return bias.takeError();
+  auto types = resultTypes(n);
+  DType inDType = l.program_.buffers[in->buffer].type.dtype;
+  size_t rank = in->sizes.size();
+  for (const auto *p : {&*weight, &*bias})
+    ok = ok && (!*p || (*p)->sizes.size() == 1);
+  if (!ok || !types || types->size() != 3 || !floatingLoopDType(inDType) || rank < 2 || *group <= 0)
+    return l.lowerExtern(n, args);
+  DType acc = computeDType(inDType);
+  const Device device = (*types)[0].device;
+  BufferView x = *in;
+  SymExpr groups(*group);
+  const SymExpr &channels = x.sizes[1];
+  SymExpr perGroup =
+      channels.isConstant() ? SymExpr(channels.constant() / *group) : symFloorDiv(channels, groups);
+  std::vector<SymExpr> spatial(x.sizes.begin() + 2, x.sizes.end());
+  // The channel of (group g, channel c' within it), and a view's offset at (n, channel,
+  // spatial variables).
+  auto channelOf = [&](const SymExpr &g, const SymExpr &c) {
+    return symAdd(symMul(g, perGroup), c);
+  };
+  auto at = [&](const BufferView &v, const SymExpr &nv, const SymExpr &ch,
+                std::span<const SymExpr> sp) {
+    SymExpr index = symAdd(symAdd(v.offset, symMul(nv, v.strides[0])), symMul(ch, v.strides[1]));
+    for (size_t j = 0; j < sp.size(); ++j)
+      index = symAdd(index, symMul(sp[j], v.strides[2 + j]));
+    return index;
+  };
+  std::vector<SymExpr> kept{x.sizes[0], groups};
+  std::vector<SymExpr> reduced{perGroup};
+  reduced.insert(reduced.end(), spatial.begin(), spatial.end());
+  std::vector<Stat> stats = reduceRows(
+      l, n, ReductionKind::VarMean, acc, kept, reduced,
+      [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
+        SymExpr index =
+            at(x, kv[0], channelOf(kv[1], rv[0]), std::span<const SymExpr>(rv).subspan(1));
+        return b.cast(b.load(x.buffer, index, inDType), acc);
+      },
+      device);
+  const Stat &var = stats[0], &mean = stats[1];
+  std::vector<int32_t> buffers;
+  {
+    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+    BodyBuilder b(op);
+    std::vector<SymExpr> space = kept;
+    space.insert(space.end(), reduced.begin(), reduced.end());
+    std::vector<SymExpr> vars = iterate(space, op.ranges, false);
+    std::span<const SymExpr> sp = std::span<const SymExpr>(vars).subspan(3);
+    SymExpr ch = channelOf(vars[1], vars[2]);
+    auto param = [&](const std::optional<BufferView> &p) {
+      if (!p)
+        return -1;
+      DType stored = l.program_.buffers[p->buffer].type.dtype;
+      return b.cast(b.load(p->buffer, symAdd(p->offset, symMul(ch, p->strides[0])), stored), acc);
+    };
+    std::vector<SymExpr> kv{vars[0], vars[1]};
+    int32_t value = affine(b, acc, b.cast(b.load(x.buffer, at(x, vars[0], ch, sp), inDType), acc),
+                           mean.load(b, kv), rstdOf(b, acc, var.load(b, kv), *eps), param(*weight),
+                           param(*bias));
+    const TensorType &outType = (*types)[0];
+    BufferView outView{-1, outType.sizes, outType.strides, SymExpr(0)};
+    int32_t buffer = l.newBuffer(outType, l.currentOp());
+    op.stores.push_back({buffer, at(outView, vars[0], ch, sp), b.cast(value, outType.dtype)});
+    buffers.push_back(buffer);
+  }
+  {
+    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+    BodyBuilder b(op);
+    std::vector<SymExpr> kv = iterate(kept, op.ranges, false);
+    buffers.push_back(storeInto(l, op, b, mean.load(b, kv), (*types)[1], kv));
+    buffers.push_back(storeInto(l, op, b, rstdOf(b, acc, var.load(b, kv), *eps), (*types)[2], kv));
+  }
+  l.values_[n.scratch()] = resultList(buffers, *types);
+  return Status::ok();
+}
+
+/// The batch normalisations: _native_batch_norm_legit (.default, .no_stats),
+/// _native_batch_norm_legit_no_training and _native_batch_norm_legit_functional, as
+/// torch._decomp's native_batch_norm_helper. Training: var_mean per channel (dim 1) over every
+/// other dim, rstd = rsqrt(var + eps); evaluation: the running statistics, invstd =
+/// 1 / sqrt(running_var + eps). The result is (x - mean) * invstd * weight + bias;
+/// save_mean/save_invstd are the statistics where inference gave them C elements (none for CPU
+/// evaluation). The functional variant also returns momentum * batch + (1 - momentum) *
+/// running (the variance unbiased by n / (n - 1)), or in evaluation the running statistics.
+/// _native_batch_norm_legit.default in training updates running_mean/var in place: that stays
+/// an extern call (loop programs write no inputs).
+Status lowerBatchNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
+  const OpSchema &schema = args.op().schema;
+  bool training = false;
+  if (schema.indexOf("training") >= 0) {
+    auto t = args.boolean("training");
+    if (!t)
+      return t.takeError();
+    training = *t;
+  }
+  bool functional = schema.name == "_native_batch_norm_legit_functional";
+  bool hasRunning = schema.indexOf("running_mean") >= 0;
+  if (training && hasRunning && !functional)
+    return l.lowerExtern(n, args);
+  auto in = l.tensorArg(n, args.get("input"));
+  if (!in)
+    return in.takeError();
+  auto eps = args.floating("eps");
+  if (!eps)
+    return eps.takeError();
+  auto momentum = args.floating("momentum");
+  if (!momentum)
+    return momentum.takeError();
+  bool ok = true;
+  std::optional<BufferView> params[4]; // weight, bias, running_mean, running_var
+  const char *names[4] = {"weight", "bias", "running_mean", "running_var"};
+  for (int i = 0; i < 4; ++i) {
+    if (i >= 2 && !hasRunning)
+      break;
+    auto v = optionalView(l, n, args, names[i], ok);
+    if (!v)
+      return v.takeError();
+    params[i] = *v;
+    ok = ok && (!params[i] || params[i]->sizes.size() == 1);
+  }
+  auto types = resultTypes(n);
+  DType inDType = l.program_.buffers[in->buffer].type.dtype;
+  size_t rank = in->sizes.size();
+  if (!ok || !types || types->size() != (functional ? 5u : 3u) || !floatingLoopDType(inDType) ||
+      rank < 2 || (!training && (!params[2] || !params[3])))
+    return l.lowerExtern(n, args);
+  DType acc = computeDType(inDType);
+  const Device device = (*types)[0].device;
+  BufferView x = *in;
+  std::vector<SymExpr> channels{x.sizes[1]};
+  std::vector<SymExpr> reduced = without(x.sizes, 1);
+  auto param = [&](BodyBuilder &b, int i, const SymExpr &c) {
+    if (!params[i])
+      return -1;
+    return loadAt(l, b, *params[i], {c}, acc);
+  };
+  std::vector<Stat> stats;
+  if (training)
+    stats = reduceRows(
+        l, n, ReductionKind::VarMean, acc, channels, reduced,
+        [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
+          return loadAt(l, b, x, withAt(rv, 1, kv[0]), acc);
+        },
+        device);
+  // The channel's mean and invstd.
+  auto meanOf = [&](BodyBuilder &b, const SymExpr &c) {
+    return training ? stats[1].load(b, {c}) : param(b, 2, c);
+  };
+  auto invstdOf = [&](BodyBuilder &b, const SymExpr &c) {
+    if (training)
+      return rstdOf(b, acc, stats[0].load(b, {c}), *eps);
+    int32_t var = b.op(ScalarOp::Add, acc, param(b, 3, c), b.constant(*eps, acc));
+    return b.op(ScalarOp::Reciprocal, acc, b.op(ScalarOp::Sqrt, acc, var));
+  };
+  std::vector<int32_t> buffers;
+  {
+    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+    BodyBuilder b(op);
+    std::vector<SymExpr> vars = iterate((*types)[0].sizes, op.ranges, false);
+    const SymExpr &c = vars[1];
+    int32_t value = affine(b, acc, loadAt(l, b, x, vars, acc), meanOf(b, c), invstdOf(b, c),
+                           param(b, 0, c), param(b, 1, c));
+    buffers.push_back(storeInto(l, op, b, value, (*types)[0], vars));
+  }
+  {
+    // save_mean, save_invstd: C elements, or none (CPU evaluation: a loop over nothing).
+    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+    BodyBuilder b(op);
+    std::vector<SymExpr> vars = iterate((*types)[1].sizes, op.ranges, false);
+    buffers.push_back(storeInto(l, op, b, meanOf(b, vars[0]), (*types)[1], vars));
+    buffers.push_back(storeInto(l, op, b, invstdOf(b, vars[0]), (*types)[2], vars));
+  }
+  if (functional) {
+    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+    BodyBuilder b(op);
+    std::vector<SymExpr> vars = iterate((*types)[3].sizes, op.ranges, false);
+    const SymExpr &c = vars[0];
+    int32_t newMean = param(b, 2, c), newVar = param(b, 3, c);
+    if (training) {
+      // n / (n - 1) as Python computes it (double), applied in the computation dtype.
+      int32_t count = b.indexValue(symProduct(reduced), DType::Float64);
+      int32_t unbias =
+          b.cast(b.op(ScalarOp::TrueDiv, DType::Float64, count,
+                      b.op(ScalarOp::Sub, DType::Float64, count, b.constant(1, DType::Float64))),
+                 acc);
+      int32_t m = b.constant(*momentum, acc), rest = b.constant(1 - *momentum, acc);
+      auto blend = [&](int32_t batch, int32_t running) {
+        return b.op(ScalarOp::Add, acc, b.op(ScalarOp::Mul, acc, m, batch),
+                    b.op(ScalarOp::Mul, acc, rest, running));
+      };
+      newMean = blend(stats[1].load(b, {c}), newMean);
+      newVar = blend(b.op(ScalarOp::Mul, acc, stats[0].load(b, {c}), unbias), newVar);
+    }
+    buffers.push_back(storeInto(l, op, b, newMean, (*types)[3], vars));
+    buffers.push_back(storeInto(l, op, b, newVar, (*types)[4], vars));
+  }
+  l.values_[n.scratch()] = resultList(buffers, *types);
+  return Status::ok();
+}
+
+const LoweringRule kRules[] = {
+    {"torch.ops.aten._softmax.default", lowerSoftmax<false>},
+    {"torch.ops.aten._log_softmax.default", lowerSoftmax<true>},
+    {"torch.ops.aten._softmax_backward_data.default", lowerSoftmaxBackward<false>},
+    {"torch.ops.aten._log_softmax_backward_data.default", lowerSoftmaxBackward<true>},
+    {"torch.ops.aten.native_layer_norm.default", lowerLayerNorm},
+    {"torch.ops.aten.native_group_norm.default", lowerGroupNorm},
+    {"torch.ops.aten._native_batch_norm_legit.default", lowerBatchNorm},
+    {"torch.ops.aten._native_batch_norm_legit.no_stats", lowerBatchNorm},
+    {"torch.ops.aten._native_batch_norm_legit_no_training.default", lowerBatchNorm},
+    {"torch.ops.aten._native_batch_norm_legit_functional.default", lowerBatchNorm},
+};
+
+} // namespace
+
+std::span<const LoweringRule> normLoweringRules() { return kRules; }
+
+} // namespace fxkit::lowering
