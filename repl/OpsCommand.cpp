@@ -1,6 +1,7 @@
 #include "repl/OpsCommand.h"
 
 #include "backends/interp/Interpreter.h"
+#include "backends/opencl/runtime/DeviceExternList.h"
 #include "ir/ops/OpCoverage.h"
 #include "repl/Cli.h"
 
@@ -15,9 +16,27 @@ namespace fxkit {
 
 namespace {
 
+/// Where a compiled program on OpenCL runs the op: "device" (generated kernels, or an extern
+/// op with a device kernel: opencl::kDeviceExternTargets), "host" (an extern op the reference
+/// kernel computes), "inline" (no code) or "none" (not compiled).
+std::string_view openclPlacement(const OpCoverage &op) {
+  switch (op.compiled) {
+  case CompiledForm::None:
+    return "none";
+  case CompiledForm::Loops:
+    return "device";
+  case CompiledForm::Extern:
+    return opencl::deviceExternFamily(op.target) ? "device" : "host";
+  case CompiledForm::Inline:
+    return "inline";
+  }
+  return "none";
+}
+
 /// Core ATen totals.
 struct CoreSummary {
-  size_t total = 0, registered = 0, inferred = 0, kernels = 0, loops = 0, externs = 0;
+  size_t total = 0, registered = 0, inferred = 0, kernels = 0, loops = 0, externs = 0,
+         externsOnDevice = 0;
 };
 
 CoreSummary summarize(const std::vector<OpCoverage> &ops) {
@@ -31,6 +50,7 @@ CoreSummary summarize(const std::vector<OpCoverage> &ops) {
     s.kernels += op.kernel;
     s.loops += op.compiled == CompiledForm::Loops || op.compiled == CompiledForm::Inline;
     s.externs += op.compiled == CompiledForm::Extern;
+    s.externsOnDevice += op.compiled == CompiledForm::Extern && openclPlacement(op) == "device";
   }
   return s;
 }
@@ -39,7 +59,8 @@ std::string summaryLine(const CoreSummary &s) {
   std::ostringstream os;
   os << "Core ATen: " << s.registered << " of " << s.total << " registered, " << s.inferred
      << " with inference, " << s.kernels << " with a reference kernel, " << s.loops
-     << " lowered to loop kernels, " << s.externs << " extern calls";
+     << " lowered to loop kernels, " << s.externs << " extern calls (" << s.externsOnDevice
+     << " with an OpenCL device kernel)";
   return os.str();
 }
 
@@ -57,7 +78,7 @@ std::string_view shortTarget(const std::string &target) {
 
 void printText(const std::vector<OpCoverage> &ops, const CoreSummary &s) {
   std::cout << "op                                                    category   core infer "
-               "kernel compiled\n";
+               "kernel compiled opencl\n";
   for (const OpCoverage &op : ops) {
     std::string t(shortTarget(op.target));
     t.resize(std::max<size_t>(t.size(), 53), ' ');
@@ -65,7 +86,8 @@ void printText(const std::vector<OpCoverage> &ops, const CoreSummary &s) {
     c.resize(std::max<size_t>(c.size(), 10), ' ');
     std::cout << t << " " << c << " " << (op.core ? "yes " : "-   ") << " "
               << (op.infer ? "yes  " : "-    ") << " " << (op.kernel ? "yes   " : "-     ") << " "
-              << compiledFormName(op.compiled) << "\n";
+              << std::string(compiledFormName(op.compiled)).append(8, ' ').substr(0, 8) << " "
+              << openclPlacement(op) << "\n";
   }
   std::cout << summaryLine(s) << "\n";
 }
@@ -78,17 +100,22 @@ void printMarkdown(const std::vector<OpCoverage> &ops, const CoreSummary &s) {
                "Compiled forms: `loops` ops lower to loop IR and become OpenCL C kernels (also "
                "compiled by the LLVM backend) and torch expressions in the Python wrapper; "
                "`extern` ops are calls: ATen's kernel in the Python wrapper, fxkit's reference "
-               "kernel on the host in the OpenCL and LLVM backends except matrix products and "
-               "convolution (CLBlast on OpenCL, the host BLAS on LLVM); `inline` ops need no "
-               "code (getitem, symbolic integers); `none`: out= variants, which write into an "
-               "input and are not lowered, and overloads fxkit does not register.\n\n"
+               "kernel on the host in the LLVM backend except matrix products and convolution "
+               "(the host BLAS); `inline` ops need no code (getitem, symbolic integers); `none`: "
+               "out= variants, which write into an input and are not lowered, and overloads "
+               "fxkit does not register. The OpenCL column says where a compiled program on "
+               "OpenCL runs the op: `device` (generated kernels; for an extern op, CLBlast or "
+               "fxkit's device kernels, `backends/opencl/runtime/DeviceExternList.h`, which fall "
+               "back to the host for a dtype, layout or option they do not take) or `host` (the "
+               "reference kernel).\n\n"
             << summaryLine(s) << ".\n\n"
-            << "| op | category | Core ATen | inference | reference kernel | compiled |\n"
-               "| --- | --- | --- | --- | --- | --- |\n";
+            << "| op | category | Core ATen | inference | reference kernel | compiled | OpenCL |\n"
+               "| --- | --- | --- | --- | --- | --- | --- |\n";
   for (const OpCoverage &op : ops)
     std::cout << "| `" << shortTarget(op.target) << "` | " << categoryName(op) << " | "
               << (op.core ? "yes" : "") << " | " << (op.infer ? "yes" : "") << " | "
-              << (op.kernel ? "yes" : "") << " | " << compiledFormName(op.compiled) << " |\n";
+              << (op.kernel ? "yes" : "") << " | " << compiledFormName(op.compiled) << " | "
+              << openclPlacement(op) << " |\n";
 }
 
 #ifdef FXKIT_HAVE_JSON
@@ -106,13 +133,18 @@ void printJson(const std::vector<OpCoverage> &ops, const CoreSummary &s) {
                     {"infer", op.infer},
                     {"interp", op.kernel},
                     {"compiled", compiledFormName(f)},
-                    {"opencl", compiled},
+                    {"opencl", openclPlacement(op)},
                     {"llvm", compiled},
                     {"python", compiled}});
   }
   nlohmann::ordered_json j;
-  j["core_aten"] = {{"total", s.total},    {"registered", s.registered}, {"infer", s.inferred},
-                    {"interp", s.kernels}, {"loops", s.loops},           {"extern", s.externs}};
+  j["core_aten"] = {{"total", s.total},
+                    {"registered", s.registered},
+                    {"infer", s.inferred},
+                    {"interp", s.kernels},
+                    {"loops", s.loops},
+                    {"extern", s.externs},
+                    {"extern_opencl_device", s.externsOnDevice}};
   j["ops"] = std::move(list);
   std::cout << j.dump(2) << "\n";
 }

@@ -265,7 +265,7 @@ TEST(DeviceExterns, AttentionWithABoolMaskCausalAndFullyMaskedRows) {
   auto inputs = makeRandomInputs(*graph, {}, 5);
   ASSERT_TRUE(inputs);
   // Row 4 keeps nothing: zeros and a logsumexp of -inf; row 0 keeps only key 0 if allowed.
-  Tensor m = scrambled({37, 29}, {1.0, 1.0, 0.0});
+  Tensor m = scrambled({37, 29}, {1.0, 1.0, 0.0}, DType::Bool);
   for (int64_t j = 0; j < 29; ++j)
     m.setDouble(std::vector<int64_t>{4, j}, 0.0);
   (*inputs)[3] = RuntimeValue{m};

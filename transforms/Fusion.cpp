@@ -198,6 +198,14 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
     c.reason = "extern op boundary: library calls are not fused";
     return c;
   }
+  auto scatters = [](const LoopOp &o) {
+    return std::any_of(o.stores.begin(), o.stores.end(), [](const Store &s) { return s.scatter; });
+  };
+  if (scatters(op) || scatters(p_.ops[g.ops.front()])) {
+    // Its points may land anywhere in the buffer: every other op must be done with it first.
+    c.reason = "scatters are not fused: a scatter into a buffer runs in a kernel of its own";
+    return c;
+  }
   if (op.kind == LoopOpKind::Scan || p_.ops[g.ops.front()].kind == LoopOpKind::Scan) {
     // A scan kernel walks each row in order and stores at every point (its own code form in
     // every backend); fusing pointwise prologues or epilogues into it is future work.
@@ -458,6 +466,7 @@ void Fuser::signatureOf(const Kernel &k, std::string &s) const {
       appendExpr(s, st.index);
       s += ',';
       appendNumber(s, st.value);
+      s += st.accumulate ? "+" : st.scatter ? "=" : "";
       s += ')';
     }
     s += '}';
@@ -535,8 +544,11 @@ Expected<FusedProgram> Fuser::run() {
         addDistinct(reads_, r0, in.buffer);
     for (const BufferView &v : op.externInputs)
       addDistinct(reads_, r0, v.buffer);
-    for (const Store &st : op.stores)
+    for (const Store &st : op.stores) {
       addDistinct(writes_, w0, st.buffer);
+      if (st.scatter) // after the op that made the buffer: a read of what it holds
+        addDistinct(reads_, r0, st.buffer);
+    }
     for (int32_t b : op.externOutputs)
       addDistinct(writes_, w0, b);
     readsStart_.push_back(reads_.size());

@@ -1169,8 +1169,13 @@ void Lowerer::inlineSmallProducers() {
     if (b >= 0 && (readers[b].empty() || readers[b].back() != op))
       readers[b].push_back(op);
   };
+  // Buffers a later op scatters into: their producer's values are not the final ones.
+  std::vector<bool> scattered(program_.buffers.size(), false);
   for (size_t i = 0; i < program_.ops.size(); ++i) {
     const LoopOp &op = program_.ops[i];
+    for (const Store &s : op.stores)
+      if (s.scatter)
+        scattered[s.buffer] = true;
     for (const ScalarInstr &in : op.body)
       if (in.op == ScalarOp::Load)
         addReader(in.buffer, static_cast<int32_t>(i));
@@ -1188,7 +1193,7 @@ void Lowerer::inlineSmallProducers() {
       continue;
     const Store &store = producer.stores[0];
     int32_t b = store.buffer;
-    if (program_.buffers[b].isOutput || readers[b].empty())
+    if (program_.buffers[b].isOutput || readers[b].empty() || scattered[b])
       continue;
     bool vector = producer.ranges.size() <= 1;
     if (readers[b].size() > (vector ? kMaxReaders : 1))

@@ -383,7 +383,11 @@ Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r
     auto index = eval(s.index);
     if (!index)
       return index.takeError();
-    storage_[s.buffer].storeDouble(*index, v[s.value]);
+    double stored = v[s.value];
+    if (s.accumulate)
+      stored = roundTo(storage_[s.buffer].loadDouble(*index) + stored,
+                       p_.buffers[s.buffer].type.dtype);
+    storage_[s.buffer].storeDouble(*index, stored);
     if (internal_[s.buffer])
       stamps_[s.buffer][*index] = row_;
   }

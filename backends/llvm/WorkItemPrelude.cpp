@@ -52,6 +52,16 @@ FX_OVL double as_double(long x) { fx_bits64 b; b.i = x; return b.d; }
 FX_OVL ulong as_ulong(double x) { fx_bits64 b; b.d = x; return b.u; }
 FX_OVL long as_long(double x) { fx_bits64 b; b.d = x; return b.i; }
 
+/// The atomics accumulating scatters use (OpenCL 1.1's and cl_khr_int64_base_atomics').
+FX_OVL uint atomic_cmpxchg(volatile __global uint *p, uint cmp, uint val) {
+  return __sync_val_compare_and_swap(p, cmp, val);
+}
+FX_OVL int atomic_add(volatile __global int *p, int v) { return __sync_fetch_and_add(p, v); }
+FX_OVL ulong atom_cmpxchg(volatile __global ulong *p, ulong cmp, ulong val) {
+  return __sync_val_compare_and_swap(p, cmp, val);
+}
+FX_OVL long atom_add(volatile __global long *p, long v) { return __sync_fetch_and_add(p, v); }
+
 /// IEEE binary16 bits <-> float, exactly (vload_half) and rounding to nearest even
 /// (vstore_half_rte), as OpenCL defines them without cl_khr_fp16.
 static inline float fx_half_bits_to_float(ushort h) {

@@ -293,7 +293,8 @@ Status KernelEmitter::emitOp(size_t i) {
   for (const Store &s : op.stores) {
     if (s.value < 0 || s.value >= static_cast<int32_t>(names.size()))
       return Error("kernel " + k_.name + ": " + op.name + " stores a value it has not");
-    line("store(" + bufferNames_.at(s.buffer) + ", " + expr(s.index) + ", " + names[s.value] + ")");
+    line(std::string(s.accumulate ? "store_add(" : "store(") + bufferNames_.at(s.buffer) + ", " +
+         expr(s.index) + ", " + names[s.value] + ")");
   }
   return Status::ok();
 }
@@ -426,6 +427,14 @@ def store(flat, index, value):
     value = torch.as_tensor(value, device=flat.device)
     index, value = torch.broadcast_tensors(index, value)
     flat[index.reshape(-1)] = value.reshape(-1).to(flat.dtype)
+
+
+def store_add(flat, index, value):
+    # An accumulating scatter: every point adds, also where several hit one element.
+    index = torch.as_tensor(index, device=flat.device)
+    value = torch.as_tensor(value, device=flat.device)
+    index, value = torch.broadcast_tensors(index, value)
+    flat.index_put_((index.reshape(-1),), value.reshape(-1).to(flat.dtype), accumulate=True)
 )PY";
 
 } // namespace fxkit

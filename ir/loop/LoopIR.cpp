@@ -288,7 +288,8 @@ std::string LoopProgram::str() const {
     if (op.kind == LoopOpKind::Scan)
       os << "    scan(tmp" << op.reduced << ") : " << dtypeShortName(op.accumulator) << "\n";
     for (const Store &s : op.stores)
-      os << "    store(" << buffers[s.buffer].name << ", " << s.index.str() << ", "
+      os << (s.accumulate ? "    scatter_add(" : s.scatter ? "    scatter(" : "    store(")
+         << buffers[s.buffer].name << ", " << s.index.str() << ", "
          << (op.kind == LoopOpKind::Pointwise ? "tmp" : "result") << s.value << ")\n";
   }
   return os.str();

@@ -122,6 +122,13 @@ struct Store {
   int32_t buffer = -1;
   SymExpr index;
   int32_t value = 0;
+  /// Whether the store scatters into a buffer that another op made (its producer), rather than
+  /// making the buffer: index_put and scatter copy their input first, then store through
+  /// indirect indices. A scattering op runs after the buffer's producer, in a kernel of its own.
+  bool scatter = false;
+  /// With `scatter`: add to the element (accumulate=True, scatter_add: atomically, as several
+  /// points may hit one element) rather than replace it.
+  bool accumulate = false;
 };
 
 /// How a scan combines the values along its scanned dimension (Inductor's `ir.Scan`

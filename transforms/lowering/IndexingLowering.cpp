@@ -4,7 +4,8 @@
 /// (ScalarOp::IndirectIndex: wrapped when negative, checked against the indexed dimension) and
 /// loads the source at the address those indices give. Fusion and inlining treat the indices
 /// like loop variables, so a pointwise producer of the source is recomputed at the gathered
-/// point and the gather fuses with its consumers.
+/// point and the gather fuses with its consumers. Scatters (index_put, scatter, scatter_add)
+/// copy self, then store through indirect indices into the copy (Store::scatter).
 #include "transforms/lowering/Lowerer.h"
 #include "transforms/lowering/LoweringRules.h"
 
@@ -115,67 +116,207 @@ Status lowerGather(Lowerer &l, const Node &n, const BoundArgs &args) {
   return finish(l, n, *op, b, loadAt(l, b, *self, src.data()), vars);
 }
 
-/// index.Tensor / _unsafe_index.Tensor (AdvancedIndex): the index tensors broadcast to one
-/// shape B that replaces the indexed dims of self in the result; when the indexed dims are
-/// not adjacent, B comes first and the other dims follow in order (NumPy's rule).
-Status lowerIndex(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto self = l.tensorArg(n, args.get("self"));
-  if (!self)
-    return self.takeError();
-  const Argument &list = args.get("indices");
-  const TensorType *out = n.value().tensor();
-  if (!list.isContainer() || !out)
-    return l.lowerExtern(n, args);
-  size_t rank = self->sizes.size();
-  std::vector<std::optional<BufferView>> indices;
+/// How index.Tensor addresses self (AdvancedIndex): the index tensors broadcast to one shape
+/// B that replaces the indexed dims of self in the result; when the indexed dims are not
+/// adjacent, B comes first and the other dims follow in order (NumPy's rule).
+struct AdvancedIndexing {
+  std::vector<std::optional<BufferView>> indices; ///< per dim of self; nullopt: not indexed
+  std::vector<SymExpr> broadcast;                 ///< B
+  size_t first = 0, count = 0;
+  bool adjacent = true;
+
+  /// The indexing result's sizes (before + B + after).
+  std::vector<SymExpr> resultSizes(const BufferView &self) const {
+    std::vector<SymExpr> out;
+    size_t bStart = adjacent ? first : 0; // kept dims before B
+    std::vector<SymExpr> keptSizes;
+    for (size_t i = 0; i < self.sizes.size(); ++i)
+      if (!indices[i])
+        keptSizes.push_back(self.sizes[i]);
+    out.assign(keptSizes.begin(), keptSizes.begin() + static_cast<std::ptrdiff_t>(bStart));
+    out.insert(out.end(), broadcast.begin(), broadcast.end());
+    out.insert(out.end(), keptSizes.begin() + static_cast<std::ptrdiff_t>(bStart), keptSizes.end());
+    return out;
+  }
+
+  /// The coordinates of self read at the indexing result's point `vars`: the index tensors
+  /// loaded there (broadcast) and made indirect indices (negative ones wrap).
+  std::vector<SymExpr> source(Lowerer &l, BodyBuilder &b, const BufferView &self,
+                              const std::vector<SymExpr> &vars) const {
+    size_t rank = self.sizes.size(), bRank = broadcast.size();
+    const SymExpr *bVars = vars.data() + (adjacent ? first : 0);
+    std::vector<SymExpr> src(rank);
+    size_t rest = adjacent ? 0 : bRank; // result position of the next kept dim
+    for (size_t i = 0; i < rank; ++i) {
+      if (indices[i]) {
+        const BufferView &v = *indices[i];
+        int32_t value = loadAt(l, b, v, bVars + (bRank - v.sizes.size()));
+        src[i] = l.indirectIndex(b, value, self.sizes[i], true);
+      } else if (adjacent) {
+        src[i] = vars[i < first ? i : i - count + bRank];
+      } else {
+        src[i] = vars[rest++];
+      }
+    }
+    return src;
+  }
+};
+
+/// The AdvancedIndexing of `list` (a Tensor?[] argument) over self, or nullopt where the loop
+/// form does not apply (a bool or uint8 mask: the result's size depends on the data).
+Expected<std::optional<AdvancedIndexing>>
+advancedIndexing(Lowerer &l, const Node &n, const BufferView &self, const Argument &list) {
+  AdvancedIndexing ix;
+  if (!list.isContainer())
+    return std::optional<AdvancedIndexing>();
   for (const Argument &item : list.items()) {
     if (item.isNone()) {
-      indices.emplace_back();
+      ix.indices.emplace_back();
       continue;
     }
     auto view = l.tensorArg(n, item);
     if (!view)
       return view.takeError();
     if (!isIntegerIndex(l.program_.buffers[view->buffer].type.dtype))
-      return l.lowerExtern(n, args); // a mask: the result's size depends on the data
-    indices.push_back(*view);
+      return std::optional<AdvancedIndexing>();
+    ix.indices.push_back(*view);
   }
-  if (indices.size() > rank || indices.empty())
-    return l.lowerExtern(n, args); // inference reported the error already
-  indices.resize(rank);
-  size_t first = rank, last = 0, count = 0, broadcastRank = 0;
+  size_t rank = self.sizes.size();
+  if (ix.indices.size() > rank || ix.indices.empty())
+    return std::optional<AdvancedIndexing>(); // inference reported the error already
+  ix.indices.resize(rank);
+  size_t last = 0;
+  ix.first = rank;
+  std::vector<std::vector<SymExpr>> shapes;
   for (size_t i = 0; i < rank; ++i)
-    if (indices[i]) {
-      first = std::min(first, i);
+    if (ix.indices[i]) {
+      ix.first = std::min(ix.first, i);
       last = i;
-      ++count;
-      broadcastRank = std::max(broadcastRank, indices[i]->sizes.size());
+      ++ix.count;
+      shapes.push_back(ix.indices[i]->sizes);
     }
-  if (count == 0)
+  if (ix.count == 0)
+    return std::optional<AdvancedIndexing>();
+  auto broadcast = broadcastShapes(shapes);
+  if (!broadcast)
+    return std::optional<AdvancedIndexing>();
+  ix.broadcast = broadcast.take();
+  ix.adjacent = last - ix.first + 1 == ix.count;
+  return std::optional<AdvancedIndexing>(std::move(ix));
+}
+
+/// index.Tensor / _unsafe_index.Tensor: self read at the advanced indexing's coordinates.
+Status lowerIndex(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto self = l.tensorArg(n, args.get("self"));
+  if (!self)
+    return self.takeError();
+  auto ix = advancedIndexing(l, n, *self, args.get("indices"));
+  if (!ix)
+    return ix.takeError();
+  const TensorType *out = n.value().tensor();
+  if (!*ix || !out)
     return l.lowerExtern(n, args);
-  bool adjacent = last - first + 1 == count;
-  size_t bStart = adjacent ? first : 0; // where B's dims sit in the result
-  if (out->sizes.size() != rank - count + broadcastRank)
+  if (out->sizes.size() != (*ix)->resultSizes(*self).size())
     return l.nodeError(n, "the result's rank does not match its indices (internal error)");
   auto [op, vars] = startGather(l, n);
   BodyBuilder b(*op);
-  const SymExpr *bVars = vars.data() + bStart;
-  std::vector<SymExpr> src(rank);
-  size_t rest = adjacent ? 0 : broadcastRank; // result position of the next kept dim
-  for (size_t i = 0; i < rank; ++i) {
-    if (indices[i]) {
-      const BufferView &v = *indices[i];
-      // Broadcast: the index's dims are B's trailing ones.
-      int32_t value = loadAt(l, b, v, bVars + (broadcastRank - v.sizes.size()));
-      src[i] = l.indirectIndex(b, value, self->sizes[i], true);
-      continue;
-    }
-    if (adjacent)
-      src[i] = vars[i < first ? i : i - count + broadcastRank];
-    else
-      src[i] = vars[rest++];
-  }
+  std::vector<SymExpr> src = (*ix)->source(l, b, *self, vars);
   return finish(l, n, *op, b, loadAt(l, b, *self, src.data()), vars);
+}
+
+/// Scatters (Inductor's index_put and scatter lowerings): the result starts as a copy of self
+/// (one op), then a second op over the scattered points stores each value through indirect
+/// indices into it, adding atomically when accumulating. Accumulation is lowered for the
+/// dtypes devices have atomics for (32- and 64-bit); others keep the extern lowering.
+bool canAccumulate(DType dtype) {
+  return dtype == DType::Float32 || dtype == DType::Float64 || dtype == DType::Int32 ||
+         dtype == DType::Int64;
+}
+
+/// The copy of self the scatter writes into; its buffer.
+int32_t copyOfSelf(Lowerer &l, const Node &n, const BufferView &self) {
+  Lowered copy = l.copyInto(n, self, *n.value().tensor());
+  l.values_[n.scratch()] = copy;
+  return copy.view.buffer;
+}
+
+/// The scattering op's store of `value` into `buffer` at self coordinates `at`.
+void scatterStore(Lowerer &l, LoopOp &op, BodyBuilder &b, int32_t value, int32_t buffer,
+                  const std::vector<SymExpr> &at, bool accumulate) {
+  const TensorType &t = l.program_.buffers[buffer].type;
+  Store s;
+  s.buffer = buffer;
+  s.index = linearIndex(SymExpr(0), t.sizes, t.strides, at);
+  s.value = b.cast(value, t.dtype);
+  s.scatter = true;
+  s.accumulate = accumulate;
+  op.stores.push_back(std::move(s));
+}
+
+/// index_put(self, indices, values, accumulate): result[indices] = values (or +=), values
+/// broadcast to the indexing result.
+Status lowerIndexPut(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto self = l.tensorArg(n, args.get("self"));
+  auto values = l.tensorArg(n, args.get("values"));
+  auto accumulate = args.boolean("accumulate");
+  if (!self || !values || !accumulate)
+    return !self ? self.takeError() : !values ? values.takeError() : accumulate.takeError();
+  auto ix = advancedIndexing(l, n, *self, args.get("indices"));
+  if (!ix)
+    return ix.takeError();
+  const TensorType *out = n.value().tensor();
+  if (!*ix || !out || (*accumulate && !canAccumulate(out->dtype)))
+    return l.lowerExtern(n, args);
+  std::vector<SymExpr> sizes = (*ix)->resultSizes(*self);
+  if (values->sizes.size() > sizes.size())
+    return l.lowerExtern(n, args); // inference reported the error already
+  int32_t buffer = copyOfSelf(l, n, *self);
+  LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+  std::vector<SymExpr> vars = iterate(sizes, op.ranges, false);
+  BodyBuilder b(op);
+  std::vector<SymExpr> at = (*ix)->source(l, b, *self, vars);
+  int32_t value = loadAt(l, b, *values, vars.data() + (sizes.size() - values->sizes.size()));
+  scatterStore(l, op, b, value, buffer, at, *accumulate);
+  return Status::ok();
+}
+
+/// scatter.src / scatter.value / scatter_add: result[i with i[dim] = index[i]] = src[i] (or
+/// the value, or +=) for every point i of index.
+Status lowerScatter(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto self = l.tensorArg(n, args.get("self"));
+  auto index = l.tensorArg(n, args.get("index"));
+  auto dimArg = args.integer("dim");
+  if (!self || !index || !dimArg)
+    return !self ? self.takeError() : !index ? index.takeError() : dimArg.takeError();
+  const TensorType *out = n.value().tensor();
+  bool accumulate = n.target() == "torch.ops.aten.scatter_add.default";
+  size_t rank = self->sizes.size();
+  if (!out || !isIntegerIndex(l.program_.buffers[index->buffer].type.dtype) ||
+      index->sizes.size() != rank || rank == 0 || (accumulate && !canAccumulate(out->dtype)))
+    return l.lowerExtern(n, args);
+  auto dim = normalizeDim(*dimArg, rank);
+  if (!dim)
+    return l.nodeError(n, dim.error().message);
+  int32_t buffer = copyOfSelf(l, n, *self);
+  LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+  std::vector<SymExpr> vars = iterate(index->sizes, op.ranges, false);
+  BodyBuilder b(op);
+  std::vector<SymExpr> at = vars;
+  at[*dim] = l.indirectIndex(b, loadAt(l, b, *index, vars.data()), self->sizes[*dim], false);
+  int32_t value = -1;
+  if (args.op().schema.indexOf("src") >= 0) {
+    auto src = l.tensorArg(n, args.get("src"));
+    if (!src)
+      return src.takeError();
+    value = loadAt(l, b, *src, vars.data());
+  } else {
+    auto v = l.operand(b, n, args.get("value"), vars, out->dtype);
+    if (!v)
+      return v.takeError();
+    value = *v;
+  }
+  scatterStore(l, op, b, value, buffer, at, accumulate);
+  return Status::ok();
 }
 
 constexpr LoweringRule kRules[] = {
@@ -184,6 +325,10 @@ constexpr LoweringRule kRules[] = {
     {"torch.ops.aten.gather.default", lowerGather},
     {"torch.ops.aten.index.Tensor", lowerIndex},
     {"torch.ops.aten._unsafe_index.Tensor", lowerIndex},
+    {"torch.ops.aten.index_put.default", lowerIndexPut},
+    {"torch.ops.aten.scatter.src", lowerScatter},
+    {"torch.ops.aten.scatter.value", lowerScatter},
+    {"torch.ops.aten.scatter_add.default", lowerScatter},
 };
 
 } // namespace

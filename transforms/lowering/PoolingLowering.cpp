@@ -153,6 +153,27 @@ std::optional<Axis> adaptiveAxis(const SymExpr &o, const SymExpr &in, const SymE
   return a;
 }
 
+/// The product of window counts as a body value in `dtype`: constants folded, each other count
+/// one index value (their product as one expression would be expanded into a sum of products).
+int32_t countProduct(BodyBuilder &b, const std::vector<SymExpr> &counts, DType dtype) {
+  int64_t constant = 1;
+  int32_t product = -1;
+  for (const SymExpr &c : counts) {
+    if (c.isConstant()) {
+      constant *= c.constant();
+      continue;
+    }
+    int32_t v = b.indexValue(c, dtype);
+    product = product < 0 ? v : b.op(ScalarOp::Mul, dtype, product, v);
+  }
+  if (constant != 1 || product < 0) {
+    int32_t k = dtypeIsFloating(dtype) ? b.constant(static_cast<double>(constant), dtype)
+                                       : b.intConstant(constant, dtype);
+    product = product < 0 ? k : b.op(ScalarOp::Mul, dtype, product, k);
+  }
+  return product;
+}
+
 /// Reads an input view through window axes inside one op's body: masks per tap and loads.
 class WindowReader {
 public:
@@ -189,8 +210,11 @@ public:
     if (!low && !high)
       return m;
     int32_t at = b_.indexValue(pos, DType::Int64);
-    if (low)
-      m = b_.op(ScalarOp::Ge, DType::Bool, at, b_.intConstant(0, DType::Int64));
+    if (low) {
+      if (zero_ < 0)
+        zero_ = b_.intConstant(0, DType::Int64);
+      m = b_.op(ScalarOp::Ge, DType::Bool, at, zero_);
+    }
     if (high) {
       auto [it, fresh] = limits_.try_emplace(d, -1);
       if (fresh)
@@ -278,6 +302,7 @@ private:
   size_t lead_;
   std::map<std::pair<size_t, int64_t>, int32_t> tapMasks_;
   std::map<size_t, int32_t> limits_; ///< axis -> its limit as a body value
+  int32_t zero_ = -1;                ///< the constant 0 the low checks compare with
 };
 
 /// The node's result and, with `second`, its second result (max pooling's indices).
@@ -510,10 +535,10 @@ Status lowerWindowAverage(Lowerer &l, const Node &n, const BufferView &self, con
     if (divisorOverride)
       return floating ? b.constant(static_cast<double>(*divisorOverride), compute)
                       : b.intConstant(*divisorOverride, compute);
-    SymExpr count(1);
+    std::vector<SymExpr> counts;
     for (const Axis &a : axes)
-      count = symMul(count, a.count);
-    return b.indexValue(count, compute);
+      counts.push_back(a.count);
+    return countProduct(b, counts, compute);
   };
   auto divide = [&](BodyBuilder &b, int32_t sum, const std::vector<Axis> &axes) {
     return b.op(floating ? ScalarOp::TrueDiv : ScalarOp::TruncDiv, compute, sum, divisor(b, axes));
@@ -1162,13 +1187,13 @@ Status lowerAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
       divisor = floating ? b.constant(static_cast<double>(**divisorOverride), compute)
                          : b.intConstant(**divisorOverride, compute);
     } else {
-      SymExpr count(1);
+      std::vector<SymExpr> counts;
       for (size_t d = 0; d < 2; ++d)
-        count = symMul(count,
-                       fixedAxis(o[d], SymExpr((*sizes)[d].first), SymExpr((*sizes)[d].second),
-                                 w->kernel[d], w->stride[d], w->padding[d], 1, w->ceil, *includePad)
-                           .count);
-      divisor = b.indexValue(count, compute);
+        counts.push_back(fixedAxis(o[d], SymExpr((*sizes)[d].first), SymExpr((*sizes)[d].second),
+                                   w->kernel[d], w->stride[d], w->padding[d], 1, w->ceil,
+                                   *includePad)
+                             .count);
+      divisor = countProduct(b, counts, compute);
     }
     int32_t v = b.op(floating ? ScalarOp::TrueDiv : ScalarOp::TruncDiv, compute, g, divisor);
     // A candidate that is not an output may have no divisor: its term is 0, not 0 / 0.
@@ -1210,12 +1235,11 @@ Status lowerAdaptiveAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs
   }
   DType compute = computeDType(storedDType(l, *grad));
   CoverTerm term = [&](BodyBuilder &b, const std::vector<SymExpr> &o, int32_t g, int32_t real) {
-    SymExpr count(1);
+    std::vector<SymExpr> counts;
     for (size_t d = 0; d < 2; ++d)
-      count = symMul(
-          count,
+      counts.push_back(
           adaptiveAxis(o[d], SymExpr((*sizes)[d].first), SymExpr((*sizes)[d].second))->count);
-    int32_t v = b.op(ScalarOp::TrueDiv, compute, g, b.indexValue(count, compute));
+    int32_t v = b.op(ScalarOp::TrueDiv, compute, g, countProduct(b, counts, compute));
     return real < 0 ? v : b.op(ScalarOp::Where, compute, real, v, b.constant(0, compute));
   };
   if (!buildCoverSum(l, n, *grad, *out, axes, compute, term))

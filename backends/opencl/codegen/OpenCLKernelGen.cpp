@@ -404,6 +404,9 @@ private:
   Expected<std::string> scalar(const ScalarInstr &in, const std::vector<std::string> &v, size_t i);
   std::string loadExpr(int32_t b, const std::string &idx);
   std::string storeStmt(int32_t b, const std::string &idx, const std::string &value);
+  /// An atomic `buffer[idx] += value` (an accumulating scatter: several work-items may add to
+  /// one element); an error for a dtype without atomics here.
+  Expected<std::string> atomicAddStmt(int32_t b, const std::string &idx, const std::string &value);
   std::string newTemp() { return "tmp" + std::to_string(temp_++); }
   void line(const std::string &text) { body().append(indent(), ' ') += text + "\n"; }
   std::string &body() { return loopOpen_ ? loopBody_ : rowBody_; }
@@ -465,6 +468,7 @@ private:
   std::string rowBody_, loopBody_, loopPrologue_;
   int maxComponents_ = 0;
   bool usesDouble_ = false;
+  bool usesInt64Atomics_ = false; ///< an accumulating scatter of a 64-bit type
 };
 
 Status KernelEmitter::setUp() {
@@ -565,6 +569,34 @@ std::string KernelEmitter::storeStmt(int32_t b, const std::string &idx, const st
     return ptr + "[" + idx + "] = (uchar)((" + value + ") != 0);";
   default:
     return ptr + "[" + idx + "] = (" + storageType(dtype) + ")(" + value + ");";
+  }
+}
+
+Expected<std::string> KernelEmitter::atomicAddStmt(int32_t b, const std::string &idx,
+                                                   const std::string &value) {
+  const std::string at = "(" + param_.at(b) + " + " + idx + ")";
+  switch (p_.buffers[b].type.dtype) {
+  case DType::Int32:
+    return "atomic_add((volatile __global int *)" + at + ", (int)(" + value + "));";
+  case DType::Int64:
+    usesInt64Atomics_ = true;
+    return "atom_add((volatile __global long *)" + at + ", (long)(" + value + "));";
+  case DType::Float32:
+    // Compare-and-swap on the bits until no other work-item changed them in between.
+    return "{ volatile __global uint *fx_p = (volatile __global uint *)" + at +
+           "; uint fx_seen, fx_old = *fx_p; do { fx_seen = fx_old; fx_old = "
+           "atomic_cmpxchg(fx_p, fx_seen, as_uint(as_float(fx_seen) + (float)(" +
+           value + "))); } while (fx_old != fx_seen); }";
+  case DType::Float64:
+    usesInt64Atomics_ = true;
+    return "{ volatile __global ulong *fx_p = (volatile __global ulong *)" + at +
+           "; ulong fx_seen, fx_old = *fx_p; do { fx_seen = fx_old; fx_old = "
+           "atom_cmpxchg(fx_p, fx_seen, as_ulong(as_double(fx_seen) + (double)(" +
+           value + "))); } while (fx_old != fx_seen); }";
+  default:
+    return Error("kernel " + k_.name + ": an accumulating scatter into " + p_.buffers[b].name +
+                 " (" + std::string(dtypeName(p_.buffers[b].type.dtype)) +
+                 ") has no OpenCL form (atomics of 32- and 64-bit types only)");
   }
 }
 
@@ -1383,13 +1415,20 @@ Status KernelEmitter::emitOp(size_t i) {
     return Status::ok();
   }
   for (const Store &s : op.stores) {
-    values_[s.buffer] = {(*v)[s.value], perPoint ? scope_ : kRowScope};
+    if (!s.scatter) // a scatter's value is not the element's
+      values_[s.buffer] = {(*v)[s.value], perPoint ? scope_ : kRowScope};
     if (internal_.count(s.buffer))
       continue;
     auto idx = index(s.index, i);
     if (!idx)
       return idx.takeError();
     std::string stmt = storeStmt(s.buffer, *idx, (*v)[s.value]);
+    if (s.accumulate) {
+      auto add = atomicAddStmt(s.buffer, *idx, (*v)[s.value]);
+      if (!add)
+        return add.takeError();
+      stmt = *add;
+    }
     if (!reduction_)
       line(stmt);
     else if (perPoint && loopOpen_)
@@ -1698,6 +1737,8 @@ Expected<GeneratedKernel> KernelEmitter::run() {
     src += rowBody_;
     src += "  }\n}\n";
   }
+  if (usesInt64Atomics_)
+    src = "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n" + src;
   g.source = std::move(src);
   g.usesDouble = usesDouble_;
   return g;

@@ -16,6 +16,9 @@
 /// result of that loop; a value computed in an earlier loop that never leaves the kernel is
 /// recomputed where it is read (as Inductor does), one stored to memory is loaded again (the same
 /// work-item wrote it).
+/// A scan (cumsum, cumprod) is a kernel of its own, launched as a reduction: each of a row's
+/// lanes walks one chunk of consecutive points, after the chunks' totals are scanned across
+/// the lanes in local memory (KernelEmitter::emitScan).
 ///
 /// Storage types: float16 through vload_half/vstore_half (no cl_khr_fp16 needed), bfloat16 as
 /// ushort bits, bool as uchar; float16/bfloat16/float32 compute in float, float64 in double
