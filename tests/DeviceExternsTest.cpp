@@ -518,6 +518,18 @@ TEST(DeviceExterns, MatrixProductsInHalfAndBFloat16) {
   EXPECT_ON_DEVICE(expectAgrees(bmm), 1);
 }
 
+TEST(DeviceExterns, BaddbmmWithABroadcastSelf) {
+  REQUIRE_DEVICE();
+  std::string text =
+      "graph():\n"
+      "    %s : Tensor \"f32[1, 11][11, 1]cpu\"[num_users=1] = placeholder[target=s]\n"
+      "    %x : Tensor \"f32[3, 9, 17][153, 17, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+      "    %y : Tensor \"f32[3, 17, 11][187, 11, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
+      "    %r : [num_users=1] = call_function[target=torch.ops.aten.baddbmm.default](args = (%s, %x, %y), kwargs = {beta: 2.0, alpha: 0.5})\n"
+      "    return (r,)\n";
+  EXPECT_ON_DEVICE(expectAgrees(text), 1);
+}
+
 TEST(DeviceExterns, Float32ProductsWithoutCLBlastAndABetaOfZero) {
   REQUIRE_DEVICE();
   OpenCLOptions options;

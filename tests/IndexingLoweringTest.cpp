@@ -271,6 +271,25 @@ TEST(IndexingLowering, ScatterScatterValueAndScatterAdd) {
   expectScatterAgrees(add, rows);
 }
 
+TEST(IndexingLowering, EmbeddingBackwardAddsRowsExceptPadding) {
+  // Index 2 three times (rows add), index 4 is padding_idx (its gradient is dropped).
+  std::string text = R"(graph():
+    %g : Tensor "f32[2, 3, 4][12, 4, 1]cpu"[num_users=1] = placeholder[target=g]
+    %i : Tensor "i64[2, 3][3, 1]cpu"[num_users=1] = placeholder[target=i]
+    %r : [num_users=1] = call_function[target=torch.ops.aten.embedding_dense_backward.default](args = (%g, %i, 6, 4, False), kwargs = {})
+    return (r,)
+)";
+  std::vector<RuntimeValue> inputs{
+      RuntimeValue{iota({2, 3, 4})},
+      RuntimeValue{fromValues({2, 3}, {2, 0, 2, 4, 2, 5}, DType::Int64)}};
+  expectScatterAgrees(text, inputs);
+  Tensor out = runSingle(text, {*inputs[0].tensor(), *inputs[1].tensor()});
+  std::vector<double> got = flat(out);
+  // Row 2: grad rows 0, 2, 4 = (x*0.5 - 3 for x in 0..3, 8..11, 16..19) summed.
+  EXPECT_EQ(got[2 * 4 + 0], -3 + 1 + 5);
+  EXPECT_EQ(got[4 * 4 + 1], 0); // padding
+}
+
 TEST(IndexingLowering, AnIndexOutOfRangeIsAnError) {
   std::string text = R"(graph():
     %w : Tensor "f32[6, 4][4, 1]cpu"[num_users=1] = placeholder[target=w]

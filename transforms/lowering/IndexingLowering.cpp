@@ -319,6 +319,46 @@ Status lowerScatter(Lowerer &l, const Node &n, const BoundArgs &args) {
   return Status::ok();
 }
 
+/// embedding_dense_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq):
+/// zeros [num_weights, D], then each gradient row added to the row its index names, except the
+/// padding_idx row (Inductor's decomposition: index_put with accumulate of the masked rows).
+/// Scaling by frequency needs the counts of each index: that stays with the extern lowering.
+Status lowerEmbeddingBackward(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto grad = l.tensorArg(n, args.get("grad_output"));
+  auto indices = l.tensorArg(n, args.get("indices"));
+  auto padding = args.symInt("padding_idx");
+  auto scale = args.boolean("scale_grad_by_freq");
+  if (!grad || !indices || !padding || !scale)
+    return !grad      ? grad.takeError()
+           : !indices ? indices.takeError()
+           : !padding ? padding.takeError()
+                      : scale.takeError();
+  const TensorType *out = n.value().tensor();
+  if (!out || *scale || !canAccumulate(out->dtype) ||
+      !isIntegerIndex(l.program_.buffers[indices->buffer].type.dtype) ||
+      grad->sizes.size() != indices->sizes.size() + 1)
+    return l.lowerExtern(n, args);
+  // The zeros.
+  LoopOp &zeros = l.newOp(LoopOpKind::Pointwise, n);
+  std::vector<SymExpr> outVars = iterate(out->sizes, zeros.ranges, false);
+  BodyBuilder z(zeros);
+  l.values_[n.scratch()] = l.finishPointwise(zeros, z, z.constant(0, out->dtype), *out, outVars);
+  int32_t buffer = l.values_[n.scratch()].view.buffer;
+  // The scatter of the rows.
+  LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+  std::vector<SymExpr> vars = iterate(grad->sizes, op.ranges, false);
+  BodyBuilder b(op);
+  int32_t index = loadAt(l, b, *indices, vars.data());
+  SymExpr row = l.indirectIndex(b, index, out->sizes[0], false);
+  int32_t keep = b.op(
+      ScalarOp::Ne, DType::Bool, index,
+      b.cast(b.indexValue(*padding, DType::Int64), l.program_.buffers[indices->buffer].type.dtype));
+  int32_t value = b.cast(loadAt(l, b, *grad, vars.data()), out->dtype);
+  value = b.op(ScalarOp::Where, out->dtype, keep, value, b.constant(0, out->dtype));
+  scatterStore(l, op, b, value, buffer, {row, vars.back()}, true);
+  return Status::ok();
+}
+
 constexpr LoweringRule kRules[] = {
     {"torch.ops.aten.embedding.default", lowerEmbedding},
     {"torch.ops.aten.index_select.default", lowerIndexSelect},
@@ -329,6 +369,7 @@ constexpr LoweringRule kRules[] = {
     {"torch.ops.aten.scatter.src", lowerScatter},
     {"torch.ops.aten.scatter.value", lowerScatter},
     {"torch.ops.aten.scatter_add.default", lowerScatter},
+    {"torch.ops.aten.embedding_dense_backward.default", lowerEmbeddingBackward},
 };
 
 } // namespace

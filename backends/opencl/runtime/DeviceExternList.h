@@ -15,7 +15,7 @@ enum class DeviceExternFamily : uint8_t {
   Sort,        ///< sort along a dimension (a stable merge sort)
   TopK,        ///< topk: the sort, of which the first k are kept
   Convolution, ///< direct convolution, 1-D to 3-D, grouped, transposed, with bias
-  Matmul,      ///< mm, addmm, bmm where CLBlast declines (half, bfloat16, other layouts)
+  Matmul, ///< mm, addmm, bmm where CLBlast declines (half, bfloat16, other layouts); baddbmm
 };
 
 struct DeviceExternTarget {
@@ -37,6 +37,7 @@ inline constexpr DeviceExternTarget kDeviceExternTargets[] = {
     {"torch.ops.aten.mm.default", DeviceExternFamily::Matmul},
     {"torch.ops.aten.addmm.default", DeviceExternFamily::Matmul},
     {"torch.ops.aten.bmm.default", DeviceExternFamily::Matmul},
+    {"torch.ops.aten.baddbmm.default", DeviceExternFamily::Matmul},
 };
 
 /// The family of `target` (with or without the `torch.ops.` prefix), or nullopt when it has no

@@ -1,7 +1,8 @@
-/// \file mm, addmm and bmm on the device where CLBlast declines them (float16 and bfloat16,
-/// layouts without a unit stride, or a build without CLBlast), with the reference kernels'
-/// semantics (backends/interp/ExternKernels.cpp): out = alpha * (a @ b) + beta * self, self
-/// broadcast to the product and ignored when beta is 0 (NaN in it does not propagate).
+/// \file mm, addmm, bmm and baddbmm on the device where CLBlast declines them (float16 and
+/// bfloat16, layouts without a unit stride, baddbmm, or a build without CLBlast), with the
+/// reference kernels' semantics (backends/interp/ExternKernels.cpp, TensorKernels.cpp): out =
+/// alpha * (a @ b) + beta * self, self broadcast to the product and ignored when beta is 0 (NaN
+/// in it does not propagate).
 ///
 /// One work-item per output element (a grid-stride loop), its dot product accumulated in
 /// float (double for float64), operands read through their strides.
@@ -60,10 +61,12 @@ FamilySource matmulSource() {
 Expected<bool> runMatmul(const Call &call, const LauncherFor &launcherFor,
                          std::string_view which) {
   const BoundArgs &args = call.args();
-  bool addmm = which == "addmm", bmm = which == "bmm";
-  if (!addmm && !bmm && which != "mm")
+  bool addmm = which == "addmm", baddbmm = which == "baddbmm";
+  bool bmm = which == "bmm" || baddbmm, withSelf = addmm || baddbmm;
+  if (!withSelf && !bmm && which != "mm")
     return false;
-  auto a = call.input(addmm ? "mat1" : "self"), b = call.input(addmm ? "mat2" : "mat2");
+  auto a = call.input(addmm ? "mat1" : baddbmm ? "batch1" : "self");
+  auto b = call.input(addmm ? "mat2" : baddbmm ? "batch2" : "mat2");
   auto out = call.output(0);
   int64_t rank = bmm ? 3 : 2;
   if (!a || !b || !out || a->dim() != rank || b->dim() != rank || out->dim() != rank)
@@ -82,23 +85,23 @@ Expected<bool> runMatmul(const Call &call, const LauncherFor &launcherFor,
   double alpha = 1, beta = 0;
   std::optional<Operand> bias;
   std::vector<int64_t> biasStrides(3, 0);
-  if (addmm) {
+  if (withSelf) {
     auto al = args.floating("alpha"), be = args.floating("beta");
     if (!al || !be)
       return false;
     alpha = *al;
     beta = *be;
     bias = call.input("self");
-    if (!bias || bias->dim() > 2 || bias->dtype != dtype)
+    if (!bias || bias->dim() > rank || bias->dtype != dtype)
       return false;
-    // Broadcast to (m, n), trailing-aligned.
-    std::vector<int64_t> shape{m, n};
-    size_t lead = 2 - bias->sizes.size();
+    // Broadcast to (batch, m, n), trailing-aligned.
+    std::vector<int64_t> shape{batch, m, n};
+    size_t lead = 3 - bias->sizes.size();
     for (size_t d = 0; d < bias->sizes.size(); ++d) {
       int64_t size = bias->sizes[d];
       if (size != shape[lead + d] && size != 1)
         return false;
-      biasStrides[1 + lead + d] = size == 1 ? 0 : bias->strides[d];
+      biasStrides[lead + d] = size == 1 ? 0 : bias->strides[d];
     }
   }
   std::vector<int64_t> as = batched(*a), bs = batched(*b), os = batched(*out);
