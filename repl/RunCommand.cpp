@@ -314,10 +314,10 @@ Expected<InterpretResult> execute(Graph &graph, const std::vector<RuntimeValue> 
               << "opencl: kernels built " << st.kernelsBuilt << ", from cache "
               << st.kernelsFromCache << "; configurations tuned " << st.configsTuned
               << ", from cache " << st.configsFromCache << "; launches " << st.launches
-              << "; CLBlast calls " << st.blasCalls << ", device extern calls "
-              << st.deviceExterns << ", host extern calls " << st.hostExterns
-              << "; corrupt cache entries " << st.corruptCacheEntries << "; build "
-              << st.buildSeconds << " s, waited " << st.waitSeconds << " s\n"
+              << "; CLBlast calls " << st.blasCalls << ", device extern calls " << st.deviceExterns
+              << ", host extern calls " << st.hostExterns << "; corrupt cache entries "
+              << st.corruptCacheEntries << "; build " << st.buildSeconds << " s, waited "
+              << st.waitSeconds << " s\n"
               << "opencl: first run " << firstRun << " s";
     if (options.repeat > 1)
       std::cerr << ", later runs " << (total - firstRun) / (options.repeat - 1) << " s each";

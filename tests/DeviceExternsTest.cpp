@@ -134,9 +134,11 @@ void expectSame(const RuntimeValue &gotValue, const RuntimeValue &wantValue, siz
       for (int64_t i : idx)
         at += std::to_string(i) + ",";
       ADD_FAILURE() << "output " << index << " at [" << at << "]: "
-                    << (exact ? std::to_string(got->getInt(idx)) : std::to_string(got->getDouble(idx)))
+                    << (exact ? std::to_string(got->getInt(idx))
+                              : std::to_string(got->getDouble(idx)))
                     << " vs "
-                    << (exact ? std::to_string(want->getInt(idx)) : std::to_string(want->getDouble(idx)));
+                    << (exact ? std::to_string(want->getInt(idx))
+                              : std::to_string(want->getDouble(idx)));
     }
   });
   EXPECT_EQ(bad, 0u) << "output " << index << ": " << bad << " elements differ";
@@ -170,8 +172,7 @@ OpenCLStats expectAgrees(const std::string &text, std::vector<RuntimeValue> inpu
   TempDir cache;
   if (options.cacheDir.empty())
     options.cacheDir = cache.path.string();
-  auto program =
-      OpenCLProgram::load(ctx ? *ctx : *context(), c.program, c.fused, c.plan, options);
+  auto program = OpenCLProgram::load(ctx ? *ctx : *context(), c.program, c.fused, c.plan, options);
   EXPECT_TRUE(program) << (program ? "" : program.error().str());
   if (!program)
     return stats;
@@ -221,16 +222,29 @@ std::string flashGraph(const std::string &dtype, const std::string &maskDecl,
            ", 1]cpu";
   };
   return "graph():\n"
-         "    %x : Tensor \"" + blhe(m, e) + "\"[num_users=1] = placeholder[target=x]\n"
-         "    %y : Tensor \"" + blhe(n, e) + "\"[num_users=1] = placeholder[target=y]\n"
-         "    %z : Tensor \"" + blhe(n, e + 3) + "\"[num_users=1] = placeholder[target=z]\n" +
-         maskDecl +
-         "    %q : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%x, [0, 2, 1, 3]), kwargs = {})\n"
-         "    %k : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%y, [0, 2, 1, 3]), kwargs = {})\n"
-         "    %v : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%z, [0, 2, 1, 3]), kwargs = {})\n"
-         "    %r : [num_users=2] = call_function[target=torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default](args = (%q, %k, %v), kwargs = {" + kwargs + "})\n"
-         "    %o : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = {})\n"
-         "    %l : [num_users=1] = call_function[target=operator.getitem](args = (%r, 1), kwargs = {})\n"
+         "    %x : Tensor \"" +
+         blhe(m, e) +
+         "\"[num_users=1] = placeholder[target=x]\n"
+         "    %y : Tensor \"" +
+         blhe(n, e) +
+         "\"[num_users=1] = placeholder[target=y]\n"
+         "    %z : Tensor \"" +
+         blhe(n, e + 3) + "\"[num_users=1] = placeholder[target=z]\n" + maskDecl +
+         "    %q : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = "
+         "(%x, [0, 2, 1, 3]), kwargs = {})\n"
+         "    %k : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = "
+         "(%y, [0, 2, 1, 3]), kwargs = {})\n"
+         "    %v : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = "
+         "(%z, [0, 2, 1, 3]), kwargs = {})\n"
+         "    %r : [num_users=2] = "
+         "call_function[target=torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default]("
+         "args = (%q, %k, %v), kwargs = {" +
+         kwargs +
+         "})\n"
+         "    %o : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = "
+         "{})\n"
+         "    %l : [num_users=1] = call_function[target=operator.getitem](args = (%r, 1), kwargs = "
+         "{})\n"
          "    return (o, l)\n";
 }
 
@@ -291,17 +305,27 @@ TEST(DeviceExterns, AttentionInFloat16BFloat16AndFloat64) {
 
 std::string efficientGraph(bool computeLse, const std::string &bias) {
   return "graph():\n"
-         "    %q : Tensor \"f32[2, 3, 37, 16][1776, 592, 16, 1]cpu\"[num_users=1] = placeholder[target=q]\n"
-         "    %k : Tensor \"f32[2, 3, 21, 16][1008, 336, 16, 1]cpu\"[num_users=1] = placeholder[target=k]\n"
-         "    %v : Tensor \"f32[2, 3, 21, 16][1008, 336, 16, 1]cpu\"[num_users=1] = placeholder[target=v]\n"
-         "    %b : Tensor \"f32[1, 3, 37, 21][2331, 777, 21, 1]cpu\"[num_users=1] = placeholder[target=b]\n"
-         "    %r : [num_users=4] = call_function[target=torch.ops.aten._scaled_dot_product_efficient_attention.default](args = (%q, %k, %v, " +
+         "    %q : Tensor \"f32[2, 3, 37, 16][1776, 592, 16, 1]cpu\"[num_users=1] = "
+         "placeholder[target=q]\n"
+         "    %k : Tensor \"f32[2, 3, 21, 16][1008, 336, 16, 1]cpu\"[num_users=1] = "
+         "placeholder[target=k]\n"
+         "    %v : Tensor \"f32[2, 3, 21, 16][1008, 336, 16, 1]cpu\"[num_users=1] = "
+         "placeholder[target=v]\n"
+         "    %b : Tensor \"f32[1, 3, 37, 21][2331, 777, 21, 1]cpu\"[num_users=1] = "
+         "placeholder[target=b]\n"
+         "    %r : [num_users=4] = "
+         "call_function[target=torch.ops.aten._scaled_dot_product_efficient_attention.default]("
+         "args = (%q, %k, %v, " +
          bias + ", " + (computeLse ? "True" : "False") +
          "), kwargs = {})\n"
-         "    %o : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = {})\n"
-         "    %l : [num_users=1] = call_function[target=operator.getitem](args = (%r, 1), kwargs = {})\n"
-         "    %s : [num_users=1] = call_function[target=operator.getitem](args = (%r, 2), kwargs = {})\n"
-         "    %f : [num_users=1] = call_function[target=operator.getitem](args = (%r, 3), kwargs = {})\n"
+         "    %o : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = "
+         "{})\n"
+         "    %l : [num_users=1] = call_function[target=operator.getitem](args = (%r, 1), kwargs = "
+         "{})\n"
+         "    %s : [num_users=1] = call_function[target=operator.getitem](args = (%r, 2), kwargs = "
+         "{})\n"
+         "    %f : [num_users=1] = call_function[target=operator.getitem](args = (%r, 3), kwargs = "
+         "{})\n"
          "    return (o, l, s, f)\n";
 }
 
@@ -321,9 +345,8 @@ TEST(DeviceExterns, AttentionInItsGpuFormWithLanesPerRow) {
   options.forceConfig = "lanes=4,rows=8";
   std::string mask = "    %m : Tensor \"f32[2, 1, 37, 29][1073, 1073, 29, 1]cpu\"[num_users=1] = "
                      "placeholder[target=m]\n";
-  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", mask, "attn_mask: %m, is_causal: True"), {},
-                                options),
-                   1);
+  EXPECT_ON_DEVICE(
+      expectAgrees(flashGraph("f32", mask, "attn_mask: %m, is_causal: True"), {}, options), 1);
   EXPECT_ON_DEVICE(expectAgrees(efficientGraph(true, "%b"), {}, options), 1);
 }
 
@@ -357,8 +380,10 @@ std::string sortGraph(const std::string &type, const std::string &call) {
          "    %r : [num_users=2] = call_function[target=" +
          call +
          ")\n"
-         "    %v : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = {})\n"
-         "    %i : [num_users=1] = call_function[target=operator.getitem](args = (%r, 1), kwargs = {})\n"
+         "    %v : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = "
+         "{})\n"
+         "    %i : [num_users=1] = call_function[target=operator.getitem](args = (%r, 1), kwargs = "
+         "{})\n"
          "    return (v, i)\n";
 }
 
@@ -376,9 +401,10 @@ TEST(DeviceExterns, SortWithTiesNanAndSignedZerosBothWays) {
   // Powers of two and a single element.
   for (int64_t n : {1, 2, 64}) {
     std::string t = "f32[3, " + std::to_string(n) + "][" + std::to_string(n) + ", 1]cpu";
-    EXPECT_ON_DEVICE(expectAgrees(sortGraph(t, "torch.ops.aten.sort.default](args = (%x,), kwargs = {}"),
-                                  {RuntimeValue{scrambled({3, n}, kAwkward)}}),
-                     1);
+    EXPECT_ON_DEVICE(
+        expectAgrees(sortGraph(t, "torch.ops.aten.sort.default](args = (%x,), kwargs = {}"),
+                     {RuntimeValue{scrambled({3, n}, kAwkward)}}),
+        1);
   }
 }
 
@@ -391,13 +417,18 @@ TEST(DeviceExterns, StableSortAlongAStridedDimension) {
                 "descending: True}");
   EXPECT_ON_DEVICE(expectAgrees(text, {RuntimeValue{scrambled({6, 19, 4}, kAwkward)}}), 1);
   // A transposed input: the sorted dim has the large stride.
-  std::string transposed = "graph():\n"
-                           "    %x : Tensor \"f32[23, 7][7, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
-                           "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%x, [1, 0]), kwargs = {})\n"
-                           "    %r : [num_users=2] = call_function[target=torch.ops.aten.sort.default](args = (%t, 1), kwargs = {})\n"
-                           "    %v : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = {})\n"
-                           "    %i : [num_users=1] = call_function[target=operator.getitem](args = (%r, 1), kwargs = {})\n"
-                           "    return (v, i)\n";
+  std::string transposed =
+      "graph():\n"
+      "    %x : Tensor \"f32[23, 7][7, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+      "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%x, "
+      "[1, 0]), kwargs = {})\n"
+      "    %r : [num_users=2] = call_function[target=torch.ops.aten.sort.default](args = (%t, 1), "
+      "kwargs = {})\n"
+      "    %v : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = "
+      "{})\n"
+      "    %i : [num_users=1] = call_function[target=operator.getitem](args = (%r, 1), kwargs = "
+      "{})\n"
+      "    return (v, i)\n";
   EXPECT_ON_DEVICE(expectAgrees(transposed, {RuntimeValue{scrambled({23, 7}, kAwkward)}}), 1);
 }
 
@@ -408,11 +439,10 @@ TEST(DeviceExterns, SortOfIntegersBoolsAndHalves) {
                              "torch.ops.aten.sort.default](args = (%x, 1, True), kwargs = {}"),
                    {RuntimeValue{scrambled({4, 33}, {3, -7, 0, 3, 9e15, -1}, DType::Int64)}}),
       1);
-  EXPECT_ON_DEVICE(
-      expectAgrees(sortGraph("b8[2, 17][17, 1]cpu",
-                             "torch.ops.aten.sort.default](args = (%x,), kwargs = {}"),
-                   {RuntimeValue{scrambled({2, 17}, {0, 1, 1}, DType::Bool)}}),
-      1);
+  EXPECT_ON_DEVICE(expectAgrees(sortGraph("b8[2, 17][17, 1]cpu",
+                                          "torch.ops.aten.sort.default](args = (%x,), kwargs = {}"),
+                                {RuntimeValue{scrambled({2, 17}, {0, 1, 1}, DType::Bool)}}),
+                   1);
   EXPECT_ON_DEVICE(expectAgrees(sortGraph("f16[3, 40][40, 1]cpu",
                                           "torch.ops.aten.sort.default](args = (%x, -1, True), "
                                           "kwargs = {}"),
@@ -422,10 +452,11 @@ TEST(DeviceExterns, SortOfIntegersBoolsAndHalves) {
 
 TEST(DeviceExterns, TopkLargestAndSmallestWithTiesAndNan) {
   REQUIRE_DEVICE();
-  for (const char *call : {"torch.ops.aten.topk.default](args = (%x, 5, 1), kwargs = {}",
-                           "torch.ops.aten.topk.default](args = (%x, 3, 1, False), kwargs = {}",
-                           "torch.ops.aten.topk.default](args = (%x, 1, -1, True, False), kwargs = {}",
-                           "torch.ops.aten.topk.default](args = (%x, 21, 1), kwargs = {}"}) {
+  for (const char *call :
+       {"torch.ops.aten.topk.default](args = (%x, 5, 1), kwargs = {}",
+        "torch.ops.aten.topk.default](args = (%x, 3, 1, False), kwargs = {}",
+        "torch.ops.aten.topk.default](args = (%x, 1, -1, True, False), kwargs = {}",
+        "torch.ops.aten.topk.default](args = (%x, 21, 1), kwargs = {}"}) {
     SCOPED_TRACE(call);
     EXPECT_ON_DEVICE(expectAgrees(sortGraph("f32[3, 21, 5][105, 5, 1]cpu", call),
                                   {RuntimeValue{scrambled({3, 21, 5}, kAwkward)}}),
@@ -438,31 +469,36 @@ TEST(DeviceExterns, TopkLargestAndSmallestWithTiesAndNan) {
 std::string convGraph(const std::string &x, const std::string &w, const std::string &b,
                       const std::string &rest) {
   std::string text = "graph():\n"
-                     "    %x : Tensor \"" + x + "\"[num_users=1] = placeholder[target=x]\n"
-                     "    %w : Tensor \"" + w + "\"[num_users=1] = placeholder[target=w]\n";
+                     "    %x : Tensor \"" +
+                     x +
+                     "\"[num_users=1] = placeholder[target=x]\n"
+                     "    %w : Tensor \"" +
+                     w + "\"[num_users=1] = placeholder[target=w]\n";
   if (!b.empty())
     text += "    %b : Tensor \"" + b + "\"[num_users=1] = placeholder[target=b]\n";
-  text += "    %r : [num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%x, %w, " +
-          std::string(b.empty() ? "None" : "%b") + ", " + rest + "), kwargs = {})\n    return (r,)\n";
+  text += "    %r : [num_users=1] = call_function[target=torch.ops.aten.convolution.default](args "
+          "= (%x, %w, " +
+          std::string(b.empty() ? "None" : "%b") + ", " + rest +
+          "), kwargs = {})\n    return (r,)\n";
   return text;
 }
 
 TEST(DeviceExterns, DepthwiseAndGroupedConvolutions) {
   REQUIRE_DEVICE();
   // MobileNetV2's depthwise 3x3, stride 2, padding 1; with a bias and dilation 2.
-  EXPECT_ON_DEVICE(expectAgrees(convGraph("f32[2, 6, 11, 9][594, 99, 9, 1]cpu",
-                                          "f32[6, 1, 3, 3][9, 9, 3, 1]cpu", "",
-                                          "[2, 2], [1, 1], [1, 1], False, [0, 0], 6")),
-                   1);
-  EXPECT_ON_DEVICE(expectAgrees(convGraph("f32[2, 6, 11, 9][594, 99, 9, 1]cpu",
-                                          "f32[6, 1, 3, 3][9, 9, 3, 1]cpu", "f32[6][1]cpu",
-                                          "[1, 2], [2, 0], [2, 1], False, [0, 0], 6")),
-                   1);
+  EXPECT_ON_DEVICE(
+      expectAgrees(convGraph("f32[2, 6, 11, 9][594, 99, 9, 1]cpu", "f32[6, 1, 3, 3][9, 9, 3, 1]cpu",
+                             "", "[2, 2], [1, 1], [1, 1], False, [0, 0], 6")),
+      1);
+  EXPECT_ON_DEVICE(
+      expectAgrees(convGraph("f32[2, 6, 11, 9][594, 99, 9, 1]cpu", "f32[6, 1, 3, 3][9, 9, 3, 1]cpu",
+                             "f32[6][1]cpu", "[1, 2], [2, 0], [2, 1], False, [0, 0], 6")),
+      1);
   // Two groups of 4 -> 3 channels, 1-D, with a bias.
-  EXPECT_ON_DEVICE(expectAgrees(convGraph("f32[3, 8, 20][160, 20, 1]cpu",
-                                          "f32[6, 4, 5][20, 5, 1]cpu", "f32[6][1]cpu",
-                                          "[3], [2], [1], False, [0], 2")),
-                   1);
+  EXPECT_ON_DEVICE(
+      expectAgrees(convGraph("f32[3, 8, 20][160, 20, 1]cpu", "f32[6, 4, 5][20, 5, 1]cpu",
+                             "f32[6][1]cpu", "[3], [2], [1], False, [0], 2")),
+      1);
 }
 
 TEST(DeviceExterns, ThreeDTransposedAndChannelsLastConvolutions) {
@@ -472,25 +508,25 @@ TEST(DeviceExterns, ThreeDTransposedAndChannelsLastConvolutions) {
                                           "[1, 2, 1], [1, 0, 1], [1, 1, 2], False, [0, 0, 0], 2")),
                    1);
   // Transposed, grouped, stride 2, padding 1, output padding 1: weight (in, out / groups, k).
-  EXPECT_ON_DEVICE(expectAgrees(convGraph("f32[2, 4, 5, 6][120, 30, 6, 1]cpu",
-                                          "f32[4, 3, 3, 3][27, 9, 3, 1]cpu", "f32[6][1]cpu",
-                                          "[2, 2], [1, 1], [1, 1], True, [1, 1], 2")),
-                   1);
+  EXPECT_ON_DEVICE(
+      expectAgrees(convGraph("f32[2, 4, 5, 6][120, 30, 6, 1]cpu", "f32[4, 3, 3, 3][27, 9, 3, 1]cpu",
+                             "f32[6][1]cpu", "[2, 2], [1, 1], [1, 1], True, [1, 1], 2")),
+      1);
   // Channels-last input in float16.
-  EXPECT_ON_DEVICE(expectAgrees(convGraph("f16[2, 4, 7, 7][196, 1, 28, 4]cpu",
-                                          "f16[8, 2, 3, 3][18, 9, 3, 1]cpu", "f16[8][1]cpu",
-                                          "[1, 1], [1, 1], [1, 1], False, [0, 0], 2")),
-                   1);
+  EXPECT_ON_DEVICE(
+      expectAgrees(convGraph("f16[2, 4, 7, 7][196, 1, 28, 4]cpu", "f16[8, 2, 3, 3][18, 9, 3, 1]cpu",
+                             "f16[8][1]cpu", "[1, 1], [1, 1], [1, 1], False, [0, 0], 2")),
+      1);
 }
 
 TEST(DeviceExterns, ConvolutionsCLBlastTakesRunOnTheDeviceKernelWithoutIt) {
   REQUIRE_DEVICE();
   OpenCLOptions options;
   options.useBlas = false;
-  OpenCLStats s = expectAgrees(convGraph("f32[2, 3, 9, 9][243, 81, 9, 1]cpu",
-                                         "f32[5, 3, 3, 3][27, 9, 3, 1]cpu", "",
-                                         "[1, 1], [0, 0], [1, 1], False, [0, 0], 1"),
-                               {}, options);
+  OpenCLStats s =
+      expectAgrees(convGraph("f32[2, 3, 9, 9][243, 81, 9, 1]cpu", "f32[5, 3, 3, 3][27, 9, 3, 1]cpu",
+                             "", "[1, 1], [0, 0], [1, 1], False, [0, 0], 1"),
+                   {}, options);
   EXPECT_ON_DEVICE(s, 1);
   EXPECT_EQ(s.blasCalls, 0);
 }
@@ -504,16 +540,20 @@ TEST(DeviceExterns, MatrixProductsInHalfAndBFloat16) {
       "    %b : Tensor \"bf16[24][1]cpu\"[num_users=1] = placeholder[target=b]\n"
       "    %x : Tensor \"bf16[13, 40][40, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
       "    %w : Tensor \"bf16[24, 40][40, 1]cpu\"[num_users=1] = placeholder[target=w]\n"
-      "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%w, [1, 0]), kwargs = {})\n"
-      "    %r : [num_users=1] = call_function[target=torch.ops.aten.addmm.default](args = (%b, %x, %t), kwargs = {beta: 0.5, alpha: 2.0})\n"
+      "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%w, "
+      "[1, 0]), kwargs = {})\n"
+      "    %r : [num_users=1] = call_function[target=torch.ops.aten.addmm.default](args = (%b, %x, "
+      "%t), kwargs = {beta: 0.5, alpha: 2.0})\n"
       "    return (r,)\n";
   EXPECT_ON_DEVICE(expectAgrees(addmm), 1);
   std::string bmm =
       "graph():\n"
       "    %x : Tensor \"f16[3, 9, 17][153, 17, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
       "    %y : Tensor \"f16[3, 11, 17][187, 17, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
-      "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%y, [0, 2, 1]), kwargs = {})\n"
-      "    %r : [num_users=1] = call_function[target=torch.ops.aten.bmm.default](args = (%x, %t), kwargs = {})\n"
+      "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%y, "
+      "[0, 2, 1]), kwargs = {})\n"
+      "    %r : [num_users=1] = call_function[target=torch.ops.aten.bmm.default](args = (%x, %t), "
+      "kwargs = {})\n"
       "    return (r,)\n";
   EXPECT_ON_DEVICE(expectAgrees(bmm), 1);
 }
@@ -525,7 +565,8 @@ TEST(DeviceExterns, BaddbmmWithABroadcastSelf) {
       "    %s : Tensor \"f32[1, 11][11, 1]cpu\"[num_users=1] = placeholder[target=s]\n"
       "    %x : Tensor \"f32[3, 9, 17][153, 17, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
       "    %y : Tensor \"f32[3, 17, 11][187, 11, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
-      "    %r : [num_users=1] = call_function[target=torch.ops.aten.baddbmm.default](args = (%s, %x, %y), kwargs = {beta: 2.0, alpha: 0.5})\n"
+      "    %r : [num_users=1] = call_function[target=torch.ops.aten.baddbmm.default](args = (%s, "
+      "%x, %y), kwargs = {beta: 2.0, alpha: 0.5})\n"
       "    return (r,)\n";
   EXPECT_ON_DEVICE(expectAgrees(text), 1);
 }
@@ -537,7 +578,8 @@ TEST(DeviceExterns, Float32ProductsWithoutCLBlastAndABetaOfZero) {
   std::string mm = "graph():\n"
                    "    %x : Tensor \"f32[7, 33][33, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
                    "    %y : Tensor \"f32[33, 5][5, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
-                   "    %r : [num_users=1] = call_function[target=torch.ops.aten.mm.default](args = (%x, %y), kwargs = {})\n"
+                   "    %r : [num_users=1] = call_function[target=torch.ops.aten.mm.default](args "
+                   "= (%x, %y), kwargs = {})\n"
                    "    return (r,)\n";
   EXPECT_ON_DEVICE(expectAgrees(mm, {}, options), 1);
   // beta = 0: NaN in self does not propagate.
@@ -546,7 +588,8 @@ TEST(DeviceExterns, Float32ProductsWithoutCLBlastAndABetaOfZero) {
       "    %b : Tensor \"f32[7, 5][5, 1]cpu\"[num_users=1] = placeholder[target=b]\n"
       "    %x : Tensor \"f32[7, 33][33, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
       "    %y : Tensor \"f32[33, 5][5, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
-      "    %r : [num_users=1] = call_function[target=torch.ops.aten.addmm.default](args = (%b, %x, %y), kwargs = {beta: 0})\n"
+      "    %r : [num_users=1] = call_function[target=torch.ops.aten.addmm.default](args = (%b, %x, "
+      "%y), kwargs = {beta: 0})\n"
       "    return (r,)\n";
   auto graph = parseFxText(addmm, "<test>");
   ASSERT_TRUE(graph);

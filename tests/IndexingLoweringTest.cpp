@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace fxkit;
 using namespace fxkit::testing;
 
@@ -288,6 +290,31 @@ TEST(IndexingLowering, EmbeddingBackwardAddsRowsExceptPadding) {
   // Row 2: grad rows 0, 2, 4 = (x*0.5 - 3 for x in 0..3, 8..11, 16..19) summed.
   EXPECT_EQ(got[2 * 4 + 0], -3 + 1 + 5);
   EXPECT_EQ(got[4 * 4 + 1], 0); // padding
+}
+
+TEST(IndexingLowering, GridSamplerEveryModePaddingAndAlignment) {
+  // Grid points inside, on the corners and outside [-1, 1], a NaN and an infinity.
+  std::vector<double> g;
+  for (int i = 0; i < 2 * 3 * 4 * 2; ++i)
+    g.push_back(std::sin(i * 1.7) * 1.3);
+  g[0] = -1, g[1] = -1, g[2] = 1, g[3] = 1, g[4] = 0, g[5] = 0;
+  g[10] = NAN;
+  g[13] = INFINITY;
+  std::vector<RuntimeValue> inputs{RuntimeValue{iota({2, 2, 4, 5})},
+                                   RuntimeValue{fromValues({2, 3, 4, 2}, g)}};
+  for (int mode = 0; mode < 3; ++mode)
+    for (int padding = 0; padding < 3; ++padding)
+      for (const char *align : {"False", "True"}) {
+        std::string text = R"(graph():
+    %x : Tensor "f32[2, 2, 4, 5][40, 20, 5, 1]cpu"[num_users=1] = placeholder[target=x]
+    %g : Tensor "f32[2, 3, 4, 2][24, 8, 2, 1]cpu"[num_users=1] = placeholder[target=g]
+    %r : [num_users=1] = call_function[target=torch.ops.aten.grid_sampler_2d.default](args = (%x, %g, )" +
+                           std::to_string(mode) + ", " + std::to_string(padding) + ", " + align +
+                           R"(), kwargs = {})
+    return (r,)
+)";
+        expectGatherAgrees(text, inputs, mode == 0 ? 8 : mode == 1 ? 2 : 32);
+      }
 }
 
 TEST(IndexingLowering, AnIndexOutOfRangeIsAnError) {

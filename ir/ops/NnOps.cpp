@@ -926,7 +926,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten.convolution_backward.default", "convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)", C::Extern, convolutionBackward},
   {"torch.ops.aten.upsample_nearest2d.vec", "upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Other, upsampleNearest2d},
   {"torch.ops.aten.upsample_bilinear2d.vec", "upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor", C::Other, upsampleBilinear2d},
-  {"torch.ops.aten.grid_sampler_2d.default", "grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor", C::Extern, gridSampler2d},
+  {"torch.ops.aten.grid_sampler_2d.default", "grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor", C::Other, gridSampler2d},
   {"torch.ops.aten.col2im.default", "col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor", C::Extern, col2im},
   {"torch.ops.aten._cdist_forward.default", "_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor", C::Extern, cdistForward},
   {"torch.ops.aten._pdist_forward.default", "_pdist_forward(Tensor self, float p=2.) -> Tensor", C::Extern, pdistForward},

@@ -359,6 +359,160 @@ Status lowerEmbeddingBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
   return Status::ok();
 }
 
+/// grid_sampler_2d(input (N, C, H, W), grid (N, Ho, Wo, 2), interpolation_mode, padding_mode,
+/// align_corners), as ATen's GridSampler.h computes it in the input's type: each output point
+/// unnormalizes its grid (x, y), pads the coordinates (zeros, border, reflection), and reads
+/// the taps of its mode (bilinear 4, nearest 1, bicubic 16) through indirect indices, masked
+/// where a tap lies outside the input.
+Status lowerGridSampler(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto input = l.tensorArg(n, args.get("input"));
+  auto grid = l.tensorArg(n, args.get("grid"));
+  auto modeArg = args.integer("interpolation_mode");
+  auto paddingArg = args.integer("padding_mode");
+  auto alignArg = args.boolean("align_corners");
+  if (!input || !grid || !modeArg || !paddingArg || !alignArg)
+    return !input        ? input.takeError()
+           : !grid       ? grid.takeError()
+           : !modeArg    ? modeArg.takeError()
+           : !paddingArg ? paddingArg.takeError()
+                         : alignArg.takeError();
+  const TensorType *out = n.value().tensor();
+  DType stored = l.program_.buffers[input->buffer].type.dtype;
+  if (!out || input->sizes.size() != 4 || grid->sizes.size() != 4 || *modeArg < 0 || *modeArg > 2 ||
+      *paddingArg < 0 || *paddingArg > 2 || !dtypeIsFloating(stored))
+    return l.lowerExtern(n, args);
+  const int64_t mode = *modeArg, padding = *paddingArg;
+  const bool align = *alignArg;
+  // Half-precision inputs compute in float (ATen's opmath), the others in their own type.
+  const DType T = stored == DType::Float64 ? DType::Float64 : DType::Float32;
+  auto [op, vars] = startGather(l, n);
+  BodyBuilder b(*op);
+  auto k = [&](double v) { return b.constant(v, T); };
+  auto bin = [&](ScalarOp o, int32_t x, int32_t y) { return b.op(o, T, x, y); };
+  auto pred = [&](ScalarOp o, int32_t x, int32_t y) { return b.op(o, DType::Bool, x, y); };
+  auto sizeOf = [&](const SymExpr &s) { return b.cast(b.indexValue(s, DType::Int64), T); };
+  const SymExpr &H = input->sizes[2], &W = input->sizes[3];
+  // The grid's (x, y) at this output point.
+  auto gridAt = [&](int64_t c) {
+    SymExpr at[4] = {vars[0], vars[2], vars[3], SymExpr(c)};
+    return b.cast(loadAt(l, b, *grid, at), T);
+  };
+  auto unnormalize = [&](int32_t g, const SymExpr &size) {
+    int32_t s = sizeOf(size), one = k(1);
+    return align ? bin(ScalarOp::Mul, bin(ScalarOp::TrueDiv, bin(ScalarOp::Add, g, one), k(2)),
+                       bin(ScalarOp::Sub, s, one))
+                 : bin(ScalarOp::TrueDiv,
+                       bin(ScalarOp::Sub, bin(ScalarOp::Mul, bin(ScalarOp::Add, g, one), s), one),
+                       k(2));
+  };
+  auto clip = [&](int32_t x, const SymExpr &size) {
+    return bin(ScalarOp::Minimum, bin(ScalarOp::Maximum, x, k(0)),
+               bin(ScalarOp::Sub, sizeOf(size), k(1)));
+  };
+  // reflect_coordinates(x, twiceLow, twiceHigh) with twiceLow/High over the size.
+  auto reflect = [&](int32_t x, const SymExpr &size) {
+    int32_t s = sizeOf(size);
+    int32_t low = align ? k(0) : k(-0.5);
+    int32_t span = align ? bin(ScalarOp::Sub, s, k(1)) : s; // (twiceHigh - twiceLow) / 2
+    int32_t d = b.op(ScalarOp::Abs, T, bin(ScalarOp::Sub, x, low));
+    int32_t extra = bin(ScalarOp::Fmod, d, span);
+    int32_t flips = b.op(ScalarOp::Floor, T, bin(ScalarOp::TrueDiv, d, span));
+    int32_t even = pred(ScalarOp::Eq, bin(ScalarOp::Fmod, flips, k(2)), k(0));
+    int32_t r = b.op(ScalarOp::Where, T, even, bin(ScalarOp::Add, extra, low),
+                     bin(ScalarOp::Add, bin(ScalarOp::Sub, span, extra), low));
+    return b.op(ScalarOp::Where, T, pred(ScalarOp::Eq, span, k(0)), k(0), r);
+  };
+  // compute_coordinates, then safe_downgrade_to_int_range's -100 for what is not finite.
+  auto pad = [&](int32_t x, const SymExpr &size) {
+    if (padding == 1)
+      x = clip(x, size);
+    else if (padding == 2)
+      x = clip(reflect(x, size), size);
+    int32_t finite =
+        b.op(ScalarOp::LogicalNot, DType::Bool,
+             b.op(ScalarOp::LogicalOr, DType::Bool, b.op(ScalarOp::IsNan, DType::Bool, x),
+                  b.op(ScalarOp::IsInf, DType::Bool, x)));
+    int32_t small = pred(ScalarOp::Lt, b.op(ScalarOp::Abs, T, x), k(2e9));
+    return b.op(ScalarOp::Where, T, b.op(ScalarOp::LogicalAnd, DType::Bool, finite, small), x,
+                k(-100));
+  };
+  // The input at integral coordinates (y, x) (values of T), 0 outside.
+  auto pixel = [&](int32_t y, int32_t x) {
+    int32_t inside = b.op(ScalarOp::LogicalAnd, DType::Bool,
+                          b.op(ScalarOp::LogicalAnd, DType::Bool, pred(ScalarOp::Ge, y, k(0)),
+                               pred(ScalarOp::Lt, y, sizeOf(H))),
+                          b.op(ScalarOp::LogicalAnd, DType::Bool, pred(ScalarOp::Ge, x, k(0)),
+                               pred(ScalarOp::Lt, x, sizeOf(W))));
+    auto index = [&](int32_t v, const SymExpr &size) {
+      int32_t safe = b.op(ScalarOp::Where, T, inside, v, k(0));
+      return l.indirectIndex(b, b.cast(b.op(ScalarOp::Trunc, T, safe), DType::Int64), size, false);
+    };
+    SymExpr iy = index(y, H), ix = index(x, W);
+    SymExpr at[4] = {vars[0], vars[1], iy, ix};
+    int32_t v = loadAt(l, b, *input, at);
+    op->body[v].operands[0] = inside; // masked: not read outside (0 there)
+    return b.cast(v, T);
+  };
+  int32_t x = unnormalize(gridAt(0), W), y = unnormalize(gridAt(1), H);
+  int32_t value = -1;
+  if (mode == 2) {
+    int32_t x0 = b.op(ScalarOp::Floor, T, x), y0 = b.op(ScalarOp::Floor, T, y);
+    auto cubic = [&](int32_t t) {
+      // ((A + 2) x - (A + 3)) x^2 + 1 for |x| <= 1, ((A x - 5A) x + 8A) x - 4A for 1 < |x| < 2.
+      const double A = -0.75;
+      auto nearW = [&](int32_t v) {
+        return bin(ScalarOp::Add,
+                   bin(ScalarOp::Mul,
+                       bin(ScalarOp::Mul,
+                           bin(ScalarOp::Sub, bin(ScalarOp::Mul, k(A + 2), v), k(A + 3)), v),
+                       v),
+                   k(1));
+      };
+      auto farW = [&](int32_t v) {
+        return bin(ScalarOp::Sub,
+                   bin(ScalarOp::Mul,
+                       bin(ScalarOp::Add,
+                           bin(ScalarOp::Mul,
+                               bin(ScalarOp::Sub, bin(ScalarOp::Mul, k(A), v), k(5 * A)), v),
+                           k(8 * A)),
+                       v),
+                   k(4 * A));
+      };
+      return std::array<int32_t, 4>{farW(bin(ScalarOp::Add, t, k(1))), nearW(t),
+                                    nearW(bin(ScalarOp::Sub, k(1), t)),
+                                    farW(bin(ScalarOp::Sub, k(2), t))};
+    };
+    std::array<int32_t, 4> wx = cubic(bin(ScalarOp::Sub, x, x0)),
+                           wy = cubic(bin(ScalarOp::Sub, y, y0));
+    value = k(0);
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        int32_t ty = pad(bin(ScalarOp::Add, y0, k(i - 1)), H);
+        int32_t tx = pad(bin(ScalarOp::Add, x0, k(j - 1)), W);
+        int32_t tap = bin(ScalarOp::Mul, bin(ScalarOp::Mul, wy[i], wx[j]),
+                          pixel(b.op(ScalarOp::Trunc, T, ty), b.op(ScalarOp::Trunc, T, tx)));
+        value = bin(ScalarOp::Add, value, tap);
+      }
+  } else {
+    x = pad(x, W);
+    y = pad(y, H);
+    if (mode == 1) {
+      value = pixel(b.op(ScalarOp::Round, T, y), b.op(ScalarOp::Round, T, x));
+    } else {
+      int32_t x0 = b.op(ScalarOp::Floor, T, x), y0 = b.op(ScalarOp::Floor, T, y);
+      int32_t x1 = bin(ScalarOp::Add, x0, k(1)), y1 = bin(ScalarOp::Add, y0, k(1));
+      int32_t tx = bin(ScalarOp::Sub, x, x0), ty = bin(ScalarOp::Sub, y, y0);
+      int32_t sx = bin(ScalarOp::Sub, k(1), tx), sy = bin(ScalarOp::Sub, k(1), ty);
+      int32_t top = bin(ScalarOp::Add, bin(ScalarOp::Mul, sx, pixel(y0, x0)),
+                        bin(ScalarOp::Mul, tx, pixel(y0, x1)));
+      int32_t bottom = bin(ScalarOp::Add, bin(ScalarOp::Mul, sx, pixel(y1, x0)),
+                           bin(ScalarOp::Mul, tx, pixel(y1, x1)));
+      value = bin(ScalarOp::Add, bin(ScalarOp::Mul, sy, top), bin(ScalarOp::Mul, ty, bottom));
+    }
+  }
+  return finish(l, n, *op, b, value, vars);
+}
+
 constexpr LoweringRule kRules[] = {
     {"torch.ops.aten.embedding.default", lowerEmbedding},
     {"torch.ops.aten.index_select.default", lowerIndexSelect},
@@ -370,6 +524,7 @@ constexpr LoweringRule kRules[] = {
     {"torch.ops.aten.scatter.value", lowerScatter},
     {"torch.ops.aten.scatter_add.default", lowerScatter},
     {"torch.ops.aten.embedding_dense_backward.default", lowerEmbeddingBackward},
+    {"torch.ops.aten.grid_sampler_2d.default", lowerGridSampler},
 };
 
 } // namespace

@@ -15,7 +15,7 @@ enum class DeviceExternFamily : uint8_t {
   Sort,        ///< sort along a dimension (a stable merge sort)
   TopK,        ///< topk: the sort, of which the first k are kept
   Convolution, ///< direct convolution, 1-D to 3-D, grouped, transposed, with bias
-  Matmul, ///< mm, addmm, bmm where CLBlast declines (half, bfloat16, other layouts); baddbmm
+  Matmul,      ///< mm, addmm, bmm where CLBlast declines (half, bfloat16, other layouts); baddbmm
 };
 
 struct DeviceExternTarget {

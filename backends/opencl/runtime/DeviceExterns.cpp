@@ -189,8 +189,7 @@ Expected<KernelSet *> loadKernel(OpenCLContext &ctx, const OpenCLOptions &option
       if (v == Variant::Double && !ctx.device().hasFp64)
         return Error("device extern kernel " + definition + " needs cl_khr_fp64");
       std::string source = GeneratedProgram::prelude(v == Variant::Double) + "\n" +
-                           variantDefines(v) + std::string(kCommonSource) +
-                           std::string(src.body);
+                           variantDefines(v) + std::string(kCommonSource) + std::string(src.body);
       std::vector<KernelSpec> specs{{definition, std::move(source), reduction}};
       auto set = KernelSet::load(ctx, std::move(specs), "-cl-std=CL1.2 -DFX_INDEX_T=long", options);
       if (!set)
@@ -496,8 +495,8 @@ Status Launcher::launch(std::string_view name, std::span<const LaunchArg> args, 
 
 Expected<TempBuffer> TempBuffer::create(const OpenCLContext &ctx, size_t bytes) {
   cl_int err = CL_SUCCESS;
-  cl_mem m = clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(bytes, 1), nullptr,
-                            &err);
+  cl_mem m =
+      clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE, std::max<size_t>(bytes, 1), nullptr, &err);
   if (err != CL_SUCCESS)
     return clError("allocating " + std::to_string(bytes) + " bytes of scratch for an extern op",
                    err);

@@ -58,8 +58,7 @@ FamilySource matmulSource() {
   return {kSource, {{"fx_matmul", false}}, {Variant::Float, Variant::Double}};
 }
 
-Expected<bool> runMatmul(const Call &call, const LauncherFor &launcherFor,
-                         std::string_view which) {
+Expected<bool> runMatmul(const Call &call, const LauncherFor &launcherFor, std::string_view which) {
   const BoundArgs &args = call.args();
   bool addmm = which == "addmm", baddbmm = which == "baddbmm";
   bool bmm = which == "bmm" || baddbmm, withSelf = addmm || baddbmm;
@@ -109,9 +108,14 @@ Expected<bool> runMatmul(const Call &call, const LauncherFor &launcherFor,
   if (!launcher)
     return launcher.takeError();
   std::vector<LaunchArg> args2 = {
-      bufferArg(*a, false),  bufferArg(*b, false),   bufferArg(bias ? *bias : *a, false),
-      bufferArg(*out, true), longArg(out->numel()), longArg(m),
-      longArg(n),            longArg(k),
+      bufferArg(*a, false),
+      bufferArg(*b, false),
+      bufferArg(bias ? *bias : *a, false),
+      bufferArg(*out, true),
+      longArg(out->numel()),
+      longArg(m),
+      longArg(n),
+      longArg(k),
   };
   for (const std::vector<int64_t> *s : {&as, &bs, &biasStrides, &os})
     for (int64_t v : *s)
