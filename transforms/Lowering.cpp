@@ -582,10 +582,6 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
 }
 
 Status Lowerer::lowerExtern(const Node &n, const BoundArgs &args) {
-  // An out= variant declares `out` keyword-only (attention backward's positional `out` is the
-  // forward's output, an ordinary input).
-  if (int out = args.op().schema.indexOf("out"); out >= 0 && args.op().schema.args[out].kwargOnly)
-    return nodeError(n, "out= variants are not lowered (they mutate an input)");
   LoopOp &op = newOp(LoopOpKind::Extern, n);
   op.externNode = &n;
   for (const Node *in : argumentNodes(args)) {
@@ -836,6 +832,15 @@ Status Lowerer::lowerNode(const Node &n) {
     return args.takeError();
   if (n.value().empty())
     return nodeError(n, "the node has no value: run shape inference first");
+  // An out= variant (a keyword-only `out`; attention backward's positional `out` is the
+  // forward's output, an ordinary input) writes its result into `out` and returns it. Where
+  // nothing else reads `out`, that is the functional op's result in a buffer of its own.
+  if (int out = op->schema.indexOf("out"); out >= 0 && op->schema.args[out].kwargOnly) {
+    const Argument &o = args->get("out");
+    if (o.isNode() && o.asNode()->users().size() != 1)
+      return nodeError(n, "out= variants whose `out` tensor is also read elsewhere are not "
+                          "lowered (the op mutates it)");
+  }
   if (const LoweringRule *rule = findLoweringRule(n.target()))
     return rule->lower(*this, n, *args);
   switch (op->category) {

@@ -13,17 +13,9 @@ bool isInline(const OpInfo &op) {
   return t.starts_with("operator.") || t.starts_with("torch.ops.aten.sym_");
 }
 
-/// An out= variant (a keyword-only `out` it writes into): not lowered, it mutates an input.
-bool isOutVariant(const OpInfo &op) {
-  int out = op.schema.indexOf("out");
-  return out >= 0 && op.schema.args[out].kwargOnly;
-}
-
 CompiledForm compiledFormOf(const OpInfo &op) {
   if (isInline(op))
     return CompiledForm::Inline;
-  if (isOutVariant(op))
-    return CompiledForm::None;
   switch (op.category) {
   case OpCategory::Pointwise:
   case OpCategory::Reduction:

@@ -5,7 +5,9 @@
 /// ints), masked where a tap may fall in the padding or past an adaptive window's end; the
 /// average of a window larger than Inductor's unrolling limit is a sum reduction over the
 /// window instead. Max pooling gives its values and its indices (or window offsets) as two
-/// ops that read alike (fusion puts them in one kernel; an unused one is dropped).
+/// ops that read alike (fusion puts them in one kernel; an unused one is dropped). The
+/// pooling gradients gather rather than scatter: each input point sums over the (few) outputs
+/// whose windows may cover it.
 ///
 /// The windows are PyTorch's CPU kernels' (ir/ops/PoolingWindows.h, shared with the reference
 /// kernels): the first of equal maxima, the last NaN of a window, indices flattened over the
@@ -90,28 +92,23 @@ Axis fixedAxis(const SymExpr &o, const SymExpr &in, const SymExpr &out, int64_t 
   a.lowUntil = std::min(k, (p + dil - 1) / dil);
   a.limit = in;
   bool sized = in.isConstant() && out.isConstant();
-  // The last window's first position: (out - 1) s - p, exactly or at most.
-  auto lastStartBelow = [&](int64_t bound) {
-    if (sized)
-      return (out.constant() - 1) * s - p < bound;
-    return false;
-  };
+  // The last window's first position (sized), else what the output size guarantees: without
+  // ceil_mode, lastStart <= in + p - span.
+  int64_t lastStart = sized ? (out.constant() - 1) * s - p : 0;
   a.highFrom = k;
-  for (int64_t t = 1; t < k; ++t) {
-    bool safe = sized ? lastStartBelow(in.constant() - t * dil)
-                      : !ceil && t * dil + p <= dil * (k - 1); // last start <= in + p - span
+  for (int64_t t = 0; t < k; ++t) {
+    bool safe = sized ? lastStart + t * dil < in.constant()
+                      : t == 0 || (!ceil && t * dil + p <= dil * (k - 1));
     if (!safe) {
       a.highFrom = t;
       break;
     }
   }
-  if (k > 0 && sized && !lastStartBelow(in.constant()))
-    a.highFrom = 0; // never for PyTorch's sizes; kept exact
-  // The divisor's factor: the window clipped to [-p, in + p) (count_include_pad) or to the
-  // input.
+  // The divisor's factor (average pooling: dil is 1): the window clipped to [-p, in + p)
+  // (count_include_pad) or to the input.
   SymExpr end = symAdd(a.start, SymExpr(k));
-  bool endsInPadding = sized ? (out.constant() - 1) * s - p + k <= in.constant() + p : !ceil;
-  bool endsInInput = sized ? (out.constant() - 1) * s - p + k <= in.constant() : !ceil && p == 0;
+  bool endsInPadding = sized ? lastStart + k <= in.constant() + p : !ceil;
+  bool endsInInput = sized ? lastStart + k <= in.constant() : !ceil && p == 0;
   if (countPadding) {
     a.count = endsInPadding ? SymExpr(k) : symSub(symMin(end, symAdd(in, SymExpr(p))), a.start);
   } else {
@@ -184,8 +181,6 @@ public:
 
   static constexpr int32_t kAlways = -1; ///< a mask that always holds: none
   static constexpr int32_t kNever = -2;  ///< a tap that never falls inside: not read
-
-  const std::vector<Axis> &axes() const { return axes_; }
 
   /// The position of tap k along axis d.
   SymExpr position(size_t d, const SymExpr &k) const {
@@ -305,29 +300,6 @@ private:
   int32_t zero_ = -1;                ///< the constant 0 the low checks compare with
 };
 
-/// The node's result and, with `second`, its second result (max pooling's indices).
-struct PoolResults {
-  TensorType values;
-  std::optional<TensorType> indices;
-};
-
-Expected<PoolResults> poolResults(Lowerer &l, const Node &n, bool withIndices) {
-  PoolResults r;
-  if (withIndices) {
-    const auto *ts = n.value().tensors();
-    if (!ts || ts->size() != 2 || !(*ts)[0] || !(*ts)[1])
-      return l.nodeError(n, "expected a value and an index result");
-    r.values = *(*ts)[0];
-    r.indices = *(*ts)[1];
-  } else {
-    const TensorType *t = n.value().tensor();
-    if (!t)
-      return l.nodeError(n, "expected a tensor value");
-    r.values = *t;
-  }
-  return r;
-}
-
 // ---- Max pooling ----
 
 /// Row-major strides of `sizes` (symbolic).
@@ -421,23 +393,26 @@ Status lowerMaxPool(Lowerer &l, const Node &n, const BoundArgs &args, size_t nd,
     nd = *kernel ? (*kernel)->size() : 0;
   }
   auto w = readPoolWindow(args, nd);
-  auto results = poolResults(l, n, true);
-  if (!w || !results)
-    return !w ? w.takeError() : results.takeError();
+  if (!w)
+    return w.takeError();
+  const auto *results = n.value().tensors();
+  if (!results || results->size() != 2 || !(*results)[0] || !(*results)[1])
+    return l.nodeError(n, "expected a value and an index result");
+  const TensorType &values = *(*results)[0], &indices = *(*results)[1];
   int64_t taps = 1;
   for (int64_t k : w->kernel)
     taps *= k;
   if (storedDType(l, *self) == DType::Bool || taps > kMaxUnrolledMaxTaps ||
-      self->sizes.size() != results->values.sizes.size() || self->sizes.size() < nd + 1)
+      self->sizes.size() != values.sizes.size() || self->sizes.size() < nd + 1)
     return l.lowerExtern(n, args);
-  buildMaxPoolOp(l, n, *self, *w, results->values, false, offsets);
+  buildMaxPoolOp(l, n, *self, *w, values, false, offsets);
   int32_t valuesBuffer = static_cast<int32_t>(l.program_.buffers.size() - 1);
-  buildMaxPoolOp(l, n, *self, *w, *results->indices, true, offsets);
+  buildMaxPoolOp(l, n, *self, *w, indices, true, offsets);
   int32_t indicesBuffer = static_cast<int32_t>(l.program_.buffers.size() - 1);
   Lowered result;
   result.kind = Lowered::Kind::Tensors;
-  result.views.push_back(Lowerer::wholeView(valuesBuffer, results->values));
-  result.views.push_back(Lowerer::wholeView(indicesBuffer, *results->indices));
+  result.views.push_back(Lowerer::wholeView(valuesBuffer, values));
+  result.views.push_back(Lowerer::wholeView(indicesBuffer, indices));
   l.values_[n.scratch()] = std::move(result);
   return Status::ok();
 }
