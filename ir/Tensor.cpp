@@ -464,6 +464,50 @@ Expected<Tensor> Tensor::asStrided(std::vector<int64_t> sizes, std::vector<int64
   return Tensor(dtype_, std::move(sizes), std::move(strides), storageOffset, storage_);
 }
 
+Expected<Tensor> Tensor::reinterpretAs(DType dtype, std::vector<int64_t> sizes,
+                                      std::vector<int64_t> strides, int64_t storageOffset) const {
+  return Tensor(dtype, {0}, {1}, 0, storage_)
+      .asStrided(std::move(sizes), std::move(strides), storageOffset);
+}
+
+void Tensor::copyElementsFrom(const Tensor &src) {
+  assert(src.sizes() == sizes_ && "copyElementsFrom needs equal sizes");
+  if (src.dtype() == dtype_) {
+    const size_t item = static_cast<size_t>(itemSize());
+    forEachIndex(sizes_, [&](std::span<const int64_t> index) {
+      std::memcpy(at(offsetOf(index)), src.at(src.offsetOf(index)), item);
+    });
+  } else if (!dtypeIsFloating(dtype_) && !dtypeIsFloating(src.dtype())) {
+    forEachIndex(sizes_, [&](std::span<const int64_t> index) {
+      storeInt(offsetOf(index), src.getInt(index));
+    });
+  } else {
+    forEachIndex(sizes_, [&](std::span<const int64_t> index) {
+      storeDouble(offsetOf(index), src.getDouble(index));
+    });
+  }
+}
+
+std::complex<double> Tensor::loadComplex(int64_t elementOffset) const {
+  const std::byte *p = at(elementOffset);
+  if (dtype_ == DType::Complex64)
+    return {loadAs<float>(p), loadAs<float>(p + sizeof(float))};
+  assert(dtype_ == DType::Complex128 && "loadComplex needs a complex dtype");
+  return {loadAs<double>(p), loadAs<double>(p + sizeof(double))};
+}
+
+void Tensor::storeComplex(int64_t elementOffset, std::complex<double> value) {
+  std::byte *p = at(elementOffset);
+  if (dtype_ == DType::Complex64) {
+    storeAs<float>(p, static_cast<float>(value.real()));
+    storeAs<float>(p + sizeof(float), static_cast<float>(value.imag()));
+    return;
+  }
+  assert(dtype_ == DType::Complex128 && "storeComplex needs a complex dtype");
+  storeAs<double>(p, value.real());
+  storeAs<double>(p + sizeof(double), value.imag());
+}
+
 Expected<Tensor> Tensor::to(DType dtype) const {
   if (Status st = checkComputable(dtype_, "Tensor::to"); !st)
     return st.takeError();

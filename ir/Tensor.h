@@ -8,6 +8,7 @@
 #include "ir/Error.h"
 #include "ir/TensorType.h"
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -101,6 +102,13 @@ public:
   int64_t loadInt(int64_t elementOffset) const;
   void storeDouble(int64_t elementOffset, double value);
   void storeInt(int64_t elementOffset, int64_t value);
+  /// A complex64/complex128 element as (real, imaginary) in double. Complex dtypes are not
+  /// computable (loadDouble and the generic kernels refuse them rather than drop the imaginary
+  /// part); the kernels that take complex values (FFTs, view_as_real, abs) read both parts
+  /// here. Asserts on other dtypes.
+  std::complex<double> loadComplex(int64_t elementOffset) const;
+  /// Stores both parts, rounded through float for complex64.
+  void storeComplex(int64_t elementOffset, std::complex<double> value);
 
   /// A new contiguous tensor with its own storage holding a copy of the elements (always
   /// copies, so the result may be written without touching this tensor's views).
@@ -109,6 +117,13 @@ public:
   /// beyond the storage.
   Expected<Tensor> asStrided(std::vector<int64_t> sizes, std::vector<int64_t> strides,
                              int64_t storageOffset) const;
+  /// Copies src's elements (same sizes) into this view: element bytes when the dtypes agree
+  /// (exact, and the only way for complex), integers exactly, else converted as storeDouble.
+  void copyElementsFrom(const Tensor &src);
+  /// A view of the same storage bytes read as `dtype` (sizes, strides and offset counted in
+  /// `dtype`'s elements), checked as asStrided: view_as_real and view_as_complex.
+  Expected<Tensor> reinterpretAs(DType dtype, std::vector<int64_t> sizes,
+                                 std::vector<int64_t> strides, int64_t storageOffset) const;
   /// A contiguous copy converted to another computable dtype.
   Expected<Tensor> to(DType dtype) const;
   /// The element bytes of a contiguous tensor (contiguous() first otherwise).

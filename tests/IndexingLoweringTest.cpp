@@ -273,6 +273,53 @@ TEST(IndexingLowering, ScatterScatterValueAndScatterAdd) {
   expectScatterAgrees(add, rows);
 }
 
+TEST(IndexingLowering, ScatterReduceCombinesWithAndWithoutSelf) {
+  // Row 2 gets three values, rows 0 and 1 one or two; a NaN arrives at one point.
+  std::vector<double> src;
+  for (int i = 0; i < 8; ++i)
+    src.push_back(i * 0.75 - 2);
+  src[5] = NAN;
+  for (const char *dtype : {"f32", "i64"})
+    for (const char *reduce : {"sum", "prod", "amax", "amin"})
+      for (const char *include : {"True", "False"}) {
+        bool integral = std::string(dtype) == "i64";
+        DType dt = integral ? DType::Int64 : DType::Float32;
+        std::vector<double> values = src;
+        if (integral)
+          for (double &v : values)
+            v = std::isnan(v) ? 3 : std::round(v * 2);
+        std::vector<RuntimeValue> inputs{
+            RuntimeValue{iota({3, 5}, dt)},
+            RuntimeValue{fromValues({2, 3}, {2, 0, 2, 2, 1, 0}, DType::Int64)},
+            RuntimeValue{fromValues({2, 4}, values, dt)}};
+        if (integral)
+          inputs[0] = RuntimeValue{
+              fromValues({3, 5}, {1, 2, 3, 4, 5, -6, 7, 8, 9, 10, 11, 12, -3, 4, 5}, DType::Int64)};
+        std::string text = std::string(R"(graph():
+    %x : Tensor ")") + dtype +
+                           R"([3, 5][5, 1]cpu"[num_users=1] = placeholder[target=x]
+    %i : Tensor "i64[2, 3][3, 1]cpu"[num_users=1] = placeholder[target=i]
+    %s : Tensor ")" + dtype +
+                           R"([2, 4][4, 1]cpu"[num_users=1] = placeholder[target=s]
+    %r : [num_users=1] = call_function[target=torch.ops.aten.scatter_reduce.two](args = (%x, 0, %i, %s, )" +
+                           reduce + R"(), kwargs = {include_self: )" + include + R"(})
+    return (r,)
+)";
+        SCOPED_TRACE(text);
+        loop::LoopProgram p = lowered(text);
+        int scatters = 0;
+        for (const loop::LoopOp &op : p.ops)
+          for (const loop::Store &st : op.stores)
+            scatters += st.scatter;
+        EXPECT_EQ(scatters, std::string(include) == "True" ? 1 : 2) << p.str();
+        DifferentialOptions options;
+        options.inputs = &inputs;
+        options.llvm = true;
+        auto failure = checkGraphDifferentially(text, {}, options);
+        EXPECT_FALSE(failure) << diffStageName(failure->stage) << ": " << failure->message;
+      }
+}
+
 TEST(IndexingLowering, EmbeddingBackwardAddsRowsExceptPadding) {
   // Index 2 three times (rows add), index 4 is padding_idx (its gradient is dropped).
   std::string text = R"(graph():

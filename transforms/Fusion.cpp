@@ -466,7 +466,8 @@ void Fuser::signatureOf(const Kernel &k, std::string &s) const {
       appendExpr(s, st.index);
       s += ',';
       appendNumber(s, st.value);
-      s += st.accumulate ? "+" : st.scatter ? "=" : "";
+      if (st.scatter)
+        s += scatterCombineName(st.combine);
       s += ')';
     }
     s += '}';

@@ -841,6 +841,24 @@ Status Lowerer::lowerNode(const Node &n) {
       return nodeError(n, "out= variants whose `out` tensor is also read elsewhere are not "
                           "lowered (the op mutates it)");
   }
+  // Loop bodies have no complex (or float8) scalars: an op that reads or produces such a
+  // tensor, views included, runs as an extern call of its reference kernel (ATen in the
+  // wrappers), so no kernel ever computes in those dtypes.
+  if (n.target() != "operator.getitem") {
+    bool nonLoop = false;
+    auto check = [&](const TensorType &t) { nonLoop = nonLoop || !loopDType(t.dtype); };
+    for (const Node *in : argumentNodes(*args))
+      if (const TensorType *t = in->value().tensor())
+        check(*t);
+    if (const TensorType *t = n.value().tensor())
+      check(*t);
+    else if (const auto *ts = n.value().tensors())
+      for (const auto &t : *ts)
+        if (t)
+          check(*t);
+    if (nonLoop)
+      return lowerExtern(n, *args);
+  }
   if (const LoweringRule *rule = findLoweringRule(n.target()))
     return rule->lower(*this, n, *args);
   switch (op->category) {

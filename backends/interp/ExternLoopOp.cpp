@@ -85,9 +85,7 @@ Status runExternLoopOp(const LoopOp &op, std::vector<Tensor> &storage,
     const Tensor &src = *results[i];
     if (dst.sizes() != src.sizes())
       return Error("extern op '" + node.name() + "' gave sizes that differ from its buffer");
-    Tensor::forEachIndex(src.sizes(), [&](std::span<const int64_t> index) {
-      dst.storeDouble(dst.offsetOf(index), src.getDouble(index));
-    });
+    dst.copyElementsFrom(src);
   }
   return Status::ok();
 }

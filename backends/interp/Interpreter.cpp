@@ -30,6 +30,7 @@ void registerReferenceKernels() {
     registerReductionFamilyKernels();
     registerNnKernels();
     registerTensorKernels();
+    registerFftKernels();
   });
 }
 

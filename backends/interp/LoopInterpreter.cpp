@@ -384,8 +384,8 @@ Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r
     if (!index)
       return index.takeError();
     double stored = v[s.value];
-    if (s.accumulate)
-      stored = roundTo(storage_[s.buffer].loadDouble(*index) + stored,
+    if (s.scatter && s.combine != ScatterCombine::Replace)
+      stored = roundTo(combineScatter(s.combine, storage_[s.buffer].loadDouble(*index), stored),
                        p_.buffers[s.buffer].type.dtype);
     storage_[s.buffer].storeDouble(*index, stored);
     if (internal_[s.buffer])

@@ -8,5 +8,6 @@ void registerIndexingKernels();
 void registerReductionFamilyKernels();
 void registerNnKernels();
 void registerTensorKernels();
+void registerFftKernels();
 
 } // namespace fxkit

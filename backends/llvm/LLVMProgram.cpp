@@ -152,9 +152,7 @@ Status LLVMProgram::Impl::allocate(std::span<const RuntimeValue> inputs) {
         t.storage()->size() >= declared->storage()->size()) {
       declared = t;
     } else {
-      Tensor::forEachIndex(t.sizes(), [&](std::span<const int64_t> index) {
-        declared->storeDouble(declared->offsetOf(index), t.getDouble(index));
-      });
+      declared->copyElementsFrom(t);
     }
     size_t bytes = declared->storage()->size();
     auto m = allocation(bytes);

@@ -61,6 +61,12 @@ FX_OVL ulong atom_cmpxchg(volatile __global ulong *p, ulong cmp, ulong val) {
   return __sync_val_compare_and_swap(p, cmp, val);
 }
 FX_OVL long atom_add(volatile __global long *p, long v) { return __sync_fetch_and_add(p, v); }
+FX_OVL int atomic_cmpxchg(volatile __global int *p, int cmp, int val) {
+  return __sync_val_compare_and_swap(p, cmp, val);
+}
+FX_OVL long atom_cmpxchg(volatile __global long *p, long cmp, long val) {
+  return __sync_val_compare_and_swap(p, cmp, val);
+}
 
 /// IEEE binary16 bits <-> float, exactly (vload_half) and rounding to nearest even
 /// (vstore_half_rte), as OpenCL defines them without cl_khr_fp16.

@@ -42,6 +42,22 @@ std::string commentSafe(std::string s) {
   return s;
 }
 
+/// scatter_reduce's name for a combining scatter.
+std::string_view scatterReduceName(ScatterCombine combine) {
+  switch (combine) {
+  case ScatterCombine::Replace:
+  case ScatterCombine::Add:
+    return "sum";
+  case ScatterCombine::Mul:
+    return "prod";
+  case ScatterCombine::Max:
+    return "amax";
+  case ScatterCombine::Min:
+    return "amin";
+  }
+  return "sum";
+}
+
 class KernelEmitter {
 public:
   KernelEmitter(const LoopProgram &p, const Kernel &k, std::string name)
@@ -293,8 +309,12 @@ Status KernelEmitter::emitOp(size_t i) {
   for (const Store &s : op.stores) {
     if (s.value < 0 || s.value >= static_cast<int32_t>(names.size()))
       return Error("kernel " + k_.name + ": " + op.name + " stores a value it has not");
-    line(std::string(s.accumulate ? "store_add(" : "store(") + bufferNames_.at(s.buffer) + ", " +
-         expr(s.index) + ", " + names[s.value] + ")");
+    if (s.scatter && s.combine != ScatterCombine::Replace)
+      line("store_reduce(" + bufferNames_.at(s.buffer) + ", " + expr(s.index) + ", " +
+           names[s.value] + ", \"" + std::string(scatterReduceName(s.combine)) + "\")");
+    else
+      line("store(" + bufferNames_.at(s.buffer) + ", " + expr(s.index) + ", " + names[s.value] +
+           ")");
   }
   return Status::ok();
 }
@@ -429,12 +449,12 @@ def store(flat, index, value):
     flat[index.reshape(-1)] = value.reshape(-1).to(flat.dtype)
 
 
-def store_add(flat, index, value):
-    # An accumulating scatter: every point adds, also where several hit one element.
+def store_reduce(flat, index, value, reduce):
+    # A combining scatter: every point combines, also where several hit one element.
     index = torch.as_tensor(index, device=flat.device)
     value = torch.as_tensor(value, device=flat.device)
     index, value = torch.broadcast_tensors(index, value)
-    flat.index_put_((index.reshape(-1),), value.reshape(-1).to(flat.dtype), accumulate=True)
+    flat.scatter_reduce_(0, index.reshape(-1), value.reshape(-1).to(flat.dtype), reduce)
 )PY";
 
 } // namespace fxkit

@@ -36,6 +36,38 @@ static_assert(std::size(kScalarOps) == static_cast<size_t>(ScalarOp::Where) + 1,
 
 } // namespace
 
+std::string_view scatterCombineName(ScatterCombine combine) {
+  switch (combine) {
+  case ScatterCombine::Replace:
+    return "scatter";
+  case ScatterCombine::Add:
+    return "scatter_add";
+  case ScatterCombine::Mul:
+    return "scatter_mul";
+  case ScatterCombine::Max:
+    return "scatter_max";
+  case ScatterCombine::Min:
+    return "scatter_min";
+  }
+  return "scatter";
+}
+
+double combineScatter(ScatterCombine combine, double old, double value) {
+  switch (combine) {
+  case ScatterCombine::Replace:
+    return value;
+  case ScatterCombine::Add:
+    return old + value;
+  case ScatterCombine::Mul:
+    return old * value;
+  case ScatterCombine::Max:
+    return std::isnan(old) || std::isnan(value) ? NAN : std::max(old, value);
+  case ScatterCombine::Min:
+    return std::isnan(old) || std::isnan(value) ? NAN : std::min(old, value);
+  }
+  return value;
+}
+
 std::string indirectVarName(int64_t id) { return "ind" + std::to_string(id); }
 
 bool isIndirectVarName(std::string_view name) {
@@ -288,7 +320,7 @@ std::string LoopProgram::str() const {
     if (op.kind == LoopOpKind::Scan)
       os << "    scan(tmp" << op.reduced << ") : " << dtypeShortName(op.accumulator) << "\n";
     for (const Store &s : op.stores)
-      os << (s.accumulate ? "    scatter_add(" : s.scatter ? "    scatter(" : "    store(")
+      os << "    " << (s.scatter ? scatterCombineName(s.combine) : "store") << "("
          << buffers[s.buffer].name << ", " << s.index.str() << ", "
          << (op.kind == LoopOpKind::Pointwise ? "tmp" : "result") << s.value << ")\n";
   }

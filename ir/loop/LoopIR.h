@@ -116,6 +116,13 @@ struct BufferView {
   SymExpr offset; ///< storage offset, in elements
 };
 
+/// How a scattering store meets the element already there (Store::combine). Max and Min
+/// propagate NaN, as scatter_reduce's amax and amin do.
+enum class ScatterCombine : uint8_t { Replace, Add, Mul, Max, Min };
+std::string_view scatterCombineName(ScatterCombine combine);
+/// The element after `combine` of `old` with `value` (doubles holding either dtype).
+double combineScatter(ScatterCombine combine, double old, double value);
+
 /// Where a loop op writes: result `value` (a body instruction for pointwise ops, the result
 /// number for reductions) to `buffer` at `index` (over the op's kept variables only).
 struct Store {
@@ -126,9 +133,10 @@ struct Store {
   /// making the buffer: index_put and scatter copy their input first, then store through
   /// indirect indices. A scattering op runs after the buffer's producer, in a kernel of its own.
   bool scatter = false;
-  /// With `scatter`: add to the element (accumulate=True, scatter_add: atomically, as several
-  /// points may hit one element) rather than replace it.
-  bool accumulate = false;
+  /// With `scatter`: how the value meets the element (atomically, as several points may hit
+  /// one element): replaced, or combined with it (index_put's accumulate, scatter_add,
+  /// scatter_reduce's sum/prod/amax/amin).
+  ScatterCombine combine = ScatterCombine::Replace;
 };
 
 /// How a scan combines the values along its scanned dimension (Inductor's `ir.Scan`

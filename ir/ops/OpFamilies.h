@@ -22,5 +22,8 @@ std::span<const OpRow> nnOpRows();
 /// Creation, copies, matrix-product variants, attention backward, symbolic queries
 /// (TensorOps.cpp).
 std::span<const OpRow> tensorOpRows();
+/// _fft_r2c, _fft_c2r, _fft_c2c, view_as_real, view_as_complex (FftOps.cpp): with the View
+/// category, the only ops whose inference takes complex tensors.
+std::span<const OpRow> fftOpRows();
 
 } // namespace fxkit

@@ -209,7 +209,8 @@ private:
 };
 
 /// The dtypes shape inference accepts: float32, float16, bfloat16, float64, int64, int32, int16,
-/// int8, uint8, bool.
+/// int8, uint8, bool, and complex64/complex128 for the ops that take complex (the views and
+/// the FFT family; inferNodeValue refuses them elsewhere).
 bool isSupportedDType(DType dtype);
 
 /// Looks up the node's op, binds its arguments and runs the op's inference. Errors name the node

@@ -1110,7 +1110,8 @@ const Row kRows[] = {
 
 OpRegistry::OpRegistry() {
   const std::span<const OpRow> tables[] = {
-      kRows, pointwiseOpRows(), indexingOpRows(), reductionOpRows(), nnOpRows(), tensorOpRows()};
+      kRows,         pointwiseOpRows(), indexingOpRows(), reductionOpRows(),
+      nnOpRows(),    tensorOpRows(),    fftOpRows()};
   size_t count = 0;
   for (std::span<const OpRow> table : tables)
     count += table.size();
@@ -1163,11 +1164,33 @@ bool isSupportedDType(DType dtype) {
   case DType::Int8:
   case DType::UInt8:
   case DType::Bool:
+  case DType::Complex64:
+  case DType::Complex128:
     return true;
-  default:
+  case DType::Float8E4M3FN:
+  case DType::Float8E5M2:
     return false;
   }
+  return false;
 }
+
+namespace {
+
+/// Complex tensors flow only through ops that know them: the views (which move no elements)
+/// and the FFT family; anything else (add on complex, say) would infer a type its kernel and
+/// lowering cannot honour, so it is refused at inference.
+bool takesComplex(const OpInfo &op) {
+  if (op.category == OpCategory::View || op.target == "operator.getitem")
+    return true;
+  for (const OpRow &row : fftOpRows())
+    if (row.target == op.target)
+      return true;
+  return false;
+}
+
+bool isComplexDType(DType d) { return d == DType::Complex64 || d == DType::Complex128; }
+
+} // namespace
 
 Expected<NodeValue> inferNodeValue(const Node &node) {
   const OpInfo *op = OpRegistry::instance().lookup(node.target());
@@ -1182,7 +1205,8 @@ Expected<NodeValue> inferNodeValue(const Node &node) {
     if (!bad.empty())
       return;
     auto checkTensor = [&](const TensorType &t) {
-      if (!isSupportedDType(t.dtype) && bad.empty())
+      if ((!isSupportedDType(t.dtype) || (isComplexDType(t.dtype) && !takesComplex(*op))) &&
+          bad.empty())
         bad = "input '" + in->name() + "' has unsupported dtype " + std::string(dtypeName(t.dtype));
     };
     if (const TensorType *t = in->value().tensor())
@@ -1196,7 +1220,7 @@ Expected<NodeValue> inferNodeValue(const Node &node) {
   if (!value)
     return value;
   auto checkOut = [&](const TensorType &t) -> Status {
-    if (!isSupportedDType(t.dtype))
+    if (!isSupportedDType(t.dtype) || (isComplexDType(t.dtype) && !takesComplex(*op)))
       return bound->error("unsupported result dtype " + std::string(dtypeName(t.dtype)));
     return Status::ok();
   };

@@ -11,6 +11,10 @@
 
 #include "ir/ops/ShapeRules.h"
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
 namespace fxkit::lowering {
 
 namespace {
@@ -242,14 +246,14 @@ int32_t copyOfSelf(Lowerer &l, const Node &n, const BufferView &self) {
 
 /// The scattering op's store of `value` into `buffer` at self coordinates `at`.
 void scatterStore(Lowerer &l, LoopOp &op, BodyBuilder &b, int32_t value, int32_t buffer,
-                  const std::vector<SymExpr> &at, bool accumulate) {
+                  const std::vector<SymExpr> &at, ScatterCombine combine) {
   const TensorType &t = l.program_.buffers[buffer].type;
   Store s;
   s.buffer = buffer;
   s.index = linearIndex(SymExpr(0), t.sizes, t.strides, at);
   s.value = b.cast(value, t.dtype);
   s.scatter = true;
-  s.accumulate = accumulate;
+  s.combine = combine;
   op.stores.push_back(std::move(s));
 }
 
@@ -276,7 +280,8 @@ Status lowerIndexPut(Lowerer &l, const Node &n, const BoundArgs &args) {
   BodyBuilder b(op);
   std::vector<SymExpr> at = (*ix)->source(l, b, *self, vars);
   int32_t value = loadAt(l, b, *values, vars.data() + (sizes.size() - values->sizes.size()));
-  scatterStore(l, op, b, value, buffer, at, *accumulate);
+  scatterStore(l, op, b, value, buffer, at,
+               *accumulate ? ScatterCombine::Add : ScatterCombine::Replace);
   return Status::ok();
 }
 
@@ -315,7 +320,75 @@ Status lowerScatter(Lowerer &l, const Node &n, const BoundArgs &args) {
       return v.takeError();
     value = *v;
   }
-  scatterStore(l, op, b, value, buffer, at, accumulate);
+  scatterStore(l, op, b, value, buffer, at,
+               accumulate ? ScatterCombine::Add : ScatterCombine::Replace);
+  return Status::ok();
+}
+
+/// scatter_reduce.two(self, dim, index, src, reduce, include_self): sum, prod, amax and amin
+/// scatter with that combine; without include_self the scattered elements first take the
+/// combine's identity (a replacing scatter), so only the arriving values meet. mean (sum over
+/// count) stays with the extern lowering.
+Status lowerScatterReduce(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto self = l.tensorArg(n, args.get("self"));
+  auto index = l.tensorArg(n, args.get("index"));
+  auto src = l.tensorArg(n, args.get("src"));
+  auto dimArg = args.integer("dim");
+  auto includeSelf = args.boolean("include_self");
+  if (!self || !index || !src || !dimArg || !includeSelf)
+    return !self     ? self.takeError()
+           : !index  ? index.takeError()
+           : !src    ? src.takeError()
+           : !dimArg ? dimArg.takeError()
+                     : includeSelf.takeError();
+  const Argument &reduce = args.get("reduce");
+  std::string_view name = reduce.kind() == Argument::Kind::String ? reduce.asString() : "";
+  const TensorType *out = n.value().tensor();
+  size_t rank = self->sizes.size();
+  if (!out || !isIntegerIndex(l.program_.buffers[index->buffer].type.dtype) ||
+      index->sizes.size() != rank || rank == 0 || !canAccumulate(out->dtype))
+    return l.lowerExtern(n, args);
+  bool fl = dtypeIsFloating(out->dtype);
+  ScatterCombine combine;
+  double identity;
+  if (name == "sum")
+    combine = ScatterCombine::Add, identity = 0;
+  else if (name == "prod")
+    combine = ScatterCombine::Mul, identity = 1;
+  else if (name == "amax")
+    combine = ScatterCombine::Max,
+    identity = fl ? -INFINITY : static_cast<double>(std::numeric_limits<int64_t>::min());
+  else if (name == "amin")
+    combine = ScatterCombine::Min,
+    identity = fl ? INFINITY : static_cast<double>(std::numeric_limits<int64_t>::max());
+  else
+    return l.lowerExtern(n, args); // mean, or a bad name the reference kernel reports
+  auto dim = normalizeDim(*dimArg, rank);
+  if (!dim)
+    return l.nodeError(n, dim.error().message);
+  int32_t buffer = copyOfSelf(l, n, *self);
+  // One scatter op over index's points: the identity (without include_self), then the values.
+  auto scatterOp = [&](bool values) {
+    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+    std::vector<SymExpr> vars = iterate(index->sizes, op.ranges, false);
+    BodyBuilder b(op);
+    std::vector<SymExpr> at = vars;
+    at[*dim] = l.indirectIndex(b, loadAt(l, b, *index, vars.data()), self->sizes[*dim], false);
+    int32_t value = -1;
+    if (values)
+      value = loadAt(l, b, *src, vars.data());
+    else if (fl)
+      value = b.constant(identity, out->dtype);
+    else // the dtype's own extreme (int32's for int32), not int64's
+      value = b.intConstant(name == "amax"   ? (out->dtype == DType::Int32 ? INT32_MIN : INT64_MIN)
+                            : name == "amin" ? (out->dtype == DType::Int32 ? INT32_MAX : INT64_MAX)
+                                             : static_cast<int64_t>(identity),
+                            out->dtype);
+    scatterStore(l, op, b, value, buffer, at, values ? combine : ScatterCombine::Replace);
+  };
+  if (!*includeSelf)
+    scatterOp(false);
+  scatterOp(true);
   return Status::ok();
 }
 
@@ -355,7 +428,7 @@ Status lowerEmbeddingBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
       b.cast(b.indexValue(*padding, DType::Int64), l.program_.buffers[indices->buffer].type.dtype));
   int32_t value = b.cast(loadAt(l, b, *grad, vars.data()), out->dtype);
   value = b.op(ScalarOp::Where, out->dtype, keep, value, b.constant(0, out->dtype));
-  scatterStore(l, op, b, value, buffer, {row, vars.back()}, true);
+  scatterStore(l, op, b, value, buffer, {row, vars.back()}, ScatterCombine::Add);
   return Status::ok();
 }
 
@@ -523,6 +596,7 @@ constexpr LoweringRule kRules[] = {
     {"torch.ops.aten.scatter.src", lowerScatter},
     {"torch.ops.aten.scatter.value", lowerScatter},
     {"torch.ops.aten.scatter_add.default", lowerScatter},
+    {"torch.ops.aten.scatter_reduce.two", lowerScatterReduce},
     {"torch.ops.aten.embedding_dense_backward.default", lowerEmbeddingBackward},
     {"torch.ops.aten.grid_sampler_2d.default", lowerGridSampler},
 };

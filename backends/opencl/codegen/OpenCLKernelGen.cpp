@@ -404,9 +404,10 @@ private:
   Expected<std::string> scalar(const ScalarInstr &in, const std::vector<std::string> &v, size_t i);
   std::string loadExpr(int32_t b, const std::string &idx);
   std::string storeStmt(int32_t b, const std::string &idx, const std::string &value);
-  /// An atomic `buffer[idx] += value` (an accumulating scatter: several work-items may add to
-  /// one element); an error for a dtype without atomics here.
-  Expected<std::string> atomicAddStmt(int32_t b, const std::string &idx, const std::string &value);
+  /// An atomic `buffer[idx] = combine(buffer[idx], value)` (a combining scatter: several
+  /// work-items may meet at one element); an error for a dtype without atomics here.
+  Expected<std::string> atomicCombineStmt(int32_t b, const std::string &idx,
+                                          const std::string &value, ScatterCombine combine);
   std::string newTemp() { return "tmp" + std::to_string(temp_++); }
   void line(const std::string &text) { body().append(indent(), ' ') += text + "\n"; }
   std::string &body() { return loopOpen_ ? loopBody_ : rowBody_; }
@@ -572,32 +573,63 @@ std::string KernelEmitter::storeStmt(int32_t b, const std::string &idx, const st
   }
 }
 
-Expected<std::string> KernelEmitter::atomicAddStmt(int32_t b, const std::string &idx,
-                                                   const std::string &value) {
+Expected<std::string> KernelEmitter::atomicCombineStmt(int32_t b, const std::string &idx,
+                                                       const std::string &value,
+                                                       ScatterCombine combine) {
   const std::string at = "(" + param_.at(b) + " + " + idx + ")";
-  switch (p_.buffers[b].type.dtype) {
-  case DType::Int32:
+  DType dtype = p_.buffers[b].type.dtype;
+  if (combine == ScatterCombine::Add && dtype == DType::Int32)
     return "atomic_add((volatile __global int *)" + at + ", (int)(" + value + "));";
-  case DType::Int64:
+  if (combine == ScatterCombine::Add && dtype == DType::Int64) {
     usesInt64Atomics_ = true;
     return "atom_add((volatile __global long *)" + at + ", (long)(" + value + "));";
+  }
+  // Otherwise compare-and-swap on the element's bits until no other work-item changed them in
+  // between: `word` the integer type of the bits, `cas` the swap, `in`/`out` the conversions.
+  std::string type, word, cas, in, out;
+  switch (dtype) {
   case DType::Float32:
-    // Compare-and-swap on the bits until no other work-item changed them in between.
-    return "{ volatile __global uint *fx_p = (volatile __global uint *)" + at +
-           "; uint fx_seen, fx_old = *fx_p; do { fx_seen = fx_old; fx_old = "
-           "atomic_cmpxchg(fx_p, fx_seen, as_uint(as_float(fx_seen) + (float)(" +
-           value + "))); } while (fx_old != fx_seen); }";
+    type = "float", word = "uint", cas = "atomic_cmpxchg", in = "as_float", out = "as_uint";
+    break;
   case DType::Float64:
-    usesInt64Atomics_ = true;
-    return "{ volatile __global ulong *fx_p = (volatile __global ulong *)" + at +
-           "; ulong fx_seen, fx_old = *fx_p; do { fx_seen = fx_old; fx_old = "
-           "atom_cmpxchg(fx_p, fx_seen, as_ulong(as_double(fx_seen) + (double)(" +
-           value + "))); } while (fx_old != fx_seen); }";
+    type = "double", word = "ulong", cas = "atom_cmpxchg", in = "as_double", out = "as_ulong";
+    break;
+  case DType::Int32:
+    type = "int", word = "int", cas = "atomic_cmpxchg";
+    break;
+  case DType::Int64:
+    type = "long", word = "long", cas = "atom_cmpxchg";
+    break;
   default:
-    return Error("kernel " + k_.name + ": an accumulating scatter into " + p_.buffers[b].name +
-                 " (" + std::string(dtypeName(p_.buffers[b].type.dtype)) +
+    return Error("kernel " + k_.name + ": a combining scatter into " + p_.buffers[b].name + " (" +
+                 std::string(dtypeName(dtype)) +
                  ") has no OpenCL form (atomics of 32- and 64-bit types only)");
   }
+  usesInt64Atomics_ = usesInt64Atomics_ || word == "ulong" || word == "long";
+  bool fl = dtypeIsFloating(dtype);
+  std::string sfx = dtype == DType::Float64 ? "d" : "f";
+  const std::string old = in + "(fx_seen)", v = "(" + type + ")(" + value + ")";
+  std::string combined;
+  switch (combine) {
+  case ScatterCombine::Replace:
+    combined = v;
+    break;
+  case ScatterCombine::Add:
+    combined = old + " + " + v;
+    break;
+  case ScatterCombine::Mul:
+    combined = old + " * " + v;
+    break;
+  case ScatterCombine::Max:
+    combined = (fl ? "fx_maximum_" + sfx : std::string("max")) + "(" + old + ", " + v + ")";
+    break;
+  case ScatterCombine::Min:
+    combined = (fl ? "fx_minimum_" + sfx : std::string("min")) + "(" + old + ", " + v + ")";
+    break;
+  }
+  return "{ volatile __global " + word + " *fx_p = (volatile __global " + word + " *)" + at +
+         "; " + word + " fx_seen, fx_old = *fx_p; do { fx_seen = fx_old; fx_old = " + cas +
+         "(fx_p, fx_seen, " + out + "(" + combined + ")); } while (fx_old != fx_seen); }";
 }
 
 bool KernelEmitter::dependsOnOpenLoop(size_t i) const {
@@ -1423,11 +1455,11 @@ Status KernelEmitter::emitOp(size_t i) {
     if (!idx)
       return idx.takeError();
     std::string stmt = storeStmt(s.buffer, *idx, (*v)[s.value]);
-    if (s.accumulate) {
-      auto add = atomicAddStmt(s.buffer, *idx, (*v)[s.value]);
-      if (!add)
-        return add.takeError();
-      stmt = *add;
+    if (s.scatter && s.combine != ScatterCombine::Replace) {
+      auto combined = atomicCombineStmt(s.buffer, *idx, (*v)[s.value], s.combine);
+      if (!combined)
+        return combined.takeError();
+      stmt = *combined;
     }
     if (!reduction_)
       line(stmt);

@@ -156,9 +156,7 @@ Status OpenCLProgram::Impl::allocate(std::span<const RuntimeValue> inputs) {
         t.storage()->size() >= declared->storage()->size()) {
       declared = t;
     } else {
-      Tensor::forEachIndex(t.sizes(), [&](std::span<const int64_t> index) {
-        declared->storeDouble(declared->offsetOf(index), t.getDouble(index));
-      });
+      declared->copyElementsFrom(t);
     }
     auto m = create(declared->storage()->size(), declared->storage()->data());
     if (!m)
