@@ -320,6 +320,33 @@ TEST(IndexingLowering, ScatterReduceCombinesWithAndWithoutSelf) {
       }
 }
 
+TEST(IndexingLowering, MaskedScatterTakesSourceInOrderWhereTheMaskIsTrue) {
+  // The mask broadcasts over self's rows; source has more elements than needed.
+  std::string text = R"(graph():
+    %x : Tensor "f32[3, 4][4, 1]cpu"[num_users=1] = placeholder[target=x]
+    %m : Tensor "b8[4][1]cpu"[num_users=1] = placeholder[target=m]
+    %s : Tensor "f32[2, 5][5, 1]cpu"[num_users=1] = placeholder[target=s]
+    %r : [num_users=1] = call_function[target=torch.ops.aten.masked_scatter.default](args = (%x, %m, %s), kwargs = {})
+    return (r,)
+)";
+  std::vector<RuntimeValue> inputs{RuntimeValue{iota({3, 4})},
+                                   RuntimeValue{fromValues({4}, {1, 0, 1, 1}, DType::Bool)},
+                                   RuntimeValue{iota({2, 5})}};
+  SCOPED_TRACE(text);
+  DifferentialOptions options;
+  options.inputs = &inputs;
+  options.llvm = true;
+  auto failure = checkGraphDifferentially(text, {}, options);
+  EXPECT_FALSE(failure) << diffStageName(failure->stage) << ": " << failure->message;
+  Tensor out = runSingle(text, {*inputs[0].tensor(), *inputs[1].tensor(), *inputs[2].tensor()});
+  std::vector<double> got = flat(out);
+  // Row 1: source elements 3, 4, 5 at columns 0, 2, 3 (values k * 0.5 - 3); column 1 is self's.
+  EXPECT_EQ(got[4], -1.5);
+  EXPECT_EQ(got[5], -0.5);
+  EXPECT_EQ(got[6], -1.0);
+  EXPECT_EQ(got[7], -0.5);
+}
+
 TEST(IndexingLowering, EmbeddingBackwardAddsRowsExceptPadding) {
   // Index 2 three times (rows add), index 4 is padding_idx (its gradient is dropped).
   std::string text = R"(graph():

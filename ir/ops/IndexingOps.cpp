@@ -634,7 +634,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten.scatter.value", "scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", C::Other, scatter},
   {"torch.ops.aten.scatter_add.default", "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", C::Other, scatter},
   {"torch.ops.aten.scatter_reduce.two", "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor", C::Other, scatter},
-  {"torch.ops.aten.masked_scatter.default", "masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor", C::Extern, maskedScatter},
+  {"torch.ops.aten.masked_scatter.default", "masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor", C::Other, maskedScatter},
   {"torch.ops.aten.embedding_dense_backward.default", "embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor", C::Other, embeddingDenseBackward},
   {"torch.ops.aten.flip.default", "flip(Tensor self, int[] dims) -> Tensor", C::Other, flip},
   {"torch.ops.aten.repeat.default", "repeat(Tensor self, SymInt[] repeats) -> Tensor", C::Other, repeat},

@@ -392,6 +392,74 @@ Status lowerScatterReduce(Lowerer &l, const Node &n, const BoundArgs &args) {
   return Status::ok();
 }
 
+/// The coordinates of row-major position `flat` over `sizes` (`flat` a loop variable or an
+/// indirect index).
+std::vector<SymExpr> unflatten(const SymExpr &flat, const std::vector<SymExpr> &sizes) {
+  std::vector<SymExpr> coords(sizes.size());
+  SymExpr inner = 1;
+  for (size_t j = sizes.size(); j-- > 0;) {
+    SymExpr q = symIs(inner, 1) ? flat : SymExpr::binary(SymExpr::Kind::FloorDiv, flat, inner);
+    coords[j] = j == 0 ? q : SymExpr::binary(SymExpr::Kind::Mod, q, sizes[j]);
+    inner = symMul(inner, sizes[j]);
+  }
+  return coords;
+}
+
+/// masked_scatter(self, mask, source): where mask (broadcast with self) is true, the result
+/// takes source's elements in row-major order; elsewhere self's. As Inductor lowers it: a
+/// scan counts the true elements before each point (a cumsum over the flattened mask), then a
+/// pointwise op reads source at that count through an indirect index.
+Status lowerMaskedScatter(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto self = l.tensorArg(n, args.get("self"));
+  auto mask = l.tensorArg(n, args.get("mask"));
+  auto source = l.tensorArg(n, args.get("source"));
+  if (!self || !mask || !source)
+    return !self ? self.takeError() : !mask ? mask.takeError() : source.takeError();
+  const TensorType *out = n.value().tensor();
+  if (!out || out->sizes.empty())
+    return l.lowerExtern(n, args);
+  const std::vector<SymExpr> &shape = out->sizes;
+  SymExpr numel = symProduct(shape);
+  // The running count of true elements over the flattened mask (inclusive).
+  LoopOp &scan = l.newOp(LoopOpKind::Scan, n);
+  scan.scan = ScanKind::Sum;
+  scan.accumulator = DType::Int64;
+  scan.reductionRanges.push_back(numel);
+  SymExpr r0 = loopVar(true, 0);
+  int32_t counts = -1;
+  {
+    BodyBuilder b(scan);
+    std::vector<SymExpr> at = unflatten(r0, shape);
+    scan.reduced =
+        b.cast(loadAt(l, b, *mask, at.data() + (shape.size() - mask->sizes.size())), DType::Int64);
+    TensorType t;
+    t.dtype = DType::Int64;
+    t.sizes = {numel};
+    t.strides = {SymExpr(1)};
+    t.device = out->device;
+    counts = l.newBuffer(t, l.currentOp());
+    l.program_.ops[l.currentOp()].stores.push_back({counts, r0, 0});
+  }
+  // The result: source[count - 1] where the mask is true, self elsewhere.
+  auto [op, vars] = startGather(l, n);
+  BodyBuilder b(*op);
+  int32_t m =
+      b.cast(loadAt(l, b, *mask, vars.data() + (shape.size() - mask->sizes.size())), DType::Bool);
+  SymExpr flat = 0;
+  for (size_t j = 0; j < shape.size(); ++j)
+    flat = symAdd(symMul(flat, shape[j]), vars[j]);
+  int32_t count = b.load(counts, flat, DType::Int64);
+  int32_t k = b.op(ScalarOp::Where, DType::Int64, m,
+                   b.op(ScalarOp::Sub, DType::Int64, count, b.intConstant(1, DType::Int64)),
+                   b.intConstant(0, DType::Int64));
+  SymExpr at = l.indirectIndex(b, k, symProduct(source->sizes), false);
+  std::vector<SymExpr> src = unflatten(at, source->sizes);
+  int32_t taken = loadAt(l, b, *source, src.data());
+  op->body[taken].operands[0] = m; // read only where the mask is true
+  int32_t kept = loadAt(l, b, *self, vars.data() + (shape.size() - self->sizes.size()));
+  return finish(l, n, *op, b, b.op(ScalarOp::Where, out->dtype, m, taken, kept), vars);
+}
+
 /// embedding_dense_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq):
 /// zeros [num_weights, D], then each gradient row added to the row its index names, except the
 /// padding_idx row (Inductor's decomposition: index_put with accumulate of the masked rows).
@@ -597,6 +665,7 @@ constexpr LoweringRule kRules[] = {
     {"torch.ops.aten.scatter.value", lowerScatter},
     {"torch.ops.aten.scatter_add.default", lowerScatter},
     {"torch.ops.aten.scatter_reduce.two", lowerScatterReduce},
+    {"torch.ops.aten.masked_scatter.default", lowerMaskedScatter},
     {"torch.ops.aten.embedding_dense_backward.default", lowerEmbeddingBackward},
     {"torch.ops.aten.grid_sampler_2d.default", lowerGridSampler},
 };
