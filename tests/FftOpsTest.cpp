@@ -3,11 +3,9 @@
 /// strides, PyTorch's errors), reference kernels against hand-worked DFTs (every normalization,
 /// onesided or not, several dims, strided inputs, float64), round trips r2c -> c2r and c2c
 /// forward -> backward, view_as_real/view_as_complex aliasing, complex values through the text
-/// formats and safetensors, and graphs with FFTs compiled for the loop interpreter, OpenCL and
-/// LLVM (the complex ops become extern calls).
+/// formats and safetensors. FftLoweringTest compiles graphs with FFTs for the other backends.
 
 #include "InterpreterTestSupport.h"
-#include "backends/interp/LoopInterpreter.h"
 #include "exporters/FxTextPrinter.h"
 #include "exporters/ReadablePyPrinter.h"
 #include "exporters/json/FxkitJsonWriter.h"
@@ -15,28 +13,15 @@
 #include "importers/ReadablePyParser.h"
 #include "importers/json/FxkitJsonReader.h"
 #include "importers/json/Safetensors.h"
-#include "transforms/Fusion.h"
-#include "transforms/Lowering.h"
-#include "transforms/MemoryPlanning.h"
 #include "transforms/ShapeInference.h"
-#include "transforms/SizeArgs.h"
-#ifdef FXKIT_HAVE_OPENCL
-#include "backends/opencl/runtime/OpenCLDevice.h"
-#include "backends/opencl/runtime/OpenCLProgram.h"
-#endif
-#ifdef FXKIT_HAVE_LLVM
-#include "backends/llvm/LLVMProgram.h"
-#endif
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <complex>
-#include <filesystem>
 
 using namespace fxkit;
 using namespace fxkit::testing;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -374,90 +359,6 @@ TEST(FftOps, Complex64RoundTripsThroughSafetensors) {
   expectComplex(back->tensors[0].second, {{1.5, -2}, {0, 3.25}}, 0);
   // The format has no complex128 code (safetensors' Dtype stops at C64).
   EXPECT_FALSE(safetensorsDTypeCode(DType::Complex128));
-}
-
-// ---- Compiled backends: complex ops become extern calls ----
-
-#ifdef FXKIT_HAVE_OPENCL
-opencl::OpenCLContext *context() {
-  static std::unique_ptr<opencl::OpenCLContext> ctx = [] {
-    std::unique_ptr<opencl::OpenCLContext> out;
-    auto device = opencl::selectDevice("");
-    if (!device)
-      return out;
-    auto c = opencl::OpenCLContext::create(*device);
-    if (c)
-      out = c.take();
-    return out;
-  }();
-  return ctx.get();
-}
-#endif
-
-TEST(FftOps, CompiledGraphsRunTheComplexOpsAsExterns) {
-  registerReferenceKernels();
-  auto g = parseFxText(kComplexGraph);
-  ASSERT_TRUE(g);
-  ASSERT_TRUE(inferShapes(*g));
-  auto program = lowerGraph(*g);
-  ASSERT_TRUE(program) << program.error().str();
-  int externs = 0;
-  for (const loop::LoopOp &op : program->ops)
-    externs += op.kind == loop::LoopOpKind::Extern;
-  EXPECT_EQ(externs, 4); // r2c, view_as_real, view_as_complex, c2r; mul is a loop kernel
-  auto fused = fuseLoopProgram(*program);
-  ASSERT_TRUE(fused) << fused.error().str();
-  hoistSizeArgs(*program, *fused);
-  auto plan = planMemory(*program, *fused);
-  ASSERT_TRUE(plan) << plan.error().str();
-
-  Tensor x = *Tensor::random(DType::Float32, {2, 8}, 3);
-  std::vector<RuntimeValue> inputs = {RuntimeValue{x}};
-  auto ref = interpretGraph(*g, inputs);
-  ASSERT_TRUE(ref) << ref.error().str();
-  // c2r(2 * r2c(x)) with 1/sqrt(n) both ways is 2x.
-  expectValues(
-      *ref->outputs[0].tensor(),
-      [&] {
-        std::vector<double> v = flat(x);
-        for (double &e : v)
-          e *= 2;
-        return v;
-      }(),
-      1e-5);
-  auto check = [&](const std::string &backend, const InterpretResult &r) {
-    ASSERT_EQ(r.outputs.size(), 2u) << backend;
-    expectValues(*r.outputs[0].tensor(), flat(*ref->outputs[0].tensor()), 1e-5);
-    expectComplex(*r.outputs[1].tensor(), complexValues(*ref->outputs[1].tensor()), 1e-6);
-  };
-  auto loops = interpretLoopProgram(*program, *fused, inputs);
-  ASSERT_TRUE(loops) << loops.error().str();
-  check("loops", *loops);
-  fs::path cache = fs::temp_directory_path() / "fxkit-fft-test-cache";
-#ifdef FXKIT_HAVE_OPENCL
-  if (!context()) {
-    ADD_FAILURE() << "no OpenCL device (install pocl-opencl-icd)";
-  } else {
-    opencl::OpenCLOptions options;
-    options.cacheDir = cache.string();
-    options.tune = false;
-    auto cl = opencl::OpenCLProgram::load(*context(), *program, *fused, *plan, options);
-    ASSERT_TRUE(cl) << cl.error().str();
-    auto r = (*cl)->run(inputs);
-    ASSERT_TRUE(r) << r.error().str();
-    check("opencl", *r);
-  }
-#endif
-#ifdef FXKIT_HAVE_LLVM
-  llvmjit::LLVMOptions options;
-  options.cacheDir = cache.string();
-  auto jit = llvmjit::LLVMProgram::load(*program, *fused, *plan, options);
-  ASSERT_TRUE(jit) << jit.error().str();
-  auto r = (*jit)->run(inputs);
-  ASSERT_TRUE(r) << r.error().str();
-  check("llvm", *r);
-#endif
-  fs::remove_all(cache);
 }
 
 } // namespace

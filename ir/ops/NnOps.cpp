@@ -928,8 +928,8 @@ const OpRow kRows[] = {
   {"torch.ops.aten.upsample_bilinear2d.vec", "upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor", C::Other, upsampleBilinear2d},
   {"torch.ops.aten.grid_sampler_2d.default", "grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor", C::Other, gridSampler2d},
   {"torch.ops.aten.col2im.default", "col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor", C::Extern, col2im},
-  {"torch.ops.aten._cdist_forward.default", "_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor", C::Extern, cdistForward},
-  {"torch.ops.aten._pdist_forward.default", "_pdist_forward(Tensor self, float p=2.) -> Tensor", C::Extern, pdistForward},
+  {"torch.ops.aten._cdist_forward.default", "_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor", C::Reduction, cdistForward},
+  {"torch.ops.aten._pdist_forward.default", "_pdist_forward(Tensor self, float p=2.) -> Tensor", C::Reduction, pdistForward},
   {"torch.ops.aten._embedding_bag.default", "_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)", C::Extern, embeddingBag},
 };
 // clang-format on

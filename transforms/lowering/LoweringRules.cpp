@@ -12,7 +12,8 @@ const std::map<std::string_view, const LoweringRule *> &ruleTable() {
     std::map<std::string_view, const LoweringRule *> t;
     for (std::span<const LoweringRule> family :
          {indexingLoweringRules(), scanLoweringRules(), reductionLoweringRules(),
-          creationLoweringRules(), normLoweringRules(), poolingLoweringRules()})
+          creationLoweringRules(), normLoweringRules(), poolingLoweringRules(),
+          distanceLoweringRules()})
       for (const LoweringRule &rule : family) {
         [[maybe_unused]] bool inserted = t.emplace(rule.target, &rule).second;
         assert(inserted && "an op has two lowering rules");

@@ -37,6 +37,9 @@ std::span<const LoweringRule> indexingLoweringRules();
 std::span<const LoweringRule> poolingLoweringRules();
 /// Scans: cumsum, cumprod (ScanLowering.cpp).
 std::span<const LoweringRule> scanLoweringRules();
+
+/// Distances between rows: _cdist_forward, _pdist_forward (DistanceLowering.cpp).
+std::span<const LoweringRule> distanceLoweringRules();
 /// Reductions beyond the category's default: any, all, argmax, argmin, max/min (whole, and
 /// along a dim with indices), prod, var, logsumexp (ReductionLowering.cpp).
 std::span<const LoweringRule> reductionLoweringRules();
