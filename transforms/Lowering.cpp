@@ -254,6 +254,14 @@ Status Lowerer::lowerPointwise(const Node &n, const BoundArgs &args, const Tenso
       neg = b.op(ScalarOp::Mul, dt, b.op(ScalarOp::Mul, dt, neg, alpha), scale);
     }
     value = b.op(ScalarOp::Where, dt, c, pos, neg);
+  } else if (target == "torch.ops.aten.atan2.out") {
+    // Written into `out`'s dtype; nothing else reads `out` (lowerNode checks), so the result is
+    // a buffer of its own.
+    if (Status s = unwrap(arg("self", dt), x); !s)
+      return s;
+    if (Status s = unwrap(arg("other", dt), y); !s)
+      return s;
+    value = b.op(ScalarOp::Atan2, dt, x, y);
   } else if (target == "torch.ops.prims.convert_element_type.default") {
     if (Status s = unwrap(arg("a", dt), x); !s)
       return s;

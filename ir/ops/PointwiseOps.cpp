@@ -111,7 +111,7 @@ const OpRow kCompositeRows[] = {
   {"torch.ops.aten.hardtanh.default", "hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", OpCategory::Pointwise, inferActivation},
   {"torch.ops.aten.leaky_relu.default", "leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", OpCategory::Pointwise, inferActivation},
   {"torch.ops.aten.elu.default", "elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", OpCategory::Pointwise, inferActivation},
-  {"torch.ops.aten.atan2.out", "atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", OpCategory::Extern, inferAtan2Out},
+  {"torch.ops.aten.atan2.out", "atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", OpCategory::Pointwise, inferAtan2Out},
 };
 // clang-format on
 

@@ -6,7 +6,7 @@
 ///
 /// A bottom-up merge sort of each row's (key, index) pairs: keys compare with their index as a
 /// tie-break, a total order, so every element finds its place in the merged run by a binary
-/// search in the other run. One work-item first sorts each block of 16 elements of a row in
+/// search in the other run. One work-item first sorts each block of 32 elements of a row in
 /// private memory; then one work-item per element and pass merges runs pairwise, ping-ponging
 /// two temporary key and index buffers; the last pass writes the values (bits copied from the
 /// input) and int64 indices. topk keeps only the first k of every run: an element with k
