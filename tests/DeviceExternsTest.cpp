@@ -450,6 +450,34 @@ TEST(DeviceExterns, SortOfIntegersBoolsAndHalves) {
                    1);
 }
 
+TEST(DeviceExterns, LongRowsMergeOverSeveralPasses) {
+  REQUIRE_DEVICE();
+  // 150 = 4 blocks of 32 and a partial one: three merge passes; topk keeps the first k of every
+  // run, k below and above the block size.
+  std::string type = "f32[3, 150][150, 1]cpu";
+  Tensor x = scrambled({3, 150}, kAwkward);
+  for (const char *call : {"torch.ops.aten.sort.default](args = (%x, 1), kwargs = {}",
+                           "torch.ops.aten.sort.default](args = (%x, 1, True), kwargs = {}",
+                           "torch.ops.aten.topk.default](args = (%x, 5), kwargs = {}",
+                           "torch.ops.aten.topk.default](args = (%x, 40, 1, False), kwargs = {}",
+                           "torch.ops.aten.topk.default](args = (%x, 150), kwargs = {}"}) {
+    SCOPED_TRACE(call);
+    EXPECT_ON_DEVICE(expectAgrees(sortGraph(type, call), {RuntimeValue{x}}), 1);
+  }
+  // Distinct ascending keys: the k largest are all in the second run of every merge, the k
+  // smallest all in the first.
+  Tensor ramp = scrambled({2, 1000}, {0.0});
+  for (int64_t i = 0; i < 1000; ++i)
+    for (int64_t r = 0; r < 2; ++r)
+      ramp.setDouble(std::vector<int64_t>{r, i}, static_cast<double>(i) - 0.5 * r);
+  for (const char *call : {"torch.ops.aten.topk.default](args = (%x, 40), kwargs = {}",
+                           "torch.ops.aten.topk.default](args = (%x, 40, 1, False), kwargs = {}"}) {
+    SCOPED_TRACE(call);
+    EXPECT_ON_DEVICE(
+        expectAgrees(sortGraph("f32[2, 1000][1000, 1]cpu", call), {RuntimeValue{ramp}}), 1);
+  }
+}
+
 TEST(DeviceExterns, TopkLargestAndSmallestWithTiesAndNan) {
   REQUIRE_DEVICE();
   for (const char *call :

@@ -570,12 +570,141 @@ Status lowerBatchNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
   return Status::ok();
 }
 
+/// native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias,
+/// output_mask), as torch/_decomp's native_layer_norm_backward: with x_hat = (x - mean) * rstd
+/// and g = grad_out * weight (grad_out without weight), N the normalised points of a row,
+///   grad_input  = rstd / N * (N g - sum_row(g) - x_hat sum_row(g x_hat)),
+///   grad_weight = sum over the rows of grad_out x_hat,   grad_bias = sum over the rows of
+///   grad_out,
+/// each computed only where output_mask asks (None otherwise), in the computation dtype.
+Status lowerLayerNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto grad = l.tensorArg(n, args.get("grad_out"));
+  auto in = l.tensorArg(n, args.get("input"));
+  auto meanView = l.tensorArg(n, args.get("mean"));
+  auto rstdView = l.tensorArg(n, args.get("rstd"));
+  auto normalized = args.symIntList("normalized_shape");
+  auto mask = args.boolList("output_mask", 3);
+  if (!grad || !in || !meanView || !rstdView || !normalized || !mask)
+    return !grad         ? grad.takeError()
+           : !in         ? in.takeError()
+           : !meanView   ? meanView.takeError()
+           : !rstdView   ? rstdView.takeError()
+           : !normalized ? normalized.takeError()
+                         : mask.takeError();
+  bool ok = true;
+  auto weight = optionalView(l, n, args, "weight", ok);
+  if (!weight)
+    return weight.takeError();
+  const auto *types = n.value().tensors();
+  DType inDType = l.program_.buffers[in->buffer].type.dtype;
+  size_t rank = in->sizes.size(), k = normalized->size();
+  if (!ok || !types || types->size() != 3 || !floatingLoopDType(inDType) || k > rank || k == 0 ||
+      grad->sizes.size() != rank || meanView->sizes.size() != rank ||
+      rstdView->sizes.size() != rank)
+    return l.lowerExtern(n, args);
+  for (size_t i = 0; i < 3; ++i)
+    if ((*mask)[i] && !(*types)[i])
+      return l.lowerExtern(n, args);
+  if ((*mask)[1] && !*weight) // what inference gave for grad_weight without a weight
+    return l.lowerExtern(n, args);
+  const size_t axis = rank - k;
+  const DType acc = computeDType(inDType);
+  const Device device = (*types)[(*mask)[0]   ? 0
+                                 : (*mask)[1] ? 1
+                                              : 2]
+                            ? (*types)[(*mask)[0]   ? 0
+                                       : (*mask)[1] ? 1
+                                                    : 2]
+                                  ->device
+                            : Device{};
+  std::vector<SymExpr> outer(in->sizes.begin(),
+                             in->sizes.begin() + static_cast<std::ptrdiff_t>(axis));
+  std::vector<SymExpr> inner(in->sizes.begin() + static_cast<std::ptrdiff_t>(axis),
+                             in->sizes.end());
+  // Values at a whole point `at` (outer variables, then inner ones).
+  auto xhat = [&](BodyBuilder &b, const std::vector<SymExpr> &at) {
+    return b.op(
+        ScalarOp::Mul, acc,
+        b.op(ScalarOp::Sub, acc, loadAt(l, b, *in, at, acc), loadAt(l, b, *meanView, at, acc)),
+        loadAt(l, b, *rstdView, at, acc));
+  };
+  auto gradAt = [&](BodyBuilder &b, const std::vector<SymExpr> &at) {
+    return loadAt(l, b, *grad, at, acc);
+  };
+  auto gAt = [&](BodyBuilder &b, const std::vector<SymExpr> &at) {
+    int32_t g = gradAt(b, at);
+    if (*weight) {
+      std::vector<SymExpr> tail(at.begin() + static_cast<std::ptrdiff_t>(axis), at.end());
+      g = b.op(ScalarOp::Mul, acc, g, loadAt(l, b, **weight, tail, acc));
+    }
+    return g;
+  };
+  auto joined = [](const std::vector<SymExpr> &a, const std::vector<SymExpr> &c) {
+    std::vector<SymExpr> out = a;
+    out.insert(out.end(), c.begin(), c.end());
+    return out;
+  };
+  Lowered result;
+  result.kind = Lowered::Kind::Tensors;
+  result.views.assign(3, std::nullopt);
+  if ((*mask)[0]) {
+    auto rowSum = [&](bool timesXhat) {
+      return reduceRows(
+          l, n, ReductionKind::Sum, acc, outer, inner,
+          [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
+            std::vector<SymExpr> at = joined(kv, rv);
+            int32_t g = gAt(b, at);
+            return timesXhat ? b.op(ScalarOp::Mul, acc, g, xhat(b, at)) : g;
+          },
+          device)[0];
+    };
+    Stat sumG = rowSum(false), sumGX = rowSum(true);
+    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+    BodyBuilder b(op);
+    const TensorType &t = *(*types)[0];
+    std::vector<SymExpr> vars = iterate(t.sizes, op.ranges, false);
+    std::vector<SymExpr> kv(vars.begin(), vars.begin() + static_cast<std::ptrdiff_t>(axis));
+    int32_t N = b.cast(b.indexValue(symProduct(inner), DType::Int64), acc);
+    int32_t inner1 =
+        b.op(ScalarOp::Sub, acc, b.op(ScalarOp::Mul, acc, N, gAt(b, vars)), sumG.load(b, kv));
+    int32_t inner2 = b.op(ScalarOp::Sub, acc, inner1,
+                          b.op(ScalarOp::Mul, acc, xhat(b, vars), sumGX.load(b, kv)));
+    int32_t scale = b.op(ScalarOp::TrueDiv, acc, loadAt(l, b, *rstdView, vars, acc), N);
+    int32_t buffer = storeInto(l, op, b, b.op(ScalarOp::Mul, acc, scale, inner2), t, vars);
+    result.views[0] = Lowerer::wholeView(buffer, t);
+  }
+  // Column sums over the rows (kept: the normalised dims), then converted into the result.
+  auto columnSum = [&](size_t which, bool timesXhat) {
+    Stat s = reduceRows(
+        l, n, ReductionKind::Sum, acc, inner, outer,
+        [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
+          std::vector<SymExpr> at = joined(rv, kv);
+          int32_t g = gradAt(b, at);
+          return timesXhat ? b.op(ScalarOp::Mul, acc, g, xhat(b, at)) : g;
+        },
+        device)[0];
+    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+    BodyBuilder b(op);
+    const TensorType &t = *(*types)[which];
+    std::vector<SymExpr> vars = iterate(t.sizes, op.ranges, false);
+    int32_t buffer = storeInto(l, op, b, s.load(b, vars), t, vars);
+    result.views[which] = Lowerer::wholeView(buffer, t);
+  };
+  if ((*mask)[1] && *weight)
+    columnSum(1, true);
+  if ((*mask)[2] && (*types)[2])
+    columnSum(2, false);
+  l.values_[n.scratch()] = std::move(result);
+  return Status::ok();
+}
+
 const LoweringRule kRules[] = {
     {"torch.ops.aten._softmax.default", lowerSoftmax<false>},
     {"torch.ops.aten._log_softmax.default", lowerSoftmax<true>},
     {"torch.ops.aten._softmax_backward_data.default", lowerSoftmaxBackward<false>},
     {"torch.ops.aten._log_softmax_backward_data.default", lowerSoftmaxBackward<true>},
     {"torch.ops.aten.native_layer_norm.default", lowerLayerNorm},
+    {"torch.ops.aten.native_layer_norm_backward.default", lowerLayerNormBackward},
     {"torch.ops.aten.native_group_norm.default", lowerGroupNorm},
     {"torch.ops.aten._native_batch_norm_legit.default", lowerBatchNorm},
     {"torch.ops.aten._native_batch_norm_legit.no_stats", lowerBatchNorm},
