@@ -617,6 +617,25 @@ Expected<TensorComparison> compareTensors(const Tensor &actual, const Tensor &ex
   if (actual.sizes() != expected.sizes())
     return Error("compareTensors: sizes " + formatSizes(actual.sizes()) +
                  " differ from the expected " + formatSizes(expected.sizes()));
+  // Complex tensors compare as their real and imaginary parts (view_as_real's [..., 2] float
+  // view, so a mismatch index ends in 0 for the real part, 1 for the imaginary part).
+  if (actual.dtype() == DType::Complex64 || actual.dtype() == DType::Complex128) {
+    const DType real = actual.dtype() == DType::Complex64 ? DType::Float32 : DType::Float64;
+    auto floats = [&](const Tensor &t) {
+      std::vector<int64_t> sizes = t.sizes(), strides;
+      sizes.push_back(2);
+      for (int64_t st : t.strides())
+        strides.push_back(st * 2);
+      strides.push_back(1);
+      return t.reinterpretAs(real, sizes, strides, t.storageOffset() * 2);
+    };
+    Expected<Tensor> a = floats(actual), e = floats(expected);
+    if (!a)
+      return a.takeError();
+    if (!e)
+      return e.takeError();
+    return compareTensors(*a, *e, rtol, atol);
+  }
   if (Status st = checkComputable(actual.dtype(), "compareTensors"); !st)
     return st.takeError();
   const bool exact = !dtypeIsFloating(actual.dtype());

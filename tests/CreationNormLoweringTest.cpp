@@ -621,4 +621,52 @@ TEST(CreationNormLowering, LayerNormBackwardEveryMask) {
   }
 }
 
+/// native_group_norm_backward: channel, group and batch sums and the pointwise dX, for each
+/// output_mask, with and without weight (4 channels in 2 groups, 2-d spatial points).
+TEST(CreationNormLowering, GroupNormBackwardEveryMask) {
+  struct Case {
+    std::vector<bool> mask;
+    bool weight;
+  };
+  for (const Case &c : {Case{{true, true, true}, true}, Case{{true, false, false}, false},
+                        Case{{false, true, true}, true}}) {
+    std::string maskText, outputs, getitems;
+    for (int i = 0; i < 3; ++i) {
+      maskText += std::string(i ? ", " : "") + (c.mask[i] ? "True" : "False");
+      if (!c.mask[i])
+        continue;
+      std::string o = "o" + std::to_string(i);
+      getitems += "    %" + o +
+                  " : [num_users=1] = call_function[target=operator.getitem](args = (%n, " +
+                  std::to_string(i) + "), kwargs = {})\n";
+      outputs += o + ", ";
+    }
+    std::string text = std::string(R"(graph():
+    %g : Tensor "f32[2, 4, 3, 2][24, 6, 2, 1]cpu"[num_users=1] = placeholder[target=g]
+    %x : Tensor "f32[2, 4, 3, 2][24, 6, 2, 1]cpu"[num_users=1] = placeholder[target=x]
+    %m : Tensor "f32[2, 2][2, 1]cpu"[num_users=1] = placeholder[target=m]
+    %r : Tensor "f32[2, 2][2, 1]cpu"[num_users=1] = placeholder[target=r]
+    %w : Tensor "f32[4][1]cpu"[num_users=)") +
+                       (c.weight ? "1" : "0") + R"(] = placeholder[target=w]
+    %n : [num_users=3] = call_function[target=torch.ops.aten.native_group_norm_backward.default](args = (%g, %x, %m, %r, )" +
+                       (c.weight ? "%w" : "None") + ", 2, 4, 6, 2, [" + maskText +
+                       R"(]), kwargs = {})
+)" + getitems + "    return (" +
+                       outputs + ")\n";
+    SCOPED_TRACE(text);
+    DifferentialOptions options;
+    options.llvm = true;
+    options.formats = false;
+    auto failure = checkGraphDifferentially(text, {}, options);
+    EXPECT_FALSE(failure) << diffStageName(failure->stage) << ": " << failure->message;
+    auto graph = parseFxText(text, "<test>");
+    ASSERT_TRUE(graph);
+    ASSERT_TRUE(inferShapes(*graph));
+    auto program = lowerGraph(*graph);
+    ASSERT_TRUE(program) << program.error().str();
+    for (const loop::LoopOp &op : program->ops)
+      EXPECT_NE(op.kind, loop::LoopOpKind::Extern) << program->str();
+  }
+}
+
 } // namespace

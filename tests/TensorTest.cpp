@@ -416,8 +416,14 @@ TEST(Compare, RejectsMismatchedTensors) {
   ASSERT_FALSE(dtype);
   EXPECT_NE(dtype.error().message.find("float32 differs from the expected float64"),
             std::string::npos);
-  Tensor c = *Tensor::zeros(DType::Complex128, {1});
-  EXPECT_FALSE(compareTensors(c, c, 0, 0));
+  // Complex tensors compare part by part, as their [..., 2] float view.
+  Tensor c = *Tensor::zeros(DType::Complex128, {2});
+  Tensor d = *Tensor::zeros(DType::Complex128, {2});
+  d.storeComplex(1, {0, 0.5});
+  EXPECT_TRUE(compareTensors(c, c, 0, 0)->allClose);
+  TensorComparison cd = *compareTensors(d, c, 0, 0.1);
+  EXPECT_EQ(cd.mismatches, 1);
+  EXPECT_EQ(cd.firstMismatch, (std::vector<int64_t>{1, 1})); // the imaginary part of element 1
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,4 +1,5 @@
 #include "ir/ops/OpCoverage.h"
+#include "ir/ops/OpFamilies.h"
 
 #include <algorithm>
 #include <set>
@@ -16,6 +17,11 @@ bool isInline(const OpInfo &op) {
 CompiledForm compiledFormOf(const OpInfo &op) {
   if (isInline(op))
     return CompiledForm::Inline;
+  // Every FFT-family op, the views included, reads or produces a complex tensor, which loop
+  // bodies never compute with: lowering makes each an extern call.
+  for (const OpRow &row : fftOpRows())
+    if (row.target == op.target)
+      return CompiledForm::Extern;
   switch (op.category) {
   case OpCategory::Pointwise:
   case OpCategory::Reduction:

@@ -698,6 +698,142 @@ Status lowerLayerNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
   return Status::ok();
 }
 
+/// native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C, HxW, group,
+/// output_mask), as torch/_decomp's native_group_norm_backward: per (n, c) the sums over the
+/// spatial points ds = sum(dY X) and db = sum(dY); per (n, g) their sums over the group's
+/// channels weighted by gamma; then
+///   dX = rstd gamma dY + c2 X + c3,  c2 = (db_g mean - ds_g) rstd^3 / (C/G HxW),
+///   c3 = -c2 mean - db_g rstd / (C/G HxW),
+///   dgamma[c] = sum_n (ds - db mean) rstd,  dbeta[c] = sum_n db.
+Status lowerGroupNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto grad = l.tensorArg(n, args.get("grad_out"));
+  auto in = l.tensorArg(n, args.get("input"));
+  auto meanView = l.tensorArg(n, args.get("mean"));
+  auto rstdView = l.tensorArg(n, args.get("rstd"));
+  auto groupArg = args.integer("group");
+  auto mask = args.boolList("output_mask", 3);
+  if (!grad || !in || !meanView || !rstdView || !groupArg || !mask)
+    return !grad       ? grad.takeError()
+           : !in       ? in.takeError()
+           : !meanView ? meanView.takeError()
+           : !rstdView ? rstdView.takeError()
+           : !groupArg ? groupArg.takeError()
+                       : mask.takeError();
+  bool ok = true;
+  auto weight = optionalView(l, n, args, "weight", ok);
+  if (!weight)
+    return weight.takeError();
+  const auto *types = n.value().tensors();
+  DType inDType = l.program_.buffers[in->buffer].type.dtype;
+  size_t rank = in->sizes.size();
+  const SymExpr &C = rank >= 2 ? in->sizes[1] : SymExpr(0);
+  int64_t G = *groupArg;
+  if (!ok || !types || types->size() != 3 || !floatingLoopDType(inDType) || rank < 2 ||
+      grad->sizes.size() != rank || meanView->sizes.size() != 2 || rstdView->sizes.size() != 2 ||
+      G <= 0 || !C.isConstant() || C.constant() % G != 0)
+    return l.lowerExtern(n, args);
+  for (size_t i = 0; i < 3; ++i)
+    if ((*mask)[i] && !(*types)[i])
+      return l.lowerExtern(n, args);
+  const DType acc = computeDType(inDType);
+  const int64_t cpg = C.constant() / G;
+  const SymExpr &N = in->sizes[0];
+  std::vector<SymExpr> spatial(in->sizes.begin() + 2, in->sizes.end());
+  const Device device = in->buffer >= 0 ? l.program_.buffers[in->buffer].type.device : Device{};
+  auto joined = [](const std::vector<SymExpr> &a, const std::vector<SymExpr> &c) {
+    std::vector<SymExpr> out = a;
+    out.insert(out.end(), c.begin(), c.end());
+    return out;
+  };
+  // The group of channel variable c, and a (n, g) statistic at (n, c).
+  auto groupOf = [&](const SymExpr &c) {
+    return cpg == 1 ? c : SymExpr::binary(SymExpr::Kind::FloorDiv, c, SymExpr(cpg));
+  };
+  auto statAt = [&](BodyBuilder &b, const BufferView &v, const SymExpr &nv, const SymExpr &g) {
+    return loadAt(l, b, v, {nv, g}, acc);
+  };
+  auto gammaAt = [&](BodyBuilder &b, const SymExpr &c) {
+    return *weight ? loadAt(l, b, **weight, {c}, acc) : b.constant(1, acc);
+  };
+  // ds and db per (n, c).
+  auto spatialSum = [&](bool timesX) {
+    return reduceRows(
+        l, n, ReductionKind::Sum, acc, {N, C}, spatial,
+        [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
+          std::vector<SymExpr> at = joined(kv, rv);
+          int32_t dy = loadAt(l, b, *grad, at, acc);
+          return timesX ? b.op(ScalarOp::Mul, acc, dy, loadAt(l, b, *in, at, acc)) : dy;
+        },
+        device)[0];
+  };
+  Stat ds = spatialSum(true), db = spatialSum(false);
+  Lowered result;
+  result.kind = Lowered::Kind::Tensors;
+  result.views.assign(3, std::nullopt);
+  if ((*mask)[0]) {
+    // Per (n, g): the group's channels' sums weighted by gamma.
+    auto groupSum = [&](const Stat &s) {
+      return reduceRows(
+          l, n, ReductionKind::Sum, acc, {N, SymExpr(G)}, {SymExpr(cpg)},
+          [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
+            SymExpr c = symAdd(symMul(kv[1], SymExpr(cpg)), rv[0]);
+            return b.op(ScalarOp::Mul, acc, s.load(b, {kv[0], c}), gammaAt(b, c));
+          },
+          device)[0];
+    };
+    Stat dsG = groupSum(ds), dbG = groupSum(db);
+    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+    BodyBuilder b(op);
+    const TensorType &t = *(*types)[0];
+    std::vector<SymExpr> vars = iterate(t.sizes, op.ranges, false);
+    SymExpr g = groupOf(vars[1]);
+    int32_t mean = statAt(b, *meanView, vars[0], g), rstd = statAt(b, *rstdView, vars[0], g);
+    int32_t count =
+        b.cast(b.indexValue(symMul(SymExpr(cpg), symProduct(spatial)), DType::Int64), acc);
+    int32_t s = b.op(ScalarOp::TrueDiv, acc, b.constant(1, acc), count);
+    int32_t dsv = dsG.load(b, {vars[0], g}), dbv = dbG.load(b, {vars[0], g});
+    auto mul = [&](int32_t x, int32_t y) { return b.op(ScalarOp::Mul, acc, x, y); };
+    auto sub = [&](int32_t x, int32_t y) { return b.op(ScalarOp::Sub, acc, x, y); };
+    int32_t c1 = mul(rstd, gammaAt(b, vars[1]));
+    int32_t c2 = mul(mul(sub(mul(dbv, mean), dsv), mul(rstd, mul(rstd, rstd))), s);
+    int32_t c3 = sub(mul(b.op(ScalarOp::Neg, acc, c2), mean), mul(mul(dbv, rstd), s));
+    int32_t value = b.op(ScalarOp::Add, acc,
+                         b.op(ScalarOp::Add, acc, mul(c1, loadAt(l, b, *grad, vars, acc)),
+                              mul(c2, loadAt(l, b, *in, vars, acc))),
+                         c3);
+    int32_t buffer = storeInto(l, op, b, value, t, vars);
+    result.views[0] = Lowerer::wholeView(buffer, t);
+  }
+  // Sums over the batch per channel, converted into the result.
+  auto batchSum = [&](size_t which, bool gamma) {
+    Stat s = reduceRows(
+        l, n, ReductionKind::Sum, acc, {C}, {N},
+        [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
+          int32_t dbv = db.load(b, {rv[0], kv[0]});
+          if (!gamma)
+            return dbv;
+          SymExpr g = groupOf(kv[0]);
+          int32_t dsv = ds.load(b, {rv[0], kv[0]});
+          int32_t centred = b.op(ScalarOp::Sub, acc, dsv,
+                                 b.op(ScalarOp::Mul, acc, dbv, statAt(b, *meanView, rv[0], g)));
+          return b.op(ScalarOp::Mul, acc, centred, statAt(b, *rstdView, rv[0], g));
+        },
+        device)[0];
+    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+    BodyBuilder b(op);
+    const TensorType &t = *(*types)[which];
+    std::vector<SymExpr> vars = iterate(t.sizes, op.ranges, false);
+    int32_t buffer = storeInto(l, op, b, s.load(b, vars), t, vars);
+    result.views[which] = Lowerer::wholeView(buffer, t);
+  };
+  if ((*mask)[1])
+    batchSum(1, true);
+  if ((*mask)[2])
+    batchSum(2, false);
+  l.values_[n.scratch()] = std::move(result);
+  return Status::ok();
+}
+
 const LoweringRule kRules[] = {
     {"torch.ops.aten._softmax.default", lowerSoftmax<false>},
     {"torch.ops.aten._log_softmax.default", lowerSoftmax<true>},
@@ -706,6 +842,7 @@ const LoweringRule kRules[] = {
     {"torch.ops.aten.native_layer_norm.default", lowerLayerNorm},
     {"torch.ops.aten.native_layer_norm_backward.default", lowerLayerNormBackward},
     {"torch.ops.aten.native_group_norm.default", lowerGroupNorm},
+    {"torch.ops.aten.native_group_norm_backward.default", lowerGroupNormBackward},
     {"torch.ops.aten._native_batch_norm_legit.default", lowerBatchNorm},
     {"torch.ops.aten._native_batch_norm_legit.no_stats", lowerBatchNorm},
     {"torch.ops.aten._native_batch_norm_legit_no_training.default", lowerBatchNorm},

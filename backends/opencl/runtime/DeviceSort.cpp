@@ -123,7 +123,7 @@ __kernel void FX_NAME(fx_sort_merge)(
     const long row = e / n, p = e % n;
     const long start = p / (2 * width) * (2 * width);
     const long mid = min(start + width, n), end = min(start + 2 * width, n);
-    const long lenA = min(mid - start, k), lenB = min(end - mid, k / 2 + 1);
+    const long lenA = min(mid - start, k), lenB = min(end - mid, k);
     const bool inA = p < mid;
     const long own = inA ? p - start : p - mid;
     if (own >= (inA ? lenA : lenB))
