@@ -465,7 +465,7 @@ Expected<Tensor> Tensor::asStrided(std::vector<int64_t> sizes, std::vector<int64
 }
 
 Expected<Tensor> Tensor::reinterpretAs(DType dtype, std::vector<int64_t> sizes,
-                                      std::vector<int64_t> strides, int64_t storageOffset) const {
+                                       std::vector<int64_t> strides, int64_t storageOffset) const {
   return Tensor(dtype, {0}, {1}, 0, storage_)
       .asStrided(std::move(sizes), std::move(strides), storageOffset);
 }

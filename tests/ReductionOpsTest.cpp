@@ -1262,6 +1262,8 @@ TEST(ReductionOps, EveryRowHasAKernelAndParses) {
         "torch.ops.aten._log_softmax_backward_data.default",
         "torch.ops.aten.native_layer_norm.default",
         "torch.ops.aten.native_group_norm.default",
+        "torch.ops.aten.native_layer_norm_backward.default",
+        "torch.ops.aten.native_group_norm_backward.default",
         "torch.ops.aten._native_batch_norm_legit.no_stats",
         "torch.ops.aten._native_batch_norm_legit_no_training.default",
         "torch.ops.aten._native_batch_norm_legit_functional.default"};

@@ -1110,8 +1110,8 @@ const Row kRows[] = {
 
 OpRegistry::OpRegistry() {
   const std::span<const OpRow> tables[] = {
-      kRows,         pointwiseOpRows(), indexingOpRows(), reductionOpRows(),
-      nnOpRows(),    tensorOpRows(),    fftOpRows()};
+      kRows,      pointwiseOpRows(), indexingOpRows(), reductionOpRows(),
+      nnOpRows(), tensorOpRows(),    fftOpRows()};
   size_t count = 0;
   for (std::span<const OpRow> table : tables)
     count += table.size();
