@@ -170,8 +170,9 @@ struct TensorComparison {
 };
 
 /// Compares element-wise. Floats: NaN matches NaN only at the same place, infinities match
-/// only the same infinity; integers and bools must be exact (rtol/atol ignored). Errors when
-/// dtypes or sizes differ or the dtype is not computable.
+/// only the same infinity; integers and bools must be exact (rtol/atol ignored); complex
+/// tensors compare part by part (as their [..., 2] float view). Errors when dtypes or sizes
+/// differ or the dtype is neither computable nor complex.
 Expected<TensorComparison> compareTensors(const Tensor &actual, const Tensor &expected, double rtol,
                                           double atol);
 

@@ -599,6 +599,28 @@ TEST(DeviceExterns, BaddbmmWithABroadcastSelf) {
   EXPECT_ON_DEVICE(expectAgrees(text), 1);
 }
 
+TEST(DeviceExterns, OutFormsOfMatrixProducts) {
+  REQUIRE_DEVICE();
+  std::string mm = "graph():\n"
+                   "    %x : Tensor \"f16[7, 33][33, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+                   "    %y : Tensor \"f16[33, 5][5, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
+                   "    %o : Tensor \"f16[7, 5][5, 1]cpu\"[num_users=1] = placeholder[target=o]\n"
+                   "    %r : [num_users=1] = call_function[target=torch.ops.aten.mm.out](args = "
+                   "(%x, %y), kwargs = {out: %o})\n"
+                   "    return (r,)\n";
+  EXPECT_ON_DEVICE(expectAgrees(mm), 1);
+  std::string baddbmm =
+      "graph():\n"
+      "    %s : Tensor \"bf16[3, 9, 11][99, 11, 1]cpu\"[num_users=1] = placeholder[target=s]\n"
+      "    %x : Tensor \"bf16[3, 9, 17][153, 17, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+      "    %y : Tensor \"bf16[3, 17, 11][187, 11, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
+      "    %o : Tensor \"bf16[3, 9, 11][99, 11, 1]cpu\"[num_users=1] = placeholder[target=o]\n"
+      "    %r : [num_users=1] = call_function[target=torch.ops.aten.baddbmm.out](args = (%s, %x, "
+      "%y), kwargs = {beta: 0.5, out: %o})\n"
+      "    return (r,)\n";
+  EXPECT_ON_DEVICE(expectAgrees(baddbmm), 1);
+}
+
 TEST(DeviceExterns, Float32ProductsWithoutCLBlastAndABetaOfZero) {
   REQUIRE_DEVICE();
   OpenCLOptions options;

@@ -528,3 +528,25 @@ TEST(ReductionLowering, LogSumExpOfInfiniteRowsIsEagers) {
 )",
                   {fromValues({4, 1024}, v)});
 }
+
+namespace {
+
+/// var_mean over no points: the variance and the mean are NaN (0 / 0), as the decomposition
+/// and the reference kernel give, on every backend.
+TEST(ReductionLowering, VarMeanOfAnEmptyRowIsNaN) {
+  std::string text = R"(graph():
+    %x : Tensor "f32[3, 0][1, 1]cpu"[num_users=1] = placeholder[target=x]
+    %v : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%x, [1]), kwargs = {correction: 0})
+    %a : [num_users=1] = call_function[target=operator.getitem](args = (%v, 0), kwargs = {})
+    %b : [num_users=1] = call_function[target=operator.getitem](args = (%v, 1), kwargs = {})
+    return (a, b)
+)";
+  checkEverywhere(text, {fromValues({3, 0}, {})});
+  auto r = fxkit::testing::runText(text, {RuntimeValue{fromValues({3, 0}, {})}});
+  ASSERT_TRUE(r);
+  for (const RuntimeValue &v : r->outputs)
+    for (double x : fxkit::testing::flat(*v.tensor()))
+      EXPECT_TRUE(std::isnan(x));
+}
+
+} // namespace

@@ -170,8 +170,8 @@ struct Accumulator {
     case ReductionKind::Min:
       return min;
     case ReductionKind::VarMean:
-      if (index == 1)
-        return mean;
+      if (index == 1) // the mean of no points is 0 / 0, as var_mean's decomposition gives
+        return count == 0 ? NAN : mean;
       return m2 / std::max(0.0, static_cast<double>(count) - correction);
     case ReductionKind::OnlineSoftmax: {
       if (index == 0)

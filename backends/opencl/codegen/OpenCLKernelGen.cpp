@@ -1246,7 +1246,8 @@ Status KernelEmitter::closeLoop() {
       std::string corr =
           floatLiteral(op.correction, T == "double" ? DType::Float64 : DType::Float32);
       results.push_back(st.names[1] + " / fmax((" + T + ")0, " + st.names[2] + " - " + corr + ")");
-      results.push_back(st.names[0]);
+      // The mean of no points is 0 / 0 (NaN), as var_mean's decomposition gives.
+      results.push_back(st.names[2] + " == 0 ? (" + T + ")NAN : " + st.names[0]);
       break;
     }
     case ReductionKind::OnlineSoftmax:

@@ -38,6 +38,12 @@ inline constexpr DeviceExternTarget kDeviceExternTargets[] = {
     {"torch.ops.aten.addmm.default", DeviceExternFamily::Matmul},
     {"torch.ops.aten.bmm.default", DeviceExternFamily::Matmul},
     {"torch.ops.aten.baddbmm.default", DeviceExternFamily::Matmul},
+    // The out= forms compile as extern calls whose result is a buffer of its own; the `out`
+    // tensor is an input the kernel does not read.
+    {"torch.ops.aten.mm.out", DeviceExternFamily::Matmul},
+    {"torch.ops.aten.addmm.out", DeviceExternFamily::Matmul},
+    {"torch.ops.aten.bmm.out", DeviceExternFamily::Matmul},
+    {"torch.ops.aten.baddbmm.out", DeviceExternFamily::Matmul},
 };
 
 /// The family of `target` (with or without the `torch.ops.` prefix), or nullopt when it has no
