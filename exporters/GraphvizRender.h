@@ -6,6 +6,7 @@
 
 #include "ir/Error.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
