@@ -75,8 +75,9 @@ TEST(CliReport, SmallGraph) {
                  p.kind != loop::BufferPlacement::Kind::Internal;
   EXPECT_EQ(count(html, "<g class=\"buffer\">"), allocated);
   EXPECT_EQ(count(html, "<svg"), haveGraphviz() ? 2u : 1u);
-  if (!haveGraphviz())
+  if (!haveGraphviz()) {
     EXPECT_NE(html.find("without Graphviz"), std::string::npos);
+  }
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("<?xml"), std::string::npos);
   EXPECT_TRUE(html.ends_with("</html>\n"));

@@ -6,6 +6,7 @@
 /// NaN rows, in float16 and float64; layer, group and batch norms with and without weight and
 /// bias, non-contiguous inputs and symbolic sizes; some values are also checked by hand.
 
+#include "CompileTestSupport.h"
 #include "InterpreterTestSupport.h"
 #include "backends/interp/Interpreter.h"
 #include "backends/interp/LoopInterpreter.h"
@@ -572,6 +573,39 @@ TEST(CreationNormLowering, BatchNorm) {
 
 namespace {
 
+/// A backward's output_mask as Python text ("True, False, True"), the getitem lines that take
+/// each output it asks for from node %n, and their names as a returned tuple ("o0, o2, ").
+struct MaskedOutputs {
+  std::string maskText, getitems, outputs;
+};
+
+MaskedOutputs maskedOutputs(const std::vector<bool> &mask) {
+  MaskedOutputs m;
+  for (size_t i = 0; i < mask.size(); ++i) {
+    m.maskText += std::string(i ? ", " : "") + (mask[i] ? "True" : "False");
+    if (!mask[i])
+      continue;
+    std::string o = "o" + std::to_string(i);
+    m.getitems += "    %" + o +
+                  " : [num_users=1] = call_function[target=operator.getitem](args = (%n, " +
+                  std::to_string(i) + "), kwargs = {})\n";
+    m.outputs += o + ", ";
+  }
+  return m;
+}
+
+/// A norm backward's graph `text` agrees with the reference interpreter on the loop
+/// interpreter, OpenCL and LLVM, and lowers to loops only.
+void expectBackwardAgrees(const std::string &text) {
+  SCOPED_TRACE(text);
+  DifferentialOptions options;
+  options.llvm = true;
+  options.formats = false;
+  auto failure = checkGraphDifferentially(text, {}, options);
+  EXPECT_FALSE(failure) << diffStageName(failure->stage) << ": " << failure->message;
+  expectLowersToLoops(text);
+}
+
 /// native_layer_norm_backward lowers to row sums, column sums and a pointwise op (no extern)
 /// and agrees on every backend, for each output_mask, with and without weight, over a
 /// transposed input.
@@ -582,17 +616,7 @@ TEST(CreationNormLowering, LayerNormBackwardEveryMask) {
   };
   for (const Case &c : {Case{{true, true, true}, true}, Case{{true, false, false}, true},
                         Case{{false, true, true}, true}, Case{{true, false, true}, false}}) {
-    std::string maskText, outputs, getitems;
-    for (int i = 0; i < 3; ++i) {
-      maskText += std::string(i ? ", " : "") + (c.mask[i] ? "True" : "False");
-      if (!c.mask[i])
-        continue;
-      std::string o = "o" + std::to_string(i);
-      getitems += "    %" + o +
-                  " : [num_users=1] = call_function[target=operator.getitem](args = (%n, " +
-                  std::to_string(i) + "), kwargs = {})\n";
-      outputs += o + ", ";
-    }
+    auto [maskText, getitems, outputs] = maskedOutputs(c.mask);
     std::string text = std::string(R"(graph():
     %g : Tensor "f32[3, 4, 5][20, 5, 1]cpu"[num_users=1] = placeholder[target=g]
     %x : Tensor "f32[3, 4, 5][20, 5, 1]cpu"[num_users=1] = placeholder[target=x]
@@ -605,19 +629,7 @@ TEST(CreationNormLowering, LayerNormBackwardEveryMask) {
                        (c.weight ? "%w" : "None") + ", %b, [" + maskText + R"(]), kwargs = {})
 )" + getitems + "    return (" +
                        outputs + ")\n";
-    SCOPED_TRACE(text);
-    DifferentialOptions options;
-    options.llvm = true;
-    options.formats = false;
-    auto failure = checkGraphDifferentially(text, {}, options);
-    EXPECT_FALSE(failure) << diffStageName(failure->stage) << ": " << failure->message;
-    auto graph = parseFxText(text, "<test>");
-    ASSERT_TRUE(graph);
-    ASSERT_TRUE(inferShapes(*graph));
-    auto program = lowerGraph(*graph);
-    ASSERT_TRUE(program) << program.error().str();
-    for (const loop::LoopOp &op : program->ops)
-      EXPECT_NE(op.kind, loop::LoopOpKind::Extern) << program->str();
+    expectBackwardAgrees(text);
   }
 }
 
@@ -630,17 +642,7 @@ TEST(CreationNormLowering, GroupNormBackwardEveryMask) {
   };
   for (const Case &c : {Case{{true, true, true}, true}, Case{{true, false, false}, false},
                         Case{{false, true, true}, true}}) {
-    std::string maskText, outputs, getitems;
-    for (int i = 0; i < 3; ++i) {
-      maskText += std::string(i ? ", " : "") + (c.mask[i] ? "True" : "False");
-      if (!c.mask[i])
-        continue;
-      std::string o = "o" + std::to_string(i);
-      getitems += "    %" + o +
-                  " : [num_users=1] = call_function[target=operator.getitem](args = (%n, " +
-                  std::to_string(i) + "), kwargs = {})\n";
-      outputs += o + ", ";
-    }
+    auto [maskText, getitems, outputs] = maskedOutputs(c.mask);
     std::string text = std::string(R"(graph():
     %g : Tensor "f32[2, 4, 3, 2][24, 6, 2, 1]cpu"[num_users=1] = placeholder[target=g]
     %x : Tensor "f32[2, 4, 3, 2][24, 6, 2, 1]cpu"[num_users=1] = placeholder[target=x]
@@ -653,19 +655,7 @@ TEST(CreationNormLowering, GroupNormBackwardEveryMask) {
                        R"(]), kwargs = {})
 )" + getitems + "    return (" +
                        outputs + ")\n";
-    SCOPED_TRACE(text);
-    DifferentialOptions options;
-    options.llvm = true;
-    options.formats = false;
-    auto failure = checkGraphDifferentially(text, {}, options);
-    EXPECT_FALSE(failure) << diffStageName(failure->stage) << ": " << failure->message;
-    auto graph = parseFxText(text, "<test>");
-    ASSERT_TRUE(graph);
-    ASSERT_TRUE(inferShapes(*graph));
-    auto program = lowerGraph(*graph);
-    ASSERT_TRUE(program) << program.error().str();
-    for (const loop::LoopOp &op : program->ops)
-      EXPECT_NE(op.kind, loop::LoopOpKind::Extern) << program->str();
+    expectBackwardAgrees(text);
   }
 }
 

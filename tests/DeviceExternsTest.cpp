@@ -1,94 +1,32 @@
 /// The hand-written device kernels of extern ops (backends/opencl/runtime/DeviceExterns.h) on
 /// the default OpenCL device (PoCL's CPU device where there is no GPU), each against the
 /// reference interpreter: attention with and without masks, causal, scale, transposed views,
-/// float16/bfloat16/float64, padded logsumexp, and its GPU form (lanes per row); sort and topk
-/// with ties, NaN, signed zeros, both directions, integer keys, strided inputs; grouped,
+/// float16/bfloat16/float64, padded logsumexp, and its GPU form (lanes per row); attention
+/// backward after the forward, with the same variations and a broadcast bias's gradient; sort and
+/// topk with ties, NaN, signed zeros, both directions, integer keys, strided inputs; grouped,
 /// depthwise, 1-D, 3-D, transposed and channels-last convolutions with bias, stride, padding
 /// and dilation; matrix products in half and bfloat16. Every case asserts that the device
 /// kernel ran (the stats count it, no host extern call) and that a case a kernel does not take
 /// falls back to the host.
 
+#include "CompileTestSupport.h"
 #include "InterpreterTestSupport.h"
 #include "backends/interp/Interpreter.h"
 #include "backends/opencl/runtime/DeviceExternList.h"
 #include "backends/opencl/runtime/OpenCLProgram.h"
 #include "importers/FxTextParser.h"
 #include "ir/ops/OpRegistry.h"
-#include "transforms/Fusion.h"
-#include "transforms/Lowering.h"
-#include "transforms/MemoryPlanning.h"
-#include "transforms/ShapeInference.h"
-#include "transforms/SizeArgs.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <limits>
 
 using namespace fxkit;
 using namespace fxkit::opencl;
-namespace fs = std::filesystem;
+using namespace fxkit::testing;
 
 namespace {
-
-/// The default device's context, or null (the test then skips, visibly).
-OpenCLContext *context() {
-  static std::unique_ptr<OpenCLContext> ctx = [] {
-    std::unique_ptr<OpenCLContext> out;
-    auto device = selectDevice("");
-    if (!device)
-      return out;
-    auto c = OpenCLContext::create(*device);
-    if (c)
-      out = c.take();
-    return out;
-  }();
-  return ctx.get();
-}
-
-#define REQUIRE_DEVICE()                                                                           \
-  if (!context())                                                                                  \
-  GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)"
-
-/// A temporary cache folder, removed at the end.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("fxkit-dx-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-struct Compiled {
-  Graph graph;
-  loop::LoopProgram program;
-  loop::FusedProgram fused;
-  loop::MemoryPlan plan;
-};
-
-::testing::AssertionResult compile(Graph graph, Compiled &c) {
-  c.graph = std::move(graph);
-  if (Status s = inferShapes(c.graph); !s)
-    return ::testing::AssertionFailure() << s.error().str();
-  auto program = lowerGraph(c.graph);
-  if (!program)
-    return ::testing::AssertionFailure() << program.error().str();
-  c.program = program.take();
-  auto fused = fuseLoopProgram(c.program);
-  if (!fused)
-    return ::testing::AssertionFailure() << fused.error().str();
-  c.fused = fused.take();
-  hoistSizeArgs(c.program, c.fused);
-  auto plan = planMemory(c.program, c.fused);
-  if (!plan)
-    return ::testing::AssertionFailure() << plan.error().str();
-  c.plan = plan.take();
-  return ::testing::AssertionSuccess();
-}
 
 /// Tolerances as PyTorch's testing uses them per dtype (float32 sums in another order than the
 /// interpreter's double ones; float16 and bfloat16 results rounded once more or less).
@@ -172,13 +110,7 @@ OpenCLStats expectAgrees(const std::string &text, std::vector<RuntimeValue> inpu
   TempDir cache;
   if (options.cacheDir.empty())
     options.cacheDir = cache.path.string();
-  auto program = OpenCLProgram::load(ctx ? *ctx : *context(), c.program, c.fused, c.plan, options);
-  EXPECT_TRUE(program) << (program ? "" : program.error().str());
-  if (!program)
-    return stats;
-  auto result = (*program)->run(inputs);
-  EXPECT_TRUE(result) << (result ? "" : result.error().str());
-  stats = (*program)->stats();
+  auto result = runOnOpenCL(c, inputs, options, &stats, ctx);
   if (!result)
     return stats;
   EXPECT_EQ(result->outputs.size(), expected->outputs.size());
@@ -249,12 +181,12 @@ std::string flashGraph(const std::string &dtype, const std::string &maskDecl,
 }
 
 TEST(DeviceExterns, AttentionOnTransposedViewsWithTheDefaultScale) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "")), 1);
 }
 
 TEST(DeviceExterns, AttentionWithABroadcastFloatMaskAndAScale) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   std::string mask = "    %m : Tensor \"f32[2, 1, 37, 29][1073, 1073, 29, 1]cpu\"[num_users=1] = "
                      "placeholder[target=m]\n";
   EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", mask, "attn_mask: %m, scale: 0.3")), 1);
@@ -270,7 +202,7 @@ TEST(DeviceExterns, AttentionWithABroadcastFloatMaskAndAScale) {
 }
 
 TEST(DeviceExterns, AttentionWithABoolMaskCausalAndFullyMaskedRows) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   std::string mask =
       "    %m : Tensor \"b8[37, 29][29, 1]cpu\"[num_users=1] = placeholder[target=m]\n";
   std::string text = flashGraph("f32", mask, "attn_mask: %m, is_causal: True");
@@ -287,19 +219,19 @@ TEST(DeviceExterns, AttentionWithABoolMaskCausalAndFullyMaskedRows) {
 }
 
 TEST(DeviceExterns, CausalAttentionWithMoreOrFewerKeysThanQueries) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 5, 9, 8)), 1);
   EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 9, 4, 8)), 1);
 }
 
 TEST(DeviceExterns, AttentionInFloat16BFloat16AndFloat64) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   EXPECT_ON_DEVICE(expectAgrees(flashGraph("f16", "", "scale: 0.2")), 1);
   EXPECT_ON_DEVICE(expectAgrees(flashGraph("bf16", "", "is_causal: True")), 1);
   OpenCLStats s = expectAgrees(flashGraph("f64", "", ""));
   // float64 needs cl_khr_fp64; without it the host computes it.
   EXPECT_EQ(s.deviceExterns + s.hostExterns, 1);
-  if (context()->device().hasFp64)
+  if (openclContext()->device().hasFp64)
     EXPECT_ON_DEVICE(s, 1);
 }
 
@@ -330,14 +262,14 @@ std::string efficientGraph(bool computeLse, const std::string &bias) {
 }
 
 TEST(DeviceExterns, EfficientAttentionWithABiasAndAPaddedLogsumexp) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   // The logsumexp has 64 rows for 37 queries: the padding is +inf.
   EXPECT_ON_DEVICE(expectAgrees(efficientGraph(true, "%b")), 1);
   EXPECT_ON_DEVICE(expectAgrees(efficientGraph(false, "None")), 1);
 }
 
 TEST(DeviceExterns, AttentionInItsGpuFormWithLanesPerRow) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   OpenCLOptions options;
   options.gpuExternForms = true;
   options.tune = false;
@@ -351,7 +283,7 @@ TEST(DeviceExterns, AttentionInItsGpuFormWithLanesPerRow) {
 }
 
 TEST(DeviceExterns, AttentionWithDropoutStaysOffTheDevice) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   // The reference kernels refuse dropout; the device kernel must not take it either.
   std::string text = flashGraph("f32", "", "");
   text.replace(text.find("(%q, %k, %v)"), 12, "(%q, %k, %v, 0.1)");
@@ -364,12 +296,178 @@ TEST(DeviceExterns, AttentionWithDropoutStaysOffTheDevice) {
   TempDir cache;
   OpenCLOptions options;
   options.cacheDir = cache.path.string();
-  auto program = OpenCLProgram::load(*context(), c.program, c.fused, c.plan, options);
+  auto program = OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
   ASSERT_TRUE(program);
   auto result = (*program)->run(*inputs);
   ASSERT_FALSE(result);
   EXPECT_NE(result.error().message.find("dropout_p"), std::string::npos) << result.error().str();
   EXPECT_EQ((*program)->stats().deviceExterns, 0);
+}
+
+// ---- Attention backward ----
+
+/// `%out = in[i]` as FX prints it.
+std::string getitem(const std::string &out, const std::string &in, int i) {
+  return "    %" + out + " : [num_users=1] = call_function[target=operator.getitem](args = (%" +
+         in + ", " + std::to_string(i) + "), kwargs = {})\n";
+}
+
+/// The forward of flashGraph, then its backward from a transposed grad_out (a (B, M, H, Ev)
+/// input permuted), returning grad_q, grad_k and grad_v (in the (B, L, H, D) layouts inference
+/// chose). `mask` is "" or "%m" (declared by maskDecl).
+std::string flashBackwardGraph(const std::string &dtype, const std::string &maskDecl,
+                               const std::string &mask, bool causal, const std::string &scale,
+                               int64_t m = 37, int64_t n = 29, int64_t e = 20) {
+  auto blhe = [&](int64_t l, int64_t d) {
+    return dtype + "[2, " + std::to_string(l) + ", 3, " + std::to_string(d) + "][" +
+           std::to_string(l * 3 * d) + ", " + std::to_string(3 * d) + ", " + std::to_string(d) +
+           ", 1]cpu";
+  };
+  auto permute = [](const std::string &out, const std::string &in) {
+    return "    %" + out +
+           " : [num_users=2] = call_function[target=torch.ops.aten.permute.default]" +
+           "(args = (%" + in + ", [0, 2, 1, 3]), kwargs = {})\n";
+  };
+  std::string kwargs = mask.empty() ? "" : "attn_mask: " + mask;
+  if (!scale.empty())
+    kwargs += (kwargs.empty() ? "" : ", ") + std::string("scale: ") + scale;
+  std::string fwKwargs = kwargs;
+  if (causal)
+    fwKwargs += (fwKwargs.empty() ? "" : ", ") + std::string("is_causal: True");
+  return "graph():\n"
+         "    %x : Tensor \"" +
+         blhe(m, e) + "\"[num_users=1] = placeholder[target=x]\n    %y : Tensor \"" + blhe(n, e) +
+         "\"[num_users=1] = placeholder[target=y]\n    %z : Tensor \"" + blhe(n, e + 3) +
+         "\"[num_users=1] = placeholder[target=z]\n    %w : Tensor \"" + blhe(m, e + 3) +
+         "\"[num_users=1] = placeholder[target=w]\n" + maskDecl + permute("q", "x") +
+         permute("k", "y") + permute("v", "z") + permute("g", "w") +
+         "    %r : [num_users=2] = "
+         "call_function[target=torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default]("
+         "args = (%q, %k, %v), kwargs = {" +
+         fwKwargs + "})\n" + getitem("o", "r", 0) + getitem("l", "r", 1) +
+         "    %b : [num_users=3] = call_function[target=torch.ops.aten._scaled_dot_product_flash_"
+         "attention_for_cpu_backward.default](args = (%g, %q, %k, %v, %o, %l, 0.0, " +
+         (causal ? "True" : "False") + "), kwargs = {" + kwargs + "})\n" + getitem("dq", "b", 0) +
+         getitem("dk", "b", 1) + getitem("dv", "b", 2) + "    return (dq, dk, dv)\n";
+}
+
+TEST(DeviceExterns, AttentionBackwardOnTransposedViewsWithTheDefaultScale) {
+  REQUIRE_OPENCL_DEVICE();
+  // The forward and the backward both run on the device.
+  EXPECT_ON_DEVICE(expectAgrees(flashBackwardGraph("f32", "", "", false, "")), 2);
+}
+
+TEST(DeviceExterns, AttentionBackwardWithABroadcastFloatMaskAndAScale) {
+  REQUIRE_OPENCL_DEVICE();
+  std::string mask = "    %m : Tensor \"f32[2, 1, 37, 29][1073, 1073, 29, 1]cpu\"[num_users=2] = "
+                     "placeholder[target=m]\n";
+  EXPECT_ON_DEVICE(expectAgrees(flashBackwardGraph("f32", mask, "%m", false, "0.3")), 2);
+  // A mask of the last two dimensions only, with -inf entries.
+  std::string mask2 =
+      "    %m : Tensor \"f32[37, 29][29, 1]cpu\"[num_users=2] = placeholder[target=m]\n";
+  std::string text = flashBackwardGraph("f32", mask2, "%m", false, "");
+  auto graph = parseFxText(text, "<test>");
+  ASSERT_TRUE(graph);
+  auto inputs = makeRandomInputs(*graph, {}, 3);
+  ASSERT_TRUE(inputs);
+  (*inputs)[4] = RuntimeValue{scrambled({37, 29}, {0.0, -1.5, -kInf, 0.25, 2.0})};
+  EXPECT_ON_DEVICE(expectAgrees(text, *inputs), 2);
+}
+
+TEST(DeviceExterns, AttentionBackwardWithABoolMaskCausalAndFullyMaskedRows) {
+  REQUIRE_OPENCL_DEVICE();
+  std::string mask =
+      "    %m : Tensor \"b8[37, 29][29, 1]cpu\"[num_users=2] = placeholder[target=m]\n";
+  std::string text = flashBackwardGraph("f32", mask, "%m", true, "");
+  auto graph = parseFxText(text, "<test>");
+  ASSERT_TRUE(graph);
+  auto inputs = makeRandomInputs(*graph, {}, 5);
+  ASSERT_TRUE(inputs);
+  // Row 4 keeps nothing: its logsumexp is -inf and it contributes no gradient.
+  Tensor m = scrambled({37, 29}, {1.0, 1.0, 0.0}, DType::Bool);
+  for (int64_t j = 0; j < 29; ++j)
+    m.setDouble(std::vector<int64_t>{4, j}, 0.0);
+  (*inputs)[4] = RuntimeValue{m};
+  EXPECT_ON_DEVICE(expectAgrees(text, *inputs), 2);
+}
+
+TEST(DeviceExterns, CausalAttentionBackwardWithMoreOrFewerKeysThanQueries) {
+  REQUIRE_OPENCL_DEVICE();
+  EXPECT_ON_DEVICE(expectAgrees(flashBackwardGraph("f32", "", "", true, "", 5, 9, 8)), 2);
+  EXPECT_ON_DEVICE(expectAgrees(flashBackwardGraph("f32", "", "", true, "0.5", 9, 4, 8)), 2);
+}
+
+TEST(DeviceExterns, AttentionBackwardInFloat16BFloat16AndFloat64) {
+  REQUIRE_OPENCL_DEVICE();
+  EXPECT_ON_DEVICE(expectAgrees(flashBackwardGraph("f16", "", "", false, "0.2", 13, 11, 8)), 2);
+  EXPECT_ON_DEVICE(expectAgrees(flashBackwardGraph("bf16", "", "", true, "", 13, 11, 8)), 2);
+  OpenCLStats s = expectAgrees(flashBackwardGraph("f64", "", "", true, ""));
+  // float64 needs cl_khr_fp64; without it the host computes both.
+  EXPECT_EQ(s.deviceExterns + s.hostExterns, 2);
+  if (openclContext()->device().hasFp64)
+    EXPECT_ON_DEVICE(s, 2);
+}
+
+/// efficientGraph's forward (a bias of type `bias` given) and its backward, with attn_bias's
+/// gradient or not.
+std::string
+efficientBackwardGraph(bool biasGrad,
+                       const std::string &bias = "f32[1, 3, 37, 21][2331, 777, 21, 1]cpu") {
+  return "graph():\n"
+         "    %q : Tensor \"f32[2, 3, 37, 16][1776, 592, 16, 1]cpu\"[num_users=2] = "
+         "placeholder[target=q]\n"
+         "    %k : Tensor \"f32[2, 3, 21, 16][1008, 336, 16, 1]cpu\"[num_users=2] = "
+         "placeholder[target=k]\n"
+         "    %v : Tensor \"f32[2, 3, 21, 16][1008, 336, 16, 1]cpu\"[num_users=2] = "
+         "placeholder[target=v]\n"
+         "    %b : Tensor \"" +
+         bias +
+         "\"[num_users=2] = placeholder[target=b]\n"
+         "    %g : Tensor \"f32[2, 3, 37, 16][1776, 592, 16, 1]cpu\"[num_users=1] = "
+         "placeholder[target=g]\n"
+         "    %r : [num_users=4] = "
+         "call_function[target=torch.ops.aten._scaled_dot_product_efficient_attention.default]("
+         "args = (%q, %k, %v, %b, True), kwargs = {is_causal: True, scale: 0.4})\n" +
+         getitem("o", "r", 0) + getitem("l", "r", 1) + getitem("s", "r", 2) + getitem("f", "r", 3) +
+         "    %w : [num_users=4] = call_function[target=torch.ops.aten._scaled_dot_product_"
+         "efficient_attention_backward.default](args = (%g, %q, %k, %v, %b, %o, %l, %s, %f, 0.0, "
+         "[True, True, True, " +
+         (biasGrad ? "True" : "False") + "]), kwargs = {is_causal: True, scale: 0.4})\n" +
+         getitem("dq", "w", 0) + getitem("dk", "w", 1) + getitem("dv", "w", 2) +
+         (biasGrad ? getitem("db", "w", 3) + "    return (dq, dk, dv, db)\n"
+                   : "    return (dq, dk, dv)\n");
+}
+
+TEST(DeviceExterns, EfficientAttentionBackwardFromAPaddedLogsumexp) {
+  REQUIRE_OPENCL_DEVICE();
+  // The logsumexp has 64 rows for 37 queries (+inf padding); no bias gradient asked for.
+  EXPECT_ON_DEVICE(expectAgrees(efficientBackwardGraph(false)), 2);
+  // The bias gradient: dS summed over the batch the bias broadcasts, then over batch and heads.
+  EXPECT_ON_DEVICE(expectAgrees(efficientBackwardGraph(true)), 2);
+  EXPECT_ON_DEVICE(expectAgrees(efficientBackwardGraph(true, "f32[37, 21][21, 1]cpu")), 2);
+}
+
+TEST(DeviceExterns, AttentionBackwardWithDropoutStaysOffTheDevice) {
+  REQUIRE_OPENCL_DEVICE();
+  // The reference kernels refuse dropout: the forward runs on the device, then the backward
+  // is declined and the host reports it.
+  std::string text = flashBackwardGraph("f32", "", "", false, "");
+  text.replace(text.find("%l, 0.0, False"), 14, "%l, 0.1, False");
+  auto graph = parseFxText(text, "<test>");
+  ASSERT_TRUE(graph);
+  auto inputs = makeRandomInputs(*graph, {}, 1);
+  ASSERT_TRUE(inputs);
+  Compiled c;
+  ASSERT_TRUE(compile(graph.take(), c));
+  TempDir cache;
+  OpenCLOptions options;
+  options.cacheDir = cache.path.string();
+  auto program = OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
+  ASSERT_TRUE(program);
+  auto result = (*program)->run(*inputs);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("dropout_p"), std::string::npos) << result.error().str();
+  EXPECT_EQ((*program)->stats().deviceExterns, 1);
 }
 
 // ---- sort, topk ----
@@ -390,7 +488,7 @@ std::string sortGraph(const std::string &type, const std::string &call) {
 const std::vector<double> kAwkward = {1.0, -2.0, 0.0, -0.0, kNan, 3.5, kInf, -kInf, 1.0, 1.0, -2.0};
 
 TEST(DeviceExterns, SortWithTiesNanAndSignedZerosBothWays) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   for (const char *desc : {"False", "True"}) {
     SCOPED_TRACE(desc);
     std::string text = sortGraph("f32[5, 37][37, 1]cpu",
@@ -409,7 +507,7 @@ TEST(DeviceExterns, SortWithTiesNanAndSignedZerosBothWays) {
 }
 
 TEST(DeviceExterns, StableSortAlongAStridedDimension) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   // dim 1 of a (6, 19, 4) tensor: rows are strided by 4, and the outer dims are not adjacent.
   std::string text =
       sortGraph("f32[6, 19, 4][76, 4, 1]cpu",
@@ -433,7 +531,7 @@ TEST(DeviceExterns, StableSortAlongAStridedDimension) {
 }
 
 TEST(DeviceExterns, SortOfIntegersBoolsAndHalves) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   EXPECT_ON_DEVICE(
       expectAgrees(sortGraph("i64[4, 33][33, 1]cpu",
                              "torch.ops.aten.sort.default](args = (%x, 1, True), kwargs = {}"),
@@ -451,7 +549,7 @@ TEST(DeviceExterns, SortOfIntegersBoolsAndHalves) {
 }
 
 TEST(DeviceExterns, LongRowsMergeOverSeveralPasses) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   // 150 = 4 blocks of 32 and a partial one: three merge passes; topk keeps the first k of every
   // run, k below and above the block size.
   std::string type = "f32[3, 150][150, 1]cpu";
@@ -479,7 +577,7 @@ TEST(DeviceExterns, LongRowsMergeOverSeveralPasses) {
 }
 
 TEST(DeviceExterns, TopkLargestAndSmallestWithTiesAndNan) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   for (const char *call :
        {"torch.ops.aten.topk.default](args = (%x, 5, 1), kwargs = {}",
         "torch.ops.aten.topk.default](args = (%x, 3, 1, False), kwargs = {}",
@@ -512,7 +610,7 @@ std::string convGraph(const std::string &x, const std::string &w, const std::str
 }
 
 TEST(DeviceExterns, DepthwiseAndGroupedConvolutions) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   // MobileNetV2's depthwise 3x3, stride 2, padding 1; with a bias and dilation 2.
   EXPECT_ON_DEVICE(
       expectAgrees(convGraph("f32[2, 6, 11, 9][594, 99, 9, 1]cpu", "f32[6, 1, 3, 3][9, 9, 3, 1]cpu",
@@ -530,7 +628,7 @@ TEST(DeviceExterns, DepthwiseAndGroupedConvolutions) {
 }
 
 TEST(DeviceExterns, ThreeDTransposedAndChannelsLastConvolutions) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   EXPECT_ON_DEVICE(expectAgrees(convGraph("f32[1, 4, 5, 6, 7][840, 210, 42, 7, 1]cpu",
                                           "f32[2, 2, 2, 3, 2][24, 12, 6, 2, 1]cpu", "f32[2][1]cpu",
                                           "[1, 2, 1], [1, 0, 1], [1, 1, 2], False, [0, 0, 0], 2")),
@@ -548,7 +646,7 @@ TEST(DeviceExterns, ThreeDTransposedAndChannelsLastConvolutions) {
 }
 
 TEST(DeviceExterns, ConvolutionsCLBlastTakesRunOnTheDeviceKernelWithoutIt) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   OpenCLOptions options;
   options.useBlas = false;
   OpenCLStats s =
@@ -562,7 +660,7 @@ TEST(DeviceExterns, ConvolutionsCLBlastTakesRunOnTheDeviceKernelWithoutIt) {
 // ---- matrix products ----
 
 TEST(DeviceExterns, MatrixProductsInHalfAndBFloat16) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   std::string addmm =
       "graph():\n"
       "    %b : Tensor \"bf16[24][1]cpu\"[num_users=1] = placeholder[target=b]\n"
@@ -587,7 +685,7 @@ TEST(DeviceExterns, MatrixProductsInHalfAndBFloat16) {
 }
 
 TEST(DeviceExterns, BaddbmmWithABroadcastSelf) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   std::string text =
       "graph():\n"
       "    %s : Tensor \"f32[1, 11][11, 1]cpu\"[num_users=1] = placeholder[target=s]\n"
@@ -600,7 +698,7 @@ TEST(DeviceExterns, BaddbmmWithABroadcastSelf) {
 }
 
 TEST(DeviceExterns, OutFormsOfMatrixProducts) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   std::string mm = "graph():\n"
                    "    %x : Tensor \"f16[7, 33][33, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
                    "    %y : Tensor \"f16[33, 5][5, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
@@ -622,7 +720,7 @@ TEST(DeviceExterns, OutFormsOfMatrixProducts) {
 }
 
 TEST(DeviceExterns, Float32ProductsWithoutCLBlastAndABetaOfZero) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   OpenCLOptions options;
   options.useBlas = false;
   std::string mm = "graph():\n"

@@ -3,9 +3,8 @@
 /// with the reference kernels on the loop interpreter, OpenCL and LLVM, with broadcast batches,
 /// a transposed input and a NaN; pdist's pair order is checked by hand.
 
+#include "CompileTestSupport.h"
 #include "InterpreterTestSupport.h"
-#include "tests/gen/Differential.h"
-#include "transforms/Lowering.h"
 
 #include <gtest/gtest.h>
 
@@ -28,13 +27,7 @@ Tensor ramp(std::vector<int64_t> sizes, double scale) {
 
 void expectAgrees(const std::string &text, const std::vector<RuntimeValue> &inputs) {
   SCOPED_TRACE(text);
-  auto graph = parseFxText(text, "<test>");
-  ASSERT_TRUE(graph);
-  ASSERT_TRUE(inferShapes(*graph));
-  auto program = lowerGraph(*graph);
-  ASSERT_TRUE(program) << program.error().str();
-  for (const loop::LoopOp &op : program->ops)
-    EXPECT_NE(op.kind, loop::LoopOpKind::Extern) << program->str();
+  expectLowersToLoops(text);
   DifferentialOptions options;
   options.inputs = &inputs;
   options.llvm = true;

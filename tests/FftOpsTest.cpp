@@ -5,6 +5,7 @@
 /// forward -> backward, view_as_real/view_as_complex aliasing, complex values through the text
 /// formats and safetensors. FftLoweringTest compiles graphs with FFTs for the other backends.
 
+#include "FftTestSupport.h"
 #include "InterpreterTestSupport.h"
 #include "exporters/FxTextPrinter.h"
 #include "exporters/ReadablePyPrinter.h"
@@ -37,15 +38,6 @@ void expectInferError(const std::vector<std::string> &inputs, const std::string 
   std::string got = inferOne(inputs, call);
   EXPECT_EQ(got.rfind("error: ", 0), 0u) << got;
   EXPECT_NE(got.find(part), std::string::npos) << got;
-}
-
-/// The complex elements of t in row-major order.
-std::vector<Complex> complexValues(const Tensor &t) {
-  std::vector<Complex> out;
-  Tensor::forEachIndex(t.sizes(), [&](std::span<const int64_t> index) {
-    out.push_back(t.loadComplex(t.offsetOf(index)));
-  });
-  return out;
 }
 
 void expectComplex(const Tensor &t, const std::vector<Complex> &want, double tol = 1e-5) {
@@ -306,27 +298,8 @@ TEST(FftOps, ViewAsRealAliasesAndViewAsComplexReadsBack) {
 
 // ---- Formats ----
 
-const char *kComplexGraph =
-    "graph():\n"
-    "    %x : Tensor \"f32[2, 8][8, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
-    "    %_fft_r2c : Tensor \"c64[2, 5][5, 1]cpu\"[num_users=1] = "
-    "call_function[target=torch.ops.aten._fft_r2c.default](args = (%x, [1], 1, True), "
-    "kwargs = {})\n"
-    "    %view_as_real : Tensor \"f32[2, 5, 2][10, 2, 1]cpu\"[num_users=1] = "
-    "call_function[target=torch.ops.aten.view_as_real.default](args = (%_fft_r2c,), kwargs = "
-    "{})\n"
-    "    %mul : Tensor \"f32[2, 5, 2][10, 2, 1]cpu\"[num_users=1] = "
-    "call_function[target=torch.ops.aten.mul.Tensor](args = (%view_as_real, 2), kwargs = {})\n"
-    "    %view_as_complex : Tensor \"c64[2, 5][5, 1]cpu\"[num_users=1] = "
-    "call_function[target=torch.ops.aten.view_as_complex.default](args = (%mul,), kwargs = "
-    "{})\n"
-    "    %_fft_c2r : Tensor \"f32[2, 8][8, 1]cpu\"[num_users=1] = "
-    "call_function[target=torch.ops.aten._fft_c2r.default](args = (%view_as_complex, [1], 1, "
-    "8), kwargs = {})\n"
-    "    return (_fft_c2r, _fft_r2c)\n";
-
 TEST(FftOps, ComplexValuesRoundTripThroughTheTextFormats) {
-  auto g = parseFxText(kComplexGraph);
+  auto g = parseFxText(kComplexFftGraph);
   ASSERT_TRUE(g) << g.error().str();
   ASSERT_TRUE(inferShapes(*g)); // the annotations agree with inference
   FxTextOptions typed;

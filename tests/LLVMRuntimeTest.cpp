@@ -5,6 +5,7 @@
 /// entry; a kernel that does not compile reports Clang's diagnostics against its written
 /// source; kernels outside the execution model are refused.
 
+#include "CompileTestSupport.h"
 #include "CorpusTestSupport.h"
 #include "backends/interp/Interpreter.h"
 #include "backends/interp/json/ReferenceIO.h"
@@ -15,11 +16,6 @@
 #include "backends/llvm/ThreadPool.h"
 #include "importers/FxTextParser.h"
 #include "importers/Import.h"
-#include "transforms/Fusion.h"
-#include "transforms/Lowering.h"
-#include "transforms/MemoryPlanning.h"
-#include "transforms/ShapeInference.h"
-#include "transforms/SizeArgs.h"
 
 #include <gtest/gtest.h>
 
@@ -31,66 +27,10 @@
 
 using namespace fxkit;
 using namespace fxkit::llvmjit;
-using fxkit::testing::corpusGraphs;
-using fxkit::testing::sibling;
+using namespace fxkit::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// A temporary cache folder, removed at the end.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("fxkit-llvm-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-struct Compiled {
-  Graph graph;
-  loop::LoopProgram program;
-  loop::FusedProgram fused;
-  loop::MemoryPlan plan;
-};
-
-::testing::AssertionResult compile(Graph graph, Compiled &c) {
-  c.graph = std::move(graph);
-  if (Status s = inferShapes(c.graph); !s)
-    return ::testing::AssertionFailure() << s.error().str();
-  auto program = lowerGraph(c.graph);
-  if (!program)
-    return ::testing::AssertionFailure() << program.error().str();
-  c.program = program.take();
-  auto fused = fuseLoopProgram(c.program);
-  if (!fused)
-    return ::testing::AssertionFailure() << fused.error().str();
-  c.fused = fused.take();
-  hoistSizeArgs(c.program, c.fused);
-  auto plan = planMemory(c.program, c.fused);
-  if (!plan)
-    return ::testing::AssertionFailure() << plan.error().str();
-  c.plan = plan.take();
-  return ::testing::AssertionSuccess();
-}
-
-/// Runs `c` through LLVM and returns the result (failing the test on an error).
-std::optional<InterpretResult> runOnHost(const Compiled &c, std::span<const RuntimeValue> inputs,
-                                         const LLVMOptions &options, LLVMStats *stats = nullptr) {
-  auto program = LLVMProgram::load(c.program, c.fused, c.plan, options);
-  EXPECT_TRUE(program) << (program ? "" : program.error().str());
-  if (!program)
-    return std::nullopt;
-  auto result = (*program)->run(inputs);
-  EXPECT_TRUE(result) << (result ? "" : result.error().str());
-  if (stats)
-    *stats = (*program)->stats();
-  if (!result)
-    return std::nullopt;
-  return result.take();
-}
 
 /// Checks a corpus graph against its recorded outputs; returns the stats.
 LLVMStats checkReference(const fs::path &path, const LLVMOptions &options) {
@@ -114,7 +54,7 @@ LLVMStats checkReference(const fs::path &path, const LLVMOptions &options) {
     return stats;
   Compiled c;
   EXPECT_TRUE(compile(graph.take(), c));
-  auto result = runOnHost(c, *inputs, options, &stats);
+  auto result = runOnLLVM(c, *inputs, options, &stats);
   if (!result)
     return stats;
   auto checks = checkGraphOutputs(result->outputs, *outFile, {});
@@ -208,7 +148,7 @@ TEST(LLVMRuntime, EveryInductorGraphAgreesWithTheInterpreter) {
     ASSERT_TRUE(expected) << expected.error().str();
     Compiled c;
     ASSERT_TRUE(compile(graph.take(), c));
-    auto result = runOnHost(c, *inputs, options);
+    auto result = runOnLLVM(c, *inputs, options);
     ASSERT_TRUE(result);
     expectClose(*result, *expected, 1e-3, 1e-4);
     ++graphs;
@@ -290,7 +230,7 @@ TEST(LLVMRuntime, EveryPathAgreesWithTheInterpreterWithAnyThreadCount) {
       LLVMOptions options;
       options.cache = false;
       options.threads = threads;
-      auto result = runOnHost(c, *inputs, options);
+      auto result = runOnLLVM(c, *inputs, options);
       ASSERT_TRUE(result);
       ASSERT_EQ(result->outputs.size(), expected->outputs.size());
       for (size_t i = 0; i < result->outputs.size(); ++i) {
@@ -350,7 +290,7 @@ TEST(LLVMRuntime, HalfLoadsAndStoresAreExactForEveryBitPattern) {
   ASSERT_TRUE(compile(graph.take(), c));
   LLVMOptions options;
   options.cache = false;
-  auto result = runOnHost(c, inputs, options);
+  auto result = runOnLLVM(c, inputs, options);
   ASSERT_TRUE(result);
   for (size_t o = 0; o < 2; ++o) {
     const Tensor *got = result->outputs[o].tensor();

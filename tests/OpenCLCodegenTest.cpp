@@ -3,14 +3,11 @@
 /// flat (reshaped) pointwise ops, masked loads, and that every kernel of every corpus graph
 /// has a form. Whether the code computes the right numbers is OpenCLRuntimeTest's business.
 
+#include "CompileTestSupport.h"
 #include "CorpusTestSupport.h"
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "importers/FxTextParser.h"
 #include "importers/Import.h"
-#include "transforms/Fusion.h"
-#include "transforms/Lowering.h"
-#include "transforms/ShapeInference.h"
-#include "transforms/SizeArgs.h"
 
 #include <gtest/gtest.h>
 
@@ -20,26 +17,13 @@ using fxkit::testing::corpusGraphs;
 
 namespace {
 
-struct Generated {
-  Graph graph;
-  LoopProgram program;
-  FusedProgram fused;
+/// A compiled graph and the OpenCL C of its kernels.
+struct Generated : fxkit::testing::Compiled {
   opencl::GeneratedProgram code;
 };
 
-::testing::AssertionResult generate(Graph graph, Generated &out) {
-  out.graph = std::move(graph);
-  if (Status s = inferShapes(out.graph); !s)
-    return ::testing::AssertionFailure() << s.error().str();
-  auto program = lowerGraph(out.graph);
-  if (!program)
-    return ::testing::AssertionFailure() << program.error().str();
-  out.program = program.take();
-  auto fused = fuseLoopProgram(out.program);
-  if (!fused)
-    return ::testing::AssertionFailure() << fused.error().str();
-  out.fused = fused.take();
-  hoistSizeArgs(out.program, out.fused);
+/// Generates the OpenCL C of `out`, compiled (compile) as every backend compiles.
+::testing::AssertionResult generateCode(Generated &out) {
   auto code = opencl::generateOpenCL(out.program, out.fused);
   if (!code)
     return ::testing::AssertionFailure() << code.error().str();
@@ -47,11 +31,14 @@ struct Generated {
   return ::testing::AssertionSuccess();
 }
 
+::testing::AssertionResult generate(Graph graph, Generated &out) {
+  auto compiled = fxkit::testing::compile(std::move(graph), out);
+  return compiled ? generateCode(out) : compiled;
+}
+
 ::testing::AssertionResult generate(std::string_view text, Generated &out) {
-  auto graph = parseFxText(text, "<test>");
-  if (!graph)
-    return ::testing::AssertionFailure() << graph.error().str();
-  return generate(graph.take(), out);
+  auto compiled = fxkit::testing::compile(text, out);
+  return compiled ? generateCode(out) : compiled;
 }
 
 size_t count(const std::string &s, const std::string &what) {

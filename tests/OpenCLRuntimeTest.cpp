@@ -4,6 +4,7 @@
 /// every launch configuration; the kernel cache serves a second process (binaries and tuned
 /// configurations) and detects a corrupted entry, removes it and rebuilds.
 
+#include "CompileTestSupport.h"
 #include "CorpusTestSupport.h"
 #include "InterpreterTestSupport.h"
 #include "backends/interp/Interpreter.h"
@@ -11,11 +12,6 @@
 #include "backends/opencl/runtime/OpenCLProgram.h"
 #include "importers/FxTextParser.h"
 #include "importers/Import.h"
-#include "transforms/Fusion.h"
-#include "transforms/Lowering.h"
-#include "transforms/MemoryPlanning.h"
-#include "transforms/ShapeInference.h"
-#include "transforms/SizeArgs.h"
 
 #include <gtest/gtest.h>
 
@@ -25,86 +21,10 @@
 
 using namespace fxkit;
 using namespace fxkit::opencl;
-using fxkit::testing::corpusGraphs;
-using fxkit::testing::sibling;
+using namespace fxkit::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// The default device's context, or null (the test then skips, visibly).
-OpenCLContext *context() {
-  static std::unique_ptr<OpenCLContext> ctx = [] {
-    std::unique_ptr<OpenCLContext> out;
-    auto device = selectDevice("");
-    if (!device)
-      return out;
-    auto c = OpenCLContext::create(*device);
-    if (c)
-      out = c.take();
-    return out;
-  }();
-  return ctx.get();
-}
-
-#define REQUIRE_DEVICE()                                                                           \
-  if (!context())                                                                                  \
-  GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)"
-
-/// A temporary cache folder, removed at the end.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("fxkit-cl-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-struct Compiled {
-  Graph graph;
-  loop::LoopProgram program;
-  loop::FusedProgram fused;
-  loop::MemoryPlan plan;
-};
-
-::testing::AssertionResult compile(Graph graph, Compiled &c) {
-  c.graph = std::move(graph);
-  if (Status s = inferShapes(c.graph); !s)
-    return ::testing::AssertionFailure() << s.error().str();
-  auto program = lowerGraph(c.graph);
-  if (!program)
-    return ::testing::AssertionFailure() << program.error().str();
-  c.program = program.take();
-  auto fused = fuseLoopProgram(c.program);
-  if (!fused)
-    return ::testing::AssertionFailure() << fused.error().str();
-  c.fused = fused.take();
-  hoistSizeArgs(c.program, c.fused);
-  auto plan = planMemory(c.program, c.fused);
-  if (!plan)
-    return ::testing::AssertionFailure() << plan.error().str();
-  c.plan = plan.take();
-  return ::testing::AssertionSuccess();
-}
-
-/// Runs `c` on OpenCL and returns the result (failing the test on an error).
-std::optional<InterpretResult> runOnDevice(const Compiled &c, std::span<const RuntimeValue> inputs,
-                                           const OpenCLOptions &options,
-                                           OpenCLStats *stats = nullptr) {
-  auto program = OpenCLProgram::load(*context(), c.program, c.fused, c.plan, options);
-  EXPECT_TRUE(program) << (program ? "" : program.error().str());
-  if (!program)
-    return std::nullopt;
-  auto result = (*program)->run(inputs);
-  EXPECT_TRUE(result) << (result ? "" : result.error().str());
-  if (stats)
-    *stats = (*program)->stats();
-  if (!result)
-    return std::nullopt;
-  return result.take();
-}
 
 /// Checks a corpus graph on the device against its recorded outputs; returns the stats.
 OpenCLStats checkReference(const fs::path &path, const OpenCLOptions &options) {
@@ -128,7 +48,7 @@ OpenCLStats checkReference(const fs::path &path, const OpenCLOptions &options) {
     return stats;
   Compiled c;
   EXPECT_TRUE(compile(graph.take(), c));
-  auto result = runOnDevice(c, *inputs, options, &stats);
+  auto result = runOnOpenCL(c, *inputs, options, &stats);
   if (!result)
     return stats;
   auto checks = checkGraphOutputs(result->outputs, *outFile, {});
@@ -142,7 +62,7 @@ OpenCLStats checkReference(const fs::path &path, const OpenCLOptions &options) {
 }
 
 TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputs) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   TempDir cache;
   OpenCLOptions options;
   options.cacheDir = cache.path.string();
@@ -193,7 +113,7 @@ void expectClose(const InterpretResult &got, const InterpretResult &want, double
 }
 
 TEST(OpenCLRuntime, EveryInductorGraphAgreesWithTheInterpreter) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   TempDir cache;
   OpenCLOptions options;
   options.cacheDir = cache.path.string();
@@ -229,7 +149,7 @@ TEST(OpenCLRuntime, EveryInductorGraphAgreesWithTheInterpreter) {
     ASSERT_TRUE(expected) << expected.error().str();
     Compiled c;
     ASSERT_TRUE(compile(graph.take(), c));
-    auto result = runOnDevice(c, *inputs, options);
+    auto result = runOnOpenCL(c, *inputs, options);
     ASSERT_TRUE(result);
     // float32 sums over thousands of terms (matrix products with K = 2048) differ from the
     // interpreter's double by up to ~1e-3 of the terms' magnitude; indexing or fusion errors
@@ -242,7 +162,7 @@ TEST(OpenCLRuntime, EveryInductorGraphAgreesWithTheInterpreter) {
 }
 
 TEST(OpenCLRuntime, SecondLoadUsesTheCacheAndACorruptEntryIsRebuilt) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   TempDir cache;
   OpenCLOptions options;
   options.cacheDir = cache.path.string();
@@ -283,7 +203,7 @@ TEST(OpenCLRuntime, SecondLoadUsesTheCacheAndACorruptEntryIsRebuilt) {
 }
 
 TEST(OpenCLRuntime, AnUnwritableCacheOnlyCostsTime) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   TempDir dir;
   fs::create_directories(dir.path);
   std::ofstream(dir.path / "file") << "not a folder";
@@ -381,7 +301,7 @@ const char *kPathGraphs[] = {
 };
 
 TEST(OpenCLRuntime, EveryPathAgreesWithTheInterpreterUnderEveryConfiguration) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   int checked = 0;
   for (const char *text : kPathGraphs) {
     SCOPED_TRACE(text);
@@ -411,7 +331,7 @@ TEST(OpenCLRuntime, EveryPathAgreesWithTheInterpreterUnderEveryConfiguration) {
       options.cache = false;
       options.tune = config.empty();
       options.forceConfig = config;
-      auto result = runOnDevice(c, *inputs, options);
+      auto result = runOnOpenCL(c, *inputs, options);
       ASSERT_TRUE(result);
       ASSERT_EQ(result->outputs.size(), expected->outputs.size());
       for (size_t i = 0; i < result->outputs.size(); ++i) {
@@ -433,7 +353,7 @@ TEST(OpenCLRuntime, EveryPathAgreesWithTheInterpreterUnderEveryConfiguration) {
 }
 
 TEST(OpenCLRuntime, SoftmaxWithInfinitiesAndNaNsIsEagersInEveryForm) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   // Rows of 1024 points: persistent at 256 lanes, vector form (4 points per step) at 64,
   // looped at 1 lane. Row 0 is all -inf, row 1 holds a +inf, row 2 a NaN, row 3 a -inf among
   // finite values, row 4 is finite: eager gives NaN for rows 0-2 (inf - inf, NaN).
@@ -467,7 +387,7 @@ TEST(OpenCLRuntime, SoftmaxWithInfinitiesAndNaNsIsEagersInEveryForm) {
     options.cache = false;
     options.tune = false;
     options.forceConfig = config;
-    auto result = runOnDevice(c, inputs, options);
+    auto result = runOnOpenCL(c, inputs, options);
     ASSERT_TRUE(result);
     for (size_t o = 0; o < 2; ++o) {
       const Tensor &got = *result->outputs[o].tensor(), &want = *expected->outputs[o].tensor();
@@ -483,7 +403,7 @@ TEST(OpenCLRuntime, SoftmaxWithInfinitiesAndNaNsIsEagersInEveryForm) {
 }
 
 TEST(OpenCLRuntime, BadConfigurationAndWrongInputsAreErrors) {
-  REQUIRE_DEVICE();
+  REQUIRE_OPENCL_DEVICE();
   auto graph = parseFxText(kPathGraphs[0], "<test>");
   ASSERT_TRUE(graph);
   auto inputs = makeRandomInputs(*graph, {}, 1);
@@ -493,7 +413,7 @@ TEST(OpenCLRuntime, BadConfigurationAndWrongInputsAreErrors) {
   OpenCLOptions options;
   options.cache = false;
   options.forceConfig = "lanes=3,rows=2";
-  auto program = OpenCLProgram::load(*context(), c.program, c.fused, c.plan, options);
+  auto program = OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
   ASSERT_TRUE(program);
   auto r = (*program)->run(*inputs);
   ASSERT_FALSE(r);

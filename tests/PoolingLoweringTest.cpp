@@ -6,22 +6,11 @@
 /// integers, adaptive sizes that do not divide, upsampling with and without scales and both
 /// align_corners, symbolic batch sizes. A few values are worked out by hand.
 
+#include "CompileTestSupport.h"
 #include "InterpreterTestSupport.h"
 #include "backends/interp/LoopInterpreter.h"
-#include "transforms/Fusion.h"
-#include "transforms/Lowering.h"
-#include "transforms/MemoryPlanning.h"
-#include "transforms/SizeArgs.h"
-
-#ifdef FXKIT_HAVE_OPENCL
-#include "backends/opencl/runtime/OpenCLProgram.h"
-#endif
-#ifdef FXKIT_HAVE_LLVM
-#include "backends/llvm/LLVMProgram.h"
-#endif
 
 #include <limits>
-#include <memory>
 #include <sstream>
 
 using namespace fxkit;
@@ -31,22 +20,6 @@ namespace {
 
 using Ints = std::vector<int64_t>;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-#ifdef FXKIT_HAVE_OPENCL
-opencl::OpenCLContext *openclContext() {
-  static std::unique_ptr<opencl::OpenCLContext> ctx = [] {
-    std::unique_ptr<opencl::OpenCLContext> out;
-    auto device = opencl::selectDevice("");
-    if (!device)
-      return out;
-    auto c = opencl::OpenCLContext::create(*device);
-    if (c)
-      out = c.take();
-    return out;
-  }();
-  return ctx.get();
-}
-#endif
 
 Tensor random(const Ints &sizes, uint64_t seed, DType dtype = DType::Float32) {
   auto t = Tensor::random(dtype, sizes, seed);
@@ -168,54 +141,30 @@ InterpretResult expectBackendsAgree(const std::string &text, const std::vector<T
   EXPECT_TRUE(want) << (want ? "" : want.error().str());
   if (!want)
     return {};
-  Graph graph = parsed->clone();
-  Status inferred = inferShapes(graph);
-  EXPECT_TRUE(inferred) << (inferred ? "" : inferred.error().str());
-  auto program = lowerGraph(graph);
-  EXPECT_TRUE(program) << (program ? "" : program.error().str());
-  if (!inferred || !program)
+  Compiled c;
+  ::testing::AssertionResult compiled = compile(parsed->clone(), c);
+  EXPECT_TRUE(compiled);
+  expectNoExterns(c.program);
+  if (!compiled)
     return want.take();
-  for (const loop::LoopOp &op : program->ops)
-    EXPECT_NE(op.kind, loop::LoopOpKind::Extern) << "not lowered to loops: " << op.originOps[0];
-  auto fused = fuseLoopProgram(*program);
-  EXPECT_TRUE(fused) << (fused ? "" : fused.error().str());
-  if (!fused)
-    return want.take();
-  hoistSizeArgs(*program, *fused);
-  auto plan = planMemory(*program, *fused);
-  EXPECT_TRUE(plan) << (plan ? "" : plan.error().str());
-  if (!plan)
-    return want.take();
-  auto loops = interpretLoopProgram(*program, *fused, values);
+  auto loops = interpretLoopProgram(c.program, c.fused, values);
   EXPECT_TRUE(loops) << (loops ? "" : loops.error().str());
   if (loops)
     expectSame(*loops, *want, tol, "loops");
 #ifdef FXKIT_HAVE_OPENCL
-  if (opencl::OpenCLContext *ctx = openclContext()) {
+  if (openclContext()) {
     opencl::OpenCLOptions options;
     options.cache = false;
     options.tune = false;
-    auto cl = opencl::OpenCLProgram::load(*ctx, *program, *fused, *plan, options);
-    EXPECT_TRUE(cl) << (cl ? "" : cl.error().str());
-    if (cl) {
-      auto got = (*cl)->run(values);
-      EXPECT_TRUE(got) << (got ? "" : got.error().str());
-      if (got)
-        expectSame(*got, *want, tol, "opencl");
-    }
+    if (auto got = runOnOpenCL(c, values, options))
+      expectSame(*got, *want, tol, "opencl");
   }
 #endif
 #ifdef FXKIT_HAVE_LLVM
   llvmjit::LLVMOptions options;
   options.cache = false;
-  auto jit = llvmjit::LLVMProgram::load(*program, *fused, *plan, options);
-  EXPECT_TRUE(jit) << (jit ? "" : jit.error().str());
-  if (jit) {
-    auto got = (*jit)->run(values);
-    EXPECT_TRUE(got) << (got ? "" : got.error().str());
-    if (got)
-      expectSame(*got, *want, tol, "llvm");
-  }
+  if (auto got = runOnLLVM(c, values, options))
+    expectSame(*got, *want, tol, "llvm");
 #endif
   return want.take();
 }

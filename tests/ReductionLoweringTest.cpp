@@ -7,22 +7,11 @@
 /// take each loop form: one lane, the vector form and lanes combining, persistent rows) and
 /// LLVM.
 
+#include "CompileTestSupport.h"
 #include "InterpreterTestSupport.h"
 #include "backends/interp/Interpreter.h"
 #include "backends/interp/LoopInterpreter.h"
 #include "importers/FxTextParser.h"
-#include "transforms/Fusion.h"
-#include "transforms/Lowering.h"
-#include "transforms/MemoryPlanning.h"
-#include "transforms/ShapeInference.h"
-#include "transforms/SizeArgs.h"
-
-#ifdef FXKIT_HAVE_OPENCL
-#include "backends/opencl/runtime/OpenCLProgram.h"
-#endif
-#ifdef FXKIT_HAVE_LLVM
-#include "backends/llvm/LLVMProgram.h"
-#endif
 
 #include <gtest/gtest.h>
 
@@ -35,49 +24,12 @@
 #include <memory>
 
 using namespace fxkit;
-using fxkit::testing::fromValues;
-using fxkit::testing::permuted;
+using namespace fxkit::testing;
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-struct Compiled {
-  Graph graph;
-  loop::LoopProgram program;
-  loop::FusedProgram fused;
-  loop::MemoryPlan plan;
-};
-
-/// `text` with its placeholders typed as `inputs`, inferred, lowered, fused and planned.
-::testing::AssertionResult compile(const std::string &text, const std::vector<Tensor> &inputs,
-                                   Compiled &c) {
-  auto graph = parseFxText(text, "<test>");
-  if (!graph)
-    return ::testing::AssertionFailure() << graph.error().str();
-  c.graph = graph.take();
-  size_t i = 0;
-  for (Node *n : c.graph)
-    if (n->op() == OpKind::Placeholder && i < inputs.size())
-      n->value().v = inputs[i++].typeOf();
-  if (Status s = inferShapes(c.graph); !s)
-    return ::testing::AssertionFailure() << s.error().str();
-  auto program = lowerGraph(c.graph);
-  if (!program)
-    return ::testing::AssertionFailure() << program.error().str();
-  c.program = program.take();
-  auto fused = fuseLoopProgram(c.program);
-  if (!fused)
-    return ::testing::AssertionFailure() << fused.error().str();
-  c.fused = fused.take();
-  hoistSizeArgs(c.program, c.fused);
-  auto plan = planMemory(c.program, c.fused);
-  if (!plan)
-    return ::testing::AssertionFailure() << plan.error().str();
-  c.plan = plan.take();
-  return ::testing::AssertionSuccess();
-}
 
 /// Whether `got` equals `want`: integers and bools exactly, floats within a relative `tol`
 /// (NaN, infinities and the sign of zero exactly).
@@ -130,22 +82,6 @@ const std::string &cacheDir() {
   return text;
 }
 
-#ifdef FXKIT_HAVE_OPENCL
-opencl::OpenCLContext *openclContext() {
-  static std::unique_ptr<opencl::OpenCLContext> ctx = [] {
-    std::unique_ptr<opencl::OpenCLContext> out;
-    auto device = opencl::selectDevice("");
-    if (!device)
-      return out;
-    auto c = opencl::OpenCLContext::create(*device);
-    if (c)
-      out = c.take();
-    return out;
-  }();
-  return ctx.get();
-}
-#endif
-
 /// Runs `text` on `inputs` with the reference interpreter and checks `expected` (per output,
 /// its elements row-major; empty: not checked), then compiles it, checks that it has no extern
 /// op (its reductions are loops), and checks every backend against the reference.
@@ -166,8 +102,7 @@ void checkEverywhere(const std::string &text, const std::vector<Tensor> &inputs,
   }
   Compiled c;
   ASSERT_TRUE(compile(text, inputs, c));
-  for (const loop::LoopOp &op : c.program.ops)
-    EXPECT_NE(op.kind, loop::LoopOpKind::Extern) << op.origins.front() << " is an extern call";
+  expectNoExterns(c.program);
 
   auto loops = interpretLoopProgram(c.program, c.fused, values);
   ASSERT_TRUE(loops) << loops.error().str();
@@ -180,13 +115,11 @@ void checkEverywhere(const std::string &text, const std::vector<Tensor> &inputs,
       options.cacheDir = cacheDir();
       options.tune = false;
       options.forceConfig = config;
-      auto program =
-          opencl::OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
-      ASSERT_TRUE(program) << program.error().str();
-      auto got = (*program)->run(values);
-      ASSERT_TRUE(got) << got.error().str();
+      opencl::OpenCLStats stats;
+      auto got = runOnOpenCL(c, values, options, &stats);
+      ASSERT_TRUE(got);
       expectSameOutputs(*got, *want, std::string("OpenCL ") + config);
-      EXPECT_EQ((*program)->stats().hostExterns, 0);
+      EXPECT_EQ(stats.hostExterns, 0);
     }
   }
 #endif
@@ -194,12 +127,11 @@ void checkEverywhere(const std::string &text, const std::vector<Tensor> &inputs,
   llvmjit::LLVMOptions options;
   options.cacheDir = cacheDir();
   options.threads = 2;
-  auto program = llvmjit::LLVMProgram::load(c.program, c.fused, c.plan, options);
-  ASSERT_TRUE(program) << program.error().str();
-  auto got = (*program)->run(values);
-  ASSERT_TRUE(got) << got.error().str();
+  llvmjit::LLVMStats stats;
+  auto got = runOnLLVM(c, values, options, &stats);
+  ASSERT_TRUE(got);
   expectSameOutputs(*got, *want, "LLVM");
-  EXPECT_EQ((*program)->stats().hostExterns, 0);
+  EXPECT_EQ(stats.hostExterns, 0);
 #endif
 }
 

@@ -5,6 +5,7 @@
 /// dims, strided and offset views, integer, bool and half inputs, `dtype=`, empty dims, symbolic
 /// sizes and rows of thousands of points.
 
+#include "CompileTestSupport.h"
 #include "InterpreterTestSupport.h"
 #include "backends/interp/Interpreter.h"
 #include "backends/interp/LoopInterpreter.h"
@@ -14,16 +15,7 @@
 #include "ir/ops/OpCoverage.h"
 #include "transforms/Fusion.h"
 #include "transforms/Lowering.h"
-#include "transforms/MemoryPlanning.h"
 #include "transforms/ShapeInference.h"
-#include "transforms/SizeArgs.h"
-#ifdef FXKIT_HAVE_OPENCL
-#include "backends/opencl/runtime/OpenCLDevice.h"
-#include "backends/opencl/runtime/OpenCLProgram.h"
-#endif
-#ifdef FXKIT_HAVE_LLVM
-#include "backends/llvm/LLVMProgram.h"
-#endif
 
 #include <gtest/gtest.h>
 
@@ -32,8 +24,7 @@
 #include <limits>
 
 using namespace fxkit;
-using fxkit::testing::expectValues;
-using fxkit::testing::fromValues;
+using namespace fxkit::testing;
 namespace fs = std::filesystem;
 
 namespace {
@@ -53,65 +44,6 @@ std::string scanNode(const std::string &op, const std::string &dim, const std::s
          ".default](args = (%" + in + ", " + dim + "), kwargs = {" + kwargs + "})\n";
 }
 
-struct Compiled {
-  Graph graph;
-  loop::LoopProgram program;
-  loop::FusedProgram fused;
-  loop::MemoryPlan plan;
-};
-
-::testing::AssertionResult compile(const std::string &text, Compiled &c) {
-  auto graph = parseFxText(text, "<test>");
-  if (!graph)
-    return ::testing::AssertionFailure() << graph.error().str();
-  c.graph = graph.take();
-  if (Status s = inferShapes(c.graph); !s)
-    return ::testing::AssertionFailure() << s.error().str();
-  auto program = lowerGraph(c.graph);
-  if (!program)
-    return ::testing::AssertionFailure() << program.error().str();
-  c.program = program.take();
-  auto fused = fuseLoopProgram(c.program);
-  if (!fused)
-    return ::testing::AssertionFailure() << fused.error().str();
-  c.fused = fused.take();
-  hoistSizeArgs(c.program, c.fused);
-  auto plan = planMemory(c.program, c.fused);
-  if (!plan)
-    return ::testing::AssertionFailure() << plan.error().str();
-  c.plan = plan.take();
-  return ::testing::AssertionSuccess();
-}
-
-/// A temporary kernel cache, removed at the end (each distinct kernel builds once per test).
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("fxkit-scan-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-#ifdef FXKIT_HAVE_OPENCL
-/// The default device's context, or null (OpenCL runs are then skipped, visibly).
-opencl::OpenCLContext *context() {
-  static std::unique_ptr<opencl::OpenCLContext> ctx = [] {
-    std::unique_ptr<opencl::OpenCLContext> out;
-    auto device = opencl::selectDevice("");
-    if (!device)
-      return out;
-    auto c = opencl::OpenCLContext::create(*device);
-    if (c)
-      out = c.take();
-    return out;
-  }();
-  return ctx.get();
-}
-#endif
-
 /// One backend's result of a compiled program.
 struct BackendResult {
   std::string backend;
@@ -129,7 +61,7 @@ std::vector<BackendResult> runBackends(const Compiled &c, std::span<const Runtim
   if (loops)
     out.push_back({"loops", loops.take()});
 #ifdef FXKIT_HAVE_OPENCL
-  if (!context()) {
+  if (!openclContext()) {
     ADD_FAILURE() << "no OpenCL device (install pocl-opencl-icd)";
   } else {
     for (const char *config :
@@ -138,28 +70,17 @@ std::vector<BackendResult> runBackends(const Compiled &c, std::span<const Runtim
       options.cacheDir = cache.string();
       options.tune = false;
       options.forceConfig = config;
-      auto program = opencl::OpenCLProgram::load(*context(), c.program, c.fused, c.plan, options);
-      EXPECT_TRUE(program) << (program ? "" : program.error().str());
-      if (!program)
-        continue;
-      auto r = (*program)->run(inputs);
-      EXPECT_TRUE(r) << config << ": " << (r ? "" : r.error().str());
-      if (r)
-        out.push_back({std::string("opencl ") + config, r.take()});
+      SCOPED_TRACE(config);
+      if (auto r = runOnOpenCL(c, inputs, options))
+        out.push_back({std::string("opencl ") + config, std::move(*r)});
     }
   }
 #endif
 #ifdef FXKIT_HAVE_LLVM
   llvmjit::LLVMOptions options;
   options.cacheDir = cache.string();
-  auto program = llvmjit::LLVMProgram::load(c.program, c.fused, c.plan, options);
-  EXPECT_TRUE(program) << (program ? "" : program.error().str());
-  if (program) {
-    auto r = (*program)->run(inputs);
-    EXPECT_TRUE(r) << (r ? "" : r.error().str());
-    if (r)
-      out.push_back({"llvm", r.take()});
-  }
+  if (auto r = runOnLLVM(c, inputs, options))
+    out.push_back({"llvm", std::move(*r)});
 #endif
   return out;
 }

@@ -190,6 +190,18 @@ Expected<std::vector<TensorType>> KernelContext::outputTypes() const {
 }
 
 Expected<Tensor> KernelContext::allocateOutput(size_t index) const {
+  // A result tuple with None elements (an efficient attention backward without the bias
+  // gradient) still allocates its tensor elements.
+  if (const auto *ts = node().value().tensors()) {
+    if (index >= ts->size())
+      return error("no result #" + std::to_string(index));
+    if (!(*ts)[index])
+      return error("result #" + std::to_string(index) + " is not a tensor");
+    auto t = allocateTensor(*(*ts)[index], bindings);
+    if (!t)
+      return error(t.error().message);
+    return t;
+  }
   auto types = outputTypes();
   if (!types)
     return types.takeError();

@@ -48,8 +48,6 @@ const char *diffStageName(DiffStage stage) {
   return "?";
 }
 
-namespace {
-
 #ifdef FXKIT_HAVE_OPENCL
 opencl::OpenCLContext *openclContext() {
   static std::unique_ptr<opencl::OpenCLContext> ctx = [] {
@@ -66,13 +64,7 @@ opencl::OpenCLContext *openclContext() {
 }
 #endif
 
-struct Compiled {
-  loop::LoopProgram program;
-  loop::FusedProgram fused;
-  loop::MemoryPlan plan;
-};
-
-Status compile(Graph &graph, Compiled &c) {
+Status compileLoops(const Graph &graph, CompiledLoops &c) {
   auto program = lowerGraph(graph);
   if (!program)
     return program.takeError();
@@ -88,6 +80,8 @@ Status compile(Graph &graph, Compiled &c) {
   c.plan = plan.take();
   return Status::ok();
 }
+
+namespace {
 
 /// Compares a backend's outputs with the reference's. Floats: within tol of the value plus
 /// tol times the output's largest magnitude (float32 sums lose digits against their largest
@@ -240,8 +234,8 @@ std::optional<DiffFailure> checkGraphDifferentially(const std::string &fxText,
     if (auto bad = options.injectedBug(fxText))
       return fail(DiffStage::Compile, *bad);
   Graph lowered = typed.clone();
-  Compiled c;
-  if (Status s = compile(lowered, c); !s)
+  CompiledLoops c;
+  if (Status s = compileLoops(lowered, c); !s)
     return fail(DiffStage::Compile, s.error().str());
 
   if (options.loops) {

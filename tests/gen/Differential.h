@@ -5,7 +5,12 @@
 /// with it. A failing graph is minimised by delta debugging.
 
 #include "backends/interp/RuntimeValue.h"
+#include "ir/Error.h"
+#include "ir/Graph.h"
 #include "ir/SymExpr.h"
+#include "ir/loop/Kernel.h"
+#include "ir/loop/LoopIR.h"
+#include "ir/loop/MemoryPlan.h"
 
 #include <cstdint>
 #include <functional>
@@ -13,7 +18,32 @@
 #include <string>
 #include <vector>
 
+#ifdef FXKIT_HAVE_OPENCL
+namespace fxkit::opencl {
+class OpenCLContext;
+}
+#endif
+
 namespace fxkit::testing {
+
+/// A graph compiled for the loop backends: its loop program, fused kernels and memory plan, what
+/// OpenCLProgram::load and LLVMProgram::load take.
+struct CompiledLoops {
+  loop::LoopProgram program;
+  loop::FusedProgram fused;
+  loop::MemoryPlan plan;
+};
+
+/// Lowers, fuses, hoists size arguments and plans memory for `graph` (its shapes inferred): the
+/// one pipeline the differential checker and the tests (CompileTestSupport.h) compile with, so
+/// that what they check is what the CLI runs.
+Status compileLoops(const Graph &graph, CompiledLoops &c);
+
+#ifdef FXKIT_HAVE_OPENCL
+/// The default OpenCL device's context, made once per process (building a context and its
+/// kernels is slow), or null where there is no device.
+opencl::OpenCLContext *openclContext();
+#endif
 
 struct DifferentialOptions {
   bool loops = true;   ///< --backend loops

@@ -192,8 +192,8 @@ __kernel void FX_NAME(fx_attention_lanes)(
 }
 )CL";
 
-/// Strides of `t` broadcast to `rank` trailing-aligned dimensions of `shape`: 0 where `t` has
-/// no such dimension or size 1; nullopt when a size neither matches nor is 1.
+} // namespace
+
 std::optional<std::vector<int64_t>> broadcastStrides(const Operand &t,
                                                      const std::vector<int64_t> &shape) {
   size_t rank = shape.size();
@@ -209,8 +209,6 @@ std::optional<std::vector<int64_t>> broadcastStrides(const Operand &t,
   }
   return out;
 }
-
-} // namespace
 
 FamilySource attentionSource() {
   return {kSource,

@@ -11,7 +11,9 @@ namespace fxkit::opencl {
 
 /// Which kernel family computes an extern op on the device.
 enum class DeviceExternFamily : uint8_t {
-  Attention,   ///< scaled dot-product attention forward (online softmax per query row)
+  Attention, ///< scaled dot-product attention forward (online softmax per query row)
+  /// Its gradients from the forward's logsumexp (a work-item per query row, then per key row).
+  AttentionBackward,
   Sort,        ///< sort along a dimension (a stable merge sort)
   TopK,        ///< topk: the sort, of which the first k are kept
   Convolution, ///< direct convolution, 1-D to 3-D, grouped, transposed, with bias
@@ -30,6 +32,10 @@ inline constexpr DeviceExternTarget kDeviceExternTargets[] = {
      DeviceExternFamily::Attention},
     {"torch.ops.aten._scaled_dot_product_efficient_attention.default",
      DeviceExternFamily::Attention},
+    {"torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default",
+     DeviceExternFamily::AttentionBackward},
+    {"torch.ops.aten._scaled_dot_product_efficient_attention_backward.default",
+     DeviceExternFamily::AttentionBackward},
     {"torch.ops.aten.sort.default", DeviceExternFamily::Sort},
     {"torch.ops.aten.sort.stable", DeviceExternFamily::Sort},
     {"torch.ops.aten.topk.default", DeviceExternFamily::TopK},

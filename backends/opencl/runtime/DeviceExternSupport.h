@@ -155,6 +155,7 @@ struct FamilySource {
 };
 
 FamilySource attentionSource();
+FamilySource attentionBackwardSource();
 FamilySource sortSource();
 FamilySource convolutionSource();
 FamilySource matmulSource();
@@ -163,9 +164,16 @@ FamilySource matmulSource();
 /// launcher of the variant the call needs; a kernel is built on its first launch.
 using LauncherFor = std::function<Expected<Launcher>(Variant)>;
 Expected<bool> runAttention(const Call &call, const LauncherFor &launcher);
+Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launcher);
 Expected<bool> runSort(const Call &call, const LauncherFor &launcher, bool topk);
 Expected<bool> runConvolution(const Call &call, const LauncherFor &launcher);
 Expected<bool> runMatmul(const Call &call, const LauncherFor &launcher, std::string_view which);
+
+/// Strides of `t` broadcast to the trailing-aligned dimensions of `shape` (an attention mask
+/// to the scores' (B, H, M, N)): 0 where `t` has no such dimension or size 1; nullopt when a
+/// size neither matches nor is 1.
+std::optional<std::vector<int64_t>> broadcastStrides(const Operand &t,
+                                                     const std::vector<int64_t> &shape);
 
 /// Fills `bytes` of `buffer` with zeros.
 Status fillZeros(const OpenCLContext &ctx, const DeviceBuffer &buffer);

@@ -3,6 +3,7 @@
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 #include "ir/Node.h"
+#include "ir/Tensor.h"
 
 #include <bit>
 #include <map>
@@ -110,12 +111,14 @@ std::string variantDefines(Variant v) {
 }
 
 /// The source files of the families: sort and topk share one.
-enum class Source : uint8_t { Attention, Sort, Convolution, Matmul };
+enum class Source : uint8_t { Attention, AttentionBackward, Sort, Convolution, Matmul };
 
 Source sourceOf(DeviceExternFamily family) {
   switch (family) {
   case DeviceExternFamily::Attention:
     return Source::Attention;
+  case DeviceExternFamily::AttentionBackward:
+    return Source::AttentionBackward;
   case DeviceExternFamily::Sort:
   case DeviceExternFamily::TopK:
     return Source::Sort;
@@ -131,6 +134,8 @@ FamilySource sourceText(Source s) {
   switch (s) {
   case Source::Attention:
     return attentionSource();
+  case Source::AttentionBackward:
+    return attentionBackwardSource();
   case Source::Sort:
     return sortSource();
   case Source::Convolution:
@@ -145,6 +150,8 @@ std::string_view sourceName(Source s) {
   switch (s) {
   case Source::Attention:
     return "attention";
+  case Source::AttentionBackward:
+    return "attention backward";
   case Source::Sort:
     return "sort";
   case Source::Convolution:
@@ -226,6 +233,8 @@ Expected<bool> runDeviceExtern(OpenCLContext &ctx, const OpenCLOptions &options,
   switch (*family) {
   case DeviceExternFamily::Attention:
     return runAttention(*call, launcher);
+  case DeviceExternFamily::AttentionBackward:
+    return runAttentionBackward(*call, launcher);
   case DeviceExternFamily::Sort:
     return runSort(*call, launcher, false);
   case DeviceExternFamily::TopK:
@@ -255,28 +264,12 @@ std::string_view variantSuffix(Variant v) {
 }
 
 std::optional<Variant> floatingVariant(DType dtype, const DeviceInfo &device) {
-  switch (dtype) {
-  case DType::Float32:
-  case DType::Float16:
-  case DType::BFloat16:
-    return Variant::Float;
-  case DType::Float64:
-    if (device.hasFp64)
-      return Variant::Double;
+  // Not integers or bools; not complex or float8 either (not computable: no kernel loads them).
+  if (!dtypeIsFloating(dtype) || !dtypeIsComputable(dtype))
     return std::nullopt;
-  case DType::Int64:
-  case DType::Int32:
-  case DType::Int16:
-  case DType::Int8:
-  case DType::UInt8:
-  case DType::Bool:
-  case DType::Complex64:
-  case DType::Complex128:
-  case DType::Float8E4M3FN:
-  case DType::Float8E5M2:
-    return std::nullopt;
-  }
-  return std::nullopt;
+  if (dtype == DType::Float64)
+    return device.hasFp64 ? std::optional(Variant::Double) : std::nullopt;
+  return Variant::Float; // float16 and bfloat16 load as float
 }
 
 int dtypeCode(DType dtype) {

@@ -13,6 +13,7 @@
 /// others before it in a run is not among the k first of the row.
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
+#include "ir/Tensor.h"
 
 #include <limits>
 
@@ -256,28 +257,12 @@ Expected<bool> runSort(const Call &call, const LauncherFor &launcherFor, bool to
     return false;
   if (self->numel() == 0 || k == 0 || n > std::numeric_limits<uint32_t>::max())
     return false;
+  // Floating keys compare in their floating variant, integer and bool keys as long.
   std::optional<Variant> variant;
-  switch (self->dtype) {
-  case DType::Float32:
-  case DType::Float16:
-  case DType::BFloat16:
-  case DType::Float64:
+  if (dtypeIsFloating(self->dtype))
     variant = floatingVariant(self->dtype, call.device());
-    break;
-  case DType::Int64:
-  case DType::Int32:
-  case DType::Int16:
-  case DType::Int8:
-  case DType::UInt8:
-  case DType::Bool:
+  else if (dtypeIsComputable(self->dtype))
     variant = Variant::Long;
-    break;
-  case DType::Complex64:
-  case DType::Complex128:
-  case DType::Float8E4M3FN:
-  case DType::Float8E5M2:
-    break;
-  }
   if (!variant)
     return false;
   auto outer = outerDims(sizes, {&inStrides, &*vStrides, &*xStrides}, static_cast<size_t>(dim));

@@ -1,0 +1,151 @@
+#pragma once
+/// \file Compiling graphs in tests: FX text parsed, shapes inferred, lowered, fused, size
+/// arguments hoisted and memory planned (the pipeline of tests/gen/Differential.h, which the
+/// CLI runs too), then run on OpenCL or LLVM; temporary kernel caches; checks that a graph
+/// lowers to loops. One home for what each backend's tests would otherwise write again.
+
+#include "backends/interp/Interpreter.h"
+#include "importers/FxTextParser.h"
+#include "ir/Tensor.h"
+#include "tests/gen/Differential.h"
+#include "transforms/Lowering.h"
+#include "transforms/ShapeInference.h"
+
+#ifdef FXKIT_HAVE_OPENCL
+#include "backends/opencl/runtime/OpenCLProgram.h"
+#endif
+#ifdef FXKIT_HAVE_LLVM
+#include "backends/llvm/LLVMProgram.h"
+#endif
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fxkit::testing {
+
+/// A compiled graph with the graph it came from: tests read its inferred types (to make random
+/// inputs) and its nodes after compiling.
+struct Compiled : CompiledLoops {
+  Graph graph;
+};
+
+/// Infers `graph`'s shapes and compiles it into `c` (compileLoops); a failure says why.
+inline ::testing::AssertionResult compile(Graph graph, Compiled &c) {
+  c.graph = std::move(graph);
+  if (Status s = inferShapes(c.graph); !s)
+    return ::testing::AssertionFailure() << s.error().str();
+  if (Status s = compileLoops(c.graph, c); !s)
+    return ::testing::AssertionFailure() << s.error().str();
+  return ::testing::AssertionSuccess();
+}
+
+/// Parses the FX text `text` and compiles it into `c`.
+inline ::testing::AssertionResult compile(std::string_view text, Compiled &c) {
+  auto graph = parseFxText(text, "<test>");
+  if (!graph)
+    return ::testing::AssertionFailure() << graph.error().str();
+  return compile(graph.take(), c);
+}
+
+/// `text` with its first placeholders typed as `inputs` (their sizes, strides and dtypes), so
+/// that one untyped graph serves inputs of any layout, compiled into `c`.
+inline ::testing::AssertionResult compile(std::string_view text, const std::vector<Tensor> &inputs,
+                                          Compiled &c) {
+  auto graph = parseFxText(text, "<test>");
+  if (!graph)
+    return ::testing::AssertionFailure() << graph.error().str();
+  size_t i = 0;
+  for (Node *n : *graph)
+    if (n->op() == OpKind::Placeholder && i < inputs.size())
+      n->value().v = inputs[i++].typeOf();
+  return compile(graph.take(), c);
+}
+
+/// Expects no op of `program` to be an extern call: the ops under test lower to loops, and a
+/// fallback to the reference kernel would pass every value check unnoticed.
+inline void expectNoExterns(const loop::LoopProgram &program) {
+  for (const loop::LoopOp &op : program.ops)
+    EXPECT_NE(op.kind, loop::LoopOpKind::Extern)
+        << "not lowered to loops: " << (op.originOps.empty() ? "?" : op.originOps[0]) << "\n"
+        << program.str();
+}
+
+/// Parses `text`, infers its shapes, lowers it and expects no extern call (expectNoExterns).
+inline void expectLowersToLoops(std::string_view text) {
+  auto graph = parseFxText(text, "<test>");
+  ASSERT_TRUE(graph) << graph.error().str();
+  ASSERT_TRUE(inferShapes(*graph));
+  auto program = lowerGraph(*graph);
+  ASSERT_TRUE(program) << program.error().str();
+  expectNoExterns(*program);
+}
+
+/// A temporary folder (a kernel cache) named after the running test, removed at both ends so
+/// that no test reads what an earlier run left.
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    const ::testing::TestInfo *test = ::testing::UnitTest::GetInstance()->current_test_info();
+    path = std::filesystem::temp_directory_path() /
+           ("fxkit-test-" + std::string(test->test_suite_name()) + "-" + test->name() + "-" +
+            std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+    std::filesystem::remove_all(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+};
+
+/// Runs a program that `load` returned (an OpenCLProgram or an LLVMProgram) and returns the
+/// result, failing the test on an error; `stats`, where given, receives the run's statistics.
+template <typename Program, typename Stats>
+std::optional<InterpretResult> runLoaded(Expected<std::unique_ptr<Program>> program,
+                                         std::span<const RuntimeValue> inputs, Stats *stats) {
+  EXPECT_TRUE(program) << (program ? "" : program.error().str());
+  if (!program)
+    return std::nullopt;
+  auto result = (*program)->run(inputs);
+  EXPECT_TRUE(result) << (result ? "" : result.error().str());
+  if (stats)
+    *stats = (*program)->stats();
+  if (!result)
+    return std::nullopt;
+  return result.take();
+}
+
+#ifdef FXKIT_HAVE_OPENCL
+/// Skips the test, visibly, where there is no OpenCL device.
+#define REQUIRE_OPENCL_DEVICE()                                                                    \
+  if (!::fxkit::testing::openclContext())                                                          \
+  GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)"
+
+/// Runs `c` on the default OpenCL device (on `ctx` where given): runLoaded.
+inline std::optional<InterpretResult> runOnOpenCL(const CompiledLoops &c,
+                                                  std::span<const RuntimeValue> inputs,
+                                                  const opencl::OpenCLOptions &options,
+                                                  opencl::OpenCLStats *stats = nullptr,
+                                                  opencl::OpenCLContext *ctx = nullptr) {
+  return runLoaded(opencl::OpenCLProgram::load(ctx ? *ctx : *openclContext(), c.program, c.fused,
+                                               c.plan, options),
+                   inputs, stats);
+}
+#endif
+
+#ifdef FXKIT_HAVE_LLVM
+/// Runs `c` through the LLVM JIT: runLoaded.
+inline std::optional<InterpretResult> runOnLLVM(const CompiledLoops &c,
+                                                std::span<const RuntimeValue> inputs,
+                                                const llvmjit::LLVMOptions &options,
+                                                llvmjit::LLVMStats *stats = nullptr) {
+  return runLoaded(llvmjit::LLVMProgram::load(c.program, c.fused, c.plan, options), inputs, stats);
+}
+#endif
+
+} // namespace fxkit::testing
