@@ -2,8 +2,8 @@
 # Real models end to end: every file of the zoo (../shared/zoo: PyTorch 2.11 compiles of Hugging
 # Face and torchvision models; not copied into tests/data, 35 MB) through the interpreter, the
 # LLVM CPU JIT and OpenCL against the recorded outputs, and every Inductor pre/post-grad ATen
-# graph through fuse --plan and both wrapper exporters. Counts are asserted, so a file that
-# appears or stops working is noticed. Exits 77 (CTest: skipped) where the zoo is absent.
+# graph through fuse --plan and both wrapper exporters; on OpenCL no op may run on the host.
+# Counts are asserted, so a file that appears or stops working is noticed. Exits 77 (CTest: skipped) where the zoo is absent.
 # Usage: zoo.sh FXKIT ZOO_DIR
 . "$(dirname "$0")/../cli/lib.bash"
 ZOO="${ZOO_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/zoo}"
@@ -23,8 +23,13 @@ for g in "$ZOO"/reference/*/*.graph.txt; do
       expect_err "get_attr"
       continue
     fi
+    stats=()
+    [ "$backend" = opencl ] && stats=(--stats)
     expect_exit 0 "$FXKIT" run "$g" --backend "$backend" --inputs "$base.inputs.safetensors" \
-      --check "$base.outputs.safetensors"
+      --check "$base.outputs.safetensors" "${stats[@]}"
+    # On OpenCL every op runs on the device: generated kernels, CLBlast or fxkit's device
+    # kernels, never the host's reference kernels.
+    [ "$backend" = opencl ] && expect_err "host extern calls 0;"
     checked=$((checked + 1))
   done
 done
