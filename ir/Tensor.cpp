@@ -95,9 +95,13 @@ bool dtypeIsComputable(DType dtype) {
   case DType::UInt8:
   case DType::Bool:
     return true;
-  default:
+  case DType::Complex64:
+  case DType::Complex128:
+  case DType::Float8E4M3FN:
+  case DType::Float8E5M2:
     return false;
   }
+  return false;
 }
 
 Status checkComputable(DType dtype, std::string_view what) {

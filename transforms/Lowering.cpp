@@ -854,7 +854,7 @@ Status Lowerer::lowerNode(const Node &n) {
   // wrappers), so no kernel ever computes in those dtypes.
   if (n.target() != "operator.getitem") {
     bool nonLoop = false;
-    auto check = [&](const TensorType &t) { nonLoop = nonLoop || !loopDType(t.dtype); };
+    auto check = [&](const TensorType &t) { nonLoop = nonLoop || !dtypeIsComputable(t.dtype); };
     for (const Node *in : argumentNodes(*args))
       if (const TensorType *t = in->value().tensor())
         check(*t);

@@ -27,7 +27,7 @@ Status lowerFilled(Lowerer &l, const Node &n, const BoundArgs &args, const Value
   const TensorType *result = n.value().tensor();
   if (!result)
     return l.nodeError(n, "expected a tensor value");
-  if (!loopDType(result->dtype))
+  if (!dtypeIsComputable(result->dtype))
     return l.lowerExtern(n, args);
   TensorType out = *result;
   LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
@@ -56,7 +56,7 @@ Status lowerFillArg(Lowerer &l, const Node &n, const BoundArgs &args) {
   std::string_view name = args.op().schema.indexOf("fill_value") >= 0 ? "fill_value" : "value";
   const Argument &a = args.get(name);
   if (a.isNode())
-    if (const TensorType *t = a.asNode()->value().tensor(); t && !loopDType(t->dtype))
+    if (const TensorType *t = a.asNode()->value().tensor(); t && !dtypeIsComputable(t->dtype))
       return l.lowerExtern(n, args);
   return lowerFilled(l, n, args,
                      [&](BodyBuilder &b, const std::vector<SymExpr> &vars, const TensorType &out) {
@@ -101,7 +101,8 @@ Status lowerCopyOf(Lowerer &l, const Node &n, const BoundArgs &args, const Buffe
   const TensorType *out = n.value().tensor();
   if (!out)
     return l.nodeError(n, "expected a tensor value");
-  if (!loopDType(out->dtype) || !loopDType(l.program_.buffers[in.buffer].type.dtype))
+  if (!dtypeIsComputable(out->dtype) ||
+      !dtypeIsComputable(l.program_.buffers[in.buffer].type.dtype))
     return l.lowerExtern(n, args);
   TensorType type = *out;
   l.values_[n.scratch()] = l.copyInto(n, in, type);
@@ -129,7 +130,7 @@ Status lowerCopy(Lowerer &l, const Node &n, const BoundArgs &args) {
   if (!in)
     return in.takeError();
   const TensorType *srcType = src.asNode()->value().tensor();
-  if (!srcType || !loopDType(srcType->dtype))
+  if (!srcType || !dtypeIsComputable(srcType->dtype))
     return l.lowerExtern(n, args);
   return lowerFilled(l, n, args,
                      [&](BodyBuilder &b, const std::vector<SymExpr> &vars, const TensorType &out) {

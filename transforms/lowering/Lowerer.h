@@ -4,6 +4,7 @@
 /// rules of transforms/lowering/ (LoweringRules.h). Internal to the transforms library.
 
 #include "ir/Graph.h"
+#include "ir/Tensor.h"
 #include "ir/loop/LoopIR.h"
 #include "ir/ops/OpRegistry.h"
 
@@ -30,30 +31,6 @@ struct Lowered {
 
 /// "add" of `torch.ops.aten.add.Tensor`, "getitem" of `operator.getitem`.
 std::string shortOpName(std::string_view target);
-
-/// Whether loop bodies compute in `dtype` (every backend has a scalar form for it); complex
-/// and float8 values go through extern calls.
-inline bool loopDType(DType dtype) {
-  switch (dtype) {
-  case DType::Float32:
-  case DType::Float16:
-  case DType::BFloat16:
-  case DType::Float64:
-  case DType::Int64:
-  case DType::Int32:
-  case DType::Int16:
-  case DType::Int8:
-  case DType::UInt8:
-  case DType::Bool:
-    return true;
-  case DType::Complex64:
-  case DType::Complex128:
-  case DType::Float8E4M3FN:
-  case DType::Float8E5M2:
-    return false;
-  }
-  return false;
-}
 
 /// The variables of a loop over `sizes`: one per dimension, 0 for a dimension of size 1 (no
 /// loop: every kernel sees the same iteration space whatever size-1 dimensions a tensor has).

@@ -25,7 +25,7 @@ DType computeDType(DType input) {
   return input == DType::Float64 ? DType::Float64 : DType::Float32;
 }
 
-bool floatingLoopDType(DType dtype) { return dtypeIsFloating(dtype) && loopDType(dtype); }
+bool floatingLoopDType(DType dtype) { return dtypeIsFloating(dtype) && dtypeIsComputable(dtype); }
 
 TensorType contiguousType(DType dtype, const std::vector<SymExpr> &sizes, const Device &device) {
   TensorType t;
@@ -202,7 +202,7 @@ template <bool Log> Status lowerSoftmaxBackward(Lowerer &l, const Node &n, const
   DType gDType = l.program_.buffers[g->buffer].type.dtype;
   DType yDType = l.program_.buffers[y->buffer].type.dtype;
   if (!result || !floatingLoopDType(gDType) || !floatingLoopDType(yDType) ||
-      !loopDType(result->dtype) || g->sizes.size() != y->sizes.size())
+      !dtypeIsComputable(result->dtype) || g->sizes.size() != y->sizes.size())
     return l.lowerExtern(n, args);
   auto dim = args.integer("dim");
   if (!dim)
@@ -252,7 +252,7 @@ Expected<std::optional<BufferView>> optionalView(Lowerer &l, const Node &n, cons
   auto v = l.tensorArg(n, a);
   if (!v)
     return v.takeError();
-  ok = ok && loopDType(l.program_.buffers[v->buffer].type.dtype);
+  ok = ok && dtypeIsComputable(l.program_.buffers[v->buffer].type.dtype);
   return std::optional<BufferView>(*v);
 }
 
