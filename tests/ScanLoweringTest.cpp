@@ -285,7 +285,7 @@ TEST(ScanLowering, HandWorkedValuesOnEveryBackend) {
   ASSERT_TRUE(big);
   big->storeInt(0, int64_t(1) << 62);
   big->storeInt(1, 4);
-  const Tensor &wrapped = single(
+  const Tensor wrapped = single(
       checkAgainstReference(graphOf("i64[2][1]cpu", scanNode("cumprod", "0")), values({*big})));
   EXPECT_EQ(wrapped.loadInt(wrapped.storageOffset() + 1), 0);
   expectValues(
