@@ -524,6 +524,13 @@ private:
       }
       if (t.text == "device" && peek(1).is("("))
         return deviceValue(out);
+      if (t.text == "slice" && peek(1).is("("))
+        return sliceValue(out);
+      if (t.text == "Ellipsis") { // `x[..., 0]` prints `(Ellipsis, 0)`
+        ++pos_;
+        out = Argument::opaque("Ellipsis");
+        return Status::ok();
+      }
       if (Node *n = graph_.find(t.text); n && !peek(1).is(".")) {
         ++pos_;
         out = Argument::node(n);
@@ -626,6 +633,26 @@ private:
       out = std::move(items[0]); // parentheses around a value
     else
       out = Argument::tuple(std::move(items));
+    return Status::ok();
+  }
+
+  /// slice(start, stop, step), which Dynamo graphs index with (`x[:, :1]` prints
+  /// `getitem(x, (slice(None, None, None), slice(None, 1, None)))`): kept as FX text keeps it,
+  /// an opaque value spelled as Python's repr (", " between the parts).
+  Status sliceValue(Argument &out) {
+    const Token &start = peek();
+    pos_ += 2;
+    std::string text = "slice(";
+    while (!eatPunct(")")) {
+      if (atEnd())
+        return errorAt(start, "unclosed slice(...)");
+      const Token &p = peek();
+      if (p.is("(") || p.is("[") || p.is("{"))
+        return errorAt(p, "unexpected '" + std::string(p.text) + "' in slice(...)");
+      ++pos_;
+      text += p.is(",") ? std::string(", ") : std::string(p.text);
+    }
+    out = Argument::opaque(text + ")");
     return Status::ok();
   }
 

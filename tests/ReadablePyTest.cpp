@@ -29,6 +29,30 @@ TEST(ReadablePy, RoundTripsOperatorsMethodsAndFrees) {
 )PY");
 }
 
+TEST(ReadablePy, SlicesAndEllipsisReadAsFxTextKeepsThem) {
+  // Dynamo's subscripts (`x[:, :1]`, `x[..., None]`): the same graph as its FX text, and back.
+  std::string text = R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, L_x_: "f32[2, 3][3, 1]cpu"):
+        l_x_ = L_x_
+        getitem: "f32[2, 1][3, 1]cpu" = l_x_[(slice(None, None, None), slice(None, 1, None))]
+        getitem_1: "f32[2, 3, 1][3, 1, 1]cpu" = l_x_[(Ellipsis, None)];  l_x_ = None
+        return (getitem, getitem_1)
+)PY";
+  expectRoundTrip(text);
+  auto g = parseReadablePy(text, "t.py");
+  ASSERT_TRUE(g);
+  std::string fx = printFxText(*g);
+  EXPECT_NE(fx.find("args = (%l_x_, (slice(None, None, None), slice(None, 1, None)))"),
+            std::string::npos)
+      << fx;
+  EXPECT_NE(fx.find("args = (%l_x_, (Ellipsis, None))"), std::string::npos) << fx;
+  auto bad = parseReadablePy("class M(torch.nn.Module):\n    def forward(self, x):\n        y = "
+                             "x[(slice(None, 1, None]\n        return y\n",
+                             "bad.py");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().loc.line, 3);
+}
+
 TEST(ReadablePy, RoundTripsAtenCallsWithKwargsAndMultiOutputs) {
   expectRoundTrip(R"PY(class <lambda>(torch.nn.Module):
     def forward(self, arg0_1: "f32[2, 8][8, 1]cpu"):
