@@ -627,8 +627,8 @@ Expected<std::string> KernelEmitter::atomicCombineStmt(int32_t b, const std::str
     combined = (fl ? "fx_minimum_" + sfx : std::string("min")) + "(" + old + ", " + v + ")";
     break;
   }
-  return "{ volatile __global " + word + " *fx_p = (volatile __global " + word + " *)" + at +
-         "; " + word + " fx_seen, fx_old = *fx_p; do { fx_seen = fx_old; fx_old = " + cas +
+  return "{ volatile __global " + word + " *fx_p = (volatile __global " + word + " *)" + at + "; " +
+         word + " fx_seen, fx_old = *fx_p; do { fx_seen = fx_old; fx_old = " + cas +
          "(fx_p, fx_seen, " + out + "(" + combined + ")); } while (fx_old != fx_seen); }";
 }
 
@@ -727,13 +727,17 @@ Expected<std::string> KernelEmitter::scalar(const ScalarInstr &in,
 Expected<std::vector<std::string>> KernelEmitter::emitBody(size_t i) {
   const LoopOp &op = p_.ops[k_.ops[i]];
   std::vector<std::string> v(op.body.size());
+  // Whether any load may index through a gathered value (most bodies: none, no symbol scan).
+  const bool gathers = std::any_of(op.body.begin(), op.body.end(), [](const ScalarInstr &in) {
+    return in.op == ScalarOp::IndirectIndex;
+  });
   for (size_t j = 0; j < op.body.size(); ++j) {
     const ScalarInstr &in = op.body[j];
     auto type = computeType(in.dtype);
     if (!type)
       return Error("kernel " + k_.name + ", " + op.name + ": " + type.error().message);
     std::string expr;
-    if (in.op == ScalarOp::Load && mentionsIndirect(in.index)) {
+    if (in.op == ScalarOp::Load && gathers && mentionsIndirect(in.index)) {
       // A gather: its address depends on a value of this point, so it is read here, as it is
       // (never hoisted into the vector or persistent forms' register arrays).
       auto idx = index(in.index, i);
@@ -744,15 +748,16 @@ Expected<std::vector<std::string>> KernelEmitter::emitBody(size_t i) {
       bool sameType = computeType(stored).hasValue() && *computeType(stored) == *type;
       if (!sameType)
         value = "(" + *type + ")" + value;
-      expr = in.operands[0] >= 0 ? v[in.operands[0]] + " ? " + value + " : (" + *type + ")0" : value;
+      expr =
+          in.operands[0] >= 0 ? v[in.operands[0]] + " ? " + value + " : (" + *type + ")0" : value;
     } else if (in.op == ScalarOp::IndirectIndex) {
       // Wrapped once when negative, as Python indexing; then clamped into the dimension, so a
       // bad index cannot read outside the buffer (the interpreters report it as an error).
       auto size = index(in.index, i);
       if (!size)
         return size.takeError();
-      expr = std::string(in.constant != 0 ? "fx_indirect" : "fx_indirect_nowrap") + "((fx_index_t)" +
-             v[in.operands[0]] + ", " + *size + ")";
+      expr = std::string(in.constant != 0 ? "fx_indirect" : "fx_indirect_nowrap") +
+             "((fx_index_t)" + v[in.operands[0]] + ", " + *size + ")";
       v[j] = newTemp();
       line("const fx_index_t " + v[j] + " = " + expr + ";");
       printer_.localNames.insert(v[j]);
