@@ -526,7 +526,10 @@ Status lowerGridSampler(Lowerer &l, const Node &n, const BoundArgs &args) {
   const bool align = *alignArg;
   // Half-precision inputs compute in float (ATen's opmath), the others in their own type.
   const DType T = stored == DType::Float64 ? DType::Float64 : DType::Float32;
-  auto [op, vars] = startGather(l, n);
+  // Not a structured binding: the lambdas below capture both (clang 15 refuses that).
+  auto started = startGather(l, n);
+  LoopOp *op = started.first;
+  const std::vector<SymExpr> &vars = started.second;
   BodyBuilder b(*op);
   auto k = [&](double v) { return b.constant(v, T); };
   auto bin = [&](ScalarOp o, int32_t x, int32_t y) { return b.op(o, T, x, y); };

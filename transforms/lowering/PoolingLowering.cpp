@@ -825,7 +825,7 @@ Status lowerUpsampleNearest2d(Lowerer &l, const Node &n, const BoundArgs &args) 
   std::vector<SymExpr> vars = iterate(out->sizes, ranges, false);
   std::vector<SymExpr> at = vars;
   for (size_t d = 0; d < 2; ++d) {
-    auto [in, outN] = (*sizes)[d];
+    const int64_t in = (*sizes)[d].first, outN = (*sizes)[d].second; // captured below
     std::vector<std::array<int64_t, 3>> candidates = {{1, 0, 1}, {1, 0, 2}, {in, 0, outN}};
     if (auto m = dyadic(nearestScale(in, outN, scales[d]), outN))
       candidates.push_back({m->first, 0, m->second});
@@ -869,7 +869,7 @@ Status lowerUpsampleBilinear2d(Lowerer &l, const Node &n, const BoundArgs &args)
   SymExpr i0[2], i1[2];
   double scale[2];
   for (size_t d = 0; d < 2; ++d) {
-    auto [in, outN] = (*sizes)[d];
+    const int64_t in = (*sizes)[d].first, outN = (*sizes)[d].second; // captured below
     auto factor = upsampleScale(args, d);
     if (!factor)
       return factor.takeError();
@@ -1199,7 +1199,7 @@ Status lowerAdaptiveAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs
   }
   std::vector<CoverAxis> axes;
   for (size_t d = 0; d < 2; ++d) {
-    auto [in, outN] = (*sizes)[d];
+    const int64_t in = (*sizes)[d].first, outN = (*sizes)[d].second; // captured below
     const SymExpr &h = vars[lead + d];
     axes.push_back(coverAxis(
         in, outN, symFloorDiv(symMul(h, SymExpr(outN)), SymExpr(in)),
