@@ -2,6 +2,7 @@
 
 #include "exporters/DotStyle.h"
 #include "exporters/ModulePath.h"
+#include "exporters/ProvenanceText.h"
 #include "ir/Node.h"
 
 #include <algorithm>
@@ -24,6 +25,14 @@ std::string typeText(const NodeValue &v) {
   }
   if (const SymExpr *s = v.sym())
     return "Sym(" + s->str() + ")";
+  if (const auto *items = v.items()) {
+    std::string out = "(";
+    for (size_t i = 0; i < items->size(); ++i) {
+      out += i ? ", " : "";
+      out += (*items)[i].empty() ? "None" : typeText((*items)[i]);
+    }
+    return out + ")";
+  }
   return "";
 }
 
@@ -53,6 +62,24 @@ std::string edgeBytes(const Node &producer) {
 }
 
 std::string quoted(std::string_view s) { return "\"" + dotEscape(s) + "\""; }
+
+/// Inductor's provenance of a node: one line added to its label (what a kernel call computes,
+/// the kernels computing another node) and all of it as the tooltip.
+std::string provenanceAttributes(const Node &node, const NodeProvenance &p, std::string &label) {
+  bool call = node.target() == "fxkit.kernel" || node.target() == "fxkit.extern";
+  NodeProvenance shown;
+  if (call || p.kernels.empty())
+    shown.postGrad = p.postGrad;
+  else
+    shown.kernels = p.kernels;
+  std::vector<std::string> lines = provenanceLines(shown, 3);
+  if (!lines.empty())
+    label += "\\n" + dotEscape(lines.front());
+  std::string tooltip;
+  for (const std::string &line : provenanceLines(p, 40))
+    tooltip += (tooltip.empty() ? "" : "\\n") + dotEscape(line);
+  return ", tooltip=\"" + tooltip + "\"";
+}
 
 /// One box per module path; edges between modules carry the bytes crossing them.
 std::string writeModuleDot(const Graph &graph, const RenderOptions &options) {
@@ -190,6 +217,8 @@ std::string writeDot(const Graph &graph, const RenderOptions &options) {
     }
     if (std::string t = typeText(node->value()); !t.empty())
       label += "\\n" + dotEscape(t);
+    if (const NodeProvenance *p = node->provenance())
+      attrs += provenanceAttributes(*node, *p, label);
     std::string statement =
         "\"" + dotEscape(node->name()) + "\" [label=\"" + label + "\"" + attrs + "];\n";
     if (cluster.empty())

@@ -5,8 +5,10 @@
 /// code), each kernel launch (`fxkit.kernel`) is drawn in a cluster labelled and filled with
 /// its kernel's colour, holding the ATen ops fused into it (its `origins`), and extern calls
 /// (`fxkit.extern`) are hexagons of their own colour, so the program's structure shows at a
-/// glance. Needs no Graphviz library: DOT is plain text. Compiled programs have a richer view
-/// (loop ops, refused fusions): exporters/viz/ProgramDot.h.
+/// glance. A node with Inductor's provenance (ir/Node.h NodeProvenance) gets one more label
+/// line, the post-grad nodes a kernel call computes or the kernels computing a graph node, and
+/// all of its provenance as the tooltip. Needs no Graphviz library: DOT is plain text. Compiled
+/// programs have a richer view (loop ops, refused fusions): exporters/viz/ProgramDot.h.
 
 #include "exporters/RenderOptions.h"
 #include "ir/Graph.h"

@@ -9,6 +9,9 @@
 #ifdef FXKIT_HAVE_JSON
 #include "exporters/json/FxkitJsonWriter.h"
 #endif
+#ifdef FXKIT_HAVE_PT2
+#include "exporters/pt2/Pt2Writer.h"
+#endif
 
 #include <cerrno>
 #include <cstdio>
@@ -20,8 +23,17 @@
 
 namespace fxkit {
 
-Expected<std::string> exportGraph(const Graph &graph, GraphFormat format) {
+Expected<std::string> exportGraph(const Graph &graph, GraphFormat format,
+                                  std::string_view outputPath) {
   switch (format) {
+  case GraphFormat::Pt2:
+#ifdef FXKIT_HAVE_PT2
+    return writePt2(graph, pt2ArchiveName(outputPath));
+#else
+    (void)outputPath;
+    return Error("this fxkit was built without PT2 archive support (needs nlohmann-json and "
+                 "zlib1g-dev)");
+#endif
   case GraphFormat::FxText:
     return printFxText(graph);
   case GraphFormat::FxPy:

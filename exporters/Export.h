@@ -10,7 +10,10 @@
 
 namespace fxkit {
 
-Expected<std::string> exportGraph(const Graph &graph, GraphFormat format);
+/// `outputPath` (optional) is where the result goes: a PT2 archive names its top-level folder
+/// after it, as PyTorch does.
+Expected<std::string> exportGraph(const Graph &graph, GraphFormat format,
+                                  std::string_view outputPath = {});
 
 /// Writes content to path atomically: a temporary file in the same folder, then rename, so a
 /// failure never leaves a partial file. "-" writes to stdout.

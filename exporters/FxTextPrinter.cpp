@@ -3,6 +3,7 @@
 
 #include "exporters/FxTextPrinter.h"
 
+#include "importers/FxTextParser.h"
 #include "importers/PyLexer.h"
 
 #include <charconv>
@@ -93,6 +94,15 @@ void printArg(std::string &out, const Argument &a, bool repr) {
   case K::Opaque:
     out += a.asString();
     return;
+  case K::Slice: // str(slice(...)) shows its parts' repr: nodes by bare name
+    out += "slice(";
+    for (size_t i = 0; i < a.items().size(); ++i) {
+      if (i)
+        out += ", ";
+      printArg(out, a.items()[i], /*repr=*/true);
+    }
+    out += ')';
+    return;
   }
 }
 
@@ -109,11 +119,15 @@ void printNode(std::string &out, const Node &n, const FxTextOptions &options) {
   out += '%';
   out += n.name();
   out += " : ";
-  if (const TensorType *t = n.value().tensor(); options.tensorTypes && t) {
+  // A node read typed (Python type kFxTensorAnnotationType) prints typed; once its value is
+  // gone (set-meta, a pass), plainly, as format_node prints a node without a tensor value.
+  const TensorType *t = n.value().tensor();
+  const bool annotated = n.pythonType() == kFxTensorAnnotationType;
+  if (t && (options.tensorTypes || annotated)) {
     out += "Tensor \"";
     t->print(out);
     out += '"';
-  } else if (!n.pythonType().empty()) {
+  } else if (!n.pythonType().empty() && !annotated) {
     out += n.pythonType();
     out += ' ';
   }

@@ -9,6 +9,8 @@ namespace fxkit {
 
 struct FxTextOptions {
   /// Print each node's tensor type as Inductor's comments do: `%x : Tensor "f32[4][1]cpu"[...]`.
+  /// Without it, nodes that were read that way (Python type kFxTensorAnnotationType) still
+  /// print typed, and all others as `str(graph)` does.
   bool tensorTypes = false;
 };
 

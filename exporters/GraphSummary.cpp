@@ -19,6 +19,15 @@ std::string valueTypeString(const NodeValue &value) {
     }
     return out + (ts->size() == 1 ? ",)" : ")");
   }
+  if (const auto *items = value.items()) {
+    std::string out = "(";
+    for (size_t i = 0; i < items->size(); ++i) {
+      if (i)
+        out += ", ";
+      out += (*items)[i].empty() ? "None" : valueTypeString((*items)[i]);
+    }
+    return out + (items->size() == 1 ? ",)" : ")");
+  }
   return "";
 }
 
@@ -50,8 +59,9 @@ GraphSummary summarizeGraph(const Graph &graph) {
     if (n->op() == OpKind::Placeholder)
       s.inputs.push_back({n->name(), valueTypeString(n->value())});
     if (n->op() == OpKind::Output && !n->args().items().empty())
-      n->args().items()[0].forEachNode(
-          [&s](Node *out) { s.outputs.push_back({out->name(), valueTypeString(out->value())}); });
+      n->args().items()[0].forEachNode([&s](Node *out) {
+        s.outputs.push_back({out->name(), valueTypeString(out->value())});
+      });
   }
   s.targetCounts.assign(targets.begin(), targets.end());
   std::stable_sort(s.targetCounts.begin(), s.targetCounts.end(),

@@ -40,8 +40,11 @@ std::string writeHtmlReport(const HtmlReport &r) {
                   "<title>fxkit report: " +
                   xmlEscape(r.title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
   h += "<h1>fxkit report: <code>" + xmlEscape(r.title) + "</code></h1>\n";
-  h += "<nav><a href=\"#graph\">graph</a><a href=\"#kernels\">kernels</a>"
-       "<a href=\"#fusion\">fusion decisions</a><a href=\"#memory\">memory</a>"
+  const bool inductor = !r.inductorKernels.empty();
+  h += "<nav><a href=\"#graph\">graph</a><a href=\"#kernels\">kernels</a>";
+  if (inductor)
+    h += "<a href=\"#inductor\">Inductor's kernels</a>";
+  h += "<a href=\"#fusion\">fusion decisions</a><a href=\"#memory\">memory</a>"
        "<a href=\"#passes\">passes</a></nav>\n<ul>\n";
   for (const std::string &f : r.facts)
     h += "<li>" + xmlEscape(f) + "</li>\n";
@@ -54,12 +57,14 @@ std::string writeHtmlReport(const HtmlReport &r) {
 
   h += section("kernels", ("Kernels (" + std::to_string(r.kernels.size()) + ")").c_str());
   h += note(r.sourceNote);
-  h += "<table>\n<tr><th>#</th><th>kernel</th><th>computes</th><th>space, bytes</th></tr>\n";
+  h += "<table>\n<tr><th>#</th><th>kernel</th><th>computes</th><th>space, bytes</th>";
+  h += inductor ? "<th>Inductor's kernels of the same nodes</th></tr>\n" : "</tr>\n";
   for (size_t i = 0; i < r.kernels.size(); ++i) {
     const HtmlReport::Kernel &k = r.kernels[i];
     h += "<tr><td class=\"n\">" + std::to_string(i) + "</td><td class=\"m\">" + xmlEscape(k.name) +
          (k.isExtern ? " <em>(extern)</em>" : "") + "</td><td class=\"m\">" + xmlEscape(k.ops) +
-         "</td><td class=\"m\">" + xmlEscape(k.detail) + "</td></tr>\n";
+         "</td><td class=\"m\">" + xmlEscape(k.detail) + "</td>";
+    h += inductor ? "<td class=\"m\">" + xmlEscape(k.inductor) + "</td></tr>\n" : "</tr>\n";
   }
   h += "</table>\n";
   // Each distinct generated kernel's source once, folded.
@@ -75,6 +80,19 @@ std::string writeHtmlReport(const HtmlReport &r) {
     shown.push_back(k.name);
     h += "<details><summary><code>" + xmlEscape(k.name) + "</code></summary>\n<pre>" +
          xmlEscape(k.source) + "</pre>\n</details>\n";
+  }
+
+  if (inductor) {
+    h += section("inductor", ("Inductor's kernels (" + std::to_string(r.inductorKernels.size()) +
+                              ", from its provenance mapping)")
+                                 .c_str());
+    h += "<table>\n<tr><th>kernel call</th><th>computes</th><th>pre-grad nodes</th>"
+         "<th>fxkit's kernels of the same nodes</th></tr>\n";
+    for (const HtmlReport::InductorKernel &k : r.inductorKernels)
+      h += "<tr><td class=\"m\">" + xmlEscape(k.handle) + "</td><td class=\"m\">" +
+           xmlEscape(k.nodes) + "</td><td class=\"m\">" + xmlEscape(k.preGrad) +
+           "</td><td class=\"m\">" + xmlEscape(k.fxkit) + "</td></tr>\n";
+    h += "</table>\n";
   }
 
   size_t refused = 0;

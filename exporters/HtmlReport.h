@@ -18,9 +18,10 @@ struct HtmlReport {
   struct Kernel {
     std::string name;
     bool isExtern = false;
-    std::string ops;    ///< the loop ops and ATen ops it computes
-    std::string detail; ///< iteration space, bytes
-    std::string source; ///< generated code (OpenCL C); empty for extern calls
+    std::string ops;      ///< the loop ops and ATen ops it computes
+    std::string detail;   ///< iteration space, bytes
+    std::string source;   ///< generated code (OpenCL C); empty for extern calls
+    std::string inductor; ///< Inductor's kernel calls computing the same nodes (provenance)
   };
   std::vector<Kernel> kernels;
   std::string sourceNote; ///< why there is no source (code generation failed)
@@ -31,6 +32,16 @@ struct HtmlReport {
   std::vector<Decision> decisions;
   std::string timelineSvg; ///< an SVG document; empty: see timelineNote
   std::string timelineNote;
+  /// Inductor's kernel calls, where the graph was read with its provenance mapping
+  /// (ir/Node.h NodeProvenance): what each computes and which of fxkit's kernels compute the
+  /// same nodes. Empty: no provenance, and the section is left out.
+  struct InductorKernel {
+    std::string handle;  ///< `name:N`
+    std::string nodes;   ///< the graph's nodes it computes
+    std::string preGrad; ///< the pre-grad nodes behind them
+    std::string fxkit;   ///< fxkit's kernels computing those nodes
+  };
+  std::vector<InductorKernel> inductorKernels;
   struct Pass {
     std::string name;
     double seconds = 0;

@@ -17,7 +17,7 @@ void printPyArg(std::string &out, const Argument &root) {
     Frame &f = stack.back();
     const Argument &a = *f.arg;
     using K = Argument::Kind;
-    if (!a.isContainer()) {
+    if (!a.isContainer() && a.kind() != K::Slice) {
       switch (a.kind()) {
       case K::None:
         out += "None";
@@ -65,7 +65,7 @@ void printPyArg(std::string &out, const Argument &root) {
     bool isDict = a.kind() == K::Dict;
     size_t step = isDict ? 2 : 1;
     if (f.next == 0)
-      out += a.kind() == K::List ? "[" : isDict ? "{" : "(";
+      out += a.kind() == K::List ? "[" : isDict ? "{" : a.kind() == K::Slice ? "slice(" : "(";
     if (f.next >= items.size()) {
       if (a.kind() == K::Tuple && items.size() == 1)
         out += ",";

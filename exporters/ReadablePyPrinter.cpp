@@ -1,7 +1,11 @@
 #include "exporters/ReadablePyPrinter.h"
 
 #include "exporters/PyRepr.h"
+#include "importers/FxTextParser.h"
+#include "importers/PyOperators.h"
 
+#include <algorithm>
+#include <cctype>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -10,30 +14,39 @@ namespace fxkit {
 
 namespace {
 
-/// torch.fx's magic_methods: operator.* targets printed as Python operators.
-const char *binaryOperator(std::string_view target) {
-  static const std::pair<std::string_view, const char *> kOps[] = {
-      {"operator.add", " + "},       {"operator.sub", " - "},     {"operator.mul", " * "},
-      {"operator.floordiv", " // "}, {"operator.truediv", " / "}, {"operator.div", " / "},
-      {"operator.mod", " % "},       {"operator.pow", " ** "},    {"operator.lshift", " << "},
-      {"operator.rshift", " >> "},   {"operator.and_", " & "},    {"operator.or_", " | "},
-      {"operator.xor", " ^ "},       {"operator.matmul", " @ "},  {"operator.eq", " == "},
-      {"operator.ne", " != "},       {"operator.lt", " < "},      {"operator.gt", " > "},
-      {"operator.le", " <= "},       {"operator.ge", " >= "}};
-  for (const auto &[name, op] : kOps)
-    if (name == target)
-      return op;
-  return nullptr;
+/// The operator FX prints for a binary operator.* target (operator.div as `/` too).
+std::string_view binaryOperator(std::string_view target) {
+  if (target == "operator.div")
+    return "/";
+  const PyOperator *op = findPyOperatorByTarget(kPyBinaryOperators, target);
+  return op ? op->token : std::string_view();
 }
 
-const char *unaryOperator(std::string_view target) {
-  if (target == "operator.neg")
-    return "-";
-  if (target == "operator.pos")
-    return "+";
-  if (target == "operator.invert")
-    return "~";
-  return nullptr;
+/// Python's str.isidentifier() for ASCII names.
+bool isIdentifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
+    return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+           static_cast<unsigned char>(c) >= 0x80;
+  });
+}
+
+/// torch.fx's _format_target: `self.a.b`, with `getattr(self.a, "0")` for parts that are not
+/// identifiers.
+std::string formatTarget(std::string base, std::string_view target) {
+  size_t start = 0;
+  for (;;) {
+    size_t dot = target.find('.', start);
+    std::string_view part = target.substr(start, dot == std::string_view::npos ? dot : dot - start);
+    if (isIdentifier(part))
+      base += "." + std::string(part);
+    else
+      base = "getattr(" + base + ", \"" + std::string(part) + "\")";
+    if (dot == std::string_view::npos)
+      return base;
+    start = dot + 1;
+  }
 }
 
 /// `a, b, k = v` as FX's _format_args writes them.
@@ -75,13 +88,24 @@ std::unordered_map<const Node *, std::vector<const Node *>> lastUses(const Graph
 
 } // namespace
 
-std::string printReadablePy(const Graph &graph) {
+namespace {
+
+/// One class: `class Name(torch.nn.Module):`, forward, then the child GraphModules' classes
+/// indented one level (torch/fx/graph_module.py's _print_readable).
+std::string printModule(const Graph &graph) {
   std::string out = "class " + graph.moduleName + "(torch.nn.Module):\n    def forward(self";
   std::string body;
   auto uses = lastUses(graph);
   for (Node *n : graph) {
     std::string annotation = pyValueAnnotation(n->value());
-    std::string typed = annotation.empty() ? "" : ": \"" + annotation + "\"";
+    // The value's annotation, else the node's Python type as FX writes node.type (not the
+    // mark of typed FX text, which is no Python type).
+    std::string_view pythonType = n->pythonType();
+    if (pythonType == kFxTensorAnnotationType)
+      pythonType = {};
+    std::string typed = !annotation.empty()   ? ": \"" + annotation + "\""
+                        : !pythonType.empty() ? " : " + std::string(pythonType)
+                                              : "";
     if (n->op() == OpKind::Placeholder) {
       out += ", ";
       out += n->target();
@@ -90,11 +114,12 @@ std::string printReadablePy(const Graph &graph) {
         out += " = ";
         printPyArg(out, n->args().items()[0]);
       }
-      if (n->target() != n->name()) {
-        body += "        " + n->name() + " = ";
-        body += n->target();
-        body += "\n";
-      }
+      std::string raw;
+      for (char c : n->target())
+        if (c != '*')
+          raw += c;
+      if (raw != n->name())
+        body += "        " + n->name() + " = " + raw + "\n";
       continue;
     }
     body += "        ";
@@ -107,57 +132,87 @@ std::string printReadablePy(const Graph &graph) {
       body += "\n";
       continue;
     }
-    body += n->name() + typed + " = ";
     const auto &args = n->args().items();
     std::string_view target = n->target();
-    switch (n->op()) {
-    case OpKind::CallMethod:
-      if (!args.empty())
-        printPyArg(body, args[0]);
-      body += ".";
-      body += target;
-      body += "(";
-      printCallArgs(body, n->args(), 1, n->kwargs());
-      body += ")";
-      break;
-    case OpKind::CallModule:
-      body += "self.";
-      body += target;
-      body += "(";
-      printCallArgs(body, n->args(), 0, n->kwargs());
-      body += ")";
-      break;
-    case OpKind::GetAttr:
-      body += "self.";
-      body += target;
-      break;
-    default: { // call_function
-      const char *bin = binaryOperator(target);
-      const char *un = unaryOperator(target);
-      if (target == "operator.getitem" && args.size() == 2 && n->kwargs().dictSize() == 0) {
-        printPyArg(body, args[0]);
-        body += "[";
-        printPyArg(body, args[1]);
-        body += "]";
-      } else if (bin && args.size() == 2 && n->kwargs().dictSize() == 0) {
-        printPyArg(body, args[0]);
-        body += bin;
-        printPyArg(body, args[1]);
-      } else if (un && args.size() == 1 && n->kwargs().dictSize() == 0) {
-        body += un;
-        printPyArg(body, args[0]);
-      } else if (target == "getattr" && args.size() == 2 &&
-                 args[1].kind() == Argument::Kind::String) {
-        printPyArg(body, args[0]);
-        body += ".";
-        body += args[1].asString();
-      } else {
-        body += target;
+    const bool noKwargs = n->kwargs().dictSize() == 0;
+    const PyOperator *inplace = findPyOperatorByTarget(kPyInplaceOperators, target);
+    if (inplace && args.size() == 2 && noKwargs) {
+      // `a += b;  iadd = a`
+      printPyArg(body, args[0]);
+      body += " " + std::string(inplace->token) + " ";
+      printPyArg(body, args[1]);
+      body += ";  " + n->name() + typed + " = ";
+      printPyArg(body, args[0]);
+    } else if (target == "operator.setitem" && args.size() == 3 && noKwargs) {
+      // `a[i] = v;  setitem = a`
+      printPyArg(body, args[0]);
+      body += "[";
+      printPyArg(body, args[1]);
+      body += "] = ";
+      printPyArg(body, args[2]);
+      body += ";  " + n->name() + typed + " = ";
+      printPyArg(body, args[0]);
+    } else {
+      body += n->name() + typed + " = ";
+      switch (n->op()) {
+      case OpKind::CallMethod: {
+        std::string self;
+        if (!args.empty())
+          printPyArg(self, args[0]);
+        body += formatTarget(self, target);
+        body += "(";
+        printCallArgs(body, n->args(), 1, n->kwargs());
+        body += ")";
+        break;
+      }
+      case OpKind::CallModule:
+        body += formatTarget("self", target);
         body += "(";
         printCallArgs(body, n->args(), 0, n->kwargs());
         body += ")";
+        break;
+      case OpKind::GetAttr:
+        body += formatTarget("self", target);
+        break;
+      case OpKind::CallFunction: {
+        std::string_view bin = binaryOperator(target);
+        const PyOperator *un = findPyOperatorByTarget(kPyUnaryOperators, target);
+        if (target == "operator.getitem" && args.size() == 2 && noKwargs) {
+          printPyArg(body, args[0]);
+          body += "[";
+          printPyArg(body, args[1]);
+          body += "]";
+        } else if (!bin.empty() && args.size() == 2 && noKwargs) {
+          printPyArg(body, args[0]);
+          body += " " + std::string(bin) + " ";
+          printPyArg(body, args[1]);
+        } else if (un && args.size() == 1 && noKwargs) {
+          body += un->token;
+          printPyArg(body, args[0]);
+        } else if ((target == "builtins.getattr" || target == "getattr") && args.size() == 2 &&
+                   args[1].kind() == Argument::Kind::String && isIdentifier(args[1].asString())) {
+          std::string self;
+          printPyArg(self, args[0]);
+          body += formatTarget(self, args[1].asString());
+        } else {
+          // Builtins by their bare names; operator.* functions FX has no operator for under
+          // the name its add_global gives them (`_operator_not_`).
+          if (target.starts_with("builtins.") && isPyBuiltinFunction(target.substr(9)))
+            body += target.substr(9);
+          else if (target.starts_with("operator."))
+            body += "_operator_" + std::string(target.substr(9));
+          else
+            body += target;
+          body += "(";
+          printCallArgs(body, n->args(), 0, n->kwargs());
+          body += ")";
+        }
+        break;
       }
-    }
+      case OpKind::Placeholder:
+      case OpKind::Output:
+        break; // handled above
+      }
     }
     // Frees after the last use, plus the node itself when nothing uses it (FX frees unused
     // results right away).
@@ -176,7 +231,24 @@ std::string printReadablePy(const Graph &graph) {
   }
   out += "):\n";
   out += body;
+  for (const auto &child : graph.submodules) {
+    std::string inner = printModule(*child);
+    out += "\n";
+    size_t pos = 0;
+    while (pos < inner.size()) {
+      size_t eol = inner.find('\n', pos);
+      size_t end = eol == std::string::npos ? inner.size() : eol + 1;
+      if (end - pos > 1)
+        out += "    ";
+      out.append(inner, pos, end - pos);
+      pos = end;
+    }
+  }
   return out;
 }
+
+} // namespace
+
+std::string printReadablePy(const Graph &graph) { return printModule(graph); }
 
 } // namespace fxkit

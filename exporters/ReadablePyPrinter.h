@@ -7,7 +7,8 @@
 
 namespace fxkit {
 
-/// Prints the graph as `print_readable()` does (comments with stack traces are not kept).
+/// Prints the graph as `print_readable()` does, its submodules as nested classes (comments
+/// with stack traces are not kept).
 std::string printReadablePy(const Graph &graph);
 
 } // namespace fxkit

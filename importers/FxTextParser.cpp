@@ -95,6 +95,7 @@ private:
   bool parseContainer(Argument &out, int depth, bool repr);
   bool parseScalar(Argument &out, std::string_view key, bool repr);
   bool classify(Argument &out, std::string_view t, std::string_view key, bool repr, size_t at);
+  bool classifySlice(Argument &out, std::string_view t, size_t at);
   bool lookupNode(std::string_view name, size_t at, Node *&out);
 
   std::string_view text_;
@@ -108,7 +109,6 @@ private:
   int lastLineNo_ = 0;
   size_t pos_ = 0;
   bool seenReturn_ = false;
-  bool seenNonPlaceholder_ = false;
   /// The last nodes defined, most recent at recent_[recentNext_ - 1] (a ring).
   std::array<Node *, 8> recent_{};
   size_t recentNext_ = 0;
@@ -362,11 +362,48 @@ bool Parser::classify(Argument &out, std::string_view t, std::string_view key, b
       return true;
     }
   }
+  if (t.starts_with("slice(") && t.ends_with(")"))
+    return classifySlice(out, t, at);
   if (t == "Ellipsis" || t.find_first_of("()[]{}<>'\" \t") != std::string_view::npos) {
     out = Argument::opaque(t);
     return true;
   }
   out = Argument::string(t);
+  return true;
+}
+
+/// `slice(0, s27, None)`: FX prints a slice with str(), so its parts appear as repr() does,
+/// nodes by bare name (Dynamo's subscripts with symbolic bounds). Anything but three plain
+/// parts stays opaque text.
+bool Parser::classifySlice(Argument &out, std::string_view t, size_t at) {
+  constexpr size_t open = 6; // "slice("
+  std::string_view inner = t.substr(open, t.size() - open - 1);
+  if (inner.find_first_of("()[]{}'\"") != std::string_view::npos) {
+    out = Argument::opaque(t);
+    return true;
+  }
+  Argument parts[3];
+  size_t begin = 0;
+  for (int k = 0; k < 3; ++k) {
+    size_t comma = inner.find(',', begin);
+    if ((k < 2) != (comma != std::string_view::npos)) {
+      out = Argument::opaque(t);
+      return true;
+    }
+    size_t end = k < 2 ? comma : inner.size();
+    size_t from = begin;
+    while (from < end && inner[from] == ' ')
+      ++from;
+    std::string_view part = inner.substr(from, end - from);
+    if (part.empty() || part.back() == ' ') {
+      out = Argument::opaque(t);
+      return true;
+    }
+    if (!classify(parts[k], part, "", /*repr=*/true, at + open + from))
+      return false;
+    begin = end + 1;
+  }
+  out = Argument::slice(std::move(parts[0]), std::move(parts[1]), std::move(parts[2]));
   return true;
 }
 
@@ -426,13 +463,9 @@ bool Parser::parseNodeLine() {
   std::optional<OpKind> op = opText == "PlaceHolder" ? OpKind::Placeholder : parseOpKind(opText);
   if (!op || *op == OpKind::Output)
     return fail("unknown op kind '" + std::string(opText) + "'", opAt);
+  // A placeholder may follow other nodes (torch.export's unlifted module reads its get_attr
+  // nodes first): Graph.lint allows it, and so does verifyGraph.
   pos_ += opText.size();
-  if (*op == OpKind::Placeholder) {
-    if (seenNonPlaceholder_ && !options_.partial)
-      return fail("placeholder after a non-placeholder node", opAt);
-  } else {
-    seenNonPlaceholder_ = true;
-  }
   if (!expect("[target=", "'[target=' after the op"))
     return false;
 
@@ -492,8 +525,10 @@ bool Parser::parseNodeLine() {
   recent_[recentNext_++ % recent_.size()] = n;
   if (!pythonType.empty())
     n->setPythonType(pythonType);
-  if (tensorType)
+  if (tensorType) {
+    n->setPythonType(kFxTensorAnnotationType);
     n->value().v = std::move(*tensorType);
+  }
   return true;
 }
 

@@ -11,6 +11,13 @@
 
 namespace fxkit {
 
+/// The Python type of a node read with a tensor type annotation: PyTorch's
+/// `format_node(include_tensor_metadata=True)` (Inductor's output code comments, typed dumps)
+/// writes `%x : Tensor "f32[8, 8][8, 1]cuda:0"[num_users=1] = ...` where `str(graph)` writes
+/// the node's Python type. The node gets this type and the annotation as its value, and prints
+/// that way again (FxTextPrinter), so typed text round-trips byte for byte.
+inline constexpr std::string_view kFxTensorAnnotationType = "Tensor";
+
 /// How strictly parseFxText reads its input.
 struct FxTextParseOptions {
   /// Reads a fragment of a graph, such as the node comments in Inductor's output code: the

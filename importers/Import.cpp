@@ -10,6 +10,10 @@
 #ifdef FXKIT_HAVE_JSON
 #include "importers/json/FxkitJsonReader.h"
 #include "importers/json/NodesJson.h"
+#include "importers/json/Provenance.h"
+#endif
+#ifdef FXKIT_HAVE_PT2
+#include "importers/pt2/Pt2Reader.h"
 #endif
 
 #include <cerrno>
@@ -44,6 +48,8 @@ std::string_view graphFormatName(GraphFormat format) {
     return "png";
   case GraphFormat::Pdf:
     return "pdf";
+  case GraphFormat::Pt2:
+    return "pt2";
   }
   return "?";
 }
@@ -69,6 +75,8 @@ std::optional<GraphFormat> parseGraphFormat(std::string_view name) {
     return GraphFormat::Png;
   if (name == "pdf")
     return GraphFormat::Pdf;
+  if (name == "pt2")
+    return GraphFormat::Pt2;
   return std::nullopt;
 }
 
@@ -95,6 +103,8 @@ std::optional<GraphFormat> detectGraphFormat(const std::string &path, std::strin
     return GraphFormat::Png;
   if (endsWith(".pdf"))
     return GraphFormat::Pdf;
+  if (endsWith(".pt2") || content.starts_with("PK\x03\x04") || content.starts_with("PK\x05\x06"))
+    return GraphFormat::Pt2; // torch.export archives are zips
   size_t start = content.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos)
     return std::nullopt;
@@ -171,6 +181,14 @@ Expected<Graph> importGraph(std::string_view text, GraphFormat format,
     return Error(std::string(graphFormatName(format)) +
                  " is an output format only (read fx, fxpy, json, inductor-py, inductor-ir "
                  "or inductor-cpp)");
+  case GraphFormat::Pt2:
+#ifdef FXKIT_HAVE_PT2
+    graph = importPt2(text, fileName);
+    break;
+#else
+    return Error("this fxkit was built without PT2 archive support (needs nlohmann-json and "
+                 "zlib1g-dev)");
+#endif
   case GraphFormat::Dot:
     // DOT drops the arguments a graph needs (constants, kwargs), so it cannot be read back.
     return Error("dot is an output format only (read fx, fxpy, json, inductor-py, inductor-ir "
@@ -187,7 +205,7 @@ Expected<Graph> importGraph(std::string_view text, GraphFormat format,
 }
 
 Expected<Graph> importGraphFile(const std::string &path, std::optional<GraphFormat> format,
-                                bool attachSidecar) {
+                                bool attachSidecar, const std::string &provenance) {
   auto text = readTextFile(path);
   if (!text)
     return text.takeError();
@@ -213,6 +231,23 @@ Expected<Graph> importGraphFile(const std::string &path, std::optional<GraphForm
         return st.takeError();
     }
   }
+  // Inductor's provenance mapping: named, or the one in the wrapper's debug folder.
+  std::string mapping = provenance;
+  if (mapping.empty() && attachSidecar && path != "-" &&
+      (*format == GraphFormat::InductorPy || *format == GraphFormat::InductorCpp ||
+       std::filesystem::path(path).filename() == "fx_graph_transformed.py")) {
+    std::error_code ec;
+    auto beside = std::filesystem::path(path).parent_path() / kInductorProvenanceFileName;
+    if (std::filesystem::is_regular_file(beside, ec))
+      mapping = beside.string();
+  }
+  if (!mapping.empty())
+    if (auto attached = attachInductorProvenanceFile(*graph, mapping, !provenance.empty());
+        !attached)
+      return attached.takeError();
+#else
+  if (!provenance.empty())
+    return Error("--provenance reads JSON: this fxkit was built without nlohmann-json");
 #endif
   return graph;
 }

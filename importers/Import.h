@@ -17,6 +17,8 @@ namespace fxkit {
 /// (importers/inductor/InductorCppWrapper.h).
 /// Dot: Graphviz DOT (exporters/DotWriter.h), Svg/Png/Pdf: its picture laid out by libgvc
 /// (exporters/GraphvizRender.h), all write only: pictures, not graphs to read back.
+/// Pt2: torch.export's archive (`.pt2`, importers/pt2/Pt2Reader.h), read and written
+/// (exporters/pt2/Pt2Writer.h); binary, so its "text" is the archive's bytes.
 enum class GraphFormat {
   FxText,
   FxPy,
@@ -27,7 +29,8 @@ enum class GraphFormat {
   Dot,
   Svg,
   Png,
-  Pdf
+  Pdf,
+  Pt2
 };
 
 /// "fx", "fxpy", "json", "inductor-py", "inductor-ir", "inductor-cpp".
@@ -36,8 +39,9 @@ std::optional<GraphFormat> parseGraphFormat(std::string_view name);
 
 /// Format from the file name (`.graph.txt`/`.txt`: fx, or inductor-ir when a `.txt` starts
 /// with a scheduler node header such as `op0: SchedulerNode(`; `.py`: fxpy or, when the content
-/// is Inductor's wrapper code, inductor-py, `.json`: json), else from the content (`graph():`,
-/// `class `, `{`, `async_compile` with `def call(`, a scheduler node header).
+/// is Inductor's wrapper code, inductor-py, `.json`: json, `.pt2`: pt2), else from the content
+/// (`graph():`, `class `, `{`, `async_compile` with `def call(`, a scheduler node header, a zip's
+/// `PK` signature).
 std::optional<GraphFormat> detectGraphFormat(const std::string &path, std::string_view content);
 
 /// Reads a whole file ("-" is stdin). Errors name the path.
@@ -46,9 +50,13 @@ Expected<std::string> readTextFile(const std::string &path);
 /// Parses text of the given format and verifies the result.
 Expected<Graph> importGraph(std::string_view text, GraphFormat format, const std::string &fileName);
 
-/// readTextFile + detect (unless given) + importGraph. For fx text, a sibling
-/// `X.nodes.json` next to `X.graph.txt` is attached when present and attachSidecar is set.
+/// readTextFile + detect (unless given) + importGraph. With attachSidecar, the files PyTorch
+/// writes beside a graph are attached when present: for fx text, `X.nodes.json` next to
+/// `X.graph.txt`; for Inductor wrapper code and `fx_graph_transformed.py`, Inductor's
+/// provenance mapping (`inductor_provenance_tracking_node_mappings.json` of the same debug
+/// folder; importers/json/Provenance.h). `provenance` names a mapping file to attach instead
+/// (always; an error when it names none of the graph's nodes).
 Expected<Graph> importGraphFile(const std::string &path, std::optional<GraphFormat> format = {},
-                                bool attachSidecar = true);
+                                bool attachSidecar = true, const std::string &provenance = {});
 
 } // namespace fxkit

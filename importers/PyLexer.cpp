@@ -14,7 +14,8 @@ std::string_view sourceLine(std::string_view text, int line) {
     start = nl + 1;
   }
   size_t end = text.find('\n', start);
-  std::string_view out = text.substr(start, end == std::string_view::npos ? text.npos : end - start);
+  std::string_view out =
+      text.substr(start, end == std::string_view::npos ? text.npos : end - start);
   if (!out.empty() && out.back() == '\r')
     out.remove_suffix(1);
   if (out.size() > 200)
@@ -134,14 +135,16 @@ Expected<std::vector<Token>> lexPython(std::string_view text, const std::string 
       out.push_back({Token::Kind::Ident, text.substr(start, i - start), line, col(start)});
       continue;
     }
-    if (std::isdigit(uc) || (c == '.' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])))) {
+    if (std::isdigit(uc) || (c == '.' && i + 1 < text.size() &&
+                             std::isdigit(static_cast<unsigned char>(text[i + 1])))) {
       bool isFloat = false;
       if (c == '0' && i + 1 < text.size() && (text[i + 1] == 'x' || text[i + 1] == 'X')) {
         i += 2;
         while (i < text.size() && std::isxdigit(static_cast<unsigned char>(text[i])))
           ++i;
       } else {
-        while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '_'))
+        while (i < text.size() &&
+               (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '_'))
           ++i;
         if (i < text.size() && text[i] == '.') {
           isFloat = true;
@@ -163,11 +166,15 @@ Expected<std::vector<Token>> lexPython(std::string_view text, const std::string 
           }
         }
       }
+      if (i < text.size() && (text[i] == 'j' || text[i] == 'J')) { // imaginary literal: 2j
+        isFloat = true;
+        ++i;
+      }
       if (i < text.size() && isIdentStart(static_cast<unsigned char>(text[i])) && text[i] != 'L')
         return fail("malformed number '" + std::string(text.substr(start, i - start + 1)) + "'",
                     start);
-      out.push_back({isFloat ? Token::Kind::Float : Token::Kind::Int,
-                     text.substr(start, i - start), line, col(start)});
+      out.push_back({isFloat ? Token::Kind::Float : Token::Kind::Int, text.substr(start, i - start),
+                     line, col(start)});
       continue;
     }
     if (c == '\'' || c == '"') {
@@ -210,8 +217,9 @@ Expected<std::vector<Token>> lexPython(std::string_view text, const std::string 
       continue;
     }
     static constexpr std::string_view kThree[] = {"**=", "//=", "...", ">>=", "<<="};
-    static constexpr std::string_view kTwo[] = {"**", "//", "->", "==", "!=", "<=", ">=", "+=",
-                                                "-=", "*=", "/=", "<<", ">>", ":="};
+    static constexpr std::string_view kTwo[] = {
+        "**", "//", "->", "==", "!=", "<=", ">=", "+=", "-=", "*=",
+        "/=", "%=", "&=", "|=", "^=", "@=", "<<", ">>", ":="};
     size_t len = 0;
     for (std::string_view p : kThree)
       if (text.substr(i, 3) == p)
@@ -243,7 +251,8 @@ Expected<std::string> decodePyString(std::string_view s) {
   if (q == std::string_view::npos)
     return Error("not a string literal");
   bool raw = s.substr(0, q).find_first_of("rR") != std::string_view::npos;
-  std::string_view quote = s.substr(q, s.substr(q, 3) == std::string(3, s[q]) && s.size() >= q + 6 ? 3 : 1);
+  std::string_view quote =
+      s.substr(q, s.substr(q, 3) == std::string(3, s[q]) && s.size() >= q + 6 ? 3 : 1);
   std::string_view body = s.substr(q + quote.size(), s.size() - q - 2 * quote.size());
   std::string out;
   for (size_t i = 0; i < body.size(); ++i) {
@@ -254,18 +263,34 @@ Expected<std::string> decodePyString(std::string_view s) {
     }
     char e = body[++i];
     switch (e) {
-    case 'n': out.push_back('\n'); break;
-    case 't': out.push_back('\t'); break;
-    case 'r': out.push_back('\r'); break;
-    case '0': out.push_back('\0'); break;
-    case '\\': out.push_back('\\'); break;
-    case '\'': out.push_back('\''); break;
-    case '"': out.push_back('"'); break;
-    case '\n': break;
+    case 'n':
+      out.push_back('\n');
+      break;
+    case 't':
+      out.push_back('\t');
+      break;
+    case 'r':
+      out.push_back('\r');
+      break;
+    case '0':
+      out.push_back('\0');
+      break;
+    case '\\':
+      out.push_back('\\');
+      break;
+    case '\'':
+      out.push_back('\'');
+      break;
+    case '"':
+      out.push_back('"');
+      break;
+    case '\n':
+      break;
     case 'x':
       if (i + 2 < body.size() + 0 && std::isxdigit(static_cast<unsigned char>(body[i + 1])) &&
           std::isxdigit(static_cast<unsigned char>(body[i + 2]))) {
-        out.push_back(static_cast<char>(std::stoi(std::string(body.substr(i + 1, 2)), nullptr, 16)));
+        out.push_back(
+            static_cast<char>(std::stoi(std::string(body.substr(i + 1, 2)), nullptr, 16)));
         i += 2;
         break;
       }
@@ -279,14 +304,23 @@ Expected<std::string> decodePyString(std::string_view s) {
 }
 
 std::string pyStringRepr(std::string_view v) {
-  char q = (v.find('\'') != std::string_view::npos && v.find('"') == std::string_view::npos) ? '"' : '\'';
+  char q = (v.find('\'') != std::string_view::npos && v.find('"') == std::string_view::npos) ? '"'
+                                                                                             : '\'';
   std::string out(1, q);
   for (char c : v) {
     switch (c) {
-    case '\\': out += "\\\\"; break;
-    case '\n': out += "\\n"; break;
-    case '\t': out += "\\t"; break;
-    case '\r': out += "\\r"; break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
     default:
       if (c == q) {
         out.push_back('\\');

@@ -10,7 +10,9 @@
 
 namespace fxkit {
 
-/// Parses the Python form into a graph with tensor types taken from the annotations.
+/// Parses the Python form into a graph with tensor types taken from the annotations. Classes
+/// nested in the module's class (child GraphModules, printed after forward) become the graph's
+/// submodules, recursively.
 Expected<Graph> parseReadablePy(std::string_view text, const std::string &fileName = "<input>");
 
 } // namespace fxkit

@@ -61,6 +61,12 @@ Argument Argument::tuple(std::vector<Argument> items) {
   a.items_ = std::move(items);
   return a;
 }
+Argument Argument::slice(Argument start, Argument stop, Argument step) {
+  Argument a;
+  a.kind_ = Kind::Slice;
+  a.items_ = {std::move(start), std::move(stop), std::move(step)};
+  return a;
+}
 Argument Argument::dict(std::vector<std::pair<std::string, Argument>> entries) {
   Argument a;
   a.kind_ = Kind::Dict;
@@ -172,6 +178,7 @@ bool Argument::equals(const Argument &other) const {
     case Kind::List:
     case Kind::Tuple:
     case Kind::Dict:
+    case Kind::Slice:
       break;
     case Kind::Float:
       if (!(a->f_ == b->f_ || (std::isnan(a->f_) && std::isnan(b->f_))))

@@ -36,7 +36,11 @@ public:
     Layout,       ///< torch.strided, torch.sparse_coo
     MemoryFormat, ///< torch.contiguous_format, torch.channels_last
     Sym,          ///< a symbolic integer expression (wrapper IR)
-    Opaque,       ///< a Python object FX prints verbatim (slice(...), Ellipsis): kept as text
+    Opaque,       ///< a Python object FX prints verbatim (Ellipsis, ...): kept as text
+    /// slice(start, stop, step): Python's slice object, items() its three parts. Its parts may
+    /// be nodes (Dynamo's `x[:, :s27]` with a symbolic bound), printed by bare name as FX's
+    /// str() of a slice does, and they count as uses.
+    Slice,
   };
 
   Argument() = default; ///< None
@@ -57,6 +61,7 @@ public:
   static Argument memoryFormat(std::string_view name); ///< name without "torch."
   static Argument sym(SymExpr e);
   static Argument opaque(std::string_view text);
+  static Argument slice(Argument start, Argument stop, Argument step);
 
   Kind kind() const { return kind_; }
   bool isNone() const { return kind_ == Kind::None; }

@@ -43,6 +43,7 @@ Graph &Graph::operator=(Graph &&other) noexcept {
   byName_ = std::move(other.byName_);
   moduleName = std::move(other.moduleName);
   attachments = std::move(other.attachments);
+  submodules = std::move(other.submodules);
   other.head_ = other.tail_ = nullptr;
   other.size_ = 0;
   other.byName_.clear();
@@ -107,6 +108,13 @@ void Graph::moveBefore(Node *node, Node *before) {
 Node *Graph::find(std::string_view name) const {
   auto it = byName_.find(name);
   return it == byName_.end() ? nullptr : it->second;
+}
+
+const Graph *Graph::submodule(std::string_view name) const {
+  for (const auto &child : submodules)
+    if (child->moduleName == name)
+      return child.get();
+  return nullptr;
 }
 
 bool Graph::nameIndexMatchesNodes() const {
@@ -180,6 +188,7 @@ Graph Graph::clone() const {
   Graph out;
   out.moduleName = moduleName;
   out.attachments = attachments;
+  out.submodules = submodules;
   // Sized up front: rehashing both tables as they grow was a tenth of cloning a large graph.
   out.reserve(size_);
   // Originals are numbered in their scratch slots (no hash map from original to copy); a
@@ -218,6 +227,7 @@ Graph Graph::clone() const {
     copy->addUses();
     copy->pythonType_ = n->pythonType_;
     copy->value_ = n->value_;
+    copy->provenance_ = n->provenance_;
     copies.push_back(copy);
   }
   return out;
@@ -246,10 +256,31 @@ bool graphsEqual(const Graph &a, const Graph &b, std::string *why) {
       return differ(where + "args differ");
     if (!x->kwargs().equals(y->kwargs()))
       return differ(where + "kwargs differ");
-    if (x->pythonType() != y->pythonType())
+    // FX's typed text (`%x : Tensor "f32[8]"`) keeps the word `Tensor` as the node's Python type
+    // beside its value; the readable form annotates the value alone. For a node whose value is a
+    // tensor both say the same, so `Tensor` there is spelling, not meaning.
+    auto pythonTypeOf = [](const Node *n) {
+      return n->pythonType() == "Tensor" && n->value().tensor() ? std::string_view()
+                                                                : n->pythonType();
+    };
+    if (pythonTypeOf(x) != pythonTypeOf(y))
       return differ(where + "Python types differ");
     if (!(x->value() == y->value()))
       return differ(where + "values (meta) differ");
+    const NodeProvenance *px = x->provenance(), *py = y->provenance();
+    if ((px == nullptr) != (py == nullptr) || (px && !(*px == *py)))
+      return differ(where + "provenance differs");
+  }
+  if (a.submodules.size() != b.submodules.size())
+    return differ("submodule counts differ: " + std::to_string(a.submodules.size()) + " vs " +
+                  std::to_string(b.submodules.size()));
+  for (size_t i = 0; i < a.submodules.size(); ++i) {
+    const Graph &sa = *a.submodules[i], &sb = *b.submodules[i];
+    if (sa.moduleName != sb.moduleName)
+      return differ("submodule names differ: " + sa.moduleName + " vs " + sb.moduleName);
+    std::string inner;
+    if (!graphsEqual(sa, sb, why ? &inner : nullptr))
+      return differ("submodule '" + sa.moduleName + "': " + inner);
   }
   return true;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace fxkit {
 
@@ -89,6 +90,17 @@ public:
   /// Name of the module class in the Python form (`GraphModule`, `<lambda>`).
   std::string moduleName = "GraphModule";
 
+  /// The child GraphModules that `print_readable()` prints as nested classes after forward:
+  /// the bodies of higher-order ops (cond's branches, wrap, checkpoint, invoke_subgraph,
+  /// autograd_function_apply, flex_attention's score_mod, ...) and split_module's parts, in
+  /// named_children() order. A child's moduleName is its attribute name here, the target of
+  /// the get_attr or call_module nodes that use it. FX text (`str(graph)`) does not show them.
+  /// Shared and immutable, like node provenance: copies of a graph share its children, and
+  /// passes, which work on one graph, leave them alone.
+  std::vector<std::shared_ptr<const Graph>> submodules;
+  /// The child named `name`, or null.
+  const Graph *submodule(std::string_view name) const;
+
   /// Pass results by name (see GraphAttachment); clone() shares them (after detachFrom).
   std::map<std::string, std::shared_ptr<GraphAttachment>, std::less<>> attachments;
 
@@ -110,7 +122,8 @@ private:
 };
 
 /// Structural equality: same nodes in the same order with equal names, ops, targets, args,
-/// kwargs, Python types and values. On a difference, `why` (if given) says where.
+/// kwargs, Python types, values and provenance, and equal submodules (by name, in order). On a
+/// difference, `why` (if given) says where.
 bool graphsEqual(const Graph &a, const Graph &b, std::string *why = nullptr);
 
 } // namespace fxkit

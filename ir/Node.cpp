@@ -9,8 +9,8 @@
 namespace fxkit {
 
 namespace {
-constexpr std::array<std::string_view, 6> kOpNames = {
-    "placeholder", "call_function", "call_method", "call_module", "get_attr", "output"};
+constexpr std::array<std::string_view, 6> kOpNames = {"placeholder", "call_function", "call_method",
+                                                      "call_module", "get_attr",      "output"};
 }
 
 std::string_view opKindName(OpKind op) { return kOpNames[static_cast<size_t>(op)]; }
@@ -25,6 +25,11 @@ std::optional<OpKind> parseOpKind(std::string_view text) {
 void Node::setTarget(std::string_view target) { target_ = intern(target); }
 void Node::setPythonType(std::string_view type) {
   pythonType_ = type.empty() ? std::string_view() : intern(type);
+}
+
+void Node::setProvenance(NodeProvenance provenance) {
+  provenance_ =
+      provenance.empty() ? nullptr : std::make_shared<const NodeProvenance>(std::move(provenance));
 }
 
 std::vector<Node *> Node::inputs() const {

@@ -35,7 +35,37 @@ public:
     Pow,      ///< a**b
     Neg,      ///< -a
     Paren,    ///< (a): kept so that printing reproduces the input
-    Call,     ///< Name(a, b, ...): Max, Min, FloorDiv, ModularIndexing, ...
+    Call,     ///< Name(a, b, ...): Max, Min, FloorDiv, ModularIndexing, Eq, Piecewise, ...
+    // What sympy and PyTorch's printers write for SymFloat and SymBool values and guards
+    // (`1.0*s0`, `u0 >= 0`, `(u0 >= 0) & (u0 <= 128)`, `Piecewise((1, s0 > 2), (0, True))`).
+    Float,  ///< floating literal; name() is its spelling (`0.100000000000000`, `1e-05`)
+    Named,  ///< named constant: True, False, oo, int_oo, zoo, nan, math.inf (not a symbol)
+    Tuple,  ///< (a, b) / (a,) / (): arguments of Piecewise
+    Lt,     ///< a < b
+    Le,     ///< a <= b
+    Gt,     ///< a > b
+    Ge,     ///< a >= b
+    Eq,     ///< a == b (Python's printer; sympy writes Eq(a, b), a Call)
+    Ne,     ///< a != b
+    BitAnd, ///< a & b (sympy's And)
+    BitOr,  ///< a | b (sympy's Or)
+    BitXor, ///< a ^ b
+    Invert, ///< ~a (sympy's Not)
+    And,    ///< a and b (Python's printer)
+    Or,     ///< a or b
+    Not,    ///< not a
+  };
+
+  /// The Python type an expression's value has: SymInt, SymFloat or SymBool.
+  enum class Type : uint8_t { Int, Float, Bool };
+
+  /// A Python number, what evaluateNumber() gives: an int, a float or a bool.
+  struct Number {
+    Type type = Type::Int;
+    int64_t i = 0; ///< Int and Bool (0 or 1)
+    double f = 0;  ///< Float
+    double asDouble() const { return type == Type::Float ? f : static_cast<double>(i); }
+    bool truthy() const { return type == Type::Float ? f != 0 : i != 0; }
   };
 
   SymExpr() = default;
@@ -46,8 +76,20 @@ public:
   static SymExpr neg(SymExpr operand);
   static SymExpr paren(SymExpr operand);
   static SymExpr call(std::string_view name, std::span<const SymExpr> args);
+  /// A floating literal kept in the given spelling (`0.5`, `1.00000000000000E-12`).
+  static SymExpr floating(std::string_view spelling);
+  /// A floating value in Python's repr (`0.5`, `1e-05`, `inf`).
+  static SymExpr floating(double value);
+  /// True or False.
+  static SymExpr boolean(bool value);
+  /// Not, Invert, Neg or Paren of one operand.
+  static SymExpr unary(Kind kind, SymExpr operand);
+  static SymExpr tuple(std::span<const SymExpr> items);
 
-  /// Parses Python/sympy integer syntax. Errors carry the 1-based column in loc.col.
+  /// Parses what sympy's StrPrinter and PyTorch's Python printer write for SymInt, SymFloat
+  /// and SymBool expressions (Python's grammar and precedence: `or`, `and`, `not`, one
+  /// comparison, `|`, `^`, `&`, `+ -`, `* / // %`, unary `- + ~`, `**`; calls, tuples, integer
+  /// and floating literals). Errors carry the 1-based column in loc.col; nesting is limited.
   static Expected<SymExpr> parse(std::string_view text);
 
   Kind kind() const;
@@ -61,9 +103,17 @@ public:
   std::string str() const;
   void print(std::string &out) const;
 
+  /// SymInt, SymFloat or SymBool, from the operators and functions (a comparison is a bool,
+  /// `ToFloat`, a floating literal or a float symbol `zf0`/`zuf0` make a float).
+  Type type() const;
+
   using Bindings = std::map<std::string, int64_t, std::less<>>;
-  /// Evaluates with Python semantics; an error names the first unbound symbol or a bad op.
+  /// Evaluates with Python semantics to an integer (a bool is 0 or 1; a float result must be
+  /// integral); an error names the first unbound symbol or a bad op.
   Expected<int64_t> evaluate(const Bindings &bindings) const;
+  /// Evaluates with Python semantics to an int, float or bool (`/` of ints is a float,
+  /// comparisons are bools, sympy's functions as torch/utils/_sympy/functions.py defines them).
+  Expected<Number> evaluateNumber(const Bindings &bindings) const;
   /// Replaces symbols by expressions.
   SymExpr substitute(const std::map<std::string, SymExpr, std::less<>> &replacements) const;
   /// Canonical form: a sum of monomials with integer coefficients, constants folded,

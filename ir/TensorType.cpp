@@ -118,6 +118,9 @@ Expected<TensorType> TensorType::parse(std::string_view text) {
     if (which == 1 && pos == text.size()) { // sizes only: `f32[8, 128]`
       t.hasStrides = false;
       t.hasDevice = false;
+      // Shape rules index strides; assume the layout eager gives (contiguous). hasStrides keeps
+      // them out of the printed and compared forms of the value.
+      t.strides = contiguousStrides(t.sizes);
       return t;
     }
     if (pos >= text.size() || text[pos] != '[')

@@ -20,7 +20,6 @@ Status verifyGraph(const Graph &graph) {
   size_t edges = 0;
   size_t listed = 0; // users listed, counted in the main loop (a third walk over the nodes was
                      // a fifth of the verifier on large graphs: every node is a cache miss)
-  bool seenNonPlaceholder = false;
   std::vector<Node *> inputs;
   // The name index is checked as a whole; only when that fails is each node looked up, to
   // name the one at fault (a lookup per node was a tenth of the verifier's time).
@@ -31,10 +30,6 @@ Status verifyGraph(const Graph &graph) {
     return Status(Error("the name index lists nodes that are not in the graph"));
   }
   for (Node *n : graph) {
-    if (n->op() == OpKind::Placeholder && seenNonPlaceholder)
-      return fail(n, "placeholder after a non-placeholder node");
-    if (n->op() != OpKind::Placeholder)
-      seenNonPlaceholder = true;
     if (n->op() == OpKind::Output) {
       ++outputs;
       if (n != graph.back())

@@ -46,6 +46,8 @@ std::string_view formatExtension(GraphFormat format) {
     return ".png";
   case GraphFormat::Pdf:
     return ".pdf";
+  case GraphFormat::Pt2:
+    return ".pt2";
   }
   return ".txt";
 }
@@ -211,7 +213,7 @@ int runBatchConvert(const BatchConvertOptions &options) {
       auto graph = importGraphFile(in, options.from);
       if (!graph) {
         reporter.error(graph.error().str());
-      } else if (auto text = exportGraph(*graph, options.to); !text) {
+      } else if (auto text = exportGraph(*graph, options.to, outputs[i]); !text) {
         reporter.error(in + ": " + text.error().str());
       } else if (Status st = writeFileAtomic(outputs[i], *text); !st) {
         reporter.error(st.error().str());

@@ -3,10 +3,12 @@
 
 #include "exporters/Export.h"
 #include "exporters/GraphSummary.h"
+#include "exporters/ProvenanceText.h"
 #include "exporters/wrapper/GraphRender.h"
 #include "exporters/wrapper/InductorFxIr.h"
 #include "exporters/wrapper/InductorModule.h"
 #include "importers/Import.h"
+#include "importers/InductorProvenance.h"
 #include "importers/inductor/InductorWrapper.h"
 #include "importers/inductor/WrapperAnalysis.h"
 #include "repl/BatchConvert.h"
@@ -44,8 +46,9 @@ std::optional<GraphFormat> formatOption(const std::string &name, const char *fla
   if (!f) {
     std::cerr << "fxkit: error: unknown format '" << name << "' for " << flag
               << (std::string(flag) == "--from"
-                      ? " (expected fx, fxpy, json, inductor-py, inductor-cpp or inductor-ir)\n"
-                      : " (expected fx, fxpy, json, dot, svg, png or pdf)\n");
+                      ? " (expected fx, fxpy, json, pt2, inductor-py, inductor-cpp or "
+                        "inductor-ir)\n"
+                      : " (expected fx, fxpy, json, pt2, dot, svg, png or pdf)\n");
     status = kExitBadInput;
   }
   return f;
@@ -53,12 +56,12 @@ std::optional<GraphFormat> formatOption(const std::string &name, const char *fla
 
 /// `convert output_code.py --to fxir|fxir-code`: PyTorch's FX IR of an imported wrapper.
 int runConvertToFxIr(const std::string &input, const std::string &output, const std::string &from,
-                     bool code) {
+                     bool code, const std::string &provenance) {
   int status = kExitOk;
   auto inFormat = formatOption(from, "--from", status);
   if (status != kExitOk)
     return status;
-  auto graph = importGraphFile(input, inFormat);
+  auto graph = importGraphFile(input, inFormat, true, provenance);
   if (!graph)
     return reportError(graph.error());
   std::string added;
@@ -74,9 +77,9 @@ int runConvertToFxIr(const std::string &input, const std::string &output, const 
 }
 
 int runConvert(const std::string &input, const std::string &output, const std::string &from,
-               const std::string &to, const RenderOptions &render) {
+               const std::string &to, const RenderOptions &render, const std::string &provenance) {
   if (to == "fxir" || to == "fxir-code")
-    return runConvertToFxIr(input, output, from, to == "fxir-code");
+    return runConvertToFxIr(input, output, from, to == "fxir-code", provenance);
   int status = kExitOk;
   auto inFormat = formatOption(from, "--from", status);
   auto outFormat = formatOption(to, "--to", status);
@@ -86,7 +89,7 @@ int runConvert(const std::string &input, const std::string &output, const std::s
     outFormat = output == "-" ? GraphFormat::FxText : detectGraphFormat(output, {});
   if (!outFormat)
     return reportError(Error("cannot tell the output format from '" + output + "': use --to"));
-  auto graph = importGraphFile(input, inFormat);
+  auto graph = importGraphFile(input, inFormat, true, provenance);
   if (!graph)
     return reportError(graph.error());
   auto picture = parseRenderFormat(graphFormatName(*outFormat));
@@ -100,10 +103,10 @@ int runConvert(const std::string &input, const std::string &output, const std::s
     if (!text) {
       std::cerr << "fxkit: note: no runnable module (" << text.error().message
                 << "); writing the wrapper graph as fxpy\n";
-      text = exportGraph(*graph, *outFormat);
+      text = exportGraph(*graph, *outFormat, output);
     }
   } else {
-    text = exportGraph(*graph, *outFormat);
+    text = exportGraph(*graph, *outFormat, output);
   }
   if (!text)
     return reportError(text.error());
@@ -134,12 +137,13 @@ int runBatch(const std::vector<std::string> &inputs, const std::string &output,
   return runBatchConvert(options);
 }
 
-int runInfo(const std::string &input, const std::string &from, bool json) {
+int runInfo(const std::string &input, const std::string &from, bool json,
+            const std::string &provenance) {
   int status = kExitOk;
   auto inFormat = formatOption(from, "--from", status);
   if (status != kExitOk)
     return status;
-  auto graph = importGraphFile(input, inFormat);
+  auto graph = importGraphFile(input, inFormat, true, provenance);
   if (!graph)
     return reportError(graph.error());
   GraphSummary s = summarizeGraph(*graph);
@@ -155,6 +159,7 @@ int runInfo(const std::string &input, const std::string &from, bool json) {
     std::cout << "graph: " << (input == "-" ? "<stdin>" : input) << "\n" << printGraphSummary(s);
     if (wrapper)
       std::cout << printWrapperAnalysis(*wrapper);
+    std::cout << printProvenanceSection(*graph);
     return kExitOk;
   }
 #ifdef FXKIT_HAVE_JSON
@@ -199,11 +204,38 @@ int runInfo(const std::string &input, const std::string &from, bool json) {
                     {"extern_calls", externs},
                     {"peak_bytes", wrapper->peakBytes}};
   }
+  if (const ProvenanceAttachResult *source = provenanceAttachResult(*graph);
+      source || hasProvenance(*graph)) {
+    nlohmann::ordered_json p;
+    if (source) {
+      p["file"] = source->file;
+      p["stage"] = provenanceStageName(source->stage);
+      p["file_entries"] = source->fileEntries;
+      p["unmatched_handles"] = source->unmatchedHandles;
+    }
+    nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
+    for (const Node *n : *graph)
+      if (const NodeProvenance *np = n->provenance())
+        nodes.push_back({{"name", n->name()},
+                         {"kernels", np->kernels},
+                         {"post_grad", np->postGrad},
+                         {"pre_grad", np->preGrad}});
+    p["nodes"] = nodes;
+    j["provenance"] = p;
+  }
   std::cout << j.dump(2) << "\n";
   return kExitOk;
 #else
   return reportError(Error("--json needs a build with nlohmann-json"));
 #endif
+}
+
+/// The one definition of `--provenance`, given to every subcommand that reads a graph.
+void addProvenanceOption(CLI::App *cmd, std::string &path) {
+  cmd->add_option("--provenance", path,
+                  "Inductor's provenance mapping (inductor_provenance_tracking_node_mappings.json) "
+                  "to attach: which kernel calls compute which post-grad nodes (default: the one "
+                  "in the debug folder of an output_code.py or fx_graph_transformed.py)");
 }
 
 } // namespace
@@ -218,7 +250,7 @@ int runCli(int argc, char **argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "fxkit 0.1.0");
 
-  std::string input, output = "-", from, to;
+  std::string input, output = "-", from, to, provenance;
   bool json = false;
 
   // Several inputs (shell globs arrive expanded) make a batch into the folder -o names.
@@ -233,11 +265,12 @@ int runCli(int argc, char **argv) {
       ->add_option("--jobs", convertJobs, "Several inputs: worker threads (default: one per core)")
       ->check(CLI::PositiveNumber);
   convert->add_option("--from", from,
-                      "Input format: fx, fxpy, json, inductor-py, inductor-ir (default: from "
+                      "Input format: fx, fxpy, json, pt2, inductor-py, inductor-ir (default: from "
                       "name/content)");
   convert->add_option("--to", to,
-                      "Output format: fx, fxpy, json, dot, svg, png, pdf; fxir, fxir-code of "
+                      "Output format: fx, fxpy, json, pt2, dot, svg, png, pdf; fxir, fxir-code of "
                       "Inductor wrapper code (default: from output name)");
+  addProvenanceOption(convert, provenance);
   RenderOptions render;
   std::string collapse;
   auto addPictureOptions = [&](CLI::App *cmd) {
@@ -253,12 +286,14 @@ int runCli(int argc, char **argv) {
   info->add_option("input", input, "Input graph file (- for stdin)")->required();
   info->add_option("--from", from, "Input format: fx, fxpy, json");
   info->add_flag("--json", json, "Print JSON");
+  addProvenanceOption(info, provenance);
 
   RunCommandOptions runOptions;
   CLI::App *run = app.add_subcommand(
       "run", "Run a graph: reference interpreter, compiled loop program, or OpenCL kernels");
   run->add_option("graph", runOptions.graph, "Graph file (- for stdin)")->required();
-  run->add_option("--from", runOptions.from, "Input format: fx, fxpy, json");
+  run->add_option("--from", runOptions.from, "Input format: fx, fxpy, json, pt2");
+  addProvenanceOption(run, runOptions.provenance);
   run->add_option("--inputs", runOptions.inputs,
                   "Inputs as safetensors (arg_<i>; integers in __metadata__); default: seeded "
                   "random inputs from the placeholders' types");
@@ -311,6 +346,7 @@ int runCli(int argc, char **argv) {
       app.add_subcommand("fuse", "Lower a graph to loop ops and fuse them into kernels");
   fuse->add_option("graph", fuseOptions.graph, "Graph file (- for stdin)")->required();
   fuse->add_option("--from", fuseOptions.from, "Input format: fx, fxpy, json");
+  addProvenanceOption(fuse, fuseOptions.provenance);
   fuse->add_flag("--explain", fuseOptions.explain,
                  "Print every fusion decision (taken or refused, with its reason) and the kernels");
   fuse->add_flag("--loops", fuseOptions.loops, "Print the lowered loop program");
@@ -323,6 +359,7 @@ int runCli(int argc, char **argv) {
       app.add_subcommand("compile", "Run compiler passes on a graph and write the result");
   compile->add_option("graph", compileOptions.graph, "Graph file (- for stdin)")->required();
   compile->add_option("--from", compileOptions.from, "Input format: fx, fxpy, json");
+  addProvenanceOption(compile, compileOptions.provenance);
   compile->add_option("--passes", compileOptions.passes,
                       "Comma-separated passes (default lower,fuse,plan,wrapper)");
   compile->add_flag("--time-passes", compileOptions.timePasses, "Print each pass's time");
@@ -350,6 +387,7 @@ int runCli(int argc, char **argv) {
                 "fusion decisions, memory timeline, pass times)");
   report->add_option("graph", reportOptions.graph, "Graph file (- for stdin)")->required();
   report->add_option("--from", reportOptions.from, "Input format: fx, fxpy, json");
+  addProvenanceOption(report, reportOptions.provenance);
   report->add_option("-o,--output", reportOptions.output, "HTML file (default report.html)");
 
   try {
@@ -365,11 +403,15 @@ int runCli(int argc, char **argv) {
     render.collapse = *parseCollapseMode(collapse);
   if (convert->parsed()) {
     if (convertInputs.size() == 1)
-      return runConvert(convertInputs.front(), output, from, to, render);
+      return runConvert(convertInputs.front(), output, from, to, render, provenance);
+    if (!provenance.empty())
+      return reportError(Error("--provenance names one graph's mapping: convert one input with "
+                               "it (with several, each wrapper takes the mapping of its own "
+                               "debug folder)"));
     return runBatch(convertInputs, output, from, to, convertJobs);
   }
   if (info->parsed())
-    return runInfo(input, from, json);
+    return runInfo(input, from, json, provenance);
   if (run->parsed())
     return runRunCommand(runOptions);
   if (devices->parsed())

@@ -227,7 +227,7 @@ int runCompileCommand(const CompileCommandOptions &given) {
   for (std::string name; std::getline(list, name, ',');)
     if (!name.empty())
       passes.push_back(name);
-  auto graph = importGraphFile(options.graph, in);
+  auto graph = importGraphFile(options.graph, in, true, options.provenance);
   if (!graph)
     return fail(graph.error());
   auto runs = runPipeline(*graph, passes);

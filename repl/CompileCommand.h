@@ -11,6 +11,7 @@ namespace fxkit {
 struct CompileCommandOptions {
   std::string graph;
   std::string from;
+  std::string provenance; ///< Inductor's provenance mapping to attach (--provenance)
   std::string passes = "lower,fuse,plan,wrapper";
   bool timePasses = false;
   std::string output = "-";

@@ -3,6 +3,7 @@
 #include "importers/Import.h"
 #include "ir/ops/ShapeRules.h"
 #include "repl/Cli.h"
+#include "transforms/Decompose.h"
 #include "transforms/Fusion.h"
 #include "transforms/Lowering.h"
 #include "transforms/MemoryPlanning.h"
@@ -20,9 +21,12 @@ int runFuseCommand(const FuseCommandOptions &options) {
   std::optional<GraphFormat> format;
   if (!options.from.empty() && !(format = parseGraphFormat(options.from)))
     return fail(Error("unknown format '" + options.from + "' for --from"));
-  auto graph = importGraphFile(options.graph, format);
+  auto graph = importGraphFile(options.graph, format, true, options.provenance);
   if (!graph)
     return fail(graph.error());
+  if (hasCompositeOps(*graph))
+    if (auto d = decomposeCompositeOps(*graph); !d)
+      return fail(d.error());
   if (Status s = inferShapes(*graph); !s)
     return fail(s.error());
   auto program = lowerGraph(*graph);

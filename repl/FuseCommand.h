@@ -9,10 +9,11 @@ namespace fxkit {
 struct FuseCommandOptions {
   std::string graph;
   std::string from;
-  bool explain = false;  ///< print every decision and kernel
-  bool loops = false;    ///< print the lowered loop program
-  bool noFusion = false; ///< one kernel per loop op (baseline)
-  bool plan = false;     ///< also plan memory and print the plan
+  std::string provenance; ///< Inductor's provenance mapping to attach (--provenance)
+  bool explain = false;   ///< print every decision and kernel
+  bool loops = false;     ///< print the lowered loop program
+  bool noFusion = false;  ///< one kernel per loop op (baseline)
+  bool plan = false;      ///< also plan memory and print the plan
 };
 
 /// Returns the exit code (0 ok, 2 bad input).

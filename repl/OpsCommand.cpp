@@ -18,11 +18,14 @@ namespace {
 
 /// Where a compiled program on OpenCL runs the op: "device" (generated kernels, or an extern
 /// op with a device kernel: opencl::kDeviceExternTargets), "host" (an extern op the reference
-/// kernel computes), "inline" (no code) or "none" (not compiled).
+/// kernel computes), "inline" (no code), "decomposed" (where its decomposition's ops run) or
+/// "none" (not compiled).
 std::string_view openclPlacement(const OpCoverage &op) {
   switch (op.compiled) {
   case CompiledForm::None:
     return "none";
+  case CompiledForm::Decomposed:
+    return "decomposed";
   case CompiledForm::Loops:
     return "device";
   case CompiledForm::Extern:
@@ -101,9 +104,14 @@ void printMarkdown(const std::vector<OpCoverage> &ops, const CoreSummary &s) {
                "compiled by the LLVM backend) and torch expressions in the Python wrapper; "
                "`extern` ops are calls: ATen's kernel in the Python wrapper, fxkit's reference "
                "kernel on the host in the LLVM backend except matrix products and convolution "
-               "(the host BLAS); `inline` ops need no code (getitem, symbolic integers); `none`: "
+               "(the host BLAS); `inline` ops need no code (getitem, symbolic integers); "
+               "`decomposed` ops are composite: the ops torch.export keeps (linear, conv2d, "
+               "layer_norm, to.dtype, relu_, ...), which the `decompose` pass rewrites into the "
+               "ops they are made of, as PyTorch's run_decompositions() does, before anything "
+               "runs or compiles them (`transforms/Decompose.h`); `none`: "
                "overloads fxkit does not register. An out= variant compiles as its functional "
-               "form where nothing else reads its `out` tensor. The OpenCL column says where a compiled program on "
+               "form where nothing else reads its `out` tensor. The OpenCL column says where a "
+               "compiled program on "
                "OpenCL runs the op: `device` (generated kernels; for an extern op, CLBlast or "
                "fxkit's device kernels, `backends/opencl/runtime/DeviceExternList.h`, which fall "
                "back to the host for a dtype, layout or option they do not take) or `host` (the "
@@ -123,15 +131,16 @@ void printJson(const std::vector<OpCoverage> &ops, const CoreSummary &s) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const OpCoverage &op : ops) {
     CompiledForm f = op.compiled;
-    bool compiled =
-        f == CompiledForm::Loops || f == CompiledForm::Extern || f == CompiledForm::Inline;
+    bool compiled = f == CompiledForm::Loops || f == CompiledForm::Extern ||
+                    f == CompiledForm::Inline || f == CompiledForm::Decomposed;
     list.push_back({{"target", op.target},
                     {"schema", op.schema},
                     {"core", op.core},
                     {"registered", op.category.has_value()},
                     {"category", categoryName(op)},
                     {"infer", op.infer},
-                    {"interp", op.kernel},
+                    // A composite op runs in the interpreter as its decomposition.
+                    {"interp", op.kernel || f == CompiledForm::Decomposed},
                     {"compiled", compiledFormName(f)},
                     {"opencl", openclPlacement(op)},
                     {"llvm", compiled},

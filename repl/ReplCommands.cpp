@@ -5,6 +5,7 @@
 #include "exporters/FxTextPrinter.h"
 #include "exporters/GraphSummary.h"
 #include "importers/Import.h"
+#include "importers/InductorProvenance.h"
 #include "ir/Verifier.h"
 #include "repl/ReplCommandSupport.h"
 #include "repl/ReplInspect.h"
@@ -69,6 +70,7 @@ Expected<Graph> withRenamedNode(const Graph &g, const Node *target, const std::s
   Graph out;
   out.moduleName = g.moduleName;
   out.attachments = g.attachments;
+  out.submodules = g.submodules;
   out.reserve(g.size());
   std::unordered_map<const Node *, Node *> copies;
   bool dangling = false;
@@ -88,16 +90,26 @@ Expected<Graph> withRenamedNode(const Graph &g, const Node *target, const std::s
                             std::move(kwargs));
     copy->setPythonType(n->pythonType());
     copy->value() = n->value();
+    if (const NodeProvenance *p = n->provenance())
+      copy->setProvenance(*p);
     copies.emplace(n, copy);
   }
   return out;
 }
 
 Status cmdLoad(ReplSession &s, const ReplWords &w) {
-  if (w.size() != 2 && !(w.size() == 4 && w[2] == "as"))
+  std::string name, provenance;
+  for (size_t i = 2; i < w.size(); i += 2) {
+    if (i + 1 >= w.size() || (w[i] != "as" && w[i] != "--provenance") ||
+        (w[i] == "as" ? !name.empty() : !provenance.empty()))
+      return Error("usage: " + std::string(commandNamed(w[0]).usage));
+    (w[i] == "as" ? name : provenance) = w[i + 1];
+  }
+  if (w.size() < 2)
     return Error("usage: " + std::string(commandNamed(w[0]).usage));
-  std::string name = w.size() == 4 ? w[3] : graphNameFromPath(w[1]);
-  auto graph = importGraphFile(w[1]);
+  if (name.empty())
+    name = graphNameFromPath(w[1]);
+  auto graph = importGraphFile(w[1], {}, true, provenance);
   if (!graph)
     return graph.takeError();
   ReplGraph &g = s.addGraph(name, w[1], graph.take());
@@ -209,7 +221,9 @@ Status cmdFind(ReplSession &s, const ReplWords &w) {
   if (!matcher)
     return matcher.takeError();
   std::optional<KernelView> kernels;
-  if (matcher->needsKernels()) {
+  if (matcher->needsKernels() && hasProvenance((*cur)->graph)) {
+    matcher->inductorKernels = true; // the kernels Inductor recorded, not fxkit's own
+  } else if (matcher->needsKernels()) {
     auto view = buildKernelView((*cur)->graph);
     if (!view)
       return Error("kernel= needs the graph lowered and fused: " + view.error().str());
@@ -374,7 +388,9 @@ Status cmdExport(ReplSession &s, const ReplWords &w) {
   auto format = parseGraphFormat(w[1]);
   if (!format)
     return Error("unknown format '" + w[1] + "' (expected fx, fxpy, json, dot, svg, png or pdf)");
-  auto text = exportGraph((*cur)->graph, *format);
+  if (*format == GraphFormat::Pt2 && w.size() == 2)
+    return Error("pt2 archives are binary: give a file, e.g. export pt2 model.pt2");
+  auto text = exportGraph((*cur)->graph, *format, w.size() > 2 ? w[2] : std::string());
   if (!text)
     return text.takeError();
   if (w.size() == 2) {
@@ -399,6 +415,8 @@ Status cmdRun(ReplSession &s, const ReplWords &w) {
   if (!prepared)
     return prepared.takeError();
   auto inputs = makeRandomInputs((*prepared)->graph(), options->symbols, options->seed);
+  if (inputs) // a torch.export program's weights come from its archive
+    inputs = bindProgramInputs((*prepared)->graph(), inputs.take());
   if (!inputs)
     return inputs.takeError();
   auto result = (*prepared)->run(*inputs);
@@ -457,9 +475,12 @@ Status cmdQuit(ReplSession &s, const ReplWords &w) {
 const std::vector<ReplCommand> &replCommands() {
   using K = ReplArgKind;
   static const std::vector<ReplCommand> commands = {
-      {"load", "load FILE [as NAME]", "Load a graph (fx, fxpy, json, inductor-py) and use it",
+      {"load", "load FILE [as NAME] [--provenance MAP]",
+       "Load a graph (fx, fxpy, json, inductor-py) and use it",
        "The name defaults to the file name without its extension; loading a name again\n"
-       "replaces that graph.\n",
+       "replaces that graph. MAP is Inductor's provenance mapping\n"
+       "(inductor_provenance_tracking_node_mappings.json) to attach; an output_code.py or\n"
+       "fx_graph_transformed.py takes the one of its debug folder by itself. See 'why'.\n",
        K::File, K::None, cmdLoad},
       {"list", "list", "List the graphs loaded (* marks the current one)", "", K::None, K::None,
        cmdList},
@@ -479,7 +500,12 @@ const std::vector<ReplCommand> &replCommands() {
        "  dtype=f16           the value's dtype (f32, float16, torch.half, ...)\n"
        "  users>1, inputs=2   the number of distinct users or inputs\n"
        "  kernel=fused_*      the kernel computing the node once the graph is lowered and\n"
-       "                      fused (as 'pass fuse' would; see 'why NODE')\n",
+       "                      fused (as 'pass fuse' would; see 'why NODE'); on a graph\n"
+       "                      read with Inductor's provenance, the kernel calls Inductor\n"
+       "                      recorded for it (kernel=triton_poi_fused_add_0:3, or the name)\n"
+       "  post=add_3         Inductor provenance: the post-grad nodes of the node (on a\n"
+       "                      wrapper: the kernel calls computing post-grad node add_3)\n"
+       "  pre=linear         Inductor provenance: the pre-grad (Dynamo) nodes behind it\n",
        K::None, K::None, cmdFind},
       {"rename", "rename NODE NEW", "Rename a node", "", K::Node, K::None, cmdRename},
       {"replace-uses", "replace-uses A B", "Make every user of A use B instead", "", K::Node,
@@ -505,7 +531,8 @@ const std::vector<ReplCommand> &replCommands() {
        "  set-meta n val s77                    a symbolic integer value\n"
        "  set-meta add val none                 forget the type\n"
        "  set-meta x python_type torch.SymInt   the Python type FX prints after the name\n"
-       "The IR keeps no other meta (stack_trace, nn_module_stack): those are refused.\n",
+       "The IR keeps no other meta (stack_trace, nn_module_stack): those are refused.\n"
+       "Inductor's provenance comes from its mapping file only (load ... --provenance).\n",
        K::Node, K::MetaKey, replCmdSetMeta},
       {"replace-pattern", "replace-pattern PATTERN REPLACEMENT",
        "Rewrite every match of a pattern graph (like torch.fx's replace_pattern)",
@@ -530,7 +557,10 @@ const std::vector<ReplCommand> &replCommands() {
       {"why", "why NODE", "Show the fusion decisions about a node and its kernel",
        "Lowers and fuses a copy of the graph (as 'pass lower,fuse' would) and prints\n"
        "the loop ops computing NODE, the kernels they are in, and every fusion decision\n"
-       "involving them: taken or refused, the reason, and the bytes it saves.\n",
+       "involving them: taken or refused, the reason, and the bytes it saves.\n"
+       "On a graph read with Inductor's provenance mapping, first what Inductor recorded:\n"
+       "for a kernel call of a wrapper, the post-grad nodes it computes and the pre-grad\n"
+       "nodes behind them; for a post-grad node, the kernel calls computing it.\n",
        K::Node, K::None, replCmdWhy},
       {"render", "render [FILE.svg|.png|.pdf|.dot]", "Draw the graph (DOT text here without FILE)",
        "Writes the picture of 'fxkit convert --to svg|dot' to FILE (atomically).\n", K::File,

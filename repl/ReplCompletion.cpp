@@ -67,8 +67,8 @@ void addFindTerms(const ReplSession &session, std::string_view word,
          {"placeholder", "call_function", "call_method", "call_module", "get_attr", "output"})
       out.push_back("kind=" + std::string(k));
   } else {
-    for (std::string_view k :
-         {"op=", "name=", "kind=", "type=", "dtype=", "users", "inputs", "kernel="})
+    for (std::string_view k : {"op=", "name=", "kind=", "type=", "dtype=", "users", "inputs",
+                               "kernel=", "post=", "pre="})
       out.emplace_back(k);
   }
 }

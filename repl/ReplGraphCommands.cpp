@@ -3,9 +3,11 @@
 #include "exporters/DotWriter.h"
 #include "exporters/Export.h"
 #include "exporters/GraphSummary.h"
+#include "exporters/ProvenanceText.h"
 #include "exporters/SvgRender.h"
 #include "exporters/wrapper/GraphRender.h"
 #include "importers/Import.h"
+#include "importers/InductorProvenance.h"
 #include "repl/ReplCommandSupport.h"
 #include "repl/ReplInspect.h"
 #include "repl/ReplRewrite.h"
@@ -107,10 +109,23 @@ Status replCmdWhy(ReplSession &s, const ReplWords &w) {
   auto node = replNodeNamed(**cur, w[1]);
   if (!node)
     return node.takeError();
-  auto view = buildKernelView((*cur)->graph);
-  if (!view)
+  // Inductor's own answer first, where the graph was read with its provenance mapping.
+  const Graph &graph = (*cur)->graph;
+  const bool inductor = hasProvenance(graph);
+  if (const NodeProvenance *p = (*node)->provenance()) {
+    s.out() << (*node)->name() << ": Inductor provenance\n";
+    for (const std::string &line : provenanceLines(*p))
+      s.out() << "  " << line << "\n";
+  } else if (inductor) {
+    s.out() << (*node)->name() << ": no Inductor provenance (the mapping does not name it)\n";
+  }
+  auto view = buildKernelView(graph);
+  if (!view) {
+    if (inductor) // wrapper IR: nothing of fxkit's own to explain
+      return Status::ok();
     return Error("cannot lower and fuse '" + (*cur)->name + "': " + view.error().str());
-  auto text = explainNodeFusion(*view, (*cur)->graph, (*node)->name());
+  }
+  auto text = explainNodeFusion(*view, graph, (*node)->name());
   if (!text)
     return text.takeError();
   s.out() << *text;
@@ -247,6 +262,8 @@ Status replCmdBench(ReplSession &s, const ReplWords &w) {
   if (!prepared)
     return prepared.takeError();
   auto inputs = makeRandomInputs((*prepared)->graph(), options->symbols, options->seed);
+  if (inputs) // a torch.export program's weights come from its archive
+    inputs = bindProgramInputs((*prepared)->graph(), inputs.take());
   if (!inputs)
     return inputs.takeError();
   // One untimed run: OpenCL builds and tunes its kernels on the first launch.

@@ -1,6 +1,7 @@
 #include "repl/ReplInspect.h"
 
 #include "exporters/FxTextPrinter.h"
+#include "transforms/Decompose.h"
 #include "transforms/Fusion.h"
 #include "transforms/Lowering.h"
 #include "transforms/ShapeInference.h"
@@ -62,6 +63,9 @@ Expected<KernelView> buildKernelView(const Graph &graph) {
   // Always from the graph as it is now: a `fuse` pass's recorded result may predate edits.
   KernelView view;
   Graph copy = graph.clone();
+  if (hasCompositeOps(copy))
+    if (auto d = decomposeCompositeOps(copy); !d)
+      return d.takeError();
   if (Status s = inferShapes(copy); !s)
     return s.takeError();
   auto program = lowerGraph(copy);

@@ -1,6 +1,7 @@
 #include "repl/ReplMatcher.h"
 
 #include "exporters/GraphSummary.h"
+#include "importers/InductorProvenance.h"
 #include "ir/DType.h"
 
 #include <charconv>
@@ -48,10 +49,20 @@ bool termHolds(const NodeMatchTerm &t, const Node &node, const NodeMatcher &m) {
     eq = globMatch(t.value, node.name());
     break;
   case NodeMatchTerm::Key::Kernel:
-    if (m.kernels)
+    if (m.inductorKernels) {
+      if (const NodeProvenance *p = node.provenance())
+        for (const std::string &k : p->kernels)
+          eq = eq || globMatch(t.value, k) || globMatch(t.value, splitKernelHandle(k).first);
+    } else if (m.kernels)
       if (auto it = m.kernels->find(node.name()); it != m.kernels->end())
         for (const std::string &k : it->second)
           eq = eq || globMatch(t.value, k);
+    break;
+  case NodeMatchTerm::Key::PostGrad:
+  case NodeMatchTerm::Key::PreGrad:
+    if (const NodeProvenance *p = node.provenance())
+      for (const std::string &n : t.key == NodeMatchTerm::Key::PostGrad ? p->postGrad : p->preGrad)
+        eq = eq || globMatch(t.value, n);
     break;
   case NodeMatchTerm::Key::Kind:
     eq = globMatch(t.value, opKindName(node.op()));
@@ -118,7 +129,7 @@ Expected<NodeMatcher> parseNodeMatcher(const std::vector<std::string> &terms) {
     if (at == std::string::npos || at == 0)
       return Error("bad term '" + text +
                    "': expected KEY=VALUE, KEY!=VALUE or KEY>N (keys: op, "
-                   "name, kind, type, dtype, users, inputs, kernel)");
+                   "name, kind, type, dtype, users, inputs, kernel, post, pre)");
     std::string_view key = std::string_view(text).substr(0, at);
     std::string_view rest = std::string_view(text).substr(at);
     NodeMatchTerm term{};
@@ -152,9 +163,13 @@ Expected<NodeMatcher> parseNodeMatcher(const std::vector<std::string> &terms) {
       term.key = NodeMatchTerm::Key::Inputs;
     else if (key == "kernel")
       term.key = NodeMatchTerm::Key::Kernel;
+    else if (key == "post")
+      term.key = NodeMatchTerm::Key::PostGrad;
+    else if (key == "pre")
+      term.key = NodeMatchTerm::Key::PreGrad;
     else
       return Error("unknown key '" + std::string(key) + "' in '" + text +
-                   "' (keys: op, name, kind, type, dtype, users, inputs, kernel)");
+                   "' (keys: op, name, kind, type, dtype, users, inputs, kernel, post, pre)");
     bool counted = term.key == NodeMatchTerm::Key::Users || term.key == NodeMatchTerm::Key::Inputs;
     if (counted) {
       const char *first = term.value.data();

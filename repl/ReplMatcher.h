@@ -5,9 +5,11 @@
 /// Keys: `op` (the target, with or without `torch.ops.`), `name`, `kind` (placeholder,
 /// call_function, ...), `type` (the value's type text), `dtype` (f16, float16, torch.half),
 /// `users` and `inputs` (counts), `kernel` (the kernels that compute the node once the graph is
-/// lowered and fused, `kernel=fused_*`). Text keys take `=` and `!=` with `*`/`?` globs; counts
-/// take
-/// `=`, `!=`, `<`, `<=`, `>`, `>=`.
+/// lowered and fused, `kernel=fused_*`; on a graph read with Inductor's provenance, the kernel
+/// calls Inductor recorded for the node, by handle `name:N` or name), `post` and `pre` (the
+/// post-grad and pre-grad nodes of the node's Inductor provenance: `find post=add_3` on a wrapper
+/// lists the kernel calls computing post-grad node add_3). Text keys take `=` and `!=` with
+/// `*`/`?` globs; counts take `=`, `!=`, `<`, `<=`, `>`, `>=`.
 
 #include "ir/Error.h"
 #include "ir/Node.h"
@@ -21,7 +23,7 @@ namespace fxkit {
 
 /// One parsed `KEY OP VALUE` term.
 struct NodeMatchTerm {
-  enum class Key { Op, Name, Kind, Type, DType, Users, Inputs, Kernel };
+  enum class Key { Op, Name, Kind, Type, DType, Users, Inputs, Kernel, PostGrad, PreGrad };
   enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
   Key key;
   Cmp cmp;
@@ -35,8 +37,12 @@ struct NodeMatcher {
   /// Node name -> kernels computing it, for `kernel` terms (see needsKernels); a node absent
   /// from it is in no kernel.
   const std::map<std::string, std::vector<std::string>, std::less<>> *kernels = nullptr;
+  /// `kernel` terms ask Inductor's provenance of each node instead (the caller sets this for a
+  /// graph whose nodes carry provenance, and then leaves `kernels` unset).
+  bool inductorKernels = false;
   bool matches(const Node &node) const;
-  /// Whether a term asks about kernels (the caller compiles the graph and sets `kernels`).
+  /// Whether a term asks about kernels (the caller compiles the graph and sets `kernels`, or
+  /// sets `inductorKernels`).
   bool needsKernels() const;
 };
 

@@ -12,6 +12,8 @@
 #include "transforms/Pass.h"
 
 #include <iostream>
+#include <map>
+#include <set>
 
 namespace fxkit {
 namespace {
@@ -57,6 +59,61 @@ void addKernels(HtmlReport &report, const CompilationState &state) {
                                 d.reason});
 }
 
+/// Names joined with ", ", each once, in order.
+std::string joinUnique(const std::vector<std::string> &names) {
+  std::string out;
+  std::set<std::string_view> seen;
+  for (const std::string &n : names)
+    if (seen.insert(n).second)
+      out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+/// Inductor's kernel calls (from the provenance the graph's nodes had before compiling) beside
+/// fxkit's kernels: both computing the same source nodes.
+void addInductorKernels(HtmlReport &report,
+                        const std::map<std::string, NodeProvenance, std::less<>> &provenance,
+                        const std::vector<std::string> &order, const CompilationState &state) {
+  const loop::LoopProgram &p = *state.program;
+  const loop::FusedProgram &f = *state.fused;
+  std::map<std::string, std::vector<std::string>, std::less<>> fxkitOf; // source node -> kernels
+  for (size_t k = 0; k < f.kernels.size(); ++k) {
+    std::vector<std::string> inductor;
+    for (int32_t o : f.kernels[k].ops)
+      for (const std::string &origin : p.ops[o].origins) {
+        fxkitOf[origin].push_back(f.kernels[k].name);
+        if (auto it = provenance.find(origin); it != provenance.end())
+          inductor.insert(inductor.end(), it->second.kernels.begin(), it->second.kernels.end());
+      }
+    if (k < report.kernels.size())
+      report.kernels[k].inductor = joinUnique(inductor);
+  }
+  struct Row {
+    std::vector<std::string> nodes, preGrad, fxkit;
+  };
+  std::map<std::string, Row> rows;
+  std::vector<std::string> handles; // in order of first appearance
+  for (const std::string &name : order) {
+    const NodeProvenance &np = provenance.at(name);
+    for (const std::string &h : np.kernels) {
+      auto [it, fresh] = rows.try_emplace(h);
+      if (fresh)
+        handles.push_back(h);
+      it->second.nodes.push_back(name);
+      it->second.preGrad.insert(it->second.preGrad.end(), np.preGrad.begin(), np.preGrad.end());
+      if (auto fx = fxkitOf.find(name); fx != fxkitOf.end())
+        it->second.fxkit.insert(it->second.fxkit.end(), fx->second.begin(), fx->second.end());
+    }
+  }
+  for (const std::string &h : handles) {
+    const Row &r = rows.at(h);
+    report.inductorKernels.push_back({h, joinUnique(r.nodes), joinUnique(r.preGrad),
+                                      r.fxkit.empty() ? std::string("(none: views, inputs or "
+                                                                    "nodes fxkit folds away)")
+                                                      : joinUnique(r.fxkit)});
+  }
+}
+
 } // namespace
 
 Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &title,
@@ -64,6 +121,14 @@ Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &tit
   HtmlReport report;
   report.title = title;
   report.facts.push_back("input: " + title + " (" + std::to_string(graph.size()) + " nodes)");
+  // Inductor's provenance, kept before the passes replace the graph's nodes.
+  std::map<std::string, NodeProvenance, std::less<>> provenance;
+  std::vector<std::string> provenanceOrder;
+  for (const Node *n : graph)
+    if (const NodeProvenance *np = n->provenance()) {
+      provenance.emplace(n->name(), *np);
+      provenanceOrder.push_back(n->name());
+    }
   auto runs = runPipeline(graph, {"lower", "fuse", "plan", "wrapper"});
   if (!runs)
     return runs.takeError();
@@ -84,6 +149,12 @@ Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &tit
   report.facts.push_back("generated kernels read+write " + f.generatedKernelBytes().str() +
                          " bytes; wrapper program: " + std::to_string(graph.size()) + " nodes");
   addKernels(report, *state);
+  if (!provenance.empty()) {
+    addInductorKernels(report, provenance, provenanceOrder, *state);
+    report.facts.push_back("Inductor's provenance: " + std::to_string(provenance.size()) +
+                           " nodes, " + std::to_string(report.inductorKernels.size()) +
+                           " of Inductor's kernel calls compute them");
+  }
 
   RenderOptions render;
   render.fusion = true;
@@ -122,7 +193,7 @@ int runReportCommand(const ReportCommandOptions &options) {
   std::optional<GraphFormat> in;
   if (!options.from.empty() && !(in = parseGraphFormat(options.from)))
     return fail(Error("unknown format '" + options.from + "' for --from"));
-  auto graph = importGraphFile(options.graph, in);
+  auto graph = importGraphFile(options.graph, in, true, options.provenance);
   if (!graph)
     return fail(graph.error());
   auto report = buildCompilationReport(*graph, options.graph == "-" ? "<stdin>" : options.graph,

@@ -16,6 +16,7 @@ namespace fxkit {
 struct ReportCommandOptions {
   std::string graph;
   std::string from;
+  std::string provenance; ///< Inductor's provenance mapping to attach (--provenance)
   std::string output = "report.html";
   /// Programs with more loop ops than this are pictured one box per kernel.
   size_t collapseAbove = 400;

@@ -4,6 +4,7 @@
 #include "backends/interp/LoopInterpreter.h"
 #include "importers/Import.h"
 #include "repl/Cli.h"
+#include "transforms/Decompose.h"
 #include "transforms/Fusion.h"
 #include "transforms/Lowering.h"
 #include "transforms/MemoryPlanning.h"
@@ -32,6 +33,9 @@
 #ifdef FXKIT_HAVE_JSON
 #include "backends/interp/json/ReferenceIO.h"
 #include "exporters/json/SafetensorsWriter.h"
+#endif
+#ifdef FXKIT_HAVE_PT2
+#include "importers/pt2/ExportedProgram.h"
 #endif
 
 #ifndef FXKIT_RUNTIME_CMAKE
@@ -92,6 +96,9 @@ struct Compiled {
 };
 
 Expected<Compiled> compileGraph(Graph &graph) {
+  if (hasCompositeOps(graph))
+    if (auto d = decomposeCompositeOps(graph); !d)
+      return d.takeError();
   if (Status s = inferShapes(graph); !s)
     return s.takeError();
   auto program = lowerGraph(graph);
@@ -460,6 +467,88 @@ Expected<InterpretResult> PreparedRun::run(std::span<const RuntimeValue> inputs)
 #endif
 }
 
+Expected<std::vector<RuntimeValue>> bindProgramInputs(const Graph &graph,
+                                                      std::vector<RuntimeValue> inputs) {
+#ifdef FXKIT_HAVE_PT2
+  const ExportedProgram *program = exportedProgramOf(graph);
+  if (!program)
+    return inputs;
+  std::vector<const Node *> placeholders;
+  for (const Node *n : graph)
+    if (n->op() == OpKind::Placeholder)
+      placeholders.push_back(n);
+  size_t users = 0;
+  for (const Node *p : placeholders) {
+    const ProgramInputSpec *s = program->inputSpec(p->name());
+    users += !s || s->kind == InputKind::UserInput;
+  }
+  bool all = inputs.size() == placeholders.size();
+  if (!all && inputs.size() != users)
+    return Error(std::to_string(inputs.size()) + " inputs for a program of " +
+                 std::to_string(users) + " user inputs");
+  std::vector<RuntimeValue> out;
+  out.reserve(placeholders.size());
+  size_t next = 0;
+  for (size_t i = 0; i < placeholders.size(); ++i) {
+    const ProgramInputSpec *s = program->inputSpec(placeholders[i]->name());
+    bool weight = s && (s->kind == InputKind::Parameter || s->kind == InputKind::Buffer ||
+                        s->kind == InputKind::TensorConstant);
+    if (!weight && (!s || s->kind == InputKind::UserInput)) {
+      out.push_back(std::move(inputs[all ? i : next++]));
+      continue;
+    }
+    if (!weight)
+      return Error("input '" + placeholders[i]->name() + "' is a " +
+                   std::string(inputKindName(s->kind)) + ", which fxkit cannot run");
+    auto w = program->weights.find(s->target);
+    if (w == program->weights.end() || !w->second.tensor)
+      return Error("input '" + s->name + "' needs the weight '" + s->target + "'" +
+                   (w == program->weights.end() ? std::string(", which the archive lacks")
+                                                : ": " + w->second.unavailable));
+    out.push_back(RuntimeValue{*w->second.tensor});
+  }
+  return out;
+#else
+  (void)graph;
+  return inputs;
+#endif
+}
+
+namespace {
+
+/// The outputs a user of the program sees: an exported program also returns buffer and input
+/// mutations (and tokens) before them, which eager PyTorch's outputs do not include.
+std::vector<RuntimeValue> userOutputs(const Graph &graph, std::vector<RuntimeValue> outputs) {
+#ifdef FXKIT_HAVE_PT2
+  const ExportedProgram *program = exportedProgramOf(graph);
+  if (!program || program->outputs.size() != outputs.size())
+    return outputs;
+  std::vector<RuntimeValue> kept;
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (program->outputs[i].kind == OutputKind::UserOutput ||
+        program->outputs[i].kind == OutputKind::LossOutput)
+      kept.push_back(std::move(outputs[i]));
+  return kept;
+#else
+  (void)graph;
+  return outputs;
+#endif
+}
+
+/// Example values of a program's symbols, for random inputs where --sym gives none.
+void addProgramHints(const Graph &graph, SymExpr::Bindings &symbols) {
+#ifdef FXKIT_HAVE_PT2
+  if (const ExportedProgram *program = exportedProgramOf(graph))
+    for (const auto &hint : program->hints)
+      symbols.emplace(hint.first, hint.second);
+#else
+  (void)graph;
+  (void)symbols;
+#endif
+}
+
+} // namespace
+
 int runDevicesCommand() {
 #ifdef FXKIT_HAVE_OPENCL
   auto devices = opencl::listDevices();
@@ -495,7 +584,7 @@ int runRunCommand(const RunCommandOptions &options) {
     return fail(Error("--inputs, --check and -o need safetensors, which needs a build with "
                       "nlohmann-json"));
 #endif
-  auto graph = importGraphFile(options.graph, format);
+  auto graph = importGraphFile(options.graph, format, true, options.provenance);
   if (!graph)
     return fail(graph.error());
 
@@ -503,6 +592,12 @@ int runRunCommand(const RunCommandOptions &options) {
   size_t placeholders = 0;
   for (Node *n : *graph)
     placeholders += n->op() == OpKind::Placeholder;
+#ifdef FXKIT_HAVE_PT2
+  // An exported program takes its user inputs from the file, its weights from the archive.
+  if (const ExportedProgram *program = exportedProgramOf(*graph))
+    placeholders = program->userInputCount();
+#endif
+  addProgramHints(*graph, symbols);
 #ifdef FXKIT_HAVE_JSON
   if (!options.inputs.empty()) {
     auto file = readSafetensors(options.inputs);
@@ -520,11 +615,15 @@ int runRunCommand(const RunCommandOptions &options) {
       return fail(in.error());
     inputs = in.take();
   }
+  if (auto bound = bindProgramInputs(*graph, std::move(inputs)); bound)
+    inputs = bound.take();
+  else
+    return fail(bound.error());
 
   auto result = execute(*graph, inputs, options);
   if (!result)
     return fail(result.error());
-  const std::vector<RuntimeValue> &outputs = result->outputs;
+  const std::vector<RuntimeValue> outputs = userOutputs(*graph, std::move(result->outputs));
 
   int status = kExitOk;
 #ifdef FXKIT_HAVE_JSON

@@ -16,11 +16,12 @@
 namespace fxkit {
 
 struct RunCommandOptions {
-  std::string graph;  ///< graph file (format from name or content; sidecar attached)
-  std::string from;   ///< input format name, empty to detect
-  std::string inputs; ///< safetensors inputs (arg_<i>); empty: seeded random inputs
-  std::string check;  ///< safetensors expected outputs (out_<i>); empty: no check
-  std::string output; ///< safetensors file for the outputs; empty: none written
+  std::string graph;      ///< graph file (format from name or content; sidecar attached)
+  std::string from;       ///< input format name, empty to detect
+  std::string provenance; ///< Inductor's provenance mapping to attach (--provenance)
+  std::string inputs;     ///< safetensors inputs (arg_<i>); empty: seeded random inputs
+  std::string check;      ///< safetensors expected outputs (out_<i>); empty: no check
+  std::string output;     ///< safetensors file for the outputs; empty: none written
   std::optional<double> rtol, atol;
   std::vector<std::string> symbols; ///< NAME=VALUE bindings for random inputs
   uint64_t seed = 0;
@@ -37,6 +38,13 @@ struct RunCommandOptions {
   bool profile = false; ///< OpenCL: time kernels with device events (printed with --stats)
   int repeat = 1;       ///< run this many times (a loaded program runs warm after the first)
 };
+
+/// For a graph read from a torch.export archive (importers/pt2/ExportedProgram.h): the values
+/// of all its placeholders, the user inputs from `inputs` and the parameters, buffers and
+/// constants from the archive's weights. `inputs` holds one value per user input, or one per
+/// placeholder (random inputs, whose weights are replaced). Other graphs get `inputs` back.
+Expected<std::vector<RuntimeValue>> bindProgramInputs(const Graph &graph,
+                                                      std::vector<RuntimeValue> inputs);
 
 /// Runs the command; returns the exit code (0 ok, 1 a checked output differs, 2 bad input).
 /// Prints one line per output to stdout and errors to stderr.

@@ -19,9 +19,13 @@ namespace {
 
 /// Regression inputs per target: update when a fuzzer finding is fixed and its input added.
 const std::map<std::string_view, size_t> kExpectedFiles = {
-    {"fx-text", 0},        {"fxpy", 2},        {"json", 0},         {"nodes-json", 0},
-    {"safetensors", 0},    {"inductor-py", 0}, {"inductor-cpp", 0}, {"inductor-ir", 1},
-    {"minimalloc-csv", 0}, {"repl", 1},
+    {"fx-text", 0},      {"fxpy", 2},        {"json", 0},
+    {"nodes-json", 0},   {"safetensors", 0}, {"inductor-py", 0},
+    {"inductor-cpp", 0}, {"inductor-ir", 1}, {"minimalloc-csv", 0},
+    {"repl", 1},         {"provenance", 0},
+#ifdef FXKIT_HAVE_PT2
+    {"pt2", 0},
+#endif
 };
 
 std::vector<fs::path> regressionInputs(std::string_view target) {

@@ -144,7 +144,11 @@ TEST(FxText, TypedForm) {
   ASSERT_TRUE(t);
   EXPECT_EQ(t->str(), "f32[s77, s17][s17, 1]cuda:0");
   EXPECT_EQ(printFxText(g, FxTextOptions{true}), text);
-  // Without tensorTypes the plain form comes out.
+  // Nodes read typed print typed again; without the annotation's type, plainly.
+  EXPECT_EQ(printFxText(g), text);
+  EXPECT_EQ(g.find("add_7")->pythonType(), kFxTensorAnnotationType);
+  for (Node *n : g)
+    n->setPythonType("");
   EXPECT_EQ(printFxText(g).find("Tensor \""), std::string::npos);
 
   // Inductor's placeholder comment: no num_users, `PlaceHolder`.
@@ -153,6 +157,50 @@ TEST(FxText, TypedForm) {
     return arg2_1)");
   EXPECT_EQ(p.find("arg2_1")->op(), OpKind::Placeholder);
   EXPECT_EQ(p.find("arg2_1")->value().tensor()->str(), "f32[s77, s27][s27, 1]cuda:0");
+}
+
+// Graph.__str__ with format_node(include_tensor_metadata=True), as PyTorch 2.11 printed it
+// (tests/data/fx-capture/cond/aot_fw_0.typed.graph.txt and syntax_dynamic's first lines): call
+// nodes with a tensor value typed, placeholders, get_attr and a tuple-valued cond as str(graph)
+// prints them, Dynamo's Python types kept.
+TEST(FxText, TypedFormAsPyTorchPrintsItRoundTrips) {
+  for (std::string_view text : {std::string_view(R"(graph():
+    %primals_1 : [num_users=3] = placeholder[target=primals_1]
+    %primals_2 : [num_users=2] = placeholder[target=primals_2]
+    %sum_1 : Tensor "f32[][]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sum.default](args = (%primals_1,), kwargs = {})
+    %gt : Tensor "b8[][]cuda:0"[num_users=2] = call_function[target=torch.ops.aten.gt.Scalar](args = (%sum_1, 0), kwargs = {})
+    %true_graph_0 : [num_users=1] = get_attr[target=true_graph_0]
+    %false_graph_0 : [num_users=1] = get_attr[target=false_graph_0]
+    %cond : [num_users=1] = call_function[target=torch.ops.higher_order.cond](args = (%gt, %true_graph_0, %false_graph_0, (%primals_1, %primals_2)), kwargs = {})
+    %getitem : Tensor "f32[4, 8][8, 1]cuda:0"[num_users=1] = call_function[target=operator.getitem](args = (%cond, 0), kwargs = {})
+    return (getitem, primals_1, primals_2, gt))"),
+                                std::string_view(R"(graph():
+    %s77 : torch.SymInt [num_users=2] = placeholder[target=s77]
+    %s27 : torch.SymInt [num_users=0] = placeholder[target=s27]
+    %l_x_ : torch.Tensor [num_users=1] = placeholder[target=L_x_]
+    %getitem : Tensor "f32[s77, 1, s27 - 1][s27, s27, 1]cuda:0"[num_users=1] = call_function[target=operator.getitem](args = (%l_x_, (Ellipsis, None, slice(1, None, None))), kwargs = {})
+    %a : Tensor "f32[s77, 1, s27 - 1][Max(1, s27 - 1), Max(1, s27 - 1), 1]cuda:0"[num_users=1] = call_function[target=operator.mul](args = (%getitem, 2), kwargs = {})
+    %b : Tensor "f32[s77, s27 - 1][Max(1, s27 - 1), 1]cuda:0"[num_users=1] = call_method[target=reshape](args = (%a, %s77, -1), kwargs = {})
+    %z : Tensor "f16[3][1]cuda:0"[num_users=0] = call_function[target=torch.zeros](args = (3,), kwargs = {dtype: torch.float16, device: cuda:0})
+    %mul_1 : torch.SymInt [num_users=1] = call_function[target=operator.mul](args = (%s77, 2), kwargs = {})
+    return (b, mul_1))")}) {
+    Graph g = parseOk(text);
+    EXPECT_EQ(printFxText(g), text);
+    auto again = parseFxText(printFxText(g), "again.txt");
+    ASSERT_TRUE(again) << again.error().str();
+    std::string why;
+    EXPECT_TRUE(graphsEqual(g, *again, &why)) << why;
+  }
+  Graph g = parseOk(R"(graph():
+    %x : [num_users=1] = placeholder[target=x]
+    %b : Tensor "f32[s77, s27 - 1][Max(1, s27 - 1), 1]cuda:0"[num_users=1] = call_method[target=reshape](args = (%x, -1), kwargs = {})
+    return (b,))");
+  const TensorType *t = g.find("b")->value().tensor();
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->dtype, DType::Float32);
+  EXPECT_EQ(t->strides[0].str(), "Max(1, s27 - 1)");
+  EXPECT_EQ(t->device.str(), "cuda:0");
+  EXPECT_TRUE(g.find("x")->pythonType().empty());
 }
 
 TEST(FxText, PartialFragment) {
@@ -275,10 +323,26 @@ TEST(FxTextErrors, DepthLimit) {
   expectError(withHead(body), 3, static_cast<int>(open) + 256, "nested too deeply");
 }
 
-TEST(FxTextErrors, PlaceholderAfterOtherNodes) {
-  expectError(withHead("    %y : [num_users=0] = call_function[target=f](args = (), kwargs = {})\n"
-                       "    %z : [num_users=0] = placeholder[target=z]\n    return y"),
-              4, 26, "placeholder after a non-placeholder");
+/// torch.fx.Graph.lint accepts placeholders after other nodes (torch.export's unlifted module
+/// reads its get_attr nodes first; graph.placeholder() appends where the graph ends): they read,
+/// verify and print back as they were. A use before the definition is still refused.
+TEST(FxText, PlaceholderAfterOtherNodes) {
+  expectRoundTrip(R"(graph():
+    %w : [num_users=1] = get_attr[target=layers.0.weight]
+    %x : [num_users=1] = placeholder[target=x]
+    %y : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%x, %w), kwargs = {})
+    %z : [num_users=1] = placeholder[target=z]
+    %add : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%y, %z), kwargs = {})
+    return (add,))");
+  Graph g =
+      parseOk(withHead("    %y : [num_users=0] = call_function[target=f](args = (), kwargs = {})\n"
+                       "    %z : [num_users=0] = placeholder[target=z]\n    return y"));
+  ASSERT_EQ(g.size(), 4u);
+  EXPECT_EQ(g.find("z")->prev()->name(), "y");
+  expectError(
+      withHead("    %y : [num_users=0] = call_function[target=f](args = (%z,), kwargs = {})\n"
+               "    %z : [num_users=1] = placeholder[target=z]\n    return y"),
+      3, 58, "undefined node '%z'");
 }
 
 } // namespace
@@ -293,6 +357,37 @@ TEST(FxText, ErrorStringNamesFileLineColumn) {
   std::string s = g.error().str();
   EXPECT_NE(s.find("model.graph.txt:3:26"), std::string::npos) << s;
   EXPECT_NE(s.find("call_magic[target=f]"), std::string::npos) << s;
+}
+
+// Dynamo's `x[:, :s27]` with a SymInt bound: FX prints the slice with str(), the node by bare
+// name, and counts it as a use (num_users=2 for s27).
+TEST(FxText, NodesInsideSlicesAreUses) {
+  constexpr std::string_view text = R"(graph():
+    %s27 : torch.SymInt [num_users=2] = placeholder[target=s27]
+    %x : torch.Tensor [num_users=1] = placeholder[target=L_x_]
+    %getitem : [num_users=1] = call_function[target=operator.getitem](args = (%x, (slice(None, None, None), slice(0, s27, None))), kwargs = {})
+    %add : [num_users=1] = call_function[target=operator.add](args = (%s27, 1), kwargs = {})
+    return (getitem, add))";
+  expectRoundTrip(text);
+  Graph g = parseOk(text);
+  const Argument &index = g.find("getitem")->args().items()[1];
+  ASSERT_EQ(index.items().size(), 2u);
+  const Argument &slice = index.items()[1];
+  ASSERT_EQ(slice.kind(), Argument::Kind::Slice);
+  EXPECT_EQ(slice.items()[0].asInt(), 0);
+  ASSERT_TRUE(slice.items()[1].isNode());
+  EXPECT_EQ(slice.items()[1].asNode()->name(), "s27");
+  EXPECT_TRUE(slice.items()[2].isNone());
+  EXPECT_EQ(g.find("s27")->users().size(), 2u);
+  // Anything but three plain parts stays opaque text; an unknown name is an error.
+  Graph odd = parseOk(R"(graph():
+    %x : [num_users=1] = placeholder[target=x]
+    %g : [num_users=1] = call_function[target=operator.getitem](args = (%x, slice(0, [1], None)), kwargs = {})
+    return g)");
+  EXPECT_EQ(odd.find("g")->args().items()[1].kind(), Argument::Kind::Opaque);
+  expectError(withHead("    %g : [num_users=0] = call_function[target=f](args = (slice(0, s99, "
+                       "None),), kwargs = {})\n    return None"),
+              3, 67, "undefined node '%s99'");
 }
 
 TEST(FxText, NumUsersIsInformational) {

@@ -47,6 +47,36 @@ TEST(Graph, VerifierRejectsUseBeforeDefinition) {
   EXPECT_NE(st.error().message.find("before it is defined"), std::string::npos);
 }
 
+/// What torch.fx.Graph.lint accepts: placeholders after get_attr and call nodes (torch.export's
+/// unlifted module); every other check stays (here: a placeholder after the output, a use of a
+/// later placeholder).
+TEST(Graph, VerifierAcceptsPlaceholdersAfterOtherNodes) {
+  Graph g;
+  Node *w = g.create(OpKind::GetAttr, "w", "layers.0.weight");
+  Node *x = g.create(OpKind::Placeholder, "x", "x");
+  Node *m = g.create(OpKind::CallFunction, "mul", "torch.ops.aten.mul.Tensor",
+                     Argument::tuple({Argument::node(x), Argument::node(w)}));
+  Node *y = g.create(OpKind::Placeholder, "y", "y");
+  Node *a = g.create(OpKind::CallFunction, "add", "torch.ops.aten.add.Tensor",
+                     Argument::tuple({Argument::node(m), Argument::node(y)}));
+  Node *out = g.create(OpKind::Output, "output", "output",
+                       Argument::tuple({Argument::tuple({Argument::node(a)})}));
+  EXPECT_TRUE(verifyGraph(g)) << verifyGraph(g).error().str();
+  g.moveBefore(y, m);
+  EXPECT_TRUE(verifyGraph(g)) << verifyGraph(g).error().str();
+  Node *z = g.create(OpKind::Placeholder, "z", "z");
+  Status st = verifyGraph(g);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("output node is not the last node"), std::string::npos)
+      << st.error().str();
+  g.erase(z);
+  g.moveBefore(y, out);
+  st = verifyGraph(g);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("node 'add': uses 'y' before it is defined"), std::string::npos)
+      << st.error().str();
+}
+
 TEST(Graph, VerifierRequiresOneOutput) {
   Graph g;
   g.create(OpKind::Placeholder, "x", "x");

@@ -473,6 +473,30 @@ TEST(InductorScheduleGolden, SmallHandWrittenDump) {
   EXPECT_EQ(attached->nodes.size(), 4u);
 }
 
+// CPU scheduler nodes group by (pointwise sizes, reduction sizes), a pair of tuples
+// (CppScheduling.group_fn), not (numel, rnumel): `((), ())` for a 0-d buffer.
+TEST(InductorScheduleGolden, CpuIterationGroupsAreTuplesOfSizes) {
+  auto cpu = parseInductorSchedule(
+      smallWith("op0.group.iteration = (8*s0, 1)", "op0.group.iteration = ((s0, 8), (4*s1,))"),
+      "cpu.txt");
+  ASSERT_TRUE(cpu) << cpu.error().str();
+  const ScheduleNode &op0 = cpu->nodes[0];
+  ASSERT_EQ(op0.iteration.size(), 2u);
+  EXPECT_EQ(op0.iteration[0].kind(), SymExpr::Kind::Tuple);
+  EXPECT_EQ(op0.iteration[0].str(), "(s0, 8)");
+  EXPECT_EQ(op0.iteration[1].str(), "(4*s1,)");
+  auto empty = parseInductorSchedule(
+      smallWith("op0.group.iteration = (8*s0, 1)", "op0.group.iteration = ((), ())"), "cpu.txt");
+  ASSERT_TRUE(empty) << empty.error().str();
+  EXPECT_EQ(empty->nodes[0].iteration[0].str(), "()");
+  auto g = scheduleToGraph(*cpu, "cpu.txt");
+  ASSERT_TRUE(g) << g.error().str();
+  EXPECT_NE(printFxText(*g).find("iteration: ((s0, 8), (4*s1,))"), std::string::npos);
+  EXPECT_EQ(importError(smallWith("op0.group.iteration = (8*s0, 1)",
+                                  "op0.group.iteration = ((s0, 8), (4*s1,)")),
+            "bad.txt:15:1: error: expected ',' or ')', found 'o'");
+}
+
 TEST(InductorScheduleGolden, FormatNameAndDetection) {
   EXPECT_EQ(parseGraphFormat("inductor-ir"), GraphFormat::InductorIr);
   EXPECT_EQ(graphFormatName(GraphFormat::InductorIr), "inductor-ir");
@@ -539,9 +563,10 @@ TEST(InductorScheduleErrors, MessagesNameFileLineAndColumn) {
        "bad.txt:69:1: error: end of file inside 'op3_op4.outputs = [' (no closing ']')"},
       {"op0: SchedulerNode(ComputedBuffer)\nop0.writes = [MemoryDep('buf0, c0, {c0: 4})]\n",
        "bad.txt:2:25: error: unterminated string"},
-      // Unbalanced brackets: the index swallows the ranges, then the list ends too early.
+      // Unbalanced brackets: the index swallows the ranges (a tuple whose second item is the
+      // dict), then the list ends too early.
       {"op0: SchedulerNode(ComputedBuffer)\nop0.writes = [MemoryDep('b', (c0, {c0: 4})]\n",
-       "bad.txt:2:33: error: expected ')' in symbolic expression"},
+       "bad.txt:2:35: error: unexpected '{' in symbolic expression"},
       {"op0: SchedulerNode(ComputedBuffer)\nop0.writes = [MemoryDep('b', c0, {c0: (4})]\n",
        "bad.txt:2:41: error: unbalanced '}'"},
   };

@@ -318,6 +318,222 @@ TEST(Json, DeepNestingIsAnErrorNotACrash) {
   EXPECT_EQ(nested(kDepth).size(), nested(0).size() + 2 * kDepth);
 }
 
+// ---- submodules (child GraphModules) ----
+
+namespace {
+
+/// `name(a) -> (a,)` with `children` as its submodules: the body of a higher-order op.
+std::shared_ptr<const Graph> makeChild(const std::string &name,
+                                       std::vector<std::shared_ptr<const Graph>> children = {}) {
+  Graph g;
+  g.moduleName = name;
+  Node *a = g.create(OpKind::Placeholder, "a", "a");
+  a->value().v = tensor("f32[s0][1]cpu");
+  Node *r = a;
+  for (const auto &c : children) {
+    Node *attr = g.create(OpKind::GetAttr, c->moduleName, c->moduleName);
+    r = g.create(OpKind::CallFunction, "invoke_" + c->moduleName,
+                 "torch.ops.higher_order.invoke_subgraph",
+                 Argument::tuple(
+                     {Argument::node(attr), Argument::string(c->moduleName), Argument::node(r)}));
+  }
+  g.create(OpKind::Output, "output", "output",
+           Argument::tuple({Argument::tuple({Argument::node(r)})}));
+  g.submodules = std::move(children);
+  return std::make_shared<const Graph>(std::move(g));
+}
+
+/// torch.cond with two branches, the true branch with a child of its own.
+Graph makeNested() {
+  Graph g;
+  Node *p = g.create(OpKind::Placeholder, "p", "p");
+  Node *x = g.create(OpKind::Placeholder, "x", "x");
+  Node *t = g.create(OpKind::GetAttr, "true_graph_0", "true_graph_0");
+  Node *f = g.create(OpKind::GetAttr, "false_graph_0", "false_graph_0");
+  Node *c = g.create(OpKind::CallFunction, "cond", "torch.ops.higher_order.cond",
+                     Argument::tuple({Argument::node(p), Argument::node(t), Argument::node(f),
+                                      Argument::tuple({Argument::node(x)})}));
+  g.create(OpKind::Output, "output", "output",
+           Argument::tuple({Argument::tuple({Argument::node(c)})}));
+  g.submodules = {makeChild("true_graph_0", {makeChild("inner")}), makeChild("false_graph_0")};
+  return g;
+}
+
+/// A document whose graph has `depth` levels of children, each the only child of the one above.
+std::string nestedDocument(size_t depth) {
+  const std::string nodes = R"("nodes": [{"name": "output", "op": "output", "target": "output"}])";
+  std::string text = R"({"format": "fxkit.graph", "version": 1, )" + nodes;
+  for (size_t i = 0; i < depth; ++i)
+    text += R"(, "submodules": [{"module": "m", )" + nodes;
+  for (size_t i = 0; i < depth; ++i)
+    text += "}]";
+  return text + "}";
+}
+
+} // namespace
+
+TEST(Json, SubmodulesRoundTrip) {
+  Graph g = makeNested();
+  ASSERT_TRUE(verifyGraph(g));
+  std::string text = printFxkitJson(g);
+  auto back = parseFxkitJson(text, "nested.json");
+  ASSERT_TRUE(back) << back.error().str() << "\n" << text;
+  std::string why;
+  EXPECT_TRUE(graphsEqual(g, *back, &why)) << why << "\n" << text;
+  EXPECT_EQ(printFxkitJson(*back), text);
+  ASSERT_EQ(back->submodules.size(), 2u);
+  const Graph *inner = back->submodule("true_graph_0")->submodule("inner");
+  ASSERT_TRUE(inner);
+  EXPECT_EQ(inner->find("a")->value().tensor()->str(), "f32[s0][1]cpu");
+  // graphsEqual looks into the children: a changed grandchild makes the documents differ.
+  Graph changed = back->clone();
+  changed.submodules[0] = makeChild("true_graph_0", {makeChild("other")});
+  EXPECT_FALSE(graphsEqual(g, changed, &why));
+  EXPECT_NE(why.find("submodule 'true_graph_0': node names differ: inner vs other"),
+            std::string::npos)
+      << why;
+}
+
+TEST(Json, SubmodulesGolden) {
+  Graph g;
+  Node *x = g.create(OpKind::Placeholder, "x", "x");
+  Node *body = g.create(OpKind::GetAttr, "body", "body");
+  Node *call = g.create(OpKind::CallModule, "call", "body", Argument::tuple({Argument::node(x)}));
+  (void)body;
+  g.create(OpKind::Output, "output", "output", Argument::tuple({Argument::node(call)}));
+  g.submodules = {makeChild("body", {makeChild("leaf")}), makeChild("empty")};
+  const char *expected = R"({
+  "format": "fxkit.graph",
+  "version": 1,
+  "module": "GraphModule",
+  "nodes": [
+    {"name": "x", "op": "placeholder", "target": "x"},
+    {"name": "body", "op": "get_attr", "target": "body"},
+    {"name": "call", "op": "call_module", "target": "body", "args": [{"node": "x"}]},
+    {"name": "output", "op": "output", "target": "output", "args": [{"node": "call"}]}
+  ],
+  "submodules": [
+    {
+      "module": "body",
+      "nodes": [
+        {"name": "a", "op": "placeholder", "target": "a", "val": {"dtype": "float32", "shape": ["s0"], "stride": ["1"], "device": "cpu"}},
+        {"name": "leaf", "op": "get_attr", "target": "leaf"},
+        {"name": "invoke_leaf", "op": "call_function", "target": "torch.ops.higher_order.invoke_subgraph", "args": [{"node": "leaf"}, "leaf", {"node": "a"}]},
+        {"name": "output", "op": "output", "target": "output", "args": [{"tuple": [{"node": "invoke_leaf"}]}]}
+      ],
+      "submodules": [
+        {
+          "module": "leaf",
+          "nodes": [
+            {"name": "a", "op": "placeholder", "target": "a", "val": {"dtype": "float32", "shape": ["s0"], "stride": ["1"], "device": "cpu"}},
+            {"name": "output", "op": "output", "target": "output", "args": [{"tuple": [{"node": "a"}]}]}
+          ]
+        }
+      ]
+    },
+    {
+      "module": "empty",
+      "nodes": [
+        {"name": "a", "op": "placeholder", "target": "a", "val": {"dtype": "float32", "shape": ["s0"], "stride": ["1"], "device": "cpu"}},
+        {"name": "output", "op": "output", "target": "output", "args": [{"tuple": [{"node": "a"}]}]}
+      ]
+    }
+  ]
+}
+)";
+  EXPECT_EQ(printFxkitJson(g), expected);
+  auto back = parseFxkitJson(expected);
+  ASSERT_TRUE(back) << back.error().str();
+  std::string why;
+  EXPECT_TRUE(graphsEqual(g, *back, &why)) << why;
+  // A graph without children writes no "submodules" field: version 1 documents as before.
+  EXPECT_EQ(printFxkitJson(*back->submodules[1]).find("submodules"), std::string::npos);
+}
+
+TEST(Json, RejectsBadSubmodules) {
+  Graph g = makeNested();
+  const std::string text = printFxkitJson(g);
+  auto edit = [&](std::string_view from, std::string_view to) {
+    std::string t = text;
+    size_t at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? t : t.replace(at, from.size(), to);
+  };
+  // Line 15 is `"module": "true_graph_0",`, line 22 its "submodules", line 24 its child's
+  // module, line 33 `"module": "false_graph_0",`; columns point at the value at fault.
+  expectError(edit(R"("module": "true_graph_0")", R"("modul": "true_graph_0")"),
+              "submodules[0]: unknown submodule field 'modul'", 15, 16);
+  expectError(edit(R"("module": "true_graph_0")", R"("module": 7)"),
+              "submodules[0]: 'module' must be a string, not integer", 15, 17);
+  expectError(edit(R"("module": "true_graph_0")", R"("module": "")"),
+              "submodules[0]: empty module name", 15, 17);
+  expectError(edit(R"("module": "false_graph_0")", R"("module": "true_graph_0")"),
+              "submodule 'true_graph_0' is defined twice (first at submodules[0])", 33, 17);
+  expectError(edit(R"("module": "inner")", R"("module": "inner", "format": "fxkit.graph")"),
+              "submodule 'true_graph_0.inner': unknown submodule field 'format'", 24, 40);
+  expectError(edit(R"("submodules": [
+        {)",
+                   R"("submodules": [7, {)"),
+              "submodule 'true_graph_0': submodules[0]: a submodule must be an object (module, "
+              "nodes, submodules), not integer",
+              22, 22);
+  std::string notArray = nestedDocument(1);
+  notArray.replace(notArray.find(R"("submodules": [)"), 15, R"("submodules": )");
+  notArray.replace(notArray.size() - 3, 3, "}}");
+  expectError(notArray, "'submodules' must be an array, not object", 1, 122);
+  // A child's nodes are read as the document's: errors name the child and the node.
+  expectError(
+      edit(
+          R"({"name": "a", "op": "placeholder", "target": "a", "val": {"dtype": "float32", "shape": ["s0"], "stride": ["1"], "device": "cpu"}},
+            {"name": "output")",
+          R"({"name": "a", "op": "placeholder", "target": "a"},
+            {"name": "b", "op": "call_function", "target": "f", "args": [{"node": "x"}]},
+            {"name": "output")"),
+      "submodule 'true_graph_0.inner': node 'b' (nodes[1]): undefined node reference 'x'", 27, 83);
+  // A child must be a graph the verifier accepts; the error points at the node it names.
+  expectError(
+      edit(
+          R"({"name": "output", "op": "output", "target": "output", "args": [{"tuple": [{"node": "a"}]}]}
+      ])",
+          R"({"name": "output", "op": "output", "target": "output", "args": [{"tuple": [{"node": "a"}]}]},
+        {"name": "late", "op": "call_function", "target": "f"}
+      ])"),
+      "submodule 'false_graph_0': invalid graph: node 'output': output node is not the last node",
+      36, 9);
+  // Without nodes, a child is no graph.
+  expectError(edit(R"("module": "false_graph_0",
+      "nodes": [)",
+                   R"("module": "false_graph_0", "nodez": [)"),
+              "submodule 'false_graph_0': unknown submodule field 'nodez'", 33, 43);
+}
+
+TEST(Json, SubmoduleDepthLimit) {
+  // As deep as print_readable() classes may nest (ReadablePyParser's limit): read and written
+  // back the same.
+  auto ok = parseFxkitJson(nestedDocument(256), "deep.json");
+  ASSERT_TRUE(ok) << ok.error().str();
+  const Graph *g = &*ok;
+  size_t levels = 0;
+  while (!g->submodules.empty()) {
+    g = g->submodules[0].get();
+    ++levels;
+  }
+  EXPECT_EQ(levels, 256u);
+  auto again = parseFxkitJson(printFxkitJson(*ok), "deep2.json");
+  ASSERT_TRUE(again) << again.error().str();
+  EXPECT_TRUE(graphsEqual(*ok, *again));
+  // One level more is an error at the child one too deep, and far more is no crash.
+  std::string text = nestedDocument(257);
+  size_t at = 0;
+  for (int i = 0; i < 257; ++i)
+    at = text.find(R"({"module")", at + 1);
+  expectError(text, "submodules nested more than 256 levels deep", 1, static_cast<int>(at) + 1);
+  auto deep = parseFxkitJson(nestedDocument(100000), "deeper.json");
+  ASSERT_FALSE(deep);
+  EXPECT_NE(deep.error().message.find("nested more than 256 levels"), std::string::npos)
+      << deep.error().str();
+}
+
 // ---- nodes.json sidecars ----
 
 namespace {
@@ -404,6 +620,58 @@ TEST(NodesJson, MismatchErrors) {
                      "entry 4 ('output'): missing 'op'", 9, 2);
   expectSidecarError("{}", "must be an array", 1, 1);
   expectSidecarError("[\n {\"name\": \"x\",}\n]", "JSON syntax error", 2, 15);
+}
+
+// Dynamic-shape graphs: values that are SymBools, SymFloats, and lists mixing tensors and
+// SymInts (an output returning `s23` beside tensors), as the sidecar writes them (str()).
+TEST(NodesJson, ReadsSymbolicScalarsAndMixedLists) {
+  std::string text = replaced(kSidecar, R"("val": "s77")", R"("val": "u0 >= 0")");
+  text = replaced(
+      text, R"("target": "output", "val": null)",
+      R"("target": "output", "val": [{"dtype": "bfloat16", "shape": [], "stride": [], "device": "cpu"}, "s77", ["0.100000000000000", null, "True"]])");
+  Graph g = makeSidecarGraph();
+  Status st = attachNodesJson(g, text, "x.nodes.json");
+  ASSERT_TRUE(st) << st.error().str();
+  const SymExpr *ge = g.find("arg1_1")->value().sym();
+  ASSERT_TRUE(ge);
+  EXPECT_EQ(ge->str(), "u0 >= 0");
+  EXPECT_EQ(ge->type(), SymExpr::Type::Bool);
+  const auto *items = g.find("output")->value().items();
+  ASSERT_TRUE(items);
+  ASSERT_EQ(items->size(), 3u);
+  EXPECT_EQ((*items)[0].tensor()->str(), "bf16[][]cpu");
+  EXPECT_EQ((*items)[1].sym()->str(), "s77");
+  const auto *nested = (*items)[2].items();
+  ASSERT_TRUE(nested);
+  ASSERT_EQ(nested->size(), 3u);
+  EXPECT_EQ((*nested)[0].sym()->type(), SymExpr::Type::Float);
+  EXPECT_TRUE((*nested)[1].empty());
+  EXPECT_EQ((*nested)[2].sym()->str(), "True");
+  // The fxkit format keeps all of it.
+  auto back = parseFxkitJson(printFxkitJson(g), "mixed.json");
+  ASSERT_TRUE(back) << back.error().str();
+  EXPECT_TRUE(back->find("output")->value() == g.find("output")->value());
+  EXPECT_TRUE(back->find("arg1_1")->value() == g.find("arg1_1")->value());
+  // Python functions print by name in the sidecar: `<built-in function floor>` is math.floor.
+  Graph fn;
+  Node *x = fn.create(OpKind::Placeholder, "x", "x");
+  Node *fl =
+      fn.create(OpKind::CallFunction, "floor", "math.floor", Argument::tuple({Argument::node(x)}));
+  Node *sf = fn.create(OpKind::CallFunction, "sym_float", "torch.sym_float",
+                       Argument::tuple({Argument::node(fl)}));
+  fn.create(OpKind::Output, "output", "output", Argument::tuple({Argument::node(sf)}));
+  Status named = attachNodesJson(fn, R"json([
+ {"name": "x", "op": "placeholder", "target": "x", "val": "zf0"},
+ {"name": "floor", "op": "call_function", "target": "<built-in function floor>", "val": "FloorToInt(zf0)"},
+ {"name": "sym_float", "op": "call_function", "target": "<function sym_float at 0x7f3a2c1b5e40>", "val": "ToFloat(FloorToInt(zf0))"},
+ {"name": "output", "op": "output", "target": "output", "val": ["ToFloat(FloorToInt(zf0))"]}
+])json",
+                                 "fn.nodes.json");
+  ASSERT_TRUE(named) << named.error().str();
+  EXPECT_EQ(fn.find("sym_float")->value().sym()->type(), SymExpr::Type::Float);
+  // A bad expression inside a list is located at the item.
+  expectSidecarError(replaced(text, R"("True"]])", R"("u0 >="]])"),
+                     "entry 4 ('output'): bad symbolic expression 'u0 >='", 9, 167);
 }
 
 // ---- speed ----

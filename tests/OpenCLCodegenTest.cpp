@@ -367,6 +367,25 @@ TEST(OpenCLCodegen, SymbolicSizesBecomeKernelArguments) {
   EXPECT_EQ(count(k.source, "out_ptr0["), 1u) << k.source;
 }
 
+// Size expressions of dynamic-shape graphs as PyTorch writes them: an integer quotient rounded
+// (`32*CeilToInt(IntTrueDiv(s27, 32))`, `math.floor(a / b)`) is integer division, never a
+// float; a float expression has no integer form.
+TEST(OpenCLCodegen, RoundedIntegerQuotientsPrintAsIntegerDivision) {
+  auto c = [](std::string_view text) {
+    auto e = SymExpr::parse(text);
+    EXPECT_TRUE(e) << text;
+    auto s = opencl::printCIntExpr(*e);
+    return s ? *s : "error: " + s.error().message;
+  };
+  EXPECT_EQ(c("32*CeilToInt(IntTrueDiv(s27, 32))"), "32*fx_ceildiv(s27, 32)");
+  EXPECT_EQ(c("Max(1, 32*CeilToInt(IntTrueDiv(s27, 32)))"),
+            "max((fx_index_t)(1), (fx_index_t)(32*fx_ceildiv(s27, 32)))");
+  EXPECT_EQ(c("math.floor(s0/(s1 + 1))"), "fx_floordiv(s0, s1 + 1)");
+  EXPECT_EQ(c("TruncToInt(IntTrueDiv(-s0, 2))"), "fx_truncdiv(-s0, 2)");
+  EXPECT_EQ(c("Identity(CleanDiv(s0, 4))"), "fx_floordiv(s0, 4)");
+  EXPECT_EQ(c("CeilToInt(ToFloat(s0)/2)").substr(0, 6), "error:");
+}
+
 TEST(OpenCLCodegen, EveryCorpusKernelHasAnOpenCLForm) {
   size_t graphs = 0, kernels = 0;
   for (const std::string part : {"reference", "inductor"})

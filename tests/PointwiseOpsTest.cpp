@@ -140,6 +140,27 @@ TEST(PointwiseOps, RemainderFollowsTheDivisorAndFmodTheDividend) {
                {kNaN, kNaN, kNaN, kNaN});
 }
 
+// prims.fma (Inductor's decompositions of lerp and addcmul): a*b + c, broadcasting; integers
+// exactly, wrapping as int64 does.
+TEST(PointwiseOps, FusedMultiplyAdd) {
+  Tensor a = fromValues({2, 2}, {1.5, -2, 0.1, 3});
+  Tensor b = fromValues({2}, {2, 4});
+  Tensor c = fromValues({}, {0.25});
+  Tensor r = runCall("torch.ops.prims.fma.default](args = (%a, %b, %c), kwargs = {})", {a, b, c});
+  EXPECT_EQ(r.dtype(), DType::Float32);
+  expectValues(r, {3.25, -7.75, 0.45, 12.25});
+  Tensor ai = fromValues({3}, {3, -4, 4611686018427387904.0}, DType::Int64);
+  Tensor bi = fromValues({3}, {5, 6, 2}, DType::Int64);
+  Tensor ci = fromValues({3}, {1, 1, 0}, DType::Int64);
+  Tensor ri =
+      runCall("torch.ops.prims.fma.default](args = (%a, %b, %c), kwargs = {})", {ai, bi, ci});
+  EXPECT_EQ(ri.dtype(), DType::Int64);
+  auto at = [&](int64_t i) { return ri.getInt(std::vector<int64_t>{i}); };
+  EXPECT_EQ(at(0), 16);
+  EXPECT_EQ(at(1), -23);
+  EXPECT_EQ(at(2), std::numeric_limits<int64_t>::min()); // 2^63 wraps
+}
+
 TEST(PointwiseOps, RoundingAndSign) {
   Tensor a = fromValues({6}, {0.5, 1.5, 2.5, -0.5, -1.7, 3.2});
   expectValues(runCall("torch.ops.aten.round.default](args = (%a,), kwargs = {})", {a}),

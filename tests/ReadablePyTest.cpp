@@ -99,6 +99,205 @@ TEST(ReadablePy, SizesOnlyAnnotationsRoundTrip) {
 )PY");
 }
 
+// print_readable() prints each child GraphModule (a higher-order op's body) as a class nested in
+// its parent after forward; children nest in turn.
+TEST(ReadablePy, NestedClassesAreSubmodules) {
+  std::string text = R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, L_x_: "f32[4, 8][8, 1]cuda:0"):
+        l_x_ = L_x_
+        sum_1: "f32[][]cuda:0" = l_x_.sum()
+        gt: "b8[][]cuda:0" = sum_1 > 0;  sum_1 = None
+        cond_true_0 = self.cond_true_0
+        cond_false_0 = self.cond_false_0
+        cond = torch.ops.higher_order.cond(gt, cond_true_0, cond_false_0, (l_x_,));  gt = cond_true_0 = cond_false_0 = l_x_ = None
+        getitem: "f32[4, 8][8, 1]cuda:0" = cond[0];  cond = None
+        return (getitem,)
+
+    class cond_true_0(torch.nn.Module):
+        def forward(self, l_x_: "f32[4, 8][8, 1]cuda:0"):
+            l_x__1 = l_x_
+            wrap_body_0 = self.wrap_body_0
+            wrap = torch.ops.higher_order.wrap(wrap_body_0, l_x__1);  wrap_body_0 = l_x__1 = None
+            getitem: "f32[4, 8][8, 1]cuda:0" = wrap[0];  wrap = None
+            return (getitem,)
+
+        class wrap_body_0(torch.nn.Module):
+            def forward(self, l_x_: "f32[4, 8][8, 1]cuda:0"):
+                sin: "f32[4, 8][8, 1]cuda:0" = l_x_.sin();  l_x_ = None
+                return (sin,)
+
+    class cond_false_0(torch.nn.Module):
+        def forward(self, l_x_: "f32[4, 8][8, 1]cuda:0"):
+            l_x__1 = l_x_
+            cos: "f32[4, 8][8, 1]cuda:0" = l_x__1.cos();  l_x__1 = None
+            return (cos,)
+)PY";
+  expectRoundTrip(text);
+  auto g = parseReadablePy(text, "t.py");
+  ASSERT_TRUE(g) << g.error().str();
+  ASSERT_EQ(g->submodules.size(), 2u);
+  const Graph *t = g->submodule("cond_true_0");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->size(), 5u);
+  ASSERT_EQ(t->submodules.size(), 1u);
+  EXPECT_EQ(t->submodules[0]->moduleName, "wrap_body_0");
+  EXPECT_EQ(t->submodules[0]->find("sin")->value().tensor()->str(), "f32[4, 8][8, 1]cuda:0");
+  EXPECT_EQ(g->submodule("cond_false_0")->front()->name(), "l_x__1");
+  EXPECT_EQ(g->submodule("cond_false_0")->front()->target(), "l_x_");
+  // FX text shows the top-level graph only, as str(graph) does.
+  EXPECT_EQ(printFxText(*g).find("sin"), std::string::npos);
+  // A class may also come before forward.
+  auto before = parseReadablePy(R"PY(class M(torch.nn.Module):
+    class body(torch.nn.Module):
+        def forward(self, x):
+            return (x,)
+    def forward(self, x):
+        body = self.body
+        return (body,)
+)PY",
+                                "t.py");
+  ASSERT_TRUE(before) << before.error().str();
+  EXPECT_EQ(before->submodules.size(), 1u);
+  EXPECT_EQ(before->find("body")->op(), OpKind::GetAttr);
+}
+
+// FX writes operator.iadd and friends as the statement, then binds the node to the updated
+// operand; operator.setitem likewise (PyTorch 2.11's Dynamo output).
+TEST(ReadablePy, InplaceStatementsAreNodes) {
+  std::string text = R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, s77: "Sym(s77)", L_x_: "f32[s77, 4][4, 1]cuda:0"):
+        l_x_ = L_x_
+        h: "f32[s77, 2][2, 1]cuda:0" = l_x_.new_zeros(s77, 2);  s77 = None
+        h[0] = 1.0;  setitem = h;  setitem = None
+        k: "f32[s77, 4][4, 1]cuda:0" = l_x_.clone();  l_x_ = None
+        k += 1;  k_1: "f32[s77, 4][4, 1]cuda:0" = k;  k = None
+        k_1 //= 2;  ifloordiv = k_1;  k_1 = None
+        return (h, ifloordiv)
+)PY";
+  expectRoundTrip(text);
+  auto g = parseReadablePy(text, "t.py");
+  ASSERT_TRUE(g) << g.error().str();
+  std::string fx = printFxText(*g);
+  EXPECT_NE(fx.find("%setitem : [num_users=0] = call_function[target=operator.setitem](args = "
+                    "(%h, 0, 1.0), kwargs = {})"),
+            std::string::npos)
+      << fx;
+  EXPECT_NE(fx.find("%k_1 : [num_users=1] = call_function[target=operator.iadd](args = (%k, 1)"),
+            std::string::npos)
+      << fx;
+  EXPECT_NE(fx.find("target=operator.ifloordiv](args = (%k_1, 2)"), std::string::npos) << fx;
+  EXPECT_EQ(g->find("k_1")->value().tensor()->str(), "f32[s77, 4][4, 1]cuda:0");
+}
+
+// torch.fx.symbolic_trace's code: Python types where nodes have no value, defaults, *args,
+// module paths through getattr for names that are not identifiers, builtins by bare name.
+TEST(ReadablePy, TypesDefaultsVarargsModulePathsAndBuiltins) {
+  std::string text = R"PY(class annotated(torch.nn.Module):
+    def forward(self, x : torch.Tensor, n : int = 3, *rest):
+        _rest = rest
+        relu = torch.relu(x);  x = None
+        layers_0 = getattr(self.layers, "0")(relu);  relu = None
+        weight : torch.nn.parameter.Parameter = getattr(self.layers, "1").weight
+        len_1 = len(layers_0)
+        not_1 = _operator_not_(n);  n = not_1 = None
+        mul = layers_0 * len_1;  layers_0 = len_1 = None
+        add = mul + weight;  mul = weight = None
+        return add
+)PY";
+  expectRoundTrip(text);
+  auto g = parseReadablePy(text, "t.py");
+  ASSERT_TRUE(g) << g.error().str();
+  EXPECT_EQ(printFxText(*g), R"(graph():
+    %x : torch.Tensor [num_users=1] = placeholder[target=x]
+    %n : int [num_users=1] = placeholder[target=n](default=3)
+    %_rest : [num_users=0] = placeholder[target=*rest]
+    %relu : [num_users=1] = call_function[target=torch.relu](args = (%x,), kwargs = {})
+    %layers_0 : [num_users=2] = call_module[target=layers.0](args = (%relu,), kwargs = {})
+    %weight : torch.nn.parameter.Parameter [num_users=1] = get_attr[target=layers.1.weight]
+    %len_1 : [num_users=1] = call_function[target=builtins.len](args = (%layers_0,), kwargs = {})
+    %not_1 : [num_users=0] = call_function[target=operator.not_](args = (%n,), kwargs = {})
+    %mul : [num_users=1] = call_function[target=operator.mul](args = (%layers_0, %len_1), kwargs = {})
+    %add : [num_users=1] = call_function[target=operator.add](args = (%mul, %weight), kwargs = {})
+    return add)");
+}
+
+// The code generators of torch.export (_PyTreeCodeGen) and of boxed calls (_BoxedCodeGen) bind
+// the inputs in the body; they read into the same graph, which prints in the plain form.
+TEST(ReadablePy, PytreeAndBoxedCodegensBindTheInputs) {
+  auto pytree = parseReadablePy(R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, x, y):
+        x: "f32[2, 8][8, 1]cuda:0"; y: "f32[8][1]cuda:0";
+
+        x, y, = fx_pytree.tree_flatten_spec(([x, y], {}), self._in_spec)
+        add: "f32[2, 8][8, 1]cuda:0" = torch.ops.aten.add.Tensor(x, y);  x = y = None
+        return pytree.tree_unflatten((add,), self._out_spec)
+)PY",
+                                "t.py");
+  ASSERT_TRUE(pytree) << pytree.error().str();
+  EXPECT_EQ(pytree->find("y")->op(), OpKind::Placeholder);
+  EXPECT_EQ(pytree->find("y")->value().tensor()->str(), "f32[8][1]cuda:0");
+  EXPECT_EQ(printReadablePy(*pytree), R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[2, 8][8, 1]cuda:0", y: "f32[8][1]cuda:0"):
+        add: "f32[2, 8][8, 1]cuda:0" = torch.ops.aten.add.Tensor(x, y);  x = y = None
+        return (add,)
+)PY");
+  auto exported = parseReadablePy(R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, x):
+        x_0, = pytree.tree_leaves((self, x,))
+        x, = self._in_shuffle_graph(x_0)
+        relu = torch.ops.aten.relu.default(x);  x = None
+        return pytree.tree_unflatten(self._out_shuffle_graph(x_0, relu), self._out_spec)
+)PY",
+                                  "t.py");
+  ASSERT_TRUE(exported) << exported.error().str();
+  EXPECT_NE(printFxText(*exported).find("return (relu,)"), std::string::npos);
+  auto boxed = parseReadablePy(R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, args_list):
+        args_iter = iter(args_list)
+        a = next(args_iter)
+        b = next(args_iter)
+        args_list.clear()
+        mul = a * b;  a = b = None
+        return (mul,)
+)PY",
+                               "t.py");
+  ASSERT_TRUE(boxed) << boxed.error().str();
+  EXPECT_EQ(printReadablePy(*boxed), R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, a, b):
+        mul = a * b;  a = b = None
+        return (mul,)
+)PY");
+}
+
+// What else print_readable() writes around the code: FX's wrap() registrations, meta blocks
+// (FX_GRAPH_SHOW_META), the expanded signature with descriptions, complex and tensor constants.
+TEST(ReadablePy, ReadsWrapCallsMetaBlocksExpandedSignaturesAndConstants) {
+  auto g = parseReadablePy(R"PY(class GraphModule(torch.nn.Module):
+    torch.fx._symbolic_trace.wrap("my_len")
+    def forward(
+        self,
+        x: "f32[4][1]cpu",  # user input
+        s0: "Sym(s0 < 5)",
+    ):
+        """
+        stack_trace: 'File "m.py", line 1'
+        """
+        mul: "c64[4][1]cpu" = x * 2j;  x = None
+        add = mul + (1+2j);  mul = None
+        full = torch.full_like(add, torch.Tensor(size=[1], dtype=float32));  add = None
+        return (
+            full,  # user output
+        )
+)PY",
+                           "t.py");
+  ASSERT_TRUE(g) << g.error().str();
+  EXPECT_EQ(g->find("s0")->op(), OpKind::Placeholder); // a SymBool
+  EXPECT_NE(printFxText(*g).find("args = (%x, 2j)"), std::string::npos) << printFxText(*g);
+  EXPECT_NE(printFxText(*g).find("args = (%mul, (1+2j))"), std::string::npos);
+  EXPECT_NE(printFxText(*g).find("torch.Tensor(size=[1], dtype=float32)"), std::string::npos);
+  EXPECT_NE(printFxText(*g).find("return (full,)"), std::string::npos);
+}
+
 struct BadCase {
   const char *text;
   int line, col;
@@ -127,7 +326,34 @@ TEST(ReadablePy, BadInputGetsLocatedErrors) {
       {"class M(torch.nn.Module):\n    def forward(self, x):\n        y = x.relu()\n        y = "
        "x.relu()\n        return y\n",
        4, 9, "assigned twice"},
-      {"class M(torch.nn.Module):\n    class Sub(torch.nn.Module):\n", 2, 5, "nested classes"},
+      {"class M(torch.nn.Module):\n    class Sub(torch.nn.Module):\n", 2, 1,
+       "class 'Sub' has no forward function"},
+      // A nested class whose forward does not return, closed by the parent's next line.
+      {"class M(torch.nn.Module):\n    def forward(self, x):\n        return x\n\n    class "
+       "A(torch.nn.Module):\n        def forward(self, y):\n            z = y.relu()\n\n    "
+       "class B(torch.nn.Module):\n        def forward(self, y):\n            return y\n",
+       7, 1, "no return statement"},
+      {"class M(torch.nn.Module):\n    def forward(self, x):\n        return x\n\n    class "
+       "A(torch.nn.Module):\n        def forward(self, y):\n            return y\n\n    class "
+       "A(torch.nn.Module):\n        def forward(self, y):\n            return y\n",
+       9, 11, "class 'A' is defined twice"},
+      {"class M(torch.nn.Module):\n    def forward(self, x):\n        return x\n  y = x\n", 4, 3,
+       "unindent does not match"},
+      {"class M(torch.nn.Module):\n    def forward(self, x):\n        return x\nclass "
+       "N(torch.nn.Module):\n",
+       4, 1, "unexpected text after the module's class"},
+      {"class M(torch.nn.Module):\n    def forward(self, x):\n        x += 1\n        return "
+       "x\n",
+       3, 14, "binding the in-place operation's result"},
+      {"class M(torch.nn.Module):\n    def forward(self, x):\n        x += 1;  y = 2\n        "
+       "return y\n",
+       3, 18, "must be bound to its first operand"},
+      {"class M(torch.nn.Module):\n    def forward(self, x):\n        a, b, = foo(x)\n        "
+       "return a\n",
+       3, 0, "unsupported tuple assignment from 'foo'"},
+      {"class M(torch.nn.Module):\n    def forward(self, x):\n        y = getattr(self.a, 0)(x)\n"
+       "        return y\n",
+       3, 29, "expected an attribute name string"},
       {"class M(torch.nn.Module):\n    def forward(self, x):\n        y = 'abc\n", 3, 13,
        "unterminated string"},
   };

@@ -420,7 +420,7 @@ TEST_F(ReplCommands, CompletionCandidates) {
   EXPECT_EQ(complete("insert after add: %r = call_function[target=", "torch.ops.aten.relu.d"),
             "torch.ops.aten.relu.default");
   EXPECT_EQ(complete("insert after add: r = aten.relu.default(", "mu"), "mul");
-  EXPECT_EQ(complete("pass ", "d"), "dce");
+  EXPECT_EQ(complete("pass ", "d"), "dce decompose");
   EXPECT_EQ(complete("bench 3 --backend ", ""), "interp loops opencl");
   EXPECT_EQ(complete("export ", "fx"), "fx fxpy");
   EXPECT_EQ(complete("use ", ""), "g");

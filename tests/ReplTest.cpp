@@ -128,7 +128,7 @@ TEST_F(Repl, FindMatchers) {
   run("find color=red");
   EXPECT_FALSE(lastOk);
   EXPECT_EQ(lastErr, "error: unknown key 'color' in 'color=red' (keys: op, name, kind, type, "
-                     "dtype, users, inputs, kernel)\n");
+                     "dtype, users, inputs, kernel, post, pre)\n");
   run("find users>many");
   EXPECT_EQ(lastErr, "error: 'users>many': users takes a whole number\n");
   run("find dtype=f17");
@@ -220,8 +220,11 @@ TEST_F(Repl, RunPrintsOutputTypes) {
 }
 
 TEST_F(Repl, ExportAndLoad) {
+  // The graph was loaded typed: FX text keeps the form it was read in.
   std::string fx = run("export fx");
-  EXPECT_TRUE(fx.starts_with("graph():\n    %x : [num_users=2] = placeholder[target=x]\n")) << fx;
+  EXPECT_TRUE(fx.starts_with("graph():\n    %x : Tensor \"f32[4, 8][8, 1]cpu\"[num_users=2] = "
+                             "placeholder[target=x]\n"))
+      << fx;
   std::string path = ::testing::TempDir() + "repl_export.json";
   EXPECT_EQ(run("export json '" + path + "'"), "wrote " + path + " (json)\n");
   EXPECT_EQ(run("load '" + path + "' as h"), "loaded h: 8 nodes from " + path + "\n");

@@ -2,6 +2,7 @@
 
 #include "ir/Node.h"
 #include "transforms/CompilationState.h"
+#include "transforms/Decompose.h"
 #include "transforms/Fusion.h"
 #include "transforms/Lowering.h"
 #include "transforms/MemoryPlanning.h"
@@ -35,13 +36,18 @@ PassResult lowerPass(Graph &graph) {
   bool typed = true;
   for (Node *n : graph)
     typed = typed && (n->op() != OpKind::CallFunction || !n->value().empty());
+  bool composite = hasCompositeOps(graph);
   // A typed graph is lowered as it is, without a copy: extern ops point into its own nodes
-  // until the wrapper pass replaces them (CompilationState::source). An untyped one is
-  // copied, and the copy's types inferred, leaving the graph itself as it was.
+  // until the wrapper pass replaces them (CompilationState::source). An untyped one, or one
+  // with composite ops, is copied, and the copy decomposed and its types inferred, leaving the
+  // graph itself as it was.
   std::shared_ptr<Graph> source;
-  if (!typed) {
+  if (!typed || composite) {
     source = std::make_shared<Graph>(graph.clone());
     source->attachments.clear();
+    if (composite)
+      if (auto d = decomposeCompositeOps(*source); !d)
+        return d.takeError();
     if (Status s = inferShapes(*source); !s)
       return s.takeError();
   }

@@ -26,7 +26,8 @@ bool hasSideEffects(const Node &node) {
       size_t overloadDot = t.rfind('.');
       std::string_view op = t.substr(0, overloadDot);
       op = op.substr(op.rfind('.') + 1);
-      return op.ends_with("_") && !op.ends_with("__");
+      // Assertions (_assert_tensor_metadata, _assert_scalar) are kept for their check.
+      return (op.ends_with("_") && !op.ends_with("__")) || op.starts_with("_assert");
     }
     return t == "print" || t == "builtins.print";
   }

@@ -76,6 +76,198 @@ Expected<BufferView> Lowerer::tensorArg(const Node &n, const Argument &a) {
   return viewOf(v);
 }
 
+namespace {
+
+/// Whether every part of `e` is integer arithmetic (what index values print as).
+bool integerOnly(const SymExpr &e) {
+  if (e.isConstant())
+    return true;
+  if (e.type() != SymExpr::Type::Int || e.kind() == SymExpr::Kind::Tuple)
+    return false;
+  for (const SymExpr &op : e.operands())
+    if (!integerOnly(op))
+      return false;
+  return true;
+}
+
+} // namespace
+
+Expected<int32_t> Lowerer::scalarExpr(BodyBuilder &b, const Node &n, const SymExpr &e) {
+  using K = SymExpr::Kind;
+  if (integerOnly(e))
+    return b.indexValue(e, DType::Int64);
+  auto fail = [&](const std::string &why) -> Error {
+    return nodeError(n, "the scalar " + e.str() + " has no loop form: " + why);
+  };
+  auto ops = e.operands();
+  // Operands in a common dtype: float64 when either is a float (Python's promotion), else
+  // int64, else bool.
+  auto both = [&](const SymExpr &lhs, const SymExpr &rhs, DType &common, int32_t &x,
+                  int32_t &y) -> Status {
+    auto l = scalarExpr(b, n, lhs);
+    if (!l)
+      return l.takeError();
+    auto r = scalarExpr(b, n, rhs);
+    if (!r)
+      return r.takeError();
+    bool anyFloat = lhs.type() == SymExpr::Type::Float || rhs.type() == SymExpr::Type::Float;
+    bool allBool = lhs.type() == SymExpr::Type::Bool && rhs.type() == SymExpr::Type::Bool;
+    common = anyFloat ? DType::Float64 : allBool ? DType::Bool : DType::Int64;
+    x = b.cast(*l, common);
+    y = b.cast(*r, common);
+    return Status::ok();
+  };
+  auto unaryFloat = [&](ScalarOp op, DType result) -> Expected<int32_t> {
+    auto x = scalarExpr(b, n, ops[0]);
+    if (!x)
+      return x;
+    return b.cast(b.op(op, DType::Float64, b.cast(*x, DType::Float64)), result);
+  };
+  switch (e.kind()) {
+  case K::Paren:
+    return scalarExpr(b, n, ops[0]);
+  case K::Float: {
+    auto v = e.evaluateNumber({});
+    if (!v)
+      return fail(v.error().message);
+    return b.constant(v->f, DType::Float64);
+  }
+  case K::Named:
+    if (e.name() == "True" || e.name() == "False")
+      return b.intConstant(e.name() == "True" ? 1 : 0, DType::Bool);
+    return fail("'" + std::string(e.name()) + "' is not a finite number");
+  case K::Add:
+  case K::Sub:
+  case K::Mul:
+  case K::TrueDiv:
+  case K::Pow: {
+    DType common;
+    int32_t x, y;
+    if (Status s = both(ops[0], ops[1], common, x, y); !s)
+      return s.takeError();
+    if (e.kind() == K::TrueDiv || e.kind() == K::Pow)
+      common = DType::Float64; // Python's `/` of ints is a float; powers here are floats
+    else if (common == DType::Bool)
+      common = DType::Int64; // True + True is 2
+    ScalarOp op = e.kind() == K::Add   ? ScalarOp::Add
+                  : e.kind() == K::Sub ? ScalarOp::Sub
+                  : e.kind() == K::Mul ? ScalarOp::Mul
+                  : e.kind() == K::Pow ? ScalarOp::Pow
+                                       : ScalarOp::TrueDiv;
+    return b.op(op, common, b.cast(x, common), b.cast(y, common));
+  }
+  case K::Lt:
+  case K::Le:
+  case K::Gt:
+  case K::Ge:
+  case K::Eq:
+  case K::Ne: {
+    DType common;
+    int32_t x, y;
+    if (Status s = both(ops[0], ops[1], common, x, y); !s)
+      return s.takeError();
+    ScalarOp op = e.kind() == K::Lt   ? ScalarOp::Lt
+                  : e.kind() == K::Le ? ScalarOp::Le
+                  : e.kind() == K::Gt ? ScalarOp::Gt
+                  : e.kind() == K::Ge ? ScalarOp::Ge
+                  : e.kind() == K::Eq ? ScalarOp::Eq
+                                      : ScalarOp::Ne;
+    return b.op(op, DType::Bool, x, y);
+  }
+  case K::BitAnd:
+  case K::BitOr:
+  case K::And:
+  case K::Or: {
+    if (e.type() != SymExpr::Type::Bool)
+      return fail("bitwise operations on integers are not computed in loops");
+    DType common;
+    int32_t x, y;
+    if (Status s = both(ops[0], ops[1], common, x, y); !s)
+      return s.takeError();
+    bool isAnd = e.kind() == K::BitAnd || e.kind() == K::And;
+    return b.op(isAnd ? ScalarOp::LogicalAnd : ScalarOp::LogicalOr, DType::Bool, x, y);
+  }
+  case K::Not:
+  case K::Invert: {
+    if (ops[0].type() != SymExpr::Type::Bool && e.kind() == K::Invert)
+      return fail("~ of an integer is not computed in loops");
+    auto x = scalarExpr(b, n, ops[0]);
+    if (!x)
+      return x;
+    return b.op(ScalarOp::LogicalNot, DType::Bool, *x);
+  }
+  case K::Neg: {
+    auto x = scalarExpr(b, n, ops[0]);
+    if (!x)
+      return x;
+    DType t = ops[0].type() == SymExpr::Type::Float ? DType::Float64 : DType::Int64;
+    return b.op(ScalarOp::Neg, t, b.cast(*x, t));
+  }
+  case K::Call: {
+    std::string_view name = e.name();
+    if ((name == "ToFloat" || name == "Identity") && ops.size() == 1) {
+      auto x = scalarExpr(b, n, ops[0]);
+      if (!x)
+        return x;
+      return name == "ToFloat" ? b.cast(*x, DType::Float64) : *x;
+    }
+    if ((name == "IntTrueDiv" || name == "FloatTrueDiv") && ops.size() == 2)
+      return scalarExpr(b, n, SymExpr::binary(K::TrueDiv, ops[0], ops[1]));
+    if (ops.size() == 1) {
+      static const std::pair<std::string_view, ScalarOp> kRounding[] = {
+          {"FloorToInt", ScalarOp::Floor}, {"CeilToInt", ScalarOp::Ceil},
+          {"TruncToInt", ScalarOp::Trunc}, {"RoundToInt", ScalarOp::Round},
+          {"math.floor", ScalarOp::Floor}, {"math.ceil", ScalarOp::Ceil},
+          {"math.trunc", ScalarOp::Trunc}, {"TruncToFloat", ScalarOp::Trunc}};
+      for (const auto &[fn, op] : kRounding)
+        if (name == fn)
+          return unaryFloat(op, name == "TruncToFloat" ? DType::Float64 : DType::Int64);
+      static const std::pair<std::string_view, ScalarOp> kMath[] = {
+          {"sqrt", ScalarOp::Sqrt}, {"exp", ScalarOp::Exp},    {"log", ScalarOp::Log},
+          {"log2", ScalarOp::Log2}, {"sin", ScalarOp::Sin},    {"cos", ScalarOp::Cos},
+          {"tan", ScalarOp::Tan},   {"asin", ScalarOp::Asin},  {"acos", ScalarOp::Acos},
+          {"atan", ScalarOp::Atan}, {"sinh", ScalarOp::Sinh},  {"cosh", ScalarOp::Cosh},
+          {"tanh", ScalarOp::Tanh}, {"asinh", ScalarOp::Asinh}};
+      std::string_view fn = name;
+      if (fn.starts_with("OpaqueUnaryFn_"))
+        fn = fn.substr(14);
+      else if (fn.starts_with("math."))
+        fn = fn.substr(5);
+      for (const auto &[f, op] : kMath)
+        if (fn == f)
+          return unaryFloat(op, DType::Float64);
+    }
+    if ((name == "Max" || name == "Min") && ops.size() == 2) {
+      DType common;
+      int32_t x, y;
+      if (Status s = both(ops[0], ops[1], common, x, y); !s)
+        return s.takeError();
+      return b.op(name == "Max" ? ScalarOp::Maximum : ScalarOp::Minimum, common, x, y);
+    }
+    if (name == "Where" && ops.size() == 3) {
+      auto c = scalarExpr(b, n, ops[0]);
+      if (!c)
+        return c;
+      DType common;
+      int32_t x, y;
+      if (Status s = both(ops[1], ops[2], common, x, y); !s)
+        return s.takeError();
+      return b.op(ScalarOp::Where, common, b.cast(*c, DType::Bool), x, y);
+    }
+    return fail("'" + std::string(name) + "' is not computed in loops");
+  }
+  case K::Symbol:
+    return fail("'" + std::string(e.name()) + "' is a float symbol, which no input binds");
+  case K::Int:
+  case K::FloorDiv:
+  case K::Mod:
+  case K::BitXor:
+  case K::Tuple:
+    break;
+  }
+  return fail("not computed in loops");
+}
+
 Expected<int32_t> Lowerer::operand(BodyBuilder &b, const Node &n, const Argument &a,
                                    const std::vector<SymExpr> &outVars, DType dtype) {
   switch (a.kind()) {
@@ -85,12 +277,20 @@ Expected<int32_t> Lowerer::operand(BodyBuilder &b, const Node &n, const Argument
     return b.cast(b.constant(a.asFloat(), DType::Float64), dtype);
   case Argument::Kind::Bool:
     return b.cast(b.intConstant(a.asBool() ? 1 : 0, DType::Bool), dtype);
-  case Argument::Kind::Sym:
-    return b.cast(b.indexValue(a.asSym(), DType::Int64), dtype);
+  case Argument::Kind::Sym: {
+    auto s = scalarExpr(b, n, a.asSym());
+    if (!s)
+      return s;
+    return b.cast(*s, dtype);
+  }
   case Argument::Kind::NodeRef: {
     Lowered &v = valueOf(a.asNode());
-    if (v.kind == Lowered::Kind::Sym)
-      return b.cast(b.indexValue(v.sym, DType::Int64), dtype);
+    if (v.kind == Lowered::Kind::Sym) {
+      auto s = scalarExpr(b, n, v.sym);
+      if (!s)
+        return s;
+      return b.cast(*s, dtype);
+    }
     if (v.kind != Lowered::Kind::Tensor)
       return nodeError(n, "input '" + a.asNode()->name() + "' is not a tensor or number");
     const TensorType &stored = program_.buffers[v.view.buffer].type;
@@ -831,10 +1031,71 @@ Status Lowerer::lowerRearrangement(const Node &n, const BoundArgs &args, const T
   return Status::ok();
 }
 
+/// Symbols no input binds are PyTorch's unbacked ones (u0 of Tensor.item(), the size of
+/// nonzero or of a boolean mask): only the data decides them, mid-run. Compiled programs size
+/// and allocate every buffer, and fix every kernel's iteration space, before they run, so a
+/// graph with such a value is refused here with the reason; the interpreter runs it (binding
+/// each unbacked symbol from the kernel that makes it, as PyTorch does).
+Status Lowerer::checkBacked(const Node &n) const {
+  std::vector<std::string> symbols;
+  auto add = [&](const SymExpr &e) {
+    for (std::string &s : e.symbols())
+      if (!inputSymbols_.count(s))
+        symbols.push_back(std::move(s));
+  };
+  auto addType = [&](const TensorType &t) {
+    for (const SymExpr &e : t.sizes)
+      add(e);
+    for (const SymExpr &e : t.strides)
+      add(e);
+  };
+  auto addValue = [&](const NodeValue &v) {
+    if (const TensorType *t = v.tensor())
+      addType(*t);
+    else if (const auto *ts = v.tensors()) {
+      for (const auto &t : *ts)
+        if (t)
+          addType(*t);
+    } else if (const SymExpr *s = v.sym())
+      add(*s);
+  };
+  // The node that makes an unbacked value (nonzero, a boolean-mask index, item) still lowers:
+  // as an extern call, whose result the runtime sizes when it runs. What cannot compile is a
+  // node that reads such a value, since its loops would need the size before the run.
+  for (const Node *input : n.inputs())
+    addValue(input->value());
+  if (symbols.empty())
+    return Status::ok();
+  addValue(n.value());
+  if (symbols.empty())
+    return Status::ok();
+  std::sort(symbols.begin(), symbols.end());
+  symbols.erase(std::unique(symbols.begin(), symbols.end()), symbols.end());
+  std::string list;
+  for (const std::string &s : symbols)
+    list += (list.empty() ? "" : ", ") + s;
+  return nodeError(n, "its value depends on the data (" + list +
+                          ": no input binds it; Tensor.item(), nonzero and boolean masks make "
+                          "such unbacked values). Compiled programs size every buffer and fix "
+                          "every loop before they run, so this graph runs on the reference "
+                          "interpreter only (--backend interp)");
+}
+
 Status Lowerer::lowerNode(const Node &n) {
   const OpInfo *op = OpRegistry::instance().lookup(n.target());
   if (!op)
     return nodeError(n, "unknown op");
+  if (Status s = checkBacked(n); !s)
+    return s;
+  // _assert_scalar, sym_constrain_range[_for_size], _assert_async: checks with no result. On
+  // backed values they hold for every input that meets the graph's guards; the compiled
+  // program takes them as assumptions (the interpreter checks them).
+  if (op->schema.returns.empty() && n.value().empty() && op->category == OpCategory::Other)
+    return Status::ok();
+  // Before the value check: an assertion composite has no value.
+  if (op->category == OpCategory::Composite)
+    return nodeError(n, "a composite op: the decompose pass rewrites it into the ops it is made "
+                        "of before lowering");
   auto args = bindArgs(n, *op);
   if (!args)
     return args.takeError();
@@ -886,6 +1147,8 @@ Status Lowerer::lowerNode(const Node &n) {
     return lowerExtern(n, *args);
   case OpCategory::Other:
     return lowerOther(n, *args);
+  case OpCategory::Composite:
+    break; // refused above
   }
   return nodeError(n, "unknown op category");
 }
@@ -1330,8 +1593,23 @@ void Lowerer::inlineSmallProducers() {
 
 Expected<LoopProgram> Lowerer::run() {
   size_t i = 0;
-  for (Node *n : graph_)
+  for (Node *n : graph_) {
     n->scratch() = static_cast<uint32_t>(i++);
+    if (n->op() != OpKind::Placeholder)
+      continue;
+    auto add = [&](const SymExpr &e) {
+      for (std::string &s : e.symbols())
+        inputSymbols_.insert(std::move(s));
+    };
+    if (const TensorType *t = n->value().tensor()) {
+      for (const SymExpr &e : t->sizes)
+        add(e);
+      for (const SymExpr &e : t->strides)
+        add(e);
+    } else if (const SymExpr *s = n->value().sym()) {
+      add(*s);
+    }
+  }
   values_.resize(i);
   program_.ops.reserve(i);
   program_.buffers.reserve(i);

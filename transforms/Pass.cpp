@@ -3,6 +3,7 @@
 #include "ir/Verifier.h"
 #include "transforms/CompilerPasses.h"
 #include "transforms/DeadCodeElimination.h"
+#include "transforms/Decompose.h"
 #include "transforms/ShapeInference.h"
 
 #include <chrono>
@@ -45,6 +46,10 @@ void registerBuiltinPasses() {
                return st.takeError();
              return changed;
            }});
+    r.add({"decompose",
+           "rewrite composite ops (linear, conv2d, layer_norm, scaled_dot_product_attention, "
+           "to.dtype, relu_, ...) into the ops they are made of, as run_decompositions() does",
+           decomposeCompositeOps});
     registerCompilerPasses(r);
   });
 }

@@ -43,10 +43,23 @@ Status runExternLoopOp(const LoopOp &op, std::vector<Tensor> &storage,
   size_t next = 0;
   for (const Node *in : argumentNodes(*args)) {
     if (const SymExpr *s = in->value().sym()) {
-      auto v = s->evaluate(bindings);
+      // A SymInt, SymFloat or SymBool computed on the host from the bound sizes.
+      auto v = s->evaluateNumber(bindings);
       if (!v)
         return Error("extern op '" + node.name() + "': " + v.error().message);
-      values.push_back({in, RuntimeValue{*v}});
+      RuntimeValue rv;
+      switch (v->type) {
+      case SymExpr::Type::Int:
+        rv.v = v->i;
+        break;
+      case SymExpr::Type::Float:
+        rv.v = v->f;
+        break;
+      case SymExpr::Type::Bool:
+        rv.v = v->i != 0;
+        break;
+      }
+      values.push_back({in, std::move(rv)});
       continue;
     }
     if (next >= op.externInputs.size())

@@ -11,8 +11,10 @@
 #include "backends/interp/ViewKernels.h"
 #include "ir/OutputValues.h"
 #include "ir/ops/OpRegistry.h"
+#include "transforms/Decompose.h"
 #include "transforms/ShapeInference.h"
 
+#include <cmath>
 #include <mutex>
 
 namespace fxkit {
@@ -220,8 +222,22 @@ Status checkResult(const Node &node, const RuntimeValue &result, SymExpr::Bindin
     }
   } else if (const SymExpr *sym = value.sym()) {
     const int64_t *v = result.integer();
-    if (!v)
-      return Status::ok(); // a float from truediv: symbolic values are integers only
+    if (!v) {
+      // A SymFloat or SymBool: checked against its expression where the bindings decide it
+      // (float symbols such as zuf0 are not bound: sizes are integers).
+      auto want = sym->evaluateNumber(bindings);
+      if (const bool *b = std::get_if<bool>(&result.v); b && want && want->truthy() != *b)
+        return args.error("the kernel gave " + std::string(*b ? "True" : "False") +
+                          ", shape inference says " + sym->str());
+      if (const double *d = std::get_if<double>(&result.v); d && want) {
+        double w = want->asDouble();
+        if (!(std::fabs(w - *d) <= 1e-9 * std::max(1.0, std::fabs(w))) &&
+            !(std::isnan(w) && std::isnan(*d)))
+          return args.error("the kernel gave " + std::to_string(*d) + ", shape inference says " +
+                            sym->str() + " = " + std::to_string(w));
+      }
+      return Status::ok();
+    }
     bindIfSymbol(*sym, *v, bindings);
     auto expected = sym->evaluate(bindings);
     if (expected && *expected != *v)
@@ -280,6 +296,11 @@ Expected<InterpretResult> interpretGraph(Graph &graph, std::span<const RuntimeVa
   std::vector<RuntimeValue> bound(inputs.begin(), inputs.end());
   if (Status s = bindInputs(placeholders, bound, result.bindings); !s)
     return s.takeError();
+  // Composite ops (linear, conv2d, relu_, ...) run as what they are made of; like shape
+  // inference, this rewrites the graph in place.
+  if (hasCompositeOps(graph))
+    if (auto d = decomposeCompositeOps(graph); !d)
+      return d.takeError();
   if (Status s = inferShapes(graph); !s)
     return s.takeError();
 

@@ -34,6 +34,10 @@ Expected<Tensor> tensorOfArg(const KernelContext &ctx, const Argument &a, std::s
       return *v->tensor();
     if (v && v->integer()) // a symbolic integer used as a tensor (wrapped scalar)
       return exactIntScalar(*v->integer());
+    if (v && std::holds_alternative<double>(v->v)) // a SymFloat (item() of a float tensor)
+      return Tensor::scalar(DType::Float64, std::get<double>(v->v));
+    if (v && std::holds_alternative<bool>(v->v)) // a SymBool
+      return Tensor::scalar(DType::Bool, std::get<bool>(v->v) ? 1 : 0);
     return ctx.error("argument '" + std::string(name) + "': input '" + a.asNode()->name() +
                      "' is not a tensor at run time");
   }
@@ -164,6 +168,40 @@ Expected<double> KernelContext::scalar(std::string_view name) const {
   default:
     return error("argument '" + std::string(name) + "' must be a number");
   }
+}
+
+Expected<SymExpr::Number> KernelContext::numberOf(const Argument &a) const {
+  using T = SymExpr::Type;
+  switch (a.kind()) {
+  case Argument::Kind::Int:
+    return SymExpr::Number{T::Int, a.asInt(), 0};
+  case Argument::Kind::Float:
+    return SymExpr::Number{T::Float, 0, a.asFloat()};
+  case Argument::Kind::Bool:
+    return SymExpr::Number{T::Bool, a.asBool() ? 1 : 0, 0};
+  case Argument::Kind::Sym: {
+    auto v = a.asSym().evaluateNumber(bindings);
+    if (!v)
+      return error(v.error().message);
+    return v;
+  }
+  case Argument::Kind::NodeRef: {
+    const RuntimeValue *v = valueOf(a.asNode());
+    if (v && v->integer())
+      return SymExpr::Number{T::Int, *v->integer(), 0};
+    if (v && std::holds_alternative<double>(v->v))
+      return SymExpr::Number{T::Float, 0, std::get<double>(v->v)};
+    if (v && std::holds_alternative<bool>(v->v))
+      return SymExpr::Number{T::Bool, std::get<bool>(v->v) ? 1 : 0, 0};
+    return error("input '" + a.asNode()->name() + "' is not a number at run time");
+  }
+  default:
+    return error("expected a number");
+  }
+}
+
+Expected<SymExpr::Number> KernelContext::number(std::string_view name) const {
+  return numberOf(args.get(name));
 }
 
 Expected<bool> KernelContext::boolean(std::string_view name) const {

@@ -51,6 +51,10 @@ struct KernelContext {
   /// Scalar/float/int/bool argument as a double (a node holding an integer is evaluated).
   Expected<double> scalar(std::string_view name) const;
   Expected<bool> boolean(std::string_view name) const;
+  /// A Python number as it is: an int, float or bool literal, a symbolic expression
+  /// evaluated with bindings, or a node's runtime int, float or bool (SymInt/SymFloat/SymBool).
+  Expected<SymExpr::Number> number(std::string_view name) const;
+  Expected<SymExpr::Number> numberOf(const Argument &a) const;
 
   /// The node's inferred result types with symbols evaluated: one entry per tensor result
   /// (a single-tensor node has one). Errors if shape inference gave no tensor type.

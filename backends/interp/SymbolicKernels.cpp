@@ -1,6 +1,10 @@
 #include "backends/interp/SymbolicKernels.h"
 #include "backends/interp/KernelSupport.h"
+#include "ir/ops/OpFamilies.h"
 #include "ir/ops/ShapeRules.h"
+#include "ir/ops/SymbolicOps.h"
+
+#include <cassert>
 
 #include <limits>
 
@@ -97,47 +101,91 @@ Status symIsContiguousKernel(KernelContext &ctx) {
   return Status::ok();
 }
 
-/// Python's integer arithmetic on int64: floordiv floors and mod takes the divisor's sign;
-/// truediv gives a double. Python integers do not overflow, so a result beyond int64 is an
-/// error rather than a silently wrapped size.
-template <SymExpr::Kind kind> Status arithKernel(KernelContext &ctx) {
-  FXKIT_KTRY(a, ctx.integer("a"));
-  FXKIT_KTRY(b, ctx.integer("b"));
-  bool division = kind == SymExpr::Kind::FloorDiv || kind == SymExpr::Kind::TrueDiv ||
-                  kind == SymExpr::Kind::Mod;
-  if (division && b == 0)
-    return ctx.error("division by zero: " + std::to_string(a) + " by 0");
-  int64_t r = 0;
-  bool overflow = false;
-  switch (kind) {
-  case SymExpr::Kind::Add:
-    overflow = __builtin_add_overflow(a, b, &r);
-    break;
-  case SymExpr::Kind::Sub:
-    overflow = __builtin_sub_overflow(a, b, &r);
-    break;
-  case SymExpr::Kind::Mul:
-    overflow = __builtin_mul_overflow(a, b, &r);
-    break;
-  case SymExpr::Kind::TrueDiv:
-    ctx.result.v = static_cast<double>(a) / static_cast<double>(b);
+/// Every symbolic scalar op (operator.ge, torch.sym_float, math.floor, ...): the expression
+/// inference builds (symbolicOpExpr), over the runtime numbers, evaluated with Python's rules
+/// (SymExpr::evaluateNumber: floordiv floors, mod takes the divisor's sign, `/` gives a
+/// float, comparisons give bools; an int result beyond int64 is an error, never wrapped).
+Status scalarOpKernel(KernelContext &ctx) {
+  std::vector<SymExpr> operands;
+  const OpSchema &schema = ctx.args.op().schema;
+  auto add = [&](const Argument &a) -> Status {
+    auto n = ctx.numberOf(a);
+    if (!n)
+      return n.takeError();
+    operands.push_back(numberExpr(*n));
     return Status::ok();
-  case SymExpr::Kind::FloorDiv:
-    // INT64_MIN // -1 is the one quotient beyond int64.
-    overflow = b == -1 && a == std::numeric_limits<int64_t>::min();
-    if (!overflow)
-      r = a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
+  };
+  if (ctx.args.op().target == "torch.sym_sum") {
+    const Argument &list = ctx.args.at(0);
+    for (const Argument &item : list.items())
+      if (Status s = add(item); !s)
+        return s;
+  } else {
+    for (size_t i = 0; i < schema.args.size(); ++i)
+      if (Status s = add(ctx.args.at(i)); !s)
+        return s;
+  }
+  auto e = symbolicOpExpr(ctx.args.op().target, operands);
+  if (!e)
+    return ctx.error(e.error().message);
+  auto v = e->evaluateNumber(ctx.bindings);
+  if (!v)
+    return ctx.error(v.error().message);
+  switch (v->type) {
+  case SymExpr::Type::Int:
+    ctx.result.v = v->i;
     break;
-  default: // Mod; b == -1 is special-cased because INT64_MIN % -1 is undefined in C++.
-    r = b == -1 ? 0 : a % b;
-    if (r != 0 && ((r < 0) != (b < 0)))
-      r += b;
+  case SymExpr::Type::Float:
+    ctx.result.v = v->f;
+    break;
+  case SymExpr::Type::Bool:
+    ctx.result.v = v->i != 0;
     break;
   }
-  if (overflow)
-    return ctx.error("integer overflow computing " + std::to_string(a) + " and " +
-                     std::to_string(b));
-  ctx.result.v = r;
+  return Status::ok();
+}
+
+/// _assert_scalar: the runtime check of a condition Dynamo could not decide.
+Status assertScalarKernel(KernelContext &ctx) {
+  auto cond = ctx.number("self");
+  if (!cond)
+    return cond.takeError();
+  if (!cond->truthy()) {
+    const Argument &msg = ctx.args.get("assert_msg");
+    std::string text = assertMessage(msg);
+    return ctx.error(text.empty() ? "assertion failed" : text);
+  }
+  return Status::ok();
+}
+
+/// sym_constrain_range[_for_size]: the value must lie in [min, max] (aten's
+/// sym_constrain_range; the _for_size form defaults min to 0).
+Status symConstrainRangeKernel(KernelContext &ctx) {
+  FXKIT_KTRY(size, ctx.integer("size"));
+  FXKIT_KTRY(lo, ctx.optionalInteger("min"));
+  FXKIT_KTRY(hi, ctx.optionalInteger("max"));
+  bool forSize = ctx.args.op().target == "torch.ops.aten.sym_constrain_range_for_size.default";
+  int64_t minV = lo ? *lo : (forSize ? 0 : std::numeric_limits<int64_t>::min());
+  int64_t maxV = hi ? *hi : std::numeric_limits<int64_t>::max();
+  if (maxV < minV)
+    return ctx.error("Max must be greater than or equal to min");
+  if (size < minV || size > maxV)
+    return ctx.error("Invalid value range for " + std::to_string(size) + " between [" +
+                     std::to_string(minV) + ", " + std::to_string(maxV) + "].");
+  return Status::ok();
+}
+
+/// _assert_async.msg: a one-element tensor that must be nonzero.
+Status assertAsyncMsgKernel(KernelContext &ctx) {
+  FXKIT_KTRY(self, ctx.tensor("self"));
+  if (self.numel() != 1)
+    return ctx.error("Boolean value of Tensor with more than one value is ambiguous");
+  std::vector<int64_t> zero(self.sizes().size(), 0);
+  if (self.getDouble(zero) == 0) {
+    const Argument &msg = ctx.args.get("assert_msg");
+    return ctx.error("Expected Tensor with single nonzero value, but got zero" +
+                     (assertMessage(msg).empty() ? std::string() : ": " + assertMessage(msg)));
+  }
   return Status::ok();
 }
 
@@ -146,19 +194,20 @@ template <SymExpr::Kind kind> Status arithKernel(KernelContext &ctx) {
 
 void registerSymbolicKernels() {
   using namespace symbolic_kernels;
-  using K = SymExpr::Kind;
   static const std::pair<std::string_view, KernelFn> table[] = {
       {"operator.getitem", getitemKernel},
       {"torch.ops.aten.sym_size.int", symSizeKernel},
       {"torch.ops.aten.sym_is_contiguous.default", symIsContiguousKernel},
-      {"operator.add", arithKernel<K::Add>},
-      {"operator.sub", arithKernel<K::Sub>},
-      {"operator.mul", arithKernel<K::Mul>},
-      {"operator.floordiv", arithKernel<K::FloorDiv>},
-      {"operator.truediv", arithKernel<K::TrueDiv>},
-      {"operator.mod", arithKernel<K::Mod>},
+      {"torch.ops.aten._assert_scalar.default", assertScalarKernel},
+      {"torch.ops.aten.sym_constrain_range.default", symConstrainRangeKernel},
+      {"torch.ops.aten.sym_constrain_range_for_size.default", symConstrainRangeKernel},
+      {"torch.ops.aten._assert_async.msg", assertAsyncMsgKernel},
   };
   kernels::registerKernelList(table);
+  for (const OpRow &row : symbolicOpRows())
+    if (isSymbolicScalarOp(row.target))
+      if (Status s = OpRegistry::instance().setKernel(row.target, scalarOpKernel); !s)
+        assert(false && "a symbolic scalar op has no registry row");
 }
 
 } // namespace fxkit

@@ -168,6 +168,11 @@ std::string mathFunctions(bool nvptx) {
       out += "FX_OVL " + t + " " + f + "(" + t + " x, " + t + " y) { return " + callee(f) +
              "(x, y); }\n";
     }
+    // fma(x, y, z): x*y + z rounded once (prims.fma).
+    if (nvptx)
+      out += t + " " + callee("fma") + "(" + t + ", " + t + ", " + t + ");\n";
+    out += "FX_OVL " + t + " fma(" + t + " x, " + t + " y, " + t + " z) { return " + callee("fma") +
+           "(x, y, z); }\n";
     out += "FX_OVL " + t + " rsqrt(" + t + " x) { return 1 / " + callee("sqrt") + "(x); }\n";
     // OpenCL's sign: +-1, a zero keeps its sign, NaN gives 0.
     out +=

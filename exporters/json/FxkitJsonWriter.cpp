@@ -160,6 +160,9 @@ void appendArgument(std::string &out, const Argument &root, bool topLevel,
     case K::Opaque:
       appendTagged(out, "opaque", a.asString());
       break;
+    case K::Slice:
+      pushChildren(out, stack, a, "{\"slice\": [", "]}");
+      break;
     }
   }
 }
@@ -208,22 +211,59 @@ void appendValue(std::string &out, const NodeValue &v, std::string &tmp) {
     out.push_back(']');
   } else if (const SymExpr *s = v.sym()) {
     appendString(out, s->str());
+  } else if (const auto *items = v.items()) {
+    out.push_back('[');
+    for (size_t i = 0; i < items->size(); ++i) {
+      if (i)
+        out += ", ";
+      if ((*items)[i].empty())
+        out += "null";
+      else
+        appendValue(out, (*items)[i], tmp);
+    }
+    out.push_back(']');
   }
 }
 
-} // namespace
+/// `{"pre_grad": [..], "post_grad": [..], "kernels": [..]}`, empty lists left out.
+void appendProvenance(std::string &out, const NodeProvenance &p) {
+  const std::pair<const char *, const std::vector<std::string> *> lists[] = {
+      {"pre_grad", &p.preGrad}, {"post_grad", &p.postGrad}, {"kernels", &p.kernels}};
+  out.push_back('{');
+  bool first = true;
+  for (const auto &[key, names] : lists) {
+    if (names->empty())
+      continue;
+    out += first ? "\"" : ", \"";
+    first = false;
+    out += key;
+    out += "\": [";
+    for (size_t i = 0; i < names->size(); ++i) {
+      if (i)
+        out += ", ";
+      appendString(out, (*names)[i]);
+    }
+    out.push_back(']');
+  }
+  out.push_back('}');
+}
 
-std::string printFxkitJson(const Graph &graph) {
-  std::string out;
-  out.reserve(64 + graph.size() * 160);
-  out += "{\n  \"format\": \"fxkit.graph\",\n  \"version\": 1,\n  \"module\": ";
+/// The fields of one graph from "module" on, each line indented by `indent` spaces: the nodes one
+/// per line (diffs of two graphs then read node by node), then the child graphs, each an object
+/// of the same fields indented one level deeper (recursively), in order.
+void appendGraph(std::string &out, const Graph &graph, size_t indent, std::vector<Work> &stack,
+                 std::string &tmp) {
+  const std::string pad(indent, ' ');
+  out += pad;
+  out += "\"module\": ";
   appendString(out, graph.moduleName);
-  out += ",\n  \"nodes\": [";
-  std::vector<Work> stack;
-  std::string tmp;
-  // One node per line: diffs of two graphs then read node by node.
+  out += ",\n";
+  out += pad;
+  out += "\"nodes\": [";
   for (Node *n : graph) {
-    out += n == graph.front() ? "\n    {\"name\": " : ",\n    {\"name\": ";
+    out += n == graph.front() ? "\n" : ",\n";
+    out += pad;
+    out += "  {\"name\": ";
     appendString(out, n->name());
     out += ", \"op\": \"";
     out += opKindName(n->op());
@@ -245,9 +285,46 @@ std::string printFxkitJson(const Graph &graph) {
       out += ", \"val\": ";
       appendValue(out, n->value(), tmp);
     }
+    if (const NodeProvenance *p = n->provenance()) {
+      out += ", \"provenance\": ";
+      appendProvenance(out, *p);
+    }
     out.push_back('}');
   }
-  out += graph.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  if (!graph.empty()) {
+    out += "\n";
+    out += pad;
+  }
+  out += "]";
+  if (graph.submodules.empty())
+    return;
+  out += ",\n";
+  out += pad;
+  out += "\"submodules\": [";
+  for (size_t i = 0; i < graph.submodules.size(); ++i) {
+    out += i ? ",\n" : "\n";
+    out += pad;
+    out += "  {\n";
+    appendGraph(out, *graph.submodules[i], indent + 4, stack, tmp);
+    out += "\n";
+    out += pad;
+    out += "  }";
+  }
+  out += "\n";
+  out += pad;
+  out += "]";
+}
+
+} // namespace
+
+std::string printFxkitJson(const Graph &graph) {
+  std::string out;
+  out.reserve(64 + graph.size() * 160);
+  out += "{\n  \"format\": \"fxkit.graph\",\n  \"version\": 1,\n";
+  std::vector<Work> stack;
+  std::string tmp;
+  appendGraph(out, graph, 2, stack, tmp);
+  out += "\n}\n";
   return out;
 }
 

@@ -113,6 +113,41 @@ Expected<Argument> Converter::symToFx(const SymExpr &e, int depth) {
     std::string op(ops.at(e.kind()));
     return Argument::node(call(fresh(op), "operator." + op, {*l, *r}));
   }
+  case SK::Call: {
+    // PythonPrinter's functions of sizes: max/min (sympy Max/Min) and the rounded quotient
+    // math.ceil(a / b), math.floor(a / b) (CeilToInt / FloorToInt of an IntTrueDiv).
+    std::string_view fn = e.name();
+    auto operands = e.operands();
+    if ((fn == "max" || fn == "Max" || fn == "min" || fn == "Min") && operands.size() >= 2) {
+      std::string op = fn == "max" || fn == "Max" ? "sym_max" : "sym_min";
+      auto acc = operand(0);
+      for (size_t i = 1; acc && i < operands.size(); ++i) {
+        auto x = operand(i);
+        if (!x)
+          return x;
+        acc = Argument::node(call(fresh(op), "torch." + op, {*acc, *x}));
+      }
+      return acc;
+    }
+    SymExpr q = operands.size() == 1 ? operands[0] : SymExpr();
+    while (q.kind() == SK::Paren)
+      q = q.operands()[0];
+    if ((fn == "math.ceil" || fn == "math.floor") && q.kind() == SK::TrueDiv) {
+      auto a = symToFx(q.operands()[0], depth + 1);
+      if (!a)
+        return a;
+      auto b = symToFx(q.operands()[1], depth + 1);
+      if (!b)
+        return b;
+      if (fn == "math.floor")
+        return Argument::node(call(fresh("floordiv"), "operator.floordiv", {*a, *b}));
+      // -((-a) // b)
+      Node *neg = call(fresh("neg"), "operator.neg", {*a});
+      Node *div = call(fresh("floordiv"), "operator.floordiv", {Argument::node(neg), *b});
+      return Argument::node(call(fresh("neg"), "operator.neg", {Argument::node(div)}));
+    }
+    return Error("fxir: no FX form for the size expression " + e.str());
+  }
   default:
     return Error("fxir: no FX form for the size expression " + e.str());
   }
@@ -197,8 +232,12 @@ Status Converter::kernel(const Node &n) {
   if (!name || !args)
     return Error("fxir: kernel launch " + n.name() + " has no name or arguments");
   const inductor::InductorKernel *k = nullptr;
+  // A multi-kernel launch runs one of its choices, which take the same arguments: the first.
+  const Argument *choices = kwarg(n, "choices");
+  std::string_view launched =
+      choices && !choices->items().empty() ? choices->items()[0].asString() : name->asString();
   for (const auto &def : info_.kernels)
-    if (def.name == name->asString())
+    if (def.name == launched)
       k = &def;
   if (!k)
     return Error("fxir: kernel '" + std::string(name->asString()) +
@@ -311,9 +350,11 @@ Status Converter::view(const Node &n) {
 
 Expected<InductorFxIr> Converter::run(const Graph &wrapper) {
   for (Node *n : wrapper) {
+    if (!error_.empty()) // a size expression of the previous node had no FX form
+      return Error(error_);
     std::string_view t = n->target();
-    if (n->op() == OpKind::Placeholder) {
-      map_[n] = out_.graph.create(OpKind::Placeholder, n->name(), n->target());
+    if (n->op() == OpKind::Placeholder || n->op() == OpKind::GetAttr) {
+      map_[n] = out_.graph.create(n->op(), n->name(), n->target());
       continue;
     }
     if (n->op() == OpKind::Output) {
@@ -360,6 +401,12 @@ Expected<InductorFxIr> Converter::run(const Graph &wrapper) {
         return s.takeError();
       continue;
     }
+    if (t == "fxkit.alloc_from_pool") { // the header's alias of the op
+      ++out_.addedKinds["allocation from a memory pool"];
+      map_[n] = call(fresh(n->name()), "torch.ops.inductor._alloc_from_pool.default",
+                     remap(n->args()).items());
+      continue;
+    }
     if (t == "torch.empty_strided") {
       map_[n] = out_.graph.create(OpKind::CallFunction, fresh(n->name()), t, remap(n->args()),
                                   remap(n->kwargs()));
@@ -370,13 +417,27 @@ Expected<InductorFxIr> Converter::run(const Graph &wrapper) {
       map_[n] = call(fresh(n->name()), t, {remap(n->args().items()[0]), n->args().items()[1]});
       continue;
     }
-    if (t.starts_with("operator.") || t.starts_with("torch.ops.aten.sym_")) {
+    if (t == "torch.ops.higher_order.cond")
+      return Error("fxir: torch.cond " + n->name() +
+                   ": its branches (wrapper-IR subgraphs) are not converted to FX IR");
+    // Debugging and profiling calls have no FX IR form (WrapperFxCodegen sees no such lines).
+    if (t == "torch._inductor.hooks.run_intermediate_hooks" || t == "torch.cuda.synchronize" ||
+        t == "torch.xpu.synchronize" ||
+        t.starts_with("torch._inductor.runtime.triton_heuristics.") ||
+        t.starts_with("torch.cuda.nvtx."))
+      continue;
+    // Scalars (item, sym_size, comparisons, sym_ite), runtime asserts, dtype views, TMA
+    // descriptors: the same calls in FX IR.
+    if (t.starts_with("operator.") || t.starts_with("torch.ops.") || t.starts_with("torch.sym_") ||
+        t == "triton.tools.tensor_descriptor.TensorDescriptor.from_tensor") {
       map_[n] = out_.graph.create(OpKind::CallFunction, fresh(defaultName(t)), t, remap(n->args()),
                                   remap(n->kwargs()));
       continue;
     }
     return Error("fxir: no FX IR form for wrapper node " + n->name() + " (" + std::string(t) + ")");
   }
+  if (!error_.empty())
+    return Error(error_);
   return std::move(out_);
 }
 

@@ -59,6 +59,12 @@ inline int64_t fx_mod(int64_t a, int64_t b) {
   int64_t r = a % b;
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
+inline int64_t fx_ceildiv(int64_t a, int64_t b) { return -fx_floordiv(-a, b); }
+inline int64_t fx_truncdiv(int64_t a, int64_t b) { return a / b; }
+/// Max and Min of sizes, spelled as the OpenCL C the same printer writes for kernels.
+using fx_index_t = int64_t;
+inline int64_t max(int64_t a, int64_t b) { return a > b ? a : b; }
+inline int64_t min(int64_t a, int64_t b) { return a < b ? a : b; }
 /// `bytes` of `s` from `offset`.
 inline Storage sub(const Storage &s, int64_t offset, int64_t bytes) {
   return {s.allocation, s.offset + static_cast<size_t>(offset), static_cast<size_t>(bytes)};

@@ -1,8 +1,10 @@
 #include "importers/inductor/CallGraphBuilder.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace fxkit::inductor {
@@ -13,18 +15,33 @@ using K = PyExpr::Kind;
 
 /// What a Python name of the call body stands for.
 struct Binding {
-  enum class Kind : uint8_t { Tensor, Size, Stream };
+  enum class Kind : uint8_t {
+    Tensor,
+    Size,   ///< an integer (sizes, unbacked `u0 = buf.item()`) or a SymBool
+    Stream, ///< `stream0 = get_raw_stream(0)`
+    Shape,  ///< `arg0_1_size = arg0_1.size()` (or `.stride()`): indexed by later statements
+    None,   ///< `buf3 = None` (the placeholder name of an op without a tensor result)
+    List,   ///< `partition0_args = [a, b, s0]`, a subgraph's results: a Python list object
+  };
   Kind kind = Kind::Tensor;
-  Argument arg;       ///< Tensor: the node; Size: an integer or the node computing it
-  int64_t device = 0; ///< Stream: the device index of get_raw_stream(N)
+  /// Tensor: the node; Size: an integer or the node computing it; Shape: the tensor's node;
+  /// List: the index of the list in CallBuilder::lists_ (names share the list, as in Python).
+  Argument arg;
+  int64_t device = 0;   ///< Stream: the device index of get_raw_stream(N)
+  bool strides = false; ///< Shape: `x.stride()` rather than `x.size()`
 };
 
 class CallBuilder {
 public:
-  CallBuilder(const InductorWrapperInfo &info, std::string_view text, const std::string &file)
-      : info_(info), text_(text), file_(file) {
+  CallBuilder(const InductorWrapperInfo &info, const ModuleFunctions &functions,
+              const std::vector<std::string> &partitions, std::string_view text,
+              const std::string &file)
+      : info_(info), functions_(functions), partitions_(partitions), text_(text), file_(file) {
     for (const InductorKernel &k : info.kernels)
       kernels_[k.name] = &k;
+    for (const InductorMultiKernel &m : info.multiKernels)
+      multiKernels_[m.name] = &m;
+    constants_.insert(info.constants.begin(), info.constants.end());
   }
 
   Expected<Graph> run(const PyStmt &def);
@@ -63,12 +80,30 @@ private:
   Status deletion(const PyStmt &s);
   Status returnStatement(const PyStmt &s);
   Status withStatement(const PyStmt &s);
+  /// `if not (u0 >= 0):` + `raise RuntimeError('...')` (AssertScalar), `assert ..., msg`
+  /// (DynamicScalar's divisibility check): aten._assert_scalar(cond, msg), as in FX graphs.
+  Status ifStatement(const std::vector<PyStmt> &stmts, size_t i);
+  Status assertStatement(const PyStmt &s);
+  Status condStatement(const PyStmt &ifs, const PyStmt &orelse);
+  Status assertScalar(const PyExpr &cond, bool negate, const PyExpr &message);
 
-  Status launch(const PyExpr &call, const InductorKernel &k, const std::string &resultName);
+  Status launch(const PyExpr &call, const InductorKernel &k, const std::string &resultName,
+                const InductorMultiKernel *multi = nullptr);
+  /// `x.zero_()`, `dst.copy_(src, False)`: ATen's in-place ops called as tensor methods, as
+  /// extern calls of `torch.ops.aten.<method>.default` with the tensor first.
+  Expected<Node *> methodExtern(const PyExpr &call, const std::string &op);
+  /// `aten.view.dtype(x, torch.float16)`: the same storage read as another dtype.
+  Expected<Node *> dtypeView(const PyExpr &call, const std::string &name);
+  /// `alloc_from_pool(pool0, offset_bytes, dtype, sizes, strides)` (config.memory_planning):
+  /// a tensor placed in a pool's storage, as fxkit's own wrapper graphs spell it.
+  Expected<Node *> allocFromPool(const PyExpr &call, const std::string &name);
   Expected<Node *> externCall(const PyExpr &call, const std::string &op,
                               const std::string &resultName);
   Expected<Node *> allocation(const PyExpr &call, const std::string &name);
   Expected<Node *> view(const PyExpr &call, const std::string &name, const std::string &reuseOf);
+  /// `t.as_strided(sizes, strides)` after an allocation whose storage is larger than its
+  /// layout needs (make_allocation's allocation_shape).
+  Expected<Node *> asStrided(Node *base, const PyExpr &call, const std::string &name);
   Status assertion(const PyExpr &call);
   /// Reads provenance comments (`Topologically Sorted Source Nodes: [..]`, `[Provenance debug
   /// handles] name:N`) for the next kernel or extern call.
@@ -83,18 +118,53 @@ private:
   Expected<Argument> sizeList(const PyExpr &tuple, std::vector<SymExpr> *exprs);
   /// Any argument of a call: literals, tensors, sizes, views, dtypes, tuples and lists.
   Expected<Argument> value(const PyExpr &e);
-  Expected<Node *> tensor(const PyExpr &e);
+  /// A tensor expression: a name, `reinterpret_tensor(..)`, `aten.view.dtype(..)`, `buf[0]`
+  /// (getitem nodes, the outermost named `name` when given).
+  Expected<Node *> tensor(const PyExpr &e, const std::string &name = "");
+  /// True when `e` needs nodes SymExpr cannot state: `buf.item()`, `x.size(0)`, comparisons,
+  /// `not`/`and`/`or`, `a if c else b`, subscripts of `x.size()`.
+  bool needsNodes(const PyExpr &e);
+  /// An integer or boolean scalar computed by nodes, spelled as PyTorch's FX graphs spell it:
+  /// aten.item.default, aten.sym_size.int, operator.ge, torch.sym_ite, torch.sym_max; plain
+  /// size arithmetic goes through size(). The outermost new node is named `name` when given.
+  Expected<Argument> scalar(const PyExpr &e, const std::string &name = "");
+  /// The binding of a name; a module constant becomes a get_attr node at its first use.
+  Binding *lookup(const std::string &name);
 
   void bindTensor(const std::string &name, Node *node);
+  /// Binds a name to a non-tensor (a tensor it named loses the name).
+  void bind(const std::string &name, Binding b) {
+    if (auto it = scope_.find(name); it != scope_.end() && it->second.kind == Binding::Kind::Tensor)
+      --liveNames_[rootOf(it->second.arg.asNode())];
+    scope_[name] = std::move(b);
+  }
   Node *rootOf(Node *n) const {
     auto it = root_.find(n);
     return it == root_.end() ? n : it->second;
   }
 
+  /// A new list holding `items`: the tensors in it stay alive while it holds them.
+  Binding newList(std::vector<Binding> items);
+  /// Drops the list's references (`args.clear()`, `del partition0_args`).
+  void clearList(const Binding &list);
+  /// One reference to a storage fewer; the last one frees it (with `at_return` when the
+  /// function that held it returns).
+  void release(Node *n, bool atReturn = false);
+  /// The binding an expression of a list item or result stands for.
+  Expected<Binding> bindingOf(const PyExpr &e);
+  /// `(buf3,) = self.partitions[0](partition0_args)`, `buf2 = subgraph_0(subgraph_0_args)`:
+  /// the function's statements join the graph here; returns its results.
+  Expected<std::vector<Binding>> inlineCall(const PyExpr &call);
+  bool isFunctionCall(const PyExpr &e) const;
+
   const InductorWrapperInfo &info_;
+  const ModuleFunctions &functions_;
+  const std::vector<std::string> &partitions_;
   std::string_view text_;
   const std::string &file_;
   std::map<std::string, const InductorKernel *, std::less<>> kernels_;
+  std::map<std::string, const InductorMultiKernel *, std::less<>> multiKernels_;
+  std::set<std::string, std::less<>> constants_;
   Graph g_;
   std::map<std::string, Binding, std::less<>> scope_;
   std::map<Node *, Node *> root_;   ///< a view or reuse -> the storage it lives in
@@ -106,7 +176,42 @@ private:
   std::string provenanceName_;
   int64_t provenance_ = -1;
   bool returned_ = false;
+  std::vector<std::vector<Binding>> lists_;
+  /// While a module function runs inline: where its return statement puts its results.
+  std::vector<Binding> *results_ = nullptr;
+  int inlineDepth_ = 0;
+  bool skipNext_ = false; ///< the statement just read consumed the next one (if/else)
 };
+
+Binding CallBuilder::newList(std::vector<Binding> items) {
+  for (const Binding &b : items)
+    if (b.kind == Binding::Kind::Tensor)
+      ++liveNames_[rootOf(b.arg.asNode())];
+  lists_.push_back(std::move(items));
+  return Binding{Binding::Kind::List, Argument::integer(static_cast<int64_t>(lists_.size() - 1)),
+                 0};
+}
+
+void CallBuilder::clearList(const Binding &list) {
+  std::vector<Binding> items = std::move(lists_[static_cast<size_t>(list.arg.asInt())]);
+  lists_[static_cast<size_t>(list.arg.asInt())].clear();
+  for (const Binding &b : items)
+    if (b.kind == Binding::Kind::Tensor)
+      release(b.arg.asNode());
+}
+
+void CallBuilder::release(Node *n, bool atReturn) {
+  int &live = liveNames_[rootOf(n)];
+  --live;
+  // The last name of a storage frees it; a name whose storage lives on under another name
+  // (reuse, aliasing, a list holding it) goes without a node.
+  if (live == 0 && rootOf(n)->op() != OpKind::GetAttr) {
+    if (atReturn)
+      add("free", "fxkit.free", {Argument::node(n)}, {{"at_return", Argument::boolean(true)}});
+    else
+      add("free", "fxkit.free", {Argument::node(n)});
+  }
+}
 
 void CallBuilder::bindTensor(const std::string &name, Node *node) {
   if (auto it = scope_.find(name); it != scope_.end() && it->second.kind == Binding::Kind::Tensor)
@@ -115,18 +220,30 @@ void CallBuilder::bindTensor(const std::string &name, Node *node) {
   ++liveNames_[rootOf(node)];
 }
 
+Binding *CallBuilder::lookup(const std::string &name) {
+  if (auto it = scope_.find(name); it != scope_.end())
+    return &it->second;
+  if (!constants_.count(name))
+    return nullptr;
+  Node *n = g_.create(OpKind::GetAttr, freshName(name), name);
+  bindTensor(name, n);
+  return &scope_.find(name)->second;
+}
+
 Expected<Graph> CallBuilder::run(const PyStmt &def) {
   const std::vector<PyStmt> &body = def.body;
-  // The first statement unpacks the inputs: `a, b, c = args` (or `a, = args`).
-  if (body.empty() || body[0].kind != PyStmt::Kind::Assign || body[0].targets.size() != 1 ||
-      !body[0].value.isName(def.params.empty() ? "args" : def.params.back()))
-    return error(body.empty() ? def : body[0], "call() must start by unpacking its inputs: "
-                                               "'a, b, ... = args'");
+  // The first statement unpacks the inputs: `a, b, c = args` (or `a, = args`); a graph
+  // without inputs has none (write_args).
+  bool unpacks = !body.empty() && body[0].kind == PyStmt::Kind::Assign &&
+                 body[0].targets.size() == 1 &&
+                 body[0].value.isName(def.params.empty() ? "args" : def.params.back());
+  if (body.empty())
+    return error(def, "call() has no statements");
   std::vector<std::string> argNames;
-  const PyExpr &unpack = body[0].targets[0];
-  if (unpack.kind == K::Name)
+  const PyExpr &unpack = unpacks ? body[0].targets[0] : body[0].value;
+  if (unpacks && unpack.kind == K::Name)
     return error(unpack, "expected a tuple of names before '= args'");
-  for (const PyExpr &t : unpack.items) {
+  for (const PyExpr &t : unpacks ? unpack.items : std::vector<PyExpr>{}) {
     if (t.kind != K::Name)
       return error(t, "expected a name in the unpacking of args");
     argNames.push_back(t.text);
@@ -164,7 +281,7 @@ Expected<Graph> CallBuilder::run(const PyStmt &def) {
       bindTensor(a, n);
     }
   }
-  if (Status st = block(std::vector<PyStmt>(body.begin() + 1, body.end())); !st)
+  if (Status st = block(std::vector<PyStmt>(body.begin() + (unpacks ? 1 : 0), body.end())); !st)
     return st.takeError();
   if (!returned_)
     return error(def, "call() has no return statement");
@@ -178,6 +295,10 @@ Status CallBuilder::block(const std::vector<PyStmt> &stmts) {
     noteComments(stmts[i]);
     if (Status st = statement(stmts, i); !st)
       return st;
+    if (skipNext_) {
+      skipNext_ = false;
+      ++i;
+    }
   }
   return Status::ok();
 }
@@ -231,19 +352,31 @@ Status CallBuilder::statement(const std::vector<PyStmt> &stmts, size_t i) {
   case PyStmt::Kind::Compound:
     if (s.keyword == "with")
       return withStatement(s);
+    if (s.keyword == "if")
+      return ifStatement(stmts, i);
     return error(s, "unsupported '" + s.keyword + "' statement in call()");
-  case PyStmt::Kind::Import:
-    return error(s, "unsupported import in call()");
+  case PyStmt::Kind::Import: // `from torch.profiler import record_function` (profiler marks)
   case PyStmt::Kind::Pass:
     return Status::ok();
+  case PyStmt::Kind::Assert:
+    return assertStatement(s);
+  case PyStmt::Kind::Raise:
+    return error(s, "unsupported 'raise' in call() (Inductor raises only inside "
+                    "'if not (condition):')");
   }
   return error(s, "unsupported statement in call()");
 }
 
 Status CallBuilder::withStatement(const PyStmt &s) {
   const PyExpr &ctx = s.value;
-  if (ctx.kind != K::Call || ctx.callee() != "torch.cuda._DeviceGuard" || ctx.args().size() != 1 ||
-      ctx.args()[0].kind != K::Int || !s.name.empty())
+  // `with record_function('graph_0_inductor_wrapper_call'):` (profiler_mark_wrapper_call)
+  // names a profiler range; the body runs as it is.
+  if (ctx.kind == K::Call && ctx.callee().ends_with("record_function") && s.name.empty())
+    return block(s.body);
+  std::string guard = ctx.kind == K::Call ? ctx.callee() : std::string();
+  // `torch.cuda._DeviceGuard(0)`, `torch.xpu._DeviceGuard(0)` (device_ops.device_guard)
+  if (ctx.kind != K::Call || !guard.starts_with("torch.") || !guard.ends_with("._DeviceGuard") ||
+      ctx.args().size() != 1 || ctx.args()[0].kind != K::Int || !s.name.empty())
     return error(ctx, "unsupported 'with' statement in call() (expected "
                       "torch.cuda._DeviceGuard(N))");
   int64_t saved = device_;
@@ -251,6 +384,154 @@ Status CallBuilder::withStatement(const PyStmt &s) {
   Status st = block(s.body);
   device_ = saved;
   return st;
+}
+
+Status CallBuilder::ifStatement(const std::vector<PyStmt> &stmts, size_t i) {
+  const PyStmt &s = stmts[i];
+  bool hasElse = i + 1 < stmts.size() && stmts[i + 1].kind == PyStmt::Kind::Compound &&
+                 (stmts[i + 1].keyword == "else" || stmts[i + 1].keyword == "elif");
+  if (hasElse && stmts[i + 1].keyword == "else") {
+    skipNext_ = true; // the else block is the cond's second branch
+    return condStatement(s, stmts[i + 1]);
+  }
+  if (hasElse || s.body.size() != 1 || s.body[0].kind != PyStmt::Kind::Raise ||
+      s.body[0].value.kind != K::Call || s.body[0].value.args().size() > 1)
+    return error(s, "unsupported 'if' statement in call() (Inductor writes 'if not (condition):' "
+                    "followed by 'raise RuntimeError(message)', or torch.cond's if/else)");
+  const PyExpr &raise = s.body[0].value;
+  PyExpr message;
+  message.kind = K::Const;
+  message.text = "None";
+  const PyExpr &msg = raise.args().empty() ? message : raise.args()[0];
+  // `if not (c): raise` asserts c.
+  const PyExpr &test = s.value;
+  if (test.kind == K::Unary && test.text == "not")
+    return assertScalar(test.items[0], false, msg);
+  return assertScalar(test, true, msg);
+}
+
+Status CallBuilder::condStatement(const PyStmt &ifs, const PyStmt &orelse) {
+  // codegen_conditional: each branch hands its operands to a subgraph function,
+  //   if pred.item():                      else:
+  //       true_graph_0_args = [a, b]           false_graph_0_args = [a, b]
+  //       buf2 = true_graph_0(true_graph_0_args)   buf2 = false_graph_0(..)
+  // (with the `del`s of buffers the branches no longer need): torch.ops.higher_order.cond
+  // with the two functions' graphs as submodules, as FX graphs hold torch.cond.
+  struct Branch {
+    std::string fn, result, argsName;
+    const std::vector<PyExpr> *operands = nullptr;
+    std::vector<const PyStmt *> dels;
+  };
+  Branch branches[2];
+  const PyStmt *blocks[2] = {&ifs, &orelse};
+  for (int k = 0; k < 2; ++k) {
+    Branch &b = branches[k];
+    for (const PyStmt &st : blocks[k]->body) {
+      if (st.kind == PyStmt::Kind::Pass)
+        continue;
+      if (st.kind == PyStmt::Kind::Del) {
+        b.dels.push_back(&st);
+        continue;
+      }
+      bool assign = st.kind == PyStmt::Kind::Assign && st.targets.size() == 1 &&
+                    st.targets[0].kind == K::Name;
+      if (assign && st.value.kind == K::List && b.argsName.empty()) {
+        b.argsName = st.targets[0].text;
+        b.operands = &st.value.items;
+        continue;
+      }
+      if (assign && isFunctionCall(st.value) && st.value.items[0].kind == K::Name &&
+          st.value.args().size() == 1 && st.value.args()[0].isName(b.argsName) && b.fn.empty()) {
+        b.fn = st.value.items[0].text;
+        b.result = st.targets[0].text;
+        continue;
+      }
+      return error(st, "unsupported statement in a branch of torch.cond (expected "
+                       "'<name>_args = [..]' and '<result> = <subgraph>(<name>_args)')");
+    }
+    if (b.fn.empty() || !b.operands)
+      return error(*blocks[k], "a branch of torch.cond without its subgraph call");
+  }
+  if (branches[0].result != branches[1].result ||
+      branches[0].operands->size() != branches[1].operands->size())
+    return error(orelse, "the branches of torch.cond differ in their result or operands");
+  // The predicate: the tensor of `pred.item()`, else the scalar (`s0 > 4`).
+  const PyExpr &test = ifs.value;
+  Argument pred;
+  if (test.kind == K::Call && test.items[0].kind == K::Attribute && test.items[0].text == "item" &&
+      test.args().empty()) {
+    auto t = tensor(test.items[0].items[0]);
+    if (!t)
+      return t.takeError();
+    pred = Argument::node(*t);
+  } else {
+    auto p = scalar(test);
+    if (!p)
+      return p.takeError();
+    pred = p.take();
+  }
+  std::vector<Argument> operands;
+  for (const PyExpr &x : *branches[0].operands) {
+    auto v = value(x);
+    if (!v)
+      return v.takeError();
+    operands.push_back(v.take());
+  }
+  if (inlineDepth_ >= 16)
+    return error(ifs, "subgraphs nested too deeply (limit 16)");
+  Argument graphs[2];
+  size_t outputs = 0;
+  for (int k = 0; k < 2; ++k) {
+    const std::string &fn = branches[k].fn;
+    if (!g_.submodule(fn)) {
+      CallBuilder sub(info_, functions_, partitions_, text_, file_);
+      sub.inlineDepth_ = inlineDepth_ + 1;
+      auto body = sub.run(*functions_.at(fn));
+      if (!body)
+        return body.takeError();
+      auto shared = std::make_shared<Graph>(body.take());
+      shared->moduleName = fn;
+      if (const Node *out = shared->outputNode())
+        outputs = out->args().items()[0].items().size();
+      g_.submodules.push_back(std::move(shared));
+    } else if (const Node *out = g_.submodule(fn)->outputNode()) {
+      outputs = out->args().items()[0].items().size();
+    }
+    graphs[k] = Argument::node(g_.create(OpKind::GetAttr, freshName(fn), fn));
+  }
+  Node *c = add("cond", "torch.ops.higher_order.cond",
+                {pred, graphs[0], graphs[1], Argument::list(std::move(operands))});
+  std::vector<Binding> results;
+  for (size_t k = 0; k < outputs; ++k) {
+    Node *item =
+        add("getitem", "operator.getitem", {Argument::node(c), Argument::integer(int64_t(k))});
+    results.push_back(Binding{Binding::Kind::Tensor, Argument::node(item), 0});
+  }
+  bind(branches[0].result, newList(std::move(results)));
+  for (const PyStmt *d : branches[0].dels)
+    if (Status st = deletion(*d); !st)
+      return st;
+  return Status::ok();
+}
+
+Status CallBuilder::assertStatement(const PyStmt &s) {
+  return assertScalar(s.value, false, s.message);
+}
+
+Status CallBuilder::assertScalar(const PyExpr &cond, bool negate, const PyExpr &message) {
+  auto c = scalar(cond);
+  if (!c)
+    return c.takeError();
+  Argument test = c.take();
+  if (negate)
+    test = Argument::node(add("sym_not", "torch.sym_not", {test}));
+  std::string text;
+  if (message.kind == K::String)
+    text = message.text;
+  else if (!(message.kind == K::Const && message.text == "None"))
+    return error(message, "expected the assertion's message as a string");
+  add("_assert_scalar", "torch.ops.aten._assert_scalar.default", {test, Argument::string(text)});
+  return Status::ok();
 }
 
 /// `extern_kernels.mm`, `torch.ops.aten.x.default`, `aten.x.default` (an alias the module
@@ -271,15 +552,69 @@ Status CallBuilder::expressionStatement(const PyStmt &s) {
   if (e.kind != K::Call)
     return error(e, "unsupported expression statement in call()");
   std::string callee = e.callee();
-  if (callee == "args.clear" && e.args().empty())
+  // `args.clear()`: call() drops the caller's list (nothing of the program); a partition or
+  // subgraph drops the references of the list it was called with.
+  if (callee.ends_with(".clear") && e.args().empty() && e.items[0].items[0].kind == K::Name) {
+    Binding *b = lookup(e.items[0].items[0].text);
+    if (b && b->kind == Binding::Kind::List) {
+      clearList(*b);
+      return Status::ok();
+    }
+    if (callee == "args.clear")
+      return Status::ok();
+  }
+  // `() = self.partitions[0](partition0_args)` without results is an assignment; a subgraph
+  // called for its effect alone is this.
+  if (isFunctionCall(e)) {
+    auto results = inlineCall(e);
+    if (!results)
+      return results.takeError();
+    for (const Binding &b : *results)
+      if (b.kind == Binding::Kind::Tensor)
+        release(b.arg.asNode());
     return Status::ok();
+  }
   if (callee == "assert_size_stride" || callee == "assert_alignment")
     return assertion(e);
-  if (callee == "torch.cuda.set_device") {
+  if (callee.starts_with("torch.") && callee.ends_with(".set_device")) {
     if (e.args().size() != 1 || e.args()[0].kind != K::Int || e.args()[0].value != device_)
-      return error(e, "torch.cuda.set_device must name the device of the enclosing "
-                      "torch.cuda._DeviceGuard");
+      return error(e, callee + " must name the device of the enclosing _DeviceGuard");
     return Status::ok();
+  }
+  // Tensor methods Inductor calls for their effect: workspace zeroing (`ws.zero_()`), device
+  // copies (`dst.copy_(src, False)`).
+  if (e.items[0].kind == K::Attribute &&
+      (e.items[0].text == "zero_" || e.items[0].text == "copy_")) {
+    auto n = methodExtern(e, "torch.ops.aten." + e.items[0].text + ".default");
+    return n ? Status::ok() : Status(n.takeError());
+  }
+  // Debugging and profiling calls (config.generate_intermediate_hooks,
+  // triton.debug_sync_graph, profile_bandwidth, annotate_training): kept as calls with their
+  // arguments, so the program says where they run.
+  static const std::map<std::string, std::string, std::less<>> kEffects = {
+      {"run_intermediate_hooks", "torch._inductor.hooks.run_intermediate_hooks"},
+      {"torch.cuda.synchronize", "torch.cuda.synchronize"},
+      {"torch.xpu.synchronize", "torch.xpu.synchronize"},
+      {"start_graph", "torch._inductor.runtime.triton_heuristics.start_graph"},
+      {"end_graph", "torch._inductor.runtime.triton_heuristics.end_graph"},
+      {"nvtx._device_range_end", "torch.cuda.nvtx._device_range_end"}};
+  if (auto it = kEffects.find(callee); it != kEffects.end()) {
+    std::vector<Argument> args;
+    for (const PyExpr &a : e.args()) {
+      auto v = value(a);
+      if (!v)
+        return v.takeError();
+      args.push_back(v.take());
+    }
+    if (!e.keywords.empty())
+      return error(e.keywords[0], "unexpected keyword argument of " + callee);
+    std::string base = it->second.substr(it->second.rfind('.') + 1);
+    add(base, it->second, std::move(args));
+    return Status::ok();
+  }
+  if (callee.ends_with(".run") && multiKernels_.count(callee.substr(0, callee.size() - 4))) {
+    const InductorMultiKernel *m = multiKernels_[callee.substr(0, callee.size() - 4)];
+    return launch(e, *kernels_[m->choices[0]], "", m);
   }
   if (std::string op = externOp(callee); !op.empty()) {
     auto n = externCall(e, op, "");
@@ -358,21 +693,40 @@ Status CallBuilder::assertion(const PyExpr &call) {
 }
 
 Status CallBuilder::launch(const PyExpr &call, const InductorKernel &k,
-                           const std::string &resultName) {
+                           const std::string &resultName, const InductorMultiKernel *multi) {
   if (!resultName.empty())
     return error(call, "a kernel launch returns nothing; it cannot be assigned");
   auto args = call.args();
-  std::vector<const KernelParam *> params;
-  for (const KernelParam &p : k.params)
-    if (!p.isConstexpr())
-      params.push_back(&p);
-  if (args.size() != params.size()) {
-    if (args.size() != k.params.size())
+  // What the launch binds, in order (InductorKernel::launchArgs says why); wrappers of older
+  // Triton versions pass the signature's runtime parameters, or all of them.
+  std::vector<std::string> params;
+  if (k.kind == InductorKernel::Kind::Triton)
+    params = k.launchArgs;
+  else
+    for (const KernelParam &p : k.params)
+      params.push_back(p.name);
+  if (multi) {
+    // A multi-kernel passes its first kernel's arguments (MultiKernel.call_kernel); with an
+    // `arg_index` its kernels take slices of a longer list: the arguments keep their places.
+    if (args.size() != params.size()) {
+      params.clear();
+      for (size_t i = 0; i < args.size(); ++i)
+        params.push_back("arg" + std::to_string(i));
+    }
+  } else if (args.size() != params.size()) {
+    std::vector<std::string> runtime, all;
+    for (const KernelParam &p : k.params) {
+      all.push_back(p.name);
+      if (!p.isConstexpr())
+        runtime.push_back(p.name);
+    }
+    if (args.size() == runtime.size())
+      params = std::move(runtime);
+    else if (args.size() == all.size())
+      params = std::move(all);
+    else
       return error(call, "kernel '" + k.name + "' takes " + std::to_string(params.size()) +
                              " arguments, the launch passes " + std::to_string(args.size()));
-    params.clear();
-    for (const KernelParam &p : k.params)
-      params.push_back(&p);
   }
   std::vector<std::pair<std::string, Argument>> bound;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -381,10 +735,17 @@ Status CallBuilder::launch(const PyExpr &call, const InductorKernel &k,
     auto v = value(args[i]);
     if (!v)
       return v.takeError();
-    bound.push_back({params[i]->name, v.take()});
+    bound.push_back({params[i], v.take()});
   }
-  std::vector<std::pair<std::string, Argument>> kwargs{{"name", Argument::string(k.name)},
-                                                       {"args", Argument::dict(std::move(bound))}};
+  std::vector<std::pair<std::string, Argument>> kwargs{
+      {"name", Argument::string(multi ? multi->name : k.name)},
+      {"args", Argument::dict(std::move(bound))}};
+  if (multi) {
+    std::vector<Argument> choices;
+    for (const std::string &c : multi->choices)
+      choices.push_back(Argument::string(c));
+    kwargs.push_back({"choices", Argument::list(std::move(choices))});
+  }
   for (const PyExpr &kw : call.keywords) {
     if (kw.key == "stream") {
       auto it = kw.kind == K::Name ? scope_.find(kw.text) : scope_.end();
@@ -413,8 +774,8 @@ Status CallBuilder::launch(const PyExpr &call, const InductorKernel &k,
       return error(kw, "unknown argument '" + kw.key + "' of a kernel launch");
     }
   }
-  addProvenance(kwargs, k.name);
-  add(k.name, "fxkit.kernel", {}, std::move(kwargs));
+  addProvenance(kwargs, multi ? multi->name : k.name);
+  add(multi ? multi->name : k.name, "fxkit.kernel", {}, std::move(kwargs));
   return Status::ok();
 }
 
@@ -470,10 +831,52 @@ Expected<Node *> CallBuilder::externCall(const PyExpr &call, const std::string &
 
 Expected<Node *> CallBuilder::allocation(const PyExpr &call, const std::string &name) {
   std::string callee = call.callee();
-  std::string deviceType = callee.substr(std::string("empty_strided_").size());
   auto args = call.args();
-  if (args.size() != 3 || !call.keywords.empty())
-    return error(call, "expected " + callee + "(sizes, strides, dtype)");
+  // The spellings of make_allocation and CommBufferAllocateLine:
+  //   empty_strided_cuda(sizes, strides, dtype)    (also _cpu, _xpu, _mtia, _cpu_pinned)
+  //   empty_strided(sizes, strides, device='mps', dtype=torch.float32)
+  //   tracked_empty_strided(sizes, strides, dtype=.., device='cuda', name='buf0')
+  //   empty_strided_p2p(sizes, strides, dtype, torch.device("cuda:0"), group_name=.., alloc_id=..)
+  const PyExpr *dtypeExpr = nullptr;
+  std::string deviceText;
+  const PyExpr *deviceAt = &call;
+  std::vector<std::pair<std::string, Argument>> extra;
+  bool p2p = callee == "empty_strided_p2p";
+  if (callee == "empty_strided" || callee == "tracked_empty_strided") {
+    const PyExpr *d = call.keyword("device");
+    dtypeExpr = call.keyword("dtype");
+    if (args.size() != 2 || !d || d->kind != K::String || !dtypeExpr)
+      return error(call, "expected " + callee + "(sizes, strides, device='..', dtype=..)");
+    deviceText = d->text;
+    deviceAt = d;
+    for (const PyExpr &kw : call.keywords)
+      if (kw.key != "device" && kw.key != "dtype" && !(kw.key == "name" && kw.kind == K::String))
+        return error(kw, "unexpected argument '" + kw.key + "' of " + callee);
+  } else if (p2p) {
+    if (args.size() != 4 || args[3].kind != K::Call || args[3].callee() != "torch.device" ||
+        args[3].args().size() != 1 || args[3].args()[0].kind != K::String)
+      return error(call, "expected empty_strided_p2p(sizes, strides, dtype, "
+                         "torch.device(\"cuda:N\"), group_name=.., alloc_id=..)");
+    dtypeExpr = &args[2];
+    deviceText = args[3].args()[0].text;
+    deviceAt = &args[3];
+    for (const PyExpr &kw : call.keywords) {
+      auto v = value(kw);
+      if (!v)
+        return v.takeError();
+      extra.push_back({kw.key, v.take()});
+    }
+    extra.push_back({"comm_buffer", Argument::string("symm_mem")});
+  } else {
+    if (args.size() != 3 || !call.keywords.empty())
+      return error(call, "expected " + callee + "(sizes, strides, dtype)");
+    dtypeExpr = &args[2];
+    deviceText = callee.substr(std::string("empty_strided_").size());
+    if (deviceText == "cpu_pinned") {
+      deviceText = "cpu";
+      extra.push_back({"pin_memory", Argument::boolean(true)});
+    }
+  }
   std::vector<SymExpr> sizes, strides;
   auto sz = sizeList(args[0], &sizes);
   if (!sz)
@@ -484,24 +887,156 @@ Expected<Node *> CallBuilder::allocation(const PyExpr &call, const std::string &
   if (sizes.size() != strides.size())
     return error(args[1], std::to_string(sizes.size()) + " sizes but " +
                               std::to_string(strides.size()) + " strides");
-  std::string dt = args[2].dotted();
+  std::string dt = dtypeExpr->dotted();
   auto dtype = dt.starts_with("torch.") ? parseDType(dt) : std::nullopt;
   if (!dtype)
-    return error(args[2], "expected a dtype such as torch.float32");
-  auto device = Device::parse(deviceType);
+    return error(*dtypeExpr, "expected a dtype such as torch.float32");
+  auto device = Device::parse(deviceText);
   if (!device)
-    return error(call, "unknown device '" + deviceType + "'");
-  Node *n = add(name, "torch.empty_strided", {sz.take(), st.take()},
-                {{"dtype", Argument::dtype(*dtype)}, {"device", Argument::device(*device)}});
+    return error(*deviceAt, "unknown device '" + deviceText + "'");
+  std::vector<std::pair<std::string, Argument>> kwargs{{"dtype", Argument::dtype(*dtype)},
+                                                       {"device", Argument::device(*device)}};
+  for (auto &e : extra)
+    kwargs.push_back(std::move(e));
+  Node *n = add(name, "torch.empty_strided", {sz.take(), st.take()}, std::move(kwargs));
   TensorType type;
   type.dtype = *dtype;
   type.sizes = std::move(sizes);
   type.strides = std::move(strides);
   type.device = *device;
-  if (deviceType != "cpu" && device_ >= 0)
+  if (device->type != "cpu" && device_ >= 0 && !p2p)
     type.device.index = static_cast<int>(device_);
   n->value() = NodeValue{std::move(type)};
   return n;
+}
+
+Expected<Node *> CallBuilder::asStrided(Node *base, const PyExpr &call, const std::string &name) {
+  auto args = call.args();
+  if (args.size() != 2 || !call.keywords.empty())
+    return error(call, "expected .as_strided(sizes, strides)");
+  std::vector<SymExpr> sizes, strides;
+  auto sz = sizeList(args[0], &sizes);
+  if (!sz)
+    return sz.takeError();
+  auto st = sizeList(args[1], &strides);
+  if (!st)
+    return st.takeError();
+  if (sizes.size() != strides.size())
+    return error(args[1], std::to_string(sizes.size()) + " sizes but " +
+                              std::to_string(strides.size()) + " strides");
+  Node *n = add(name, "torch.as_strided",
+                {Argument::node(base), sz.take(), st.take(), Argument::integer(0)});
+  if (const TensorType *t = base->value().tensor()) {
+    TensorType vt = *t;
+    vt.sizes = std::move(sizes);
+    vt.strides = std::move(strides);
+    n->value() = NodeValue{std::move(vt)};
+  }
+  root_[n] = rootOf(base);
+  return n;
+}
+
+Expected<Node *> CallBuilder::dtypeView(const PyExpr &call, const std::string &name) {
+  auto args = call.args();
+  if (args.size() != 2 || !call.keywords.empty())
+    return error(call, "expected aten.view.dtype(tensor, dtype)");
+  auto base = tensor(args[0]);
+  if (!base)
+    return base.takeError();
+  std::string dt = args[1].dotted();
+  auto dtype = dt.starts_with("torch.") ? parseDType(dt) : std::nullopt;
+  if (!dtype)
+    return error(args[1], "expected a dtype such as torch.float32");
+  Node *n = add(name.empty() ? (*base)->name() + "_view" : name, "torch.ops.aten.view.dtype",
+                {Argument::node(*base), Argument::dtype(*dtype)});
+  if (const TensorType *t = (*base)->value().tensor()) {
+    // Elements of another size: the last dimension (stride 1) scales, the other strides too.
+    TensorType vt = *t;
+    int64_t from = dtypeItemSize(t->dtype), to = dtypeItemSize(*dtype);
+    vt.dtype = *dtype;
+    if (from != to && !vt.sizes.empty()) {
+      auto scale = [&](const SymExpr &x) {
+        return from > to ? SymExpr::binary(SymExpr::Kind::Mul, x, SymExpr(from / to))
+                         : SymExpr::binary(SymExpr::Kind::FloorDiv, x, SymExpr(to / from));
+      };
+      vt.sizes.back() = scale(vt.sizes.back()).simplify();
+      for (size_t d = 0; d + 1 < vt.strides.size(); ++d)
+        vt.strides[d] = scale(vt.strides[d]).simplify();
+    }
+    n->value() = NodeValue{std::move(vt)};
+  }
+  root_[n] = rootOf(*base);
+  return n;
+}
+
+Expected<Node *> CallBuilder::allocFromPool(const PyExpr &call, const std::string &name) {
+  auto args = call.args();
+  if (args.size() != 5 || !call.keywords.empty())
+    return error(call, "expected alloc_from_pool(pool, offset, dtype, sizes, strides)");
+  auto pool = tensor(args[0]);
+  if (!pool)
+    return pool.takeError();
+  auto offsetExpr = symOf(args[1]);
+  if (!offsetExpr)
+    return offsetExpr.takeError();
+  auto offset = size(*offsetExpr);
+  if (!offset)
+    return error(args[1], offset.error().message);
+  std::string dt = args[2].dotted();
+  auto dtype = dt.starts_with("torch.") ? parseDType(dt) : std::nullopt;
+  if (!dtype)
+    return error(args[2], "expected a dtype such as torch.float32");
+  std::vector<SymExpr> sizes, strides;
+  auto sz = sizeList(args[3], &sizes);
+  if (!sz)
+    return sz.takeError();
+  auto st = sizeList(args[4], &strides);
+  if (!st)
+    return st.takeError();
+  if (sizes.size() != strides.size())
+    return error(args[4], std::to_string(sizes.size()) + " sizes but " +
+                              std::to_string(strides.size()) + " strides");
+  Node *n =
+      add(name.empty() ? (*pool)->name() + "_alloc" : name, "fxkit.alloc_from_pool",
+          {Argument::node(*pool), offset.take(), Argument::dtype(*dtype), sz.take(), st.take()});
+  TensorType type;
+  type.dtype = *dtype;
+  type.sizes = std::move(sizes);
+  type.strides = std::move(strides);
+  if (const TensorType *p = (*pool)->value().tensor())
+    type.device = p->device;
+  else
+    type.hasDevice = false;
+  n->value() = NodeValue{std::move(type)};
+  root_[n] = rootOf(*pool);
+  return n;
+}
+
+Expected<Node *> CallBuilder::methodExtern(const PyExpr &call, const std::string &op) {
+  auto self = tensor(call.items[0].items[0]);
+  if (!self)
+    return self.takeError();
+  std::vector<Argument> inputs{Argument::node(*self)};
+  for (const PyExpr &a : call.args()) {
+    auto v = value(a);
+    if (!v)
+      return v.takeError();
+    inputs.push_back(v.take());
+  }
+  std::vector<std::pair<std::string, Argument>> options;
+  for (const PyExpr &kw : call.keywords) {
+    auto v = value(kw);
+    if (!v)
+      return v.takeError();
+    options.push_back({kw.key, v.take()});
+  }
+  std::vector<std::pair<std::string, Argument>> kwargs{
+      {"op", Argument::string(op)}, {"inputs", Argument::tuple(std::move(inputs))}};
+  if (!options.empty())
+    kwargs.push_back({"options", Argument::dict(std::move(options))});
+  addProvenance(kwargs, op);
+  std::string base = call.items[0].text;
+  return add(base, "fxkit.extern", {}, std::move(kwargs));
 }
 
 Expected<Node *> CallBuilder::view(const PyExpr &call, const std::string &name,
@@ -551,16 +1086,136 @@ bool reuseFollows(const std::vector<PyStmt> &stmts, size_t i, const std::string 
          next.targets[0].isName(name) && next.trailingComment.find("reuse") != std::string::npos;
 }
 
+/// Functions PyTorch's PythonPrinter writes in size expressions (Max -> max, floor ->
+/// math.floor, ToFloat -> float, ...).
+bool isSizeFunction(std::string_view callee) {
+  static const std::set<std::string_view> kNames = {"max", "min", "abs", "int", "float", "round"};
+  return kNames.count(callee) || callee.starts_with("math.");
+}
+
+/// The allocation functions of make_allocation / CommBufferAllocateLine.
+bool isAllocator(std::string_view callee) {
+  return callee.starts_with("empty_strided_") || callee == "empty_strided" ||
+         callee == "tracked_empty_strided";
+}
+
 Status CallBuilder::assignment(const std::vector<PyStmt> &stmts, size_t i) {
   const PyStmt &s = stmts[i];
+  const PyExpr &v = s.value;
+  // `(buf3, buf4) = self.partitions[0](partition0_args)`, `a, b, s0 = args` in a partition:
+  // unpacking a list or a function's results.
+  if (s.targets.size() == 1 && (s.targets[0].kind == K::Tuple || s.targets[0].kind == K::List)) {
+    std::vector<Binding> values;
+    bool inFlight = false;
+    if (isFunctionCall(v)) {
+      auto r = inlineCall(v);
+      if (!r)
+        return r.takeError();
+      values = r.take();
+      inFlight = true;
+    } else if (v.kind == K::Name) {
+      Binding *b = lookup(v.text);
+      if (!b)
+        return error(v, "name '" + v.text + "' is not defined");
+      if (b->kind != Binding::Kind::List)
+        return error(v, "'" + v.text + "' is not a list to unpack");
+      values = lists_[static_cast<size_t>(b->arg.asInt())];
+    } else {
+      return error(v, "unsupported value to unpack in call()");
+    }
+    const std::vector<PyExpr> &names = s.targets[0].items;
+    if (names.size() != values.size())
+      return error(s.targets[0], "unpacking " + std::to_string(values.size()) + " values into " +
+                                     std::to_string(names.size()) + " names");
+    for (const PyExpr &t : names)
+      if (t.kind != K::Name)
+        return error(t, "expected a name in the unpacking");
+    for (size_t k = 0; k < names.size(); ++k) {
+      if (values[k].kind == Binding::Kind::Tensor)
+        bindTensor(names[k].text, values[k].arg.asNode());
+      else
+        bind(names[k].text, values[k]);
+    }
+    if (inFlight)
+      for (const Binding &b : values)
+        if (b.kind == Binding::Kind::Tensor)
+          release(b.arg.asNode());
+    return Status::ok();
+  }
   if (s.targets.size() != 1 || s.targets[0].kind != K::Name)
     return error(s, "unsupported assignment in call() (expected one name on the left)");
   const std::string &name = s.targets[0].text;
-  const PyExpr &v = s.value;
+  // `partition0_args = [arg2_1, buf1, s27]`; `buf2 = [None] * 2` (invoke_subgraph's results)
+  if (v.kind == K::List || (v.kind == K::Binary && v.text == "*" && v.items[0].kind == K::List &&
+                            v.items[1].kind == K::Int)) {
+    std::vector<Binding> items;
+    const PyExpr &list = v.kind == K::List ? v : v.items[0];
+    for (const PyExpr &x : list.items) {
+      auto b = bindingOf(x);
+      if (!b)
+        return b.takeError();
+      items.push_back(b.take());
+    }
+    if (v.kind == K::Binary) {
+      if (v.items[1].value < 0 || v.items[1].value > 100000)
+        return error(v.items[1], "list repeated too often");
+      std::vector<Binding> repeated;
+      for (int64_t r = 0; r < v.items[1].value; ++r)
+        repeated.insert(repeated.end(), items.begin(), items.end());
+      items = std::move(repeated);
+    }
+    bind(name, newList(std::move(items)));
+    return Status::ok();
+  }
+  // `buf2 = subgraph_0(subgraph_0_args)`: the results as a list
+  if (isFunctionCall(v)) {
+    auto r = inlineCall(v);
+    if (!r)
+      return r.takeError();
+    Binding list = newList(*r);
+    for (const Binding &b : *r)
+      if (b.kind == Binding::Kind::Tensor)
+        release(b.arg.asNode());
+    bind(name, list);
+    return Status::ok();
+  }
+  // `buf3 = buf2[0]` of such a list
+  if (v.kind == K::Subscript && v.items[0].kind == K::Name && v.items[1].kind == K::Int)
+    if (Binding *b = lookup(v.items[0].text); b && b->kind == Binding::Kind::List) {
+      const auto &items = lists_[static_cast<size_t>(b->arg.asInt())];
+      int64_t at = v.items[1].value;
+      if (at < 0 || at >= static_cast<int64_t>(items.size()))
+        return error(v.items[1], "index " + std::to_string(at) + " of a list of " +
+                                     std::to_string(items.size()));
+      Binding item = items[static_cast<size_t>(at)];
+      if (item.kind == Binding::Kind::Tensor)
+        bindTensor(name, item.arg.asNode());
+      else
+        bind(name, item);
+      return Status::ok();
+    }
+  // `buf3 = None`: DynamicScalar and AssertScalar name their (tensorless) buffer.
+  if (v.kind == K::Const && v.text == "None") {
+    bind(name, Binding{Binding::Kind::None, Argument::none(), 0});
+    return Status::ok();
+  }
   if (v.kind == K::Call) {
     std::string callee = v.callee();
-    if (callee.starts_with("empty_strided_")) {
+    if (isAllocator(callee)) {
       auto n = allocation(v, name);
+      if (!n)
+        return n.takeError();
+      bindTensor(name, *n);
+      return Status::ok();
+    }
+    const PyExpr &fn = v.items[0];
+    // `buf0 = empty_strided_cuda(alloc_sizes, strides, dt).as_strided(sizes, strides)`
+    if (fn.kind == K::Attribute && fn.text == "as_strided" && fn.items[0].kind == K::Call &&
+        isAllocator(fn.items[0].callee())) {
+      auto storage = allocation(fn.items[0], name + "_storage");
+      if (!storage)
+        return storage.takeError();
+      auto n = asStrided(*storage, v, name);
       if (!n)
         return n.takeError();
       bindTensor(name, *n);
@@ -574,10 +1229,24 @@ Status CallBuilder::assignment(const std::vector<PyStmt> &stmts, size_t i) {
       bindTensor(name, *n);
       return Status::ok();
     }
+    if (callee == "aten.view.dtype" || callee == "torch.ops.aten.view.dtype") {
+      auto n = dtypeView(v, name);
+      if (!n)
+        return n.takeError();
+      bindTensor(name, *n);
+      return Status::ok();
+    }
+    if (callee == "alloc_from_pool") {
+      auto n = allocFromPool(v, name);
+      if (!n)
+        return n.takeError();
+      bindTensor(name, *n);
+      return Status::ok();
+    }
     if (callee == "get_raw_stream") {
       if (v.args().size() != 1 || v.args()[0].kind != K::Int)
         return error(v, "expected get_raw_stream(N)");
-      scope_[name] = Binding{Binding::Kind::Stream, Argument(), v.args()[0].value};
+      bind(name, Binding{Binding::Kind::Stream, Argument(), v.args()[0].value});
       return Status::ok();
     }
     if (std::string op = externOp(callee); !op.empty()) {
@@ -587,41 +1256,66 @@ Status CallBuilder::assignment(const std::vector<PyStmt> &stmts, size_t i) {
       bindTensor(name, *n);
       return Status::ok();
     }
-    // `s77 = arg0_1.size(0)` / `.stride(0)`: a size read from an input tensor.
-    const PyExpr &fn = v.items[0];
-    if (fn.kind == K::Attribute && (fn.text == "size" || fn.text == "stride") &&
-        v.args().size() == 1 && v.args()[0].kind == K::Int && v.keywords.empty()) {
+    // `arg0_1_size = arg0_1.size()`: the sizes (strides) that `s0 = arg0_1_size[0]` indexes.
+    if (fn.kind == K::Attribute && (fn.text == "size" || fn.text == "stride") && v.args().empty() &&
+        v.keywords.empty()) {
       auto t = tensor(fn.items[0]);
       if (!t)
         return t.takeError();
-      Node *n = add(
-          name, fn.text == "size" ? "torch.ops.aten.sym_size.int" : "torch.ops.aten.sym_stride.int",
-          {Argument::node(*t), Argument::integer(v.args()[0].value)});
-      n->value() = NodeValue{SymExpr::symbol(name)};
-      scope_[name] = Binding{Binding::Kind::Size, Argument::node(n), 0};
+      Binding b{Binding::Kind::Shape, Argument::node(*t), 0};
+      b.strides = fn.text == "stride";
+      bind(name, b);
       return Status::ok();
     }
-    if (kernels_.count(callee) ||
-        (callee.ends_with(".run") && kernels_.count(callee.substr(0, callee.size() - 4))))
+    // A host-side TMA descriptor of a tensor, passed to a kernel in its place.
+    if (callee == "triton.tools.tensor_descriptor.TensorDescriptor.from_tensor") {
+      if (v.args().size() != 2 || !v.keywords.empty())
+        return error(v, "expected TensorDescriptor.from_tensor(tensor, block_shape)");
+      auto t = tensor(v.args()[0]);
+      if (!t)
+        return t.takeError();
+      auto block = value(v.args()[1]);
+      if (!block)
+        return block.takeError();
+      Node *n = add(name, callee, {Argument::node(*t), block.take()});
+      root_[n] = rootOf(*t);
+      bindTensor(name, n);
+      return Status::ok();
+    }
+    // `training_annotation = nvtx._device_range_start('forward')` (annotate_training)
+    if (callee == "nvtx._device_range_start") {
+      auto label = v.args().size() == 1 ? value(v.args()[0]) : Expected<Argument>(Argument());
+      if (!label || v.args().size() != 1 || label->kind() != Argument::Kind::String)
+        return error(v, "expected nvtx._device_range_start('label')");
+      Node *n = add(name, "torch.cuda.nvtx._device_range_start", {label.take()});
+      bind(name, Binding{Binding::Kind::Size, Argument::node(n), 0});
+      return Status::ok();
+    }
+    if (kernels_.count(callee) || multiKernels_.count(callee) ||
+        (callee.ends_with(".run") && (kernels_.count(callee.substr(0, callee.size() - 4)) ||
+                                      multiKernels_.count(callee.substr(0, callee.size() - 4)))))
       return error(v, "a kernel launch returns nothing; it cannot be assigned");
-    return error(v, "unsupported call '" + (callee.empty() ? std::string("?") : callee) +
-                        "' in call()");
+    if (!needsNodes(v) && !isSizeFunction(callee))
+      return error(v, "unsupported call '" + (callee.empty() ? std::string("?") : callee) +
+                          "' in call()");
   }
-  if (v.kind == K::Subscript && v.items[1].kind == K::Int) {
-    auto t = tensor(v.items[0]);
-    if (!t)
-      return t.takeError();
-    Node *n =
-        add(name, "operator.getitem", {Argument::node(*t), Argument::integer(v.items[1].value)});
-    bindTensor(name, n);
-    return Status::ok();
+  // `buf7 = buf6[0]` (MultiOutput; also `buf6[0][1]`, `buf6['key']`); `s0 = arg0_1_size[0]`.
+  if (v.kind == K::Subscript) {
+    Binding *b = v.items[0].kind == K::Name ? lookup(v.items[0].text) : nullptr;
+    if (!b || b->kind != Binding::Kind::Shape) {
+      auto t = tensor(v, name);
+      if (!t)
+        return t.takeError();
+      bindTensor(name, *t);
+      return Status::ok();
+    }
   }
   if (v.kind == K::Name) {
-    auto it = scope_.find(v.text);
-    if (it == scope_.end())
+    Binding *b = lookup(v.text);
+    if (!b)
       return error(v, "name '" + v.text + "' is not defined");
-    if (it->second.kind == Binding::Kind::Tensor) {
-      Node *from = it->second.arg.asNode();
+    if (b->kind == Binding::Kind::Tensor) {
+      Node *from = b->arg.asNode();
       const TensorType *t = from->value().tensor();
       if (reuseFollows(stmts, i, v.text) && t) {
         std::vector<Argument> sz, st;
@@ -646,25 +1340,116 @@ Status CallBuilder::assignment(const std::vector<PyStmt> &stmts, size_t i) {
         bindTensor(name, n);
         return Status::ok();
       }
-      // A second name for the same tensor (`buf1 = buf0` before an assertion): no new node.
+      // A second name for the same tensor (`buf1 = buf0` before an assertion, `buf1 = buf0;
+      // # reuse` of an output): no new node.
       bindTensor(name, from);
       return Status::ok();
     }
-    scope_[name] = it->second; // a size or stream under another name (`s77 = arg0_1`)
+    Binding copy = *b;
+    bind(name, copy); // a size, stream, shape or None under another name (`s77 = arg0_1`)
     return Status::ok();
   }
-  // Size arithmetic: `ks0 = s17*s77`, `kernel_xnumel = 1024*s0`, `s77 = arg0_1`.
-  if (v.kind == K::Int || v.kind == K::Binary || v.kind == K::Unary) {
-    auto e = symOf(v);
-    if (!e)
-      return e.takeError();
-    auto a = size(*e, name);
+  // Size arithmetic: `ks0 = s17*s77`, `kernel_xnumel = 1024*s0`; scalars that need nodes:
+  // `u0 = buf2.item()`, `u1 = 1 if buf3.item() else 0`, `u2 = buf4[0].size(0)`,
+  // `u3_start = max(0, min(s0, u1)) if u1 >= 0 else ...`, `u3 = max(0, u3_end - u3_start)`.
+  if (v.kind == K::Int || v.kind == K::Binary || v.kind == K::Unary || v.kind == K::IfExp ||
+      v.kind == K::Call || v.kind == K::Subscript) {
+    auto a = scalar(v, name);
     if (!a)
-      return error(v, a.error().message);
-    scope_[name] = Binding{Binding::Kind::Size, a.take(), 0};
+      return a.takeError();
+    Argument arg = a.take();
+    // The name stands for the value from here on (an unbacked symbol such as u0 is not an
+    // expression of others); a node computed for this name carries it as its value.
+    if (arg.isNode() && arg.asNode()->name() == name && !arg.asNode()->value().sym())
+      arg.asNode()->value() = NodeValue{SymExpr::symbol(name)};
+    bind(name, Binding{Binding::Kind::Size, std::move(arg), 0});
     return Status::ok();
   }
   return error(v, "unsupported value assigned to '" + name + "' in call()");
+}
+
+Expected<Binding> CallBuilder::bindingOf(const PyExpr &e) {
+  if (e.kind == K::Name) {
+    Binding *b = lookup(e.text);
+    if (!b)
+      return error(e, "name '" + e.text + "' is not defined");
+    if (b->kind == Binding::Kind::Stream)
+      return error(e, "a stream can only be passed as stream=");
+    return *b;
+  }
+  if (e.kind == K::Const && e.text == "None")
+    return Binding{Binding::Kind::None, Argument::none(), 0};
+  auto v = value(e);
+  if (!v)
+    return v.takeError();
+  if (!v->isNode())
+    return Binding{Binding::Kind::Size, v.take(), 0};
+  // Scalars are computed by operator.*, torch.sym_* and the aten scalar ops; any other node
+  // (a view, a getitem of a multi-output call) is a tensor.
+  const Node *n = v->asNode();
+  std::string_view t = n->target();
+  bool scalarNode = n->value().sym() || t.starts_with("torch.sym_") ||
+                    (t.starts_with("operator.") && t != "operator.getitem") ||
+                    t == "torch.ops.aten.item.default" || t.starts_with("torch.ops.aten.sym_");
+  return Binding{scalarNode ? Binding::Kind::Size : Binding::Kind::Tensor, v.take(), 0};
+}
+
+bool CallBuilder::isFunctionCall(const PyExpr &e) const {
+  if (e.kind != K::Call)
+    return false;
+  const PyExpr &fn = e.items[0];
+  if (fn.kind == K::Subscript && fn.items[0].dotted() == "self.partitions")
+    return true;
+  return fn.kind == K::Name && functions_.count(fn.text) && !kernels_.count(fn.text);
+}
+
+Expected<std::vector<Binding>> CallBuilder::inlineCall(const PyExpr &call) {
+  const PyExpr &fn = call.items[0];
+  std::string name;
+  if (fn.kind == K::Subscript) {
+    if (fn.items[1].kind != K::Int || fn.items[1].value < 0 ||
+        fn.items[1].value >= static_cast<int64_t>(partitions_.size()))
+      return error(fn, "self.partitions has " + std::to_string(partitions_.size()) +
+                           " partitions (the module's Runner(partitions=[...]))");
+    name = partitions_[static_cast<size_t>(fn.items[1].value)];
+  } else {
+    name = fn.text;
+  }
+  auto f = functions_.find(name);
+  if (f == functions_.end())
+    return error(fn, "'" + name + "' is not a function of the module");
+  const PyExpr *arg = call.args().size() == 1 ? &call.args()[0] : nullptr;
+  Binding *list = arg && arg->kind == K::Name ? lookup(arg->text) : nullptr;
+  if (!list || list->kind != Binding::Kind::List || !call.keywords.empty())
+    return error(call, "expected " + name + "(<list of its arguments>)");
+  if (inlineDepth_ >= 16)
+    return error(call, "calls of module functions nested too deeply (limit 16)");
+  const PyStmt &def = *f->second;
+  // The function runs in its own namespace, with `args` naming the caller's list.
+  std::map<std::string, Binding, std::less<>> caller = std::move(scope_);
+  scope_.clear();
+  scope_[def.params[0]] = *list;
+  std::vector<Binding> results;
+  std::vector<Binding> *callerResults = results_;
+  results_ = &results;
+  ++inlineDepth_;
+  Status st = block(def.body);
+  --inlineDepth_;
+  bool returned = returned_;
+  returned_ = false;
+  results_ = callerResults;
+  if (st && !returned) { // falls off its end: its locals die, it returns None
+    std::vector<Binding> locals;
+    for (const auto &entry : scope_)
+      locals.push_back(entry.second);
+    for (const Binding &b : locals)
+      if (b.kind == Binding::Kind::Tensor)
+        release(b.arg.asNode(), true);
+  }
+  scope_ = std::move(caller);
+  if (!st)
+    return st.takeError();
+  return results;
 }
 
 Status CallBuilder::deletion(const PyStmt &s) {
@@ -674,21 +1459,49 @@ Status CallBuilder::deletion(const PyStmt &s) {
     auto it = scope_.find(t.text);
     if (it == scope_.end())
       return error(t, "del of '" + t.text + "', which is not defined");
-    if (it->second.kind == Binding::Kind::Tensor) {
-      Node *n = it->second.arg.asNode();
-      int &live = liveNames_[rootOf(n)];
-      --live;
-      // The last name of a storage frees it; a name whose storage lives on under another name
-      // (reuse, aliasing) goes without a node.
-      if (live == 0)
-        add("free", "fxkit.free", {Argument::node(n)});
-    }
+    Binding b = it->second;
     scope_.erase(it);
+    if (b.kind == Binding::Kind::Tensor)
+      release(b.arg.asNode());
+    else if (b.kind == Binding::Kind::List) {
+      bool shared = false; // another name of the same list keeps it
+      for (const auto &[other, ob] : scope_)
+        shared = shared || (ob.kind == Binding::Kind::List && ob.arg.asInt() == b.arg.asInt());
+      if (!shared)
+        clearList(b);
+    }
   }
   return Status::ok();
 }
 
 Status CallBuilder::returnStatement(const PyStmt &s) {
+  if (results_) {
+    // A module function run inline: its results go to the caller's targets; its other
+    // locals die here. A returned tensor is held while in flight (the caller drops that).
+    std::vector<const PyExpr *> items;
+    if (s.value.kind == K::Tuple)
+      for (const PyExpr &e : s.value.items)
+        items.push_back(&e);
+    else if (!(s.value.kind == K::Const && s.value.text == "None"))
+      items.push_back(&s.value);
+    for (const PyExpr *e : items) {
+      auto b = bindingOf(*e);
+      if (!b)
+        return b.takeError();
+      if (b->kind == Binding::Kind::Tensor)
+        ++liveNames_[rootOf(b->arg.asNode())];
+      results_->push_back(b.take());
+    }
+    std::vector<Binding> locals;
+    for (const auto &entry : scope_)
+      locals.push_back(entry.second);
+    scope_.clear();
+    for (const Binding &b : locals)
+      if (b.kind == Binding::Kind::Tensor)
+        release(b.arg.asNode(), true);
+    returned_ = true;
+    return Status::ok();
+  }
   std::vector<Argument> outs;
   auto one = [&](const PyExpr &e) -> Status {
     auto v = value(e);
@@ -714,7 +1527,8 @@ Status CallBuilder::returnStatement(const PyStmt &s) {
       continue;
     Node *n = b.arg.asNode();
     Node *root = rootOf(n);
-    if (root->op() == OpKind::Placeholder || !kept.insert(root).second)
+    if (root->op() == OpKind::Placeholder || root->op() == OpKind::GetAttr ||
+        !kept.insert(root).second)
       continue;
     add("free", "fxkit.free", {Argument::node(n)}, {{"at_return", Argument::boolean(true)}});
   }
@@ -731,13 +1545,13 @@ Expected<SymExpr> CallBuilder::symOf(const PyExpr &e) {
     out = SymExpr(e.value);
     break;
   case K::Name: {
-    auto it = scope_.find(e.text);
-    if (it == scope_.end())
+    Binding *b = lookup(e.text);
+    if (!b)
       return error(e, "name '" + e.text + "' is not defined");
-    if (it->second.kind != Binding::Kind::Size)
+    if (b->kind != Binding::Kind::Size)
       return error(e, "'" + e.text + "' is not a size");
-    if (it->second.arg.kind() == Argument::Kind::Int)
-      out = SymExpr(it->second.arg.asInt());
+    if (b->arg.kind() == Argument::Kind::Int)
+      out = SymExpr(b->arg.asInt());
     else
       out = SymExpr::symbol(e.text);
     break;
@@ -860,17 +1674,45 @@ Expected<Argument> CallBuilder::sizeList(const PyExpr &tuple, std::vector<SymExp
   return Argument::list(std::move(items));
 }
 
-Expected<Node *> CallBuilder::tensor(const PyExpr &e) {
+Expected<Node *> CallBuilder::tensor(const PyExpr &e, const std::string &name) {
   if (e.kind == K::Call && e.callee() == "reinterpret_tensor")
-    return view(e, "", "");
+    return view(e, name, "");
+  if (e.kind == K::Call &&
+      (e.callee() == "aten.view.dtype" || e.callee() == "torch.ops.aten.view.dtype"))
+    return dtypeView(e, name);
+  if (e.kind == K::Call && e.callee() == "alloc_from_pool")
+    return allocFromPool(e, name);
+  if (e.kind == K::Subscript) {
+    // An element of a multi-output call's result: list and tuple indices, dict keys.
+    const PyExpr &index = e.items[1];
+    if (index.kind != K::Int && index.kind != K::String)
+      return error(index, "expected an integer index or a string key");
+    // An item of a list (a subgraph's results)
+    if (Binding *l = e.items[0].kind == K::Name ? lookup(e.items[0].text) : nullptr;
+        l && l->kind == Binding::Kind::List && index.kind == K::Int) {
+      const auto &items = lists_[static_cast<size_t>(l->arg.asInt())];
+      if (index.value < 0 || index.value >= static_cast<int64_t>(items.size()) ||
+          items[static_cast<size_t>(index.value)].kind != Binding::Kind::Tensor)
+        return error(index, "item " + std::to_string(index.value) + " of '" + e.items[0].text +
+                                "' is not a tensor");
+      return items[static_cast<size_t>(index.value)].arg.asNode();
+    }
+    auto base = tensor(e.items[0]);
+    if (!base)
+      return base;
+    Node *n = add(name.empty() ? "getitem" : name, "operator.getitem",
+                  {Argument::node(*base), index.kind == K::Int ? Argument::integer(index.value)
+                                                               : Argument::string(index.text)});
+    return n;
+  }
   if (e.kind != K::Name)
     return error(e, "expected a tensor name");
-  auto it = scope_.find(e.text);
-  if (it == scope_.end())
+  Binding *b = lookup(e.text);
+  if (!b)
     return error(e, "name '" + e.text + "' is not defined");
-  if (it->second.kind != Binding::Kind::Tensor)
+  if (b->kind != Binding::Kind::Tensor)
     return error(e, "'" + e.text + "' is not a tensor");
-  return it->second.arg.asNode();
+  return b->arg.asNode();
 }
 
 Expected<Argument> CallBuilder::value(const PyExpr &e) {
@@ -888,12 +1730,25 @@ Expected<Argument> CallBuilder::value(const PyExpr &e) {
   case K::String:
     return Argument::string(e.text);
   case K::Name: {
-    auto it = scope_.find(e.text);
-    if (it == scope_.end())
+    Binding *b = lookup(e.text);
+    if (!b) {
+      // `from math import inf, nan`: repr() of float arguments writes them bare.
+      if (e.text == "inf" || e.text == "nan")
+        return Argument::floating(e.text == "inf" ? HUGE_VAL : NAN);
       return error(e, "name '" + e.text + "' is not defined");
-    if (it->second.kind == Binding::Kind::Stream)
+    }
+    switch (b->kind) {
+    case Binding::Kind::Stream:
       return error(e, "a stream can only be passed as stream=");
-    return it->second.arg;
+    case Binding::Kind::Shape:
+      return error(e, "'" + e.text + "' holds sizes; only its elements can be passed");
+    case Binding::Kind::None:
+      return Argument::none();
+    case Binding::Kind::Tensor:
+    case Binding::Kind::Size:
+      return b->arg;
+    }
+    return b->arg;
   }
   case K::Attribute: {
     std::string d = e.dotted();
@@ -917,37 +1772,233 @@ Expected<Argument> CallBuilder::value(const PyExpr &e) {
     return e.kind == K::Tuple ? Argument::tuple(std::move(items))
                               : Argument::list(std::move(items));
   }
+  case K::Dict: {
+    std::vector<std::pair<std::string, Argument>> entries;
+    for (size_t i = 0; i + 1 < e.items.size(); i += 2) {
+      if (e.items[i].kind != K::String)
+        return error(e.items[i], "expected a string key");
+      auto a = value(e.items[i + 1]);
+      if (!a)
+        return a;
+      entries.push_back({e.items[i].text, a.take()});
+    }
+    return Argument::dict(std::move(entries));
+  }
   case K::Unary:
     if (e.text == "-" && e.items[0].kind == K::Float)
       return Argument::floating(-std::strtod(e.items[0].text.c_str(), nullptr));
+    if (e.text == "-" && e.items[0].isName("inf") && !lookup("inf"))
+      return Argument::floating(-HUGE_VAL);
     [[fallthrough]];
-  case K::Binary: {
-    auto s = symOf(e);
-    if (!s)
-      return s.takeError();
-    auto a = size(*s);
-    if (!a)
-      return error(e, a.error().message);
-    return a;
+  case K::Binary:
+  case K::IfExp:
+    return scalar(e);
+  case K::Subscript: {
+    Binding *b = e.items[0].kind == K::Name ? lookup(e.items[0].text) : nullptr;
+    if (b && b->kind == Binding::Kind::Shape)
+      return scalar(e);
+    auto n = tensor(e);
+    if (!n)
+      return n.takeError();
+    return Argument::node(*n);
   }
-  case K::Call:
-    if (e.callee() == "reinterpret_tensor") {
-      auto n = view(e, "", "");
+  case K::Call: {
+    std::string callee = e.callee();
+    if (callee == "reinterpret_tensor" || callee == "aten.view.dtype" ||
+        callee == "torch.ops.aten.view.dtype" || callee == "alloc_from_pool") {
+      auto n = tensor(e);
       if (!n)
         return n.takeError();
       return Argument::node(*n);
     }
-    return error(e, "unsupported call '" + e.callee() + "' as an argument");
+    if (callee == "torch.device" && e.args().size() == 1 && e.args()[0].kind == K::String) {
+      auto d = Device::parse(e.args()[0].text);
+      if (!d)
+        return error(e.args()[0], "unknown device '" + e.args()[0].text + "'");
+      return Argument::device(*d);
+    }
+    // `arg3_1.item()` (a 0-d tensor passed where a kernel takes a scalar), `max(s0, 1)`
+    if (needsNodes(e) || isSizeFunction(callee))
+      return scalar(e);
+    return error(e, "unsupported call '" + callee + "' as an argument");
+  }
   default:
     return error(e, "unsupported argument");
+  }
+}
+
+bool CallBuilder::needsNodes(const PyExpr &e) {
+  static const std::set<std::string, std::less<>> kLogical = {"==", "!=",  "<",  "<=", ">",
+                                                              ">=", "and", "or", "in", "is"};
+  switch (e.kind) {
+  case K::IfExp:
+  case K::Subscript:
+    return true;
+  case K::Unary:
+    return e.text == "not" || needsNodes(e.items[0]);
+  case K::Binary:
+    return kLogical.count(e.text) || needsNodes(e.items[0]) || needsNodes(e.items[1]);
+  case K::Call: {
+    // A method of a value of call() (`buf.item()`, `x.size(0)`); `math.floor(..)` and
+    // `max(..)` are functions of sizes.
+    const PyExpr &fn = e.items[0];
+    if (fn.isName("max") || fn.isName("min")) // torch.sym_max / sym_min, as FX graphs spell it
+      return true;
+    if (fn.kind == K::Attribute) {
+      const PyExpr *root = &fn;
+      while (root->kind == K::Attribute)
+        root = &root->items[0];
+      if (root->kind != K::Name || scope_.count(root->text) || constants_.count(root->text))
+        return true;
+    }
+    for (const PyExpr &a : e.args())
+      if (needsNodes(a))
+        return true;
+    return false;
+  }
+  default:
+    return false;
+  }
+}
+
+Expected<Argument> CallBuilder::scalar(const PyExpr &e, const std::string &name) {
+  if (!needsNodes(e)) {
+    if (e.kind == K::Float)
+      return Argument::floating(std::strtod(e.text.c_str(), nullptr));
+    if (e.kind == K::Const && (e.text == "True" || e.text == "False"))
+      return Argument::boolean(e.text == "True");
+    auto s = symOf(e);
+    if (!s)
+      return s.takeError();
+    auto a = size(*s, name);
+    if (!a)
+      return error(e, a.error().message);
+    return a;
+  }
+  auto node = [&](const std::string &base, std::string_view target, std::vector<Argument> args,
+                  std::optional<SymExpr> value = std::nullopt) {
+    Node *n = add(name.empty() ? base : name, target, std::move(args));
+    if (value)
+      n->value() = NodeValue{*value};
+    return Argument::node(n);
+  };
+  switch (e.kind) {
+  case K::IfExp: {
+    auto body = scalar(e.items[0]);
+    if (!body)
+      return body;
+    auto test = scalar(e.items[1]);
+    if (!test)
+      return test;
+    auto orelse = scalar(e.items[2]);
+    if (!orelse)
+      return orelse;
+    return node("sym_ite", "torch.sym_ite", {test.take(), body.take(), orelse.take()});
+  }
+  case K::Unary: {
+    auto x = scalar(e.items[0]);
+    if (!x)
+      return x;
+    if (e.text == "not")
+      return node("sym_not", "torch.sym_not", {x.take()});
+    if (e.text == "-")
+      return node("neg", "operator.neg", {x.take()});
+    if (e.text == "+")
+      return x;
+    return error(e, "unsupported operator '" + e.text + "' in a scalar");
+  }
+  case K::Binary: {
+    static const std::map<std::string, std::string, std::less<>> kOps = {
+        {"+", "add"}, {"-", "sub"},  {"*", "mul"}, {"/", "truediv"}, {"//", "floordiv"},
+        {"%", "mod"}, {"**", "pow"}, {"==", "eq"}, {"!=", "ne"},     {"<", "lt"},
+        {"<=", "le"}, {">", "gt"},   {">=", "ge"}, {"and", "and_"},  {"or", "or_"}};
+    auto op = kOps.find(e.text);
+    if (op == kOps.end())
+      return error(e, "unsupported operator '" + e.text + "' in a scalar");
+    auto a = scalar(e.items[0]);
+    if (!a)
+      return a;
+    auto b = scalar(e.items[1]);
+    if (!b)
+      return b;
+    std::string base = op->second;
+    if (base.ends_with('_'))
+      base.pop_back();
+    return node(base, "operator." + op->second, {a.take(), b.take()});
+  }
+  case K::Subscript: {
+    // `arg0_1_size[0]` of `arg0_1_size = arg0_1.size()`
+    Binding *b = e.items[0].kind == K::Name ? lookup(e.items[0].text) : nullptr;
+    if (!b || b->kind != Binding::Kind::Shape || e.items[1].kind != K::Int)
+      return error(e, "expected a scalar, not a subscript");
+    return node(b->strides ? "sym_stride_int" : "sym_size_int",
+                b->strides ? "torch.ops.aten.sym_stride.int" : "torch.ops.aten.sym_size.int",
+                {b->arg, Argument::integer(e.items[1].value)});
+  }
+  case K::Call: {
+    const PyExpr &fn = e.items[0];
+    auto args = e.args();
+    if (!e.keywords.empty())
+      return error(e.keywords[0], "unexpected keyword argument in a scalar");
+    std::string callee = e.callee();
+    if (callee == "max" || callee == "min") {
+      if (args.size() < 2)
+        return error(e, "expected " + callee + "(a, b, ...)");
+      auto acc = scalar(args[0]);
+      if (!acc)
+        return acc;
+      for (size_t i = 1; i < args.size(); ++i) {
+        auto x = scalar(args[i]);
+        if (!x)
+          return x;
+        std::string base = "sym_" + callee;
+        Node *n = add(i + 1 == args.size() && !name.empty() ? name : base, "torch." + base,
+                      {acc.take(), x.take()});
+        acc = Argument::node(n);
+      }
+      return acc;
+    }
+    if (fn.kind != K::Attribute)
+      return error(e, "unsupported call '" + callee + "' in a scalar");
+    const std::string &method = fn.text;
+    // Unbacked symbols of an op's outputs (codegen_unbacked_symbol_defs_for_outputs):
+    // `u0 = buf1[0].size(0)`, `.stride(1)`, `.storage_offset()`, `.item()`, `.__floordiv__(2)`.
+    if (method == "__floordiv__" && args.size() == 1) {
+      auto a = scalar(fn.items[0]);
+      if (!a)
+        return a;
+      auto b = scalar(args[0]);
+      if (!b)
+        return b;
+      return node("floordiv", "operator.floordiv", {a.take(), b.take()});
+    }
+    auto t = tensor(fn.items[0]);
+    if (!t)
+      return t.takeError();
+    if (method == "item" && args.empty())
+      return node("item", "torch.ops.aten.item.default", {Argument::node(*t)});
+    if ((method == "size" || method == "stride") && args.size() == 1 && args[0].kind == K::Int)
+      return node(method == "size" ? "sym_size_int" : "sym_stride_int",
+                  method == "size" ? "torch.ops.aten.sym_size.int"
+                                   : "torch.ops.aten.sym_stride.int",
+                  {Argument::node(*t), Argument::integer(args[0].value)});
+    if (method == "storage_offset" && args.empty())
+      return node("sym_storage_offset", "torch.ops.aten.sym_storage_offset.default",
+                  {Argument::node(*t)});
+    return error(e, "unsupported method '" + method + "' in a scalar");
+  }
+  default:
+    return error(e, "expected a scalar expression");
   }
 }
 
 } // namespace
 
 Expected<Graph> buildCallGraph(const PyStmt &callDef, const InductorWrapperInfo &info,
-                               std::string_view text, const std::string &fileName) {
-  return CallBuilder(info, text, fileName).run(callDef);
+                               const ModuleFunctions &functions,
+                               const std::vector<std::string> &partitions, std::string_view text,
+                               const std::string &fileName) {
+  return CallBuilder(info, functions, partitions, text, fileName).run(callDef);
 }
 
 } // namespace fxkit::inductor

@@ -111,6 +111,52 @@ Expected<const PyExpr *> decoratorKeyword(std::string_view keyword,
   return static_cast<const PyExpr *>(nullptr);
 }
 
+/// The parameters of the kernel's `@triton.jit` function (the first top-level `def` after the
+/// `@triton_heuristics.*` decorator; a user-defined kernel's helpers follow it), each with
+/// whether it is annotated `tl.constexpr`. Empty when the source has no such `def`.
+Expected<std::vector<std::pair<std::string, bool>>>
+jitParams(const std::vector<Token> &toks, std::string_view body, const std::string &fileName) {
+  std::vector<std::pair<std::string, bool>> out;
+  size_t i = 0;
+  while (i + 1 < toks.size() && !(toks[i].is("@") && toks[i + 1].isIdent("triton_heuristics")))
+    ++i;
+  while (i < toks.size() && !(toks[i].isIdent("def") && toks[i].col == 1))
+    ++i;
+  if (i + 2 >= toks.size() || toks[i + 1].kind != TK::Ident || !toks[i + 2].is("("))
+    return out;
+  size_t pos = i + 3;
+  PyExprParser parser(toks, body, fileName);
+  while (pos < toks.size() && !toks[pos].is(")")) {
+    if (toks[pos].is("*") || toks[pos].is("**"))
+      return parser.errorAt(pos, "starred parameters of a Triton kernel are not supported");
+    if (toks[pos].kind != TK::Ident)
+      return parser.errorAt(pos, "expected a parameter name in the kernel's definition");
+    std::string name(toks[pos].text);
+    bool constexprParam = false;
+    ++pos;
+    if (pos < toks.size() && toks[pos].is(":")) {
+      ++pos;
+      auto annotation = parser.parseExpression(pos);
+      if (!annotation)
+        return annotation.takeError();
+      std::string d = annotation->dotted();
+      constexprParam = d == "constexpr" || d.ends_with(".constexpr");
+    }
+    if (pos < toks.size() && toks[pos].is("=")) {
+      ++pos;
+      auto value = parser.parseExpression(pos);
+      if (!value)
+        return value.takeError();
+    }
+    out.push_back({std::move(name), constexprParam});
+    if (pos < toks.size() && toks[pos].is(","))
+      ++pos;
+    else if (pos >= toks.size() || !toks[pos].is(")"))
+      return parser.errorAt(pos, "expected ',' or ')' in the kernel's parameter list");
+  }
+  return out;
+}
+
 Status readTritonSource(InductorKernel &k, std::string_view body, const BodyOrigin &origin,
                         const PyExpr &sourceExpr, std::string_view text,
                         const std::string &fileName) {
@@ -142,6 +188,11 @@ Status readTritonSource(InductorKernel &k, std::string_view body, const BodyOrig
                         SourceLoc{fileName, name.line, name.col}));
     k.params.push_back({name.text, type.text});
   }
+  if (const PyExpr *constants = dictGet(**meta, "constants");
+      constants && constants->kind == PyExpr::Kind::Dict)
+    for (size_t i = 0; i + 1 < constants->items.size(); i += 2)
+      if (constants->items[i].kind == PyExpr::Kind::String)
+        k.constants.push_back(constants->items[i].text);
   auto inductorMeta = decoratorKeyword("inductor_meta", *toks, storage, body, fileName);
   if (!inductorMeta)
     return fail(inductorMeta.takeError());
@@ -185,6 +236,38 @@ Status readTritonSource(InductorKernel &k, std::string_view body, const BodyOrig
     return fail(minElem.takeError());
   if (*minElem && (*minElem)->kind == PyExpr::Kind::Int)
     k.minElemPerThread = (*minElem)->value;
+  auto def = jitParams(*toks, body, fileName);
+  if (!def)
+    return fail(def.takeError());
+  std::vector<std::string> extra;
+  if (*inductorMeta)
+    if (const PyExpr *e = dictGet(**inductorMeta, "extra_launcher_args");
+        e && (e->kind == PyExpr::Kind::List || e->kind == PyExpr::Kind::Tuple))
+      for (const PyExpr &x : e->items)
+        if (x.kind == PyExpr::Kind::String)
+          extra.push_back(x.text);
+  auto isConstant = [&](const std::string &name) {
+    return std::find(k.constants.begin(), k.constants.end(), name) != k.constants.end();
+  };
+  auto signatureType = [&](const std::string &name) -> std::string {
+    for (const KernelParam &p : k.params)
+      if (p.name == name)
+        return p.type;
+    return {};
+  };
+  // Without a `def` (a hand-written snippet), the signature's parameters stand for it.
+  std::vector<std::pair<std::string, bool>> params = *def;
+  if (params.empty())
+    for (const KernelParam &p : k.params)
+      params.push_back({p.name, false});
+  for (const auto &[name, declaredConstexpr] : params) {
+    bool constexprParam = declaredConstexpr || signatureType(name) == "constexpr";
+    if (constexprParam && !isConstant(name))
+      continue; // the autotuning config supplies it
+    k.launchArgs.push_back(name);
+  }
+  for (std::string &e : extra)
+    k.launchArgs.push_back(std::move(e));
   return Status::ok();
 }
 

@@ -50,6 +50,16 @@ struct InductorKernel {
   int64_t numWarps = 0;
   int64_t sharedMemBytes = 0;
 
+  /// Triton: what `k.run(...)` passes, in order. Inductor's launcher
+  /// (CachingAutotuner/_get_arg_lists in runtime/triton_heuristics.py) takes every parameter of
+  /// the `@triton.jit` function except those the autotuning config supplies (constexprs with no
+  /// value in `triton_meta['constants']`: XBLOCK, R0_BLOCK, a user kernel's autotuned BLOCK_M),
+  /// then `inductor_meta['extra_launcher_args']` (a user kernel's grid). Constants such as
+  /// `xnumel: 1` (a constexpr of a kernel whose x range is 1) and None arguments are passed too.
+  std::vector<std::string> launchArgs;
+  /// Triton: `triton_meta['constants']` names (their values are fixed at compile time).
+  std::vector<std::string> constants;
+
   /// Parameters a launch passes: Triton's constexpr block sizes come from the autotuner.
   size_t runtimeParamCount() const;
 };

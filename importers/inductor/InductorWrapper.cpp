@@ -51,6 +51,9 @@ private:
   }
 
   Status topLevel(const PyStmt &s);
+  /// `name = async_compile.multi_kernel('name', [k1, k2, ][, '''launcher source'''][,
+  /// arg_index=...])`, or `size_hint_multi_kernel('name', {hint: k1, ...}, ...)`.
+  Status multiKernel(const std::string &name, const PyExpr &call);
   Status function(const PyStmt &s);
   Status exampleInputs(const PyStmt &def);
   /// `aten = torch.ops.aten`, `async_compile = AsyncCompile()`, `runner = Runner(partitions=[])`:
@@ -62,6 +65,8 @@ private:
   std::vector<Token> tokens_;
   std::shared_ptr<InductorWrapperInfo> info_ = std::make_shared<InductorWrapperInfo>();
   const PyStmt *call_ = nullptr;
+  ModuleFunctions functions_;
+  std::vector<std::string> partitions_;
 };
 
 bool ModuleReader::isSetupValue(const PyExpr &e, int depth) {
@@ -78,6 +83,8 @@ bool ModuleReader::isSetupValue(const PyExpr &e, int depth) {
     return true;
   case K::List:
   case K::Tuple:
+  case K::Dict: // `arg_index = {0: [slice(0, 5, None)], ...}` of a multi-kernel
+  case K::Set:
     for (const PyExpr &x : e.items)
       if (!isSetupValue(x, depth + 1))
         return false;
@@ -95,6 +102,37 @@ bool ModuleReader::isSetupValue(const PyExpr &e, int depth) {
   default:
     return false;
   }
+}
+
+Status ModuleReader::multiKernel(const std::string &name, const PyExpr &call) {
+  auto args = call.args();
+  if (args.size() < 2 || args[0].kind != K::String || args[0].text != name)
+    return error(call, "expected " + call.callee() + "('" + name + "', [kernels, ...])");
+  InductorMultiKernel m;
+  m.name = name;
+  const PyExpr &list = args[1];
+  bool dict = list.kind == K::Dict;
+  if (list.kind != K::List && list.kind != K::Tuple && !dict)
+    return error(list, "expected the list of the multi-kernel's kernels");
+  for (size_t i = dict ? 1 : 0; i < list.items.size(); i += dict ? 2 : 1) {
+    const PyExpr &k = list.items[i];
+    if (k.kind != K::Name)
+      return error(k, "expected a kernel name");
+    bool defined = false;
+    for (const InductorKernel &d : info_->kernels)
+      defined = defined || d.name == k.text;
+    if (!defined)
+      return error(k, "multi-kernel '" + name + "' names kernel '" + k.text +
+                          "', which is not defined before it");
+    m.choices.push_back(k.text);
+  }
+  if (m.choices.empty())
+    return error(list, "a multi-kernel without kernels");
+  for (const InductorMultiKernel &other : info_->multiKernels)
+    if (other.name == name)
+      return error(call, "multi-kernel '" + name + "' is defined twice");
+  info_->multiKernels.push_back(std::move(m));
+  return Status::ok();
 }
 
 Status ModuleReader::exampleInputs(const PyStmt &def) {
@@ -153,6 +191,14 @@ Status ModuleReader::function(const PyStmt &s) {
     return exampleInputs(s);
   if (kBoilerplateFunctions.count(s.name))
     return Status::ok();
+  // `def partition_0(args):` (graph partitions, run by the Runner), `def subgraph_0(args):`
+  // (invoke_subgraph, cond and while_loop bodies, decompose_k): call() runs them with a list.
+  if (s.params.size() == 1 && s.params[0] == "args" && !s.bodySkipped) {
+    if (functions_.count(s.name))
+      return error(s, "a second function '" + s.name + "'");
+    functions_[s.name] = &s;
+    return Status::ok();
+  }
   return error(s, "unsupported function '" + s.name + "' in Inductor wrapper code");
 }
 
@@ -165,6 +211,9 @@ Status ModuleReader::topLevel(const PyStmt &s) {
     if (s.targets.size() != 1 || s.targets[0].kind != K::Name)
       return error(s, "unsupported assignment at module level");
     const std::string &name = s.targets[0].text;
+    if (s.value.kind == K::Call && (s.value.callee() == "async_compile.multi_kernel" ||
+                                    s.value.callee() == "async_compile.size_hint_multi_kernel"))
+      return multiKernel(name, s.value);
     if (s.value.kind == K::Call && s.value.callee().starts_with("async_compile.")) {
       auto k = parseKernelDefinition(name, s.value, tokens_, s.comments, text_, file_);
       if (!k)
@@ -175,6 +224,21 @@ Status ModuleReader::topLevel(const PyStmt &s) {
       info_->kernels.push_back(k.take());
       return Status::ok();
     }
+    // `_frozen_param0 = None  # <hash of the value>`: a graph constant (write_constant).
+    if (s.value.kind == K::Const && s.value.text == "None" && !s.trailingComment.empty()) {
+      info_->constants.push_back(name);
+      return Status::ok();
+    }
+    // `runner = Runner(partitions=[partition_0, partition_1,])`: self.partitions[i] of call().
+    if (s.value.kind == K::Call && s.value.callee() == "Runner")
+      if (const PyExpr *parts = s.value.keyword("partitions"); parts && parts->kind == K::List) {
+        partitions_.clear();
+        for (const PyExpr &p : parts->items) {
+          if (p.kind != K::Name)
+            return error(p, "expected the name of a partition function");
+          partitions_.push_back(p.text);
+        }
+      }
     if (isSetupValue(s.value))
       return Status::ok();
     return error(s.value, "unsupported value assigned to '" + name + "' at module level");
@@ -220,7 +284,7 @@ Expected<InductorWrapper> ModuleReader::read() {
   // benchmark helpers and `if __name__ == "__main__":`.
   BodyFilter filter = [](const PyStmt &h, int depth) {
     if (h.keyword == "def")
-      return h.name == "call" || h.name == "get_args" || depth >= 2;
+      return !kBoilerplateFunctions.count(h.name) || depth >= 2;
     if (h.keyword == "class")
       return depth == 0;
     if (h.keyword == "if")
@@ -239,7 +303,10 @@ Expected<InductorWrapper> ModuleReader::read() {
       return st.takeError();
   if (!call_)
     return error(1, 1, "no 'def call(args)' function: not Inductor's Python wrapper code");
-  auto graph = buildCallGraph(*call_, *info_, text_, file_);
+  for (const std::string &p : partitions_)
+    if (!functions_.count(p))
+      return error(1, 1, "the Runner's partition '" + p + "' is not a function of the module");
+  auto graph = buildCallGraph(*call_, *info_, functions_, partitions_, text_, file_);
   if (!graph)
     return graph.takeError();
   if (Status st = verifyGraph(*graph); !st) {

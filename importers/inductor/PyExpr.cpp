@@ -89,7 +89,7 @@ Expected<PyExpr> PyExprParser::parseExpressionList(size_t &pos) {
   return tuple;
 }
 
-Expected<PyExpr> PyExprParser::parseExpression(size_t &pos) { return comparison(pos, 0); }
+Expected<PyExpr> PyExprParser::parseExpression(size_t &pos) { return conditional(pos, 0); }
 
 Expected<PyExpr> PyExprParser::parseForTargets(size_t &pos) {
   inIsOperator_ = false;
@@ -105,6 +105,74 @@ Error PyExprParser::insideBrackets(size_t open, size_t pos, std::string message)
                    std::string(o.is("(") ? "unbalanced parentheses: '" : "unbalanced brackets: '") +
                        std::string(o.text) + "' is never closed");
   return errorAt(pos, std::move(message));
+}
+
+Expected<PyExpr> PyExprParser::conditional(size_t &pos, int depth) {
+  if (depth > maxDepth_)
+    return errorAt(pos, "expression nested too deeply (limit " + std::to_string(maxDepth_) + ")");
+  auto body = logical(pos, 0, depth);
+  if (!body || !tok(pos).isIdent("if"))
+    return body;
+  const Token &t = tok(pos);
+  ++pos;
+  auto test = logical(pos, 0, depth + 1);
+  if (!test)
+    return test;
+  if (!tok(pos).isIdent("else"))
+    return errorAt(pos,
+                   "expected 'else' in the conditional expression, found " + describe(tok(pos)));
+  ++pos;
+  auto orelse = conditional(pos, depth + 1);
+  if (!orelse)
+    return orelse;
+  PyExpr e = make(PyExpr::Kind::IfExp, t);
+  e.line = body->line;
+  e.col = body->col;
+  e.items.push_back(body.take());
+  e.items.push_back(test.take());
+  e.items.push_back(orelse.take());
+  return e;
+}
+
+Expected<PyExpr> PyExprParser::logical(size_t &pos, int level, int depth) {
+  // level 0: or, level 1: and, then `not`.
+  if (level == 2)
+    return inversion(pos, depth);
+  std::string_view op = level == 0 ? "or" : "and";
+  auto lhs = logical(pos, level + 1, depth);
+  if (!lhs)
+    return lhs;
+  while (tok(pos).isIdent(op)) {
+    const Token &t = tok(pos);
+    ++pos;
+    auto rhs = logical(pos, level + 1, depth + 1);
+    if (!rhs)
+      return rhs;
+    PyExpr e = make(PyExpr::Kind::Binary, t);
+    e.line = lhs->line;
+    e.col = lhs->col;
+    e.text = op;
+    e.items.push_back(lhs.take());
+    e.items.push_back(rhs.take());
+    lhs = std::move(e);
+  }
+  return lhs;
+}
+
+Expected<PyExpr> PyExprParser::inversion(size_t &pos, int depth) {
+  const Token &t = tok(pos);
+  if (!t.isIdent("not"))
+    return comparison(pos, depth);
+  if (depth > maxDepth_)
+    return errorAt(pos, "expression nested too deeply (limit " + std::to_string(maxDepth_) + ")");
+  ++pos;
+  auto operand = inversion(pos, depth + 1);
+  if (!operand)
+    return operand;
+  PyExpr e = make(PyExpr::Kind::Unary, t);
+  e.text = "not";
+  e.items.push_back(operand.take());
+  return e;
 }
 
 Expected<PyExpr> PyExprParser::comparison(size_t &pos, int depth) {
@@ -170,7 +238,7 @@ Expected<PyExpr> PyExprParser::binary(size_t &pos, int level, int depth) {
 
 Expected<PyExpr> PyExprParser::unary(size_t &pos, int depth) {
   const Token &t = tok(pos);
-  if (t.is("-") || t.is("+") || t.is("~") || t.isIdent("not")) {
+  if (t.is("-") || t.is("+") || t.is("~")) {
     if (depth > maxDepth_)
       return errorAt(pos, "expression nested too deeply (limit " + std::to_string(maxDepth_) + ")");
     ++pos;
@@ -330,7 +398,7 @@ Status PyExprParser::sequence(size_t &pos, std::string_view close, int depth,
     if (tok(pos).is("*")) {
       const Token &t = tok(pos);
       ++pos;
-      auto value = comparison(pos, depth);
+      auto value = conditional(pos, depth);
       if (!value)
         return value.takeError();
       PyExpr star = make(PyExpr::Kind::Starred, t);
@@ -338,7 +406,7 @@ Status PyExprParser::sequence(size_t &pos, std::string_view close, int depth,
       star.items.push_back(value.take());
       item = std::move(star);
     } else {
-      item = comparison(pos, depth);
+      item = conditional(pos, depth);
     }
     if (!item)
       return item.takeError();
@@ -474,7 +542,7 @@ Expected<PyExpr> PyExprParser::atom(size_t &pos, int depth) {
       }
       if (tok(pos).kind == TK::End || tok(pos).kind == TK::Newline)
         return errorAt(open, "unbalanced brackets: '{' is never closed");
-      auto key = comparison(pos, depth + 1);
+      auto key = conditional(pos, depth + 1);
       if (!key)
         return key;
       skipComments(pos);
@@ -486,7 +554,7 @@ Expected<PyExpr> PyExprParser::atom(size_t &pos, int depth) {
         if (!tok(pos).is(":"))
           return errorAt(pos, "expected ':' after a dict key, found " + describe(tok(pos)));
         ++pos;
-        auto value = comparison(pos, depth + 1);
+        auto value = conditional(pos, depth + 1);
         if (!value)
           return value;
         e.items.push_back(value.take());

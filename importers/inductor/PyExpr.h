@@ -2,8 +2,9 @@
 /// \file Python expressions of Inductor's generated wrapper code, as a small syntax tree, and
 /// their recursive-descent parser. The subset is what output_code.py and the `triton_meta`
 /// dictionaries of its kernels use: names, attributes, calls with keyword and starred
-/// arguments, subscripts, tuples, lists, dicts, sets, literals, unary and binary arithmetic
-/// and comparisons. Lambdas, comprehensions and conditional expressions are errors.
+/// arguments, subscripts, tuples, lists, dicts, sets, literals, unary and binary arithmetic,
+/// comparisons, `not`/`and`/`or` and conditional expressions (`a if c else b`, which the
+/// wrapper writes for dynamic slice bounds). Lambdas and comprehensions are errors.
 
 #include "importers/PyLexer.h"
 #include "ir/Error.h"
@@ -30,7 +31,8 @@ struct PyExpr {
     Dict,      ///< {items[0]: items[1], ...}
     Set,       ///< {items...}
     Unary,     ///< text: - + ~ not; items[0]
-    Binary,    ///< text: the operator; items[0] op items[1]
+    Binary,    ///< text: the operator (also `and`, `or`, `in`, `is`); items[0] op items[1]
+    IfExp,     ///< items[0] if items[1] else items[2]
     Starred,   ///< *items[0] or **items[0] (text: * or **)
   };
   Kind kind = Kind::Const;
@@ -76,6 +78,10 @@ public:
 private:
   const Token &tok(size_t pos) const;
   void skipComments(size_t &pos) const;
+  /// Python's precedence from the loosest: `a if c else b`, or, and, not, comparisons.
+  Expected<PyExpr> conditional(size_t &pos, int depth);
+  Expected<PyExpr> logical(size_t &pos, int level, int depth);
+  Expected<PyExpr> inversion(size_t &pos, int depth);
   Expected<PyExpr> comparison(size_t &pos, int depth);
   Expected<PyExpr> binary(size_t &pos, int level, int depth);
   Expected<PyExpr> unary(size_t &pos, int depth);

@@ -281,6 +281,40 @@ private:
         s.targets.push_back(e.take());
       return Status::ok();
     }
+    if (t.isIdent("assert")) {
+      s.kind = PyStmt::Kind::Assert;
+      ++pos;
+      auto test = expr_.parseExpression(pos);
+      if (!test)
+        return test.takeError();
+      s.value = test.take();
+      s.message.kind = PyExpr::Kind::Const;
+      s.message.text = "None";
+      if (pos < l.end && toks_[pos].is(",")) {
+        ++pos;
+        auto msg = expr_.parseExpression(pos);
+        if (!msg)
+          return msg.takeError();
+        s.message = msg.take();
+      }
+      return Status::ok();
+    }
+    if (t.isIdent("raise")) {
+      s.kind = PyStmt::Kind::Raise;
+      ++pos;
+      if (pos == l.end || toks_[pos].is(";")) {
+        s.value.kind = PyExpr::Kind::Const;
+        s.value.text = "None";
+        return Status::ok();
+      }
+      auto e = expr_.parseExpression(pos);
+      if (!e)
+        return e.takeError();
+      s.value = e.take();
+      if (pos < l.end && toks_[pos].isIdent("from"))
+        return expr_.errorAt(pos, "'raise ... from' is not supported");
+      return Status::ok();
+    }
     if (t.isIdent("return")) {
       s.kind = PyStmt::Kind::Return;
       ++pos;

@@ -20,6 +20,8 @@ struct PyStmt {
     Return,   ///< return value (Const None when bare)
     Import,   ///< import / from ... import (nothing kept)
     Pass,     ///< pass
+    Assert,   ///< assert value[, message]
+    Raise,    ///< raise value (Const None when bare)
     Compound, ///< keyword header: body
   };
   Kind kind = Kind::Expr;
@@ -28,6 +30,7 @@ struct PyStmt {
   int indent = 0; ///< columns of indentation of its line
   std::vector<PyExpr> targets;
   PyExpr value;
+  PyExpr message; ///< Assert: the message after the comma (Const None when there is none)
   /// Compound only: def, class, with, if, elif, else, for, while, try, except, finally.
   std::string keyword;
   std::string name;                ///< def/class name; `with ... as name`

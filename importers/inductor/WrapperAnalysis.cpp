@@ -56,13 +56,37 @@ Expected<WrapperAnalysis> analyzeInductorWrapper(const Graph &wrapper) {
   WrapperAnalysis a;
   // Example sizes: get_args() lists the inputs in placeholder order.
   size_t input = 0;
+  std::unordered_map<const Node *, const InductorExampleInput *> example;
   for (Node *n : wrapper) {
     if (n->op() != OpKind::Placeholder)
       continue;
-    if (input < info->exampleInputs.size() && info->exampleInputs[input].integer &&
-        n->value().sym())
-      a.bindings[n->name()] = *info->exampleInputs[input].integer;
+    if (input < info->exampleInputs.size()) {
+      example[n] = &info->exampleInputs[input];
+      if (info->exampleInputs[input].integer && n->value().sym())
+        a.bindings[n->name()] = *info->exampleInputs[input].integer;
+    }
     ++input;
+  }
+  // `s0 = arg0_1.size(0)` of an example tensor; symbols computed from data (`u0 = buf.item()`,
+  // the size of nonzero's result) have no example value: their allocations count as unknown.
+  std::unordered_set<std::string> dataDependent;
+  for (Node *n : wrapper) {
+    if (n->op() == OpKind::Placeholder || !n->value().sym())
+      continue;
+    bool shape = n->target() == "torch.ops.aten.sym_size.int" ||
+                 n->target() == "torch.ops.aten.sym_stride.int";
+    const auto &args = n->args().items();
+    const TensorType *t = nullptr;
+    if (shape && args.size() == 2 && args[0].isNode() && args[1].kind() == Argument::Kind::Int)
+      if (auto it = example.find(args[0].asNode()); it != example.end() && it->second->tensor)
+        t = &*it->second->tensor;
+    int64_t dim = t ? args[1].asInt() : -1;
+    const std::vector<SymExpr> *dims =
+        t ? (n->target() == "torch.ops.aten.sym_size.int" ? &t->sizes : &t->strides) : nullptr;
+    if (dims && dim >= 0 && dim < static_cast<int64_t>(dims->size()) && (*dims)[dim].isConstant())
+      a.bindings[n->name()] = (*dims)[dim].constant();
+    else
+      dataDependent.insert(n->name());
   }
   std::map<std::string, size_t, std::less<>> kernelIndex;
   for (const auto &k : info->kernels) {
@@ -83,7 +107,13 @@ Expected<WrapperAnalysis> analyzeInductorWrapper(const Graph &wrapper) {
     WrapperAnalysis::Storage s;
     s.name = n.name();
     s.how = std::move(how);
-    if (t) {
+    bool unbacked = false;
+    if (t)
+      for (const auto *dims : {&t->sizes, &t->strides})
+        for (const SymExpr &x : *dims)
+          for (const std::string &sym : x.symbols())
+            unbacked = unbacked || (dataDependent.count(sym) && !a.bindings.count(sym));
+    if (t && !unbacked) {
       auto bytes = storageBytes(*t, a.bindings);
       if (!bytes)
         return Error("size of " + n.name() + ": " + bytes.error().message +
@@ -91,6 +121,8 @@ Expected<WrapperAnalysis> analyzeInductorWrapper(const Graph &wrapper) {
       s.type = t->str();
       s.bytes = *bytes;
     } else {
+      if (t)
+        s.type = t->str();
       s.sizeKnown = false;
       ++a.unknownSizes;
     }
@@ -115,6 +147,10 @@ Expected<WrapperAnalysis> analyzeInductorWrapper(const Graph &wrapper) {
       for (const Node *in : n->inputs())
         if (auto it = storageOf.find(in); it != storageOf.end())
           a.storages[it->second].isOutput = true;
+    } else if (t == "fxkit.alloc_from_pool" && n->args().items()[0].isNode() &&
+               storageOf.count(n->args().items()[0].asNode())) {
+      // A tensor placed in a pool (Inductor's memory_planning): the pool's storage.
+      storageOf[n] = storageOf[n->args().items()[0].asNode()];
     } else if (t == "torch.empty_strided" || t == "fxkit.alloc_from_pool") {
       if (Status s = allocate(*n, std::string(t)); !s)
         return s.takeError();
@@ -188,7 +224,9 @@ std::string printWrapperAnalysis(const WrapperAnalysis &a) {
     if (s.sizeKnown)
       o << "  " << s.name << ": " << s.type << "  " << s.bytes << " bytes";
     else
-      o << "  " << s.name << ": size unknown (the wrapper gives no layout)";
+      o << "  " << s.name << ": size unknown "
+        << (s.type.empty() ? "(the wrapper gives no layout)"
+                           : "(" + s.type + ": its sizes depend on data)");
     if (s.how != "torch.empty_strided")
       o << "  (" << s.how << ")";
     if (!s.reusedAs.empty())

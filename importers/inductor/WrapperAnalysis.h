@@ -8,7 +8,8 @@
 /// `reinterpret_tensor(b0, ..); del b0  # reuse`) and views add nothing; `del` of the last
 /// name of a storage frees it. Inputs are not counted (they exist before the call). Storage
 /// bytes are those of the allocation's layout (1 + sum((size-1)*stride) elements), without the
-/// caching allocator's rounding. Symbolic sizes take the values `get_args()` gives them.
+/// caching allocator's rounding. Symbolic sizes take the values `get_args()` gives them (an
+/// integer input, or a size of an example tensor read by `s0 = arg0_1.size(0)`).
 
 #include "ir/Error.h"
 #include "ir/Graph.h"
@@ -31,12 +32,14 @@ struct WrapperAnalysis {
   };
   /// One storage: allocated once, used by the names that reuse or view it.
   struct Storage {
-    std::string name;       ///< the allocating name (buf0)
-    std::string type;       ///< f32[s77, s17][s17, 1]cuda:0
-    std::string how;        ///< empty_strided, or the extern op that returned it
-    int64_t bytes = 0;      ///< at the example sizes
-    bool sizeKnown = true;  ///< false for results of fallback ops the wrapper gives no layout
-    size_t allocatedAt = 0; ///< statement index in call order
+    std::string name;  ///< the allocating name (buf0)
+    std::string type;  ///< f32[s77, s17][s17, 1]cuda:0
+    std::string how;   ///< empty_strided, or the extern op that returned it
+    int64_t bytes = 0; ///< at the example sizes
+    /// false for results of fallback ops the wrapper gives no layout, and for layouts with
+    /// symbols computed from data (`u0 = buf.item()`, nonzero's row count): no example value
+    bool sizeKnown = true;
+    size_t allocatedAt = 0;            ///< statement index in call order
     std::optional<size_t> freedAt;     ///< the `del` that frees it; unset: live at the return
     size_t lastUse = 0;                ///< last statement that reads or writes any of its names
     std::vector<std::string> reusedAs; ///< names that took the storage over (`# reuse`)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 
 namespace fxkit {
@@ -17,6 +18,10 @@ using json::Path;
 
 /// Argument trees deeper than this are rejected instead of exhausting the call stack.
 constexpr int kMaxArgumentDepth = 200;
+/// Child graphs nested deeper than this below the document's graph are rejected, for the same
+/// reason: each level is read by a recursive call. The same limit as print_readable()'s nested
+/// classes (ReadablePyParser), so every graph fxkit reads from Python converts to JSON and back.
+constexpr int kMaxSubmoduleDepth = 256;
 
 class Reader {
 public:
@@ -25,12 +30,15 @@ public:
   Expected<Graph> read();
 
 private:
-  /// An error located at `path_` (the value being decoded), prefixed with the node, if any.
+  /// An error located at `path_` (the value being decoded), prefixed with the child graph and
+  /// the node, if any.
   Error fail(const std::string &message) {
     std::string full = message;
     if (inNode_)
       full = (nodeName_ ? "node '" + *nodeName_ + "' (nodes[" : "nodes[") +
              std::to_string(nodeIndex_) + "]" + (nodeName_ ? ")" : "") + ": " + message;
+    if (!scope_.empty())
+      full = scope_ + ": " + full;
     return json::errorAtPath(std::move(full), text_, path_, file_);
   }
   std::string typeError(const char *what, const Json &j) {
@@ -42,14 +50,34 @@ private:
   Expected<Argument> dict(const Json &j, int depth);
   Expected<Argument> tagged(const Json &j, int depth);
   Status value(const Json &j, NodeValue &out);
+  Status provenance(const Json &j, NodeProvenance &out);
   Status readNode(const Json &j, size_t index);
   Status topLevel(const std::string &key, Json value);
   Status checkHeader();
+  /// verifyGraph on the graph read, its error pointed at the node it names.
+  Status verify();
+  /// Reads a "submodules" array (at base_) into graph_.submodules, each child with a Reader of
+  /// its own one level deeper.
+  Status readChildren(const Json &list);
+  /// Reads one child graph, the object at base_: "module", "nodes" and its own "submodules".
+  Expected<Graph> readModule(const Json &j);
 
   std::string_view text_;
   const std::string &file_;
   Graph graph_;
   Path path_;
+  /// Where this graph's fields are: the document itself, or ["submodules", i, ...] for a child.
+  Path base_;
+  /// How many child levels below the document's graph this one is (0: the document's).
+  int depth_ = 0;
+  /// The child's module names from the document's graph down, dotted (`cond_true_0.inner`);
+  /// empty for the document's graph.
+  std::string modulePath_;
+  /// What messages start with: "submodule 'a.b'" in a child (empty for the document's graph).
+  std::string scope_;
+  /// The top-level "submodules" value, read after the nodes (the writer puts it last).
+  Json submodules_;
+  bool sawSubmodules_ = false;
   /// The node being read, for messages.
   bool inNode_ = false;
   size_t nodeIndex_ = 0;
@@ -92,17 +120,29 @@ Expected<Argument> Reader::dict(const Json &j, int depth) {
 Expected<Argument> Reader::tagged(const Json &j, int depth) {
   if (j.size() != 1)
     return fail("an object argument must have exactly one key (node, tuple, dict, float, dtype, "
-                "device, layout, memory_format, sym, opaque), not " +
+                "device, layout, memory_format, sym, opaque, slice), not " +
                 std::to_string(j.size()));
   const std::string &tag = j.begin().key();
   const Json &v = j.begin().value();
   path_.push_back(tag);
   static constexpr std::string_view kTags[] = {"node",  "tuple",  "dict",   "float",
                                                "dtype", "device", "layout", "memory_format",
-                                               "sym",   "opaque"};
+                                               "sym",   "opaque", "slice"};
   if (std::find(std::begin(kTags), std::end(kTags), tag) == std::end(kTags)) {
     path_.pop_back();
     return fail("unknown argument tag '" + tag + "'");
+  }
+  if (tag == "slice") {
+    if (!v.is_array())
+      return fail(typeError("'slice' must be an array (start, stop, step)", v));
+    if (v.size() != 3)
+      return fail("'slice' must have 3 items (start, stop, step), not " + std::to_string(v.size()));
+    auto parts = items(v, depth, /*tuple=*/true);
+    if (!parts)
+      return parts;
+    path_.pop_back();
+    auto &p = parts->items();
+    return Argument::slice(std::move(p[0]), std::move(p[1]), std::move(p[2]));
   }
   if (tag == "tuple" || tag == "dict") {
     bool isTuple = tag == "tuple";
@@ -186,59 +226,53 @@ Expected<Argument> Reader::argument(const Json &j, int depth) {
 
 Status Reader::value(const Json &j, NodeValue &out) {
   Path where;
-  auto tensor = [&](const Json &t) -> Expected<TensorType> {
-    auto tt = json::tensorFromJson(t, where);
-    if (!tt) {
-      path_.insert(path_.end(), where.begin(), where.end());
-      return fail(tt.error().message);
-    }
-    return tt;
-  };
-  if (j.is_null()) {
-    out.v = std::monostate();
-  } else if (j.is_object()) {
-    auto t = tensor(j);
-    if (!t)
-      return t.takeError();
-    out.v = t.take();
-  } else if (j.is_array()) {
-    std::vector<std::optional<TensorType>> ts;
-    ts.reserve(j.size());
-    for (size_t i = 0; i < j.size(); ++i) {
-      if (j[i].is_null()) {
-        ts.emplace_back();
-        continue;
+  auto v = json::nodeValueFromJson(j, where);
+  if (!v) {
+    path_.insert(path_.end(), where.begin(), where.end());
+    return fail(v.error().message);
+  }
+  out = v.take();
+  return Status::ok();
+}
+
+Status Reader::provenance(const Json &j, NodeProvenance &out) {
+  if (!j.is_object())
+    return fail(typeError("'provenance' must be an object (pre_grad, post_grad, kernels)", j));
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string &key = it.key();
+    const Json &list = it.value();
+    path_.push_back(key);
+    std::vector<std::string> *names = key == "pre_grad"    ? &out.preGrad
+                                      : key == "post_grad" ? &out.postGrad
+                                      : key == "kernels"   ? &out.kernels
+                                                           : nullptr;
+    if (!names)
+      return fail("unknown provenance field '" + key + "' (expected pre_grad, post_grad, kernels)");
+    if (!list.is_array())
+      return fail(typeError(("'" + key + "' must be an array of names").c_str(), list));
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (!list[i].is_string()) {
+        path_.push_back(i);
+        return fail(typeError("a provenance entry must be a string (a name)", list[i]));
       }
-      path_.push_back(i);
-      auto t = tensor(j[i]);
-      if (!t)
-        return t.takeError();
-      ts.emplace_back(t.take());
-      path_.pop_back();
+      names->push_back(list[i].get<std::string>());
     }
-    out.v = std::move(ts);
-  } else if (j.is_string()) {
-    auto e = SymExpr::parse(j.get_ref<const std::string &>());
-    if (!e)
-      return fail("bad symbolic expression '" + j.get<std::string>() + "': " + e.error().message);
-    out.v = *e;
-  } else {
-    return fail(typeError("'val' must be an object (tensor), an array (tensors), a string "
-                          "(symbolic integer) or null",
-                          j));
+    path_.pop_back();
   }
   return Status::ok();
 }
 
 Status Reader::readNode(const Json &j, size_t index) {
-  path_ = {"nodes", index};
+  path_ = base_;
+  path_.push_back("nodes");
+  path_.push_back(index);
   inNode_ = true;
   nodeIndex_ = index;
   nodeName_ = nullptr;
   if (!j.is_object())
     return fail(typeError("a node must be an object", j));
   const Json *name = nullptr, *op = nullptr, *target = nullptr, *type = nullptr, *args = nullptr,
-             *kwargs = nullptr, *val = nullptr;
+             *kwargs = nullptr, *val = nullptr, *prov = nullptr;
   const std::string *unknown = nullptr;
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string &k = it.key();
@@ -257,6 +291,8 @@ Status Reader::readNode(const Json &j, size_t index) {
       kwargs = v;
     else if (k == "val")
       val = v;
+    else if (k == "provenance")
+      prov = v;
     else if (!unknown)
       unknown = &k;
   }
@@ -331,11 +367,19 @@ Status Reader::readNode(const Json &j, size_t index) {
       return s;
     path_.pop_back();
   }
+  NodeProvenance nodeProvenance;
+  if (prov && !prov->is_null()) {
+    path_.push_back("provenance");
+    if (Status s = provenance(*prov, nodeProvenance); !s)
+      return s;
+    path_.pop_back();
+  }
   Node *n = graph_.create(*opKind, nodeName, target->get_ref<const std::string &>(),
                           std::move(argsArg), std::move(kwargsArg));
   if (type)
     n->setPythonType(type->get_ref<const std::string &>());
   n->value() = std::move(nodeValue);
+  n->setProvenance(std::move(nodeProvenance));
   inNode_ = false;
   return Status::ok();
 }
@@ -352,6 +396,9 @@ Status Reader::topLevel(const std::string &key, Json value) {
     graph_.moduleName = value.get<std::string>();
   } else if (key == "nodes") {
     return fail(typeError("'nodes' must be an array", value));
+  } else if (key == "submodules") {
+    submodules_ = std::move(value);
+    sawSubmodules_ = true;
   } else {
     return fail("unknown top-level field '" + key + "'");
   }
@@ -531,20 +578,131 @@ Expected<Graph> Reader::read() {
     path_ = {"nodes"};
     return fail("missing 'nodes'");
   }
-  if (Status s = verifyGraph(graph_); !s) {
-    // The verifier names the node ("node 'x': ..."): point at its line when we can.
-    std::string message = "invalid graph: " + s.error().message;
-    constexpr std::string_view prefix = "node '";
-    std::string_view m = s.error().message;
-    size_t end = m.find('\'', prefix.size());
-    if (m.starts_with(prefix) && end != std::string_view::npos) {
-      size_t index = 0;
-      for (Node *n = graph_.front(); n; n = n->next(), ++index)
-        if (n->name() == m.substr(prefix.size(), end - prefix.size()))
-          return json::errorAtPath(std::move(message), text_, {"nodes", index}, file_);
-    }
-    return Error(std::move(message), SourceLoc{file_, 0, 0});
+  if (Status s = verify(); !s)
+    return s.takeError();
+  if (sawSubmodules_)
+    if (Status s = readChildren(submodules_); !s)
+      return s.takeError();
+  return std::move(graph_);
+}
+
+Status Reader::verify() {
+  Status s = verifyGraph(graph_);
+  if (s)
+    return s;
+  inNode_ = false;
+  // The verifier names the node ("node 'x': ..."): point at its line when we can.
+  std::string message = "invalid graph: " + s.error().message;
+  constexpr std::string_view prefix = "node '";
+  std::string_view m = s.error().message;
+  size_t end = m.find('\'', prefix.size());
+  if (m.starts_with(prefix) && end != std::string_view::npos) {
+    size_t index = 0;
+    for (Node *n = graph_.front(); n; n = n->next(), ++index)
+      if (n->name() == m.substr(prefix.size(), end - prefix.size())) {
+        path_ = base_;
+        path_.push_back("nodes");
+        path_.push_back(index);
+        return fail(message);
+      }
   }
+  if (depth_ == 0)
+    return Status(Error(std::move(message), SourceLoc{file_, 0, 0}));
+  path_ = base_;
+  return fail(message);
+}
+
+Status Reader::readChildren(const Json &list) {
+  path_ = base_;
+  path_.push_back("submodules");
+  if (!list.is_array())
+    return fail(typeError("'submodules' must be an array", list));
+  graph_.submodules.reserve(list.size());
+  for (size_t i = 0; i < list.size(); ++i) {
+    Path at = base_;
+    at.push_back("submodules");
+    at.push_back(i);
+    if (depth_ >= kMaxSubmoduleDepth) {
+      path_ = at;
+      return fail("submodules nested more than " + std::to_string(kMaxSubmoduleDepth) +
+                  " levels deep");
+    }
+    Reader child(text_, file_);
+    child.base_ = at;
+    child.depth_ = depth_ + 1;
+    child.modulePath_ = modulePath_;
+    child.scope_ = scope_.empty() ? "submodules[" + std::to_string(i) + "]"
+                                  : scope_ + ": submodules[" + std::to_string(i) + "]";
+    auto g = child.readModule(list[i]);
+    if (!g)
+      return g.takeError();
+    for (size_t k = 0; k < graph_.submodules.size(); ++k)
+      if (graph_.submodules[k]->moduleName == g->moduleName) {
+        path_ = at;
+        path_.push_back("module");
+        return fail("submodule '" + g->moduleName + "' is defined twice (first at submodules[" +
+                    std::to_string(k) + "])");
+      }
+    graph_.submodules.push_back(std::make_shared<const Graph>(g.take()));
+  }
+  return Status::ok();
+}
+
+Expected<Graph> Reader::readModule(const Json &j) {
+  path_ = base_;
+  if (!j.is_object())
+    return fail(typeError("a submodule must be an object (module, nodes, submodules)", j));
+  const Json *module = nullptr, *nodes = nullptr, *children = nullptr;
+  const std::string *unknown = nullptr;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string &k = it.key();
+    if (k == "module")
+      module = &it.value();
+    else if (k == "nodes")
+      nodes = &it.value();
+    else if (k == "submodules")
+      children = &it.value();
+    else if (!unknown)
+      unknown = &k;
+  }
+  // Named by its module where it has one (a misspelt "module" is reported as such).
+  auto unknownField = [&] {
+    path_ = base_;
+    path_.push_back(*unknown);
+    return fail("unknown submodule field '" + *unknown + "' (expected module, nodes, submodules)");
+  };
+  if (!module)
+    return unknown ? unknownField()
+                   : fail("missing 'module' (the attribute name its get_attr and call_module "
+                          "nodes use)");
+  path_.push_back("module");
+  if (!module->is_string())
+    return fail(typeError("'module' must be a string", *module));
+  const std::string &name = module->get_ref<const std::string &>();
+  if (name.empty())
+    return fail("empty module name");
+  modulePath_ = modulePath_.empty() ? name : modulePath_ + "." + name;
+  scope_ = "submodule '" + modulePath_ + "'";
+  graph_.moduleName = name;
+  if (unknown)
+    return unknownField();
+  path_ = base_;
+  if (!nodes)
+    return fail("missing 'nodes'");
+  if (!nodes->is_array()) {
+    path_.push_back("nodes");
+    return fail(typeError("'nodes' must be an array", *nodes));
+  }
+  graph_.reserve(nodes->size());
+  for (size_t i = 0; i < nodes->size(); ++i)
+    if (Status s = readNode((*nodes)[i], i); !s)
+      return s.takeError();
+  inNode_ = false;
+  if (Status s = verify(); !s)
+    return s.takeError();
+  if (children)
+    if (Status s = readChildren(*children); !s)
+      return s.takeError();
   return std::move(graph_);
 }
 

@@ -256,10 +256,87 @@ Expected<TensorType> tensorFromJson(const Json &j, Path &where) {
   // Strides and device may be unknown (FX's `f32[8, 128]` annotations).
   t.hasStrides = seen[2];
   t.hasDevice = seen[3];
+  if (!t.hasStrides) // shape rules index strides: assume eager's contiguous layout
+    t.strides = TensorType::contiguousStrides(t.sizes);
   if (t.hasStrides && t.sizes.size() != t.strides.size())
     return Error("tensor value has " + std::to_string(t.sizes.size()) + " sizes but " +
                  std::to_string(t.strides.size()) + " strides");
   return t;
 }
+
+namespace {
+
+/// Lists nest as deep as Python's values do; a hostile document stops here.
+constexpr int kMaxValueDepth = 64;
+
+Expected<NodeValue> nodeValue(const Json &j, Path &where, int depth) {
+  where.clear();
+  NodeValue out;
+  switch (j.type()) {
+  case Json::value_t::null:
+    return out;
+  case Json::value_t::object: {
+    auto t = tensorFromJson(j, where);
+    if (!t)
+      return t.takeError();
+    out.v = t.take();
+    return out;
+  }
+  case Json::value_t::string: {
+    const std::string &s = j.get_ref<const std::string &>();
+    auto e = SymExpr::parse(s);
+    if (!e)
+      return Error("bad symbolic expression '" + s + "': " + e.error().message);
+    out.v = *e;
+    return out;
+  }
+  case Json::value_t::array:
+    break;
+  default:
+    // Numbers are refused: both writers spell every scalar as a string (str() of the SymInt,
+    // SymFloat, SymBool or Python number), so a bare number is a malformed file.
+    return Error("'val' must be an object (tensor), an array (of values), a string (symbolic "
+                 "scalar) or null, not " +
+                 typeName(j));
+  }
+  if (depth >= kMaxValueDepth)
+    return Error("values nested too deeply");
+  bool tensorsOnly = std::all_of(
+      j.begin(), j.end(), [](const Json &item) { return item.is_null() || item.is_object(); });
+  if (tensorsOnly) {
+    std::vector<std::optional<TensorType>> ts;
+    ts.reserve(j.size());
+    for (size_t i = 0; i < j.size(); ++i) {
+      if (j[i].is_null()) {
+        ts.emplace_back();
+        continue;
+      }
+      auto t = tensorFromJson(j[i], where);
+      if (!t) {
+        where.insert(where.begin(), i);
+        return t.takeError();
+      }
+      ts.emplace_back(t.take());
+    }
+    out.v = std::move(ts);
+    return out;
+  }
+  std::vector<NodeValue> items;
+  items.reserve(j.size());
+  for (size_t i = 0; i < j.size(); ++i) {
+    auto item = nodeValue(j[i], where, depth + 1);
+    if (!item) {
+      where.insert(where.begin(), i);
+      return item.takeError();
+    }
+    items.push_back(item.take());
+  }
+  out.v = std::move(items);
+  return out;
+}
+
+} // namespace
+
+Expected<NodeValue> nodeValueFromJson(const Json &j, Path &where) { return nodeValue(j, where, 0); }
 
 } // namespace fxkit::json

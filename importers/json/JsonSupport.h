@@ -4,6 +4,7 @@
 /// the fxkit format and the corpus's nodes.json sidecars use.
 
 #include "ir/Error.h"
+#include "ir/Node.h"
 #include "ir/TensorType.h"
 
 #include <nlohmann/json.hpp>
@@ -53,6 +54,13 @@ Error errorAtPath(std::string message, std::string_view text, const Path &path,
 /// Decodes {"dtype", "shape", "stride", "device"}; on failure returns the message and sets
 /// `where` to the key (and index) of the offending field, relative to `j`.
 Expected<TensorType> tensorFromJson(const Json &j, Path &where);
+
+/// Decodes a node's value as both the fxkit format and nodes.json write it (the sidecar
+/// writes str() of every non-tensor): null; a tensor object; an array of tensors and nulls;
+/// a string holding a SymInt/SymFloat/SymBool (`"s0"`, `"u0 >= 0"`, `"0.5"`, `"True"`); an
+/// array mixing them, nested. On failure `where` leads to the offending
+/// item, relative to `j`.
+Expected<NodeValue> nodeValueFromJson(const Json &j, Path &where);
 
 /// JSON type name for messages ("string", "array", ...).
 std::string typeName(const Json &j);

@@ -32,6 +32,23 @@ std::string_view normalizeTarget(std::string_view t, std::string &buf) {
   return t;
 }
 
+/// Whether the sidecar's `str(target)` names the FX text target: equal once normalized, or a
+/// Python function printed as `<built-in function floor>` / `<function sym_float at 0x...>`
+/// whose name is the last part of the FX target (`math.floor`, `torch.sym_float`).
+bool sameTarget(std::string_view fx, std::string_view sidecar, std::string &buf1,
+                std::string &buf2) {
+  if (normalizeTarget(fx, buf1) == normalizeTarget(sidecar, buf2))
+    return true;
+  std::string_view name;
+  for (std::string_view prefix : {"<built-in function ", "<function "})
+    if (sidecar.starts_with(prefix) && sidecar.ends_with(">")) {
+      name = sidecar.substr(prefix.size(), sidecar.size() - prefix.size() - 1);
+      name = name.substr(0, name.find(' ')); // `<function f at 0x7f...>`
+    }
+  return !name.empty() && fx.size() > name.size() && fx.ends_with(name) &&
+         fx[fx.size() - name.size() - 1] == '.';
+}
+
 } // namespace
 
 Status attachNodesJson(Graph &graph, std::string_view text, const std::string &fileName) {
@@ -91,50 +108,21 @@ Status attachNodesJson(Graph &graph, std::string_view text, const std::string &f
       return fail("op '" + *op + "' does not match node '" + *name + "', which is a " +
                       std::string(opKindName(node->op())),
                   {"op"});
-    if (normalizeTarget(node->target(), buf1) != normalizeTarget(*target, buf2))
+    if (!sameTarget(node->target(), *target, buf1, buf2))
       return fail("target '" + *target + "' does not match node '" + *name +
                       "', whose target is '" + std::string(node->target()) + "'",
                   {"target"});
 
     NodeValue value;
     auto valIt = e.find("val");
-    if (valIt != e.end() && !valIt->is_null()) {
-      const Json &v = *valIt;
+    if (valIt != e.end()) {
       Path where;
-      if (v.is_object()) {
-        auto t = json::tensorFromJson(v, where);
-        if (!t) {
-          where.insert(where.begin(), "val");
-          return fail(t.error().message, where);
-        }
-        value.v = t.take();
-      } else if (v.is_array()) {
-        std::vector<std::optional<TensorType>> ts;
-        ts.reserve(v.size());
-        for (size_t k = 0; k < v.size(); ++k) {
-          if (v[k].is_null()) {
-            ts.emplace_back();
-            continue;
-          }
-          auto t = json::tensorFromJson(v[k], where);
-          if (!t) {
-            where.insert(where.begin(), {"val", k});
-            return fail(t.error().message, where);
-          }
-          ts.emplace_back(t.take());
-        }
-        value.v = std::move(ts);
-      } else if (v.is_string()) {
-        auto s = SymExpr::parse(v.get_ref<const std::string &>());
-        if (!s)
-          return fail("bad symbolic expression '" + v.get<std::string>() +
-                          "': " + s.error().message,
-                      {"val"});
-        value.v = *s;
-      } else {
-        return fail("'val' must be an object, an array, a string or null, not " + json::typeName(v),
-                    {"val"});
+      auto v = json::nodeValueFromJson(*valIt, where);
+      if (!v) {
+        where.insert(where.begin(), "val");
+        return fail(v.error().message, where);
       }
+      value = v.take();
     }
     node->value() = std::move(value);
   }

@@ -8,10 +8,16 @@ namespace fxkit {
 
 namespace {
 
-/// Other ops that need no code: they name a value the program already has.
+/// Other ops that need no code: they name a value the program already has (size arithmetic
+/// the wrapper does on the host), or state an assumption about one (_assert_scalar).
 bool isInline(const OpInfo &op) {
   std::string_view t = op.target;
-  return t.starts_with("operator.") || t.starts_with("torch.ops.aten.sym_");
+  if (t.starts_with("operator.") || t.starts_with("torch.ops.aten.sym_"))
+    return true;
+  for (const OpRow &row : symbolicOpRows())
+    if (row.target == t)
+      return true;
+  return false;
 }
 
 CompiledForm compiledFormOf(const OpInfo &op) {
@@ -31,6 +37,8 @@ CompiledForm compiledFormOf(const OpInfo &op) {
     return CompiledForm::Loops;
   case OpCategory::Extern:
     return CompiledForm::Extern;
+  case OpCategory::Composite:
+    return CompiledForm::Decomposed;
   }
   return CompiledForm::None;
 }
@@ -47,6 +55,8 @@ std::string_view compiledFormName(CompiledForm form) {
     return "extern";
   case CompiledForm::Inline:
     return "inline";
+  case CompiledForm::Decomposed:
+    return "decomposed";
   }
   return "none";
 }

@@ -18,6 +18,9 @@ enum class CompiledForm : uint8_t {
   Extern, ///< an extern call (ATen's kernel in the Python wrapper; the reference kernel, or a
           ///< library such as CLBlast, in fxkit's backends)
   Inline, ///< needs no code of its own (getitem, symbolic integer arithmetic)
+  /// A composite op: compiled (and interpreted) as its decomposition, whose ops have forms of
+  /// their own.
+  Decomposed,
 };
 std::string_view compiledFormName(CompiledForm form);
 

@@ -25,5 +25,16 @@ std::span<const OpRow> tensorOpRows();
 /// _fft_r2c, _fft_c2r, _fft_c2c, view_as_real, view_as_complex (FftOps.cpp): with the View
 /// category, the only ops whose inference takes complex tensors.
 std::span<const OpRow> fftOpRows();
+/// Composite ops (ir/ops/Decomposer.h), each with its decomposition beside its row: linear,
+/// convolutions, normalisations, dropout, pooling, padding, attention (CompositeNnOps.cpp);
+/// conversions, reshapes, splits, stacking, matrix products, einsum (CompositeTensorOps.cpp);
+/// operator aliases, scalar forms, activations and the in-place variants
+/// (CompositePointwiseOps.cpp).
+std::span<const OpRow> compositeNnOpRows();
+/// Python's operators, torch.sym_* and math.* on SymInt/SymFloat/SymBool, and the ATen
+/// assertions on them (_assert_scalar, sym_constrain_range) (SymbolicOps.cpp).
+std::span<const OpRow> symbolicOpRows();
+std::span<const OpRow> compositeTensorOpRows();
+std::span<const OpRow> compositePointwiseOpRows();
 
 } // namespace fxkit

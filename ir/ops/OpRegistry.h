@@ -30,6 +30,10 @@ enum class OpCategory : uint8_t {
   Extern,    ///< library calls: matmul, convolution, attention, topk, embedding
   Creation,  ///< makes a tensor from scalars (full, scalar_tensor, iota)
   Other,     ///< everything else (clone, cat, getitem, symbolic integer arithmetic)
+  /// Defined by its decomposition into other ops (linear, conv2d, layer_norm, to.dtype, relu_):
+  /// the ops torch.export keeps and run_decompositions() rewrites. Passes and backends never
+  /// see one: the decompose pass (transforms/Decompose.h) rewrites it first.
+  Composite,
 };
 std::string_view opCategoryName(OpCategory category);
 
@@ -109,6 +113,11 @@ using InferFn = Expected<NodeValue> (*)(const BoundArgs &args);
 struct KernelContext;
 using KernelFn = Status (*)(KernelContext &ctx);
 
+/// A composite op's decomposition: writes the op's replacement through the Decomposer
+/// (ir/ops/Decomposer.h), which also derives the op's inference from it.
+class Decomposer;
+using DecomposeFn = Status (*)(Decomposer &d);
+
 /// One row of an op table: how an op family declares an overload. The registry parses the
 /// schema once and checks that no target is declared twice.
 struct OpRow {
@@ -116,6 +125,8 @@ struct OpRow {
   std::string_view schema; ///< native_functions.yaml form, as PyTorch declares it
   OpCategory category;
   InferFn infer;
+  /// The decomposition of a Composite op (null for every other category).
+  DecomposeFn decompose = nullptr;
 };
 
 /// One op overload.
@@ -126,6 +137,8 @@ struct OpInfo {
   InferFn infer = nullptr;
   /// Reference kernel; null until the interpreter registers one (see KernelFn).
   KernelFn kernel = nullptr;
+  /// How a Composite op decomposes (OpRow::decompose); null for the others.
+  DecomposeFn decompose = nullptr;
 };
 
 /// A node's arguments matched against its op's schema: one value per schema argument, the

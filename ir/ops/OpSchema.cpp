@@ -20,6 +20,8 @@ std::string_view opCategoryName(OpCategory category) {
     return "extern";
   case OpCategory::Creation:
     return "creation";
+  case OpCategory::Composite:
+    return "composite";
   case OpCategory::Other:
     break;
   }

@@ -28,8 +28,12 @@ Expected<Operand> operand(const BoundArgs &b, std::string_view name) {
     op.scalar = ScalarKind::Float;
     return op;
   case Argument::Kind::NodeRef:
-    if (a.asNode()->value().sym()) {
-      op.scalar = ScalarKind::Int;
+    if (const SymExpr *sym = a.asNode()->value().sym()) {
+      // A SymFloat (`item()` of a float tensor) or SymBool promotes as its Python type does.
+      SymExpr::Type type = sym->type();
+      op.scalar = type == SymExpr::Type::Float  ? ScalarKind::Float
+                  : type == SymExpr::Type::Bool ? ScalarKind::Bool
+                                                : ScalarKind::Int;
       return op;
     }
     break;
@@ -977,35 +981,6 @@ Expected<NodeValue> getitem(const BoundArgs &b) {
   return b.error("unsupported getitem operand");
 }
 
-/// operator.add/sub/mul/floordiv/truediv/mod on symbolic integers.
-template <SymExpr::Kind kind> Expected<NodeValue> symArith(const BoundArgs &b) {
-  FX_TRY(x, b.symInt("a"));
-  FX_TRY(y, b.symInt("b"));
-  SymExpr r;
-  switch (kind) {
-  case SymExpr::Kind::Add:
-    r = symAdd(x, y);
-    break;
-  case SymExpr::Kind::Sub:
-    r = symSub(x, y);
-    break;
-  case SymExpr::Kind::Mul:
-    r = symMul(x, y);
-    break;
-  case SymExpr::Kind::FloorDiv:
-    if (symIs(y, 0))
-      return b.error("integer division by zero");
-    r = symFloorDiv(x, y);
-    break;
-  default:
-    if (symIs(y, 0))
-      return b.error("division by zero");
-    r = SymExpr::binary(kind, x, y);
-    break;
-  }
-  return NodeValue{r};
-}
-
 /// sym_is_contiguous: whether self's strides are the contiguous (or channels-last) ones, as
 /// 0 or 1; a stride that depends on symbols PyTorch could not decide counts as not contiguous.
 Expected<NodeValue> symIsContiguous(const BoundArgs &b) {
@@ -1097,21 +1072,23 @@ const Row kRows[] = {
   {"torch.ops.aten.sym_size.int", "sym_size.int(Tensor self, int dim) -> SymInt", C::Other, symSize},
   {"torch.ops.aten.sym_is_contiguous.default", "sym_is_contiguous(Tensor self, MemoryFormat memory_format=0) -> SymBool", C::Other, symIsContiguous},
   {"operator.getitem", "getitem(Any a, Any b) -> Any", C::Other, getitem},
-  {"operator.add", "add(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::Add>},
-  {"operator.sub", "sub(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::Sub>},
-  {"operator.mul", "mul(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::Mul>},
-  {"operator.floordiv", "floordiv(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::FloorDiv>},
-  {"operator.truediv", "truediv(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::TrueDiv>},
-  {"operator.mod", "mod(Any a, Any b) -> Any", C::Other, symArith<SymExpr::Kind::Mod>},
 };
 // clang-format on
 
 } // namespace
 
 OpRegistry::OpRegistry() {
-  const std::span<const OpRow> tables[] = {
-      kRows,      pointwiseOpRows(), indexingOpRows(), reductionOpRows(),
-      nnOpRows(), tensorOpRows(),    fftOpRows()};
+  const std::span<const OpRow> tables[] = {kRows,
+                                           pointwiseOpRows(),
+                                           indexingOpRows(),
+                                           reductionOpRows(),
+                                           nnOpRows(),
+                                           tensorOpRows(),
+                                           fftOpRows(),
+                                           symbolicOpRows(),
+                                           compositeNnOpRows(),
+                                           compositeTensorOpRows(),
+                                           compositePointwiseOpRows()};
   size_t count = 0;
   for (std::span<const OpRow> table : tables)
     count += table.size();
@@ -1127,6 +1104,10 @@ OpRegistry::OpRegistry() {
         info.schema = schema.take();
       info.category = row.category;
       info.infer = row.infer;
+      info.decompose = row.decompose;
+      // A composite op is exactly an op with a decomposition.
+      assert((row.category == OpCategory::Composite) == (row.decompose != nullptr) &&
+             "composite rows, and only they, name a decomposition");
       assert(!index_.count(row.target) && "op listed twice in the table");
       index_.emplace(row.target, ops_.size());
       ops_.push_back(std::move(info));

@@ -17,6 +17,26 @@ for f in "$DATA"/corpus/inductor/dynamic_broadcast/aten_post_0.graph.txt \
   "$FXKIT" convert - --from fx --to fx < "$f" > "$WORK/s.txt" || fail "stdin convert of $f"
   cmp -s "$f" "$WORK/s.txt" || fail "stdin/stdout round trip of $f differs"
 done
+# Nested GraphModules (the bodies of cond, while_loop, invoke_subgraph, map, flex_attention, ...)
+# go through JSON: every print_readable() file of PyTorch 2.11's captures with a nested class
+# converts fxpy -> JSON -> fxpy to what fxpy -> fxpy prints, the JSON holding the children.
+nested=0
+for f in "$DATA"/fx-capture/*/*.readable.py "$DATA"/fx-capture/*/*/*.readable.py; do
+  [ -f "$f" ] && grep -q '^    class ' "$f" || continue
+  nested=$((nested + 1))
+  expect_exit 0 "$FXKIT" convert "$f" --to fxpy -o "$WORK/direct.py"
+  expect_exit 0 "$FXKIT" convert "$f" --to json -o "$WORK/n.json"
+  grep -q '"submodules": \[' "$WORK/n.json" || fail "JSON of $f has no submodules"
+  expect_exit 0 "$FXKIT" convert "$WORK/n.json" --to fxpy -o "$WORK/n.py"
+  cmp -s "$WORK/direct.py" "$WORK/n.py" || fail "fxpy -> json -> fxpy of $f differs"
+done
+[ "$nested" -eq 40 ] || fail "expected 40 fx-capture files with nested classes, found $nested"
+# torch.export's unlifted module reads get_attr nodes before its placeholder (Graph.lint allows
+# it): FX -> JSON -> FX keeps that order byte for byte.
+u="$DATA/fx-capture/export/unlifted_module.graph.txt"
+expect_exit 0 "$FXKIT" convert "$u" -o "$WORK/u.json"
+expect_exit 0 "$FXKIT" convert "$WORK/u.json" -o "$WORK/u.txt"
+cmp -s "$u" "$WORK/u.txt" || fail "round trip of $u differs"
 # A readable.py converts to the same FX text as the graph.txt beside it.
 r="$DATA/corpus/reference/attention/fw_0"
 expect_exit 0 "$FXKIT" convert "$r.readable.py" --to fx -o "$WORK/r.txt"

@@ -6,7 +6,11 @@
 #include "ir/Verifier.h"
 #ifdef FXKIT_HAVE_JSON
 #include "importers/json/NodesJson.h"
+#include "importers/json/Provenance.h"
 #include "importers/json/Safetensors.h"
+#endif
+#ifdef FXKIT_HAVE_PT2
+#include "importers/pt2/Zip.h"
 #endif
 #ifdef FXKIT_FUZZ_HAVE_REPL
 #include "repl/ReplLexer.h"
@@ -70,6 +74,65 @@ void fuzzNodesJson(std::string_view in) {
   if (Status s = verifyGraph(*graph); !s)
     fail("attaching a sidecar breaks the graph", s.error().str());
 }
+
+/// Inductor's provenance mapping, attached to a post-grad graph and to wrapper IR whose kernel
+/// calls the seeds' handles name (`triton_poi_fused_gelu_0:2`, `extern_kernels.addmm:1`).
+void fuzzProvenance(std::string_view in) {
+  auto mapping = parseInductorProvenance(in, "<fuzz>.json");
+  checkError(mapping);
+  if (!mapping)
+    return;
+  static const Graph post = [] {
+    auto g = parseFxText(R"(graph():
+    %arg0_1 : [num_users=1] = placeholder[target=arg0_1]
+    %mul : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%arg0_1, 0.5), kwargs = {})
+    %addmm : [num_users=1] = call_function[target=torch.ops.aten.addmm.default](args = (%mul, %mul, %mul), kwargs = {})
+    return (addmm,)
+)",
+                         "post.graph.txt");
+    if (!g)
+      fail("the provenance target's graph does not parse", g.error().str());
+    return g.take();
+  }();
+  Graph wrapper;
+  Node *x = wrapper.create(OpKind::Placeholder, "x", "x");
+  for (auto [name, id] : {std::pair<const char *, int64_t>{"triton_poi_fused_gelu_0", 2},
+                          {"extern_kernels.addmm", 1},
+                          {"triton_poi_fused_gelu_0", -1}})
+    wrapper.create(OpKind::CallFunction, wrapper.uniqueName("k"),
+                   name[0] == 'e' ? "fxkit.extern" : "fxkit.kernel", Argument::tuple({}),
+                   Argument::dict({{name[0] == 'e' ? "op" : "name", Argument::string(name)},
+                                   {id < 0 ? "grid" : "provenance", Argument::integer(id)}}));
+  wrapper.create(OpKind::Output, "output", "output", Argument::tuple({Argument::node(x)}));
+  Graph graphs[] = {post.clone(), std::move(wrapper)};
+  for (Graph &g : graphs) {
+    attachInductorProvenance(g, *mapping);
+    if (Status s = verifyGraph(g); !s)
+      fail("attaching provenance breaks the graph", s.error().str());
+  }
+}
+#endif
+
+#ifdef FXKIT_HAVE_PT2
+/// A PT2 archive (input starting with "PK"), or else the `models/model.json` of one, packed
+/// with the other records into an archive whose CRCs are right, so that mutations reach the
+/// ExportedProgram reader instead of stopping at the zip's checksums.
+void fuzzPt2(std::string_view in) {
+  if (in.starts_with("PK")) {
+    checkImport(in, GraphFormat::Pt2);
+    return;
+  }
+  zip::Writer w;
+  w.add("f/archive_format", "pt2");
+  w.add("f/archive_version", "0");
+  w.add("f/models/model.json", in);
+  w.add("f/data/weights/model_weights_config.json", R"({"config": {}})");
+  w.add("f/data/constants/model_constants_config.json", R"({"config": {}})");
+  auto bytes = w.finish();
+  if (!bytes)
+    fail("cannot pack an archive", bytes.error().str());
+  checkImport(*bytes, GraphFormat::Pt2);
+}
 #endif
 
 #ifdef FXKIT_FUZZ_HAVE_REPL
@@ -123,7 +186,9 @@ std::string sandboxLine(std::string_view line, const std::filesystem::path &dir)
   std::string out;
   for (ReplWords &words : *commands) {
     if (words[0] == "load" && words.size() > 1)
-      words[1] = sandboxed(dir, words[1]);
+      for (size_t i = 1; i < words.size(); ++i) // the file and a --provenance mapping
+        if (i == 1 || words[i - 1] == "--provenance")
+          words[i] = sandboxed(dir, words[i]);
     if (words[0] == "export" && words.size() > 2)
       words[2] = sandboxed(dir, words[2]);
     if (!out.empty())
@@ -171,7 +236,11 @@ const std::vector<FuzzTarget> &fuzzTargets() {
 #ifdef FXKIT_HAVE_JSON
       {"json", fuzzJson},
       {"nodes-json", fuzzNodesJson},
+      {"provenance", fuzzProvenance},
       {"safetensors", fuzzSafetensors},
+#endif
+#ifdef FXKIT_HAVE_PT2
+      {"pt2", fuzzPt2},
 #endif
       {"inductor-py", fuzzInductorPy},
       {"inductor-cpp", fuzzInductorCpp},

@@ -30,6 +30,18 @@ seed inductor-cpp $(files \( -name 'cpp_wrapper_*.py' -o -name 'small_cpp_wrappe
 seed inductor-ir $(files -name 'ir_*_fusion.txt')
 seed minimalloc-csv $(files -name '*.csv')
 seed safetensors $(files -name '*.safetensors')
+seed provenance $(files -name 'inductor_provenance_tracking_node_mappings.json')
+# pt2: the archives, and their model.json alone (FuzzTargets.cpp packs those into an archive).
+mapfile -t pt2 < <(files -name '*.pt2')
+seed pt2 "${pt2[@]}"
+if command -v python3 >/dev/null; then
+  for a in "${pt2[@]}"; do
+    python3 -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+sys.stdout.buffer.write(z.read([n for n in z.namelist() if "/models/" in n][0]))' "$a" \
+      >"$out/pt2/$(echo "${a#"$data"/}" | tr / _).json" || true
+  done
+fi
 # nodes-json: a graph, a NUL byte, then its sidecar (see FuzzTargets.cpp).
 mkdir -p "$out/nodes-json"
 for g in "${fx[@]}"; do

@@ -10,6 +10,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -172,6 +173,10 @@ public:
   /// A tensor argument as a body value broadcast to `outSizes` (variables x0..), converted to
   /// `dtype`: a load through the argument's view, a constant for a Python number, or the value
   /// of a symbolic integer.
+  /// A SymInt, SymFloat or SymBool operand computed in the loop body: integer size
+  /// arithmetic as an index value (the wrapper's host-side sizes), the float and boolean parts
+  /// (`ToFloat(s0)/4`, `s0 >= 2`) as scalar ops over it.
+  Expected<int32_t> scalarExpr(BodyBuilder &b, const Node &n, const SymExpr &e);
   Expected<int32_t> operand(BodyBuilder &b, const Node &n, const Argument &a,
                             const std::vector<SymExpr> &outVars, DType dtype);
   /// Stores `value` at every point (variables `outVars`) of a pointwise op over `type` into a
@@ -209,6 +214,8 @@ public:
   Status lowerOutput(const Node &n);
   void eliminateDeadOps();
   void inlineSmallProducers();
+  /// Refuses a node whose value holds a symbol the inputs do not bind (see run()).
+  Status checkBacked(const Node &n) const;
   /// linearIndexOf(index), computed once per distinct expression (expressions are uniqued, and
   /// the ops of a repeated block store and load at the same few indices).
   const std::optional<LinearIndex> &linearIndexCached(const SymExpr &index);
@@ -216,6 +223,8 @@ public:
   const Graph &graph_;
   LoopProgram program_;
   std::vector<Lowered> values_;
+  /// The symbols the program's inputs bind (placeholders' sizes, strides and SymInts).
+  std::set<std::string, std::less<>> inputSymbols_;
   int nextBuffer_ = 0;
   int64_t nextIndirect_ = 0; ///< ids of IndirectIndex symbols, unique in the program
   std::unordered_map<SymExpr, std::optional<LinearIndex>, SymExprHash> linearIndices_;

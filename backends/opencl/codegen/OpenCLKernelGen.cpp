@@ -150,6 +150,28 @@ private:
     return Status::ok();
   }
 
+  /// `Rounding(a / b)` of integers as (fx_floordiv | fx_ceildiv | fx_truncdiv, {a, b}).
+  static std::optional<std::pair<const char *, std::vector<SymExpr>>>
+  roundedQuotient(const SymExpr &e) {
+    if (e.kind() != SymExpr::Kind::Call || e.operands().size() != 1)
+      return std::nullopt;
+    std::string_view n = e.name();
+    const char *fn = n == "CeilToInt" || n == "math.ceil" || n == "ceiling"   ? "fx_ceildiv"
+                     : n == "FloorToInt" || n == "math.floor" || n == "floor" ? "fx_floordiv"
+                     : n == "TruncToInt" || n == "math.trunc"                 ? "fx_truncdiv"
+                                                                              : nullptr;
+    SymExpr q = e.operands()[0];
+    while (q.kind() == SymExpr::Kind::Paren)
+      q = q.operands()[0];
+    bool quotient =
+        q.kind() == SymExpr::Kind::TrueDiv ||
+        (q.kind() == SymExpr::Kind::Call && q.name() == "IntTrueDiv" && q.operands().size() == 2);
+    if (!fn || !quotient || q.operands()[0].type() != SymExpr::Type::Int ||
+        q.operands()[1].type() != SymExpr::Type::Int)
+      return std::nullopt;
+    return std::make_pair(fn, std::vector<SymExpr>(q.operands().begin(), q.operands().end()));
+  }
+
   Status emit(const SymExpr &e, int minPrec, std::string &out) {
     if (e.isConstant()) {
       if (e.constant() < 0 && minPrec > 1) {
@@ -230,8 +252,14 @@ private:
           acc = std::string(fn) + "((fx_index_t)(" + acc + "), (fx_index_t)(" + next + "))";
         }
         out += acc;
-      } else if ((n == "FloorDiv" || n == "floordiv") && ops.size() == 2) {
+      } else if ((n == "FloorDiv" || n == "floordiv" || n == "CleanDiv") && ops.size() == 2) {
         status = call("fx_floordiv", ops, out);
+      } else if (n == "Identity" && ops.size() == 1) {
+        status = emit(ops[0], minPrec, out);
+      } else if (auto q = roundedQuotient(e)) {
+        // CeilToInt(IntTrueDiv(a, b)), math.floor(a / b): an integer quotient rounded, as
+        // PyTorch writes ceil-division of sizes (`32*CeilToInt(IntTrueDiv(s27, 32))`).
+        status = call(q->first, q->second, out);
       } else if (n == "CeilDiv" && ops.size() == 2) {
         status = call("fx_ceildiv", ops, out);
       } else if ((n == "PythonMod" || n == "Mod") && ops.size() == 2) {
@@ -1804,6 +1832,7 @@ inline fx_index_t fx_mod(fx_index_t a, fx_index_t b) {
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
 inline fx_index_t fx_ceildiv(fx_index_t a, fx_index_t b) { return -fx_floordiv(-a, b); }
+inline fx_index_t fx_truncdiv(fx_index_t a, fx_index_t b) { return a / b; }
 inline fx_index_t fx_indirect_nowrap(fx_index_t i, fx_index_t size) {
   return i < 0 ? 0 : i >= size ? size - 1 : i;
 }

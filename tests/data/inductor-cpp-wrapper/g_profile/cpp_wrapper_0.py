@@ -1,0 +1,347 @@
+r"""
+Compile-time auto-tuning block: 
+
+import torch
+from torch._dynamo.testing import rand_strided
+from torch._dynamo.utils import preserve_rng_state
+from torch._inductor.select_algorithm import AlgorithmSelectorCache
+from torch._inductor.async_compile import AsyncCompile
+
+async_compile = AsyncCompile()
+generate_example_value = AlgorithmSelectorCache.generate_example_value
+empty_strided_cuda = torch._C._dynamo.guards._empty_strided_cuda
+empty_strided_xpu = torch._C._dynamo.guards._empty_strided_xpu
+get_raw_stream = torch._C._cuda_getCurrentRawStream
+
+
+# kernel path: /tmp/torchinductor_root/mn/cmnclvxar2ob6j6dfqeoswm53iate4gjtyd5vgp5awqd7c6iihvp.py
+# Topologically Sorted Source Nodes: [relu, sum_1], Original ATen: [aten.relu, aten.sum]
+# Source node to ATen node mapping:
+#   relu => relu
+#   sum_1 => sum_1
+# Graph fragment:
+#   %mm : Tensor "f32[4, 8][8, 1]cuda:0" = PlaceHolder[target=mm]
+#   %relu : Tensor "f32[4, 8][8, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%mm,), kwargs = {})
+#   %sum_1 : Tensor "f32[8][1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%relu, [0]), kwargs = {})
+#   return %sum_1
+triton_poi_fused_relu_sum_0 = async_compile.triton('triton_poi_fused_relu_sum_0', '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 8}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_relu_sum_0', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 4, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': True, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 192}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_relu_sum_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 8
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0), xmask)
+    tmp3 = tl.load(in_ptr0 + (8 + x0), xmask)
+    tmp6 = tl.load(in_ptr0 + (16 + x0), xmask)
+    tmp9 = tl.load(in_ptr0 + (24 + x0), xmask)
+    tmp1 = tl.full([1], 0, tl.int32)
+    tmp2 = triton_helpers.maximum(tmp1, tmp0)
+    tmp4 = triton_helpers.maximum(tmp1, tmp3)
+    tmp5 = tmp2 + tmp4
+    tmp7 = triton_helpers.maximum(tmp1, tmp6)
+    tmp8 = tmp5 + tmp7
+    tmp10 = triton_helpers.maximum(tmp1, tmp9)
+    tmp11 = tmp8 + tmp10
+    tl.store(out_ptr0 + (x0), tmp11, xmask)
+''', device_str='cuda')
+
+async_compile.wait(globals())
+del async_compile
+
+import triton
+import triton.language as tl
+from torch._inductor.runtime.triton_heuristics import start_graph, end_graph
+from torch._C import _cuda_getCurrentRawStream as get_raw_stream
+with torch.cuda._DeviceGuard(0):
+    stream0 = get_raw_stream(0)
+stream0 = get_raw_stream(0)
+buf0 = generate_example_value((4, 8), (8, 1), 'cuda:0', torch.float32, 0, (4, 8))
+buf1 = generate_example_value((8,), (1,), 'cuda:0', torch.float32, 0, (8,))
+with torch.cuda._DeviceGuard(0):
+    triton_poi_fused_relu_sum_0.run(buf0, buf1, 8, stream=stream0)
+del buf0, buf1
+
+"""
+
+
+import torch
+from torch._inductor.codecache import CppWrapperCodeCache
+
+cpp_wrapper_src = (
+r'''
+#include <torch/csrc/inductor/cpp_wrapper/cuda.h>
+#include <torch/csrc/inductor/aoti_runtime/kernel_context_tls.h>
+
+namespace torch::aot_inductor {
+thread_local KernelContext* tls_kernel_context = nullptr;
+}
+
+#define CUDA_DRIVER_CHECK(EXPR)                    \
+do {                                               \
+    CUresult code = EXPR;                          \
+    const char *msg;                               \
+    CUresult code_get_error = cuGetErrorString(code, &msg); \
+    if (code_get_error != CUDA_SUCCESS) {          \
+        throw std::runtime_error(                  \
+            std::string("CUDA driver error: ") +   \
+            std::string("invalid error code!"));   \
+    }                                              \
+    if (code != CUDA_SUCCESS) {                    \
+        throw std::runtime_error(                  \
+            std::string("CUDA driver error: ") +   \
+            std::string(msg));                     \
+    }                                              \
+} while (0);
+
+static inline CUfunction loadKernel(
+        std::string filePath,
+        const std::string &funcName,
+        uint32_t sharedMemBytes,
+        const std::optional<std::string> &cubinDir = std::nullopt) {
+    if (cubinDir) {
+        std::filesystem::path p1{*cubinDir};
+        std::filesystem::path p2{filePath};
+        filePath = (p1 / p2.filename()).string();
+    }
+
+    CUmodule mod;
+    CUfunction func;
+    CUDA_DRIVER_CHECK(cuModuleLoad(&mod, filePath.c_str()));
+    CUDA_DRIVER_CHECK(cuModuleGetFunction(&func, mod, funcName.c_str()));
+    if (sharedMemBytes > 0) {
+        CUDA_DRIVER_CHECK(cuFuncSetAttribute(
+            func,
+            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            sharedMemBytes
+        ))
+    }
+    return func;
+}
+
+static inline CUfunction loadKernel(const void* start, const std::string &funcName, uint32_t sharedMemBytes) {
+    CUmodule mod;
+    CUfunction func;
+    CUDA_DRIVER_CHECK(cuModuleLoadData(&mod, start));
+    CUDA_DRIVER_CHECK(cuModuleGetFunction(&func, mod, funcName.c_str()));
+    if (sharedMemBytes > 0) {
+        CUDA_DRIVER_CHECK(cuFuncSetAttribute(
+            func,
+            CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            sharedMemBytes
+        ))
+    }
+    return func;
+}
+
+static inline void launchKernel(
+        CUfunction func,
+        uint32_t gridX,
+        uint32_t gridY,
+        uint32_t gridZ,
+        uint32_t numWarps,
+        uint32_t sharedMemBytes,
+        void* args[],
+        cudaStream_t stream) {
+    CUDA_DRIVER_CHECK(cuLaunchKernel(
+        func, gridX, gridY, gridZ, 32*numWarps, 1, 1, sharedMemBytes, stream, args, nullptr
+    ));
+}
+CACHE_TORCH_DTYPE(float32);
+CACHE_TORCH_DEVICE(cuda);
+
+static CUfunction triton_poi_fused_relu_sum_0 = nullptr;
+template <typename in_ptr0_type_, typename out_ptr0_type_>
+static inline void call_triton_poi_fused_relu_sum_0(
+    const in_ptr0_type_& in_ptr0,
+    const out_ptr0_type_& out_ptr0,
+    int64_t xnumel,
+    int32_t device_idx_,
+    cudaStream_t stream_,
+    const std::optional<std::string>& cubin_dir_ = std::nullopt
+){
+    uint32_t grid_0 = ((xnumel + (8 - 1)) / (8));
+    uint32_t grid_1 = 1;
+    uint32_t grid_2 = 1;
+    if (grid_0 == 0 || grid_1 == 0 || grid_2 == 0) return;
+    if (triton_poi_fused_relu_sum_0 == nullptr) {
+        triton_poi_fused_relu_sum_0 = loadKernel("/tmp/torchinductor_root/6m/c6mmtel4cjb6yeim2ikadizoj6tgawdaj2ynmqtisqhvrvx4dprj.cubin", "triton_poi_fused_relu_sum_0", 0, cubin_dir_); 
+    }
+    CUdeviceptr var_0 = reinterpret_cast<CUdeviceptr>(in_ptr0.data_ptr());
+    CUdeviceptr var_1 = reinterpret_cast<CUdeviceptr>(out_ptr0.data_ptr());
+    int32_t var_2 = xnumel;
+    CUdeviceptr global_scratch_scratch_3 = 0;
+    CUdeviceptr profile_scratch_scratch_4 = 0;
+    void* kernel_args_[] = {&var_0, &var_1, &var_2, &global_scratch_scratch_3, &profile_scratch_scratch_4};
+    {
+        std::unordered_map<std::string, C10IValueHandle> kwargs_triton_poi_fused_relu_sum_0;
+
+        // Create c10::IValue for grid_0
+        C10IValueHandle tmp_triton_poi_fused_relu_sum_0_grid_0;
+        aoti_torch_int64_to_ivalue(grid_0, &tmp_triton_poi_fused_relu_sum_0_grid_0);
+        RAIIC10IValueHandle RAII_triton_poi_fused_relu_sum_0_grid_0(tmp_triton_poi_fused_relu_sum_0_grid_0);
+        kwargs_triton_poi_fused_relu_sum_0.emplace("grid_0", RAII_triton_poi_fused_relu_sum_0_grid_0);
+        // Create c10::IValue for grid_1
+        C10IValueHandle tmp_triton_poi_fused_relu_sum_0_grid_1;
+        aoti_torch_int64_to_ivalue(grid_1, &tmp_triton_poi_fused_relu_sum_0_grid_1);
+        RAIIC10IValueHandle RAII_triton_poi_fused_relu_sum_0_grid_1(tmp_triton_poi_fused_relu_sum_0_grid_1);
+        kwargs_triton_poi_fused_relu_sum_0.emplace("grid_1", RAII_triton_poi_fused_relu_sum_0_grid_1);
+        // Create c10::IValue for grid_2
+        C10IValueHandle tmp_triton_poi_fused_relu_sum_0_grid_2;
+        aoti_torch_int64_to_ivalue(grid_2, &tmp_triton_poi_fused_relu_sum_0_grid_2);
+        RAIIC10IValueHandle RAII_triton_poi_fused_relu_sum_0_grid_2(tmp_triton_poi_fused_relu_sum_0_grid_2);
+        kwargs_triton_poi_fused_relu_sum_0.emplace("grid_2", RAII_triton_poi_fused_relu_sum_0_grid_2);
+        // Create c10::IValue for num_warps
+        C10IValueHandle tmp_triton_poi_fused_relu_sum_0_num_warps;
+        aoti_torch_int64_to_ivalue(1, &tmp_triton_poi_fused_relu_sum_0_num_warps);
+        RAIIC10IValueHandle RAII_triton_poi_fused_relu_sum_0_num_warps(tmp_triton_poi_fused_relu_sum_0_num_warps);
+        kwargs_triton_poi_fused_relu_sum_0.emplace("num_warps", RAII_triton_poi_fused_relu_sum_0_num_warps);
+        // Create c10::IValue for shared_mem
+        C10IValueHandle tmp_triton_poi_fused_relu_sum_0_shared_mem;
+        aoti_torch_int64_to_ivalue(0, &tmp_triton_poi_fused_relu_sum_0_shared_mem);
+        RAIIC10IValueHandle RAII_triton_poi_fused_relu_sum_0_shared_mem(tmp_triton_poi_fused_relu_sum_0_shared_mem);
+        kwargs_triton_poi_fused_relu_sum_0.emplace("shared_mem", RAII_triton_poi_fused_relu_sum_0_shared_mem);
+        // Create c10::IValue for arg_0
+        C10IValueHandle tmp_triton_poi_fused_relu_sum_0_arg_0;
+        aoti_torch_tensor_to_ivalue(in_ptr0, &tmp_triton_poi_fused_relu_sum_0_arg_0);
+        RAIIC10IValueHandle RAII_triton_poi_fused_relu_sum_0_arg_0(tmp_triton_poi_fused_relu_sum_0_arg_0);
+        // Create c10::IValue for arg_1
+        C10IValueHandle tmp_triton_poi_fused_relu_sum_0_arg_1;
+        aoti_torch_tensor_to_ivalue(out_ptr0, &tmp_triton_poi_fused_relu_sum_0_arg_1);
+        RAIIC10IValueHandle RAII_triton_poi_fused_relu_sum_0_arg_1(tmp_triton_poi_fused_relu_sum_0_arg_1);
+        // Create c10::IValue for arg_2
+        C10IValueHandle tmp_triton_poi_fused_relu_sum_0_arg_2;
+        aoti_torch_int64_to_ivalue(0, &tmp_triton_poi_fused_relu_sum_0_arg_2);
+        RAIIC10IValueHandle RAII_triton_poi_fused_relu_sum_0_arg_2(tmp_triton_poi_fused_relu_sum_0_arg_2);
+        // Create c10::IValue for input names
+        C10IValueHandle tmp_triton_poi_fused_relu_sum_0_input_names;
+        std::vector<const char*> triton_poi_fused_relu_sum_0_input_names({"in_ptr0", "out_ptr0", "xnumel"});
+        aoti_torch_strlist_to_ivalue(triton_poi_fused_relu_sum_0_input_names.data(), 3, &tmp_triton_poi_fused_relu_sum_0_input_names);
+        RAIIC10IValueHandle RAII_triton_poi_fused_relu_sum_0_input_names(tmp_triton_poi_fused_relu_sum_0_input_names);
+        kwargs_triton_poi_fused_relu_sum_0.emplace("Input Args", RAII_triton_poi_fused_relu_sum_0_input_names);
+        // Aggregate all c10::IValue for inputs
+        std::vector<C10IValueHandle> triton_poi_fused_relu_sum_0_inputs_info_({tmp_triton_poi_fused_relu_sum_0_arg_0,tmp_triton_poi_fused_relu_sum_0_arg_1,tmp_triton_poi_fused_relu_sum_0_arg_2});
+
+        torch::aot_inductor::RAIIAtenRecordFunctionHandle record_triton_poi_fused_relu_sum_0_("triton_poi_fused_relu_sum_0", reinterpret_cast<IValueMapHandle>(&kwargs_triton_poi_fused_relu_sum_0), triton_poi_fused_relu_sum_0_inputs_info_);
+
+        launchKernel(triton_poi_fused_relu_sum_0, grid_0, grid_1, grid_2, 1, 0, kernel_args_, stream_);
+    }
+}
+
+
+void inductor_entry_impl(
+    AtenTensorHandle*
+        input_handles, // array of input AtenTensorHandle; handles
+                        // are stolen; the array itself is borrowed
+    AtenTensorHandle*
+        output_handles  // array for writing output AtenTensorHandle; handles
+                        // will be stolen by the caller; the array itself is
+                        // borrowed)
+) {
+    py::gil_scoped_release_simple release;
+
+    auto inputs = steal_from_raw_handles_to_raii_handles(input_handles, 2);
+    auto arg0_1 = std::move(inputs[0]);
+    auto arg1_1 = std::move(inputs[1]);
+    RAIIAtenRecordFunctionHandle record_inductor_wrapper_call_("inductor_wrapper_call", nullptr);
+
+    AOTICudaGuard device_guard(0);
+    static constexpr int64_t int_array_0[] = {4L, 8L};
+    static constexpr int64_t int_array_1[] = {8L, 1L};
+    AtenTensorHandle buf0_handle;
+    AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_empty_strided(2, int_array_0, int_array_1, cached_torch_dtype_float32, cached_torch_device_type_cuda,  0, &buf0_handle));
+    RAIIAtenTensorHandle buf0(buf0_handle);
+    // Topologically Sorted Source Nodes: [matmul], Original ATen: [aten.mm]
+    {
+    KernelContextGuard _ctx("aoti_torch_cuda_mm_out", R"(
+  File "/work/main/out/cppcap/forms.py", line 141, in f
+    return (x @ w).relu().sum(0)
+
+)");
+    RAIIAtenRecordFunctionHandle record_aoti_torch_cuda_mm_out_("aoti_torch_cuda_mm_out", nullptr);
+    AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_cuda_mm_out(buf0, arg0_1, arg1_1));
+    }
+    arg0_1.reset();
+    arg1_1.reset();
+    static constexpr int64_t int_array_2[] = {8L, };
+    static constexpr int64_t int_array_3[] = {1L, };
+    AtenTensorHandle buf1_handle;
+    AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_empty_strided(1, int_array_2, int_array_3, cached_torch_dtype_float32, cached_torch_device_type_cuda,  0, &buf1_handle));
+    RAIIAtenTensorHandle buf1(buf1_handle);
+    // Topologically Sorted Source Nodes: [relu, sum_1], Original ATen: [aten.relu, aten.sum]
+    {
+    KernelContextGuard _ctx("triton_poi_fused_relu_sum_0", R"(
+  File "/work/main/out/cppcap/forms.py", line 141, in f
+    return (x @ w).relu().sum(0)
+
+)");
+    cudaStream_t stream0;
+    AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_get_current_cuda_stream(0, (void**)&stream0));
+    call_triton_poi_fused_relu_sum_0(buf0, buf1, 8L, 0, stream0);
+    }
+    AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_check_inf_and_nan("buf0", buf0));
+    AOTI_TORCH_ERROR_CODE_CHECK(aoti_torch_check_inf_and_nan("buf1", buf1));
+    buf0.reset();
+    output_handles[0] = buf1.release();
+} // inductor_entry_impl
+'''
+)
+
+inductor_entry = CppWrapperCodeCache.load_pybinding(
+    argtypes=["std::vector<AtenTensorHandle>"],
+    main_code=cpp_wrapper_src,
+    device_type="cuda",
+    num_outputs=1,
+    kernel_code=None,
+)
+
+def _wrap_func(f):
+    def g(args):
+        input_tensors = [arg if isinstance(arg, torch.Tensor) else torch.tensor(arg, device='cpu') for arg in args]
+        input_handles = torch._C._aoti.unsafe_alloc_void_ptrs_from_tensors(input_tensors)
+
+        args.clear()
+        del input_tensors
+
+        output_handles = f(input_handles)
+        output_tensors = torch._C._aoti.alloc_tensors_by_stealing_from_void_ptrs(output_handles)
+        return output_tensors
+
+    return g
+
+call = _wrap_func(inductor_entry)
+
+
+def get_args():
+    from torch._dynamo.testing import rand_strided
+    arg0_1 = rand_strided((4, 8), (8, 1), device='cuda:0', dtype=torch.float32)
+    arg1_1 = rand_strided((8, 8), (8, 1), device='cuda:0', dtype=torch.float32)
+    return [arg0_1, arg1_1]
+
+
+def benchmark_compiled_module(args, times=10, repeat=10):
+    from torch._inductor.utils import print_performance
+    fn = lambda: call(list(args))
+    return print_performance(fn, times=times, repeat=repeat)
+
+
+if __name__ == "__main__":
+    from torch._inductor.wrapper_benchmark import compiled_module_main
+    args = get_args()
+    compiled_module_main('None', lambda times, repeat: benchmark_compiled_module(args, times=times, repeat=repeat))
