@@ -100,8 +100,9 @@ struct KnownFailure {
   std::string_view name, message, reason;
 };
 const KnownFailure kKnownFailures[] = {
-    {"item", "extern op without a tensor value",
-     "compiled programs do not yet return a number read from a tensor (`.item()`)"},
+    {"item", "its value depends on the data",
+     "compiled programs refuse a number read from a tensor (`.item()`, unbacked u0) with the "
+     "reason; only the interpreter runs it"},
     {"nonzero", "no value for symbol 'u0'",
      "compiled programs do not yet bind unbacked sizes (u0) from an extern op's result"},
     {"argwhere", "no value for symbol 'u0'",

@@ -1062,9 +1062,10 @@ Status Lowerer::checkBacked(const Node &n) const {
   // The node that makes an unbacked value (nonzero, a boolean-mask index, item) still lowers:
   // as an extern call, whose result the runtime sizes when it runs. What cannot compile is a
   // node that reads such a value, since its loops would need the size before the run.
+  // A scalar result (item) has no buffer to size at run time: refused as well.
   for (const Node *input : n.inputs())
     addValue(input->value());
-  if (symbols.empty())
+  if (symbols.empty() && !n.value().sym())
     return Status::ok();
   addValue(n.value());
   if (symbols.empty())
