@@ -859,12 +859,13 @@ TEST(InductorWrapperForms, MalformedFormsFailWithALocation) {
 }
 
 /// Captures of PyTorch 2.11 on an H200 with dynamic shapes and data-dependent sizes
-/// (tests/data/inductor-wrapper/dynamic/PROVENANCE.md): each imports, every runtime assert
+/// (tests/data/inductor-cpp-wrapper/PROVENANCE.md): each imports, every runtime assert
 /// and `.item()` of call() is a node, and the FX IR converts.
 TEST(InductorWrapperForms, DynamicShapeCaptures) {
-  fs::path dir = fs::path(FXKIT_TEST_DATA) / "inductor-wrapper" / "dynamic";
+  // One copy of the captures: the C++ wrapper tests keep them beside their cpp_wrapper twins.
+  fs::path dir = fs::path(FXKIT_TEST_DATA) / "inductor-cpp-wrapper";
   size_t files = 0;
-  for (const char *name : {"bert_dyn_output_code_0.py", "unbacked_ops_output_code_0.py"}) {
+  for (const char *name : {"bert_dyn/output_code_0.py", "unbacked_ops/output_code_0.py"}) {
     SCOPED_TRACE(name);
     std::string text = readFile(dir / name);
     auto w = importInductorWrapper(text, name);
@@ -898,13 +899,13 @@ TEST(InductorWrapperForms, DynamicShapeCaptures) {
   EXPECT_EQ(files, 2u);
   // bert with dynamic batch and sequence: the sizes are the input symbols s*, and the
   // precomputed `_xnumel`s and `ps0` are operator nodes of them.
-  auto bert = importInductorWrapper(readFile(dir / "bert_dyn_output_code_0.py"), "bert");
+  auto bert = importInductorWrapper(readFile(dir / "bert_dyn" / "output_code_0.py"), "bert");
   ASSERT_TRUE(bert);
   EXPECT_EQ(countTarget(bert->graph, "torch.ops.aten._assert_scalar.default"), 0u);
   // unbacked_ops: u0 = sum().item(), u1 / u2 rows of nonzero and a boolean-mask index,
   // u3 = k.item(); 10 AssertScalar checks of their ranges.
   auto unbacked =
-      importInductorWrapper(readFile(dir / "unbacked_ops_output_code_0.py"), "unbacked");
+      importInductorWrapper(readFile(dir / "unbacked_ops" / "output_code_0.py"), "unbacked");
   ASSERT_TRUE(unbacked);
   EXPECT_EQ(countTarget(unbacked->graph, "torch.ops.aten._assert_scalar.default"), 10u);
   for (const char *u : {"u0", "u1", "u2", "u3"}) {
