@@ -123,7 +123,7 @@ std::string deflatedArchive(const std::string &name, const std::string &data) {
   le(out, packed.size(), 4);
   le(out, data.size(), 4);
   le(out, name.size(), 2);
-  le(out, 0, 2 * 4 + 4);
+  out.append(2 * 4 + 4, '\0'); // extra, comment, disk, internal and external attributes
   le(out, 0, 4);
   out += name;
   size_t cdSize = out.size() - cd;

@@ -372,7 +372,11 @@ PassResult decomposeCompositeOps(Graph &graph) {
       n = n->next();
       continue;
     }
+    // Inlining erases the wrapper's get_attr when nothing else reads it, and that node usually
+    // sits just before it: resume from the first earlier node that is no get_attr.
     Node *before = n->prev();
+    while (before && before->op() == OpKind::GetAttr)
+      before = before->prev();
     if (Status s = inlineWrapper(graph, n); !s)
       return s.takeError();
     changed = true;
