@@ -98,7 +98,7 @@ int runConvert(const std::string &input, const std::string &output, const std::s
   Expected<std::string> text = Error("no output");
   if (picture) {
     text = renderGraph(*graph, *picture, render);
-  } else if (*outFormat == GraphFormat::FxPy && isRunnableInductorProgram(*graph)) {
+  } else if (*outFormat == GraphFormat::FxPy && inductorWrapperInfo(*graph)) {
     text = writeInductorModule(*graph, std::filesystem::path(input).filename());
     if (!text) {
       std::cerr << "fxkit: note: no runnable module (" << text.error().message

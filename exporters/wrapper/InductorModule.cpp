@@ -126,16 +126,6 @@ std::string getArgs(const InductorWrapperInfo &info, const Graph &fx) {
 
 } // namespace
 
-bool isRunnableInductorProgram(const Graph &graph) {
-  const InductorWrapperInfo *info = inductorWrapperInfo(graph);
-  if (!info)
-    return false;
-  for (const InductorKernel &k : info->kernels)
-    if (k.kind != InductorKernel::Kind::Triton)
-      return false;
-  return true;
-}
-
 Expected<std::string> writeInductorModule(const Graph &graph, const std::string &sourceName) {
   const InductorWrapperInfo *info = inductorWrapperInfo(graph);
   if (!info)

@@ -18,10 +18,6 @@
 
 namespace fxkit {
 
-/// True when `graph` was read from Inductor's Python wrapper code and launches only Triton
-/// kernels, so that writeInductorModule can make it runnable.
-bool isRunnableInductorProgram(const Graph &graph);
-
 /// The module for a graph read from Inductor's Python wrapper code; `sourceName` is named in
 /// its header comment. Errors where the FX IR conversion fails (C++ kernels, a launch config
 /// the Triton heuristics emulation does not cover).
