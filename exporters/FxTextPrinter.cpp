@@ -20,7 +20,10 @@ void appendInt(std::string &out, int64_t v) {
 
 /// One argument as FX prints it. `repr` selects Python's repr() (the `return` line prints
 /// `str(args[0])`, so nodes appear by bare name and strings quoted) instead of _format_arg
-/// (nodes as `%name`, strings bare, dict keys bare).
+/// (nodes as `%name`, strings bare, dict keys bare). Printing is canonical and reads back
+/// (parseFxText(printFxText(g)) == g): a string or key that would not read back bare (spaces,
+/// commas, brackets, quotes, empty, a number's spelling) is quoted; a device's spelling stays
+/// bare as in str(graph) (fxStringPrintsBare says why).
 void printArg(std::string &out, const Argument &a, bool repr) {
   using K = Argument::Kind;
   switch (a.kind()) {
@@ -37,7 +40,7 @@ void printArg(std::string &out, const Argument &a, bool repr) {
     out += pyFloatRepr(a.asFloat());
     return;
   case K::String:
-    if (repr)
+    if (repr || !fxStringPrintsBare(a.asString()))
       out += pyStringRepr(a.asString());
     else
       out += a.asString();
@@ -67,7 +70,7 @@ void printArg(std::string &out, const Argument &a, bool repr) {
     for (size_t i = 0; i < a.dictSize(); ++i) {
       if (i)
         out += ", ";
-      if (repr)
+      if (repr || !fxBareDictKeyReadsBack(a.dictKey(i)))
         out += pyStringRepr(a.dictKey(i));
       else
         out += a.dictKey(i);
@@ -121,12 +124,19 @@ void printNode(std::string &out, const Node &n, const FxTextOptions &options) {
   out += " : ";
   // A node read typed (Python type kFxTensorAnnotationType) prints typed; once its value is
   // gone (set-meta, a pass), plainly, as format_node prints a node without a tensor value.
+  // The same for symbolic values (kFxSymAnnotationType): `%s : Sym(s0)[num_users=1]`.
   const TensorType *t = n.value().tensor();
-  const bool annotated = n.pythonType() == kFxTensorAnnotationType;
+  const SymExpr *sym = n.value().sym();
+  const bool annotated =
+      n.pythonType() == kFxTensorAnnotationType || n.pythonType() == kFxSymAnnotationType;
   if (t && (options.tensorTypes || annotated)) {
     out += "Tensor \"";
     t->print(out);
     out += '"';
+  } else if (sym && (options.tensorTypes || annotated)) {
+    out += "Sym(";
+    sym->print(out);
+    out += ')';
   } else if (!n.pythonType().empty() && !annotated) {
     out += n.pythonType();
     out += ' ';

@@ -4,8 +4,15 @@
 #include <graphviz/gvc.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #endif
 
 namespace fxkit {
@@ -74,23 +81,22 @@ std::vector<std::string> graphvizPlugins(const char *kind) {
   return pluginsLocked(gvc, kind);
 }
 
-Expected<std::string> renderDot(std::string_view dot, ImageFormat format, const char *engine) {
-  std::lock_guard<std::mutex> lock(graphvizMutex());
+namespace {
+
+/// Reads the DOT text, lays it out and renders it (call with the mutex held, in the child
+/// process of renderDot). Never frees the layout nor the graph: Graphviz 2.43's dot plugin
+/// double-frees in gvFreeLayout (dot_cleanup) on clustered graphs with edge labels, e.g. every
+/// `--fusion` picture of a ResNet or transformer block, and the child's exit reclaims it all.
+/// First byte of the result: 'O' (then the picture) or 'E' (then the error message).
+std::string layOutAndRenderLocked(const std::string &text, ImageFormat format, const char *engine) {
   std::string messages;
   gCollected = &messages;
-  agusererrf previous = agseterrf(collectMessage);
-  struct Restore {
-    agusererrf previous;
-    ~Restore() {
-      agseterrf(previous);
-      gCollected = nullptr;
-    }
-  } restore{previous};
+  agseterrf(collectMessage);
   auto fail = [&](const std::string &what) {
     std::string m = messages;
     while (!m.empty() && (m.back() == '\n' || m.back() == ' '))
       m.pop_back();
-    return Error("graphviz: " + what + (m.empty() ? "" : ": " + m));
+    return "Egraphviz: " + what + (m.empty() ? "" : ": " + m);
   };
 
   GVC_t *gvc = processContext();
@@ -107,29 +113,88 @@ Expected<std::string> renderDot(std::string_view dot, ImageFormat format, const 
     if (std::find(renderers.begin(), renderers.end(), "cairo") != renderers.end())
       device += ":cairo";
   }
-  std::string text(dot);
   Agraph_t *g = agmemread(text.c_str());
   if (!g)
     return fail("cannot read the DOT text");
-  std::string result;
-  bool laidOut = gvLayout(gvc, g, engine) == 0;
-  bool rendered = false;
-  if (laidOut) {
-    char *data = nullptr;
-    unsigned int length = 0; // this libgvc takes unsigned int*
-    rendered = gvRenderData(gvc, g, device.c_str(), &data, &length) == 0 && data;
-    if (rendered)
-      result.assign(data, length);
-    if (data)
-      gvFreeRenderData(data);
-    gvFreeLayout(gvc, g);
-  }
-  agclose(g);
-  if (!laidOut)
+  if (gvLayout(gvc, g, engine) != 0)
     return fail(std::string("layout with '") + engine + "' failed");
-  if (!rendered)
+  char *data = nullptr;
+  unsigned int length = 0; // this libgvc takes unsigned int*
+  if (gvRenderData(gvc, g, device.c_str(), &data, &length) != 0 || !data)
     return fail("rendering " + device + " failed");
-  return result;
+  return "O" + std::string(data, length);
+}
+
+bool writeAll(int fd, const std::string &bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+} // namespace
+
+Expected<std::string> renderDot(std::string_view dot, ImageFormat format, const char *engine) {
+  std::lock_guard<std::mutex> lock(graphvizMutex());
+  // Graphviz runs in a child process: a crash in its layout code (2.43's dot plugin has
+  // several, see layOutAndRenderLocked) becomes an error here instead of taking the process
+  // down, and heap damage it does stays in the child.
+  std::string text(dot);
+  int fds[2];
+  // Close-on-exec: a program another thread starts meanwhile must not hold the write end open.
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    return Error(std::string("graphviz: cannot create a pipe: ") + std::strerror(errno));
+  pid_t child = ::fork();
+  if (child < 0) {
+    int err = errno;
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return Error(std::string("graphviz: cannot start the layout process: ") + std::strerror(err));
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    // A crash must reach the parent as the signal it is, whatever handlers this process had.
+    for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL})
+      std::signal(sig, SIG_DFL);
+    bool ok = writeAll(fds[1], layOutAndRenderLocked(text, format, engine));
+    // _exit: no atexit handlers, no flushing of the parent's stdio buffers, no leak check.
+    ::_exit(ok ? 0 : 3);
+  }
+  ::close(fds[1]);
+  std::string reply;
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    reply.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::string what = std::string("graphviz crashed while laying out the picture with '") + engine +
+                     "' (" + std::to_string(dot.size()) + " bytes of DOT; `--to dot` " +
+                     "writes the text, `dot -T" + std::string(imageFormatName(format)) +
+                     "` may lay it out)";
+  if (WIFSIGNALED(status))
+    return Error(what + ": signal " + std::to_string(WTERMSIG(status)) + " (" +
+                 strsignal(WTERMSIG(status)) + ")");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || reply.empty())
+    return Error(what + ": the layout process ended without a result");
+  bool failed = reply[0] == 'E';
+  reply.erase(0, 1);
+  if (failed)
+    return Error(reply);
+  return reply;
 }
 
 #else

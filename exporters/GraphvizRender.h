@@ -1,6 +1,8 @@
 #pragma once
-/// \file In-process Graphviz (libgvc): lays out DOT text and renders it as SVG, PNG or PDF.
-/// PNG and PDF use the cairo renderer when the installed Graphviz has it (Debian's
+/// \file Graphviz's library (libgvc, no `dot` executable needed): lays out DOT text and renders
+/// it as SVG, PNG or PDF. The layout runs in a forked child process, so a crash in Graphviz
+/// (2.43's dot plugin double-frees on clustered graphs with edge labels) is an error, never the
+/// end of fxkit. PNG and PDF use the cairo renderer when the installed Graphviz has it (Debian's
 /// libgvplugin-pango), else whatever renderer Graphviz picks for the format. Optional: without
 /// libgvc at build time every call returns an error that says so.
 
@@ -24,7 +26,8 @@ bool haveGraphviz();
 std::vector<std::string> graphvizPlugins(const char *kind);
 
 /// Lays `dot` out with `engine` ("dot", "sfdp", ...) and renders it. Binary formats come back
-/// as bytes in the string. Graphviz's own messages (syntax errors) are part of the error.
+/// as bytes in the string. Graphviz's own messages (syntax errors) are part of the error; a
+/// Graphviz crash is the error "graphviz crashed while laying out the picture ...".
 Expected<std::string> renderDot(std::string_view dot, ImageFormat format,
                                 const char *engine = "dot");
 

@@ -11,6 +11,7 @@
 #include "ir/Graph.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fxkit {

@@ -101,7 +101,7 @@ std::string printModule(const Graph &graph) {
     // The value's annotation, else the node's Python type as FX writes node.type (not the
     // mark of typed FX text, which is no Python type).
     std::string_view pythonType = n->pythonType();
-    if (pythonType == kFxTensorAnnotationType)
+    if (pythonType == kFxTensorAnnotationType || pythonType == kFxSymAnnotationType)
       pythonType = {};
     std::string typed = !annotation.empty()   ? ": \"" + annotation + "\""
                         : !pythonType.empty() ? " : " + std::string(pythonType)

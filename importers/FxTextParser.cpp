@@ -39,6 +39,47 @@ bool isDeviceType(std::string_view t) {
   return false;
 }
 
+/// `torch.<name>` constants FX text spells bare: a dtype, memory format or layout. `rest` is the
+/// text after "torch.".
+std::optional<Argument> torchConstant(std::string_view rest) {
+  if (auto d = parseDType(rest); d && dtypeName(*d) == rest)
+    return Argument::dtype(*d);
+  static constexpr std::string_view kFormats[] = {"contiguous_format", "channels_last",
+                                                  "channels_last_3d", "preserve_format"};
+  for (std::string_view f : kFormats)
+    if (rest == f)
+      return Argument::memoryFormat(rest);
+  static constexpr std::string_view kLayouts[] = {"strided",    "sparse_coo", "sparse_csr",
+                                                  "sparse_csc", "sparse_bsr", "sparse_bsc",
+                                                  "_mkldnn",    "jagged"};
+  for (std::string_view l : kLayouts)
+    if (rest == l)
+      return Argument::layout(rest);
+  return std::nullopt;
+}
+
+/// A bare word FX text reads as a device: any word under the key `device`, else one whose
+/// type PyTorch knows (`cuda:0`); only canonical spellings.
+bool readsAsDevice(std::string_view t, std::string_view key) {
+  if (key != "device" && !isDeviceType(t.substr(0, t.find(':'))))
+    return false;
+  auto d = Device::parse(t);
+  return d && d->str() == t;
+}
+
+/// Characters that make a bare scalar opaque text (or end it: ',' and brackets).
+constexpr std::string_view kNotInBareString = "()[]{}<>'\" \t,";
+
+/// End of the Python string literal whose opening quote is at `start` of `line` (the position
+/// of its closing quote), or npos when the line ends first.
+size_t stringLiteralEnd(std::string_view line, size_t start) {
+  char q = line[start];
+  size_t i = start + 1;
+  while (i < line.size() && line[i] != q)
+    i += line[i] == '\\' ? 2 : 1;
+  return i < line.size() ? i : std::string_view::npos;
+}
+
 /// Snippets of pathological lines (a 10 MB line) are cut, as sourceLine() does.
 std::string snippetOf(std::string_view line) {
   return std::string(line.substr(0, std::min<size_t>(line.size(), 200)));
@@ -97,6 +138,17 @@ private:
   bool classify(Argument &out, std::string_view t, std::string_view key, bool repr, size_t at);
   bool classifySlice(Argument &out, std::string_view t, size_t at);
   bool lookupNode(std::string_view name, size_t at, Node *&out);
+  /// The dict key printFxText quotes (one that would not read back bare), spelled as Python's
+  /// repr from pos_ to `end` and followed by ": "; nullopt for anything else (bare text).
+  std::optional<std::string> quotedKeyAt(size_t end) const {
+    if (end == std::string_view::npos || line_.substr(end + 1, 2) != ": ")
+      return std::nullopt;
+    std::string_view spelling = line_.substr(pos_, end + 1 - pos_);
+    auto key = decodePyString(spelling);
+    if (!key || fxBareDictKeyReadsBack(*key) || pyStringRepr(*key) != spelling)
+      return std::nullopt;
+    return *key;
+  }
 
   std::string_view text_;
   const std::string &file_;
@@ -180,9 +232,15 @@ bool Parser::parseContainer(Argument &out, int depth, bool repr) {
       // Keys: FX prints str(key) bare; the `return` line prints repr(key), quoted.
       size_t kstart = pos_;
       Argument k;
+      size_t kend =
+          peek() == '\'' || peek() == '"' ? stringLiteralEnd(line_, pos_) : std::string_view::npos;
       if (repr && (peek() == '\'' || peek() == '"')) {
         if (!parseScalar(k, {}, true))
           return false;
+      } else if (std::optional<std::string> quoted = quotedKeyAt(kend)) {
+        // A key fxkit quoted because it would not read back bare (printFxText).
+        k = Argument::string(*quoted);
+        pos_ = kend + 1;
       } else {
         size_t colon = line_.find(':', pos_);
         if (colon == std::string_view::npos)
@@ -238,24 +296,32 @@ bool Parser::parseContainer(Argument &out, int depth, bool repr) {
 bool Parser::parseScalar(Argument &out, std::string_view key, bool repr) {
   size_t start = pos_;
   char c = peek();
-  if (repr && (c == '\'' || c == '"')) {
-    // A Python string literal (the `return` line prints repr()).
-    size_t i = pos_ + 1;
-    while (i < line_.size() && line_[i] != c)
-      i += line_[i] == '\\' ? 2 : 1;
-    if (i >= line_.size())
-      return fail("unterminated string", start);
-    auto s = decodePyString(line_.substr(start, i + 1 - start));
-    if (!s)
+  // A Python string literal: the `return` line prints repr(); elsewhere FX prints str() bare,
+  // and fxkit quotes the strings that would not read back bare (printFxText). Outside `return`,
+  // only what printFxText writes is a literal (Python's repr of a string that needs quotes, right
+  // before a delimiter); any other quote is bare text as str() printed it, so that such text
+  // still prints back byte for byte.
+  size_t i = c == '\'' || c == '"' ? stringLiteralEnd(line_, pos_) : std::string_view::npos;
+  if (repr && (c == '\'' || c == '"') && i == std::string_view::npos)
+    return fail("unterminated string", start);
+  if (!repr && i != std::string_view::npos && i + 1 < line_.size() &&
+      std::string_view(",)]}").find(line_[i + 1]) == std::string_view::npos)
+    i = std::string_view::npos;
+  if (i != std::string_view::npos) {
+    std::string_view spelling = line_.substr(start, i + 1 - start);
+    auto s = decodePyString(spelling);
+    if (repr && !s)
       return fail(s.error().message, start);
-    pos_ = i + 1;
-    out = Argument::string(*s);
-    return true;
+    if (repr || (s && !fxStringPrintsBare(*s) && pyStringRepr(*s) == spelling)) {
+      pos_ = i + 1;
+      out = Argument::string(*s);
+      return true;
+    }
   }
   // FX prints scalars with str(): the text runs to the next ',' or closing bracket outside
   // any brackets of its own (`slice(None, None, None)`).
   int depth = 0;
-  size_t i = pos_;
+  i = pos_;
   size_t lastOpen = 0;
   for (; i < line_.size(); ++i) {
     char d = line_[i];
@@ -334,37 +400,18 @@ bool Parser::classify(Argument &out, std::string_view t, std::string_view key, b
     out = Argument::node(n);
     return true;
   }
-  if (t.starts_with("torch.")) {
-    std::string_view rest = t.substr(6);
-    if (auto d = parseDType(rest); d && dtypeName(*d) == rest) {
-      out = Argument::dtype(*d);
+  if (t.starts_with("torch."))
+    if (auto c = torchConstant(t.substr(6))) {
+      out = std::move(*c);
       return true;
     }
-    static constexpr std::string_view kFormats[] = {"contiguous_format", "channels_last",
-                                                    "channels_last_3d", "preserve_format"};
-    for (std::string_view f : kFormats)
-      if (rest == f) {
-        out = Argument::memoryFormat(rest);
-        return true;
-      }
-    static constexpr std::string_view kLayouts[] = {"strided",    "sparse_coo", "sparse_csr",
-                                                    "sparse_csc", "sparse_bsr", "sparse_bsc",
-                                                    "_mkldnn",    "jagged"};
-    for (std::string_view l : kLayouts)
-      if (rest == l) {
-        out = Argument::layout(rest);
-        return true;
-      }
-  }
-  if (key == "device" || isDeviceType(t.substr(0, t.find(':')))) {
-    if (auto d = Device::parse(t); d && d->str() == t) {
-      out = Argument::device(*d);
-      return true;
-    }
+  if (readsAsDevice(t, key)) {
+    out = Argument::device(*Device::parse(t));
+    return true;
   }
   if (t.starts_with("slice(") && t.ends_with(")"))
     return classifySlice(out, t, at);
-  if (t == "Ellipsis" || t.find_first_of("()[]{}<>'\" \t") != std::string_view::npos) {
+  if (t == "Ellipsis" || t.find_first_of(kNotInBareString) != std::string_view::npos) {
     out = Argument::opaque(t);
     return true;
   }
@@ -423,6 +470,7 @@ bool Parser::parseNodeLine() {
 
   // Optional type: `Tensor "<TensorType>"` (Inductor comments) or a Python type name.
   std::optional<TensorType> tensorType;
+  std::optional<SymExpr> symValue;
   std::string_view pythonType;
   if (consume("Tensor \"")) {
     size_t q = line_.find('"', pos_);
@@ -435,6 +483,22 @@ bool Parser::parseNodeLine() {
     }
     tensorType = tt.take();
     pos_ = q + 1;
+  } else if (consume("Sym(")) {
+    // `Sym(<expr>)`: the expression may hold parentheses (`Sym(Max(1, s0))`).
+    size_t open = pos_ - 1, q = pos_;
+    for (int depth = 1; depth > 0; ++q) {
+      if (q >= line_.size())
+        return fail("unterminated Sym(...) annotation", open - 3);
+      depth += line_[q] == '(' ? 1 : line_[q] == ')' ? -1 : 0;
+    }
+    auto e = SymExpr::parse(line_.substr(pos_, q - 1 - pos_));
+    if (!e) {
+      const Error &err = e.error();
+      return fail("bad Sym(...) annotation: " + err.message,
+                  pos_ + static_cast<size_t>(std::max(err.loc.col, 1) - 1));
+    }
+    symValue = e.take();
+    pos_ = q;
   } else if (peek() != '[') {
     size_t nu = line_.find(" [num_users=", pos_);
     size_t eq = line_.find(" = ", pos_);
@@ -528,6 +592,10 @@ bool Parser::parseNodeLine() {
   if (tensorType) {
     n->setPythonType(kFxTensorAnnotationType);
     n->value().v = std::move(*tensorType);
+  }
+  if (symValue) {
+    n->setPythonType(kFxSymAnnotationType);
+    n->value().v = std::move(*symValue);
   }
   return true;
 }
@@ -625,6 +693,35 @@ Expected<Graph> parseFxText(std::string_view text, const std::string &fileName,
 
 Expected<Graph> parseFxText(std::string_view text, const std::string &fileName) {
   return parseFxText(text, fileName, FxTextParseOptions());
+}
+
+bool fxStringPrintsBare(std::string_view s) {
+  if (s.empty() || s[0] == '%')
+    return false;
+  for (char ch : s)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ||
+        kNotInBareString.find(ch) != std::string_view::npos)
+      return false;
+  // Parser::classify's readings other than a string (or a device: see the declaration).
+  char c0 = s[0];
+  if (isDigit(c0) || c0 == '-' || c0 == '.' || s == "inf" || s == "nan" || s == "True" ||
+      s == "False" || s == "None" || s == "Ellipsis")
+    return false;
+  return !(s.starts_with("torch.") && torchConstant(s.substr(6)));
+}
+
+bool fxBareDictKeyReadsBack(std::string_view k) {
+  if (k.empty() || k[0] == ' ' || k[0] == '}' || k.find(':') != std::string_view::npos)
+    return false;
+  for (char ch : k)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+      return false;
+  // A key spelled as fxkit quotes another key would read back as that one (Parser::quotedKeyAt);
+  // any other quote is bare text (str() of a key that holds quotes).
+  if ((k[0] == '\'' || k[0] == '"') && stringLiteralEnd(k, 0) == k.size() - 1)
+    if (auto inner = decodePyString(k); inner && pyStringRepr(*inner) == k)
+      return fxBareDictKeyReadsBack(*inner);
+  return true;
 }
 
 } // namespace fxkit

@@ -18,6 +18,13 @@ namespace fxkit {
 /// that way again (FxTextPrinter), so typed text round-trips byte for byte.
 inline constexpr std::string_view kFxTensorAnnotationType = "Tensor";
 
+/// The Python type of a node read with a symbolic value annotation, fxkit's counterpart of the
+/// tensor one for SymInt/SymFloat/SymBool values: `%s : Sym(s0)[num_users=1] = ...`, spelled
+/// as print_readable() annotates them (`sym_size_int: "Sym(s0)"`; PyTorch's format_node writes
+/// no annotation for them). printFxText(tensorTypes) writes it, and a node read that way prints
+/// that way again.
+inline constexpr std::string_view kFxSymAnnotationType = "Sym";
+
 /// How strictly parseFxText reads its input.
 struct FxTextParseOptions {
   /// Reads a fragment of a graph, such as the node comments in Inductor's output code: the
@@ -32,6 +39,17 @@ Expected<Graph> parseFxText(std::string_view text, const std::string &fileName =
 /// parseFxText with options (see FxTextParseOptions).
 Expected<Graph> parseFxText(std::string_view text, const std::string &fileName,
                             const FxTextParseOptions &options);
+
+/// Whether printFxText prints string `s` bare, as FX does (`_format_arg` writes str()): when
+/// the bare text reads back as that same string, or as the device it spells. The one ambiguity
+/// FX text has: str(graph) prints the str 'cuda' (PyTorch's WrapperFxCodegen passes devices so)
+/// and the device cuda alike, and the reader takes the word for the device; both print the same.
+/// Strings for which this is false print quoted (`'a b'`, `''`, `'1'`, `'None'`) and
+/// parseFxText reads them back as strings.
+bool fxStringPrintsBare(std::string_view s);
+
+/// Whether dict key `k` printed bare (`{k: v}`, as FX does) reads back as the same key.
+bool fxBareDictKeyReadsBack(std::string_view k);
 
 /// Deepest bracket nesting parseFxText accepts in an argument; deeper input is an error.
 inline constexpr int kFxTextMaxNesting = 256;

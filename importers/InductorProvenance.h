@@ -14,6 +14,7 @@
 
 #include "ir/Graph.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>

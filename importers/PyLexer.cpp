@@ -47,8 +47,20 @@ Status validateUtf8(std::string_view text, const std::string &fileName) {
     bool ok = len > 0 && i + len <= n;
     for (size_t k = 1; ok && k < len; ++k)
       ok = (bytes[i + k] & 0xC0) == 0x80;
-    if (ok && len == 2)
-      ok = c >= 0xC2; // overlong
+    // Well-formed UTF-8 only (Unicode's table 3-7, as JSON readers and Python's decoder demand):
+    // no overlong forms (C0, C1; E0 80..9F; F0 80..8F), no UTF-16 surrogates (ED A0..BF),
+    // nothing beyond U+10FFFF (F4 90.., F5..F7).
+    const char *why = nullptr;
+    if (ok) {
+      unsigned char c1 = bytes[i + 1];
+      if (c < 0xC2 || (c == 0xE0 && c1 < 0xA0) || (c == 0xF0 && c1 < 0x90))
+        why = " (overlong encoding)";
+      else if (c == 0xED && c1 >= 0xA0)
+        why = " (UTF-16 surrogate)";
+      else if ((c == 0xF4 && c1 >= 0x90) || c > 0xF4)
+        why = " (beyond U+10FFFF)";
+      ok = why == nullptr;
+    }
     if (!ok) {
       int line = 1;
       size_t lineStart = 0;
@@ -63,7 +75,8 @@ Status validateUtf8(std::string_view text, const std::string &fileName) {
           ++col;
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02X", c);
-      return Status(Error(std::string("invalid UTF-8 byte ") + hex, SourceLoc{fileName, line, col},
+      return Status(Error(std::string("invalid UTF-8 byte ") + hex + (why ? why : ""),
+                          SourceLoc{fileName, line, col},
                           std::string(text.substr(lineStart, i - lineStart))));
     }
     i += len;

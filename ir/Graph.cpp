@@ -256,12 +256,14 @@ bool graphsEqual(const Graph &a, const Graph &b, std::string *why) {
       return differ(where + "args differ");
     if (!x->kwargs().equals(y->kwargs()))
       return differ(where + "kwargs differ");
-    // FX's typed text (`%x : Tensor "f32[8]"`) keeps the word `Tensor` as the node's Python type
-    // beside its value; the readable form annotates the value alone. For a node whose value is a
-    // tensor both say the same, so `Tensor` there is spelling, not meaning.
+    // FX's typed text (`%x : Tensor "f32[8]"`, `%s : Sym(s0)`) keeps the word `Tensor` (`Sym`)
+    // as the node's Python type beside its value; the readable form annotates the value alone.
+    // For a node whose value is a tensor (symbolic scalar) both say the same, so the word there
+    // is spelling, not meaning.
     auto pythonTypeOf = [](const Node *n) {
-      return n->pythonType() == "Tensor" && n->value().tensor() ? std::string_view()
-                                                                : n->pythonType();
+      bool spelling = (n->pythonType() == "Tensor" && n->value().tensor()) ||
+                      (n->pythonType() == "Sym" && n->value().sym());
+      return spelling ? std::string_view() : n->pythonType();
     };
     if (pythonTypeOf(x) != pythonTypeOf(y))
       return differ(where + "Python types differ");

@@ -5,6 +5,7 @@
 #include "ir/SymExpr.h"
 #include "ir/TensorType.h"
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -119,14 +120,15 @@ private:
   std::string last_;
 };
 
-/// Set by SIGINT/SIGTERM during a batch: workers finish the file they are writing (output is
+/// Set by SIGINT/SIGTERM/SIGHUP during a batch: workers finish the file they are writing (output is
 /// atomic: a temporary file renamed into place) and start no other.
 std::atomic<int> gInterrupted{0}; // lock-free: safe to set from a signal handler
 static_assert(std::atomic<int>::is_always_lock_free);
 
 extern "C" void onBatchSignal(int) { gInterrupted.store(1); }
 
-/// Installs the batch's SIGINT/SIGTERM handler for its lifetime, then restores the old ones.
+/// Installs the batch's handler of SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session
+/// stops the batch the same way) for its lifetime, then restores the old ones.
 class InterruptGuard {
 public:
   InterruptGuard() {
@@ -135,19 +137,19 @@ public:
     sa.sa_handler = onBatchSignal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART; // a write in progress completes; the loop checks the flag
-    sigaction(SIGINT, &sa, &oldInt_);
-    sigaction(SIGTERM, &sa, &oldTerm_);
+    for (size_t i = 0; i < kSignals.size(); ++i)
+      sigaction(kSignals[i], &sa, &old_[i]);
   }
   ~InterruptGuard() {
-    sigaction(SIGINT, &oldInt_, nullptr);
-    sigaction(SIGTERM, &oldTerm_, nullptr);
+    for (size_t i = 0; i < kSignals.size(); ++i)
+      sigaction(kSignals[i], &old_[i], nullptr);
   }
   InterruptGuard(const InterruptGuard &) = delete;
   InterruptGuard &operator=(const InterruptGuard &) = delete;
 
 private:
-  struct sigaction oldInt_ {};
-  struct sigaction oldTerm_ {};
+  static constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> old_{};
 };
 
 } // namespace

@@ -8,7 +8,7 @@ enum ExitCode : int {
   kExitOk = 0,
   kExitCheckFailed = 1,   ///< the command ran and a check it was asked to make failed
   kExitBadInput = 2,      ///< bad usage or bad input; nothing was written
-  kExitInterrupted = 130, ///< stopped by SIGINT/SIGTERM (128 + SIGINT, as shells report it)
+  kExitInterrupted = 130, ///< stopped by SIGINT/SIGTERM/SIGHUP (128 + SIGINT, as shells report it)
 };
 
 /// Runs the command line; returns the process exit code. Never throws.

@@ -12,7 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #ifdef FXKIT_HAVE_JSON
-#include <nlohmann/json.hpp>
+#include "importers/json/JsonSupport.h"
 #endif
 
 #include <cstdio>
@@ -55,10 +55,16 @@ std::vector<BufferLifetime> storageLifetimes(const WrapperAnalysis &a) {
 std::optional<int64_t> measuredPeak(const std::string &wrapperPath) {
 #ifdef FXKIT_HAVE_JSON
   std::filesystem::path meta = std::filesystem::path(wrapperPath).parent_path() / "meta.json";
-  std::ifstream in(meta);
+  std::ifstream in(meta, std::ios::binary);
   if (!in)
     return std::nullopt;
-  auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  std::ostringstream text;
+  text << in.rdbuf();
+  // A broken or hostile meta.json only loses the comparison (depth-checked like every input).
+  auto parsed = json::parseJson(text.str(), meta.string());
+  if (!parsed)
+    return std::nullopt;
+  const json::Json &j = *parsed;
   if (j.is_object() && j.contains("compiled_peak_bytes") &&
       j["compiled_peak_bytes"].is_number_integer())
     return j["compiled_peak_bytes"].get<int64_t>();

@@ -7,6 +7,7 @@
 #include "repl/ReplCommands.h"
 #include "repl/ReplSession.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 

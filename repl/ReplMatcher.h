@@ -14,6 +14,7 @@
 #include "ir/Error.h"
 #include "ir/Node.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>

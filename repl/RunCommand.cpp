@@ -140,12 +140,16 @@ Expected<InterpretResult> executeLLVM(const Compiled &compiled,
     }
   }
   double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (const llvmjit::LLVMStats &st = (*program)->stats(); st.cacheWriteFailures > 0)
+    std::cerr << "fxkit: warning: " << st.cacheWriteError << " (" << st.cacheWriteFailures
+              << " kernel objects not cached; the run is unaffected)\n";
   if (options.stats) {
     const llvmjit::LLVMStats &st = (*program)->stats();
     std::cerr << "llvm: " << (*program)->deviceDescription() << "\n"
               << "llvm: kernels compiled " << st.kernelsCompiled << ", from cache "
               << st.kernelsFromCache << "; launches " << st.launches << ", matrix products "
-              << st.matrixProducts << ", reference extern calls " << st.hostExterns << "; compile "
+              << st.matrixProducts << ", reference extern calls " << st.hostExterns
+              << "; corrupt cache entries " << st.corruptCacheEntries << "; compile "
               << st.compileSeconds << " s, waited " << st.waitSeconds << " s\n"
               << "llvm: first run " << firstRun << " s";
     if (options.repeat > 1)
@@ -171,7 +175,7 @@ Expected<InterpretResult> executeLLVM(const Compiled &compiled,
 /// generated files, so a changed graph or fxkit gets a folder of its own.
 Expected<std::string> cachedWrapperFolder(const Compiled &compiled,
                                           const RunCommandOptions &options) {
-  std::string root = opencl::KernelCache(options.cacheDir).dir();
+  std::string root = opencl::KernelCache(options.cacheDir, options.cache).dir();
   if (root.empty() || !options.cache)
     return Error("--backend cpp-wrapper without --wrapper DIR builds the wrapper in the kernel "
                  "cache: give --wrapper DIR, or --cache-dir DIR (no HOME, or --no-cache)");

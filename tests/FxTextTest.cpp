@@ -426,3 +426,180 @@ TEST(FxText, LargeGeneratedGraphRoundTrips) {
 }
 
 } // namespace
+
+// ---- text fxkit writes must read back (issue 19) ----
+
+/// Only well-formed UTF-8 reads (what JSON readers and Python accept): surrogates, overlong
+/// forms and code points beyond U+10FFFF are located errors, in strings and names alike.
+TEST(FxTextErrors, IllFormedUtf8) {
+  struct Case {
+    std::string bytes;
+    const char *why;
+  };
+  const Case cases[] = {
+      {"\xed\xa0\x80", "0xED (UTF-16 surrogate)"},
+      {"\xed\xbf\xbf", "0xED (UTF-16 surrogate)"},
+      {"\xc0\xaf", "0xC0 (overlong encoding)"},
+      {"\xc1\xbf", "0xC1 (overlong encoding)"},
+      {"\xe0\x80\xaf", "0xE0 (overlong encoding)"},
+      {"\xe0\x9f\xbf", "0xE0 (overlong encoding)"},
+      {"\xf0\x80\x80\xaf", "0xF0 (overlong encoding)"},
+      {"\xf0\x8f\xbf\xbf", "0xF0 (overlong encoding)"},
+      {"\xf4\x90\x80\x80", "0xF4 (beyond U+10FFFF)"},
+      {"\xf5\x80\x80\x80", "0xF5 (beyond U+10FFFF)"},
+  };
+  for (const Case &c : cases) {
+    // In a bare string argument, and in a node name.
+    std::string text = withHead("    %y : [num_users=1] = call_function[target=f](args = (%x, a" +
+                                c.bytes + "b), kwargs = {})\n    return y");
+    std::string name = withHead("    %y" + c.bytes +
+                                " : [num_users=0] = call_function[target=f](args = (), kwargs = "
+                                "{})\n    return x");
+    for (const auto &[input, col] : {std::pair{text, 63}, std::pair{name, 7}}) {
+      auto g = parseFxText(input, "utf.txt");
+      ASSERT_FALSE(g) << c.why;
+      EXPECT_EQ(g.error().loc.file, "utf.txt");
+      EXPECT_EQ(g.error().loc.line, 3);
+      EXPECT_EQ(g.error().loc.col, col) << g.error().str();
+      EXPECT_NE(g.error().message.find(std::string("invalid UTF-8 byte ") + c.why),
+                std::string::npos)
+          << g.error().str();
+    }
+  }
+  // The well-formed neighbours read: U+0080, U+07FF, U+0800, U+D7FF, U+E000, U+10000, U+10FFFF.
+  for (std::string ok : {"\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf", "\xee\x80\x80",
+                         "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf"})
+    parseOk(withHead("    %y : [num_users=1] = call_function[target=f](args = (%x, a" + ok +
+                     "b), kwargs = {})\n    return y"));
+}
+
+/// Strings that would not read back bare print quoted (Python's repr), and read back as the
+/// same strings: parse(print(g)) == g and printing is canonical.
+TEST(FxText, StringsThatWouldNotReadBackBarePrintQuoted) {
+  Graph g;
+  Node *x = g.create(OpKind::Placeholder, "x", "x");
+  const char *msg = "Runtime assertion failed for expression Eq(s0, 4) on node 'eq'";
+  g.create(OpKind::CallFunction, "assert_1", "torch.ops.aten._assert_scalar.default",
+           Argument::tuple({Argument::node(x), Argument::string(msg)}));
+  std::vector<Argument> nasty;
+  for (const char *s : {"",
+                        "a b",
+                        "a,b",
+                        "1",
+                        "-x",
+                        "1.5",
+                        "inf",
+                        "True",
+                        "None",
+                        "Ellipsis",
+                        "%x",
+                        "'q'",
+                        "\"q\"",
+                        "it's",
+                        "a\nb",
+                        "tab\there",
+                        "x)",
+                        "[y",
+                        "torch.float32",
+                        "torch.channels_last",
+                        "a:b",
+                        "plain",
+                        "sum_1.default",
+                        "strided",
+                        "\xc3\xa9t\xc3\xa9"})
+    nasty.push_back(Argument::string(s));
+  Node *f =
+      g.create(OpKind::CallFunction, "f", "f", Argument::tuple({Argument::list(std::move(nasty))}),
+               Argument::dict({{"other", Argument::string("cpu ")},
+                               {"", Argument::string("empty key")},
+                               {"a: b", Argument::string("k")},
+                               {"'k'", Argument::string("")},
+                               {"dim", Argument::integer(1)}}));
+  g.create(OpKind::Output, "output", "output",
+           Argument::tuple({Argument::tuple({Argument::node(f), Argument::string("a b")})}));
+  ASSERT_TRUE(verifyGraph(g));
+  std::string text = printFxText(g);
+  EXPECT_NE(
+      text.find(
+          R"((args = (%x, "Runtime assertion failed for expression Eq(s0, 4) on node 'eq'"), kwargs = {}))"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find(
+          R"(['', 'a b', 'a,b', '1', '-x', '1.5', 'inf', 'True', 'None', 'Ellipsis', '%x', "'q'", '"q"', "it's", 'a\nb', 'tab\there', 'x)', '[y', 'torch.float32', 'torch.channels_last', a:b, plain, sum_1.default, strided, )"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find(R"(kwargs = {other: 'cpu ', '': 'empty key', 'a: b': k, 'k': '', dim: 1})"),
+            std::string::npos)
+      << text;
+  auto back = parseFxText(text, "strings.txt");
+  ASSERT_TRUE(back) << back.error().str() << "\n" << text;
+  std::string why;
+  EXPECT_TRUE(graphsEqual(g, *back, &why)) << why << "\n" << text;
+  EXPECT_EQ(printFxText(*back), text);
+  // FX text's one ambiguity: the str 'cuda' (WrapperFxCodegen's `device='cuda'`) prints bare as
+  // str(graph) prints it, and reads back as the device, which prints the same.
+  Graph d;
+  d.create(OpKind::CallFunction, "e", "torch.empty_strided",
+           Argument::tuple(
+               {Argument::list({Argument::integer(2)}), Argument::list({Argument::integer(1)})}),
+           Argument::dict(
+               {{"device", Argument::string("cuda")}, {"other", Argument::string("cuda:0")}}));
+  d.create(OpKind::Output, "output", "output", Argument::tuple({Argument::none()}));
+  std::string dt = printFxText(d);
+  EXPECT_NE(dt.find("kwargs = {device: cuda, other: cuda:0})"), std::string::npos) << dt;
+  Graph dback = parseOk(dt);
+  EXPECT_EQ(dback.find("e")->kwargs().dictValue(0).kind(), Argument::Kind::Device);
+  EXPECT_EQ(printFxText(dback), dt);
+  // A quote reads as a string literal only where printFxText writes one (Python's repr of a
+  // string that needs quotes, right before a delimiter); other quotes are bare text as str()
+  // printed it. Either way the text prints back byte for byte.
+  const std::string quotes =
+      withHead("    %y : [num_users=1] = call_function[target=f](args = (%x, 'a' b, 'c'd, 'e', "
+               "\"a b\", 'a b', '', plain), kwargs = {'k': 1, 'a b': 2})\n    return y");
+  Graph p = parseOk(quotes);
+  const Argument &args = p.find("y")->args();
+  using K = Argument::Kind;
+  const std::pair<K, std::string_view> want[] = {
+      {K::Opaque, "'a' b"}, {K::Opaque, "'c'd"}, {K::Opaque, "'e'"},  {K::Opaque, "\"a b\""},
+      {K::String, "a b"},   {K::String, ""},     {K::String, "plain"}};
+  ASSERT_EQ(args.items().size(), 8u);
+  for (size_t k = 0; k < 7; ++k) {
+    EXPECT_EQ(args.items()[k + 1].kind(), want[k].first) << k;
+    EXPECT_EQ(args.items()[k + 1].asString(), want[k].second) << k;
+  }
+  EXPECT_EQ(p.find("y")->kwargs().dictKey(0), "'k'");
+  EXPECT_EQ(p.find("y")->kwargs().dictKey(1), "'a b'");
+  EXPECT_EQ(printFxText(p), quotes);
+}
+
+/// fxkit's typed form carries symbolic values as print_readable() annotates them: a node read
+/// `%s : Sym(s0)` has the value and prints back the same, typed or not.
+TEST(FxText, SymbolicValuesInTheTypedForm) {
+  const std::string text = R"(graph():
+    %a : Tensor "f32[s0, 4][4, 1]cpu"[num_users=2] = placeholder[target=a]
+    %s : Sym(s0)[num_users=4] = call_function[target=torch.ops.aten.sym_size.int](args = (%a, 0), kwargs = {})
+    %ge : Sym(s0 >= 2)[num_users=0] = call_function[target=operator.ge](args = (%s, 2), kwargs = {})
+    %m : Sym(Max(1, s0))[num_users=0] = call_function[target=torch.sym_max](args = (1, %s), kwargs = {})
+    %f : Sym(s0/4)[num_users=0] = call_function[target=operator.truediv](args = (%s, 4), kwargs = {})
+    %x : torch.SymInt [num_users=0] = call_function[target=operator.mul](args = (%s, 2), kwargs = {})
+    return (a,))";
+  Graph g = parseOk(text);
+  ASSERT_TRUE(g.find("s")->value().sym());
+  EXPECT_EQ(g.find("s")->value().sym()->str(), "s0");
+  EXPECT_EQ(g.find("s")->pythonType(), kFxSymAnnotationType);
+  EXPECT_EQ(g.find("ge")->value().sym()->type(), SymExpr::Type::Bool);
+  EXPECT_EQ(g.find("m")->value().sym()->str(), "Max(1, s0)");
+  EXPECT_EQ(g.find("x")->pythonType(), "torch.SymInt");
+  EXPECT_TRUE(g.find("x")->value().empty());
+  EXPECT_EQ(printFxText(g), text);
+  EXPECT_EQ(printFxText(g, {true}), text);
+  // A value set later prints typed with tensorTypes (replacing the Python type, as tensors do).
+  g.find("x")->value().v = *SymExpr::parse("2*s0");
+  EXPECT_NE(printFxText(g, {true}).find("%x : Sym(2*s0)[num_users=0]"), std::string::npos);
+  EXPECT_NE(printFxText(g).find("%x : torch.SymInt [num_users=0]"), std::string::npos);
+  expectError(withHead("    %y : Sym(s0 [num_users=0] = placeholder[target=y]\n    return x"), 3,
+              10, "unterminated Sym(...) annotation");
+  expectError(withHead("    %y : Sym(s0 +)[num_users=0] = placeholder[target=y]\n    return x"), 3,
+              18, "bad Sym(...) annotation: symbolic expression ends unexpectedly");
+}

@@ -417,7 +417,7 @@ TEST(InductorCppWrapperForms, UnbackedSymbolsAndRuntimeAsserts) {
   std::string fx = graphOf(text);
   EXPECT_HAS(fx, "%u0 : [num_users=2] = call_function[target=torch.ops.aten.item.default](args = "
                  "(%buf0,)");
-  EXPECT_HAS(fx, "[target=torch.ops.aten._assert_scalar.default](args = (%ge, u0 >= 0)");
+  EXPECT_HAS(fx, "[target=torch.ops.aten._assert_scalar.default](args = (%ge, 'u0 >= 0')");
   EXPECT_HAS(fx, "{op: torch.ops.aten.nonzero.default, inputs: (%arg0_1,)})");
   EXPECT_HAS(fx, "%u1 : [num_users=2] = call_function[target=torch.ops.aten.sym_size.int](args = "
                  "(%buf1, 0)");

@@ -236,11 +236,12 @@ TEST(InductorWrapperCorpus, KernelSignaturesAndProvenance) {
   EXPECT_EQ(w->info->exampleInputs[0].integer, 33);
   // Placeholders are named by the symbols they bind; tensors get their symbolic layout.
   std::string fx = printFxText(w->graph, FxTextOptions{true});
-  EXPECT_NE(fx.find("%s77 : [num_users="), std::string::npos) << fx;
+  EXPECT_NE(fx.find("%s77 : Sym(s77)[num_users="), std::string::npos) << fx;
   EXPECT_NE(fx.find("%arg2_1 : Tensor \"f32[s77, s27][s27, 1]cuda:0\""), std::string::npos) << fx;
-  EXPECT_NE(fx.find("%triton_red_fused_add_mul_sum_unsqueeze_0_xnumel : [num_users=1] = "
-                    "call_function[target=operator.mul](args = (%s17, %s77), kwargs = {})"),
-            std::string::npos)
+  EXPECT_NE(
+      fx.find("%triton_red_fused_add_mul_sum_unsqueeze_0_xnumel : Sym(s17*s77)[num_users=1] = "
+              "call_function[target=operator.mul](args = (%s17, %s77), kwargs = {})"),
+      std::string::npos)
       << fx;
   // The C++ variant: parameter names from the extern "C" signature.
   fs::path cpu = testCorpus() / "dynamic_broadcast" / "cpu_output_code_0.py";
@@ -553,13 +554,13 @@ TEST(InductorWrapperForms, UnbackedSymbolsAndRuntimeAsserts) {
       fx,
       R"(%u0 : [num_users=3] = call_function[target=torch.ops.aten.item.default](args = (%buf0,), kwargs = {})
 %ge : [num_users=1] = call_function[target=operator.ge](args = (%u0, 0), kwargs = {})
-%_assert_scalar : [num_users=0] = call_function[target=torch.ops.aten._assert_scalar.default](args = (%ge, u0 >= 0), kwargs = {})
+%_assert_scalar : [num_users=0] = call_function[target=torch.ops.aten._assert_scalar.default](args = (%ge, 'u0 >= 0'), kwargs = {})
 %item : [num_users=1] = call_function[target=torch.ops.aten.item.default](args = (%buf0,), kwargs = {})
 %u1 : [num_users=1] = call_function[target=torch.sym_ite](args = (%item, 1, 0), kwargs = {})
 %u2_undivided : [num_users=2] = call_function[target=torch.ops.aten.item.default](args = (%buf0,), kwargs = {})
 %mod : [num_users=1] = call_function[target=operator.mod](args = (%u2_undivided, 4), kwargs = {})
 %eq : [num_users=1] = call_function[target=operator.eq](args = (%mod, 0), kwargs = {})
-%_assert_scalar_1 : [num_users=0] = call_function[target=torch.ops.aten._assert_scalar.default](args = (%eq, {u2_undivided} not divisible by 4), kwargs = {})
+%_assert_scalar_1 : [num_users=0] = call_function[target=torch.ops.aten._assert_scalar.default](args = (%eq, '{u2_undivided} not divisible by 4'), kwargs = {})
 %u2 : [num_users=1] = call_function[target=operator.floordiv](args = (%u2_undivided, 4), kwargs = {})
 %free : [num_users=0] = call_function[target=fxkit.free](args = (%buf0,), kwargs = {})
 %u3 : [num_users=1] = call_function[target=torch.ops.aten.sym_size.int](args = (%buf3, 0), kwargs = {})
@@ -652,7 +653,7 @@ def call(args):
 %buf0 : [num_users=6] = call_function[target=torch.as_strided](args = (%buf0_storage, [16, 8], [8, 1], 0), kwargs = {})
 %buf1 : [num_users=1] = call_function[target=torch.empty_strided](args = ([4], [1]), kwargs = {dtype: torch.float16, device: mps})
 %buf2 : [num_users=2] = call_function[target=torch.empty_strided](args = ([4], [1]), kwargs = {dtype: torch.float32, device: cpu, pin_memory: True})
-%buf3 : [num_users=2] = call_function[target=torch.empty_strided](args = ([4], [1]), kwargs = {dtype: torch.float32, device: cuda:0, group_name: 0, alloc_id: 77, comm_buffer: symm_mem})
+%buf3 : [num_users=2] = call_function[target=torch.empty_strided](args = ([4], [1]), kwargs = {dtype: torch.float32, device: cuda:0, group_name: '0', alloc_id: 77, comm_buffer: symm_mem})
 %copy_ : [num_users=0] = call_function[target=fxkit.extern](args = (), kwargs = {op: torch.ops.aten.copy_.default, inputs: (%buf3, %buf2, False)})
 %buf0_view : [num_users=1] = call_function[target=torch.ops.aten.view.dtype](args = (%buf0, torch.int32), kwargs = {})
 %item : [num_users=1] = call_function[target=torch.ops.aten.item.default](args = (%arg1_1,), kwargs = {})

@@ -1,5 +1,6 @@
 #include "exporters/json/FxkitJsonWriter.h"
 #include "importers/json/FxkitJsonReader.h"
+#include "importers/json/JsonSupport.h"
 #include "importers/json/NodesJson.h"
 #include "ir/Verifier.h"
 
@@ -7,6 +8,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 
@@ -293,13 +295,15 @@ TEST(Json, VerifierRunsAfterReading) {
 }
 
 TEST(Json, DeepNestingIsAnErrorNotACrash) {
-  std::string deep(5000, '[');
-  deep += std::string(5000, ']');
+  // Deeper than arguments may nest (200) but within the document limit: the reader's error.
+  std::string deep(500, '[');
+  deep += std::string(500, ']');
   auto g = parseFxkitJson(
       withNode(R"({"name": "y", "op": "call_function", "target": "f", "args": )" + deep + "}"),
       "deep.json");
   ASSERT_FALSE(g);
-  EXPECT_NE(g.error().message.find("nested deeper"), std::string::npos) << g.error().str();
+  EXPECT_NE(g.error().message.find("arguments nested deeper than 200 levels"), std::string::npos)
+      << g.error().str();
   // The writer handles any depth (built bottom-up with moves: copies would be quadratic).
   constexpr size_t kDepth = 20000;
   auto nested = [](size_t depth) {
@@ -528,9 +532,10 @@ TEST(Json, SubmoduleDepthLimit) {
   for (int i = 0; i < 257; ++i)
     at = text.find(R"({"module")", at + 1);
   expectError(text, "submodules nested more than 256 levels deep", 1, static_cast<int>(at) + 1);
+  // (Far more is refused before any reading: JSON nested deeper than maxJsonDepth().)
   auto deep = parseFxkitJson(nestedDocument(100000), "deeper.json");
   ASSERT_FALSE(deep);
-  EXPECT_NE(deep.error().message.find("nested more than 256 levels"), std::string::npos)
+  EXPECT_NE(deep.error().message.find("JSON nested deeper than 1000 levels"), std::string::npos)
       << deep.error().str();
 }
 
@@ -722,4 +727,91 @@ TEST(Json, LargeGraphSpeed) {
     EXPECT_LT(writeS, 5.0);
     EXPECT_LT(readS, 10.0);
   }
+}
+
+// ---- nesting depth: every JSON input is depth-checked before any DOM exists (issue 19) ----
+
+namespace {
+
+/// `{"zz":[[...]],"yy":1}` with `depth` arrays inside the object (depth + 1 levels in all).
+std::string deepArrays(size_t depth) {
+  return R"({"zz":)" + std::string(depth, '[') + std::string(depth, ']') + R"(,"yy":1})";
+}
+
+} // namespace
+
+TEST(JsonDepth, CountsBracketsOutsideStrings) {
+  using json::checkJsonDepth;
+  EXPECT_TRUE(checkJsonDepth("", "a.json", 1));
+  EXPECT_TRUE(checkJsonDepth("[[]]", "a.json", 2));
+  Status s = checkJsonDepth("[[[]]]", "a.json", 2);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().loc.file, "a.json");
+  EXPECT_EQ(s.error().loc.line, 1);
+  EXPECT_EQ(s.error().loc.col, 3);
+  EXPECT_NE(s.error().message.find("JSON nested deeper than 2 levels"), std::string::npos);
+  EXPECT_NE(s.error().message.find("FXKIT_JSON_MAX_DEPTH"), std::string::npos);
+  // Brackets inside strings do not count; an escaped quote does not end a string, an escaped
+  // backslash before the quote does.
+  EXPECT_TRUE(checkJsonDepth(R"(["[[[[{{{{", "\"[[[[", "\\", "x"])", "a.json", 1));
+  Status t = checkJsonDepth(R"(["\\", [[1]]])", "a.json", 2);
+  ASSERT_FALSE(t);
+  EXPECT_EQ(t.error().loc.col, 9);
+  // Objects count as arrays do; the location is the bracket's line and column.
+  Status u = checkJsonDepth("{\n \"a\": {\"b\":\n  [1]}}", "b.json", 2);
+  ASSERT_FALSE(u);
+  EXPECT_EQ(u.error().loc.line, 3);
+  EXPECT_EQ(u.error().loc.col, 3);
+  // Stray closers (a syntax error the parser reports) do not hide depth; an unterminated
+  // string ends the scan.
+  EXPECT_FALSE(checkJsonDepth("]]]][[[", "a.json", 2));
+  EXPECT_TRUE(checkJsonDepth(R"(["[[[[)", "a.json", 1));
+  if (!std::getenv("FXKIT_JSON_MAX_DEPTH"))
+    EXPECT_EQ(json::maxJsonDepth(), json::kDefaultMaxJsonDepth);
+  EXPECT_EQ(json::kDefaultMaxJsonDepth, 1000u);
+}
+
+TEST(JsonDepth, ParseJsonRefusesDeepDocumentsAtTheLimit) {
+  if (json::maxJsonDepth() != 1000)
+    GTEST_SKIP() << "FXKIT_JSON_MAX_DEPTH is set";
+  EXPECT_TRUE(json::parseJson(deepArrays(999), "ok.json")); // 1000 levels
+  auto bad = json::parseJson(deepArrays(1000), "d.json");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().loc.line, 1);
+  EXPECT_EQ(bad.error().loc.col, 6 + 1000); // the 1000th '[' is the 1001st level
+  // The reproducer of issue 19 (50k+ levels exhausted the stack): an error, not a crash.
+  auto deep = json::parseJson(deepArrays(100000), "d.json");
+  ASSERT_FALSE(deep);
+  EXPECT_EQ(deep.error().loc.col, 6 + 1000);
+}
+
+TEST(JsonDepth, FxkitJsonAndNodesJsonRefuseDeepDocuments) {
+  // A deep value in a field that is kept as a DOM and printed in the message (`version`)
+  // crashed; so did any other deep field. Now: a located error.
+  std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  std::string doc = R"({"format": "fxkit.graph", "version": )" + deep + R"(, "nodes": []})";
+  expectError(doc, "JSON nested deeper than 1000 levels", 1, 38 + 999);
+  expectError(
+      withNode(R"({"name": "y", "op": "call_function", "target": "f", "args": )" + deep + "}"),
+      "JSON nested deeper than 1000 levels", 6, 65 + 997);
+  Graph g = makeSidecarGraph();
+  Status st = attachNodesJson(g, deepArrays(100000), "x.nodes.json");
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("JSON nested deeper than 1000 levels"), std::string::npos)
+      << st.error().str();
+  EXPECT_EQ(st.error().loc.file, "x.nodes.json");
+  EXPECT_EQ(st.error().loc.col, 6 + 1000);
+  st = attachNodesJson(g, "[" + deepArrays(100000) + "]", "x.nodes.json");
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().loc.col, 7 + 999);
+}
+
+// ---- text fxkit writes must read back (issue 19, item 10) ----
+
+TEST(Json, EmptyTargetIsALocatedError) {
+  expectError(
+      withNode(R"({"name": "y", "op": "call_function", "target": "", "args": [{"node": "x"}]})"),
+      "node 'y' (nodes[1]): empty target", 6, 52);
+  expectError(withNode(R"({"name": "y", "op": "call_function", "target": "a\nb"})"),
+              "node 'y' (nodes[1]): target spans lines", 6, 52);
 }

@@ -179,9 +179,17 @@ TEST(Provenance, MalformedFilesFailWithTheirLocation) {
 }
 
 TEST(Provenance, DeepNestingIsAnErrorNotACrash) {
-  std::string deep(200000, '[');
-  deep += std::string(200000, ']');
-  Error e = parseError(deep);
+  // Far too deep: refused before parsing (json::checkJsonDepth), at the bracket one too deep.
+  std::string deeper(200000, '[');
+  deeper += std::string(200000, ']');
+  Error e = parseError(R"({"k": )" + deeper + "}");
+  EXPECT_NE(e.message.find("JSON nested deeper than 1000 levels"), std::string::npos) << e.message;
+  EXPECT_EQ(e.loc.line, 1);
+  EXPECT_EQ(e.loc.col, 7 + 999);
+  // Within the limit, the reader's own type checks.
+  std::string deep(900, '[');
+  deep += std::string(900, ']');
+  e = parseError(deep);
   EXPECT_NE(e.message.find("must be a JSON object"), std::string::npos) << e.message;
   e = parseError(R"({"cppCodeToPost": {"k:1": )" + deep + "}}");
   EXPECT_NE(e.message.find("must be a name (a string), not array"), std::string::npos) << e.message;

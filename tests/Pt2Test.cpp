@@ -677,6 +677,16 @@ TEST(Pt2Errors, AreLocated) {
   EXPECT_FALSE(importPt2("PK\x03\x04 not really", "z.pt2"));
 }
 
+TEST(Pt2Errors, DeepJsonIsALocatedErrorNotACrash) {
+  std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  auto g = importPt2(archiveWith(R"({"graph_module": )" + deep + "}"), "deep.pt2");
+  ASSERT_FALSE(g);
+  EXPECT_EQ(g.error().loc.file, "deep.pt2[hand/models/model.json]");
+  EXPECT_NE(g.error().message.find("JSON nested deeper than 1000 levels"), std::string::npos)
+      << g.error().str();
+  EXPECT_EQ(g.error().loc.col, 18 + 999);
+}
+
 TEST(Pt2Errors, MissingPayloadIsKeptAsAReasonNotAnImportError) {
   zip::Writer w;
   w.add("m/models/model.json", handBuiltProgram().dump());

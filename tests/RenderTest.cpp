@@ -350,6 +350,32 @@ TEST(GraphvizRender, BadDotIsAnErrorWithGraphvizsMessage) {
   EXPECT_NE(bytes.error().str().find("graphviz"), std::string::npos);
 }
 
+// Reduced from `compile --to svg --fusion` of the corpus resnet_block: Graphviz 2.43's
+// gvFreeLayout double-frees on this clustered graph with edge labels (SIGABRT when it ran in
+// process). Rendered twice: the process and the next picture survive the first.
+TEST(GraphvizRender, ClusteredGraphWithEdgeLabelsRendersRepeatedly) {
+  if (!haveGraphviz())
+    GTEST_SKIP() << "built without libgvc";
+  std::string dot = "digraph g {\n  subgraph cluster_k1 {\n  }\n  subgraph cluster_k3 {\n"
+                    "    op4 [style=filled, fillcolor=white];\n  }\n";
+  for (const char *edge :
+       {"p4 -> op1",     "p5 -> op1",    "op1 -> op2",    "p7 -> op2",     "p2 -> op3",
+        "op2 -> op3",    "p8 -> op3",    "p9 -> op3",     "p10 -> op3",    "op3 -> op4",
+        "op3 -> output", "p2 -> output", "p4 -> output",  "p5 -> output",  "p7 -> output",
+        "p8 -> output",  "p9 -> output", "p10 -> output", "op1 -> output", "op2 -> output",
+        "op4 -> output"})
+    dot += "  " + std::string(edge) + " [label=x];\n";
+  dot += "}\n";
+  for (int round = 0; round < 2; ++round) {
+    auto svg = renderDot(dot, ImageFormat::Svg);
+    ASSERT_TRUE(svg) << svg.error().str();
+    EXPECT_NE(svg->find("<title>op4</title>"), std::string::npos);
+    EXPECT_NE(svg->find("<title>cluster_k3</title>"), std::string::npos);
+    EXPECT_NE(svg->find("<title>op4&#45;&gt;output</title>"), std::string::npos);
+    EXPECT_EQ(svg->rfind("</svg>"), svg->size() - 7) << svg->substr(svg->size() - 20);
+  }
+}
+
 TEST(DotWriter, InputsWithManyUsersAreDrawnBesideEachUser) {
   std::string text = "graph():\n    %w : [num_users=10] = placeholder[target=w]\n";
   std::string prev = "w";

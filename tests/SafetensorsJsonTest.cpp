@@ -55,7 +55,8 @@ std::string parseError(const std::string &bytes) {
   if (f)
     return "<parsed without error>";
   EXPECT_EQ(f.error().loc.file, "bad.safetensors");
-  EXPECT_EQ(f.error().str().rfind("bad.safetensors: error: ", 0), 0u) << f.error().str();
+  // Errors in the JSON header carry its line and column (bad.safetensors:1:6: error: ...).
+  EXPECT_EQ(f.error().str().rfind("bad.safetensors:", 0), 0u) << f.error().str();
   return f.error().message;
 }
 
@@ -253,6 +254,24 @@ TEST(Safetensors, RejectsTruncatedFiles) {
   EXPECT_CONTAINS(parseError(good.substr(0, 40)), "header length 136 goes beyond the end of "
                                                   "the file (32 bytes follow the length)");
   EXPECT_CONTAINS(parseError(good + "xyz"), "data section has 12 bytes but the tensors cover 9");
+}
+
+TEST(Safetensors, DeepHeaderIsALocatedErrorNotACrash) {
+  // Issue 19's reproducer: 100k nested arrays in the header exhausted the stack.
+  std::string header =
+      R"({"zz":)" + std::string(100000, '[') + std::string(100000, ']') + R"(,"yy":1})";
+  Expected<SafetensorsFile> f = parseSafetensors(makeFile(header, ""), "deep.safetensors");
+  ASSERT_FALSE(f);
+  EXPECT_CONTAINS(f.error().message,
+                  "safetensors header is not valid JSON: JSON nested deeper than 1000 levels");
+  EXPECT_EQ(f.error().loc.file, "deep.safetensors");
+  EXPECT_EQ(f.error().loc.line, 1);   // within the header
+  EXPECT_EQ(f.error().loc.col, 1006); // the '[' at level 1001
+  // Syntax errors are located in the header too.
+  Expected<SafetensorsFile> g = parseSafetensors(makeFile("{\n \"a\": ]}", ""), "s.safetensors");
+  ASSERT_FALSE(g);
+  EXPECT_EQ(g.error().loc.line, 2);
+  EXPECT_EQ(g.error().loc.col, 7);
 }
 
 TEST(Safetensors, RejectsBadHeaderLengthAndJson) {

@@ -205,9 +205,7 @@ TEST(SymbolicOps, BackedScalarArithmeticCompilesOnEveryBackend) {
 )";
   DifferentialOptions options;
   options.llvm = true;
-  // Known gap (issue 18): FX text does not yet print symbolic values of typed nodes
-  // (`%s : Sym(s0)`), so the typed text round trip drops `s`'s value; the backends are checked.
-  options.formats = false;
+  // The text formats too: typed FX text carries the symbolic values (`%s : Sym(s0)`).
   for (int64_t s0 : {2, 5, 8}) {
     auto failure = checkGraphDifferentially(text, {{"s0", s0}}, options);
     EXPECT_FALSE(failure) << "s0 = " << s0 << ": " << diffStageName(failure->stage) << ": "

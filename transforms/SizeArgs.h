@@ -8,6 +8,8 @@
 #include "ir/loop/Kernel.h"
 #include "ir/loop/LoopIR.h"
 
+#include <string_view>
+
 namespace fxkit {
 
 /// Fills Kernel::symbolArgs and Kernel::sizeArgs of every generated kernel. Returns whether any

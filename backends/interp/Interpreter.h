@@ -10,6 +10,7 @@
 #include "ir/SymExpr.h"
 
 #include <csignal>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>

@@ -13,6 +13,7 @@
 #include "ir/Tensor.h"
 #include "ir/ops/OpRegistry.h"
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>

@@ -4,8 +4,10 @@
 
 #include "backends/interp/KernelContext.h"
 
+#include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace fxkit::kernels {
 

@@ -6,6 +6,7 @@
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "ir/Error.h"
 
+#include <cstdint>
 #include <string>
 
 namespace fxkit::llvmjit {

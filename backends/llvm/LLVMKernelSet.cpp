@@ -7,6 +7,7 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <algorithm>
@@ -35,7 +36,7 @@ std::string llvmMessage(llvm::Error err) { return llvm::toString(std::move(err))
 struct Definition {
   GeneratedKernel kernel;
   std::string unit; ///< the translation unit
-  std::string cacheKey;
+  opencl::CacheKey cacheKey;
   KernelEntryFn entry = nullptr;
   std::promise<Status> built;
   std::shared_future<Status> ready = built.get_future().share();
@@ -57,7 +58,7 @@ int64_t rowsPerGroup(int64_t xnumel, int64_t rnumel, size_t threads) {
 struct LLVMKernelSet::Impl {
   LLVMOptions options;
   std::string buildOptions;
-  opencl::KernelCache cache;
+  opencl::KernelCache cache{"", false}; ///< replaced by load() (a disabled one touches nothing)
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::mutex jitMutex;
   std::vector<std::unique_ptr<Definition>> definitions;
@@ -83,41 +84,110 @@ struct LLVMKernelSet::Impl {
     }
   }
   Status build(Definition &d);
+  Status compile(Definition &d, std::vector<char> &object);
+  Status link(Definition &d, const std::vector<char> &object, bool fresh);
 };
+
+namespace {
+
+/// Why a cached object cannot be this kernel's: empty when it parses as an object file and
+/// defines `entry`. Checked before the JIT sees it, so a wrong object never reaches the linker.
+std::string objectProblem(const std::vector<char> &object, const std::string &entry) {
+  llvm::MemoryBufferRef ref(llvm::StringRef(object.data(), object.size()), "cached");
+  auto file = llvm::object::ObjectFile::createObjectFile(ref);
+  if (!file)
+    return "not an object file: " + llvmMessage(file.takeError());
+  for (const llvm::object::SymbolRef &sym : (*file)->symbols()) {
+    auto name = sym.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    auto flags = sym.getFlags();
+    if (!flags) {
+      llvm::consumeError(flags.takeError());
+      continue;
+    }
+    if (*name == entry && !(*flags & llvm::object::SymbolRef::SF_Undefined))
+      return "";
+  }
+  return "it does not define " + entry;
+}
+
+} // namespace
+
+Status LLVMKernelSet::Impl::compile(Definition &d, std::vector<char> &object) {
+  // Diagnostics name the file the source is written to when compilation fails.
+  std::string path =
+      (std::filesystem::temp_directory_path() / ("fxkit-" + d.cacheKey.file + ".cl")).string();
+  CompileRequest request{d.unit, path, buildOptions, {entryName(d.kernel)}};
+  auto compiled = compileToObject(request);
+  if (!compiled) {
+    std::ofstream(path) << d.unit;
+    return Error("kernel " + d.kernel.name + " does not compile for " + hostTarget().str() +
+                 "; source: " + path + "\n" + compiled.error().message);
+  }
+  object = compiled.take();
+  // Best effort: a full disk only costs time; the failure is counted for a warning.
+  if (Status st =
+          cache.storeBinary(d.cacheKey, std::vector<unsigned char>(object.begin(), object.end()));
+      !st) {
+    std::lock_guard<std::mutex> lock(statsMutex);
+    if (stats.cacheWriteFailures++ == 0)
+      stats.cacheWriteError = st.error().message;
+  }
+  return Status::ok();
+}
+
+Status LLVMKernelSet::Impl::link(Definition &d, const std::vector<char> &object, bool fresh) {
+  std::lock_guard<std::mutex> lock(jitMutex);
+  // `fresh`: after a cached object failed to link, its symbols may linger in the main
+  // library; the rebuilt object goes into a library of its own, which sees the process's.
+  llvm::orc::JITDylib *lib = &jit->getMainJITDylib();
+  if (fresh) {
+    auto created = jit->createJITDylib("rebuilt-" + d.cacheKey.file);
+    if (!created)
+      return Error("kernel " + d.kernel.name + ": " + llvmMessage(created.takeError()));
+    lib = &*created;
+    auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+        jit->getDataLayout().getGlobalPrefix());
+    if (!process)
+      return Error("LLVM JIT: " + llvmMessage(process.takeError()));
+    lib->addGenerator(std::move(*process));
+  }
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object.data(), object.size()),
+                                                     d.cacheKey.file + ".o");
+  if (llvm::Error err = jit->addObjectFile(*lib, std::move(buffer)))
+    return Error("kernel " + d.kernel.name +
+                 ": the JIT refuses its object: " + llvmMessage(std::move(err)));
+  auto symbol = jit->lookup(*lib, entryName(d.kernel));
+  if (!symbol)
+    return Error("kernel " + d.kernel.name + ": " + llvmMessage(symbol.takeError()));
+  d.entry = symbol->toPtr<KernelEntryFn>();
+  return Status::ok();
+}
 
 Status LLVMKernelSet::Impl::build(Definition &d) {
   auto t0 = std::chrono::steady_clock::now();
-  const std::string &name = d.kernel.name;
   std::vector<char> object;
-  bool fromCache = false;
+  bool fromCache = false, rebuilt = false;
   if (auto cached = cache.loadBinary(d.cacheKey)) {
     object.assign(cached->begin(), cached->end());
-    fromCache = true;
-  } else {
-    // Diagnostics name the file the source is written to when compilation fails.
-    std::string path =
-        (std::filesystem::temp_directory_path() / ("fxkit-" + d.cacheKey + ".cl")).string();
-    CompileRequest request{d.unit, path, buildOptions, {entryName(d.kernel)}};
-    auto compiled = compileToObject(request);
-    if (!compiled) {
-      std::ofstream(path) << d.unit;
-      return Error("kernel " + name + " does not compile for " + hostTarget().str() +
-                   "; source: " + path + "\n" + compiled.error().message);
+    if (std::string why = objectProblem(object, entryName(d.kernel)); !why.empty()) {
+      cache.evictBinary(d.cacheKey, why);
+    } else if (Status linked = link(d, object, false); !linked) {
+      // An object that verified but does not link: evicted and rebuilt once, below.
+      cache.evictBinary(d.cacheKey, linked.error().message);
+      rebuilt = true;
+    } else {
+      fromCache = true;
     }
-    object = compiled.take();
-    (void)cache.storeBinary(d.cacheKey, std::vector<unsigned char>(object.begin(), object.end()));
   }
-  {
-    std::lock_guard<std::mutex> lock(jitMutex);
-    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
-        llvm::StringRef(object.data(), object.size()), d.cacheKey + ".o");
-    if (llvm::Error err = jit->addObjectFile(std::move(buffer)))
-      return Error("kernel " + name +
-                   ": the JIT refuses its object: " + llvmMessage(std::move(err)));
-    auto symbol = jit->lookup(entryName(d.kernel));
-    if (!symbol)
-      return Error("kernel " + name + ": " + llvmMessage(symbol.takeError()));
-    d.entry = symbol->toPtr<KernelEntryFn>();
+  if (!fromCache) {
+    if (Status st = compile(d, object); !st)
+      return st;
+    if (Status st = link(d, object, rebuilt); !st)
+      return st;
   }
   std::lock_guard<std::mutex> lock(statsMutex);
   (fromCache ? stats.kernelsFromCache : stats.kernelsCompiled)++;
@@ -155,7 +225,7 @@ LLVMKernelSet::load(std::vector<GeneratedKernel> definitions, std::string buildO
     d->unit = unit.take();
     std::string identity =
         d->unit + "\n" + im.buildOptions + "\n" + host.str() + "\n" + host.features;
-    d->cacheKey = "llvm-" + k.name + "-" + opencl::hashHex(opencl::stableHash(identity));
+    d->cacheKey = opencl::CacheKey::of("llvm-" + k.name, identity);
     d->kernel = std::move(k);
     im.definitions.push_back(std::move(d));
   }

@@ -21,9 +21,11 @@ struct LLVMStats {
   int matrixProducts = 0;   ///< extern mm/addmm/bmm run by HostBlas
   int hostExterns = 0;      ///< extern ops run with the reference kernels
   int corruptCacheEntries = 0;
-  double compileSeconds = 0; ///< time spent compiling or loading (worker threads, summed)
-  double waitSeconds = 0;    ///< time runs waited for compilation
-  double kernelSeconds = 0;  ///< wall time of generated kernel launches (with profile)
+  int cacheWriteFailures = 0;  ///< objects not stored (full disk, unwritable folder)
+  std::string cacheWriteError; ///< the first such failure, for a warning
+  double compileSeconds = 0;   ///< time spent compiling or loading (worker threads, summed)
+  double waitSeconds = 0;      ///< time runs waited for compilation
+  double kernelSeconds = 0;    ///< wall time of generated kernel launches (with profile)
 };
 
 } // namespace fxkit::llvmjit

@@ -3,7 +3,7 @@
 /// the shell's `render`. A graph the compiler passes lowered and fused (its CompilationState)
 /// is drawn as its compiled loop program (exporters/ProgramDot.h: kernels as clusters,
 /// refused fusions); any other graph, wrapper graphs imported from Inductor included, as
-/// itself (exporters/DotWriter.h). SVG, PNG and PDF are laid out in-process by libgvc
+/// itself (exporters/DotWriter.h). SVG, PNG and PDF are laid out by libgvc in a child process
 /// (exporters/GraphvizRender.h); large pictures get the cheap layout (RenderOptions).
 
 #include "exporters/MemoryTimeline.h"

@@ -29,6 +29,7 @@
 #include "ir/Error.h"
 #include "ir/Graph.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>

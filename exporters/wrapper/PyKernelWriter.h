@@ -10,6 +10,7 @@
 #include "ir/loop/Kernel.h"
 #include "ir/loop/LoopIR.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 

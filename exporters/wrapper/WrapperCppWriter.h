@@ -18,6 +18,7 @@
 #include "ir/loop/MemoryPlan.h"
 
 #include <string>
+#include <string_view>
 
 namespace fxkit {
 

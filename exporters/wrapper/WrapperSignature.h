@@ -5,7 +5,9 @@
 
 #include "ir/loop/LoopIR.h"
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fxkit {

@@ -6,6 +6,7 @@
 #include "importers/inductor/PyStatements.h"
 
 #include <map>
+#include <string_view>
 
 namespace fxkit::inductor {
 

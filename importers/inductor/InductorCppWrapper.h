@@ -55,6 +55,8 @@
 
 #include "importers/inductor/InductorWrapper.h"
 
+#include <string_view>
+
 namespace fxkit {
 
 /// True for Inductor's C++ wrapper code: `cpp_wrapper_src` and `inductor_entry_impl`.

@@ -7,7 +7,9 @@
 #include "importers/inductor/PyExpr.h"
 #include "ir/Error.h"
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fxkit::inductor {

@@ -54,6 +54,7 @@
 #include "ir/Graph.h"
 #include "ir/TensorType.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>

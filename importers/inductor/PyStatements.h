@@ -6,8 +6,10 @@
 
 #include "importers/inductor/PyExpr.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fxkit::inductor {

@@ -331,6 +331,13 @@ Status Reader::readNode(const Json &j, size_t index) {
     return s;
   if (Status s = field(target, "target", true); !s)
     return s;
+  // FX text prints the target bare (`[target=...]`): an empty one, or one with a line break,
+  // prints text that no FX reader (fxkit's or a person's) reads back.
+  if (const std::string &t = target->get_ref<const std::string &>();
+      t.empty() || t.find_first_of("\n\r") != std::string::npos) {
+    path_.push_back("target");
+    return fail(t.empty() ? "empty target" : "target spans lines");
+  }
   if (Status s = field(type, "type", false); !s)
     return s;
   auto opKind = parseOpKind(op->get_ref<const std::string &>());
@@ -559,6 +566,10 @@ private:
 };
 
 Expected<Graph> Reader::read() {
+  // The streaming reader's own limits (arguments, submodules) hold for what it decodes, but
+  // other fields are kept as DOMs and printed in messages: refuse extreme nesting first.
+  if (Status s = json::checkJsonDepth(text_, file_); !s)
+    return s.takeError();
   SaxReader sax(*this);
   Json::sax_parse(text_.begin(), text_.end(), &sax);
   if (sax.syntaxError) {

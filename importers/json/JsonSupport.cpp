@@ -3,6 +3,8 @@
 #include "importers/PyLexer.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
 
 namespace fxkit::json {
 
@@ -99,7 +101,48 @@ size_t skipValue(std::string_view t, size_t p) {
 
 } // namespace
 
+size_t maxJsonDepth() {
+  static const size_t depth = [] {
+    const char *v = std::getenv("FXKIT_JSON_MAX_DEPTH");
+    size_t n = 0;
+    if (v && *v) {
+      std::string_view s(v);
+      auto r = std::from_chars(s.data(), s.data() + s.size(), n);
+      if (r.ec == std::errc() && r.ptr == s.data() + s.size() && n > 0)
+        return n;
+    }
+    return kDefaultMaxJsonDepth;
+  }();
+  return depth;
+}
+
+Status checkJsonDepth(std::string_view text, const std::string &fileName, size_t maxDepth) {
+  size_t depth = 0;
+  const size_t n = text.size();
+  for (size_t i = 0; i < n; ++i) {
+    char c = text[i];
+    if (c == '"') {
+      // Skip the string: a backslash escapes the next byte (\" and \\ included); an
+      // unterminated string ends the scan (the parser reports it).
+      for (++i; i < n && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '[' || c == '{') {
+      if (++depth > maxDepth)
+        return Status(errorAt("JSON nested deeper than " + std::to_string(maxDepth) +
+                                  " levels (arrays and objects; the limit is set by "
+                                  "FXKIT_JSON_MAX_DEPTH)",
+                              text, i, fileName));
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return Status::ok();
+}
+
 Expected<Json> parseJson(std::string_view text, const std::string &fileName) {
+  if (Status st = checkJsonDepth(text, fileName); !st)
+    return st.takeError();
   Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (!j.is_discarded())
     return j;

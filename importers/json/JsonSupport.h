@@ -36,7 +36,28 @@ using Path = std::vector<PathStep>;
 Error errorAt(std::string message, std::string_view text, size_t offset,
               const std::string &fileName);
 
-/// Parses `text`; a syntax error (empty and truncated input included) carries file:line:col.
+/// Default of maxJsonDepth(). Every document fxkit writes nests far less (a graph at the
+/// deepest submodule nesting fxkit reads, 256 levels, with arguments at their deepest, 200
+/// levels, stays under 1000), while a DOM this deep is still safe for nlohmann's recursive
+/// copies, comparisons and dump() on any thread's stack.
+inline constexpr size_t kDefaultMaxJsonDepth = 1000;
+
+/// Deepest nesting of arrays and objects that fxkit's JSON readers accept: the environment
+/// variable FXKIT_JSON_MAX_DEPTH (a positive integer) where set, else kDefaultMaxJsonDepth.
+/// Read once per process.
+size_t maxJsonDepth();
+
+/// Refuses `text` when its arrays and objects nest deeper than `maxDepth`, with an error at the
+/// bracket that goes one level too deep (file:line:col). A linear scan without recursion that
+/// skips strings (escapes included) and checks nothing else: it runs before any parse, because
+/// nlohmann's DOM is recursive to copy, compare, print and check, and ~50k levels exhaust the
+/// stack. Every JSON input fxkit reads (fxkit JSON, nodes.json, safetensors headers, pt2
+/// archives, provenance maps, meta.json) goes through here, mostly via parseJson.
+Status checkJsonDepth(std::string_view text, const std::string &fileName,
+                      size_t maxDepth = maxJsonDepth());
+
+/// Parses `text`; a syntax error (empty and truncated input included) carries file:line:col,
+/// and so does nesting deeper than maxJsonDepth() (checkJsonDepth, before the parse).
 Expected<Json> parseJson(std::string_view text, const std::string &fileName);
 
 /// nlohmann's exception text without its "[json.exception...] parse error at ...: " prefix

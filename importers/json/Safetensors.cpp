@@ -1,5 +1,7 @@
 #include "importers/json/Safetensors.h"
 
+#include "importers/json/JsonSupport.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -11,7 +13,7 @@
 namespace fxkit {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using json::Json;
 
 struct CodeEntry {
   std::string_view code;
@@ -85,13 +87,14 @@ Expected<SafetensorsFile> parseSafetensors(std::string_view bytes, std::string_v
   std::string_view headerText = bytes.substr(8, headerLen);
   std::string_view data = bytes.substr(8 + headerLen);
 
-  Json header;
-  try {
-    header = Json::parse(headerText);
-  } catch (const Json::exception &e) {
-    // nlohmann's message carries the byte position within the header.
-    return fileError(fileName, std::string("safetensors header is not valid JSON: ") + e.what());
+  // Lines and columns count within the header (the JSON after the 8-byte length).
+  auto parsed = json::parseJson(headerText, std::string(fileName));
+  if (!parsed) {
+    Error e = parsed.takeError();
+    e.message = "safetensors header is not valid JSON: " + e.message;
+    return e;
   }
+  Json header = parsed.take();
   if (!header.is_object())
     return fileError(fileName, std::string("safetensors header is a JSON ") + header.type_name() +
                                    ", expected an object of tensors");

@@ -6,7 +6,9 @@
 #include "ir/SymExpr.h"
 #include "ir/loop/LoopIR.h"
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fxkit::loop {

@@ -16,6 +16,7 @@
 #include "ir/Graph.h"
 #include "ir/ops/OpRegistry.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>

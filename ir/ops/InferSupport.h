@@ -6,6 +6,7 @@
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
 
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <string_view>

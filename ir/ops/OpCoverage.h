@@ -4,6 +4,7 @@
 
 #include "ir/ops/OpRegistry.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -14,6 +14,7 @@
 #include "ir/Error.h"
 #include "ir/Node.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>

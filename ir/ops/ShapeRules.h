@@ -13,6 +13,7 @@
 #include "ir/SymExpr.h"
 #include "ir/TensorType.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -81,6 +81,24 @@ expect_exit 0 "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/int" --to json
 expect_err "converted 40, failed 0"
 diff -r "$WORK/want" "$WORK/int" >/dev/null || fail "the run after SIGINT differs from an uninterrupted one"
 
+# SIGHUP (a closed terminal or ssh session) stops a batch the same way.
+FXKIT_FAULT=slow "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/hup" --to json --jobs 2 \
+  >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+for _ in $(seq 1 200); do
+  [ -n "$(ls -A "$WORK/hup" 2>/dev/null)" ] && break
+  sleep 0.05
+done
+kill -HUP "$pid"
+wait "$pid"
+code=$?
+[ "$code" -eq 130 ] || fail "a batch stopped by SIGHUP exited $code, expected 130"
+expect_err "interrupted: converted"
+for f in "$WORK"/hup/*.json; do
+  [ -e "$f" ] && { cmp -s "$f" "$WORK/want/$(basename "$f")" || fail "partial output $f after SIGHUP"; }
+done
+no_temp_files "$WORK/hup"
+
 # ---- OpenCL faults (need a device). ----
 if "$FXKIT" devices | grep -q "no OpenCL devices"; then
   echo "no OpenCL device: OpenCL faults not checked"

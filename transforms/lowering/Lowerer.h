@@ -8,10 +8,12 @@
 #include "ir/loop/LoopIR.h"
 #include "ir/ops/OpRegistry.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 

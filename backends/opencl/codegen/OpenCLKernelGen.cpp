@@ -5,6 +5,7 @@
 #include "transforms/SizeArgs.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cinttypes>
 #include <cmath>
@@ -378,6 +379,49 @@ struct Value {
   int scope = kRowScope;
 };
 
+/// Statements (each line indented by `pad`) merging the Welford state b = (mean, m2, n) into
+/// a = (mean, m2, n), lvalues of type T: the one home of the merge (vector blocks, cascade
+/// levels, lanes). As ATen's WelfordOps::combine, an empty side leaves the other unchanged, so
+/// no zero weight multiplies a squared difference that overflowed (inf * 0 = NaN where the
+/// answer is exact: a constant row of 2e19 has variance 0); and the squared difference is
+/// scaled before its second factor, delta * (delta * (na * nb / n)), na * nb / n >= 1/2, so an
+/// intermediate overflows only where the merged m2 itself does.
+std::string welfordCombine(const std::string &T, const std::string &pad,
+                           const std::array<std::string, 3> &a,
+                           const std::array<std::string, 3> &b) {
+  std::string out;
+  out += pad + "{\n";
+  out += pad + "  const " + T + " fx_na = " + a[2] + ", fx_nb = " + b[2] + ";\n";
+  out += pad + "  if (fx_na == 0) {\n";
+  out += pad + "    " + a[0] + " = " + b[0] + ";\n";
+  out += pad + "    " + a[1] + " = " + b[1] + ";\n";
+  out += pad + "    " + a[2] + " = fx_nb;\n";
+  out += pad + "  } else if (fx_nb != 0) {\n";
+  out += pad + "    const " + T + " fx_nn = fx_na + fx_nb;\n";
+  out += pad + "    const " + T + " fx_f = fx_nb / fx_nn;\n";
+  out += pad + "    const " + T + " fx_delta = " + b[0] + " - " + a[0] + ";\n";
+  out += pad + "    " + a[0] + " = " + a[0] + " + fx_delta * fx_f;\n";
+  out += pad + "    " + a[1] + " = " + a[1] + " + " + b[1] +
+         " + fx_delta * (fx_delta * (fx_na * fx_f));\n";
+  out += pad + "    " + a[2] + " = fx_nn;\n";
+  out += pad + "  }\n";
+  out += pad + "}\n";
+  return out;
+}
+
+/// Cascade summation (ATen's cascade_sum, SumKernel.cpp): a float sum or Welford state over a
+/// long row is not one serial accumulator, whose rounding error grows with the row's length
+/// (2^25 ones summed in float32 stop at 2^24), but three levels: each lane's points in blocks
+/// of fx_cb points, blocks in groups of fx_cb, groups into the running total. fx_cb is a power
+/// of two, at least kCascadeMinBlock and at least the cube root of a lane's points, so no level
+/// adds more than about max(kCascadeMinBlock, cbrt(points)) terms. The level of a state: its
+/// accumulators' names are the total's with this suffix (`acc3_b`, `acc3_b_mean`).
+constexpr const char *kCascadeBlock = "_b", *kCascadeGroup = "_g";
+/// Points per lane below which a row is one block: long enough that the block bookkeeping is
+/// noise next to the adds, short enough that a block's serial sum stays accurate.
+constexpr int kCascadeMinBlock = 256;
+static_assert(kCascadeMinBlock % kVectorWidth == 0, "vector steps must tile a block");
+
 /// The register components of one reduction's running state.
 struct ReductionState {
   std::vector<std::string> names; ///< accumulators (Welford: mean, m2, weight)
@@ -385,6 +429,35 @@ struct ReductionState {
   /// Per component where they differ (an arg reduction's index is a long); empty: `type`.
   std::vector<std::string> types;
   const std::string &typeOf(size_t c) const { return types.empty() ? type : types[c]; }
+  /// Summed in cascade (a float Sum, Mean or VarMean; see kCascadeBlock): the loop's points
+  /// update the block level's accumulators, the levels merge up into `names`.
+  bool cascade = false;
+  ReductionKind kind = ReductionKind::Sum;
+  /// The accumulators of cascade level `suffix` ("": the total, `names`).
+  std::vector<std::string> level(const std::string &suffix) const {
+    if (suffix.empty())
+      return names;
+    if (kind == ReductionKind::VarMean) {
+      std::string base = names[0].substr(0, names[0].size() - 5); // less "_mean"
+      return {base + suffix + "_mean", base + suffix + "_m2", base + suffix + "_n"};
+    }
+    return {names[0] + suffix};
+  }
+  /// Statements adding level `from`'s state into level `to`'s.
+  std::string merge(const std::string &to, const std::string &from, const std::string &pad) const {
+    std::vector<std::string> a = level(to), b = level(from);
+    if (kind == ReductionKind::VarMean)
+      return welfordCombine(type, pad, {a[0], a[1], a[2]}, {b[0], b[1], b[2]});
+    return pad + a[0] + " = " + a[0] + " + " + b[0] + ";\n";
+  }
+  /// The declaration of level `suffix`'s accumulators, all 0.
+  std::string declare(const std::string &suffix, const std::string &pad) const {
+    std::string out = pad + type;
+    std::vector<std::string> l = level(suffix);
+    for (size_t c = 0; c < l.size(); ++c)
+      out += (c ? ", " : " ") + l[c] + " = 0";
+    return out + ";\n";
+  }
 };
 
 /// Whether the point (v, i) beats the best so far (bv, bi) in an arg reduction: a larger
@@ -429,6 +502,12 @@ private:
   bool unitStride(const SymExpr &index, std::string &base);
   Status openLoop();
   Status closeLoop();
+  /// `for (var = start; var < rnumel; var += step) { body }` at indentation `pad`, in the
+  /// cascade's groups and blocks when `cascaded` (the loop's cascaded reductions, whose points
+  /// `body` adds into their block level) is not empty (see kCascadeBlock).
+  std::string cascadeLoop(const std::vector<const ReductionState *> &cascaded,
+                          const std::string &pad, const std::string &var, const std::string &start,
+                          const std::string &step, const std::string &body) const;
   Expected<std::string> scalar(const ScalarInstr &in, const std::vector<std::string> &v, size_t i);
   std::string loadExpr(int32_t b, const std::string &idx);
   std::string storeStmt(int32_t b, const std::string &idx, const std::string &value);
@@ -496,6 +575,7 @@ private:
   std::map<size_t, ReductionState> states_;
   std::string rowBody_, loopBody_, loopPrologue_;
   int maxComponents_ = 0;
+  bool cascadeUsed_ = false; ///< a loop sums in cascade: the kernel computes fx_cb
   bool usesDouble_ = false;
   bool usesInt64Atomics_ = false; ///< an accumulating scatter of a 64-bit type
 };
@@ -919,22 +999,18 @@ std::string KernelEmitter::updateMerges(int scope) const {
       out += "        }\n";
       continue;
     }
+    // The 4 points' mean (scaled before the adds, so 4 large points do not overflow) and
+    // squared deviations, merged into the running state.
     out += "        {\n";
-    out +=
-        "          // The 4 points' mean and squared deviations, merged into the running ones.\n";
-    out += "          const " + T + " fx_bm = (" + v[0] + " + " + v[1] + " + " + v[2] + " + " +
-           v[3] + ") * (" + T + ")0.25;\n";
+    out += "          const " + T + " fx_bm = ((" + v[0] + " * (" + T + ")0.25 + " + v[1] + " * (" +
+           T + ")0.25) + " + v[2] + " * (" + T + ")0.25) + " + v[3] + " * (" + T + ")0.25;\n";
     out += "          const " + T + " fx_d0 = " + v[0] + " - fx_bm, fx_d1 = " + v[1] +
            " - fx_bm, fx_d2 = " + v[2] + " - fx_bm, fx_d3 = " + v[3] + " - fx_bm;\n";
     out += "          const " + T +
            " fx_bm2 = fx_d0 * fx_d0 + fx_d1 * fx_d1 + fx_d2 * fx_d2 + fx_d3 * fx_d3;\n";
-    out += "          const " + T + " fx_nn = " + b + "_n + 4;\n";
-    out += "          const " + T + " fx_f = 4 / fx_nn;\n";
-    out += "          const " + T + " fx_delta = fx_bm - " + b + "_mean;\n";
-    out += "          " + b + "_mean = " + b + "_mean + fx_delta * fx_f;\n";
-    out += "          " + b + "_m2 = " + b + "_m2 + fx_bm2 + fx_delta * fx_delta * " + b +
-           "_n * fx_f;\n";
-    out += "          " + b + "_n = fx_nn;\n";
+    out += "          const " + T + " fx_bn = 4;\n";
+    out += welfordCombine(T, "          ", {b + "_mean", b + "_m2", b + "_n"},
+                          {"fx_bm", "fx_bm2", "fx_bn"});
     out += "        }\n";
   }
   return out;
@@ -1082,6 +1158,38 @@ struct ReductionCode {
   std::vector<std::string> init;
 };
 
+std::string KernelEmitter::cascadeLoop(const std::vector<const ReductionState *> &cascaded,
+                                       const std::string &pad, const std::string &var,
+                                       const std::string &start, const std::string &step,
+                                       const std::string &body) const {
+  if (cascaded.empty())
+    return pad + "for (fx_index_t " + var + " = " + start + "; " + var + " < rnumel; " + var +
+           " += " + step + ") {\n" + body + pad + "}\n";
+  // Groups of fx_cgs reduced indices, blocks of fx_cbs (fx_cb steps of the lane each); the
+  // ends are taken without passing rnumel, so a 32-bit index does not wrap.
+  std::string out;
+  out += pad + "// Cascade summation: blocks of fx_cb points per lane, groups of fx_cb blocks.\n";
+  out += pad + "for (fx_index_t fx_cg = " + start + ", fx_cge; fx_cg < rnumel; fx_cg = fx_cge) {\n";
+  out += pad + "  fx_cge = rnumel - fx_cg > fx_cgs ? fx_cg + fx_cgs : rnumel;\n";
+  for (const ReductionState *st : cascaded)
+    out += st->declare(kCascadeGroup, pad + "  ");
+  out += pad + "  for (fx_index_t fx_cb0 = fx_cg, fx_cbe; fx_cb0 < fx_cge; fx_cb0 = fx_cbe) {\n";
+  out += pad + "    fx_cbe = fx_cge - fx_cb0 > fx_cbs ? fx_cb0 + fx_cbs : fx_cge;\n";
+  for (const ReductionState *st : cascaded)
+    out += st->declare(kCascadeBlock, pad + "    ");
+  out += pad + "    for (fx_index_t " + var + " = fx_cb0; " + var + " < fx_cbe; " + var +
+         " += " + step + ") {\n";
+  out += reindent(body, 4, LoopForm::Looped);
+  out += pad + "    }\n";
+  for (const ReductionState *st : cascaded)
+    out += st->merge(kCascadeGroup, kCascadeBlock, pad + "    ");
+  out += pad + "  }\n";
+  for (const ReductionState *st : cascaded)
+    out += st->merge("", kCascadeGroup, pad + "  ");
+  out += pad + "}\n";
+  return out;
+}
+
 Status KernelEmitter::closeLoop() {
   if (!loopOpen_)
     return Status::ok();
@@ -1110,17 +1218,23 @@ Status KernelEmitter::closeLoop() {
   for (auto it = decls.rbegin(); it != decls.rend(); ++it)
     loop += *it;
   loop += loopBody_;
+  std::vector<const ReductionState *> cascaded;
+  for (size_t i : loopReductions_)
+    if (states_.at(i).cascade)
+      cascaded.push_back(&states_.at(i));
+  cascadeUsed_ = cascadeUsed_ || !cascaded.empty();
   if (persistentK_ == 0 && !vector_) {
-    out += "    for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {\n";
-    out += loop;
-    out += "    }\n";
+    out += cascadeLoop(cascaded, "    ", "rindex", "lane", "fx_L", loop);
   } else {
     std::string branch = "    if";
     if (persistentK_ > 0) {
       // Persistent form: a fixed number of points per lane, unrolled, so that the loads two
-      // loops repeat stay in registers (Inductor's persistent reductions).
+      // loops repeat stay in registers (Inductor's persistent reductions). Few enough points
+      // for one cascade block.
       std::string k = std::to_string(persistentK_);
       out += branch + " (fx_persistent) {\n";
+      for (const ReductionState *st : cascaded)
+        out += st->declare(kCascadeBlock, "      ");
       out += "      #pragma unroll\n";
       out += "      for (int fx_k = 0; fx_k < " + k + "; ++fx_k) {\n";
       out += "        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;\n";
@@ -1128,6 +1242,8 @@ Status KernelEmitter::closeLoop() {
       out += reindent(loop, 4, LoopForm::Persistent);
       out += "        }\n";
       out += "      }\n";
+      for (const ReductionState *st : cascaded)
+        out += st->merge("", kCascadeBlock, "      ");
       branch = "    } else if";
     }
     if (vector_) {
@@ -1135,32 +1251,30 @@ Status KernelEmitter::closeLoop() {
       // loads are 16-byte vectors covering one contiguous span (Triton's size_per_thread).
       std::string w = std::to_string(kVectorWidth);
       out += branch + " (fx_vec) {\n";
-      out += "      for (fx_index_t rbase = (fx_index_t)lane * " + w +
-             "; rbase < rnumel; rbase += (fx_index_t)fx_L * " + w + ") {\n";
-      out += vectorLoads(scope_);
+      std::string body = vectorLoads(scope_);
       for (size_t n = 0; n < rowStores_.size(); ++n)
         if (rowStores_[n].scope == scope_ && rowStores_[n].vector)
-          out += "        float4 fx_vs" + std::to_string(n) + ";\n";
+          body += "        float4 fx_vs" + std::to_string(n) + ";\n";
       for (size_t n = 0; n < rowUpdates_.size(); ++n)
         if (rowUpdates_[n].scope == scope_)
-          out += "        " + rowUpdates_[n].type + " " + rowUpdates_[n].slot(n, 0) + ", " +
-                 rowUpdates_[n].slot(n, 1) + ", " + rowUpdates_[n].slot(n, 2) + ", " +
-                 rowUpdates_[n].slot(n, 3) + ";\n";
+          body += "        " + rowUpdates_[n].type + " " + rowUpdates_[n].slot(n, 0) + ", " +
+                  rowUpdates_[n].slot(n, 1) + ", " + rowUpdates_[n].slot(n, 2) + ", " +
+                  rowUpdates_[n].slot(n, 3) + ";\n";
       for (int j = 0; j < kVectorWidth; ++j) {
-        out += "        {\n";
-        out += "          const fx_index_t rindex = rbase + " + std::to_string(j) + ";\n";
-        out += reindent(loop, 4, LoopForm::Vector, j);
-        out += "        }\n";
+        body += "        {\n";
+        body += "          const fx_index_t rindex = rbase + " + std::to_string(j) + ";\n";
+        body += reindent(loop, 4, LoopForm::Vector, j);
+        body += "        }\n";
       }
-      out += vectorStores(scope_);
-      out += updateMerges(scope_);
-      out += "      }\n";
+      body += vectorStores(scope_);
+      body += updateMerges(scope_);
+      out += cascadeLoop(cascaded, "      ", "rbase", "(fx_index_t)lane * " + w,
+                         "(fx_index_t)fx_L * " + w, body);
     }
     // The looped form: rows longer than the lanes hold, or not aligned for vectors.
     out += "    } else {\n";
-    out += "      for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {\n";
-    out += reindent(loop, 2, LoopForm::Looped);
-    out += "      }\n";
+    out += cascadeLoop(cascaded, "      ", "rindex", "lane", "fx_L",
+                       reindent(loop, 2, LoopForm::Looped));
     out += "    }\n";
   }
   // Combine the lanes of each reduction, then its results become row values.
@@ -1201,14 +1315,8 @@ Status KernelEmitter::closeLoop() {
       break;
     }
     case ReductionKind::VarMean:
-      out += "          const " + T + " na = " + at(2, "lid") + ", nb = " + at(2, partner) +
-             ", nn = na + nb;\n";
-      out += "          const " + T + " delta = " + at(0, partner) + " - " + at(0, "lid") + ";\n";
-      out += "          const " + T + " f = nn == 0 ? 0 : nb / nn;\n";
-      out += "          " + at(0, "lid") + " = " + at(0, "lid") + " + delta * f;\n";
-      out += "          " + at(1, "lid") + " = " + at(1, "lid") + " + " + at(1, partner) +
-             " + delta * delta * na * f;\n";
-      out += "          " + at(2, "lid") + " = nn;\n";
+      out += welfordCombine(T, "          ", {at(0, "lid"), at(1, "lid"), at(2, "lid")},
+                            {at(0, partner), at(1, partner), at(2, partner)});
       break;
     case ReductionKind::Prod:
       out += "          " + at(0, "lid") + " = " + at(0, "lid") + " * " + at(0, partner) + ";\n";
@@ -1368,6 +1476,7 @@ Status KernelEmitter::emitOp(size_t i) {
     std::string sfx = T == "double" ? "d" : "f";
     ReductionState st;
     st.type = T;
+    st.kind = op.reduction;
     std::string base = "acc" + std::to_string(i);
     auto reducedType = computeType(op.body[op.reduced].dtype);
     std::string x =
@@ -1376,11 +1485,15 @@ Status KernelEmitter::emitOp(size_t i) {
     std::string highest = fl ? "INFINITY" : integerLimit(T, true);
     switch (op.reduction) {
     case ReductionKind::Sum:
-    case ReductionKind::Mean:
+    case ReductionKind::Mean: {
+      // Floats sum in cascade: the points add into the block level (see kCascadeBlock).
       st.names = {base};
+      st.cascade = fl;
       loopPrologue_ += "    " + T + " " + base + " = 0;\n";
-      line(base + " = " + base + " + " + x + ";");
+      std::string a = st.level(fl ? kCascadeBlock : "")[0];
+      line(a + " = " + a + " + " + x + ";");
       break;
+    }
     case ReductionKind::Max:
     case ReductionKind::Min: {
       bool isMax = op.reduction == ReductionKind::Max;
@@ -1429,15 +1542,18 @@ Status KernelEmitter::emitOp(size_t i) {
       if (!fl)
         return Error("kernel " + k_.name + ": var_mean of integers");
       st.names = {base + "_mean", base + "_m2", base + "_n"};
+      st.cascade = true;
       loopPrologue_ +=
           "    " + T + " " + base + "_mean = 0, " + base + "_m2 = 0, " + base + "_n = 0;\n";
       {
-        // One Welford step per point; in the vector form the 4 points of a copy are collected
-        // and merged at once (Chan et al.), one division per 4 points instead of 4.
+        // One Welford step per point, into the cascade's block level (see kCascadeBlock); in
+        // the vector form the 4 points of a copy are collected and merged at once (Chan et
+        // al.), one division per 4 points instead of 4.
         std::string pad(indent(), ' ');
         RowUpdate w;
         w.scope = scope_;
         w.type = T;
+        base += kCascadeBlock;
         w.base = base;
         w.value = x;
         w.step = "{\n" + pad + "  const " + T + " fx_v = " + x + ";\n" + pad + "  " + base +
@@ -1778,6 +1894,19 @@ Expected<GeneratedKernel> KernelEmitter::run() {
     src += "  }\n}\n";
   } else {
     src += "  const int lid = get_local_id(0);\n";
+    if (cascadeUsed_) {
+      std::string minBlock = std::to_string(kCascadeMinBlock);
+      src +=
+          "  // Cascade summation (ATen's cascade_sum): fx_cb points per lane in a block, fx_cb\n";
+      src += "  // blocks in a group, at least " + minBlock +
+             ", at least a lane's points' cube root.\n";
+      src += "  long fx_cb = " + minBlock + ";\n";
+      src += "  while (fx_cb * fx_cb * fx_cb < (rnumel + fx_L - 1) / fx_L)\n";
+      src += "    fx_cb <<= 1;\n";
+      src += "  const long fx_cbl = fx_cb * fx_L, fx_cgl = fx_cb * fx_cb * fx_L;\n";
+      src += "  const fx_index_t fx_cbs = (fx_index_t)(rnumel < fx_cbl ? rnumel : fx_cbl);\n";
+      src += "  const fx_index_t fx_cgs = (fx_index_t)(rnumel < fx_cgl ? rnumel : fx_cgl);\n";
+    }
     if (rowsFastest_) {
       src += "  // Rows fastest: neighbouring work-items take neighbouring rows, whose points are\n"
              "  // neighbours in memory, so a warp's loads at one reduced point are contiguous.\n";

@@ -26,7 +26,7 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
 /// One distinct kernel definition: its program, built on a worker thread.
 struct Definition {
   KernelSpec spec;
-  std::string cacheKey;
+  CacheKey cacheKey;
   cl_program program = nullptr;
   cl_kernel kernel = nullptr;
   std::promise<Status> built;
@@ -44,7 +44,7 @@ struct KernelSet::Impl {
   OpenCLContext *ctx = nullptr;
   OpenCLOptions options;
   std::string buildOptions;
-  KernelCache cache;
+  KernelCache cache{"", false}; ///< replaced by load() (a disabled one touches no folder)
   std::vector<std::unique_ptr<Definition>> definitions;
   std::vector<std::thread> workers;
   std::atomic<size_t> nextToBuild{0};
@@ -102,13 +102,22 @@ Status KernelSet::Impl::build(Definition &d) {
     cl_int status = CL_SUCCESS;
     d.program =
         clCreateProgramWithBinary(ctx->context(), 1, &dev.device, &size, &bytes, &status, &err);
-    if (err == CL_SUCCESS && status == CL_SUCCESS &&
-        clBuildProgram(d.program, 1, &dev.device, buildOptions.c_str(), nullptr, nullptr) ==
-            CL_SUCCESS) {
+    cl_int built = CL_INVALID_BINARY;
+    if (err == CL_SUCCESS && status == CL_SUCCESS)
+      built = clBuildProgram(d.program, 1, &dev.device, buildOptions.c_str(), nullptr, nullptr);
+    if (built == CL_SUCCESS)
+      d.kernel = clCreateKernel(d.program, name.c_str(), &built); // it holds this kernel
+    if (built == CL_SUCCESS) {
       fromCache = true;
-    } else if (d.program) {
-      clReleaseProgram(d.program);
+    } else {
+      // A binary that verified but that the driver refuses (another driver build, a damaged
+      // file with a good checksum): evicted, and built once from source below.
+      if (d.program)
+        clReleaseProgram(d.program);
       d.program = nullptr;
+      d.kernel = nullptr;
+      cl_int why = err != CL_SUCCESS ? err : status != CL_SUCCESS ? status : built;
+      cache.evictBinary(d.cacheKey, "the driver refuses it: " + clErrorName(why));
     }
   }
   if (!fromCache) {
@@ -126,7 +135,7 @@ Status KernelSet::Impl::build(Definition &d) {
       // The source goes to a file of its own (never into the cache), so the log's line
       // numbers can be read against it.
       std::string path =
-          (std::filesystem::temp_directory_path() / ("fxkit-" + d.cacheKey + ".cl")).string();
+          (std::filesystem::temp_directory_path() / ("fxkit-" + d.cacheKey.file + ".cl")).string();
       std::ofstream(path) << d.spec.source;
       return Error("kernel " + name + " does not build on " + dev.deviceName + " (" +
                    clErrorName(err) + "); source: " + path + "\n" + log);
@@ -149,9 +158,11 @@ Status KernelSet::Impl::build(Definition &d) {
       }
     }
   }
-  d.kernel = clCreateKernel(d.program, name.c_str(), &err);
-  if (err != CL_SUCCESS)
-    return clError("kernel " + name + ": creating the kernel", err);
+  if (!fromCache) {
+    d.kernel = clCreateKernel(d.program, name.c_str(), &err);
+    if (err != CL_SUCCESS)
+      return clError("kernel " + name + ": creating the kernel", err);
+  }
   std::lock_guard<std::mutex> lock(statsMutex);
   (fromCache ? stats.kernelsFromCache : stats.kernelsBuilt)++;
   stats.buildSeconds += secondsSince(t0);
@@ -225,26 +236,6 @@ Expected<double> KernelSet::Impl::enqueue(Definition &d, std::span<const LaunchA
 
 namespace {
 
-/// Whether a buffer the kernel writes overlaps one it reads (an in-place kernel).
-bool aliasesAnInput(std::span<const LaunchArg> args) {
-  for (const LaunchArg &w : args) {
-    if (w.kind != LaunchArg::Kind::Buffer || !w.written)
-      continue;
-    for (const LaunchArg &r : args) {
-      if (r.kind != LaunchArg::Kind::Buffer || r.written)
-        continue;
-      const DeviceBuffer &a = w.buffer, &b = r.buffer;
-      if (a.mem == b.mem && a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes)
-        return true;
-    }
-  }
-  return false;
-}
-
-} // namespace
-
-namespace {
-
 /// FXKIT_TUNE_LOG=1: the work-group limit and every tuning trial on stderr, to see why a
 /// configuration won.
 bool tuneLog() {
@@ -262,31 +253,33 @@ Expected<LaunchConfig> KernelSet::Impl::tune(Definition &d, std::span<const Laun
   const DeviceInfo &dev = ctx->device();
   bool reduction = d.spec.isReduction;
   LaunchConfig best = defaultConfig(reduction, xnumel, rnumel, maxWg, dev.isGpu);
-  // Trials must not change what the real launch computes: a kernel that writes over its own
-  // input (in place) gets the written bytes saved first and restored after every trial.
+  // Trials must not change what the real launch computes: every buffer the kernel writes is
+  // saved first and restored after every trial. Not only in-place kernels need it: a kernel that
+  // accumulates into its output (index_put with accumulate, scatter_add, a reduction that adds
+  // to an earlier kernel's partial) reads what it writes through the same argument, and each
+  // trial would add once more (llama's training backward came out wrong after tuning).
   std::vector<std::pair<const DeviceBuffer *, cl_mem>> saved;
   auto release = [&] {
     for (auto &[b, copy] : saved)
       clReleaseMemObject(copy);
   };
-  if (aliasesAnInput(args))
-    for (const LaunchArg &a : args) {
-      if (a.kind != LaunchArg::Kind::Buffer || !a.written || a.buffer.bytes == 0)
-        continue;
-      const DeviceBuffer &b = a.buffer;
-      cl_int err = CL_SUCCESS;
-      cl_mem copy = clCreateBuffer(ctx->context(), CL_MEM_READ_WRITE, b.bytes, nullptr, &err);
-      if (err == CL_SUCCESS)
-        err = clEnqueueCopyBuffer(ctx->queue(), b.mem, copy, b.offset, 0, b.bytes, 0, nullptr,
-                                  nullptr);
-      if (err != CL_SUCCESS) {
-        if (copy)
-          clReleaseMemObject(copy);
-        release();
-        return best; // no room to tune safely: the default configuration
-      }
-      saved.push_back({&b, copy});
+  for (const LaunchArg &a : args) {
+    if (a.kind != LaunchArg::Kind::Buffer || !a.written || a.buffer.bytes == 0)
+      continue;
+    const DeviceBuffer &b = a.buffer;
+    cl_int err = CL_SUCCESS;
+    cl_mem copy = clCreateBuffer(ctx->context(), CL_MEM_READ_WRITE, b.bytes, nullptr, &err);
+    if (err == CL_SUCCESS)
+      err =
+          clEnqueueCopyBuffer(ctx->queue(), b.mem, copy, b.offset, 0, b.bytes, 0, nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      if (copy)
+        clReleaseMemObject(copy);
+      release();
+      return best; // no room to tune safely: the default configuration
     }
+    saved.push_back({&b, copy});
+  }
   auto restore = [&]() -> Status {
     for (auto &[b, copy] : saved)
       if (cl_int err = clEnqueueCopyBuffer(ctx->queue(), copy, b->mem, 0, b->offset, b->bytes, 0,
@@ -362,7 +355,7 @@ Expected<std::unique_ptr<KernelSet>> KernelSet::load(OpenCLContext &context,
     auto d = std::make_unique<Definition>();
     std::string identity = k.source + "\n" + im.buildOptions + "\n" + dev.platformName + "\n" +
                            dev.deviceName + "\n" + dev.deviceVersion + "\n" + dev.driverVersion;
-    d->cacheKey = k.name + "-" + hashHex(stableHash(identity));
+    d->cacheKey = CacheKey::of(k.name, identity);
     d->spec = std::move(k);
     im.definitions.push_back(std::move(d));
   }
