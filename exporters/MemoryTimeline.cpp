@@ -85,7 +85,11 @@ MemoryTimeline memoryTimelineOfPlan(const loop::LoopProgram &program,
       tb.how = p.reuseOf >= 0 ? "reuses the allocation of " + program.buffers[p.reuseOf].name
                               : "own allocation";
       break;
-    default:
+    case BufferPlacement::Kind::Unbacked:
+      tb.how = "own allocation, sized by an unbacked symbol";
+      break;
+    case BufferPlacement::Kind::Input:
+    case BufferPlacement::Kind::Internal:
       break;
     }
     if (program.buffers[b].isOutput)

@@ -2,12 +2,15 @@
 
 #include <bit>
 #include <cassert>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <new>
 #include <random>
 #include <sstream>
+#include <unistd.h>
 
 namespace fxkit {
 
@@ -156,7 +159,44 @@ std::string formatSizes(std::span<const int64_t> sizes) {
   return s + "]";
 }
 
-/// numel, checking for negative sizes and overflow of the byte size.
+} // namespace
+
+double roundToFloating(double v, DType dtype) {
+  switch (dtype) {
+  case DType::Float32:
+    return static_cast<double>(static_cast<float>(v));
+  case DType::Float16:
+    return halfBitsToFloat(floatToHalfBits(static_cast<float>(v)));
+  case DType::BFloat16:
+    return bfloat16BitsToFloat(floatToBFloat16Bits(static_cast<float>(v)));
+  default:
+    return v;
+  }
+}
+
+uint64_t tensorByteLimit() {
+  // Read once: the environment does not change under a run.
+  static const uint64_t limit = [] {
+    if (const char *text = std::getenv("FXKIT_MAX_TENSOR_BYTES")) {
+      char *end = nullptr;
+      errno = 0;
+      unsigned long long v = std::strtoull(text, &end, 10);
+      if (errno == 0 && end != text && *end == '\0' && v > 0)
+        return static_cast<uint64_t>(v);
+    }
+    long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+    if (pages > 0 && pageSize > 0)
+      return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
+    return std::numeric_limits<uint64_t>::max();
+  }();
+  return limit;
+}
+
+namespace {
+
+/// numel, checking for negative sizes, overflow of the byte size, and the byte limit of one
+/// tensor (tensorByteLimit): a size no machine here can hold is refused with the figures
+/// before anything is allocated, rather than failing (or swapping) half-way.
 Expected<int64_t> checkedNumel(DType dtype, std::span<const int64_t> sizes) {
   int64_t n = 1;
   for (int64_t s : sizes) {
@@ -168,6 +208,11 @@ Expected<int64_t> checkedNumel(DType dtype, std::span<const int64_t> sizes) {
   int64_t bytes;
   if (mulOverflows(n, dtypeItemSize(dtype), bytes))
     return Error("tensor sizes " + formatSizes(sizes) + " overflow the byte size");
+  if (uint64_t limit = tensorByteLimit(); static_cast<uint64_t>(bytes) > limit)
+    return Error("a tensor of sizes " + formatSizes(sizes) + " (" + std::string(dtypeName(dtype)) +
+                 ") needs " + std::to_string(bytes) + " bytes, more than the limit of " +
+                 std::to_string(limit) +
+                 " (this machine's memory; FXKIT_MAX_TENSOR_BYTES sets another)");
   return n;
 }
 

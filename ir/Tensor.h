@@ -31,11 +31,20 @@ uint16_t floatToBFloat16Bits(float value);
 /// Exact.
 float bfloat16BitsToFloat(uint16_t bits);
 
+/// `v` rounded as a store of floating dtype `dtype` rounds it (float16 and bfloat16 through
+/// float, as c10 converts); for any other dtype, `v` unchanged.
+double roundToFloating(double v, DType dtype);
+
 /// The dtypes the interpreter computes with: float32, float16, bfloat16, float64, int64, int32
 /// and bool.
 bool dtypeIsComputable(DType dtype);
 /// An error naming the dtype and `what` (e.g. "aten.add.Tensor") when it is not computable.
 Status checkComputable(DType dtype, std::string_view what);
+
+/// The most bytes one tensor may take: the machine's physical memory, or FXKIT_MAX_TENSOR_BYTES
+/// where set. Allocations past it are refused with the figures (an error, not an abort or a
+/// machine swapping itself to a halt).
+uint64_t tensorByteLimit();
 
 /// Bytes shared between a tensor and its views.
 using TensorStorage = std::vector<std::byte>;

@@ -63,6 +63,34 @@ void TensorType::print(std::string &out) const {
     out += device.str();
 }
 
+Status checkTensorExtent(const TensorType &t) {
+  int64_t count = 1, extent = 0;
+  bool overflow = false, empty = false;
+  for (size_t d = 0; d < t.sizes.size(); ++d) {
+    if (!t.sizes[d].isConstant())
+      return Status::ok();
+    int64_t size = t.sizes[d].constant();
+    empty = empty || size == 0;
+    overflow = overflow || __builtin_mul_overflow(count, size, &count);
+    if (d < t.strides.size() && t.strides[d].isConstant() && size > 0) {
+      int64_t reach;
+      int64_t stride = t.strides[d].constant();
+      overflow = overflow ||
+                 __builtin_mul_overflow(size - 1, stride < 0 ? -stride : stride, &reach) ||
+                 __builtin_add_overflow(extent, reach, &extent);
+    }
+  }
+  int64_t bytes;
+  overflow = overflow || __builtin_add_overflow(extent, 1, &extent) ||
+             __builtin_mul_overflow(extent, static_cast<int64_t>(dtypeItemSize(t.dtype)), &bytes) ||
+             __builtin_mul_overflow(count, static_cast<int64_t>(dtypeItemSize(t.dtype)), &bytes);
+  if (overflow && !empty)
+    return Error("tensor " + t.str() +
+                 " holds more elements, or spans more bytes of storage, than a 64-bit count "
+                 "(2^63 - 1) holds");
+  return Status::ok();
+}
+
 std::string TensorType::str() const {
   std::string out;
   print(out);

@@ -46,4 +46,10 @@ struct TensorType {
   bool operator==(const TensorType &) const = default;
 };
 
+/// An error when the concrete sizes and strides of `t` count more elements, or reach further
+/// into storage (in bytes), than int64 holds: compiled kernels index with int64, so such a
+/// tensor would wrap silently (an expand to 2^62 + 1 rows summed to 4.0). Symbolic sizes pass
+/// here; they are checked when bound.
+Status checkTensorExtent(const TensorType &t);
+
 } // namespace fxkit

@@ -27,6 +27,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -240,7 +241,26 @@ void addProvenanceOption(CLI::App *cmd, std::string &path) {
 
 } // namespace
 
+namespace {
+int runCliUnguarded(int argc, char **argv);
+} // namespace
+
 int runCli(int argc, char **argv) {
+  // The last guard: fxkit's libraries return errors as values and check sizes before they
+  // allocate, but an allocation the checks did not foresee must still end in an error and
+  // exit code 2, not in std::terminate (SIGABRT) with a core dump.
+  try {
+    return runCliUnguarded(argc, argv);
+  } catch (const std::bad_alloc &) {
+    std::cerr << "fxkit: error: out of memory (a tensor or graph larger than this machine "
+                 "can hold)\n";
+    return kExitBadInput;
+  }
+}
+
+namespace {
+
+int runCliUnguarded(int argc, char **argv) {
   // The REPL's command language has its own small front end (repl/ReplShell.h).
   if (isReplInvocation(argc, argv))
     return runReplCli(argc, argv);
@@ -431,5 +451,7 @@ int runCli(int argc, char **argv) {
     return runReportCommand(reportOptions);
   return kExitBadInput;
 }
+
+} // namespace
 
 } // namespace fxkit

@@ -8,6 +8,7 @@
 #include "backends/llvm/PtxExport.h"
 #endif
 #include "exporters/Export.h"
+#include "exporters/FolderOutput.h"
 #include "exporters/MemoryTimeline.h"
 #include "exporters/wrapper/FxIrWriter.h"
 #include "exporters/wrapper/GraphRender.h"
@@ -55,18 +56,18 @@ Expected<std::string> writeWrapperCppFolder(Graph &graph, const CompileCommandOp
   auto files = writeWrapperCpp(graph, name, FXKIT_RUNTIME_CMAKE);
   if (!files)
     return files.takeError();
-  std::error_code ec;
-  std::filesystem::create_directories(options.output, ec);
-  if (ec)
-    return Error("cannot create the folder '" + options.output + "': " + ec.message());
-  std::filesystem::path dir(options.output);
-  for (const auto &[file, text] :
-       {std::pair<std::string, const std::string *>{files->name + ".h", &files->header},
-        {files->name + ".cpp", &files->source},
-        {"driver.cpp", &files->driver},
-        {"CMakeLists.txt", &files->cmake}})
-    if (Status s = writeFileAtomic((dir / file).string(), *text); !s)
-      return s.takeError();
+  const FolderFile folder[] = {{files->name + ".h", files->header},
+                               {files->name + ".cpp", files->source},
+                               {"driver.cpp", files->driver},
+                               {"CMakeLists.txt", files->cmake}};
+  // `--build` adds the object and its stamp, which say themselves whether they are up to date
+  // (a key of the sources): kept for the next `--build`, like `cmake -S DIR -B DIR/build` (the
+  // README's way to build it), which is the user's. Objects of other names are replaced.
+  const std::string object = files->name + ".o", stamp = object + ".stamp";
+  const std::string_view owned[] = {".o", ".o.stamp"};
+  const std::string_view kept[] = {"build", object, stamp};
+  if (Status s = writeFolderAtomic(options.output, folder, owned, kept); !s)
+    return s.takeError();
   return files->name;
 }
 
@@ -104,14 +105,11 @@ Status writeOpenCLFolder(Graph &graph, const std::string &dir) {
       writeOpenCLSources(*state->program, *state->fused, state->plan ? &*state->plan : nullptr);
   if (!files)
     return files.takeError();
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    return Error("cannot create the folder '" + dir + "': " + ec.message());
+  std::vector<FolderFile> folder;
   for (const auto &[file, text] : *files)
-    if (Status s = writeFileAtomic((std::filesystem::path(dir) / file).string(), text); !s)
-      return s;
-  return Status::ok();
+    folder.push_back({file, text});
+  const std::string_view owned[] = {".cl"};
+  return writeFolderAtomic(dir, folder, owned);
 #else
   return Error("--to opencl -o DIR writes a JSON manifest: this fxkit was built without "
                "nlohmann-json; use -o FILE.cl");
@@ -163,16 +161,11 @@ Status writePtxFolder(Graph &graph, const CompileCommandOptions &options) {
   auto files = llvmjit::exportPtx(*state->program, *state->fused, ptxOptions);
   if (!files)
     return files.takeError();
-  std::error_code ec;
-  std::filesystem::create_directories(options.output, ec);
-  if (ec)
-    return Error("cannot create the folder '" + options.output + "': " + ec.message());
+  std::vector<FolderFile> folder;
   for (const llvmjit::PtxFile &f : *files)
-    if (Status s =
-            writeFileAtomic((std::filesystem::path(options.output) / f.name).string(), f.text);
-        !s)
-      return s;
-  return Status::ok();
+    folder.push_back({f.name, f.text});
+  const std::string_view owned[] = {".ptx"};
+  return writeFolderAtomic(options.output, folder, owned);
 #else
   return Error("--to ptx needs a build with LLVM (install llvm-15-dev libclang-15-dev)");
 #endif

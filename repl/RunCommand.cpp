@@ -6,6 +6,7 @@
 #include "repl/Cli.h"
 #include "transforms/Decompose.h"
 #include "transforms/Fusion.h"
+#include "transforms/LiftConstants.h"
 #include "transforms/Lowering.h"
 #include "transforms/MemoryPlanning.h"
 #include "transforms/ShapeInference.h"
@@ -602,6 +603,10 @@ int runRunCommand(const RunCommandOptions &options) {
     placeholders = program->userInputCount();
 #endif
   addProgramHints(*graph, symbols);
+  // Tensors the graph reads by get_attr but does not hold become inputs after its own.
+  const std::vector<std::string> constants = tensorConstantTargets(*graph);
+  if (Status st = liftTensorConstants(*graph, constants); !st)
+    return fail(st.error());
 #ifdef FXKIT_HAVE_JSON
   if (!options.inputs.empty()) {
     auto file = readSafetensors(options.inputs);
@@ -611,9 +616,20 @@ int runRunCommand(const RunCommandOptions &options) {
     if (!in)
       return fail(in.error());
     inputs = in.take();
+    for (const std::string &target : constants) {
+      const Tensor *value = file->find(target);
+      if (!value)
+        return fail(Error(options.inputs + ": no tensor '" + target +
+                          "': the graph reads it with get_attr and its file holds only its type; "
+                          "store the value under that name beside arg_<i>"));
+      inputs.push_back(RuntimeValue{*value});
+    }
   }
 #endif
   if (options.inputs.empty()) {
+    for (const std::string &target : constants)
+      std::cerr << "note: tensor constant '" << target
+                << "' is not in the graph file: it gets a random value like the inputs\n";
     auto in = makeRandomInputs(*graph, symbols, options.seed);
     if (!in)
       return fail(in.error());

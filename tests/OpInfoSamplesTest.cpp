@@ -101,12 +101,8 @@ struct KnownFailure {
 };
 const KnownFailure kKnownFailures[] = {
     {"item", "its value depends on the data",
-     "compiled programs refuse a number read from a tensor (`.item()`, unbacked u0) with the "
-     "reason; only the interpreter runs it"},
-    {"nonzero", "no value for symbol 'u0'",
-     "compiled programs do not yet bind unbacked sizes (u0) from an extern op's result"},
-    {"argwhere", "no value for symbol 'u0'",
-     "compiled programs do not yet bind unbacked sizes (u0) from an extern op's result"},
+     "compiled programs bind integer unbacked symbols only: `.item()` of a floating tensor (a "
+     "SymFloat) is refused with the reason; only the interpreter runs it"},
     {"as_strided.partial_views", "",
      "the sample's input is a view into a larger storage; the capture recorded its contiguous "
      "copy, which as_strided then reads differently"},

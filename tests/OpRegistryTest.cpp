@@ -35,8 +35,10 @@ TEST(OpRegistry, EverySchemaParsesAndHasInference) {
   EXPECT_GE(ops.size(), 85u);
   for (const OpInfo &op : ops) {
     EXPECT_FALSE(op.schema.name.empty()) << op.target;
-    // Only assertions (_assert_tensor_metadata, sym_constrain_range) return nothing.
-    if (!op.schema.name.starts_with("_assert") && !op.schema.name.starts_with("sym_constrain")) {
+    // Only assertions (_assert_tensor_metadata, sym_constrain_range) and the effect-token sink
+    // (prims._sink_tokens) return nothing.
+    if (!op.schema.name.starts_with("_assert") && !op.schema.name.starts_with("sym_constrain") &&
+        op.schema.name != "_sink_tokens") {
       EXPECT_FALSE(op.schema.returns.empty()) << op.target;
     }
     EXPECT_NE(op.infer, nullptr) << op.target;

@@ -44,7 +44,11 @@ std::string graphFor(const PointwiseOp &row, const OpInfo &info, std::string_vie
       args += std::string(args.empty() ? "" : ", ") + (integral ? (k == 0 ? "3" : "2") : "1.5");
       continue;
     }
-    std::string type = k == 0 ? std::string(dt) + "[4, 8][1, 4]cpu" : std::string(dt) + "[8][1]cpu";
+    // Prims do not broadcast: their second operand has the first one's shape (contiguous).
+    bool prim = row.promote == Promote::Prim || row.promote == Promote::PrimBool;
+    std::string type = k == 0 ? std::string(dt) + "[4, 8][1, 4]cpu"
+                       : prim ? std::string(dt) + "[4, 8][8, 1]cpu"
+                              : std::string(dt) + "[8][1]cpu";
     text += "    %" + name + " : Tensor \"" + type +
             "\"[num_users=1] = placeholder[target=" + name + "]\n";
     if (k > 0 && integral && divides(row.scalarOp)) {
@@ -70,7 +74,8 @@ TEST(PointwiseOps, EveryLineAgreesAcrossInterpretersOpenCLAndFormats) {
     ASSERT_NE(info, nullptr) << row.target;
     EXPECT_EQ(info->category, OpCategory::Pointwise) << row.target;
     std::vector<std::string_view> dtypes;
-    if (row.promote == Promote::IntOnly) {
+    bool intOnly = loop::scalarOpSpelling(row.scalarOp).openclFloat.empty();
+    if (row.promote == Promote::IntOnly || (row.promote == Promote::Prim && intOnly)) {
       dtypes = {"i64", "b8"};
     } else {
       dtypes = {"f32"};
@@ -85,7 +90,7 @@ TEST(PointwiseOps, EveryLineAgreesAcrossInterpretersOpenCLAndFormats) {
       ++checked;
     }
   }
-  EXPECT_GE(checked, 110u); // every line of PointwiseOps.def, in each dtype it takes
+  EXPECT_GE(checked, 229u); // every line of PointwiseOps.def, in each dtype it takes
 }
 
 TEST(PointwiseOps, CompositeOpsAgreeAcrossInterpretersAndOpenCL) {
@@ -234,6 +239,164 @@ TEST(PointwiseOps, PredicatesAndFloatFunctions) {
   expectValues(runCall("torch.ops.aten.atan2.default](args = (%a, %b), kwargs = {})", {y, z}),
                {3 * M_PI / 4, -3 * M_PI / 4}, 1e-6);
   expectValues(runCall("torch.ops.aten.pow.Scalar](args = (2, %a), kwargs = {})", {y}), {2, 0.5});
+}
+
+/// A float64 graph of `target` on [n] inputs a (and b), for the special functions' values.
+std::string specialGraph(const std::string &target, int arity, int64_t n) {
+  std::string t = "f64[" + std::to_string(n) + "][1]cpu";
+  std::string text =
+      "graph():\n    %a : Tensor \"" + t + "\"[num_users=1] = placeholder[target=a]\n";
+  if (arity == 2)
+    text += "    %b : Tensor \"" + t + "\"[num_users=1] = placeholder[target=b]\n";
+  text += "    %r : [num_users=1] = call_function[target=torch.ops." + target + "](args = (%a" +
+          (arity == 2 ? ", %b" : ",") + "), kwargs = {})\n    return (r,)\n";
+  return text;
+}
+
+/// The special functions against values from their definitions (mpmath / DLMF), in double on
+/// the reference interpreter; the same inputs then through the loop interpreter, OpenCL and LLVM
+/// (the OpenCL C forms of backends/opencl/codegen/SpecialMathCL.cpp), in float64 and float32.
+TEST(PointwiseOps, SpecialFunctionsMatchKnownValues) {
+  const double pi = M_PI;
+  struct Case {
+    const char *target;
+    std::vector<double> a, b, expected;
+  };
+  const Case cases[] = {
+      {"aten.lgamma.default",
+       {0.5, 1, 3, -0.5, 10},
+       {},
+       {std::log(std::sqrt(pi)), 0, std::log(2.0), std::log(2 * std::sqrt(pi)),
+        12.801827480081469611}},
+      {"aten.digamma.default",
+       {1, 0.5, 10, -0.5, 2.5, 0, -2, 30.5},
+       {},
+       {-0.5772156649015329, -1.9635100260214235, 2.251752589066721, 0.03648997397857652,
+        0.7031566406452432, -kInf, kNaN, 3.4012436689616603}},
+      {"aten.special_erfcx.default",
+       {0, 1, 30, -1, 5, 1e-3, 2.5},
+       {},
+       {1, 0.42758357615580700442, 0.018795888861416751, 5.008980080762283, 0.11070463773306866,
+        0.9988726200811513, 0.21080636406114356}},
+      {"aten.special_ndtri.default",
+       {0.975, 0.5, 0.025, 1e-20, 0, 1, 0.9999},
+       {},
+       {1.959963984540054, 0, -1.959963984540054, -9.262340089798408, -kInf, kInf,
+        3.7190164854556804}},
+      {"aten.special_bessel_j0.default",
+       {1, 0, 5, 10, -2.5, 30},
+       {},
+       {0.7651976865579666, 1, -0.1775967713143383, -0.2459357644513483, -0.048383776468197996,
+        -0.08636798358104021}},
+      {"aten.special_bessel_j1.default",
+       {1, 0, 5, 10, -2.5, 30},
+       {},
+       {0.44005058574493355, 0, -0.3275791375914652, 0.04347274616886144, -0.4970941024642741,
+        -0.11875106261662294}},
+      {"aten.special_spherical_bessel_j0.default",
+       {1, 0, 0.25, -3, kInf},
+       {},
+       {std::sin(1.0), 1, std::sin(0.25) / 0.25, std::sin(3.0) / 3, 0}},
+      {"aten.i0.default",
+       {0, 1, -3, 10},
+       {},
+       {1, 1.2660658777520082, 4.880792585865024, 2815.716628466254}},
+      {"aten.special_i0e.default", {1, 10}, {}, {0.46575960759364043, 0.1278333371634286}},
+      {"aten.special_i1.default",
+       {1, -3, 10},
+       {},
+       {0.5651591039924851, -3.953370217402609, 2670.988303701255}},
+      {"aten.special_i1e.default", {1, 10}, {}, {0.2079104153497085, 0.1212626813844555}},
+      {"aten.erfinv.default",
+       {0.5, -0.9, 0, 1, 0.999},
+       {},
+       {0.4769362762044699, -1.1630871536766743, 0, kInf, 2.326753765513525}},
+      {"aten.special_zeta.default",
+       {2, 4, 3, 0.5, 2},
+       {1, 1, 2, 1, -1},
+       {pi * pi / 6, std::pow(pi, 4) / 90, 0.2020569031595943, kNaN, kInf}},
+      {"aten.igamma.default",
+       {1, 2, 0.5, 3, 100},
+       {1, 3, 2, 0, 110},
+       {1 - std::exp(-1.0), 0.8008517265285442, std::erf(std::sqrt(2.0)), 0, 0.8417213299399129}},
+      {"aten.igammac.default",
+       {1, 2, 0.5, 5, 0.1},
+       {1, 3, 2, 30, 0.01},
+       {std::exp(-1.0), 0.1991482734714558, std::erfc(std::sqrt(2.0)), 3.6243009520614882e-09,
+        0.33737874004552026}},
+      {"aten.hypot.default", {3, 1e200, -5}, {4, 1e200, 0}, {5, std::sqrt(2.0) * 1e200, 5}},
+      {"aten.nextafter.default",
+       {1, 1, 0},
+       {2, 0, 1},
+       {1 + 0x1p-52, 1 - 0x1p-53, std::numeric_limits<double>::denorm_min()}},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.target);
+    int arity = c.b.empty() ? 1 : 2;
+    auto n = static_cast<int64_t>(c.a.size());
+    std::vector<Tensor> in{fromValues({n}, c.a, DType::Float64)};
+    if (arity == 2)
+      in.push_back(fromValues({n}, c.b, DType::Float64));
+    std::string call = std::string("torch.ops.") + c.target + "](args = (%a" +
+                       (arity == 2 ? ", %b" : ",") + "), kwargs = {})";
+    Tensor r = runCall(call, in);
+    EXPECT_EQ(r.dtype(), DType::Float64);
+    // The incomplete gamma references near a = 100 and a = 0.1 carry math.gamma's rounding.
+    expectValues(r, c.expected,
+                 std::string(c.target).find("igamma") != std::string::npos ? 1e-12 : 1e-13);
+    for (DType dt : {DType::Float64, DType::Float32}) {
+      std::vector<RuntimeValue> values;
+      for (const Tensor &t : in) {
+        Tensor v = fromValues({n}, flat(t), dt);
+        values.push_back(RuntimeValue{v});
+      }
+      std::string text = specialGraph(c.target, arity, n);
+      if (dt == DType::Float32)
+        for (size_t at; (at = text.find("f64")) != std::string::npos;)
+          text.replace(at, 3, "f32");
+      DifferentialOptions options;
+      options.llvm = true;
+      options.inputs = &values;
+      auto failure = checkGraphDifferentially(text, {}, options);
+      EXPECT_FALSE(failure) << text << diffStageName(failure->stage) << ": " << failure->message;
+    }
+  }
+}
+
+TEST(PointwiseOps, SignbitAndPrimsKeepTheirDtype) {
+  Tensor f = fromValues({4}, {-0.0, 0.0, -2, kNaN});
+  Tensor s = runCall("torch.ops.aten.signbit.default](args = (%a,), kwargs = {})", {f});
+  EXPECT_EQ(s.dtype(), DType::Bool);
+  expectValues(s, {1, 0, 1, 0});
+  Tensor i = fromValues({3}, {-3, 0, 4}, DType::Int32);
+  expectValues(runCall("torch.ops.prims.signbit.default](args = (%a,), kwargs = {})", {i}),
+               {1, 0, 0});
+  // prims.add keeps an integer dtype; prims.lgamma of float64 stays float64.
+  Tensor j = fromValues({3}, {1, 2, 3}, DType::Int32);
+  Tensor sum = runCall("torch.ops.prims.add.default](args = (%a, %b), kwargs = {})", {i, j});
+  EXPECT_EQ(sum.dtype(), DType::Int32);
+  expectValues(sum, {-2, 2, 7});
+  Tensor d = fromValues({2}, {0.5, 3}, DType::Float64);
+  Tensor lg = runCall("torch.ops.prims.lgamma.default](args = (%a,), kwargs = {})", {d});
+  EXPECT_EQ(lg.dtype(), DType::Float64);
+  expectValues(lg, {std::log(std::sqrt(M_PI)), std::log(2.0)}, 1e-14);
+  // No promotion and no broadcasting, as _prim_elementwise_meta checks.
+  Tensor x = fromValues({3}, {1, 2, 3});
+  EXPECT_NE(runCallError("torch.ops.prims.add.default](args = (%a, %b), kwargs = {})", {i, x})
+                .find("prims do not type-promote"),
+            std::string::npos);
+  Tensor y = fromValues({1}, {1});
+  EXPECT_NE(runCallError("torch.ops.prims.sub.default](args = (%a, %b), kwargs = {})", {x, y})
+                .find("prims do not broadcast"),
+            std::string::npos);
+  EXPECT_NE(runCallError("torch.ops.prims.sin.default](args = (%a,), kwargs = {})", {i})
+                .find("takes floating tensors"),
+            std::string::npos);
+  // prims.eq gives bool; a zero-dim CPU tensor may stand for a number.
+  Tensor z = fromValues({}, {2});
+  Tensor eq = runCall("torch.ops.prims.eq.default](args = (%a, %b), kwargs = {})", {x, z});
+  EXPECT_EQ(eq.dtype(), DType::Bool);
+  expectValues(eq, {0, 1, 0});
 }
 
 TEST(PointwiseOps, ClampFamily) {

@@ -8,6 +8,7 @@
 #include "ir/ops/ArgumentNodes.h"
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
+#include "ir/ops/SymbolicOps.h"
 #include "transforms/SizeArgs.h"
 
 #include <algorithm>
@@ -368,9 +369,10 @@ Status Lowerer::lowerPointwise(const Node &n, const BoundArgs &args, const Tenso
     return Status::ok();
   };
   int32_t x = -1, y = -1, c = -1;
-  if (target.find(".add.") != std::string_view::npos ||
-      target.find(".sub.") != std::string_view::npos ||
-      target.find(".rsub.") != std::string_view::npos) {
+  // ATen's add, sub, rsub with alpha (prims.add and prims.sub are PointwiseOps.def lines).
+  if (target.starts_with("torch.ops.aten.") && (target.find(".add.") != std::string_view::npos ||
+                                                target.find(".sub.") != std::string_view::npos ||
+                                                target.find(".rsub.") != std::string_view::npos)) {
     if (Status s = unwrap(arg("self", dt), x); !s)
       return s;
     if (Status s = unwrap(arg("other", dt), y); !s)
@@ -815,9 +817,35 @@ Status Lowerer::lowerExtern(const Node &n, const BoundArgs &args) {
       program_.ops[opIndex].externOutputs.push_back(buffer);
       result.views.push_back(wholeView(buffer, *t));
     }
+  } else if (const SymExpr *sym = n.value().sym()) {
+    // A scalar result (`.item()`): no buffer; its value is the symbol the op binds.
+    result.kind = Lowered::Kind::Sym;
+    result.sym = *sym;
   } else {
     return nodeError(n, "extern op without a tensor value");
   }
+  // An in-place op (`index_put_(Tensor(a!) self, ...) -> Tensor(a!)`) returns what it wrote into
+  // self. Later readers of self read that result, as functionalization rewrites them: else a
+  // pointwise reader would recompute self's producer from before the write, and an op whose
+  // result nobody reads would be dropped with its write. (The executors also write the result
+  // back into self's own buffer, for readers through other views and for graph inputs.)
+  if (result.kind == Lowered::Kind::Tensor && n.value().tensor())
+    if (const OpInfo *info = OpRegistry::instance().lookup(n.target())) {
+      const ArgSpec *mutated = nullptr;
+      int count = 0;
+      for (const ArgSpec &a : info->schema.args)
+        if (a.mutated) {
+          mutated = &a;
+          ++count;
+        }
+      const Argument *self = count == 1 ? &args.get(mutated->name) : nullptr;
+      if (self && self->isNode()) {
+        const Node *base = self->asNode();
+        const TensorType *t = base->value().tensor();
+        if (t && t->sizes == n.value().tensor()->sizes && t->dtype == n.value().tensor()->dtype)
+          values_[base->scratch()] = result;
+      }
+    }
   values_[n.scratch()] = std::move(result);
   return Status::ok();
 }
@@ -1032,16 +1060,58 @@ Status Lowerer::lowerRearrangement(const Node &n, const BoundArgs &args, const T
 }
 
 /// Symbols no input binds are PyTorch's unbacked ones (u0 of Tensor.item(), the size of
-/// nonzero or of a boolean mask): only the data decides them, mid-run. Compiled programs size
-/// and allocate every buffer, and fix every kernel's iteration space, before they run, so a
-/// graph with such a value is refused here with the reason; the interpreter runs it (binding
-/// each unbacked symbol from the kernel that makes it, as PyTorch does).
-Status Lowerer::checkBacked(const Node &n) const {
+/// nonzero or of a boolean mask): only the data decides them, mid-run. As Inductor does, the
+/// node that makes one runs as an extern op that binds it when it has run (SymbolDef), and the
+/// kernels after it take it as a size argument. A node that reads a symbol no one binds (a
+/// float `.item()`, or a fresh size of an op that is not computed as a whole) is refused.
+std::vector<SymbolDef> Lowerer::freshSymbols(const Node &n) const {
+  std::vector<SymbolDef> defs;
+  auto fresh = [&](const SymExpr &e) {
+    if (e.isConstant() || e.kind() != SymExpr::Kind::Symbol || e.type() != SymExpr::Type::Int)
+      return false;
+    std::string_view name = e.name();
+    if (inputSymbols_.count(name) || definedSymbols_.count(name))
+      return false;
+    for (const SymbolDef &d : defs)
+      if (d.symbol == name)
+        return false;
+    return true;
+  };
+  auto addType = [&](const TensorType &t, int32_t output) {
+    for (size_t d = 0; d < t.sizes.size(); ++d)
+      if (fresh(t.sizes[d]))
+        defs.push_back({std::string(t.sizes[d].name()), output, static_cast<int32_t>(d)});
+  };
+  if (const TensorType *t = n.value().tensor())
+    addType(*t, 0);
+  else if (const auto *ts = n.value().tensors()) {
+    for (size_t i = 0; i < ts->size(); ++i)
+      if ((*ts)[i])
+        addType(*(*ts)[i], static_cast<int32_t>(i));
+  } else if (const SymExpr *s = n.value().sym(); s && fresh(*s)) {
+    // `.item()` of an integer or bool tensor: a float one is a SymFloat, which no integer
+    // binding carries (checkBacked refuses it).
+    bool integral = true;
+    for (const Node *in : n.inputs())
+      if (const TensorType *t = in->value().tensor())
+        integral = integral && !dtypeIsFloating(t->dtype) && t->dtype != DType::Complex64 &&
+                   t->dtype != DType::Complex128;
+    if (integral)
+      defs.push_back({std::string(s->name()), -1, -1});
+  }
+  return defs;
+}
+
+Status Lowerer::checkBacked(const Node &n, const std::vector<SymbolDef> &defines) const {
   std::vector<std::string> symbols;
   auto add = [&](const SymExpr &e) {
-    for (std::string &s : e.symbols())
-      if (!inputSymbols_.count(s))
+    for (std::string &s : e.symbols()) {
+      bool bound = inputSymbols_.count(s) || definedSymbols_.count(s);
+      for (const SymbolDef &d : defines)
+        bound = bound || d.symbol == s;
+      if (!bound)
         symbols.push_back(std::move(s));
+    }
   };
   auto addType = [&](const TensorType &t) {
     for (const SymExpr &e : t.sizes)
@@ -1059,14 +1129,8 @@ Status Lowerer::checkBacked(const Node &n) const {
     } else if (const SymExpr *s = v.sym())
       add(*s);
   };
-  // The node that makes an unbacked value (nonzero, a boolean-mask index, item) still lowers:
-  // as an extern call, whose result the runtime sizes when it runs. What cannot compile is a
-  // node that reads such a value, since its loops would need the size before the run.
-  // A scalar result (item) has no buffer to size at run time: refused as well.
   for (const Node *input : n.inputs())
     addValue(input->value());
-  if (symbols.empty() && !n.value().sym())
-    return Status::ok();
   addValue(n.value());
   if (symbols.empty())
     return Status::ok();
@@ -1076,23 +1140,107 @@ Status Lowerer::checkBacked(const Node &n) const {
   for (const std::string &s : symbols)
     list += (list.empty() ? "" : ", ") + s;
   return nodeError(n, "its value depends on the data (" + list +
-                          ": no input binds it; Tensor.item(), nonzero and boolean masks make "
-                          "such unbacked values). Compiled programs size every buffer and fix "
-                          "every loop before they run, so this graph runs on the reference "
+                          ": no input and no earlier op binds it). Compiled programs bind "
+                          "an unbacked integer (Tensor.item() of an integer, the length of "
+                          "nonzero or of a boolean mask) when the extern op that makes it has "
+                          "run; this one they cannot, so this graph runs on the reference "
                           "interpreter only (--backend interp)");
+}
+
+Status Lowerer::lowerAssertion(const Node &n, const BoundArgs &args) {
+  SymExpr condition;
+  std::string message;
+  auto symOf = [&](const Argument &a) -> std::optional<SymExpr> {
+    if (a.isNode()) {
+      const Lowered &v = values_[a.asNode()->scratch()];
+      if (v.kind == Lowered::Kind::Sym)
+        return v.sym;
+      return std::nullopt;
+    }
+    if (a.kind() == Argument::Kind::Int)
+      return SymExpr(a.asInt());
+    if (a.kind() == Argument::Kind::Bool)
+      return SymExpr::boolean(a.asBool());
+    return std::nullopt;
+  };
+  std::string_view target = n.target();
+  if (target == "torch.ops.aten._assert_scalar.default") {
+    auto c = symOf(args.get("self"));
+    if (!c)
+      return Status::ok();
+    condition = *c;
+    const Argument &msg = args.get("assert_msg");
+    message = assertMessage(msg);
+    if (message.empty())
+      message = "assertion failed";
+  } else if (target == "torch.ops.aten.sym_constrain_range.default" ||
+             target == "torch.ops.aten.sym_constrain_range_for_size.default") {
+    auto size = symOf(args.get("size"));
+    if (!size)
+      return Status::ok();
+    auto lo = args.optionalInteger("min");
+    auto hi = args.optionalInteger("max");
+    if (!lo || !hi)
+      return nodeError(n, "min and max must be integers");
+    // aten's sym_constrain_range[_for_size]: [min, max], the _for_size form from 0.
+    std::optional<int64_t> minV = *lo;
+    if (!minV && target == "torch.ops.aten.sym_constrain_range_for_size.default")
+      minV = 0;
+    SymExpr c = SymExpr::boolean(true);
+    if (minV)
+      c = SymExpr::binary(SymExpr::Kind::Le, *minV, *size);
+    if (*hi)
+      c = SymExpr::binary(SymExpr::Kind::BitAnd, SymExpr::paren(c),
+                          SymExpr::paren(SymExpr::binary(SymExpr::Kind::Le, *size, **hi)));
+    condition = c;
+    message = "Invalid value range for " + size->str() + " between [" +
+              (minV ? std::to_string(*minV) : std::string("-inf")) + ", " +
+              (*hi ? std::to_string(**hi) : std::string("inf")) + "]";
+  } else {
+    return Status::ok(); // _assert_async: an assumption (its tensor is on the device)
+  }
+  int32_t holder = -1;
+  for (const std::string &s : condition.symbols()) {
+    auto found = definedSymbols_.find(s);
+    if (found != definedSymbols_.end())
+      holder = std::max(holder, found->second);
+  }
+  if (holder < 0)
+    return Status::ok(); // decided by the inputs, which meet the graph's guards
+  program_.ops[holder].checks.push_back({condition, n.name(), std::move(message)});
+  return Status::ok();
 }
 
 Status Lowerer::lowerNode(const Node &n) {
   const OpInfo *op = OpRegistry::instance().lookup(n.target());
   if (!op)
     return nodeError(n, "unknown op");
-  if (Status s = checkBacked(n); !s)
+  std::vector<SymbolDef> defines = freshSymbols(n);
+  if (Status s = checkBacked(n, defines); !s)
     return s;
   // _assert_scalar, sym_constrain_range[_for_size], _assert_async: checks with no result. On
   // backed values they hold for every input that meets the graph's guards; the compiled
-  // program takes them as assumptions (the interpreter checks them).
-  if (op->schema.returns.empty() && n.value().empty() && op->category == OpCategory::Other)
+  // program takes them as assumptions (the interpreter checks them). On unbacked ones they
+  // are run-time checks.
+  if (op->schema.returns.empty() && n.value().empty() && op->category == OpCategory::Other) {
+    auto args = bindArgs(n, *op);
+    if (!args)
+      return args.takeError();
+    return lowerAssertion(n, *args);
+  }
+  // A node that makes unbacked symbols runs as a whole (nonzero, item, a boolean-mask index,
+  // as Inductor falls back for them) and binds them when it has run.
+  if (!defines.empty()) {
+    auto args = bindArgs(n, *op);
+    if (!args)
+      return args.takeError();
+    if (Status s = lowerExtern(n, *args); !s)
+      return s;
+    for (SymbolDef &d : defines)
+      definedSymbols_[d.symbol] = currentOp();
+    program_.ops[currentOp()].defines = std::move(defines);
     return Status::ok();
+  }
   // Before the value check: an assertion composite has no value.
   if (op->category == OpCategory::Composite)
     return nodeError(n, "a composite op: the decompose pass rewrites it into the ops it is made "
@@ -1179,6 +1327,24 @@ Status Lowerer::lowerOutput(const Node &n) {
   return Status::ok();
 }
 
+bool Lowerer::writesProgramInput(const LoopOp &op) const {
+  if (op.kind != LoopOpKind::Extern || !op.externNode)
+    return false;
+  const OpInfo *info = OpRegistry::instance().lookup(op.externNode->target());
+  if (!info)
+    return false;
+  bool mutates = false;
+  for (const ArgSpec &a : info->schema.args)
+    mutates = mutates || a.mutated;
+  if (!mutates)
+    return false;
+  // Conservative: any input of a mutating op that is a graph input keeps it.
+  for (const BufferView &v : op.externInputs)
+    if (v.buffer >= 0 && program_.buffers[v.buffer].isInput)
+      return true;
+  return false;
+}
+
 void Lowerer::eliminateDeadOps() {
   // An op is live when a buffer it writes is an output or is read by a live op. One backward
   // sweep suffices: readers come after writers.
@@ -1193,6 +1359,11 @@ void Lowerer::eliminateDeadOps() {
       live[i] = live[i] || (s.buffer >= 0 && needed[s.buffer]);
     for (int32_t w : op.externOutputs)
       live[i] = live[i] || (w >= 0 && needed[w]);
+    // An op that binds unbacked symbols runs whoever reads them (sizes, checks), as PyTorch's
+    // item() does.
+    live[i] = live[i] || !op.defines.empty();
+    // An extern op that writes into a graph input changes what the caller holds after the run.
+    live[i] = live[i] || writesProgramInput(op);
     if (!live[i])
       continue;
     for (const ScalarInstr &in : op.body)

@@ -94,7 +94,9 @@ bool isAllocated(const Buffer &b, const Usage &u) {
   return !b.isInput && u.firstWrite >= 0 && !u.internal;
 }
 
-bool isAllocatedKind(Kind k) { return k == Kind::Pool || k == Kind::InPlace || k == Kind::Own; }
+bool isAllocatedKind(Kind k) {
+  return k == Kind::Pool || k == Kind::InPlace || k == Kind::Own || k == Kind::Unbacked;
+}
 
 /// Buffer::storageBytes, computed once per distinct layout (dtype, sizes, strides): the
 /// buffers of a repeated block share a few layouts, and the symbolic arithmetic per buffer was
@@ -253,7 +255,7 @@ std::vector<BufferLifetime> storageLifetimes(const MemoryPlan &plan, bool follow
   std::map<int32_t, BufferLifetime> byRoot;
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     const BufferPlacement &pl = plan.buffers[i];
-    if (!isAllocatedKind(pl.kind))
+    if (!isAllocatedKind(pl.kind) || pl.kind == Kind::Unbacked)
       continue;
     int32_t root = storageRoot(plan, static_cast<int32_t>(i), followReuse);
     auto [it, fresh] = byRoot.try_emplace(root);
@@ -329,6 +331,9 @@ Expected<MemoryPlan> planMemory(const LoopProgram &program, const FusedProgram &
   plan.buffers.resize(program.buffers.size());
   plan.freedAfter.assign(fused.kernels.size(), {});
   std::vector<int32_t> allocated;
+  // Buffers sized by a symbol an extern op binds mid-run: allocated when it is bound.
+  std::vector<int32_t> unbacked;
+  const std::vector<std::string> unbackedSymbols = program.unbackedSymbols();
   for (size_t i = 0; i < program.buffers.size(); ++i) {
     const Buffer &b = program.buffers[i];
     const Usage &u = usage[i];
@@ -349,6 +354,11 @@ Expected<MemoryPlan> planMemory(const LoopProgram &program, const FusedProgram &
     pl.kind = Kind::Pool;
     pl.firstKernel = u.firstWrite;
     pl.lastKernel = b.isOutput ? numKernels : u.last;
+    if (LoopProgram::mentionsAny(pl.bytes, unbackedSymbols)) {
+      pl.kind = Kind::Unbacked;
+      unbacked.push_back(static_cast<int32_t>(i));
+      continue;
+    }
     allocated.push_back(static_cast<int32_t>(i));
     if (!pl.bytes.isConstant())
       plan.symbolic = true;
@@ -363,12 +373,13 @@ Expected<MemoryPlan> planMemory(const LoopProgram &program, const FusedProgram &
         continue;
       for (int32_t b : k.outputs) {
         const BufferPlacement &bp = plan.buffers[b];
-        if (!isAllocatedKind(bp.kind) || bp.firstKernel != ki)
+        if (!isAllocatedKind(bp.kind) || bp.kind == Kind::Unbacked || bp.firstKernel != ki)
           continue;
         for (int32_t a : k.inputs) {
           const BufferPlacement &ap = plan.buffers[a];
           const Buffer &ab = program.buffers[a];
-          if (!isAllocatedKind(ap.kind) || ab.isOutput || ap.lastKernel != ki || handedOver[a] ||
+          if (!isAllocatedKind(ap.kind) || ap.kind == Kind::Unbacked || ab.isOutput ||
+              ap.lastKernel != ki || handedOver[a] ||
               ab.type.dtype != program.buffers[b].type.dtype || !symEq(ap.bytes, bp.bytes) ||
               !storesOver(program, k, a, b))
             continue;
@@ -387,6 +398,9 @@ Expected<MemoryPlan> planMemory(const LoopProgram &program, const FusedProgram &
     if (!program.buffers[b].isOutput && !handedOver[b])
       plan.freedAfter[pl.lastKernel].push_back(b);
   }
+  for (int32_t b : unbacked)
+    if (!program.buffers[b].isOutput)
+      plan.freedAfter[plan.buffers[b].lastKernel].push_back(b);
 
   for (int32_t b : allocated)
     plan.unplannedBytes += symHint(plan.buffers[b].bytes);
@@ -485,6 +499,7 @@ Status validatePlan(const LoopProgram &program, const FusedProgram &fused, const
                 std::to_string(numKernels) + " kernels");
   auto name = [&](int32_t b) { return program.buffers[b].name; };
   auto valid = [&](int32_t b) { return b >= 0 && static_cast<size_t>(b) < n; };
+  const std::vector<std::string> unbacked = program.unbackedSymbols();
 
   // Kinds and lifetimes against what the kernels do.
   for (size_t i = 0; i < n; ++i) {
@@ -505,6 +520,11 @@ Status validatePlan(const LoopProgram &program, const FusedProgram &fused, const
     if (!isAllocatedKind(pl.kind))
       return fail(name(b) + " is written by kernel " + fused.kernels[u.firstWrite].name +
                   " and leaves it, but is not allocated");
+    if ((pl.kind == Kind::Unbacked) != LoopProgram::mentionsAny(storageBytes.of(buf), unbacked))
+      return fail(name(b) + (pl.kind == Kind::Unbacked
+                                 ? " is planned as sized by an unbacked symbol, but is not"
+                                 : " is sized by an unbacked symbol, but is planned before the "
+                                   "run"));
     if (plan.symbolic ? pl.kind == Kind::Pool : pl.kind == Kind::Own)
       return fail(name(b) + (plan.symbolic ? " is in a pool, but the plan is symbolic"
                                            : " has its own allocation, but the plan is a pool"));
@@ -523,7 +543,7 @@ Status validatePlan(const LoopProgram &program, const FusedProgram &fused, const
     if (buf.isOutput && pl.lastKernel != numKernels)
       return fail(name(b) + " is a graph output but dies after kernel " +
                   std::to_string(pl.lastKernel));
-    if (!plan.symbolic) {
+    if (!plan.symbolic && pl.kind != Kind::Unbacked) {
       if (!pl.bytes.isConstant())
         return fail(name(b) + " has a symbolic size in a pool");
       if (pl.offset < 0 || pl.offset + pl.bytes.constant() > plan.poolBytes)
@@ -540,9 +560,10 @@ Status validatePlan(const LoopProgram &program, const FusedProgram &fused, const
     const BufferPlacement &pl = plan.buffers[i];
     if (pl.kind == Kind::InPlace) {
       int32_t a = pl.inPlaceOf;
-      if (!valid(a) || a == b || !isAllocatedKind(plan.buffers[a].kind))
+      if (!valid(a) || a == b || !isAllocatedKind(plan.buffers[a].kind) ||
+          plan.buffers[a].kind == Kind::Unbacked)
         return fail(name(b) + " is in place of " + std::to_string(a) +
-                    ", which is not an allocated buffer");
+                    ", which is not an allocated buffer of a size known before the run");
       const BufferPlacement &ap = plan.buffers[a];
       if (handedTo[a] >= 0)
         return fail(name(a) + " is handed over in place to both " + name(handedTo[a]) + " and " +
@@ -570,8 +591,10 @@ Status validatePlan(const LoopProgram &program, const FusedProgram &fused, const
     }
     if (pl.kind == Kind::Own && pl.reuseOf >= 0) {
       int32_t a = pl.reuseOf;
-      if (!valid(a) || a == b || !isAllocatedKind(plan.buffers[a].kind))
-        return fail(name(b) + " reuses " + std::to_string(a) + ", which is not allocated");
+      if (!valid(a) || a == b || !isAllocatedKind(plan.buffers[a].kind) ||
+          plan.buffers[a].kind == Kind::Unbacked)
+        return fail(name(b) + " reuses " + std::to_string(a) +
+                    ", which is not allocated before the run");
       const BufferPlacement &ap = plan.buffers[a];
       if (program.buffers[a].isOutput || ap.lastKernel >= pl.firstKernel)
         return fail(name(b) + " reuses " + name(a) + ", which is still live at kernel " +
@@ -597,9 +620,10 @@ Status validatePlan(const LoopProgram &program, const FusedProgram &fused, const
     return name(x) + " and " + name(y) + " share storage and are both live at kernel " +
            std::to_string(from);
   };
+  // Unbacked allocations share storage with nothing: no conflict to look for.
   std::vector<int32_t> allocatedBuffers;
   for (size_t i = 0; i < n; ++i)
-    if (isAllocatedKind(plan.buffers[i].kind))
+    if (isAllocatedKind(plan.buffers[i].kind) && plan.buffers[i].kind != Kind::Unbacked)
       allocatedBuffers.push_back(static_cast<int32_t>(i));
   if (!plan.symbolic) {
     // Sorted by offset, each buffer meets only those that start before it ends.
@@ -662,7 +686,10 @@ Status validatePlan(const LoopProgram &program, const FusedProgram &fused, const
                     " but lives until kernel " + std::to_string(plan.buffers[b].lastKernel));
       ++listed[b];
     }
-  for (int32_t b : allocatedBuffers) {
+  for (size_t i = 0; i < n; ++i) {
+    const auto b = static_cast<int32_t>(i);
+    if (!isAllocatedKind(plan.buffers[b].kind))
+      continue;
     int expected = program.buffers[b].isOutput || handedTo[b] >= 0 ? 0 : 1;
     if (listed[b] != expected)
       return fail(name(b) + " is freed " + std::to_string(listed[b]) + " times, expected " +
@@ -684,12 +711,13 @@ std::string describeMemoryPlan(const LoopProgram &program, const FusedProgram &f
     std::string name, dtype, bytes, where, life;
   };
   std::vector<Row> rows;
-  size_t count = 0, reused = 0;
+  size_t count = 0, reused = 0, unbackedCount = 0;
+  const std::vector<std::string> unbacked = program.unbackedSymbols();
   for (size_t i = 0; i < plan.buffers.size() && i < program.buffers.size(); ++i) {
     const BufferPlacement &pl = plan.buffers[i];
     if (!isAllocatedKind(pl.kind))
       continue;
-    ++count;
+    count += pl.kind != Kind::Unbacked; // counted on their own line
     const Buffer &b = program.buffers[i];
     auto other = [&](int32_t x) {
       return x >= 0 && static_cast<size_t>(x) < program.buffers.size() ? program.buffers[x].name
@@ -708,10 +736,23 @@ std::string describeMemoryPlan(const LoopProgram &program, const FusedProgram &f
       if (!plan.symbolic)
         r.where += " @" + std::to_string(pl.offset);
       break;
-    default:
+    case Kind::Unbacked: {
+      r.where = "own, allocated when ";
+      std::string list;
+      for (const std::string &s : pl.bytes.symbols())
+        if (std::binary_search(unbacked.begin(), unbacked.end(), s))
+          list += (list.empty() ? "" : ", ") + s;
+      r.where += list + " is bound";
+      ++unbackedCount;
+      break;
+    }
+    case Kind::Own:
       r.where = pl.reuseOf >= 0 ? "own, reuses " + other(pl.reuseOf) : "own";
       reused += pl.reuseOf >= 0;
       break;
+    case Kind::Input:
+    case Kind::Internal:
+      break; // not allocated: skipped above
     }
     r.life =
         "kernels " + std::to_string(pl.firstKernel) + ".." +
@@ -742,6 +783,9 @@ std::string describeMemoryPlan(const LoopProgram &program, const FusedProgram &f
        << " reuse a freed one)\n";
   else
     os << ", pool " << plan.poolBytes << "\n";
+  if (unbackedCount)
+    os << unbackedCount << " sized by unbacked symbols (allocated when the extern op that binds "
+       << "them has run, not counted above)\n";
   return os.str();
 }
 

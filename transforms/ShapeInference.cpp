@@ -19,6 +19,28 @@ NodeValue outputValue(const Node &node) {
   return NodeValue{std::move(outs)};
 }
 
+/// Every concrete tensor type of `value` fits int64 counts (checkTensorExtent), or an error
+/// naming the node.
+Status checkExtents(const Node &node, const NodeValue &value) {
+  auto check = [&](const TensorType &t) -> Status {
+    if (Status s = checkTensorExtent(t); !s)
+      return Error("node '" + node.name() + "': " + s.error().message);
+    return Status::ok();
+  };
+  if (const TensorType *t = value.tensor())
+    return check(*t);
+  if (const auto *ts = value.tensors())
+    for (const auto &t : *ts)
+      if (t)
+        if (Status s = check(*t); !s)
+          return s;
+  if (const auto *items = value.items())
+    for (const NodeValue &item : *items)
+      if (Status s = checkExtents(node, item); !s)
+        return s;
+  return Status::ok();
+}
+
 } // namespace
 
 Status inferShapes(Graph &graph) {
@@ -37,11 +59,15 @@ Status inferShapes(Graph &graph, bool &changed) {
     case OpKind::Placeholder:
       if (node->value().empty())
         return Error("placeholder '" + node->name() + "' has no value to infer shapes from");
+      if (Status s = checkExtents(*node, node->value()); !s)
+        return s;
       break;
     case OpKind::CallFunction: {
       auto value = inferNodeValue(*node);
       if (!value)
         return value.takeError();
+      if (Status s = checkExtents(*node, *value); !s)
+        return s;
       assign(*node, value.take());
       break;
     }

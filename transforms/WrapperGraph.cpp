@@ -284,14 +284,49 @@ Status WrapperBuilder::emitExtern(const Kernel &k) {
       return a.takeError();
     inputs.push_back(a.take());
   }
+  // An output sized by a symbol the call binds has no buffer before it: the call returns it
+  // (out None), as Inductor's wrapper takes `buf3 = aten.nonzero(buf2)`.
   std::vector<Argument> outs;
-  for (int32_t b : op.externOutputs)
-    outs.push_back(b < 0 ? Argument::none() : Argument::node(bufferNodes_[b]));
-  add(k.name, "fxkit.extern", {},
-      {{"op", Argument::string(op.externNode ? op.externNode->target() : k.name)},
-       {"inputs", Argument::tuple(std::move(inputs))},
-       {"out", Argument::list(std::move(outs))},
-       {"origins", Argument::list({Argument::string(op.origins.front())})}});
+  for (size_t i = 0; i < op.externOutputs.size(); ++i) {
+    int32_t b = op.externOutputs[i];
+    outs.push_back(b < 0 || op.definesSizeOf(i) ? Argument::none()
+                                                : Argument::node(bufferNodes_[b]));
+  }
+  Node *call = add(k.name, "fxkit.extern", {},
+                   {{"op", Argument::string(op.externNode ? op.externNode->target() : k.name)},
+                    {"inputs", Argument::tuple(std::move(inputs))},
+                    {"out", Argument::list(std::move(outs))},
+                    {"origins", Argument::list({Argument::string(op.origins.front())})}});
+  if (op.defines.empty())
+    return Status::ok();
+  // Its results, then the unbacked symbols (Inductor's codegen_unbacked_symbol_defs) and the
+  // checks they decide.
+  const bool single = op.externOutputs.size() == 1;
+  for (size_t i = 0; i < op.externOutputs.size(); ++i) {
+    int32_t b = op.externOutputs[i];
+    if (b < 0 || !op.definesSizeOf(i))
+      continue;
+    Node *result = single ? call
+                          : add(p_.buffers[b].name, "operator.getitem",
+                                {Argument::node(call), Argument::integer(static_cast<int64_t>(i))});
+    result->value() = NodeValue{p_.buffers[b].type};
+    bufferNodes_[b] = result;
+  }
+  for (const SymbolDef &d : op.defines) {
+    if (d.output < 0) {
+      call->value() = NodeValue{SymExpr::symbol(d.symbol)};
+      symbols_.emplace(d.symbol, call);
+      continue;
+    }
+    Node *n =
+        add(d.symbol, "torch.ops.aten.sym_size.int",
+            {Argument::node(bufferNodes_[op.externOutputs[d.output]]), Argument::integer(d.dim)});
+    n->value() = NodeValue{SymExpr::symbol(d.symbol)};
+    symbols_.emplace(d.symbol, n);
+  }
+  for (const RuntimeCheck &c : op.checks)
+    add("assert_scalar", "torch.ops.aten._assert_scalar.default",
+        {Argument::sym(c.condition), Argument::string(c.message + " (node " + c.node + ")")});
   return Status::ok();
 }
 
@@ -346,11 +381,19 @@ Status WrapperBuilder::run() {
   }
   for (size_t ki = 0; ki < f_.kernels.size(); ++ki) {
     const Kernel &k = f_.kernels[ki];
-    // Allocate what this kernel writes first (in-place outputs after their donors exist).
-    for (int32_t b : k.outputs)
-      if (!bufferNodes_[b])
+    // Allocate what this kernel writes first (in-place outputs after their donors exist); an
+    // extern output sized by a symbol the call binds comes from the call (emitExtern).
+    for (int32_t b : k.outputs) {
+      bool fromCall = false;
+      if (k.isExtern) {
+        const LoopOp &op = p_.ops[k.ops.front()];
+        for (size_t i = 0; i < op.externOutputs.size(); ++i)
+          fromCall = fromCall || (op.externOutputs[i] == b && op.definesSizeOf(i));
+      }
+      if (!bufferNodes_[b] && !fromCall)
         if (Status s = allocate(b); !s)
           return s.takeError();
+    }
     Status s = k.isExtern ? emitExtern(k) : emitKernel(k, ki);
     if (!s)
       return s.takeError();

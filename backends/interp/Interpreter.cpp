@@ -32,6 +32,7 @@ void registerReferenceKernels() {
     registerReductionFamilyKernels();
     registerNnKernels();
     registerTensorKernels();
+    registerRandomKernels();
     registerFftKernels();
   });
 }
@@ -351,6 +352,14 @@ Expected<InterpretResult> interpretGraph(Graph &graph, std::span<const RuntimeVa
       if (!output)
         output = n;
       break;
+    case OpKind::GetAttr:
+      // A tensor attribute nobody reads needs no value; one that is read must have been lifted
+      // into an input (transforms/LiftConstants.h) with its value.
+      if (n->users().empty())
+        break;
+      return Error("node '" + n->name() + "': get_attr '" + std::string(n->target()) +
+                   "' reads a tensor the graph does not hold (fxkit run takes its value from "
+                   "--inputs under that name)");
     default:
       return Error("node '" + n->name() + "': the reference interpreter does not run " +
                    std::string(opKindName(n->op())) + " nodes");

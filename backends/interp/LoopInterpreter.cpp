@@ -22,13 +22,10 @@ namespace {
 double roundTo(double v, DType dtype) {
   switch (dtype) {
   case DType::Float32:
-    return static_cast<double>(static_cast<float>(v));
   case DType::Float16:
-    return halfBitsToFloat(floatToHalfBits(static_cast<float>(v)));
   case DType::BFloat16:
-    return bfloat16BitsToFloat(floatToBFloat16Bits(static_cast<float>(v)));
   case DType::Float64:
-    return v;
+    return roundToFloating(v, dtype);
   case DType::Bool:
     return v != 0 ? 1 : 0;
   case DType::Int16:
@@ -55,7 +52,7 @@ double apply(ScalarOp op, DType dtype, double a, double b, double c) {
                            static_cast<int64_t>(c));
     return v ? static_cast<double>(*v) : 0.0;
   }
-  return evalScalarFloat(op, a, b, c);
+  return evalScalarFloatIn(op, dtype, a, b, c);
 }
 
 /// Running state of one reduction over a row.
@@ -206,6 +203,11 @@ public:
 private:
   Status bindInputs(std::span<const RuntimeValue> inputs);
   Status runExtern(const Kernel &k);
+  /// Allocates buffer `b` unless it has storage or a symbol of its size is still unbound.
+  Status allocateIfSized(int32_t b);
+  /// Per buffer: whether storage_ holds its allocation (one sized by an unbacked symbol waits
+  /// for the extern op that binds it).
+  std::vector<bool> allocated_;
   Status runGenerated(const Kernel &k);
   /// `scanned`: set to the op's scanned value at this point instead of storing (scans).
   Status runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r, Accumulator *acc,
@@ -245,6 +247,7 @@ private:
   const volatile std::sig_atomic_t *interrupt_;
   SymExpr::Bindings bindings_;
   std::vector<Tensor> storage_;
+  std::span<const RuntimeValue> inputs_; ///< the run's inputs (in-place writes go back to them)
   /// Per internal buffer of the running kernel: the row stamp of each element's last write.
   std::vector<std::vector<uint64_t>> stamps_;
   std::vector<bool> internal_;
@@ -296,19 +299,54 @@ Status LoopRunner::bindInputs(std::span<const RuntimeValue> inputs) {
     });
     storage_[b] = declared.take();
   }
-  for (size_t b = 0; b < p_.buffers.size(); ++b) {
-    if (p_.buffers[b].isInput)
-      continue;
-    auto t = allocateTensor(p_.buffers[b].type, bindings_);
-    if (!t)
-      return t.takeError();
-    storage_[b] = t.take();
-  }
+  allocated_.assign(p_.buffers.size(), false);
+  for (size_t b = 0; b < p_.buffers.size(); ++b)
+    if (!p_.buffers[b].isInput)
+      if (Status s = allocateIfSized(static_cast<int32_t>(b)); !s)
+        return s;
+  return Status::ok();
+}
+
+Status LoopRunner::allocateIfSized(int32_t b) {
+  if (allocated_[b])
+    return Status::ok();
+  // A buffer sized by an unbacked symbol waits for the extern op that binds it (even one of no
+  // elements: nonzero of a 0-d tensor is [u0, 0]).
+  const TensorType &type = p_.buffers[b].type;
+  for (const std::vector<SymExpr> *dims : {&type.sizes, &type.strides})
+    for (const SymExpr &e : *dims)
+      for (const std::string &s : e.symbols())
+        if (!bindings_.count(s))
+          return Status::ok();
+  auto t = allocateTensor(p_.buffers[b].type, bindings_);
+  if (!t)
+    return t.takeError();
+  storage_[b] = t.take();
+  allocated_[b] = true;
   return Status::ok();
 }
 
 Status LoopRunner::runExtern(const Kernel &k) {
-  return runExternLoopOp(p_.ops[k.ops.front()], storage_, bindings_);
+  const LoopOp &op = p_.ops[k.ops.front()];
+  for (int32_t b : op.externOutputs)
+    if (b >= 0)
+      if (Status s = allocateIfSized(b); !s)
+        return s;
+  if (Status s = runExternLoopOp(op, storage_, bindings_); !s)
+    return s;
+  // Graph inputs it wrote in place go back to the caller's tensors, as the reference
+  // interpreter's kernels write into its inputs' storage.
+  for (int32_t b : mutatedBuffers(op))
+    for (size_t i = 0; i < p_.inputs.size() && i < inputs_.size(); ++i)
+      if (p_.inputs[i] == b && inputs_[i].tensor()) {
+        Tensor caller = *inputs_[i].tensor(); // shares the caller's storage
+        caller.copyElementsFrom(storage_[b]);
+      }
+  // Outputs sized by the symbols it bound were allocated by it.
+  for (int32_t b : op.externOutputs)
+    if (b >= 0)
+      allocated_[b] = true;
+  return Status::ok();
 }
 
 Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r, Accumulator *acc,
@@ -435,6 +473,10 @@ Status LoopRunner::runScanRow(const Kernel &k, size_t opIndex, int64_t x,
 }
 
 Status LoopRunner::runGenerated(const Kernel &k) {
+  for (int32_t op : k.ops)
+    for (int32_t b : p_.ops[op].writes())
+      if (Status s = allocateIfSized(b); !s)
+        return s;
   auto xr = evalAll(k.ranges);
   auto rr = evalAll(k.reductionRanges);
   if (!xr || !rr)
@@ -507,6 +549,7 @@ Status LoopRunner::runGenerated(const Kernel &k) {
 
 Expected<InterpretResult> LoopRunner::run(std::span<const RuntimeValue> inputs) {
   registerReferenceKernels();
+  inputs_ = inputs;
   if (Status s = bindInputs(inputs); !s)
     return s.takeError();
   for (const Kernel &k : f_.kernels) {

@@ -8,6 +8,8 @@ void registerIndexingKernels();
 void registerReductionFamilyKernels();
 void registerNnKernels();
 void registerTensorKernels();
+/// inductor_seeds, lookup_seed, random, randint; rand, randn, native_dropout (RandomKernels.cpp).
+void registerRandomKernels();
 void registerFftKernels();
 
 } // namespace fxkit

@@ -34,27 +34,13 @@ using kernels::sizesStr;
 
 // ---- Casts, as c10 performs them ----
 
-/// x cast to a floating dtype, as a double. float16/bfloat16 round through float as c10 does.
-double roundTo(DType dtype, double x) {
-  switch (dtype) {
-  case DType::Float32:
-    return static_cast<float>(x);
-  case DType::Float16:
-    return halfBitsToFloat(floatToHalfBits(static_cast<float>(x)));
-  case DType::BFloat16:
-    return bfloat16BitsToFloat(floatToBFloat16Bits(static_cast<float>(x)));
-  default:
-    return x;
-  }
-}
-
 /// An integer cast to a floating dtype. Not through double for the narrower types: int64 ->
 /// float is rounded once from the exact value, as static_cast<float> in c10 (double first would
 /// round twice beyond 2^53).
 double intToFloat(DType dtype, int64_t v) {
   if (dtype == DType::Float64)
     return static_cast<double>(v);
-  return roundTo(dtype, static_cast<float>(v));
+  return roundToFloating(static_cast<float>(v), dtype);
 }
 
 /// An integer cast to an integral dtype: narrower integers wrap (two's complement), bool is
@@ -129,7 +115,7 @@ int64_t castToInt(const Number &v, DType to) {
 }
 /// v cast to the floating dtype `to`.
 double castToFloat(const Number &v, DType to) {
-  return v.kind == ScalarKind::Float ? roundTo(to, v.f) : intToFloat(to, v.i);
+  return v.kind == ScalarKind::Float ? roundToFloating(v.f, to) : intToFloat(to, v.i);
 }
 
 /// The number an argument holds, or nullopt when it holds a tensor. Read from the argument
@@ -331,7 +317,7 @@ template <int Sign, bool Reverse> Status addKernel(KernelContext &ctx) {
         if (!dtypeIsFloating(dt) && alpha->kind == ScalarKind::Float)
           return ctx.error("alpha must not be a floating-point number for integral inputs");
         int64_t alphaInt = wrapMul(Sign, alpha->i);
-        double alphaFloat = Sign * roundTo(opmath(dt), alpha->asDouble());
+        double alphaFloat = Sign * roundToFloating(alpha->asDouble(), opmath(dt));
         size_t first = Reverse ? 1 : 0, second = 1 - first;
         return ElementFns{[=](Ints v) -> std::optional<int64_t> {
                             return wrapAdd(v[first], wrapMul(alphaInt, v[second]));
@@ -527,9 +513,9 @@ Status scalarOpKernel(KernelContext &ctx) {
                             return loop::evalScalarInt(op, compute, v[0], v.size() > 1 ? v[1] : 0,
                                                        v.size() > 2 ? v[2] : 0);
                           };
-                        fns.onFloat = [op](Floats v) {
-                          return loop::evalScalarFloat(op, v[0], v.size() > 1 ? v[1] : 0,
-                                                       v.size() > 2 ? v[2] : 0);
+                        fns.onFloat = [op, compute](Floats v) {
+                          return loop::evalScalarFloatIn(op, compute, v[0], v.size() > 1 ? v[1] : 0,
+                                                         v.size() > 2 ? v[2] : 0);
                         };
                         return fns;
                       });

@@ -230,6 +230,25 @@ uint64_t combineInt(uint64_t acc, int64_t x, bool product) {
   return product ? acc * static_cast<uint64_t>(x) : acc + static_cast<uint64_t>(x);
 }
 
+/// prims.xor_sum: the XOR of each group's int64 values (0 for an empty group), stored in the
+/// result dtype (wrapping to it, as the XOR of narrower integers does).
+Status xorSumKernel(KernelContext &ctx) {
+  FXKIT_KTRY(inp, ctx.tensor("inp"));
+  FXKIT_KTRY(dims, ctx.optionalIntList("dims"));
+  FXKIT_KTRY(reduced, reducedDims(ctx, inp.dim(), dims));
+  FXKIT_KTRY(out, ctx.allocateOutput());
+  Groups g = groupsOf(inp, reduced);
+  std::vector<int64_t> at = elementOffsets(out);
+  for (size_t i = 0; i < g.outer.size(); ++i) {
+    int64_t acc = 0;
+    for (int64_t offset : g.inner)
+      acc ^= inp.loadInt(g.outer[i] + offset);
+    out.storeInt(at[i], acc);
+  }
+  ctx.result.v = std::move(out);
+  return Status::ok();
+}
+
 /// prod.default/prod.dim_int in the result dtype (the input converted to it first).
 Status prodKernel(KernelContext &ctx) {
   FXKIT_KTRY(self, ctx.tensor("self"));
@@ -923,48 +942,6 @@ Status batchNormBackwardKernel(KernelContext &ctx) {
 
 // ---- Dropout, item ----
 
-/// FNV-1a of the node's name: each dropout node draws its own deterministic mask.
-uint64_t seedOf(const std::string &name) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char ch : name)
-    h = (h ^ ch) * 1099511628211ull;
-  return h;
-}
-
-/// native_dropout. As its decomposition (what compiled graphs run): train=False or None, or
-/// p == 0, copies the input with an all-true mask; p == 1 gives zeros and an all-false mask;
-/// otherwise mask = uniform[0, 1) > p and out = mask * x / (1 - p) (so a dropped NaN stays
-/// NaN), the uniforms drawn from std::mt19937_64 seeded by the node's name (deterministic, not
-/// PyTorch's generator).
-Status dropoutKernel(KernelContext &ctx) {
-  FXKIT_KTRY(input, ctx.tensor("input"));
-  FXKIT_KTRY(p, ctx.scalar("p"));
-  bool train = false;
-  if (!ctx.args.get("train").isNone()) {
-    FXKIT_KTRY(t, ctx.boolean("train"));
-    train = t;
-  }
-  FXKIT_KTRY(out, ctx.allocateOutput(0));
-  FXKIT_KTRY(mask, ctx.allocateOutput(1));
-  std::vector<int64_t> inAt = elementOffsets(input), outAt = elementOffsets(out),
-                       maskAt = elementOffsets(mask);
-  std::mt19937_64 rng(seedOf(ctx.node().name()));
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  double scale = p < 1 ? 1 / (1 - p) : 0;
-  for (size_t i = 0; i < inAt.size(); ++i) {
-    if (!train || p == 0) {
-      copyElement(input, inAt[i], out, outAt[i]);
-      mask.storeInt(maskAt[i], 1);
-    } else if (p < 1) {
-      bool keep = uniform(rng) > p;
-      out.storeDouble(outAt[i], (keep ? 1.0 : 0.0) * input.loadDouble(inAt[i]) * scale);
-      mask.storeInt(maskAt[i], keep ? 1 : 0);
-    }
-  }
-  setResults(ctx, {std::move(out), std::move(mask)});
-  return Status::ok();
-}
-
 /// _local_scalar_dense: the first element as a Python number (a double for floats, an int for
 /// integers, a bool for bools); like PyTorch it does not insist on exactly one element.
 Status localScalarDenseKernel(KernelContext &ctx) {
@@ -1004,6 +981,7 @@ void registerReductionFamilyKernels() {
       {"torch.ops.aten.max.default", extremumAllKernel<true>},
       {"torch.ops.aten.min.default", extremumAllKernel<false>},
       {"torch.ops.aten.prod.default", prodKernel},
+      {"torch.ops.prims.xor_sum.default", xorSumKernel},
       {"torch.ops.aten.prod.dim_int", prodKernel},
       {"torch.ops.aten.var.correction", varKernel},
       {"torch.ops.aten.var.dim", varKernel},
@@ -1021,7 +999,6 @@ void registerReductionFamilyKernels() {
       {"torch.ops.aten._native_batch_norm_legit_no_training.default", batchNormKernel},
       {"torch.ops.aten._native_batch_norm_legit_functional.default", batchNormKernel},
       {"torch.ops.aten.native_batch_norm_backward.default", batchNormBackwardKernel},
-      {"torch.ops.aten.native_dropout.default", dropoutKernel},
       {"torch.ops.aten._local_scalar_dense.default", localScalarDenseKernel},
   };
   kernels::registerKernelList(table);

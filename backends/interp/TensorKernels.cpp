@@ -565,57 +565,16 @@ Status arangeKernel(KernelContext &ctx) {
   return Status::ok();
 }
 
-/// The generator of one random node: std::mt19937_64 (its sequence is fixed by the C++
-/// standard, unlike the library's distributions, which are done here) seeded with the FNV-1a
-/// hash of the node's name. Runs are reproducible and two random nodes differ; PyTorch's own
-/// generator streams are not reproduced.
+/// The generator of randperm's node (rand, randn and dropout are Philox: RandomKernels.cpp):
+/// std::mt19937_64 (its sequence is fixed by the C++ standard, unlike the library's
+/// distributions, which are done here) seeded with the FNV-1a hash of the node's name. Runs
+/// are reproducible and two random nodes differ; PyTorch's own generator streams are not
+/// reproduced.
 std::mt19937_64 generatorFor(const KernelContext &ctx) {
   uint64_t hash = 0xcbf29ce484222325ULL;
   for (char c : ctx.node().name())
     hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
   return std::mt19937_64(hash);
-}
-
-/// Mantissa digits of a floating dtype: uniform draws use that many random bits, so rounding
-/// to the dtype can never reach 1.0 (as at::uniform_real_distribution does).
-int uniformDigits(DType dtype) {
-  switch (dtype) {
-  case DType::Float64:
-    return 53;
-  case DType::Float16:
-    return 11;
-  case DType::BFloat16:
-    return 8;
-  default:
-    return 24;
-  }
-}
-
-double uniform(std::mt19937_64 &gen, int digits) {
-  return static_cast<double>(gen() >> (64 - digits)) * std::ldexp(1.0, -digits);
-}
-
-/// rand (uniform in [0, 1)) and randn (standard normal by Box-Muller), in row-major order.
-template <bool Normal> Status randomKernel(KernelContext &ctx) {
-  if (Status s = checkSizeArg(ctx); !s)
-    return s;
-  FXKIT_KTRY(out, ctx.allocateOutput());
-  if (!dtypeIsFloating(out.dtype()) || !dtypeIsComputable(out.dtype()))
-    return ctx.error("random values of dtype " + std::string(dtypeName(out.dtype())));
-  std::mt19937_64 gen = generatorFor(ctx);
-  int digits = uniformDigits(out.dtype());
-  Tensor::forEachIndex(out.sizes(), [&](std::span<const int64_t> index) {
-    double value;
-    if constexpr (Normal) {
-      double u1 = 1.0 - uniform(gen, 53), u2 = uniform(gen, 53);
-      value = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
-    } else {
-      value = uniform(gen, digits);
-    }
-    out.setDouble(index, value);
-  });
-  ctx.result.v = std::move(out);
-  return Status::ok();
 }
 
 /// randperm: a uniformly random permutation of 0 .. n-1 (Fisher-Yates, unbiased draws).
@@ -745,8 +704,6 @@ void registerTensorKernels() {
       {"torch.ops.aten.arange.default", arangeKernel},
       {"torch.ops.aten.arange.start", arangeKernel},
       {"torch.ops.aten.arange.start_step", arangeKernel},
-      {"torch.ops.aten.rand.default", randomKernel<false>},
-      {"torch.ops.aten.randn.default", randomKernel<true>},
       {"torch.ops.aten.randperm.default", randpermKernel},
       {"torch.ops.aten.resize_.default", resizeKernel},
       {"torch.ops.aten.sym_numel.default", symNumelKernel},

@@ -45,10 +45,14 @@ struct LLVMProgram::Impl {
   GeneratedProgram generated;
   std::unique_ptr<LLVMKernelSet> kernels;
   std::vector<int> definitionOf; ///< per fused kernel, -1 for extern
+  /// Per fused kernel: the buffers its extern op writes in place (mutatedBuffers), empty for
+  /// the others.
+  std::vector<std::vector<int32_t>> mutatedOf;
 
   // Per run.
   SymExpr::Bindings bindings;
   std::vector<HostBuffer> buffers;
+  std::span<const RuntimeValue> callerInputs; ///< the run's inputs (returnMutatedInputs)
   /// Kept from run to run (reused in order where large enough): fresh pages would cost a
   /// page fault per 4 KiB on every run.
   std::vector<std::unique_ptr<Allocation>> allocations;
@@ -59,6 +63,15 @@ struct LLVMProgram::Impl {
   Status allocate(std::span<const RuntimeValue> inputs);
   Status launch(size_t kernelIndex);
   Status runExtern(size_t kernelIndex);
+  /// Copies the graph inputs that extern kernel `k` wrote in place into the caller's tensors,
+  /// as the reference interpreter's kernels write into its inputs' storage. Right after the
+  /// op: the memory plan may reuse an input's storage once nothing reads it.
+  Status returnMutatedInputs(size_t kernelIndex);
+  /// Allocates an Unbacked buffer (MemoryPlan) once the symbols of its size are bound; nothing
+  /// for other buffers or while a symbol is unbound.
+  Status allocateUnbacked(int32_t buffer);
+  /// Allocates the Unbacked buffers kernel `k` writes, before it runs.
+  Status allocateUnbackedOf(size_t k);
   Expected<Tensor> download(int32_t buffer);
   void upload(int32_t buffer, const Tensor &host);
   Expected<std::byte *> allocation(size_t bytes) {
@@ -136,7 +149,8 @@ Status LLVMProgram::Impl::allocate(std::span<const RuntimeValue> inputs) {
   allocationsUsed = 0;
   buffers.assign(p.buffers.size(), {});
   // Inputs, copied into the layout the program declares for them (kernels may write over an
-  // input in place: the caller's tensors stay untouched).
+  // input whose storage the plan reuses: the caller's tensors see only the in-place writes of
+  // extern ops, returnMutatedInputs).
   for (size_t i = 0; i < inputs.size(); ++i) {
     int32_t b = p.inputs[i];
     if (b < 0)
@@ -172,6 +186,10 @@ Status LLVMProgram::Impl::allocate(std::span<const RuntimeValue> inputs) {
     }
   for (size_t b = 0; b < p.buffers.size(); ++b) {
     const BufferPlacement &pl = plan->buffers[b];
+    // Unbacked: allocated when its symbols are bound (allocateUnbacked); internal buffers
+    // (which may be sized by one) have no storage.
+    if (pl.kind == BufferPlacement::Kind::Unbacked || pl.kind == BufferPlacement::Kind::Internal)
+      continue;
     auto bytes = eval(p.buffers[b].storageBytes());
     if (!bytes)
       return bytes.takeError();
@@ -206,6 +224,37 @@ Status LLVMProgram::Impl::allocate(std::span<const RuntimeValue> inputs) {
     if (!bytes)
       return bytes.takeError();
     buffers[b] = {buffers[src].base, buffers[src].offset, static_cast<size_t>(*bytes)};
+  }
+  return Status::ok();
+}
+
+Status LLVMProgram::Impl::allocateUnbacked(int32_t b) {
+  if (plan->buffers[b].kind != BufferPlacement::Kind::Unbacked || buffers[b].base)
+    return Status::ok();
+  SymExpr bytesExpr = program->buffers[b].storageBytes();
+  for (const std::string &s : bytesExpr.symbols())
+    if (!bindings.count(s))
+      return Status::ok();
+  auto bytes = eval(bytesExpr);
+  if (!bytes)
+    return bytes.takeError();
+  // From the run-to-run slots: the allocation order is the schedule's, the same every run.
+  auto m = allocation(static_cast<size_t>(std::max<int64_t>(*bytes, 1)));
+  if (!m)
+    return m.takeError();
+  buffers[b] = {*m, 0, static_cast<size_t>(*bytes)};
+  return Status::ok();
+}
+
+Status LLVMProgram::Impl::allocateUnbackedOf(size_t k) {
+  for (int32_t op : fused->kernels[k].ops) {
+    for (int32_t b : program->ops[op].writes())
+      if (Status s = allocateUnbacked(b); !s)
+        return s;
+    for (int32_t b : program->ops[op].externOutputs)
+      if (b >= 0)
+        if (Status s = allocateUnbacked(b); !s)
+          return s;
   }
   return Status::ok();
 }
@@ -249,21 +298,24 @@ Status LLVMProgram::Impl::launch(size_t k) {
 Status LLVMProgram::Impl::runExtern(size_t k) {
   const Kernel &kernel = fused->kernels[k];
   const LoopOp &op = program->ops[kernel.ops.front()];
-  auto done = runHostBlas(*program, op, bindings, buffers, kernels->pool());
+  // An op that binds unbacked symbols runs its reference kernel: its result decides them.
+  auto done = op.defines.empty() ? runHostBlas(*program, op, bindings, buffers, kernels->pool())
+                                 : Expected<bool>(false);
   if (!done)
     return done.takeError();
   if (*done) {
     ++kernels->stats().matrixProducts;
-    return Status::ok();
+    return returnMutatedInputs(k);
   }
   // The reference kernel, on copies of the op's buffers.
   std::vector<Tensor> storage(program->buffers.size());
   std::vector<int32_t> used;
   for (const BufferView &v : op.externInputs)
     used.push_back(v.buffer);
-  for (int32_t b : op.externOutputs)
-    if (b >= 0)
-      used.push_back(b);
+  // An output sized by a symbol this op binds is allocated by runExternLoopOp.
+  for (size_t i = 0; i < op.externOutputs.size(); ++i)
+    if (op.externOutputs[i] >= 0 && !op.definesSizeOf(i))
+      used.push_back(op.externOutputs[i]);
   for (int32_t b : used) {
     auto t = download(b);
     if (!t)
@@ -272,10 +324,31 @@ Status LLVMProgram::Impl::runExtern(size_t k) {
   }
   if (Status s = runExternLoopOp(op, storage, bindings); !s)
     return s;
-  for (int32_t b : op.externOutputs)
-    if (b >= 0)
-      upload(b, storage[b]);
+  // The inputs it wrote in place first: an output placed in a dead input's storage wins.
+  for (int32_t b : mutatedOf[k])
+    upload(b, storage[b]);
+  for (int32_t b : op.externOutputs) {
+    if (b < 0)
+      continue;
+    if (Status s = allocateUnbacked(b); !s)
+      return s;
+    upload(b, storage[b]);
+  }
   ++kernels->stats().hostExterns;
+  return returnMutatedInputs(k);
+}
+
+Status LLVMProgram::Impl::returnMutatedInputs(size_t k) {
+  for (int32_t b : mutatedOf[k])
+    for (size_t i = 0; i < program->inputs.size() && i < callerInputs.size(); ++i) {
+      if (program->inputs[i] != b || !callerInputs[i].tensor())
+        continue;
+      auto host = download(b);
+      if (!host)
+        return host.takeError();
+      Tensor caller = *callerInputs[i].tensor(); // shares the caller's storage
+      caller.copyElementsFrom(*host);
+    }
   return Status::ok();
 }
 
@@ -296,6 +369,9 @@ Expected<std::unique_ptr<LLVMProgram>> LLVMProgram::load(const LoopProgram &prog
   if (!gen)
     return gen.takeError();
   im.generated = gen.take();
+  for (const Kernel &k : fused.kernels)
+    im.mutatedOf.push_back(k.isExtern ? mutatedBuffers(program.ops[k.ops.front()])
+                                      : std::vector<int32_t>{});
   std::vector<GeneratedKernel> definitions;
   std::map<std::string, int> byName;
   for (const GeneratedKernel &g : im.generated.launches) {
@@ -330,11 +406,14 @@ Status LLVMProgram::waitForCompilation() { return impl_->kernels->waitAll(); }
 
 Expected<InterpretResult> LLVMProgram::run(std::span<const RuntimeValue> inputs) {
   Impl &im = *impl_;
+  im.callerInputs = inputs;
   if (Status s = im.bindInputs(inputs); !s)
     return s.takeError();
   if (Status s = im.allocate(inputs); !s)
     return s.takeError();
   for (size_t k = 0; k < im.fused->kernels.size(); ++k) {
+    if (Status s = im.allocateUnbackedOf(k); !s)
+      return s.takeError();
     Status s = im.fused->kernels[k].isExtern ? im.runExtern(k) : im.launch(k);
     if (!s)
       return s.takeError();
@@ -379,6 +458,7 @@ Expected<InterpretResult> LLVMProgram::run(std::span<const RuntimeValue> inputs)
   result.bindings = im.bindings;
   im.kernels->stats().corruptCacheEntries = im.kernels->cache().corruptEntriesRemoved();
   im.buffers.clear();
+  im.callerInputs = {};
   return result;
 }
 

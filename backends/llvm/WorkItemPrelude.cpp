@@ -145,8 +145,8 @@ constexpr const char *kUnary[] = {
     "fabs", "exp",  "exp2",  "expm1", "log",   "log2",  "log10", "log1p",  "sin",   "cos", "tan",
     "asin", "acos", "atan",  "sinh",  "cosh",  "tanh",  "asinh", "acosh",  "atanh", "erf", "erfc",
     "sqrt", "cbrt", "floor", "ceil",  "trunc", "round", "rint",  "lgamma", "tgamma"};
-constexpr const char *kBinary[] = {"pow",   "fmax",  "fmin",     "fmod",
-                                   "atan2", "hypot", "copysign", "remainder"};
+constexpr const char *kBinary[] = {"pow",   "fmax",     "fmin",      "fmod",     "atan2",
+                                   "hypot", "copysign", "remainder", "nextafter"};
 
 /// OpenCL's overloaded math functions for float and double, each calling `prefix` + the C
 /// name (+ "f" for float): Clang's built-ins on the CPU (LLVM intrinsics or libm), libdevice's

@@ -52,7 +52,9 @@ private:
                         const Argument &offset);
   Expected<Node *> bufferView(const BufferView &v);
   Status kernel(const Node &n);
-  Status externCall();
+  /// `wrapper`: the fxkit.extern node; it maps to the call (an op that defines unbacked symbols
+  /// returns its result, which later nodes read).
+  Status externCall(const Node &wrapper);
   Status alloc(const Node &n);
 
   const LoopProgram &p_;
@@ -254,7 +256,7 @@ Status FxIrBuilder::kernel(const Node &n) {
   return Status::ok();
 }
 
-Status FxIrBuilder::externCall() {
+Status FxIrBuilder::externCall(const Node &wrapper) {
   // Extern nodes of the wrapper come in kernel order.
   const Kernel *k = nullptr;
   for (size_t seen = 0, i = 0; i < f_.kernels.size(); ++i)
@@ -334,6 +336,7 @@ Status FxIrBuilder::externCall() {
     return Status::ok();
   }
   Node *call = add(fresh(opName), target, std::move(args), std::move(kwargs));
+  map_[&wrapper] = call;
   bool single = outs.size() == 1 && node->value().tensor();
   for (size_t i = 0; i < outs.size(); ++i) {
     if (!outs[i])
@@ -381,7 +384,7 @@ Expected<Graph> FxIrBuilder::run(const Graph &wrapper) {
       continue;
     }
     if (t == "fxkit.extern") {
-      if (Status s = externCall(); !s)
+      if (Status s = externCall(*n); !s)
         return s.takeError();
       continue;
     }

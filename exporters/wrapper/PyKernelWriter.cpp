@@ -455,6 +455,58 @@ def store_reduce(flat, index, value, reduce):
     value = torch.as_tensor(value, device=flat.device)
     index, value = torch.broadcast_tensors(index, value)
     flat.scatter_reduce_(0, index.reshape(-1), value.reshape(-1).to(flat.dtype), reduce)
+
+
+def _fx_philox(seed, offset):
+    # Philox-4x32-10 as Triton's tl.randint4x (fxkit's ir/loop/Philox.h): 32-bit words held in
+    # int64 tensors, products wrapping modulo 2**64 and masked back to 32 bits.
+    m = 0xFFFFFFFF
+    seed = torch.as_tensor(seed).to(torch.int64)
+    c0 = torch.as_tensor(offset, device=seed.device).to(torch.int64) & m
+    c0, seed = torch.broadcast_tensors(c0, seed)
+    c1 = torch.zeros_like(c0)
+    c2, c3 = c1, c1
+    k0, k1 = seed & m, (seed >> 32) & m
+    for _ in range(10):
+        p0, p2 = c0 * 0xD2511F53, c2 * 0xCD9E8D57
+        n0 = ((p2 >> 32) & m) ^ c1 ^ k0
+        n2 = ((p0 >> 32) & m) ^ c3 ^ k1
+        c0, c1, c2, c3 = n0, p2 & m, n2, p0 & m
+        k0, k1 = (k0 + 0x9E3779B9) & m, (k1 + 0xBB67AE85) & m
+    return c0, c1, c2, c3
+
+
+def _fx_uniform(w):
+    x = torch.where(w >= 2**31, w - 2**32, w)
+    x = torch.where(x < 0, -x - 1, x)
+    return x.to(torch.float32) * torch.tensor(4.6566127342e-10, dtype=torch.float32, device=w.device)
+
+
+def fx_rand(seed, offset):
+    return _fx_uniform(_fx_philox(seed, offset)[0])
+
+
+def fx_randn(seed, offset):
+    w = _fx_philox(seed, offset)
+    f32 = dict(dtype=torch.float32, device=w[0].device)
+    u1 = torch.clamp_min(_fx_uniform(w[0]), torch.tensor(1.0e-7, **f32))
+    th = torch.tensor(6.283185307179586, **f32) * _fx_uniform(w[1])
+    r = torch.sqrt(-2.0 * torch.log(u1.to(torch.float64)))
+    return (r * torch.cos(th.to(torch.float64))).to(torch.float32)
+
+
+def fx_randint64(seed, offset, size):
+    # (w0 | w1 << 32) modulo size as uint64, exactly: by parts while size < 2**31.
+    w = _fx_philox(seed, offset)
+    n = torch.as_tensor(size, device=w[0].device).to(torch.int64)
+    w0, w1, n = torch.broadcast_tensors(w[0], w[1], n)
+    if bool((n < 2**31).all()):
+        n = torch.clamp_min(n, 1)
+        return ((w1 % n) * ((2**32) % n) % n + w0 % n) % n
+    bits = [int(a) | (int(b) << 32) for a, b in zip(w0.reshape(-1).tolist(), w1.reshape(-1).tolist())]
+    out = [b % (k % 2**64) if k else 0 for b, k in zip(bits, n.reshape(-1).tolist())]
+    out = [v - 2**64 if v >= 2**63 else v for v in out]
+    return torch.tensor(out, dtype=torch.int64, device=w0.device).reshape(w0.shape)
 )PY";
 
 } // namespace fxkit

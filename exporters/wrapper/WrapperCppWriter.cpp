@@ -46,6 +46,7 @@ const char *const kPreamble = R"CPP(namespace {
 
 using fxkit::rt::DeviceTensor;
 using fxkit::rt::ExternInput;
+using fxkit::rt::ExternResult;
 using fxkit::rt::KernelArg;
 using fxkit::rt::Status;
 using fxkit::rt::Storage;
@@ -96,6 +97,12 @@ private:
   Status allocate(int32_t b);
   Status emitKernel(size_t k);
   Status emitExtern(const Kernel &k);
+  /// An extern op that binds unbacked symbols (`var`: its FX text, `inputs`: its arguments):
+  /// run on the host, its symbols read from the result (Inductor's
+  /// codegen_unbacked_symbol_defs), its checks made, the outputs they size uploaded.
+  Status emitDefiningExtern(const LoopOp &op, const std::string &var, const std::string &inputs);
+  /// A run-time check's condition as a C++ bool expression.
+  Expected<std::string> condition(const SymExpr &c);
 
   const LoopProgram &p_;
   const FusedProgram &f_;
@@ -259,6 +266,8 @@ Status CppWriter::emitExtern(const Kernel &k) {
   externDefs_ += "/// " + op.name + ": " + std::string(node->target()) + "\n";
   externDefs_ += "const char *const " + var + " = " + cppRawString(printFxText(g)) + ";\n\n";
 
+  if (!op.defines.empty())
+    return emitDefiningExtern(op, var, inputs);
   std::string outputs;
   for (int32_t b : op.externOutputs) {
     std::string out = "DeviceTensor{}";
@@ -277,6 +286,126 @@ Status CppWriter::emitExtern(const Kernel &k) {
   line("// " + op.name + ": extern " + std::string(node->target()) + " (" + origins + ")");
   line("FXKIT_TRY(rt_.callExtern(" + var + ", {" + inputs + "},\n                           {" +
        outputs + "}));");
+  return Status::ok();
+}
+
+Expected<std::string> CppWriter::condition(const SymExpr &c) {
+  using K = SymExpr::Kind;
+  if (c.isConstant())
+    return std::string(c.constant() != 0 ? "true" : "false");
+  auto ops = c.operands();
+  // Comparisons take integer operands, logical operators conditions.
+  auto integer = [&](const SymExpr &e) -> Expected<std::string> {
+    auto v = expr(e);
+    if (!v)
+      return v;
+    return "int64_t(" + *v + ")";
+  };
+  auto binary = [&](const char *op, bool logical) -> Expected<std::string> {
+    if (ops.size() != 2)
+      return Error("wrapper-cpp: a check with no C++ form: " + c.str());
+    auto a = logical ? condition(ops[0]) : integer(ops[0]);
+    auto b = logical ? condition(ops[1]) : integer(ops[1]);
+    if (!a || !b)
+      return Error("wrapper-cpp: a check with no C++ form: " + c.str());
+    return "(" + *a + " " + op + " " + *b + ")";
+  };
+  switch (c.kind()) {
+  case K::Lt:
+    return binary("<", false);
+  case K::Le:
+    return binary("<=", false);
+  case K::Gt:
+    return binary(">", false);
+  case K::Ge:
+    return binary(">=", false);
+  case K::Eq:
+    return binary("==", false);
+  case K::Ne:
+    return binary("!=", false);
+  case K::BitAnd:
+  case K::And:
+    return binary("&&", true);
+  case K::BitOr:
+  case K::Or:
+    return binary("||", true);
+  case K::Not:
+  case K::Invert: {
+    auto a = condition(ops[0]);
+    if (!a)
+      return a;
+    return "!" + *a;
+  }
+  case K::Paren:
+    return condition(ops[0]);
+  case K::Named:
+    if (c.name() == "True" || c.name() == "False")
+      return std::string(c.name() == "True" ? "true" : "false");
+    break;
+  case K::Int:
+  case K::Symbol:
+  case K::Add:
+  case K::Sub:
+  case K::Mul:
+  case K::TrueDiv:
+  case K::FloorDiv:
+  case K::Mod:
+  case K::Pow:
+  case K::Neg:
+  case K::Call:
+  case K::Float:
+  case K::Tuple:
+  case K::BitXor:
+    break;
+  }
+  auto e = integer(c); // an integer as a condition: nonzero
+  if (!e)
+    return Error("wrapper-cpp: a check with no C++ form: " + c.str());
+  return "(" + *e + " != 0)";
+}
+
+Status CppWriter::emitDefiningExtern(const LoopOp &op, const std::string &var,
+                                     const std::string &inputs) {
+  std::string origins;
+  for (const std::string &o : op.origins)
+    origins += (origins.empty() ? "" : ", ") + o;
+  std::string result = var + "_result";
+  line("// " + op.name + ": extern " + std::string(op.externNode->target()) + " (" + origins +
+       "), on the host: it defines unbacked symbols");
+  line("ExternResult " + result + ";");
+  line("FXKIT_TRY(rt_.callExternOnHost(" + var + ", {" + inputs +
+       "},\n                           &" + result + "));");
+  for (const SymbolDef &d : op.defines)
+    line("const int64_t " + d.symbol + " = " +
+         (d.output < 0 ? result + ".value"
+                       : result + ".tensors[" + std::to_string(d.output) + "].sizes[" +
+                             std::to_string(d.dim) + "]") +
+         ";");
+  for (const RuntimeCheck &c : op.checks) {
+    auto cond = condition(c.condition);
+    if (!cond)
+      return cond.takeError();
+    line("if (!" + *cond + ")");
+    line("  return Status::error(" + cppString(c.message + " (node " + c.node + ")") + ");");
+  }
+  for (size_t i = 0; i < op.externOutputs.size(); ++i) {
+    int32_t b = op.externOutputs[i];
+    if (b < 0)
+      continue;
+    if (!op.definesSizeOf(i))
+      return Error("wrapper-cpp: extern op '" + op.externNode->name() +
+                   "' defines unbacked symbols and has an output of a size known before it runs");
+    const Buffer &buf = p_.buffers[b];
+    auto sizes = list(buf.type.sizes), strides = list(buf.type.strides);
+    auto bytes = expr(buf.storageBytes());
+    if (!sizes || !strides || !bytes)
+      return Error("wrapper-cpp: " + buf.name + " has sizes with no C++ form");
+    line("DeviceTensor " + buf.name + "_d;");
+    line("FXKIT_TRY(rt_.upload(" + result + ".tensors[" + std::to_string(i) + "], \"" + buf.name +
+         "\", \"" + std::string(dtypeName(buf.type.dtype)) + "\", " + *sizes + ", " + *strides +
+         ", " + *bytes + ", &" + buf.name + "_d));");
+    storage_[b] = buf.name + "_d.storage";
+  }
   return Status::ok();
 }
 
@@ -365,8 +494,16 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
       for (int32_t b : p_.ops[k.ops.front()].externOutputs)
         if (b >= 0)
           writes.push_back(b);
+    // An extern output sized by a symbol the call binds is uploaded from its result.
+    std::set<int32_t> sizedByCall;
+    if (k.isExtern) {
+      const LoopOp &op = p_.ops[k.ops.front()];
+      for (size_t i = 0; i < op.externOutputs.size(); ++i)
+        if (op.externOutputs[i] >= 0 && op.definesSizeOf(i))
+          sizedByCall.insert(op.externOutputs[i]);
+    }
     for (int32_t b : writes)
-      if (storage_[b].empty())
+      if (storage_[b].empty() && !sizedByCall.count(b))
         if (Status s = allocate(b); !s)
           return s.takeError();
     Status s = k.isExtern ? emitExtern(k) : emitKernel(ki);

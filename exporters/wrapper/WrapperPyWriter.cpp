@@ -252,11 +252,29 @@ Status ModuleWriter::emitExtern(const Kernel &k) {
   line("# " + op.name + ": extern " + std::string(node->target()) + " (" + origins + ")");
   line("extern_out = " + std::string(node->target()) + "(" + args + ")");
   bool single = op.externOutputs.size() == 1 && node->value().tensor();
+  auto result = [&](int32_t i) {
+    return "extern_out" + (single || i < 0 ? std::string() : "[" + std::to_string(i) + "]");
+  };
+  // Unbacked symbols it defines (Inductor's codegen_unbacked_symbol_defs: `u0 = buf.item()`,
+  // `u1 = buf.size(0)`), then the buffers they size, then the checks they decide.
+  for (const SymbolDef &d : op.defines)
+    line(d.symbol + " = " +
+         (d.output < 0 ? result(-1) : result(d.output) + ".size(" + std::to_string(d.dim) + ")"));
+  for (const RuntimeCheck &c : op.checks) {
+    std::string message;
+    printPyArg(message, Argument::string(c.message + " (node " + c.node + ")"));
+    line("if not (" + pySymExpr(c.condition) + "):");
+    line("    raise RuntimeError(" + message + ")");
+  }
+  for (size_t i = 0; i < op.externOutputs.size(); ++i)
+    if (op.externOutputs[i] >= 0 && op.definesSizeOf(i))
+      if (Status s = allocate(op.externOutputs[i]); !s)
+        return s;
   for (size_t i = 0; i < op.externOutputs.size(); ++i) {
     int32_t b = op.externOutputs[i];
     if (b < 0)
       continue;
-    line(names_[b] + ".copy_(extern_out" + (single ? "" : "[" + std::to_string(i) + "]") + ")");
+    line(names_[b] + ".copy_(" + result(static_cast<int32_t>(i)) + ")");
   }
   line("del extern_out");
   return Status::ok();
@@ -330,8 +348,16 @@ Expected<std::string> ModuleWriter::run() {
       for (int32_t b : p_.ops[k.ops.front()].externOutputs)
         if (b >= 0)
           writes.push_back(b);
+    // An extern output sized by a symbol the call binds is allocated after it (emitExtern).
+    std::set<int32_t> sizedByCall;
+    if (k.isExtern) {
+      const LoopOp &op = p_.ops[k.ops.front()];
+      for (size_t i = 0; i < op.externOutputs.size(); ++i)
+        if (op.externOutputs[i] >= 0 && op.definesSizeOf(i))
+          sizedByCall.insert(op.externOutputs[i]);
+    }
     for (int32_t b : writes)
-      if (names_[b].empty())
+      if (names_[b].empty() && !sizedByCall.count(b))
         if (Status s = allocate(b); !s)
           return s.takeError();
     Status s = k.isExtern ? emitExtern(k) : emitKernel(k);

@@ -7,8 +7,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <sstream>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace fxkit {
 namespace {
@@ -198,6 +202,25 @@ Expected<SafetensorsFile> parseSafetensors(std::string_view bytes, std::string_v
 }
 
 Expected<SafetensorsFile> readSafetensors(const std::string &path) {
+  // A regular file is mapped, not read: the header is checked before any tensor byte is
+  // touched, so a huge (or sparse) file with a bad header costs nothing, and each tensor is
+  // copied once, into its own storage.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return fileError(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    size_t size = static_cast<size_t>(st.st_size);
+    void *mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (mapped == MAP_FAILED)
+      return fileError(path, std::string("cannot map: ") + std::strerror(errno));
+    auto result = parseSafetensors(std::string_view(static_cast<const char *>(mapped), size), path);
+    ::munmap(mapped, size);
+    return result;
+  }
+  ::close(fd);
+  // Pipes and other streams: read whole.
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return fileError(path, std::string("cannot open: ") + std::strerror(errno));

@@ -263,8 +263,8 @@ void printInstr(std::ostringstream &os, const LoopProgram &p, const ScalarInstr 
     os << in.index.str();
     break;
   case ScalarOp::IndirectIndex:
-    os << "tmp" << in.operands[0] << ", " << in.index.str() << ", " << indirectVarName(in.intConstant)
-       << (in.constant != 0 ? ", wrap_neg" : "");
+    os << "tmp" << in.operands[0] << ", " << in.index.str() << ", "
+       << indirectVarName(in.intConstant) << (in.constant != 0 ? ", wrap_neg" : "");
     break;
   default:
     for (int k = 0; k < scalarOpArity(in.op); ++k)
@@ -309,6 +309,15 @@ std::string LoopProgram::str() const {
         os << (i ? ", " : "")
            << (op.externOutputs[i] < 0 ? "_" : buffers[op.externOutputs[i]].name);
       os << "\n";
+      for (const SymbolDef &d : op.defines) {
+        os << "    " << d.symbol << " = ";
+        if (d.output < 0)
+          os << "item()\n";
+        else
+          os << buffers[op.externOutputs[d.output]].name << ".size(" << d.dim << ")\n";
+      }
+      for (const RuntimeCheck &c : op.checks)
+        os << "    check(" << c.condition.str() << ")  # " << c.node << "\n";
       continue;
     }
     for (size_t i = 0; i < op.body.size(); ++i)
@@ -325,6 +334,25 @@ std::string LoopProgram::str() const {
          << (op.kind == LoopOpKind::Pointwise ? "tmp" : "result") << s.value << ")\n";
   }
   return os.str();
+}
+
+std::vector<std::string> LoopProgram::unbackedSymbols() const {
+  std::vector<std::string> out;
+  for (const LoopOp &op : ops)
+    for (const SymbolDef &d : op.defines)
+      out.push_back(d.symbol);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+bool LoopProgram::mentionsAny(const SymExpr &e, const std::vector<std::string> &unbacked) {
+  if (unbacked.empty() || e.isConstant())
+    return false;
+  for (const std::string &s : e.symbols())
+    if (std::binary_search(unbacked.begin(), unbacked.end(), s))
+      return true;
+  return false;
 }
 
 } // namespace fxkit::loop

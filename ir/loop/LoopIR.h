@@ -159,6 +159,27 @@ enum class LoopOpKind : uint8_t {
 };
 std::string_view loopOpKindName(LoopOpKind kind);
 
+/// A symbol that an extern op defines when it runs (PyTorch's unbacked `u0`): Inductor's
+/// `u0 = buf3.item()` after `_local_scalar_dense`, `u1 = buf4.size(0)` after nonzero or a
+/// boolean-mask index. Later kernels take it as a size argument; buffers sized by it are
+/// allocated once it is bound (BufferPlacement::Kind::Unbacked).
+struct SymbolDef {
+  std::string symbol; ///< "u0"
+  /// The extern result it reads: externOutputs[output]'s size along `dim`; output -1: the op's
+  /// scalar result (an int or bool of `.item()`).
+  int32_t output = -1;
+  int32_t dim = -1;
+};
+
+/// A run-time check of a condition over unbacked symbols (`_assert_scalar`, `torch._check`,
+/// `sym_constrain_range[_for_size]`), evaluated as soon as the op holding it has bound its
+/// symbols: a false condition stops the run with `message`, naming the graph node.
+struct RuntimeCheck {
+  SymExpr condition;   ///< a SymBool over bound symbols
+  std::string node;    ///< the assertion's graph node
+  std::string message; ///< PyTorch's message ("Runtime assertion failed for expression ...")
+};
+
 /// One loop nest (Inductor's SchedulerNode).
 struct LoopOp {
   std::string name; ///< "op3"
@@ -188,6 +209,18 @@ struct LoopOp {
   std::vector<BufferView> externInputs;
   /// Buffers of the node's tensor results in order (-1 for a non-tensor result).
   std::vector<int32_t> externOutputs;
+  /// Unbacked symbols this extern op binds when it has run, and the checks that become
+  /// decidable then (Inductor's codegen_unbacked_symbol_defs and runtime asserts).
+  std::vector<SymbolDef> defines;
+  std::vector<RuntimeCheck> checks;
+  /// Whether externOutputs[output] is sized by a symbol this op defines: it cannot be
+  /// allocated before the call, only from its result.
+  bool definesSizeOf(size_t output) const {
+    for (const SymbolDef &d : defines)
+      if (d.output == static_cast<int32_t>(output))
+        return true;
+    return false;
+  }
 
   /// ATen nodes this op computes (for names, provenance comments and `why`).
   std::vector<std::string> origins;
@@ -246,6 +279,10 @@ struct LoopProgram {
 
   /// Text form for tests and `--explain` (one op per block, Inductor-like).
   std::string str() const;
+  /// The symbols the extern ops bind at run time (every LoopOp::defines), sorted.
+  std::vector<std::string> unbackedSymbols() const;
+  /// Whether `e` mentions one of `unbacked` (unbackedSymbols()).
+  static bool mentionsAny(const SymExpr &e, const std::vector<std::string> &unbacked);
 };
 
 } // namespace loop

@@ -19,6 +19,11 @@ struct BufferPlacement {
     Pool,     ///< at `offset` bytes in the pool
     InPlace,  ///< shares the storage of `inPlaceOf`, which dies in the kernel that writes this
     Own,      ///< its own allocation (symbolic size, so no pool offset): see reuseOf
+    /// Its own allocation, sized by an unbacked symbol (LoopProgram::unbackedSymbols) that is
+    /// bound only when an extern op runs: allocated at firstKernel (an extern producer: right
+    /// after the call, from its result), freed after lastKernel, never shared (Inductor's
+    /// wrapper allocates such a buffer where its symbol is defined).
+    Unbacked,
   };
   Kind kind = Kind::Input;
   int64_t offset = 0;       ///< Pool: byte offset in the pool

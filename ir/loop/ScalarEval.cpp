@@ -22,6 +22,12 @@ double evalScalarFloat(ScalarOp op, double a, double b, double c) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
+double evalScalarFloatIn(ScalarOp op, DType dtype, double a, double b, double c) {
+  if (op == ScalarOp::Nextafter && dtype != DType::Float64)
+    return std::nextafter(static_cast<float>(a), static_cast<float>(b));
+  return evalScalarFloat(op, a, b, c);
+}
+
 bool hasIntForm(ScalarOp op) {
   ScalarOpKind kind = scalarOpKind(op);
   return kind == ScalarOpKind::Arith || kind == ScalarOpKind::Predicate;

@@ -13,6 +13,11 @@ namespace fxkit::loop {
 /// leaves, Cast (the caller's), and integer-only ops.
 double evalScalarFloat(ScalarOp op, double a, double b = 0, double c = 0);
 
+/// evalScalarFloat computed in the floating `dtype` where the value depends on it: nextafter
+/// steps to the neighbour in that dtype's format (float32 or double; the 16-bit formats step
+/// in float32), every other op is evalScalarFloat.
+double evalScalarFloatIn(ScalarOp op, DType dtype, double a, double b = 0, double c = 0);
+
 /// Whether `op` has an exact integer form (every Arith and Predicate op; not FloatFn ones).
 bool hasIntForm(ScalarOp op);
 

@@ -3,6 +3,9 @@
 /// cases where C++ and PyTorch differ (Python's modulo, a zero divisor, INT64_MIN / -1) spelt
 /// once, as c10 spells them.
 
+#include "ir/loop/Philox.h"
+#include "ir/loop/SpecialMath.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>

@@ -65,6 +65,8 @@ enum class Promote : uint8_t {
   NoOpMath,       ///< the dtype of the first tensor (no promotion: abs, clone)
   NoOpMathNoBool, ///< NoOpMath, and a bool first tensor is refused (neg, relu)
   IntOnly,        ///< the promoted dtype, which must be integral or bool (bitwise ops)
+  Prim,           ///< prims: no promotion, operands of one dtype and one shape, result that dtype
+  PrimBool,       ///< prims comparisons and signbit: as Prim, the result bool
 };
 
 /// TensorIterator's inference over the arguments `names`: broadcast shape, promoted dtype by

@@ -25,6 +25,9 @@ std::span<const OpRow> tensorOpRows();
 /// _fft_r2c, _fft_c2r, _fft_c2c, view_as_real, view_as_complex (FftOps.cpp): with the View
 /// category, the only ops whose inference takes complex tensors.
 std::span<const OpRow> fftOpRows();
+/// Inductor's random prims: inductor_seeds, inductor_seed, inductor_lookup_seed,
+/// inductor_random, inductor_randint (RandomOps.cpp).
+std::span<const OpRow> randomOpRows();
 /// Composite ops (ir/ops/Decomposer.h), each with its decomposition beside its row: linear,
 /// convolutions, normalisations, dropout, pooling, padding, attention (CompositeNnOps.cpp);
 /// conversions, reshapes, splits, stacking, matrix products, einsum (CompositeTensorOps.cpp);
@@ -36,5 +39,9 @@ std::span<const OpRow> compositeNnOpRows();
 std::span<const OpRow> symbolicOpRows();
 std::span<const OpRow> compositeTensorOpRows();
 std::span<const OpRow> compositePointwiseOpRows();
+/// The structural prims Inductor lowers, by the ATen ops that compute them: view_of,
+/// broadcast_in_dim, rev, sum, var, copy_strided, inductor_force_stride_order, device_put,
+/// _unsafe_index_put_, _make_token, _sink_tokens (CompositePrimsOps.cpp).
+std::span<const OpRow> compositePrimsOpRows();
 
 } // namespace fxkit

@@ -74,6 +74,10 @@ struct ArgSpec {
   int listSize = 0;       ///< N of `int[N]` (a single int then stands for N copies); 0 if none
   bool hasDefault = false;
   Argument defaultValue; ///< valid when hasDefault
+  /// `Tensor(a!)`, `Tensor(a!)[]`: the op writes this argument in place (running_mean of a
+  /// training batch norm, self of index_put_). Backends that run the op on copies of its
+  /// buffers write these back (runExternLoopOp's callers).
+  bool mutated = false;
 };
 
 /// One declared result.
@@ -97,7 +101,8 @@ struct OpSchema {
 };
 
 /// Parses the native_functions.yaml form: `name[.overload](args) -> returns`. Alias
-/// annotations (`Tensor(a!)`, `Tensor(a -> *)`) are accepted and dropped.
+/// annotations (`Tensor(a!)`, `Tensor(a -> *)`) are accepted; of them only an argument's write
+/// mark `!` is kept (ArgSpec::mutated).
 Expected<OpSchema> parseSchema(std::string_view text);
 
 struct OpInfo;

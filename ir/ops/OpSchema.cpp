@@ -362,8 +362,11 @@ Expected<OpSchema> parseSchema(std::string_view text) {
       return fail("argument '" + std::string(decl) + "' has no name");
     spec.name = std::string(trim(decl.substr(space + 1)));
     bool isList = false;
-    if (!parseType(trim(decl.substr(0, space)), spec.type, spec.optional, isList, spec.listSize))
+    std::string_view typeText = trim(decl.substr(0, space));
+    if (!parseType(typeText, spec.type, spec.optional, isList, spec.listSize))
       return fail("unknown type in '" + std::string(decl) + "'");
+    // `!` appears only in an alias annotation's write mark: `Tensor(a!)`, `Tensor(b!)[]`.
+    spec.mutated = typeText.find('!') != std::string_view::npos;
     // An optional argument without a default is None when omitted.
     if (spec.optional && !spec.hasDefault) {
       spec.hasDefault = true;

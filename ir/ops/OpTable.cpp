@@ -57,6 +57,31 @@ std::string boolRefusal(const std::string &op) {
   return op + " is not supported for bool tensors";
 }
 
+/// torch._prims._prim_elementwise_meta: elementwise prims do not broadcast or promote, so their
+/// tensor operands share one dtype and one shape (a zero-dim CPU tensor may stand for a
+/// number: check_same_shape's allow_cpu_scalar_tensors).
+Status checkPrimOperands(const BoundArgs &b, const std::vector<const TensorType *> &tensors) {
+  const TensorType *first = nullptr;
+  for (const TensorType *t : tensors) {
+    if (t->sizes.empty() && t->device.type == "cpu")
+      continue;
+    if (!first) {
+      first = t;
+      continue;
+    }
+    if (t->dtype != first->dtype)
+      return b.error("prims." + b.op().schema.name + ": tensors with dtypes " +
+                     std::string(dtypeName(first->dtype)) + " and " +
+                     std::string(dtypeName(t->dtype)) +
+                     " (prims do not type-promote: the caller converts the operands)");
+    if (t->sizes.size() != first->sizes.size() ||
+        !std::equal(t->sizes.begin(), t->sizes.end(), first->sizes.begin(), symEq))
+      return b.error("prims." + b.op().schema.name + ": shapes " + first->str() + " and " +
+                     t->str() + " are not the same (prims do not broadcast)");
+  }
+  return Status::ok();
+}
+
 } // namespace
 
 Expected<NodeValue> pointwise(const BoundArgs &b, std::initializer_list<std::string_view> names,
@@ -80,6 +105,9 @@ Expected<NodeValue> pointwise(const BoundArgs &b, std::initializer_list<std::str
   }
   if (tensors.empty())
     return b.error("no tensor operand");
+  if (promote == Promote::Prim || promote == Promote::PrimBool)
+    if (Status s = checkPrimOperands(b, tensors); !s)
+      return s.takeError();
   auto shape = broadcastShapes(shapes);
   if (!shape)
     return b.error(shape.error().message);
@@ -100,6 +128,12 @@ Expected<NodeValue> pointwise(const BoundArgs &b, std::initializer_list<std::str
     [[fallthrough]];
   case Promote::NoOpMath:
     dtype = tensors[0]->dtype;
+    break;
+  case Promote::Prim:
+    dtype = tensors[0]->dtype;
+    break;
+  case Promote::PrimBool:
+    dtype = DType::Bool;
     break;
   case Promote::IntOnly:
     if (dtypeIsFloating(dtype))
@@ -1085,10 +1119,12 @@ OpRegistry::OpRegistry() {
                                            nnOpRows(),
                                            tensorOpRows(),
                                            fftOpRows(),
+                                           randomOpRows(),
                                            symbolicOpRows(),
                                            compositeNnOpRows(),
                                            compositeTensorOpRows(),
-                                           compositePointwiseOpRows()};
+                                           compositePointwiseOpRows(),
+                                           compositePrimsOpRows()};
   size_t count = 0;
   for (std::span<const OpRow> table : tables)
     count += table.size();

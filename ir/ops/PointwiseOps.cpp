@@ -32,6 +32,20 @@ Status checkIntegerPower(const BoundArgs &b) {
   return Status::ok();
 }
 
+/// A prim keeps its operands' dtype, so the scalar op must have a form in it: the prims' meta
+/// functions accept any dtype, but their ATen implementations (torch.sin, torch.bitwise_and,
+/// true division) refuse or promote the others, so such a call has no one meaning.
+Status checkPrimDType(const BoundArgs &b, const PointwiseOp &op, DType dtype) {
+  bool floating = dtypeIsFloating(dtype);
+  if (loop::scalarOpKind(op.scalarOp) == loop::ScalarOpKind::FloatFn && !floating)
+    return b.error("prims." + b.op().schema.name + " takes floating tensors, not " +
+                   std::string(dtypeName(dtype)) + " (convert_element_type first)");
+  if (loop::scalarOpSpelling(op.scalarOp).openclFloat.empty() && floating)
+    return b.error("prims." + b.op().schema.name + " takes integral or bool tensors, not " +
+                   std::string(dtypeName(dtype)));
+  return Status::ok();
+}
+
 constexpr PointwiseOp kPointwiseOps[] = {
 #define FXKIT_POINTWISE(target, schema, promote, op)                                               \
   {"torch.ops." target, schema, Promote::promote, ScalarOp::op, nullptr},
@@ -49,14 +63,20 @@ Expected<NodeValue> inferPointwiseOp(const BoundArgs &b) {
     if (Status s = op->check(b); !s)
       return s.takeError();
   const auto &args = b.op().schema.args;
-  switch (loop::scalarOpArity(op->scalarOp)) {
-  case 1:
-    return pointwise(b, {args[0].name}, op->promote);
-  case 2:
-    return pointwise(b, {args[0].name, args[1].name}, op->promote);
-  default:
-    return pointwise(b, {args[0].name, args[1].name, args[2].name}, op->promote);
-  }
+  Expected<NodeValue> v = [&] {
+    switch (loop::scalarOpArity(op->scalarOp)) {
+    case 1:
+      return pointwise(b, {args[0].name}, op->promote);
+    case 2:
+      return pointwise(b, {args[0].name, args[1].name}, op->promote);
+    default:
+      return pointwise(b, {args[0].name, args[1].name, args[2].name}, op->promote);
+    }
+  }();
+  if (v && op->promote == Promote::Prim)
+    if (Status s = checkPrimDType(b, *op, v->tensor()->dtype); !s)
+      return s.takeError();
+  return v;
 }
 
 /// The arguments of a clamp that are given (min and max are optional).

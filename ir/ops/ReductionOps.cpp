@@ -158,6 +158,20 @@ Expected<NodeValue> prod(const BoundArgs &b) {
   return one(contiguous(dtype, std::move(shape), self.device));
 }
 
+/// prims.xor_sum(inp, dims, output_dtype): the XOR of the elements over dims (dropped; None
+/// reduces everything), in output_dtype or inp's (_reduction_meta); integers and bools only.
+Expected<NodeValue> xorSum(const BoundArgs &b) {
+  FX_TRY(inp, b.tensor("inp"));
+  FX_TRY(dims, b.intList("dims"));
+  FX_TRY(out, b.dtype("output_dtype"));
+  DType dtype = out ? *out : inp.dtype;
+  if (dtypeIsFloating(inp.dtype) || dtypeIsFloating(dtype))
+    return b.error("xor_sum takes integral or bool tensors, not " +
+                   std::string(dtypeName(dtypeIsFloating(inp.dtype) ? inp.dtype : dtype)));
+  FX_TRY(shape, reducedShape(b, inp.sizes, dims, false));
+  return one(contiguous(dtype, std::move(shape), inp.device));
+}
+
 /// var.correction/var.dim: floating inputs only (eager's check; the Python meta would give an
 /// integer result); None or [] reduces every dim.
 Expected<NodeValue> var(const BoundArgs &b) {
@@ -508,31 +522,6 @@ Expected<NodeValue> batchNormBackward(const BoundArgs &b) {
   return NodeValue{std::move(out)};
 }
 
-/// native_dropout: (out, bool mask). Following its decomposition (what FakeTensor runs), only
-/// train=True with p != 0 drops; train=False or None returns the input as it is (its strides)
-/// and an all-true mask laid out like ones_like.
-Expected<NodeValue> nativeDropout(const BoundArgs &b) {
-  FX_TRY(input, b.tensor("input"));
-  FX_TRY(p, b.floating("p"));
-  bool train = false;
-  if (!b.get("train").isNone()) {
-    FX_TRY(t, b.boolean("train"));
-    train = t;
-  }
-  if (!(p >= 0 && p <= 1))
-    return b.error("dropout probability has to be between 0 and 1, but got " + std::to_string(p));
-  TensorType mask = make(DType::Bool, input.sizes, preserveFormatStrides(input), input.device);
-  if (!train || p == 0)
-    return many({input, mask});
-  if (p == 1)
-    return many({make(input.dtype, input.sizes, mask.strides, input.device), mask});
-  if (!dtypeIsFloating(input.dtype))
-    return b.error("result type Float can't be cast to the desired output type " +
-                   name(input.dtype));
-  Sizes strides = elementwiseStrides(input.sizes, {&mask, &input});
-  return many({make(input.dtype, input.sizes, std::move(strides), input.device), mask});
-}
-
 /// _local_scalar_dense (Tensor.item()): a number only known at run time. FakeTensor makes it
 /// an unbacked symbol (u0, or zuf0 for a float); the node keeps the one it recorded, else it
 /// gets a symbol named after itself (as untyped integer placeholders do). The interpreter binds
@@ -567,6 +556,8 @@ const OpRow kRows[] = {
   {"torch.ops.aten.max.default", "max(Tensor self) -> Tensor", C::Reduction, extremumAll},
   {"torch.ops.aten.min.default", "min(Tensor self) -> Tensor", C::Reduction, extremumAll},
   {"torch.ops.aten.prod.default", "prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", C::Reduction, prod},
+  // Inductor lowers it as a reduction of its own (xor_sum); fxkit calls the reference kernel.
+  {"torch.ops.prims.xor_sum.default", "xor_sum(Tensor inp, int[]? dims, *, ScalarType? output_dtype=None) -> Tensor", C::Extern, xorSum},
   {"torch.ops.aten.prod.dim_int", "prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", C::Reduction, prod},
   {"torch.ops.aten.var.correction", "var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", C::Reduction, var},
   {"torch.ops.aten.var.dim", "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", C::Reduction, var},
@@ -584,7 +575,6 @@ const OpRow kRows[] = {
   {"torch.ops.aten._native_batch_norm_legit_no_training.default", "_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor)", C::Reduction, batchNorm},
   {"torch.ops.aten._native_batch_norm_legit_functional.default", "_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor running_mean_out, Tensor running_var_out)", C::Reduction, batchNorm},
   {"torch.ops.aten.native_batch_norm_backward.default", "native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) -> (Tensor, Tensor, Tensor)", C::Extern, batchNormBackward},
-  {"torch.ops.aten.native_dropout.default", "native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)", C::Extern, nativeDropout},
   {"torch.ops.aten._local_scalar_dense.default", "_local_scalar_dense(Tensor self) -> Scalar", C::Extern, localScalarDense},
 };
 // clang-format on

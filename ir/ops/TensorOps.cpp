@@ -601,8 +601,8 @@ const OpRow kRows[] = {
   {"torch.ops.aten.arange.default", "arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Creation, arange},
   {"torch.ops.aten.arange.start", "arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Creation, arange},
   {"torch.ops.aten.arange.start_step", "arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Creation, arange},
-  {"torch.ops.aten.rand.default", "rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Extern, randomFactory},
-  {"torch.ops.aten.randn.default", "randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Extern, randomFactory},
+  {"torch.ops.aten.rand.default", "rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Creation, randomFactory},
+  {"torch.ops.aten.randn.default", "randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Creation, randomFactory},
   {"torch.ops.aten.randperm.default", "randperm(SymInt n, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Extern, randperm},
   {"torch.ops.aten.resize_.default", "resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)", C::Extern, resize},
   // Symbolic queries: Other, as sym_size.int (lowering keeps integer values as symbols).

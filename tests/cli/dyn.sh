@@ -42,14 +42,24 @@ count json-roundtrip 4 4
 r="$D/reference/unbacked_ops/fw_0"
 expect_exit 0 "$FXKIT" run "$r.graph.txt" --inputs "$r.inputs.safetensors" --check "$r.outputs.safetensors"
 expect_out "check passed: 3 of 3 outputs match"
-# ... and compiled backends refuse it, naming the data-dependent value.
+# ... and compiled on every backend: item(), nonzero and the boolean mask run as extern calls
+# that bind u0, u1, u2 when they have run; later kernels take them as size arguments.
 for b in loops opencl llvm; do
-  expect_exit 2 "$FXKIT" run "$r.graph.txt" --backend $b --inputs "$r.inputs.safetensors"
-  expect_err "node '_local_scalar_dense' (torch.ops.aten._local_scalar_dense.default): its value depends on the data (u0"
+  expect_exit 0 "$FXKIT" run "$r.graph.txt" --backend $b --inputs "$r.inputs.safetensors" \
+    --check "$r.outputs.safetensors"
+  expect_out "check passed: 3 of 3 outputs match"
 done
+# The C++ wrapper, built in process (where fxkit has LLVM), reads them from the host results.
+FXKIT_CACHE_DIR="$WORK/cache" "$FXKIT" run "$r.graph.txt" --backend cpp-wrapper \
+  --inputs "$r.inputs.safetensors" --check "$r.outputs.safetensors" >"$WORK/out" 2>"$WORK/err"
+grep -q "LLVM component" "$WORK/err" || expect_out "check passed: 3 of 3 outputs match"
+# Buffers sized by them are allocated when they are bound, outside the pool.
+expect_exit 0 "$FXKIT" fuse "$D/inductor/unbacked_ops/aten_post_0.graph.txt" --plan
+expect_out "i64  16*u1 B  own, allocated when u1 is bound"
+expect_out "2 sized by unbacked symbols"
 
-# Fusion, planning and both wrappers: every backed graph (SymInt arithmetic on the host, fma,
-# CeilToInt sizes); the unbacked one is refused with the reason.
+# Fusion, planning and both wrappers: every graph (SymInt arithmetic on the host, fma,
+# CeilToInt sizes, unbacked sizes).
 for cap in fuse-plan wrapper-py wrapper-cpp; do
   passed=0 total=0
   for f in "$D"/inductor/*/aten_post_*.graph.txt; do
@@ -60,10 +70,17 @@ for cap in fuse-plan wrapper-py wrapper-cpp; do
       *) "$FXKIT" compile "$f" --to $cap -o "$WORK/w" ;;
     esac >/dev/null 2>"$WORK/err" && passed=$((passed + 1))
   done
-  count "$cap" 3 4
+  count "$cap" 4 4
 done
-expect_exit 2 "$FXKIT" compile "$D/inductor/unbacked_ops/aten_post_0.graph.txt" --to wrapper-py
-expect_err "its value depends on the data (u0"
+# The wrappers read the symbols from the extern results as Inductor's do, then check them.
+expect_exit 0 "$FXKIT" compile "$D/inductor/unbacked_ops/aten_post_0.graph.txt" --to wrapper-py
+expect_out "    u1 = extern_out.size(0)"
+expect_out "    u3 = extern_out"
+expect_out "    if not (u3 <= 16):"
+rm -rf "$WORK/w"
+expect_exit 0 "$FXKIT" compile "$D/inductor/unbacked_ops/aten_post_0.graph.txt" --to wrapper-cpp -o "$WORK/w"
+grep -q "const int64_t u1 = kExtern1_result.tensors\[0\].sizes\[0\];" "$WORK/w/aten_post_0.cpp" ||
+  fail "wrapper-cpp: no u1 from nonzero's result"
 # The C++ wrapper prints CeilToInt(IntTrueDiv(s27, 32)) as integer ceil-division.
 rm -rf "$WORK/w"
 expect_exit 0 "$FXKIT" compile "$D/inductor/llama_dyn/aten_post_1.graph.txt" --to wrapper-cpp -o "$WORK/w"

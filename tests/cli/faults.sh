@@ -39,6 +39,31 @@ no_temp_files "$WORK/o"
 expect_exit 0 "$FXKIT" convert "$S.graph.txt" -o "$WORK/o/s.json"
 [ -s "$WORK/o/s.json" ] || fail "the run after ENOSPC wrote nothing"
 
+# Folder outputs: a full disk leaves no folder, and an existing folder keeps its old generation
+# whole (the new one is written beside it and renamed into place only when complete).
+FXKIT_FAULT=enospc expect_exit 2 "$FXKIT" compile "$S.graph.txt" --to opencl -o "$WORK/o/cl"
+expect_err "No space left on device"
+[ -e "$WORK/o/cl" ] && fail "a partial folder was left after ENOSPC"
+expect_exit 0 "$FXKIT" compile "$S.graph.txt" --to opencl -o "$WORK/o/cl"
+before="$(cd "$WORK/o/cl" && ls | sort | xargs cat | md5sum)"
+FXKIT_FAULT=enospc expect_exit 2 "$FXKIT" compile "$REF/layernorm/fw_0.graph.txt" --to opencl \
+  -o "$WORK/o/cl"
+expect_err "the folder '$WORK/o/cl' is unchanged"
+[ "$(cd "$WORK/o/cl" && ls | sort | xargs cat | md5sum)" = "$before" ] ||
+  fail "a failed folder write changed the old folder"
+FXKIT_FAULT=enospc expect_exit 2 "$FXKIT" compile "$S.graph.txt" --to wrapper-cpp -o "$WORK/o/w"
+[ -e "$WORK/o/w" ] && fail "a partial wrapper folder was left after ENOSPC"
+no_temp_files "$WORK/o"
+# The user's CMake build tree inside a wrapper folder survives a new generation.
+expect_exit 0 "$FXKIT" compile "$S.graph.txt" --to wrapper-cpp -o "$WORK/o/w"
+mkdir -p "$WORK/o/w/build" && echo "cache" > "$WORK/o/w/build/CMakeCache.txt"
+expect_exit 0 "$FXKIT" compile "$REF/layernorm/fw_0.graph.txt" --to wrapper-cpp -o "$WORK/o/w"
+[ "$(cat "$WORK/o/w/build/CMakeCache.txt" 2>/dev/null)" = "cache" ] ||
+  fail "a new wrapper generation dropped the user's build folder"
+[ "$(ls "$WORK/o/w" | sort | tr '\n' ' ')" = "CMakeLists.txt build driver.cpp fw_0.cpp fw_0.h " ] ||
+  fail "wrapper folder holds: $(ls "$WORK/o/w")"
+no_temp_files "$WORK/o"
+
 # ---- An unwritable output folder (a path through a file): exit 2, clear message. ----
 echo "a file" > "$WORK/notadir"
 expect_exit 2 "$FXKIT" convert "$S.graph.txt" -o "$WORK/notadir/s.json"
@@ -146,4 +171,46 @@ expect_err "corrupt cache entries 2"
 expect_exit 0 "$FXKIT" "${RUN[@]}" --backend opencl --stats
 expect_err "kernels built 0, from cache 1"
 no_temp_files "$CACHE"
+# ---- Memory: cloning a 128 MiB tensor takes the input and the result, not 1 GiB more of
+# per-element index tables; under a tighter limit, a clear error and exit 2, not SIGABRT. Not
+# under AddressSanitizer, whose shadow memory needs the address space `ulimit -v` takes away.
+if [ -z "${LSAN_OPTIONS:-}" ]; then
+  printf 'graph():\n    %%x : Tensor "f32[8, 4194304][4194304, 1]cpu"[num_users=1] = placeholder[target=x]\n    %%t : [num_users=1] = call_function[target=torch.ops.aten.t.default](args = (%%x,), kwargs = {})\n    %%c : [num_users=1] = call_function[target=torch.ops.aten.clone.default](args = (%%t,), kwargs = {memory_format: torch.contiguous_format})\n    return (c,)\n' > "$WORK/big.graph.txt"
+  (ulimit -v 700000; exec "$FXKIT" run "$WORK/big.graph.txt") > "$WORK/out" 2> "$WORK/err"
+  rc=$?; [ $rc -eq 0 ] || fail "clone of 128 MiB under a 700 MB limit exited $rc: $(head -c 300 "$WORK/err")"
+  expect_out "out_0: f32[4194304, 8]"
+  (ulimit -v 400000; exec "$FXKIT" run "$WORK/big.graph.txt") > "$WORK/out" 2> "$WORK/err"
+  rc=$?; [ $rc -eq 2 ] || fail "clone of 128 MiB under a 400 MB limit exited $rc, expected 2"
+  expect_err "cannot allocate"
+fi
+# ---- Budgets: a sparse 64 GB safetensors file is refused from its header, at once, with the
+# figures (not read whole); FXKIT_MAX_TENSOR_BYTES lowers the per-tensor limit.
+python3 - "$WORK/sparse.safetensors" <<'PY'
+import json, struct, sys
+n = 1 << 34  # float32 elements: 64 GiB
+h = json.dumps({"arg_0": {"dtype": "F32", "shape": [n], "data_offsets": [0, 4 * n]}}).encode()
+h += b" " * (-len(h) % 8)
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<Q", len(h)) + h)
+    f.truncate(8 + len(h) + 4 * n)
+PY
+printf 'graph():\n    %%x : Tensor "f32[17179869184][1]cpu"[num_users=1] = placeholder[target=x]\n    %%y : [num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%%x,), kwargs = {})\n    return (y,)\n' > "$WORK/neg.graph.txt"
+FXKIT_MAX_TENSOR_BYTES=1000000000 expect_exit 2 "$FXKIT" run "$WORK/neg.graph.txt" \
+  --inputs "$WORK/sparse.safetensors"
+expect_err "needs 68719476736 bytes, more than the limit of 1000000000"
+rm -f "$WORK/sparse.safetensors"
+FXKIT_MAX_TENSOR_BYTES=1000 expect_exit 2 "$FXKIT" run "$S.graph.txt"
+expect_err "more than the limit of 1000 "
+# ---- Element counts past int64: refused at shape inference on every backend and in the
+# compiled forms, never wrapped (sum(expand(a, [2**62 + 1, 4])) once gave 4.0).
+printf 'graph():\n    %%a : Tensor "f32[1, 4][4, 1]cpu"[num_users=1] = placeholder[target=a]\n    %%e : [num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%%a, [4611686018427387905, 4]), kwargs = {})\n    %%s : [num_users=1] = call_function[target=torch.ops.aten.sum.default](args = (%%e,), kwargs = {})\n    return (s,)\n' > "$WORK/huge.graph.txt"
+for b in interp loops opencl llvm; do
+  expect_exit 2 "$FXKIT" run "$WORK/huge.graph.txt" --backend $b
+  expect_err "node 'e': tensor f32[4611686018427387905, 4]"
+  expect_err "than a 64-bit count (2^63 - 1) holds"
+done
+printf 'graph():\n    %%a : Tensor "f32[4294967296, 4294967296][4294967296, 1]cpu"[num_users=1] = placeholder[target=a]\n    %%n : [num_users=1] = call_function[target=torch.ops.aten.neg.default](args = (%%a,), kwargs = {})\n    return (n,)\n' > "$WORK/huge2.graph.txt"
+expect_exit 2 "$FXKIT" compile "$WORK/huge2.graph.txt" --to wrapper-py -o "$WORK/huge2.py"
+expect_err "node 'a': tensor f32[4294967296, 4294967296]"
+[ -e "$WORK/huge2.py" ] && fail "a refused compile wrote its output"
 finish

@@ -27,6 +27,10 @@ expect_err "kernels built 0, from cache 1; configurations tuned 0, from cache 1"
 FXKIT_TUNE_LOG=1 expect_exit 0 "$FXKIT" run "$S.graph.txt" --backend opencl --no-cache
 expect_err "fxkit: tune fused_amax_sum_sub_exp_0: work-group limit "
 expect_err "fxkit: tune fused_amax_sum_sub_exp_0 x16_r100 lanes="
+# The tuning budget (FXKIT_TUNE_BUDGET_S): once spent, the fastest configuration so far is kept.
+FXKIT_TUNE_BUDGET_S=0.000001 FXKIT_TUNE_LOG=1 expect_exit 0 "$FXKIT" run "$S.graph.txt" \
+  --backend opencl --no-cache --inputs "$S.inputs.safetensors" --check "$S.outputs.safetensors"
+expect_err "fxkit: tune fused_amax_sum_sub_exp_0 x16_r100: budget of 0.0 s spent after 1 configurations"
 
 # Bad device and backend: exit 2, clear message, no output file.
 expect_exit 2 "$FXKIT" run "$S.graph.txt" --backend opencl --device 99 -o "$WORK/o.safetensors"
@@ -62,3 +66,21 @@ assert sorted(os.listdir(d)) == sorted([k["file"] for k in m["kernels"]] + ["man
 PY
 done
 [ "$(ls "$WORK/cl" | wc -l)" -eq 10 ] || fail "expected 10 OpenCL folders"
+
+# A second compile into a folder replaces the first generation whole (softmax's kernels do not
+# linger beside layernorm's); a folder holding files fxkit did not write is refused, untouched.
+expect_exit 0 "$FXKIT" compile "$REF/layernorm/fw_0.graph.txt" --to opencl -o "$WORK/cl/softmax"
+python3 - "$WORK/cl/softmax" <<'PY' || fail "the replaced OpenCL folder mixes two generations"
+import json, os, sys
+d = sys.argv[1]
+m = json.load(open(os.path.join(d, "manifest.json")))
+assert sorted(os.listdir(d)) == sorted([k["file"] for k in m["kernels"]] + ["manifest.json"])
+assert not any("amax_sum_sub_exp" in f for f in os.listdir(d)), os.listdir(d)
+PY
+mkdir -p "$WORK/mine" && echo "keep me" > "$WORK/mine/notes.txt"
+expect_exit 2 "$FXKIT" compile "$S.graph.txt" --to opencl -o "$WORK/mine"
+expect_err "it holds 'notes.txt', which this output does not write"
+[ "$(ls "$WORK/mine")" = "notes.txt" ] || fail "a refused folder output changed the folder"
+echo "x" > "$WORK/afile"
+expect_exit 2 "$FXKIT" compile "$S.graph.txt" --to opencl -o "$WORK/afile/"
+expect_err "a file of that name exists"

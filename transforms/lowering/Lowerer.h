@@ -214,10 +214,22 @@ public:
   Lowered copyInto(const Node &n, const BufferView &in, const TensorType &out);
   Expected<BufferView> tensorArg(const Node &n, const Argument &a);
   Status lowerOutput(const Node &n);
+  /// True for an extern op whose schema writes an argument (`Tensor(a!)`) and that reads a
+  /// graph input: the caller sees the write, so dead-op elimination keeps it.
+  bool writesProgramInput(const loop::LoopOp &op) const;
   void eliminateDeadOps();
   void inlineSmallProducers();
-  /// Refuses a node whose value holds a symbol the inputs do not bind (see run()).
-  Status checkBacked(const Node &n) const;
+  /// Refuses a node whose value holds a symbol that neither the inputs nor an earlier extern op
+  /// (definedSymbols_) bind, except the fresh ones `defines` lists, which `n` itself binds.
+  Status checkBacked(const Node &n, const std::vector<SymbolDef> &defines) const;
+  /// The unbacked symbols `n` introduces (PyTorch's u0 of item(), nonzero's or a boolean mask's
+  /// length): its integer scalar value, or its result sizes, when a bare symbol nothing binds
+  /// yet. Such a node runs as an extern op that binds them at run time.
+  std::vector<SymbolDef> freshSymbols(const Node &n) const;
+  /// _assert_scalar, sym_constrain_range[_for_size] on a value that depends on unbacked
+  /// symbols: a RuntimeCheck on the extern op that binds the last of them. Others (decided by
+  /// the graph's guards) are assumptions.
+  Status lowerAssertion(const Node &n, const BoundArgs &args);
   /// linearIndexOf(index), computed once per distinct expression (expressions are uniqued, and
   /// the ops of a repeated block store and load at the same few indices).
   const std::optional<LinearIndex> &linearIndexCached(const SymExpr &index);
@@ -227,6 +239,8 @@ public:
   std::vector<Lowered> values_;
   /// The symbols the program's inputs bind (placeholders' sizes, strides and SymInts).
   std::set<std::string, std::less<>> inputSymbols_;
+  /// Unbacked symbols an extern op defines (SymbolDef), with that op's index.
+  std::map<std::string, int32_t, std::less<>> definedSymbols_;
   int nextBuffer_ = 0;
   int64_t nextIndirect_ = 0; ///< ids of IndirectIndex symbols, unique in the program
   std::unordered_map<SymExpr, std::optional<LinearIndex>, SymExprHash> linearIndices_;

@@ -13,7 +13,7 @@ const std::map<std::string_view, const LoweringRule *> &ruleTable() {
     for (std::span<const LoweringRule> family :
          {indexingLoweringRules(), scanLoweringRules(), reductionLoweringRules(),
           creationLoweringRules(), normLoweringRules(), poolingLoweringRules(),
-          distanceLoweringRules()})
+          distanceLoweringRules(), randomLoweringRules()})
       for (const LoweringRule &rule : family) {
         [[maybe_unused]] bool inserted = t.emplace(rule.target, &rule).second;
         assert(inserted && "an op has two lowering rules");

@@ -48,6 +48,9 @@ std::span<const LoweringRule> reductionLoweringRules();
 std::span<const LoweringRule> creationLoweringRules();
 /// softmax, log_softmax and their backward, layer/group/batch normalisation (NormLowering.cpp).
 std::span<const LoweringRule> normLoweringRules();
+/// Random numbers: Inductor's inductor_random, inductor_randint, inductor_lookup_seed; rand,
+/// randn, native_dropout (RandomLowering.cpp).
+std::span<const LoweringRule> randomLoweringRules();
 
 /// The rule for `target`, or null: the op lowers by its category. Each target has at most one
 /// rule (checked when the table is built).

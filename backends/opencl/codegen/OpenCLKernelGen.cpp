@@ -1,4 +1,5 @@
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
+#include "backends/opencl/codegen/SpecialMathCL.h"
 
 #include "ir/loop/KernelPlacement.h"
 #include "ir/ops/ShapeRules.h"
@@ -598,8 +599,8 @@ Status KernelEmitter::setUp() {
     places_.push_back(std::move(*place));
     for (const Store &s : op.stores)
       producer_.emplace(s.buffer, i);
-    for (const ScalarInstr &in : op.body)
-      usesDouble_ = usesDouble_ || in.dtype == DType::Float64;
+    for (const ScalarInstr &in : op.body) // randn's Box-Muller runs in double (fx_randn)
+      usesDouble_ = usesDouble_ || in.dtype == DType::Float64 || in.op == ScalarOp::Randn;
     usesDouble_ =
         usesDouble_ || (op.kind == LoopOpKind::Reduction && op.accumulator == DType::Float64);
   }
@@ -1998,6 +1999,40 @@ inline float fx_gelu_f(float x) { return 0.5f * x * (1.0f + erf(x * 0.7071067811
 inline float fx_gelu_tanh_f(float x) {
   return 0.5f * x * (1.0f + tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
 }
+/// Philox-4x32-10 random numbers as Triton's tl.rand/tl.randint4x and Inductor's randint64
+/// (ir/loop/Philox.h is the reference; the words of counter (offset, 0, 0, 0), key = seed).
+inline void fx_philox(ulong seed, uint offset, __private uint *w) {
+  uint c0 = offset, c1 = 0, c2 = 0, c3 = 0, k0 = (uint)seed, k1 = (uint)(seed >> 32);
+  for (int i = 0; i < 10; ++i) {
+    ulong p0 = (ulong)0xD2511F53u * c0, p2 = (ulong)0xCD9E8D57u * c2;
+    uint n0 = (uint)(p2 >> 32) ^ c1 ^ k0, n2 = (uint)(p0 >> 32) ^ c3 ^ k1;
+    c1 = (uint)p2;
+    c3 = (uint)p0;
+    c0 = n0;
+    c2 = n2;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  w[0] = c0;
+  w[1] = c1;
+  w[2] = c2;
+  w[3] = c3;
+}
+inline float fx_uniform(uint w) {
+  int x = (int)w;
+  return (float)(x < 0 ? -(x + 1) : x) * 4.6566127342e-10f;
+}
+inline float fx_rand(ulong seed, uint offset) {
+  uint w[4];
+  fx_philox(seed, offset, w);
+  return fx_uniform(w[0]);
+}
+inline long fx_randint64(ulong seed, uint offset, long size) {
+  uint w[4];
+  fx_philox(seed, offset, w);
+  ulong bits = (ulong)w[0] | ((ulong)w[1] << 32);
+  return size == 0 ? 0 : (long)(bits % (ulong)size);
+}
 /// bfloat16 is the high half of a float32; stores round to nearest even.
 inline float fx_bf16_to_float(ushort v) { return as_float(((uint)v) << 16); }
 inline ushort fx_float_to_bf16(float f) {
@@ -2025,6 +2060,16 @@ inline double fx_remainder_d(double a, double b) {
 inline double fx_gelu_d(double x) { return 0.5 * x * (1.0 + erf(x * 0.70710678118654752)); }
 inline double fx_gelu_tanh_d(double x) {
   return 0.5 * x * (1.0 + tanh(0.79788456080286536 * (x + 0.044715 * x * x * x)));
+}
+/// tl.randn's Box-Muller, log and cos in double, rounded to float once (ir/loop/Philox.h).
+inline float fx_randn(ulong seed, uint offset) {
+  uint w[4];
+  fx_philox(seed, offset, w);
+  float u1 = fx_uniform(w[0]), u2 = fx_uniform(w[1]);
+  u1 = u1 < 1.0e-7f ? 1.0e-7f : u1;
+  float th = 6.283185307179586f * u2;
+  double r = sqrt(-2.0 * log((double)u1));
+  return (float)(r * cos((double)th));
 }
 )";
   return s;
@@ -2076,6 +2121,9 @@ Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const Fuse
               .run();
     if (!g)
       return g.takeError();
+    // The special functions (digamma, erfcx, ...) travel with the kernels that call them.
+    if (usesSpecialMath(g->source))
+      g->source = specialMathOpenCL(g->usesDouble) + g->source;
     out.launches.push_back(g.take());
   }
   return out;

@@ -243,20 +243,79 @@ Status Runtime::download(const DeviceTensor &tensor, HostTensor *out) {
   return Status::ok();
 }
 
+namespace {
+
+/// The graph of an extern call's FX text, parsed once per text.
+Status parseExtern(Runtime::Impl &impl, const char *graphText, Graph **graph) {
+  std::lock_guard<std::mutex> lock(impl.externMutex);
+  auto &slot = impl.externGraphs[graphText];
+  if (!slot) {
+    auto g = parseFxText(graphText, "<extern op>");
+    if (!g)
+      return fail(g.error());
+    slot = std::make_unique<Graph>(g.take());
+  }
+  *graph = slot.get();
+  return Status::ok();
+}
+
+/// Runs an extern call's graph on the host with the reference kernels, its tensor inputs
+/// downloaded from the device.
+Status runOnHost(Runtime &rt, Runtime::Impl &impl, Graph &graph,
+                 const std::vector<ExternInput> &inputs, Expected<InterpretResult> *result) {
+  std::vector<RuntimeValue> values;
+  for (const ExternInput &in : inputs) {
+    if (!in.isTensor) {
+      values.push_back(RuntimeValue{in.integer});
+      continue;
+    }
+    HostTensor h;
+    if (Status s = rt.download(in.tensor, &h); !s)
+      return s;
+    auto t = toTensor(h);
+    if (!t)
+      return fail(t.error());
+    values.push_back(RuntimeValue{t.take()});
+  }
+  ++impl.hostExterns;
+  *result = interpretGraph(graph, values);
+  if (!*result)
+    return fail(result->error());
+  return Status::ok();
+}
+
+} // namespace
+
+Status Runtime::callExternOnHost(const char *graphText, const std::vector<ExternInput> &inputs,
+                                 ExternResult *out) {
+  Graph *graph = nullptr;
+  if (Status s = parseExtern(*impl_, graphText, &graph); !s)
+    return s;
+  Expected<InterpretResult> result = Error("extern op: not run");
+  if (Status s = runOnHost(*this, *impl_, *graph, inputs, &result); !s)
+    return s;
+  *out = {};
+  for (const RuntimeValue &v : result->outputs) {
+    if (const Tensor *t = v.tensor())
+      out->tensors.push_back(toHostTensor(*t));
+    else if (const auto *ts = v.tensors())
+      for (const auto &t : *ts)
+        out->tensors.push_back(t ? toHostTensor(*t) : HostTensor{});
+    else if (const int64_t *i = v.integer())
+      out->value = *i;
+    else if (const bool *b = std::get_if<bool>(&v.v))
+      out->value = *b ? 1 : 0;
+    else
+      return Status::error("extern op: a result that is neither a tensor nor an integer");
+  }
+  return Status::ok();
+}
+
 Status Runtime::callExtern(const char *graphText, const std::vector<ExternInput> &inputs,
                            const std::vector<DeviceTensor> &outputs) {
   Graph *graph = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(impl_->externMutex);
-    auto &slot = impl_->externGraphs[graphText];
-    if (!slot) {
-      auto g = parseFxText(graphText, "<extern op>");
-      if (!g)
-        return fail(g.error());
-      slot = std::make_unique<Graph>(g.take());
-    }
-    graph = slot.get();
-  }
+  if (Status s = parseExtern(*impl_, graphText, &graph); !s)
+    return s;
   // On the device where CLBlast or a device kernel takes the op.
   const Node *call = graph->outputNode() ? graph->outputNode()->prev() : nullptr;
   if (call && call->op() == OpKind::CallFunction) {
@@ -300,24 +359,9 @@ Status Runtime::callExtern(const char *graphText, const std::vector<ExternInput>
       }
     }
   }
-  std::vector<RuntimeValue> values;
-  for (const ExternInput &in : inputs) {
-    if (!in.isTensor) {
-      values.push_back(RuntimeValue{in.integer});
-      continue;
-    }
-    HostTensor h;
-    if (Status s = download(in.tensor, &h); !s)
-      return s;
-    auto t = toTensor(h);
-    if (!t)
-      return fail(t.error());
-    values.push_back(RuntimeValue{t.take()});
-  }
-  ++impl_->hostExterns;
-  auto result = interpretGraph(*graph, values);
-  if (!result)
-    return fail(result.error());
+  Expected<InterpretResult> result = Error("extern op: not run");
+  if (Status s = runOnHost(*this, *impl_, *graph, inputs, &result); !s)
+    return s;
   std::vector<const Tensor *> results;
   for (const RuntimeValue &v : result->outputs) {
     if (const Tensor *t = v.tensor())

@@ -110,6 +110,14 @@ struct ExternInput {
   static ExternInput of(int64_t i) { return {false, {}, i}; }
 };
 
+/// What an extern op that defines unbacked symbols returned (nonzero, `.item()`, a
+/// boolean-mask index): its sizes or its number decide the symbols, and its tensors wait on the
+/// host until the wrapper, knowing their sizes, uploads them (Runtime::upload).
+struct ExternResult {
+  int64_t value = 0;               ///< an integer or bool result (`.item()`)
+  std::vector<HostTensor> tensors; ///< tensor results in order (a missing one is empty)
+};
+
 struct RuntimeOptions {
   std::string device;   ///< "", "cpu", "gpu" or an index (as `fxkit run --device`)
   std::string cacheDir; ///< empty: $FXKIT_CACHE_DIR, else $XDG_CACHE_HOME/fxkit
@@ -152,6 +160,10 @@ public:
   /// fxkit's device kernels takes it, otherwise on the host with the reference kernel.
   Status callExtern(const char *graph, const std::vector<ExternInput> &inputs,
                     const std::vector<DeviceTensor> &outputs);
+  /// Runs an extern op on the host with the reference kernel and returns its results
+  /// (Inductor's fallback for ops whose result sizes the data decides).
+  Status callExternOnHost(const char *graph, const std::vector<ExternInput> &inputs,
+                          ExternResult *out);
   /// Waits for every enqueued command.
   Status finish();
   /// What ran so far: "kernels: N built, N from cache; configurations: N tuned, N from cache;

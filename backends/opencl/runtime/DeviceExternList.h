@@ -17,7 +17,26 @@ enum class DeviceExternFamily : uint8_t {
   Sort,        ///< sort along a dimension (a stable merge sort)
   TopK,        ///< topk: the sort, of which the first k are kept
   Convolution, ///< direct convolution, 1-D to 3-D, grouped, transposed, with bias
-  Matmul,      ///< mm, addmm, bmm where CLBlast declines (half, bfloat16, other layouts); baddbmm
+  /// The convolution's gradients: grad_input as the adjoint convolution (the same kernel),
+  /// grad_weight and grad_bias a work-item per element, each where output_mask asks for it.
+  ConvolutionBackward,
+  Col2im, ///< col2im: a work-item per image pixel gathers its column entries
+  Matmul, ///< mm, addmm, bmm where CLBlast declines (half, bfloat16, other layouts); baddbmm
+  /// _native_batch_norm_legit in training (running statistics updated in place): a work-item
+  /// per channel for the statistics, then one per element.
+  BatchNorm,
+  BatchNormBackward, ///< native_batch_norm_backward: per-channel sums, then grad_input
+  /// _embedding_bag: the offsets checked and turned into bags by one work-item, then a work-item
+  /// per (bag, column).
+  EmbeddingBag,
+  /// _fft_r2c, _fft_c2r, _fft_c2c: direct DFTs in double, one transformed dim after another.
+  Fft,
+  /// view_as_real, view_as_complex: extern copies after lowering (complex tensors have no loop
+  /// code), copied as float pairs.
+  ComplexView,
+  /// index_put_ with integer indices: a work-item per element of the non-indexed dims walks
+  /// the index positions in order (repeats as on the CPU), then self is copied to the result.
+  IndexPut,
 };
 
 struct DeviceExternTarget {
@@ -40,6 +59,17 @@ inline constexpr DeviceExternTarget kDeviceExternTargets[] = {
     {"torch.ops.aten.sort.stable", DeviceExternFamily::Sort},
     {"torch.ops.aten.topk.default", DeviceExternFamily::TopK},
     {"torch.ops.aten.convolution.default", DeviceExternFamily::Convolution},
+    {"torch.ops.aten.convolution_backward.default", DeviceExternFamily::ConvolutionBackward},
+    {"torch.ops.aten.col2im.default", DeviceExternFamily::Col2im},
+    {"torch.ops.aten._native_batch_norm_legit.default", DeviceExternFamily::BatchNorm},
+    {"torch.ops.aten.native_batch_norm_backward.default", DeviceExternFamily::BatchNormBackward},
+    {"torch.ops.aten._embedding_bag.default", DeviceExternFamily::EmbeddingBag},
+    {"torch.ops.aten._fft_r2c.default", DeviceExternFamily::Fft},
+    {"torch.ops.aten._fft_c2r.default", DeviceExternFamily::Fft},
+    {"torch.ops.aten._fft_c2c.default", DeviceExternFamily::Fft},
+    {"torch.ops.aten.view_as_real.default", DeviceExternFamily::ComplexView},
+    {"torch.ops.aten.view_as_complex.default", DeviceExternFamily::ComplexView},
+    {"torch.ops.aten.index_put_.default", DeviceExternFamily::IndexPut},
     {"torch.ops.aten.mm.default", DeviceExternFamily::Matmul},
     {"torch.ops.aten.addmm.default", DeviceExternFamily::Matmul},
     {"torch.ops.aten.bmm.default", DeviceExternFamily::Matmul},

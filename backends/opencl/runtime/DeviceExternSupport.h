@@ -1,8 +1,9 @@
 #pragma once
 /// \file What the device extern kernel families (DeviceAttention.cpp, DeviceSort.cpp,
-/// DeviceConvolution.cpp, DeviceMatmul.cpp) share: the call's operands evaluated to device
-/// views, the launch arguments, the kernel variants and the launcher. Internal to
-/// DeviceExterns.cpp and those files.
+/// DeviceConvolution.cpp, DeviceMatmul.cpp, DeviceBatchNorm.cpp, DeviceEmbeddingBag.cpp,
+/// DeviceFft.cpp, DeviceIndexPut.cpp) share: the call's operands evaluated to device views, the
+/// launch arguments, the kernel variants and the launcher. Internal to DeviceExterns.cpp and those
+/// files.
 
 #include "backends/opencl/runtime/DeviceBuffer.h"
 #include "backends/opencl/runtime/DeviceExternList.h"
@@ -71,12 +72,20 @@ public:
   const SymExpr::Bindings &bindings() const { return *bindings_; }
   /// Whether the tensor argument `name` is None (or absent from the schema).
   bool isNone(std::string_view name) const;
-  /// The tensor argument `name` as a device view; nullopt when it is None, not a tensor, or
-  /// its view cannot be evaluated or is misaligned or negatively strided.
+  /// The tensor argument `name` as a device view (complex ones included: check the dtype);
+  /// nullopt when it is None, not a tensor, or its view cannot be evaluated or is misaligned
+  /// or negatively strided.
   std::optional<Operand> input(std::string_view name) const;
+  /// The `Tensor?[]` argument `name`, an entry per item (nullopt for None); nullopt when it is
+  /// not a list or an item's view cannot be evaluated.
+  std::optional<std::vector<std::optional<Operand>>> inputList(std::string_view name) const;
   /// Result `i` in the layout inference chose for its buffer; nullopt when there is none.
   std::optional<Operand> output(size_t i) const;
   size_t numOutputs() const { return op_->externOutputs.size(); }
+  /// Whether result `i` is None (an output_mask left it out: it has no buffer).
+  bool resultIsNone(size_t i) const {
+    return i < op_->externOutputs.size() && op_->externOutputs[i] < 0;
+  }
   /// An integer argument (int or SymInt) evaluated; nullopt when it is not one.
   std::optional<int64_t> integer(std::string_view name) const;
   /// Whether a result's storage overlaps an input's (an in-place plan): the kernels read their
@@ -128,6 +137,9 @@ private:
 class TempBuffer {
 public:
   static Expected<TempBuffer> create(const OpenCLContext &ctx, size_t bytes);
+  /// A read-only buffer holding `values` (a kernel's shape tables), copied at creation, so
+  /// nothing waits on the queue.
+  static Expected<TempBuffer> fromHost(const OpenCLContext &ctx, std::span<const int64_t> values);
   TempBuffer(TempBuffer &&other) noexcept : mem_(other.mem_), bytes_(other.bytes_) {
     other.mem_ = nullptr;
   }
@@ -159,6 +171,10 @@ FamilySource attentionBackwardSource();
 FamilySource sortSource();
 FamilySource convolutionSource();
 FamilySource matmulSource();
+FamilySource batchNormSource();
+FamilySource embeddingBagSource();
+FamilySource fftSource();
+FamilySource indexPutSource();
 
 /// The runners: true when done, false when declined (nothing enqueued). `launcher` gives the
 /// launcher of the variant the call needs; a kernel is built on its first launch.
@@ -167,6 +183,16 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcher);
 Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launcher);
 Expected<bool> runSort(const Call &call, const LauncherFor &launcher, bool topk);
 Expected<bool> runConvolution(const Call &call, const LauncherFor &launcher);
+Expected<bool> runConvolutionBackward(const Call &call, const LauncherFor &launcher);
+Expected<bool> runCol2im(const Call &call, const LauncherFor &launcher);
+Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcher);
+Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launcher);
+Expected<bool> runEmbeddingBag(const Call &call, const LauncherFor &launcher);
+/// `which`: the schema name, _fft_r2c, _fft_c2r or _fft_c2c.
+Expected<bool> runFft(const Call &call, const LauncherFor &launcher, std::string_view which);
+Expected<bool> runIndexPut(const Call &call, const LauncherFor &launcher);
+/// view_as_real (`toReal`) or view_as_complex as a copy of float pairs.
+Expected<bool> runComplexView(const Call &call, const LauncherFor &launcher, bool toReal);
 Expected<bool> runMatmul(const Call &call, const LauncherFor &launcher, std::string_view which);
 
 /// Strides of `t` broadcast to the trailing-aligned dimensions of `shape` (an attention mask
@@ -174,6 +200,10 @@ Expected<bool> runMatmul(const Call &call, const LauncherFor &launcher, std::str
 /// size neither matches nor is 1.
 std::optional<std::vector<int64_t>> broadcastStrides(const Operand &t,
                                                      const std::vector<int64_t> &shape);
+
+/// Sizes and strides of a (N, C, spatial...) tensor of rank 2 to 5 as (N, C, D, H, W): unit
+/// sizes and zero strides in front of its spatial dimensions.
+void toThreeSpatial(const Operand &t, std::vector<int64_t> &sizes, std::vector<int64_t> &strides);
 
 /// Fills `bytes` of `buffer` with zeros.
 Status fillZeros(const OpenCLContext &ctx, const DeviceBuffer &buffer);

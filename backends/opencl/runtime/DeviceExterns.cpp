@@ -80,6 +80,16 @@ inline void fx_std(__global uchar *p, long i, long dt, double v) {
     fx_stf(p, i, dt, (float)v);
 }
 #endif
+/// Compensated (Kahan) summation, sum += x with the rounding error carried in c: the long
+/// per-channel and per-weight sums of the extern kernels (thousands of terms) stay within a few
+/// ulps of the reference's double sums. Kernels build without fast-math, so it is kept.
+#define FX_KAHAN_ADD(sum, c, x)                                                                    \
+  do {                                                                                             \
+    const FX_ACC y_ = (x) - (c);                                                                   \
+    const FX_ACC t_ = (sum) + y_;                                                                  \
+    (c) = (t_ - (sum)) - y_;                                                                       \
+    (sum) = t_;                                                                                    \
+  } while (0)
 /// Copies one element of `size` bytes, bits unchanged.
 inline void fx_copy(__global uchar *dst, long di, __global const uchar *src, long si, long size) {
   switch (size) {
@@ -111,7 +121,17 @@ std::string variantDefines(Variant v) {
 }
 
 /// The source files of the families: sort and topk share one.
-enum class Source : uint8_t { Attention, AttentionBackward, Sort, Convolution, Matmul };
+enum class Source : uint8_t {
+  Attention,
+  AttentionBackward,
+  Sort,
+  Convolution,
+  Matmul,
+  BatchNorm,
+  EmbeddingBag,
+  Fft,
+  IndexPut
+};
 
 Source sourceOf(DeviceExternFamily family) {
   switch (family) {
@@ -123,9 +143,21 @@ Source sourceOf(DeviceExternFamily family) {
   case DeviceExternFamily::TopK:
     return Source::Sort;
   case DeviceExternFamily::Convolution:
+  case DeviceExternFamily::ConvolutionBackward:
+  case DeviceExternFamily::Col2im:
     return Source::Convolution;
   case DeviceExternFamily::Matmul:
     return Source::Matmul;
+  case DeviceExternFamily::BatchNorm:
+  case DeviceExternFamily::BatchNormBackward:
+    return Source::BatchNorm;
+  case DeviceExternFamily::EmbeddingBag:
+    return Source::EmbeddingBag;
+  case DeviceExternFamily::Fft:
+  case DeviceExternFamily::ComplexView:
+    return Source::Fft;
+  case DeviceExternFamily::IndexPut:
+    return Source::IndexPut;
   }
   return Source::Attention;
 }
@@ -142,6 +174,14 @@ FamilySource sourceText(Source s) {
     return convolutionSource();
   case Source::Matmul:
     return matmulSource();
+  case Source::BatchNorm:
+    return batchNormSource();
+  case Source::EmbeddingBag:
+    return embeddingBagSource();
+  case Source::Fft:
+    return fftSource();
+  case Source::IndexPut:
+    return indexPutSource();
   }
   return {};
 }
@@ -158,6 +198,14 @@ std::string_view sourceName(Source s) {
     return "convolution";
   case Source::Matmul:
     return "matmul";
+  case Source::BatchNorm:
+    return "batch norm";
+  case Source::EmbeddingBag:
+    return "embedding bag";
+  case Source::Fft:
+    return "fft";
+  case Source::IndexPut:
+    return "index_put";
   }
   return "";
 }
@@ -241,8 +289,24 @@ Expected<bool> runDeviceExtern(OpenCLContext &ctx, const OpenCLOptions &options,
     return runSort(*call, launcher, true);
   case DeviceExternFamily::Convolution:
     return runConvolution(*call, launcher);
+  case DeviceExternFamily::ConvolutionBackward:
+    return runConvolutionBackward(*call, launcher);
+  case DeviceExternFamily::Col2im:
+    return runCol2im(*call, launcher);
   case DeviceExternFamily::Matmul:
     return runMatmul(*call, launcher, call->args().op().schema.name);
+  case DeviceExternFamily::BatchNorm:
+    return runBatchNorm(*call, launcher);
+  case DeviceExternFamily::BatchNormBackward:
+    return runBatchNormBackward(*call, launcher);
+  case DeviceExternFamily::EmbeddingBag:
+    return runEmbeddingBag(*call, launcher);
+  case DeviceExternFamily::Fft:
+    return runFft(*call, launcher, call->args().op().schema.name);
+  case DeviceExternFamily::ComplexView:
+    return runComplexView(*call, launcher, call->args().op().schema.name == "view_as_real");
+  case DeviceExternFamily::IndexPut:
+    return runIndexPut(*call, launcher);
   }
   return false;
 }
@@ -337,7 +401,9 @@ std::optional<Operand> Call::view(const BufferView &v) const {
     return std::nullopt;
   Operand o;
   o.dtype = program_->buffers[v.buffer].type.dtype;
-  if (dtypeCode(o.dtype) < 0 || v.sizes.size() != v.strides.size())
+  // Complex tensors are views too (the FFT family reads and writes them); float8 ones not.
+  bool complex = o.dtype == DType::Complex64 || o.dtype == DType::Complex128;
+  if ((dtypeCode(o.dtype) < 0 && !complex) || v.sizes.size() != v.strides.size())
     return std::nullopt;
   int64_t extent = 1; // elements from the first to one past the last
   for (size_t d = 0; d < v.sizes.size(); ++d) {
@@ -384,6 +450,39 @@ std::optional<Operand> Call::input(std::string_view name) const {
     } else if (a.kind() == Argument::Kind::List || a.kind() == Argument::Kind::Tuple) {
       for (const Argument &item : a.items())
         next += isBuffer(item);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::optional<Operand>>> Call::inputList(std::string_view name) const {
+  const OpSchema &schema = args_->op().schema;
+  auto isBuffer = [](const Argument &a) { return a.isNode() && !a.asNode()->value().sym(); };
+  size_t next = 0;
+  for (size_t i = 0; i < args_->size() && i < schema.args.size(); ++i) {
+    const Argument &a = args_->at(i);
+    if (a.isNode()) {
+      next += isBuffer(a);
+    } else if (a.kind() == Argument::Kind::List || a.kind() == Argument::Kind::Tuple) {
+      if (schema.args[i].name != name) {
+        for (const Argument &item : a.items())
+          next += isBuffer(item);
+        continue;
+      }
+      std::vector<std::optional<Operand>> out;
+      for (const Argument &item : a.items()) {
+        if (item.isNone()) {
+          out.emplace_back();
+          continue;
+        }
+        if (!isBuffer(item) || next >= op_->externInputs.size())
+          return std::nullopt;
+        auto v = view(op_->externInputs[next++]);
+        if (!v)
+          return std::nullopt;
+        out.push_back(std::move(v));
+      }
+      return out;
     }
   }
   return std::nullopt;
@@ -484,6 +583,19 @@ Status Launcher::launch(std::string_view name, std::span<const LaunchArg> args, 
   if (!set)
     return set.takeError();
   return (*set)->launch(0, args, xnumel, rnumel);
+}
+
+Expected<TempBuffer> TempBuffer::fromHost(const OpenCLContext &ctx,
+                                          std::span<const int64_t> values) {
+  cl_int err = CL_SUCCESS;
+  size_t bytes = std::max<size_t>(values.size_bytes(), sizeof(int64_t));
+  int64_t zero = 0;
+  cl_mem m = clCreateBuffer(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
+                            values.empty() ? &zero : const_cast<int64_t *>(values.data()), &err);
+  if (err != CL_SUCCESS)
+    return clError("allocating " + std::to_string(bytes) + " bytes of an extern op's arguments",
+                   err);
+  return TempBuffer(m, bytes);
 }
 
 Expected<TempBuffer> TempBuffer::create(const OpenCLContext &ctx, size_t bytes) {

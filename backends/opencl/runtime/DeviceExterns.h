@@ -1,8 +1,10 @@
 #pragma once
 /// \file Extern ops on the device with hand-written OpenCL C kernels, for what CLBlast does not
 /// take: scaled dot-product attention and its backward, sort and topk, convolution (grouped,
-/// depthwise, with bias, 1-D to 3-D, transposed), and matrix products in half and bfloat16. The ops
-/// are listed once, in DeviceExternList.h. Each kernel reads its operands through their strides
+/// depthwise, with bias, 1-D to 3-D, transposed) and its backward, col2im, matrix products in
+/// half and bfloat16, training batch norm (running statistics updated in place) and its
+/// backward, embedding bags, the FFTs and complex views, and index_put_. The ops are listed
+/// once, in DeviceExternList.h. Each kernel reads its operands through their strides
 /// (views of whole buffers) and writes through the layout inference chose for its results, with
 /// PyTorch's semantics as the reference kernels implement them; a call it does not take (a
 /// dtype, layout or option) is declined before anything is enqueued, and the caller runs it on

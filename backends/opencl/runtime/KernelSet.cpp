@@ -246,6 +246,18 @@ bool tuneLog() {
   return on;
 }
 
+/// The tuning budget of one kernel and shape: FXKIT_TUNE_BUDGET_S where set to a positive
+/// number, else the options'.
+double tuneBudgetSeconds(const OpenCLOptions &options) {
+  if (const char *text = std::getenv("FXKIT_TUNE_BUDGET_S")) {
+    char *end = nullptr;
+    double v = std::strtod(text, &end);
+    if (end != text && *end == '\0' && v > 0)
+      return v;
+  }
+  return options.tuneBudgetSeconds;
+}
+
 } // namespace
 
 Expected<LaunchConfig> KernelSet::Impl::tune(Definition &d, std::span<const LaunchArg> args,
@@ -290,9 +302,21 @@ Expected<LaunchConfig> KernelSet::Impl::tune(Definition &d, std::span<const Laun
   };
   double bestTime = -1;
   int trials = 0;
+  const auto started = std::chrono::steady_clock::now();
+  const double budget = tuneBudgetSeconds(options);
   for (const LaunchConfig &c : candidateConfigs(reduction, xnumel, rnumel, maxWg, dev.isGpu)) {
     if (trials++ >= options.maxTrials)
       break;
+    double spent =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (bestTime >= 0 && spent > budget) {
+      if (tuneLog())
+        std::fprintf(stderr,
+                     "fxkit: tune %s x%lld_r%lld: budget of %.1f s spent after %d configurations\n",
+                     d.spec.name.c_str(), static_cast<long long>(xnumel),
+                     static_cast<long long>(rnumel), budget, trials - 1);
+      break;
+    }
     auto warm = enqueue(d, args, c, xnumel, true);
     Status r1 = restore();
     if (!r1) {

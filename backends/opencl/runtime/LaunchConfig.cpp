@@ -70,6 +70,8 @@ std::vector<LaunchConfig> candidateConfigs(bool reduction, int64_t xnumel, int64
     return out;
   }
   int maxLanes = nextPow2(std::max<int64_t>(rnumel, 1));
+  // Work-groups of more rows than the kernel has leave rows idle: not worth a trial.
+  int maxRows = nextPow2(std::max<int64_t>(xnumel, 1));
   // On GPUs, wide rows first: a kernel that holds its row in registers (persistent) needs
   // enough lanes for the row, and many lanes per row keep loads coalesced.
   std::vector<std::pair<int, int>> shapes =
@@ -80,7 +82,7 @@ std::vector<LaunchConfig> candidateConfigs(bool reduction, int64_t xnumel, int64
   for (auto [lanes, rows] : shapes) {
     if (lanes > maxLanes && lanes > 1)
       continue;
-    if (lanes * rows > maxWorkGroup)
+    if (lanes * rows > maxWorkGroup || (rows > maxRows && rows > 1))
       continue;
     LaunchConfig c;
     c.lanes = lanes;

@@ -10,7 +10,11 @@ struct OpenCLOptions {
   bool cache = true;    ///< use and fill the on-disk cache
   bool tune = true;     ///< autotune launch configurations on first use
   int maxTrials = 8;    ///< configurations timed per kernel and shape
-  bool useBlas = true;  ///< CLBlast for matrix products, where built with it
+  /// Wall time tuning one kernel and shape may take: once spent (with at least one
+  /// configuration timed), the fastest so far is kept. A single huge launch (a 2^30-element row
+  /// on a CPU device) otherwise made tuning run for minutes. FXKIT_TUNE_BUDGET_S overrides it.
+  double tuneBudgetSeconds = 5.0;
+  bool useBlas = true; ///< CLBlast for matrix products, where built with it
   /// A launch configuration every kernel of its kind uses ("lanes=32,rows=8" for reductions,
   /// "local=64,per_item=4" for pointwise kernels), instead of tuning; for tests and experiments.
   std::string forceConfig;

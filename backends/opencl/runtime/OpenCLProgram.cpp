@@ -35,17 +35,32 @@ struct OpenCLProgram::Impl {
   GeneratedProgram generated;
   std::unique_ptr<KernelSet> kernels;
   std::vector<int> definitionOf; ///< per fused kernel, -1 for extern
+  /// Per fused kernel: the buffers its extern op writes in place (mutatedBuffers), empty for
+  /// the others.
+  std::vector<std::vector<int32_t>> mutatedOf;
 
   // Per run.
   SymExpr::Bindings bindings;
   std::vector<DeviceBuffer> buffers;
   std::vector<cl_mem> allocations;
+  std::span<const RuntimeValue> callerInputs; ///< the run's inputs (returnMutatedInputs)
 
   ~Impl() { releaseBuffers(); }
   Status bindInputs(std::span<const RuntimeValue> inputs);
   Status allocate(std::span<const RuntimeValue> inputs);
   Status launch(size_t kernelIndex);
   Status runExtern(size_t kernelIndex);
+  /// Copies the graph inputs that extern kernel `k` wrote in place from the device into the
+  /// caller's tensors, as the reference interpreter's kernels write into its inputs' storage.
+  /// Right after the op: the memory plan may reuse an input's storage once nothing reads it.
+  Status returnMutatedInputs(size_t kernelIndex);
+  /// Allocates an Unbacked buffer (MemoryPlan) once the symbols of its size are bound; nothing
+  /// for other buffers or while a symbol is unbound.
+  Status allocateUnbacked(int32_t buffer);
+  /// Allocates the Unbacked buffers kernel `k` first writes, before it runs.
+  Status allocateUnbackedOf(size_t k);
+  /// Releases the Unbacked buffers whose last use kernel `k` is (MemoryPlan::freedAfter).
+  void releaseUnbackedAfter(size_t k);
   Expected<Tensor> download(int32_t buffer);
   Status upload(int32_t buffer, const Tensor &host);
   void releaseBuffers();
@@ -176,12 +191,17 @@ Status OpenCLProgram::Impl::allocate(std::span<const RuntimeValue> inputs) {
   // by following links until a buffer with its own storage.
   for (size_t b = 0; b < p.buffers.size(); ++b) {
     const BufferPlacement &pl = plan->buffers[b];
+    // Unbacked: allocated when its symbols are bound (allocateUnbacked); internal buffers
+    // (which may be sized by one) have no storage.
+    if (pl.kind == BufferPlacement::Kind::Unbacked || pl.kind == BufferPlacement::Kind::Internal)
+      continue;
     auto bytes = eval(p.buffers[b].storageBytes());
     if (!bytes)
       return bytes.takeError();
     switch (pl.kind) {
     case BufferPlacement::Kind::Input:
     case BufferPlacement::Kind::Internal:
+    case BufferPlacement::Kind::Unbacked:
       break;
     case BufferPlacement::Kind::Pool:
       buffers[b] = {pool, static_cast<size_t>(pl.offset), static_cast<size_t>(*bytes)};
@@ -221,6 +241,55 @@ Status OpenCLProgram::Impl::allocate(std::span<const RuntimeValue> inputs) {
     buffers[b] = {buffers[src].mem, buffers[src].offset, static_cast<size_t>(*bytes)};
   }
   return Status::ok();
+}
+
+Status OpenCLProgram::Impl::allocateUnbacked(int32_t b) {
+  if (plan->buffers[b].kind != BufferPlacement::Kind::Unbacked || buffers[b].mem)
+    return Status::ok();
+  SymExpr bytesExpr = program->buffers[b].storageBytes();
+  for (const std::string &s : bytesExpr.symbols())
+    if (!bindings.count(s))
+      return Status::ok();
+  auto bytes = eval(bytesExpr);
+  if (!bytes)
+    return bytes.takeError();
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(ctx->context(), CL_MEM_READ_WRITE,
+                            std::max<size_t>(static_cast<size_t>(*bytes), 1), nullptr, &err);
+  if (err != CL_SUCCESS)
+    return clError("allocating " + std::to_string(*bytes) + " bytes for " +
+                       program->buffers[b].name + " on " + ctx->device().deviceName,
+                   err);
+  allocations.push_back(m);
+  buffers[b] = {m, 0, static_cast<size_t>(*bytes)};
+  return Status::ok();
+}
+
+Status OpenCLProgram::Impl::allocateUnbackedOf(size_t k) {
+  for (int32_t op : fused->kernels[k].ops) {
+    for (int32_t b : program->ops[op].writes())
+      if (Status s = allocateUnbacked(b); !s)
+        return s;
+    for (int32_t b : program->ops[op].externOutputs)
+      if (b >= 0)
+        if (Status s = allocateUnbacked(b); !s)
+          return s;
+  }
+  return Status::ok();
+}
+
+void OpenCLProgram::Impl::releaseUnbackedAfter(size_t k) {
+  for (int32_t b : plan->freedAfter[k]) {
+    if (plan->buffers[b].kind != BufferPlacement::Kind::Unbacked || !buffers[b].mem)
+      continue;
+    clFinish(ctx->queue()); // the kernels that read it have finished
+    auto it = std::find(allocations.begin(), allocations.end(), buffers[b].mem);
+    if (it != allocations.end()) {
+      clReleaseMemObject(*it);
+      allocations.erase(it);
+    }
+    buffers[b] = {};
+  }
 }
 
 Status OpenCLProgram::Impl::launch(size_t k) {
@@ -266,31 +335,36 @@ Status OpenCLProgram::Impl::launch(size_t k) {
 Status OpenCLProgram::Impl::runExtern(size_t k) {
   const Kernel &kernel = fused->kernels[k];
   const LoopOp &op = program->ops[kernel.ops.front()];
-  if (options.useBlas) {
+  // An op that binds unbacked symbols runs on the host (as Inductor falls back for nonzero and
+  // item()): its result decides their values and the sizes of its outputs.
+  const bool binds = !op.defines.empty();
+  if (options.useBlas && !binds) {
     auto done = runBlasExtern(*ctx, *program, op, bindings, buffers);
     if (!done)
       return done.takeError();
     if (*done) {
       ++kernels->stats().blasCalls;
-      return Status::ok();
+      return returnMutatedInputs(k);
     }
   }
   // Hand-written kernels for what CLBlast does not take (attention, sort, convolution, ...).
-  auto onDevice = runDeviceExtern(*ctx, options, *program, op, bindings, buffers);
+  auto onDevice = binds ? Expected<bool>(false)
+                        : runDeviceExtern(*ctx, options, *program, op, bindings, buffers);
   if (!onDevice)
     return onDevice.takeError();
   if (*onDevice) {
     ++kernels->stats().deviceExterns;
-    return Status::ok();
+    return returnMutatedInputs(k);
   }
   // On the host with the reference kernel: copy the op's buffers over and back.
   std::vector<Tensor> storage(program->buffers.size());
   std::vector<int32_t> used;
   for (const BufferView &v : op.externInputs)
     used.push_back(v.buffer);
-  for (int32_t b : op.externOutputs)
-    if (b >= 0)
-      used.push_back(b);
+  // An output sized by a symbol this op binds is allocated by runExternLoopOp.
+  for (size_t i = 0; i < op.externOutputs.size(); ++i)
+    if (op.externOutputs[i] >= 0 && !op.definesSizeOf(i))
+      used.push_back(op.externOutputs[i]);
   for (int32_t b : used) {
     auto t = download(b);
     if (!t)
@@ -299,11 +373,33 @@ Status OpenCLProgram::Impl::runExtern(size_t k) {
   }
   if (Status s = runExternLoopOp(op, storage, bindings); !s)
     return s;
-  for (int32_t b : op.externOutputs)
-    if (b >= 0)
-      if (Status s = upload(b, storage[b]); !s)
-        return s;
+  // The inputs it wrote in place first: an output placed in a dead input's storage wins.
+  for (int32_t b : mutatedOf[k])
+    if (Status s = upload(b, storage[b]); !s)
+      return s;
+  for (int32_t b : op.externOutputs) {
+    if (b < 0)
+      continue;
+    if (Status s = allocateUnbacked(b); !s)
+      return s;
+    if (Status s = upload(b, storage[b]); !s)
+      return s;
+  }
   ++kernels->stats().hostExterns;
+  return returnMutatedInputs(k);
+}
+
+Status OpenCLProgram::Impl::returnMutatedInputs(size_t k) {
+  for (int32_t b : mutatedOf[k])
+    for (size_t i = 0; i < program->inputs.size() && i < callerInputs.size(); ++i) {
+      if (program->inputs[i] != b || !callerInputs[i].tensor())
+        continue;
+      auto host = download(b);
+      if (!host)
+        return host.takeError();
+      Tensor caller = *callerInputs[i].tensor(); // shares the caller's storage
+      caller.copyElementsFrom(*host);
+    }
   return Status::ok();
 }
 
@@ -324,6 +420,9 @@ OpenCLProgram::load(OpenCLContext &context, const LoopProgram &program, const Fu
   if (!gen)
     return gen.takeError();
   im.generated = gen.take();
+  for (const Kernel &k : fused.kernels)
+    im.mutatedOf.push_back(k.isExtern ? mutatedBuffers(program.ops[k.ops.front()])
+                                      : std::vector<int32_t>{});
   const DeviceInfo &dev = context.device();
   for (const GeneratedKernel &g : im.generated.launches)
     if (g.usesDouble && !dev.hasFp64)
@@ -364,14 +463,18 @@ OpenCLProgram::load(OpenCLContext &context, const LoopProgram &program, const Fu
 
 Expected<InterpretResult> OpenCLProgram::run(std::span<const RuntimeValue> inputs) {
   Impl &im = *impl_;
+  im.callerInputs = inputs;
   if (Status s = im.bindInputs(inputs); !s)
     return s.takeError();
   if (Status s = im.allocate(inputs); !s)
     return s.takeError();
   for (size_t k = 0; k < im.fused->kernels.size(); ++k) {
+    if (Status s = im.allocateUnbackedOf(k); !s)
+      return s.takeError();
     Status s = im.fused->kernels[k].isExtern ? im.runExtern(k) : im.launch(k);
     if (!s)
       return s.takeError();
+    im.releaseUnbackedAfter(k);
   }
   clFinish(im.ctx->queue());
   InterpretResult result;
@@ -414,6 +517,7 @@ Expected<InterpretResult> OpenCLProgram::run(std::span<const RuntimeValue> input
   result.bindings = im.bindings;
   im.kernels->stats().corruptCacheEntries = im.kernels->cache().corruptEntriesRemoved();
   im.releaseBuffers();
+  im.callerInputs = {};
   return result;
 }
 

@@ -51,6 +51,8 @@ const char *placementKind(BufferPlacement::Kind k) {
     return "in_place";
   case BufferPlacement::Kind::Own:
     return "own";
+  case BufferPlacement::Kind::Unbacked:
+    return "unbacked";
   }
   return "?";
 }

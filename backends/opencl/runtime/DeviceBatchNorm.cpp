@@ -1,0 +1,456 @@
+/// \file Batch normalisation on the device where it stays an extern call:
+/// _native_batch_norm_legit.default (training updates running_mean and running_var in place,
+/// which loop programs cannot do; NormLowering.cpp lowers every other form to loops) and
+/// native_batch_norm_backward, with the reference kernels' semantics
+/// (backends/interp/ReductionFamilyKernels.cpp, torch._decomp's native_batch_norm_helper and
+/// native_batch_norm_backward).
+///
+/// A work-item per channel reduces it (the batch mean and biased variance in two passes; the
+/// backward's sum of grad_out and its dot with the centred input) into a scratch buffer of the
+/// accumulation type, writes the per-channel results (save_mean/save_invstd, the running
+/// statistics' update momentum * batch + (1 - momentum) * running with the variance unbiased by
+/// n / (n - 1), grad_weight, grad_bias), and then a work-item per element normalises. Inputs of
+/// rank 2 to 5 run as (N, C, D, H, W).
+
+#include "backends/opencl/runtime/DeviceExternSupport.h"
+
+namespace fxkit::opencl::device_externs {
+
+namespace {
+
+constexpr std::string_view kSource = R"CL(
+/// A per-channel parameter (weight, bias, a statistic), or `none` where it is absent.
+#define FX_PARAM(base, off, i, s, dt, has, none) ((has) ? FX_LD((base) + (off), (i) * (s), dt) : (FX_ACC)(none))
+
+// Channel c's mean and invstd into st[c], st[C + c]: batch statistics in training (and the
+// running statistics updated in place, save_mean/save_invstd written where they have C
+// elements), the running ones in evaluation.
+__kernel void FX_NAME(fx_bn_stats)(
+    __global const uchar *x_base, const ulong x_off,
+    __global uchar *rm_base, const ulong rm_off, __global uchar *rv_base, const ulong rv_off,
+    __global uchar *sm_base, const ulong sm_off, __global uchar *si_base, const ulong si_off,
+    __global uchar *st_base, const ulong st_off, const long xnumel, const long N, const long D, const long H,
+    const long W, const long xs0, const long xs1, const long xs2, const long xs3, const long xs4,
+    const long rms, const long rvs, const long sms, const long sis, const long xdt,
+    const long rdt, const long sdt, const long training, const long has_running,
+    const long has_save, const long momentum_bits, const long eps_bits) {
+  __global const uchar *x = x_base + x_off;
+  __global uchar *rm = rm_base + rm_off;
+  __global uchar *rv = rv_base + rv_off;
+  __global FX_ACC *st = (__global FX_ACC *)(st_base + st_off);
+  const FX_ACC momentum = FX_BITS(momentum_bits), eps = FX_BITS(eps_bits);
+  const long C = xnumel;
+  for (long c = get_global_id(0); c < C; c += get_global_size(0)) {
+    FX_ACC mean, var;
+    if (training) {
+      const FX_ACC count = (FX_ACC)(N * D * H * W);
+      // Each row summed plainly, the rows compensated (Kahan): a cascade.
+      FX_ACC sum = 0, csum = 0;
+      for (long n = 0; n < N; ++n)
+        for (long z = 0; z < D; ++z)
+          for (long y = 0; y < H; ++y) {
+            const long at = n * xs0 + c * xs1 + z * xs2 + y * xs3;
+            FX_ACC row = 0;
+            for (long w = 0; w < W; ++w)
+              row += FX_LD(x, at + w * xs4, xdt);
+            FX_KAHAN_ADD(sum, csum, row);
+          }
+      mean = sum / count;
+      FX_ACC sq = 0, csq = 0;
+      for (long n = 0; n < N; ++n)
+        for (long z = 0; z < D; ++z)
+          for (long y = 0; y < H; ++y) {
+            const long at = n * xs0 + c * xs1 + z * xs2 + y * xs3;
+            FX_ACC row = 0;
+            for (long w = 0; w < W; ++w) {
+              const FX_ACC d = FX_LD(x, at + w * xs4, xdt) - mean;
+              row += d * d;
+            }
+            FX_KAHAN_ADD(sq, csq, row);
+          }
+      var = sq / count;
+      if (has_running) {
+        const FX_ACC m = FX_LD(rm, c * rms, rdt), v = FX_LD(rv, c * rvs, rdt);
+        FX_ST(rm, c * rms, rdt, momentum * mean + (1 - momentum) * m);
+        FX_ST(rv, c * rvs, rdt, momentum * (var * count / (count - 1)) + (1 - momentum) * v);
+      }
+    } else {
+      mean = FX_LD(rm, c * rms, rdt);
+      var = FX_LD(rv, c * rvs, rdt);
+    }
+    const FX_ACC invstd = 1 / sqrt(var + eps);
+    st[c] = mean;
+    st[C + c] = invstd;
+    if (has_save) {
+      FX_ST(sm_base + sm_off, c * sms, sdt, mean);
+      FX_ST(si_base + si_off, c * sis, sdt, invstd);
+    }
+  }
+}
+
+// out = (x - mean) * invstd * weight + bias, a work-item per element.
+__kernel void FX_NAME(fx_bn_normalize)(
+    __global const uchar *x_base, const ulong x_off,
+    __global const uchar *w_base, const ulong w_off, __global const uchar *b_base, const ulong b_off,
+    __global const uchar *st_base, const ulong st_off, __global uchar *o_base, const ulong o_off,
+    const long xnumel, const long C, const long D, const long H, const long W,
+    const long xs0, const long xs1, const long xs2, const long xs3, const long xs4,
+    const long os0, const long os1, const long os2, const long os3, const long os4,
+    const long ws, const long bs, const long xdt, const long pdt, const long has_w,
+    const long has_b) {
+  __global const uchar *x = x_base + x_off;
+  __global uchar *o = o_base + o_off;
+  __global const FX_ACC *st = (__global const FX_ACC *)(st_base + st_off);
+  for (long e = get_global_id(0); e < xnumel; e += get_global_size(0)) {
+    const long w = e % W, y = (e / W) % H, z = (e / (W * H)) % D, c = (e / (W * H * D)) % C;
+    const long n = e / (W * H * D * C);
+    const FX_ACC v = FX_LD(x, n * xs0 + c * xs1 + z * xs2 + y * xs3 + w * xs4, xdt);
+    const FX_ACC r = (v - st[c]) * st[C + c] * FX_PARAM(w_base, w_off, c, ws, pdt, has_w, 1) +
+                     FX_PARAM(b_base, b_off, c, bs, pdt, has_b, 0);
+    FX_ST(o, n * os0 + c * os1 + z * os2 + y * os3 + w * os4, xdt, r);
+  }
+}
+
+/// Channel c's mean and invstd for the backward: the saved ones in training, else from the
+/// running statistics.
+#define FX_BN_MEAN_INVSTD(c)                                                                       \
+  const FX_ACC mu = FX_LD(m_base + m_off, (c) * ms, mdt);                                          \
+  const FX_ACC spread = FX_LD(s_base + s_off, (c) * ss, mdt);                                      \
+  const FX_ACC invstd = train ? spread : 1 / sqrt(spread + FX_BITS(eps_bits));
+
+// Channel c's sum of grad_out and its dot with x - mean into st[c], st[C + c]; grad_weight =
+// dot * invstd and grad_bias = the sum where asked for.
+__kernel void FX_NAME(fx_bn_backward_reduce)(
+    __global const uchar *g_base, const ulong g_off, __global const uchar *x_base, const ulong x_off,
+    __global const uchar *m_base, const ulong m_off, __global const uchar *s_base, const ulong s_off,
+    __global uchar *gw_base, const ulong gw_off, __global uchar *gb_base, const ulong gb_off,
+    __global uchar *st_base, const ulong st_off, const long xnumel, const long N, const long D, const long H,
+    const long W, const long gs0, const long gs1, const long gs2, const long gs3, const long gs4,
+    const long xs0, const long xs1, const long xs2, const long xs3, const long xs4,
+    const long ms, const long ss, const long gws, const long gbs, const long xdt, const long mdt,
+    const long pdt, const long train, const long eps_bits, const long has_gw,
+    const long has_gb) {
+  __global const uchar *g = g_base + g_off;
+  __global const uchar *x = x_base + x_off;
+  __global FX_ACC *st = (__global FX_ACC *)(st_base + st_off);
+  const long C = xnumel;
+  for (long c = get_global_id(0); c < C; c += get_global_size(0)) {
+    FX_BN_MEAN_INVSTD(c)
+    FX_ACC sumG = 0, dot = 0, cg = 0, cd = 0;
+    for (long n = 0; n < N; ++n)
+      for (long z = 0; z < D; ++z)
+        for (long y = 0; y < H; ++y) {
+          const long ga = n * gs0 + c * gs1 + z * gs2 + y * gs3;
+          const long xa = n * xs0 + c * xs1 + z * xs2 + y * xs3;
+          FX_ACC rowG = 0, rowD = 0;
+          for (long w = 0; w < W; ++w) {
+            const FX_ACC gv = FX_LD(g, ga + w * gs4, xdt);
+            rowG += gv;
+            rowD += gv * (FX_LD(x, xa + w * xs4, xdt) - mu);
+          }
+          FX_KAHAN_ADD(sumG, cg, rowG);
+          FX_KAHAN_ADD(dot, cd, rowD);
+        }
+    st[c] = sumG;
+    st[C + c] = dot;
+    if (has_gw)
+      FX_ST(gw_base + gw_off, c * gws, pdt, dot * invstd);
+    if (has_gb)
+      FX_ST(gb_base + gb_off, c * gbs, pdt, sumG);
+  }
+}
+
+// grad_input: training (g - (x - mean) dot invstd^2 / n - sum_g / n) invstd weight,
+// evaluation g invstd weight; a work-item per element.
+__kernel void FX_NAME(fx_bn_backward_input)(
+    __global const uchar *g_base, const ulong g_off, __global const uchar *x_base, const ulong x_off,
+    __global const uchar *m_base, const ulong m_off, __global const uchar *s_base, const ulong s_off,
+    __global const uchar *w_base, const ulong w_off, __global const uchar *st_base, const ulong st_off,
+    __global uchar *o_base, const ulong o_off, const long xnumel, const long C, const long D,
+    const long H, const long W, const long gs0, const long gs1, const long gs2, const long gs3,
+    const long gs4, const long xs0, const long xs1, const long xs2, const long xs3,
+    const long xs4, const long os0, const long os1, const long os2, const long os3,
+    const long os4, const long ms, const long ss, const long ws, const long xdt, const long mdt,
+    const long pdt, const long train, const long eps_bits, const long has_w, const long count) {
+  __global const uchar *g = g_base + g_off;
+  __global const uchar *x = x_base + x_off;
+  __global uchar *o = o_base + o_off;
+  __global const FX_ACC *st = (__global const FX_ACC *)(st_base + st_off);
+  for (long e = get_global_id(0); e < xnumel; e += get_global_size(0)) {
+    const long w = e % W, y = (e / W) % H, z = (e / (W * H)) % D, c = (e / (W * H * D)) % C;
+    const long n = e / (W * H * D * C);
+    FX_BN_MEAN_INVSTD(c)
+    const FX_ACC scale = invstd * FX_PARAM(w_base, w_off, c, ws, pdt, has_w, 1);
+    const FX_ACC gv = FX_LD(g, n * gs0 + c * gs1 + z * gs2 + y * gs3 + w * gs4, xdt);
+    FX_ACC r;
+    if (train) {
+      const FX_ACC cnt = (FX_ACC)count;
+      const FX_ACC xv = FX_LD(x, n * xs0 + c * xs1 + z * xs2 + y * xs3 + w * xs4, xdt);
+      const FX_ACC proj = st[C + c] / cnt * invstd * invstd;
+      r = (gv - (xv - mu) * proj - st[c] / cnt) * scale;
+    } else {
+      r = gv * scale;
+    }
+    FX_ST(o, n * os0 + c * os1 + z * os2 + y * os3 + w * os4, xdt, r);
+  }
+}
+)CL";
+
+/// Whether `dtype` loads and stores in `variant` (float64 only in Double).
+bool fitsVariant(DType dtype, Variant variant) {
+  return dtypeIsFloating(dtype) && dtypeCode(dtype) >= 0 &&
+         (dtype != DType::Float64 || variant == Variant::Double);
+}
+
+/// A (C,) parameter of a call: absent when None; nullopt in `ok` when it does not fit.
+struct Param {
+  std::optional<Operand> t;
+  int64_t stride() const { return t ? t->strides[0] : 0; }
+};
+
+std::optional<Param> paramOf(const Call &call, std::string_view name, int64_t channels,
+                             Variant variant) {
+  Param p;
+  if (call.isNone(name))
+    return p;
+  p.t = call.input(name);
+  if (!p.t || p.t->dim() != 1 || p.t->sizes[0] != channels || !fitsVariant(p.t->dtype, variant))
+    return std::nullopt;
+  return p;
+}
+
+/// Its buffer, or `fallback`'s where it is absent (the kernel does not read it then).
+LaunchArg paramArg(const Param &p, const Operand &fallback, bool written = false) {
+  return bufferArg(p.t ? *p.t : fallback, written);
+}
+
+} // namespace
+
+FamilySource batchNormSource() {
+  return {kSource,
+          {{"fx_bn_stats", false},
+           {"fx_bn_normalize", false},
+           {"fx_bn_backward_reduce", false},
+           {"fx_bn_backward_input", false}},
+          {Variant::Float, Variant::Double}};
+}
+
+Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
+  const BoundArgs &args = call.args();
+  auto input = call.input("input");
+  auto training = args.boolean("training");
+  auto momentum = args.floating("momentum");
+  auto eps = args.floating("eps");
+  if (!input || !training || !momentum || !eps || call.numOutputs() != 3)
+    return false;
+  int64_t rank = input->dim();
+  if (rank < 2 || rank > 5 || input->numel() == 0)
+    return false;
+  std::optional<Variant> variant = floatingVariant(input->dtype, call.device());
+  if (!variant)
+    return false;
+  int64_t channels = input->sizes[1];
+  auto weight = paramOf(call, "weight", channels, *variant);
+  auto bias = paramOf(call, "bias", channels, *variant);
+  auto runningMean = paramOf(call, "running_mean", channels, *variant);
+  auto runningVar = paramOf(call, "running_var", channels, *variant);
+  if (!weight || !bias || !runningMean || !runningVar)
+    return false;
+  // The running statistics are both given (training updates them) or both absent (training
+  // only); they share a dtype, as do weight and bias.
+  if (runningMean->t.has_value() != runningVar->t.has_value() ||
+      (runningMean->t && runningMean->t->dtype != runningVar->t->dtype) ||
+      (!*training && !runningMean->t) ||
+      (weight->t && bias->t && weight->t->dtype != bias->t->dtype))
+    return false;
+  auto out = call.output(0), saveMean = call.output(1), saveInvstd = call.output(2);
+  if (!out || !saveMean || !saveInvstd || out->sizes != input->sizes ||
+      out->dtype != input->dtype || saveMean->dim() != 1 || saveInvstd->dim() != 1 ||
+      saveMean->dtype != saveInvstd->dtype || !fitsVariant(saveMean->dtype, *variant))
+    return false;
+  bool hasSave = saveMean->sizes[0] == channels && saveInvstd->sizes[0] == channels;
+  if (!hasSave && (saveMean->sizes[0] != 0 || saveInvstd->sizes[0] != 0))
+    return false;
+  // The running statistics are written in place: they must not overlap what the kernels read.
+  if (runningMean->t && runningMean->t->buffer.mem == runningVar->t->buffer.mem &&
+      runningMean->t->buffer.offset < runningVar->t->buffer.offset + runningVar->t->buffer.bytes &&
+      runningVar->t->buffer.offset < runningMean->t->buffer.offset + runningMean->t->buffer.bytes)
+    return false;
+  for (const Param *p : {&*runningMean, &*runningVar})
+    if (p->t)
+      for (const Operand *o : {&*input, &*out, &*saveMean, &*saveInvstd})
+        if (p->t->buffer.mem == o->buffer.mem &&
+            p->t->buffer.offset < o->buffer.offset + o->buffer.bytes &&
+            o->buffer.offset < p->t->buffer.offset + p->t->buffer.bytes)
+          return false;
+  std::vector<int64_t> xs, xst, os, ost;
+  toThreeSpatial(*input, xs, xst);
+  toThreeSpatial(*out, os, ost);
+  size_t accBytes = *variant == Variant::Double ? sizeof(double) : sizeof(float);
+  auto stats = TempBuffer::create(call.context(), 2 * static_cast<size_t>(channels) * accBytes);
+  if (!stats)
+    return stats.takeError();
+  auto launcher = launcherFor(*variant);
+  if (!launcher)
+    return launcher.takeError();
+  const Operand &x = *input;
+  bool updates = *training && runningMean->t;
+  std::vector<LaunchArg> a = {bufferArg(x, false),
+                              paramArg(*runningMean, x, updates),
+                              paramArg(*runningVar, x, updates),
+                              bufferArg(*saveMean, hasSave),
+                              bufferArg(*saveInvstd, hasSave),
+                              bufferArg(stats->buffer(), true),
+                              longArg(channels),
+                              longArg(xs[0]),
+                              longArg(xs[2]),
+                              longArg(xs[3]),
+                              longArg(xs[4])};
+  for (int64_t v : xst)
+    a.push_back(longArg(v));
+  for (int64_t v : {runningMean->stride(), runningVar->stride(), hasSave ? saveMean->strides[0] : 0,
+                    hasSave ? saveInvstd->strides[0] : 0})
+    a.push_back(longArg(v));
+  a.push_back(longArg(dtypeCode(x.dtype)));
+  a.push_back(longArg(dtypeCode(runningMean->t ? runningMean->t->dtype : x.dtype)));
+  a.push_back(longArg(dtypeCode(saveMean->dtype)));
+  a.push_back(longArg(*training));
+  a.push_back(longArg(runningMean->t.has_value()));
+  a.push_back(longArg(hasSave));
+  a.push_back(floatArg(*momentum, *variant));
+  a.push_back(floatArg(*eps, *variant));
+  if (Status s = launcher->launch("fx_bn_stats", a, channels, 1); !s)
+    return s.takeError();
+  std::vector<LaunchArg> b = {bufferArg(x, false),   paramArg(*weight, x),
+                              paramArg(*bias, x),    bufferArg(stats->buffer(), false),
+                              bufferArg(*out, true), longArg(out->numel()),
+                              longArg(channels),     longArg(xs[2]),
+                              longArg(xs[3]),        longArg(xs[4])};
+  for (const std::vector<int64_t> *st : {&xst, &ost})
+    for (int64_t v : *st)
+      b.push_back(longArg(v));
+  b.push_back(longArg(weight->stride()));
+  b.push_back(longArg(bias->stride()));
+  b.push_back(longArg(dtypeCode(x.dtype)));
+  b.push_back(longArg(dtypeCode(weight->t ? weight->t->dtype
+                                : bias->t ? bias->t->dtype
+                                          : x.dtype)));
+  b.push_back(longArg(weight->t.has_value()));
+  b.push_back(longArg(bias->t.has_value()));
+  if (Status s = launcher->launch("fx_bn_normalize", b, out->numel(), 1); !s)
+    return s.takeError();
+  return true;
+}
+
+Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launcherFor) {
+  const BoundArgs &args = call.args();
+  auto grad = call.input("grad_out"), input = call.input("input");
+  auto train = args.boolean("train");
+  auto eps = args.floating("eps");
+  if (!grad || !input || !train || !eps || call.numOutputs() != 3)
+    return false;
+  int64_t rank = input->dim();
+  if (rank < 2 || rank > 5 || input->numel() == 0 || grad->sizes != input->sizes ||
+      grad->dtype != input->dtype)
+    return false;
+  std::optional<Variant> variant = floatingVariant(input->dtype, call.device());
+  if (!variant)
+    return false;
+  int64_t channels = input->sizes[1];
+  auto weight = paramOf(call, "weight", channels, *variant);
+  auto mean = paramOf(call, *train ? "save_mean" : "running_mean", channels, *variant);
+  auto spread = paramOf(call, *train ? "save_invstd" : "running_var", channels, *variant);
+  if (!weight || !mean || !spread || !mean->t || !spread->t || mean->t->dtype != spread->t->dtype)
+    return false;
+  std::optional<Operand> results[3];
+  for (size_t i = 0; i < 3; ++i) {
+    if (call.resultIsNone(i))
+      continue;
+    results[i] = call.output(i);
+    if (!results[i])
+      return false;
+  }
+  if (!results[0] || results[0]->sizes != input->sizes || results[0]->dtype != input->dtype)
+    return false;
+  std::optional<DType> paramDType;
+  for (size_t i = 1; i < 3; ++i)
+    if (results[i]) {
+      if (results[i]->dim() != 1 || results[i]->sizes[0] != channels ||
+          !fitsVariant(results[i]->dtype, *variant) ||
+          (paramDType && *paramDType != results[i]->dtype))
+        return false;
+      paramDType = results[i]->dtype;
+    }
+  if (weight->t && paramDType && weight->t->dtype != *paramDType)
+    return false;
+  DType pdt = weight->t ? weight->t->dtype : paramDType.value_or(input->dtype);
+  std::vector<int64_t> gs, gst, xs, xst, os, ost;
+  toThreeSpatial(*grad, gs, gst);
+  toThreeSpatial(*input, xs, xst);
+  toThreeSpatial(*results[0], os, ost);
+  size_t accBytes = *variant == Variant::Double ? sizeof(double) : sizeof(float);
+  auto stats = TempBuffer::create(call.context(), 2 * static_cast<size_t>(channels) * accBytes);
+  if (!stats)
+    return stats.takeError();
+  auto launcher = launcherFor(*variant);
+  if (!launcher)
+    return launcher.takeError();
+  const Operand &x = *input;
+  std::vector<LaunchArg> a = {bufferArg(*grad, false),
+                              bufferArg(x, false),
+                              bufferArg(*mean->t, false),
+                              bufferArg(*spread->t, false),
+                              bufferArg(results[1] ? *results[1] : x, results[1].has_value()),
+                              bufferArg(results[2] ? *results[2] : x, results[2].has_value()),
+                              bufferArg(stats->buffer(), true),
+                              longArg(channels),
+                              longArg(xs[0]),
+                              longArg(xs[2]),
+                              longArg(xs[3]),
+                              longArg(xs[4])};
+  for (const std::vector<int64_t> *st : {&gst, &xst})
+    for (int64_t v : *st)
+      a.push_back(longArg(v));
+  for (int64_t v : {mean->stride(), spread->stride(), results[1] ? results[1]->strides[0] : 0,
+                    results[2] ? results[2]->strides[0] : 0})
+    a.push_back(longArg(v));
+  a.push_back(longArg(dtypeCode(x.dtype)));
+  a.push_back(longArg(dtypeCode(mean->t->dtype)));
+  a.push_back(longArg(dtypeCode(pdt)));
+  a.push_back(longArg(*train));
+  a.push_back(floatArg(*eps, *variant));
+  a.push_back(longArg(results[1].has_value()));
+  a.push_back(longArg(results[2].has_value()));
+  if (Status s = launcher->launch("fx_bn_backward_reduce", a, channels, 1); !s)
+    return s.takeError();
+  std::vector<LaunchArg> b = {bufferArg(*grad, false),
+                              bufferArg(x, false),
+                              bufferArg(*mean->t, false),
+                              bufferArg(*spread->t, false),
+                              paramArg(*weight, x),
+                              bufferArg(stats->buffer(), false),
+                              bufferArg(*results[0], true),
+                              longArg(results[0]->numel()),
+                              longArg(channels),
+                              longArg(xs[2]),
+                              longArg(xs[3]),
+                              longArg(xs[4])};
+  for (const std::vector<int64_t> *st : {&gst, &xst, &ost})
+    for (int64_t v : *st)
+      b.push_back(longArg(v));
+  b.push_back(longArg(mean->stride()));
+  b.push_back(longArg(spread->stride()));
+  b.push_back(longArg(weight->stride()));
+  b.push_back(longArg(dtypeCode(x.dtype)));
+  b.push_back(longArg(dtypeCode(mean->t->dtype)));
+  b.push_back(longArg(dtypeCode(pdt)));
+  b.push_back(longArg(*train));
+  b.push_back(floatArg(*eps, *variant));
+  b.push_back(longArg(weight->t.has_value()));
+  b.push_back(longArg(x.numel() / channels));
+  if (Status s = launcher->launch("fx_bn_backward_input", b, results[0]->numel(), 1); !s)
+    return s.takeError();
+  return true;
+}
+
+} // namespace fxkit::opencl::device_externs
