@@ -9,6 +9,7 @@
 #include "InterpreterTestSupport.h"
 #include "backends/interp/LoopInterpreter.h"
 #include "importers/FxTextParser.h"
+#include "transforms/Pass.h"
 
 #include <gtest/gtest.h>
 
@@ -60,6 +61,20 @@ TEST(LiftConstants, BecomePlaceholdersAfterTheGraphsOwn) {
   // The unused get_attr is not an input.
   EXPECT_NE(g->find("unused"), nullptr);
   EXPECT_EQ(g->find("unused")->op(), OpKind::GetAttr);
+}
+
+TEST(LiftConstants, IsARegisteredPass) {
+  auto g = parseFxText(kMaskGraph, "<test>");
+  ASSERT_TRUE(g) << g.error().str();
+  auto runs = runPipeline(*g, {"lift-constants"});
+  ASSERT_TRUE(runs) << runs.error().str();
+  ASSERT_EQ(runs->size(), 1u);
+  EXPECT_TRUE((*runs)[0].changed);
+  EXPECT_EQ(g->find("_tensor_constant1")->op(), OpKind::Placeholder);
+  // Nothing left to lift: unchanged.
+  auto again = runPipeline(*g, {"lift-constants"});
+  ASSERT_TRUE(again) << again.error().str();
+  EXPECT_FALSE((*again)[0].changed);
 }
 
 TEST(LiftConstants, UnknownTargetIsAnError) {

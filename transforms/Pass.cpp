@@ -4,6 +4,7 @@
 #include "transforms/CompilerPasses.h"
 #include "transforms/DeadCodeElimination.h"
 #include "transforms/Decompose.h"
+#include "transforms/LiftConstants.h"
 #include "transforms/ShapeInference.h"
 
 #include <chrono>
@@ -50,6 +51,15 @@ void registerBuiltinPasses() {
            "rewrite composite ops (linear, conv2d, layer_norm, scaled_dot_product_attention, "
            "to.dtype, relu_, ...) into the ops they are made of, as run_decompositions() does",
            decomposeCompositeOps});
+    r.add({"lift-constants",
+           "turn get_attr reads of tensors the graph does not hold (_tensor_constant0) into "
+           "inputs after the graph's own, so a run can give their values",
+           [](Graph &graph) -> PassResult {
+             std::vector<std::string> targets = tensorConstantTargets(graph);
+             if (Status st = liftTensorConstants(graph, targets); !st)
+               return st.takeError();
+             return !targets.empty();
+           }});
     registerCompilerPasses(r);
   });
 }
