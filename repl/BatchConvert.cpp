@@ -201,6 +201,13 @@ int runBatchConvert(const BatchConvertOptions &options) {
 
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<size_t>(jobs, options.inputs.size()));
+  // Graphviz lays pictures out in a forked child (exporters/GraphvizRender.h). A fork while
+  // other worker threads hold an allocator or loader lock leaves the child waiting on it
+  // forever (seen under AddressSanitizer, whose allocator is not fork-safe), so rendered
+  // pictures are converted by one thread.
+  if (options.to == GraphFormat::Svg || options.to == GraphFormat::Png ||
+      options.to == GraphFormat::Pdf)
+    jobs = 1;
   Reporter reporter(options.inputs.size());
   std::atomic<size_t> next{0};
   InterruptGuard interruptGuard;
