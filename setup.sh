@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fxkit set-up: installs what is missing (Debian 12, as root), builds, then
 #   ./setup.sh example   runs the main job on the bundled example (examples/run-example.sh)
-#   ./setup.sh test      runs the whole test suite: a normal build, then an
+#   ./setup.sh test      runs the whole test suite: a normal build, then the core alone with
+#                        every optional component off (build-minimal, a smoke test), then an
 #                        AddressSanitizer + UndefinedBehaviorSanitizer build of the same tests,
 #                        then every libFuzzer target for 60 s (clang-15 build in build-fuzz)
 #   ./setup.sh build     only installs and builds
@@ -55,12 +56,18 @@ case "$mode" in
     # Explicit: an earlier `example` run leaves tests off in build/'s cache.
     build build -DFXKIT_BUILD_TESTS=ON -DFXKIT_BUILD_BENCH=ON
     (cd build && ctest --output-on-failure -j"$jobs")
-    echo "setup: stage 2: AddressSanitizer + UndefinedBehaviorSanitizer"
+    # The core alone, as a machine without the optional libraries builds it (issue 19: a header
+    # compiled only because an optional one brought in an include). Unoptimised: it checks that
+    # everything compiles, links and runs, not speed.
+    echo "setup: stage 2: the core with every optional component off (FXKIT_MINIMAL)"
+    build build-minimal -DFXKIT_MINIMAL=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g0"
+    tests/minimal/smoke.sh build-minimal/repl/fxkit tests/data
+    echo "setup: stage 3: AddressSanitizer + UndefinedBehaviorSanitizer"
     build build-asan -DFXKIT_SANITIZE=ON -DFXKIT_BUILD_BENCH=OFF
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
        ctest --output-on-failure -j"$jobs")
     # libclang-common-15-dev holds clang 15's libFuzzer runtime (libclang_rt.fuzzer*.a).
-    echo "setup: stage 3: fuzzers, 60 s per input format (tests/fuzz/README.md)"
+    echo "setup: stage 4: fuzzers, 60 s per input format (tests/fuzz/README.md)"
     CC=clang-15 CXX=clang++-15 BUILD_TARGET=fxkit_fuzzers build build-fuzz \
       -DFXKIT_BUILD_FUZZERS=ON -DFXKIT_SANITIZE=ON -DFXKIT_BUILD_TESTS=OFF -DFXKIT_BUILD_BENCH=OFF
     (cd build-fuzz && ctest --output-on-failure -j"$jobs")

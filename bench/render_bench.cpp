@@ -63,7 +63,7 @@ void svgOf(benchmark::State &state, const std::string &dot) {
     return;
   }
   for (auto _ : state) {
-    auto svg = renderDot(dot, ImageFormat::Svg);
+    auto svg = renderDot(dot, RenderFormat::Svg);
     if (!svg) {
       state.SkipWithError(svg.error().str().c_str());
       return;

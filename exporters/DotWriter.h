@@ -8,7 +8,7 @@
 /// glance. A node with Inductor's provenance (ir/Node.h NodeProvenance) gets one more label
 /// line, the post-grad nodes a kernel call computes or the kernels computing a graph node, and
 /// all of its provenance as the tooltip. Needs no Graphviz library: DOT is plain text. Compiled
-/// programs have a richer view (loop ops, refused fusions): exporters/viz/ProgramDot.h.
+/// programs have a richer view (loop ops, refused fusions): exporters/ProgramDot.h.
 
 #include "exporters/RenderOptions.h"
 #include "ir/Graph.h"

@@ -1,10 +1,8 @@
 #include "exporters/Export.h"
 
-#include "exporters/DotWriter.h"
 #include "exporters/FxTextPrinter.h"
-#include "exporters/GraphvizRender.h"
 #include "exporters/ReadablePyPrinter.h"
-#include "exporters/SvgRender.h"
+#include "exporters/StaleTemporaries.h"
 #include "ir/FaultInjection.h"
 #ifdef FXKIT_HAVE_JSON
 #include "exporters/json/FxkitJsonWriter.h"
@@ -44,14 +42,6 @@ Expected<std::string> exportGraph(const Graph &graph, GraphFormat format,
 #else
     return Error("this fxkit was built without JSON support (nlohmann-json not found)");
 #endif
-  case GraphFormat::Dot:
-    return writeDot(graph);
-  case GraphFormat::Svg:
-    return renderSvg(graph);
-  case GraphFormat::Png:
-    return renderDot(writeDot(graph), ImageFormat::Png);
-  case GraphFormat::Pdf:
-    return renderDot(writeDot(graph), ImageFormat::Pdf);
   case GraphFormat::InductorPy:
   case GraphFormat::InductorIr:
   case GraphFormat::InductorCpp:
@@ -72,7 +62,8 @@ Status writeFileAtomic(const std::string &path, std::string_view content) {
   namespace fs = std::filesystem;
   fs::path target(path);
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+  sweepStaleTemporaries(dir);
+  std::string tmpl = temporaryTemplate(dir, target.filename().string());
   int fd = mkstemp(tmpl.data());
   if (fd < 0)
     return Status(Error("cannot write '" + path + "': " + std::strerror(errno)));

@@ -1,6 +1,7 @@
 #include "exporters/FolderOutput.h"
 
 #include "exporters/Export.h"
+#include "exporters/StaleTemporaries.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -76,7 +77,8 @@ Status writeFolderAtomic(const std::string &dir, std::span<const FolderFile> fil
   fs::create_directories(parent, ec);
   if (ec)
     return Error("cannot create the folder '" + parent.string() + "': " + ec.message());
-  std::string tmpl = (parent / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+  sweepStaleTemporaries(parent);
+  std::string tmpl = temporaryTemplate(parent, target.filename().string());
   if (!::mkdtemp(tmpl.data()))
     return Error("cannot write the folder '" + dir + "': " + std::strerror(errno));
   fs::path temporary(tmpl);

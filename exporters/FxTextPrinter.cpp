@@ -3,8 +3,8 @@
 
 #include "exporters/FxTextPrinter.h"
 
-#include "importers/FxTextParser.h"
-#include "importers/PyLexer.h"
+#include "support/FxTextSyntax.h"
+#include "support/PyLexer.h"
 
 #include <charconv>
 

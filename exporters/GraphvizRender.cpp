@@ -17,16 +17,18 @@
 
 namespace fxkit {
 
-std::string_view imageFormatName(ImageFormat format) {
-  switch (format) {
-  case ImageFormat::Svg:
-    return "svg";
-  case ImageFormat::Png:
-    return "png";
-  case ImageFormat::Pdf:
-    return "pdf";
-  }
-  return "?";
+namespace {
+
+/// Graphviz lays out and renders; DOT is the text it lays out, returned as it is.
+Expected<std::string> layOutAndRender(std::string_view dot, RenderFormat format,
+                                      const char *engine);
+
+} // namespace
+
+Expected<std::string> renderDot(std::string_view dot, RenderFormat format, const char *engine) {
+  if (format == RenderFormat::Dot)
+    return std::string(dot);
+  return layOutAndRender(dot, format, engine);
 }
 
 #ifdef FXKIT_HAVE_GVC
@@ -88,7 +90,8 @@ namespace {
 /// double-frees in gvFreeLayout (dot_cleanup) on clustered graphs with edge labels, e.g. every
 /// `--fusion` picture of a ResNet or transformer block, and the child's exit reclaims it all.
 /// First byte of the result: 'O' (then the picture) or 'E' (then the error message).
-std::string layOutAndRenderLocked(const std::string &text, ImageFormat format, const char *engine) {
+std::string layOutAndRenderLocked(const std::string &text, RenderFormat format,
+                                  const char *engine) {
   std::string messages;
   gCollected = &messages;
   agseterrf(collectMessage);
@@ -102,8 +105,8 @@ std::string layOutAndRenderLocked(const std::string &text, ImageFormat format, c
   GVC_t *gvc = processContext();
   if (!gvc)
     return fail("cannot create a layout context");
-  std::string device(imageFormatName(format));
-  if (format != ImageFormat::Svg) {
+  std::string device(renderFormatName(format));
+  if (format != RenderFormat::Svg) {
     std::vector<std::string> devices = pluginsLocked(gvc, "device");
     if (std::find(devices.begin(), devices.end(), device) == devices.end()) {
       return fail("this Graphviz installation cannot write " + device +
@@ -138,9 +141,8 @@ bool writeAll(int fd, const std::string &bytes) {
   return true;
 }
 
-} // namespace
-
-Expected<std::string> renderDot(std::string_view dot, ImageFormat format, const char *engine) {
+Expected<std::string> layOutAndRender(std::string_view dot, RenderFormat format,
+                                      const char *engine) {
   std::lock_guard<std::mutex> lock(graphvizMutex());
   // Graphviz runs in a child process: a crash in its layout code (2.43's dot plugin has
   // several, see layOutAndRenderLocked) becomes an error here instead of taking the process
@@ -183,7 +185,7 @@ Expected<std::string> renderDot(std::string_view dot, ImageFormat format, const 
   }
   std::string what = std::string("graphviz crashed while laying out the picture with '") + engine +
                      "' (" + std::to_string(dot.size()) + " bytes of DOT; `--to dot` " +
-                     "writes the text, `dot -T" + std::string(imageFormatName(format)) +
+                     "writes the text, `dot -T" + std::string(renderFormatName(format)) +
                      "` may lay it out)";
   if (WIFSIGNALED(status))
     return Error(what + ": signal " + std::to_string(WTERMSIG(status)) + " (" +
@@ -197,17 +199,23 @@ Expected<std::string> renderDot(std::string_view dot, ImageFormat format, const 
   return reply;
 }
 
+} // namespace
+
 #else
 
 bool haveGraphviz() { return false; }
 
 std::vector<std::string> graphvizPlugins(const char *) { return {}; }
 
-Expected<std::string> renderDot(std::string_view, ImageFormat format, const char *) {
+namespace {
+
+Expected<std::string> layOutAndRender(std::string_view, RenderFormat format, const char *) {
   return Error("this fxkit was built without Graphviz's libgvc (install libgraphviz-dev): use "
                "--to dot and run `dot -T" +
-               std::string(imageFormatName(format)) + "`");
+               std::string(renderFormatName(format)) + "`");
 }
+
+} // namespace
 
 #endif
 

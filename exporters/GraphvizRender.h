@@ -4,8 +4,10 @@
 /// (2.43's dot plugin double-frees on clustered graphs with edge labels) is an error, never the
 /// end of fxkit. PNG and PDF use the cairo renderer when the installed Graphviz has it (Debian's
 /// libgvplugin-pango), else whatever renderer Graphviz picks for the format. Optional: without
-/// libgvc at build time every call returns an error that says so.
+/// libgvc at build time every call returns an error that says so. Pictures of graphs:
+/// renderGraph (exporters/wrapper/GraphRender.h), the one way every command draws.
 
+#include "exporters/RenderOptions.h"
 #include "ir/Error.h"
 
 #include <cstdint>
@@ -15,9 +17,6 @@
 
 namespace fxkit {
 
-enum class ImageFormat : uint8_t { Svg, Png, Pdf };
-std::string_view imageFormatName(ImageFormat format);
-
 /// True where this build links libgvc.
 bool haveGraphviz();
 
@@ -25,10 +24,11 @@ bool haveGraphviz();
 /// installed Graphviz, for messages and `--help`; empty without libgvc.
 std::vector<std::string> graphvizPlugins(const char *kind);
 
-/// Lays `dot` out with `engine` ("dot", "sfdp", ...) and renders it. Binary formats come back
-/// as bytes in the string. Graphviz's own messages (syntax errors) are part of the error; a
-/// Graphviz crash is the error "graphviz crashed while laying out the picture ...".
-Expected<std::string> renderDot(std::string_view dot, ImageFormat format,
+/// Lays `dot` out with `engine` ("dot", "sfdp", ...) and renders it (RenderFormat::Dot: the text
+/// itself, no layout). Binary formats come back as bytes in the string. Graphviz's own messages
+/// (syntax errors) are part of the error; a Graphviz crash is the error "graphviz crashed while
+/// laying out the picture ...".
+Expected<std::string> renderDot(std::string_view dot, RenderFormat format,
                                 const char *engine = "dot");
 
 } // namespace fxkit

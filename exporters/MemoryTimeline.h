@@ -10,7 +10,7 @@
 #include "ir/loop/Kernel.h"
 #include "ir/loop/LoopIR.h"
 #include "ir/loop/MemoryPlan.h"
-#include "transforms/BufferLifetime.h"
+#include "ir/BufferLifetime.h"
 
 #include <cstdint>
 #include <span>

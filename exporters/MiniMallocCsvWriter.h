@@ -2,7 +2,7 @@
 /// \file Writer for MiniMalloc's solution files: the problem's columns plus each buffer's
 /// offset, `id,lower,upper,size,offset`, one buffer per line in input order.
 
-#include "transforms/BufferLifetime.h"
+#include "ir/BufferLifetime.h"
 
 #include <cstdint>
 #include <span>

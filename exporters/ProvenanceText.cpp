@@ -1,6 +1,6 @@
 #include "exporters/ProvenanceText.h"
 
-#include "importers/InductorProvenance.h"
+#include "support/InductorProvenance.h"
 
 namespace fxkit {
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file How Inductor's provenance on a graph's nodes (ir/Node.h NodeProvenance, attached by
-/// importers/InductorProvenance.h) reads as text: the lines `fxkit info`, the REPL's `why`, the
+/// support/InductorProvenance.h) reads as text: the lines `fxkit info`, the REPL's `why`, the
 /// pictures' tooltips and the HTML report show.
 
 #include "ir/Graph.h"

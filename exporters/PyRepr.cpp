@@ -1,6 +1,6 @@
 #include "exporters/PyRepr.h"
 
-#include "importers/PyLexer.h"
+#include "support/PyLexer.h"
 
 #include <vector>
 

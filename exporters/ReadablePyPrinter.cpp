@@ -1,8 +1,8 @@
 #include "exporters/ReadablePyPrinter.h"
 
 #include "exporters/PyRepr.h"
-#include "importers/FxTextParser.h"
-#include "importers/PyOperators.h"
+#include "support/FxTextSyntax.h"
+#include "support/PyOperators.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,7 +1,8 @@
 #pragma once
 /// \file What a picture of a graph shows and how it is laid out: the options shared by the DOT
-/// writers (exporters/DotWriter.h, exporters/viz/ProgramDot.h) and renderGraph
-/// (exporters/viz/GraphRender.h), the API of `--to dot|svg|png|pdf` and the shell's `render`.
+/// writers (exporters/DotWriter.h, exporters/ProgramDot.h) and renderGraph
+/// (exporters/wrapper/GraphRender.h), the one picture path of `convert`/`compile --to
+/// dot|svg|png|pdf` and the shell's `export` and `render`.
 
 #include <cstddef>
 #include <cstdint>
@@ -10,6 +11,7 @@
 
 namespace fxkit {
 
+/// The one picture enum: DOT text, or what Graphviz lays it out as (exporters/GraphvizRender.h).
 enum class RenderFormat : uint8_t { Dot, Svg, Png, Pdf };
 std::string_view renderFormatName(RenderFormat format);
 /// "dot", "svg", "png", "pdf".

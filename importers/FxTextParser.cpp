@@ -10,9 +10,11 @@
 
 #include <algorithm>
 
-#include "importers/PyLexer.h"
 #include "ir/StringPool.h"
+#include "ir/Try.h"
 #include "ir/Verifier.h"
+#include "support/FxTextSyntax.h"
+#include "support/PyLexer.h"
 
 #include <array>
 #include <charconv>
@@ -39,25 +41,6 @@ bool isDeviceType(std::string_view t) {
   return false;
 }
 
-/// `torch.<name>` constants FX text spells bare: a dtype, memory format or layout. `rest` is the
-/// text after "torch.".
-std::optional<Argument> torchConstant(std::string_view rest) {
-  if (auto d = parseDType(rest); d && dtypeName(*d) == rest)
-    return Argument::dtype(*d);
-  static constexpr std::string_view kFormats[] = {"contiguous_format", "channels_last",
-                                                  "channels_last_3d", "preserve_format"};
-  for (std::string_view f : kFormats)
-    if (rest == f)
-      return Argument::memoryFormat(rest);
-  static constexpr std::string_view kLayouts[] = {"strided",    "sparse_coo", "sparse_csr",
-                                                  "sparse_csc", "sparse_bsr", "sparse_bsc",
-                                                  "_mkldnn",    "jagged"};
-  for (std::string_view l : kLayouts)
-    if (rest == l)
-      return Argument::layout(rest);
-  return std::nullopt;
-}
-
 /// A bare word FX text reads as a device: any word under the key `device`, else one whose
 /// type PyTorch knows (`cuda:0`); only canonical spellings.
 bool readsAsDevice(std::string_view t, std::string_view key) {
@@ -65,19 +48,6 @@ bool readsAsDevice(std::string_view t, std::string_view key) {
     return false;
   auto d = Device::parse(t);
   return d && d->str() == t;
-}
-
-/// Characters that make a bare scalar opaque text (or end it: ',' and brackets).
-constexpr std::string_view kNotInBareString = "()[]{}<>'\" \t,";
-
-/// End of the Python string literal whose opening quote is at `start` of `line` (the position
-/// of its closing quote), or npos when the line ends first.
-size_t stringLiteralEnd(std::string_view line, size_t start) {
-  char q = line[start];
-  size_t i = start + 1;
-  while (i < line.size() && line[i] != q)
-    i += line[i] == '\\' ? 2 : 1;
-  return i < line.size() ? i : std::string_view::npos;
 }
 
 /// Snippets of pathological lines (a 10 MB line) are cut, as sourceLine() does.
@@ -232,8 +202,8 @@ bool Parser::parseContainer(Argument &out, int depth, bool repr) {
       // Keys: FX prints str(key) bare; the `return` line prints repr(key), quoted.
       size_t kstart = pos_;
       Argument k;
-      size_t kend =
-          peek() == '\'' || peek() == '"' ? stringLiteralEnd(line_, pos_) : std::string_view::npos;
+      size_t kend = peek() == '\'' || peek() == '"' ? pyStringLiteralEnd(line_, pos_)
+                                                    : std::string_view::npos;
       if (repr && (peek() == '\'' || peek() == '"')) {
         if (!parseScalar(k, {}, true))
           return false;
@@ -301,7 +271,7 @@ bool Parser::parseScalar(Argument &out, std::string_view key, bool repr) {
   // only what printFxText writes is a literal (Python's repr of a string that needs quotes, right
   // before a delimiter); any other quote is bare text as str() printed it, so that such text
   // still prints back byte for byte.
-  size_t i = c == '\'' || c == '"' ? stringLiteralEnd(line_, pos_) : std::string_view::npos;
+  size_t i = c == '\'' || c == '"' ? pyStringLiteralEnd(line_, pos_) : std::string_view::npos;
   if (repr && (c == '\'' || c == '"') && i == std::string_view::npos)
     return fail("unterminated string", start);
   if (!repr && i != std::string_view::npos && i + 1 < line_.size() &&
@@ -401,7 +371,7 @@ bool Parser::classify(Argument &out, std::string_view t, std::string_view key, b
     return true;
   }
   if (t.starts_with("torch."))
-    if (auto c = torchConstant(t.substr(6))) {
+    if (auto c = fxTorchConstant(t.substr(6))) {
       out = std::move(*c);
       return true;
     }
@@ -411,7 +381,7 @@ bool Parser::classify(Argument &out, std::string_view t, std::string_view key, b
   }
   if (t.starts_with("slice(") && t.ends_with(")"))
     return classifySlice(out, t, at);
-  if (t == "Ellipsis" || t.find_first_of(kNotInBareString) != std::string_view::npos) {
+  if (t == "Ellipsis" || t.find_first_of(kFxNotInBareString) != std::string_view::npos) {
     out = Argument::opaque(t);
     return true;
   }
@@ -617,8 +587,7 @@ bool Parser::parseReturnLine() {
 }
 
 Status Parser::run() {
-  if (Status st = validateUtf8(text_, file_); !st)
-    return st.takeError();
+  FXKIT_TRY(validateUtf8(text_, file_));
   bool seenHeader = false;
   size_t start = 0;
   while (start <= text_.size()) {
@@ -693,35 +662,6 @@ Expected<Graph> parseFxText(std::string_view text, const std::string &fileName,
 
 Expected<Graph> parseFxText(std::string_view text, const std::string &fileName) {
   return parseFxText(text, fileName, FxTextParseOptions());
-}
-
-bool fxStringPrintsBare(std::string_view s) {
-  if (s.empty() || s[0] == '%')
-    return false;
-  for (char ch : s)
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f ||
-        kNotInBareString.find(ch) != std::string_view::npos)
-      return false;
-  // Parser::classify's readings other than a string (or a device: see the declaration).
-  char c0 = s[0];
-  if (isDigit(c0) || c0 == '-' || c0 == '.' || s == "inf" || s == "nan" || s == "True" ||
-      s == "False" || s == "None" || s == "Ellipsis")
-    return false;
-  return !(s.starts_with("torch.") && torchConstant(s.substr(6)));
-}
-
-bool fxBareDictKeyReadsBack(std::string_view k) {
-  if (k.empty() || k[0] == ' ' || k[0] == '}' || k.find(':') != std::string_view::npos)
-    return false;
-  for (char ch : k)
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
-      return false;
-  // A key spelled as fxkit quotes another key would read back as that one (Parser::quotedKeyAt);
-  // any other quote is bare text (str() of a key that holds quotes).
-  if ((k[0] == '\'' || k[0] == '"') && stringLiteralEnd(k, 0) == k.size() - 1)
-    if (auto inner = decodePyString(k); inner && pyStringRepr(*inner) == k)
-      return fxBareDictKeyReadsBack(*inner);
-  return true;
 }
 
 } // namespace fxkit

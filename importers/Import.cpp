@@ -1,12 +1,12 @@
 #include "importers/Import.h"
 
 #include "importers/FxTextParser.h"
-#include "importers/PyLexer.h"
 #include "importers/ReadablePyParser.h"
 #include "importers/inductor/InductorCppWrapper.h"
 #include "importers/inductor/InductorWrapper.h"
 #include "importers/inductor/SchedulerDump.h"
 #include "ir/Verifier.h"
+#include "support/PyLexer.h"
 #ifdef FXKIT_HAVE_JSON
 #include "importers/json/FxkitJsonReader.h"
 #include "importers/json/NodesJson.h"
@@ -23,87 +23,84 @@
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <utility>
 
 namespace fxkit {
 
+namespace {
+
+/// Every input format with its name, in the order messages list them.
+constexpr std::pair<GraphFormat, std::string_view> kInputFormats[] = {
+    {GraphFormat::FxText, "fx"},
+    {GraphFormat::FxPy, "fxpy"},
+    {GraphFormat::Json, "json"},
+    {GraphFormat::Pt2, "pt2"},
+    {GraphFormat::InductorPy, "inductor-py"},
+    {GraphFormat::InductorCpp, "inductor-cpp"},
+    {GraphFormat::InductorIr, "inductor-ir"},
+};
+
+bool endsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+} // namespace
+
 std::string_view graphFormatName(GraphFormat format) {
-  switch (format) {
-  case GraphFormat::FxText:
-    return "fx";
-  case GraphFormat::FxPy:
-    return "fxpy";
-  case GraphFormat::Json:
-    return "json";
-  case GraphFormat::InductorPy:
-    return "inductor-py";
-  case GraphFormat::InductorIr:
-    return "inductor-ir";
-  case GraphFormat::InductorCpp:
-    return "inductor-cpp";
-  case GraphFormat::Dot:
-    return "dot";
-  case GraphFormat::Svg:
-    return "svg";
-  case GraphFormat::Png:
-    return "png";
-  case GraphFormat::Pdf:
-    return "pdf";
-  case GraphFormat::Pt2:
-    return "pt2";
-  }
+  for (const auto &[f, name] : kInputFormats)
+    if (f == format)
+      return name;
   return "?";
 }
 
 std::optional<GraphFormat> parseGraphFormat(std::string_view name) {
-  if (name == "fx" || name == "txt")
+  if (name == "txt")
     return GraphFormat::FxText;
-  if (name == "fxpy" || name == "py")
+  if (name == "py")
     return GraphFormat::FxPy;
-  if (name == "json")
-    return GraphFormat::Json;
-  if (name == "inductor-py")
-    return GraphFormat::InductorPy;
-  if (name == "inductor-ir")
-    return GraphFormat::InductorIr;
-  if (name == "inductor-cpp")
-    return GraphFormat::InductorCpp;
-  if (name == "dot")
-    return GraphFormat::Dot;
-  if (name == "svg")
-    return GraphFormat::Svg;
-  if (name == "png")
-    return GraphFormat::Png;
-  if (name == "pdf")
-    return GraphFormat::Pdf;
-  if (name == "pt2")
-    return GraphFormat::Pt2;
+  for (const auto &[f, n] : kInputFormats)
+    if (n == name)
+      return f;
+  return std::nullopt;
+}
+
+std::string inputFormatList() {
+  std::string list;
+  for (size_t i = 0; i < std::size(kInputFormats); ++i)
+    list += std::string(i == 0                              ? ""
+                        : i + 1 == std::size(kInputFormats) ? " or "
+                                                            : ", ") +
+            std::string(kInputFormats[i].second);
+  return list;
+}
+
+std::optional<Error> pictureInputError(std::string_view nameOrPath) {
+  // (name, extension): what exporters/GraphvizRender.h draws; `.gv` is Graphviz's other name.
+  static constexpr std::pair<std::string_view, std::string_view> pictures[] = {
+      {"dot", ".dot"}, {"dot", ".gv"}, {"svg", ".svg"}, {"png", ".png"}, {"pdf", ".pdf"}};
+  const bool isPath = nameOrPath.find_first_of("./") != std::string_view::npos;
+  for (const auto &[name, extension] : pictures)
+    if (isPath ? endsWith(nameOrPath, extension) : nameOrPath == name)
+      return Error(std::string(name) + " is an output format only (read " + inputFormatList() +
+                   ")");
   return std::nullopt;
 }
 
 std::optional<GraphFormat> detectGraphFormat(const std::string &path, std::string_view content) {
-  auto endsWith = [&path](std::string_view suffix) {
-    return path.size() >= suffix.size() &&
-           path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
-  };
-  if (endsWith(".txt") && !endsWith(".graph.txt") && looksLikeSchedulerDump(content))
+  if (endsWith(path, ".txt") && !endsWith(path, ".graph.txt") && looksLikeSchedulerDump(content))
     return GraphFormat::InductorIr;
-  if (endsWith(".graph.txt") || endsWith(".fx") || endsWith(".txt"))
+  if (endsWith(path, ".graph.txt") || endsWith(path, ".fx") || endsWith(path, ".txt"))
     return GraphFormat::FxText;
-  if (endsWith(".py") && looksLikeInductorCppWrapper(content))
+  if (endsWith(path, ".py") && looksLikeInductorCppWrapper(content))
     return GraphFormat::InductorCpp;
-  if (endsWith(".py"))
+  if (endsWith(path, ".py"))
     return looksLikeInductorWrapper(content) ? GraphFormat::InductorPy : GraphFormat::FxPy;
-  if (endsWith(".json"))
+  if (endsWith(path, ".json"))
     return GraphFormat::Json;
-  if (endsWith(".dot") || endsWith(".gv"))
-    return GraphFormat::Dot; // an output name; reading one is refused with a clear error
-  if (endsWith(".svg"))
-    return GraphFormat::Svg;
-  if (endsWith(".png"))
-    return GraphFormat::Png;
-  if (endsWith(".pdf"))
-    return GraphFormat::Pdf;
-  if (endsWith(".pt2") || content.starts_with("PK\x03\x04") || content.starts_with("PK\x05\x06"))
+  if (pictureInputError(path))
+    return std::nullopt; // a picture's name: importGraphFile says it cannot be read
+  if (endsWith(path, ".pt2") || content.starts_with("PK\x03\x04") ||
+      content.starts_with("PK\x05\x06"))
     return GraphFormat::Pt2; // torch.export archives are zips
   size_t start = content.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos)
@@ -175,12 +172,6 @@ Expected<Graph> importGraph(std::string_view text, GraphFormat format,
   }
   case GraphFormat::InductorIr:
     return importInductorSchedule(text, fileName); // verified there
-  case GraphFormat::Svg:
-  case GraphFormat::Png:
-  case GraphFormat::Pdf:
-    return Error(std::string(graphFormatName(format)) +
-                 " is an output format only (read fx, fxpy, json, inductor-py, inductor-ir "
-                 "or inductor-cpp)");
   case GraphFormat::Pt2:
 #ifdef FXKIT_HAVE_PT2
     graph = importPt2(text, fileName);
@@ -189,10 +180,6 @@ Expected<Graph> importGraph(std::string_view text, GraphFormat format,
     return Error("this fxkit was built without PT2 archive support (needs nlohmann-json and "
                  "zlib1g-dev)");
 #endif
-  case GraphFormat::Dot:
-    // DOT drops the arguments a graph needs (constants, kwargs), so it cannot be read back.
-    return Error("dot is an output format only (read fx, fxpy, json, inductor-py, inductor-ir "
-                 "or inductor-cpp)");
   }
   if (!graph)
     return graph;
@@ -210,6 +197,9 @@ Expected<Graph> importGraphFile(const std::string &path, std::optional<GraphForm
   if (!text)
     return text.takeError();
   std::string displayName = path == "-" ? "<stdin>" : path;
+  if (!format && path != "-")
+    if (auto picture = pictureInputError(path))
+      return *picture;
   if (!format)
     format = detectGraphFormat(path == "-" ? std::string() : path, *text);
   if (!format)

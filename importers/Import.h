@@ -15,27 +15,25 @@ namespace fxkit {
 /// (ir_pre_fusion.txt, ir_post_fusion.txt), read only (importers/inductor/SchedulerDump.h).
 /// InductorCpp: Inductor's C++ wrapper code (cpp_wrapper_*.py), read only
 /// (importers/inductor/InductorCppWrapper.h).
-/// Dot: Graphviz DOT (exporters/DotWriter.h), Svg/Png/Pdf: its picture laid out by libgvc
-/// (exporters/GraphvizRender.h), all write only: pictures, not graphs to read back.
 /// Pt2: torch.export's archive (`.pt2`, importers/pt2/Pt2Reader.h), read and written
 /// (exporters/pt2/Pt2Writer.h); binary, so its "text" is the archive's bytes.
-enum class GraphFormat {
-  FxText,
-  FxPy,
-  Json,
-  InductorPy,
-  InductorIr,
-  InductorCpp,
-  Dot,
-  Svg,
-  Png,
-  Pdf,
-  Pt2
-};
+/// The input formats only: what fxkit writes (pictures, wrapper code, ...) is the output-format
+/// table (repl/OutputFormats.h); FxText, FxPy, Json and Pt2 are both.
+enum class GraphFormat { FxText, FxPy, Json, InductorPy, InductorIr, InductorCpp, Pt2 };
 
-/// "fx", "fxpy", "json", "inductor-py", "inductor-ir", "inductor-cpp".
+/// "fx", "fxpy", "json", "inductor-py", "inductor-ir", "inductor-cpp", "pt2".
 std::string_view graphFormatName(GraphFormat format);
 std::optional<GraphFormat> parseGraphFormat(std::string_view name);
+
+/// The input formats for messages: "fx, fxpy, json, pt2, inductor-py, inductor-cpp or
+/// inductor-ir".
+std::string inputFormatList();
+
+/// For a format name or a file name (one with a dot or slash) that is a picture fxkit draws (dot,
+/// svg, png, pdf; `.gv` is dot), the error that says it cannot be read back ("dot is an output
+/// format only (read ...)"), else nothing: pictures drop the arguments a graph needs (constants,
+/// kwargs).
+std::optional<Error> pictureInputError(std::string_view nameOrPath);
 
 /// Format from the file name (`.graph.txt`/`.txt`: fx, or inductor-ir when a `.txt` starts
 /// with a scheduler node header such as `op0: SchedulerNode(`; `.py`: fxpy or, when the content

@@ -1,6 +1,7 @@
 #include "importers/MiniMallocCsv.h"
 
 #include "importers/Import.h"
+#include "ir/Try.h"
 
 #include <array>
 #include <charconv>
@@ -141,10 +142,8 @@ Expected<MiniMallocProblem> parseMiniMallocCsv(std::string_view text, const std:
 }
 
 Expected<MiniMallocProblem> readMiniMallocCsvFile(const std::string &path) {
-  auto text = readTextFile(path);
-  if (!text)
-    return text.takeError();
-  return parseMiniMallocCsv(*text, path == "-" ? "<stdin>" : path);
+  FXKIT_ASSIGN_OR_RETURN(auto text, readTextFile(path));
+  return parseMiniMallocCsv(text, path == "-" ? "<stdin>" : path);
 }
 
 } // namespace fxkit

@@ -8,8 +8,8 @@
 /// A buffer is live over [lower, upper) and needs `size` bytes (google/minimalloc's format).
 /// Ids are names: MiniMalloc's own example uses `b1`, `b2`, ...
 
+#include "ir/BufferLifetime.h"
 #include "ir/Error.h"
-#include "transforms/BufferLifetime.h"
 
 #include <string>
 #include <string_view>

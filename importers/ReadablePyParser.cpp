@@ -8,9 +8,10 @@
 /// of a class's column closes that class, which becomes a submodule of the class around it.
 #include "importers/ReadablePyParser.h"
 
-#include "importers/PyLexer.h"
-#include "importers/PyOperators.h"
+#include "ir/Try.h"
 #include "ir/Verifier.h"
+#include "support/PyLexer.h"
+#include "support/PyOperators.h"
 
 #include <algorithm>
 #include <charconv>
@@ -49,18 +50,15 @@ public:
       : text_(text), file_(fileName) {}
 
   Expected<Graph> parse() {
-    auto toks = lexPython(text_, file_);
-    if (!toks)
-      return toks.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto toks, lexPython(text_, file_));
     // Logical lines without comments.
     std::vector<Token> line;
-    for (const Token &t : *toks) {
+    for (const Token &t : toks) {
       if (t.kind == TK::Comment)
         continue;
       if (t.kind == TK::Newline || t.kind == TK::End) {
         if (!line.empty()) {
-          if (Status st = logicalLine(line); !st)
-            return st.takeError();
+          FXKIT_TRY(logicalLine(line));
           line.clear();
         }
         if (t.kind == TK::End)
@@ -70,8 +68,7 @@ public:
       line.push_back(t);
     }
     while (!frames_.empty())
-      if (Status st = closeFrame(); !st)
-        return st.takeError();
+      FXKIT_TRY(closeFrame());
     if (!root_)
       return Error("expected 'class <name>(torch.nn.Module):'", SourceLoc{file_, 1, 1},
                    std::string(sourceLine(text_, 1)));
@@ -184,8 +181,7 @@ private:
     const Token &first = line.front();
     int col = first.col;
     while (!frames_.empty() && col <= cur().classCol)
-      if (Status st = closeFrame(); !st)
-        return st;
+      FXKIT_TRY(closeFrame());
     if (frames_.empty()) {
       if (root_)
         return errorAt(first, "unexpected text after the module's class");
@@ -252,8 +248,7 @@ private:
     pos_ = open;
     if (!skipGroup())
       return errorAt(line[open], "unbalanced '('");
-    if (Status st = expectPunct(":"); !st)
-      return st;
+    FXKIT_TRY(expectPunct(":"));
     if (!atEnd())
       return errorAt(peek(), "unexpected text after the class line");
     if (!frames_.empty())
@@ -305,8 +300,7 @@ private:
     if (!peek().isIdent("forward"))
       return errorAt(peek(), "expected 'forward'" + found());
     ++pos_;
-    if (Status st = expectPunct("("); !st)
-      return st;
+    FXKIT_TRY(expectPunct("("));
     if (!peek().isIdent("self"))
       return errorAt(peek(), "expected 'self' as the first parameter" + found());
     ++pos_;
@@ -328,25 +322,20 @@ private:
           return errorAt(name, "parameter '" + std::string(name.text) + "' defined twice");
       Pending p{std::string(name.text), target, {}, Argument(), false};
       if (eatPunct(":")) {
-        auto a = annotation();
-        if (!a)
-          return a.takeError();
-        p.annotation = a.take();
+        FXKIT_ASSIGN_OR_RETURN(auto a, annotation());
+        p.annotation = std::move(a);
       }
       if (eatPunct("=")) {
-        if (Status st = value(p.defaultValue, 0); !st)
-          return st;
+        FXKIT_TRY(value(p.defaultValue, 0));
         p.hasDefault = true;
       }
       f.pending.push_back(std::move(p));
     }
-    if (Status st = expectPunct(")"); !st)
-      return st;
+    FXKIT_TRY(expectPunct(")"));
     if (eatPunct("->")) // a return annotation carries nothing the graph keeps
       while (!atEnd() && !peek().is(":"))
         ++pos_;
-    if (Status st = expectPunct(":"); !st)
-      return st;
+    FXKIT_TRY(expectPunct(":"));
     if (!atEnd())
       return errorAt(peek(), "unexpected text after the forward signature");
     f.stage = Stage::Body;
@@ -466,21 +455,17 @@ private:
       if (cur().stage == Stage::Done)
         return errorAt(s.front(), "statement after the return statement");
       if (k > 0 && !inplace && isFrees(s)) {
-        if (Status st = frees(lastNode); !st)
-          return st;
+        FXKIT_TRY(frees(lastNode));
         continue;
       }
       if (inplace) {
-        auto n = inplaceBinding(*inplace);
-        if (!n)
-          return n.takeError();
-        lastNode = *n;
+        FXKIT_ASSIGN_OR_RETURN(auto n, inplaceBinding(*inplace));
+        lastNode = n;
         inplace.reset();
         continue;
       }
       Node *made = nullptr;
-      if (Status st = statement(inplace, made); !st)
-        return st;
+      FXKIT_TRY(statement(inplace, made));
       if (made)
         lastNode = made;
     }
@@ -540,13 +525,11 @@ private:
       Inplace ip{std::string(inplaceOp((*toks_)[at])->target), {}, &(*toks_)[at]};
       flushPlaceholders();
       Argument a, b;
-      if (Status st = value(a, 0); !st)
-        return st;
+      FXKIT_TRY(value(a, 0));
       if (pos_ != at)
         return errorAt(peek(), "expected '" + std::string((*toks_)[at].text) + "'" + found());
       ++pos_;
-      if (Status st = value(b, 0); !st)
-        return st;
+      FXKIT_TRY(value(b, 0));
       if (!atEnd())
         return errorAt(peek(), "unexpected text after the in-place operation");
       ip.args = {std::move(a), std::move(b)};
@@ -558,18 +541,12 @@ private:
     if (eq != std::string::npos && first.kind == TK::Ident && peek(1).is("[")) {
       flushPlaceholders();
       Argument base, index, v;
-      if (Status st = value(base, 0); !st)
-        return st;
-      if (Status st = expectPunct("["); !st)
-        return st;
-      if (Status st = value(index, 0); !st)
-        return st;
-      if (Status st = expectPunct("]"); !st)
-        return st;
-      if (Status st = expectPunct("="); !st)
-        return st;
-      if (Status st = value(v, 0); !st)
-        return st;
+      FXKIT_TRY(value(base, 0));
+      FXKIT_TRY(expectPunct("["));
+      FXKIT_TRY(value(index, 0));
+      FXKIT_TRY(expectPunct("]"));
+      FXKIT_TRY(expectPunct("="));
+      FXKIT_TRY(value(v, 0));
       if (!atEnd())
         return errorAt(peek(), "unexpected text after the subscript assignment");
       inplace =
@@ -584,12 +561,10 @@ private:
       if (f.flushed)
         return errorAt(first, "annotation without a value after the inputs are bound");
       pos_ += 2;
-      auto a = annotation();
-      if (!a)
-        return a.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto a, annotation());
       if (!atEnd())
         return errorAt(peek(), "unexpected text after the annotation");
-      f.declared.emplace_back(std::string(first.text), a.take());
+      f.declared.emplace_back(std::string(first.text), std::move(a));
       return Status::ok();
     }
     // `args_list.clear()` of the boxed calling convention.
@@ -612,16 +587,12 @@ private:
       return errorAt(nameTok, "'" + name + "' is assigned twice");
     Annotation a;
     if (eatPunct(":")) {
-      auto v = annotation();
-      if (!v)
-        return v.takeError();
-      a = v.take();
+      FXKIT_ASSIGN_OR_RETURN(auto v, annotation());
+      a = std::move(v);
     }
-    if (Status st = expectPunct("="); !st)
-      return st.takeError();
+    FXKIT_TRY(expectPunct("="));
     Argument bound;
-    if (Status st = value(bound, 0); !st)
-      return st.takeError();
+    FXKIT_TRY(value(bound, 0));
     if (!atEnd())
       return errorAt(peek(), "unexpected text after the binding");
     if (!bound.equals(ip.args[0]))
@@ -646,8 +617,7 @@ private:
       if (!eatPunct(","))
         break;
     }
-    if (Status st = expectPunct("="); !st)
-      return st;
+    FXKIT_TRY(expectPunct("="));
     if (f.flushed)
       return errorAt(first, "tuple assignment after the inputs are bound");
     size_t calleeAt = pos_;
@@ -704,30 +674,25 @@ private:
             return errorAt(peek(), "expected the input leaf '" + leaf + "'" + found());
           ++pos_;
           if (!peek().is(")"))
-            if (Status st = expectPunct(","); !st)
-              return st;
+            FXKIT_TRY(expectPunct(","));
         }
         std::vector<Argument> items;
         while (!eatPunct(")")) {
           Argument v;
-          if (Status st = value(v, 0); !st)
-            return st;
+          FXKIT_TRY(value(v, 0));
           items.push_back(std::move(v));
           if (!peek().is(")"))
-            if (Status st = expectPunct(","); !st)
-              return st;
+            FXKIT_TRY(expectPunct(","));
         }
         result = Argument::tuple(std::move(items));
       } else if (Status st = value(result, 0); !st) {
         return st;
       }
-      if (Status st = expectPunct(","); !st)
-        return st;
+      FXKIT_TRY(expectPunct(","));
       if (!(peek().isIdent("self") && peek(1).is(".") && peek(2).isIdent("_out_spec")))
         return errorAt(peek(), "expected 'self._out_spec'" + found());
       pos_ += 3;
-      if (Status st = expectPunct(")"); !st)
-        return st;
+      FXKIT_TRY(expectPunct(")"));
     } else if (Status st = value(result, 0); !st) {
       return st;
     }
@@ -787,16 +752,12 @@ private:
       return errorAt(nameTok, "'" + name + "' is assigned twice");
     Annotation a;
     if (eatPunct(":")) {
-      auto v = annotation();
-      if (!v)
-        return v.takeError();
-      a = v.take();
+      FXKIT_ASSIGN_OR_RETURN(auto v, annotation());
+      a = std::move(v);
     }
-    if (Status st = expectPunct("="); !st)
-      return st;
+    FXKIT_TRY(expectPunct("="));
     Call call;
-    if (Status st = rhs(call); !st)
-      return st;
+    FXKIT_TRY(rhs(call));
     if (!atEnd())
       return errorAt(peek(), "unexpected text after the statement");
     Node *n = graph().create(call.op, name, call.target, Argument::tuple(std::move(call.args)),
@@ -826,10 +787,8 @@ private:
     out.clear();
     if (peek().isIdent("getattr")) {
       pos_ += 2;
-      if (Status st = modulePath(out, depth + 1); !st)
-        return st;
-      if (Status st = expectPunct(","); !st)
-        return st;
+      FXKIT_TRY(modulePath(out, depth + 1));
+      FXKIT_TRY(expectPunct(","));
       const Token &s = peek();
       if (s.kind != TK::String)
         return errorAt(s, "expected an attribute name string" + found());
@@ -838,8 +797,7 @@ private:
       if (!attr)
         return errorAt(s, attr.error().message);
       out += (out.empty() ? "" : ".") + *attr;
-      if (Status st = expectPunct(")"); !st)
-        return st;
+      FXKIT_TRY(expectPunct(")"));
     } else {
       ++pos_; // self
     }
@@ -861,8 +819,7 @@ private:
       size_t start = pos_;
       ++pos_;
       Argument operand;
-      if (Status st = value(operand, 0); !st)
-        return st;
+      FXKIT_TRY(value(operand, 0));
       if (atEnd()) {
         call.target = std::string(un->target);
         call.args.push_back(std::move(operand));
@@ -871,8 +828,7 @@ private:
       pos_ = start;
     } else if (atModulePath()) {
       std::string target;
-      if (Status st = modulePath(target, 0); !st)
-        return st;
+      FXKIT_TRY(modulePath(target, 0));
       call.target = target;
       if (eatPunct("(")) {
         call.op = OpKind::CallModule;
@@ -899,10 +855,8 @@ private:
       if (peek(1).is("[")) {
         pos_ += 2;
         Argument index;
-        if (Status st = value(index, 0); !st)
-          return st;
-        if (Status st = expectPunct("]"); !st)
-          return st;
+        FXKIT_TRY(value(index, 0));
+        FXKIT_TRY(expectPunct("]"));
         call.target = "operator.getitem";
         call.args = {Argument::node(base), std::move(index)};
         return Status::ok();
@@ -925,16 +879,13 @@ private:
     }
     // Binary operator between two values.
     Argument lhs;
-    if (Status st = value(lhs, 0); !st)
-      return st;
+    FXKIT_TRY(value(lhs, 0));
     if (peek().is("[") && !atEnd()) {
       // A subscript of a constant: `(a, b)[0]`.
       ++pos_;
       Argument index;
-      if (Status st = value(index, 0); !st)
-        return st;
-      if (Status st = expectPunct("]"); !st)
-        return st;
+      FXKIT_TRY(value(index, 0));
+      FXKIT_TRY(expectPunct("]"));
       call.target = "operator.getitem";
       call.args = {std::move(lhs), std::move(index)};
       return Status::ok();
@@ -947,8 +898,7 @@ private:
     }
     ++pos_;
     Argument rhsValue;
-    if (Status st = value(rhsValue, 0); !st)
-      return st;
+    FXKIT_TRY(value(rhsValue, 0));
     call.target = std::string(op->target);
     call.args = {std::move(lhs), std::move(rhsValue)};
     return Status::ok();
@@ -982,8 +932,7 @@ private:
         std::string key(peek().text);
         pos_ += 2;
         Argument v;
-        if (Status st = value(v, 1); !st)
-          return st;
+        FXKIT_TRY(value(v, 1));
         for (const auto &[k, existing] : call.kwargs)
           if (k == key)
             return errorAt((*toks_)[pos_ - 1], "keyword argument '" + key + "' repeated");
@@ -992,8 +941,7 @@ private:
         if (!call.kwargs.empty())
           return errorAt(peek(), "positional argument after keyword arguments");
         Argument v;
-        if (Status st = value(v, 1); !st)
-          return st;
+        FXKIT_TRY(value(v, 1));
         call.args.push_back(std::move(v));
       }
       if (eatPunct(","))
@@ -1156,16 +1104,13 @@ private:
         auto key = decodePyString(k.text);
         if (!key)
           return errorAt(k, key.error().message);
-        if (Status st = expectPunct(":"); !st)
-          return st;
+        FXKIT_TRY(expectPunct(":"));
         Argument v;
-        if (Status st = value(v, depth + 1); !st)
-          return st;
+        FXKIT_TRY(value(v, depth + 1));
         entries.emplace_back(key.take(), std::move(v));
       } else {
         Argument v;
-        if (Status st = value(v, depth + 1); !st)
-          return st;
+        FXKIT_TRY(value(v, depth + 1));
         // `(1+2j)`: Python's repr of a complex number, kept as written.
         if (open.is("(") && items.empty() && (peek().is("+") || peek().is("-")) &&
             (peek(1).kind == TK::Float &&
@@ -1181,8 +1126,7 @@ private:
         sawComma = true;
         continue;
       }
-      if (Status st = expectPunct(close); !st)
-        return st;
+      FXKIT_TRY(expectPunct(close));
       break;
     }
     if (open.is("{"))
@@ -1205,15 +1149,12 @@ private:
     Argument parts[3];
     for (int k = 0; k < 3; ++k) {
       if (k > 0)
-        if (Status st = expectPunct(","); !st)
-          return st;
+        FXKIT_TRY(expectPunct(","));
       if (atEnd())
         return errorAt(start, "unclosed slice(...)");
-      if (Status st = value(parts[k], depth + 1); !st)
-        return st;
+      FXKIT_TRY(value(parts[k], depth + 1));
     }
-    if (Status st = expectPunct(")"); !st)
-      return st;
+    FXKIT_TRY(expectPunct(")"));
     out = Argument::slice(std::move(parts[0]), std::move(parts[1]), std::move(parts[2]));
     return Status::ok();
   }

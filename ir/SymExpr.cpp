@@ -1,6 +1,8 @@
 #include "ir/SymExpr.h"
 #include "ir/Argument.h"
 
+#include "ir/Try.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -360,8 +362,7 @@ private:
   Expected<SymExpr> parseNot() {
     if (!eatKeyword("not"))
       return parseComparison();
-    if (Status s = enter(); !s)
-      return s.takeError();
+    FXKIT_TRY(enter());
     auto operand = parseNot();
     --depth_;
     if (!operand)
@@ -458,8 +459,7 @@ private:
     char c = peek();
     if (c == '-' || c == '~' || c == '+') {
       ++pos_;
-      if (Status s = enter(); !s)
-        return s.takeError();
+      FXKIT_TRY(enter());
       auto operand = parseUnary();
       --depth_;
       if (!operand || c == '+')
@@ -474,8 +474,7 @@ private:
     if (!base)
       return base;
     if (eat("**")) {
-      if (Status s = enter(); !s)
-        return s.takeError();
+      FXKIT_TRY(enter());
       auto exponent = parseUnary(); // right-associative, binds a unary minus on its right
       --depth_;
       if (!exponent)
@@ -488,8 +487,7 @@ private:
   /// `(a)`, or a tuple `(a, b)`, `(a,)`, `()` (Piecewise's pairs).
   Expected<SymExpr> parseParenthesized() {
     ++pos_;
-    if (Status s = enter(); !s)
-      return s.takeError();
+    FXKIT_TRY(enter());
     std::vector<SymExpr> items;
     bool comma = false;
     while (peek() != ')') {
@@ -574,8 +572,7 @@ private:
       }
       if (peek() == '(') {
         ++pos_;
-        if (Status s = enter(); !s)
-          return s.takeError();
+        FXKIT_TRY(enter());
         std::vector<SymExpr> args;
         while (peek() != ')') {
           auto arg = parseOr();
@@ -965,10 +962,8 @@ private:
       bool o = kind == K::Add   ? __builtin_add_overflow(a.i, b.i, &r)
                : kind == K::Sub ? __builtin_sub_overflow(a.i, b.i, &r)
                                 : __builtin_mul_overflow(a.i, b.i, &r);
-      auto v = checked(o, r);
-      if (!v)
-        return v.takeError();
-      return intNumber(*v);
+      FXKIT_ASSIGN_OR_RETURN(auto v, checked(o, r));
+      return intNumber(v);
     }
     case K::TrueDiv:
       if (y == 0)
@@ -1511,13 +1506,11 @@ Expected<int64_t> SymExpr::evaluate(const Bindings &bindings) const {
       return Error("no value for symbol '" + std::string(node_->name) + "'");
     return it->second;
   }
-  auto v = evaluateNumber(bindings);
-  if (!v)
-    return v.takeError();
-  if (v->type != Type::Float)
-    return v->i;
+  FXKIT_ASSIGN_OR_RETURN(auto v, evaluateNumber(bindings));
+  if (v.type != Type::Float)
+    return v.i;
   // A float that is an integer (`s0/2` of an even s0) is accepted where an int is wanted.
-  double f = v->f;
+  double f = v.f;
   if (std::isfinite(f) && f == std::trunc(f) && std::fabs(f) < 9.007199254740992e15)
     return static_cast<int64_t>(f);
   return Error("non-integer result evaluating '" + str() + "'");

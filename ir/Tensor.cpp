@@ -1,5 +1,7 @@
 #include "ir/Tensor.h"
 
+#include "ir/Try.h"
+
 #include <bit>
 #include <cassert>
 #include <cerrno>
@@ -269,12 +271,10 @@ Tensor::Tensor(DType dtype, std::vector<int64_t> sizes, std::vector<int64_t> str
       storage_(std::move(storage)) {}
 
 Expected<Tensor> Tensor::zeros(DType dtype, std::vector<int64_t> sizes) {
-  Expected<int64_t> n = checkedNumel(dtype, sizes);
-  if (!n)
-    return n.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto n, checkedNumel(dtype, sizes));
   std::shared_ptr<TensorStorage> storage;
   try {
-    storage = std::make_shared<TensorStorage>(static_cast<size_t>(*n * dtypeItemSize(dtype)));
+    storage = std::make_shared<TensorStorage>(static_cast<size_t>(n * dtypeItemSize(dtype)));
   } catch (const std::bad_alloc &) {
     return Error("cannot allocate a tensor of sizes " + formatSizes(sizes) + " (" +
                  std::string(dtypeName(dtype)) + ")");
@@ -285,25 +285,21 @@ Expected<Tensor> Tensor::zeros(DType dtype, std::vector<int64_t> sizes) {
 
 Expected<Tensor> Tensor::fromBytes(DType dtype, std::vector<int64_t> sizes,
                                    std::span<const std::byte> bytes) {
-  Expected<int64_t> n = checkedNumel(dtype, sizes);
-  if (!n)
-    return n.takeError();
-  uint64_t want = static_cast<uint64_t>(*n) * static_cast<uint64_t>(dtypeItemSize(dtype));
+  FXKIT_ASSIGN_OR_RETURN(auto n, checkedNumel(dtype, sizes));
+  uint64_t want = static_cast<uint64_t>(n) * static_cast<uint64_t>(dtypeItemSize(dtype));
   if (bytes.size() != want)
     return Error("tensor of sizes " + formatSizes(sizes) + " and dtype " +
                  std::string(dtypeName(dtype)) + " needs " + std::to_string(want) + " bytes, got " +
                  std::to_string(bytes.size()));
   Expected<Tensor> t = zeros(dtype, std::move(sizes));
-  if (!t)
-    return t;
+  FXKIT_TRY(t);
   if (!bytes.empty())
     std::memcpy(t->storage_->data(), bytes.data(), bytes.size());
   return t;
 }
 
 Expected<Tensor> Tensor::scalar(DType dtype, double value) {
-  if (Status st = checkComputable(dtype, "Tensor::scalar"); !st)
-    return st.takeError();
+  FXKIT_TRY(checkComputable(dtype, "Tensor::scalar"));
   Expected<Tensor> t = zeros(dtype, {});
   if (t)
     t->storeDouble(0, value);
@@ -313,10 +309,8 @@ Expected<Tensor> Tensor::scalar(DType dtype, double value) {
 Expected<Tensor> Tensor::random(DType dtype, std::vector<int64_t> sizes, uint64_t seed,
                                 int64_t intLow, int64_t intHigh) {
   Expected<Tensor> t = zeros(dtype, std::move(sizes));
-  if (!t)
-    return t;
-  if (Status st = fillRandom(*t, seed, intLow, intHigh); !st)
-    return st.takeError();
+  FXKIT_TRY(t);
+  FXKIT_TRY(fillRandom(*t, seed, intLow, intHigh));
   return t;
 }
 
@@ -558,13 +552,10 @@ void Tensor::storeComplex(int64_t elementOffset, std::complex<double> value) {
 }
 
 Expected<Tensor> Tensor::to(DType dtype) const {
-  if (Status st = checkComputable(dtype_, "Tensor::to"); !st)
-    return st.takeError();
-  if (Status st = checkComputable(dtype, "Tensor::to"); !st)
-    return st.takeError();
+  FXKIT_TRY(checkComputable(dtype_, "Tensor::to"));
+  FXKIT_TRY(checkComputable(dtype, "Tensor::to"));
   Expected<Tensor> out = zeros(dtype, sizes_);
-  if (!out)
-    return out;
+  FXKIT_TRY(out);
   // Integers go through int64 so that large int64 values survive int64 -> int64/int32.
   bool viaInt = !dtypeIsFloating(dtype_) && !dtypeIsFloating(dtype);
   int64_t o = 0;
@@ -626,8 +617,7 @@ void Tensor::forEachIndex(std::span<const int64_t> sizes,
 //===----------------------------------------------------------------------===//
 
 Status fillRandom(Tensor &t, uint64_t seed, int64_t intLow, int64_t intHigh) {
-  if (Status st = checkComputable(t.dtype(), "fillRandom"); !st)
-    return st;
+  FXKIT_TRY(checkComputable(t.dtype(), "fillRandom"));
   if (intLow > intHigh)
     return Error("fillRandom: empty integer range [" + std::to_string(intLow) + ", " +
                  std::to_string(intHigh) + "]");
@@ -679,14 +669,11 @@ Expected<TensorComparison> compareTensors(const Tensor &actual, const Tensor &ex
       return t.reinterpretAs(real, sizes, strides, t.storageOffset() * 2);
     };
     Expected<Tensor> a = floats(actual), e = floats(expected);
-    if (!a)
-      return a.takeError();
-    if (!e)
-      return e.takeError();
+    FXKIT_TRY(a);
+    FXKIT_TRY(e);
     return compareTensors(*a, *e, rtol, atol);
   }
-  if (Status st = checkComputable(actual.dtype(), "compareTensors"); !st)
-    return st.takeError();
+  FXKIT_TRY(checkComputable(actual.dtype(), "compareTensors"));
   const bool exact = !dtypeIsFloating(actual.dtype());
   constexpr double inf = std::numeric_limits<double>::infinity();
   TensorComparison r;

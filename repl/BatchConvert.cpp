@@ -2,6 +2,7 @@
 
 #include "exporters/Export.h"
 #include "repl/Cli.h"
+#include "repl/OutputFormats.h"
 
 #include "ir/FaultInjection.h"
 
@@ -23,34 +24,6 @@ namespace {
 
 bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-std::string_view formatExtension(GraphFormat format) {
-  switch (format) {
-  case GraphFormat::FxText:
-    return ".graph.txt";
-  case GraphFormat::FxPy:
-    return ".py";
-  case GraphFormat::Json:
-    return ".json";
-  case GraphFormat::InductorPy:
-    return ".py";
-  case GraphFormat::InductorIr:
-    return ".txt";
-  case GraphFormat::InductorCpp:
-    return ".py";
-  case GraphFormat::Dot:
-    return ".dot";
-  case GraphFormat::Svg:
-    return ".svg";
-  case GraphFormat::Png:
-    return ".png";
-  case GraphFormat::Pdf:
-    return ".pdf";
-  case GraphFormat::Pt2:
-    return ".pt2";
-  }
-  return ".txt";
 }
 
 /// Serializes everything written to stderr by the workers, so lines never interleave, and owns
@@ -154,21 +127,32 @@ private:
 
 } // namespace
 
-std::string batchOutputName(const std::string &input, GraphFormat to) {
+std::string batchOutputName(const std::string &input, const OutputFormat &to) {
+  // A graph format's first extension (outputFormatOffered(BatchConvert) formats have one).
+  const std::string extension(to.extensions.empty() ? ".txt" : to.extensions.front());
   std::string name = std::filesystem::path(input).filename().string();
   // Two-part suffixes first: `X.graph.txt` and `X.readable.py` both stand for graph X.
   for (std::string_view suffix : {".graph.txt", ".readable.py"}) {
     if (endsWith(name, suffix) && name.size() > suffix.size()) {
       name.resize(name.size() - suffix.size());
-      return name + std::string(formatExtension(to));
+      return name + extension;
     }
   }
   std::string stem = std::filesystem::path(name).stem().string();
-  return (stem.empty() ? name : stem) + std::string(formatExtension(to));
+  return (stem.empty() ? name : stem) + extension;
 }
 
 int runBatchConvert(const BatchConvertOptions &options) {
   namespace fs = std::filesystem;
+  if (!options.to) {
+    std::cerr << "fxkit: error: converting several inputs needs --to FMT\n";
+    return kExitBadInput;
+  }
+  auto requestFor = [](const std::string &output) {
+    OutputRequest request;
+    request.output = output;
+    return request;
+  };
   if (options.inputs.empty() || options.outputDir.empty() || options.outputDir == "-") {
     std::cerr << "fxkit: error: converting several inputs needs -o DIR (a folder)\n";
     return kExitBadInput;
@@ -183,7 +167,7 @@ int runBatchConvert(const BatchConvertOptions &options) {
   std::vector<std::string> outputs;
   std::map<std::string, std::string> seen;
   for (const auto &in : options.inputs) {
-    std::string out = (fs::path(options.outputDir) / batchOutputName(in, options.to)).string();
+    std::string out = (fs::path(options.outputDir) / batchOutputName(in, *options.to)).string();
     if (auto [it, inserted] = seen.emplace(out, in); !inserted) {
       std::cerr << "fxkit: error: '" << it->second << "' and '" << in
                 << "' would both be written to '" << out << "'\n";
@@ -205,8 +189,7 @@ int runBatchConvert(const BatchConvertOptions &options) {
   // other worker threads hold an allocator or loader lock leaves the child waiting on it
   // forever (seen under AddressSanitizer, whose allocator is not fork-safe), so rendered
   // pictures are converted by one thread.
-  if (options.to == GraphFormat::Svg || options.to == GraphFormat::Png ||
-      options.to == GraphFormat::Pdf)
+  if (options.to->picture && options.to->name != "dot")
     jobs = 1;
   Reporter reporter(options.inputs.size());
   std::atomic<size_t> next{0};
@@ -222,9 +205,11 @@ int runBatchConvert(const BatchConvertOptions &options) {
       auto graph = importGraphFile(in, options.from);
       if (!graph) {
         reporter.error(graph.error().str());
-      } else if (auto text = exportGraph(*graph, options.to, outputs[i]); !text) {
-        reporter.error(in + ": " + text.error().str());
-      } else if (Status st = writeFileAtomic(outputs[i], *text); !st) {
+      } else if (auto written = options.to->write(*graph, requestFor(outputs[i])); !written) {
+        reporter.error(in + ": " + written.error().str());
+      } else if (Status st =
+                     written->text ? writeFileAtomic(outputs[i], *written->text) : Status::ok();
+                 !st) {
         reporter.error(st.error().str());
       } else {
         ok = true;

@@ -1,29 +1,28 @@
 #include "repl/Cli.h"
 #include "repl/OpsCommand.h"
 
+#include "backends/Backend.h"
 #include "exporters/Export.h"
 #include "exporters/GraphSummary.h"
 #include "exporters/ProvenanceText.h"
 #include "exporters/wrapper/GraphRender.h"
-#include "exporters/wrapper/InductorFxIr.h"
-#include "exporters/wrapper/InductorModule.h"
 #include "importers/Import.h"
-#include "importers/InductorProvenance.h"
 #include "importers/inductor/InductorWrapper.h"
 #include "importers/inductor/WrapperAnalysis.h"
 #include "repl/BatchConvert.h"
 #include "repl/CompileCommand.h"
 #include "repl/FuseCommand.h"
+#include "repl/OutputFormats.h"
 #include "repl/PlanCommand.h"
 #include "repl/ReplShell.h"
 #include "repl/ReportCommand.h"
 #include "repl/RunCommand.h"
+#include "support/InductorProvenance.h"
+#include "transforms/Pass.h"
 
 #include <CLI/CLI.hpp>
 
-#ifdef FXKIT_HAVE_JSON
-#include <nlohmann/json.hpp>
-#endif
+#include "support/JsonWriter.h"
 
 #include <filesystem>
 #include <iostream>
@@ -40,90 +39,78 @@ int reportError(const Error &err) {
   return kExitBadInput;
 }
 
-std::optional<GraphFormat> formatOption(const std::string &name, const char *flag, int &status) {
+/// `--from NAME`: an input format; a picture's name is refused as one (it cannot be read back).
+std::optional<GraphFormat> formatOption(const std::string &name, int &status) {
   if (name.empty())
     return std::nullopt;
   auto f = parseGraphFormat(name);
   if (!f) {
-    std::cerr << "fxkit: error: unknown format '" << name << "' for " << flag
-              << (std::string(flag) == "--from"
-                      ? " (expected fx, fxpy, json, pt2, inductor-py, inductor-cpp or "
-                        "inductor-ir)\n"
-                      : " (expected fx, fxpy, json, pt2, dot, svg, png or pdf)\n");
+    if (auto picture = pictureInputError(name))
+      std::cerr << "fxkit: " << picture->str() << "\n";
+    else
+      std::cerr << "fxkit: error: unknown format '" << name << "' for --from (expected "
+                << inputFormatList() << ")\n";
     status = kExitBadInput;
   }
   return f;
 }
 
-/// `convert output_code.py --to fxir|fxir-code`: PyTorch's FX IR of an imported wrapper.
-int runConvertToFxIr(const std::string &input, const std::string &output, const std::string &from,
-                     bool code, const std::string &provenance) {
-  int status = kExitOk;
-  auto inFormat = formatOption(from, "--from", status);
-  if (status != kExitOk)
-    return status;
-  auto graph = importGraphFile(input, inFormat, true, provenance);
-  if (!graph)
-    return reportError(graph.error());
-  std::string added;
-  auto text = writeInductorFxIr(*graph, code, added);
-  if (!text)
-    return reportError(text.error());
-  if (Status st = writeFileAtomic(output, *text); !st)
-    return reportError(st.error());
-  if (!added.empty())
-    std::cerr << "fxkit: fxir: node kinds PyTorch's WrapperFxCodegen does not convert: " << added
+/// `--to NAME` of convert (`use`: one input or a batch); nullptr when unset.
+const OutputFormat *outputOption(const std::string &name, OutputUse use, int &status) {
+  if (name.empty())
+    return nullptr;
+  const OutputFormat *f = findOutputFormat(name);
+  if (!f || !outputFormatOffered(*f, OutputUse::Convert)) {
+    std::cerr << "fxkit: " << unknownOutputFormat(name, "--to", OutputUse::Convert).str() << "\n";
+    status = kExitBadInput;
+    return nullptr;
+  }
+  if (!outputFormatOffered(*f, use)) { // fxir, fxir-code: of one Inductor wrapper file
+    std::cerr << "fxkit: " << Error("--to " + name + " converts one wrapper file at a time").str()
               << "\n";
-  return kExitOk;
+    status = kExitBadInput;
+    return nullptr;
+  }
+  return f;
 }
 
 int runConvert(const std::string &input, const std::string &output, const std::string &from,
                const std::string &to, const RenderOptions &render, const std::string &provenance) {
-  if (to == "fxir" || to == "fxir-code")
-    return runConvertToFxIr(input, output, from, to == "fxir-code", provenance);
   int status = kExitOk;
-  auto inFormat = formatOption(from, "--from", status);
-  auto outFormat = formatOption(to, "--to", status);
+  auto inFormat = formatOption(from, status);
+  const OutputFormat *outFormat = outputOption(to, OutputUse::Convert, status);
   if (status != kExitOk)
     return status;
-  if (!outFormat)
-    outFormat = output == "-" ? GraphFormat::FxText : detectGraphFormat(output, {});
+  if (!outFormat) {
+    outFormat = output == "-" ? findOutputFormat("fx") : outputFormatForPath(output);
+    if (outFormat && !outputFormatOffered(*outFormat, OutputUse::Convert))
+      outFormat = nullptr;
+  }
   if (!outFormat)
     return reportError(Error("cannot tell the output format from '" + output + "': use --to"));
   auto graph = importGraphFile(input, inFormat, true, provenance);
   if (!graph)
     return reportError(graph.error());
-  auto picture = parseRenderFormat(graphFormatName(*outFormat));
-  // Inductor's program with Triton kernels: fxpy is a module that runs them, where every
-  // launch has an FX IR form; otherwise the wrapper graph, with a note saying why.
-  Expected<std::string> text = Error("no output");
-  if (picture) {
-    text = renderGraph(*graph, *picture, render);
-  } else if (*outFormat == GraphFormat::FxPy && inductorWrapperInfo(*graph)) {
-    text = writeInductorModule(*graph, std::filesystem::path(input).filename());
-    if (!text) {
-      std::cerr << "fxkit: note: no runnable module (" << text.error().message
-                << "); writing the wrapper graph as fxpy\n";
-      text = exportGraph(*graph, *outFormat, output);
-    }
-  } else {
-    text = exportGraph(*graph, *outFormat, output);
-  }
-  if (!text)
-    return reportError(text.error());
-  if (Status st = writeFileAtomic(output, *text); !st)
+  OutputRequest request;
+  request.output = output;
+  request.input = input;
+  request.render = render;
+  request.inductorModule = true;
+  if (Status st = writeOutput(*outFormat, *graph, request); !st)
     return reportError(st.error());
   return kExitOk;
 }
 
 int runBatch(const std::vector<std::string> &inputs, const std::string &output,
              const std::string &from, const std::string &to, unsigned jobs) {
-  if (to == "fxir" || to == "fxir-code")
-    return reportError(Error("--to " + to + " converts one wrapper file at a time"));
   int status = kExitOk;
   BatchConvertOptions options;
-  options.from = formatOption(from, "--from", status);
-  auto outFormat = formatOption(to, "--to", status);
+  if (const OutputFormat *f = findOutputFormat(to);
+      f && outputFormatOffered(*f, OutputUse::Convert) &&
+      !outputFormatOffered(*f, OutputUse::BatchConvert))
+    return reportError(Error("--to " + to + " converts one wrapper file at a time"));
+  options.from = formatOption(from, status);
+  const OutputFormat *outFormat = outputOption(to, OutputUse::BatchConvert, status);
   if (status != kExitOk)
     return status;
   // A folder has no extension to tell the format from.
@@ -133,7 +120,7 @@ int runBatch(const std::vector<std::string> &inputs, const std::string &output,
   }
   options.inputs = inputs;
   options.outputDir = output;
-  options.to = *outFormat;
+  options.to = outFormat;
   options.jobs = jobs;
   return runBatchConvert(options);
 }
@@ -141,7 +128,7 @@ int runBatch(const std::vector<std::string> &inputs, const std::string &output,
 int runInfo(const std::string &input, const std::string &from, bool json,
             const std::string &provenance) {
   int status = kExitOk;
-  auto inFormat = formatOption(from, "--from", status);
+  auto inFormat = formatOption(from, status);
   if (status != kExitOk)
     return status;
   auto graph = importGraphFile(input, inFormat, true, provenance);
@@ -163,72 +150,68 @@ int runInfo(const std::string &input, const std::string &from, bool json,
     std::cout << printProvenanceSection(*graph);
     return kExitOk;
   }
-#ifdef FXKIT_HAVE_JSON
-  nlohmann::ordered_json j;
+  JsonValue j;
   j["graph"] = input == "-" ? "<stdin>" : input;
   j["nodes"] = s.nodeCount;
   j["op_kinds"] = s.opKindCounts;
   auto values = [](const std::vector<GraphSummary::Value> &vs) {
-    nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+    JsonValue arr = JsonValue::array();
     for (const auto &v : vs)
-      arr.push_back({{"name", v.name}, {"type", v.type}});
+      arr.push_back(JsonValue::object({{"name", v.name}, {"type", v.type}}));
     return arr;
   };
   j["inputs"] = values(s.inputs);
   j["outputs"] = values(s.outputs);
   j["symbols"] = s.symbols;
-  nlohmann::ordered_json ops = nlohmann::ordered_json::array();
+  JsonValue ops = JsonValue::array();
   for (const auto &[target, count] : s.targetCounts)
-    ops.push_back({{"target", target}, {"count", count}});
+    ops.push_back(JsonValue::object({{"target", target}, {"count", count}}));
   j["ops"] = ops;
   if (wrapper) {
-    nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+    JsonValue kernels = JsonValue::array();
     for (const auto &k : wrapper->kernels)
-      kernels.push_back({{"name", k.name},
-                         {"kind", k.kind},
-                         {"launches", k.launches},
-                         {"fuses", k.sourceNodes},
-                         {"aten", k.atenOps}});
-    nlohmann::ordered_json storages = nlohmann::ordered_json::array();
+      kernels.push_back(JsonValue::object({{"name", k.name},
+                                           {"kind", k.kind},
+                                           {"launches", k.launches},
+                                           {"fuses", k.sourceNodes},
+                                           {"aten", k.atenOps}}));
+    JsonValue storages = JsonValue::array();
     for (const auto &st : wrapper->storages)
-      storages.push_back({{"name", st.name},
-                          {"type", st.type},
-                          {"bytes", st.bytes},
-                          {"reused_as", st.reusedAs},
-                          {"freed", st.freedAt.has_value()}});
-    nlohmann::ordered_json externs = nlohmann::ordered_json::array();
+      storages.push_back(JsonValue::object({{"name", st.name},
+                                            {"type", st.type},
+                                            {"bytes", st.bytes},
+                                            {"reused_as", st.reusedAs},
+                                            {"freed", st.freedAt.has_value()}}));
+    JsonValue externs = JsonValue::array();
     for (const auto &e : wrapper->externs)
-      externs.push_back({{"op", e.op}, {"out", e.outs}});
-    j["wrapper"] = {{"kernels", kernels},
-                    {"allocations", storages},
-                    {"frees", wrapper->frees},
-                    {"extern_calls", externs},
-                    {"peak_bytes", wrapper->peakBytes}};
+      externs.push_back(JsonValue::object({{"op", e.op}, {"out", e.outs}}));
+    j["wrapper"] = JsonValue::object({{"kernels", kernels},
+                                      {"allocations", storages},
+                                      {"frees", wrapper->frees},
+                                      {"extern_calls", externs},
+                                      {"peak_bytes", wrapper->peakBytes}});
   }
   if (const ProvenanceAttachResult *source = provenanceAttachResult(*graph);
       source || hasProvenance(*graph)) {
-    nlohmann::ordered_json p;
+    JsonValue p;
     if (source) {
       p["file"] = source->file;
       p["stage"] = provenanceStageName(source->stage);
       p["file_entries"] = source->fileEntries;
       p["unmatched_handles"] = source->unmatchedHandles;
     }
-    nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
+    JsonValue nodes = JsonValue::array();
     for (const Node *n : *graph)
       if (const NodeProvenance *np = n->provenance())
-        nodes.push_back({{"name", n->name()},
-                         {"kernels", np->kernels},
-                         {"post_grad", np->postGrad},
-                         {"pre_grad", np->preGrad}});
+        nodes.push_back(JsonValue::object({{"name", n->name()},
+                                           {"kernels", np->kernels},
+                                           {"post_grad", np->postGrad},
+                                           {"pre_grad", np->preGrad}}));
     p["nodes"] = nodes;
     j["provenance"] = p;
   }
   std::cout << j.dump(2) << "\n";
   return kExitOk;
-#else
-  return reportError(Error("--json needs a build with nlohmann-json"));
-#endif
 }
 
 /// The one definition of `--provenance`, given to every subcommand that reads a graph.
@@ -285,11 +268,10 @@ int runCliUnguarded(int argc, char **argv) {
       ->add_option("--jobs", convertJobs, "Several inputs: worker threads (default: one per core)")
       ->check(CLI::PositiveNumber);
   convert->add_option("--from", from,
-                      "Input format: fx, fxpy, json, pt2, inductor-py, inductor-ir (default: from "
-                      "name/content)");
+                      "Input format: " + inputFormatList() + " (default: from name/content)");
   convert->add_option("--to", to,
-                      "Output format: fx, fxpy, json, pt2, dot, svg, png, pdf; fxir, fxir-code of "
-                      "Inductor wrapper code (default: from output name)");
+                      "Output format: " + outputFormatHelp(OutputUse::Convert) +
+                          " (default: from the output name)");
   addProvenanceOption(convert, provenance);
   RenderOptions render;
   std::string collapse;
@@ -326,11 +308,7 @@ int runCliUnguarded(int argc, char **argv) {
   run->add_option("--sym", runOptions.symbols, "Symbol value for random inputs: s77=33")
       ->take_all();
   run->add_option("--seed", runOptions.seed, "Seed of the random inputs (default 0)");
-  run->add_option("--backend", runOptions.backend,
-                  "interp (reference interpreter, the default), loops (compiled loop program, "
-                  "interpreted), opencl (compiled kernels), llvm (the same kernels compiled by "
-                  "Clang for this CPU) or cpp-wrapper (the graph's C++ wrapper compiled in process "
-                  "and loaded; kept in the kernel cache, or --wrapper DIR)");
+  run->add_option("--backend", runOptions.backend, backendHelp());
   run->add_option("--wrapper", runOptions.wrapper,
                   "cpp-wrapper: the folder `fxkit compile G -o DIR --build` wrote (rebuilt "
                   "first if its sources changed or its object is corrupt); default: the graph's "
@@ -348,6 +326,9 @@ int runCliUnguarded(int argc, char **argv) {
                 "OpenCL: time kernels with device events (shown with --stats)");
 
   CLI::App *devices = app.add_subcommand("devices", "List OpenCL platforms and devices");
+  CLI::App *passes = app.add_subcommand(
+      "passes", "List the registered passes: the level each reads and writes (graph, loops, "
+                "kernels, plan, wrapper), pipelines' steps, options");
 
   OpsCommandOptions opsOptions;
   CLI::App *ops = app.add_subcommand(
@@ -378,7 +359,7 @@ int runCliUnguarded(int argc, char **argv) {
   CLI::App *compile =
       app.add_subcommand("compile", "Run compiler passes on a graph and write the result");
   compile->add_option("graph", compileOptions.graph, "Graph file (- for stdin)")->required();
-  compile->add_option("--from", compileOptions.from, "Input format: fx, fxpy, json");
+  compile->add_option("--from", compileOptions.from, "Input format: " + inputFormatList());
   addProvenanceOption(compile, compileOptions.provenance);
   compile->add_option("--passes", compileOptions.passes,
                       "Comma-separated passes (default lower,fuse,plan,wrapper)");
@@ -387,12 +368,10 @@ int runCliUnguarded(int argc, char **argv) {
                       "Output file (- for stdout); a folder for wrapper-cpp");
   compile->add_option("--name", compileOptions.name,
                       "wrapper-cpp: the program's name (namespace, files, CMake targets)");
-  compile->add_option(
-      "--to", compileOptions.to,
-      "Output format: fx, fxpy, json (the graph), wrapper-py, wrapper-cpp, fxir, "
-      "fxir-code, opencl, ptx (the compiled program; ptx writes a folder), dot, svg, png, "
-      "pdf (its picture), "
-      "timeline (the memory plan as SVG)");
+  compile->add_option("--to", compileOptions.to,
+                      "Output format: " + outputFormatHelp(OutputUse::Compile) +
+                          " (default: from the output "
+                          "name)");
   compile->add_option("--gpu-arch", compileOptions.gpuArch,
                       "ptx: the NVIDIA architecture (default sm_80)");
   compile->add_flag("--build", compileOptions.build,
@@ -436,6 +415,10 @@ int runCliUnguarded(int argc, char **argv) {
     return runRunCommand(runOptions);
   if (devices->parsed())
     return runDevicesCommand();
+  if (passes->parsed()) {
+    std::cout << describePasses();
+    return kExitOk;
+  }
   if (ops->parsed())
     return runOpsCommand(opsOptions);
   if (plan->parsed())

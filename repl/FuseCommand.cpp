@@ -3,11 +3,8 @@
 #include "importers/Import.h"
 #include "ir/ops/ShapeRules.h"
 #include "repl/Cli.h"
-#include "transforms/Decompose.h"
-#include "transforms/Fusion.h"
-#include "transforms/Lowering.h"
 #include "transforms/MemoryPlanning.h"
-#include "transforms/ShapeInference.h"
+#include "transforms/Pipeline.h"
 
 #include <iostream>
 
@@ -24,29 +21,23 @@ int runFuseCommand(const FuseCommandOptions &options) {
   auto graph = importGraphFile(options.graph, format, true, options.provenance);
   if (!graph)
     return fail(graph.error());
-  if (hasCompositeOps(*graph))
-    if (auto d = decomposeCompositeOps(*graph); !d)
-      return fail(d.error());
-  if (Status s = inferShapes(*graph); !s)
-    return fail(s.error());
-  auto program = lowerGraph(*graph);
-  if (!program)
-    return fail(program.error());
+  // Decomposed and typed in place, lowered and fused (and planned with --plan): the pipeline
+  // `run` compiles with, stopped where the inspection needs it.
+  PipelineSpec spec = options.plan ? PipelineSpec::toPlan() : PipelineSpec::toKernels();
+  if (options.noFusion)
+    spec.options.set("fusion", "false");
+  auto compiled = compile(*graph, spec);
+  if (!compiled)
+    return fail(compiled.error());
+  const CompilationState &state = *compiled->state;
+  const loop::LoopProgram *program = &*state.program;
+  const loop::FusedProgram *fused = &*state.fused;
   if (options.loops)
     std::cout << program->str();
-  FusionOptions fusionOptions;
-  fusionOptions.enable = !options.noFusion;
-  auto fused = fuseLoopProgram(*program, fusionOptions);
-  if (!fused)
-    return fail(fused.error());
   if (options.explain)
     std::cout << fused->explain(*program);
-  if (options.plan) {
-    auto plan = planMemory(*program, *fused);
-    if (!plan)
-      return fail(plan.error());
-    std::cout << describeMemoryPlan(*program, *fused, *plan);
-  }
+  if (options.plan)
+    std::cout << describeMemoryPlan(*program, *fused, *state.plan);
   size_t launches = 0, externs = 0;
   for (const loop::Kernel &k : fused->kernels)
     (k.isExtern ? externs : launches) += 1;

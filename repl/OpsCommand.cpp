@@ -5,9 +5,7 @@
 #include "ir/ops/OpCoverage.h"
 #include "repl/Cli.h"
 
-#ifdef FXKIT_HAVE_JSON
-#include <nlohmann/json.hpp>
-#endif
+#include "support/JsonWriter.h"
 
 #include <iostream>
 #include <sstream>
@@ -126,38 +124,37 @@ void printMarkdown(const std::vector<OpCoverage> &ops, const CoreSummary &s) {
               << openclPlacement(op) << " |\n";
 }
 
-#ifdef FXKIT_HAVE_JSON
 void printJson(const std::vector<OpCoverage> &ops, const CoreSummary &s) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  JsonValue list = JsonValue::array();
   for (const OpCoverage &op : ops) {
     CompiledForm f = op.compiled;
     bool compiled = f == CompiledForm::Loops || f == CompiledForm::Extern ||
                     f == CompiledForm::Inline || f == CompiledForm::Decomposed;
-    list.push_back({{"target", op.target},
-                    {"schema", op.schema},
-                    {"core", op.core},
-                    {"registered", op.category.has_value()},
-                    {"category", categoryName(op)},
-                    {"infer", op.infer},
-                    // A composite op runs in the interpreter as its decomposition.
-                    {"interp", op.kernel || f == CompiledForm::Decomposed},
-                    {"compiled", compiledFormName(f)},
-                    {"opencl", openclPlacement(op)},
-                    {"llvm", compiled},
-                    {"python", compiled}});
+    list.push_back(
+        JsonValue::object({{"target", op.target},
+                           {"schema", op.schema},
+                           {"core", op.core},
+                           {"registered", op.category.has_value()},
+                           {"category", categoryName(op)},
+                           {"infer", op.infer},
+                           // A composite op runs in the interpreter as its decomposition.
+                           {"interp", op.kernel || f == CompiledForm::Decomposed},
+                           {"compiled", compiledFormName(f)},
+                           {"opencl", openclPlacement(op)},
+                           {"llvm", compiled},
+                           {"python", compiled}}));
   }
-  nlohmann::ordered_json j;
-  j["core_aten"] = {{"total", s.total},
-                    {"registered", s.registered},
-                    {"infer", s.inferred},
-                    {"interp", s.kernels},
-                    {"loops", s.loops},
-                    {"extern", s.externs},
-                    {"extern_opencl_device", s.externsOnDevice}};
+  JsonValue j;
+  j["core_aten"] = JsonValue::object({{"total", s.total},
+                                      {"registered", s.registered},
+                                      {"infer", s.inferred},
+                                      {"interp", s.kernels},
+                                      {"loops", s.loops},
+                                      {"extern", s.externs},
+                                      {"extern_opencl_device", s.externsOnDevice}});
   j["ops"] = std::move(list);
   std::cout << j.dump(2) << "\n";
 }
-#endif
 
 } // namespace
 
@@ -168,13 +165,8 @@ int runOpsCommand(const OpsCommandOptions &options) {
   if (options.coreOnly)
     std::erase_if(ops, [](const OpCoverage &op) { return !op.core; });
   if (options.json) {
-#ifdef FXKIT_HAVE_JSON
     printJson(ops, summary);
     return kExitOk;
-#else
-    std::cerr << "fxkit: error: --json needs a build with nlohmann-json\n";
-    return kExitBadInput;
-#endif
   }
   if (options.markdown)
     printMarkdown(ops, summary);

@@ -5,19 +5,14 @@
 #include "exporters/MiniMallocCsvWriter.h"
 #include "importers/Import.h"
 #include "importers/MiniMallocCsv.h"
+#include "importers/inductor/InductorMeta.h"
 #include "importers/inductor/WrapperAnalysis.h"
 #include "repl/Cli.h"
 #include "transforms/ArenaPlanner.h"
 
 #include <CLI/CLI.hpp>
 
-#ifdef FXKIT_HAVE_JSON
-#include "importers/json/JsonSupport.h"
-#endif
-
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -49,29 +44,6 @@ std::vector<BufferLifetime> storageLifetimes(const WrapperAnalysis &a) {
     out.push_back({static_cast<int64_t>(i), lower, std::max(upper, lower + 1), s.bytes});
   }
   return out;
-}
-
-/// `compiled_peak_bytes` of the corpus's meta.json beside `wrapperPath`, when there is one.
-std::optional<int64_t> measuredPeak(const std::string &wrapperPath) {
-#ifdef FXKIT_HAVE_JSON
-  std::filesystem::path meta = std::filesystem::path(wrapperPath).parent_path() / "meta.json";
-  std::ifstream in(meta, std::ios::binary);
-  if (!in)
-    return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  // A broken or hostile meta.json only loses the comparison (depth-checked like every input).
-  auto parsed = json::parseJson(text.str(), meta.string());
-  if (!parsed)
-    return std::nullopt;
-  const json::Json &j = *parsed;
-  if (j.is_object() && j.contains("compiled_peak_bytes") &&
-      j["compiled_peak_bytes"].is_number_integer())
-    return j["compiled_peak_bytes"].get<int64_t>();
-#else
-  (void)wrapperPath;
-#endif
-  return std::nullopt;
 }
 
 } // namespace
@@ -178,7 +150,7 @@ int runPlanCommand(const PlanCommandOptions &options) {
     if (analysis->unknownSizes)
       cmp << "; " << analysis->unknownSizes
           << " allocation(s) of unknown size (fallback results) left out of both";
-    if (auto measured = measuredPeak(options.wrapper))
+    if (auto measured = inductorCompiledPeakBytes(options.wrapper))
       cmp << "; meta.json's compiled_peak_bytes (measured on the GPU, inputs included): "
           << *measured;
     std::cerr << cmp.str() << "\n";

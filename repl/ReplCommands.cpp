@@ -5,13 +5,15 @@
 #include "exporters/FxTextPrinter.h"
 #include "exporters/GraphSummary.h"
 #include "importers/Import.h"
-#include "importers/InductorProvenance.h"
 #include "ir/Verifier.h"
+#include "repl/OutputFormats.h"
 #include "repl/ReplCommandSupport.h"
 #include "repl/ReplInspect.h"
 #include "repl/ReplMatcher.h"
 #include "repl/ReplSession.h"
 #include "repl/RunCommand.h"
+#include "support/InductorProvenance.h"
+#include "transforms/CompilationState.h"
 #include "transforms/Pass.h"
 
 #include <algorithm>
@@ -315,8 +317,10 @@ Status cmdErase(ReplSession &s, const ReplWords &w) {
 }
 
 Status cmdPass(ReplSession &s, const ReplWords &w) {
-  if (w.size() < 2)
-    return Error("usage: " + std::string(commandNamed(w[0]).usage));
+  if (w.size() < 2) { // the list, as `fxkit passes` prints it
+    s.out() << describePasses();
+    return Status::ok();
+  }
   registerBuiltinPasses();
   // `pass dce,infer-shapes` as in `fxkit compile --passes` works too.
   std::vector<std::string> names;
@@ -379,27 +383,38 @@ Status cmdUndo(ReplSession &s, const ReplWords &w) {
   return Status::ok();
 }
 
+/// `export FORMAT [FILE]`, or `export FILE` with the format its extension names.
 Status cmdExport(ReplSession &s, const ReplWords &w) {
   if (Status a = arity(w, 1, 2); !a)
     return a;
   auto cur = s.current();
   if (!cur)
     return cur.takeError();
-  auto format = parseGraphFormat(w[1]);
-  if (!format)
-    return Error("unknown format '" + w[1] + "' (expected fx, fxpy, json, dot, svg, png or pdf)");
-  if (*format == GraphFormat::Pt2 && w.size() == 2)
+  const OutputFormat *format = findOutputFormat(w[1]);
+  std::string file = w.size() > 2 ? w[2] : std::string();
+  if (!format && w.size() == 2 && (format = outputFormatForPath(w[1])))
+    file = w[1];
+  if (!format || !outputFormatOffered(*format, OutputUse::Shell))
+    return unknownOutputFormat(w[1], "", OutputUse::Shell);
+  if (format->name == "pt2" && file.empty())
     return Error("pt2 archives are binary: give a file, e.g. export pt2 model.pt2");
-  auto text = exportGraph((*cur)->graph, *format, w.size() > 2 ? w[2] : std::string());
-  if (!text)
-    return text.takeError();
-  if (w.size() == 2) {
-    s.out() << *text << (text->ends_with('\n') ? "" : "\n");
-    return Status::ok();
+  OutputRequest request;
+  request.output = file.empty() ? "-" : file;
+  request.input = (*cur)->name;
+  request.compiled = compilationState((*cur)->graph) != nullptr;
+  auto written = format->write((*cur)->graph, request);
+  if (!written)
+    return written.takeError();
+  if (written->text && file.empty()) {
+    s.out() << *written->text << (written->text->ends_with('\n') ? "" : "\n");
+  } else if (written->text) {
+    if (Status st = writeFileAtomic(file, *written->text); !st)
+      return st;
   }
-  if (Status st = writeFileAtomic(w[2], *text); !st)
-    return st;
-  s.out() << "wrote " << w[2] << " (" << graphFormatName(*format) << ")\n";
+  if (!written->note.empty())
+    s.err() << written->note << "\n";
+  if (!file.empty())
+    s.out() << "wrote " << file << " (" << format->name << ")\n";
   return Status::ok();
 }
 
@@ -474,6 +489,11 @@ Status cmdQuit(ReplSession &s, const ReplWords &w) {
 
 const std::vector<ReplCommand> &replCommands() {
   using K = ReplArgKind;
+  // The formats come from the output-format table (repl/OutputFormats.h).
+  static const std::string exportDetails =
+      "Formats: " + outputFormatList(OutputUse::Shell) +
+      ".\nWithout FILE the text is printed here. 'export model.json' picks the format\n"
+      "from the extension. Pictures draw a compiled graph's kernels, as 'render' does.\n";
   static const std::vector<ReplCommand> commands = {
       {"load", "load FILE [as NAME] [--provenance MAP]",
        "Load a graph (fx, fxpy, json, inductor-py) and use it",
@@ -511,10 +531,12 @@ const std::vector<ReplCommand> &replCommands() {
       {"replace-uses", "replace-uses A B", "Make every user of A use B instead", "", K::Node,
        K::Node, cmdReplaceUses},
       {"erase", "erase NODE", "Erase a node that has no users", "", K::Node, K::None, cmdErase},
-      {"pass", "pass NAME...", "Run registered passes in order (see 'help pass')",
-       "Passes: dce, infer-shapes, lower, fuse, plan, wrapper, substitute-size-args, and any\n"
-       "other registered pass. The graph is verified after each. Ctrl-C stops between\n"
-       "passes and leaves the graph as it was.\n",
+      {"pass", "pass [NAME...]", "Run registered passes in order (see 'help pass')",
+       "Passes: dce, infer-shapes, decompose, lower, fuse, plan, wrapper, substitute-size-args,\n"
+       "and any other registered pass; 'pass' alone lists them all with the level each reads\n"
+       "and writes, the steps of pipelines (lower, fuse) and their options. The graph is\n"
+       "verified after each pass that rewrites it. Ctrl-C stops between passes and leaves\n"
+       "the graph as it was.\n",
        K::Pass, K::Pass, cmdPass},
       {"verify", "verify", "Check the graph's structure", "", K::None, K::None, cmdVerify},
       {"insert", "insert after|before NODE: LINE", "Insert one node written as FX text or Python",
@@ -565,8 +587,9 @@ const std::vector<ReplCommand> &replCommands() {
       {"render", "render [FILE.svg|.png|.pdf|.dot]", "Draw the graph (DOT text here without FILE)",
        "Writes the picture of 'fxkit convert --to svg|dot' to FILE (atomically).\n", K::File,
        K::None, replCmdRender},
-      {"export", "export FORMAT [FILE]", "Write the graph as fx, fxpy, json, dot, svg, png or pdf",
-       "", K::Format, K::File, cmdExport},
+      {"export", "export FORMAT [FILE] | export FILE",
+       "Write the graph (format by name or by FILE's extension)", exportDetails, K::Format, K::File,
+       cmdExport},
       {"run", "run [--backend B] [--seed N] [SYM=N...]", "Run the graph on seeded random inputs",
        "Prints the type of every output. Symbolic sizes of the inputs need a value: s77=33.\n"
        "Backends: interp (the reference interpreter, default), loops (the fused loop\n"

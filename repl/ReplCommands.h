@@ -23,7 +23,7 @@ enum class ReplArgKind {
   Command,
   Position, ///< `after` or `before`
   MetaKey,  ///< a node metadata key (set-meta)
-  Backend,  ///< interp, loops, opencl
+  Backend,  ///< a name of the backend registry (backends/Backend.h)
 };
 
 struct ReplCommand {

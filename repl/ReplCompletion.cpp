@@ -1,6 +1,8 @@
 #include "repl/ReplCompletion.h"
 
+#include "backends/Backend.h"
 #include "ir/ops/OpRegistry.h"
+#include "repl/OutputFormats.h"
 #include "repl/ReplCommands.h"
 #include "repl/ReplSession.h"
 #include "transforms/Pass.h"
@@ -118,8 +120,10 @@ std::vector<std::string> replCompletions(const ReplSession &session, std::string
       out.push_back(p.name);
     break;
   case ReplArgKind::Format:
-    for (std::string_view f : {"fx", "fxpy", "json", "dot", "svg"})
-      out.emplace_back(f);
+    for (std::string &name : outputFormatNames(OutputUse::Shell))
+      out.push_back(std::move(name));
+    if (word.find_first_of("./") != std::string_view::npos) // `export model.json`
+      addPaths(word, out);
     break;
   case ReplArgKind::Graph:
     for (const auto &g : session.graphs())
@@ -138,7 +142,8 @@ std::vector<std::string> replCompletions(const ReplSession &session, std::string
     out = {"val", "type", "python_type"};
     break;
   case ReplArgKind::Backend:
-    out = {"interp", "loops", "opencl"};
+    for (const auto &backend : backendRegistry())
+      out.push_back(backend->name());
     break;
   case ReplArgKind::None:
     break;

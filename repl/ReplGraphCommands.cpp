@@ -1,17 +1,16 @@
 // The REPL's commands beyond the basics: why, diff, insert, set-meta, replace-pattern, render,
 // bench (see their help texts in ReplCommands.cpp).
-#include "exporters/DotWriter.h"
+#include "backends/Backend.h"
 #include "exporters/Export.h"
 #include "exporters/GraphSummary.h"
 #include "exporters/ProvenanceText.h"
-#include "exporters/SvgRender.h"
-#include "exporters/wrapper/GraphRender.h"
 #include "importers/Import.h"
-#include "importers/InductorProvenance.h"
+#include "repl/OutputFormats.h"
 #include "repl/ReplCommandSupport.h"
 #include "repl/ReplInspect.h"
 #include "repl/ReplRewrite.h"
 #include "repl/RunCommand.h"
+#include "support/InductorProvenance.h"
 
 #include <algorithm>
 #include <charconv>
@@ -58,15 +57,6 @@ Expected<GraphRef> resolveGraphRef(const ReplSession &s, std::string_view ref) {
   return GraphRef{old, name + "@-" + std::to_string(back)};
 }
 
-/// The one place pictures are made: by format name (dot, svg; png when the exporters gain it).
-Expected<std::string> renderGraphPicture(const Graph &graph, std::string_view format) {
-  auto f = parseRenderFormat(format);
-  if (!f)
-    return Error("cannot render '" + std::string(format) +
-                 "' pictures (formats: svg, png, pdf, dot)");
-  return renderGraph(graph, *f, RenderOptions());
-}
-
 } // namespace
 
 Expected<ReplRunOptions> parseReplRunOptions(const ReplWords &w, size_t first, bool allowCount) {
@@ -93,10 +83,8 @@ Expected<ReplRunOptions> parseReplRunOptions(const ReplWords &w, size_t first, b
     else
       return bad(word);
   }
-  if (options.backend != "interp" && options.backend != "loops" && options.backend != "opencl" &&
-      options.backend != "llvm" && options.backend != "cpp-wrapper")
-    return Error("unknown backend '" + options.backend +
-                 "' (expected interp, loops, opencl, llvm or cpp-wrapper)");
+  if (auto found = findBackend(options.backend); !found)
+    return found.takeError();
   return options;
 }
 
@@ -222,30 +210,44 @@ Status replCmdReplacePattern(ReplSession &s, const ReplWords &w) {
   return Status::ok();
 }
 
+/// `render [FILE]`: the picture `export` writes (the output-format table's picture rows), its
+/// format named by FILE's extension; DOT text here without FILE.
 Status replCmdRender(ReplSession &s, const ReplWords &w) {
   if (Status a = replArity(w, 0, 1); !a)
     return a;
   auto cur = s.current();
   if (!cur)
     return cur.takeError();
+  OutputRequest request;
+  request.input = (*cur)->name;
   if (w.size() == 1) {
-    auto dot = renderGraphPicture((*cur)->graph, "dot");
+    auto dot = findOutputFormat("dot")->write((*cur)->graph, request);
     if (!dot)
       return dot.takeError();
-    s.out() << *dot;
+    s.out() << *dot->text;
     return Status::ok();
   }
   const std::string &file = w[1];
   size_t dot = file.find_last_of('.');
-  std::string format = dot == std::string::npos ? "" : file.substr(dot + 1);
-  if (format.empty())
-    return Error("render: '" + file + "' has no extension (.svg, .png, .pdf or .dot)");
-  auto picture = renderGraphPicture((*cur)->graph, format);
+  std::string extension = dot == std::string::npos ? "" : file.substr(dot + 1);
+  std::string pictures, extensions;
+  for (const std::string &name : outputFormatNames(OutputUse::Picture)) {
+    pictures += (pictures.empty() ? "" : ", ") + name;
+    extensions += (extensions.empty() ? "." : ", .") + name;
+  }
+  if (extension.empty())
+    return Error("render: '" + file + "' has no extension (" + extensions + ")");
+  const OutputFormat *format = outputFormatForPath(file);
+  if (!format || !format->picture)
+    return Error("cannot render '" + extension + "' pictures (formats: " + pictures + ")");
+  request.output = file;
+  auto picture = format->write((*cur)->graph, request);
   if (!picture)
     return picture.takeError();
-  if (Status st = writeFileAtomic(file, *picture); !st)
+  if (Status st = writeFileAtomic(file, *picture->text); !st)
     return st;
-  s.out() << "wrote " << file << " (" << format << ", " << (*cur)->graph.size() << " nodes)\n";
+  s.out() << "wrote " << file << " (" << format->name << ", " << (*cur)->graph.size()
+          << " nodes)\n";
   return Status::ok();
 }
 

@@ -1,10 +1,7 @@
 #include "repl/ReplInspect.h"
 
 #include "exporters/FxTextPrinter.h"
-#include "transforms/Decompose.h"
-#include "transforms/Fusion.h"
-#include "transforms/Lowering.h"
-#include "transforms/ShapeInference.h"
+#include "transforms/Pipeline.h"
 
 #include <set>
 #include <sstream>
@@ -63,19 +60,12 @@ Expected<KernelView> buildKernelView(const Graph &graph) {
   // Always from the graph as it is now: a `fuse` pass's recorded result may predate edits.
   KernelView view;
   Graph copy = graph.clone();
-  if (hasCompositeOps(copy))
-    if (auto d = decomposeCompositeOps(copy); !d)
-      return d.takeError();
-  if (Status s = inferShapes(copy); !s)
-    return s.takeError();
-  auto program = lowerGraph(copy);
-  if (!program)
-    return program.takeError();
-  auto fused = fuseLoopProgram(*program);
-  if (!fused)
-    return fused.takeError();
-  view.program = program.take();
-  view.fused = fused.take();
+  copy.attachments.clear();
+  auto compiled = compile(copy, PipelineSpec::toKernels());
+  if (!compiled)
+    return compiled.takeError();
+  view.program = std::move(*compiled->state->program);
+  view.fused = std::move(*compiled->state->fused);
   for (const loop::Kernel &k : view.fused.kernels)
     for (int32_t op : k.ops)
       for (const std::string &origin : view.program.ops[op].origins) {

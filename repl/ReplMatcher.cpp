@@ -1,8 +1,8 @@
 #include "repl/ReplMatcher.h"
 
 #include "exporters/GraphSummary.h"
-#include "importers/InductorProvenance.h"
 #include "ir/DType.h"
+#include "support/InductorProvenance.h"
 
 #include <charconv>
 

@@ -6,6 +6,7 @@
 #include "repl/ReplCompletion.h"
 #include "repl/ReplLexer.h"
 #include "repl/ReplSession.h"
+#include "support/LineEditor.h"
 
 #include <csignal>
 #include <cstdio>
@@ -16,11 +17,6 @@
 #include <string>
 #include <unistd.h>
 #include <vector>
-
-#ifdef FXKIT_HAVE_READLINE
-#include <readline/history.h>
-#include <readline/readline.h>
-#endif
 
 namespace fxkit {
 namespace {
@@ -45,94 +41,24 @@ std::string prompt(const ReplSession &session) {
   return cur ? "fxkit:" + (*cur)->name + "> " : std::string("fxkit> ");
 }
 
-#ifdef FXKIT_HAVE_READLINE
-
-/// The session completion draws node and graph names from (readline's callbacks take no
-/// context pointer).
-ReplSession *gSession = nullptr;
-std::vector<std::string> gCandidates;
-size_t gNextCandidate = 0;
-
-char *nextCandidate(const char *text, int state) {
-  if (state == 0)
-    gNextCandidate = 0;
-  size_t len = std::strlen(text);
-  while (gNextCandidate < gCandidates.size()) {
-    const std::string &c = gCandidates[gNextCandidate++];
-    if (c.compare(0, len, text) == 0)
-      return strdup(c.c_str());
+/// The REPL on a terminal, through the line editor: completion from the session, a history
+/// file, Ctrl-C dropping the line being typed.
+int lineEditorLoop(ReplSession &session) {
+  LineEditorHooks hooks;
+  hooks.prompt = [&session] { return prompt(session); };
+  hooks.complete = [&session](std::string_view before, std::string_view word) {
+    return replCompletions(session, before, word);
+  };
+  hooks.runLine = [&session](const std::string &line) { session.runLine(line); };
+  hooks.done = [&session] { return session.quitRequested(); };
+  hooks.interrupted = &ReplSession::interrupted;
+  hooks.historyPath = replHistoryPath();
+  if (Status s = runLineEditor(hooks); !s) {
+    std::cerr << "fxkit: " << s.error().str() << "\n";
+    return kExitBadInput;
   }
-  return nullptr;
-}
-
-char **complete(const char *text, int start, int) {
-  rl_attempted_completion_over = 1; // no readline file names: replCompletions lists paths
-  gCandidates = replCompletions(*gSession, std::string_view(rl_line_buffer, start), text);
-  // A folder is completed without a space after it, so that its entries can follow.
-  if (gCandidates.size() == 1 && gCandidates[0].ends_with('/'))
-    rl_completion_append_character = '\0';
-  return rl_completion_matches(text, nextCandidate);
-}
-
-/// Called by readline when a read is interrupted: Ctrl-C drops the line being typed and shows
-/// a fresh prompt, as shells do.
-int onReadlineSignal() {
-  if (ReplSession::interrupted) {
-    ReplSession::interrupted = 0;
-    rl_replace_line("", 0);
-    rl_crlf();
-    rl_on_new_line();
-    rl_redisplay();
-  }
-  return 0;
-}
-
-int readlineLoop(ReplSession &session) {
-  gSession = &session;
-  rl_readline_name = "fxkit";
-  rl_attempted_completion_function = complete;
-  // Our SIGINT handler, not readline's, so Ctrl-C during a command reaches the session too.
-  rl_catch_signals = 0;
-  rl_signal_event_hook = onReadlineSignal;
-  std::string history = replHistoryPath();
-  if (!history.empty())
-    read_history(history.c_str());
-  bool warned = false;
-  while (!session.quitRequested()) {
-    ReplSession::interrupted = 0;
-    char *raw = readline(prompt(session).c_str());
-    if (!raw) {
-      std::cout << "\n";
-      break;
-    }
-    std::string line(raw);
-    std::free(raw);
-    if (line.find_first_not_of(" \t") == std::string::npos)
-      continue;
-    add_history(line.c_str());
-    if (!history.empty()) {
-      // Appended line by line so that a crash or a second shell loses nothing. A history
-      // that cannot be written is worth one warning, never an error.
-      if (FILE *f = std::fopen(history.c_str(), "a"))
-        std::fclose(f);
-      int error = append_history(1, history.c_str());
-      if (error == 0)
-        history_truncate_file(history.c_str(), 2000);
-      else if (!warned) {
-        std::cerr << "fxkit: warning: cannot write the history file " << history << ": "
-                  << std::strerror(error) << " (set FXKIT_HISTORY to another file, or empty "
-                  << "to keep no history)\n";
-        warned = true;
-      }
-    }
-    ReplSession::interrupted = 0;
-    session.runLine(line);
-  }
-  gSession = nullptr;
   return kExitOk;
 }
-
-#endif // FXKIT_HAVE_READLINE
 
 int plainLoop(ReplSession &session, bool showPrompt) {
   std::string line;
@@ -179,10 +105,8 @@ bool isReplInvocation(int argc, char **argv) {
 
 int runInteractiveRepl(ReplSession &session) {
   bool terminal = isatty(STDIN_FILENO);
-#ifdef FXKIT_HAVE_READLINE
-  if (terminal)
-    return readlineLoop(session);
-#endif
+  if (terminal && lineEditorAvailable())
+    return lineEditorLoop(session);
   return plainLoop(session, terminal);
 }
 

@@ -4,6 +4,7 @@
 /// ones), optionally checks the outputs and writes them. `fxkit devices` lists OpenCL devices.
 
 #include "backends/interp/Interpreter.h"
+#include "backends/interp/RunIO.h" // bindProgramInputs, for the REPL
 
 #include <csignal>
 #include <cstdint>
@@ -39,23 +40,17 @@ struct RunCommandOptions {
   int repeat = 1;       ///< run this many times (a loaded program runs warm after the first)
 };
 
-/// For a graph read from a torch.export archive (importers/pt2/ExportedProgram.h): the values
-/// of all its placeholders, the user inputs from `inputs` and the parameters, buffers and
-/// constants from the archive's weights. `inputs` holds one value per user input, or one per
-/// placeholder (random inputs, whose weights are replaced). Other graphs get `inputs` back.
-Expected<std::vector<RuntimeValue>> bindProgramInputs(const Graph &graph,
-                                                      std::vector<RuntimeValue> inputs);
-
 /// Runs the command; returns the exit code (0 ok, 1 a checked output differs, 2 bad input).
 /// Prints one line per output to stdout and errors to stderr.
 int runRunCommand(const RunCommandOptions &options);
 
 /// A graph made ready to run many times on one backend (the REPL's `run` and `bench`): a copy
-/// of it, compiled once for `loops` and `opencl`, and loaded onto the device once for `opencl`.
+/// of it, compiled once where the backend needs the program, prepared on the backend once.
 class PreparedRun {
 public:
-  /// `backend`: interp, loops or opencl; `device`: as `--device` (empty: the default). When
-  /// `interrupt` becomes non-zero, a run of interp or loops stops with "interrupted".
+  /// `backend`: a name of the backend registry (backends/Backend.h); `device`: as `--device`
+  /// (empty: the default). When `interrupt` becomes non-zero, a run of interp or loops stops
+  /// with "interrupted".
   static Expected<std::unique_ptr<PreparedRun>>
   prepare(const Graph &graph, const std::string &backend, const std::string &device = "",
           const volatile std::sig_atomic_t *interrupt = nullptr);

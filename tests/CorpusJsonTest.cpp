@@ -3,7 +3,7 @@
 /// and round-trip the result through fxkit's JSON format.
 
 #include "exporters/json/FxkitJsonWriter.h"
-#include "importers/PyLexer.h"
+#include "support/PyLexer.h"
 #include "importers/json/FxkitJsonReader.h"
 #include "importers/json/NodesJson.h"
 #include "ir/Verifier.h"

@@ -1,5 +1,5 @@
 #include "exporters/DotWriter.h"
-#include "exporters/SvgRender.h"
+#include "exporters/GraphvizRender.h"
 #include "importers/FxTextParser.h"
 #include "importers/Import.h"
 
@@ -107,8 +107,8 @@ TEST(DotWriter, CorpusReference) {
 /// With libgvc the picture is an SVG document; without it, a clear error.
 TEST(SvgRender, SmallGraph) {
   Graph graph = smallGraph();
-  auto svg = renderSvg(graph);
-  if (!haveSvgRenderer()) {
+  auto svg = renderDot(writeDot(graph), RenderFormat::Svg);
+  if (!haveGraphviz()) {
     ASSERT_FALSE(svg);
     EXPECT_NE(svg.error().str().find("libgvc"), std::string::npos);
     return;

@@ -78,6 +78,14 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
   __global const float *in_ptr0 = (__global const float *)(in_ptr0_base + in_ptr0_offset);
   __global float *out_ptr0 = (__global float *)(out_ptr0_base + out_ptr0_offset);
   const int lid = get_local_id(0);
+  // Cascade summation (ATen's cascade_sum): fx_cb points per lane in a block, fx_cb
+  // blocks in a group, at least 256, at least a lane's points' cube root.
+  long fx_cb = 256;
+  while (fx_cb * fx_cb * fx_cb < (rnumel + fx_L - 1) / fx_L)
+    fx_cb <<= 1;
+  const long fx_cbl = fx_cb * fx_L, fx_cgl = fx_cb * fx_cb * fx_L;
+  const fx_index_t fx_cbs = (fx_index_t)(rnumel < fx_cbl ? rnumel : fx_cbl);
+  const fx_index_t fx_cgs = (fx_index_t)(rnumel < fx_cgl ? rnumel : fx_cgl);
   const int lane = lid & (fx_L - 1);
   const int slot = lid / fx_L;
   // Persistent form: each lane holds up to 1 of its row's points in registers.
@@ -96,6 +104,7 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
         fx_aligned16(out_ptr0 + (16*x0));
     float acc0_max = -INFINITY, acc0_sum = 0;
     if (fx_persistent) {
+      float acc0_b_max = -INFINITY, acc0_b_sum = 0;
       #pragma unroll
       for (int fx_k = 0; fx_k < 1; ++fx_k) {
         const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;
@@ -106,78 +115,121 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
           {
             const float fx_v = tmp0;
             if (isnan(fx_v)) {
-              acc0_max = fx_v;
-              acc0_sum = fx_v;
-            } else if (fx_v > acc0_max) {
-              acc0_sum = acc0_sum * exp(acc0_max - fx_v) + 1;
-              acc0_max = fx_v;
+              acc0_b_max = fx_v;
+              acc0_b_sum = fx_v;
+            } else if (fx_v > acc0_b_max) {
+              acc0_b_sum = acc0_b_sum * exp(acc0_b_max - fx_v) + 1;
+              acc0_b_max = fx_v;
             } else {
-              acc0_sum = acc0_sum + (fx_v == acc0_max ? 1 : exp(fx_v - acc0_max));
+              acc0_b_sum = acc0_b_sum + (fx_v == acc0_b_max ? 1 : exp(fx_v - acc0_b_max));
             }
           }
         }
       }
+      {
+        const float fx_mm = fx_maximum_f(acc0_max, acc0_b_max);
+        acc0_sum = (acc0_max == fx_mm ? acc0_sum : acc0_sum * exp(acc0_max - fx_mm)) + (acc0_b_max == fx_mm ? acc0_b_sum : acc0_b_sum * exp(acc0_b_max - fx_mm));
+        acc0_max = fx_mm;
+      }
     } else if (fx_vec) {
-      for (fx_index_t rbase = (fx_index_t)lane * 4; rbase < rnumel; rbase += (fx_index_t)fx_L * 4) {
-        const float4 fx_vl0 = *(__global const float4 *)(in_ptr0 + (16*x0) + rbase); // in_ptr0[r0 + 16*x0]
-        float fx_w0_0, fx_w0_1, fx_w0_2, fx_w0_3;
-        {
-          const fx_index_t rindex = rbase + 0;
-          const fx_index_t r0 = rindex;
-          // amax sum
-          const float tmp0 = fx_vl0.s0;
-          fx_w0_0 = tmp0;
-        }
-        {
-          const fx_index_t rindex = rbase + 1;
-          const fx_index_t r0 = rindex;
-          // amax sum
-          const float tmp0 = fx_vl0.s1;
-          fx_w0_1 = tmp0;
-        }
-        {
-          const fx_index_t rindex = rbase + 2;
-          const fx_index_t r0 = rindex;
-          // amax sum
-          const float tmp0 = fx_vl0.s2;
-          fx_w0_2 = tmp0;
-        }
-        {
-          const fx_index_t rindex = rbase + 3;
-          const fx_index_t r0 = rindex;
-          // amax sum
-          const float tmp0 = fx_vl0.s3;
-          fx_w0_3 = tmp0;
-        }
-        {
-          // The 4 points at once: one rescale for their maximum.
-          const float fx_bm = fx_maximum_f(fx_maximum_f(fx_w0_0, fx_w0_1), fx_maximum_f(fx_w0_2, fx_w0_3));
-          if (isnan(fx_bm)) {
-            acc0_max = fx_bm;
-            acc0_sum = fx_bm;
-          } else if (fx_bm > acc0_max) {
-            acc0_sum = acc0_sum * exp(acc0_max - fx_bm);
-            acc0_max = fx_bm;
+      // Cascade summation: blocks of fx_cb points per lane, groups of fx_cb blocks.
+      for (fx_index_t fx_cg = (fx_index_t)lane * 4, fx_cge; fx_cg < rnumel; fx_cg = fx_cge) {
+        fx_cge = rnumel - fx_cg > fx_cgs ? fx_cg + fx_cgs : rnumel;
+        float acc0_g_max = -INFINITY, acc0_g_sum = 0;
+        for (fx_index_t fx_cb0 = fx_cg, fx_cbe; fx_cb0 < fx_cge; fx_cb0 = fx_cbe) {
+          fx_cbe = fx_cge - fx_cb0 > fx_cbs ? fx_cb0 + fx_cbs : fx_cge;
+          float acc0_b_max = -INFINITY, acc0_b_sum = 0;
+          for (fx_index_t rbase = fx_cb0; rbase < fx_cbe; rbase += (fx_index_t)fx_L * 4) {
+            const float4 fx_vl0 = *(__global const float4 *)(in_ptr0 + (16*x0) + rbase); // in_ptr0[r0 + 16*x0]
+            float fx_w0_0, fx_w0_1, fx_w0_2, fx_w0_3;
+            {
+              const fx_index_t rindex = rbase + 0;
+              const fx_index_t r0 = rindex;
+              // amax sum
+              const float tmp0 = fx_vl0.s0;
+              fx_w0_0 = tmp0;
+            }
+            {
+              const fx_index_t rindex = rbase + 1;
+              const fx_index_t r0 = rindex;
+              // amax sum
+              const float tmp0 = fx_vl0.s1;
+              fx_w0_1 = tmp0;
+            }
+            {
+              const fx_index_t rindex = rbase + 2;
+              const fx_index_t r0 = rindex;
+              // amax sum
+              const float tmp0 = fx_vl0.s2;
+              fx_w0_2 = tmp0;
+            }
+            {
+              const fx_index_t rindex = rbase + 3;
+              const fx_index_t r0 = rindex;
+              // amax sum
+              const float tmp0 = fx_vl0.s3;
+              fx_w0_3 = tmp0;
+            }
+            {
+              // The 4 points at once: one rescale for their maximum.
+              const float fx_bm = fx_maximum_f(fx_maximum_f(fx_w0_0, fx_w0_1), fx_maximum_f(fx_w0_2, fx_w0_3));
+              if (isnan(fx_bm)) {
+                acc0_b_max = fx_bm;
+                acc0_b_sum = fx_bm;
+              } else if (fx_bm > acc0_b_max) {
+                acc0_b_sum = acc0_b_sum * exp(acc0_b_max - fx_bm);
+                acc0_b_max = fx_bm;
+              }
+              acc0_b_sum = acc0_b_sum + (fx_w0_0 == acc0_b_max ? 1 : exp(fx_w0_0 - acc0_b_max)) + (fx_w0_1 == acc0_b_max ? 1 : exp(fx_w0_1 - acc0_b_max)) + (fx_w0_2 == acc0_b_max ? 1 : exp(fx_w0_2 - acc0_b_max)) + (fx_w0_3 == acc0_b_max ? 1 : exp(fx_w0_3 - acc0_b_max));
+            }
           }
-          acc0_sum = acc0_sum + (fx_w0_0 == acc0_max ? 1 : exp(fx_w0_0 - acc0_max)) + (fx_w0_1 == acc0_max ? 1 : exp(fx_w0_1 - acc0_max)) + (fx_w0_2 == acc0_max ? 1 : exp(fx_w0_2 - acc0_max)) + (fx_w0_3 == acc0_max ? 1 : exp(fx_w0_3 - acc0_max));
+          {
+            const float fx_mm = fx_maximum_f(acc0_g_max, acc0_b_max);
+            acc0_g_sum = (acc0_g_max == fx_mm ? acc0_g_sum : acc0_g_sum * exp(acc0_g_max - fx_mm)) + (acc0_b_max == fx_mm ? acc0_b_sum : acc0_b_sum * exp(acc0_b_max - fx_mm));
+            acc0_g_max = fx_mm;
+          }
+        }
+        {
+          const float fx_mm = fx_maximum_f(acc0_max, acc0_g_max);
+          acc0_sum = (acc0_max == fx_mm ? acc0_sum : acc0_sum * exp(acc0_max - fx_mm)) + (acc0_g_max == fx_mm ? acc0_g_sum : acc0_g_sum * exp(acc0_g_max - fx_mm));
+          acc0_max = fx_mm;
         }
       }
     } else {
-      for (fx_index_t rindex = lane; rindex < rnumel; rindex += fx_L) {
-        const fx_index_t r0 = rindex;
-        // amax sum
-        const float tmp0 = in_ptr0[r0 + 16*x0];
-        {
-          const float fx_v = tmp0;
-          if (isnan(fx_v)) {
-            acc0_max = fx_v;
-            acc0_sum = fx_v;
-          } else if (fx_v > acc0_max) {
-            acc0_sum = acc0_sum * exp(acc0_max - fx_v) + 1;
-            acc0_max = fx_v;
-          } else {
-            acc0_sum = acc0_sum + (fx_v == acc0_max ? 1 : exp(fx_v - acc0_max));
+      // Cascade summation: blocks of fx_cb points per lane, groups of fx_cb blocks.
+      for (fx_index_t fx_cg = lane, fx_cge; fx_cg < rnumel; fx_cg = fx_cge) {
+        fx_cge = rnumel - fx_cg > fx_cgs ? fx_cg + fx_cgs : rnumel;
+        float acc0_g_max = -INFINITY, acc0_g_sum = 0;
+        for (fx_index_t fx_cb0 = fx_cg, fx_cbe; fx_cb0 < fx_cge; fx_cb0 = fx_cbe) {
+          fx_cbe = fx_cge - fx_cb0 > fx_cbs ? fx_cb0 + fx_cbs : fx_cge;
+          float acc0_b_max = -INFINITY, acc0_b_sum = 0;
+          for (fx_index_t rindex = fx_cb0; rindex < fx_cbe; rindex += fx_L) {
+            const fx_index_t r0 = rindex;
+            // amax sum
+            const float tmp0 = in_ptr0[r0 + 16*x0];
+            {
+              const float fx_v = tmp0;
+              if (isnan(fx_v)) {
+                acc0_b_max = fx_v;
+                acc0_b_sum = fx_v;
+              } else if (fx_v > acc0_b_max) {
+                acc0_b_sum = acc0_b_sum * exp(acc0_b_max - fx_v) + 1;
+                acc0_b_max = fx_v;
+              } else {
+                acc0_b_sum = acc0_b_sum + (fx_v == acc0_b_max ? 1 : exp(fx_v - acc0_b_max));
+              }
+            }
           }
+          {
+            const float fx_mm = fx_maximum_f(acc0_g_max, acc0_b_max);
+            acc0_g_sum = (acc0_g_max == fx_mm ? acc0_g_sum : acc0_g_sum * exp(acc0_g_max - fx_mm)) + (acc0_b_max == fx_mm ? acc0_b_sum : acc0_b_sum * exp(acc0_b_max - fx_mm));
+            acc0_g_max = fx_mm;
+          }
+        }
+        {
+          const float fx_mm = fx_maximum_f(acc0_max, acc0_g_max);
+          acc0_sum = (acc0_max == fx_mm ? acc0_sum : acc0_sum * exp(acc0_max - fx_mm)) + (acc0_g_max == fx_mm ? acc0_g_sum : acc0_g_sum * exp(acc0_g_max - fx_mm));
+          acc0_max = fx_mm;
         }
       }
     }

@@ -7,7 +7,7 @@
 #include "exporters/ProvenanceText.h"
 #include "exporters/json/FxkitJsonWriter.h"
 #include "importers/Import.h"
-#include "importers/InductorProvenance.h"
+#include "support/InductorProvenance.h"
 #include "importers/json/FxkitJsonReader.h"
 
 #include <gtest/gtest.h>

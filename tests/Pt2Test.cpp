@@ -8,9 +8,9 @@
 #include "exporters/pt2/Pt2Writer.h"
 #include "importers/FxTextParser.h"
 #include "importers/Import.h"
-#include "importers/pt2/ExportedProgram.h"
 #include "importers/pt2/Pt2Reader.h"
-#include "importers/pt2/Zip.h"
+#include "support/pt2/ExportedProgram.h"
+#include "support/pt2/Zip.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -2,6 +2,7 @@
 /// - cascade summation (backends/opencl/codegen, kCascadeBlock): a float sum over a long row is
 ///   not one serial accumulator, so 2^25 ones sum to 2^25 (a serial float32 sum stops at
 ///   2^24) and mean(x * x) of 2^24 N(0, 1) points is within 1e-5 of its float64 value;
+/// - the same for the running sums of online softmax and logsumexp, and for float cumsum;
 /// - the Welford merge (welfordCombine) is exact for empty and constant blocks: a constant row
 ///   of 2e19 (whose squared distance to an empty lane's mean 0 overflows float32) has variance
 ///   0, and layer norm of inputs scaled by 1e20 is finite.
@@ -267,4 +268,50 @@ TEST(ReductionAccuracy, LayerNormOfHugeInputsIsFinite) {
     EXPECT_EQ(flat(r.outputs.at(0)), bias);
     EXPECT_EQ(flat(r.outputs.at(2)), std::vector<double>(rows, 0.0));
   }
+}
+
+TEST(ReductionAccuracy, SoftmaxAndLogSumExpOfALongRowAreExact) {
+  // A row of 2^25 zeros: the running sum of exp(x - max) of an online softmax is 2^25 ones, which
+  // a serial float32 accumulator stops at 2^24 (logsumexp log(2^24), softmax values 2^-24 that
+  // sum to 2). In cascade it is 2^25: logsumexp = 25 log 2, and the softmax sums to 1.
+  auto results = runEverywhere(R"(graph():
+    %a : [num_users=1] = placeholder[target=a]
+    %e : [num_users=2] = call_function[target=torch.ops.aten.expand.default](args = (%a, [1, 33554432]), kwargs = {})
+    %l : [num_users=1] = call_function[target=torch.ops.aten.logsumexp.default](args = (%e, [1]), kwargs = {})
+    %s : [num_users=1] = call_function[target=torch.ops.aten._softmax.default](args = (%e, 1, False), kwargs = {})
+    %t : [num_users=1] = call_function[target=torch.ops.aten.sum.default](args = (%s,), kwargs = {})
+    return (l, t)
+)",
+                               {fromValues({1, 1}, {0})}, /*tunedOpenCL=*/false);
+  ASSERT_GE(results.size(), 2u);
+  forEachBackend(results, 0, [](const std::string &, const std::vector<double> &v) {
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_NEAR(v[0], 25 * std::log(2.0), 1e-5);
+  });
+  forEachBackend(results, 1, [](const std::string &, const std::vector<double> &v) {
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_NEAR(v[0], 1.0, 1e-5);
+  });
+}
+
+TEST(ReductionAccuracy, CumsumOfALongRowIsExact) {
+  // cumsum of 2^25 ones: a serial float32 prefix stops at 2^24; in cascade (blocks, groups, the
+  // running total) every prefix is exact. The last value and one past 2^24 (even: float32 has
+  // no odd integers there) are compared.
+  auto results = runEverywhere(R"(graph():
+    %a : [num_users=1] = placeholder[target=a]
+    %e : [num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%a, [33554432]), kwargs = {})
+    %c : [num_users=2] = call_function[target=torch.ops.aten.cumsum.default](args = (%e, 0), kwargs = {})
+    %last : [num_users=1] = call_function[target=torch.ops.aten.select.int](args = (%c, 0, -1), kwargs = {})
+    %mid : [num_users=1] = call_function[target=torch.ops.aten.select.int](args = (%c, 0, 16777221), kwargs = {})
+    return (last, mid)
+)",
+                               {fromValues({1}, {1})}, /*tunedOpenCL=*/false);
+  ASSERT_GE(results.size(), 2u);
+  forEachBackend(results, 0, [](const std::string &, const std::vector<double> &v) {
+    EXPECT_EQ(v, std::vector<double>{33554432});
+  });
+  forEachBackend(results, 1, [](const std::string &, const std::vector<double> &v) {
+    EXPECT_EQ(v, std::vector<double>{16777222});
+  });
 }

@@ -345,7 +345,7 @@ TEST(GraphvizRender, PngAndPdfAreRenderedInProcess) {
 TEST(GraphvizRender, BadDotIsAnErrorWithGraphvizsMessage) {
   if (!haveGraphviz())
     GTEST_SKIP() << "built without libgvc";
-  auto bytes = renderDot("digraph { a -> }", ImageFormat::Svg);
+  auto bytes = renderDot("digraph { a -> }", RenderFormat::Svg);
   ASSERT_FALSE(bytes);
   EXPECT_NE(bytes.error().str().find("graphviz"), std::string::npos);
 }
@@ -367,7 +367,7 @@ TEST(GraphvizRender, ClusteredGraphWithEdgeLabelsRendersRepeatedly) {
     dot += "  " + std::string(edge) + " [label=x];\n";
   dot += "}\n";
   for (int round = 0; round < 2; ++round) {
-    auto svg = renderDot(dot, ImageFormat::Svg);
+    auto svg = renderDot(dot, RenderFormat::Svg);
     ASSERT_TRUE(svg) << svg.error().str();
     EXPECT_NE(svg->find("<title>op4</title>"), std::string::npos);
     EXPECT_NE(svg->find("<title>cluster_k3</title>"), std::string::npos);

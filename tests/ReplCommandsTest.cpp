@@ -324,7 +324,7 @@ TEST_F(ReplCommands, RenderWritesPictures) {
   EXPECT_EQ(written.str(), dot);
   std::filesystem::remove(file);
   run("render " + ::testing::TempDir() + "x.gif");
-  EXPECT_EQ(lastErr, "error: cannot render 'gif' pictures (formats: svg, png, pdf, dot)\n");
+  EXPECT_EQ(lastErr, "error: cannot render 'gif' pictures (formats: dot, svg, png, pdf)\n");
 }
 
 TEST_F(ReplCommands, BenchPrintsMinAndMedian) {
@@ -421,8 +421,8 @@ TEST_F(ReplCommands, CompletionCandidates) {
             "torch.ops.aten.relu.default");
   EXPECT_EQ(complete("insert after add: r = aten.relu.default(", "mu"), "mul");
   EXPECT_EQ(complete("pass ", "d"), "dce decompose");
-  EXPECT_EQ(complete("bench 3 --backend ", ""), "interp loops opencl");
-  EXPECT_EQ(complete("export ", "fx"), "fx fxpy");
+  EXPECT_EQ(complete("bench 3 --backend ", ""), "cpp-wrapper interp llvm loops opencl");
+  EXPECT_EQ(complete("export ", "fx"), "fx fxir fxir-code fxpy"); // the output-format table
   EXPECT_EQ(complete("use ", ""), "g");
   EXPECT_EQ(complete("find ", "ker"), "kernel=");
   EXPECT_EQ(complete("find users>1 ", "op=aten.relu."), "op=aten.relu.default");

@@ -235,7 +235,8 @@ TEST_F(Repl, ExportAndLoad) {
   EXPECT_EQ(run("list"), "  g: 8 nodes\n* h: 8 nodes (" + path + ")\n");
   run("export gif");
   EXPECT_EQ(lastErr,
-            "error: unknown format 'gif' (expected fx, fxpy, json, dot, svg, png or pdf)\n");
+            "error: unknown format 'gif' (expected fx, fxpy, json, pt2, dot, svg, png, pdf, fxir, "
+            "fxir-code, wrapper-py, opencl or timeline)\n");
   run("load /nonexistent/x.graph.txt");
   EXPECT_FALSE(lastOk);
   EXPECT_NE(lastErr.find("/nonexistent/x.graph.txt"), std::string::npos) << lastErr;

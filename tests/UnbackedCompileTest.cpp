@@ -73,8 +73,9 @@ std::vector<RuntimeValue> expectBackendsAgree(const std::string &text,
     for (const auto &[symbol, value] : symbols) {
       auto found = result.bindings.find(symbol);
       EXPECT_TRUE(found != result.bindings.end()) << symbol << " not bound";
-      if (found != result.bindings.end())
+      if (found != result.bindings.end()) {
         EXPECT_EQ(found->second, value) << symbol;
+      }
     }
   }
   // The differential checker (the OpInfo samples' and fuzzers' oracle). Not the text formats:

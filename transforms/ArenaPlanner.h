@@ -8,7 +8,7 @@
 /// (bottom-up) solutions with MiniMalloc's pruning rules; see ArenaPlanner.cpp.
 
 #include "ir/Error.h"
-#include "transforms/BufferLifetime.h"
+#include "ir/BufferLifetime.h"
 
 #include <cstdint>
 #include <optional>

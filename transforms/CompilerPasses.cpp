@@ -30,7 +30,7 @@ void store(Graph &graph, std::shared_ptr<CompilationState> state) {
   graph.attachments[kCompilationStateKey] = std::move(state);
 }
 
-PassResult lowerPass(Graph &graph) {
+PassResult lowerOpsPass(Graph &graph) {
   if (CompilationState *s = compilationState(graph); s && s->program)
     return Error("the graph is already lowered");
   bool typed = true;
@@ -51,7 +51,7 @@ PassResult lowerPass(Graph &graph) {
     if (Status s = inferShapes(*source); !s)
       return s.takeError();
   }
-  auto program = lowerGraph(source ? *source : graph);
+  auto program = lowerGraphOps(source ? *source : graph);
   if (!program)
     return program.takeError();
   auto state = nextState(graph);
@@ -61,25 +61,63 @@ PassResult lowerPass(Graph &graph) {
   return true;
 }
 
-PassResult fusePass(Graph &graph) {
+/// A pass that rewrites the loop program in place (before fusion: kernels index its ops).
+PassResult loopProgramPass(Graph &graph, const char *name, bool (*rewrite)(loop::LoopProgram &)) {
+  CompilationState *s = compilationState(graph);
+  if (!s || !s->program)
+    return Error(std::string(name) + " needs a lowered graph: run 'lower' first");
+  if (s->fused)
+    return Error(std::string(name) + " rewrites the loop program: run it before 'fuse'");
+  auto state = nextState(graph);
+  bool changed = rewrite(*state->program);
+  store(graph, std::move(state));
+  return changed;
+}
+
+PassResult fuseKernelsPass(Graph &graph, const PassOptions &options) {
   CompilationState *s = compilationState(graph);
   if (!s || !s->program)
     return Error("fuse needs a lowered graph: run 'lower' first");
-  auto fused = fuseLoopProgram(*s->program);
+  FusionOptions fusion;
+  auto enable = options.flag("fusion", fusion.enable);
+  if (!enable)
+    return enable.takeError();
+  fusion.enable = *enable;
+  auto fused = fuseLoopProgram(*s->program, fusion);
   if (!fused)
     return fused.takeError();
-  hoistSizeArgs(*s->program, *fused);
   auto state = nextState(graph);
   state->fused = fused.take();
   store(graph, std::move(state));
   return true;
 }
 
-PassResult planPass(Graph &graph) {
+PassResult hoistSizeArgsPass(Graph &graph) {
+  CompilationState *s = compilationState(graph);
+  if (!s || !s->fused)
+    return Error("hoist-size-args needs kernels: run 'lower' and 'fuse' first");
+  auto state = nextState(graph);
+  bool changed = hoistSizeArgs(*state->program, *state->fused);
+  store(graph, std::move(state));
+  return changed;
+}
+
+PassResult planPass(Graph &graph, const PassOptions &options) {
   CompilationState *s = compilationState(graph);
   if (!s || !s->fused)
     return Error("plan needs kernels: run 'lower' and 'fuse' first");
-  auto plan = planMemory(*s->program, *s->fused);
+  MemoryPlanOptions planOptions;
+  auto alignment = options.integer("alignment", planOptions.alignment);
+  if (!alignment)
+    return alignment.takeError();
+  if (*alignment < 1)
+    return Error("pass option 'alignment': expected a positive number of bytes");
+  planOptions.alignment = *alignment;
+  auto limit = options.number("plan-time-limit", planOptions.timeLimitSeconds);
+  if (!limit)
+    return limit.takeError();
+  planOptions.timeLimitSeconds = *limit;
+  auto plan = planMemory(*s->program, *s->fused, planOptions);
   if (!plan)
     return plan.takeError();
   auto state = nextState(graph);
@@ -123,23 +161,54 @@ PassResult wrapperPass(Graph &graph) {
 } // namespace
 
 void registerCompilerPasses(PassRegistry &r) {
-  r.add({"lower",
-         "lower ATen ops to loop ops (pointwise bodies, reductions, extern calls; views folded "
-         "into index expressions)",
-         lowerPass});
-  r.add({"fuse", "group loop ops into kernels, recording every decision, and hoist size arguments",
-         fusePass});
-  r.add({"plan",
-         "plan memory: liveness over the kernel schedule, in-place reuse, one arena with every "
-         "buffer at an offset (exact-size reuse when sizes are symbolic)",
-         planPass});
-  r.add({"wrapper",
-         "replace the graph by the wrapper program: allocations, kernel and extern calls, "
-         "frees, size computations",
-         wrapperPass});
-  r.add({"substitute-size-args",
-         "replace size-node arguments of kernel calls by the expressions they compute",
-         substituteSizeArgs});
+  using L = PassLevel;
+  auto add = [&r](std::string name, std::string description, PassFn run, L reads, L writes,
+                  std::vector<PassOptionInfo> options = {}, std::vector<std::string> steps = {}) {
+    r.add({std::move(name), std::move(description), std::move(run), reads, writes,
+           std::move(options), std::move(steps)});
+  };
+  add("lower",
+      "lower ATen ops to loop ops (pointwise bodies, reductions, extern calls; views folded "
+      "into index expressions)",
+      {}, L::Graph, L::LoopProgram, {}, {"lower-ops", "loop-dce", "inline-producers", "loop-dce"});
+  add("fuse", "group loop ops into kernels, recording every decision, and hoist size arguments", {},
+      L::LoopProgram, L::Kernels, {}, {"fuse-kernels", "hoist-size-args"});
+  add("plan",
+      "plan memory: liveness over the kernel schedule, in-place reuse, one arena with every "
+      "buffer at an offset (exact-size reuse when sizes are symbolic)",
+      planPass, L::Kernels, L::Plan,
+      {{"alignment", "every pool offset a multiple of this many bytes", "64"},
+       {"plan-time-limit", "seconds the pool planner may search", "1"}});
+  add("wrapper",
+      "replace the graph by the wrapper program: allocations, kernel and extern calls, "
+      "frees, size computations",
+      withoutOptions(wrapperPass), L::Kernels, L::Wrapper);
+  add("substitute-size-args",
+      "replace size-node arguments of kernel calls by the expressions they compute",
+      withoutOptions(substituteSizeArgs), L::Wrapper, L::Wrapper);
+  // The steps of `lower` and `fuse`, after the passes a pipeline names (the list keeps the
+  // order it had before they were passes of their own).
+  add("lower-ops",
+      "lower every ATen node to loop ops (pointwise bodies, reductions, extern calls; views "
+      "folded into index expressions), dead ones included",
+      withoutOptions(lowerOpsPass), L::Graph, L::LoopProgram);
+  add("loop-dce",
+      "remove loop ops whose results reach no output, bind no symbol and write no graph input",
+      withoutOptions([](Graph &g) { return loopProgramPass(g, "loop-dce", eliminateDeadLoopOps); }),
+      L::LoopProgram, L::LoopProgram);
+  add("inline-producers",
+      "inline small pointwise producers into the loop ops that read them (their index inverted), "
+      "as Inductor inlines pointwise nodes",
+      withoutOptions(
+          [](Graph &g) { return loopProgramPass(g, "inline-producers", inlineSmallProducers); }),
+      L::LoopProgram, L::LoopProgram);
+  add("fuse-kernels", "group loop ops into kernels, recording every decision", fuseKernelsPass,
+      L::LoopProgram, L::Kernels,
+      {{"fusion", "false: one kernel per loop op (the unfused baseline)", "true"}});
+  add("hoist-size-args",
+      "give kernels their size symbols as arguments, products of them precomputed by the "
+      "wrapper (Inductor's ks0)",
+      withoutOptions(hoistSizeArgsPass), L::Kernels, L::Kernels);
 }
 
 } // namespace fxkit

@@ -154,7 +154,7 @@ Expected<Argument> scatterInto(Decomposer &d, Node *parent, const Node &view, co
     auto bound = bindArgs(split, *op);
     if (!bound)
       return bound.takeError();
-    FX_TRY(dim0, bound->integer("dim"));
+    FXKIT_ASSIGN_OR_RETURN(auto dim0, bound->integer("dim"));
     const TensorType *in = parent->value().tensor();
     const auto *pieces = split.value().tensors();
     if (!in || !pieces)
@@ -192,7 +192,7 @@ Expected<Argument> scatterInto(Decomposer &d, Node *parent, const Node &view, co
   if (t == "torch.ops.aten.view.default" || t == "torch.ops.aten._unsafe_view.default" ||
       t == "torch.ops.aten.reshape.default" || t == "torch.ops.aten.unsqueeze.default" ||
       t.starts_with("torch.ops.aten.squeeze.")) {
-    FX_TRY(sizes, d.sizes(base));
+    FXKIT_ASSIGN_OR_RETURN(auto sizes, d.sizes(base));
     return d.reshape(src, std::move(sizes));
   }
   if (t == "torch.ops.aten.permute.default" || t == "torch.ops.aten.transpose.int" ||
@@ -202,7 +202,7 @@ Expected<Argument> scatterInto(Decomposer &d, Node *parent, const Node &view, co
     for (size_t i = 0; i < rank; ++i)
       perm[i] = static_cast<int64_t>(i);
     if (t == "torch.ops.aten.permute.default") {
-      FX_TRY(dims, bound->intList("dims"));
+      FXKIT_ASSIGN_OR_RETURN(auto dims, bound->intList("dims"));
       for (size_t i = 0; dims && i < dims->size() && i < rank; ++i) {
         auto w = normalizeDim((*dims)[i], rank);
         if (!w)
@@ -212,8 +212,8 @@ Expected<Argument> scatterInto(Decomposer &d, Node *parent, const Node &view, co
     } else if (rank >= 2) {
       int64_t a = rank - 2, b = rank - 1;
       if (t == "torch.ops.aten.transpose.int") {
-        FX_TRY(d0, bound->integer("dim0"));
-        FX_TRY(d1, bound->integer("dim1"));
+        FXKIT_ASSIGN_OR_RETURN(auto d0, bound->integer("dim0"));
+        FXKIT_ASSIGN_OR_RETURN(auto d1, bound->integer("dim1"));
         auto w0 = normalizeDim(d0, rank), w1 = normalizeDim(d1, rank);
         if (!w0 || !w1)
           return d.error("transpose: dimension out of range");
@@ -267,18 +267,18 @@ Status functionalizeWrite(Graph &graph, Node &n, Node *mutated, Node *written) {
     auto at = std::find(chain.begin(), chain.end(), a);
     if (at != chain.end()) {
       Node *child = *(at - 1);
-      FX_TRY(src, valueOf(child));
-      FX_TRY(s, scatterInto(d, a, *child, Argument::node(src)));
+      FXKIT_ASSIGN_OR_RETURN(auto src, valueOf(child));
+      FXKIT_ASSIGN_OR_RETURN(auto s, scatterInto(d, a, *child, Argument::node(src)));
       v = s;
     } else {
       Node *parent = viewBase(*a);
-      FX_TRY(p, valueOf(parent));
+      FXKIT_ASSIGN_OR_RETURN(auto p, valueOf(parent));
       Argument args = a->args();
       args.items()[0] = Argument::node(p);
       Kwargs kwargs;
       for (size_t i = 0; i < a->kwargs().dictSize(); ++i)
         kwargs.emplace_back(std::string(a->kwargs().dictKey(i)), a->kwargs().dictValue(i));
-      FX_TRY(r, d.call(a->target(), args.items(), std::move(kwargs)));
+      FXKIT_ASSIGN_OR_RETURN(auto r, d.call(a->target(), args.items(), std::move(kwargs)));
       v = r;
     }
     if (!v.isNode())

@@ -1327,7 +1327,25 @@ Status Lowerer::lowerOutput(const Node &n) {
   return Status::ok();
 }
 
-bool Lowerer::writesProgramInput(const LoopOp &op) const {
+namespace {
+
+/// The clean-up passes over a lowered program (dead loop ops, producer inlining), with the
+/// cache of linear index forms that inlining asks for again and again.
+struct LoopCleanup {
+  LoopProgram &program_;
+  std::unordered_map<SymExpr, std::optional<LinearIndex>, SymExprHash> linearIndices_;
+
+  /// True for an extern op whose schema writes an argument (`Tensor(a!)`) and that reads a
+  /// graph input: the caller sees the write, so dead-op elimination keeps it.
+  bool writesProgramInput(const LoopOp &op) const;
+  bool eliminateDeadOps();
+  bool inlineSmallProducers();
+  const std::optional<LinearIndex> &linearIndexCached(const SymExpr &index);
+};
+
+} // namespace
+
+bool LoopCleanup::writesProgramInput(const LoopOp &op) const {
   if (op.kind != LoopOpKind::Extern || !op.externNode)
     return false;
   const OpInfo *info = OpRegistry::instance().lookup(op.externNode->target());
@@ -1345,7 +1363,7 @@ bool Lowerer::writesProgramInput(const LoopOp &op) const {
   return false;
 }
 
-void Lowerer::eliminateDeadOps() {
+bool LoopCleanup::eliminateDeadOps() {
   // An op is live when a buffer it writes is an output or is read by a live op. One backward
   // sweep suffices: readers come after writers.
   std::vector<bool> needed(program_.buffers.size(), false);
@@ -1385,10 +1403,13 @@ void Lowerer::eliminateDeadOps() {
       }
       ++kept;
     }
+  if (kept == program_.ops.size())
+    return false;
   program_.ops.erase(program_.ops.begin() + static_cast<std::ptrdiff_t>(kept), program_.ops.end());
   for (Buffer &b : program_.buffers)
     if (b.producer >= 0)
       b.producer = newIndex[b.producer];
+  return true;
 }
 
 namespace {
@@ -1463,7 +1484,7 @@ std::optional<LinearIndex> linearIndexOf(const SymExpr &index) {
 
 } // namespace
 
-const std::optional<LinearIndex> &Lowerer::linearIndexCached(const SymExpr &index) {
+const std::optional<LinearIndex> &LoopCleanup::linearIndexCached(const SymExpr &index) {
   auto it = linearIndices_.find(index);
   if (it == linearIndices_.end())
     it = linearIndices_.emplace(index, linearIndexOf(index)).first;
@@ -1627,7 +1648,8 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const std::optional<Li
 /// little is recomputed). Masked reads (cat) pass their mask on to the inlined loads.
 } // namespace
 
-void Lowerer::inlineSmallProducers() {
+bool LoopCleanup::inlineSmallProducers() {
+  bool changed = false;
   constexpr size_t kMaxBody = 48, kMaxReaders = 8;
   // The ops reading each buffer, in op order: what reads() lists, without a list per op.
   std::vector<std::vector<int32_t>> readers(program_.buffers.size());
@@ -1688,6 +1710,7 @@ void Lowerer::inlineSmallProducers() {
     }
     if (!inlinable)
       continue;
+    changed = true;
     for (size_t ri = 0; ri < readers[b].size(); ++ri) {
       int32_t r = readers[b][ri];
       LoopOp &reader = program_.ops[r];
@@ -1761,6 +1784,7 @@ void Lowerer::inlineSmallProducers() {
     }
     readers[b].clear();
   }
+  return changed;
 }
 
 Expected<LoopProgram> Lowerer::run() {
@@ -1828,16 +1852,31 @@ Expected<LoopProgram> Lowerer::run() {
                    std::string(opKindName(n->op())) + " nodes");
     }
   }
-  eliminateDeadOps();
-  inlineSmallProducers();
-  eliminateDeadOps();
   return std::move(program_);
 }
 
 } // namespace lowering
 
-Expected<loop::LoopProgram> lowerGraph(const Graph &graph) {
+Expected<loop::LoopProgram> lowerGraphOps(const Graph &graph) {
   return lowering::Lowerer(graph).run();
+}
+
+bool eliminateDeadLoopOps(loop::LoopProgram &program) {
+  return lowering::LoopCleanup{program, {}}.eliminateDeadOps();
+}
+
+bool inlineSmallProducers(loop::LoopProgram &program) {
+  return lowering::LoopCleanup{program, {}}.inlineSmallProducers();
+}
+
+Expected<loop::LoopProgram> lowerGraph(const Graph &graph) {
+  auto program = lowerGraphOps(graph);
+  if (!program)
+    return program;
+  eliminateDeadLoopOps(*program);
+  inlineSmallProducers(*program);
+  eliminateDeadLoopOps(*program);
+  return program;
 }
 
 } // namespace fxkit

@@ -150,13 +150,15 @@ struct SymExprKeyHash {
 } // namespace
 
 bool hoistSizeArgs(const LoopProgram &program, FusedProgram &fused) {
-  bool any = false;
+  bool changed = false;
   // Kernels index with the same few expressions over and over (uniqued, so equal expressions
   // are equal keys): each is analysed once.
   std::unordered_map<SymExpr, IndexSizes, SymExprKeyHash> analysed;
   for (Kernel &k : fused.kernels) {
     if (k.isExtern)
       continue;
+    std::vector<SizeArg> oldSizeArgs = std::move(k.sizeArgs);
+    std::vector<std::string> oldSymbolArgs = std::move(k.symbolArgs);
     k.sizeArgs.clear();
     k.symbolArgs.clear();
     std::set<std::string> symbols;
@@ -174,9 +176,13 @@ bool hoistSizeArgs(const LoopProgram &program, FusedProgram &fused) {
       symbols.insert(sizes.symbols.begin(), sizes.symbols.end());
     });
     k.symbolArgs.assign(symbols.begin(), symbols.end());
-    any |= !k.sizeArgs.empty();
+    bool sameSizeArgs = std::equal(k.sizeArgs.begin(), k.sizeArgs.end(), oldSizeArgs.begin(),
+                                   oldSizeArgs.end(), [](const SizeArg &a, const SizeArg &b) {
+                                     return a.name == b.name && symEq(a.definition, b.definition);
+                                   });
+    changed |= !sameSizeArgs || k.symbolArgs != oldSymbolArgs;
   }
-  return any;
+  return changed;
 }
 
 } // namespace fxkit

@@ -12,8 +12,9 @@
 
 namespace fxkit {
 
-/// Fills Kernel::symbolArgs and Kernel::sizeArgs of every generated kernel. Returns whether any
-/// kernel got a hoisted argument.
+/// Fills Kernel::symbolArgs and Kernel::sizeArgs of every generated kernel (the
+/// `hoist-size-args` pass). Returns whether that changed any kernel's (so a second run says
+/// no).
 bool hoistSizeArgs(const loop::LoopProgram &program, loop::FusedProgram &fused);
 
 /// `index` (simplified) with every product of size symbols that the kernel hoisted replaced by

@@ -2,6 +2,7 @@
 
 #include "ir/Node.h"
 #include "ir/ops/ShapeRules.h"
+#include "ir/wrapper/WrapperDialect.h"
 #include "transforms/SizeArgs.h"
 
 #include <cassert>
@@ -18,15 +19,6 @@ namespace {
 struct SymExprHash {
   size_t operator()(const SymExpr &e) const { return e.hash(); }
 };
-
-bool isIdentifier(std::string_view s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
-    return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
-      return false;
-  return true;
-}
 
 class WrapperBuilder {
 public:
@@ -54,6 +46,10 @@ private:
             std::vector<std::pair<std::string, Argument>> kwargs = {}) {
     return g_.create(OpKind::CallFunction, freshName(base), target,
                      Argument::tuple(std::move(args)), Argument::dict(std::move(kwargs)));
+  }
+  /// A line of the dialect (ir/wrapper/WrapperDialect.h) named after `base`.
+  Node *add(std::string base, wrapper::Call call) {
+    return add(std::move(base), call.target, std::move(call.args), std::move(call.kwargs));
   }
   /// A size as an argument: a constant, a size placeholder, or operator.* nodes computing it
   /// (each distinct expression computed once).
@@ -122,7 +118,7 @@ Expected<Argument> WrapperBuilder::sizeUncached(const SymExpr &raw) {
     auto a = size(ops[0]);
     if (!a)
       return a.takeError();
-    out = Argument::node(add("neg", "operator.neg", {a.take()}));
+    out = Argument::node(add("neg", wrapper::sizeArith(e.kind(), {a.take()})));
     break;
   }
   case SymExpr::Kind::Paren:
@@ -132,20 +128,14 @@ Expected<Argument> WrapperBuilder::sizeUncached(const SymExpr &raw) {
   case SymExpr::Kind::Mul:
   case SymExpr::Kind::FloorDiv:
   case SymExpr::Kind::Mod: {
-    static const std::map<SymExpr::Kind, std::pair<const char *, const char *>> names = {
-        {SymExpr::Kind::Add, {"add", "operator.add"}},
-        {SymExpr::Kind::Sub, {"sub", "operator.sub"}},
-        {SymExpr::Kind::Mul, {"mul", "operator.mul"}},
-        {SymExpr::Kind::FloorDiv, {"floordiv", "operator.floordiv"}},
-        {SymExpr::Kind::Mod, {"mod", "operator.mod"}}};
     auto a = size(ops[0]);
     if (!a)
       return a.takeError();
     auto b = size(ops[1]);
     if (!b)
       return b.takeError();
-    const auto &[base, target] = names.at(e.kind());
-    out = Argument::node(add(base, target, {a.take(), b.take()}));
+    out = Argument::node(add(std::string(wrapper::sizeArithOp(e.kind())->base),
+                             wrapper::sizeArith(e.kind(), {a.take(), b.take()})));
     break;
   }
   default:
@@ -167,9 +157,8 @@ Status WrapperBuilder::allocate(int32_t b) {
   const BufferPlacement *place = plan_ ? &plan_->buffers[b] : nullptr;
   Node *n = nullptr;
   if (place && place->kind == BufferPlacement::Kind::Pool && pool_) {
-    n = add(buf.name, "fxkit.alloc_from_pool",
-            {Argument::node(pool_), Argument::integer(place->offset),
-             Argument::dtype(buf.type.dtype), sizes.take(), strides.take()});
+    n = add(buf.name, wrapper::allocFromPool(Argument::node(pool_), place->offset, buf.type.dtype,
+                                             sizes.take(), strides.take()));
   } else if (place && (place->kind == BufferPlacement::Kind::InPlace ||
                        (place->kind == BufferPlacement::Kind::Own && place->reuseOf >= 0))) {
     int32_t from =
@@ -195,14 +184,13 @@ Status WrapperBuilder::allocate(int32_t b) {
         return Error("wrapper: " + buf.name + " reuses pool storage not aligned to its dtype");
       offset = plan_->buffers[root].offset / item;
     }
-    n = add(buf.name, "torch.as_strided",
-            {Argument::node(bufferNodes_[from]), sizes.take(), strides.take(),
-             Argument::integer(offset)},
-            {{"reuse", Argument::string(p_.buffers[from].name)}});
+    n = add(buf.name,
+            wrapper::asStrided(Argument::node(bufferNodes_[from]), sizes.take(), strides.take(),
+                               Argument::integer(offset), p_.buffers[from].name));
   } else {
-    n = add(buf.name, "torch.empty_strided", {sizes.take(), strides.take()},
-            {{"dtype", Argument::dtype(buf.type.dtype)},
-             {"device", Argument::device(buf.type.device)}});
+    n = add(buf.name, wrapper::emptyStrided(sizes.take(), strides.take(),
+                                            {{"dtype", Argument::dtype(buf.type.dtype)},
+                                             {"device", Argument::device(buf.type.device)}}));
   }
   n->value() = NodeValue{buf.type};
   bufferNodes_[b] = n;
@@ -224,8 +212,8 @@ Expected<Argument> WrapperBuilder::viewOf(const BufferView &v) {
   auto offset = size(v.offset);
   if (!sizes || !strides || !offset)
     return Error("wrapper: cannot compute a view's sizes");
-  Node *n = add("as_strided", "torch.as_strided",
-                {Argument::node(base), sizes.take(), strides.take(), offset.take()});
+  Node *n = add("as_strided", wrapper::asStrided(Argument::node(base), sizes.take(), strides.take(),
+                                                 offset.take()));
   TensorType vt = t;
   vt.sizes = v.sizes;
   vt.strides = v.strides;
@@ -267,11 +255,10 @@ Status WrapperBuilder::emitKernel(const Kernel &k, size_t index) {
   for (int32_t o : k.ops)
     for (const std::string &name : p_.ops[o].origins)
       origins.push_back(Argument::string(name));
-  add(k.name, "fxkit.kernel", {},
-      {{"name", Argument::string(k.name)},
-       {"launch", Argument::integer(static_cast<int64_t>(index))},
-       {"args", Argument::dict(std::move(args))},
-       {"origins", Argument::list(std::move(origins))}});
+  add(k.name, wrapper::kernelCall({{"name", Argument::string(k.name)},
+                                   {"launch", Argument::integer(static_cast<int64_t>(index))},
+                                   {"args", Argument::dict(std::move(args))},
+                                   {"origins", Argument::list(std::move(origins))}}));
   return Status::ok();
 }
 
@@ -292,11 +279,12 @@ Status WrapperBuilder::emitExtern(const Kernel &k) {
     outs.push_back(b < 0 || op.definesSizeOf(i) ? Argument::none()
                                                 : Argument::node(bufferNodes_[b]));
   }
-  Node *call = add(k.name, "fxkit.extern", {},
-                   {{"op", Argument::string(op.externNode ? op.externNode->target() : k.name)},
-                    {"inputs", Argument::tuple(std::move(inputs))},
-                    {"out", Argument::list(std::move(outs))},
-                    {"origins", Argument::list({Argument::string(op.origins.front())})}});
+  Node *call =
+      add(k.name, wrapper::externCall(
+                      {{"op", Argument::string(op.externNode ? op.externNode->target() : k.name)},
+                       {"inputs", Argument::tuple(std::move(inputs))},
+                       {"out", Argument::list(std::move(outs))},
+                       {"origins", Argument::list({Argument::string(op.origins.front())})}}));
   if (op.defines.empty())
     return Status::ok();
   // Its results, then the unbacked symbols (Inductor's codegen_unbacked_symbol_defs) and the
@@ -307,8 +295,8 @@ Status WrapperBuilder::emitExtern(const Kernel &k) {
     if (b < 0 || !op.definesSizeOf(i))
       continue;
     Node *result = single ? call
-                          : add(p_.buffers[b].name, "operator.getitem",
-                                {Argument::node(call), Argument::integer(static_cast<int64_t>(i))});
+                          : add(p_.buffers[b].name,
+                                wrapper::getItem(Argument::node(call), static_cast<int64_t>(i)));
     result->value() = NodeValue{p_.buffers[b].type};
     bufferNodes_[b] = result;
   }
@@ -319,14 +307,14 @@ Status WrapperBuilder::emitExtern(const Kernel &k) {
       continue;
     }
     Node *n =
-        add(d.symbol, "torch.ops.aten.sym_size.int",
-            {Argument::node(bufferNodes_[op.externOutputs[d.output]]), Argument::integer(d.dim)});
+        add(d.symbol,
+            wrapper::symSize(Argument::node(bufferNodes_[op.externOutputs[d.output]]), d.dim));
     n->value() = NodeValue{SymExpr::symbol(d.symbol)};
     symbols_.emplace(d.symbol, n);
   }
   for (const RuntimeCheck &c : op.checks)
-    add("assert_scalar", "torch.ops.aten._assert_scalar.default",
-        {Argument::sym(c.condition), Argument::string(c.message + " (node " + c.node + ")")});
+    add("assert_scalar",
+        wrapper::assertScalar(Argument::sym(c.condition), c.message + " (node " + c.node + ")"));
   return Status::ok();
 }
 
@@ -340,7 +328,7 @@ Status WrapperBuilder::run() {
     int32_t b = p_.inputs[i];
     if (b < 0) {
       const std::string &sym = p_.inputSymbols[i];
-      std::string name = isIdentifier(sym) ? sym : "sym" + std::to_string(i);
+      std::string name = wrapper::isIdentifier(sym) ? sym : "sym" + std::to_string(i);
       std::string unique = freshName(name);
       Node *n = g_.create(OpKind::Placeholder, unique, unique);
       auto e = SymExpr::parse(sym);
@@ -367,17 +355,16 @@ Status WrapperBuilder::run() {
       const SymExpr &s = t.sizes[d];
       if (s.isConstant() || s.kind() != SymExpr::Kind::Symbol || symbols_.count(s.name()))
         continue;
-      Node *n = add(std::string(s.name()), "torch.ops.aten.sym_size.int",
-                    {Argument::node(bufferNodes_[b]), Argument::integer(static_cast<int64_t>(d))});
+      Node *n = add(std::string(s.name()),
+                    wrapper::symSize(Argument::node(bufferNodes_[b]), static_cast<int64_t>(d)));
       n->value() = NodeValue{s};
       symbols_.emplace(std::string(s.name()), n);
     }
   }
   if (plan_ && !plan_->symbolic && plan_->poolBytes > 0) {
-    pool_ = add("pool", "torch.empty_strided",
-                {Argument::list({Argument::integer(plan_->poolBytes)}),
-                 Argument::list({Argument::integer(1)})},
-                {{"dtype", Argument::dtype(DType::UInt8)}});
+    pool_ = add("pool", wrapper::emptyStrided(Argument::list({Argument::integer(plan_->poolBytes)}),
+                                              Argument::list({Argument::integer(1)}),
+                                              {{"dtype", Argument::dtype(DType::UInt8)}}));
   }
   for (size_t ki = 0; ki < f_.kernels.size(); ++ki) {
     const Kernel &k = f_.kernels[ki];
@@ -400,7 +387,7 @@ Status WrapperBuilder::run() {
     if (plan_ && ki < plan_->freedAfter.size())
       for (int32_t b : plan_->freedAfter[ki])
         if (bufferNodes_[b])
-          add("free", "fxkit.free", {Argument::node(bufferNodes_[b])});
+          add("free", wrapper::freeBuffer(Argument::node(bufferNodes_[b])));
   }
   std::vector<Argument> outs;
   for (const LoopProgram::Output &o : p_.outputs) {
@@ -423,46 +410,6 @@ Status WrapperBuilder::run() {
   g_.create(OpKind::Output, freshName("output"), "output",
             Argument::tuple({Argument::tuple(std::move(outs))}));
   return Status::ok();
-}
-
-/// The expression a size node computes, or nullopt for other nodes.
-std::optional<SymExpr> sizeExpr(const Node *n, const std::map<const Node *, SymExpr> &known) {
-  if (auto it = known.find(n); it != known.end())
-    return it->second;
-  if (n->op() == OpKind::Placeholder || n->target() == "torch.ops.aten.sym_size.int") {
-    if (const SymExpr *s = n->value().sym())
-      return *s;
-    return std::nullopt;
-  }
-  static const std::map<std::string_view, SymExpr::Kind> kinds = {
-      {"operator.add", SymExpr::Kind::Add},
-      {"operator.sub", SymExpr::Kind::Sub},
-      {"operator.mul", SymExpr::Kind::Mul},
-      {"operator.floordiv", SymExpr::Kind::FloorDiv},
-      {"operator.mod", SymExpr::Kind::Mod}};
-  auto kind = kinds.find(n->target());
-  bool isNeg = n->target() == "operator.neg";
-  if (n->op() != OpKind::CallFunction || (kind == kinds.end() && !isNeg))
-    return std::nullopt;
-  std::vector<SymExpr> operands;
-  for (const Argument &a : n->args().items()) {
-    if (a.kind() == Argument::Kind::Int)
-      operands.push_back(SymExpr(a.asInt()));
-    else if (a.kind() == Argument::Kind::Sym)
-      operands.push_back(a.asSym());
-    else if (a.isNode()) {
-      auto e = sizeExpr(a.asNode(), known);
-      if (!e)
-        return std::nullopt;
-      operands.push_back(*e);
-    } else
-      return std::nullopt;
-  }
-  if (isNeg && operands.size() == 1)
-    return SymExpr::neg(operands[0]).simplify();
-  if (operands.size() != 2)
-    return std::nullopt;
-  return SymExpr::binary(kind->second, operands[0], operands[1]).simplify();
 }
 
 } // namespace
@@ -489,11 +436,11 @@ Expected<bool> substituteSizeArgs(Graph &wrapper) {
   // Definitions in program order: each size node's expression from its inputs'.
   std::map<const Node *, SymExpr> known;
   for (Node *n : wrapper)
-    if (auto e = sizeExpr(n, known))
+    if (auto e = wrapper::sizeExprOf(*n, known))
       known[n] = *e;
   bool changed = false;
   for (Node *n : wrapper) {
-    if (n->target() != "fxkit.kernel")
+    if (n->target() != wrapper::kKernel)
       continue;
     Argument kwargs = n->kwargs();
     bool touched = false;
@@ -522,7 +469,7 @@ Expected<bool> substituteSizeArgs(Graph &wrapper) {
   for (Node *n = wrapper.back(); n;) {
     Node *prev = n->prev();
     if (n->op() == OpKind::CallFunction && known.count(n) && n->users().empty() &&
-        n->target() != "torch.ops.aten.sym_size.int") {
+        n->target() != wrapper::kSymSize) {
       wrapper.erase(n);
       changed = true;
     }

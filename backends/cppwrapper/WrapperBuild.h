@@ -18,6 +18,15 @@
 
 namespace fxkit::cppwrapper {
 
+/// Whether this build compiles wrappers in process (LLVM, the OpenCL runtime and nlohmann-json;
+/// CMake defines FXKIT_HAVE_CPP_WRAPPER_BUILD on what links fxkit_cppwrapper): callers guard
+/// their calls with `if constexpr`, so a build without it needs no conditional of its own.
+#ifdef FXKIT_HAVE_CPP_WRAPPER_BUILD
+inline constexpr bool kHaveWrapperBuild = true;
+#else
+inline constexpr bool kHaveWrapperBuild = false;
+#endif
+
 struct WrapperBuildResult {
   std::string name;             ///< the wrapper's identifier
   std::string objectPath;       ///< DIR/NAME.o

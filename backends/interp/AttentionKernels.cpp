@@ -3,6 +3,8 @@
 
 #include "backends/interp/ExternKernelsSupport.h"
 
+#include "ir/Try.h"
+
 #include <cmath>
 #include <limits>
 
@@ -91,11 +93,9 @@ Expected<double> attentionScale(const KernelContext &ctx, const Tensor &query) {
 }
 
 Status requireNoDropout(const KernelContext &ctx) {
-  auto p = ctx.scalar("dropout_p");
-  if (!p)
-    return p.takeError();
-  if (*p != 0)
-    return ctx.error("dropout_p = " + std::to_string(*p) +
+  FXKIT_ASSIGN_OR_RETURN(auto p, ctx.scalar("dropout_p"));
+  if (p != 0)
+    return ctx.error("dropout_p = " + std::to_string(p) +
                      " is not supported: the reference kernels are deterministic");
   return Status::ok();
 }
@@ -106,23 +106,21 @@ Status requireNoDropout(const KernelContext &ctx) {
 /// the CUTLASS kernel writes them; 0 columns unless compute_log_sumexp), philox seed and offset
 /// (0-d int64, 0: no dropout).
 Status efficientAttentionKernel(KernelContext &ctx) {
-  FXKIT_KTRY(q, ctx.tensor("query"));
-  FXKIT_KTRY(k, ctx.tensor("key"));
-  FXKIT_KTRY(v, ctx.tensor("value"));
-  FXKIT_KTRY(bias, ctx.optionalTensor("attn_bias"));
-  FXKIT_KTRY(computeLse, ctx.boolean("compute_log_sumexp"));
-  FXKIT_KTRY(causal, ctx.boolean("is_causal"));
-  if (Status s = requireNoDropout(ctx); !s)
-    return s;
-  FXKIT_KTRY(scale, attentionScale(ctx, q));
-  FXKIT_KTRY(out, ctx.allocateOutput(0));
-  FXKIT_KTRY(lse, ctx.allocateOutput(1));
-  FXKIT_KTRY(seed, ctx.allocateOutput(2));
-  FXKIT_KTRY(offset, ctx.allocateOutput(3));
+  FXKIT_ASSIGN_OR_RETURN(auto q, ctx.tensor("query"));
+  FXKIT_ASSIGN_OR_RETURN(auto k, ctx.tensor("key"));
+  FXKIT_ASSIGN_OR_RETURN(auto v, ctx.tensor("value"));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, ctx.optionalTensor("attn_bias"));
+  FXKIT_ASSIGN_OR_RETURN(auto computeLse, ctx.boolean("compute_log_sumexp"));
+  FXKIT_ASSIGN_OR_RETURN(auto causal, ctx.boolean("is_causal"));
+  FXKIT_TRY(requireNoDropout(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto scale, attentionScale(ctx, q));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto lse, ctx.allocateOutput(1));
+  FXKIT_ASSIGN_OR_RETURN(auto seed, ctx.allocateOutput(2));
+  FXKIT_ASSIGN_OR_RETURN(auto offset, ctx.allocateOutput(3));
   if (computeLse && (lse.dim() != 3 || lse.size(2) < q.size(2)))
     return ctx.error("logsumexp " + sizesStr(lse.sizes()) + " has fewer rows than the query");
-  if (Status s = attention(ctx, q, k, v, bias, causal, scale, out, computeLse ? &lse : nullptr); !s)
-    return s;
+  FXKIT_TRY(attention(ctx, q, k, v, bias, causal, scale, out, computeLse ? &lse : nullptr));
   if (computeLse)
     for (int64_t b = 0; b < lse.size(0); ++b)
       for (int64_t h = 0; h < lse.size(1); ++h)
@@ -136,18 +134,16 @@ Status efficientAttentionKernel(KernelContext &ctx) {
 /// Outputs: attention (B, H, M, D) and logsumexp (B, H, M), both in the (B, M, H) layout
 /// inferred for them.
 Status flashAttentionCpuKernel(KernelContext &ctx) {
-  FXKIT_KTRY(q, ctx.tensor("query"));
-  FXKIT_KTRY(k, ctx.tensor("key"));
-  FXKIT_KTRY(v, ctx.tensor("value"));
-  FXKIT_KTRY(mask, ctx.optionalTensor("attn_mask"));
-  FXKIT_KTRY(causal, ctx.boolean("is_causal"));
-  if (Status s = requireNoDropout(ctx); !s)
-    return s;
-  FXKIT_KTRY(scale, attentionScale(ctx, q));
-  FXKIT_KTRY(out, ctx.allocateOutput(0));
-  FXKIT_KTRY(lse, ctx.allocateOutput(1));
-  if (Status s = attention(ctx, q, k, v, mask, causal, scale, out, &lse); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto q, ctx.tensor("query"));
+  FXKIT_ASSIGN_OR_RETURN(auto k, ctx.tensor("key"));
+  FXKIT_ASSIGN_OR_RETURN(auto v, ctx.tensor("value"));
+  FXKIT_ASSIGN_OR_RETURN(auto mask, ctx.optionalTensor("attn_mask"));
+  FXKIT_ASSIGN_OR_RETURN(auto causal, ctx.boolean("is_causal"));
+  FXKIT_TRY(requireNoDropout(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto scale, attentionScale(ctx, q));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto lse, ctx.allocateOutput(1));
+  FXKIT_TRY(attention(ctx, q, k, v, mask, causal, scale, out, &lse));
   ctx.result.v = std::vector<std::optional<Tensor>>{std::move(out), std::move(lse)};
   return Status::ok();
 }
@@ -230,27 +226,27 @@ void addInPlace(Matrix &x, const Matrix &y) {
 /// masked out), shaped by mask_type (0: (T, T) source mask, 1: (B, T) key padding mask, 2 or
 /// none: broadcast to (B, H, T, T)); fully masked rows give zeros.
 Status transformerEncoderLayerKernel(KernelContext &ctx) {
-  FXKIT_KTRY(src, ctx.tensor("src"));
-  FXKIT_KTRY(embedDim, ctx.integer("embed_dim"));
-  FXKIT_KTRY(numHeads, ctx.integer("num_heads"));
-  FXKIT_KTRY(qkvWeight, ctx.tensor("qkv_weight"));
-  FXKIT_KTRY(qkvBias, ctx.tensor("qkv_bias"));
-  FXKIT_KTRY(projWeight, ctx.tensor("proj_weight"));
-  FXKIT_KTRY(projBias, ctx.tensor("proj_bias"));
-  FXKIT_KTRY(useGelu, ctx.boolean("use_gelu"));
-  FXKIT_KTRY(normFirst, ctx.boolean("norm_first"));
-  FXKIT_KTRY(eps, ctx.scalar("eps"));
-  FXKIT_KTRY(norm1Weight, ctx.tensor("norm_weight_1"));
-  FXKIT_KTRY(norm1Bias, ctx.tensor("norm_bias_1"));
-  FXKIT_KTRY(norm2Weight, ctx.tensor("norm_weight_2"));
-  FXKIT_KTRY(norm2Bias, ctx.tensor("norm_bias_2"));
-  FXKIT_KTRY(ffn1Weight, ctx.tensor("ffn_weight_1"));
-  FXKIT_KTRY(ffn1Bias, ctx.tensor("ffn_bias_1"));
-  FXKIT_KTRY(ffn2Weight, ctx.tensor("ffn_weight_2"));
-  FXKIT_KTRY(ffn2Bias, ctx.tensor("ffn_bias_2"));
-  FXKIT_KTRY(mask, ctx.optionalTensor("mask"));
-  FXKIT_KTRY(maskType, ctx.optionalInteger("mask_type"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto src, ctx.tensor("src"));
+  FXKIT_ASSIGN_OR_RETURN(auto embedDim, ctx.integer("embed_dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto numHeads, ctx.integer("num_heads"));
+  FXKIT_ASSIGN_OR_RETURN(auto qkvWeight, ctx.tensor("qkv_weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto qkvBias, ctx.tensor("qkv_bias"));
+  FXKIT_ASSIGN_OR_RETURN(auto projWeight, ctx.tensor("proj_weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto projBias, ctx.tensor("proj_bias"));
+  FXKIT_ASSIGN_OR_RETURN(auto useGelu, ctx.boolean("use_gelu"));
+  FXKIT_ASSIGN_OR_RETURN(auto normFirst, ctx.boolean("norm_first"));
+  FXKIT_ASSIGN_OR_RETURN(auto eps, ctx.scalar("eps"));
+  FXKIT_ASSIGN_OR_RETURN(auto norm1Weight, ctx.tensor("norm_weight_1"));
+  FXKIT_ASSIGN_OR_RETURN(auto norm1Bias, ctx.tensor("norm_bias_1"));
+  FXKIT_ASSIGN_OR_RETURN(auto norm2Weight, ctx.tensor("norm_weight_2"));
+  FXKIT_ASSIGN_OR_RETURN(auto norm2Bias, ctx.tensor("norm_bias_2"));
+  FXKIT_ASSIGN_OR_RETURN(auto ffn1Weight, ctx.tensor("ffn_weight_1"));
+  FXKIT_ASSIGN_OR_RETURN(auto ffn1Bias, ctx.tensor("ffn_bias_1"));
+  FXKIT_ASSIGN_OR_RETURN(auto ffn2Weight, ctx.tensor("ffn_weight_2"));
+  FXKIT_ASSIGN_OR_RETURN(auto ffn2Bias, ctx.tensor("ffn_bias_2"));
+  FXKIT_ASSIGN_OR_RETURN(auto mask, ctx.optionalTensor("mask"));
+  FXKIT_ASSIGN_OR_RETURN(auto maskType, ctx.optionalInteger("mask_type"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (src.dim() != 3 || src.size(2) != embedDim)
     return ctx.error("src " + sizesStr(src.sizes()) + " must be (batch, tokens, " +
                      std::to_string(embedDim) + ")");
@@ -278,10 +274,10 @@ Status transformerEncoderLayerKernel(KernelContext &ctx) {
 
   Matrix x = source;
   if (normFirst) {
-    FXKIT_KTRY(normed, layerNorm(ctx, x, norm1Weight, norm1Bias, eps, "norm 1"));
+    FXKIT_ASSIGN_OR_RETURN(auto normed, layerNorm(ctx, x, norm1Weight, norm1Bias, eps, "norm 1"));
     x = std::move(normed);
   }
-  FXKIT_KTRY(qkv, linear(ctx, x, qkvWeight, qkvBias, "qkv projection"));
+  FXKIT_ASSIGN_OR_RETURN(auto qkv, linear(ctx, x, qkvWeight, qkvBias, "qkv projection"));
   if (qkv.cols != 3 * embedDim)
     return ctx.error("qkv_weight must have 3 * embed_dim rows");
 
@@ -331,29 +327,29 @@ Status transformerEncoderLayerKernel(KernelContext &ctx) {
           heads(b * tokens + i, h * headDim + c) = sum > 0 ? acc / sum : 0.0;
         }
       }
-  FXKIT_KTRY(attended, linear(ctx, heads, projWeight, projBias, "out projection"));
+  FXKIT_ASSIGN_OR_RETURN(auto attended, linear(ctx, heads, projWeight, projBias, "out projection"));
   x = std::move(attended);
   addInPlace(x, source);
   if (!normFirst) {
-    FXKIT_KTRY(normed, layerNorm(ctx, x, norm1Weight, norm1Bias, eps, "norm 1"));
+    FXKIT_ASSIGN_OR_RETURN(auto normed, layerNorm(ctx, x, norm1Weight, norm1Bias, eps, "norm 1"));
     x = std::move(normed);
   }
 
   Matrix residual = x;
   if (normFirst) {
-    FXKIT_KTRY(normed, layerNorm(ctx, x, norm2Weight, norm2Bias, eps, "norm 2"));
+    FXKIT_ASSIGN_OR_RETURN(auto normed, layerNorm(ctx, x, norm2Weight, norm2Bias, eps, "norm 2"));
     x = std::move(normed);
   }
-  FXKIT_KTRY(hidden, linear(ctx, x, ffn1Weight, ffn1Bias, "feed-forward 1"));
+  FXKIT_ASSIGN_OR_RETURN(auto hidden, linear(ctx, x, ffn1Weight, ffn1Bias, "feed-forward 1"));
   for (double &value : hidden.data)
     value = useGelu ? 0.5 * value * (1.0 + std::erf(value / std::sqrt(2.0))) : std::max(value, 0.0);
-  FXKIT_KTRY(ffn, linear(ctx, hidden, ffn2Weight, ffn2Bias, "feed-forward 2"));
+  FXKIT_ASSIGN_OR_RETURN(auto ffn, linear(ctx, hidden, ffn2Weight, ffn2Bias, "feed-forward 2"));
   if (ffn.cols != embedDim)
     return ctx.error("ffn_weight_2 must have embed_dim rows");
   x = std::move(ffn);
   addInPlace(x, residual);
   if (!normFirst) {
-    FXKIT_KTRY(normed, layerNorm(ctx, x, norm2Weight, norm2Bias, eps, "norm 2"));
+    FXKIT_ASSIGN_OR_RETURN(auto normed, layerNorm(ctx, x, norm2Weight, norm2Bias, eps, "norm 2"));
     x = std::move(normed);
   }
 

@@ -3,6 +3,8 @@
 
 #include "backends/interp/ExternKernelsSupport.h"
 
+#include "ir/Try.h"
+
 namespace fxkit::extern_kernels {
 
 namespace {
@@ -10,17 +12,15 @@ namespace {
 /// `int[]` arguments may hold one value for every spatial dimension.
 Expected<std::vector<int64_t>> spatialList(const KernelContext &ctx, std::string_view name,
                                            size_t spatial, int64_t fill) {
-  auto v = ctx.intList(name);
-  if (!v)
-    return v.takeError();
-  if (v->empty())
+  FXKIT_ASSIGN_OR_RETURN(auto v, ctx.intList(name));
+  if (v.empty())
     return std::vector<int64_t>(spatial, fill);
-  if (v->size() == 1)
-    return std::vector<int64_t>(spatial, (*v)[0]);
-  if (v->size() != spatial)
-    return ctx.error(std::string(name) + " has " + std::to_string(v->size()) + " entries for " +
+  if (v.size() == 1)
+    return std::vector<int64_t>(spatial, v[0]);
+  if (v.size() != spatial)
+    return ctx.error(std::string(name) + " has " + std::to_string(v.size()) + " entries for " +
                      std::to_string(spatial) + " spatial dimensions");
-  return v.take();
+  return std::move(v);
 }
 
 /// Row-major element count and strides of a shape (for the double accumulator).
@@ -34,19 +34,19 @@ std::vector<int64_t> denseStrides(std::span<const int64_t> sizes) {
 } // namespace
 
 Status convolutionKernel(KernelContext &ctx) {
-  FXKIT_KTRY(input, ctx.tensor("input"));
-  FXKIT_KTRY(weight, ctx.tensor("weight"));
-  FXKIT_KTRY(bias, ctx.optionalTensor("bias"));
-  FXKIT_KTRY(transposed, ctx.boolean("transposed"));
-  FXKIT_KTRY(groups, ctx.integer("groups"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, ctx.tensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, ctx.optionalTensor("bias"));
+  FXKIT_ASSIGN_OR_RETURN(auto transposed, ctx.boolean("transposed"));
+  FXKIT_ASSIGN_OR_RETURN(auto groups, ctx.integer("groups"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (input.dim() < 3 || weight.dim() != input.dim() || out.dim() != input.dim())
     return ctx.error("convolution expects input and weight of the same rank (at least 3), got " +
                      sizesStr(input.sizes()) + " and " + sizesStr(weight.sizes()));
   size_t spatial = static_cast<size_t>(input.dim()) - 2;
-  FXKIT_KTRY(stride, spatialList(ctx, "stride", spatial, 1));
-  FXKIT_KTRY(padding, spatialList(ctx, "padding", spatial, 0));
-  FXKIT_KTRY(dilation, spatialList(ctx, "dilation", spatial, 1));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, spatialList(ctx, "stride", spatial, 1));
+  FXKIT_ASSIGN_OR_RETURN(auto padding, spatialList(ctx, "padding", spatial, 0));
+  FXKIT_ASSIGN_OR_RETURN(auto dilation, spatialList(ctx, "dilation", spatial, 1));
 
   int64_t batch = input.size(0), inChannels = input.size(1), outChannels = out.size(1);
   if (groups < 1 || inChannels % groups || outChannels % groups)

@@ -20,8 +20,8 @@ using kernels::storeNumber;
 
 /// full and scalar_tensor: the output (sizes and dtype as inferred) filled with `valueName`.
 Status fillKernel(KernelContext &ctx, std::string_view valueName) {
-  FXKIT_KTRY(value, numberArg(ctx, valueName));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto value, numberArg(ctx, valueName));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (Status s = checkComputable(out.dtype(), "result"); !s)
     return ctx.error(s.error().message);
   if (overflows(value, out.dtype()))
@@ -36,7 +36,7 @@ Status fillKernel(KernelContext &ctx, std::string_view valueName) {
 
 Status fullKernel(KernelContext &ctx) {
   // Checked before allocating, so the message names the size (PyTorch refuses it too).
-  FXKIT_KTRY(sizes, ctx.intList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto sizes, ctx.intList("size"));
   for (int64_t s : sizes)
     if (s < 0)
       return ctx.error("negative size in " + kernels::sizesStr(sizes));
@@ -47,12 +47,12 @@ Status scalarTensorKernel(KernelContext &ctx) { return fillKernel(ctx, "s"); }
 
 /// prims.iota: start + i * step for i in [0, length), computed exactly in int64.
 Status iotaKernel(KernelContext &ctx) {
-  FXKIT_KTRY(length, ctx.integer("length"));
-  FXKIT_KTRY(start, ctx.integer("start"));
-  FXKIT_KTRY(step, ctx.integer("step"));
+  FXKIT_ASSIGN_OR_RETURN(auto length, ctx.integer("length"));
+  FXKIT_ASSIGN_OR_RETURN(auto start, ctx.integer("start"));
+  FXKIT_ASSIGN_OR_RETURN(auto step, ctx.integer("step"));
   if (length < 0)
     return ctx.error("length must be non-negative, got " + std::to_string(length));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (Status s = checkComputable(out.dtype(), "result"); !s)
     return ctx.error(s.error().message);
   if (out.dim() != 1 || out.size(0) != length)

@@ -1,6 +1,8 @@
 #include "backends/interp/ExternKernels.h"
 #include "backends/interp/ExternKernelsSupport.h"
 
+#include "ir/Try.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -56,11 +58,10 @@ Status checkMatmul(const KernelContext &ctx, const Tensor &a, const Tensor &b, c
 }
 
 Status mmKernel(KernelContext &ctx) {
-  FXKIT_KTRY(a, ctx.tensor("self"));
-  FXKIT_KTRY(b, ctx.tensor("mat2"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
-  if (Status s = checkMatmul(ctx, a, b, out, 2); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto a, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto b, ctx.tensor("mat2"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  FXKIT_TRY(checkMatmul(ctx, a, b, out, 2));
   gemm(matrixOf(a), matrixOf(b), out, out.storageOffset(), a.size(0), b.size(1), a.size(1), 1.0,
        [](int64_t, int64_t) { return 0.0; });
   ctx.result.v = std::move(out);
@@ -68,11 +69,10 @@ Status mmKernel(KernelContext &ctx) {
 }
 
 Status bmmKernel(KernelContext &ctx) {
-  FXKIT_KTRY(a, ctx.tensor("self"));
-  FXKIT_KTRY(b, ctx.tensor("mat2"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
-  if (Status s = checkMatmul(ctx, a, b, out, 3); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto a, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto b, ctx.tensor("mat2"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  FXKIT_TRY(checkMatmul(ctx, a, b, out, 3));
   for (int64_t batch = 0; batch < a.size(0); ++batch)
     gemm(matrixOf(a, batch), matrixOf(b, batch), out, out.storageOffset() + batch * out.stride(0),
          a.size(1), b.size(2), a.size(2), 1.0, [](int64_t, int64_t) { return 0.0; });
@@ -82,23 +82,22 @@ Status bmmKernel(KernelContext &ctx) {
 
 /// addmm and addmm.out: beta * self + alpha * (mat1 @ mat2), self broadcast to the product.
 Status addmmKernel(KernelContext &ctx) {
-  FXKIT_KTRY(bias, ctx.tensor("self"));
-  FXKIT_KTRY(a, ctx.tensor("mat1"));
-  FXKIT_KTRY(b, ctx.tensor("mat2"));
-  FXKIT_KTRY(beta, ctx.scalar("beta"));
-  FXKIT_KTRY(alpha, ctx.scalar("alpha"));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto a, ctx.tensor("mat1"));
+  FXKIT_ASSIGN_OR_RETURN(auto b, ctx.tensor("mat2"));
+  FXKIT_ASSIGN_OR_RETURN(auto beta, ctx.scalar("beta"));
+  FXKIT_ASSIGN_OR_RETURN(auto alpha, ctx.scalar("alpha"));
   bool outVariant = ctx.args.op().schema.indexOf("out") >= 0;
   Tensor out;
   if (outVariant) {
     // Tensor(a!) out: the product is written into the given buffer, which is also the result.
-    FXKIT_KTRY(given, ctx.tensor("out"));
+    FXKIT_ASSIGN_OR_RETURN(auto given, ctx.tensor("out"));
     out = given;
   } else {
-    FXKIT_KTRY(fresh, ctx.allocateOutput());
+    FXKIT_ASSIGN_OR_RETURN(auto fresh, ctx.allocateOutput());
     out = fresh;
   }
-  if (Status s = checkMatmul(ctx, a, b, out, 2); !s)
-    return s;
+  FXKIT_TRY(checkMatmul(ctx, a, b, out, 2));
   std::vector<int64_t> shape{a.size(0), b.size(1)};
   if (!broadcastsTo(bias, shape))
     return ctx.error("self " + sizesStr(bias.sizes()) + " does not broadcast to " +
@@ -117,9 +116,9 @@ Status addmmKernel(KernelContext &ctx) {
 }
 
 Status embeddingKernel(KernelContext &ctx) {
-  FXKIT_KTRY(weight, ctx.tensor("weight"));
-  FXKIT_KTRY(indices, ctx.tensor("indices"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto weight, ctx.tensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto indices, ctx.tensor("indices"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (weight.dim() != 2)
     return ctx.error("embedding weight must be 2-d, got " + sizesStr(weight.sizes()));
   if (indices.dtype() != DType::Int64 && indices.dtype() != DType::Int32)
@@ -153,12 +152,12 @@ Status embeddingKernel(KernelContext &ctx) {
 /// as larger than every number (as in PyTorch); equal values keep their order (lower index
 /// first). sorted=False also returns them sorted, which is one of the orders PyTorch allows.
 Status topkKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(k, ctx.integer("k"));
-  FXKIT_KTRY(dim, ctx.integer("dim"));
-  FXKIT_KTRY(largest, ctx.boolean("largest"));
-  FXKIT_KTRY(values, ctx.allocateOutput(0));
-  FXKIT_KTRY(indices, ctx.allocateOutput(1));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto k, ctx.integer("k"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto largest, ctx.boolean("largest"));
+  FXKIT_ASSIGN_OR_RETURN(auto values, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto indices, ctx.allocateOutput(1));
   // A 0-d tensor behaves as one of shape [1] along dim 0 / -1.
   int64_t rank = std::max<int64_t>(self.dim(), 1);
   if (dim < -rank || dim >= rank)

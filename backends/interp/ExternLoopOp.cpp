@@ -3,6 +3,7 @@
 #include "backends/interp/Interpreter.h"
 #include "backends/interp/KernelContext.h"
 #include "ir/Node.h"
+#include "ir/Try.h"
 #include "ir/ops/ArgumentNodes.h"
 #include "ir/ops/OpRegistry.h"
 
@@ -19,10 +20,8 @@ Expected<std::vector<int64_t>> evalAll(const std::vector<SymExpr> &xs,
                                        const SymExpr::Bindings &bindings) {
   std::vector<int64_t> out;
   for (const SymExpr &e : xs) {
-    auto v = e.evaluate(bindings);
-    if (!v)
-      return v.takeError();
-    out.push_back(*v);
+    FXKIT_ASSIGN_OR_RETURN(auto v, e.evaluate(bindings));
+    out.push_back(v);
   }
   return out;
 }
@@ -117,13 +116,11 @@ Status runExternLoopOp(const LoopOp &op, std::vector<Tensor> &storage,
   const OpInfo *info = OpRegistry::instance().lookup(node.target());
   if (!info || !info->kernel)
     return Error("extern op '" + node.name() + "' has no reference kernel");
-  auto args = bindArgs(node, *info);
-  if (!args)
-    return args.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto args, bindArgs(node, *info));
   // The node's tensor inputs, in the order lowering listed them, as views of the buffers.
   std::vector<std::pair<const Node *, RuntimeValue>> values;
   size_t next = 0;
-  for (const Node *in : argumentNodes(*args)) {
+  for (const Node *in : argumentNodes(args)) {
     if (const SymExpr *s = in->value().sym()) {
       // A SymInt, SymFloat or SymBool computed on the host from the bound sizes.
       auto v = s->evaluateNumber(bindings);
@@ -152,10 +149,8 @@ Status runExternLoopOp(const LoopOp &op, std::vector<Tensor> &storage,
     auto offset = view.offset.evaluate(bindings);
     if (!sizes || !strides || !offset)
       return Error("extern op '" + node.name() + "': cannot evaluate an input view");
-    auto t = storage[view.buffer].asStrided(*sizes, *strides, *offset);
-    if (!t)
-      return t.takeError();
-    values.push_back({in, RuntimeValue{t.take()}});
+    FXKIT_ASSIGN_OR_RETURN(auto t, storage[view.buffer].asStrided(*sizes, *strides, *offset));
+    values.push_back({in, RuntimeValue{std::move(t)}});
   }
   std::function<const RuntimeValue *(const Node *)> valueOf =
       [&](const Node *n) -> const RuntimeValue * {
@@ -164,11 +159,9 @@ Status runExternLoopOp(const LoopOp &op, std::vector<Tensor> &storage,
         return &value;
     return nullptr;
   };
-  KernelContext ctx(*args, bindings, valueOf);
-  if (Status s = info->kernel(ctx); !s)
-    return s;
-  if (Status s = bindSymbolDefs(op, ctx.result, bindings); !s)
-    return s;
+  KernelContext ctx(args, bindings, valueOf);
+  FXKIT_TRY(info->kernel(ctx));
+  FXKIT_TRY(bindSymbolDefs(op, ctx.result, bindings));
   std::vector<const Tensor *> results;
   if (const Tensor *t = ctx.result.tensor())
     results.push_back(t);
@@ -190,10 +183,8 @@ Status runExternLoopOp(const LoopOp &op, std::vector<Tensor> &storage,
       if (!type)
         return Error("extern op '" + node.name() + "': result " + std::to_string(i) +
                      " has no type");
-      auto t = allocateTensor(*type, bindings);
-      if (!t)
-        return t.takeError();
-      dst = t.take();
+      FXKIT_ASSIGN_OR_RETURN(auto t, allocateTensor(*type, bindings));
+      dst = std::move(t);
     }
     if (dst.sizes() != src.sizes())
       return Error("extern op '" + node.name() + "' gave sizes that differ from its buffer");

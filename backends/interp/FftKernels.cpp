@@ -92,7 +92,7 @@ double normFactor(int64_t normalization, int64_t n) {
 
 /// The `dim` list wrapped (inference checked the range), each transformed size non-zero.
 Expected<std::vector<size_t>> dimsOf(KernelContext &ctx, const Tensor &t) {
-  FXKIT_KTRY(list, ctx.intList("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto list, ctx.intList("dim"));
   std::vector<size_t> dims;
   for (int64_t d : list) {
     int64_t w = d < 0 ? d + t.dim() : d;
@@ -117,10 +117,10 @@ void storeScaled(const Work &w, Tensor &out, double scale) {
 }
 
 Status fftR2cKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dims, dimsOf(ctx, self));
-  FXKIT_KTRY(normalization, ctx.integer("normalization"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, dimsOf(ctx, self));
+  FXKIT_ASSIGN_OR_RETURN(auto normalization, ctx.integer("normalization"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   Work w = load(self);
   int64_t n = 1;
   for (size_t d : dims) {
@@ -133,11 +133,11 @@ Status fftR2cKernel(KernelContext &ctx) {
 }
 
 Status fftC2cKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dims, dimsOf(ctx, self));
-  FXKIT_KTRY(normalization, ctx.integer("normalization"));
-  FXKIT_KTRY(forward, ctx.boolean("forward"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, dimsOf(ctx, self));
+  FXKIT_ASSIGN_OR_RETURN(auto normalization, ctx.integer("normalization"));
+  FXKIT_ASSIGN_OR_RETURN(auto forward, ctx.boolean("forward"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   Work w = load(self);
   int64_t n = 1;
   for (size_t d : dims) {
@@ -150,11 +150,11 @@ Status fftC2cKernel(KernelContext &ctx) {
 }
 
 Status fftC2rKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dims, dimsOf(ctx, self));
-  FXKIT_KTRY(normalization, ctx.integer("normalization"));
-  FXKIT_KTRY(lastDimSize, ctx.integer("last_dim_size"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, dimsOf(ctx, self));
+  FXKIT_ASSIGN_OR_RETURN(auto normalization, ctx.integer("normalization"));
+  FXKIT_ASSIGN_OR_RETURN(auto lastDimSize, ctx.integer("last_dim_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   const size_t last = dims.back();
   const int64_t half = lastDimSize / 2 + 1;
   if (self.size(static_cast<int64_t>(last)) < half)
@@ -195,20 +195,21 @@ Status fftC2rKernel(KernelContext &ctx) {
 }
 
 Status viewAsRealKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   std::vector<int64_t> sizes = self.sizes(), strides;
   sizes.push_back(2);
   for (int64_t s : self.strides())
     strides.push_back(s * 2);
   strides.push_back(1);
   DType real = self.dtype() == DType::Complex128 ? DType::Float64 : DType::Float32;
-  FXKIT_KTRY(view, self.reinterpretAs(real, sizes, strides, self.storageOffset() * 2));
+  FXKIT_ASSIGN_OR_RETURN(auto view,
+                         self.reinterpretAs(real, sizes, strides, self.storageOffset() * 2));
   ctx.result.v = std::move(view);
   return Status::ok();
 }
 
 Status viewAsComplexKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   if (self.storageOffset() % 2 != 0)
     return ctx.error("Tensor must have a storage_offset divisible by 2");
   std::vector<int64_t> sizes(self.sizes().begin(), self.sizes().end() - 1), strides;
@@ -218,7 +219,8 @@ Status viewAsComplexKernel(KernelContext &ctx) {
     strides.push_back(self.stride(d) / 2);
   }
   DType complex = self.dtype() == DType::Float64 ? DType::Complex128 : DType::Complex64;
-  FXKIT_KTRY(view, self.reinterpretAs(complex, sizes, strides, self.storageOffset() / 2));
+  FXKIT_ASSIGN_OR_RETURN(auto view,
+                         self.reinterpretAs(complex, sizes, strides, self.storageOffset() / 2));
   ctx.result.v = std::move(view);
   return Status::ok();
 }

@@ -7,6 +7,7 @@
 
 #include "backends/interp/KernelSupport.h"
 #include "backends/interp/OpFamilyKernels.h"
+#include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
 
 #include <algorithm>
@@ -55,7 +56,7 @@ void copyElement(const Tensor &src, int64_t from, Tensor &dst, int64_t to) {
 }
 
 Expected<int64_t> wrapDim(const KernelContext &ctx, std::string_view name, int64_t rank) {
-  FXKIT_KTRY(dim, ctx.integer(name));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer(name));
   auto d = normalizeDim(dim, static_cast<size_t>(rank));
   if (!d)
     return ctx.error(d.error().message);
@@ -76,7 +77,7 @@ Expected<int64_t> checkedIndex(const KernelContext &ctx, int64_t value, int64_t 
 /// A fresh result laid out as inference said, holding a copy of `self` (the scatter ops and
 /// index_put start from self).
 Expected<Tensor> copyOfSelf(const KernelContext &ctx, const Tensor &self) {
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (out.sizes() != self.sizes())
     return ctx.error("self " + sizesStr(self.sizes()) + " differs from the result " +
                      sizesStr(out.sizes()));
@@ -88,7 +89,7 @@ Expected<Tensor> copyOfSelf(const KernelContext &ctx, const Tensor &self) {
 /// A fresh result with the node's inferred layout and the sizes the kernel found: a size only
 /// the data decides (an unbacked `u0` of nonzero or of a boolean mask) is bound to it here.
 Expected<Tensor> allocateResult(const KernelContext &ctx, const std::vector<int64_t> &sizes) {
-  FXKIT_KTRY(types, ctx.outputTypes());
+  FXKIT_ASSIGN_OR_RETURN(auto types, ctx.outputTypes());
   const TensorType &type = types[0];
   if (type.sizes.size() != sizes.size())
     return ctx.error("the result has " + std::to_string(sizes.size()) + " dims, inference says " +
@@ -137,21 +138,18 @@ std::vector<int64_t> alongDim(const Tensor &self, Index i, int64_t dim, int64_t 
 }
 
 Status gatherKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(index, ctx.tensor("index"));
-  FXKIT_KTRY(dim, wrapDim(ctx, "dim", self.dim()));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto index, ctx.tensor("index"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(ctx, "dim", self.dim()));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (index.numel() > 0)
-    if (Status s = checkFits(ctx, self, dim, index, nullptr); !s)
-      return s;
+    FXKIT_TRY(checkFits(ctx, self, dim, index, nullptr));
   int64_t size = self.dim() == 0 ? 1 : self.size(dim);
-  Status s = forEach(index.sizes(), [&](Index i) -> Status {
-    FXKIT_KTRY(v, checkedIndex(ctx, index.getInt(i), size, dim, false));
+  FXKIT_TRY(forEach(index.sizes(), [&](Index i) -> Status {
+    FXKIT_ASSIGN_OR_RETURN(auto v, checkedIndex(ctx, index.getInt(i), size, dim, false));
     copyElement(self, self.offsetOf(alongDim(self, i, dim, v)), out, out.offsetOf(i));
     return Status::ok();
-  });
-  if (!s)
-    return s;
+  }));
   ctx.result.v = std::move(out);
   return Status::ok();
 }
@@ -223,29 +221,28 @@ Expected<Reduce> reduceArg(const KernelContext &ctx) {
 /// position sends src's value (or the scalar) along dim; `includeSelf` starts each reduction
 /// from self's element, else from the first value that arrives (untouched elements keep self).
 Status scatterWith(KernelContext &ctx, Reduce op, bool includeSelf) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(index, ctx.tensor("index"));
-  FXKIT_KTRY(dim, wrapDim(ctx, "dim", self.dim()));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto index, ctx.tensor("index"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(ctx, "dim", self.dim()));
   std::optional<Tensor> src;
   double value = 0;
   if (ctx.args.op().schema.indexOf("src") >= 0) {
-    FXKIT_KTRY(t, ctx.tensor("src"));
+    FXKIT_ASSIGN_OR_RETURN(auto t, ctx.tensor("src"));
     if (t.dtype() != self.dtype())
       return ctx.error("scatter(): Expected self.dtype to be equal to src.dtype");
     src = std::move(t);
   } else {
-    FXKIT_KTRY(v, ctx.scalar("value"));
+    FXKIT_ASSIGN_OR_RETURN(auto v, ctx.scalar("value"));
     value = v;
   }
-  FXKIT_KTRY(out, copyOfSelf(ctx, self));
+  FXKIT_ASSIGN_OR_RETURN(auto out, copyOfSelf(ctx, self));
   if (index.numel() > 0)
-    if (Status s = checkFits(ctx, self, dim, index, src ? &*src : nullptr); !s)
-      return s;
+    FXKIT_TRY(checkFits(ctx, self, dim, index, src ? &*src : nullptr));
   bool integral = !dtypeIsFloating(out.dtype());
   int64_t size = self.dim() == 0 ? 1 : self.size(dim);
   std::unordered_map<int64_t, Acc> acc;
-  Status s = forEach(index.sizes(), [&](Index i) -> Status {
-    FXKIT_KTRY(v, checkedIndex(ctx, index.getInt(i), size, dim, false));
+  FXKIT_TRY(forEach(index.sizes(), [&](Index i) -> Status {
+    FXKIT_ASSIGN_OR_RETURN(auto v, checkedIndex(ctx, index.getInt(i), size, dim, false));
     int64_t to = out.offsetOf(alongDim(out, i, dim, v));
     int64_t from = src ? src->offsetOf(i) : 0;
     int64_t iv = src ? src->loadInt(from) : static_cast<int64_t>(std::trunc(value));
@@ -266,9 +263,7 @@ Status scatterWith(KernelContext &ctx, Reduce op, bool includeSelf) {
       it->second = {out.loadInt(to), out.loadDouble(to), 1};
     combine(it->second, op, iv, fv);
     return Status::ok();
-  });
-  if (!s)
-    return s;
+  }));
   for (const auto &[to, a] : acc) {
     bool mean = op == Reduce::Mean;
     if (integral)
@@ -283,31 +278,29 @@ Status scatterWith(KernelContext &ctx, Reduce op, bool includeSelf) {
 Status scatterKernel(KernelContext &ctx) { return scatterWith(ctx, Reduce::Assign, true); }
 Status scatterAddKernel(KernelContext &ctx) { return scatterWith(ctx, Reduce::Sum, true); }
 Status scatterReduceKernel(KernelContext &ctx) {
-  FXKIT_KTRY(op, reduceArg(ctx));
-  FXKIT_KTRY(includeSelf, ctx.boolean("include_self"));
+  FXKIT_ASSIGN_OR_RETURN(auto op, reduceArg(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto includeSelf, ctx.boolean("include_self"));
   return scatterWith(ctx, op, includeSelf);
 }
 
 Status indexSelectKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(index, ctx.tensor("index"));
-  FXKIT_KTRY(dim, wrapDim(ctx, "dim", self.dim()));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto index, ctx.tensor("index"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(ctx, "dim", self.dim()));
   if (index.dim() > 1 || !isIndexDType(index.dtype()))
     return ctx.error("index_select(): expected an int64 or int32 index of at most one dim");
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   std::vector<int64_t> values;
   Tensor::forEachIndex(index.sizes(), [&](Index i) { values.push_back(index.getInt(i)); });
   int64_t size = self.dim() == 0 ? 1 : self.size(dim);
-  Status s = forEach(out.sizes(), [&](Index i) -> Status {
+  FXKIT_TRY(forEach(out.sizes(), [&](Index i) -> Status {
     size_t pos = self.dim() == 0 ? 0 : static_cast<size_t>(i[dim]);
     int64_t v = pos < values.size() ? values[pos] : -1;
     if (v < 0 || v >= size)
       return ctx.error("index out of range in self");
     copyElement(self, self.offsetOf(alongDim(self, i, dim, v)), out, out.offsetOf(i));
     return Status::ok();
-  });
-  if (!s)
-    return s;
+  }));
   ctx.result.v = std::move(out);
   return Status::ok();
 }
@@ -344,12 +337,10 @@ Expected<std::vector<Tensor>> maskIndices(const Tensor &mask) {
   });
   std::vector<Tensor> out;
   for (const auto &c : coords) {
-    auto t = Tensor::zeros(DType::Int64, {static_cast<int64_t>(c.size())});
-    if (!t)
-      return t.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto t, Tensor::zeros(DType::Int64, {static_cast<int64_t>(c.size())}));
     for (size_t k = 0; k < c.size(); ++k)
-      t->storeInt(static_cast<int64_t>(k), c[k]);
-    out.push_back(t.take());
+      t.storeInt(static_cast<int64_t>(k), c[k]);
+    out.push_back(std::move(t));
   }
   return out;
 }
@@ -398,8 +389,8 @@ struct IndexPlan {
         coord = r[j];
       } else if (j < before + count) {
         const Tensor &t = *index[j];
-        FXKIT_KTRY(
-            v, checkedIndex(ctx, t.loadInt(broadcastOffset(t, sub)), self.size(j), dims[j], true));
+        FXKIT_ASSIGN_OR_RETURN(auto v, checkedIndex(ctx, t.loadInt(broadcastOffset(t, sub)),
+                                                    self.size(j), dims[j], true));
         coord = v;
       } else {
         coord = r[j - count + replacement.size()];
@@ -431,7 +422,7 @@ expandMasks(const KernelContext &ctx, const Tensor &self,
       return ctx.error("The shape of the mask " + sizesStr(mask.sizes()) + " at index " +
                        std::to_string(i) + " does not match the shape of the indexed tensor " +
                        sizesStr(self.sizes()));
-    FXKIT_KTRY(columns, maskIndices(mask));
+    FXKIT_ASSIGN_OR_RETURN(auto columns, maskIndices(mask));
     out.insert(out.end(), columns.begin(), columns.end());
   }
   if (out.size() > static_cast<size_t>(self.dim()))
@@ -444,7 +435,7 @@ Expected<IndexPlan> planIndex(const KernelContext &ctx, const Tensor &self,
                               const std::vector<std::optional<Tensor>> &raw) {
   if (raw.empty())
     return ctx.error("at least one index must be provided");
-  FXKIT_KTRY(indices, expandMasks(ctx, self, raw));
+  FXKIT_ASSIGN_OR_RETURN(auto indices, expandMasks(ctx, self, raw));
   indices.resize(static_cast<size_t>(self.dim()));
   std::vector<std::vector<int64_t>> shapes;
   std::vector<size_t> indexed, plain;
@@ -481,18 +472,16 @@ Expected<IndexPlan> planIndex(const KernelContext &ctx, const Tensor &self,
 }
 
 Status indexKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(raw, optionalTensors(ctx, "indices"));
-  FXKIT_KTRY(plan, planIndex(ctx, self, raw));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto raw, optionalTensors(ctx, "indices"));
+  FXKIT_ASSIGN_OR_RETURN(auto plan, planIndex(ctx, self, raw));
   std::vector<int64_t> sizes = plan.resultSizes();
-  FXKIT_KTRY(out, allocateResult(ctx, sizes));
-  Status s = forEach(sizes, [&](Index r) -> Status {
-    FXKIT_KTRY(from, plan.offsetOf(ctx, r));
+  FXKIT_ASSIGN_OR_RETURN(auto out, allocateResult(ctx, sizes));
+  FXKIT_TRY(forEach(sizes, [&](Index r) -> Status {
+    FXKIT_ASSIGN_OR_RETURN(auto from, plan.offsetOf(ctx, r));
     copyElement(plan.self, from, out, out.offsetOf(r));
     return Status::ok();
-  });
-  if (!s)
-    return s;
+  }));
   ctx.result.v = std::move(out);
   return Status::ok();
 }
@@ -500,25 +489,25 @@ Status indexKernel(KernelContext &ctx) {
 /// index_put (on a copy of self) and index_put_ (on self itself, which it returns). Repeated
 /// positions: accumulate adds every value, otherwise the last one stays (CPU order).
 Status indexPutKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(raw, optionalTensors(ctx, "indices"));
-  FXKIT_KTRY(values, ctx.tensor("values"));
-  FXKIT_KTRY(accumulate, ctx.boolean("accumulate"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto raw, optionalTensors(ctx, "indices"));
+  FXKIT_ASSIGN_OR_RETURN(auto values, ctx.tensor("values"));
+  FXKIT_ASSIGN_OR_RETURN(auto accumulate, ctx.boolean("accumulate"));
   if (values.dtype() != self.dtype())
     return ctx.error("Index put requires the source and destination dtypes match");
   Tensor target = self;
   if (ctx.args.op().schema.name != "index_put_") {
-    FXKIT_KTRY(copy, copyOfSelf(ctx, self));
+    FXKIT_ASSIGN_OR_RETURN(auto copy, copyOfSelf(ctx, self));
     target = std::move(copy);
   }
-  FXKIT_KTRY(plan, planIndex(ctx, target, raw));
+  FXKIT_ASSIGN_OR_RETURN(auto plan, planIndex(ctx, target, raw));
   std::vector<int64_t> sizes = plan.resultSizes();
   if (!broadcastsTo(values, sizes))
     return ctx.error("shape mismatch: value tensor of shape " + sizesStr(values.sizes()) +
                      " cannot be broadcast to indexing result of shape " + sizesStr(sizes));
   bool integral = !dtypeIsFloating(target.dtype());
-  Status s = forEach(sizes, [&](Index r) -> Status {
-    FXKIT_KTRY(to, plan.offsetOf(ctx, r));
+  FXKIT_TRY(forEach(sizes, [&](Index r) -> Status {
+    FXKIT_ASSIGN_OR_RETURN(auto to, plan.offsetOf(ctx, r));
     int64_t from = broadcastOffset(values, r);
     if (!accumulate)
       copyElement(values, from, target, to);
@@ -528,9 +517,7 @@ Status indexPutKernel(KernelContext &ctx) {
     else
       target.storeDouble(to, target.loadDouble(to) + values.loadDouble(from));
     return Status::ok();
-  });
-  if (!s)
-    return s;
+  }));
   ctx.result.v = std::move(target);
   return Status::ok();
 }
@@ -538,14 +525,14 @@ Status indexPutKernel(KernelContext &ctx) {
 // ---- *_scatter, masked_scatter, embedding_dense_backward ----
 
 Status sliceScatterKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(src, ctx.tensor("src"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto src, ctx.tensor("src"));
   if (self.dim() == 0)
     return ctx.error("slice() cannot be applied to a 0-dim tensor.");
-  FXKIT_KTRY(dim, wrapDim(ctx, "dim", self.dim()));
-  FXKIT_KTRY(start, ctx.optionalInteger("start"));
-  FXKIT_KTRY(end, ctx.optionalInteger("end"));
-  FXKIT_KTRY(step, ctx.integer("step"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(ctx, "dim", self.dim()));
+  FXKIT_ASSIGN_OR_RETURN(auto start, ctx.optionalInteger("start"));
+  FXKIT_ASSIGN_OR_RETURN(auto end, ctx.optionalInteger("end"));
+  FXKIT_ASSIGN_OR_RETURN(auto step, ctx.integer("step"));
   auto bound = [](std::optional<int64_t> v) {
     return v ? std::optional<SymExpr>(SymExpr(*v)) : std::nullopt;
   };
@@ -558,7 +545,7 @@ Status sliceScatterKernel(KernelContext &ctx) {
     return ctx.error("slice_scatter: expected src to have a size equal to the slice of self. src "
                      "size = " +
                      sizesStr(src.sizes()) + ", slice size = " + sizesStr(slice));
-  FXKIT_KTRY(out, copyOfSelf(ctx, self));
+  FXKIT_ASSIGN_OR_RETURN(auto out, copyOfSelf(ctx, self));
   int64_t first = bounds->start.constant();
   Tensor::forEachIndex(src.sizes(), [&](Index i) {
     copyElement(src, src.offsetOf(i), out,
@@ -569,12 +556,12 @@ Status sliceScatterKernel(KernelContext &ctx) {
 }
 
 Status selectScatterKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(src, ctx.tensor("src"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto src, ctx.tensor("src"));
   if (self.dim() == 0)
     return ctx.error("select() cannot be applied to a 0-dim tensor.");
-  FXKIT_KTRY(dim, wrapDim(ctx, "dim", self.dim()));
-  FXKIT_KTRY(index, ctx.integer("index"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(ctx, "dim", self.dim()));
+  FXKIT_ASSIGN_OR_RETURN(auto index, ctx.integer("index"));
   int64_t size = self.size(dim);
   if (index < -size || index >= size)
     return ctx.error("select(): index " + std::to_string(index) +
@@ -586,7 +573,7 @@ Status selectScatterKernel(KernelContext &ctx) {
     return ctx.error("select_scatter: expected src to have a size equal to the slice of self. "
                      "src size = " +
                      sizesStr(src.sizes()) + ", slice size = " + sizesStr(slice));
-  FXKIT_KTRY(out, copyOfSelf(ctx, self));
+  FXKIT_ASSIGN_OR_RETURN(auto out, copyOfSelf(ctx, self));
   std::vector<int64_t> at(static_cast<size_t>(self.dim()));
   Tensor::forEachIndex(src.sizes(), [&](Index i) {
     std::copy(i.begin(), i.begin() + dim, at.begin());
@@ -601,10 +588,10 @@ Status selectScatterKernel(KernelContext &ctx) {
 /// masked_scatter: self and mask broadcast; where the mask is set, the next element of source
 /// (in row-major order) replaces self's.
 Status maskedScatterKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(mask, ctx.tensor("mask"));
-  FXKIT_KTRY(source, ctx.tensor("source"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto mask, ctx.tensor("mask"));
+  FXKIT_ASSIGN_OR_RETURN(auto source, ctx.tensor("source"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (!broadcastsTo(self, out.sizes()) || !broadcastsTo(mask, out.sizes()) ||
       !isMaskDType(mask.dtype()) || source.dtype() != self.dtype())
     return ctx.error("masked_scatter: self " + sizesStr(self.sizes()) + " and mask " +
@@ -614,7 +601,7 @@ Status maskedScatterKernel(KernelContext &ctx) {
   Tensor::forEachIndex(source.sizes(),
                        [&](Index i) { sourceOffsets.push_back(source.offsetOf(i)); });
   size_t next = 0;
-  Status s = forEach(out.sizes(), [&](Index i) -> Status {
+  FXKIT_TRY(forEach(out.sizes(), [&](Index i) -> Status {
     int64_t to = out.offsetOf(i);
     if (mask.loadInt(broadcastOffset(mask, i)) == 0) {
       copyElement(self, broadcastOffset(self, i), out, to);
@@ -624,9 +611,7 @@ Status maskedScatterKernel(KernelContext &ctx) {
       return ctx.error("Number of elements of source < number of ones in mask");
     copyElement(source, sourceOffsets[next++], out, to);
     return Status::ok();
-  });
-  if (!s)
-    return s;
+  }));
   ctx.result.v = std::move(out);
   return Status::ok();
 }
@@ -635,12 +620,12 @@ Status maskedScatterKernel(KernelContext &ctx) {
 /// weight row its index names (rows equal to padding_idx are skipped; scale_grad_by_freq
 /// divides each by how often its index occurs). Sums are in double, rounded once.
 Status embeddingDenseBackwardKernel(KernelContext &ctx) {
-  FXKIT_KTRY(grad, ctx.tensor("grad_output"));
-  FXKIT_KTRY(indices, ctx.tensor("indices"));
-  FXKIT_KTRY(numWeights, ctx.integer("num_weights"));
-  FXKIT_KTRY(paddingIdx, ctx.integer("padding_idx"));
-  FXKIT_KTRY(scale, ctx.boolean("scale_grad_by_freq"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto grad, ctx.tensor("grad_output"));
+  FXKIT_ASSIGN_OR_RETURN(auto indices, ctx.tensor("indices"));
+  FXKIT_ASSIGN_OR_RETURN(auto numWeights, ctx.integer("num_weights"));
+  FXKIT_ASSIGN_OR_RETURN(auto paddingIdx, ctx.integer("padding_idx"));
+  FXKIT_ASSIGN_OR_RETURN(auto scale, ctx.boolean("scale_grad_by_freq"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   int64_t width = grad.dim() == 0 ? 0 : grad.size(grad.dim() - 1);
   if (!isIndexDType(indices.dtype()) || grad.numel() != indices.numel() * width)
     return ctx.error("embedding_dense_backward: grad_output " + sizesStr(grad.sizes()) +
@@ -681,25 +666,23 @@ template <typename SourceFn>
 Status fillFrom(KernelContext &ctx, const Tensor &self, Tensor &out, SourceFn source,
                 double fill = 0) {
   std::vector<int64_t> from(static_cast<size_t>(self.dim()));
-  Status s = forEach(out.sizes(), [&](Index i) -> Status {
-    FXKIT_KTRY(inside, source(i, from));
+  FXKIT_TRY(forEach(out.sizes(), [&](Index i) -> Status {
+    FXKIT_ASSIGN_OR_RETURN(auto inside, source(i, from));
     if (inside)
       copyElement(self, self.offsetOf(from), out, out.offsetOf(i));
     else
       out.storeDouble(out.offsetOf(i), fill);
     return Status::ok();
-  });
-  if (!s)
-    return s;
+  }));
   ctx.result.v = std::move(out);
   return Status::ok();
 }
 
 Status constantPadNdKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(pad, ctx.intList("pad"));
-  FXKIT_KTRY(value, ctx.scalar("value"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto pad, ctx.intList("pad"));
+  FXKIT_ASSIGN_OR_RETURN(auto value, ctx.scalar("value"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   size_t rank = static_cast<size_t>(self.dim());
   if (pad.size() % 2 || pad.size() / 2 > rank || out.dim() != self.dim())
     return ctx.error("pad of " + std::to_string(pad.size()) + " entries for a tensor of rank " +
@@ -721,9 +704,9 @@ Status constantPadNdKernel(KernelContext &ctx) {
 /// reflection_pad{1,2,3}d (mirror without repeating the edge) and replication_pad{1,2,3}d
 /// (repeat the edge), over the last Dims dims; negative padding crops.
 template <int Dims, bool Reflection> Status padKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(padding, ctx.intList("padding"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto padding, ctx.intList("padding"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   int64_t rank = self.dim();
   if (padding.size() != 2 * Dims || rank < Dims + 1 || rank > Dims + 2 || out.dim() != rank)
     return ctx.error("padding " + sizesStr(padding) + " does not fit input " +
@@ -743,9 +726,9 @@ template <int Dims, bool Reflection> Status padKernel(KernelContext &ctx) {
 }
 
 Status flipKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dims, ctx.intList("dims"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, ctx.intList("dims"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   std::vector<bool> flipped(static_cast<size_t>(std::max<int64_t>(self.dim(), 1)), false);
   for (int64_t dim : dims) {
     auto d = normalizeDim(dim, static_cast<size_t>(self.dim()));
@@ -761,8 +744,8 @@ Status flipKernel(KernelContext &ctx) {
 }
 
 Status repeatKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (out.dim() < self.dim())
     return ctx.error("repeat: fewer repeats than dims");
   size_t lead = static_cast<size_t>(out.dim() - self.dim());
@@ -776,7 +759,7 @@ Status repeatKernel(KernelContext &ctx) {
 /// nonzero: the coordinates of the nonzero elements (NaN counts), one row each in row-major
 /// order, in the (1, n) strides inference gave.
 Status nonzeroKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   bool integral = !dtypeIsFloating(self.dtype());
   std::vector<int64_t> coords;
   int64_t count = 0;
@@ -787,7 +770,7 @@ Status nonzeroKernel(KernelContext &ctx) {
       ++count;
     }
   });
-  FXKIT_KTRY(out, allocateResult(ctx, {count, self.dim()}));
+  FXKIT_ASSIGN_OR_RETURN(auto out, allocateResult(ctx, {count, self.dim()}));
   for (int64_t k = 0; k < count; ++k)
     for (int64_t d = 0; d < self.dim(); ++d)
       out.storeInt(k * out.stride(0) + d * out.stride(1), coords[k * self.dim() + d]);

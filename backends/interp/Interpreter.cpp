@@ -10,6 +10,7 @@
 #include "backends/interp/SymbolicKernels.h"
 #include "backends/interp/ViewKernels.h"
 #include "ir/OutputValues.h"
+#include "ir/Try.h"
 #include "ir/ops/OpRegistry.h"
 #include "transforms/Decompose.h"
 #include "transforms/ShapeInference.h"
@@ -55,10 +56,8 @@ Expected<std::vector<int64_t>> evaluateAll(const std::vector<SymExpr> &exprs,
   std::vector<int64_t> out;
   out.reserve(exprs.size());
   for (const SymExpr &e : exprs) {
-    auto v = e.evaluate(bindings);
-    if (!v)
-      return v.takeError();
-    out.push_back(*v);
+    FXKIT_ASSIGN_OR_RETURN(auto v, e.evaluate(bindings));
+    out.push_back(v);
   }
   return out;
 }
@@ -79,8 +78,7 @@ Expected<Tensor> restride(const Tensor &t, const std::vector<int64_t> &strides) 
   for (size_t i = 0; i < strides.size(); ++i)
     type.strides[i] = SymExpr(strides[i]);
   auto out = allocateTensor(type, {});
-  if (!out)
-    return out.takeError();
+  FXKIT_TRY(out);
   Tensor::forEachIndex(t.sizes(), [&](std::span<const int64_t> index) {
     out->storeDouble(out->offsetOf(index), t.getDouble(index));
   });
@@ -295,15 +293,12 @@ Expected<InterpretResult> interpretGraph(Graph &graph, std::span<const RuntimeVa
   }
   InterpretResult result;
   std::vector<RuntimeValue> bound(inputs.begin(), inputs.end());
-  if (Status s = bindInputs(placeholders, bound, result.bindings); !s)
-    return s.takeError();
+  FXKIT_TRY(bindInputs(placeholders, bound, result.bindings));
   // Composite ops (linear, conv2d, relu_, ...) run as what they are made of; like shape
   // inference, this rewrites the graph in place.
   if (hasCompositeOps(graph))
-    if (auto d = decomposeCompositeOps(graph); !d)
-      return d.takeError();
-  if (Status s = inferShapes(graph); !s)
-    return s.takeError();
+    FXKIT_TRY(decomposeCompositeOps(graph));
+  FXKIT_TRY(inferShapes(graph));
 
   // Values live in a vector indexed by program position (kept in the node's scratch slot), and
   // each is dropped after its last user ran, so long graphs hold only their live tensors.
@@ -333,15 +328,11 @@ Expected<InterpretResult> interpretGraph(Graph &graph, std::span<const RuntimeVa
       if (!op->kernel)
         return Error("node '" + n->name() + "' (" + std::string(n->target()) +
                      "): the reference interpreter has no kernel for this op");
-      auto args = bindArgs(*n, *op);
-      if (!args)
-        return args.takeError();
-      KernelContext ctx(*args, result.bindings, valueOf);
-      if (Status s = op->kernel(ctx); !s)
-        return s.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto args, bindArgs(*n, *op));
+      KernelContext ctx(args, result.bindings, valueOf);
+      FXKIT_TRY(op->kernel(ctx));
       if (options.checkTypes)
-        if (Status s = checkResult(*n, ctx.result, result.bindings, *args); !s)
-          return s.takeError();
+        FXKIT_TRY(checkResult(*n, ctx.result, result.bindings, args));
       values[n->scratch()] = std::move(ctx.result);
       for (Node *in : n->inputs())
         if (--pendingUses[in->scratch()] == 0)
@@ -367,10 +358,8 @@ Expected<InterpretResult> interpretGraph(Graph &graph, std::span<const RuntimeVa
   }
   if (!output)
     return Error("the graph has no output node");
-  auto outs = collectOutputs(*output, values);
-  if (!outs)
-    return outs.takeError();
-  result.outputs = outs.take();
+  FXKIT_ASSIGN_OR_RETURN(auto outs, collectOutputs(*output, values));
+  result.outputs = std::move(outs);
   return result;
 }
 

@@ -1,5 +1,7 @@
 #include "backends/interp/KernelContext.h"
 
+#include "ir/Try.h"
+
 namespace fxkit {
 
 namespace {
@@ -15,8 +17,7 @@ Expected<int64_t> evalSym(const KernelContext &ctx, const SymExpr &e) {
 /// Tensor::scalar's double, which rounds beyond 2^53.
 Expected<Tensor> exactIntScalar(int64_t value) {
   auto t = Tensor::zeros(DType::Int64, {});
-  if (!t)
-    return t.takeError();
+  FXKIT_TRY(t);
   t->storeInt(0, value);
   return t;
 }
@@ -44,10 +45,8 @@ Expected<Tensor> tensorOfArg(const KernelContext &ctx, const Argument &a, std::s
   case Argument::Kind::Int:
     return exactIntScalar(a.asInt());
   case Argument::Kind::Sym: {
-    auto v = evalSym(ctx, a.asSym());
-    if (!v)
-      return v.takeError();
-    return exactIntScalar(*v);
+    FXKIT_ASSIGN_OR_RETURN(auto v, evalSym(ctx, a.asSym()));
+    return exactIntScalar(v);
   }
   case Argument::Kind::Float:
     return Tensor::scalar(DType::Float64, a.asFloat());
@@ -68,10 +67,8 @@ Expected<std::optional<Tensor>> KernelContext::optionalTensor(std::string_view n
   const Argument &a = args.get(name);
   if (a.isNone())
     return std::optional<Tensor>();
-  auto t = tensorOfArg(*this, a, name);
-  if (!t)
-    return t.takeError();
-  return std::optional<Tensor>(t.take());
+  FXKIT_ASSIGN_OR_RETURN(auto t, tensorOfArg(*this, a, name));
+  return std::optional<Tensor>(std::move(t));
 }
 
 Expected<std::vector<Tensor>> KernelContext::tensorList(std::string_view name) const {
@@ -80,10 +77,8 @@ Expected<std::vector<Tensor>> KernelContext::tensorList(std::string_view name) c
     return error("argument '" + std::string(name) + "' must be a list of tensors");
   std::vector<Tensor> out;
   for (const Argument &item : a.items()) {
-    auto t = tensorOfArg(*this, item, name);
-    if (!t)
-      return t.takeError();
-    out.push_back(t.take());
+    FXKIT_ASSIGN_OR_RETURN(auto t, tensorOfArg(*this, item, name));
+    out.push_back(std::move(t));
   }
   return out;
 }
@@ -95,32 +90,24 @@ Expected<int64_t> KernelContext::integer(std::string_view name) const {
     if (v && v->integer())
       return *v->integer();
   }
-  auto s = args.symInt(name);
-  if (!s)
-    return s.takeError();
-  return evalSym(*this, *s);
+  FXKIT_ASSIGN_OR_RETURN(auto s, args.symInt(name));
+  return evalSym(*this, s);
 }
 
 Expected<std::optional<int64_t>> KernelContext::optionalInteger(std::string_view name) const {
   if (args.get(name).isNone())
     return std::optional<int64_t>();
-  auto v = integer(name);
-  if (!v)
-    return v.takeError();
-  return std::optional<int64_t>(*v);
+  FXKIT_ASSIGN_OR_RETURN(auto v, integer(name));
+  return std::optional<int64_t>(v);
 }
 
 Expected<std::vector<int64_t>> KernelContext::intList(std::string_view name) const {
-  auto syms = args.symIntList(name);
-  if (!syms)
-    return syms.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto syms, args.symIntList(name));
   std::vector<int64_t> out;
-  out.reserve(syms->size());
-  for (const SymExpr &e : *syms) {
-    auto v = evalSym(*this, e);
-    if (!v)
-      return v.takeError();
-    out.push_back(*v);
+  out.reserve(syms.size());
+  for (const SymExpr &e : syms) {
+    FXKIT_ASSIGN_OR_RETURN(auto v, evalSym(*this, e));
+    out.push_back(v);
   }
   return out;
 }
@@ -129,10 +116,8 @@ Expected<std::optional<std::vector<int64_t>>>
 KernelContext::optionalIntList(std::string_view name) const {
   if (args.get(name).isNone())
     return std::optional<std::vector<int64_t>>();
-  auto v = intList(name);
-  if (!v)
-    return v.takeError();
-  return std::optional<std::vector<int64_t>>(v.take());
+  FXKIT_ASSIGN_OR_RETURN(auto v, intList(name));
+  return std::optional<std::vector<int64_t>>(std::move(v));
 }
 
 Expected<double> KernelContext::scalar(std::string_view name) const {
@@ -145,10 +130,8 @@ Expected<double> KernelContext::scalar(std::string_view name) const {
   case Argument::Kind::Bool:
     return a.asBool() ? 1.0 : 0.0;
   case Argument::Kind::Sym: {
-    auto v = evalSym(*this, a.asSym());
-    if (!v)
-      return v.takeError();
-    return static_cast<double>(*v);
+    FXKIT_ASSIGN_OR_RETURN(auto v, evalSym(*this, a.asSym()));
+    return static_cast<double>(v);
   }
   case Argument::Kind::NodeRef: {
     const RuntimeValue *v = valueOf(a.asNode());
@@ -205,10 +188,8 @@ Expected<SymExpr::Number> KernelContext::number(std::string_view name) const {
 }
 
 Expected<bool> KernelContext::boolean(std::string_view name) const {
-  auto v = scalar(name);
-  if (!v)
-    return v.takeError();
-  return *v != 0;
+  FXKIT_ASSIGN_OR_RETURN(auto v, scalar(name));
+  return v != 0;
 }
 
 Expected<std::vector<TensorType>> KernelContext::outputTypes() const {
@@ -240,12 +221,10 @@ Expected<Tensor> KernelContext::allocateOutput(size_t index) const {
       return error(t.error().message);
     return t;
   }
-  auto types = outputTypes();
-  if (!types)
-    return types.takeError();
-  if (index >= types->size())
+  FXKIT_ASSIGN_OR_RETURN(auto types, outputTypes());
+  if (index >= types.size())
     return error("no result #" + std::to_string(index));
-  auto t = allocateTensor((*types)[index], bindings);
+  auto t = allocateTensor(types[index], bindings);
   if (!t)
     return error(t.error().message);
   return t;
@@ -254,16 +233,12 @@ Expected<Tensor> KernelContext::allocateOutput(size_t index) const {
 Expected<Tensor> allocateTensor(const TensorType &type, const SymExpr::Bindings &bindings) {
   std::vector<int64_t> sizes, strides;
   for (const SymExpr &e : type.sizes) {
-    auto v = e.evaluate(bindings);
-    if (!v)
-      return v.takeError();
-    sizes.push_back(*v);
+    FXKIT_ASSIGN_OR_RETURN(auto v, e.evaluate(bindings));
+    sizes.push_back(v);
   }
   for (const SymExpr &e : type.strides) {
-    auto v = e.evaluate(bindings);
-    if (!v)
-      return v.takeError();
-    strides.push_back(*v);
+    FXKIT_ASSIGN_OR_RETURN(auto v, e.evaluate(bindings));
+    strides.push_back(v);
   }
   // Storage large enough for the strided layout (covers padded and permuted strides).
   int64_t extent = 1;
@@ -274,10 +249,8 @@ Expected<Tensor> allocateTensor(const TensorType &type, const SymExpr::Bindings 
     }
     extent += (sizes[i] - 1) * strides[i];
   }
-  auto base = Tensor::zeros(type.dtype, {extent});
-  if (!base)
-    return base.takeError();
-  return base->asStrided(sizes, strides, 0);
+  FXKIT_ASSIGN_OR_RETURN(auto base, Tensor::zeros(type.dtype, {extent}));
+  return base.asStrided(sizes, strides, 0);
 }
 
 } // namespace fxkit

@@ -3,6 +3,7 @@
 /// unwrapping); internal to the interpreter.
 
 #include "backends/interp/KernelContext.h"
+#include "ir/Try.h"
 
 #include <cstdint>
 #include <span>
@@ -10,13 +11,6 @@
 #include <string_view>
 
 namespace fxkit::kernels {
-
-/// Unwraps an Expected into `var`, returning its error from the enclosing kernel.
-#define FXKIT_KTRY(var, expr)                                                                      \
-  auto var##OrErr = (expr);                                                                        \
-  if (!var##OrErr)                                                                                 \
-    return var##OrErr.takeError();                                                                 \
-  auto var = var##OrErr.take();
 
 /// Storage offset of the element of `t` that broadcasting maps to `index` (index has at least
 /// t.dim() entries; t's dimensions align with its last ones, size-1 dimensions repeat).

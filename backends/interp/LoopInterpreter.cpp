@@ -3,6 +3,8 @@
 #include "backends/interp/ExternLoopOp.h"
 #include "backends/interp/KernelContext.h"
 
+#include "ir/Try.h"
+#include "ir/loop/BoundSizes.h"
 #include "ir/loop/ScalarEval.h"
 #include "ir/loop/ScalarMath.h"
 
@@ -234,10 +236,8 @@ private:
   Expected<std::vector<int64_t>> evalAll(const std::vector<SymExpr> &xs) {
     std::vector<int64_t> out;
     for (const SymExpr &e : xs) {
-      auto v = eval(e);
-      if (!v)
-        return v.takeError();
-      out.push_back(*v);
+      FXKIT_ASSIGN_OR_RETURN(auto v, eval(e));
+      out.push_back(v);
     }
     return out;
   }
@@ -289,21 +289,19 @@ Status LoopRunner::bindInputs(std::span<const RuntimeValue> inputs) {
       return Error("input " + std::to_string(i) + " has dtype " +
                    std::string(dtypeName(t.dtype())) + ", the program expects " + type.str());
     // The program indexes inputs through their declared layout: copy into it.
-    auto declared = allocateTensor(type, bindings_);
-    if (!declared)
-      return declared.takeError();
-    if (declared->sizes() != t.sizes())
+    FXKIT_ASSIGN_OR_RETURN(auto declared, allocateTensor(type, bindings_));
+    if (declared.sizes() != t.sizes())
       return Error("input " + std::to_string(i) + " does not have the sizes of " + type.str());
     Tensor::forEachIndex(t.sizes(), [&](std::span<const int64_t> index) {
-      declared->storeDouble(declared->offsetOf(index), t.getDouble(index));
+      declared.storeDouble(declared.offsetOf(index), t.getDouble(index));
     });
-    storage_[b] = declared.take();
+    storage_[b] = std::move(declared);
   }
+  FXKIT_TRY(loop::checkBoundBufferSizes(p_, bindings_));
   allocated_.assign(p_.buffers.size(), false);
   for (size_t b = 0; b < p_.buffers.size(); ++b)
     if (!p_.buffers[b].isInput)
-      if (Status s = allocateIfSized(static_cast<int32_t>(b)); !s)
-        return s;
+      FXKIT_TRY(allocateIfSized(static_cast<int32_t>(b)));
   return Status::ok();
 }
 
@@ -318,10 +316,8 @@ Status LoopRunner::allocateIfSized(int32_t b) {
       for (const std::string &s : e.symbols())
         if (!bindings_.count(s))
           return Status::ok();
-  auto t = allocateTensor(p_.buffers[b].type, bindings_);
-  if (!t)
-    return t.takeError();
-  storage_[b] = t.take();
+  FXKIT_ASSIGN_OR_RETURN(auto t, allocateTensor(p_.buffers[b].type, bindings_));
+  storage_[b] = std::move(t);
   allocated_[b] = true;
   return Status::ok();
 }
@@ -330,10 +326,11 @@ Status LoopRunner::runExtern(const Kernel &k) {
   const LoopOp &op = p_.ops[k.ops.front()];
   for (int32_t b : op.externOutputs)
     if (b >= 0)
-      if (Status s = allocateIfSized(b); !s)
-        return s;
-  if (Status s = runExternLoopOp(op, storage_, bindings_); !s)
-    return s;
+      FXKIT_TRY(allocateIfSized(b));
+  size_t boundBefore = bindings_.size();
+  FXKIT_TRY(runExternLoopOp(op, storage_, bindings_));
+  if (bindings_.size() != boundBefore) // it bound unbacked symbols
+    FXKIT_TRY(loop::checkBoundBufferSizes(p_, bindings_));
   // Graph inputs it wrote in place go back to the caller's tensors, as the reference
   // interpreter's kernels write into its inputs' storage.
   for (int32_t b : mutatedBuffers(op))
@@ -360,37 +357,31 @@ Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r
     case ScalarOp::Load: {
       if (in.operands[0] >= 0 && v[in.operands[0]] == 0)
         break; // masked off: not read (its index may be out of range)
-      auto index = eval(in.index);
-      if (!index)
-        return index.takeError();
-      if (internal_[in.buffer] && stamps_[in.buffer][*index] != row_)
+      FXKIT_ASSIGN_OR_RETURN(auto index, eval(in.index));
+      if (internal_[in.buffer] && stamps_[in.buffer][index] != row_)
         return Error("kernel " + k.name + ": " + op.name + " reads " + p_.buffers[in.buffer].name +
-                     "[" + std::to_string(*index) +
+                     "[" + std::to_string(index) +
                      "], which this row of the kernel has not written (an illegal fusion)");
-      value = storage_[in.buffer].loadDouble(*index);
+      value = storage_[in.buffer].loadDouble(index);
       break;
     }
     case ScalarOp::Constant:
       value = dtypeIsFloating(in.dtype) ? in.constant : static_cast<double>(in.intConstant);
       break;
     case ScalarOp::IndexValue: {
-      auto e = eval(in.index);
-      if (!e)
-        return e.takeError();
-      value = static_cast<double>(*e);
+      FXKIT_ASSIGN_OR_RETURN(auto e, eval(in.index));
+      value = static_cast<double>(e);
       break;
     }
     case ScalarOp::IndirectIndex: {
-      auto size = eval(in.index);
-      if (!size)
-        return size.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto size, eval(in.index));
       auto i = static_cast<int64_t>(v[in.operands[0]]);
       if (i < 0 && in.constant != 0)
-        i += *size;
-      if (i < 0 || i >= *size)
+        i += size;
+      if (i < 0 || i >= size)
         return Error("kernel " + k.name + ": " + op.name + ": index " +
                      std::to_string(static_cast<int64_t>(v[in.operands[0]])) +
-                     " is out of bounds for dimension with size " + std::to_string(*size));
+                     " is out of bounds for dimension with size " + std::to_string(size));
       bindings_[indirectVarName(in.intConstant)] = i;
       value = static_cast<double>(i);
       break;
@@ -418,16 +409,14 @@ Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r
   (void)x;
   (void)r;
   for (const Store &s : op.stores) {
-    auto index = eval(s.index);
-    if (!index)
-      return index.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto index, eval(s.index));
     double stored = v[s.value];
     if (s.scatter && s.combine != ScatterCombine::Replace)
-      stored = roundTo(combineScatter(s.combine, storage_[s.buffer].loadDouble(*index), stored),
+      stored = roundTo(combineScatter(s.combine, storage_[s.buffer].loadDouble(index), stored),
                        p_.buffers[s.buffer].type.dtype);
-    storage_[s.buffer].storeDouble(*index, stored);
+    storage_[s.buffer].storeDouble(index, stored);
     if (internal_[s.buffer])
-      stamps_[s.buffer][*index] = row_;
+      stamps_[s.buffer][index] = row_;
   }
   return Status::ok();
 }
@@ -435,11 +424,9 @@ Status LoopRunner::runOpAt(const Kernel &k, size_t opIndex, int64_t x, int64_t r
 Status LoopRunner::runScanRow(const Kernel &k, size_t opIndex, int64_t x,
                               const std::vector<int64_t> &opRanges) {
   const LoopOp &op = p_.ops[k.ops[opIndex]];
-  auto scannedRanges = evalAll(op.reductionRanges);
-  if (!scannedRanges)
-    return scannedRanges.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto scannedRanges, evalAll(op.reductionRanges));
   int64_t points = 1;
-  for (int64_t s : *scannedRanges)
+  for (int64_t s : scannedRanges)
     points *= s;
   ScalarOp combine = ScalarOp::Add;
   double running = 0; // the identity
@@ -453,20 +440,17 @@ Status LoopRunner::runScanRow(const Kernel &k, size_t opIndex, int64_t x,
   }
   bindVars(opRanges, x, false);
   for (int64_t r = 0; r < points; ++r) {
-    bindVars(*scannedRanges, r, true);
+    bindVars(scannedRanges, r, true);
     double value = 0;
-    if (Status s = runOpAt(k, opIndex, x, r, nullptr, &value); !s)
-      return s;
+    FXKIT_TRY(runOpAt(k, opIndex, x, r, nullptr, &value));
     // In the accumulator's dtype (float16 values run in float32, integers exactly in int64),
     // each running value rounded to the stored dtype.
     running = roundTo(apply(combine, op.accumulator, running, value, 0), op.accumulator);
     for (const Store &s : op.stores) {
-      auto index = eval(s.index);
-      if (!index)
-        return index.takeError();
-      storage_[s.buffer].storeDouble(*index, roundTo(running, p_.buffers[s.buffer].type.dtype));
+      FXKIT_ASSIGN_OR_RETURN(auto index, eval(s.index));
+      storage_[s.buffer].storeDouble(index, roundTo(running, p_.buffers[s.buffer].type.dtype));
       if (internal_[s.buffer])
-        stamps_[s.buffer][*index] = row_;
+        stamps_[s.buffer][index] = row_;
     }
   }
   return Status::ok();
@@ -475,8 +459,7 @@ Status LoopRunner::runScanRow(const Kernel &k, size_t opIndex, int64_t x,
 Status LoopRunner::runGenerated(const Kernel &k) {
   for (int32_t op : k.ops)
     for (int32_t b : p_.ops[op].writes())
-      if (Status s = allocateIfSized(b); !s)
-        return s;
+      FXKIT_TRY(allocateIfSized(b));
   auto xr = evalAll(k.ranges);
   auto rr = evalAll(k.reductionRanges);
   if (!xr || !rr)
@@ -496,52 +479,42 @@ Status LoopRunner::runGenerated(const Kernel &k) {
     ++row_;
     for (size_t i = 0; i < k.ops.size(); ++i) {
       const LoopOp &op = p_.ops[k.ops[i]];
-      auto opRanges = evalAll(op.ranges);
-      if (!opRanges)
-        return opRanges.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto opRanges, evalAll(op.ranges));
       if (op.kind == LoopOpKind::Scan) {
-        if (Status s = runScanRow(k, i, x, *opRanges); !s)
-          return s;
+        FXKIT_TRY(runScanRow(k, i, x, opRanges));
         continue;
       }
       if (op.kind == LoopOpKind::Reduction) {
-        auto red = evalAll(op.reductionRanges);
-        if (!red)
-          return red.takeError();
-        bindVars(*opRanges, x, false);
+        FXKIT_ASSIGN_OR_RETURN(auto red, evalAll(op.reductionRanges));
+        bindVars(opRanges, x, false);
         Accumulator acc(op);
         for (int64_t r = 0; r < reduced; ++r) {
-          bindVars(*red, r, true);
-          if (Status s = runOpAt(k, i, x, r, &acc); !s)
-            return s;
+          bindVars(red, r, true);
+          FXKIT_TRY(runOpAt(k, i, x, r, &acc));
         }
         for (const Store &s : op.stores) {
-          auto index = eval(s.index);
-          if (!index)
-            return index.takeError();
+          FXKIT_ASSIGN_OR_RETURN(auto index, eval(s.index));
           DType dtype = p_.buffers[s.buffer].type.dtype;
           if (auto exact = acc.exactResult(); exact && !dtypeIsFloating(dtype))
-            storage_[s.buffer].storeInt(*index, *exact);
+            storage_[s.buffer].storeInt(index, *exact);
           else
-            storage_[s.buffer].storeDouble(*index,
+            storage_[s.buffer].storeDouble(index,
                                            roundTo(acc.result(s.value, op.correction), dtype));
           if (internal_[s.buffer])
-            stamps_[s.buffer][*index] = row_;
+            stamps_[s.buffer][index] = row_;
         }
         continue;
       }
       if (k.placements[i] == Placement::Full) {
         // The op's dimensions group the kernel's rows and reduced points in row-major order.
         for (int64_t r = 0; r < reduced; ++r) {
-          bindVars(*opRanges, x * reduced + r, false);
-          if (Status s = runOpAt(k, i, x, r, nullptr); !s)
-            return s;
+          bindVars(opRanges, x * reduced + r, false);
+          FXKIT_TRY(runOpAt(k, i, x, r, nullptr));
         }
         continue;
       }
-      bindVars(*opRanges, x, false);
-      if (Status s = runOpAt(k, i, x, 0, nullptr); !s)
-        return s;
+      bindVars(opRanges, x, false);
+      FXKIT_TRY(runOpAt(k, i, x, 0, nullptr));
     }
   }
   return Status::ok();
@@ -550,15 +523,12 @@ Status LoopRunner::runGenerated(const Kernel &k) {
 Expected<InterpretResult> LoopRunner::run(std::span<const RuntimeValue> inputs) {
   registerReferenceKernels();
   inputs_ = inputs;
-  if (Status s = bindInputs(inputs); !s)
-    return s.takeError();
+  FXKIT_TRY(bindInputs(inputs));
   for (const Kernel &k : f_.kernels) {
     if (interrupt_ && *interrupt_)
       return Error("interrupted");
     kernel_ = &k;
-    Status s = k.isExtern ? runExtern(k) : runGenerated(k);
-    if (!s)
-      return s.takeError();
+    FXKIT_TRY(k.isExtern ? runExtern(k) : runGenerated(k));
   }
   InterpretResult result;
   for (const LoopProgram::Output &o : p_.outputs) {
@@ -567,10 +537,8 @@ Expected<InterpretResult> LoopRunner::run(std::span<const RuntimeValue> inputs) 
       continue;
     }
     if (o.view.buffer < 0) {
-      auto v = eval(o.symbol);
-      if (!v)
-        return v.takeError();
-      result.outputs.push_back(RuntimeValue{*v});
+      FXKIT_ASSIGN_OR_RETURN(auto v, eval(o.symbol));
+      result.outputs.push_back(RuntimeValue{v});
       continue;
     }
     auto sizes = evalAll(o.view.sizes);
@@ -578,10 +546,8 @@ Expected<InterpretResult> LoopRunner::run(std::span<const RuntimeValue> inputs) 
     auto offset = eval(o.view.offset);
     if (!sizes || !strides || !offset)
       return Error("cannot evaluate an output view");
-    auto t = storage_[o.view.buffer].asStrided(*sizes, *strides, *offset);
-    if (!t)
-      return t.takeError();
-    result.outputs.push_back(RuntimeValue{t.take()});
+    FXKIT_ASSIGN_OR_RETURN(auto t, storage_[o.view.buffer].asStrided(*sizes, *strides, *offset));
+    result.outputs.push_back(RuntimeValue{std::move(t)});
   }
   for (const auto &[name, value] : bindings_)
     if (!name.empty() && name[0] != 'x' && name[0] != 'r' && !isIndirectVarName(name))

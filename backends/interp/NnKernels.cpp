@@ -7,6 +7,7 @@
 
 #include "backends/interp/KernelSupport.h"
 #include "backends/interp/OpFamilyKernels.h"
+#include "ir/Try.h"
 #include "ir/ops/PoolingWindows.h"
 
 #include <algorithm>
@@ -168,17 +169,15 @@ Status requireSameLead(const KernelContext &ctx, const Tensor &a, const Tensor &
 /// A window list expanded to nd entries: a single value repeats; empty gives `fill`.
 Expected<std::vector<int64_t>> spatialArg(const KernelContext &ctx, std::string_view name,
                                           size_t nd, const std::vector<int64_t> &fill) {
-  auto v = ctx.intList(name);
-  if (!v)
-    return v.takeError();
-  if (v->empty())
+  FXKIT_ASSIGN_OR_RETURN(auto v, ctx.intList(name));
+  if (v.empty())
     return fill;
-  if (v->size() == 1)
-    return std::vector<int64_t>(nd, (*v)[0]);
-  if (v->size() != nd)
-    return ctx.error(std::string(name) + " has " + std::to_string(v->size()) + " entries for " +
+  if (v.size() == 1)
+    return std::vector<int64_t>(nd, v[0]);
+  if (v.size() != nd)
+    return ctx.error(std::string(name) + " has " + std::to_string(v.size()) + " entries for " +
                      std::to_string(nd) + " spatial dims");
-  return v.take();
+  return std::move(v);
 }
 
 using Window = PoolWindow;
@@ -293,14 +292,13 @@ T windowMax(const Tensor &self, int64_t base, const Window &w, const Taps &taps,
 /// the input plane (max_pool*_with_indices) or its offset within the window (the low-memory
 /// prim's int8 offsets).
 Status maxPool(KernelContext &ctx, size_t nd, bool offsets) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(w, readWindow(ctx, nd));
-  FXKIT_KTRY(values, ctx.allocateOutput(0));
-  FXKIT_KTRY(where, ctx.allocateOutput(1));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto w, readWindow(ctx, nd));
+  FXKIT_ASSIGN_OR_RETURN(auto values, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto where, ctx.allocateOutput(1));
   if (self.dtype() == DType::Bool)
     return ctx.error("max pooling is not implemented for bool tensors");
-  if (Status s = requireSameLead(ctx, self, values, nd); !s)
-    return s;
+  FXKIT_TRY(requireSameLead(ctx, self, values, nd));
   std::vector<int64_t> in = spatialSizes(self, nd), out = spatialSizes(values, nd);
   std::vector<int64_t> inDense = denseStrides(in), kernelDense = denseStrides(w.kernel);
   auto run = [&](auto zero) {
@@ -332,20 +330,20 @@ Status maxPool2dWithIndicesKernel(KernelContext &ctx) { return maxPool(ctx, 2, f
 Status maxPool3dWithIndicesKernel(KernelContext &ctx) { return maxPool(ctx, 3, false); }
 
 Status lowMemoryMaxPoolWithOffsetsKernel(KernelContext &ctx) {
-  FXKIT_KTRY(kernel, ctx.intList("kernel_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto kernel, ctx.intList("kernel_size"));
   return maxPool(ctx, kernel.size(), true);
 }
 
 /// prims._low_memory_max_pool_offsets_to_indices: offset -> window tap -> input position
 /// (o * stride - padding + tap * dilation per dim) -> index flattened over input_size.
 Status lowMemoryOffsetsToIndicesKernel(KernelContext &ctx) {
-  FXKIT_KTRY(offsets, ctx.tensor("self"));
-  FXKIT_KTRY(kernel, ctx.intList("kernel_size"));
-  FXKIT_KTRY(inputSize, ctx.intList("input_size"));
-  FXKIT_KTRY(stride, ctx.intList("stride"));
-  FXKIT_KTRY(padding, ctx.intList("padding"));
-  FXKIT_KTRY(dilation, ctx.intList("dilation"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto offsets, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto kernel, ctx.intList("kernel_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto inputSize, ctx.intList("input_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, ctx.intList("stride"));
+  FXKIT_ASSIGN_OR_RETURN(auto padding, ctx.intList("padding"));
+  FXKIT_ASSIGN_OR_RETURN(auto dilation, ctx.intList("dilation"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   size_t nd = kernel.size();
   if (offsets.dim() < static_cast<int64_t>(nd) || inputSize.size() < nd || stride.size() < nd ||
       padding.size() < nd || dilation.size() < nd)
@@ -371,12 +369,11 @@ Status lowMemoryOffsetsToIndicesKernel(KernelContext &ctx) {
 /// max_pool2d_with_indices_backward: each output gradient goes to the input element its index
 /// names (indices flattened within the plane); gradients of one element add up.
 Status maxPool2dBackwardKernel(KernelContext &ctx) {
-  FXKIT_KTRY(grad, ctx.tensor("grad_output"));
-  FXKIT_KTRY(indices, ctx.tensor("indices"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto grad, ctx.tensor("grad_output"));
+  FXKIT_ASSIGN_OR_RETURN(auto indices, ctx.tensor("indices"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   const size_t nd = 2;
-  if (Status s = requireSameLead(ctx, grad, out, nd); !s)
-    return s;
+  FXKIT_TRY(requireSameLead(ctx, grad, out, nd));
   if (indices.sizes() != grad.sizes())
     return ctx.error("indices " + sizesStr(indices.sizes()) + " must have grad_output's sizes " +
                      sizesStr(grad.sizes()));
@@ -415,10 +412,10 @@ struct AvgArgs {
 
 Expected<AvgArgs> readAvgArgs(const KernelContext &ctx) {
   AvgArgs a;
-  FXKIT_KTRY(includePad, ctx.boolean("count_include_pad"));
+  FXKIT_ASSIGN_OR_RETURN(auto includePad, ctx.boolean("count_include_pad"));
   a.includePad = includePad;
   if (ctx.args.op().schema.indexOf("divisor_override") >= 0) {
-    FXKIT_KTRY(divisor, ctx.optionalInteger("divisor_override"));
+    FXKIT_ASSIGN_OR_RETURN(auto divisor, ctx.optionalInteger("divisor_override"));
     a.divisor = divisor;
   }
   if (a.divisor && *a.divisor == 0)
@@ -429,14 +426,13 @@ Expected<AvgArgs> readAvgArgs(const KernelContext &ctx) {
 /// avg_pool{1,2,3}d: the window's sum over its divisor; integer tensors sum exactly and divide
 /// with C++'s truncation, as PyTorch's integer kernel does. An empty window gives 0.
 Status avgPoolKernel(KernelContext &ctx, size_t nd) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(w, readWindow(ctx, nd));
-  FXKIT_KTRY(args, readAvgArgs(ctx));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto w, readWindow(ctx, nd));
+  FXKIT_ASSIGN_OR_RETURN(auto args, readAvgArgs(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (self.dtype() == DType::Bool)
     return ctx.error("average pooling is not implemented for bool tensors");
-  if (Status s = requireSameLead(ctx, self, out, nd); !s)
-    return s;
+  FXKIT_TRY(requireSameLead(ctx, self, out, nd));
   std::vector<int64_t> in = spatialSizes(self, nd), outSpatial = spatialSizes(out, nd);
   auto run = [&](auto zero) {
     using T = decltype(zero);
@@ -465,21 +461,19 @@ Status avgPool1dKernel(KernelContext &ctx) { return avgPoolKernel(ctx, 1); }
 Status avgPool2dKernel(KernelContext &ctx) { return avgPoolKernel(ctx, 2); }
 Status avgPool3dKernel(KernelContext &ctx) { return avgPoolKernel(ctx, 3); }
 
-/// avg_pool2d_backward: each output gradient, over its window's divisor, spreads over the
-/// window's elements inside the input.
-Status avgPool2dBackwardKernel(KernelContext &ctx) {
-  FXKIT_KTRY(grad, ctx.tensor("grad_output"));
-  FXKIT_KTRY(w, readWindow(ctx, 2));
-  FXKIT_KTRY(args, readAvgArgs(ctx));
-  FXKIT_KTRY(out, ctx.allocateOutput());
-  if (Status s = requireSameLead(ctx, grad, out, 2); !s)
-    return s;
+/// The backward of a 2-d average pooling into `out` (the input's gradient): each output
+/// gradient, over its window's divisor, spreads over the window's elements inside the input.
+/// window(in, outSpatial, o) is the window of output position o (empty windows spread nothing).
+template <typename WindowFn>
+Status avgPool2dBackwardInto(KernelContext &ctx, const Tensor &grad, Tensor out,
+                             WindowFn &&window) {
+  FXKIT_TRY(requireSameLead(ctx, grad, out, 2));
   std::vector<int64_t> in = spatialSizes(out, 2), outSpatial = spatialSizes(grad, 2);
   Accumulator acc(out.sizes());
   int64_t planeSize = product(in);
   forEachPlane({&grad}, 2, [&](std::span<const int64_t> base, int64_t plane) {
     forEach(outSpatial, [&](std::span<const int64_t> o) {
-      AvgWindow a = avgWindow(w, in, o, args.includePad, args.divisor);
+      AvgWindow a = window(in, outSpatial, o);
       if (a.empty)
         return;
       double g = grad.loadDouble(base[0] + spatialOffset(grad, o)) / static_cast<double>(a.divisor);
@@ -493,17 +487,30 @@ Status avgPool2dBackwardKernel(KernelContext &ctx) {
   return Status::ok();
 }
 
+/// avg_pool2d_backward: each output gradient, over its window's divisor, spreads over the
+/// window's elements inside the input.
+Status avgPool2dBackwardKernel(KernelContext &ctx) {
+  FXKIT_ASSIGN_OR_RETURN(auto grad, ctx.tensor("grad_output"));
+  FXKIT_ASSIGN_OR_RETURN(auto w, readWindow(ctx, 2));
+  FXKIT_ASSIGN_OR_RETURN(auto args, readAvgArgs(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  return avgPool2dBackwardInto(ctx, grad, std::move(out),
+                               [&](const std::vector<int64_t> &in, const std::vector<int64_t> &,
+                                   std::span<const int64_t> o) {
+                                 return avgWindow(w, in, o, args.includePad, args.divisor);
+                               });
+}
+
 // ---- Adaptive average pooling ----
 
 /// adaptive_avg_pool{1,2,3}d: the mean of each output element's adaptive window (integers
 /// divide with truncation).
 Status adaptiveAvgPoolKernel(KernelContext &ctx, size_t nd) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (self.dtype() == DType::Bool)
     return ctx.error("adaptive average pooling is not implemented for bool tensors");
-  if (Status s = requireSameLead(ctx, self, out, nd); !s)
-    return s;
+  FXKIT_TRY(requireSameLead(ctx, self, out, nd));
   std::vector<int64_t> in = spatialSizes(self, nd), outSpatial = spatialSizes(out, nd);
   auto run = [&](auto zero) {
     using T = decltype(zero);
@@ -531,25 +538,12 @@ Status adaptiveAvgPool2dKernel(KernelContext &ctx) { return adaptiveAvgPoolKerne
 Status adaptiveAvgPool3dKernel(KernelContext &ctx) { return adaptiveAvgPoolKernel(ctx, 3); }
 
 Status adaptiveAvgPool2dBackwardKernel(KernelContext &ctx) {
-  FXKIT_KTRY(grad, ctx.tensor("grad_output"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
-  if (Status s = requireSameLead(ctx, grad, out, 2); !s)
-    return s;
-  std::vector<int64_t> in = spatialSizes(out, 2), outSpatial = spatialSizes(grad, 2);
-  Accumulator acc(out.sizes());
-  int64_t planeSize = product(in);
-  forEachPlane({&grad}, 2, [&](std::span<const int64_t> base, int64_t plane) {
-    forEach(outSpatial, [&](std::span<const int64_t> o) {
-      AvgWindow a = adaptiveWindow(in, outSpatial, o);
-      double g = grad.loadDouble(base[0] + spatialOffset(grad, o)) / static_cast<double>(a.divisor);
-      forEach(a.size, [&](std::span<const int64_t> k) {
-        acc.values[plane * planeSize + (a.start[0] + k[0]) * in[1] + a.start[1] + k[1]] += g;
-      });
-    });
-  });
-  acc.storeInto(out);
-  ctx.result.v = std::move(out);
-  return Status::ok();
+  FXKIT_ASSIGN_OR_RETURN(auto grad, ctx.tensor("grad_output"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  return avgPool2dBackwardInto(
+      ctx, grad, std::move(out),
+      [](const std::vector<int64_t> &in, const std::vector<int64_t> &outSpatial,
+         std::span<const int64_t> o) { return adaptiveWindow(in, outSpatial, o); });
 }
 
 // ---- Convolution backward ----
@@ -601,17 +595,18 @@ template <typename Fn> void forEachConvTerm(const ConvGeometry &g, Fn fn) {
 /// Checks grad_output against the convolution of input and weight and fills the geometry.
 Expected<ConvGeometry> convGeometry(const KernelContext &ctx, const Tensor &grad,
                                     const Tensor &input, const Tensor &weight) {
-  FXKIT_KTRY(transposed, ctx.boolean("transposed"));
-  FXKIT_KTRY(groups, ctx.integer("groups"));
+  FXKIT_ASSIGN_OR_RETURN(auto transposed, ctx.boolean("transposed"));
+  FXKIT_ASSIGN_OR_RETURN(auto groups, ctx.integer("groups"));
   size_t nd = static_cast<size_t>(std::max<int64_t>(input.dim() - 2, 0));
   if (input.dim() < 3 || weight.dim() != input.dim() || grad.dim() != input.dim())
     return ctx.error("convolution_backward expects grad_output, input and weight of the same rank "
                      "(at least 3), got " +
                      sizesStr(grad.sizes()) + ", " + sizesStr(input.sizes()) + " and " +
                      sizesStr(weight.sizes()));
-  FXKIT_KTRY(stride, spatialArg(ctx, "stride", nd, std::vector<int64_t>(nd, 1)));
-  FXKIT_KTRY(padding, spatialArg(ctx, "padding", nd, std::vector<int64_t>(nd, 0)));
-  FXKIT_KTRY(dilation, spatialArg(ctx, "dilation", nd, std::vector<int64_t>(nd, 1)));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, spatialArg(ctx, "stride", nd, std::vector<int64_t>(nd, 1)));
+  FXKIT_ASSIGN_OR_RETURN(auto padding, spatialArg(ctx, "padding", nd, std::vector<int64_t>(nd, 0)));
+  FXKIT_ASSIGN_OR_RETURN(auto dilation,
+                         spatialArg(ctx, "dilation", nd, std::vector<int64_t>(nd, 1)));
   const Tensor &smallT = transposed ? input : grad, &largeT = transposed ? grad : input;
   ConvGeometry g{input.size(0),
                  smallT.size(1),
@@ -670,11 +665,11 @@ Status storeBiasGradient(const KernelContext &ctx, const Tensor &grad,
 /// weight (the correlation of input and grad_output) and bias, each where output_mask asks for
 /// it.
 Status convolutionBackwardKernel(KernelContext &ctx) {
-  FXKIT_KTRY(grad, ctx.tensor("grad_output"));
-  FXKIT_KTRY(input, ctx.tensor("input"));
-  FXKIT_KTRY(weight, ctx.tensor("weight"));
-  FXKIT_KTRY(transposed, ctx.boolean("transposed"));
-  FXKIT_KTRY(g, convGeometry(ctx, grad, input, weight));
+  FXKIT_ASSIGN_OR_RETURN(auto grad, ctx.tensor("grad_output"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, ctx.tensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto transposed, ctx.boolean("transposed"));
+  FXKIT_ASSIGN_OR_RETURN(auto g, convGeometry(ctx, grad, input, weight));
   // Results masked off by output_mask are None: allocate the others from their types.
   const auto *types = ctx.node().value().tensors();
   if (!types || types->size() != 3)
@@ -682,7 +677,7 @@ Status convolutionBackwardKernel(KernelContext &ctx) {
   std::vector<std::optional<Tensor>> results(3);
   for (size_t i = 0; i < 3; ++i)
     if ((*types)[i]) {
-      FXKIT_KTRY(t, allocateTensor(*(*types)[i], ctx.bindings));
+      FXKIT_ASSIGN_OR_RETURN(auto t, allocateTensor(*(*types)[i], ctx.bindings));
       results[i] = std::move(t);
     }
   std::vector<double> gradValues = denseValues(grad), inputValues = denseValues(input),
@@ -705,8 +700,7 @@ Status convolutionBackwardKernel(KernelContext &ctx) {
   if (results[1])
     gradWeight.storeInto(*results[1]);
   if (results[2])
-    if (Status st = storeBiasGradient(ctx, grad, gradValues, *results[2]); !st)
-      return st;
+    FXKIT_TRY(storeBiasGradient(ctx, grad, gradValues, *results[2]));
   ctx.result.v = std::move(results);
   return Status::ok();
 }
@@ -714,14 +708,13 @@ Status convolutionBackwardKernel(KernelContext &ctx) {
 // ---- Upsampling ----
 
 Status upsampleNearest2dKernel(KernelContext &ctx) {
-  FXKIT_KTRY(input, ctx.tensor("input"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
-  if (Status s = requireSameLead(ctx, input, out, 2); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  FXKIT_TRY(requireSameLead(ctx, input, out, 2));
   std::vector<int64_t> in = spatialSizes(input, 2), outSpatial = spatialSizes(out, 2);
   std::vector<std::vector<int64_t>> source(2);
   for (size_t d = 0; d < 2; ++d) {
-    FXKIT_KTRY(scale, upsampleScale(ctx.args, d));
+    FXKIT_ASSIGN_OR_RETURN(auto scale, upsampleScale(ctx.args, d));
     for (int64_t o = 0; o < outSpatial[d]; ++o)
       source[d].push_back(nearestSourceIndex(o, in[d], outSpatial[d], scale));
   }
@@ -750,17 +743,16 @@ LinearTap linearTap(int64_t o, int64_t in, int64_t out, bool alignCorners,
 }
 
 Status upsampleBilinear2dKernel(KernelContext &ctx) {
-  FXKIT_KTRY(input, ctx.tensor("input"));
-  FXKIT_KTRY(alignCorners, ctx.boolean("align_corners"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
-  if (Status s = requireSameLead(ctx, input, out, 2); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto alignCorners, ctx.boolean("align_corners"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  FXKIT_TRY(requireSameLead(ctx, input, out, 2));
   if (!dtypeIsFloating(input.dtype()))
     return ctx.error("upsample_bilinear2d takes floating-point inputs");
   std::vector<int64_t> in = spatialSizes(input, 2), outSpatial = spatialSizes(out, 2);
   std::vector<std::vector<LinearTap>> taps(2);
   for (size_t d = 0; d < 2; ++d) {
-    FXKIT_KTRY(scale, upsampleScale(ctx.args, d));
+    FXKIT_ASSIGN_OR_RETURN(auto scale, upsampleScale(ctx.args, d));
     for (int64_t o = 0; o < outSpatial[d]; ++o)
       taps[d].push_back(input.dtype() == DType::Float64
                             ? linearTap<double>(o, in[d], outSpatial[d], alignCorners, scale)
@@ -876,12 +868,12 @@ struct GridPlane {
 /// grid_sampler_2d: samples input (N, C, H, W) at grid (N, Ho, Wo, 2) = (x, y) in [-1, 1],
 /// with zeros, border or reflection padding.
 Status gridSampler2dKernel(KernelContext &ctx) {
-  FXKIT_KTRY(input, ctx.tensor("input"));
-  FXKIT_KTRY(grid, ctx.tensor("grid"));
-  FXKIT_KTRY(mode, ctx.integer("interpolation_mode"));
-  FXKIT_KTRY(paddingMode, ctx.integer("padding_mode"));
-  FXKIT_KTRY(alignCorners, ctx.boolean("align_corners"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto grid, ctx.tensor("grid"));
+  FXKIT_ASSIGN_OR_RETURN(auto mode, ctx.integer("interpolation_mode"));
+  FXKIT_ASSIGN_OR_RETURN(auto paddingMode, ctx.integer("padding_mode"));
+  FXKIT_ASSIGN_OR_RETURN(auto alignCorners, ctx.boolean("align_corners"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (input.dim() != 4 || grid.dim() != 4 || grid.size(0) != input.size(0) || grid.size(3) != 2)
     return ctx.error("grid_sampler_2d expects input (N, C, H, W) and grid (N, H, W, 2), got " +
                      sizesStr(input.sizes()) + " and " + sizesStr(grid.sizes()));
@@ -909,14 +901,13 @@ Status gridSampler2dKernel(KernelContext &ctx) {
 /// col2im: adds each column entry (c, ki, kj) of block (bh, bw) into image pixel
 /// (bh * stride - padding + ki * dilation, ...) of channel c, where inside the image.
 Status col2imKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(kernel, ctx.intList("kernel_size"));
-  FXKIT_KTRY(dilation, ctx.intList("dilation"));
-  FXKIT_KTRY(padding, ctx.intList("padding"));
-  FXKIT_KTRY(stride, ctx.intList("stride"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
-  if (Status s = requireRank(ctx, self, "col2im input", 2, 3); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto kernel, ctx.intList("kernel_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto dilation, ctx.intList("dilation"));
+  FXKIT_ASSIGN_OR_RETURN(auto padding, ctx.intList("padding"));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, ctx.intList("stride"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  FXKIT_TRY(requireRank(ctx, self, "col2im input", 2, 3));
   bool batched = self.dim() == 3;
   int64_t H = out.size(out.dim() - 2), W = out.size(out.dim() - 1);
   auto blocksAlong = [&](size_t d, int64_t size) {
@@ -976,10 +967,10 @@ double pNormDistance(const Tensor &a, int64_t aBase, int64_t aStride, const Tens
 
 /// _cdist_forward: out[..., i, j] = ||x1[..., i, :] - x2[..., j, :]||_p over broadcast batches.
 Status cdistForwardKernel(KernelContext &ctx) {
-  FXKIT_KTRY(x1, ctx.tensor("x1"));
-  FXKIT_KTRY(x2, ctx.tensor("x2"));
-  FXKIT_KTRY(p, ctx.scalar("p"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto x1, ctx.tensor("x1"));
+  FXKIT_ASSIGN_OR_RETURN(auto x2, ctx.tensor("x2"));
+  FXKIT_ASSIGN_OR_RETURN(auto p, ctx.scalar("p"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (x1.dim() < 2 || x2.dim() < 2 || x1.size(x1.dim() - 1) != x2.size(x2.dim() - 1))
     return ctx.error("cdist expects x1 (..., r1, m) and x2 (..., r2, m), got " +
                      sizesStr(x1.sizes()) + " and " + sizesStr(x2.sizes()));
@@ -1003,11 +994,10 @@ Status cdistForwardKernel(KernelContext &ctx) {
 
 /// _pdist_forward: the distances of rows (i, j), i < j, in row-major order of the pairs.
 Status pdistForwardKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(p, ctx.scalar("p"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
-  if (Status s = requireRank(ctx, self, "pdist input", 2, 2); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto p, ctx.scalar("p"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  FXKIT_TRY(requireRank(ctx, self, "pdist input", 2, 2));
   int64_t n = self.size(0), columns = self.size(1), k = 0;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = i + 1; j < n; ++j, ++k)
@@ -1096,22 +1086,23 @@ Expected<BagReduction> reduceBags(const KernelContext &ctx, const Tensor &weight
 /// zeros), offset2bag, the bag sizes and, for max, the row each maximum came from. As in the
 /// CPU kernel, sum mode leaves the sizes zero, and mean mode returns them as max_indices too.
 Status embeddingBagKernel(KernelContext &ctx) {
-  FXKIT_KTRY(weight, ctx.tensor("weight"));
-  FXKIT_KTRY(indices, ctx.tensor("indices"));
-  FXKIT_KTRY(offsets, ctx.tensor("offsets"));
-  FXKIT_KTRY(modeArg, ctx.integer("mode"));
-  FXKIT_KTRY(psw, ctx.optionalTensor("per_sample_weights"));
-  FXKIT_KTRY(paddingIdx, ctx.integer("padding_idx"));
-  FXKIT_KTRY(output, ctx.allocateOutput(0));
-  FXKIT_KTRY(offset2bag, ctx.allocateOutput(1));
-  FXKIT_KTRY(bagSize, ctx.allocateOutput(2));
-  FXKIT_KTRY(maxIndices, ctx.allocateOutput(3));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, ctx.tensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto indices, ctx.tensor("indices"));
+  FXKIT_ASSIGN_OR_RETURN(auto offsets, ctx.tensor("offsets"));
+  FXKIT_ASSIGN_OR_RETURN(auto modeArg, ctx.integer("mode"));
+  FXKIT_ASSIGN_OR_RETURN(auto psw, ctx.optionalTensor("per_sample_weights"));
+  FXKIT_ASSIGN_OR_RETURN(auto paddingIdx, ctx.integer("padding_idx"));
+  FXKIT_ASSIGN_OR_RETURN(auto output, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto offset2bag, ctx.allocateOutput(1));
+  FXKIT_ASSIGN_OR_RETURN(auto bagSize, ctx.allocateOutput(2));
+  FXKIT_ASSIGN_OR_RETURN(auto maxIndices, ctx.allocateOutput(3));
   if (weight.dim() != 2 || indices.dim() != 1 || offsets.dim() != 1 || modeArg < 0 || modeArg > 2)
     return ctx.error("embedding_bag expects a 2-d weight, 1-d indices and offsets, mode 0 to 2");
   auto mode = static_cast<BagMode>(modeArg);
   int64_t numBags = output.size(0);
-  FXKIT_KTRY(bags, offsetToBag(ctx, offsets, indices.size(0)));
-  FXKIT_KTRY(r, reduceBags(ctx, weight, indices, psw, bags, numBags, mode, paddingIdx));
+  FXKIT_ASSIGN_OR_RETURN(auto bags, offsetToBag(ctx, offsets, indices.size(0)));
+  FXKIT_ASSIGN_OR_RETURN(auto r,
+                         reduceBags(ctx, weight, indices, psw, bags, numBags, mode, paddingIdx));
   auto at2 = [](const Tensor &t, int64_t i, int64_t j) {
     return t.storageOffset() + i * t.stride(0) + j * t.stride(1);
   };

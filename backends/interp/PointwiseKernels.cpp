@@ -6,6 +6,7 @@
 
 #include "backends/interp/PointwiseKernels.h"
 #include "backends/interp/KernelSupport.h"
+#include "ir/Try.h"
 #include "ir/loop/ScalarEval.h"
 #include "ir/loop/ScalarMath.h"
 #include "ir/ops/PointwiseOps.h"
@@ -131,7 +132,7 @@ Expected<std::optional<Number>> numberArg(const KernelContext &ctx, std::string_
   case Argument::Kind::Bool:
     return std::optional<Number>(Number{ScalarKind::Bool, a.asBool() ? 1 : 0, 0});
   case Argument::Kind::Sym: {
-    FXKIT_KTRY(v, ctx.integer(name));
+    FXKIT_ASSIGN_OR_RETURN(auto v, ctx.integer(name));
     return std::optional<Number>(Number{ScalarKind::Int, v, 0});
   }
   case Argument::Kind::NodeRef: {
@@ -170,10 +171,10 @@ struct Operand {
 
 /// A tensor-or-number argument; tensors must have a computable dtype.
 Expected<Operand> operandArg(const KernelContext &ctx, std::string_view name) {
-  FXKIT_KTRY(number, numberArg(ctx, name));
+  FXKIT_ASSIGN_OR_RETURN(auto number, numberArg(ctx, name));
   if (number)
     return Operand{std::nullopt, *number};
-  FXKIT_KTRY(t, ctx.tensor(name));
+  FXKIT_ASSIGN_OR_RETURN(auto t, ctx.tensor(name));
   if (Status s = checkComputable(t.dtype(), "argument '" + std::string(name) + "'"); !s)
     return ctx.error(s.error().message);
   return Operand{std::move(t), {}};
@@ -217,10 +218,10 @@ Status runPointwise(KernelContext &ctx, std::span<const std::string_view> names,
                     ComputeIn computeIn, const Builder &build) {
   std::vector<Operand> ops;
   for (std::string_view name : names) {
-    FXKIT_KTRY(op, operandArg(ctx, name));
+    FXKIT_ASSIGN_OR_RETURN(auto op, operandArg(ctx, name));
     ops.push_back(std::move(op));
   }
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (Status s = checkComputable(out.dtype(), "result"); !s)
     return ctx.error(s.error().message);
   for (const Operand &op : ops)
@@ -228,7 +229,7 @@ Status runPointwise(KernelContext &ctx, std::span<const std::string_view> names,
       return ctx.error("operand of sizes " + sizesStr(op.tensor->sizes()) +
                        " does not broadcast to the result's " + sizesStr(out.sizes()));
   DType compute = computeIn == ComputeIn::Common ? commonDType(ops) : out.dtype();
-  FXKIT_KTRY(fns, build(compute, ops));
+  FXKIT_ASSIGN_OR_RETURN(auto fns, build(compute, ops));
   bool integral = !dtypeIsFloating(compute);
   if (integral ? !fns.onInt : !fns.onFloat)
     return ctx.error("not supported for dtype " + std::string(dtypeName(compute)));
@@ -306,9 +307,8 @@ template <int Sign, bool Reverse> Status addKernel(KernelContext &ctx) {
   return runPointwise(
       ctx, {"self", "other"}, ComputeIn::Output,
       [&ctx](DType dt, std::span<const Operand> ops) -> Expected<ElementFns> {
-        if (Status s = Sign < 0 ? errorOnBool(ctx, ops, "subtraction") : Status::ok(); !s)
-          return s.takeError();
-        FXKIT_KTRY(alpha, numberArg(ctx, "alpha"));
+        FXKIT_TRY(Sign < 0 ? errorOnBool(ctx, ops, "subtraction") : Status::ok());
+        FXKIT_ASSIGN_OR_RETURN(auto alpha, numberArg(ctx, "alpha"));
         if (!alpha)
           return ctx.error("alpha must be a number");
         // PyTorch's alpha_check.
@@ -465,9 +465,9 @@ Status leakyReluKernel(KernelContext &ctx) {
 
 /// elu: scale * x for x > 0, else scale * alpha * (exp(x * input_scale) - 1).
 Status eluKernel(KernelContext &ctx) {
-  FXKIT_KTRY(alpha, ctx.scalar("alpha"));
-  FXKIT_KTRY(scale, ctx.scalar("scale"));
-  FXKIT_KTRY(inputScale, ctx.scalar("input_scale"));
+  FXKIT_ASSIGN_OR_RETURN(auto alpha, ctx.scalar("alpha"));
+  FXKIT_ASSIGN_OR_RETURN(auto scale, ctx.scalar("scale"));
+  FXKIT_ASSIGN_OR_RETURN(auto inputScale, ctx.scalar("input_scale"));
   return runPointwise(ctx, {"self"}, ComputeIn::Output, simple(nullptr, [=](double x) {
                         return x > 0 ? x * scale : std::expm1(x * inputScale) * alpha * scale;
                       }));
@@ -476,11 +476,9 @@ Status eluKernel(KernelContext &ctx) {
 /// atan2.out: atan2 of self and other into the given `out` (laid out as inference said, which is
 /// out's own type), which is also the result.
 Status atan2OutKernel(KernelContext &ctx) {
-  FXKIT_KTRY(given, ctx.tensor("out"));
-  Status s = runPointwise(ctx, {"self", "other"}, ComputeIn::Output,
-                          simple(nullptr, [](double y, double x) { return std::atan2(y, x); }));
-  if (!s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto given, ctx.tensor("out"));
+  FXKIT_TRY(runPointwise(ctx, {"self", "other"}, ComputeIn::Output,
+                         simple(nullptr, [](double y, double x) { return std::atan2(y, x); })));
   const Tensor *computed = ctx.result.tensor();
   if (!computed || computed->sizes() != given.sizes())
     return ctx.error("atan2.out: the result does not fit out");

@@ -33,14 +33,14 @@ template <typename F> void fillRowMajor(Tensor &out, F value) {
 
 /// The seed a tensor argument holds (its one element, as int64).
 Expected<uint64_t> seedArg(KernelContext &ctx) {
-  FXKIT_KTRY(seed, ctx.tensor("seed"));
+  FXKIT_ASSIGN_OR_RETURN(auto seed, ctx.tensor("seed"));
   if (seed.numel() != 1)
     return ctx.error("seed must have one element");
   return static_cast<uint64_t>(seed.loadInt(seed.storageOffset()));
 }
 
 Status seedsKernel(KernelContext &ctx) {
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   for (int64_t k = 0; k < out.numel(); ++k)
     out.storeInt(out.storageOffset() + k * (out.dim() ? out.stride(0) : 0),
                  philox::nodeSeed(ctx.node().name(), static_cast<uint64_t>(k)));
@@ -49,20 +49,20 @@ Status seedsKernel(KernelContext &ctx) {
 }
 
 Status lookupSeedKernel(KernelContext &ctx) {
-  FXKIT_KTRY(seeds, ctx.tensor("seeds"));
-  FXKIT_KTRY(index, ctx.integer("index"));
+  FXKIT_ASSIGN_OR_RETURN(auto seeds, ctx.tensor("seeds"));
+  FXKIT_ASSIGN_OR_RETURN(auto index, ctx.integer("index"));
   if (seeds.dim() != 1 || index < 0 || index >= seeds.size(0))
     return ctx.error("index " + std::to_string(index) + " is out of bounds for the seeds");
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   out.storeInt(out.storageOffset(), seeds.loadInt(seeds.storageOffset() + index * seeds.stride(0)));
   ctx.result.v = std::move(out);
   return Status::ok();
 }
 
 Status inductorRandomKernel(KernelContext &ctx) {
-  FXKIT_KTRY(seed, seedArg(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto seed, seedArg(ctx));
   const bool normal = ctx.args.get("mode").asString() == "randn";
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   fillRowMajor(out, [&](uint32_t i) {
     return static_cast<double>(normal ? philox::randn(seed, i) : philox::rand(seed, i));
   });
@@ -71,10 +71,10 @@ Status inductorRandomKernel(KernelContext &ctx) {
 }
 
 Status inductorRandintKernel(KernelContext &ctx) {
-  FXKIT_KTRY(seed, seedArg(ctx));
-  FXKIT_KTRY(low, ctx.integer("low"));
-  FXKIT_KTRY(high, ctx.integer("high"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto seed, seedArg(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto low, ctx.integer("low"));
+  FXKIT_ASSIGN_OR_RETURN(auto high, ctx.integer("high"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   const int64_t size =
       static_cast<int64_t>(static_cast<uint64_t>(high) - static_cast<uint64_t>(low));
   int64_t i = 0;
@@ -91,7 +91,7 @@ Status inductorRandintKernel(KernelContext &ctx) {
 /// aten.rand / aten.randn: inductor_random(size, seed, mode).to(dtype) with the node's seed,
 /// as Inductor's replace_random rewrites them.
 template <bool Normal> Status atenRandomKernel(KernelContext &ctx) {
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (!dtypeIsFloating(out.dtype()) || !dtypeIsComputable(out.dtype()))
     return ctx.error("random values of dtype " + std::string(dtypeName(out.dtype())));
   const auto seed = static_cast<uint64_t>(philox::nodeSeed(ctx.node().name()));
@@ -111,15 +111,15 @@ template <bool Normal> Status atenRandomKernel(KernelContext &ctx) {
 /// mask * x * (1 / (1 - p)) in the dtype's compute type (float for float16/bfloat16), so a
 /// dropped NaN stays NaN.
 Status nativeDropoutKernel(KernelContext &ctx) {
-  FXKIT_KTRY(input, ctx.tensor("input"));
-  FXKIT_KTRY(p, ctx.scalar("p"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto p, ctx.scalar("p"));
   bool train = false;
   if (!ctx.args.get("train").isNone()) {
-    FXKIT_KTRY(t, ctx.boolean("train"));
+    FXKIT_ASSIGN_OR_RETURN(auto t, ctx.boolean("train"));
     train = t;
   }
-  FXKIT_KTRY(out, ctx.allocateOutput(0));
-  FXKIT_KTRY(mask, ctx.allocateOutput(1));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto mask, ctx.allocateOutput(1));
   const DType dt = input.dtype();
   const DType compute = dt == DType::Float64 ? DType::Float64 : DType::Float32;
   const auto seed = static_cast<uint64_t>(philox::nodeSeed(ctx.node().name()));

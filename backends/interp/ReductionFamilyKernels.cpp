@@ -9,6 +9,7 @@
 
 #include "backends/interp/KernelSupport.h"
 #include "backends/interp/OpFamilyKernels.h"
+#include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
 
 #include <algorithm>
@@ -118,24 +119,24 @@ void setResults(KernelContext &ctx, std::vector<std::optional<Tensor>> results) 
 /// any/all (.dim, .dims, .default): whether any (all) element of a group is non-zero (NaN
 /// counts as non-zero). `.dims` with an explicit empty list reduces nothing.
 template <bool all> Status anyAllKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   const std::string &overload = ctx.args.op().schema.overload;
   std::optional<std::vector<int64_t>> dims;
   std::vector<bool> reduced;
   if (overload == "dim") {
-    FXKIT_KTRY(dim, ctx.integer("dim"));
+    FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
     dims = std::vector<int64_t>{dim};
   } else if (overload == "dims") {
-    FXKIT_KTRY(d, ctx.optionalIntList("dim"));
+    FXKIT_ASSIGN_OR_RETURN(auto d, ctx.optionalIntList("dim"));
     dims = std::move(d);
   }
   if (dims && dims->empty()) {
     reduced.assign(self.dim(), false);
   } else {
-    FXKIT_KTRY(r, reducedDims(ctx, self.dim(), dims));
+    FXKIT_ASSIGN_OR_RETURN(auto r, reducedDims(ctx, self.dim(), dims));
     reduced = std::move(r);
   }
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   Groups g = groupsOf(self, reduced);
   std::vector<int64_t> at = elementOffsets(out);
   for (size_t i = 0; i < g.outer.size(); ++i) {
@@ -183,19 +184,18 @@ int64_t bestOf(const Tensor &t, int64_t first, const std::vector<int64_t> &inner
 /// argmax/argmin: int64 position of the first extremum along dim, or in the flattened input
 /// for dim=None. Bool inputs are refused as eager refuses them.
 template <bool isMax> Status argKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dim, ctx.optionalInteger("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.optionalInteger("dim"));
   const std::string &fn = ctx.args.op().schema.name;
   if (self.dtype() == DType::Bool)
     return ctx.error(fn + "(): does not support bool input");
   std::optional<std::vector<int64_t>> dims;
   if (dim)
     dims = std::vector<int64_t>{*dim};
-  FXKIT_KTRY(reduced, reducedDims(ctx, self.dim(), dims));
+  FXKIT_ASSIGN_OR_RETURN(auto reduced, reducedDims(ctx, self.dim(), dims));
   Groups g = groupsOf(self, reduced);
-  if (Status s = requireElements(ctx, g, self); !s)
-    return s;
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_TRY(requireElements(ctx, g, self));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   std::vector<int64_t> at = elementOffsets(out);
   for (size_t i = 0; i < g.outer.size(); ++i)
     out.storeInt(at[i], bestOf<isMax>(self, g.outer[i], g.inner));
@@ -205,14 +205,13 @@ template <bool isMax> Status argKernel(KernelContext &ctx) {
 
 /// max.dim/min.dim: (values, int64 indices) of the first extremum along dim.
 template <bool isMax> Status extremumDimKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dim, ctx.integer("dim"));
-  FXKIT_KTRY(reduced, oneDim(ctx, self.dim(), dim));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto reduced, oneDim(ctx, self.dim(), dim));
   Groups g = groupsOf(self, reduced);
-  if (Status s = requireElements(ctx, g, self); !s)
-    return s;
-  FXKIT_KTRY(values, ctx.allocateOutput(0));
-  FXKIT_KTRY(indices, ctx.allocateOutput(1));
+  FXKIT_TRY(requireElements(ctx, g, self));
+  FXKIT_ASSIGN_OR_RETURN(auto values, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto indices, ctx.allocateOutput(1));
   std::vector<int64_t> valueAt = elementOffsets(values), indexAt = elementOffsets(indices);
   for (size_t i = 0; i < g.outer.size(); ++i) {
     int64_t k = bestOf<isMax>(self, g.outer[i], g.inner);
@@ -233,10 +232,10 @@ uint64_t combineInt(uint64_t acc, int64_t x, bool product) {
 /// prims.xor_sum: the XOR of each group's int64 values (0 for an empty group), stored in the
 /// result dtype (wrapping to it, as the XOR of narrower integers does).
 Status xorSumKernel(KernelContext &ctx) {
-  FXKIT_KTRY(inp, ctx.tensor("inp"));
-  FXKIT_KTRY(dims, ctx.optionalIntList("dims"));
-  FXKIT_KTRY(reduced, reducedDims(ctx, inp.dim(), dims));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto inp, ctx.tensor("inp"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, ctx.optionalIntList("dims"));
+  FXKIT_ASSIGN_OR_RETURN(auto reduced, reducedDims(ctx, inp.dim(), dims));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   Groups g = groupsOf(inp, reduced);
   std::vector<int64_t> at = elementOffsets(out);
   for (size_t i = 0; i < g.outer.size(); ++i) {
@@ -251,15 +250,15 @@ Status xorSumKernel(KernelContext &ctx) {
 
 /// prod.default/prod.dim_int in the result dtype (the input converted to it first).
 Status prodKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   std::optional<std::vector<int64_t>> dims;
   if (ctx.args.op().schema.overload == "dim_int") {
-    FXKIT_KTRY(dim, ctx.integer("dim"));
+    FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
     dims = std::vector<int64_t>{dim};
   }
-  FXKIT_KTRY(reduced, reducedDims(ctx, self.dim(), dims));
-  FXKIT_KTRY(out, ctx.allocateOutput());
-  FXKIT_KTRY(in, convertedTo(self, out.dtype()));
+  FXKIT_ASSIGN_OR_RETURN(auto reduced, reducedDims(ctx, self.dim(), dims));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto in, convertedTo(self, out.dtype()));
   Groups g = groupsOf(in, reduced);
   std::vector<int64_t> at = elementOffsets(out);
   bool integral = !dtypeIsFloating(out.dtype());
@@ -283,11 +282,11 @@ Status prodKernel(KernelContext &ctx) {
 
 /// cumsum/cumprod along dim in the result dtype (integers and bools accumulate in int64).
 template <bool product> Status cumulativeKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dim, ctx.integer("dim"));
-  FXKIT_KTRY(reduced, oneDim(ctx, self.dim(), dim));
-  FXKIT_KTRY(out, ctx.allocateOutput());
-  FXKIT_KTRY(in, convertedTo(self, out.dtype()));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto reduced, oneDim(ctx, self.dim(), dim));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto in, convertedTo(self, out.dtype()));
   Groups gi = groupsOf(in, reduced), go = groupsOf(out, reduced);
   bool integral = !dtypeIsFloating(out.dtype());
   for (size_t i = 0; i < gi.outer.size(); ++i) {
@@ -326,12 +325,12 @@ void stableOrder(std::vector<int64_t> &order, const std::vector<T> &keys, bool d
 
 /// sort.default/sort.stable: always stable (a valid result for stable=False too).
 Status sortKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dim, ctx.integer("dim"));
-  FXKIT_KTRY(descending, ctx.boolean("descending"));
-  FXKIT_KTRY(reduced, oneDim(ctx, self.dim(), dim));
-  FXKIT_KTRY(values, ctx.allocateOutput(0));
-  FXKIT_KTRY(indices, ctx.allocateOutput(1));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto descending, ctx.boolean("descending"));
+  FXKIT_ASSIGN_OR_RETURN(auto reduced, oneDim(ctx, self.dim(), dim));
+  FXKIT_ASSIGN_OR_RETURN(auto values, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto indices, ctx.allocateOutput(1));
   Groups gs = groupsOf(self, reduced), gv = groupsOf(values, reduced),
          gx = groupsOf(indices, reduced);
   size_t n = gs.inner.size();
@@ -379,20 +378,20 @@ std::pair<double, double> meanAndSquares(const Tensor &t, int64_t first,
 /// var.correction/var.dim: squares / max(0, N - correction), so N <= correction gives inf or
 /// NaN as in PyTorch (correction defaults to 1; var.dim's unbiased=False is 0).
 Status varKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dims, ctx.optionalIntList("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, ctx.optionalIntList("dim"));
   double correction = 1;
   if (ctx.args.op().schema.overload == "dim") {
-    FXKIT_KTRY(unbiased, ctx.boolean("unbiased"));
+    FXKIT_ASSIGN_OR_RETURN(auto unbiased, ctx.boolean("unbiased"));
     correction = unbiased ? 1 : 0;
   } else if (!ctx.args.get("correction").isNone()) {
-    FXKIT_KTRY(c, ctx.scalar("correction"));
+    FXKIT_ASSIGN_OR_RETURN(auto c, ctx.scalar("correction"));
     correction = c;
   }
   if (!dtypeIsFloating(self.dtype()))
     return ctx.error("std and var only support floating point and complex dtypes");
-  FXKIT_KTRY(reduced, reducedDims(ctx, self.dim(), dims));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto reduced, reducedDims(ctx, self.dim(), dims));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   Groups g = groupsOf(self, reduced);
   std::vector<int64_t> at = elementOffsets(out);
   double divisor = std::max(0.0, static_cast<double>(g.inner.size()) - correction);
@@ -418,10 +417,10 @@ double groupMax(const Tensor &t, int64_t first, const std::vector<int64_t> &inne
 /// where it is infinite (a row of -inf gives -inf, one holding +inf gives inf); NaN
 /// propagates; zero elements give -inf.
 Status logsumexpKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dims, ctx.optionalIntList("dim"));
-  FXKIT_KTRY(reduced, reducedDims(ctx, self.dim(), dims));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, ctx.optionalIntList("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto reduced, reducedDims(ctx, self.dim(), dims));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   Groups g = groupsOf(self, reduced);
   std::vector<int64_t> at = elementOffsets(out);
   for (size_t i = 0; i < g.outer.size(); ++i) {
@@ -442,14 +441,14 @@ Status logsumexpKernel(KernelContext &ctx) {
 /// _softmax/_log_softmax along dim, as the decomposition: x - max (NaN and a lane of -inf give
 /// NaN), exp, normalise. half_to_float's float32 result comes from inference.
 template <bool log> Status softmaxKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dim, ctx.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
   if (!dtypeIsFloating(self.dtype()))
     return ctx.error(std::string(log ? "log_softmax" : "softmax") + " is not implemented for " +
                      std::string(dtypeName(self.dtype())) +
                      " tensors (PyTorch's kernels take floating-point inputs)");
-  FXKIT_KTRY(reduced, oneDim(ctx, self.dim(), dim));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto reduced, oneDim(ctx, self.dim(), dim));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   Groups gi = groupsOf(self, reduced), go = groupsOf(out, reduced);
   std::vector<double> shifted(gi.inner.size());
   for (size_t i = 0; i < gi.outer.size(); ++i) {
@@ -469,14 +468,14 @@ template <bool log> Status softmaxKernel(KernelContext &ctx) {
 /// _softmax_backward_data: y * (g - sum(g * y)); _log_softmax_backward_data:
 /// g - exp(y) * sum(g), along dim, in input_dtype (from inference).
 template <bool log> Status softmaxBackwardKernel(KernelContext &ctx) {
-  FXKIT_KTRY(grad, ctx.tensor("grad_output"));
-  FXKIT_KTRY(output, ctx.tensor("output"));
-  FXKIT_KTRY(dim, ctx.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto grad, ctx.tensor("grad_output"));
+  FXKIT_ASSIGN_OR_RETURN(auto output, ctx.tensor("output"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
   if (grad.sizes() != output.sizes())
     return ctx.error("grad_output " + kernels::sizesStr(grad.sizes()) + " and output " +
                      kernels::sizesStr(output.sizes()) + " differ in size");
-  FXKIT_KTRY(reduced, oneDim(ctx, grad.dim(), dim));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto reduced, oneDim(ctx, grad.dim(), dim));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   Groups gg = groupsOf(grad, reduced), gy = groupsOf(output, reduced), go = groupsOf(out, reduced);
   size_t n = gg.inner.size();
   for (size_t i = 0; i < gg.outer.size(); ++i) {
@@ -526,7 +525,7 @@ struct Param {
 
 Expected<Param> paramArg(const KernelContext &ctx, std::string_view name, double fallback,
                          int64_t count) {
-  FXKIT_KTRY(t, ctx.optionalTensor(name));
+  FXKIT_ASSIGN_OR_RETURN(auto t, ctx.optionalTensor(name));
   Param p{t, t ? elementOffsets(*t) : std::vector<int64_t>{}, fallback};
   if (t && static_cast<int64_t>(p.at.size()) != count)
     return ctx.error(std::string(name) + " has " + std::to_string(p.at.size()) +
@@ -536,7 +535,7 @@ Expected<Param> paramArg(const KernelContext &ctx, std::string_view name, double
 
 /// The dims native_layer_norm normalises: the trailing ones matching normalized_shape.
 Expected<std::vector<bool>> layerNormDims(const KernelContext &ctx, const Tensor &input) {
-  FXKIT_KTRY(normalized, ctx.intList("normalized_shape"));
+  FXKIT_ASSIGN_OR_RETURN(auto normalized, ctx.intList("normalized_shape"));
   int64_t k = static_cast<int64_t>(normalized.size()), axis = input.dim() - k;
   bool ok = k >= 1 && axis >= 0 &&
             std::equal(normalized.begin(), normalized.end(), input.sizes().begin() + axis);
@@ -552,16 +551,16 @@ Expected<std::vector<bool>> layerNormDims(const KernelContext &ctx, const Tensor
 /// native_layer_norm: (x - mean) * rstd * weight + bias over the trailing dims, with the
 /// biased variance and rstd = 1 / sqrt(var + eps).
 Status layerNormKernel(KernelContext &ctx) {
-  FXKIT_KTRY(input, ctx.tensor("input"));
-  FXKIT_KTRY(eps, ctx.scalar("eps"));
-  FXKIT_KTRY(reduced, layerNormDims(ctx, input));
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto eps, ctx.scalar("eps"));
+  FXKIT_ASSIGN_OR_RETURN(auto reduced, layerNormDims(ctx, input));
   Groups gi = groupsOf(input, reduced);
   auto n = static_cast<int64_t>(gi.inner.size());
-  FXKIT_KTRY(weight, paramArg(ctx, "weight", 1, n));
-  FXKIT_KTRY(bias, paramArg(ctx, "bias", 0, n));
-  FXKIT_KTRY(out, ctx.allocateOutput(0));
-  FXKIT_KTRY(mean, ctx.allocateOutput(1));
-  FXKIT_KTRY(rstd, ctx.allocateOutput(2));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, paramArg(ctx, "weight", 1, n));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, paramArg(ctx, "bias", 0, n));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto mean, ctx.allocateOutput(1));
+  FXKIT_ASSIGN_OR_RETURN(auto rstd, ctx.allocateOutput(2));
   Groups go = groupsOf(out, reduced);
   std::vector<int64_t> meanAt = elementOffsets(mean), rstdAt = elementOffsets(rstd);
   for (size_t i = 0; i < gi.outer.size(); ++i) {
@@ -582,20 +581,20 @@ Status layerNormKernel(KernelContext &ctx) {
 /// h = g * weight, grad_input = rstd / N * (N h - sum(h) - x^ sum(h x^)), grad_weight =
 /// sum over rows of g x^, grad_bias = sum over rows of g. Masked results are None.
 Status layerNormBackwardKernel(KernelContext &ctx) {
-  FXKIT_KTRY(grad, ctx.tensor("grad_out"));
-  FXKIT_KTRY(input, ctx.tensor("input"));
-  FXKIT_KTRY(meanT, ctx.tensor("mean"));
-  FXKIT_KTRY(rstdT, ctx.tensor("rstd"));
-  FXKIT_KTRY(reduced, layerNormDims(ctx, input));
+  FXKIT_ASSIGN_OR_RETURN(auto grad, ctx.tensor("grad_out"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto meanT, ctx.tensor("mean"));
+  FXKIT_ASSIGN_OR_RETURN(auto rstdT, ctx.tensor("rstd"));
+  FXKIT_ASSIGN_OR_RETURN(auto reduced, layerNormDims(ctx, input));
   if (grad.sizes() != input.sizes())
     return ctx.error("grad_out and input differ in size");
   Groups gx = groupsOf(input, reduced), gg = groupsOf(grad, reduced);
   size_t n = gx.inner.size(), rows = gx.outer.size();
-  FXKIT_KTRY(weight, paramArg(ctx, "weight", 1, static_cast<int64_t>(n)));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, paramArg(ctx, "weight", 1, static_cast<int64_t>(n)));
   std::vector<int64_t> meanAt = elementOffsets(meanT), rstdAt = elementOffsets(rstdT);
   if (meanAt.size() != rows || rstdAt.size() != rows)
     return ctx.error("mean and rstd must have one element per normalised row");
-  FXKIT_KTRY(results, allocateResults(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto results, allocateResults(ctx));
   std::optional<Groups> gi;
   if (results[0])
     gi = groupsOf(*results[0], reduced);
@@ -634,10 +633,10 @@ struct GroupNormShape {
 
 Expected<GroupNormShape> groupNormShape(const KernelContext &ctx, const Tensor &input) {
   GroupNormShape s;
-  FXKIT_KTRY(n, ctx.integer("N"));
-  FXKIT_KTRY(channels, ctx.integer("C"));
-  FXKIT_KTRY(hxw, ctx.integer("HxW"));
-  FXKIT_KTRY(group, ctx.integer("group"));
+  FXKIT_ASSIGN_OR_RETURN(auto n, ctx.integer("N"));
+  FXKIT_ASSIGN_OR_RETURN(auto channels, ctx.integer("C"));
+  FXKIT_ASSIGN_OR_RETURN(auto hxw, ctx.integer("HxW"));
+  FXKIT_ASSIGN_OR_RETURN(auto group, ctx.integer("group"));
   bool ok = input.dim() >= 2 && input.size(0) == n && input.size(1) == channels && group > 0 &&
             channels % group == 0 && input.numel() == n * channels * hxw;
   if (!ok)
@@ -662,14 +661,14 @@ std::vector<int64_t> spatialOffsets(const Tensor &t) {
 /// native_group_norm: normalises each (n, group) block of perGroup channels x HxW elements,
 /// then applies weight[c] and bias[c].
 Status groupNormKernel(KernelContext &ctx) {
-  FXKIT_KTRY(input, ctx.tensor("input"));
-  FXKIT_KTRY(eps, ctx.scalar("eps"));
-  FXKIT_KTRY(s, groupNormShape(ctx, input));
-  FXKIT_KTRY(weight, paramArg(ctx, "weight", 1, s.channels));
-  FXKIT_KTRY(bias, paramArg(ctx, "bias", 0, s.channels));
-  FXKIT_KTRY(out, ctx.allocateOutput(0));
-  FXKIT_KTRY(mean, ctx.allocateOutput(1));
-  FXKIT_KTRY(rstd, ctx.allocateOutput(2));
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto eps, ctx.scalar("eps"));
+  FXKIT_ASSIGN_OR_RETURN(auto s, groupNormShape(ctx, input));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, paramArg(ctx, "weight", 1, s.channels));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, paramArg(ctx, "bias", 0, s.channels));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto mean, ctx.allocateOutput(1));
+  FXKIT_ASSIGN_OR_RETURN(auto rstd, ctx.allocateOutput(2));
   std::vector<int64_t> inSpatial = spatialOffsets(input), outSpatial = spatialOffsets(out);
   std::vector<int64_t> meanAt = elementOffsets(mean), rstdAt = elementOffsets(rstd);
   for (int64_t n = 0; n < s.n; ++n)
@@ -718,16 +717,16 @@ ChannelSums channelSums(const Tensor &grad, const Tensor &input, const GroupNorm
 /// c2 = (db' mean - ds') rstd^3 / (HxW cpg), c3 = -c2 mean - db' rstd / (HxW cpg);
 /// grad_input = g c1 + x c2 + c3; grad_gamma[c] = sum_n (ds - db mean) rstd; grad_beta = sum_n db).
 Status groupNormBackwardKernel(KernelContext &ctx) {
-  FXKIT_KTRY(grad, ctx.tensor("grad_out"));
-  FXKIT_KTRY(input, ctx.tensor("input"));
-  FXKIT_KTRY(meanT, ctx.tensor("mean"));
-  FXKIT_KTRY(rstdT, ctx.tensor("rstd"));
-  FXKIT_KTRY(s, groupNormShape(ctx, input));
-  FXKIT_KTRY(gamma, paramArg(ctx, "weight", 1, s.channels));
+  FXKIT_ASSIGN_OR_RETURN(auto grad, ctx.tensor("grad_out"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto meanT, ctx.tensor("mean"));
+  FXKIT_ASSIGN_OR_RETURN(auto rstdT, ctx.tensor("rstd"));
+  FXKIT_ASSIGN_OR_RETURN(auto s, groupNormShape(ctx, input));
+  FXKIT_ASSIGN_OR_RETURN(auto gamma, paramArg(ctx, "weight", 1, s.channels));
   if (grad.sizes() != input.sizes() || meanT.numel() != s.n * s.group ||
       rstdT.numel() != s.n * s.group)
     return ctx.error("grad_out must have the input's size, mean and rstd N * group elements");
-  FXKIT_KTRY(results, allocateResults(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto results, allocateResults(ctx));
   ChannelSums sums = channelSums(grad, input, s);
   std::vector<int64_t> meanAt = elementOffsets(meanT), rstdAt = elementOffsets(rstdT);
   std::vector<int64_t> gSpatial = spatialOffsets(grad), xSpatial = spatialOffsets(input);
@@ -811,13 +810,13 @@ Expected<RunningStats> runningStats(const KernelContext &ctx, int64_t channels) 
   RunningStats s;
   if (ctx.args.op().schema.indexOf("running_mean") < 0)
     return s;
-  FXKIT_KTRY(m, paramArg(ctx, "running_mean", 0, channels));
-  FXKIT_KTRY(v, paramArg(ctx, "running_var", 1, channels));
+  FXKIT_ASSIGN_OR_RETURN(auto m, paramArg(ctx, "running_mean", 0, channels));
+  FXKIT_ASSIGN_OR_RETURN(auto v, paramArg(ctx, "running_var", 1, channels));
   s.mean = std::move(m);
   s.var = std::move(v);
   if (ctx.args.op().schema.name == "_native_batch_norm_legit_functional") {
-    FXKIT_KTRY(newMean, ctx.allocateOutput(3));
-    FXKIT_KTRY(newVar, ctx.allocateOutput(4));
+    FXKIT_ASSIGN_OR_RETURN(auto newMean, ctx.allocateOutput(3));
+    FXKIT_ASSIGN_OR_RETURN(auto newVar, ctx.allocateOutput(4));
     s.newMeanAt = elementOffsets(newMean);
     s.newVarAt = elementOffsets(newVar);
     s.newMean = std::move(newMean);
@@ -832,25 +831,25 @@ Expected<RunningStats> runningStats(const KernelContext &ctx, int64_t channels) 
 /// evaluation uses the running statistics. save_mean/save_invstd are written where inference
 /// gave them C elements (CPU evaluation gives none).
 Status batchNormKernel(KernelContext &ctx) {
-  FXKIT_KTRY(input, ctx.tensor("input"));
-  FXKIT_KTRY(momentum, ctx.scalar("momentum"));
-  FXKIT_KTRY(eps, ctx.scalar("eps"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto momentum, ctx.scalar("momentum"));
+  FXKIT_ASSIGN_OR_RETURN(auto eps, ctx.scalar("eps"));
   bool training = false;
   if (ctx.args.op().schema.indexOf("training") >= 0) {
-    FXKIT_KTRY(t, ctx.boolean("training"));
+    FXKIT_ASSIGN_OR_RETURN(auto t, ctx.boolean("training"));
     training = t;
   }
-  FXKIT_KTRY(gi, channelGroups(ctx, input));
+  FXKIT_ASSIGN_OR_RETURN(auto gi, channelGroups(ctx, input));
   int64_t channels = input.size(1);
-  FXKIT_KTRY(weight, paramArg(ctx, "weight", 1, channels));
-  FXKIT_KTRY(bias, paramArg(ctx, "bias", 0, channels));
-  FXKIT_KTRY(running, runningStats(ctx, channels));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, paramArg(ctx, "weight", 1, channels));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, paramArg(ctx, "bias", 0, channels));
+  FXKIT_ASSIGN_OR_RETURN(auto running, runningStats(ctx, channels));
   if (!training && !running.mean)
     return ctx.error("running_mean and running_var must not be None in eval mode");
-  FXKIT_KTRY(out, ctx.allocateOutput(0));
-  FXKIT_KTRY(saveMean, ctx.allocateOutput(1));
-  FXKIT_KTRY(saveInvstd, ctx.allocateOutput(2));
-  FXKIT_KTRY(go, channelGroups(ctx, out));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto saveMean, ctx.allocateOutput(1));
+  FXKIT_ASSIGN_OR_RETURN(auto saveInvstd, ctx.allocateOutput(2));
+  FXKIT_ASSIGN_OR_RETURN(auto go, channelGroups(ctx, out));
   std::vector<int64_t> saveMeanAt = elementOffsets(saveMean),
                        saveInvstdAt = elementOffsets(saveInvstd);
   for (int64_t c = 0; c < channels; ++c) {
@@ -880,13 +879,13 @@ Status batchNormKernel(KernelContext &ctx) {
 
 /// max.default/min.default: the extremum of every element (NaN wins), 0-d.
 template <bool isMax> Status extremumAllKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   Groups g = groupsOf(self, std::vector<bool>(self.dim(), true));
   if (g.inner.empty())
     return ctx.error(ctx.args.op().schema.name +
                      "(): Expected reduction dim to be specified for input.numel() == 0. Specify "
                      "the reduction dim with the 'dim' argument.");
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   int64_t k = bestOf<isMax>(self, g.outer[0], g.inner);
   copyElement(self, g.outer[0] + g.inner[k], out, out.storageOffset());
   ctx.result.v = std::move(out);
@@ -898,23 +897,25 @@ template <bool isMax> Status extremumAllKernel(KernelContext &ctx) {
 /// dot = sum(g (x - mean)); training grad_input = (g - (x - mean) dot invstd^2 / n - sum_g / n)
 /// invstd weight, evaluation g invstd weight; grad_weight = dot invstd, grad_bias = sum_g.
 Status batchNormBackwardKernel(KernelContext &ctx) {
-  FXKIT_KTRY(grad, ctx.tensor("grad_out"));
-  FXKIT_KTRY(input, ctx.tensor("input"));
-  FXKIT_KTRY(train, ctx.boolean("train"));
-  FXKIT_KTRY(eps, ctx.scalar("eps"));
-  FXKIT_KTRY(gx, channelGroups(ctx, input));
-  FXKIT_KTRY(gg, channelGroups(ctx, grad));
+  FXKIT_ASSIGN_OR_RETURN(auto grad, ctx.tensor("grad_out"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto train, ctx.boolean("train"));
+  FXKIT_ASSIGN_OR_RETURN(auto eps, ctx.scalar("eps"));
+  FXKIT_ASSIGN_OR_RETURN(auto gx, channelGroups(ctx, input));
+  FXKIT_ASSIGN_OR_RETURN(auto gg, channelGroups(ctx, grad));
   if (grad.sizes() != input.sizes())
     return ctx.error("grad_out and input differ in size");
   int64_t channels = input.size(1);
-  FXKIT_KTRY(weight, paramArg(ctx, "weight", 1, channels));
-  FXKIT_KTRY(mean, paramArg(ctx, train ? "save_mean" : "running_mean", 0, channels));
-  FXKIT_KTRY(spread, paramArg(ctx, train ? "save_invstd" : "running_var", 0, channels));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, paramArg(ctx, "weight", 1, channels));
+  FXKIT_ASSIGN_OR_RETURN(auto mean,
+                         paramArg(ctx, train ? "save_mean" : "running_mean", 0, channels));
+  FXKIT_ASSIGN_OR_RETURN(auto spread,
+                         paramArg(ctx, train ? "save_invstd" : "running_var", 0, channels));
   if (!mean.t || !spread.t)
     return ctx.error(train ? "mean and invstd must not be None in training mode"
                            : "running_mean and running_var must not be None in eval mode");
-  FXKIT_KTRY(results, allocateResults(ctx));
-  FXKIT_KTRY(go, channelGroups(ctx, *results[0]));
+  FXKIT_ASSIGN_OR_RETURN(auto results, allocateResults(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto go, channelGroups(ctx, *results[0]));
   auto n = static_cast<double>(gx.inner.size());
   for (int64_t c = 0; c < channels; ++c) {
     double mu = mean[c], invstd = train ? spread[c] : 1 / std::sqrt(spread[c] + eps);
@@ -945,7 +946,7 @@ Status batchNormBackwardKernel(KernelContext &ctx) {
 /// _local_scalar_dense: the first element as a Python number (a double for floats, an int for
 /// integers, a bool for bools); like PyTorch it does not insist on exactly one element.
 Status localScalarDenseKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   if (self.numel() == 0)
     return ctx.error("_local_scalar_dense: Empty tensor not supported");
   int64_t first = self.storageOffset();

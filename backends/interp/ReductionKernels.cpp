@@ -2,6 +2,8 @@
 #include "backends/interp/KernelSupport.h"
 #include "ir/ops/ShapeRules.h"
 
+#include "ir/Try.h"
+
 #include <cmath>
 #include <limits>
 
@@ -79,12 +81,12 @@ Expected<ReductionPlan> planFromArgs(const KernelContext &ctx, const Tensor &sel
   const OpSchema &schema = ctx.args.op().schema;
   std::optional<std::vector<int64_t>> dims;
   if (schema.indexOf("dim") >= 0) {
-    FXKIT_KTRY(d, ctx.optionalIntList("dim"));
+    FXKIT_ASSIGN_OR_RETURN(auto d, ctx.optionalIntList("dim"));
     dims = std::move(d);
   }
   bool keepdim = false;
   if (schema.indexOf("keepdim") >= 0) {
-    FXKIT_KTRY(k, ctx.boolean("keepdim"));
+    FXKIT_ASSIGN_OR_RETURN(auto k, ctx.boolean("keepdim"));
     keepdim = k;
   }
   return planReduction(ctx, self, dims, keepdim);
@@ -125,17 +127,16 @@ enum class Reduce : uint8_t { Sum, Mean, Max, Min };
 /// overflow as PyTorch does, the input converted to the result dtype first as `dtype=` does);
 /// floating results accumulate in double and round once on store.
 template <Reduce kind> Status reduceKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(plan, planFromArgs(ctx, self));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto plan, planFromArgs(ctx, self));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   bool integral = !dtypeIsFloating(out.dtype());
   if (kind == Reduce::Mean && integral)
     return ctx.error("mean(): could not infer output dtype; the input dtype or dtype= must be "
                      "floating point, got " +
                      std::string(dtypeName(out.dtype())));
   if (kind == Reduce::Max || kind == Reduce::Min)
-    if (Status s = requireElements(ctx, plan); !s)
-      return s;
+    FXKIT_TRY(requireElements(ctx, plan));
   plan.forEachResult([&](int64_t first, std::span<const int64_t> index) {
     int64_t at = out.offsetOf(index);
     if (integral && kind == Reduce::Sum) {
@@ -169,19 +170,18 @@ template <Reduce kind> Status reduceKernel(KernelContext &ctx) {
 /// max(0, N - correction) (correction defaults to 1), so N <= correction gives inf or NaN as
 /// in PyTorch.
 Status varMeanKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dims, ctx.optionalIntList("dim"));
-  FXKIT_KTRY(keepdim, ctx.boolean("keepdim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, ctx.optionalIntList("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto keepdim, ctx.boolean("keepdim"));
   double correction = 1;
   if (!ctx.args.get("correction").isNone()) {
-    FXKIT_KTRY(c, ctx.scalar("correction"));
+    FXKIT_ASSIGN_OR_RETURN(auto c, ctx.scalar("correction"));
     correction = c;
   }
-  if (Status s = requireFloating(ctx, self.dtype(), "var_mean"); !s)
-    return s;
-  FXKIT_KTRY(plan, planReduction(ctx, self, dims, keepdim));
-  FXKIT_KTRY(var, ctx.allocateOutput(0));
-  FXKIT_KTRY(mean, ctx.allocateOutput(1));
+  FXKIT_TRY(requireFloating(ctx, self.dtype(), "var_mean"));
+  FXKIT_ASSIGN_OR_RETURN(auto plan, planReduction(ctx, self, dims, keepdim));
+  FXKIT_ASSIGN_OR_RETURN(auto var, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto mean, ctx.allocateOutput(1));
   auto n = static_cast<double>(plan.inner.size());
   double divisor = std::max(0.0, n - correction);
   plan.forEachResult([&](int64_t first, std::span<const int64_t> index) {
@@ -205,15 +205,13 @@ Status varMeanKernel(KernelContext &ctx) {
 /// exp(x - amax)), so a row of -inf gives max -inf and sum NaN (-inf - -inf is NaN), and a NaN
 /// in a row makes both NaN, as in PyTorch.
 Status prepareSoftmaxOnlineKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("a"));
-  FXKIT_KTRY(dim, ctx.integer("dim"));
-  if (Status s = requireFloating(ctx, self.dtype(), "prepare_softmax_online"); !s)
-    return s;
-  FXKIT_KTRY(plan, planReduction(ctx, self, std::vector<int64_t>{dim}, true));
-  if (Status s = requireElements(ctx, plan); !s)
-    return s;
-  FXKIT_KTRY(max, ctx.allocateOutput(0));
-  FXKIT_KTRY(sum, ctx.allocateOutput(1));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("a"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
+  FXKIT_TRY(requireFloating(ctx, self.dtype(), "prepare_softmax_online"));
+  FXKIT_ASSIGN_OR_RETURN(auto plan, planReduction(ctx, self, std::vector<int64_t>{dim}, true));
+  FXKIT_TRY(requireElements(ctx, plan));
+  FXKIT_ASSIGN_OR_RETURN(auto max, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto sum, ctx.allocateOutput(1));
   plan.forEachResult([&](int64_t first, std::span<const int64_t> index) {
     // The max is rounded to the dtype before the subtraction, as amax's result is in eager.
     max.setDouble(index, extremum(self, first, plan.inner, true));

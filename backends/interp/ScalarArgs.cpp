@@ -20,7 +20,7 @@ Expected<Number> numberArg(const KernelContext &ctx, std::string_view name) {
   // A symbolic integer, or a node holding a number.
   if (auto i = ctx.integer(name))
     return Number{false, *i, 0};
-  FXKIT_KTRY(f, ctx.scalar(name));
+  FXKIT_ASSIGN_OR_RETURN(auto f, ctx.scalar(name));
   return Number{true, 0, f};
 }
 

@@ -4,6 +4,8 @@
 #include "ir/ops/ShapeRules.h"
 #include "ir/ops/SymbolicOps.h"
 
+#include "ir/Try.h"
+
 #include <cassert>
 
 #include <limits>
@@ -26,14 +28,14 @@ Expected<size_t> wrapIndex(const KernelContext &ctx, int64_t index, size_t n) {
 /// operator.getitem: element `b` of a multi-result value (split, var_mean, topk), or of a
 /// list/tuple argument (its node's value, or a number).
 Status getitemKernel(KernelContext &ctx) {
-  FXKIT_KTRY(index, ctx.integer("b"));
+  FXKIT_ASSIGN_OR_RETURN(auto index, ctx.integer("b"));
   const Argument &a = ctx.args.get("a");
   if (a.isNode()) {
     const RuntimeValue *v = ctx.valueOf(a.asNode());
     const auto *ts = v ? v->tensors() : nullptr;
     if (!ts)
       return ctx.error("input '" + a.asNode()->name() + "' is not a list of results at run time");
-    FXKIT_KTRY(i, wrapIndex(ctx, index, ts->size()));
+    FXKIT_ASSIGN_OR_RETURN(auto i, wrapIndex(ctx, index, ts->size()));
     if (!(*ts)[i])
       return ctx.error("result " + std::to_string(i) + " of '" + a.asNode()->name() +
                        "' is not a tensor");
@@ -42,7 +44,7 @@ Status getitemKernel(KernelContext &ctx) {
   }
   if (a.kind() != Argument::Kind::List && a.kind() != Argument::Kind::Tuple)
     return ctx.error("getitem expects a list of results or a list/tuple");
-  FXKIT_KTRY(i, wrapIndex(ctx, index, a.items().size()));
+  FXKIT_ASSIGN_OR_RETURN(auto i, wrapIndex(ctx, index, a.items().size()));
   const Argument &item = a.items()[i];
   switch (item.kind()) {
   case Argument::Kind::NodeRef:
@@ -74,8 +76,8 @@ Status getitemKernel(KernelContext &ctx) {
 
 /// aten.sym_size.int: a dimension's size as an integer.
 Status symSizeKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dim, ctx.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
   if (self.dim() == 0)
     return ctx.error("sym_size of a 0-d tensor");
   auto d = normalizeDim(dim, static_cast<size_t>(self.dim()));
@@ -88,8 +90,8 @@ Status symSizeKernel(KernelContext &ctx) {
 /// aten.sym_is_contiguous: whether the tensor's strides are the contiguous (or channels-last)
 /// ones for its sizes.
 Status symIsContiguousKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(format, ctx.args.memoryFormat("memory_format"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto format, ctx.args.memoryFormat("memory_format"));
   std::vector<SymExpr> sizes, strides;
   for (int64_t d = 0; d < self.dim(); ++d) {
     sizes.emplace_back(self.size(d));
@@ -109,21 +111,17 @@ Status scalarOpKernel(KernelContext &ctx) {
   std::vector<SymExpr> operands;
   const OpSchema &schema = ctx.args.op().schema;
   auto add = [&](const Argument &a) -> Status {
-    auto n = ctx.numberOf(a);
-    if (!n)
-      return n.takeError();
-    operands.push_back(numberExpr(*n));
+    FXKIT_ASSIGN_OR_RETURN(auto n, ctx.numberOf(a));
+    operands.push_back(numberExpr(n));
     return Status::ok();
   };
   if (ctx.args.op().target == "torch.sym_sum") {
     const Argument &list = ctx.args.at(0);
     for (const Argument &item : list.items())
-      if (Status s = add(item); !s)
-        return s;
+      FXKIT_TRY(add(item));
   } else {
     for (size_t i = 0; i < schema.args.size(); ++i)
-      if (Status s = add(ctx.args.at(i)); !s)
-        return s;
+      FXKIT_TRY(add(ctx.args.at(i)));
   }
   auto e = symbolicOpExpr(ctx.args.op().target, operands);
   if (!e)
@@ -147,10 +145,8 @@ Status scalarOpKernel(KernelContext &ctx) {
 
 /// _assert_scalar: the runtime check of a condition Dynamo could not decide.
 Status assertScalarKernel(KernelContext &ctx) {
-  auto cond = ctx.number("self");
-  if (!cond)
-    return cond.takeError();
-  if (!cond->truthy()) {
+  FXKIT_ASSIGN_OR_RETURN(auto cond, ctx.number("self"));
+  if (!cond.truthy()) {
     const Argument &msg = ctx.args.get("assert_msg");
     std::string text = assertMessage(msg);
     return ctx.error(text.empty() ? "assertion failed" : text);
@@ -161,9 +157,9 @@ Status assertScalarKernel(KernelContext &ctx) {
 /// sym_constrain_range[_for_size]: the value must lie in [min, max] (aten's
 /// sym_constrain_range; the _for_size form defaults min to 0).
 Status symConstrainRangeKernel(KernelContext &ctx) {
-  FXKIT_KTRY(size, ctx.integer("size"));
-  FXKIT_KTRY(lo, ctx.optionalInteger("min"));
-  FXKIT_KTRY(hi, ctx.optionalInteger("max"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, ctx.integer("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto lo, ctx.optionalInteger("min"));
+  FXKIT_ASSIGN_OR_RETURN(auto hi, ctx.optionalInteger("max"));
   bool forSize = ctx.args.op().target == "torch.ops.aten.sym_constrain_range_for_size.default";
   int64_t minV = lo ? *lo : (forSize ? 0 : std::numeric_limits<int64_t>::min());
   int64_t maxV = hi ? *hi : std::numeric_limits<int64_t>::max();
@@ -177,7 +173,7 @@ Status symConstrainRangeKernel(KernelContext &ctx) {
 
 /// _assert_async.msg: a one-element tensor that must be nonzero.
 Status assertAsyncMsgKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   if (self.numel() != 1)
     return ctx.error("Boolean value of Tensor with more than one value is ambiguous");
   std::vector<int64_t> zero(self.sizes().size(), 0);

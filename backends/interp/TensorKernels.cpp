@@ -6,6 +6,7 @@
 #include "backends/interp/KernelSupport.h"
 #include "backends/interp/OpFamilyKernels.h"
 #include "backends/interp/ScalarArgs.h"
+#include "ir/Try.h"
 
 #include <cmath>
 #include <cstring>
@@ -63,7 +64,7 @@ Status copyConverted(const KernelContext &ctx, const Tensor &src, Tensor &dst) {
 /// into the given `out`, which becomes the result (it may alias an input: the product was
 /// computed before anything was written).
 Status moveIntoOut(KernelContext &ctx) {
-  FXKIT_KTRY(out, ctx.tensor("out"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.tensor("out"));
   const Tensor *fresh = ctx.result.tensor();
   if (!fresh)
     return ctx.error("no result to write into out");
@@ -71,8 +72,7 @@ Status moveIntoOut(KernelContext &ctx) {
     return ctx.error("out is " + std::string(dtypeName(out.dtype())) + sizesStr(out.sizes()) +
                      " but the result is " + std::string(dtypeName(fresh->dtype())) +
                      sizesStr(fresh->sizes()));
-  if (Status s = copyConverted(ctx, *fresh, out); !s)
-    return s;
+  FXKIT_TRY(copyConverted(ctx, *fresh, out));
   ctx.result.v = std::move(out);
   return Status::ok();
 }
@@ -88,7 +88,7 @@ Status runKernelOf(KernelContext &ctx, const std::string &target) {
 
 /// The result (as inferred) with every element set to `value`.
 Status fillResult(KernelContext &ctx, const Number &value) {
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (Status s = checkComputable(out.dtype(), "the result"); !s)
     return ctx.error(s.error().message);
   if (overflows(value, out.dtype()))
@@ -103,7 +103,7 @@ Status fillResult(KernelContext &ctx, const Number &value) {
 
 /// The `size` argument of a factory, refused when negative (check_size_nonnegative).
 Status checkSizeArg(const KernelContext &ctx) {
-  FXKIT_KTRY(sizes, ctx.intList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto sizes, ctx.intList("size"));
   for (int64_t s : sizes)
     if (s < 0)
       return ctx.error("Trying to create tensor with negative dimension " + std::to_string(s) +
@@ -118,12 +118,12 @@ Status checkSizeArg(const KernelContext &ctx) {
 /// Floats accumulate in double; integers exactly in wrapping int64 with alpha and beta
 /// truncated to integers (Scalar::to).
 Status baddbmmKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(b1, ctx.tensor("batch1"));
-  FXKIT_KTRY(b2, ctx.tensor("batch2"));
-  FXKIT_KTRY(beta, numberArg(ctx, "beta"));
-  FXKIT_KTRY(alpha, numberArg(ctx, "alpha"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto b1, ctx.tensor("batch1"));
+  FXKIT_ASSIGN_OR_RETURN(auto b2, ctx.tensor("batch2"));
+  FXKIT_ASSIGN_OR_RETURN(auto beta, numberArg(ctx, "beta"));
+  FXKIT_ASSIGN_OR_RETURN(auto alpha, numberArg(ctx, "alpha"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (b1.dim() != 3 || b2.dim() != 3 || b2.size(0) != b1.size(0) || b2.size(1) != b1.size(2) ||
       out.sizes() != std::vector<int64_t>{b1.size(0), b1.size(1), b2.size(2)})
     return ctx.error("batch1 " + sizesStr(b1.sizes()) + " and batch2 " + sizesStr(b2.sizes()) +
@@ -172,8 +172,7 @@ Status baddbmmKernel(KernelContext &ctx) {
 Status productOutKernel(KernelContext &ctx) {
   std::string target(ctx.args.op().target);
   target.replace(target.rfind(".out"), 4, ".default");
-  if (Status s = runKernelOf(ctx, target); !s)
-    return s;
+  FXKIT_TRY(runKernelOf(ctx, target));
   return moveIntoOut(ctx);
 }
 
@@ -305,8 +304,7 @@ void headBackward(const AttentionBackward &a, int64_t b, int64_t h, Tensor &gq, 
 /// Masked positions (and rows whose logsumexp is -inf) have P = 0 and contribute nothing.
 Status attentionBackward(const KernelContext &ctx, const AttentionBackward &a, Tensor &gq,
                          Tensor &gk, Tensor &gv, Tensor *gbias) {
-  if (Status s = checkAttentionBackward(ctx, a); !s)
-    return s;
+  FXKIT_TRY(checkAttentionBackward(ctx, a));
   if (gbias && a.mask && a.mask->dtype() == DType::Bool)
     return ctx.error("a boolean attention mask has no gradient");
   std::vector<double> biasGrad(gbias ? static_cast<size_t>(gbias->numel()) : 0, 0.0);
@@ -331,7 +329,7 @@ Expected<double> attentionScale(const KernelContext &ctx, const Tensor &q) {
 
 /// The reference kernels are deterministic: the forward ran without dropout.
 Status requireNoDropout(const KernelContext &ctx) {
-  FXKIT_KTRY(p, ctx.scalar("dropout_p"));
+  FXKIT_ASSIGN_OR_RETURN(auto p, ctx.scalar("dropout_p"));
   if (p != 0)
     return ctx.error("dropout_p = " + std::to_string(p) +
                      " is not supported: the reference kernels are deterministic");
@@ -348,52 +346,48 @@ Expected<bool> wantsBiasGrad(const KernelContext &ctx) {
 }
 
 Status efficientAttentionBackwardKernel(KernelContext &ctx) {
-  FXKIT_KTRY(gradOut, ctx.tensor("grad_out_"));
-  FXKIT_KTRY(q, ctx.tensor("query"));
-  FXKIT_KTRY(k, ctx.tensor("key"));
-  FXKIT_KTRY(v, ctx.tensor("value"));
-  FXKIT_KTRY(bias, ctx.optionalTensor("attn_bias"));
-  FXKIT_KTRY(out, ctx.tensor("out"));
-  FXKIT_KTRY(lse, ctx.tensor("logsumexp"));
-  FXKIT_KTRY(causal, ctx.boolean("is_causal"));
-  FXKIT_KTRY(biasGrad, wantsBiasGrad(ctx));
-  if (Status s = requireNoDropout(ctx); !s)
-    return s;
-  FXKIT_KTRY(scale, attentionScale(ctx, q));
+  FXKIT_ASSIGN_OR_RETURN(auto gradOut, ctx.tensor("grad_out_"));
+  FXKIT_ASSIGN_OR_RETURN(auto q, ctx.tensor("query"));
+  FXKIT_ASSIGN_OR_RETURN(auto k, ctx.tensor("key"));
+  FXKIT_ASSIGN_OR_RETURN(auto v, ctx.tensor("value"));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, ctx.optionalTensor("attn_bias"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.tensor("out"));
+  FXKIT_ASSIGN_OR_RETURN(auto lse, ctx.tensor("logsumexp"));
+  FXKIT_ASSIGN_OR_RETURN(auto causal, ctx.boolean("is_causal"));
+  FXKIT_ASSIGN_OR_RETURN(auto biasGrad, wantsBiasGrad(ctx));
+  FXKIT_TRY(requireNoDropout(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto scale, attentionScale(ctx, q));
   AttentionBackward a{gradOut, q, k, v, out, lse, bias, causal, scale};
-  FXKIT_KTRY(gq, ctx.allocateOutput(0));
-  FXKIT_KTRY(gk, ctx.allocateOutput(1));
-  FXKIT_KTRY(gv, ctx.allocateOutput(2));
+  FXKIT_ASSIGN_OR_RETURN(auto gq, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto gk, ctx.allocateOutput(1));
+  FXKIT_ASSIGN_OR_RETURN(auto gv, ctx.allocateOutput(2));
   std::optional<Tensor> gb;
   if (bias && biasGrad) {
-    FXKIT_KTRY(t, ctx.allocateOutput(3));
+    FXKIT_ASSIGN_OR_RETURN(auto t, ctx.allocateOutput(3));
     gb = t;
   }
-  if (Status s = attentionBackward(ctx, a, gq, gk, gv, gb ? &*gb : nullptr); !s)
-    return s;
+  FXKIT_TRY(attentionBackward(ctx, a, gq, gk, gv, gb ? &*gb : nullptr));
   ctx.result.v = std::vector<std::optional<Tensor>>{std::move(gq), std::move(gk), std::move(gv),
                                                     std::move(gb)};
   return Status::ok();
 }
 
 Status flashAttentionCpuBackwardKernel(KernelContext &ctx) {
-  FXKIT_KTRY(gradOut, ctx.tensor("grad_out"));
-  FXKIT_KTRY(q, ctx.tensor("query"));
-  FXKIT_KTRY(k, ctx.tensor("key"));
-  FXKIT_KTRY(v, ctx.tensor("value"));
-  FXKIT_KTRY(out, ctx.tensor("out"));
-  FXKIT_KTRY(lse, ctx.tensor("logsumexp"));
-  FXKIT_KTRY(causal, ctx.boolean("is_causal"));
-  FXKIT_KTRY(mask, ctx.optionalTensor("attn_mask"));
-  if (Status s = requireNoDropout(ctx); !s)
-    return s;
-  FXKIT_KTRY(scale, attentionScale(ctx, q));
+  FXKIT_ASSIGN_OR_RETURN(auto gradOut, ctx.tensor("grad_out"));
+  FXKIT_ASSIGN_OR_RETURN(auto q, ctx.tensor("query"));
+  FXKIT_ASSIGN_OR_RETURN(auto k, ctx.tensor("key"));
+  FXKIT_ASSIGN_OR_RETURN(auto v, ctx.tensor("value"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.tensor("out"));
+  FXKIT_ASSIGN_OR_RETURN(auto lse, ctx.tensor("logsumexp"));
+  FXKIT_ASSIGN_OR_RETURN(auto causal, ctx.boolean("is_causal"));
+  FXKIT_ASSIGN_OR_RETURN(auto mask, ctx.optionalTensor("attn_mask"));
+  FXKIT_TRY(requireNoDropout(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto scale, attentionScale(ctx, q));
   AttentionBackward a{gradOut, q, k, v, out, lse, mask, causal, scale};
-  FXKIT_KTRY(gq, ctx.allocateOutput(0));
-  FXKIT_KTRY(gk, ctx.allocateOutput(1));
-  FXKIT_KTRY(gv, ctx.allocateOutput(2));
-  if (Status s = attentionBackward(ctx, a, gq, gk, gv, nullptr); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto gq, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto gk, ctx.allocateOutput(1));
+  FXKIT_ASSIGN_OR_RETURN(auto gv, ctx.allocateOutput(2));
+  FXKIT_TRY(attentionBackward(ctx, a, gq, gk, gv, nullptr));
   ctx.result.v = std::vector<std::optional<Tensor>>{std::move(gq), std::move(gk), std::move(gv)};
   return Status::ok();
 }
@@ -402,10 +396,9 @@ Status flashAttentionCpuBackwardKernel(KernelContext &ctx) {
 
 /// lift_fresh_copy and _to_copy: self's elements in the inferred result (layout, dtype).
 Status copySelfKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
-  if (Status s = copyConverted(ctx, self, out); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  FXKIT_TRY(copyConverted(ctx, self, out));
   ctx.result.v = std::move(out);
   return Status::ok();
 }
@@ -413,14 +406,13 @@ Status copySelfKernel(KernelContext &ctx) {
 /// copy(self, src): a tensor laid out as self holding src broadcast and converted to self's
 /// dtype.
 Status copyKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(src, ctx.tensor("src"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto src, ctx.tensor("src"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (out.sizes() != self.sizes())
     return ctx.error("self is " + sizesStr(self.sizes()) + " but the result " +
                      sizesStr(out.sizes()));
-  if (Status s = copyConverted(ctx, src, out); !s)
-    return s;
+  FXKIT_TRY(copyConverted(ctx, src, out));
   ctx.result.v = std::move(out);
   return Status::ok();
 }
@@ -430,14 +422,12 @@ Status copyKernel(KernelContext &ctx) {
 Status viewCopyKernel(KernelContext &ctx) {
   std::string target(ctx.args.op().target);
   target.erase(target.rfind("_copy."), 5);
-  if (Status s = runKernelOf(ctx, target); !s)
-    return s;
+  FXKIT_TRY(runKernelOf(ctx, target));
   const Tensor *view = ctx.result.tensor();
   if (!view)
     return ctx.error("the view gave no tensor");
-  FXKIT_KTRY(out, ctx.allocateOutput());
-  if (Status s = copyConverted(ctx, *view, out); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  FXKIT_TRY(copyConverted(ctx, *view, out));
   ctx.result.v = std::move(out);
   return Status::ok();
 }
@@ -451,11 +441,11 @@ Status unsafeIndexKernel(KernelContext &ctx) {
 /// diagonal_copy: the diagonal as a strided view of self (dims dim1 and dim2 replaced by a
 /// last one stepping both), copied into the result.
 Status diagonalCopyKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(offset, ctx.integer("offset"));
-  FXKIT_KTRY(dim1, ctx.integer("dim1"));
-  FXKIT_KTRY(dim2, ctx.integer("dim2"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto offset, ctx.integer("offset"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim1, ctx.integer("dim1"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim2, ctx.integer("dim2"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   int64_t rank = self.dim();
   if (rank < 2)
     return ctx.error("diagonal expects a tensor of at least 2 dimensions");
@@ -480,8 +470,7 @@ Status diagonalCopyKernel(KernelContext &ctx) {
   auto diagonal = self.asStrided(sizes, strides, start);
   if (!diagonal)
     return ctx.error(diagonal.error().message);
-  if (Status s = copyConverted(ctx, *diagonal, out); !s)
-    return s;
+  FXKIT_TRY(copyConverted(ctx, *diagonal, out));
   ctx.result.v = std::move(out);
   return Status::ok();
 }
@@ -489,13 +478,13 @@ Status diagonalCopyKernel(KernelContext &ctx) {
 // ---- Filling and creation ----
 
 Status fillScalarKernel(KernelContext &ctx) {
-  FXKIT_KTRY(value, numberArg(ctx, "value"));
+  FXKIT_ASSIGN_OR_RETURN(auto value, numberArg(ctx, "value"));
   return fillResult(ctx, value);
 }
 
 /// fill.Tensor: the 0-d value's element (value.item()), converted as a Scalar.
 Status fillTensorKernel(KernelContext &ctx) {
-  FXKIT_KTRY(value, ctx.tensor("value"));
+  FXKIT_ASSIGN_OR_RETURN(auto value, ctx.tensor("value"));
   if (value.dim() != 0)
     return ctx.error("fill_ only supports 0-dimension value tensor but got tensor with " +
                      std::to_string(value.dim()) + " dimensions.");
@@ -508,7 +497,7 @@ Status fillTensorKernel(KernelContext &ctx) {
 }
 
 Status fullLikeKernel(KernelContext &ctx) {
-  FXKIT_KTRY(value, numberArg(ctx, "fill_value"));
+  FXKIT_ASSIGN_OR_RETURN(auto value, numberArg(ctx, "fill_value"));
   return fillResult(ctx, value);
 }
 
@@ -516,8 +505,7 @@ Status fullLikeKernel(KernelContext &ctx) {
 /// uninitialized, and any defined value keeps results deterministic.
 template <int64_t Value> Status constantKernel(KernelContext &ctx) {
   if (ctx.args.op().schema.indexOf("size") >= 0)
-    if (Status s = checkSizeArg(ctx); !s)
-      return s;
+    FXKIT_TRY(checkSizeArg(ctx));
   return fillResult(ctx, Number{false, Value, 0});
 }
 
@@ -526,16 +514,16 @@ template <int64_t Value> Status constantKernel(KernelContext &ctx) {
 /// float for float16/bfloat16. The length is the inferred one.
 Status arangeKernel(KernelContext &ctx) {
   Number start{false, 0, 0}, step{false, 1, 0};
-  FXKIT_KTRY(end, numberArg(ctx, "end"));
+  FXKIT_ASSIGN_OR_RETURN(auto end, numberArg(ctx, "end"));
   if (ctx.args.op().schema.indexOf("start") >= 0) {
-    FXKIT_KTRY(s, numberArg(ctx, "start"));
+    FXKIT_ASSIGN_OR_RETURN(auto s, numberArg(ctx, "start"));
     start = s;
   }
   if (ctx.args.op().schema.indexOf("step") >= 0) {
-    FXKIT_KTRY(s, numberArg(ctx, "step"));
+    FXKIT_ASSIGN_OR_RETURN(auto s, numberArg(ctx, "step"));
     step = s;
   }
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (Status s = checkComputable(out.dtype(), "the result"); !s)
     return ctx.error(s.error().message);
   bool integral = !dtypeIsFloating(out.dtype());
@@ -579,10 +567,10 @@ std::mt19937_64 generatorFor(const KernelContext &ctx) {
 
 /// randperm: a uniformly random permutation of 0 .. n-1 (Fisher-Yates, unbiased draws).
 Status randpermKernel(KernelContext &ctx) {
-  FXKIT_KTRY(n, ctx.integer("n"));
+  FXKIT_ASSIGN_OR_RETURN(auto n, ctx.integer("n"));
   if (n < 0)
     return ctx.error("n must be non-negative, got" + std::to_string(n));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (Status s = checkComputable(out.dtype(), "the result"); !s)
     return ctx.error(s.error().message);
   if (out.dim() != 1 || out.size(0) != n)
@@ -612,17 +600,16 @@ Status randpermKernel(KernelContext &ctx) {
 /// are zero (PyTorch leaves them uninitialized). A grown storage is a new one, so other views
 /// of self do not see it, unlike PyTorch's.
 Status resizeKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  if (Status s = checkSizeArg(ctx); !s)
-    return s;
-  FXKIT_KTRY(types, ctx.outputTypes());
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_TRY(checkSizeArg(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto types, ctx.outputTypes());
   std::vector<int64_t> sizes, strides;
   for (const SymExpr &e : types[0].sizes) {
-    FXKIT_KTRY(v, e.evaluate(ctx.bindings));
+    FXKIT_ASSIGN_OR_RETURN(auto v, e.evaluate(ctx.bindings));
     sizes.push_back(v);
   }
   for (const SymExpr &e : types[0].strides) {
-    FXKIT_KTRY(v, e.evaluate(ctx.bindings));
+    FXKIT_ASSIGN_OR_RETURN(auto v, e.evaluate(ctx.bindings));
     strides.push_back(v);
   }
   int64_t numel = 1;
@@ -632,7 +619,7 @@ Status resizeKernel(KernelContext &ctx) {
   int64_t available = static_cast<int64_t>(self.storage()->size()) / item;
   Tensor base = self;
   if (self.storageOffset() + numel > available) {
-    FXKIT_KTRY(grown, Tensor::zeros(self.dtype(), {self.storageOffset() + numel}));
+    FXKIT_ASSIGN_OR_RETURN(auto grown, Tensor::zeros(self.dtype(), {self.storageOffset() + numel}));
     std::memcpy(grown.storage()->data(), self.storage()->data(), self.storage()->size());
     base = grown;
   }
@@ -646,14 +633,14 @@ Status resizeKernel(KernelContext &ctx) {
 // ---- Symbolic queries ----
 
 Status symNumelKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   ctx.result.v = self.numel();
   return Status::ok();
 }
 
 Status symStrideKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(dim, ctx.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
   int64_t d = dim < 0 ? dim + self.dim() : dim;
   if (d < 0 || d >= self.dim())
     return ctx.error("dim " + std::to_string(dim) + " out of range for a " +
@@ -663,7 +650,7 @@ Status symStrideKernel(KernelContext &ctx) {
 }
 
 Status symStorageOffsetKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   ctx.result.v = self.storageOffset();
   return Status::ok();
 }

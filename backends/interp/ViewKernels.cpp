@@ -33,7 +33,7 @@ Expected<int64_t> wrapDim(const KernelContext &ctx, int64_t dim, int64_t rank) {
 
 /// Integer argument `name`, wrapped as a dim of self (which must not be 0-d).
 Expected<int64_t> dimArg(const KernelContext &ctx, const Tensor &self, std::string_view name) {
-  FXKIT_KTRY(dim, ctx.integer(name));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer(name));
   if (self.dim() == 0)
     return ctx.error("dimension specified as " + std::to_string(dim) + " but the tensor is 0-d");
   return wrapDim(ctx, dim, self.dim());
@@ -41,8 +41,8 @@ Expected<int64_t> dimArg(const KernelContext &ctx, const Tensor &self, std::stri
 
 /// A view of the input `self`: the geometry `fn` computes, on self's storage.
 template <GeometryFn fn> Status viewKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(g, fn(ctx, self));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto g, fn(ctx, self));
   auto view = self.asStrided(std::move(g.sizes), std::move(g.strides), g.offset);
   if (!view)
     return ctx.error(view.error().message);
@@ -139,8 +139,8 @@ std::optional<std::vector<int64_t>> viewStridesOf(const Tensor &self,
 
 /// view, _unsafe_view: sizes with one -1, on strides computeStride allows.
 Expected<Geometry> viewGeometry(const KernelContext &ctx, const Tensor &self) {
-  FXKIT_KTRY(requested, ctx.intList("size"));
-  FXKIT_KTRY(sizes, resolveSizes(ctx, self, std::move(requested)));
+  FXKIT_ASSIGN_OR_RETURN(auto requested, ctx.intList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto sizes, resolveSizes(ctx, self, std::move(requested)));
   auto strides = viewStridesOf(self, sizes);
   if (!strides)
     return ctx.error("view size " + sizesStr(sizes) + " is not compatible with the input's sizes " +
@@ -150,14 +150,14 @@ Expected<Geometry> viewGeometry(const KernelContext &ctx, const Tensor &self) {
 }
 
 Expected<Geometry> permuteGeometry(const KernelContext &ctx, const Tensor &self) {
-  FXKIT_KTRY(dims, ctx.intList("dims"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, ctx.intList("dims"));
   if (static_cast<int64_t>(dims.size()) != self.dim())
     return ctx.error("permutation of " + std::to_string(dims.size()) + " dims for a tensor of " +
                      std::to_string(self.dim()) + " dims");
   Geometry g = geometryOf(self);
   std::vector<bool> seen(dims.size(), false);
   for (size_t i = 0; i < dims.size(); ++i) {
-    FXKIT_KTRY(d, wrapDim(ctx, dims[i], self.dim()));
+    FXKIT_ASSIGN_OR_RETURN(auto d, wrapDim(ctx, dims[i], self.dim()));
     if (seen[d])
       return ctx.error("dim " + std::to_string(d) + " repeats in permutation " + sizesStr(dims));
     seen[d] = true;
@@ -169,7 +169,7 @@ Expected<Geometry> permuteGeometry(const KernelContext &ctx, const Tensor &self)
 
 /// expand: -1 keeps a size; new leading dims and stretched size-1 dims get stride 0.
 Expected<Geometry> expandGeometry(const KernelContext &ctx, const Tensor &self) {
-  FXKIT_KTRY(sizes, ctx.intList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto sizes, ctx.intList("size"));
   int64_t lead = static_cast<int64_t>(sizes.size()) - self.dim();
   if (lead < 0)
     return ctx.error("cannot expand " + sizesStr(self.sizes()) + " to " + sizesStr(sizes) +
@@ -190,8 +190,8 @@ Expected<Geometry> expandGeometry(const KernelContext &ctx, const Tensor &self) 
 }
 
 Expected<Geometry> unsqueezeGeometry(const KernelContext &ctx, const Tensor &self) {
-  FXKIT_KTRY(dim, ctx.integer("dim"));
-  FXKIT_KTRY(d, wrapDim(ctx, dim, self.dim() + 1));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto d, wrapDim(ctx, dim, self.dim() + 1));
   // The new dim's stride makes it contiguous with the dim it precedes (as in PyTorch).
   int64_t stride = d >= self.dim() ? 1 : self.size(d) * self.stride(d);
   Geometry g = geometryOf(self);
@@ -205,7 +205,7 @@ Expected<Geometry> squeezeGeometryOf(const KernelContext &ctx, const Tensor &sel
                                      const std::vector<int64_t> &dims) {
   std::vector<bool> drop(self.dim(), false);
   for (int64_t dim : dims) {
-    FXKIT_KTRY(d, wrapDim(ctx, dim, self.dim()));
+    FXKIT_ASSIGN_OR_RETURN(auto d, wrapDim(ctx, dim, self.dim()));
     if (self.dim() > 0 && self.size(d) == 1)
       drop[d] = true;
   }
@@ -219,12 +219,12 @@ Expected<Geometry> squeezeGeometryOf(const KernelContext &ctx, const Tensor &sel
 }
 
 Expected<Geometry> squeezeDimGeometry(const KernelContext &ctx, const Tensor &self) {
-  FXKIT_KTRY(dim, ctx.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
   return squeezeGeometryOf(ctx, self, {dim});
 }
 
 Expected<Geometry> squeezeDimsGeometry(const KernelContext &ctx, const Tensor &self) {
-  FXKIT_KTRY(dims, ctx.intList("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, ctx.intList("dim"));
   return squeezeGeometryOf(ctx, self, dims);
 }
 
@@ -236,8 +236,8 @@ Expected<Geometry> squeezeAllGeometry(const KernelContext &ctx, const Tensor &se
 }
 
 Expected<Geometry> selectGeometry(const KernelContext &ctx, const Tensor &self) {
-  FXKIT_KTRY(d, dimArg(ctx, self, "dim"));
-  FXKIT_KTRY(index, ctx.integer("index"));
+  FXKIT_ASSIGN_OR_RETURN(auto d, dimArg(ctx, self, "dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto index, ctx.integer("index"));
   int64_t size = self.size(d);
   if (index < -size || index >= size)
     return ctx.error("select index " + std::to_string(index) + " out of range for dimension " +
@@ -250,10 +250,10 @@ Expected<Geometry> selectGeometry(const KernelContext &ctx, const Tensor &self) 
 }
 
 Expected<Geometry> sliceGeometry(const KernelContext &ctx, const Tensor &self) {
-  FXKIT_KTRY(d, dimArg(ctx, self, "dim"));
-  FXKIT_KTRY(start, ctx.optionalInteger("start"));
-  FXKIT_KTRY(end, ctx.optionalInteger("end"));
-  FXKIT_KTRY(step, ctx.integer("step"));
+  FXKIT_ASSIGN_OR_RETURN(auto d, dimArg(ctx, self, "dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto start, ctx.optionalInteger("start"));
+  FXKIT_ASSIGN_OR_RETURN(auto end, ctx.optionalInteger("end"));
+  FXKIT_ASSIGN_OR_RETURN(auto step, ctx.integer("step"));
   auto asSym = [](std::optional<int64_t> v) {
     return v ? std::optional<SymExpr>(SymExpr(*v)) : std::nullopt;
   };
@@ -278,15 +278,15 @@ Expected<Geometry> transposeGeometry(const KernelContext &ctx, const Tensor &sel
     return g;
   int64_t dim0 = 0, dim1 = 1;
   if (ctx.args.op().schema.name == "transpose") {
-    FXKIT_KTRY(a, ctx.integer("dim0"));
-    FXKIT_KTRY(b, ctx.integer("dim1"));
+    FXKIT_ASSIGN_OR_RETURN(auto a, ctx.integer("dim0"));
+    FXKIT_ASSIGN_OR_RETURN(auto b, ctx.integer("dim1"));
     dim0 = a;
     dim1 = b;
   } else if (self.dim() < 2) {
     return g;
   }
-  FXKIT_KTRY(d0, wrapDim(ctx, dim0, self.dim()));
-  FXKIT_KTRY(d1, wrapDim(ctx, dim1, self.dim()));
+  FXKIT_ASSIGN_OR_RETURN(auto d0, wrapDim(ctx, dim0, self.dim()));
+  FXKIT_ASSIGN_OR_RETURN(auto d1, wrapDim(ctx, dim1, self.dim()));
   std::swap(g.sizes[d0], g.sizes[d1]);
   std::swap(g.strides[d0], g.strides[d1]);
   return g;
@@ -294,11 +294,11 @@ Expected<Geometry> transposeGeometry(const KernelContext &ctx, const Tensor &sel
 
 /// diagonal: dims dim1 and dim2 become one trailing dim stepping along both.
 Expected<Geometry> diagonalGeometry(const KernelContext &ctx, const Tensor &self) {
-  FXKIT_KTRY(offset, ctx.integer("offset"));
-  FXKIT_KTRY(dim1, ctx.integer("dim1"));
-  FXKIT_KTRY(dim2, ctx.integer("dim2"));
-  FXKIT_KTRY(d1, wrapDim(ctx, dim1, self.dim()));
-  FXKIT_KTRY(d2, wrapDim(ctx, dim2, self.dim()));
+  FXKIT_ASSIGN_OR_RETURN(auto offset, ctx.integer("offset"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim1, ctx.integer("dim1"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim2, ctx.integer("dim2"));
+  FXKIT_ASSIGN_OR_RETURN(auto d1, wrapDim(ctx, dim1, self.dim()));
+  FXKIT_ASSIGN_OR_RETURN(auto d2, wrapDim(ctx, dim2, self.dim()));
   auto n = diagonalSize(SymExpr(self.size(d1)), SymExpr(self.size(d2)), offset);
   if (!n || d1 == d2)
     return ctx.error(n ? "diagonal dimensions cannot be identical" : n.error().message);
@@ -321,9 +321,9 @@ Expected<Geometry> diagonalGeometry(const KernelContext &ctx, const Tensor &self
 
 /// as_strided: any geometry within the storage; the offset defaults to the input's.
 Expected<Geometry> asStridedGeometry(const KernelContext &ctx, const Tensor &self) {
-  FXKIT_KTRY(sizes, ctx.intList("size"));
-  FXKIT_KTRY(strides, ctx.intList("stride"));
-  FXKIT_KTRY(offset, ctx.optionalInteger("storage_offset"));
+  FXKIT_ASSIGN_OR_RETURN(auto sizes, ctx.intList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto strides, ctx.intList("stride"));
+  FXKIT_ASSIGN_OR_RETURN(auto offset, ctx.optionalInteger("storage_offset"));
   if (sizes.size() != strides.size())
     return ctx.error("size " + sizesStr(sizes) + " and stride " + sizesStr(strides) +
                      " differ in length");
@@ -335,7 +335,7 @@ Expected<Geometry> asStridedGeometry(const KernelContext &ctx, const Tensor &sel
 /// The result as a fresh tensor of `sizes` with the inferred strides, holding self's elements
 /// in row-major order (clone, and reshape where no view is possible).
 Status copyToOutput(KernelContext &ctx, const Tensor &self, const std::vector<int64_t> &sizes) {
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   if (out.sizes() != sizes)
     return ctx.error("result of " + sizesStr(sizes) + " but inference gave " +
                      sizesStr(out.sizes()));
@@ -346,7 +346,7 @@ Status copyToOutput(KernelContext &ctx, const Tensor &self, const std::vector<in
 
 /// Strides of an inferred result type, evaluated (nullopt where inference gave none).
 Expected<std::vector<int64_t>> inferredStrides(const KernelContext &ctx) {
-  FXKIT_KTRY(types, ctx.outputTypes());
+  FXKIT_ASSIGN_OR_RETURN(auto types, ctx.outputTypes());
   std::vector<int64_t> out;
   for (const SymExpr &s : types[0].strides) {
     auto v = s.evaluate(ctx.bindings);
@@ -360,10 +360,10 @@ Expected<std::vector<int64_t>> inferredStrides(const KernelContext &ctx) {
 /// reshape: a view where computeStride allows one with the strides inference decided,
 /// otherwise a contiguous copy (PyTorch's `_reshape_alias` or `clone().view()`).
 Status reshapeKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(requested, ctx.intList("shape"));
-  FXKIT_KTRY(sizes, resolveSizes(ctx, self, std::move(requested)));
-  FXKIT_KTRY(inferred, inferredStrides(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto requested, ctx.intList("shape"));
+  FXKIT_ASSIGN_OR_RETURN(auto sizes, resolveSizes(ctx, self, std::move(requested)));
+  FXKIT_ASSIGN_OR_RETURN(auto inferred, inferredStrides(ctx));
   auto strides = viewStridesOf(self, sizes);
   // Inference decides symbolically; where concrete sizes would allow a view it did not (a
   // symbol that is 1 here), the copy keeps the result what inference said.
@@ -382,16 +382,16 @@ Status reshapeKernel(KernelContext &ctx) {
 
 /// clone: a copy with the strides inference gave (preserve_format or the memory_format).
 Status cloneKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   return copyToOutput(ctx, self, self.sizes());
 }
 
 /// cat: each input copied into its slice of the result along dim. Legacy 1-d empty tensors
 /// ([0]) are skipped whatever their rank relative to the others, as in PyTorch.
 Status catKernel(KernelContext &ctx) {
-  FXKIT_KTRY(tensors, ctx.tensorList("tensors"));
-  FXKIT_KTRY(dim, ctx.integer("dim"));
-  FXKIT_KTRY(out, ctx.allocateOutput());
+  FXKIT_ASSIGN_OR_RETURN(auto tensors, ctx.tensorList("tensors"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, ctx.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   std::vector<const Tensor *> used;
   for (const Tensor &t : tensors)
     if (!(t.dim() == 1 && t.size(0) == 0))
@@ -402,7 +402,7 @@ Status catKernel(KernelContext &ctx) {
     const Tensor &first = *used[0];
     if (first.dim() == 0)
       return ctx.error("zero-dimensional tensor cannot be concatenated");
-    FXKIT_KTRY(d, wrapDim(ctx, dim, first.dim()));
+    FXKIT_ASSIGN_OR_RETURN(auto d, wrapDim(ctx, dim, first.dim()));
     int64_t total = 0;
     for (size_t k = 0; k < used.size(); ++k) {
       const Tensor &t = *used[k];
@@ -457,9 +457,9 @@ Status setChunks(KernelContext &ctx, const Tensor &self, int64_t d,
 
 /// split.Tensor: chunks of split_size, the last one smaller (one chunk for an empty dim).
 Status splitKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(split, ctx.integer("split_size"));
-  FXKIT_KTRY(d, dimArg(ctx, self, "dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto split, ctx.integer("split_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto d, dimArg(ctx, self, "dim"));
   int64_t size = self.size(d);
   if (split < 0 || (split == 0 && size != 0))
     return ctx.error("split_size " + std::to_string(split) + " cannot split a dimension of size " +
@@ -473,9 +473,9 @@ Status splitKernel(KernelContext &ctx) {
 }
 
 Status splitWithSizesKernel(KernelContext &ctx) {
-  FXKIT_KTRY(self, ctx.tensor("self"));
-  FXKIT_KTRY(chunks, ctx.intList("split_sizes"));
-  FXKIT_KTRY(d, dimArg(ctx, self, "dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto chunks, ctx.intList("split_sizes"));
+  FXKIT_ASSIGN_OR_RETURN(auto d, dimArg(ctx, self, "dim"));
   int64_t total = 0;
   for (int64_t c : chunks) {
     if (c < 0)

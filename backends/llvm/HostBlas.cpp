@@ -1,7 +1,6 @@
 #include "backends/llvm/HostBlas.h"
 
-#include "ir/Node.h"
-#include "ir/ops/OpRegistry.h"
+#include "backends/program/MatrixProduct.h"
 
 #include <algorithm>
 #include <optional>
@@ -24,21 +23,10 @@ std::optional<View> evaluate(const BufferView &v, const HostBuffer &storage, int
                              const SymExpr::Bindings &b) {
   if (!storage.base || storage.offset % itemSize != 0)
     return std::nullopt;
-  View out;
-  out.base = storage.base + storage.offset;
-  for (size_t i = 0; i < v.sizes.size(); ++i) {
-    auto s = v.sizes[i].evaluate(b);
-    auto t = v.strides[i].evaluate(b);
-    if (!s || !t)
-      return std::nullopt;
-    out.sizes.push_back(*s);
-    out.strides.push_back(*t);
-  }
-  auto off = v.offset.evaluate(b);
-  if (!off)
+  auto e = evaluateView(v, b);
+  if (!e)
     return std::nullopt;
-  out.offset = *off;
-  return out;
+  return View{storage.base + storage.offset, e->offset, std::move(e->sizes), std::move(e->strides)};
 }
 
 /// C[b] = alpha * A[b] @ B[b] + beta * bias (broadcast), for every batch b.
@@ -137,39 +125,13 @@ Expected<bool> run(const LoopProgram &program, const LoopOp &op, const std::stri
 Expected<bool> runHostBlas(const LoopProgram &program, const LoopOp &op,
                            const SymExpr::Bindings &bindings, std::span<const HostBuffer> buffers,
                            ThreadPool &pool) {
-  if (!op.externNode || op.externOutputs.empty() || op.externOutputs[0] < 0)
+  auto mp = matchMatrixProduct(program, op);
+  if (!mp)
     return false;
-  std::string target(op.externNode->target());
-  std::string which;
-  for (const char *name : {"mm", "addmm", "bmm"})
-    if (target == std::string("torch.ops.aten.") + name + ".default" ||
-        target == std::string("aten.") + name + ".default")
-      which = name;
-  if (which.empty())
-    return false;
-  double alpha = 1, beta = 1;
-  if (which == "addmm") {
-    const OpInfo *info = OpRegistry::instance().lookup(target);
-    if (!info)
-      return false;
-    auto args = bindArgs(*op.externNode, *info);
-    if (!args)
-      return false;
-    auto a = args->floating("alpha");
-    auto bt = args->floating("beta");
-    if (!a || !bt)
-      return false;
-    alpha = *a;
-    beta = *bt;
-  }
-  DType dtype = program.buffers[op.externOutputs[0]].type.dtype;
-  for (const BufferView &v : op.externInputs)
-    if (program.buffers[v.buffer].type.dtype != dtype)
-      return false;
-  if (dtype == DType::Float32)
-    return run<float>(program, op, which, bindings, buffers, alpha, beta, pool);
-  if (dtype == DType::Float64)
-    return run<double>(program, op, which, bindings, buffers, alpha, beta, pool);
+  if (mp->dtype == DType::Float32)
+    return run<float>(program, op, mp->which, bindings, buffers, mp->alpha, mp->beta, pool);
+  if (mp->dtype == DType::Float64)
+    return run<double>(program, op, mp->which, bindings, buffers, mp->alpha, mp->beta, pool);
   return false;
 }
 

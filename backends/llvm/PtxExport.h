@@ -16,6 +16,15 @@
 
 namespace fxkit::llvmjit {
 
+/// Whether this build has the LLVM component that defines exportPtx (CMake defines FXKIT_HAVE_LLVM
+/// on everything that links fxkit_llvm): callers guard their calls with `if constexpr`, so a
+/// build without LLVM needs neither a definition nor a preprocessor conditional of its own.
+#ifdef FXKIT_HAVE_LLVM
+inline constexpr bool kHavePtxExport = true;
+#else
+inline constexpr bool kHavePtxExport = false;
+#endif
+
 struct PtxExportOptions {
   std::string arch = "sm_80";
   std::string libdevice;   ///< empty: findLibdevice()

@@ -4,8 +4,8 @@
 /// in the given order with their data contiguous and back to back, header padded with spaces to a
 /// multiple of 8 bytes.
 
-#include "importers/json/Safetensors.h"
 #include "ir/Error.h"
+#include "support/Safetensors.h"
 
 #include <string>
 

@@ -1,9 +1,9 @@
 #include "exporters/pt2/Pt2Writer.h"
 
-#include "importers/pt2/ExportedProgram.h"
-#include "importers/pt2/Zip.h"
 #include "ir/OutputValues.h"
 #include "ir/ops/OpRegistry.h"
+#include "support/pt2/ExportedProgram.h"
+#include "support/pt2/Zip.h"
 
 #include <nlohmann/json.hpp>
 

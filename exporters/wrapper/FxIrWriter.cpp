@@ -5,6 +5,7 @@
 #include "ir/Node.h"
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
+#include "ir/wrapper/WrapperDialect.h"
 #include "transforms/CompilationState.h"
 #include "transforms/WrapperGraph.h"
 
@@ -71,29 +72,12 @@ private:
 };
 
 Argument FxIrBuilder::remap(const Argument &a) const {
-  using K = Argument::Kind;
-  if (a.isNode()) {
-    auto it = map_.find(a.asNode());
+  return wrapper::mapArgumentLeaves(a, [this](const Argument &leaf) {
+    if (!leaf.isNode())
+      return leaf;
+    auto it = map_.find(leaf.asNode());
     return it == map_.end() ? Argument::none() : Argument::node(it->second);
-  }
-  switch (a.kind()) {
-  case K::List:
-  case K::Tuple: {
-    std::vector<Argument> items;
-    for (const Argument &i : a.items())
-      items.push_back(remap(i));
-    return a.kind() == K::List ? Argument::list(std::move(items))
-                               : Argument::tuple(std::move(items));
-  }
-  case K::Dict: {
-    std::vector<std::pair<std::string, Argument>> entries;
-    for (size_t i = 0; i < a.dictSize(); ++i)
-      entries.push_back({std::string(a.dictKey(i)), remap(a.dictValue(i))});
-    return Argument::dict(std::move(entries));
-  }
-  default:
-    return a;
-  }
+  });
 }
 
 Argument FxIrBuilder::sizeArg(const SymExpr &raw) {
@@ -114,7 +98,7 @@ Expected<Node *> FxIrBuilder::view(Node *base, const std::string &name, Argument
     absolute = Argument::integer(offset.asInt() + baseOffset);
   else if (baseOffset != 0)
     return Error("fxir: a symbolic view offset into a pool buffer");
-  Node *n = add(fresh(name), "torch.as_strided",
+  Node *n = add(fresh(name), wrapper::kAsStrided,
                 {Argument::node(base), std::move(sizes), std::move(strides), absolute});
   if (absolute.kind() == Argument::Kind::Int)
     offsets_[n] = absolute.asInt();
@@ -144,7 +128,7 @@ Status FxIrBuilder::alloc(const Node &n) {
   const auto &args = n.args().items();
   std::string_view target = n.target();
   Node *out = nullptr;
-  if (target == "fxkit.alloc_from_pool") {
+  if (target == wrapper::kAllocFromPool) {
     // (pool, byte offset, dtype, sizes, strides): a typed view of the pool per dtype, then
     // the buffer at its element offset.
     DType dt = args[2].asDType();
@@ -155,11 +139,11 @@ Status FxIrBuilder::alloc(const Node &n) {
     if (!typed)
       typed = add(fresh("pool_" + std::string(dtypeName(dt))), "torch.ops.aten.view.dtype",
                   {Argument::node(pool_), Argument::dtype(dt)});
-    out = add(fresh(n.name()), "torch.as_strided",
+    out = add(fresh(n.name()), wrapper::kAsStrided,
               {Argument::node(typed), remap(args[3]), remap(args[4]),
                Argument::integer(args[1].asInt() / item)});
     offsets_[out] = args[1].asInt() / item;
-  } else if (target == "torch.empty_strided") {
+  } else if (target == wrapper::kEmptyStrided) {
     bool isPool = n.name().starts_with("pool") && !pool_;
     std::vector<std::pair<std::string, Argument>> kwargs;
     for (size_t i = 0; i < n.kwargs().dictSize(); ++i)
@@ -167,7 +151,7 @@ Status FxIrBuilder::alloc(const Node &n) {
         kwargs.push_back({std::string(n.kwargs().dictKey(i)), remap(n.kwargs().dictValue(i))});
     // PyTorch's WrapperFxCodegen passes the device type as a string.
     kwargs.push_back({"device", Argument::string(device_)});
-    out = add(fresh(n.name()), "torch.empty_strided", {remap(args[0]), remap(args[1])},
+    out = add(fresh(n.name()), wrapper::kEmptyStrided, {remap(args[0]), remap(args[1])},
               std::move(kwargs));
     if (isPool)
       pool_ = out;
@@ -184,7 +168,7 @@ Status FxIrBuilder::alloc(const Node &n) {
       if (!numel.isConstant() || (numel.constant() * from) % to || (offset * from) % to)
         return Error("fxir: " + n.name() + " reuses storage of another dtype it cannot retype");
       Node *flat =
-          add(fresh(donor->name() + "_flat"), "torch.as_strided",
+          add(fresh(donor->name() + "_flat"), wrapper::kAsStrided,
               {Argument::node(donor), Argument::list({Argument::integer(numel.constant())}),
                Argument::list({Argument::integer(1)}), Argument::integer(offset)});
       donor =
@@ -192,7 +176,7 @@ Status FxIrBuilder::alloc(const Node &n) {
               "torch.ops.aten.view.dtype", {Argument::node(flat), Argument::dtype(mine->dtype)});
       offset = offset * from / to;
     }
-    out = add(fresh(n.name()), "torch.as_strided",
+    out = add(fresh(n.name()), wrapper::kAsStrided,
               {Argument::node(donor), remap(args[1]), remap(args[2]), Argument::integer(offset)});
     offsets_[out] = offset;
   }
@@ -236,11 +220,12 @@ Status FxIrBuilder::kernel(const Node &n) {
       programs = Argument::integer((x + block - 1) / block);
     } else {
       // -((-xnumel) // XBLOCK), spelled as WrapperFxCodegen spells a ceiling division.
-      Node *neg = add(fresh("mul"), "operator.mul", {Argument::integer(-1), xnumel});
-      Node *div = add(fresh("floordiv"), "operator.floordiv",
+      Node *neg = add(fresh("mul"), wrapper::sizeArithOp(SymExpr::Kind::Mul)->target,
+                      {Argument::integer(-1), xnumel});
+      Node *div = add(fresh("floordiv"), wrapper::sizeArithOp(SymExpr::Kind::FloorDiv)->target,
                       {Argument::node(neg), Argument::integer(block)});
-      programs = Argument::node(
-          add(fresh("mul"), "operator.mul", {Argument::integer(-1), Argument::node(div)}));
+      programs = Argument::node(add(fresh("mul"), wrapper::sizeArithOp(SymExpr::Kind::Mul)->target,
+                                    {Argument::integer(-1), Argument::node(div)}));
     }
   }
   kwargs.push_back({"XBLOCK", Argument::integer(block)});
@@ -343,7 +328,7 @@ Status FxIrBuilder::externCall(const Node &wrapper) {
       continue;
     Node *value = call;
     if (!single)
-      value = add(fresh("getitem"), "operator.getitem",
+      value = add(fresh("getitem"), wrapper::kGetItem,
                   {Argument::node(call), Argument::integer(static_cast<int64_t>(i))});
     add(fresh("copy_"), "torch.ops.aten.copy_.default",
         {Argument::node(outs[i]), Argument::node(value)});
@@ -376,14 +361,14 @@ Expected<Graph> FxIrBuilder::run(const Graph &wrapper) {
       g_.create(OpKind::Output, "output", "output", Argument::tuple({ret}));
       continue;
     }
-    if (t == "fxkit.free")
+    if (t == wrapper::kFree)
       continue;
-    if (t == "fxkit.kernel") {
+    if (t == wrapper::kKernel) {
       if (Status s = kernel(*n); !s)
         return s.takeError();
       continue;
     }
-    if (t == "fxkit.extern") {
+    if (t == wrapper::kExtern) {
       if (Status s = externCall(*n); !s)
         return s.takeError();
       continue;
@@ -391,17 +376,17 @@ Expected<Graph> FxIrBuilder::run(const Graph &wrapper) {
     bool reuse = false;
     for (size_t i = 0; i < n->kwargs().dictSize(); ++i)
       reuse = reuse || n->kwargs().dictKey(i) == "reuse";
-    if (t == "fxkit.alloc_from_pool" || t == "torch.empty_strided" ||
-        (t == "torch.as_strided" && reuse)) {
+    if (t == wrapper::kAllocFromPool || t == wrapper::kEmptyStrided ||
+        (t == wrapper::kAsStrided && reuse)) {
       if (Status s = alloc(*n); !s)
         return s.takeError();
       continue;
     }
-    if (t == "torch.as_strided") { // a view of a buffer
+    if (t == wrapper::kAsStrided) { // a view of a buffer
       // Extern calls make their own views, from the ATen node's arguments.
       bool externOnly = !n->users().empty();
       for (const Node *u : n->users())
-        externOnly = externOnly && u->target() == "fxkit.extern";
+        externOnly = externOnly && u->target() == wrapper::kExtern;
       if (externOnly)
         continue;
       const auto &a = n->args().items();

@@ -4,6 +4,7 @@
 #include "exporters/GraphvizRender.h"
 #include "exporters/ProgramDot.h"
 #include "ir/Node.h"
+#include "ir/wrapper/WrapperDialect.h"
 #include "transforms/CompilationState.h"
 
 namespace fxkit {
@@ -18,7 +19,7 @@ const CompilationState *stateOf(const Graph &graph) {
 
 bool hasKernelLaunches(const Graph &graph) {
   for (const Node *n : graph)
-    if (n->target() == "fxkit.kernel" || n->target() == "fxkit.extern")
+    if (n->target() == wrapper::kKernel || n->target() == wrapper::kExtern)
       return true;
   return false;
 }
@@ -40,12 +41,9 @@ Expected<std::string> graphDot(const Graph &graph, const RenderOptions &options)
 Expected<std::string> renderGraph(const Graph &graph, RenderFormat format,
                                   const RenderOptions &options) {
   auto dot = graphDot(graph, options);
-  if (!dot || format == RenderFormat::Dot)
+  if (!dot)
     return dot;
-  ImageFormat image = format == RenderFormat::Svg   ? ImageFormat::Svg
-                      : format == RenderFormat::Png ? ImageFormat::Png
-                                                    : ImageFormat::Pdf;
-  return renderDot(*dot, image);
+  return renderDot(*dot, format);
 }
 
 Expected<MemoryTimeline> memoryTimelineOf(const Graph &graph) {

@@ -5,6 +5,7 @@
 #include "exporters/wrapper/TritonLaunchConfig.h"
 #include "importers/inductor/InductorWrapper.h"
 #include "ir/Node.h"
+#include "ir/wrapper/WrapperDialect.h"
 
 #include <cstring>
 #include <unordered_map>
@@ -92,7 +93,8 @@ Expected<Argument> Converter::symToFx(const SymExpr &e, int depth) {
     auto x = operand(0);
     if (!x)
       return x;
-    return Argument::node(call(fresh("mul"), "operator.mul", {Argument::integer(-1), *x}));
+    return Argument::node(call(fresh("mul"), wrapper::sizeArithOp(SymExpr::Kind::Mul)->target,
+                               {Argument::integer(-1), *x}));
   }
   case SK::Add:
   case SK::Sub:
@@ -105,13 +107,8 @@ Expected<Argument> Converter::symToFx(const SymExpr &e, int depth) {
     auto r = operand(1);
     if (!r)
       return r;
-    static const std::map<SK, std::string_view> ops = {{SK::Add, "add"},
-                                                       {SK::Sub, "sub"},
-                                                       {SK::Mul, "mul"},
-                                                       {SK::FloorDiv, "floordiv"},
-                                                       {SK::Mod, "mod"}};
-    std::string op(ops.at(e.kind()));
-    return Argument::node(call(fresh(op), "operator." + op, {*l, *r}));
+    const wrapper::SizeArithOp *op = wrapper::sizeArithOp(e.kind());
+    return Argument::node(call(fresh(std::string(op->base)), op->target, {*l, *r}));
   }
   case SK::Call: {
     // PythonPrinter's functions of sizes: max/min (sympy Max/Min) and the rounded quotient
@@ -140,11 +137,14 @@ Expected<Argument> Converter::symToFx(const SymExpr &e, int depth) {
       if (!b)
         return b;
       if (fn == "math.floor")
-        return Argument::node(call(fresh("floordiv"), "operator.floordiv", {*a, *b}));
+        return Argument::node(call(
+            fresh("floordiv"), wrapper::sizeArithOp(SymExpr::Kind::FloorDiv)->target, {*a, *b}));
       // -((-a) // b)
-      Node *neg = call(fresh("neg"), "operator.neg", {*a});
-      Node *div = call(fresh("floordiv"), "operator.floordiv", {Argument::node(neg), *b});
-      return Argument::node(call(fresh("neg"), "operator.neg", {Argument::node(div)}));
+      Node *neg = call(fresh("neg"), wrapper::sizeArithOp(SymExpr::Kind::Neg)->target, {*a});
+      Node *div = call(fresh("floordiv"), wrapper::sizeArithOp(SymExpr::Kind::FloorDiv)->target,
+                       {Argument::node(neg), *b});
+      return Argument::node(call(fresh("neg"), wrapper::sizeArithOp(SymExpr::Kind::Neg)->target,
+                                 {Argument::node(div)}));
     }
     return Error("fxir: no FX form for the size expression " + e.str());
   }
@@ -154,40 +154,27 @@ Expected<Argument> Converter::symToFx(const SymExpr &e, int depth) {
 }
 
 Argument Converter::remap(const Argument &a) {
-  using K = Argument::Kind;
-  if (a.isNode()) {
-    auto it = map_.find(a.asNode());
-    return it == map_.end() ? Argument::none() : Argument::node(it->second);
-  }
-  switch (a.kind()) {
-  case K::List:
-  case K::Tuple: {
-    std::vector<Argument> items;
-    for (const Argument &i : a.items())
-      items.push_back(remap(i));
-    return a.kind() == K::List ? Argument::list(std::move(items))
-                               : Argument::tuple(std::move(items));
-  }
-  case K::Dict: {
-    std::vector<std::pair<std::string, Argument>> entries;
-    for (size_t i = 0; i < a.dictSize(); ++i)
-      entries.push_back({std::string(a.dictKey(i)), remap(a.dictValue(i))});
-    return Argument::dict(std::move(entries));
-  }
-  case K::Device: // WrapperFxCodegen passes the device type as a string
-    return Argument::string(a.asDevice().type);
-  case K::Sym: {
-    auto n = symToFx(a.asSym());
-    if (!n) {
-      if (error_.empty())
-        error_ = n.error().message;
-      return Argument::none();
+  return wrapper::mapArgumentLeaves(a, [this](const Argument &leaf) {
+    if (leaf.isNode()) {
+      auto it = map_.find(leaf.asNode());
+      return it == map_.end() ? Argument::none() : Argument::node(it->second);
     }
-    return *n;
-  }
-  default:
-    return a;
-  }
+    switch (leaf.kind()) {
+    case Argument::Kind::Device: // WrapperFxCodegen passes the device type as a string
+      return Argument::string(leaf.asDevice().type);
+    case Argument::Kind::Sym: {
+      auto n = symToFx(leaf.asSym());
+      if (!n) {
+        if (error_.empty())
+          error_ = n.error().message;
+        return Argument::none();
+      }
+      return *n;
+    }
+    default:
+      return leaf;
+    }
+  });
 }
 
 Argument Converter::ceilDiv(const Argument &numel, int64_t block) {
@@ -201,7 +188,7 @@ Argument Converter::ceilDiv(const Argument &numel, int64_t block) {
   while (!work.empty()) { // flatten a mul chain, left to right (no recursion over nodes)
     Argument f = work.back();
     work.pop_back();
-    if (f.isNode() && f.asNode()->target() == "operator.mul") {
+    if (f.isNode() && f.asNode()->target() == wrapper::sizeArithOp(SymExpr::Kind::Mul)->target) {
       const auto &args = f.asNode()->args().items();
       for (size_t i = args.size(); i-- > 0;)
         work.push_back(args[i]);
@@ -220,10 +207,12 @@ Argument Converter::ceilDiv(const Argument &numel, int64_t block) {
   }
   Argument neg = Argument::integer(coefficient);
   for (const Argument &f : symbolic)
-    neg = Argument::node(call(fresh("mul"), "operator.mul", {neg, f}));
-  Node *div = call(fresh("floordiv"), "operator.floordiv", {neg, Argument::integer(block)});
-  return Argument::node(
-      call(fresh("mul"), "operator.mul", {Argument::integer(-1), Argument::node(div)}));
+    neg = Argument::node(
+        call(fresh("mul"), wrapper::sizeArithOp(SymExpr::Kind::Mul)->target, {neg, f}));
+  Node *div = call(fresh("floordiv"), wrapper::sizeArithOp(SymExpr::Kind::FloorDiv)->target,
+                   {neg, Argument::integer(block)});
+  return Argument::node(call(fresh("mul"), wrapper::sizeArithOp(SymExpr::Kind::Mul)->target,
+                             {Argument::integer(-1), Argument::node(div)}));
 }
 
 Status Converter::kernel(const Node &n) {
@@ -344,7 +333,7 @@ Status Converter::view(const Node &n) {
   bool inlineView = !reuse && n.name().starts_with(baseName + "_view");
   if (inlineView)
     name = fresh(baseName + "_view");
-  map_[&n] = call(name, "torch.as_strided", {remap(a[0]), remap(a[1]), remap(a[2]), remap(a[3])});
+  map_[&n] = call(name, wrapper::kAsStrided, {remap(a[0]), remap(a[1]), remap(a[2]), remap(a[3])});
   return Status::ok();
 }
 
@@ -366,13 +355,13 @@ Expected<InductorFxIr> Converter::run(const Graph &wrapper) {
       out_.graph.create(OpKind::Output, "output", "output", Argument::tuple({ret}));
       continue;
     }
-    if (t == "fxkit.free")
+    if (t == wrapper::kFree)
       continue;
-    if (t == "fxkit.assert_size_stride" || t == "fxkit.assert_alignment") {
+    if (t == wrapper::kAssertSizeStride || t == wrapper::kAssertAlignment) {
       const auto &a = n->args().items();
       if (!a.empty() && a[0].isNode() && a[0].asNode()->op() == OpKind::Placeholder)
         continue; // input guards
-      std::string kind(t.substr(strlen("fxkit.")));
+      std::string kind(t.substr(wrapper::kFxkitPrefix.size()));
       std::vector<Argument> args;
       for (size_t i = 0; i < a.size(); ++i) {
         Argument v = remap(a[i]);
@@ -386,33 +375,33 @@ Expected<InductorFxIr> Converter::run(const Graph &wrapper) {
       call(fresh(kind), "torch._C._dynamo.guards." + kind, std::move(args));
       continue;
     }
-    if (t == "fxkit.kernel") {
+    if (t == wrapper::kKernel) {
       if (Status s = kernel(*n); !s)
         return s.takeError();
       continue;
     }
-    if (t == "fxkit.extern") {
+    if (t == wrapper::kExtern) {
       if (Status s = externCall(*n); !s)
         return s.takeError();
       continue;
     }
-    if (t == "torch.as_strided") {
+    if (t == wrapper::kAsStrided) {
       if (Status s = view(*n); !s)
         return s.takeError();
       continue;
     }
-    if (t == "fxkit.alloc_from_pool") { // the header's alias of the op
+    if (t == wrapper::kAllocFromPool) { // the header's alias of the op
       ++out_.addedKinds["allocation from a memory pool"];
       map_[n] = call(fresh(n->name()), "torch.ops.inductor._alloc_from_pool.default",
                      remap(n->args()).items());
       continue;
     }
-    if (t == "torch.empty_strided") {
+    if (t == wrapper::kEmptyStrided) {
       map_[n] = out_.graph.create(OpKind::CallFunction, fresh(n->name()), t, remap(n->args()),
                                   remap(n->kwargs()));
       continue;
     }
-    if (t == "operator.getitem") { // a result of a multi-output call, named by its buffer
+    if (t == wrapper::kGetItem) { // a result of a multi-output call, named by its buffer
       ++out_.addedKinds["getitem of a multi-output call"];
       map_[n] = call(fresh(n->name()), t, {remap(n->args().items()[0]), n->args().items()[1]});
       continue;
@@ -428,7 +417,8 @@ Expected<InductorFxIr> Converter::run(const Graph &wrapper) {
       continue;
     // Scalars (item, sym_size, comparisons, sym_ite), runtime asserts, dtype views, TMA
     // descriptors: the same calls in FX IR.
-    if (t.starts_with("operator.") || t.starts_with("torch.ops.") || t.starts_with("torch.sym_") ||
+    if (t.starts_with(wrapper::kOperatorPrefix) || t.starts_with("torch.ops.") ||
+        t.starts_with("torch.sym_") ||
         t == "triton.tools.tensor_descriptor.TensorDescriptor.from_tensor") {
       map_[n] = out_.graph.create(OpKind::CallFunction, fresh(defaultName(t)), t, remap(n->args()),
                                   remap(n->kwargs()));

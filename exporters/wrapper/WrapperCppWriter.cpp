@@ -7,6 +7,7 @@
 #include "ir/ops/ArgumentNodes.h"
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
+#include "ir/wrapper/WrapperDialect.h"
 #include "transforms/CompilationState.h"
 
 #include <map>
@@ -423,7 +424,7 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
       ++reusers_[b.reuseOf];
 
   WrapperCppFiles files;
-  files.name = isIdentifier(rawName) ? rawName : "model";
+  files.name = wrapper::isIdentifier(rawName) ? rawName : "model";
 
   // Signature, symbol bindings, checks and uploads.
   std::vector<WrapperParam> params = wrapperSignature(p_);
@@ -489,19 +490,8 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
   // Kernels and extern ops in schedule order, storage freed as planned.
   for (size_t ki = 0; ki < f_.kernels.size(); ++ki) {
     const Kernel &k = f_.kernels[ki];
-    std::vector<int32_t> writes = k.outputs;
-    if (k.isExtern)
-      for (int32_t b : p_.ops[k.ops.front()].externOutputs)
-        if (b >= 0)
-          writes.push_back(b);
     // An extern output sized by a symbol the call binds is uploaded from its result.
-    std::set<int32_t> sizedByCall;
-    if (k.isExtern) {
-      const LoopOp &op = p_.ops[k.ops.front()];
-      for (size_t i = 0; i < op.externOutputs.size(); ++i)
-        if (op.externOutputs[i] >= 0 && op.definesSizeOf(i))
-          sizedByCall.insert(op.externOutputs[i]);
-    }
+    auto [writes, sizedByCall] = launchWrites(p_, k);
     for (int32_t b : writes)
       if (storage_[b].empty() && !sizedByCall.count(b))
         if (Status s = allocate(b); !s)

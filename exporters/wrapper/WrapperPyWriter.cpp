@@ -343,19 +343,8 @@ Expected<std::string> ModuleWriter::run() {
 
   for (size_t ki = 0; ki < f_.kernels.size(); ++ki) {
     const Kernel &k = f_.kernels[ki];
-    std::vector<int32_t> writes = k.outputs;
-    if (k.isExtern)
-      for (int32_t b : p_.ops[k.ops.front()].externOutputs)
-        if (b >= 0)
-          writes.push_back(b);
     // An extern output sized by a symbol the call binds is allocated after it (emitExtern).
-    std::set<int32_t> sizedByCall;
-    if (k.isExtern) {
-      const LoopOp &op = p_.ops[k.ops.front()];
-      for (size_t i = 0; i < op.externOutputs.size(); ++i)
-        if (op.externOutputs[i] >= 0 && op.definesSizeOf(i))
-          sizedByCall.insert(op.externOutputs[i]);
-    }
+    auto [writes, sizedByCall] = launchWrites(p_, k);
     for (int32_t b : writes)
       if (names_[b].empty() && !sizedByCall.count(b))
         if (Status s = allocate(b); !s)

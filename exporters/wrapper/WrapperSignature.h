@@ -3,11 +3,12 @@
 /// (as PyTorch split `_write_wrapper_signature` out of its wrapper generators): one per graph
 /// input, in order, a tensor buffer or an integer that binds a size symbol.
 
+#include "ir/loop/Kernel.h"
 #include "ir/loop/LoopIR.h"
 
 #include <cstdint>
+#include <set>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace fxkit {
@@ -20,7 +21,12 @@ struct WrapperParam {
 /// The entry point's parameters of `program`.
 std::vector<WrapperParam> wrapperSignature(const loop::LoopProgram &program);
 
-/// Whether `s` is a Python and C++ identifier (letters, digits, underscores, not a digit first).
-bool isIdentifier(std::string_view s);
+/// The buffers launch `kernel` writes, in order, and which of them a call sizes (an extern
+/// output sized by a symbol the call binds: allocated or uploaded after the call, not before).
+struct LaunchWrites {
+  std::vector<int32_t> buffers;
+  std::set<int32_t> sizedByCall;
+};
+LaunchWrites launchWrites(const loop::LoopProgram &program, const loop::Kernel &kernel);
 
 } // namespace fxkit

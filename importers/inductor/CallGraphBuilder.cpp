@@ -1,5 +1,7 @@
 #include "importers/inductor/CallGraphBuilder.h"
 
+#include "ir/wrapper/WrapperDialect.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -207,9 +209,9 @@ void CallBuilder::release(Node *n, bool atReturn) {
   // (reuse, aliasing, a list holding it) goes without a node.
   if (live == 0 && rootOf(n)->op() != OpKind::GetAttr) {
     if (atReturn)
-      add("free", "fxkit.free", {Argument::node(n)}, {{"at_return", Argument::boolean(true)}});
+      add("free", wrapper::kFree, {Argument::node(n)}, {{"at_return", Argument::boolean(true)}});
     else
-      add("free", "fxkit.free", {Argument::node(n)});
+      add("free", wrapper::kFree, {Argument::node(n)});
   }
 }
 
@@ -504,7 +506,7 @@ Status CallBuilder::condStatement(const PyStmt &ifs, const PyStmt &orelse) {
   std::vector<Binding> results;
   for (size_t k = 0; k < outputs; ++k) {
     Node *item =
-        add("getitem", "operator.getitem", {Argument::node(c), Argument::integer(int64_t(k))});
+        add("getitem", wrapper::kGetItem, {Argument::node(c), Argument::integer(int64_t(k))});
     results.push_back(Binding{Binding::Kind::Tensor, Argument::node(item), 0});
   }
   bind(branches[0].result, newList(std::move(results)));
@@ -530,7 +532,7 @@ Status CallBuilder::assertScalar(const PyExpr &cond, bool negate, const PyExpr &
     text = message.text;
   else if (!(message.kind == K::Const && message.text == "None"))
     return error(message, "expected the assertion's message as a string");
-  add("_assert_scalar", "torch.ops.aten._assert_scalar.default", {test, Argument::string(text)});
+  add("_assert_scalar", wrapper::kAssertScalar, {test, Argument::string(text)});
   return Status::ok();
 }
 
@@ -688,7 +690,7 @@ Status CallBuilder::assertion(const PyExpr &call) {
       return error(args[fixed], "expected the op's name as a string");
     items.push_back(Argument::string(args[fixed].text));
   }
-  add(callee, "fxkit." + callee, std::move(items));
+  add(callee, std::string(wrapper::kFxkitPrefix) + callee, std::move(items));
   return Status::ok();
 }
 
@@ -775,7 +777,7 @@ Status CallBuilder::launch(const PyExpr &call, const InductorKernel &k,
     }
   }
   addProvenance(kwargs, multi ? multi->name : k.name);
-  add(multi ? multi->name : k.name, "fxkit.kernel", {}, std::move(kwargs));
+  add(multi ? multi->name : k.name, wrapper::kKernel, {}, std::move(kwargs));
   return Status::ok();
 }
 
@@ -826,7 +828,7 @@ Expected<Node *> CallBuilder::externCall(const PyExpr &call, const std::string &
       rest = rest.substr(dot + 1);
     base = std::string(rest.substr(0, rest.find('.')));
   }
-  return add(base, "fxkit.extern", {}, std::move(kwargs));
+  return add(base, wrapper::kExtern, {}, std::move(kwargs));
 }
 
 Expected<Node *> CallBuilder::allocation(const PyExpr &call, const std::string &name) {
@@ -898,7 +900,7 @@ Expected<Node *> CallBuilder::allocation(const PyExpr &call, const std::string &
                                                        {"device", Argument::device(*device)}};
   for (auto &e : extra)
     kwargs.push_back(std::move(e));
-  Node *n = add(name, "torch.empty_strided", {sz.take(), st.take()}, std::move(kwargs));
+  Node *n = add(name, wrapper::kEmptyStrided, {sz.take(), st.take()}, std::move(kwargs));
   TensorType type;
   type.dtype = *dtype;
   type.sizes = std::move(sizes);
@@ -924,7 +926,7 @@ Expected<Node *> CallBuilder::asStrided(Node *base, const PyExpr &call, const st
   if (sizes.size() != strides.size())
     return error(args[1], std::to_string(sizes.size()) + " sizes but " +
                               std::to_string(strides.size()) + " strides");
-  Node *n = add(name, "torch.as_strided",
+  Node *n = add(name, wrapper::kAsStrided,
                 {Argument::node(base), sz.take(), st.take(), Argument::integer(0)});
   if (const TensorType *t = base->value().tensor()) {
     TensorType vt = *t;
@@ -997,7 +999,7 @@ Expected<Node *> CallBuilder::allocFromPool(const PyExpr &call, const std::strin
     return error(args[4], std::to_string(sizes.size()) + " sizes but " +
                               std::to_string(strides.size()) + " strides");
   Node *n =
-      add(name.empty() ? (*pool)->name() + "_alloc" : name, "fxkit.alloc_from_pool",
+      add(name.empty() ? (*pool)->name() + "_alloc" : name, wrapper::kAllocFromPool,
           {Argument::node(*pool), offset.take(), Argument::dtype(*dtype), sz.take(), st.take()});
   TensorType type;
   type.dtype = *dtype;
@@ -1036,7 +1038,7 @@ Expected<Node *> CallBuilder::methodExtern(const PyExpr &call, const std::string
     kwargs.push_back({"options", Argument::dict(std::move(options))});
   addProvenance(kwargs, op);
   std::string base = call.items[0].text;
-  return add(base, "fxkit.extern", {}, std::move(kwargs));
+  return add(base, wrapper::kExtern, {}, std::move(kwargs));
 }
 
 Expected<Node *> CallBuilder::view(const PyExpr &call, const std::string &name,
@@ -1063,7 +1065,7 @@ Expected<Node *> CallBuilder::view(const PyExpr &call, const std::string &name,
   std::vector<std::pair<std::string, Argument>> kwargs;
   if (!reuseOf.empty())
     kwargs.push_back({"reuse", Argument::string(reuseOf)});
-  Node *n = add(name.empty() ? (*base)->name() + "_view" : name, "torch.as_strided",
+  Node *n = add(name.empty() ? (*base)->name() + "_view" : name, wrapper::kAsStrided,
                 {Argument::node(*base), sz.take(), st.take(), offset.take()}, std::move(kwargs));
   if (const TensorType *t = (*base)->value().tensor()) {
     TensorType vt = *t;
@@ -1331,7 +1333,7 @@ Status CallBuilder::assignment(const std::vector<PyStmt> &stmts, size_t i) {
             return error(v, a.error().message);
           st.push_back(a.take());
         }
-        Node *n = add(name, "torch.as_strided",
+        Node *n = add(name, wrapper::kAsStrided,
                       {Argument::node(from), Argument::list(std::move(sz)),
                        Argument::list(std::move(st)), Argument::integer(0)},
                       {{"reuse", Argument::string(v.text)}});
@@ -1389,7 +1391,7 @@ Expected<Binding> CallBuilder::bindingOf(const PyExpr &e) {
   const Node *n = v->asNode();
   std::string_view t = n->target();
   bool scalarNode = n->value().sym() || t.starts_with("torch.sym_") ||
-                    (t.starts_with("operator.") && t != "operator.getitem") ||
+                    (t.starts_with(wrapper::kOperatorPrefix) && t != wrapper::kGetItem) ||
                     t == "torch.ops.aten.item.default" || t.starts_with("torch.ops.aten.sym_");
   return Binding{scalarNode ? Binding::Kind::Size : Binding::Kind::Tensor, v.take(), 0};
 }
@@ -1530,7 +1532,7 @@ Status CallBuilder::returnStatement(const PyStmt &s) {
     if (root->op() == OpKind::Placeholder || root->op() == OpKind::GetAttr ||
         !kept.insert(root).second)
       continue;
-    add("free", "fxkit.free", {Argument::node(n)}, {{"at_return", Argument::boolean(true)}});
+    add("free", wrapper::kFree, {Argument::node(n)}, {{"at_return", Argument::boolean(true)}});
   }
   g_.create(OpKind::Output, freshName("output"), "output",
             Argument::tuple({Argument::tuple(std::move(outs))}));
@@ -1628,13 +1630,6 @@ Expected<Argument> CallBuilder::size(const SymExpr &e, const std::string &name) 
   case SymExpr::Kind::Mul:
   case SymExpr::Kind::FloorDiv:
   case SymExpr::Kind::Mod: {
-    static const std::map<SymExpr::Kind, std::pair<const char *, const char *>> names = {
-        {SymExpr::Kind::Neg, {"neg", "operator.neg"}},
-        {SymExpr::Kind::Add, {"add", "operator.add"}},
-        {SymExpr::Kind::Sub, {"sub", "operator.sub"}},
-        {SymExpr::Kind::Mul, {"mul", "operator.mul"}},
-        {SymExpr::Kind::FloorDiv, {"floordiv", "operator.floordiv"}},
-        {SymExpr::Kind::Mod, {"mod", "operator.mod"}}};
     std::vector<Argument> operands;
     for (const SymExpr &o : ops) {
       auto a = size(o);
@@ -1642,8 +1637,8 @@ Expected<Argument> CallBuilder::size(const SymExpr &e, const std::string &name) 
         return a.takeError();
       operands.push_back(a.take());
     }
-    const auto &[base, target] = names.at(e.kind());
-    Node *n = add(name.empty() ? base : name, target, std::move(operands));
+    const wrapper::SizeArithOp *op = wrapper::sizeArithOp(e.kind());
+    Node *n = add(name.empty() ? std::string(op->base) : name, op->target, std::move(operands));
     n->value() = NodeValue{e};
     out = Argument::node(n);
     break;
@@ -1700,7 +1695,7 @@ Expected<Node *> CallBuilder::tensor(const PyExpr &e, const std::string &name) {
     auto base = tensor(e.items[0]);
     if (!base)
       return base;
-    Node *n = add(name.empty() ? "getitem" : name, "operator.getitem",
+    Node *n = add(name.empty() ? "getitem" : name, wrapper::kGetItem,
                   {Argument::node(*base), index.kind == K::Int ? Argument::integer(index.value)
                                                                : Argument::string(index.text)});
     return n;
@@ -1902,7 +1897,7 @@ Expected<Argument> CallBuilder::scalar(const PyExpr &e, const std::string &name)
     if (e.text == "not")
       return node("sym_not", "torch.sym_not", {x.take()});
     if (e.text == "-")
-      return node("neg", "operator.neg", {x.take()});
+      return node("neg", wrapper::sizeArithOp(SymExpr::Kind::Neg)->target, {x.take()});
     if (e.text == "+")
       return x;
     return error(e, "unsupported operator '" + e.text + "' in a scalar");
@@ -1924,7 +1919,7 @@ Expected<Argument> CallBuilder::scalar(const PyExpr &e, const std::string &name)
     std::string base = op->second;
     if (base.ends_with('_'))
       base.pop_back();
-    return node(base, "operator." + op->second, {a.take(), b.take()});
+    return node(base, std::string(wrapper::kOperatorPrefix) + op->second, {a.take(), b.take()});
   }
   case K::Subscript: {
     // `arg0_1_size[0]` of `arg0_1_size = arg0_1.size()`
@@ -1932,7 +1927,7 @@ Expected<Argument> CallBuilder::scalar(const PyExpr &e, const std::string &name)
     if (!b || b->kind != Binding::Kind::Shape || e.items[1].kind != K::Int)
       return error(e, "expected a scalar, not a subscript");
     return node(b->strides ? "sym_stride_int" : "sym_size_int",
-                b->strides ? "torch.ops.aten.sym_stride.int" : "torch.ops.aten.sym_size.int",
+                b->strides ? wrapper::kSymStride : wrapper::kSymSize,
                 {b->arg, Argument::integer(e.items[1].value)});
   }
   case K::Call: {
@@ -1970,7 +1965,8 @@ Expected<Argument> CallBuilder::scalar(const PyExpr &e, const std::string &name)
       auto b = scalar(args[0]);
       if (!b)
         return b;
-      return node("floordiv", "operator.floordiv", {a.take(), b.take()});
+      return node("floordiv", wrapper::sizeArithOp(SymExpr::Kind::FloorDiv)->target,
+                  {a.take(), b.take()});
     }
     auto t = tensor(fn.items[0]);
     if (!t)
@@ -1979,8 +1975,7 @@ Expected<Argument> CallBuilder::scalar(const PyExpr &e, const std::string &name)
       return node("item", "torch.ops.aten.item.default", {Argument::node(*t)});
     if ((method == "size" || method == "stride") && args.size() == 1 && args[0].kind == K::Int)
       return node(method == "size" ? "sym_size_int" : "sym_stride_int",
-                  method == "size" ? "torch.ops.aten.sym_size.int"
-                                   : "torch.ops.aten.sym_stride.int",
+                  method == "size" ? wrapper::kSymSize : wrapper::kSymStride,
                   {Argument::node(*t), Argument::integer(args[0].value)});
     if (method == "storage_offset" && args.empty())
       return node("sym_storage_offset", "torch.ops.aten.sym_storage_offset.default",

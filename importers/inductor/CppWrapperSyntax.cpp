@@ -1,6 +1,7 @@
 #include "importers/inductor/CppWrapperSyntax.h"
 
-#include "importers/PyLexer.h"
+#include "ir/Try.h"
+#include "support/PyLexer.h"
 
 #include <cctype>
 #include <cstdlib>
@@ -51,8 +52,7 @@ public:
         t.text = std::string(text_.substr(i_ + 2, close - i_ - 2));
         advanceTo(close + 2);
       } else if (c == 'R' && peek(1) == '"') {
-        if (Status st = rawString(t); !st)
-          return st.takeError();
+        FXKIT_TRY(rawString(t));
       } else if (identStart(c)) {
         size_t j = i_;
         while (j < end_ &&
@@ -64,11 +64,9 @@ public:
         i_ = j;
       } else if (std::isdigit(static_cast<unsigned char>(c)) ||
                  (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1))))) {
-        if (Status st = number(t); !st)
-          return st.takeError();
+        FXKIT_TRY(number(t));
       } else if (c == '"' || c == '\'') {
-        if (Status st = quoted(t, c); !st)
-          return st.takeError();
+        FXKIT_TRY(quoted(t, c));
       } else {
         static constexpr std::string_view kTwo[] = {"::", "->", "==", "!=", "<=", ">=", "&&",
                                                     "||", "++", "--", "+=", "-=", "*=", "/="};
@@ -267,8 +265,7 @@ public:
 
   Expected<std::vector<CStmt>> run() {
     std::vector<CStmt> out;
-    if (Status st = statements(out, 0, false); !st)
-      return st.takeError();
+    FXKIT_TRY(statements(out, 0, false));
     return out;
   }
 
@@ -349,8 +346,7 @@ private:
       if (inBlock && raw.kind == CTok::Punct && raw.text == "}")
         return Status::ok();
       CStmt s;
-      if (Status st = statement(s, depth); !st)
-        return st;
+      FXKIT_TRY(statement(s, depth));
       out.push_back(std::move(s));
     }
   }
@@ -364,8 +360,7 @@ private:
     if (t.kind == CTok::Punct && t.text == "{") {
       take();
       s.kind = CStmt::Block;
-      if (Status st = statements(s.body, depth + 1, true); !st)
-        return st;
+      FXKIT_TRY(statements(s.body, depth + 1, true));
       s.endLine = take().line;
       return Status::ok();
     }
@@ -382,20 +377,15 @@ private:
                 expect("(", "after '" + std::string(s.kind == CStmt::If ? "if" : "while") + "'");
             !st)
           return st;
-        auto c = expr(depth + 1);
-        if (!c)
-          return c.takeError();
-        s.exprs.push_back(c.take());
-        if (Status st = expect(")", "after the condition"); !st)
-          return st;
-        if (Status st = substatement(s.body, depth); !st)
-          return st;
+        FXKIT_ASSIGN_OR_RETURN(auto c, expr(depth + 1));
+        s.exprs.push_back(std::move(c));
+        FXKIT_TRY(expect(")", "after the condition"));
+        FXKIT_TRY(substatement(s.body, depth));
         s.endLine = toks_[pos_ - 1].line;
         if (s.kind == CStmt::If && isWord("else")) {
           take();
           s.hasElse = true;
-          if (Status st = substatement(s.orelse, depth); !st)
-            return st;
+          FXKIT_TRY(substatement(s.orelse, depth));
           s.endLine = toks_[pos_ - 1].line;
         }
         return Status::ok();
@@ -403,22 +393,18 @@ private:
       if (t.text == "for") {
         s.kind = CStmt::For;
         take();
-        if (Status st = expect("(", "after 'for'"); !st)
-          return st;
+        FXKIT_TRY(expect("(", "after 'for'"));
         if (!is(";")) {
           CStmt init;
-          if (Status st = simple(init, depth + 1); !st)
-            return st;
+          FXKIT_TRY(simple(init, depth + 1));
           s.orelse.push_back(std::move(init)); // For keeps its init statement in orelse
         } else {
           take();
         }
         for (std::string_view close : {";", ")"}) {
           if (!is(close)) {
-            auto e = expr(depth + 1);
-            if (!e)
-              return e.takeError();
-            s.exprs.push_back(e.take());
+            FXKIT_ASSIGN_OR_RETURN(auto e, expr(depth + 1));
+            s.exprs.push_back(std::move(e));
           } else {
             // No condition: true; no step: an empty name.
             CExpr none;
@@ -428,11 +414,9 @@ private:
             none.col = cur().col;
             s.exprs.push_back(none);
           }
-          if (Status st = expect(close, "in the for header"); !st)
-            return st;
+          FXKIT_TRY(expect(close, "in the for header"));
         }
-        if (Status st = substatement(s.body, depth); !st)
-          return st;
+        FXKIT_TRY(substatement(s.body, depth));
         s.endLine = toks_[pos_ - 1].line;
         return Status::ok();
       }
@@ -447,10 +431,8 @@ private:
         s.kind = t.text == "return" ? CStmt::Return : CStmt::Throw;
         take();
         if (!(s.kind == CStmt::Return && is(";"))) {
-          auto e = expr(depth + 1);
-          if (!e)
-            return e.takeError();
-          s.exprs.push_back(e.take());
+          FXKIT_ASSIGN_OR_RETURN(auto e, expr(depth + 1));
+          s.exprs.push_back(std::move(e));
         }
         s.endLine = cur().line;
         return expect(";", "at the end of the statement");
@@ -467,14 +449,12 @@ private:
   Status substatement(std::vector<CStmt> &out, int depth) {
     if (is("{")) {
       take();
-      if (Status st = statements(out, depth + 1, true); !st)
-        return st;
+      FXKIT_TRY(statements(out, depth + 1, true));
       take();
       return Status::ok();
     }
     CStmt s;
-    if (Status st = statement(s, depth + 1); !st)
-      return st;
+    FXKIT_TRY(statement(s, depth + 1));
     out.push_back(std::move(s));
     return Status::ok();
   }
@@ -484,14 +464,11 @@ private:
     s.line = cur().line;
     s.col = cur().col;
     if (declarationStarts()) {
-      if (Status st = declaration(s, depth); !st)
-        return st;
+      FXKIT_TRY(declaration(s, depth));
     } else {
       s.kind = CStmt::Expr;
-      auto e = expr(depth + 1);
-      if (!e)
-        return e.takeError();
-      s.exprs.push_back(e.take());
+      FXKIT_ASSIGN_OR_RETURN(auto e, expr(depth + 1));
+      s.exprs.push_back(std::move(e));
     }
     s.endLine = cur().line;
     if (!is(";"))
@@ -608,13 +585,9 @@ private:
       }
       if (isWord("alignas")) {
         take();
-        if (Status st = expect("(", "after 'alignas'"); !st)
-          return st;
-        auto e = expr(depth + 1);
-        if (!e)
-          return e.takeError();
-        if (Status st = expect(")", "after the alignment"); !st)
-          return st;
+        FXKIT_TRY(expect("(", "after 'alignas'"));
+        FXKIT_TRY(expr(depth + 1));
+        FXKIT_TRY(expect(")", "after the alignment"));
         s.specifiers.push_back("alignas");
         continue;
       }
@@ -623,12 +596,10 @@ private:
     // The type.
     if (isWord("decltype")) {
       take();
-      if (Status st = expect("(", "after 'decltype'"); !st)
-        return st;
+      FXKIT_TRY(expect("(", "after 'decltype'"));
       s.type = "decltype(" + cur().text + ")";
       take();
-      if (Status st = expect(")", "after decltype's argument"); !st)
-        return st;
+      FXKIT_TRY(expect(")", "after decltype's argument"));
     } else {
       while (isWord("unsigned") || isWord("signed"))
         s.type += take().text + " ";
@@ -636,12 +607,10 @@ private:
         return Status(errorHere("expected a type, found '" + cur().text + "'"));
       s.type += take().text;
       if (is("<")) {
-        auto targs = templateArgs();
-        if (!targs)
-          return targs.takeError();
+        FXKIT_ASSIGN_OR_RETURN(auto targs, templateArgs());
         s.type += "<";
-        for (size_t k = 0; k < targs->size(); ++k)
-          s.type += (k ? ", " : "") + (*targs)[k];
+        for (size_t k = 0; k < targs.size(); ++k)
+          s.type += (k ? ", " : "") + targs[k];
         s.type += ">";
       }
       while (is("::") && ahead(1).kind == CTok::Ident) {
@@ -659,31 +628,24 @@ private:
     if (is("[")) {
       take();
       if (!is("]")) {
-        auto n = expr(depth + 1);
-        if (!n)
-          return n.takeError();
+        FXKIT_TRY(expr(depth + 1));
       }
-      if (Status st = expect("]", "after the array size"); !st)
-        return st;
+      FXKIT_TRY(expect("]", "after the array size"));
       s.isArray = true;
     }
     if (is("=")) {
       take();
       s.init = CStmt::Assign;
-      auto v = expr(depth + 1);
-      if (!v)
-        return v.takeError();
-      s.exprs.push_back(v.take());
+      FXKIT_ASSIGN_OR_RETURN(auto v, expr(depth + 1));
+      s.exprs.push_back(std::move(v));
     } else if (is("(") || is("{")) {
       bool paren = is("(");
       std::string close = paren ? ")" : "}";
       s.init = paren ? CStmt::Ctor : CStmt::Brace;
       take();
       while (!is(close)) {
-        auto a = expr(depth + 1);
-        if (!a)
-          return a.takeError();
-        s.exprs.push_back(a.take());
+        FXKIT_ASSIGN_OR_RETURN(auto a, expr(depth + 1));
+        s.exprs.push_back(std::move(a));
         if (is(","))
           take();
         else if (!is(close))
@@ -732,8 +694,7 @@ private:
     auto a = expr(depth + 1);
     if (!a)
       return a;
-    if (Status st = expect(":", "in the conditional expression"); !st)
-      return st.takeError();
+    FXKIT_TRY(expect(":", "in the conditional expression"));
     auto b = ternary(depth + 1);
     if (!b)
       return b;
@@ -853,10 +814,8 @@ private:
   Status braceItems(CExpr &e, int depth) {
     take(); // {
     while (!is("}")) {
-      auto x = expr(depth + 1);
-      if (!x)
-        return x.takeError();
-      e.kids.push_back(x.take());
+      FXKIT_ASSIGN_OR_RETURN(auto x, expr(depth + 1));
+      e.kids.push_back(std::move(x));
       if (is(","))
         take();
       else if (!is("}"))
@@ -934,8 +893,7 @@ private:
         b.col = e.col;
         b.text = e.text;
         b.targs = e.targs;
-        if (Status st = braceItems(b, depth + 1); !st)
-          return st.takeError();
+        FXKIT_TRY(braceItems(b, depth + 1));
         e = std::move(b);
       } else {
         return e;
@@ -977,11 +935,9 @@ private:
           last = last.substr(q + 2);
         if (kTemplates.count(e.text) || kTemplates.count(last) ||
             (follows && e.text.find("::") != std::string::npos)) {
-          auto targs = templateArgs();
-          if (!targs)
-            return targs.takeError();
+          FXKIT_ASSIGN_OR_RETURN(auto targs, templateArgs());
           e.kind = CExpr::Template;
-          e.targs = targs.take();
+          e.targs = std::move(targs);
           if (is("::") && ahead(1).kind == CTok::Ident) {
             // std::numeric_limits<double>::infinity: one name.
             take();
@@ -1009,8 +965,7 @@ private:
       }
       if (t.text == "{") {
         e.kind = CExpr::Braces;
-        if (Status st = braceItems(e, depth + 1); !st)
-          return st.takeError();
+        FXKIT_TRY(braceItems(e, depth + 1));
         return e;
       }
       break;

@@ -1,8 +1,9 @@
 #include "importers/inductor/InductorCppWrapper.h"
 
-#include "importers/PyLexer.h"
 #include "importers/inductor/CppWrapperSyntax.h"
+#include "ir/Try.h"
 #include "ir/ops/OpRegistry.h"
+#include "support/PyLexer.h"
 
 #include <algorithm>
 #include <cctype>
@@ -1249,16 +1250,12 @@ Status CppReader::statement(const std::vector<CStmt> &ss, size_t &i) {
     if ((c.kind == CExpr::Number && c.text != "0") || (c.kind == CExpr::Name && c.text == "true")) {
       header = "while True:";
     } else {
-      auto cond = py(c);
-      if (!cond)
-        return cond.takeError();
-      header = "while " + *cond + ":";
+      FXKIT_ASSIGN_OR_RETURN(auto cond, py(c));
+      header = "while " + cond + ":";
     }
     openBlock(s.line, s.col, header, false);
     pushScope();
-    Status st = statements(s.body);
-    if (!st)
-      return st;
+    FXKIT_TRY(statements(s.body));
     popScope(s.endLine);
     closeBlock(s.endLine);
     return Status::ok();
@@ -1288,16 +1285,12 @@ Status CppReader::statement(const std::vector<CStmt> &ss, size_t &i) {
       if (lit.starts_with("Expected ") && lit.ends_with(" but received ")) {
         message = pyQuote(lit.substr(9, lit.size() - 9 - 14));
       } else {
-        auto v = py(m);
-        if (!v)
-          return v.takeError();
-        message = *v;
+        FXKIT_ASSIGN_OR_RETURN(auto v, py(m));
+        message = v;
       }
     } else {
-      auto v = py(m);
-      if (!v)
-        return v.takeError();
-      message = *v;
+      FXKIT_ASSIGN_OR_RETURN(auto v, py(m));
+      message = v;
     }
     emit(s, "raise RuntimeError(" + message + ")");
     return Status::ok();
@@ -1313,10 +1306,8 @@ Status CppReader::forStatement(const CStmt &s) {
   const CExpr &c = s.exprs[0];
   std::string header = "while True:";
   if (!(c.kind == CExpr::Number && c.text == "1")) {
-    auto cond = py(c);
-    if (!cond)
-      return cond.takeError();
-    header = "while " + *cond + ":";
+    FXKIT_ASSIGN_OR_RETURN(auto cond, py(c));
+    header = "while " + cond + ":";
   }
   openBlock(s.line, s.col, header, false);
   pushScope();
@@ -1329,8 +1320,7 @@ Status CppReader::forStatement(const CStmt &s) {
   step.exprs.push_back(e);
   if (!(e.kind == CExpr::Name && e.text.empty()))
     body.push_back(step);
-  if (Status st = statements(body); !st)
-    return st;
+  FXKIT_TRY(statements(body));
   popScope(s.endLine);
   closeBlock(s.endLine);
   popScope(s.endLine);
@@ -1355,21 +1345,17 @@ Status CppReader::ifStatement(const CStmt &s) {
   scan(c);
   if (plumbing)
     return Status::ok();
-  auto cond = py(c);
-  if (!cond)
-    return cond.takeError();
-  openBlock(s.line, s.col, "if " + *cond + ":", false);
+  FXKIT_ASSIGN_OR_RETURN(auto cond, py(c));
+  openBlock(s.line, s.col, "if " + cond + ":", false);
   pushScope();
-  if (Status st = statements(s.body); !st)
-    return st;
+  FXKIT_TRY(statements(s.body));
   popScope(s.endLine);
   closeBlock(s.endLine);
   if (s.hasElse) {
     int line = s.orelse.empty() ? s.endLine : s.orelse.front().line;
     openBlock(line, 1, "else:", false);
     pushScope();
-    if (Status st = statements(s.orelse); !st)
-      return st;
+    FXKIT_TRY(statements(s.orelse));
     popScope(s.endLine);
     closeBlock(s.endLine);
   }
@@ -1423,10 +1409,8 @@ Status CppReader::declaration(const std::vector<CStmt> &ss, size_t &i) {
         return error(s, "expected '" + name + "[] = {...}'");
       std::vector<std::string> items;
       for (const CExpr &x : first()->kids) {
-        auto t = py(x);
-        if (!t)
-          return t.takeError();
-        items.push_back(t.take());
+        FXKIT_ASSIGN_OR_RETURN(auto t, py(x));
+        items.push_back(std::move(t));
       }
       v.py = tupleText(items);
       v.items = std::move(items);
@@ -1439,10 +1423,8 @@ Status CppReader::declaration(const std::vector<CStmt> &ss, size_t &i) {
   if (type == "AtenTensorHandle") {
     Var v{Var::Kind::Handle};
     if (s.init == CStmt::Assign) {
-      auto t = py(*first());
-      if (!t)
-        return t.takeError();
-      v.py = t.take();
+      FXKIT_ASSIGN_OR_RETURN(auto t, py(*first()));
+      v.py = std::move(t);
     } else if (s.init != CStmt::NoInit) {
       return error(s, "unsupported initializer of an AtenTensorHandle");
     }
@@ -1453,8 +1435,7 @@ Status CppReader::declaration(const std::vector<CStmt> &ss, size_t &i) {
   // `RAIIAtenTensorHandle x(input_handles[i]);`).
   if (s.exprs.size() == 1 && s.init != CStmt::Brace)
     if (const CExpr *k = inputIndex(s.exprs[0])) {
-      if (Status st = input(s, *k, name, false); !st)
-        return st;
+      FXKIT_TRY(input(s, *k, name, false));
       declare(name, Var{Var::Kind::Tensor, name, true});
       return Status::ok();
     }
@@ -1480,10 +1461,8 @@ Status CppReader::declaration(const std::vector<CStmt> &ss, size_t &i) {
         first()->kids[0].kind == CExpr::Name &&
         first()->kids[0].text == "scalar_to_tensor_handle") {
       // A symbolic output wrapped as a 0-d tensor: the Python wrapper returns the value.
-      auto v = py(first()->kids[1]);
-      if (!v)
-        return v.takeError();
-      declare(name, Var{Var::Kind::Scalar, v.take(), false, isFloatExpr(first()->kids[1])});
+      FXKIT_ASSIGN_OR_RETURN(auto v, py(first()->kids[1]));
+      declare(name, Var{Var::Kind::Scalar, std::move(v), false, isFloatExpr(first()->kids[1])});
       return Status::ok();
     }
     if (s.init != CStmt::Assign)
@@ -1512,10 +1491,8 @@ Status CppReader::declaration(const std::vector<CStmt> &ss, size_t &i) {
   if (type.starts_with("std::array<StableIValue")) {
     Var v{Var::Kind::DispatchVars};
     for (const CExpr &x : s.exprs) {
-      auto t = py(x);
-      if (!t)
-        return t.takeError();
-      v.items.push_back(t.take());
+      FXKIT_ASSIGN_OR_RETURN(auto t, py(x));
+      v.items.push_back(std::move(t));
     }
     declare(name, std::move(v));
     return Status::ok();
@@ -1543,11 +1520,9 @@ Status CppReader::declaration(const std::vector<CStmt> &ss, size_t &i) {
   if (s.init == CStmt::Assign && first()->kind == CExpr::Call && first()->kids.size() == 1 &&
       first()->kids[0].kind == CExpr::Member &&
       (first()->kids[0].text == "sizes" || first()->kids[0].text == "strides")) {
-    auto t = py(first()->kids[0].kids[0]);
-    if (!t)
-      return t.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto t, py(first()->kids[0].kids[0]));
     declare(name, Var{first()->kids[0].text == "sizes" ? Var::Kind::Sizes : Var::Kind::Strides,
-                      t.take()});
+                      std::move(t)});
     return Status::ok();
   }
   // Tensors: temporaries inline; `auto buf1 = std::move(buf0);  // reuse`; views.
@@ -1556,10 +1531,8 @@ Status CppReader::declaration(const std::vector<CStmt> &ss, size_t &i) {
     bool temporary =
         name.starts_with("var_") || name.starts_with("tmp_var_") || name.ends_with("_as_strided");
     if (temporary) {
-      auto t = py(v);
-      if (!t)
-        return t.takeError();
-      declare(name, Var{Var::Kind::Tensor, t.take(), false});
+      FXKIT_ASSIGN_OR_RETURN(auto t, py(v));
+      declare(name, Var{Var::Kind::Tensor, std::move(t), false});
       return Status::ok();
     }
     if (v.kind == CExpr::Call && v.kids[0].kind == CExpr::Name && v.kids[0].text == "std::move" &&
@@ -1580,10 +1553,8 @@ Status CppReader::declaration(const std::vector<CStmt> &ss, size_t &i) {
       declare(name, Var{Var::Kind::Tensor, name, true});
       return Status::ok();
     }
-    auto t = py(v);
-    if (!t)
-      return t.takeError();
-    emit(s, name + " = " + *t);
+    FXKIT_ASSIGN_OR_RETURN(auto t, py(v));
+    emit(s, name + " = " + t);
     declare(name, Var{Var::Kind::Tensor, name, true});
     return Status::ok();
   }
@@ -1591,10 +1562,8 @@ Status CppReader::declaration(const std::vector<CStmt> &ss, size_t &i) {
   if (type == "std::optional" || type.starts_with("std::optional<")) {
     if (s.exprs.size() != 1)
       return error(s, "expected one value in the std::optional");
-    auto t = py(s.exprs[0]);
-    if (!t)
-      return t.takeError();
-    declare(name, Var{Var::Kind::Scalar, t.take(), false, isFloatExpr(s.exprs[0])});
+    FXKIT_ASSIGN_OR_RETURN(auto t, py(s.exprs[0]));
+    declare(name, Var{Var::Kind::Scalar, std::move(t), false, isFloatExpr(s.exprs[0])});
     return Status::ok();
   }
   return scalarDeclaration(ss, i);
@@ -1626,12 +1595,10 @@ Status CppReader::scalarDeclaration(const std::vector<CStmt> &ss, size_t i) {
   const CExpr &v = s.exprs[0];
   if (type == "auto")
     isFloat = isFloatExpr(v);
-  auto t = py(v);
-  if (!t)
-    return t.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto t, py(v));
   if (name.starts_with("var_") || name.starts_with("tmp_var_")) {
     // Arguments the codegen names (`double var_0 = 0.25;` passed as `&var_0`): inline.
-    declare(name, Var{Var::Kind::Scalar, t.take(), false, isFloat});
+    declare(name, Var{Var::Kind::Scalar, std::move(t), false, isFloat});
     return Status::ok();
   }
   // A fallback's integer result (`int64_t buf0_4 = 64;` before `..(&buf0_4)`): the op sets it.
@@ -1663,7 +1630,7 @@ Status CppReader::scalarDeclaration(const std::vector<CStmt> &ss, size_t i) {
     declare(name, Var{Var::Kind::Scalar, name, true, isFloat});
     return Status::ok();
   }
-  emit(s, name + " = " + *t);
+  emit(s, name + " = " + t);
   declare(name, Var{Var::Kind::Scalar, name, true, isFloat});
   return Status::ok();
 }
@@ -1760,10 +1727,8 @@ Status CppReader::call(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
                           " arguments, not " + std::to_string(c.kids.size() - 1));
     std::string code = fn + "(";
     for (size_t k = 1; k < c.kids.size(); ++k) {
-      auto a = py(c.kids[k]);
-      if (!a)
-        return a.takeError();
-      code += (k > 1 ? ", " : "") + *a;
+      FXKIT_ASSIGN_OR_RETURN(auto a, py(c.kids[k]));
+      code += (k > 1 ? ", " : "") + a;
     }
     emit(s, code + ")");
     return Status::ok();
@@ -1779,10 +1744,8 @@ Status CppReader::call(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
     if (k >= v->items.size())
       return error(c.kids[2],
                    "index " + c.kids[2].text + " is past the end of '" + c.kids[1].text + "'");
-    auto value = pyObjectValue(c.kids[3], 1);
-    if (!value)
-      return value.takeError();
-    v->items[k] = value.take();
+    FXKIT_ASSIGN_OR_RETURN(auto value, pyObjectValue(c.kids[3], 1));
+    v->items[k] = std::move(value);
     return Status::ok();
   }
   static const std::set<std::string_view> nothing = {
@@ -1802,30 +1765,22 @@ Status CppReader::call(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
     while ((ptr->kind == CExpr::Call && ptr->kids.size() == 2) || ptr->kind == CExpr::Cast ||
            (ptr->kind == CExpr::Unary && (ptr->text == "*" || ptr->text == "&")))
       ptr = ptr->kind == CExpr::Call ? &ptr->kids[1] : &ptr->kids[0];
-    auto base = py(*ptr);
-    if (!base)
-      return base.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto base, py(*ptr));
     std::vector<std::string> dims, blocks;
     for (int k = 0; k < rank; ++k) {
-      auto d = py(c.kids[3 + k]);
-      if (!d)
-        return d.takeError();
-      dims.push_back(d.take());
-      auto b = py(c.kids[3 + rank + k]);
-      if (!b)
-        return b.takeError();
-      blocks.push_back(b.take());
+      FXKIT_ASSIGN_OR_RETURN(auto d, py(c.kids[3 + k]));
+      dims.push_back(std::move(d));
+      FXKIT_ASSIGN_OR_RETURN(auto b, py(c.kids[3 + rank + k]));
+      blocks.push_back(std::move(b));
     }
-    auto elem = py(c.kids[3 + 2 * rank]);
-    if (!elem)
-      return elem.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto elem, py(c.kids[3 + 2 * rank]));
     std::string code = desc + " = triton.tools.experimental_descriptor.create_" +
-                       std::to_string(rank) + "d_tma_descriptor(" + *base + ".data_ptr()";
+                       std::to_string(rank) + "d_tma_descriptor(" + base + ".data_ptr()";
     for (const std::string &d : dims)
       code += ", " + d;
     for (const std::string &b : blocks)
       code += ", " + b;
-    emit(s, code + ", " + *elem + ")");
+    emit(s, code + ", " + elem + ")");
     if (Var *v = find(desc)) {
       v->kind = Var::Kind::Tensor;
       v->py = desc;
@@ -1848,11 +1803,9 @@ Status CppReader::call(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
     while ((ptr->kind == CExpr::Call && ptr->kids.size() == 2) || ptr->kind == CExpr::Cast ||
            (ptr->kind == CExpr::Unary && (ptr->text == "*" || ptr->text == "&")))
       ptr = ptr->kind == CExpr::Call ? &ptr->kids[1] : &ptr->kids[0];
-    auto base = py(*ptr);
-    if (!base)
-      return base.takeError();
-    emit(s, desc + " = triton.tools.tensor_descriptor.TensorDescriptor.from_tensor(" + *base +
-                ", " + listText(v->items) + ")");
+    FXKIT_ASSIGN_OR_RETURN(auto base, py(*ptr));
+    emit(s, desc + " = triton.tools.tensor_descriptor.TensorDescriptor.from_tensor(" + base + ", " +
+                listText(v->items) + ")");
     v->kind = Var::Kind::Tensor;
     v->py = desc;
     v->bound = true;
@@ -1892,10 +1845,8 @@ Status CppReader::assignment(const CStmt &s, const CExpr &e) {
       value = it->second;
     } else if (rhs.kind == CExpr::Call && rhs.kids.size() == 1 &&
                rhs.kids[0].kind == CExpr::Member && rhs.kids[0].text == "release") {
-      auto v = py(rhs.kids[0].kids[0]);
-      if (!v)
-        return v.takeError();
-      value = v.take();
+      FXKIT_ASSIGN_OR_RETURN(auto v, py(rhs.kids[0].kids[0]));
+      value = std::move(v);
     } else {
       return error(s, "expected 'output_handles[i] = x.release()'");
     }
@@ -1913,10 +1864,8 @@ Status CppReader::assignment(const CStmt &s, const CExpr &e) {
     Var *v = find(lhs.kids[0].kids[0].text);
     if (v && v->kind == Var::Kind::Tma) {
       if (lhs.kids[0].text == "block_shape") {
-        auto x = py(rhs);
-        if (!x)
-          return x.takeError();
-        v->items.push_back(x.take());
+        FXKIT_ASSIGN_OR_RETURN(auto x, py(rhs));
+        v->items.push_back(std::move(x));
       }
       return Status::ok();
     }
@@ -1948,10 +1897,8 @@ Status CppReader::assignment(const CStmt &s, const CExpr &e) {
   }
   if (v->kind != Var::Kind::Tensor && v->kind != Var::Kind::Scalar)
     return error(lhs, "unsupported assignment to '" + lhs.text + "'");
-  auto x = py(rhs);
-  if (!x)
-    return x.takeError();
-  emit(s, lhs.text + " = " + *x);
+  FXKIT_ASSIGN_OR_RETURN(auto x, py(rhs));
+  emit(s, lhs.text + " = " + x);
   v->py = lhs.text;
   v->bound = true;
   if (v->kind == Var::Kind::Scalar)
@@ -1970,16 +1917,12 @@ Status CppReader::launch(const CStmt &s, const CExpr &c, const Launcher &l,
                         " arguments, not " + std::to_string(nargs));
   std::string code = kernel + ".run(";
   for (size_t k = 0; k < l.params.size(); ++k) {
-    auto a = py(c.kids[k + 1]);
-    if (!a)
-      return a.takeError();
-    code += *a + (l.unwrap.count(k) ? ".item()" : "") + ", ";
+    FXKIT_ASSIGN_OR_RETURN(auto a, py(c.kids[k + 1]));
+    code += a + (l.unwrap.count(k) ? ".item()" : "") + ", ";
   }
   const CExpr &stream = c.kids[l.params.size() + 2];
-  auto st = py(stream);
-  if (!st)
-    return st.takeError();
-  emit(s, code + "stream=" + *st + ")");
+  FXKIT_ASSIGN_OR_RETURN(auto st, py(stream));
+  emit(s, code + "stream=" + st + ")");
   return Status::ok();
 }
 
@@ -2010,17 +1953,10 @@ Status CppReader::shim(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
     return h;
   };
   if (fn == "aoti_torch_empty_strided") {
-    if (Status st = need(7); !st)
-      return st;
-    auto h = out(6);
-    if (!h)
-      return h.takeError();
-    auto sz = arrayArg(*a[1]);
-    if (!sz)
-      return sz.takeError();
-    auto st = arrayArg(*a[2]);
-    if (!st)
-      return st.takeError();
+    FXKIT_TRY(need(7));
+    FXKIT_ASSIGN_OR_RETURN(auto h, out(6));
+    FXKIT_ASSIGN_OR_RETURN(auto sz, arrayArg(*a[1]));
+    FXKIT_ASSIGN_OR_RETURN(auto st, arrayArg(*a[2]));
     std::string dt = a[3]->kind == CExpr::Name ? after(a[3]->text, "cached_torch_dtype_") : "";
     if (dt.empty())
       return error(*a[3], "expected cached_torch_dtype_<dtype>");
@@ -2028,128 +1964,93 @@ Status CppReader::shim(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
         a[4]->kind == CExpr::Name ? after(a[4]->text, "cached_torch_device_type_") : "";
     if (dev.empty())
       return error(*a[4], "expected cached_torch_device_type_<device>");
-    std::string name = handleBase(*h);
+    std::string name = handleBase(h);
     std::string code =
         dev == "cpu" || dev == "cuda" || dev == "xpu" || dev == "mtia"
-            ? name + " = empty_strided_" + dev + "(" + *sz + ", " + *st + ", torch." + dt + ")"
-            : name + " = empty_strided(" + *sz + ", " + *st + ", device=" + pyQuote(dev) +
+            ? name + " = empty_strided_" + dev + "(" + sz + ", " + st + ", torch." + dt + ")"
+            : name + " = empty_strided(" + sz + ", " + st + ", device=" + pyQuote(dev) +
                   ", dtype=torch." + dt + ")";
     emit(s, code);
-    Var *v = find(*h);
+    Var *v = find(h);
     v->py = name;
     v->bound = true;
     return Status::ok();
   }
   if (fn == "aoti_torch_as_strided") {
     // An allocation larger than its layout (make_allocation's allocation_shape).
-    if (Status st = need(4); !st)
-      return st;
-    auto h = out(3);
-    if (!h)
-      return h.takeError();
-    auto base = arg(0);
-    if (!base)
-      return base.takeError();
-    auto sz = arrayArg(*a[1]);
-    if (!sz)
-      return sz.takeError();
-    auto st = arrayArg(*a[2]);
-    if (!st)
-      return st.takeError();
-    std::string alloc = *base + " = empty_strided";
+    FXKIT_TRY(need(4));
+    FXKIT_ASSIGN_OR_RETURN(auto h, out(3));
+    FXKIT_ASSIGN_OR_RETURN(auto base, arg(0));
+    FXKIT_ASSIGN_OR_RETURN(auto sz, arrayArg(*a[1]));
+    FXKIT_ASSIGN_OR_RETURN(auto st, arrayArg(*a[2]));
+    std::string alloc = base + " = empty_strided";
     if (!body_.empty() && body_.back().code.starts_with(alloc) &&
         body_.back().code.find(';') == std::string::npos) {
-      body_.back().code += ".as_strided(" + *sz + ", " + *st + ")";
+      body_.back().code += ".as_strided(" + sz + ", " + st + ")";
     } else {
-      emit(s, *base + " = reinterpret_tensor(" + *base + ", " + *sz + ", " + *st + ", 0)");
+      emit(s, base + " = reinterpret_tensor(" + base + ", " + sz + ", " + st + ", 0)");
     }
-    Var *v = find(*h);
-    v->py = *base;
+    Var *v = find(h);
+    v->py = base;
     v->bound = true;
     return Status::ok();
   }
   if (fn == "aoti_torch__alloc_from_pool") {
-    if (Status st = need(7); !st)
-      return st;
-    auto h = out(6);
-    if (!h)
-      return h.takeError();
+    FXKIT_TRY(need(7));
+    FXKIT_ASSIGN_OR_RETURN(auto h, out(6));
     auto pool = arg(0), off = arg(1), dt = arg(2);
-    if (!pool)
-      return pool.takeError();
-    if (!off)
-      return off.takeError();
-    if (!dt)
-      return dt.takeError();
-    auto sz = arrayArg(*a[4]);
-    if (!sz)
-      return sz.takeError();
-    auto st = arrayArg(*a[5]);
-    if (!st)
-      return st.takeError();
-    Var *v = find(*h);
-    v->py = "alloc_from_pool(" + *pool + ", " + *off + ", " + *dt + ", " + *sz + ", " + *st + ")";
+    FXKIT_TRY(pool);
+    FXKIT_TRY(off);
+    FXKIT_TRY(dt);
+    FXKIT_ASSIGN_OR_RETURN(auto sz, arrayArg(*a[4]));
+    FXKIT_ASSIGN_OR_RETURN(auto st, arrayArg(*a[5]));
+    Var *v = find(h);
+    v->py = "alloc_from_pool(" + *pool + ", " + *off + ", " + *dt + ", " + sz + ", " + st + ")";
     v->bound = false;
     return Status::ok();
   }
   if (fn == "aoti_torch_get_size" || fn == "aoti_torch_get_stride") {
-    if (Status st = need(3); !st)
-      return st;
-    auto h = out(2);
-    if (!h)
-      return h.takeError();
+    FXKIT_TRY(need(3));
+    FXKIT_ASSIGN_OR_RETURN(auto h, out(2));
     auto x = arg(0), d = arg(1);
-    if (!x)
-      return x.takeError();
-    if (!d)
-      return d.takeError();
-    emit(s, *h + " = " + *x + (fn.ends_with("size") ? ".size(" : ".stride(") + *d + ")");
-    Var *v = find(*h);
-    v->py = *h;
+    FXKIT_TRY(x);
+    FXKIT_TRY(d);
+    emit(s, h + " = " + *x + (fn.ends_with("size") ? ".size(" : ".stride(") + *d + ")");
+    Var *v = find(h);
+    v->py = h;
     v->bound = true;
     return Status::ok();
   }
   if (fn.starts_with("aoti_torch_get_current_") && fn.ends_with("_stream")) {
-    if (Status st = need(2); !st)
-      return st;
-    auto h = out(1);
-    if (!h)
-      return h.takeError();
-    auto d = arg(0);
-    if (!d)
-      return d.takeError();
-    emit(s, *h + " = get_raw_stream(" + *d + ")");
-    Var *v = find(*h);
-    v->py = *h;
+    FXKIT_TRY(need(2));
+    FXKIT_ASSIGN_OR_RETURN(auto h, out(1));
+    FXKIT_ASSIGN_OR_RETURN(auto d, arg(0));
+    emit(s, h + " = get_raw_stream(" + d + ")");
+    Var *v = find(h);
+    v->py = h;
     v->bound = true;
     return Status::ok();
   }
   if (fn.starts_with("aoti_torch_item_")) {
-    if (Status st = need(2); !st)
-      return st;
-    auto h = out(1);
-    if (!h)
-      return h.takeError();
-    Var *v = find(*h);
+    FXKIT_TRY(need(2));
+    FXKIT_ASSIGN_OR_RETURN(auto h, out(1));
+    Var *v = find(h);
     std::string dt = fn.substr(16);
     v->isFloat = dt.starts_with("float") || dt.starts_with("bfloat");
     const CExpr &t = *a[0];
     if (const CExpr *k = inputIndex(t)) {
       // A scalar input: the graph's input, as the Python wrapper's `arg0_1` int.
-      if (Status st = input(s, *k, *h, true); !st)
-        return st;
-      v->py = *h;
+      FXKIT_TRY(input(s, *k, h, true));
+      v->py = h;
       v->bound = true;
       return Status::ok();
     }
-    auto x = py(t);
-    if (!x)
-      return x.takeError();
-    std::string item = *x + ".item()";
+    FXKIT_ASSIGN_OR_RETURN(auto x, py(t));
+    std::string item = x + ".item()";
     // `int64_t u0_raw; item(buf0, &u0_raw); auto u0 = u0_raw;`: the Python wrapper writes
     // `u0 = buf0.item()` (also `1 if buf0.item() else 0`, and a branch's `if buf1.item():`).
     bool inlineIt = false;
-    if (i + 1 < ss.size() && references(ss, i + 1, *h) == 1) {
+    if (i + 1 < ss.size() && references(ss, i + 1, h) == 1) {
       const CStmt &next = ss[i + 1];
       inlineIt = next.kind == CStmt::If || (next.kind == CStmt::Decl && !next.exprs.empty());
       if (next.kind == CStmt::If || next.kind == CStmt::Decl) {
@@ -2157,7 +2058,7 @@ Status CppReader::shim(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
         for (const CExpr &e : next.exprs) {
           std::vector<CStmt> one(1);
           one[0].exprs.push_back(e);
-          there += references(one, 0, *h);
+          there += references(one, 0, h);
         }
         inlineIt = inlineIt && there == 1;
       }
@@ -2166,113 +2067,81 @@ Status CppReader::shim(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
       v->py = item;
       v->bound = false;
     } else {
-      emit(s, *h + " = " + item);
-      v->py = *h;
+      emit(s, h + " = " + item);
+      v->py = h;
       v->bound = true;
     }
     return Status::ok();
   }
   if (fn == "aoti_torch__reinterpret_tensor") {
     // (self, ndim, sizes, strides, offset, &out): what reinterpret_tensor_wrapper calls.
-    if (Status st = need(6); !st)
-      return st;
-    auto h = out(5);
-    if (!h)
-      return h.takeError();
+    FXKIT_TRY(need(6));
+    FXKIT_ASSIGN_OR_RETURN(auto h, out(5));
     auto x = arg(0), off = arg(4);
-    if (!x)
-      return x.takeError();
-    if (!off)
-      return off.takeError();
-    auto sz = arrayArg(*a[2]);
-    if (!sz)
-      return sz.takeError();
-    auto st = arrayArg(*a[3]);
-    if (!st)
-      return st.takeError();
-    Var *v = find(*h);
-    v->py = "reinterpret_tensor(" + *x + ", " + *sz + ", " + *st + ", " + *off + ")";
+    FXKIT_TRY(x);
+    FXKIT_TRY(off);
+    FXKIT_ASSIGN_OR_RETURN(auto sz, arrayArg(*a[2]));
+    FXKIT_ASSIGN_OR_RETURN(auto st, arrayArg(*a[3]));
+    Var *v = find(h);
+    v->py = "reinterpret_tensor(" + *x + ", " + sz + ", " + st + ", " + *off + ")";
     v->bound = false;
     return Status::ok();
   }
   if (fn == "aoti_torch_new_tensor_handle") {
     // A second handle of the same tensor: the Python wrapper names the tensor itself.
-    if (Status st = need(2); !st)
-      return st;
-    auto h = out(1);
-    if (!h)
-      return h.takeError();
-    auto x = arg(0);
-    if (!x)
-      return x.takeError();
-    Var *v = find(*h);
-    v->py = x.take();
+    FXKIT_TRY(need(2));
+    FXKIT_ASSIGN_OR_RETURN(auto h, out(1));
+    FXKIT_ASSIGN_OR_RETURN(auto x, arg(0));
+    Var *v = find(h);
+    v->py = std::move(x);
     v->bound = false;
     return Status::ok();
   }
   if (fn == "aoti_torch_new_uninitialized_tensor") {
-    if (Status st = need(1); !st)
-      return st;
-    auto h = out(0);
-    if (!h)
-      return h.takeError();
-    Var *v = find(*h);
+    FXKIT_TRY(need(1));
+    FXKIT_ASSIGN_OR_RETURN(auto h, out(0));
+    Var *v = find(h);
     v->py = "None"; // an undefined tensor: the Python wrapper passes None
     v->bound = false;
     return Status::ok();
   }
   if (fn == "aoti_torch_assign_tensors_out") {
     // A subgraph's input taking the outer tensor.
-    if (Status st = need(2); !st)
-      return st;
-    auto h = out(1);
-    if (!h)
-      return h.takeError();
-    auto x = arg(0);
-    if (!x)
-      return x.takeError();
-    std::string name = handleBase(*h);
-    emit(s, name + " = " + *x);
-    Var *v = find(*h);
+    FXKIT_TRY(need(2));
+    FXKIT_ASSIGN_OR_RETURN(auto h, out(1));
+    FXKIT_ASSIGN_OR_RETURN(auto x, arg(0));
+    std::string name = handleBase(h);
+    emit(s, name + " = " + x);
+    Var *v = find(h);
     v->py = name;
     v->bound = true;
     return Status::ok();
   }
   if (fn == "aoti_torch_copy_") {
-    if (Status st = need(3); !st)
-      return st;
+    FXKIT_TRY(need(3));
     auto dst = arg(0), src = arg(1), nb = arg(2);
-    if (!dst)
-      return dst.takeError();
-    if (!src)
-      return src.takeError();
-    if (!nb)
-      return nb.takeError();
+    FXKIT_TRY(dst);
+    FXKIT_TRY(src);
+    FXKIT_TRY(nb);
     std::string blocking = *nb == "0" || *nb == "False" ? "False" : *nb == "1" ? "True" : *nb;
     emit(s, *dst + ".copy_(" + *src + ", " + blocking + ")");
     return Status::ok();
   }
   if (fn == "aoti_torch_zero_") {
-    if (Status st = need(1); !st)
-      return st;
-    auto x = arg(0);
-    if (!x)
-      return x.takeError();
-    emit(s, *x + ".zero_()");
+    FXKIT_TRY(need(1));
+    FXKIT_ASSIGN_OR_RETURN(auto x, arg(0));
+    emit(s, x + ".zero_()");
     return Status::ok();
   }
   if (fn == "aoti_torch_clone") {
     // A constant returned as an output (NOTE(return_constant) in cpp_wrapper_cpu.py).
-    if (Status st = need(2); !st)
-      return st;
+    FXKIT_TRY(need(2));
     const CExpr *o = a[1]->kind == CExpr::Unary && a[1]->text == "&" ? &a[1]->kids[0] : nullptr;
     if (!o || o->kind != CExpr::Index || o->kids[0].kind != CExpr::Name ||
         o->kids[0].text != "output_handles" || o->kids[1].kind != CExpr::Number)
       return error(*a[1], "expected &output_handles[<integer>]");
-    auto x = arg(0);
-    if (!x)
-      return x.takeError();
-    outputs_[std::strtoull(o->kids[1].text.c_str(), nullptr, 10)] = x.take();
+    FXKIT_ASSIGN_OR_RETURN(auto x, arg(0));
+    outputs_[std::strtoull(o->kids[1].text.c_str(), nullptr, 10)] = std::move(x);
     outputsLine_ = s.line;
     outputsCol_ = s.col;
     return Status::ok();
@@ -2286,24 +2155,19 @@ Status CppReader::shim(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
   if (fn == "aoti_torch_proxy_executor_call_function") {
     // AOT mode's fallback through the proxy executor: the extern node's index, its integer and
     // tensor arguments (outputs among the tensors).
-    if (Status st = need(6); !st)
-      return st;
-    auto idx = arg(1);
-    if (!idx)
-      return idx.takeError();
+    FXKIT_TRY(need(6));
+    FXKIT_ASSIGN_OR_RETURN(auto idx, arg(1));
     std::vector<std::string> parts;
     for (size_t k : {size_t(3), size_t(5)}) {
       if (a[k]->kind == CExpr::Name && a[k]->text == "nullptr") {
         parts.push_back("[]");
         continue;
       }
-      auto l = py(*a[k], 1);
-      if (!l)
-        return l.takeError();
-      parts.push_back(l.take());
+      FXKIT_ASSIGN_OR_RETURN(auto l, py(*a[k], 1));
+      parts.push_back(std::move(l));
     }
-    emit(s, "torch.ops.aot_inductor.proxy_executor_call_function.default(" + *idx + ", " +
-                parts[0] + ", " + parts[1] + ")");
+    emit(s, "torch.ops.aot_inductor.proxy_executor_call_function.default(" + idx + ", " + parts[0] +
+                ", " + parts[1] + ")");
     return Status::ok();
   }
   // Per-device shims: aoti_torch_<device>_<op>.
@@ -2316,17 +2180,12 @@ Status CppReader::shim(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
   if (op.empty())
     return error(c, "unsupported call '" + fn + "' in inductor_entry_impl");
   if (op.ends_with("_view_dtype") || op == "view_dtype") {
-    if (Status st = need(3); !st)
-      return st;
-    auto h = out(2);
-    if (!h)
-      return h.takeError();
+    FXKIT_TRY(need(3));
+    FXKIT_ASSIGN_OR_RETURN(auto h, out(2));
     auto x = arg(0), dt = arg(1);
-    if (!x)
-      return x.takeError();
-    if (!dt)
-      return dt.takeError();
-    Var *v = find(*h);
+    FXKIT_TRY(x);
+    FXKIT_TRY(dt);
+    Var *v = find(h);
     v->py = "aten.view.dtype(" + *x + ", " + *dt + ")";
     v->bound = false;
     return Status::ok();
@@ -2354,22 +2213,16 @@ Status CppReader::shim(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
       return error(c, fn + " takes at least 5 arguments");
     std::string code = "aten." + name + "." + overload + "(";
     for (size_t k = 1; k < 5; ++k) {
-      auto x = arg(k);
-      if (!x)
-        return x.takeError();
-      code += (k > 1 ? ", " : "") + *x;
+      FXKIT_ASSIGN_OR_RETURN(auto x, arg(k));
+      code += (k > 1 ? ", " : "") + x;
     }
     if (a.size() > 5) {
-      auto r = arg(5);
-      if (!r)
-        return r.takeError();
-      code += ", reduce=" + *r;
+      FXKIT_ASSIGN_OR_RETURN(auto r, arg(5));
+      code += ", reduce=" + r;
     }
     if (a.size() > 6) {
-      auto inc = arg(6);
-      if (!inc)
-        return inc.takeError();
-      code += std::string(", include_self=") + (*inc == "0" ? "False" : "True");
+      FXKIT_ASSIGN_OR_RETURN(auto inc, arg(6));
+      code += std::string(", include_self=") + (inc == "0" ? "False" : "True");
     }
     emit(s, code + ")");
     return Status::ok();
@@ -2377,20 +2230,13 @@ Status CppReader::shim(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
   if (op == "index_put_out" || op == "index_put__out") {
     // IndexPutFallback: (out, x, indices, n, values, accumulate) -> aten.index_put_(x, [..],
     // values, accumulate).
-    if (Status st = need(6); !st)
-      return st;
-    auto x = arg(1);
-    if (!x)
-      return x.takeError();
-    auto idx = listArg(*a[2], false, ArgType::OptionalTensorList);
-    if (!idx)
-      return idx.takeError();
+    FXKIT_TRY(need(6));
+    FXKIT_ASSIGN_OR_RETURN(auto x, arg(1));
+    FXKIT_ASSIGN_OR_RETURN(auto idx, listArg(*a[2], false, ArgType::OptionalTensorList));
     auto values = arg(4), acc = arg(5);
-    if (!values)
-      return values.takeError();
-    if (!acc)
-      return acc.takeError();
-    emit(s, "aten.index_put_(" + *x + ", " + *idx + ", " + *values + ", " +
+    FXKIT_TRY(values);
+    FXKIT_TRY(acc);
+    emit(s, "aten.index_put_(" + x + ", " + idx + ", " + *values + ", " +
                 (*acc == "0" || *acc == "False" ? "False" : "True") + ")");
     return Status::ok();
   }
@@ -2402,25 +2248,19 @@ Status CppReader::shim(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
       const CExpr &x = *a[k];
       if (x.kind == CExpr::Call && x.kids[0].kind == CExpr::Member &&
           (x.kids[0].text == "cbegin" || x.kids[0].text == "data")) {
-        auto t = arrayArg(x);
-        if (!t)
-          return t.takeError();
-        in.push_back(t.take());
+        FXKIT_ASSIGN_OR_RETURN(auto t, arrayArg(x));
+        in.push_back(std::move(t));
         ++k; // the length
         continue;
       }
-      auto t = arg(k);
-      if (!t)
-        return t.takeError();
-      in.push_back(t.take());
+      FXKIT_ASSIGN_OR_RETURN(auto t, arg(k));
+      in.push_back(std::move(t));
     }
     if (in.size() != 9 || k + 1 != a.size())
       return error(c, fn + " takes input, weight, bias, stride, padding, dilation, transposed, "
                            "output_padding, groups and one output");
-    auto h = out(k);
-    if (!h)
-      return h.takeError();
-    std::string name = handleBase(*h);
+    FXKIT_ASSIGN_OR_RETURN(auto h, out(k));
+    std::string name = handleBase(h);
     std::string code = name + " = extern_kernels.convolution(" + in[0] + ", " + in[1];
     for (size_t j = 1; j < 7; ++j) {
       std::string value = in[2 + j];
@@ -2429,7 +2269,7 @@ Status CppReader::shim(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
       code += std::string(", ") + kConvolutionArgs[j] + "=" + value;
     }
     emit(s, code + ", bias=" + in[2] + ")");
-    Var *v = find(*h);
+    Var *v = find(h);
     v->py = name;
     v->bound = true;
     return Status::ok();
@@ -2444,10 +2284,8 @@ Status CppReader::externOut(const CStmt &s, const CExpr &c, const std::string &o
   // (out, self, mat1, mat2, beta, alpha).
   std::vector<std::string> a;
   for (size_t k = 1; k < c.kids.size(); ++k) {
-    auto x = py(c.kids[k], 1);
-    if (!x)
-      return x.takeError();
-    a.push_back(x.take());
+    FXKIT_ASSIGN_OR_RETURN(auto x, py(c.kids[k], 1));
+    a.push_back(std::move(x));
   }
   bool scaled = op == "addmm" || op == "baddbmm" || op == "addbmm";
   if (a.size() < 2 || (scaled && a.size() != 6))
@@ -2626,10 +2464,8 @@ Status CppReader::fallback(const std::vector<CStmt> &ss, size_t i, const CExpr &
       for (size_t o = 0; o < outArgs.size(); ++o, ++k) {
         if (k >= a.size())
           return error(c, fn + ": too few arguments for " + target);
-        auto v = py(*a[k], 1);
-        if (!v)
-          return v.takeError();
-        outValues.push_back(v.take());
+        FXKIT_ASSIGN_OR_RETURN(auto v, py(*a[k], 1));
+        outValues.push_back(std::move(v));
       }
     }
     std::vector<std::pair<const ArgSpec *, std::string>> bound;
@@ -2651,10 +2487,8 @@ Status CppReader::fallback(const std::vector<CStmt> &ss, size_t i, const CExpr &
           v = std::string("None");
         } else {
           auto type = py(d, 1), index = py(*a[k + 1], 1);
-          if (!type)
-            return type.takeError();
-          if (!index)
-            return index.takeError();
+          FXKIT_TRY(type);
+          FXKIT_TRY(index);
           v = "device(type=" + *type + ", index=" + *index + ")";
         }
       } else if (list) {
@@ -2664,8 +2498,7 @@ Status CppReader::fallback(const std::vector<CStmt> &ss, size_t i, const CExpr &
       } else {
         v = scalarArg(*a[k], spec.type);
       }
-      if (!v)
-        return v.takeError();
+      FXKIT_TRY(v);
       bound.push_back({&spec, v.take()});
       k += list ? 2 : 1;
     }
@@ -2714,10 +2547,8 @@ Status CppReader::fallback(const std::vector<CStmt> &ss, size_t i, const CExpr &
       bool array = x.kind == CExpr::Call && x.kids.size() == 1 && x.kids[0].kind == CExpr::Member &&
                    x.kids[0].kids[0].kind == CExpr::Braces;
       if (array || (x.kind == CExpr::Unary && x.text == "&")) {
-        auto t = array ? listArg(x, false, ArgType::IntList) : py(x, 1);
-        if (!t)
-          return t.takeError();
-        positional.push_back(t.take());
+        FXKIT_ASSIGN_OR_RETURN(auto t, array ? listArg(x, false, ArgType::IntList) : py(x, 1));
+        positional.push_back(std::move(t));
         if (array)
           ++k;
         continue;
@@ -2725,18 +2556,14 @@ Status CppReader::fallback(const std::vector<CStmt> &ss, size_t i, const CExpr &
       if (x.kind == CExpr::Name && after(x.text, "cached_torch_device_type_") != "" &&
           k + 1 < a.size()) {
         auto type = py(x, 1), index = py(*a[k + 1], 1);
-        if (!type)
-          return type.takeError();
-        if (!index)
-          return index.takeError();
+        FXKIT_TRY(type);
+        FXKIT_TRY(index);
         positional.push_back("device(type=" + *type + ", index=" + *index + ")");
         ++k;
         continue;
       }
-      auto t = py(x, 1);
-      if (!t)
-        return t.takeError();
-      positional.push_back(t.take());
+      FXKIT_ASSIGN_OR_RETURN(auto t, py(x, 1));
+      positional.push_back(std::move(t));
     }
     for (; k < a.size(); ++k) {
       std::string h = addressOf(*a[k]);
@@ -2858,8 +2685,7 @@ Status CppReader::dispatcher(const std::vector<CStmt> &ss, size_t i, const CExpr
   std::string ov = c.kids[2].text.empty() ? "default" : c.kids[2].text;
   std::string target = "torch.ops." + ns + "." + opName + "." + ov;
   std::vector<std::pair<std::string, std::optional<size_t>>> outs;
-  if (Status st = outputsOf(ss, i, vars->text, outs); !st)
-    return st;
+  FXKIT_TRY(outputsOf(ss, i, vars->text, outs));
   // Arguments: all of the schema's, positionally; a known schema says which are bools and
   // which may be left out.
   std::vector<std::string> args = v->items;
@@ -2902,8 +2728,7 @@ Status CppReader::dispatcher(const std::vector<CStmt> &ss, size_t i, const CExpr
     names.push_back(o.first);
   std::string tuple = tupleName(names, vars->text + "_result");
   bool isTuple = !(schema && schema->returns.size() == 1) && !(outs.size() == 1 && !schema);
-  if (Status st = nameResults(tuple, isTuple, outs); !st)
-    return st;
+  FXKIT_TRY(nameResults(tuple, isTuple, outs));
   emitResults(s, callText, tuple, outs, isTuple);
   return Status::ok();
 }
@@ -2931,13 +2756,11 @@ Status CppReader::pythonCall(const std::vector<CStmt> &ss, size_t i, const std::
   callText += ")";
   std::string result = s.name;
   std::vector<std::pair<std::string, std::optional<size_t>>> outs;
-  if (Status st = outputsOf(ss, i, result, outs); !st)
-    return st;
+  FXKIT_TRY(outputsOf(ss, i, result, outs));
   bool isTuple = false;
   for (const auto &o : outs)
     isTuple = isTuple || o.second.has_value();
-  if (Status st = nameResults(tuple, isTuple, outs); !st)
-    return st;
+  FXKIT_TRY(nameResults(tuple, isTuple, outs));
   emitResults(s, callText, tuple, outs, isTuple);
   return Status::ok();
 }
@@ -3002,8 +2825,7 @@ Expected<std::string> CppReader::translate() {
       if (fnLine == close)
         return error(static_cast<int>(i) + 1, 1,
                      "no 'void inductor_entry_impl(' in the C++ source");
-      if (Status st = launchers(offset[i + 2], offset[fnLine], static_cast<int>(i) + 3); !st)
-        return st.takeError();
+      FXKIT_TRY(launchers(offset[i + 2], offset[fnLine], static_cast<int>(i) + 3));
       size_t open = fnLine;
       while (open < close && trim(lines[open]) != ") {")
         ++open;
@@ -3017,14 +2839,11 @@ Expected<std::string> CppReader::translate() {
       }
       if (open == close || stop == close)
         return error(static_cast<int>(fnLine) + 1, 1, "unterminated inductor_entry_impl");
-      auto toks = inductor::tokenizeCpp(text_, offset[open + 1], offset[stop],
-                                        static_cast<int>(open) + 2, file_);
-      if (!toks)
-        return toks.takeError();
-      auto stmts = inductor::parseCppStatements(*toks, text_, file_, kMaxDepth);
-      if (!stmts)
-        return stmts.takeError();
-      entry = stmts.take();
+      FXKIT_ASSIGN_OR_RETURN(auto toks, inductor::tokenizeCpp(text_, offset[open + 1], offset[stop],
+                                                              static_cast<int>(open) + 2, file_));
+      FXKIT_ASSIGN_OR_RETURN(auto stmts,
+                             inductor::parseCppStatements(toks, text_, file_, kMaxDepth));
+      entry = std::move(stmts);
       entryLine = static_cast<int>(fnLine) + 1;
       entryEnd = stop;
       sawCpp = true;
@@ -3047,8 +2866,7 @@ Expected<std::string> CppReader::translate() {
     return error(1, 1, "no 'cpp_wrapper_src = (' string: not Inductor's C++ wrapper code");
   // Translate the entry function's statements (the launchers and C++ kernels are known).
   pushScope();
-  if (Status st = statements(entry); !st)
-    return st.takeError();
+  FXKIT_TRY(statements(entry));
   int endLine = static_cast<int>(entryEnd) + 1;
   popScope(endLine);
   while (!open_.empty())
@@ -3105,10 +2923,8 @@ Expected<std::string> CppReader::translate() {
 }
 
 Expected<InductorWrapper> CppReader::read() {
-  auto module = translate();
-  if (!module)
-    return module.takeError();
-  auto w = importInductorWrapper(*module, file_);
+  FXKIT_ASSIGN_OR_RETURN(auto module, translate());
+  auto w = importInductorWrapper(module, file_);
   if (!w) {
     // Lines of the translated call() are named by the C++ statement they came from.
     Error err = w.takeError();

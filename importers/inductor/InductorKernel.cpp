@@ -1,5 +1,7 @@
 #include "importers/inductor/InductorKernel.h"
 
+#include "ir/Try.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -102,10 +104,8 @@ Expected<const PyExpr *> decoratorKeyword(std::string_view keyword,
       continue;
     size_t pos = i + 2;
     PyExprParser parser(bodyToks, body, fileName);
-    auto e = parser.parseExpression(pos);
-    if (!e)
-      return e.takeError();
-    storage.push_back(e.take());
+    FXKIT_ASSIGN_OR_RETURN(auto e, parser.parseExpression(pos));
+    storage.push_back(std::move(e));
     return &storage.back();
   }
   return static_cast<const PyExpr *>(nullptr);
@@ -136,17 +136,13 @@ jitParams(const std::vector<Token> &toks, std::string_view body, const std::stri
     ++pos;
     if (pos < toks.size() && toks[pos].is(":")) {
       ++pos;
-      auto annotation = parser.parseExpression(pos);
-      if (!annotation)
-        return annotation.takeError();
-      std::string d = annotation->dotted();
+      FXKIT_ASSIGN_OR_RETURN(auto annotation, parser.parseExpression(pos));
+      std::string d = annotation.dotted();
       constexprParam = d == "constexpr" || d.ends_with(".constexpr");
     }
     if (pos < toks.size() && toks[pos].is("=")) {
       ++pos;
-      auto value = parser.parseExpression(pos);
-      if (!value)
-        return value.takeError();
+      FXKIT_TRY(parser.parseExpression(pos));
     }
     out.push_back({std::move(name), constexprParam});
     if (pos < toks.size() && toks[pos].is(","))
@@ -353,11 +349,8 @@ Expected<InductorKernel> parseKernelDefinition(const std::string &name, const Py
                        fileName);
     }
     k.source = args[1].text;
-    auto body = stringBody(args[1], fileTokens, text, fileName);
-    if (!body)
-      return body.takeError();
-    if (Status st = readTritonSource(k, body->first, body->second, args[1], text, fileName); !st)
-      return st.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto body, stringBody(args[1], fileTokens, text, fileName));
+    FXKIT_TRY(readTritonSource(k, body.first, body.second, args[1], text, fileName));
     return k;
   }
   if (callee == "async_compile.cpp_pybinding") {
@@ -372,8 +365,7 @@ Expected<InductorKernel> parseKernelDefinition(const std::string &name, const Py
       k.params.push_back({"", t.text});
     }
     k.source = args[1].text;
-    if (Status st = readCppSource(k, k.source, args[1], text, fileName); !st)
-      return st.takeError();
+    FXKIT_TRY(readCppSource(k, k.source, args[1], text, fileName));
     return k;
   }
   return errorAt(call, "unsupported kernel definition '" + callee + "'", text, fileName);

@@ -2,6 +2,7 @@
 
 #include "importers/inductor/CallGraphBuilder.h"
 #include "importers/inductor/PyStatements.h"
+#include "ir/Try.h"
 #include "ir/Verifier.h"
 
 #include <set>
@@ -215,13 +216,12 @@ Status ModuleReader::topLevel(const PyStmt &s) {
                                     s.value.callee() == "async_compile.size_hint_multi_kernel"))
       return multiKernel(name, s.value);
     if (s.value.kind == K::Call && s.value.callee().starts_with("async_compile.")) {
-      auto k = parseKernelDefinition(name, s.value, tokens_, s.comments, text_, file_);
-      if (!k)
-        return k.takeError();
+      FXKIT_ASSIGN_OR_RETURN(
+          auto k, parseKernelDefinition(name, s.value, tokens_, s.comments, text_, file_));
       for (const InductorKernel &other : info_->kernels)
         if (other.name == name)
           return error(s, "kernel '" + name + "' is defined twice");
-      info_->kernels.push_back(k.take());
+      info_->kernels.push_back(std::move(k));
       return Status::ok();
     }
     // `_frozen_param0 = None  # <hash of the value>`: a graph constant (write_constant).
@@ -261,8 +261,7 @@ Status ModuleReader::topLevel(const PyStmt &s) {
           continue;
         if (m.kind != PyStmt::Kind::Compound || m.keyword != "def")
           return error(m, "unsupported statement in class '" + s.name + "'");
-        if (Status st = function(m); !st)
-          return st;
+        FXKIT_TRY(function(m));
       }
       return Status::ok();
     }
@@ -276,10 +275,8 @@ Status ModuleReader::topLevel(const PyStmt &s) {
 }
 
 Expected<InductorWrapper> ModuleReader::read() {
-  auto toks = lexPython(text_, file_);
-  if (!toks)
-    return toks.takeError();
-  tokens_ = toks.take();
+  FXKIT_ASSIGN_OR_RETURN(auto toks, lexPython(text_, file_));
+  tokens_ = std::move(toks);
   // Parse the bodies of call() and get_args() (and of the class holding them); skip the
   // benchmark helpers and `if __name__ == "__main__":`.
   BodyFilter filter = [](const PyStmt &h, int depth) {
@@ -291,31 +288,27 @@ Expected<InductorWrapper> ModuleReader::read() {
       return depth > 0;
     return true;
   };
-  auto stmts = parsePyModule(tokens_, text_, file_, filter);
-  if (!stmts)
-    return stmts.takeError();
-  if (!stmts->empty())
-    for (const std::string &c : stmts->front().comments)
+  FXKIT_ASSIGN_OR_RETURN(auto stmts, parsePyModule(tokens_, text_, file_, filter));
+  if (!stmts.empty())
+    for (const std::string &c : stmts.front().comments)
       if (c.starts_with("AOT ID: ['") && c.ends_with("']"))
         info_->aotId = c.substr(10, c.size() - 12);
-  for (const PyStmt &s : *stmts)
-    if (Status st = topLevel(s); !st)
-      return st.takeError();
+  for (const PyStmt &s : stmts)
+    FXKIT_TRY(topLevel(s));
   if (!call_)
     return error(1, 1, "no 'def call(args)' function: not Inductor's Python wrapper code");
   for (const std::string &p : partitions_)
     if (!functions_.count(p))
       return error(1, 1, "the Runner's partition '" + p + "' is not a function of the module");
-  auto graph = buildCallGraph(*call_, *info_, functions_, partitions_, text_, file_);
-  if (!graph)
-    return graph.takeError();
-  if (Status st = verifyGraph(*graph); !st) {
+  FXKIT_ASSIGN_OR_RETURN(auto graph,
+                         buildCallGraph(*call_, *info_, functions_, partitions_, text_, file_));
+  if (Status st = verifyGraph(graph); !st) {
     Error err = st.takeError();
     err.loc.file = file_;
     return err;
   }
-  graph->attachments[std::string(kInductorWrapperAttachment)] = info_;
-  return InductorWrapper{graph.take(), info_};
+  graph.attachments[std::string(kInductorWrapperAttachment)] = info_;
+  return InductorWrapper{std::move(graph), info_};
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "importers/inductor/PyExpr.h"
 
+#include "ir/Try.h"
+
 #include <array>
 #include <charconv>
 
@@ -57,6 +59,18 @@ PyExpr make(PyExpr::Kind kind, const Token &at) {
   e.kind = kind;
   e.line = at.line;
   e.col = at.col;
+  return e;
+}
+
+/// A binary operation `op` (spelled by token `t`) of lhs and rhs, placed where lhs starts, as
+/// Python's ast places a BinOp, BoolOp or Compare.
+PyExpr binaryNode(const Token &t, std::string_view op, PyExpr lhs, PyExpr rhs) {
+  PyExpr e = make(PyExpr::Kind::Binary, t);
+  e.line = lhs.line;
+  e.col = lhs.col;
+  e.text = op;
+  e.items.push_back(std::move(lhs));
+  e.items.push_back(std::move(rhs));
   return e;
 }
 
@@ -148,13 +162,7 @@ Expected<PyExpr> PyExprParser::logical(size_t &pos, int level, int depth) {
     auto rhs = logical(pos, level + 1, depth + 1);
     if (!rhs)
       return rhs;
-    PyExpr e = make(PyExpr::Kind::Binary, t);
-    e.line = lhs->line;
-    e.col = lhs->col;
-    e.text = op;
-    e.items.push_back(lhs.take());
-    e.items.push_back(rhs.take());
-    lhs = std::move(e);
+    lhs = binaryNode(t, op, lhs.take(), rhs.take());
   }
   return lhs;
 }
@@ -196,13 +204,7 @@ Expected<PyExpr> PyExprParser::comparison(size_t &pos, int depth) {
     auto rhs = binary(pos, 0, depth + 1);
     if (!rhs)
       return rhs;
-    PyExpr e = make(PyExpr::Kind::Binary, t);
-    e.line = lhs->line;
-    e.col = lhs->col;
-    e.text = op;
-    e.items.push_back(lhs.take());
-    e.items.push_back(rhs.take());
-    lhs = std::move(e);
+    lhs = binaryNode(t, op, lhs.take(), rhs.take());
   }
 }
 
@@ -226,13 +228,7 @@ Expected<PyExpr> PyExprParser::binary(size_t &pos, int level, int depth) {
     auto rhs = binary(pos, level + 1, depth);
     if (!rhs)
       return rhs;
-    PyExpr e = make(PyExpr::Kind::Binary, t);
-    e.line = lhs->line;
-    e.col = lhs->col;
-    e.text = t.text;
-    e.items.push_back(lhs.take());
-    e.items.push_back(rhs.take());
-    lhs = std::move(e);
+    lhs = binaryNode(t, t.text, lhs.take(), rhs.take());
   }
 }
 
@@ -262,13 +258,7 @@ Expected<PyExpr> PyExprParser::power(size_t &pos, int depth) {
   auto exponent = unary(pos, depth + 1);
   if (!exponent)
     return exponent;
-  PyExpr e = make(PyExpr::Kind::Binary, t);
-  e.line = base->line;
-  e.col = base->col;
-  e.text = "**";
-  e.items.push_back(base.take());
-  e.items.push_back(exponent.take());
-  return e;
+  return binaryNode(t, "**", base.take(), exponent.take());
 }
 
 Expected<PyExpr> PyExprParser::postfix(size_t &pos, int depth) {
@@ -297,8 +287,7 @@ Expected<PyExpr> PyExprParser::postfix(size_t &pos, int depth) {
       e.col = lhs->col;
       e.items.push_back(lhs.take());
       ++pos;
-      if (Status st = callArguments(pos, depth + 1, e); !st)
-        return st.takeError();
+      FXKIT_TRY(callArguments(pos, depth + 1, e));
       lhs = std::move(e);
     } else if (t.is("[")) {
       if (depth + 1 > maxDepth_)
@@ -338,32 +327,26 @@ Status PyExprParser::callArguments(size_t &pos, int depth, PyExpr &call) {
     const Token &t = tok(pos);
     if (t.kind == TK::Ident && tok(pos + 1).is("=")) {
       pos += 2;
-      auto value = parseExpression(pos);
-      if (!value)
-        return value.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto value, parseExpression(pos));
       if (call.keyword(t.text))
         return errorAt(pos, "keyword argument '" + std::string(t.text) + "' repeated");
-      PyExpr kw = value.take();
+      PyExpr kw = std::move(value);
       kw.key = t.text;
       call.keywords.push_back(std::move(kw));
     } else if (t.is("*") || t.is("**")) {
       ++pos;
-      auto value = parseExpression(pos);
-      if (!value)
-        return value.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto value, parseExpression(pos));
       PyExpr star = make(PyExpr::Kind::Starred, t);
       star.text = t.text;
-      star.items.push_back(value.take());
+      star.items.push_back(std::move(value));
       call.items.push_back(std::move(star));
     } else {
       if (t.kind == TK::End || t.kind == TK::Newline)
         return errorAt(open, "unbalanced parentheses: '(' is never closed");
-      auto value = parseExpression(pos);
-      if (!value)
-        return value.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto value, parseExpression(pos));
       if (!call.keywords.empty())
         return errorAt(pos, "positional argument after keyword arguments");
-      call.items.push_back(value.take());
+      call.items.push_back(std::move(value));
     }
     skipComments(pos);
     if (tok(pos).is(",")) {
@@ -398,18 +381,15 @@ Status PyExprParser::sequence(size_t &pos, std::string_view close, int depth,
     if (tok(pos).is("*")) {
       const Token &t = tok(pos);
       ++pos;
-      auto value = conditional(pos, depth);
-      if (!value)
-        return value.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto value, conditional(pos, depth));
       PyExpr star = make(PyExpr::Kind::Starred, t);
       star.text = "*";
-      star.items.push_back(value.take());
+      star.items.push_back(std::move(value));
       item = std::move(star);
     } else {
       item = conditional(pos, depth);
     }
-    if (!item)
-      return item.takeError();
+    FXKIT_TRY(item);
     items.push_back(item.take());
     skipComments(pos);
     trailingComma = tok(pos).is(",");
@@ -503,8 +483,7 @@ Expected<PyExpr> PyExprParser::atom(size_t &pos, int depth) {
     }
     std::vector<PyExpr> items;
     bool trailingComma = false;
-    if (Status st = sequence(pos, ")", depth + 1, items, trailingComma); !st)
-      return st.takeError();
+    FXKIT_TRY(sequence(pos, ")", depth + 1, items, trailingComma));
     if (items.size() == 1 && !trailingComma) {
       PyExpr inner = std::move(items[0]);
       inner.parenthesized = true;
@@ -519,8 +498,7 @@ Expected<PyExpr> PyExprParser::atom(size_t &pos, int depth) {
     ++pos;
     PyExpr e = make(PyExpr::Kind::List, t);
     bool trailingComma = false;
-    if (Status st = sequence(pos, "]", depth + 1, e.items, trailingComma); !st)
-      return st.takeError();
+    FXKIT_TRY(sequence(pos, "]", depth + 1, e.items, trailingComma));
     return e;
   }
   if (t.is("{")) {

@@ -6,8 +6,8 @@
 /// comparisons, `not`/`and`/`or` and conditional expressions (`a if c else b`, which the
 /// wrapper writes for dynamic slice bounds). Lambdas and comprehensions are errors.
 
-#include "importers/PyLexer.h"
 #include "ir/Error.h"
+#include "support/PyLexer.h"
 
 #include <cstdint>
 #include <span>

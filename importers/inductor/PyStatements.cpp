@@ -1,5 +1,7 @@
 #include "importers/inductor/PyStatements.h"
 
+#include "ir/Try.h"
+
 #include <set>
 
 namespace fxkit::inductor {
@@ -67,8 +69,7 @@ public:
   Expected<std::vector<PyStmt>> module() {
     std::vector<PyStmt> out;
     size_t li = 0;
-    if (Status st = block(li, 0, 0, out); !st)
-      return st.takeError();
+    FXKIT_TRY(block(li, 0, 0, out));
     return out;
   }
 
@@ -94,8 +95,7 @@ private:
         return Status::ok();
       if (l.indent > indent)
         return errorAtLine(l, "unexpected indentation");
-      if (Status st = logicalLine(li, depth, out); !st)
-        return st;
+      FXKIT_TRY(logicalLine(li, depth, out));
     }
     return Status::ok();
   }
@@ -106,8 +106,7 @@ private:
     const Token &first = toks_[pos];
     if (first.kind == TK::Ident && kCompound.count(first.text)) {
       PyStmt s = start(l, pos);
-      if (Status st = header(l, pos, s); !st)
-        return st;
+      FXKIT_TRY(header(l, pos, s));
       ++li;
       if (!filter_(s, depth)) {
         s.bodySkipped = true;
@@ -129,8 +128,7 @@ private:
         return errorAtLine(next < lines_.size() ? lines_[next] : l,
                            "expected an indented block after '" + s.keyword + "' on line " +
                                std::to_string(l.line));
-      if (Status st = block(li, lines_[next].indent, depth + 1, s.body); !st)
-        return st;
+      FXKIT_TRY(block(li, lines_[next].indent, depth + 1, s.body));
       s.bodyEndLine = li > 0 ? lines_[li - 1].line : l.line;
       out.push_back(std::move(s));
       return Status::ok();
@@ -140,8 +138,7 @@ private:
     for (;;) {
       PyStmt s = start(l, pos);
       s.indexInLine = index++;
-      if (Status st = simple(l, pos, s); !st)
-        return st;
+      FXKIT_TRY(simple(l, pos, s));
       out.push_back(std::move(s));
       if (pos < l.end && toks_[pos].is(";")) {
         ++pos;
@@ -194,14 +191,10 @@ private:
           ++pos;
           if (toks_[pos].is(":") || toks_[pos].is("=")) { // annotation or default
             ++pos;
-            auto skipped = expr_.parseExpression(pos);
-            if (!skipped)
-              return skipped.takeError();
+            FXKIT_TRY(expr_.parseExpression(pos));
             if (toks_[pos].is("=")) {
               ++pos;
-              auto def = expr_.parseExpression(pos);
-              if (!def)
-                return def.takeError();
+              FXKIT_TRY(expr_.parseExpression(pos));
             }
           }
           if (toks_[pos].is(","))
@@ -213,27 +206,22 @@ private:
       }
       if (toks_[pos].is("->")) {
         ++pos;
-        auto ret = expr_.parseExpression(pos);
-        if (!ret)
-          return ret.takeError();
+        FXKIT_TRY(expr_.parseExpression(pos));
       }
     } else if (s.keyword == "else" || s.keyword == "try" || s.keyword == "finally") {
       // no header expression
     } else if (s.keyword == "except" && toks_[pos].is(":")) {
     } else {
-      auto e = s.keyword == "for" ? expr_.parseForTargets(pos) : expr_.parseExpressionList(pos);
-      if (!e)
-        return e.takeError();
-      s.value = e.take();
+      FXKIT_ASSIGN_OR_RETURN(auto e, s.keyword == "for" ? expr_.parseForTargets(pos)
+                                                        : expr_.parseExpressionList(pos));
+      s.value = std::move(e);
       if (s.keyword == "for") {
         if (!toks_[pos].isIdent("in"))
           return expr_.errorAt(pos, "expected 'in' in the for statement");
         ++pos;
         s.targets.push_back(std::move(s.value));
-        auto iter = expr_.parseExpressionList(pos);
-        if (!iter)
-          return iter.takeError();
-        s.value = iter.take();
+        FXKIT_ASSIGN_OR_RETURN(auto iter, expr_.parseExpressionList(pos));
+        s.value = std::move(iter);
       } else if ((s.keyword == "with" || s.keyword == "except") && toks_[pos].isIdent("as")) {
         ++pos;
         if (toks_[pos].kind != TK::Ident)
@@ -272,30 +260,24 @@ private:
     if (t.isIdent("del")) {
       s.kind = PyStmt::Kind::Del;
       ++pos;
-      auto e = expr_.parseExpressionList(pos);
-      if (!e)
-        return e.takeError();
-      if (e->kind == PyExpr::Kind::Tuple && !e->parenthesized)
-        s.targets = std::move(e->items);
+      FXKIT_ASSIGN_OR_RETURN(auto e, expr_.parseExpressionList(pos));
+      if (e.kind == PyExpr::Kind::Tuple && !e.parenthesized)
+        s.targets = std::move(e.items);
       else
-        s.targets.push_back(e.take());
+        s.targets.push_back(std::move(e));
       return Status::ok();
     }
     if (t.isIdent("assert")) {
       s.kind = PyStmt::Kind::Assert;
       ++pos;
-      auto test = expr_.parseExpression(pos);
-      if (!test)
-        return test.takeError();
-      s.value = test.take();
+      FXKIT_ASSIGN_OR_RETURN(auto test, expr_.parseExpression(pos));
+      s.value = std::move(test);
       s.message.kind = PyExpr::Kind::Const;
       s.message.text = "None";
       if (pos < l.end && toks_[pos].is(",")) {
         ++pos;
-        auto msg = expr_.parseExpression(pos);
-        if (!msg)
-          return msg.takeError();
-        s.message = msg.take();
+        FXKIT_ASSIGN_OR_RETURN(auto msg, expr_.parseExpression(pos));
+        s.message = std::move(msg);
       }
       return Status::ok();
     }
@@ -307,10 +289,8 @@ private:
         s.value.text = "None";
         return Status::ok();
       }
-      auto e = expr_.parseExpression(pos);
-      if (!e)
-        return e.takeError();
-      s.value = e.take();
+      FXKIT_ASSIGN_OR_RETURN(auto e, expr_.parseExpression(pos));
+      s.value = std::move(e);
       if (pos < l.end && toks_[pos].isIdent("from"))
         return expr_.errorAt(pos, "'raise ... from' is not supported");
       return Status::ok();
@@ -323,27 +303,21 @@ private:
         s.value.text = "None";
         return Status::ok();
       }
-      auto e = expr_.parseExpressionList(pos);
-      if (!e)
-        return e.takeError();
-      s.value = e.take();
+      FXKIT_ASSIGN_OR_RETURN(auto e, expr_.parseExpressionList(pos));
+      s.value = std::move(e);
       return Status::ok();
     }
     if (t.kind == TK::Ident && kCompound.count(t.text))
       return expr_.errorAt(pos, "'" + std::string(t.text) + "' must start its own line");
-    auto e = expr_.parseExpressionList(pos);
-    if (!e)
-      return e.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto e, expr_.parseExpressionList(pos));
     s.kind = PyStmt::Kind::Expr;
-    s.value = e.take();
+    s.value = std::move(e);
     while (pos < l.end && toks_[pos].is("=")) {
       ++pos;
-      auto rhs = expr_.parseExpressionList(pos);
-      if (!rhs)
-        return rhs.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto rhs, expr_.parseExpressionList(pos));
       s.kind = PyStmt::Kind::Assign;
       s.targets.push_back(std::move(s.value));
-      s.value = rhs.take();
+      s.value = std::move(rhs);
     }
     if (pos < l.end && toks_[pos].kind == TK::Punct && toks_[pos].text.size() >= 2 &&
         toks_[pos].text.back() == '=' && toks_[pos].text != "==")

@@ -1,7 +1,8 @@
 #include "importers/inductor/SchedulerDump.h"
 
-#include "importers/PyLexer.h"
+#include "ir/Try.h"
 #include "ir/Verifier.h"
+#include "support/PyLexer.h"
 
 #include <algorithm>
 #include <map>
@@ -220,8 +221,7 @@ private:
           return error(pos_, "unbalanced '" + std::string(1, c) + "'");
         closers.pop_back();
       } else if (c == '\'' || c == '"') {
-        if (auto s = pyString(); !s)
-          return s.takeError();
+        FXKIT_TRY(pyString());
         continue;
       }
       ++pos_;
@@ -238,14 +238,12 @@ private:
   /// A sympy expression as Inductor prints it (`1024*d0 + d1`, `ModularIndexing(c0, 1, 64)`).
   Expected<SymExpr> symExpr(std::string *spelling = nullptr) {
     size_t start = pos_;
-    auto text = raw(",:)]}", "a symbolic expression");
-    if (!text)
-      return text.takeError();
-    auto e = SymExpr::parse(*text);
+    FXKIT_ASSIGN_OR_RETURN(auto text, raw(",:)]}", "a symbolic expression"));
+    auto e = SymExpr::parse(text);
     if (!e)
       return error(start + std::max(e.error().loc.col, 1) - 1, e.error().message);
     if (spelling)
-      *spelling = std::string(*text);
+      *spelling = std::string(text);
     return e.take();
   }
   Expected<bool> boolean() {
@@ -278,12 +276,19 @@ private:
     else
       return error(pos_, "expected '(' or '[', found " + found(pos_));
     std::vector<SymExpr> out;
+    FXKIT_TRY(itemsUntil(close, [&]() -> Status {
+      FXKIT_ASSIGN_OR_RETURN(auto e, symExpr());
+      out.push_back(e);
+      return Status::ok();
+    }));
+    return out;
+  }
+  /// `item, item, ...` up to `close` (consumed), after the opening bracket, with an optional
+  /// trailing comma, over any number of lines; item() consumes one item.
+  template <typename Fn> Status itemsUntil(char close, Fn &&item) {
     skipWs();
     while (!accept(std::string_view(&close, 1))) {
-      auto e = symExpr();
-      if (!e)
-        return e.takeError();
-      out.push_back(*e);
+      FXKIT_TRY(item());
       skipWs();
       if (accept(",")) {
         skipWs();
@@ -292,48 +297,22 @@ private:
       if (pos_ >= text_.size() || text_[pos_] != close)
         return error(pos_, "expected ',' or '" + std::string(1, close) + "', found " + found(pos_));
     }
-    return out;
+    return Status::ok();
   }
   /// `[item, item, ...]` with an optional trailing comma, over any number of lines.
   template <typename Fn> Status list(Fn &&item) {
-    if (Status st = expect("["); !st)
-      return st;
-    skipWs();
-    while (!accept("]")) {
-      if (Status st = item(); !st)
-        return st;
-      skipWs();
-      if (accept(",")) {
-        skipWs();
-        continue;
-      }
-      if (pos_ >= text_.size() || text_[pos_] != ']')
-        return error(pos_, "expected ',' or ']', found " + found(pos_));
-    }
-    return Status::ok();
+    FXKIT_TRY(expect("["));
+    return itemsUntil(']', item);
   }
   /// `key=value, ...)` of a dataclass repr, after its '('; calls fn(key, keyPos) with the cursor
   /// at the value, which fn consumes.
   template <typename Fn> Status keywords(Fn &&fn) {
-    skipWs();
-    while (!accept(")")) {
+    return itemsUntil(')', [&]() -> Status {
       size_t keyPos = pos_;
-      auto key = ident("a keyword");
-      if (!key)
-        return key.takeError();
-      if (Status st = expect("="); !st)
-        return st;
-      if (Status st = fn(*key, keyPos); !st)
-        return st;
-      skipWs();
-      if (accept(",")) {
-        skipWs();
-        continue;
-      }
-      if (pos_ >= text_.size() || text_[pos_] != ')')
-        return error(pos_, "expected ',' or ')', found " + found(pos_));
-    }
-    return Status::ok();
+      FXKIT_ASSIGN_OR_RETURN(auto key, ident("a keyword"));
+      FXKIT_TRY(expect("="));
+      return fn(key, keyPos);
+    });
   }
 
   // --- values of the dump ---
@@ -361,46 +340,31 @@ Expected<ScheduleDep> DumpReader::dep() {
   d.line = lineOf(pos_);
   d.col = colOf(pos_);
   size_t kindPos = pos_;
-  auto kind = ident("a dependency (MemoryDep, StarDep, WeakDep)");
-  if (!kind)
-    return kind.takeError();
-  if (Status st = expect("("); !st)
-    return st.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto kind, ident("a dependency (MemoryDep, StarDep, WeakDep)"));
+  FXKIT_TRY(expect("("));
   skipWs();
-  if (*kind == "MemoryDep") {
+  if (kind == "MemoryDep") {
     // MemoryDep('buf0', 1024*d0 + d1, {d0: 4096, d1: 1024}[, mode])
     d.kind = DepKind::Memory;
-    auto name = pyString();
-    if (!name)
-      return name.takeError();
-    d.buffer = name.take();
+    FXKIT_ASSIGN_OR_RETURN(auto name, pyString());
+    d.buffer = std::move(name);
     skipWs();
-    if (Status st = expect(","); !st)
-      return st.takeError();
+    FXKIT_TRY(expect(","));
     skipWs();
-    auto index = symExpr(&d.indexText);
-    if (!index)
-      return index.takeError();
-    d.index = *index;
+    FXKIT_ASSIGN_OR_RETURN(auto index, symExpr(&d.indexText));
+    d.index = index;
     skipWs();
-    if (Status st = expect(","); !st)
-      return st.takeError();
+    FXKIT_TRY(expect(","));
     skipWs();
-    if (Status st = expect("{"); !st)
-      return st.takeError();
+    FXKIT_TRY(expect("{"));
     skipWs();
     while (!accept("}")) {
-      auto var = ident("a range variable");
-      if (!var)
-        return var.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto var, ident("a range variable"));
       skipWs();
-      if (Status st = expect(":"); !st)
-        return st.takeError();
+      FXKIT_TRY(expect(":"));
       skipWs();
-      auto size = symExpr();
-      if (!size)
-        return size.takeError();
-      d.ranges.emplace_back(var.take(), *size);
+      FXKIT_ASSIGN_OR_RETURN(auto size, symExpr());
+      d.ranges.emplace_back(std::move(var), size);
       skipWs();
       if (accept(",")) {
         skipWs();
@@ -412,79 +376,59 @@ Expected<ScheduleDep> DumpReader::dep() {
     skipWs();
     if (accept(",")) {
       skipWs();
-      auto mode = raw(",)", "a dependency mode");
-      if (!mode)
-        return mode.takeError();
-      d.mode = std::string(*mode);
+      FXKIT_ASSIGN_OR_RETURN(auto mode, raw(",)", "a dependency mode"));
+      d.mode = std::string(mode);
       skipWs();
     }
-    if (Status st = expect(")"); !st)
-      return st.takeError();
+    FXKIT_TRY(expect(")"));
     return d;
   }
-  bool star = *kind == "StarDep";
-  if (!star && *kind != "WeakDep")
-    return error(kindPos, "unknown dependency '" + *kind +
+  bool star = kind == "StarDep";
+  if (!star && kind != "WeakDep")
+    return error(kindPos, "unknown dependency '" + kind +
                               "' (expected MemoryDep, StarDep or "
                               "WeakDep)");
   // StarDep(name='buf0', mode=None), WeakDep(name='buf0', mutating_buf='buf1', is_fake=False)
   d.kind = star ? DepKind::Star : DepKind::Weak;
-  Status st = keywords([&](const std::string &key, size_t keyPos) -> Status {
+  FXKIT_TRY(keywords([&](const std::string &key, size_t keyPos) -> Status {
     if (key == "name") {
-      auto v = pyString();
-      if (!v)
-        return v.takeError();
-      d.buffer = v.take();
+      FXKIT_ASSIGN_OR_RETURN(auto v, pyString());
+      d.buffer = std::move(v);
     } else if (star && key == "mode") {
-      auto v = raw(",)", "a mode");
-      if (!v)
-        return v.takeError();
-      d.mode = std::string(*v);
+      FXKIT_ASSIGN_OR_RETURN(auto v, raw(",)", "a mode"));
+      d.mode = std::string(v);
     } else if (!star && key == "mutating_buf") {
-      auto v = pyString();
-      if (!v)
-        return v.takeError();
-      d.mode = v.take();
+      FXKIT_ASSIGN_OR_RETURN(auto v, pyString());
+      d.mode = std::move(v);
     } else if (!star && key == "is_fake") {
-      auto v = boolean();
-      if (!v)
-        return v.takeError();
-      d.isFake = *v;
+      FXKIT_ASSIGN_OR_RETURN(auto v, boolean());
+      d.isFake = v;
     } else {
-      return error(keyPos, "unknown field '" + key + "' of " + *kind);
+      return error(keyPos, "unknown field '" + key + "' of " + kind);
     }
     return Status::ok();
-  });
-  if (!st)
-    return st.takeError();
+  }));
   if (d.buffer.empty())
-    return error(kindPos, *kind + " without name=");
+    return error(kindPos, kind + " without name=");
   return d;
 }
 
 Expected<std::vector<ScheduleDep>> DumpReader::deps() {
   std::vector<ScheduleDep> out;
-  Status st = list([&]() -> Status {
-    auto d = dep();
-    if (!d)
-      return d.takeError();
-    out.push_back(d.take());
+  FXKIT_TRY(list([&]() -> Status {
+    FXKIT_ASSIGN_OR_RETURN(auto d, dep());
+    out.push_back(std::move(d));
     return Status::ok();
-  });
-  if (!st)
-    return st.takeError();
+  }));
   return out;
 }
 
 Expected<ScheduleLayout> DumpReader::layout() {
   ScheduleLayout l;
   size_t start = pos_;
-  auto kind = ident("a layout");
-  if (!kind)
-    return kind.takeError();
-  l.kind = *kind;
-  if (Status st = expect("("); !st)
-    return st.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto kind, ident("a layout"));
+  l.kind = kind;
+  FXKIT_TRY(expect("("));
   // Layout.__str__: Kind('cuda:0', torch.float32, size=[..], stride=[..][, offset=N]
   // [, is_pinned=True]); dataclass layouts (MultiOutputLayout, NoneLayout) print keywords only.
   std::optional<Device> device;
@@ -502,44 +446,34 @@ Expected<ScheduleLayout> DumpReader::layout() {
       pos_ = save;
     if (key.empty()) {
       if (positional == 0) {
-        auto s = pyString();
-        if (!s)
-          return s.takeError();
-        auto d = Device::parse(*s);
+        FXKIT_ASSIGN_OR_RETURN(auto s, pyString());
+        auto d = Device::parse(s);
         if (!d)
-          return error(argPos, "bad device '" + *s + "' in layout");
+          return error(argPos, "bad device '" + s + "' in layout");
         device = *d;
       } else if (positional == 1) {
-        auto t = raw(",)", "a dtype");
-        if (!t)
-          return t.takeError();
-        dtype = parseDType(*t);
+        FXKIT_ASSIGN_OR_RETURN(auto t, raw(",)", "a dtype"));
+        dtype = parseDType(t);
         if (!dtype)
-          return error(argPos, "unknown dtype '" + std::string(*t) + "' in layout");
+          return error(argPos, "unknown dtype '" + std::string(t) + "' in layout");
       } else {
         return error(argPos, "unexpected argument in " + l.kind);
       }
       ++positional;
     } else if (key == "size" || key == "stride") {
-      auto seq = symSequence();
-      if (!seq)
-        return seq.takeError();
-      (key == "size" ? sizes : strides) = seq.take();
+      FXKIT_ASSIGN_OR_RETURN(auto seq, symSequence());
+      (key == "size" ? sizes : strides) = std::move(seq);
     } else if (key == "offset") {
-      auto e = symExpr();
-      if (!e)
-        return e.takeError();
-      l.offset = *e;
+      FXKIT_ASSIGN_OR_RETURN(auto e, symExpr());
+      l.offset = e;
     } else if (key == "device" || key == "is_pinned" || key == "dtype") {
       // device=device(type='cuda', index=0) in dataclass layouts; is_pinned only matters to the
       // allocator. Both stay in `text`.
-      auto t = raw(",)", "a value");
-      if (!t)
-        return t.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto t, raw(",)", "a value"));
       if (key == "dtype") {
-        dtype = parseDType(*t);
+        dtype = parseDType(t);
         if (!dtype)
-          return error(argPos, "unknown dtype '" + std::string(*t) + "' in layout");
+          return error(argPos, "unknown dtype '" + std::string(t) + "' in layout");
       }
     } else {
       return error(argPos, "unknown field '" + key + "' of " + l.kind);
@@ -573,45 +507,33 @@ Status DumpReader::users(ScheduleBuffer &b) {
   // NodeUser(node=SchedulerNode(name='op2'), can_inplace=False, is_weak=False) or node=OUTPUT
   return list([&]() -> Status {
     size_t start = pos_;
-    auto kind = ident("NodeUser");
-    if (!kind)
-      return kind.takeError();
-    if (*kind != "NodeUser")
-      return error(start, "expected NodeUser(...), found '" + *kind + "'");
-    if (Status st = expect("("); !st)
-      return st;
+    FXKIT_ASSIGN_OR_RETURN(auto kind, ident("NodeUser"));
+    if (kind != "NodeUser")
+      return error(start, "expected NodeUser(...), found '" + kind + "'");
+    FXKIT_TRY(expect("("));
     ScheduleUser u;
     bool haveNode = false;
-    Status st = keywords([&](const std::string &key, size_t keyPos) -> Status {
+    FXKIT_TRY(keywords([&](const std::string &key, size_t keyPos) -> Status {
       if (key == "node") {
-        auto k = ident("a scheduler node");
-        if (!k)
-          return k.takeError();
+        FXKIT_ASSIGN_OR_RETURN(auto k, ident("a scheduler node"));
         haveNode = true;
-        if (*k == "OUTPUT") {
+        if (k == "OUTPUT") {
           u.node = "OUTPUT";
           return Status::ok();
         }
-        u.nodeKind = k.take();
-        if (Status e = expect("(name="); !e)
-          return e;
-        auto n = pyString();
-        if (!n)
-          return n.takeError();
-        u.node = n.take();
+        u.nodeKind = std::move(k);
+        FXKIT_TRY(expect("(name="));
+        FXKIT_ASSIGN_OR_RETURN(auto n, pyString());
+        u.node = std::move(n);
         return expect(")");
       }
       if (key == "can_inplace" || key == "is_weak") {
-        auto v = boolean();
-        if (!v)
-          return v.takeError();
-        (key == "can_inplace" ? u.canInplace : u.isWeak) = *v;
+        FXKIT_ASSIGN_OR_RETURN(auto v, boolean());
+        (key == "can_inplace" ? u.canInplace : u.isWeak) = v;
         return Status::ok();
       }
       return error(keyPos, "unknown field '" + key + "' of NodeUser");
-    });
-    if (!st)
-      return st;
+    }));
     if (!haveNode)
       return error(start, "NodeUser without node=");
     b.users.push_back(std::move(u));
@@ -621,15 +543,11 @@ Status DumpReader::users(ScheduleBuffer &b) {
 
 Expected<std::vector<std::string>> DumpReader::stringList() {
   std::vector<std::string> out;
-  Status st = list([&]() -> Status {
-    auto s = pyString();
-    if (!s)
-      return s.takeError();
-    out.push_back(s.take());
+  FXKIT_TRY(list([&]() -> Status {
+    FXKIT_ASSIGN_OR_RETURN(auto s, pyString());
+    out.push_back(std::move(s));
     return Status::ok();
-  });
-  if (!st)
-    return st.takeError();
+  }));
   return out;
 }
 
@@ -650,19 +568,14 @@ Status DumpReader::outputs(ScheduleNode &n) {
       return error(pos_, "expected an output buffer of '" + n.name + "' or ']'");
     pos_ += 4;
     size_t namePos = pos_;
-    auto name = ident("a buffer name");
-    if (!name)
-      return name.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto name, ident("a buffer name"));
     if (accept(": ")) {
       ScheduleBuffer b;
-      b.name = name.take();
+      b.name = std::move(name);
       b.line = lineOf(namePos);
-      auto kind = ident("the buffer's IR class");
-      if (!kind)
-        return kind.takeError();
-      b.irKind = kind.take();
-      if (Status st = endOfLine(); !st)
-        return st;
+      FXKIT_ASSIGN_OR_RETURN(auto kind, ident("the buffer's IR class"));
+      b.irKind = std::move(kind);
+      FXKIT_TRY(endOfLine());
       for (const ScheduleBuffer &o : n.outputs)
         if (o.name == b.name)
           return error(namePos, "buffer '" + b.name + "' listed twice in '" + n.name + ".outputs'");
@@ -671,38 +584,28 @@ Status DumpReader::outputs(ScheduleNode &n) {
       fields.clear();
       continue;
     }
-    if (!cur || *name != cur->name)
+    if (!cur || name != cur->name)
       return error(namePos, "expected '" + (cur ? cur->name + "." : std::string("bufN: ")) +
                                 "' (a field of the buffer above, or a new buffer)");
-    if (Status st = expect("."); !st)
-      return st;
+    FXKIT_TRY(expect("."));
     size_t fieldPos = pos_;
-    auto field = ident("a buffer field");
-    if (!field)
-      return field.takeError();
-    if (!fields.insert(*field).second)
-      return error(fieldPos, "'" + cur->name + "." + *field + "' given twice");
-    if (Status st = expect(" ="); !st)
-      return st;
+    FXKIT_ASSIGN_OR_RETURN(auto field, ident("a buffer field"));
+    if (!fields.insert(field).second)
+      return error(fieldPos, "'" + cur->name + "." + field + "' given twice");
+    FXKIT_TRY(expect(" ="));
     valueStart();
-    if (*field == "layout") {
-      auto l = layout();
-      if (!l)
-        return l.takeError();
-      cur->layout = l.take();
-    } else if (*field == "aliases" || *field == "mutations") {
-      auto l = stringList();
-      if (!l)
-        return l.takeError();
-      (*field == "aliases" ? cur->aliases : cur->mutations) = l.take();
-    } else if (*field == "users") {
-      if (Status st = users(*cur); !st)
-        return st;
+    if (field == "layout") {
+      FXKIT_ASSIGN_OR_RETURN(auto l, layout());
+      cur->layout = std::move(l);
+    } else if (field == "aliases" || field == "mutations") {
+      FXKIT_ASSIGN_OR_RETURN(auto l, stringList());
+      (field == "aliases" ? cur->aliases : cur->mutations) = std::move(l);
+    } else if (field == "users") {
+      FXKIT_TRY(users(*cur));
     } else {
-      return error(fieldPos, "unknown buffer field '" + *field + "'");
+      return error(fieldPos, "unknown buffer field '" + field + "'");
     }
-    if (Status st = endOfLine(); !st)
-      return st;
+    FXKIT_TRY(endOfLine());
   }
 }
 
@@ -744,32 +647,24 @@ Status DumpReader::field(ScheduleNode &n, std::string_view name, size_t fieldPos
                                " (only " + std::string(kinds) + " have it)");
   };
   if (name == "writes" || name == "unmet_dependencies" || name == "met_dependencies") {
-    if (Status st = expect(" ="); !st)
-      return st;
+    FXKIT_TRY(expect(" ="));
     valueStart();
-    auto d = deps();
-    if (!d)
-      return d.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto d, deps());
     (name == "writes"               ? n.writes
      : name == "unmet_dependencies" ? n.unmetDependencies
-                                    : n.metDependencies) = d.take();
+                                    : n.metDependencies) = std::move(d);
     return endOfLine();
   }
   if (name == "outputs") {
-    if (Status st = expect(" = ["); !st)
-      return st;
-    if (Status st = endOfLine(); !st)
-      return st;
+    FXKIT_TRY(expect(" = ["));
+    FXKIT_TRY(endOfLine());
     return outputs(n);
   }
   if (name == "group.device" || name == "node.kernel") {
-    if (Status st = only(name == "node.kernel" ? n.kind == ScheduleNodeKind::ExternKernel
-                                               : n.kind == ScheduleNodeKind::Scheduler,
-                         name == "node.kernel" ? "ExternKernelSchedulerNode" : "SchedulerNode");
-        !st)
-      return st;
-    if (Status st = expect(" = "); !st)
-      return st;
+    FXKIT_TRY(only(name == "node.kernel" ? n.kind == ScheduleNodeKind::ExternKernel
+                                         : n.kind == ScheduleNodeKind::Scheduler,
+                   name == "node.kernel" ? "ExternKernelSchedulerNode" : "SchedulerNode"));
+    FXKIT_TRY(expect(" = "));
     size_t valuePos = pos_;
     std::string v = restOfLine();
     if (v.empty())
@@ -778,37 +673,27 @@ Status DumpReader::field(ScheduleNode &n, std::string_view name, size_t fieldPos
     return Status::ok();
   }
   if (name == "group.iteration" || name == "sizes") {
-    if (Status st = only(n.kind == ScheduleNodeKind::Scheduler, "SchedulerNode"); !st)
-      return st;
-    if (Status st = expect(" = "); !st)
-      return st;
+    FXKIT_TRY(only(n.kind == ScheduleNodeKind::Scheduler, "SchedulerNode"));
+    FXKIT_TRY(expect(" = "));
     if (name == "group.iteration") {
-      auto seq = symSequence();
-      if (!seq)
-        return seq.takeError();
-      n.iteration = seq.take();
+      FXKIT_ASSIGN_OR_RETURN(auto seq, symSequence());
+      n.iteration = std::move(seq);
       return endOfLine();
     }
     // ([pointwise sizes], [reduction sizes]) as lists or tuples
-    if (Status st = expect("("); !st)
-      return st;
+    FXKIT_TRY(expect("("));
     for (int i = 0; i < 2; ++i) {
       if (i == 1) {
-        if (Status st = expect(", "); !st)
-          return st;
+        FXKIT_TRY(expect(", "));
       }
-      auto seq = symSequence();
-      if (!seq)
-        return seq.takeError();
-      n.sizes.push_back(seq.take());
+      FXKIT_ASSIGN_OR_RETURN(auto seq, symSequence());
+      n.sizes.push_back(std::move(seq));
     }
-    if (Status st = expect(")"); !st)
-      return st;
+    FXKIT_TRY(expect(")"));
     return endOfLine();
   }
   if (name.starts_with("snodes[") && name.ends_with("]")) {
-    if (Status st = only(group, "FusedSchedulerNode and ForeachKernelSchedulerNode"); !st)
-      return st;
+    FXKIT_TRY(only(group, "FusedSchedulerNode and ForeachKernelSchedulerNode"));
     std::string_view digits = name.substr(7, name.size() - 8);
     bool numeric = !digits.empty() && digits.size() < 6 &&
                    std::all_of(digits.begin(), digits.end(),
@@ -816,14 +701,10 @@ Status DumpReader::field(ScheduleNode &n, std::string_view name, size_t fieldPos
     if (!numeric || std::stoul(std::string(digits)) != n.members.size())
       return error(fieldPos, "expected '" + n.name + ".snodes[" + std::to_string(n.members.size()) +
                                  "]' (members are numbered in order)");
-    if (Status st = expect(" ="); !st)
-      return st;
-    if (Status st = endOfLine(); !st)
-      return st;
-    auto m = node(depth + 1, n.name + ".");
-    if (!m)
-      return m.takeError();
-    n.members.push_back(m.take());
+    FXKIT_TRY(expect(" ="));
+    FXKIT_TRY(endOfLine());
+    FXKIT_ASSIGN_OR_RETURN(auto m, node(depth + 1, n.name + "."));
+    n.members.push_back(std::move(m));
     return Status::ok();
   }
   return error(fieldPos,
@@ -837,34 +718,25 @@ Expected<ScheduleNode> DumpReader::node(int depth, std::string_view parentPrefix
   ScheduleNode n;
   size_t headerPos = pos_;
   n.line = lineOf(pos_);
-  auto name = ident("a scheduler node header such as 'op0: SchedulerNode(ComputedBuffer)'");
-  if (!name)
-    return name.takeError();
-  n.name = name.take();
-  if (Status st = expect(": "); !st)
-    return st.takeError();
+  FXKIT_ASSIGN_OR_RETURN(
+      auto name, ident("a scheduler node header such as 'op0: SchedulerNode(ComputedBuffer)'"));
+  n.name = std::move(name);
+  FXKIT_TRY(expect(": "));
   size_t kindPos = pos_;
-  auto kindName = ident("a scheduler node kind");
-  if (!kindName)
-    return kindName.takeError();
-  auto kind = parseNodeKind(*kindName);
+  FXKIT_ASSIGN_OR_RETURN(auto kindName, ident("a scheduler node kind"));
+  auto kind = parseNodeKind(kindName);
   if (!kind)
-    return error(kindPos, "unknown scheduler node kind '" + *kindName + "'");
+    return error(kindPos, "unknown scheduler node kind '" + kindName + "'");
   n.kind = *kind;
-  if (Status st = expect("("); !st)
-    return st.takeError();
+  FXKIT_TRY(expect("("));
   while (true) {
-    auto k = ident("a class name");
-    if (!k)
-      return k.takeError();
-    n.irKinds.push_back(k.take());
+    FXKIT_ASSIGN_OR_RETURN(auto k, ident("a class name"));
+    n.irKinds.push_back(std::move(k));
     if (!accept(","))
       break;
   }
-  if (Status st = expect(")"); !st)
-    return st.takeError();
-  if (Status st = endOfLine(); !st)
-    return st.takeError();
+  FXKIT_TRY(expect(")"));
+  FXKIT_TRY(endOfLine());
   if (!names_.insert(n.name).second)
     return error(headerPos, "scheduler node '" + n.name + "' appears twice");
 
@@ -880,8 +752,7 @@ Expected<ScheduleNode> DumpReader::node(int depth, std::string_view parentPrefix
       size_t fieldPos = pos_;
       while (pos_ < text_.size() && text_[pos_] != ' ' && text_[pos_] != '\n')
         ++pos_;
-      if (Status st = field(n, text_.substr(fieldPos, pos_ - fieldPos), fieldPos, depth, seen); !st)
-        return st.takeError();
+      FXKIT_TRY(field(n, text_.substr(fieldPos, pos_ - fieldPos), fieldPos, depth, seen));
       continue;
     }
     if (line == loopClass) {
@@ -898,12 +769,9 @@ Expected<ScheduleNode> DumpReader::node(int depth, std::string_view parentPrefix
         std::all_of(line.begin(), line.begin() + eq, isIdentChar)) {
       std::string buffer(line.substr(0, eq));
       pos_ += eq + 10;
-      auto l = layout();
-      if (!l)
-        return l.takeError();
-      n.bufferLayouts.emplace_back(std::move(buffer), l.take());
-      if (Status st = endOfLine(); !st)
-        return st.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto l, layout());
+      n.bufferLayouts.emplace_back(std::move(buffer), std::move(l));
+      FXKIT_TRY(endOfLine());
       continue;
     }
     if (!parentPrefix.empty() && line.starts_with(parentPrefix))
@@ -943,15 +811,12 @@ Expected<ScheduleNode> DumpReader::node(int depth, std::string_view parentPrefix
 }
 
 Expected<InductorSchedule> DumpReader::read() {
-  if (Status st = validateUtf8(text_, file_); !st)
-    return st.takeError();
+  FXKIT_TRY(validateUtf8(text_, file_));
   InductorSchedule s;
   skipBlankLines();
   while (!atEnd()) {
-    auto n = node(0, "");
-    if (!n)
-      return n.takeError();
-    s.nodes.push_back(n.take());
+    FXKIT_ASSIGN_OR_RETURN(auto n, node(0, ""));
+    s.nodes.push_back(std::move(n));
     skipBlankLines();
   }
   return s;
@@ -1166,10 +1031,8 @@ Expected<Graph> scheduleToGraph(InductorSchedule schedule, const std::string &fi
 }
 
 Expected<Graph> importInductorSchedule(std::string_view text, const std::string &fileName) {
-  auto s = parseInductorSchedule(text, fileName);
-  if (!s)
-    return s.takeError();
-  return scheduleToGraph(s.take(), fileName);
+  FXKIT_ASSIGN_OR_RETURN(auto s, parseInductorSchedule(text, fileName));
+  return scheduleToGraph(std::move(s), fileName);
 }
 
 const InductorSchedule *inductorScheduleOf(const Graph &graph) {

@@ -2,6 +2,7 @@
 
 #include "importers/inductor/InductorWrapper.h"
 #include "ir/Node.h"
+#include "ir/Try.h"
 
 #include <algorithm>
 #include <sstream>
@@ -27,15 +28,12 @@ bool isReuse(const Node &n) {
 Expected<int64_t> storageBytes(const TensorType &t, const SymExpr::Bindings &bindings) {
   int64_t elements = 1;
   for (size_t i = 0; i < t.sizes.size(); ++i) {
-    auto size = t.sizes[i].evaluate(bindings);
-    if (!size)
-      return size.takeError();
-    if (*size == 0)
+    FXKIT_ASSIGN_OR_RETURN(auto size, t.sizes[i].evaluate(bindings));
+    if (size == 0)
       return 0;
-    auto stride = i < t.strides.size() ? t.strides[i].evaluate(bindings) : Expected<int64_t>(1);
-    if (!stride)
-      return stride.takeError();
-    elements += (*size - 1) * *stride;
+    FXKIT_ASSIGN_OR_RETURN(auto stride, i < t.strides.size() ? t.strides[i].evaluate(bindings)
+                                                             : Expected<int64_t>(1));
+    elements += (size - 1) * stride;
   }
   return elements * dtypeItemSize(t.dtype);
 }
@@ -152,8 +150,7 @@ Expected<WrapperAnalysis> analyzeInductorWrapper(const Graph &wrapper) {
       // A tensor placed in a pool (Inductor's memory_planning): the pool's storage.
       storageOf[n] = storageOf[n->args().items()[0].asNode()];
     } else if (t == "torch.empty_strided" || t == "fxkit.alloc_from_pool") {
-      if (Status s = allocate(*n, std::string(t)); !s)
-        return s.takeError();
+      FXKIT_TRY(allocate(*n, std::string(t)));
     } else if (t == "torch.as_strided") {
       const Node *base = n->args().items()[0].asNode();
       if (auto it = storageOf.find(base); it != storageOf.end()) {
@@ -171,8 +168,7 @@ Expected<WrapperAnalysis> analyzeInductorWrapper(const Graph &wrapper) {
           if (o.isNode())
             e.outs.push_back(o.asNode()->name());
       if (e.outs.empty() && n->value().tensor()) { // returns a new tensor
-        if (Status s = allocate(*n, e.op); !s)
-          return s.takeError();
+        FXKIT_TRY(allocate(*n, e.op));
       }
       if (e.outs.empty()) // returns its results (one tensor, or a tuple taken apart by getitem)
         e.outs.push_back(n->name());
@@ -180,8 +176,7 @@ Expected<WrapperAnalysis> analyzeInductorWrapper(const Graph &wrapper) {
     } else if (t == "operator.getitem") {
       const Node *base = n->args().items()[0].asNode();
       if (base->target() == "fxkit.extern")
-        if (Status s = allocate(*n, "getitem of " + base->name()); !s)
-          return s.takeError();
+        FXKIT_TRY(allocate(*n, "getitem of " + base->name()));
     } else if (t == "fxkit.kernel") {
       if (const Argument *name = kwarg(*n, "name"))
         if (auto it = kernelIndex.find(name->asString()); it != kernelIndex.end())

@@ -1,6 +1,7 @@
 #include "importers/json/FxkitJsonReader.h"
 
 #include "importers/json/JsonSupport.h"
+#include "ir/Try.h"
 #include "ir/Verifier.h"
 
 #include <algorithm>
@@ -94,10 +95,8 @@ Expected<Argument> Reader::items(const Json &j, int depth, bool tuple) {
   out.reserve(j.size());
   for (size_t i = 0; i < j.size(); ++i) {
     path_.push_back(i);
-    auto a = argument(j[i], depth + 1);
-    if (!a)
-      return a.takeError();
-    out.push_back(a.take());
+    FXKIT_ASSIGN_OR_RETURN(auto a, argument(j[i], depth + 1));
+    out.push_back(std::move(a));
     path_.pop_back();
   }
   return tuple ? Argument::tuple(std::move(out)) : Argument::list(std::move(out));
@@ -108,10 +107,8 @@ Expected<Argument> Reader::dict(const Json &j, int depth) {
   out.reserve(j.size());
   for (auto it = j.begin(); it != j.end(); ++it) {
     path_.push_back(it.key());
-    auto a = argument(it.value(), depth + 1);
-    if (!a)
-      return a.takeError();
-    out.emplace_back(it.key(), a.take());
+    FXKIT_ASSIGN_OR_RETURN(auto a, argument(it.value(), depth + 1));
+    out.emplace_back(it.key(), std::move(a));
     path_.pop_back();
   }
   return Argument::dict(std::move(out));
@@ -308,8 +305,7 @@ Status Reader::readNode(const Json &j, size_t index) {
     }
     return Status::ok();
   };
-  if (Status s = field(name, "name", true); !s)
-    return s;
+  FXKIT_TRY(field(name, "name", true));
   const std::string &nodeName = name->get_ref<const std::string &>();
   nodeName_ = &nodeName;
   if (unknown) {
@@ -327,10 +323,8 @@ Status Reader::readNode(const Json &j, size_t index) {
     path_.push_back("name");
     return fail("duplicate node name (first defined at nodes[" + std::to_string(firstIndex) + "])");
   }
-  if (Status s = field(op, "op", true); !s)
-    return s;
-  if (Status s = field(target, "target", true); !s)
-    return s;
+  FXKIT_TRY(field(op, "op", true));
+  FXKIT_TRY(field(target, "target", true));
   // FX text prints the target bare (`[target=...]`): an empty one, or one with a line break,
   // prints text that no FX reader (fxkit's or a person's) reads back.
   if (const std::string &t = target->get_ref<const std::string &>();
@@ -338,8 +332,7 @@ Status Reader::readNode(const Json &j, size_t index) {
     path_.push_back("target");
     return fail(t.empty() ? "empty target" : "target spans lines");
   }
-  if (Status s = field(type, "type", false); !s)
-    return s;
+  FXKIT_TRY(field(type, "type", false));
   auto opKind = parseOpKind(op->get_ref<const std::string &>());
   if (!opKind) {
     path_.push_back("op");
@@ -351,8 +344,7 @@ Status Reader::readNode(const Json &j, size_t index) {
     if (!args->is_array())
       return fail(typeError("'args' must be an array", *args));
     auto a = items(*args, 1, /*tuple=*/true);
-    if (!a)
-      return a.takeError();
+    FXKIT_TRY(a);
     argsArg = a.take();
     path_.pop_back();
   }
@@ -361,24 +353,20 @@ Status Reader::readNode(const Json &j, size_t index) {
     path_.push_back("kwargs");
     if (!kwargs->is_object())
       return fail(typeError("'kwargs' must be an object", *kwargs));
-    auto a = dict(*kwargs, 1);
-    if (!a)
-      return a.takeError();
-    kwargsArg = a.take();
+    FXKIT_ASSIGN_OR_RETURN(auto a, dict(*kwargs, 1));
+    kwargsArg = std::move(a);
     path_.pop_back();
   }
   NodeValue nodeValue;
   if (val) {
     path_.push_back("val");
-    if (Status s = value(*val, nodeValue); !s)
-      return s;
+    FXKIT_TRY(value(*val, nodeValue));
     path_.pop_back();
   }
   NodeProvenance nodeProvenance;
   if (prov && !prov->is_null()) {
     path_.push_back("provenance");
-    if (Status s = provenance(*prov, nodeProvenance); !s)
-      return s;
+    FXKIT_TRY(provenance(*prov, nodeProvenance));
     path_.pop_back();
   }
   Node *n = graph_.create(*opKind, nodeName, target->get_ref<const std::string &>(),
@@ -568,8 +556,7 @@ private:
 Expected<Graph> Reader::read() {
   // The streaming reader's own limits (arguments, submodules) hold for what it decodes, but
   // other fields are kept as DOMs and printed in messages: refuse extreme nesting first.
-  if (Status s = json::checkJsonDepth(text_, file_); !s)
-    return s.takeError();
+  FXKIT_TRY(json::checkJsonDepth(text_, file_));
   SaxReader sax(*this);
   Json::sax_parse(text_.begin(), text_.end(), &sax);
   if (sax.syntaxError) {
@@ -583,17 +570,14 @@ Expected<Graph> Reader::read() {
   if (sax.error)
     return std::move(*sax.error);
   inNode_ = false;
-  if (Status s = checkHeader(); !s)
-    return s.takeError();
+  FXKIT_TRY(checkHeader());
   if (!sax.sawNodes) {
     path_ = {"nodes"};
     return fail("missing 'nodes'");
   }
-  if (Status s = verify(); !s)
-    return s.takeError();
+  FXKIT_TRY(verify());
   if (sawSubmodules_)
-    if (Status s = readChildren(submodules_); !s)
-      return s.takeError();
+    FXKIT_TRY(readChildren(submodules_));
   return std::move(graph_);
 }
 
@@ -644,17 +628,15 @@ Status Reader::readChildren(const Json &list) {
     child.modulePath_ = modulePath_;
     child.scope_ = scope_.empty() ? "submodules[" + std::to_string(i) + "]"
                                   : scope_ + ": submodules[" + std::to_string(i) + "]";
-    auto g = child.readModule(list[i]);
-    if (!g)
-      return g.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto g, child.readModule(list[i]));
     for (size_t k = 0; k < graph_.submodules.size(); ++k)
-      if (graph_.submodules[k]->moduleName == g->moduleName) {
+      if (graph_.submodules[k]->moduleName == g.moduleName) {
         path_ = at;
         path_.push_back("module");
-        return fail("submodule '" + g->moduleName + "' is defined twice (first at submodules[" +
+        return fail("submodule '" + g.moduleName + "' is defined twice (first at submodules[" +
                     std::to_string(k) + "])");
       }
-    graph_.submodules.push_back(std::make_shared<const Graph>(g.take()));
+    graph_.submodules.push_back(std::make_shared<const Graph>(std::move(g)));
   }
   return Status::ok();
 }
@@ -706,14 +688,11 @@ Expected<Graph> Reader::readModule(const Json &j) {
   }
   graph_.reserve(nodes->size());
   for (size_t i = 0; i < nodes->size(); ++i)
-    if (Status s = readNode((*nodes)[i], i); !s)
-      return s.takeError();
+    FXKIT_TRY(readNode((*nodes)[i], i));
   inNode_ = false;
-  if (Status s = verify(); !s)
-    return s.takeError();
+  FXKIT_TRY(verify());
   if (children)
-    if (Status s = readChildren(*children); !s)
-      return s.takeError();
+    FXKIT_TRY(readChildren(*children));
   return std::move(graph_);
 }
 

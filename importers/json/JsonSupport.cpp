@@ -1,6 +1,7 @@
 #include "importers/json/JsonSupport.h"
 
-#include "importers/PyLexer.h"
+#include "ir/Try.h"
+#include "support/PyLexer.h"
 
 #include <algorithm>
 #include <charconv>
@@ -141,8 +142,7 @@ Status checkJsonDepth(std::string_view text, const std::string &fileName, size_t
 }
 
 Expected<Json> parseJson(std::string_view text, const std::string &fileName) {
-  if (Status st = checkJsonDepth(text, fileName); !st)
-    return st.takeError();
+  FXKIT_TRY(checkJsonDepth(text, fileName));
   Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (!j.is_discarded())
     return j;
@@ -275,10 +275,8 @@ Expected<TensorType> tensorFromJson(const Json &j, Path &where) {
       t.dtype = *d;
     } else if (k == "shape" || k == "stride") {
       seen[k == "shape" ? 1 : 2] = true;
-      auto list = symList(v, k.c_str(), where);
-      if (!list)
-        return list.takeError();
-      (k == "shape" ? t.sizes : t.strides) = list.take();
+      FXKIT_ASSIGN_OR_RETURN(auto list, symList(v, k.c_str(), where));
+      (k == "shape" ? t.sizes : t.strides) = std::move(list);
     } else if (k == "device") {
       seen[3] = true;
       if (!v.is_string())
@@ -319,10 +317,8 @@ Expected<NodeValue> nodeValue(const Json &j, Path &where, int depth) {
   case Json::value_t::null:
     return out;
   case Json::value_t::object: {
-    auto t = tensorFromJson(j, where);
-    if (!t)
-      return t.takeError();
-    out.v = t.take();
+    FXKIT_ASSIGN_OR_RETURN(auto t, tensorFromJson(j, where));
+    out.v = std::move(t);
     return out;
   }
   case Json::value_t::string: {

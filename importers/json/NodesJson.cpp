@@ -1,6 +1,7 @@
 #include "importers/json/NodesJson.h"
 
 #include "importers/json/JsonSupport.h"
+#include "ir/Try.h"
 
 #include <unordered_map>
 
@@ -52,10 +53,8 @@ bool sameTarget(std::string_view fx, std::string_view sidecar, std::string &buf1
 } // namespace
 
 Status attachNodesJson(Graph &graph, std::string_view text, const std::string &fileName) {
-  auto parsed = json::parseJson(text, fileName);
-  if (!parsed)
-    return parsed.takeError();
-  const Json &root = *parsed;
+  FXKIT_ASSIGN_OR_RETURN(auto parsed, json::parseJson(text, fileName));
+  const Json &root = parsed;
   if (!root.is_array())
     return json::errorAtPath("a nodes.json file must be an array of node entries, not " +
                                  json::typeName(root),
@@ -83,13 +82,10 @@ Status attachNodesJson(Graph &graph, std::string_view text, const std::string &f
       return Status::ok();
     };
     const std::string *name = nullptr, *op = nullptr, *target = nullptr;
-    if (Status s = str("name", name); !s)
-      return s;
+    FXKIT_TRY(str("name", name));
     context += " ('" + *name + "')";
-    if (Status s = str("op", op); !s)
-      return s;
-    if (Status s = str("target", target); !s)
-      return s;
+    FXKIT_TRY(str("op", op));
+    FXKIT_TRY(str("target", target));
     // args/kwargs are Python spellings kept for people; when present they must be strings.
     for (const char *key : {"args", "kwargs"}) {
       auto it = e.find(key);

@@ -2,6 +2,7 @@
 
 #include "importers/Import.h"
 #include "importers/json/JsonSupport.h"
+#include "ir/Try.h"
 
 #include <algorithm>
 #include <array>
@@ -66,10 +67,8 @@ public:
   }
 
   Expected<InductorProvenance> read() {
-    auto parsed = json::parseJson(text_, file_);
-    if (!parsed)
-      return parsed.takeError();
-    const Json &root = *parsed;
+    FXKIT_ASSIGN_OR_RETURN(auto parsed, json::parseJson(text_, file_));
+    const Json &root = parsed;
     if (!root.is_object())
       return fail("a provenance mapping must be a JSON object (preToPost, postToPre, "
                   "cppCodeToPost, postToCppCode), not " +
@@ -85,8 +84,7 @@ public:
     }
     if (!mappingFile) {
       // The bare kernel map (inductor_generated_kernel_to_post_grad_nodes.json).
-      if (Status s = map(root, "the kernel map", {}, out.kernelToPost); !s)
-        return s.takeError();
+      FXKIT_TRY(map(root, "the kernel map", {}, out.kernelToPost));
     } else {
       for (auto it = root.begin(); it != root.end(); ++it) {
         const std::string &key = it.key();
@@ -98,8 +96,7 @@ public:
         for (size_t k = 0; k < kKeys.size(); ++k)
           if (key == kKeys[k].key) {
             present[k] = true;
-            if (Status s = map(it.value(), "'" + key + "'", {key}, out.*kKeys[k].map); !s)
-              return s.takeError();
+            FXKIT_TRY(map(it.value(), "'" + key + "'", {key}, out.*kKeys[k].map));
           }
       }
     }
@@ -139,15 +136,11 @@ Expected<InductorProvenance> parseInductorProvenance(std::string_view text,
 
 Expected<ProvenanceAttachResult> attachInductorProvenanceFile(Graph &graph, const std::string &path,
                                                               bool explicitly) {
-  auto text = readTextFile(path);
-  if (!text)
-    return text.takeError();
-  auto mapping = parseInductorProvenance(*text, path);
-  if (!mapping)
-    return mapping.takeError();
-  auto result = std::make_shared<ProvenanceAttachResult>(attachInductorProvenance(graph, *mapping));
+  FXKIT_ASSIGN_OR_RETURN(auto text, readTextFile(path));
+  FXKIT_ASSIGN_OR_RETURN(auto mapping, parseInductorProvenance(text, path));
+  auto result = std::make_shared<ProvenanceAttachResult>(attachInductorProvenance(graph, mapping));
   result->file = path;
-  if (explicitly && result->annotated == 0 && !mapping->empty())
+  if (explicitly && result->annotated == 0 && !mapping.empty())
     return Error("the provenance mapping " + path +
                  " names none of the graph's nodes (it maps the kernel calls of an Inductor "
                  "wrapper, the post-grad graph Inductor lowered, or the pre-grad graph Dynamo "

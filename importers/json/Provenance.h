@@ -9,7 +9,7 @@
 ///    "cppCodeToPost": {kernel handle: [post-grad nodes]},    one entry per kernel call
 ///    "postToCppCode": {post-grad node: [kernel handles]}}
 ///
-/// (what the names mean: importers/InductorProvenance.h). Every shape PyTorch writes reads: the
+/// (what the names mean: support/InductorProvenance.h). Every shape PyTorch writes reads: the
 /// four keys (an empty object each when Inductor's mapping failed), a subset of them (the
 /// pre/post pair is missing when the pre-grad mapping was never made; a missing inverse map is
 /// derived as PyTorch derives it), `"version": 2.0` as the structured-trace artifact (tlparse's
@@ -20,8 +20,8 @@
 /// Other top-level keys are skipped (later versions may add some). Anything else, and a wrong
 /// JSON type anywhere, is an error with file:line:col and the offending line.
 
-#include "importers/InductorProvenance.h"
 #include "ir/Error.h"
+#include "support/InductorProvenance.h"
 
 #include <string>
 #include <string_view>

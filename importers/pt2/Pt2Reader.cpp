@@ -1,9 +1,10 @@
 #include "importers/pt2/Pt2Reader.h"
 
 #include "importers/json/JsonSupport.h"
-#include "importers/pt2/ExportedProgram.h"
-#include "importers/pt2/Zip.h"
+#include "ir/Try.h"
 #include "ir/ops/OpRegistry.h"
+#include "support/pt2/ExportedProgram.h"
+#include "support/pt2/Zip.h"
 
 #include <cmath>
 #include <limits>
@@ -163,11 +164,9 @@ public:
     return fail("expected a string, not " + json::typeName(j));
   }
   Expected<std::string> stringField(const Json &obj, std::string_view key) {
-    auto m = member(obj, key);
-    if (!m)
-      return m.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto m, member(obj, key));
     PathScope s(path_, key);
-    return string(**m);
+    return string(*m);
   }
   Status array(const Json &j) {
     if (!j.is_array())
@@ -177,54 +176,38 @@ public:
 
   /// A SymInt union (`as_int` or `as_expr`); a bare symbol's hint is recorded.
   Expected<SymExpr> symInt(const Json &j) {
-    auto u = unionMember(j, "SymInt");
-    if (!u)
-      return u.takeError();
-    PathScope s(path_, u->first);
-    if (u->first == "as_int") {
-      auto v = integer(*u->second);
-      if (!v)
-        return v.takeError();
-      return SymExpr(*v);
+    FXKIT_ASSIGN_OR_RETURN(auto u, unionMember(j, "SymInt"));
+    PathScope s(path_, u.first);
+    if (u.first == "as_int") {
+      FXKIT_ASSIGN_OR_RETURN(auto v, integer(*u.second));
+      return SymExpr(v);
     }
-    if (u->first != "as_expr")
-      return fail("expected as_int or as_expr, not '" + std::string(u->first) + "'");
-    auto exprStr = stringField(*u->second, "expr_str");
-    if (!exprStr)
-      return exprStr.takeError();
-    auto e = parseSympyRepr(*exprStr);
+    if (u.first != "as_expr")
+      return fail("expected as_int or as_expr, not '" + std::string(u.first) + "'");
+    FXKIT_ASSIGN_OR_RETURN(auto exprStr, stringField(*u.second, "expr_str"));
+    auto e = parseSympyRepr(exprStr);
     if (!e) {
       PathScope es(path_, "expr_str");
       return fail(e.error().message + " (at column " + std::to_string(e.error().loc.col) + ")");
     }
-    auto hint = member(*u->second, "hint", false);
-    if (!hint)
-      return hint.takeError();
-    if (*hint && !(*hint)->is_null() && e->kind() == SymExpr::Kind::Symbol) {
+    FXKIT_ASSIGN_OR_RETURN(auto hint, member(*u.second, "hint", false));
+    if (hint && !hint->is_null() && e->kind() == SymExpr::Kind::Symbol) {
       PathScope hs(path_, "hint");
-      auto hu = unionMember(**hint, "SymExprHint");
-      if (!hu)
-        return hu.takeError();
-      if (hu->first == "as_int" && hu->second->is_number_integer())
-        program_.hints.emplace(std::string(e->name()), hu->second->get<int64_t>());
+      FXKIT_ASSIGN_OR_RETURN(auto hu, unionMember(*hint, "SymExprHint"));
+      if (hu.first == "as_int" && hu.second->is_number_integer())
+        program_.hints.emplace(std::string(e->name()), hu.second->get<int64_t>());
     }
     return *e;
   }
 
   Expected<Device> device(const Json &j) {
-    auto type = stringField(j, "type");
-    if (!type)
-      return type.takeError();
-    auto index = member(j, "index", false);
-    if (!index)
-      return index.takeError();
-    std::string spelled = *type;
-    if (*index && !(*index)->is_null()) {
+    FXKIT_ASSIGN_OR_RETURN(auto type, stringField(j, "type"));
+    FXKIT_ASSIGN_OR_RETURN(auto index, member(j, "index", false));
+    std::string spelled = type;
+    if (index && !index->is_null()) {
       PathScope s(path_, "index");
-      auto i = integer(**index);
-      if (!i)
-        return i.takeError();
-      spelled += ":" + std::to_string(*i);
+      FXKIT_ASSIGN_OR_RETURN(auto i, integer(*index));
+      spelled += ":" + std::to_string(i);
     }
     auto d = Device::parse(spelled);
     if (!d)
@@ -233,29 +216,22 @@ public:
   }
 
   Expected<DType> dtype(const Json &j) {
-    auto code = integer(j);
-    if (!code)
-      return code.takeError();
-    auto d = dtypeFromScalarType(*code);
+    FXKIT_ASSIGN_OR_RETURN(auto code, integer(j));
+    auto d = dtypeFromScalarType(code);
     if (!d)
-      return fail("ScalarType " + std::to_string(*code) + " has no fxkit dtype");
+      return fail("ScalarType " + std::to_string(code) + " has no fxkit dtype");
     return *d;
   }
 
   Expected<std::vector<SymExpr>> symIntList(const Json &obj, std::string_view key) {
-    auto m = member(obj, key);
-    if (!m)
-      return m.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto m, member(obj, key));
     PathScope s(path_, key);
-    if (Status st = array(**m); !st)
-      return st.takeError();
+    FXKIT_TRY(array(*m));
     std::vector<SymExpr> out;
-    for (size_t i = 0; i < (*m)->size(); ++i) {
+    for (size_t i = 0; i < m->size(); ++i) {
       PathScope is(path_, i);
-      auto e = symInt((**m)[i]);
-      if (!e)
-        return e.takeError();
-      out.push_back(*e);
+      FXKIT_ASSIGN_OR_RETURN(auto e, symInt((*m)[i]));
+      out.push_back(e);
     }
     return out;
   }
@@ -264,35 +240,23 @@ public:
   /// of fxkit's tensor types).
   Expected<TensorType> tensorMeta(const Json &j) {
     TensorType t;
-    auto dt = member(j, "dtype");
-    if (!dt)
-      return dt.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto dt, member(j, "dtype"));
     {
       PathScope s(path_, "dtype");
-      auto d = dtype(**dt);
-      if (!d)
-        return d.takeError();
-      t.dtype = *d;
+      FXKIT_ASSIGN_OR_RETURN(auto d, dtype(*dt));
+      t.dtype = d;
     }
-    auto sizes = symIntList(j, "sizes");
-    if (!sizes)
-      return sizes.takeError();
-    auto strides = symIntList(j, "strides");
-    if (!strides)
-      return strides.takeError();
-    if (sizes->size() != strides->size())
-      return fail(std::to_string(sizes->size()) + " sizes but " + std::to_string(strides->size()) +
+    FXKIT_ASSIGN_OR_RETURN(auto sizes, symIntList(j, "sizes"));
+    FXKIT_ASSIGN_OR_RETURN(auto strides, symIntList(j, "strides"));
+    if (sizes.size() != strides.size())
+      return fail(std::to_string(sizes.size()) + " sizes but " + std::to_string(strides.size()) +
                   " strides");
-    t.sizes = sizes.take();
-    t.strides = strides.take();
-    auto dev = member(j, "device");
-    if (!dev)
-      return dev.takeError();
+    t.sizes = std::move(sizes);
+    t.strides = std::move(strides);
+    FXKIT_ASSIGN_OR_RETURN(auto dev, member(j, "device"));
     PathScope s(path_, "device");
-    auto d = device(**dev);
-    if (!d)
-      return d.takeError();
-    t.device = *d;
+    FXKIT_ASSIGN_OR_RETURN(auto d, device(*dev));
+    t.device = d;
     return t;
   }
 
@@ -303,25 +267,20 @@ public:
     return it->second;
   }
   Expected<Node *> nameField(GraphState &gs, const Json &obj, std::string_view key) {
-    auto n = stringField(obj, key);
-    if (!n)
-      return n.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto n, stringField(obj, key));
     PathScope s(path_, key);
-    return nodeNamed(gs, *n);
+    return nodeNamed(gs, n);
   }
 
   /// A list union member (`as_ints`, `as_tensors`, ...) item by item.
   template <typename Fn> Expected<Argument> listOf(const Json &items, Fn &&item) {
-    if (Status st = array(items); !st)
-      return st.takeError();
+    FXKIT_TRY(array(items));
     std::vector<Argument> out;
     out.reserve(items.size());
     for (size_t i = 0; i < items.size(); ++i) {
       PathScope s(path_, i);
-      auto a = item(items[i]);
-      if (!a)
-        return a.takeError();
-      out.push_back(a.take());
+      FXKIT_ASSIGN_OR_RETURN(auto a, item(items[i]));
+      out.push_back(std::move(a));
     }
     return Argument::list(std::move(out));
   }
@@ -329,134 +288,96 @@ public:
   /// `{"as_name": ...}` or `{"as_int"|"as_float"|"as_bool": ...}` of SymInt/SymFloat/SymBool
   /// arguments.
   Expected<Argument> symArgument(GraphState &gs, const Json &j) {
-    auto u = unionMember(j, "symbolic argument");
-    if (!u)
-      return u.takeError();
-    PathScope s(path_, u->first);
-    if (u->first == "as_name") {
-      auto name = string(*u->second);
-      if (!name)
-        return name.takeError();
-      auto n = nodeNamed(gs, *name);
-      if (!n)
-        return n.takeError();
-      return Argument::node(*n);
+    FXKIT_ASSIGN_OR_RETURN(auto u, unionMember(j, "symbolic argument"));
+    PathScope s(path_, u.first);
+    if (u.first == "as_name") {
+      FXKIT_ASSIGN_OR_RETURN(auto name, string(*u.second));
+      FXKIT_ASSIGN_OR_RETURN(auto n, nodeNamed(gs, name));
+      return Argument::node(n);
     }
-    if (u->first == "as_int") {
-      auto v = integer(*u->second);
-      if (!v)
-        return v.takeError();
-      return Argument::integer(*v);
+    if (u.first == "as_int") {
+      FXKIT_ASSIGN_OR_RETURN(auto v, integer(*u.second));
+      return Argument::integer(v);
     }
-    if (u->first == "as_float") {
-      auto v = floating(*u->second);
-      if (!v)
-        return v.takeError();
-      return Argument::floating(*v);
+    if (u.first == "as_float") {
+      FXKIT_ASSIGN_OR_RETURN(auto v, floating(*u.second));
+      return Argument::floating(v);
     }
-    if (u->first == "as_bool") {
-      auto v = boolean(*u->second);
-      if (!v)
-        return v.takeError();
-      return Argument::boolean(*v);
+    if (u.first == "as_bool") {
+      FXKIT_ASSIGN_OR_RETURN(auto v, boolean(*u.second));
+      return Argument::boolean(v);
     }
-    return fail("unknown symbolic argument '" + std::string(u->first) + "'");
+    return fail("unknown symbolic argument '" + std::string(u.first) + "'");
   }
 
   Expected<Argument> optionalTensor(GraphState &gs, const Json &j) {
-    auto u = unionMember(j, "OptionalTensorArgument");
-    if (!u)
-      return u.takeError();
-    PathScope s(path_, u->first);
-    if (u->first == "as_none")
+    FXKIT_ASSIGN_OR_RETURN(auto u, unionMember(j, "OptionalTensorArgument"));
+    PathScope s(path_, u.first);
+    if (u.first == "as_none")
       return Argument::none();
-    if (u->first != "as_tensor")
-      return fail("expected as_tensor or as_none, not '" + std::string(u->first) + "'");
-    auto n = nameField(gs, *u->second, "name");
-    if (!n)
-      return n.takeError();
-    return Argument::node(*n);
+    if (u.first != "as_tensor")
+      return fail("expected as_tensor or as_none, not '" + std::string(u.first) + "'");
+    FXKIT_ASSIGN_OR_RETURN(auto n, nameField(gs, *u.second, "name"));
+    return Argument::node(n);
   }
 
   /// An Argument union (serialize.py's deserialize_input).
   Expected<Argument> argument(GraphState &gs, const Json &j, int depth = 0) {
     if (depth > 64)
       return fail("arguments nested too deeply");
-    auto u = unionMember(j, "Argument");
-    if (!u)
-      return u.takeError();
-    std::string_view kind = u->first;
-    const Json &v = *u->second;
+    FXKIT_ASSIGN_OR_RETURN(auto u, unionMember(j, "Argument"));
+    std::string_view kind = u.first;
+    const Json &v = *u.second;
     PathScope s(path_, kind);
     if (kind == "as_none")
       return Argument::none();
     if (kind == "as_tensor") {
-      auto n = nameField(gs, v, "name");
-      if (!n)
-        return n.takeError();
-      return Argument::node(*n);
+      FXKIT_ASSIGN_OR_RETURN(auto n, nameField(gs, v, "name"));
+      return Argument::node(n);
     }
     if (kind == "as_tensors")
       return listOf(v, [&](const Json &t) -> Expected<Argument> {
-        auto n = nameField(gs, t, "name");
-        if (!n)
-          return n.takeError();
-        return Argument::node(*n);
+        FXKIT_ASSIGN_OR_RETURN(auto n, nameField(gs, t, "name"));
+        return Argument::node(n);
       });
     if (kind == "as_int" || kind == "as_sym_int" || kind == "as_sym_float" ||
         kind == "as_sym_bool") {
       if (kind != "as_int")
         return symArgument(gs, v);
-      auto i = integer(v);
-      if (!i)
-        return i.takeError();
-      return Argument::integer(*i);
+      FXKIT_ASSIGN_OR_RETURN(auto i, integer(v));
+      return Argument::integer(i);
     }
     if (kind == "as_ints")
       return listOf(v, [&](const Json &x) -> Expected<Argument> {
-        auto i = integer(x);
-        if (!i)
-          return i.takeError();
-        return Argument::integer(*i);
+        FXKIT_ASSIGN_OR_RETURN(auto i, integer(x));
+        return Argument::integer(i);
       });
     if (kind == "as_float") {
-      auto f = floating(v);
-      if (!f)
-        return f.takeError();
-      return Argument::floating(*f);
+      FXKIT_ASSIGN_OR_RETURN(auto f, floating(v));
+      return Argument::floating(f);
     }
     if (kind == "as_floats")
       return listOf(v, [&](const Json &x) -> Expected<Argument> {
-        auto f = floating(x);
-        if (!f)
-          return f.takeError();
-        return Argument::floating(*f);
+        FXKIT_ASSIGN_OR_RETURN(auto f, floating(x));
+        return Argument::floating(f);
       });
     if (kind == "as_bool") {
-      auto b = boolean(v);
-      if (!b)
-        return b.takeError();
-      return Argument::boolean(*b);
+      FXKIT_ASSIGN_OR_RETURN(auto b, boolean(v));
+      return Argument::boolean(b);
     }
     if (kind == "as_bools")
       return listOf(v, [&](const Json &x) -> Expected<Argument> {
-        auto b = boolean(x);
-        if (!b)
-          return b.takeError();
-        return Argument::boolean(*b);
+        FXKIT_ASSIGN_OR_RETURN(auto b, boolean(x));
+        return Argument::boolean(b);
       });
     if (kind == "as_string") {
-      auto str = string(v);
-      if (!str)
-        return str.takeError();
-      return Argument::string(*str);
+      FXKIT_ASSIGN_OR_RETURN(auto str, string(v));
+      return Argument::string(str);
     }
     if (kind == "as_strings")
       return listOf(v, [&](const Json &x) -> Expected<Argument> {
-        auto str = string(x);
-        if (!str)
-          return str.takeError();
-        return Argument::string(*str);
+        FXKIT_ASSIGN_OR_RETURN(auto str, string(x));
+        return Argument::string(str);
       });
     if (kind == "as_sym_ints" || kind == "as_sym_floats" || kind == "as_sym_bools")
       return listOf(v, [&](const Json &x) { return symArgument(gs, x); });
@@ -465,72 +386,54 @@ public:
     if (kind == "as_optional_tensor")
       return optionalTensor(gs, v);
     if (kind == "as_scalar_type") {
-      auto d = dtype(v);
-      if (!d)
-        return d.takeError();
-      return Argument::dtype(*d);
+      FXKIT_ASSIGN_OR_RETURN(auto d, dtype(v));
+      return Argument::dtype(d);
     }
     if (kind == "as_layout") {
       static constexpr std::string_view kLayouts[] = {"",           "sparse_coo", "sparse_csr",
                                                       "sparse_csc", "sparse_bsr", "sparse_bsc",
                                                       "_mkldnn",    "strided"};
-      auto code = integer(v);
-      if (!code)
-        return code.takeError();
-      if (*code < 1 || *code > 7)
-        return fail("unknown Layout " + std::to_string(*code));
-      return Argument::layout(kLayouts[*code]);
+      FXKIT_ASSIGN_OR_RETURN(auto code, integer(v));
+      if (code < 1 || code > 7)
+        return fail("unknown Layout " + std::to_string(code));
+      return Argument::layout(kLayouts[code]);
     }
     if (kind == "as_memory_format") {
       static constexpr std::string_view kFormats[] = {"", "contiguous_format", "channels_last",
                                                       "channels_last_3d", "preserve_format"};
-      auto code = integer(v);
-      if (!code)
-        return code.takeError();
-      if (*code < 1 || *code > 4)
-        return fail("unknown MemoryFormat " + std::to_string(*code));
-      return Argument::memoryFormat(kFormats[*code]);
+      FXKIT_ASSIGN_OR_RETURN(auto code, integer(v));
+      if (code < 1 || code > 4)
+        return fail("unknown MemoryFormat " + std::to_string(code));
+      return Argument::memoryFormat(kFormats[code]);
     }
     if (kind == "as_device") {
-      auto d = device(v);
-      if (!d)
-        return d.takeError();
-      return Argument::device(*d);
+      FXKIT_ASSIGN_OR_RETURN(auto d, device(v));
+      return Argument::device(d);
     }
     if (kind == "as_graph")
       return graphArgument(gs, v, depth);
     if (kind == "as_custom_obj") {
-      auto name = stringField(v, "name");
-      if (!name)
-        return name.takeError();
-      auto it = gs.nodes.find(*name);
+      FXKIT_ASSIGN_OR_RETURN(auto name, stringField(v, "name"));
+      auto it = gs.nodes.find(name);
       if (it == gs.nodes.end())
-        return fail("custom object '" + *name +
+        return fail("custom object '" + name +
                     "' is not a graph input (fxkit cannot hold TorchBind objects)");
       return Argument::node(it->second);
     }
     if (kind == "as_operator") {
       // FX prints an OpOverload argument as str(op): `aten.add.Tensor`.
-      auto op = string(v);
-      if (!op)
-        return op.takeError();
-      std::string_view t = *op;
+      FXKIT_ASSIGN_OR_RETURN(auto op, string(v));
+      std::string_view t = op;
       if (t.starts_with("torch.ops."))
         t.remove_prefix(std::string_view("torch.ops.").size());
       return Argument::opaque(t);
     }
     if (kind == "as_complex") {
-      auto re = member(v, "real");
-      if (!re)
-        return re.takeError();
-      auto im = member(v, "imag");
-      if (!im)
-        return im.takeError();
-      auto r = floating(**re), i = floating(**im);
-      if (!r)
-        return r.takeError();
-      if (!i)
-        return i.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto re, member(v, "real"));
+      FXKIT_ASSIGN_OR_RETURN(auto im, member(v, "imag"));
+      auto r = floating(*re), i = floating(*im);
+      FXKIT_TRY(r);
+      FXKIT_TRY(i);
       // Python's repr of a complex: `(1+2j)`.
       std::string imag = pyFloatRepr(*i);
       std::string text = "(" + pyFloatRepr(*r) + (std::signbit(*i) ? "" : "+") + imag + "j)";
@@ -539,10 +442,8 @@ public:
     if (kind == "as_int_lists")
       return listOf(v, [&](const Json &x) {
         return listOf(x, [&](const Json &y) -> Expected<Argument> {
-          auto i = integer(y);
-          if (!i)
-            return i.takeError();
-          return Argument::integer(*i);
+          FXKIT_ASSIGN_OR_RETURN(auto i, integer(y));
+          return Argument::integer(i);
         });
       });
     if (kind == "as_string_to_argument") {
@@ -551,10 +452,8 @@ public:
       std::vector<std::pair<std::string, Argument>> entries;
       for (auto it = v.begin(); it != v.end(); ++it) {
         PathScope ks(path_, it.key());
-        auto a = argument(gs, it.value(), depth + 1);
-        if (!a)
-          return a.takeError();
-        entries.emplace_back(it.key(), a.take());
+        FXKIT_ASSIGN_OR_RETURN(auto a, argument(gs, it.value(), depth + 1));
+        entries.emplace_back(it.key(), std::move(a));
       }
       return Argument::dict(std::move(entries));
     }
@@ -564,27 +463,22 @@ public:
   /// `as_graph`: the subgraph of a higher-order op becomes a child module of the graph and a
   /// get_attr node naming it, placed before the op (as PyTorch's deserializer places it).
   Expected<Argument> graphArgument(GraphState &gs, const Json &v, int depth) {
-    auto name = stringField(v, "name");
-    if (!name)
-      return name.takeError();
-    auto g = member(v, "graph");
-    if (!g)
-      return g.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto name, stringField(v, "name"));
+    FXKIT_ASSIGN_OR_RETURN(auto g, member(v, "graph"));
     if (depth > 16 || subgraphDepth_ > 16)
       return fail("higher-order op graphs nested too deeply");
     Graph sub;
-    sub.moduleName = *name;
+    sub.moduleName = name;
     {
       PathScope s(path_, "graph");
       ++subgraphDepth_;
-      Status st = readGraph(**g, sub, nullptr);
+      Status st = readGraph(*g, sub, nullptr);
       --subgraphDepth_;
-      if (!st)
-        return st.takeError();
+      FXKIT_TRY(st);
     }
-    if (!gs.graph->submodule(*name))
+    if (!gs.graph->submodule(name))
       gs.graph->submodules.push_back(std::make_shared<const Graph>(std::move(sub)));
-    Node *attr = gs.graph->create(OpKind::GetAttr, gs.graph->uniqueName(*name), *name);
+    Node *attr = gs.graph->create(OpKind::GetAttr, gs.graph->uniqueName(name), name);
     return Argument::node(attr);
   }
 
@@ -626,8 +520,7 @@ public:
   /// The getitem nodes of a node with several results (deserialize_multiple_outputs).
   Status getitems(GraphState &gs, Node *producer, const Json &outs,
                   std::vector<std::optional<TensorType>> &values, int depth) {
-    if (Status st = array(outs); !st)
-      return st;
+    FXKIT_TRY(array(outs));
     if (depth > 4)
       return fail("results nested too deeply");
     for (size_t i = 0; i < outs.size(); ++i) {
@@ -637,26 +530,18 @@ public:
       // Items of an `as_tensors` result are TensorArguments ({"name": ...}), those of
       // `as_sym_ints` SymIntArguments ({"as_name": ...}).
       if (o.is_object() && o.size() == 1 && (o.contains("name") || o.contains("as_name"))) {
-        auto name = stringField(o, o.contains("name") ? "name" : "as_name");
-        if (!name)
-          return name.takeError();
-        if (Status st = getitem(gs, producer, i, *name, values); !st)
-          return st;
+        FXKIT_ASSIGN_OR_RETURN(auto name, stringField(o, o.contains("name") ? "name" : "as_name"));
+        FXKIT_TRY(getitem(gs, producer, i, name, values));
         continue;
       }
-      auto u = unionMember(o, "result");
-      if (!u)
-        return u.takeError();
-      PathScope us(path_, u->first);
-      std::string_view kind = u->first;
+      FXKIT_ASSIGN_OR_RETURN(auto u, unionMember(o, "result"));
+      PathScope us(path_, u.first);
+      std::string_view kind = u.first;
       if (kind == "as_tensor" || kind == "as_sym_int" || kind == "as_sym_float" ||
           kind == "as_sym_bool") {
-        auto name = kind == "as_tensor" ? stringField(*u->second, "name")
-                                        : stringField(*u->second, "as_name");
-        if (!name)
-          return name.takeError();
-        if (Status st = getitem(gs, producer, i, *name, values); !st)
-          return st;
+        FXKIT_ASSIGN_OR_RETURN(auto name, kind == "as_tensor" ? stringField(*u.second, "name")
+                                                              : stringField(*u.second, "as_name"));
+        FXKIT_TRY(getitem(gs, producer, i, name, values));
       } else if (kind == "as_none") {
         Node *n = gs.graph->create(OpKind::CallFunction, gs.graph->uniqueName("as_none"),
                                    "operator.getitem",
@@ -669,8 +554,7 @@ public:
                                       "operator.getitem",
                                       Argument::tuple({Argument::node(producer), index}));
         std::vector<std::optional<TensorType>> inner;
-        if (Status st = getitems(gs, list, *u->second, inner, depth + 1); !st)
-          return st;
+        FXKIT_TRY(getitems(gs, list, *u.second, inner, depth + 1));
         list->value().v = inner;
         values.push_back(std::nullopt);
       } else {
@@ -682,14 +566,11 @@ public:
 
   Status getitem(GraphState &gs, Node *producer, size_t index, const std::string &name,
                  std::vector<std::optional<TensorType>> &values) {
-    auto fresh = freshName(gs, name);
-    if (!fresh)
-      return fresh.takeError();
-    Node *n = gs.graph->create(OpKind::CallFunction, *fresh, "operator.getitem",
+    FXKIT_ASSIGN_OR_RETURN(auto fresh, freshName(gs, name));
+    Node *n = gs.graph->create(OpKind::CallFunction, fresh, "operator.getitem",
                                Argument::tuple({Argument::node(producer),
                                                 Argument::integer(static_cast<int64_t>(index))}));
-    if (Status st = define(gs, name, n); !st)
-      return st;
+    FXKIT_TRY(define(gs, name, n));
     values.push_back(n->value().tensor() ? std::optional<TensorType>(*n->value().tensor())
                                          : std::nullopt);
     return Status::ok();
@@ -697,10 +578,8 @@ public:
 
   /// One serialized node (deserialize_node).
   Status node(GraphState &gs, const Json &n, bool root) {
-    auto targetStr = stringField(n, "target");
-    if (!targetStr)
-      return targetStr.takeError();
-    const std::string &serialized = *targetStr;
+    FXKIT_ASSIGN_OR_RETURN(auto targetStr, stringField(n, "target"));
+    const std::string &serialized = targetStr;
     if (serialized.starts_with("#")) {
       PathScope s(path_, "target");
       return fail("extension operator '" + serialized + "' is not supported");
@@ -710,63 +589,48 @@ public:
     bool symOp = isSymOpTarget(serialized);
     const OpInfo *op = OpRegistry::instance().lookup(target);
 
-    auto inputs = member(n, "inputs");
-    if (!inputs)
-      return inputs.takeError();
-    auto outputs = member(n, "outputs");
-    if (!outputs)
-      return outputs.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto inputs, member(n, "inputs"));
+    FXKIT_ASSIGN_OR_RETURN(auto outputs, member(n, "outputs"));
     {
       PathScope s(path_, "outputs");
-      if (Status st = array(**outputs); !st)
-        return st;
+      FXKIT_TRY(array(*outputs));
     }
     std::vector<Argument> args;
     std::vector<std::pair<std::string, Argument>> kwargs;
     RecordedCall recorded;
     {
       PathScope s(path_, "inputs");
-      if (Status st = array(**inputs); !st)
-        return st;
-      for (size_t i = 0; i < (*inputs)->size(); ++i) {
+      FXKIT_TRY(array(*inputs));
+      for (size_t i = 0; i < inputs->size(); ++i) {
         PathScope is(path_, i);
-        const Json &in = (**inputs)[i];
-        auto name = stringField(in, "name");
-        if (!name)
-          return name.takeError();
-        auto a = member(in, "arg");
-        if (!a)
-          return a.takeError();
-        auto kindJ = member(in, "kind", false);
-        if (!kindJ)
-          return kindJ.takeError();
+        const Json &in = (*inputs)[i];
+        FXKIT_ASSIGN_OR_RETURN(auto name, stringField(in, "name"));
+        FXKIT_ASSIGN_OR_RETURN(auto a, member(in, "arg"));
+        FXKIT_ASSIGN_OR_RETURN(auto kindJ, member(in, "kind", false));
         int64_t kind = 0;
-        if (*kindJ && !(*kindJ)->is_null()) {
+        if (kindJ && !kindJ->is_null()) {
           PathScope ks(path_, "kind");
-          auto k = integer(**kindJ);
-          if (!k)
-            return k.takeError();
-          kind = *k;
+          FXKIT_ASSIGN_OR_RETURN(auto k, integer(*kindJ));
+          kind = k;
         }
         Expected<Argument> value = Error("");
         {
           PathScope as(path_, "arg");
-          value = argument(gs, **a);
+          value = argument(gs, *a);
         }
-        if (!value)
-          return value.takeError();
+        FXKIT_TRY(value);
         bool positional;
         if (symOp)
           positional = true;
         else if (hop)
-          positional = name->empty();
+          positional = name.empty();
         else if (kind == 1)
           positional = true;
         else if (kind == 2)
-          positional = isPythonKeyword(*name);
+          positional = isPythonKeyword(name);
         else if (op) {
           // Archives older than ArgumentKind: positional when the schema says so.
-          int idx = op->schema.indexOf(*name);
+          int idx = op->schema.indexOf(name);
           positional =
               idx < 0 || (!op->schema.args[idx].hasDefault && !op->schema.args[idx].kwargOnly);
         } else {
@@ -774,46 +638,38 @@ public:
         }
         if (positional) {
           if (!kwargs.empty())
-            return fail("positional argument '" + *name + "' after keyword arguments");
+            return fail("positional argument '" + name + "' after keyword arguments");
           args.push_back(value.take());
         } else {
           for (const auto &kv : kwargs)
-            if (kv.first == *name)
-              return fail("keyword argument '" + *name + "' given twice");
-          kwargs.emplace_back(*name, value.take());
+            if (kv.first == name)
+              return fail("keyword argument '" + name + "' given twice");
+          kwargs.emplace_back(name, value.take());
         }
-        recorded.argNames.push_back(*name);
+        recorded.argNames.push_back(name);
       }
     }
 
     // The node's name: its single result's, else the recorded name, else FX's default.
-    const Json &outs = **outputs;
+    const Json &outs = *outputs;
     std::string_view singleKind;
     std::string single = outs.size() == 1 ? singleOutputName(outs[0], singleKind) : "";
-    auto hopSingle = member(n, "is_hop_single_tensor_return", false);
-    if (!hopSingle)
-      return hopSingle.takeError();
-    bool hopTuple = hop && *hopSingle && (*hopSingle)->is_boolean() && !(*hopSingle)->get<bool>();
+    FXKIT_ASSIGN_OR_RETURN(auto hopSingle, member(n, "is_hop_single_tensor_return", false));
+    bool hopTuple = hop && hopSingle && hopSingle->is_boolean() && !hopSingle->get<bool>();
     bool named = !single.empty() && !(singleKind == "as_tensor" && hopTuple);
     bool listResult = outs.size() == 1 && outs[0].is_object() && outs[0].contains("as_tensors");
     std::string name;
     if (named) {
       PathScope s(path_, "outputs");
-      auto fresh = freshName(gs, single);
-      if (!fresh)
-        return fresh.takeError();
-      name = *fresh;
+      FXKIT_ASSIGN_OR_RETURN(auto fresh, freshName(gs, single));
+      name = fresh;
     } else {
-      auto recordedName = member(n, "name", false);
-      if (!recordedName)
-        return recordedName.takeError();
-      if (*recordedName && (*recordedName)->is_string() &&
-          !(*recordedName)->get_ref<const std::string &>().empty()) {
+      FXKIT_ASSIGN_OR_RETURN(auto recordedName, member(n, "name", false));
+      if (recordedName && recordedName->is_string() &&
+          !recordedName->get_ref<const std::string &>().empty()) {
         PathScope s(path_, "name");
-        auto fresh = freshName(gs, (*recordedName)->get<std::string>());
-        if (!fresh)
-          return fresh.takeError();
-        name = *fresh;
+        FXKIT_ASSIGN_OR_RETURN(auto fresh, freshName(gs, recordedName->get<std::string>()));
+        name = fresh;
       } else {
         std::string base = fxNameForTarget(target);
         if (outs.size() == 1 && singleKind == "as_none")
@@ -848,57 +704,44 @@ public:
     } else if (hopTuple && outs.size() == 1 && singleKind == "as_tensor") {
       PathScope ls(path_, size_t{0});
       PathScope ts(path_, "as_tensor");
-      auto nm = stringField(outs[0]["as_tensor"], "name");
-      if (!nm)
-        return nm.takeError();
-      st = getitem(gs, fx, 0, *nm, values);
+      FXKIT_ASSIGN_OR_RETURN(auto nm, stringField(outs[0]["as_tensor"], "name"));
+      st = getitem(gs, fx, 0, nm, values);
     } else {
       st = getitems(gs, fx, outs, values, 0);
     }
-    if (!st)
-      return st;
+    FXKIT_TRY(st);
     fx->value().v = std::move(values);
     return Status::ok();
   }
 
   /// Reads `tensor_values`, `sym_int_values`, ... of a graph into gs.
   Status metas(GraphState &gs, const Json &g) {
-    auto tv = member(g, "tensor_values");
-    if (!tv)
-      return tv.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto tv, member(g, "tensor_values"));
     {
       PathScope s(path_, "tensor_values");
-      if (!(*tv)->is_object())
-        return fail("expected an object, not " + json::typeName(**tv));
-      for (auto it = (*tv)->begin(); it != (*tv)->end(); ++it) {
+      if (!tv->is_object())
+        return fail("expected an object, not " + json::typeName(*tv));
+      for (auto it = tv->begin(); it != tv->end(); ++it) {
         PathScope ks(path_, it.key());
-        auto t = tensorMeta(it.value());
-        if (!t)
-          return t.takeError();
-        gs.tensors.emplace(it.key(), t.take());
+        FXKIT_ASSIGN_OR_RETURN(auto t, tensorMeta(it.value()));
+        gs.tensors.emplace(it.key(), std::move(t));
       }
     }
-    auto si = member(g, "sym_int_values", false);
-    if (!si)
-      return si.takeError();
-    if (*si) {
+    FXKIT_ASSIGN_OR_RETURN(auto si, member(g, "sym_int_values", false));
+    if (si) {
       PathScope s(path_, "sym_int_values");
-      if (!(*si)->is_object())
-        return fail("expected an object, not " + json::typeName(**si));
-      for (auto it = (*si)->begin(); it != (*si)->end(); ++it) {
+      if (!si->is_object())
+        return fail("expected an object, not " + json::typeName(*si));
+      for (auto it = si->begin(); it != si->end(); ++it) {
         PathScope ks(path_, it.key());
-        auto e = symInt(it.value());
-        if (!e)
-          return e.takeError();
-        gs.symInts.emplace(it.key(), *e);
+        FXKIT_ASSIGN_OR_RETURN(auto e, symInt(it.value()));
+        gs.symInts.emplace(it.key(), e);
       }
     }
     for (std::string_view key : {"sym_bool_values", "sym_float_values", "custom_obj_values"}) {
-      auto m = member(g, key, false);
-      if (!m)
-        return m.takeError();
-      if (*m && (*m)->is_object())
-        for (auto it = (*m)->begin(); it != (*m)->end(); ++it)
+      FXKIT_ASSIGN_OR_RETURN(auto m, member(g, key, false));
+      if (m && m->is_object())
+        for (auto it = m->begin(); it != m->end(); ++it)
           gs.otherSyms.insert(it.key());
     }
     return Status::ok();
@@ -909,83 +752,59 @@ public:
   Status readGraph(const Json &g, Graph &out, const Json *signature) {
     GraphState gs;
     gs.graph = &out;
-    if (Status st = metas(gs, g); !st)
-      return st;
-    auto inputs = member(g, "inputs");
-    if (!inputs)
-      return inputs.takeError();
+    FXKIT_TRY(metas(gs, g));
+    FXKIT_ASSIGN_OR_RETURN(auto inputs, member(g, "inputs"));
     {
       PathScope s(path_, "inputs");
-      if (Status st = array(**inputs); !st)
-        return st;
-      for (size_t i = 0; i < (*inputs)->size(); ++i) {
+      FXKIT_TRY(array(*inputs));
+      for (size_t i = 0; i < inputs->size(); ++i) {
         PathScope is(path_, i);
-        auto u = unionMember((**inputs)[i], "graph input");
-        if (!u)
-          return u.takeError();
-        PathScope us(path_, u->first);
+        FXKIT_ASSIGN_OR_RETURN(auto u, unionMember((*inputs)[i], "graph input"));
+        PathScope us(path_, u.first);
         std::string name;
-        if (u->first == "as_tensor" || u->first == "as_custom_obj" || u->first == "as_token") {
-          auto nm = stringField(*u->second, "name");
-          if (!nm)
-            return nm.takeError();
-          name = *nm;
-        } else if (u->first == "as_sym_int" || u->first == "as_sym_float" ||
-                   u->first == "as_sym_bool") {
-          auto nm = stringField(*u->second, "as_name");
-          if (!nm)
-            return nm.takeError();
-          name = *nm;
+        if (u.first == "as_tensor" || u.first == "as_custom_obj" || u.first == "as_token") {
+          FXKIT_ASSIGN_OR_RETURN(auto nm, stringField(*u.second, "name"));
+          name = nm;
+        } else if (u.first == "as_sym_int" || u.first == "as_sym_float" ||
+                   u.first == "as_sym_bool") {
+          FXKIT_ASSIGN_OR_RETURN(auto nm, stringField(*u.second, "as_name"));
+          name = nm;
         } else if (signature && i < program_.inputs.size()) {
           name = program_.inputs[i].name; // a constant input: named by its spec
           if (name.empty())
             return fail("constant graph input " + std::to_string(i) + " has no name");
         } else {
-          return fail("unsupported graph input '" + std::string(u->first) + "'");
+          return fail("unsupported graph input '" + std::string(u.first) + "'");
         }
-        auto fresh = freshName(gs, name);
-        if (!fresh)
-          return fresh.takeError();
+        FXKIT_TRY(freshName(gs, name));
         Node *p = out.create(OpKind::Placeholder, name, name);
-        if (Status st = define(gs, name, p); !st)
-          return st;
+        FXKIT_TRY(define(gs, name, p));
       }
     }
-    auto nodes = member(g, "nodes");
-    if (!nodes)
-      return nodes.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto nodes, member(g, "nodes"));
     {
       PathScope s(path_, "nodes");
-      if (Status st = array(**nodes); !st)
-        return st;
-      out.reserve((*nodes)->size() + (*inputs)->size() + 1);
-      for (size_t i = 0; i < (*nodes)->size(); ++i) {
+      FXKIT_TRY(array(*nodes));
+      out.reserve(nodes->size() + inputs->size() + 1);
+      for (size_t i = 0; i < nodes->size(); ++i) {
         PathScope is(path_, i);
-        if (Status st = node(gs, (**nodes)[i], signature != nullptr); !st)
-          return st;
+        FXKIT_TRY(node(gs, (*nodes)[i], signature != nullptr));
       }
     }
-    auto outputs = member(g, "outputs");
-    if (!outputs)
-      return outputs.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto outputs, member(g, "outputs"));
     std::vector<Argument> returned;
     {
       PathScope s(path_, "outputs");
-      if (Status st = array(**outputs); !st)
-        return st;
-      for (size_t i = 0; i < (*outputs)->size(); ++i) {
+      FXKIT_TRY(array(*outputs));
+      for (size_t i = 0; i < outputs->size(); ++i) {
         PathScope is(path_, i);
-        auto a = argument(gs, (**outputs)[i]);
-        if (!a)
-          return a.takeError();
-        returned.push_back(a.take());
+        FXKIT_ASSIGN_OR_RETURN(auto a, argument(gs, (*outputs)[i]));
+        returned.push_back(std::move(a));
       }
     }
-    auto single = member(g, "is_single_tensor_return", false);
-    if (!single)
-      return single.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto single, member(g, "is_single_tensor_return", false));
     Argument payload;
-    if (*single && (*single)->is_boolean() && (*single)->get<bool>()) {
+    if (single && single->is_boolean() && single->get<bool>()) {
       if (returned.size() != 1) {
         PathScope s(path_, "is_single_tensor_return");
         return fail("a single tensor return with " + std::to_string(returned.size()) + " outputs");
@@ -1018,51 +837,36 @@ public:
   }
 
   Status signature(const Json &sig) {
-    auto ins = member(sig, "input_specs");
-    if (!ins)
-      return ins.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto ins, member(sig, "input_specs"));
     {
       PathScope s(path_, "input_specs");
-      if (Status st = array(**ins); !st)
-        return st;
-      for (size_t i = 0; i < (*ins)->size(); ++i) {
+      FXKIT_TRY(array(*ins));
+      for (size_t i = 0; i < ins->size(); ++i) {
         PathScope is(path_, i);
-        auto u = unionMember((**ins)[i], "InputSpec");
-        if (!u)
-          return u.takeError();
-        PathScope us(path_, u->first);
-        const Json &v = *u->second;
+        FXKIT_ASSIGN_OR_RETURN(auto u, unionMember((*ins)[i], "InputSpec"));
+        PathScope us(path_, u.first);
+        const Json &v = *u.second;
         ProgramInputSpec spec;
-        std::string_view k = u->first;
+        std::string_view k = u.first;
         auto argName = [&](std::string_view field) -> Status {
-          auto a = member(v, "arg");
-          if (!a)
-            return a.takeError();
+          FXKIT_ASSIGN_OR_RETURN(auto a, member(v, "arg"));
           PathScope as(path_, "arg");
-          auto nm = stringField(**a, field);
-          if (!nm)
-            return nm.takeError();
-          spec.name = *nm;
+          FXKIT_ASSIGN_OR_RETURN(auto nm, stringField(*a, field));
+          spec.name = nm;
           return Status::ok();
         };
         auto targetField = [&](std::string_view field) -> Status {
-          auto t = stringField(v, field);
-          if (!t)
-            return t.takeError();
-          spec.target = *t;
+          FXKIT_ASSIGN_OR_RETURN(auto t, stringField(v, field));
+          spec.target = t;
           return Status::ok();
         };
         Status st = Status::ok();
         if (k == "user_input") {
           spec.kind = InputKind::UserInput;
-          auto a = member(v, "arg");
-          if (!a)
-            return a.takeError();
+          FXKIT_ASSIGN_OR_RETURN(auto a, member(v, "arg"));
           PathScope as(path_, "arg");
-          auto au = unionMember(**a, "Argument");
-          if (!au)
-            return au.takeError();
-          const Json &av = *au->second;
+          FXKIT_ASSIGN_OR_RETURN(auto au, unionMember(*a, "Argument"));
+          const Json &av = *au.second;
           if (av.is_object() && av.contains("name") && av["name"].is_string())
             spec.name = av["name"].get<std::string>();
           else if (av.is_object() && av.contains("as_name") && av["as_name"].is_string())
@@ -1077,10 +881,8 @@ public:
           st = argName("name");
           if (st)
             st = targetField("buffer_name");
-          auto p = member(v, "persistent", false);
-          if (!p)
-            return p.takeError();
-          spec.persistent = !*p || !(*p)->is_boolean() || (*p)->get<bool>();
+          FXKIT_ASSIGN_OR_RETURN(auto p, member(v, "persistent", false));
+          spec.persistent = !p || !p->is_boolean() || p->get<bool>();
         } else if (k == "tensor_constant") {
           spec.kind = InputKind::TensorConstant;
           st = argName("name");
@@ -1102,28 +904,20 @@ public:
           st = argName("name");
         } else if (k == "constant_input") {
           spec.kind = InputKind::ConstantInput;
-          auto nm = stringField(v, "name");
-          if (!nm)
-            return nm.takeError();
-          spec.name = *nm;
-          auto value = member(v, "value");
-          if (!value)
-            return value.takeError();
-          spec.constantValue = (*value)->dump();
+          FXKIT_ASSIGN_OR_RETURN(auto nm, stringField(v, "name"));
+          spec.name = nm;
+          FXKIT_ASSIGN_OR_RETURN(auto value, member(v, "value"));
+          spec.constantValue = value->dump();
         } else {
           return fail("unknown input spec '" + std::string(k) + "'");
         }
-        if (!st)
-          return st;
+        FXKIT_TRY(st);
         program_.inputs.push_back(std::move(spec));
       }
     }
-    auto outs = member(sig, "output_specs");
-    if (!outs)
-      return outs.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto outs, member(sig, "output_specs"));
     PathScope s(path_, "output_specs");
-    if (Status st = array(**outs); !st)
-      return st;
+    FXKIT_TRY(array(*outs));
     static const std::pair<std::string_view, OutputKind> kKinds[] = {
         {"user_output", OutputKind::UserOutput},
         {"loss_output", OutputKind::LossOutput},
@@ -1141,25 +935,21 @@ public:
         {OutputKind::UserInputMutation, "user_input_name"},
         {OutputKind::ParameterMutation, "parameter_name"},
     };
-    for (size_t i = 0; i < (*outs)->size(); ++i) {
+    for (size_t i = 0; i < outs->size(); ++i) {
       PathScope is(path_, i);
-      auto u = unionMember((**outs)[i], "OutputSpec");
-      if (!u)
-        return u.takeError();
-      PathScope us(path_, u->first);
+      FXKIT_ASSIGN_OR_RETURN(auto u, unionMember((*outs)[i], "OutputSpec"));
+      PathScope us(path_, u.first);
       ProgramOutputSpec spec;
       bool known = false;
       for (const auto &kk : kKinds)
-        if (kk.first == u->first) {
+        if (kk.first == u.first) {
           spec.kind = kk.second;
           known = true;
         }
       if (!known)
-        return fail("unknown output spec '" + std::string(u->first) + "'");
-      auto a = member(*u->second, "arg");
-      if (!a)
-        return a.takeError();
-      const Json &av = **a;
+        return fail("unknown output spec '" + std::string(u.first) + "'");
+      FXKIT_ASSIGN_OR_RETURN(auto a, member(*u.second, "arg"));
+      const Json &av = *a;
       // user_output's arg is an Argument union; the others a TensorArgument/TokenArgument.
       const Json *holder = &av;
       if (spec.kind == OutputKind::UserOutput && av.is_object() && av.size() == 1)
@@ -1171,10 +961,8 @@ public:
         spec.name = (*holder)["as_name"].get<std::string>();
       for (const auto &kt : kTargets)
         if (kt.first == spec.kind) {
-          auto t = stringField(*u->second, kt.second);
-          if (!t)
-            return t.takeError();
-          spec.target = *t;
+          FXKIT_ASSIGN_OR_RETURN(auto t, stringField(*u.second, kt.second));
+          spec.target = t;
         }
       program_.outputs.push_back(std::move(spec));
     }
@@ -1188,16 +976,12 @@ public:
       PathScope s(path_, it.key());
       RangeConstraint r;
       for (std::string_view key : {"min_val", "max_val"}) {
-        auto m = member(it.value(), key, false);
-        if (!m)
-          return m.takeError();
-        if (!*m || (*m)->is_null())
+        FXKIT_ASSIGN_OR_RETURN(auto m, member(it.value(), key, false));
+        if (!m || m->is_null())
           continue;
         PathScope ks(path_, key);
-        auto v = integer(**m);
-        if (!v)
-          return v.takeError();
-        (key == "min_val" ? r.min : r.max) = *v;
+        FXKIT_ASSIGN_OR_RETURN(auto v, integer(*m));
+        (key == "min_val" ? r.min : r.max) = v;
       }
       program_.ranges[it.key()] = r;
     }
@@ -1206,22 +990,14 @@ public:
 
   Expected<Graph> program(const Json &root) {
     Graph g;
-    auto version = member(root, "schema_version");
-    if (!version)
-      return version.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto version, member(root, "schema_version"));
     {
       PathScope s(path_, "schema_version");
-      auto major = member(**version, "major");
-      if (!major)
-        return major.takeError();
-      auto minor = member(**version, "minor");
-      if (!minor)
-        return minor.takeError();
-      auto ma = integer(**major), mi = integer(**minor);
-      if (!ma)
-        return ma.takeError();
-      if (!mi)
-        return mi.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto major, member(*version, "major"));
+      FXKIT_ASSIGN_OR_RETURN(auto minor, member(*version, "minor"));
+      auto ma = integer(*major), mi = integer(*minor);
+      FXKIT_TRY(ma);
+      FXKIT_TRY(mi);
       if (*ma != 8)
         return fail("schema version " + std::to_string(*ma) + "." + std::to_string(*mi) +
                     ": fxkit reads major version 8");
@@ -1238,35 +1014,24 @@ public:
       for (const Json &v : **vs)
         if (v.is_string())
           program_.verifiers.push_back(v.get<std::string>());
-    auto rc = member(root, "range_constraints", false);
-    if (!rc)
-      return rc.takeError();
-    if (*rc) {
+    FXKIT_ASSIGN_OR_RETURN(auto rc, member(root, "range_constraints", false));
+    if (rc) {
       PathScope s(path_, "range_constraints");
-      if (Status st = rangeConstraints(**rc); !st)
-        return st.takeError();
+      FXKIT_TRY(rangeConstraints(*rc));
     }
-    auto gm = member(root, "graph_module");
-    if (!gm)
-      return gm.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto gm, member(root, "graph_module"));
     PathScope s(path_, "graph_module");
-    auto sig = member(**gm, "signature");
-    if (!sig)
-      return sig.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto sig, member(*gm, "signature"));
     {
       PathScope ss(path_, "signature");
-      if (Status st = signature(**sig); !st)
-        return st.takeError();
+      FXKIT_TRY(signature(*sig));
     }
-    if (auto mcg = member(**gm, "module_call_graph", false); mcg && *mcg)
+    if (auto mcg = member(*gm, "module_call_graph", false); mcg && *mcg)
       program_.moduleCallGraph = (*mcg)->dump();
-    auto graph = member(**gm, "graph");
-    if (!graph)
-      return graph.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto graph, member(*gm, "graph"));
     {
       PathScope gs(path_, "graph");
-      if (Status st = readGraph(**graph, g, *sig); !st)
-        return st.takeError();
+      FXKIT_TRY(readGraph(*graph, g, sig));
     }
     // The signature names every placeholder and every returned value, in order.
     std::vector<Node *> placeholders;
@@ -1319,29 +1084,23 @@ Status readPayloads(const zip::Reader &zip, const std::string &root, const std::
     // Archives before the payload configs pickled the whole state dict (`<model>.pt`).
     return Status::ok();
   }
-  auto text = zip.read(*cfgEntry);
-  if (!text)
-    return text.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto text, zip.read(*cfgEntry));
   std::string cfgFile = displayName + "[" + cfgEntry->name + "]";
-  auto parsed = json::parseJson(*text, cfgFile);
-  if (!parsed)
-    return parsed.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto parsed, json::parseJson(text, cfgFile));
   ExportedProgram scratch; // hints of weight metadata are not program symbols
-  ProgramReader r(*text, cfgFile, scratch);
+  ProgramReader r(text, cfgFile, scratch);
   Path path;
-  auto config = r.member(*parsed, "config");
-  if (!config)
-    return config.takeError();
-  if (!(*config)->is_object())
-    return json::errorAtPath("expected an object", *text, {"config"}, cfgFile);
+  FXKIT_ASSIGN_OR_RETURN(auto config, r.member(parsed, "config"));
+  if (!config->is_object())
+    return json::errorAtPath("expected an object", text, {"config"}, cfgFile);
   std::unordered_map<std::string, Tensor> files; // path_name -> flat storage
-  for (auto it = (*config)->begin(); it != (*config)->end(); ++it) {
+  for (auto it = config->begin(); it != config->end(); ++it) {
     const Json &meta = it.value();
     auto at = [&](const std::string &msg, std::string_view key = {}) {
       Path p{"config", it.key()};
       if (!key.empty())
         p.push_back(key);
-      return json::errorAtPath(msg, *text, p, cfgFile);
+      return json::errorAtPath(msg, text, p, cfgFile);
     };
     if (!meta.is_object() || !meta.contains("path_name") || !meta["path_name"].is_string())
       return at("expected a PayloadMeta with a path_name");
@@ -1382,15 +1141,13 @@ Status readPayloads(const zip::Reader &zip, const std::string &root, const std::
       const zip::Entry *e = zip.find(root + dir + pathName);
       if (!e)
         return at("payload '" + root + dir + pathName + "' is not in the archive", "path_name");
-      auto bytes = zip.read(*e);
-      if (!bytes)
-        return bytes.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto bytes, zip.read(*e));
       int item = dtypeItemSize(type->dtype);
-      if (bytes->size() % static_cast<size_t>(item) != 0)
-        return at("payload " + pathName + " has " + std::to_string(bytes->size()) +
+      if (bytes.size() % static_cast<size_t>(item) != 0)
+        return at("payload " + pathName + " has " + std::to_string(bytes.size()) +
                       " bytes, not a multiple of the element size " + std::to_string(item),
                   "path_name");
-      int64_t numel = static_cast<int64_t>(bytes->size() / static_cast<size_t>(item));
+      int64_t numel = static_cast<int64_t>(bytes.size() / static_cast<size_t>(item));
       Expected<Tensor> flat = Error("");
       if (numel == 0) {
         // PyTorch stores no bytes for an empty tensor, nor for a fake one (a program exported
@@ -1411,10 +1168,10 @@ Status readPayloads(const zip::Reader &zip, const std::string &root, const std::
           continue;
         }
       } else {
-        flat = Tensor::fromBytes(
-            type->dtype, {numel},
-            std::span<const std::byte>(reinterpret_cast<const std::byte *>(bytes->data()),
-                                       bytes->size()));
+        flat =
+            Tensor::fromBytes(type->dtype, {numel},
+                              std::span<const std::byte>(
+                                  reinterpret_cast<const std::byte *>(bytes.data()), bytes.size()));
       }
       if (!flat)
         return at(flat.error().message, "tensor_meta");
@@ -1436,8 +1193,7 @@ Status readPayloads(const zip::Reader &zip, const std::string &root, const std::
 
 Expected<Graph> importPt2(std::string_view bytes, const std::string &fileName) {
   auto zip = zip::Reader::open(bytes, fileName);
-  if (!zip)
-    return zip.takeError();
+  FXKIT_TRY(zip);
   if (zip->entries().empty())
     return Error("not a PT2 archive: the zip archive is empty", SourceLoc{fileName, 0, 0});
   // Like PyTorchStreamReader: every record lives under the folder of the first entry.
@@ -1453,19 +1209,15 @@ Expected<Graph> importPt2(std::string_view bytes, const std::string &fileName) {
       return Error("not a PT2 archive: no '" + root + name + "'", SourceLoc{fileName, 0, 0});
     return zip->read(*e);
   };
-  auto format = readText("archive_format");
-  if (!format)
-    return format.takeError();
-  if (*format != "pt2")
-    return Error("not a PT2 archive: archive_format is '" + format->substr(0, 40) +
+  FXKIT_ASSIGN_OR_RETURN(auto format, readText("archive_format"));
+  if (format != "pt2")
+    return Error("not a PT2 archive: archive_format is '" + format.substr(0, 40) +
                      "', expected 'pt2'",
                  SourceLoc{fileName, 0, 0});
   if (const zip::Entry *v = zip->find(root + "archive_version")) {
-    auto version = zip->read(*v);
-    if (!version)
-      return version.takeError();
-    if (*version != "0")
-      return Error("PT2 archive version '" + version->substr(0, 40) + "': fxkit reads version 0",
+    FXKIT_ASSIGN_OR_RETURN(auto version, zip->read(*v));
+    if (version != "0")
+      return Error("PT2 archive version '" + version.substr(0, 40) + "': fxkit reads version 0",
                    SourceLoc{fileName, 0, 0});
   }
   // The models: `models/<name>.json`; torch.export.load returns "model".
@@ -1493,31 +1245,21 @@ Expected<Graph> importPt2(std::string_view bytes, const std::string &fileName) {
                  SourceLoc{fileName, 0, 0});
   }
   const zip::Entry *modelEntry = zip->find(modelsDir + model + ".json");
-  auto text = zip->read(*modelEntry);
-  if (!text)
-    return text.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto text, zip->read(*modelEntry));
   std::string jsonFile = fileName + "[" + modelEntry->name + "]";
-  auto parsed = json::parseJson(*text, jsonFile);
-  if (!parsed)
-    return parsed.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto parsed, json::parseJson(text, jsonFile));
   auto program = std::make_shared<ExportedProgram>();
-  ProgramReader reader(*text, jsonFile, *program);
-  auto graph = reader.program(*parsed);
+  ProgramReader reader(text, jsonFile, *program);
+  auto graph = reader.program(parsed);
   if (!graph)
     return graph;
-  if (Status st = readPayloads(*zip, root, "data/weights/", model + "_weights_config.json",
-                               fileName, *program);
-      !st)
-    return st.takeError();
-  if (Status st = readPayloads(*zip, root, "data/constants/", model + "_constants_config.json",
-                               fileName, *program);
-      !st)
-    return st.takeError();
+  FXKIT_TRY(readPayloads(*zip, root, "data/weights/", model + "_weights_config.json", fileName,
+                         *program));
+  FXKIT_TRY(readPayloads(*zip, root, "data/constants/", model + "_constants_config.json", fileName,
+                         *program));
   if (const zip::Entry *e = zip->find(root + "data/sample_inputs/" + model + ".pt")) {
-    auto si = zip->read(*e);
-    if (!si)
-      return si.takeError();
-    program->sampleInputs = si.take();
+    FXKIT_ASSIGN_OR_RETURN(auto si, zip->read(*e));
+    program->sampleInputs = std::move(si);
   }
   // Every parameter, buffer and constant the signature names must have its weight entry.
   for (const ProgramInputSpec &s : program->inputs) {

@@ -15,7 +15,7 @@
 /// expressions). Unlike PyTorch, the getitems the serializer invents for unused results
 /// (`<node>_unused_<i>`) are left out, so the graph equals the one that was saved. The
 /// program around the graph (signature, range constraints, weights, ...) is attached as an
-/// ExportedProgram (importers/pt2/ExportedProgram.h).
+/// ExportedProgram (support/pt2/ExportedProgram.h).
 
 #include "ir/Error.h"
 #include "ir/Graph.h"

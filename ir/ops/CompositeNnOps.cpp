@@ -11,6 +11,7 @@
 /// CPU the flash kernel (_scaled_dot_product_flash_attention_for_cpu, fxkit's device kernel)
 /// where its checks pass, else the math form.
 
+#include "ir/Try.h"
 #include "ir/ops/Decomposer.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
@@ -41,7 +42,7 @@ std::string sizesOf(const TensorType &t) { return sizesText(t.sizes); }
 
 /// `weight.t()` of a linear layer: permute [1, 0] (a 1-d weight is its own transpose).
 Expected<Argument> transposed(Decomposer &d, const Argument &w) {
-  FX_TRY(t, d.type(w));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(w));
   if (t.sizes.size() < 2)
     return w;
   return d.call("aten.permute.default", {w, intListArg({1, 0})});
@@ -53,20 +54,20 @@ Expected<Argument> transposed(Decomposer &d, const Argument &w) {
 /// flattened addmm for a contiguous input with a 1-d contiguous bias, else matmul and add.
 Status decomposeLinear(Decomposer &d) {
   const Argument &input = d.arg("input"), &weight = d.arg("weight"), &bias = d.arg("bias");
-  FX_TRY(in, d.type(input));
-  FX_TRY(w, d.type(weight));
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(input));
+  FXKIT_ASSIGN_OR_RETURN(auto w, d.type(weight));
   if (in.sizes.empty() || w.sizes.empty())
     return d.error("both arguments to linear need to be at least 1D, but they are " +
                    std::to_string(in.sizes.size()) + "D and " + std::to_string(w.sizes.size()) +
                    "D");
-  FX_TRY(wt, transposed(d, weight));
+  FXKIT_ASSIGN_OR_RETURN(auto wt, transposed(d, weight));
   if (in.sizes.size() == 2 && isDefined(bias)) {
-    FX_TRY(r, d.call("aten.addmm.default", {bias, input, wt}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.addmm.default", {bias, input, wt}));
     return d.result(r);
   }
   bool fusableBias = false;
   if (isDefined(bias)) {
-    FX_TRY(b, d.type(bias));
+    FXKIT_ASSIGN_OR_RETURN(auto b, d.type(bias));
     size_t nonSingleton = 0;
     for (const SymExpr &s : b.sizes)
       nonSingleton += !symIs(s, 1);
@@ -76,23 +77,25 @@ Status decomposeLinear(Decomposer &d) {
     Argument rows = Argument::integer(1);
     std::vector<Argument> outShape;
     for (size_t i = 0; i + 1 < in.sizes.size(); ++i) {
-      FX_TRY(s, d.size(input, static_cast<int64_t>(i)));
+      FXKIT_ASSIGN_OR_RETURN(auto s, d.size(input, static_cast<int64_t>(i)));
       outShape.push_back(s);
-      FX_TRY(p, d.mul(rows, s));
+      FXKIT_ASSIGN_OR_RETURN(auto p, d.mul(rows, s));
       rows = p;
     }
-    FX_TRY(cols, d.size(input, -1));
-    FX_TRY(flat, d.call("aten.view.default", {input, Argument::list({rows, cols})}));
-    FX_TRY(mm, d.call("aten.addmm.default", {bias, flat, wt}));
-    FX_TRY(n, d.size(mm, 1));
+    FXKIT_ASSIGN_OR_RETURN(auto cols, d.size(input, -1));
+    FXKIT_ASSIGN_OR_RETURN(auto flat,
+                           d.call("aten.view.default", {input, Argument::list({rows, cols})}));
+    FXKIT_ASSIGN_OR_RETURN(auto mm, d.call("aten.addmm.default", {bias, flat, wt}));
+    FXKIT_ASSIGN_OR_RETURN(auto n, d.size(mm, 1));
     outShape.push_back(n);
-    FX_TRY(r, d.call("aten.view.default", {mm, Argument::list(std::move(outShape))}));
+    FXKIT_ASSIGN_OR_RETURN(auto r,
+                           d.call("aten.view.default", {mm, Argument::list(std::move(outShape))}));
     return d.result(r);
   }
-  FX_TRY(out, d.call("aten.matmul.default", {input, wt}));
+  FXKIT_ASSIGN_OR_RETURN(auto out, d.call("aten.matmul.default", {input, wt}));
   if (!isDefined(bias))
     return d.result(out);
-  FX_TRY(r, d.call("aten.add.Tensor", {out, bias}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.add.Tensor", {out, bias}));
   return d.result(r);
 }
 
@@ -109,7 +112,7 @@ Expected<bool> batchify(Decomposer &d, const TensorType &in, int rank, std::stri
                    ", but got input of size: " + sizesOf(in));
   if (dims == static_cast<size_t>(rank) + 2)
     return true;
-  FX_TRY(u, d.call("aten.unsqueeze.default", {input, Argument::integer(0)}));
+  FXKIT_ASSIGN_OR_RETURN(auto u, d.call("aten.unsqueeze.default", {input, Argument::integer(0)}));
   input = u;
   return false;
 }
@@ -118,14 +121,14 @@ Expected<bool> batchify(Decomposer &d, const TensorType &in, int rank, std::stri
 Status finishConvolution(Decomposer &d, const Argument &out, bool batched) {
   if (batched)
     return d.result(out);
-  FX_TRY(r, d.call("aten.squeeze.dim", {out, Argument::integer(0)}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.squeeze.dim", {out, Argument::integer(0)}));
   return d.result(r);
 }
 
 Status checkBias(Decomposer &d, const TensorType &in) {
   if (!isDefined(d.arg("bias")))
     return Status::ok();
-  FX_TRY(b, d.type(d.arg("bias")));
+  FXKIT_ASSIGN_OR_RETURN(auto b, d.type(d.arg("bias")));
   if (b.dtype != in.dtype)
     return d.error("Input type (" + std::string(dtypeName(in.dtype)) + ") and bias type (" +
                    std::string(dtypeName(b.dtype)) + ") should be the same");
@@ -138,16 +141,16 @@ Status decomposeConv(Decomposer &d) {
   bool transpose = name.starts_with("conv_transpose");
   int rank = spatialRank(d);
   Argument input = d.arg("input");
-  FX_TRY(in, d.type(input));
-  if (Status s = checkBias(d, in); !s)
-    return s;
-  FX_TRY(batched, batchify(d, in, rank, name, input));
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(input));
+  FXKIT_TRY(checkBias(d, in));
+  FXKIT_ASSIGN_OR_RETURN(auto batched, batchify(d, in, rank, name, input));
   Argument outputPadding =
       transpose ? d.arg("output_padding") : intListArg(std::vector<int64_t>(rank, 0));
-  FX_TRY(out,
-         d.call("aten.convolution.default",
-                {input, d.arg("weight"), d.arg("bias"), d.arg("stride"), d.arg("padding"),
-                 d.arg("dilation"), Argument::boolean(transpose), outputPadding, d.arg("groups")}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto out,
+      d.call("aten.convolution.default",
+             {input, d.arg("weight"), d.arg("bias"), d.arg("stride"), d.arg("padding"),
+              d.arg("dilation"), Argument::boolean(transpose), outputPadding, d.arg("groups")}));
   return finishConvolution(d, out, batched);
 }
 
@@ -158,31 +161,31 @@ Status decomposeConvPadding(Decomposer &d) {
   const std::string &name = d.args().op().schema.name;
   int rank = spatialRank(d);
   Argument input = d.arg("input");
-  FX_TRY(in, d.type(input));
-  if (Status s = checkBias(d, in); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(input));
+  FXKIT_TRY(checkBias(d, in));
   const Argument &mode = d.arg("padding");
   std::string_view padding = mode.kind() == Argument::Kind::String ? mode.asString() : "";
   if (padding != "valid" && padding != "same")
     return d.error("Invalid padding string: '" + std::string(padding) + "'");
-  FX_TRY(batched, batchify(d, in, rank, name, input));
+  FXKIT_ASSIGN_OR_RETURN(auto batched, batchify(d, in, rank, name, input));
   std::vector<int64_t> zeros(rank, 0);
   if (padding == "valid") {
-    FX_TRY(out, d.call("aten.convolution.default",
-                       {input, d.arg("weight"), d.arg("bias"), d.arg("stride"), intListArg(zeros),
-                        d.arg("dilation"), Argument::boolean(false), intListArg(zeros),
-                        d.arg("groups")}));
+    FXKIT_ASSIGN_OR_RETURN(
+        auto out,
+        d.call("aten.convolution.default",
+               {input, d.arg("weight"), d.arg("bias"), d.arg("stride"), intListArg(zeros),
+                d.arg("dilation"), Argument::boolean(false), intListArg(zeros), d.arg("groups")}));
     return finishConvolution(d, out, batched);
   }
-  FX_TRY(w, d.type(d.arg("weight")));
-  FX_TRY(x, d.type(input));
+  FXKIT_ASSIGN_OR_RETURN(auto w, d.type(d.arg("weight")));
+  FXKIT_ASSIGN_OR_RETURN(auto x, d.type(input));
   if (w.sizes.size() != x.sizes.size())
     return d.error("Expected " + std::to_string(w.sizes.size()) + "-dimensional input for " +
                    std::to_string(w.sizes.size()) + "-dimensional weight" + sizesOf(w) +
                    ", but got " + std::to_string(x.sizes.size()) + "-dimensional input of size " +
                    sizesOf(x) + " instead");
-  FX_TRY(stride, d.args().symIntList("stride"));
-  FX_TRY(dilation, d.args().symIntList("dilation"));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, d.args().symIntList("stride"));
+  FXKIT_ASSIGN_OR_RETURN(auto dilation, d.args().symIntList("dilation"));
   for (const SymExpr &s : stride)
     if (!symIs(s, 1))
       return d.error("padding='same' is not supported for strided convolutions");
@@ -210,14 +213,15 @@ Status decomposeConvPadding(Decomposer &d) {
         left[i] = right[i];
       }
     }
-    FX_TRY(padded, d.call("aten.constant_pad_nd.default",
-                          {input, intListArg(padNd), Argument::integer(0)}));
+    FXKIT_ASSIGN_OR_RETURN(auto padded, d.call("aten.constant_pad_nd.default",
+                                               {input, intListArg(padNd), Argument::integer(0)}));
     input = padded;
   }
-  FX_TRY(out,
-         d.call("aten.convolution.default",
-                {input, d.arg("weight"), d.arg("bias"), d.arg("stride"), intListArg(left),
-                 d.arg("dilation"), Argument::boolean(false), intListArg(zeros), d.arg("groups")}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto out,
+      d.call("aten.convolution.default",
+             {input, d.arg("weight"), d.arg("bias"), d.arg("stride"), intListArg(left),
+              d.arg("dilation"), Argument::boolean(false), intListArg(zeros), d.arg("groups")}));
   return finishConvolution(d, out, batched);
 }
 
@@ -228,7 +232,7 @@ Status decomposeConvPadding(Decomposer &d) {
 /// outputs do not include), no_stats without them (ATen's batch_norm as run_decompositions
 /// lowers it).
 Status decomposeBatchNorm(Decomposer &d) {
-  FX_TRY(training, d.args().boolean("training"));
+  FXKIT_ASSIGN_OR_RETURN(auto training, d.args().boolean("training"));
   const Argument &mean = d.arg("running_mean"), &var = d.arg("running_var");
   std::vector<Argument> common{d.arg("input"), d.arg("weight"), d.arg("bias")};
   Argument out;
@@ -236,19 +240,22 @@ Status decomposeBatchNorm(Decomposer &d) {
     if (!isDefined(mean) || !isDefined(var))
       return d.error("running_mean and running_var must be defined in evaluation mode");
     common.insert(common.end(), {mean, var, d.arg("momentum"), d.arg("eps")});
-    FX_TRY(r, d.call("aten._native_batch_norm_legit_no_training.default", std::move(common)));
+    FXKIT_ASSIGN_OR_RETURN(
+        auto r, d.call("aten._native_batch_norm_legit_no_training.default", std::move(common)));
     out = r;
   } else if (isDefined(mean) && isDefined(var)) {
     common.insert(common.end(),
                   {mean, var, Argument::boolean(true), d.arg("momentum"), d.arg("eps")});
-    FX_TRY(r, d.call("aten._native_batch_norm_legit_functional.default", std::move(common)));
+    FXKIT_ASSIGN_OR_RETURN(
+        auto r, d.call("aten._native_batch_norm_legit_functional.default", std::move(common)));
     out = r;
   } else {
     common.insert(common.end(), {Argument::boolean(true), d.arg("momentum"), d.arg("eps")});
-    FX_TRY(r, d.call("aten._native_batch_norm_legit.no_stats", std::move(common)));
+    FXKIT_ASSIGN_OR_RETURN(auto r,
+                           d.call("aten._native_batch_norm_legit.no_stats", std::move(common)));
     out = r;
   }
-  FX_TRY(y, d.getitem(out, 0));
+  FXKIT_ASSIGN_OR_RETURN(auto y, d.getitem(out, 0));
   return d.result(y);
 }
 
@@ -256,15 +263,15 @@ Status decomposeBatchNorm(Decomposer &d) {
 /// parameters repeated N times (ATen's instance_norm).
 Status decomposeInstanceNorm(Decomposer &d) {
   const Argument &input = d.arg("input");
-  FX_TRY(in, d.type(input));
-  FX_TRY(useInputStats, d.args().boolean("use_input_stats"));
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(input));
+  FXKIT_ASSIGN_OR_RETURN(auto useInputStats, d.args().boolean("use_input_stats"));
   if (!useInputStats && (!isDefined(d.arg("running_mean")) || !isDefined(d.arg("running_var"))))
     return d.error("Expected running_mean and running_var to be defined when use_input_stats is "
                    "false");
   if (in.sizes.size() < 2)
     return d.error("instance_norm expects an input of at least 2 dimensions, got " + sizesOf(in));
-  FX_TRY(sizes, d.sizes(input));
-  FX_TRY(channels, d.mul(sizes[0], sizes[1]));
+  FXKIT_ASSIGN_OR_RETURN(auto sizes, d.sizes(input));
+  FXKIT_ASSIGN_OR_RETURN(auto channels, d.mul(sizes[0], sizes[1]));
   std::vector<Argument> shape = sizes;
   shape[0] = Argument::integer(1);
   shape[1] = channels;
@@ -273,16 +280,19 @@ Status decomposeInstanceNorm(Decomposer &d) {
       return t;
     return d.call("aten.repeat.default", {t, Argument::list({sizes[0]})});
   };
-  FX_TRY(weight, repeated(d.arg("weight")));
-  FX_TRY(bias, repeated(d.arg("bias")));
-  FX_TRY(mean, repeated(d.arg("running_mean")));
-  FX_TRY(var, repeated(d.arg("running_var")));
-  FX_TRY(c, d.contiguous(input, "contiguous_format"));
-  FX_TRY(x, d.call("aten.view.default", {c, Argument::list(std::move(shape))}));
-  FX_TRY(out, d.call("aten.batch_norm.default",
-                     {x, weight, bias, mean, var, Argument::boolean(useInputStats),
-                      d.arg("momentum"), d.arg("eps"), d.arg("cudnn_enabled")}));
-  FX_TRY(r, d.call("aten.view.default", {out, Argument::list(std::move(sizes))}));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, repeated(d.arg("weight")));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, repeated(d.arg("bias")));
+  FXKIT_ASSIGN_OR_RETURN(auto mean, repeated(d.arg("running_mean")));
+  FXKIT_ASSIGN_OR_RETURN(auto var, repeated(d.arg("running_var")));
+  FXKIT_ASSIGN_OR_RETURN(auto c, d.contiguous(input, "contiguous_format"));
+  FXKIT_ASSIGN_OR_RETURN(auto x,
+                         d.call("aten.view.default", {c, Argument::list(std::move(shape))}));
+  FXKIT_ASSIGN_OR_RETURN(auto out,
+                         d.call("aten.batch_norm.default",
+                                {x, weight, bias, mean, var, Argument::boolean(useInputStats),
+                                 d.arg("momentum"), d.arg("eps"), d.arg("cudnn_enabled")}));
+  FXKIT_ASSIGN_OR_RETURN(auto r,
+                         d.call("aten.view.default", {out, Argument::list(std::move(sizes))}));
   return d.result(r);
 }
 
@@ -290,11 +300,11 @@ Status decomposeInstanceNorm(Decomposer &d) {
 /// input made contiguous in its suggested format (ATen's group_norm).
 Status decomposeGroupNorm(Decomposer &d) {
   const Argument &input = d.arg("input");
-  FX_TRY(in, d.type(input));
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(input));
   if (in.sizes.size() < 2)
     return d.error("Expected at least 2 dimensions for input tensor but received " +
                    std::to_string(in.sizes.size()));
-  FX_TRY(groups, d.args().integer("num_groups"));
+  FXKIT_ASSIGN_OR_RETURN(auto groups, d.args().integer("num_groups"));
   if (groups <= 0)
     return d.error("Expected num groups to be greater than 0, got " + std::to_string(groups));
   const SymExpr &channels = in.sizes[1];
@@ -304,7 +314,7 @@ Status decomposeGroupNorm(Decomposer &d) {
                    sizesOf(in) + " and num_groups=" + std::to_string(groups));
   for (const char *param : {"weight", "bias"})
     if (isDefined(d.arg(param))) {
-      FX_TRY(p, d.type(d.arg(param)));
+      FXKIT_ASSIGN_OR_RETURN(auto p, d.type(d.arg(param)));
       if (p.sizes.size() != 1 || !symEq(p.sizes[0], channels))
         return d.error("Expected " + std::string(param) +
                        " to be a vector of size equal to the number of channels in input, but "
@@ -312,40 +322,41 @@ Status decomposeGroupNorm(Decomposer &d) {
                        std::string(param) + " of shape " + sizesOf(p) + " and input of shape " +
                        sizesOf(in));
     }
-  FX_TRY(n, d.size(input, 0));
-  FX_TRY(c, d.size(input, 1));
+  FXKIT_ASSIGN_OR_RETURN(auto n, d.size(input, 0));
+  FXKIT_ASSIGN_OR_RETURN(auto c, d.size(input, 1));
   Argument hw = Argument::integer(1);
   for (size_t i = 2; i < in.sizes.size(); ++i) {
-    FX_TRY(s, d.size(input, static_cast<int64_t>(i)));
-    FX_TRY(p, d.mul(hw, s));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(input, static_cast<int64_t>(i)));
+    FXKIT_ASSIGN_OR_RETURN(auto p, d.mul(hw, s));
     hw = p;
   }
   std::string_view format =
       in.sizes.size() == 4 && stridesLikeChannelsLast(in.sizes, in.strides)   ? "channels_last"
       : in.sizes.size() == 5 && stridesLikeChannelsLast(in.sizes, in.strides) ? "channels_last_3d"
                                                                               : "contiguous_format";
-  FX_TRY(x, d.contiguous(input, format));
+  FXKIT_ASSIGN_OR_RETURN(auto x, d.contiguous(input, format));
   Argument weight = d.arg("weight"), bias = d.arg("bias");
   if (isDefined(weight)) {
-    FX_TRY(w, d.contiguous(weight, "contiguous_format"));
+    FXKIT_ASSIGN_OR_RETURN(auto w, d.contiguous(weight, "contiguous_format"));
     weight = w;
   }
   if (isDefined(bias)) {
-    FX_TRY(b, d.contiguous(bias, "contiguous_format"));
+    FXKIT_ASSIGN_OR_RETURN(auto b, d.contiguous(bias, "contiguous_format"));
     bias = b;
   }
-  FX_TRY(out, d.call("aten.native_group_norm.default",
-                     {x, weight, bias, n, c, hw, Argument::integer(groups), d.arg("eps")}));
-  FX_TRY(r, d.getitem(out, 0));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto out, d.call("aten.native_group_norm.default",
+                       {x, weight, bias, n, c, hw, Argument::integer(groups), d.arg("eps")}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(out, 0));
   return d.result(r);
 }
 
 /// layer_norm = native_layer_norm(...)[0].
 Status decomposeLayerNorm(Decomposer &d) {
-  FX_TRY(out,
-         d.call("aten.native_layer_norm.default", {d.arg("input"), d.arg("normalized_shape"),
-                                                   d.arg("weight"), d.arg("bias"), d.arg("eps")}));
-  FX_TRY(r, d.getitem(out, 0));
+  FXKIT_ASSIGN_OR_RETURN(auto out, d.call("aten.native_layer_norm.default",
+                                          {d.arg("input"), d.arg("normalized_shape"),
+                                           d.arg("weight"), d.arg("bias"), d.arg("eps")}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(out, 0));
   return d.result(r);
 }
 
@@ -353,8 +364,8 @@ Status decomposeLayerNorm(Decomposer &d) {
 /// times weight, in x's dtype; eps defaults to the op-math dtype's epsilon (ATen's rms_norm).
 Status decomposeRmsNorm(Decomposer &d) {
   const Argument &input = d.arg("input");
-  FX_TRY(in, d.type(input));
-  FX_TRY(shape, d.args().symIntList("normalized_shape"));
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(input));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, d.args().symIntList("normalized_shape"));
   if (shape.empty() || shape.size() > in.sizes.size() ||
       !std::equal(shape.begin(), shape.end(), in.sizes.end() - shape.size(), symEq)) {
     std::string expected = "[*";
@@ -373,24 +384,25 @@ Status decomposeRmsNorm(Decomposer &d) {
     eps = opmath == DType::Float64 ? std::numeric_limits<double>::epsilon()
                                    : static_cast<double>(std::numeric_limits<float>::epsilon());
   } else {
-    FX_TRY(e, d.args().floating("eps"));
+    FXKIT_ASSIGN_OR_RETURN(auto e, d.args().floating("eps"));
     // ATen holds eps in the input's scalar type.
     eps = in.dtype == DType::Float64 ? e : static_cast<double>(static_cast<float>(e));
   }
   std::vector<int64_t> dims;
   for (size_t i = 0; i < shape.size(); ++i)
     dims.push_back(static_cast<int64_t>(in.sizes.size() - i - 1));
-  FX_TRY(x, d.convert(input, opmath));
-  FX_TRY(sq, d.call("aten.pow.Tensor_Scalar", {x, Argument::integer(2)}));
-  FX_TRY(mean, d.call("aten.mean.dim", {sq, intListArg(dims), Argument::boolean(true)}));
-  FX_TRY(shifted, d.call("aten.add.Tensor", {mean, Argument::floating(eps)}));
-  FX_TRY(rstd, d.call("aten.rsqrt.default", {shifted}));
-  FX_TRY(normed, d.call("aten.mul.Tensor", {x, rstd}));
-  FX_TRY(r, d.convert(normed, in.dtype));
+  FXKIT_ASSIGN_OR_RETURN(auto x, d.convert(input, opmath));
+  FXKIT_ASSIGN_OR_RETURN(auto sq, d.call("aten.pow.Tensor_Scalar", {x, Argument::integer(2)}));
+  FXKIT_ASSIGN_OR_RETURN(auto mean,
+                         d.call("aten.mean.dim", {sq, intListArg(dims), Argument::boolean(true)}));
+  FXKIT_ASSIGN_OR_RETURN(auto shifted, d.call("aten.add.Tensor", {mean, Argument::floating(eps)}));
+  FXKIT_ASSIGN_OR_RETURN(auto rstd, d.call("aten.rsqrt.default", {shifted}));
+  FXKIT_ASSIGN_OR_RETURN(auto normed, d.call("aten.mul.Tensor", {x, rstd}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(normed, in.dtype));
   if (d.arg("weight").isNone())
     return d.result(r);
-  FX_TRY(scaled, d.call("aten.mul.Tensor", {r, d.arg("weight")}));
-  FX_TRY(out, d.convert(scaled, in.dtype));
+  FXKIT_ASSIGN_OR_RETURN(auto scaled, d.call("aten.mul.Tensor", {r, d.arg("weight")}));
+  FXKIT_ASSIGN_OR_RETURN(auto out, d.convert(scaled, in.dtype));
   return d.result(out);
 }
 
@@ -404,27 +416,25 @@ Status checkDropoutP(Decomposer &d, double p) {
 
 /// dropout: native_dropout(...)[0] in training with p > 0, else a clone (torch/_decomp).
 Status decomposeDropout(Decomposer &d) {
-  FX_TRY(p, d.args().floating("p"));
-  FX_TRY(train, d.args().boolean("train"));
-  if (Status s = checkDropoutP(d, p); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto p, d.args().floating("p"));
+  FXKIT_ASSIGN_OR_RETURN(auto train, d.args().boolean("train"));
+  FXKIT_TRY(checkDropoutP(d, p));
   if (train && p != 0) {
-    FX_TRY(out, d.call("aten.native_dropout.default",
-                       {d.arg("input"), d.arg("p"), Argument::boolean(true)}));
-    FX_TRY(r, d.getitem(out, 0));
+    FXKIT_ASSIGN_OR_RETURN(auto out, d.call("aten.native_dropout.default",
+                                            {d.arg("input"), d.arg("p"), Argument::boolean(true)}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(out, 0));
     return d.result(r);
   }
-  FX_TRY(r, d.call("aten.clone.default", {d.arg("input")}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.clone.default", {d.arg("input")}));
   return d.result(r);
 }
 
 /// feature_dropout, alpha_dropout, feature_alpha_dropout: the input itself in evaluation or
 /// with p = 0 (ATen's _dropout_impl); their training masks are not supported.
 Status decomposeOtherDropout(Decomposer &d) {
-  FX_TRY(p, d.args().floating("p"));
-  FX_TRY(train, d.args().boolean("train"));
-  if (Status s = checkDropoutP(d, p); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto p, d.args().floating("p"));
+  FXKIT_ASSIGN_OR_RETURN(auto train, d.args().boolean("train"));
+  FXKIT_TRY(checkDropoutP(d, p));
   if (train && p != 0)
     return d.error(d.args().op().schema.name +
                    " in training mode (random masks per channel or with alpha scaling) is not "
@@ -437,34 +447,37 @@ Status decomposeOtherDropout(Decomposer &d) {
 /// softmax.int / log_softmax.int = _softmax / _log_softmax of the input converted to `dtype`.
 Status decomposeSoftmax(Decomposer &d) {
   bool log = d.args().op().schema.name == "log_softmax";
-  FX_TRY(dtype, d.args().dtype("dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, d.args().dtype("dtype"));
   Argument x = d.arg("self");
   if (dtype) {
-    FX_TRY(c, d.convert(x, *dtype));
+    FXKIT_ASSIGN_OR_RETURN(auto c, d.convert(x, *dtype));
     x = c;
   }
-  FX_TRY(r, d.call(log ? "aten._log_softmax.default" : "aten._softmax.default",
-                   {x, d.arg("dim"), Argument::boolean(false)}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call(log ? "aten._log_softmax.default" : "aten._softmax.default",
+                                        {x, d.arg("dim"), Argument::boolean(false)}));
   return d.result(r);
 }
 
 /// _safe_softmax: softmax with the rows that are all -inf set to 0 (torch/_decomp).
 Expected<Argument> safeSoftmax(Decomposer &d, const Argument &x, const Argument &dim,
                                const Argument &dtype) {
-  FX_TRY(out, d.call("aten.softmax.int", {x, dim, dtype}));
-  FX_TRY(masked, d.call("aten.eq.Scalar",
-                        {x, Argument::floating(-std::numeric_limits<double>::infinity())}));
-  FX_TRY(kept, d.call("aten.logical_not.default", {masked}));
-  FX_TRY(anyKept, d.call("aten.any.dim", {kept, dim, Argument::boolean(true)}));
-  FX_TRY(maskedRows, d.call("aten.logical_not.default", {anyKept}));
-  FX_TRY(zeros, d.call("aten.full_like.default", {out, Argument::integer(0)},
-                       {{"pin_memory", Argument::boolean(false)},
-                        {"memory_format", Argument::memoryFormat("preserve_format")}}));
+  FXKIT_ASSIGN_OR_RETURN(auto out, d.call("aten.softmax.int", {x, dim, dtype}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto masked,
+      d.call("aten.eq.Scalar", {x, Argument::floating(-std::numeric_limits<double>::infinity())}));
+  FXKIT_ASSIGN_OR_RETURN(auto kept, d.call("aten.logical_not.default", {masked}));
+  FXKIT_ASSIGN_OR_RETURN(auto anyKept,
+                         d.call("aten.any.dim", {kept, dim, Argument::boolean(true)}));
+  FXKIT_ASSIGN_OR_RETURN(auto maskedRows, d.call("aten.logical_not.default", {anyKept}));
+  FXKIT_ASSIGN_OR_RETURN(auto zeros,
+                         d.call("aten.full_like.default", {out, Argument::integer(0)},
+                                {{"pin_memory", Argument::boolean(false)},
+                                 {"memory_format", Argument::memoryFormat("preserve_format")}}));
   return d.call("aten.where.self", {maskedRows, zeros, out});
 }
 
 Status decomposeSafeSoftmax(Decomposer &d) {
-  FX_TRY(r, safeSoftmax(d, d.arg("self"), d.arg("dim"), d.arg("dtype")));
+  FXKIT_ASSIGN_OR_RETURN(auto r, safeSoftmax(d, d.arg("self"), d.arg("dim"), d.arg("dtype")));
   return d.result(r);
 }
 
@@ -495,9 +508,9 @@ Expected<Argument> attentionMath(Decomposer &d, const TensorType &q, const Tenso
       return d.convert(x, DType::Float32);
     return x;
   };
-  FX_TRY(query, acc(d.arg("query"), q));
-  FX_TRY(key, acc(d.arg("key"), k));
-  FX_TRY(value, acc(d.arg("value"), v));
+  FXKIT_ASSIGN_OR_RETURN(auto query, acc(d.arg("query"), q));
+  FXKIT_ASSIGN_OR_RETURN(auto key, acc(d.arg("key"), k));
+  FXKIT_ASSIGN_OR_RETURN(auto value, acc(d.arg("value"), v));
   bool negative = scale && *scale < 0;
   double softmaxScale;
   if (scale) {
@@ -510,21 +523,24 @@ Expected<Argument> attentionMath(Decomposer &d, const TensorType &q, const Tenso
     softmaxScale = 1.0 / std::sqrt(static_cast<double>(e.constant()));
   }
   double factor = std::sqrt(softmaxScale);
-  FX_TRY(qs, d.call("aten.mul.Scalar", {query, Argument::floating(negative ? -factor : factor)}));
-  FX_TRY(qt, d.type(qs));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto qs, d.call("aten.mul.Scalar", {query, Argument::floating(negative ? -factor : factor)}));
+  FXKIT_ASSIGN_OR_RETURN(auto qt, d.type(qs));
   if (causal) {
-    FX_TRY(l, d.size(query, -2));
-    FX_TRY(s, d.size(key, -2));
-    FX_TRY(ones, d.call("aten.full.default", {Argument::list({l, s}), Argument::boolean(true)},
-                        {{"dtype", Argument::dtype(DType::Bool)},
-                         {"layout", Argument::layout("strided")},
-                         {"device", Argument::device(q.device)},
-                         {"pin_memory", Argument::boolean(false)}}));
-    FX_TRY(lower, d.call("aten.tril.default", {ones}));
-    FX_TRY(ninf, d.scalarTensor(Argument::floating(-std::numeric_limits<double>::infinity()),
-                                qt.dtype, q.device));
-    FX_TRY(zero, d.scalarTensor(Argument::floating(0.0), qt.dtype, q.device));
-    FX_TRY(m, d.call("aten.where.self", {lower, zero, ninf}));
+    FXKIT_ASSIGN_OR_RETURN(auto l, d.size(query, -2));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(key, -2));
+    FXKIT_ASSIGN_OR_RETURN(auto ones, d.call("aten.full.default",
+                                             {Argument::list({l, s}), Argument::boolean(true)},
+                                             {{"dtype", Argument::dtype(DType::Bool)},
+                                              {"layout", Argument::layout("strided")},
+                                              {"device", Argument::device(q.device)},
+                                              {"pin_memory", Argument::boolean(false)}}));
+    FXKIT_ASSIGN_OR_RETURN(auto lower, d.call("aten.tril.default", {ones}));
+    FXKIT_ASSIGN_OR_RETURN(
+        auto ninf, d.scalarTensor(Argument::floating(-std::numeric_limits<double>::infinity()),
+                                  qt.dtype, q.device));
+    FXKIT_ASSIGN_OR_RETURN(auto zero, d.scalarTensor(Argument::floating(0.0), qt.dtype, q.device));
+    FXKIT_ASSIGN_OR_RETURN(auto m, d.call("aten.where.self", {lower, zero, ninf}));
     mask = m;
   }
   if (gqa) {
@@ -534,38 +550,41 @@ Expected<Argument> attentionMath(Decomposer &d, const TensorType &q, const Tenso
       if (!hq.isConstant() || !hk.isConstant() || !hv.isConstant() ||
           hq.constant() % hk.constant() || hq.constant() % hv.constant())
         return d.error("Number of heads in key and value must divide the number of heads in ");
-      FX_TRY(kr, d.call("aten.repeat_interleave.self_int",
-                        {key, Argument::integer(hq.constant() / hk.constant()),
-                         Argument::integer(-3)}));
-      FX_TRY(vr, d.call("aten.repeat_interleave.self_int",
-                        {value, Argument::integer(hq.constant() / hv.constant()),
-                         Argument::integer(-3)}));
+      FXKIT_ASSIGN_OR_RETURN(auto kr, d.call("aten.repeat_interleave.self_int",
+                                             {key, Argument::integer(hq.constant() / hk.constant()),
+                                              Argument::integer(-3)}));
+      FXKIT_ASSIGN_OR_RETURN(
+          auto vr,
+          d.call("aten.repeat_interleave.self_int",
+                 {value, Argument::integer(hq.constant() / hv.constant()), Argument::integer(-3)}));
       key = kr;
       value = vr;
     }
   }
-  FX_TRY(kt, d.type(key));
+  FXKIT_ASSIGN_OR_RETURN(auto kt, d.type(key));
   size_t kr = kt.sizes.size();
   std::vector<int64_t> perm(kr);
   for (size_t i = 0; i < kr; ++i)
     perm[i] = static_cast<int64_t>(i);
   std::swap(perm[kr - 1], perm[kr - 2]);
-  FX_TRY(keyT, d.call("aten.permute.default", {key, intListArg(perm)}));
-  FX_TRY(ks, d.call("aten.mul.Scalar", {keyT, Argument::floating(factor)}));
-  FX_TRY(scores, d.call("aten.matmul.default", {qs, ks}));
+  FXKIT_ASSIGN_OR_RETURN(auto keyT, d.call("aten.permute.default", {key, intListArg(perm)}));
+  FXKIT_ASSIGN_OR_RETURN(auto ks, d.call("aten.mul.Scalar", {keyT, Argument::floating(factor)}));
+  FXKIT_ASSIGN_OR_RETURN(auto scores, d.call("aten.matmul.default", {qs, ks}));
   Argument attn = scores;
   if (isDefined(mask)) {
-    FX_TRY(a, d.call("aten.add.Tensor", {attn, mask}));
+    FXKIT_ASSIGN_OR_RETURN(auto a, d.call("aten.add.Tensor", {attn, mask}));
     attn = a;
   }
-  FX_TRY(weights, safeSoftmax(d, attn, Argument::integer(-1), Argument::none()));
+  FXKIT_ASSIGN_OR_RETURN(auto weights,
+                         safeSoftmax(d, attn, Argument::integer(-1), Argument::none()));
   attn = weights;
   if (dropoutP > 0) {
-    FX_TRY(dr, d.call("aten.dropout.default",
-                      {attn, Argument::floating(dropoutP), Argument::boolean(true)}));
+    FXKIT_ASSIGN_OR_RETURN(auto dr,
+                           d.call("aten.dropout.default",
+                                  {attn, Argument::floating(dropoutP), Argument::boolean(true)}));
     attn = dr;
   }
-  FX_TRY(out, d.call("aten.matmul.default", {attn, value}));
+  FXKIT_ASSIGN_OR_RETURN(auto out, d.call("aten.matmul.default", {attn, value}));
   return d.convert(out, q.dtype);
 }
 
@@ -574,16 +593,16 @@ Expected<Argument> attentionMath(Decomposer &d, const TensorType &q, const Tenso
 /// use_flash_attention_cpp allows it, on other devices the memory-efficient kernel where
 /// fxkit's takes the inputs, else the math form.
 Status decomposeSdpa(Decomposer &d) {
-  FX_TRY(q, d.args().tensor("query"));
-  FX_TRY(k, d.args().tensor("key"));
-  FX_TRY(v, d.args().tensor("value"));
-  FX_TRY(maskType, d.args().optionalTensor("attn_mask"));
-  FX_TRY(dropoutP, d.args().floating("dropout_p"));
-  FX_TRY(causal, d.args().boolean("is_causal"));
-  FX_TRY(gqa, d.args().boolean("enable_gqa"));
+  FXKIT_ASSIGN_OR_RETURN(auto q, d.args().tensor("query"));
+  FXKIT_ASSIGN_OR_RETURN(auto k, d.args().tensor("key"));
+  FXKIT_ASSIGN_OR_RETURN(auto v, d.args().tensor("value"));
+  FXKIT_ASSIGN_OR_RETURN(auto maskType, d.args().optionalTensor("attn_mask"));
+  FXKIT_ASSIGN_OR_RETURN(auto dropoutP, d.args().floating("dropout_p"));
+  FXKIT_ASSIGN_OR_RETURN(auto causal, d.args().boolean("is_causal"));
+  FXKIT_ASSIGN_OR_RETURN(auto gqa, d.args().boolean("enable_gqa"));
   std::optional<double> scale;
   if (!d.arg("scale").isNone()) {
-    FX_TRY(s, d.args().floating("scale"));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.args().floating("scale"));
     scale = s;
   }
   if (q.dtype != k.dtype || q.dtype != v.dtype)
@@ -613,10 +632,12 @@ Status decomposeSdpa(Decomposer &d) {
   // convert_boolean_attn_mask.
   Argument mask = d.arg("attn_mask");
   if (maskType && maskType->dtype == DType::Bool) {
-    FX_TRY(ninf, d.scalarTensor(Argument::floating(-std::numeric_limits<double>::infinity()),
-                                q.dtype, maskType->device));
-    FX_TRY(zero, d.scalarTensor(Argument::floating(0.0), q.dtype, maskType->device));
-    FX_TRY(m, d.call("aten.where.self", {mask, zero, ninf}));
+    FXKIT_ASSIGN_OR_RETURN(
+        auto ninf, d.scalarTensor(Argument::floating(-std::numeric_limits<double>::infinity()),
+                                  q.dtype, maskType->device));
+    FXKIT_ASSIGN_OR_RETURN(auto zero,
+                           d.scalarTensor(Argument::floating(0.0), q.dtype, maskType->device));
+    FXKIT_ASSIGN_OR_RETURN(auto m, d.call("aten.where.self", {mask, zero, ninf}));
     mask = m;
   }
   bool fourD = q.sizes.size() == 4 && k.sizes.size() == 4 && v.sizes.size() == 4;
@@ -637,25 +658,27 @@ Status decomposeSdpa(Decomposer &d) {
     Kwargs kw{{"attn_mask", mask}};
     if (scale)
       kw.emplace_back("scale", Argument::floating(*scale));
-    FX_TRY(out, d.call("aten._scaled_dot_product_flash_attention_for_cpu.default",
-                       {d.arg("query"), d.arg("key"), d.arg("value"), d.arg("dropout_p"),
-                        Argument::boolean(causal)},
-                       std::move(kw)));
-    FX_TRY(r, d.getitem(out, 0));
+    FXKIT_ASSIGN_OR_RETURN(auto out,
+                           d.call("aten._scaled_dot_product_flash_attention_for_cpu.default",
+                                  {d.arg("query"), d.arg("key"), d.arg("value"), d.arg("dropout_p"),
+                                   Argument::boolean(causal)},
+                                  std::move(kw)));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(out, 0));
     return d.result(r);
   }
   if (fused && !causal) {
     Kwargs kw;
     if (scale)
       kw.emplace_back("scale", Argument::floating(*scale));
-    FX_TRY(out, d.call("aten._scaled_dot_product_efficient_attention.default",
-                       {d.arg("query"), d.arg("key"), d.arg("value"), mask,
-                        Argument::boolean(false), d.arg("dropout_p"), Argument::boolean(false)},
-                       std::move(kw)));
-    FX_TRY(r, d.getitem(out, 0));
+    FXKIT_ASSIGN_OR_RETURN(
+        auto out, d.call("aten._scaled_dot_product_efficient_attention.default",
+                         {d.arg("query"), d.arg("key"), d.arg("value"), mask,
+                          Argument::boolean(false), d.arg("dropout_p"), Argument::boolean(false)},
+                         std::move(kw)));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(out, 0));
     return d.result(r);
   }
-  FX_TRY(r, attentionMath(d, q, k, v, mask, dropoutP, causal, scale, gqa));
+  FXKIT_ASSIGN_OR_RETURN(auto r, attentionMath(d, q, k, v, mask, dropoutP, causal, scale, gqa));
   return d.result(r);
 }
 
@@ -666,38 +689,41 @@ Status decomposeSdpa(Decomposer &d) {
 Status decomposeMaxPool(Decomposer &d) {
   int rank = spatialRank(d);
   if (rank != 1) {
-    FX_TRY(out, d.call(rank == 2 ? "aten.max_pool2d_with_indices.default"
-                                 : "aten.max_pool3d_with_indices.default",
-                       {d.arg("self"), d.arg("kernel_size"), d.arg("stride"), d.arg("padding"),
-                        d.arg("dilation"), d.arg("ceil_mode")}));
-    FX_TRY(r, d.getitem(out, 0));
+    FXKIT_ASSIGN_OR_RETURN(auto out,
+                           d.call(rank == 2 ? "aten.max_pool2d_with_indices.default"
+                                            : "aten.max_pool3d_with_indices.default",
+                                  {d.arg("self"), d.arg("kernel_size"), d.arg("stride"),
+                                   d.arg("padding"), d.arg("dilation"), d.arg("ceil_mode")}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(out, 0));
     return d.result(r);
   }
-  FX_TRY(in, d.type(d.arg("self")));
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(d.arg("self")));
   if (in.sizes.size() != 2 && in.sizes.size() != 3)
     return d.error("max_pool1d() Expected 2D or 3D input tensor, but got " + sizesOf(in));
-  FX_TRY(kernel, d.args().intList("kernel_size"));
-  FX_TRY(stride, d.args().intList("stride"));
-  FX_TRY(padding, d.args().intList("padding"));
-  FX_TRY(dilation, d.args().intList("dilation"));
+  FXKIT_ASSIGN_OR_RETURN(auto kernel, d.args().intList("kernel_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, d.args().intList("stride"));
+  FXKIT_ASSIGN_OR_RETURN(auto padding, d.args().intList("padding"));
+  FXKIT_ASSIGN_OR_RETURN(auto dilation, d.args().intList("dilation"));
   auto first = [](const std::optional<std::vector<int64_t>> &l, int64_t fallback) {
     return l && !l->empty() ? (*l)[0] : fallback;
   };
   int64_t k = first(kernel, 1);
-  FX_TRY(u, d.call("aten.unsqueeze.default", {d.arg("self"), Argument::integer(-2)}));
-  FX_TRY(out, d.call("aten.max_pool2d_with_indices.default",
-                     {u, intListArg({1, k}), intListArg({1, first(stride, k)}),
-                      intListArg({0, first(padding, 0)}), intListArg({1, first(dilation, 1)}),
-                      d.arg("ceil_mode")}));
-  FX_TRY(values, d.getitem(out, 0));
-  FX_TRY(r, d.call("aten.squeeze.dim", {values, Argument::integer(-2)}));
+  FXKIT_ASSIGN_OR_RETURN(auto u,
+                         d.call("aten.unsqueeze.default", {d.arg("self"), Argument::integer(-2)}));
+  FXKIT_ASSIGN_OR_RETURN(auto out,
+                         d.call("aten.max_pool2d_with_indices.default",
+                                {u, intListArg({1, k}), intListArg({1, first(stride, k)}),
+                                 intListArg({0, first(padding, 0)}),
+                                 intListArg({1, first(dilation, 1)}), d.arg("ceil_mode")}));
+  FXKIT_ASSIGN_OR_RETURN(auto values, d.getitem(out, 0));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.squeeze.dim", {values, Argument::integer(-2)}));
   return d.result(r);
 }
 
 /// adaptive_avg_pool2d: the mean over the last two dims for a 1x1 output, else
 /// _adaptive_avg_pool2d (ATen).
 Status decomposeAdaptiveAvgPool2d(Decomposer &d) {
-  FX_TRY(size, d.args().symIntList("output_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, d.args().symIntList("output_size"));
   if (size.size() != 2)
     return d.error("adaptive_avg_pool2d: output_size must be 2");
   for (const SymExpr &s : size)
@@ -706,11 +732,12 @@ Status decomposeAdaptiveAvgPool2d(Decomposer &d) {
                      "to 0 but received {" +
                      size[0].str() + ", " + size[1].str() + "}");
   if (symIs(size[0], 1) && symIs(size[1], 1)) {
-    FX_TRY(r,
-           d.call("aten.mean.dim", {d.arg("self"), intListArg({-1, -2}), Argument::boolean(true)}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.mean.dim", {d.arg("self"), intListArg({-1, -2}),
+                                                            Argument::boolean(true)}));
     return d.result(r);
   }
-  FX_TRY(r, d.call("aten._adaptive_avg_pool2d.default", {d.arg("self"), d.arg("output_size")}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto r, d.call("aten._adaptive_avg_pool2d.default", {d.arg("self"), d.arg("output_size")}));
   return d.result(r);
 }
 
@@ -721,8 +748,8 @@ Status decomposeAdaptiveAvgPool2d(Decomposer &d) {
 /// _pad_enum and _pad_circular).
 Status decomposePad(Decomposer &d) {
   const Argument &self = d.arg("self");
-  FX_TRY(in, d.type(self));
-  FX_TRY(pad, d.args().symIntList("pad"));
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto pad, d.args().symIntList("pad"));
   const Argument &modeArg = d.arg("mode");
   std::string mode(modeArg.kind() == Argument::Kind::String ? modeArg.asString() : "");
   size_t rank = in.sizes.size();
@@ -734,13 +761,14 @@ Status decomposePad(Decomposer &d) {
                    std::to_string(pad.size()) + " and input of dimension " + std::to_string(rank));
   if (mode == "constant") {
     Argument value = d.arg("value").isNone() ? Argument::floating(0.0) : d.arg("value");
-    FX_TRY(r, d.call("aten.constant_pad_nd.default", {self, d.arg("pad"), value}));
+    FXKIT_ASSIGN_OR_RETURN(auto r,
+                           d.call("aten.constant_pad_nd.default", {self, d.arg("pad"), value}));
     return d.result(r);
   }
   if (mode != "reflect" && mode != "replicate" && mode != "circular")
     return d.error("Unrecognised padding mode " + mode);
   if (!d.arg("value").isNone()) {
-    FX_TRY(v, d.args().floating("value"));
+    FXKIT_ASSIGN_OR_RETURN(auto v, d.args().floating("value"));
     if (v != 0)
       return d.error("Padding mode \"" + mode + "\" doesn't take in value argument");
   }
@@ -750,7 +778,7 @@ Status decomposePad(Decomposer &d) {
   if (mode != "circular") {
     std::string target = std::string("aten.") + (mode == "reflect" ? "reflection" : "replication") +
                          "_pad" + std::to_string(padded) + "d.default";
-    FX_TRY(r, d.call(target, {self, d.arg("pad")}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.call(target, {self, d.arg("pad")}));
     return d.result(r);
   }
   // Circular: for each padded dim (the last first), the last `left` elements, the tensor, the
@@ -766,26 +794,28 @@ Status decomposePad(Decomposer &d) {
     if (symCompare(left, size) > 0 || symCompare(right, size) > 0)
       return d.error("Padding value causes wrapping around more than once.");
     std::vector<Argument> parts;
-    FX_TRY(n, d.size(x, dim));
+    FXKIT_ASSIGN_OR_RETURN(auto n, d.size(x, dim));
     if (!symIs(left, 0)) {
-      FX_TRY(from, d.sub(n, padArgs[2 * i]));
-      FX_TRY(l, d.call("aten.slice.Tensor", {x, Argument::integer(dim), from, n}));
+      FXKIT_ASSIGN_OR_RETURN(auto from, d.sub(n, padArgs[2 * i]));
+      FXKIT_ASSIGN_OR_RETURN(auto l,
+                             d.call("aten.slice.Tensor", {x, Argument::integer(dim), from, n}));
       parts.push_back(l);
     }
     parts.push_back(x);
     if (!symIs(right, 0)) {
-      FX_TRY(r, d.call("aten.slice.Tensor",
-                       {x, Argument::integer(dim), Argument::integer(0), padArgs[2 * i + 1]}));
+      FXKIT_ASSIGN_OR_RETURN(
+          auto r, d.call("aten.slice.Tensor",
+                         {x, Argument::integer(dim), Argument::integer(0), padArgs[2 * i + 1]}));
       parts.push_back(r);
     }
     if (parts.size() > 1) {
-      FX_TRY(c, d.call("aten.cat.default",
-                       {Argument::list(std::move(parts)), Argument::integer(dim)}));
+      FXKIT_ASSIGN_OR_RETURN(auto c, d.call("aten.cat.default", {Argument::list(std::move(parts)),
+                                                                 Argument::integer(dim)}));
       x = c;
     }
   }
   if (x.isNode() && self.isNode() && x.asNode() == self.asNode()) {
-    FX_TRY(r, d.call("aten.clone.default", {self}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.clone.default", {self}));
     return d.result(r);
   }
   return d.result(x);
@@ -797,7 +827,7 @@ Status decomposePad(Decomposer &d) {
 /// (size 1 and scale 1 in that dim leave it as it is), squeezed back.
 Status decomposeUpsample1d(Decomposer &d) {
   bool linear = d.args().op().schema.name == "upsample_linear1d";
-  FX_TRY(in, d.type(d.arg("input")));
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(d.arg("input")));
   if (in.sizes.size() != 3)
     return d.error("Expected 3D input (batch, channels, length), but got input of size " +
                    sizesOf(in));
@@ -815,11 +845,13 @@ Status decomposeUpsample1d(Decomposer &d) {
       s.push_back(a);
     scales2 = Argument::list(std::move(s));
   }
-  FX_TRY(u, d.call("aten.unsqueeze.default", {d.arg("input"), Argument::integer(-2)}));
-  FX_TRY(out, linear ? d.call("aten.upsample_bilinear2d.vec",
-                              {u, size2, d.arg("align_corners"), scales2})
-                     : d.call("aten.upsample_nearest2d.vec", {u, size2, scales2}));
-  FX_TRY(r, d.call("aten.squeeze.dim", {out, Argument::integer(-2)}));
+  FXKIT_ASSIGN_OR_RETURN(auto u,
+                         d.call("aten.unsqueeze.default", {d.arg("input"), Argument::integer(-2)}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto out,
+      linear ? d.call("aten.upsample_bilinear2d.vec", {u, size2, d.arg("align_corners"), scales2})
+             : d.call("aten.upsample_nearest2d.vec", {u, size2, scales2}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.squeeze.dim", {out, Argument::integer(-2)}));
   return d.result(r);
 }
 
@@ -828,13 +860,13 @@ Status decomposeUpsample1d(Decomposer &d) {
 Status decomposePixelShuffle(Decomposer &d) {
   bool shuffle = d.args().op().schema.name == "pixel_shuffle";
   const Argument &self = d.arg("self");
-  FX_TRY(in, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(self));
   size_t rank = in.sizes.size();
   if (rank < 3)
     return d.error(std::string(shuffle ? "pixel_shuffle" : "pixel_unshuffle") +
                    " expects input to have at least 3 dimensions, but got input with " +
                    std::to_string(rank) + " dimension(s)");
-  FX_TRY(r, d.args().integer(shuffle ? "upscale_factor" : "downscale_factor"));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.args().integer(shuffle ? "upscale_factor" : "downscale_factor"));
   for (size_t i = rank - 3; i < rank; ++i)
     if (!in.sizes[i].isConstant())
       return d.error("pixel shuffles of symbolic sizes are not supported");
@@ -847,7 +879,7 @@ Status decomposePixelShuffle(Decomposer &d) {
                              "downscale_factor");
   std::vector<Argument> batch;
   for (size_t i = 0; i + 3 < rank; ++i) {
-    FX_TRY(s, d.size(self, static_cast<int64_t>(i)));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(self, static_cast<int64_t>(i)));
     batch.push_back(s);
   }
   int64_t n = static_cast<int64_t>(batch.size());
@@ -865,14 +897,15 @@ Status decomposePixelShuffle(Decomposer &d) {
     perm.insert(perm.end(), {n, n + 2, n + 4, n + 1, n + 3});
     out.insert(out.end(), {I(c * r * r), I(h / r), I(w / r)});
   }
-  FX_TRY(v, d.call("aten.view.default", {self, Argument::list(std::move(view))}));
-  FX_TRY(p, d.call("aten.permute.default", {v, intListArg(perm)}));
-  FX_TRY(re, d.reshape(p, std::move(out)));
+  FXKIT_ASSIGN_OR_RETURN(auto v,
+                         d.call("aten.view.default", {self, Argument::list(std::move(view))}));
+  FXKIT_ASSIGN_OR_RETURN(auto p, d.call("aten.permute.default", {v, intListArg(perm)}));
+  FXKIT_ASSIGN_OR_RETURN(auto re, d.reshape(p, std::move(out)));
   std::string_view format = rank == 4 && stridesLikeChannelsLast(in.sizes, in.strides)
                                 ? "channels_last"
                                 : "contiguous_format";
-  FX_TRY(res,
-         d.call("aten.clone.default", {re}, {{"memory_format", Argument::memoryFormat(format)}}));
+  FXKIT_ASSIGN_OR_RETURN(auto res, d.call("aten.clone.default", {re},
+                                          {{"memory_format", Argument::memoryFormat(format)}}));
   return d.result(res);
 }
 

@@ -8,6 +8,7 @@
 /// Decompositions follow torch/_decomp/decompositions.py and torch/_refs, with their dtype
 /// handling: `pw_cast_for_opmath` computes half and bfloat16 in float32 and casts back.
 
+#include "ir/Try.h"
 #include "ir/ops/Decomposer.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
@@ -25,7 +26,7 @@ using C = OpCategory;
 
 /// The op-math dtype of pw_cast_for_opmath: float32 for half and bfloat16 inputs.
 Expected<Argument> opmath(Decomposer &d, const Argument &x) {
-  FX_TRY(t, d.type(x));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(x));
   if (t.dtype == DType::Float16 || t.dtype == DType::BFloat16)
     return d.convert(x, DType::Float32);
   return x;
@@ -33,7 +34,7 @@ Expected<Argument> opmath(Decomposer &d, const Argument &x) {
 
 /// ATen's refusal of an integer or bool input to a floating-point activation.
 Status requireFloating(Decomposer &d, std::string_view kernel) {
-  FX_TRY(self, d.args().tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
   if (!dtypeIsFloating(self.dtype))
     return d.error("\"" + std::string(kernel) + "\" not implemented for '" +
                    std::string(dtypeScalarTypeName(self.dtype)) + "'");
@@ -73,97 +74,95 @@ Expected<ScalarKind> scalarKindOf(Decomposer &d, const Argument &a) {
 
 /// silu(x) = x * sigmoid(x) (torch/_decomp, in op math).
 Status decomposeSilu(Decomposer &d) {
-  if (Status s = requireFloating(d, "silu"); !s)
-    return s;
-  FX_TRY(self, d.args().tensor("self"));
-  FX_TRY(x, opmath(d, d.arg("self")));
-  FX_TRY(s, d.call("aten.sigmoid.default", {x}));
-  FX_TRY(m, d.call("aten.mul.Tensor", {x, s}));
-  FX_TRY(r, d.convert(m, self.dtype));
+  FXKIT_TRY(requireFloating(d, "silu"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto x, opmath(d, d.arg("self")));
+  FXKIT_ASSIGN_OR_RETURN(auto s, d.call("aten.sigmoid.default", {x}));
+  FXKIT_ASSIGN_OR_RETURN(auto m, d.call("aten.mul.Tensor", {x, s}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(m, self.dtype));
   return d.result(r);
 }
 
 /// mish(x) = x * tanh(softplus(x)) (torch/_decomp, in op math).
 Status decomposeMish(Decomposer &d) {
-  if (Status s = requireFloating(d, "mish"); !s)
-    return s;
-  FX_TRY(self, d.args().tensor("self"));
-  FX_TRY(x, opmath(d, d.arg("self")));
-  FX_TRY(sp, d.call("aten.softplus.default", {x}));
-  FX_TRY(t, d.call("aten.tanh.default", {sp}));
-  FX_TRY(m, d.call("aten.mul.Tensor", {x, t}));
-  FX_TRY(r, d.convert(m, self.dtype));
+  FXKIT_TRY(requireFloating(d, "mish"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto x, opmath(d, d.arg("self")));
+  FXKIT_ASSIGN_OR_RETURN(auto sp, d.call("aten.softplus.default", {x}));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.call("aten.tanh.default", {sp}));
+  FXKIT_ASSIGN_OR_RETURN(auto m, d.call("aten.mul.Tensor", {x, t}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(m, self.dtype));
   return d.result(r);
 }
 
 /// softplus(x, beta, threshold) = where(x*beta > threshold, x, log1p(exp(x*beta)) / beta)
 /// (torch/_refs/nn/functional, in op math).
 Status decomposeSoftplus(Decomposer &d) {
-  if (Status s = requireFloating(d, "softplus"); !s)
-    return s;
-  FX_TRY(self, d.args().tensor("self"));
-  FX_TRY(x, opmath(d, d.arg("self")));
+  FXKIT_TRY(requireFloating(d, "softplus"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto x, opmath(d, d.arg("self")));
   const Argument &beta = d.arg("beta");
-  FX_TRY(scaled, d.call("aten.mul.Tensor", {x, beta}));
-  FX_TRY(e, d.call("aten.exp.default", {scaled}));
-  FX_TRY(l, d.call("aten.log1p.default", {e}));
-  FX_TRY(rhs, d.call("aten.div.Tensor", {l, beta}));
-  FX_TRY(above, d.call("aten.gt.Scalar", {scaled, d.arg("threshold")}));
-  FX_TRY(w, d.call("aten.where.self", {above, x, rhs}));
-  FX_TRY(r, d.convert(w, self.dtype));
+  FXKIT_ASSIGN_OR_RETURN(auto scaled, d.call("aten.mul.Tensor", {x, beta}));
+  FXKIT_ASSIGN_OR_RETURN(auto e, d.call("aten.exp.default", {scaled}));
+  FXKIT_ASSIGN_OR_RETURN(auto l, d.call("aten.log1p.default", {e}));
+  FXKIT_ASSIGN_OR_RETURN(auto rhs, d.call("aten.div.Tensor", {l, beta}));
+  FXKIT_ASSIGN_OR_RETURN(auto above, d.call("aten.gt.Scalar", {scaled, d.arg("threshold")}));
+  FXKIT_ASSIGN_OR_RETURN(auto w, d.call("aten.where.self", {above, x, rhs}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(w, self.dtype));
   return d.result(r);
 }
 
 /// hardsigmoid(x) = clamp(clamp(x + 3, min=0), max=6) / 6 (torch/_decomp, in op math); with
 /// `times`, hardswish: x * that.
 Expected<Argument> hardsigmoidOf(Decomposer &d, const Argument &x) {
-  FX_TRY(p, d.call("aten.add.Tensor", {x, Argument::integer(3)}));
-  FX_TRY(lo, d.call("aten.clamp.default", {p, Argument::integer(0)}));
-  FX_TRY(hi, d.call("aten.clamp.default", {lo, Argument::none(), Argument::integer(6)}));
+  FXKIT_ASSIGN_OR_RETURN(auto p, d.call("aten.add.Tensor", {x, Argument::integer(3)}));
+  FXKIT_ASSIGN_OR_RETURN(auto lo, d.call("aten.clamp.default", {p, Argument::integer(0)}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto hi, d.call("aten.clamp.default", {lo, Argument::none(), Argument::integer(6)}));
   return hi;
 }
 
 Status decomposeHardsigmoid(Decomposer &d) {
-  if (Status s = requireFloating(d, "hardsigmoid"); !s)
-    return s;
-  FX_TRY(self, d.args().tensor("self"));
-  FX_TRY(x, opmath(d, d.arg("self")));
-  FX_TRY(c, hardsigmoidOf(d, x));
-  FX_TRY(q, d.call("aten.div.Tensor", {c, Argument::integer(6)}));
-  FX_TRY(r, d.convert(q, self.dtype));
+  FXKIT_TRY(requireFloating(d, "hardsigmoid"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto x, opmath(d, d.arg("self")));
+  FXKIT_ASSIGN_OR_RETURN(auto c, hardsigmoidOf(d, x));
+  FXKIT_ASSIGN_OR_RETURN(auto q, d.call("aten.div.Tensor", {c, Argument::integer(6)}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(q, self.dtype));
   return d.result(r);
 }
 
 Status decomposeHardswish(Decomposer &d) {
-  if (Status s = requireFloating(d, "hardswish"); !s)
-    return s;
-  FX_TRY(self, d.args().tensor("self"));
-  FX_TRY(x, opmath(d, d.arg("self")));
-  FX_TRY(c, hardsigmoidOf(d, x));
-  FX_TRY(m, d.call("aten.mul.Tensor", {x, c}));
-  FX_TRY(q, d.call("aten.div.Tensor", {m, Argument::integer(6)}));
-  FX_TRY(r, d.convert(q, self.dtype));
+  FXKIT_TRY(requireFloating(d, "hardswish"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto x, opmath(d, d.arg("self")));
+  FXKIT_ASSIGN_OR_RETURN(auto c, hardsigmoidOf(d, x));
+  FXKIT_ASSIGN_OR_RETURN(auto m, d.call("aten.mul.Tensor", {x, c}));
+  FXKIT_ASSIGN_OR_RETURN(auto q, d.call("aten.div.Tensor", {m, Argument::integer(6)}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(q, self.dtype));
   return d.result(r);
 }
 
 /// relu6(x) = hardtanh(x, 0, 6) (ATen).
 Status decomposeRelu6(Decomposer &d) {
-  FX_TRY(r, d.call("aten.hardtanh.default",
-                   {d.arg("self"), Argument::integer(0), Argument::integer(6)}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto r,
+      d.call("aten.hardtanh.default", {d.arg("self"), Argument::integer(0), Argument::integer(6)}));
   return d.result(r);
 }
 
 /// square(x) = pow(x, 2) (ATen).
 Status decomposeSquare(Decomposer &d) {
-  FX_TRY(r, d.call("aten.pow.Tensor_Scalar", {d.arg("self"), Argument::integer(2)}));
+  FXKIT_ASSIGN_OR_RETURN(auto r,
+                         d.call("aten.pow.Tensor_Scalar", {d.arg("self"), Argument::integer(2)}));
   return d.result(r);
 }
 
 /// prelu(x, w) = where(x > 0, x, w * x), w reshaped to broadcast over the channel dim (ATen's
 /// prelu and _prelu_kernel's decomposition).
 Status decomposePrelu(Decomposer &d) {
-  FX_TRY(self, d.args().tensor("self"));
-  FX_TRY(weight, d.args().tensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, d.args().tensor("weight"));
   if (self.dtype != weight.dtype)
     return d.error("prelu: Type promoting not supported. Got " +
                    std::string(dtypeScalarTypeName(self.dtype)) + " and " +
@@ -185,15 +184,16 @@ Status decomposePrelu(Decomposer &d) {
   if (self.sizes.size() != weight.sizes.size()) {
     std::vector<Argument> shape(self.sizes.size(), Argument::integer(1));
     if (self.sizes.size() > 1) {
-      FX_TRY(n, weight.sizes.empty() ? Expected<Argument>(Argument::integer(1)) : d.size(w, 0));
+      FXKIT_ASSIGN_OR_RETURN(auto n, weight.sizes.empty() ? Expected<Argument>(Argument::integer(1))
+                                                          : d.size(w, 0));
       shape[1] = n;
     }
-    FX_TRY(v, d.reshape(w, std::move(shape)));
+    FXKIT_ASSIGN_OR_RETURN(auto v, d.reshape(w, std::move(shape)));
     w = v;
   }
-  FX_TRY(pos, d.call("aten.gt.Scalar", {d.arg("self"), Argument::integer(0)}));
-  FX_TRY(scaled, d.call("aten.mul.Tensor", {w, d.arg("self")}));
-  FX_TRY(r, d.call("aten.where.self", {pos, d.arg("self"), scaled}));
+  FXKIT_ASSIGN_OR_RETURN(auto pos, d.call("aten.gt.Scalar", {d.arg("self"), Argument::integer(0)}));
+  FXKIT_ASSIGN_OR_RETURN(auto scaled, d.call("aten.mul.Tensor", {w, d.arg("self")}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.where.self", {pos, d.arg("self"), scaled}));
   return d.result(r);
 }
 
@@ -201,17 +201,17 @@ Status decomposePrelu(Decomposer &d) {
 
 /// rsub.Tensor(self, other, alpha) = other - alpha * self.
 Status decomposeRsub(Decomposer &d) {
-  FX_TRY(r,
-         d.call("aten.sub.Tensor", {d.arg("other"), d.arg("self")}, {{"alpha", d.arg("alpha")}}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.sub.Tensor", {d.arg("other"), d.arg("self")},
+                                        {{"alpha", d.arg("alpha")}}));
   return d.result(r);
 }
 
 /// floor_divide = div(rounding_mode='floor') (torch/_refs).
 Status decomposeFloorDivide(Decomposer &d) {
   bool scalar = d.args().op().schema.overload == "Scalar";
-  FX_TRY(r,
-         d.call(scalar ? "aten.div.Scalar_mode" : "aten.div.Tensor_mode",
-                {d.arg("self"), d.arg("other")}, {{"rounding_mode", Argument::string("floor")}}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call(scalar ? "aten.div.Scalar_mode" : "aten.div.Tensor_mode",
+                                        {d.arg("self"), d.arg("other")},
+                                        {{"rounding_mode", Argument::string("floor")}}));
   return d.result(r);
 }
 
@@ -225,15 +225,15 @@ Status decomposeWhereScalar(Decomposer &d) {
   std::optional<Device> device;
   for (const Argument *a : {&self, &other}) {
     if (a->isNode() && a->asNode()->value().tensor()) {
-      FX_TRY(t, d.type(*a));
+      FXKIT_ASSIGN_OR_RETURN(auto t, d.type(*a));
       prom.push_back({t.dtype, t.sizes.size(), false});
       device = t.device;
     } else {
-      FX_TRY(k, scalarKindOf(d, *a));
+      FXKIT_ASSIGN_OR_RETURN(auto k, scalarKindOf(d, *a));
       prom.push_back({scalarKindDType(k), 0, true});
     }
   }
-  FX_TRY(cond, d.type(d.arg("condition")));
+  FXKIT_ASSIGN_OR_RETURN(auto cond, d.type(d.arg("condition")));
   DType dtype = resultType(prom);
   Device dev = device ? *device : cond.device;
   std::vector<Argument> operands;
@@ -242,28 +242,29 @@ Status decomposeWhereScalar(Decomposer &d) {
       operands.push_back(*a);
       continue;
     }
-    FX_TRY(st, d.scalarTensor(*a, dtype, dev));
+    FXKIT_ASSIGN_OR_RETURN(auto st, d.scalarTensor(*a, dtype, dev));
     operands.push_back(st);
   }
-  FX_TRY(r, d.call("aten.where.self", {d.arg("condition"), operands[0], operands[1]}));
+  FXKIT_ASSIGN_OR_RETURN(auto r,
+                         d.call("aten.where.self", {d.arg("condition"), operands[0], operands[1]}));
   return d.result(r);
 }
 
 /// masked_fill(a, mask, value) = where(mask, value as a's dtype, a).contiguous()
 /// (torch/_refs.masked_fill).
 Status decomposeMaskedFill(Decomposer &d) {
-  FX_TRY(self, d.args().tensor("self"));
-  FX_TRY(mask, d.args().tensor("mask"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto mask, d.args().tensor("mask"));
   if (mask.dtype != DType::Bool)
     return d.error("expected mask dtype to be Bool but got " + std::string(dtypeName(mask.dtype)));
   const Argument &value = d.arg("value");
   Argument fill;
   if (value.isNode() && value.asNode()->value().tensor()) {
-    FX_TRY(v, d.type(value));
+    FXKIT_ASSIGN_OR_RETURN(auto v, d.type(value));
     if (!v.sizes.empty())
       return d.error("only supports a 0-dimensional value tensor, but got tensor with " +
                      std::to_string(v.sizes.size()) + " dimension");
-    FX_TRY(c, d.convert(value, self.dtype));
+    FXKIT_ASSIGN_OR_RETURN(auto c, d.convert(value, self.dtype));
     fill = c;
   } else {
     // The number as the Python type of a's dtype: truncated for integers, a truth value for
@@ -281,11 +282,11 @@ Status decomposeMaskedFill(Decomposer &d) {
     } else if (value.kind() == Argument::Kind::Int && self.dtype == DType::Bool) {
       number = Argument::boolean(value.asInt() != 0);
     }
-    FX_TRY(st, d.scalarTensor(number, self.dtype, self.device));
+    FXKIT_ASSIGN_OR_RETURN(auto st, d.scalarTensor(number, self.dtype, self.device));
     fill = st;
   }
-  FX_TRY(w, d.call("aten.where.self", {d.arg("mask"), fill, d.arg("self")}));
-  FX_TRY(r, d.contiguous(w, "contiguous_format"));
+  FXKIT_ASSIGN_OR_RETURN(auto w, d.call("aten.where.self", {d.arg("mask"), fill, d.arg("self")}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.contiguous(w, "contiguous_format"));
   return d.result(r);
 }
 
@@ -356,7 +357,7 @@ const AliasRow kAliases[] = {
 Status decomposeAlias(Decomposer &d) {
   for (const AliasRow &a : kAliases)
     if (a.target == d.args().op().target) {
-      FX_TRY(r, d.call(a.to, d.node().args().items(), nodeKwargs(d)));
+      FXKIT_ASSIGN_OR_RETURN(auto r, d.call(a.to, d.node().args().items(), nodeKwargs(d)));
       return d.result(r);
     }
   return d.error("internal: no alias row");
@@ -369,9 +370,8 @@ Status decomposeDetachInPlace(Decomposer &d) { return d.result(d.arg("self")); }
 
 /// zero_ writes zeros: fill(self, 0), as functionalization writes it.
 Status decomposeZeroInPlace(Decomposer &d) {
-  FX_TRY(r, d.call("aten.fill.Scalar", {d.arg("self"), Argument::integer(0)}));
-  if (Status s = d.mutates(d.arg("self"), r); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.fill.Scalar", {d.arg("self"), Argument::integer(0)}));
+  FXKIT_TRY(d.mutates(d.arg("self"), r));
   return d.result(r);
 }
 

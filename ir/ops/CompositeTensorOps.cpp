@@ -10,6 +10,7 @@
 /// torch/_decomp/decompositions.py; views are written as Core ATen writes them (permute for
 /// transposes, view or a contiguous clone and a view for reshape).
 
+#include "ir/Try.h"
 #include "ir/ops/Decomposer.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
@@ -37,10 +38,10 @@ Expected<int64_t> wrapDim(Decomposer &d, int64_t dim, size_t rank) {
 
 /// `x` with dims i and j swapped, as Core ATen writes a transpose (permute).
 Expected<Argument> swapDims(Decomposer &d, const Argument &x, int64_t i, int64_t j) {
-  FX_TRY(t, d.type(x));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(x));
   size_t rank = t.sizes.size();
-  FX_TRY(a, wrapDim(d, i, rank));
-  FX_TRY(b, wrapDim(d, j, rank));
+  FXKIT_ASSIGN_OR_RETURN(auto a, wrapDim(d, i, rank));
+  FXKIT_ASSIGN_OR_RETURN(auto b, wrapDim(d, j, rank));
   std::vector<int64_t> perm(rank);
   std::iota(perm.begin(), perm.end(), 0);
   std::swap(perm[a], perm[b]);
@@ -55,8 +56,8 @@ Expected<Argument> unsqueeze(Decomposer &d, const Argument &x, int64_t dim) {
 Expected<Argument> sizeProduct(Decomposer &d, const Argument &x, size_t from, size_t to) {
   Argument p = Argument::integer(1);
   for (size_t i = from; i < to; ++i) {
-    FX_TRY(s, d.size(x, static_cast<int64_t>(i)));
-    FX_TRY(q, d.mul(p, s));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(x, static_cast<int64_t>(i)));
+    FXKIT_ASSIGN_OR_RETURN(auto q, d.mul(p, s));
     p = q;
   }
   return p;
@@ -88,7 +89,7 @@ std::string_view suggestedMemoryFormat(const TensorType &t) {
 /// _assert_tensor_metadata: checked against the node's type while decomposing (the types are
 /// static), then gone, as Inductor removes it.
 Status decomposeAssertTensorMetadata(Decomposer &d) {
-  FX_TRY(a, d.args().tensor("a"));
+  FXKIT_ASSIGN_OR_RETURN(auto a, d.args().tensor("a"));
   auto mismatch = [&d](std::string_view what, const std::string &expected, const std::string &got) {
     return d.error("Tensor " + std::string(what) + " mismatch! Expected: " + expected +
                    ", Got: " + got);
@@ -96,20 +97,18 @@ Status decomposeAssertTensorMetadata(Decomposer &d) {
   auto compareList = [&](std::string_view name, const std::vector<SymExpr> &have) -> Status {
     if (d.arg(name).isNone())
       return Status::ok();
-    FX_TRY(want, d.args().symIntList(name));
+    FXKIT_ASSIGN_OR_RETURN(auto want, d.args().symIntList(name));
     if (!std::equal(want.begin(), want.end(), have.begin(), have.end(), symEq))
       return mismatch(name == "size" ? "sizes" : "strides", sizesText(want), sizesText(have));
     return Status::ok();
   };
-  if (Status s = compareList("size", a.sizes); !s)
-    return s;
-  if (Status s = compareList("stride", a.strides); !s)
-    return s;
-  FX_TRY(dtype, d.args().dtype("dtype"));
+  FXKIT_TRY(compareList("size", a.sizes));
+  FXKIT_TRY(compareList("stride", a.strides));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, d.args().dtype("dtype"));
   if (dtype && *dtype != a.dtype)
     return mismatch("dtype", std::string(dtypeScalarTypeName(*dtype)),
                     std::string(dtypeScalarTypeName(a.dtype)));
-  FX_TRY(device, d.args().device("device"));
+  FXKIT_ASSIGN_OR_RETURN(auto device, d.args().device("device"));
   if (device && (device->type != a.device.type ||
                  (device->index >= 0 && a.device.index >= 0 && device->index != a.device.index)))
     return mismatch("device", device->str(), a.device.str());
@@ -127,7 +126,7 @@ Status convertTo(Decomposer &d, std::optional<DType> dtype, std::optional<Device
                  const Argument &layout, const Argument &pinMemory, bool nonBlocking, bool copy,
                  const Argument &memoryFormat) {
   const Argument &self = d.arg("self");
-  FX_TRY(t, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(self));
   std::optional<std::string_view> format;
   if (!memoryFormat.isNone()) {
     format = memoryFormatName(memoryFormat);
@@ -154,24 +153,24 @@ Status convertTo(Decomposer &d, std::optional<DType> dtype, std::optional<Device
     kw.emplace_back("non_blocking", Argument::boolean(true));
   if (format)
     kw.emplace_back("memory_format", memoryFormat);
-  FX_TRY(r, d.call("aten._to_copy.default", {self}, std::move(kw)));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten._to_copy.default", {self}, std::move(kw)));
   return d.result(r);
 }
 
 Status decomposeTo(Decomposer &d) {
   const OpSchema &schema = d.args().op().schema;
-  FX_TRY(nonBlocking, d.args().boolean("non_blocking"));
-  FX_TRY(copy, d.args().boolean("copy"));
+  FXKIT_ASSIGN_OR_RETURN(auto nonBlocking, d.args().boolean("non_blocking"));
+  FXKIT_ASSIGN_OR_RETURN(auto copy, d.args().boolean("copy"));
   const Argument &format = d.arg("memory_format");
   if (schema.overload == "other") {
-    FX_TRY(other, d.args().tensor("other"));
+    FXKIT_ASSIGN_OR_RETURN(auto other, d.args().tensor("other"));
     return convertTo(d, other.dtype, other.device, Argument::none(), Argument::none(), nonBlocking,
                      copy, format);
   }
-  FX_TRY(dtype, d.args().dtype("dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, d.args().dtype("dtype"));
   std::optional<Device> device;
   if (schema.indexOf("device") >= 0) {
-    FX_TRY(dev, d.args().device("device"));
+    FXKIT_ASSIGN_OR_RETURN(auto dev, d.args().device("device"));
     device = dev;
   }
   const Argument none = Argument::none();
@@ -182,7 +181,7 @@ Status decomposeTo(Decomposer &d) {
 
 /// type_as(self, other) = self.to(other.options()).
 Status decomposeTypeAs(Decomposer &d) {
-  FX_TRY(other, d.args().tensor("other"));
+  FXKIT_ASSIGN_OR_RETURN(auto other, d.args().tensor("other"));
   return convertTo(d, other.dtype, other.device, Argument::none(), Argument::none(), false, false,
                    Argument::none());
 }
@@ -191,7 +190,7 @@ Status decomposeContiguous(Decomposer &d) {
   auto format = memoryFormatName(d.arg("memory_format"));
   if (!format)
     return d.error("unknown memory format");
-  FX_TRY(r, d.contiguous(d.arg("self"), *format));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.contiguous(d.arg("self"), *format));
   return d.result(r);
 }
 
@@ -200,45 +199,45 @@ Status decomposeContiguous(Decomposer &d) {
 /// flatten(self, start_dim, end_dim): the dims [start, end] become one (ATen's flatten).
 Status decomposeFlatten(Decomposer &d) {
   const Argument &self = d.arg("self");
-  FX_TRY(t, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(self));
   size_t rank = t.sizes.size();
-  FX_TRY(s0, d.args().integer("start_dim"));
-  FX_TRY(e0, d.args().integer("end_dim"));
-  FX_TRY(start, wrapDim(d, s0, rank));
-  FX_TRY(end, wrapDim(d, e0, rank));
+  FXKIT_ASSIGN_OR_RETURN(auto s0, d.args().integer("start_dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto e0, d.args().integer("end_dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto start, wrapDim(d, s0, rank));
+  FXKIT_ASSIGN_OR_RETURN(auto end, wrapDim(d, e0, rank));
   if (start > end)
     return d.error("flatten() has invalid args: start_dim cannot come after end_dim");
   if (rank == 0) {
-    FX_TRY(r, d.reshape(self, {Argument::integer(1)}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.reshape(self, {Argument::integer(1)}));
     return d.result(r);
   }
   if (start == end)
     return d.result(self);
   std::vector<Argument> shape;
   for (int64_t i = 0; i < start; ++i) {
-    FX_TRY(s, d.size(self, i));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(self, i));
     shape.push_back(s);
   }
-  FX_TRY(folded, sizeProduct(d, self, start, end + 1));
+  FXKIT_ASSIGN_OR_RETURN(auto folded, sizeProduct(d, self, start, end + 1));
   shape.push_back(folded);
   for (size_t i = end + 1; i < rank; ++i) {
-    FX_TRY(s, d.size(self, static_cast<int64_t>(i)));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(self, static_cast<int64_t>(i)));
     shape.push_back(s);
   }
-  FX_TRY(r, d.reshape(self, std::move(shape)));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.reshape(self, std::move(shape)));
   return d.result(r);
 }
 
 /// unflatten(self, dim, sizes): a view with dim split into `sizes` (one may be -1).
 Status decomposeUnflatten(Decomposer &d) {
   const Argument &self = d.arg("self");
-  FX_TRY(t, d.type(self));
-  FX_TRY(dim0, d.args().integer("dim"));
-  FX_TRY(dim, wrapDim(d, dim0, t.sizes.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto dim0, d.args().integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(d, dim0, t.sizes.size()));
   const Argument &sizes = d.arg("sizes");
   if (!sizes.isContainer() || sizes.items().empty())
     return d.error("unflatten: sizes must be non-empty");
-  FX_TRY(want, d.args().symIntList("sizes"));
+  FXKIT_ASSIGN_OR_RETURN(auto want, d.args().symIntList("sizes"));
   if (auto inferred = inferViewSizes({t.sizes[dim]}, want); !inferred)
     return d.error("unflatten: Provided sizes " + sizesText(want) +
                    " don't multiply up to the size of dim " + std::to_string(dim) + " (" +
@@ -250,10 +249,11 @@ Status decomposeUnflatten(Decomposer &d) {
         shape.push_back(s);
       continue;
     }
-    FX_TRY(s, d.size(self, static_cast<int64_t>(i)));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(self, static_cast<int64_t>(i)));
     shape.push_back(s);
   }
-  FX_TRY(r, d.call("aten.view.default", {self, Argument::list(std::move(shape))}));
+  FXKIT_ASSIGN_OR_RETURN(auto r,
+                         d.call("aten.view.default", {self, Argument::list(std::move(shape))}));
   return d.result(r);
 }
 
@@ -264,16 +264,17 @@ Status decomposeAsOther(Decomposer &d) {
   if (name == "broadcast_to") {
     sizes = d.arg("size").isContainer() ? d.arg("size").items() : std::vector<Argument>{};
   } else {
-    FX_TRY(s, d.sizes(d.arg("other")));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.sizes(d.arg("other")));
     sizes = std::move(s);
   }
   Argument list = Argument::list(sizes);
   if (name == "reshape_as") {
-    FX_TRY(r, d.reshape(d.arg("self"), std::move(sizes)));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.reshape(d.arg("self"), std::move(sizes)));
     return d.result(r);
   }
-  FX_TRY(r, d.call(name == "view_as" ? "aten.view.default" : "aten.expand.default",
-                   {d.arg("self"), list}));
+  FXKIT_ASSIGN_OR_RETURN(auto r,
+                         d.call(name == "view_as" ? "aten.view.default" : "aten.expand.default",
+                                {d.arg("self"), list}));
   return d.result(r);
 }
 
@@ -281,10 +282,10 @@ Status decomposeAsOther(Decomposer &d) {
 /// dims keeping their order (ATen's movedim).
 Status decomposeMovedim(Decomposer &d) {
   const Argument &self = d.arg("self");
-  FX_TRY(t, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(self));
   size_t rank = t.sizes.size();
-  FX_TRY(src0, d.args().intList("source"));
-  FX_TRY(dst0, d.args().intList("destination"));
+  FXKIT_ASSIGN_OR_RETURN(auto src0, d.args().intList("source"));
+  FXKIT_ASSIGN_OR_RETURN(auto dst0, d.args().intList("destination"));
   std::vector<int64_t> src = src0 ? *src0 : std::vector<int64_t>{};
   std::vector<int64_t> dst = dst0 ? *dst0 : std::vector<int64_t>{};
   if (src.size() != dst.size())
@@ -296,8 +297,8 @@ Status decomposeMovedim(Decomposer &d) {
   std::vector<int64_t> order(rank, -1);
   std::vector<bool> used(rank, false);
   for (size_t k = 0; k < src.size(); ++k) {
-    FX_TRY(s, wrapDim(d, src[k], rank));
-    FX_TRY(e, wrapDim(d, dst[k], rank));
+    FXKIT_ASSIGN_OR_RETURN(auto s, wrapDim(d, src[k], rank));
+    FXKIT_ASSIGN_OR_RETURN(auto e, wrapDim(d, dst[k], rank));
     if (used[s] || order[e] >= 0)
       return d.error("movedim: repeated dim in `source` or `destination`");
     order[e] = s;
@@ -312,34 +313,34 @@ Status decomposeMovedim(Decomposer &d) {
     o = static_cast<int64_t>(next++);
   }
   if (rank <= 1) {
-    FX_TRY(r, d.call("aten.alias.default", {self}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.alias.default", {self}));
     return d.result(r);
   }
-  FX_TRY(r, d.call("aten.permute.default", {self, intListArg(order)}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.permute.default", {self, intListArg(order)}));
   return d.result(r);
 }
 
 /// swapaxes / swapdims = transpose, written as Core ATen writes it.
 Status decomposeSwap(Decomposer &d) {
   bool axes = d.args().op().schema.name == "swapaxes";
-  FX_TRY(a, d.args().integer(axes ? "axis0" : "dim0"));
-  FX_TRY(b, d.args().integer(axes ? "axis1" : "dim1"));
-  FX_TRY(r, swapDims(d, d.arg("self"), a, b));
+  FXKIT_ASSIGN_OR_RETURN(auto a, d.args().integer(axes ? "axis0" : "dim0"));
+  FXKIT_ASSIGN_OR_RETURN(auto b, d.args().integer(axes ? "axis1" : "dim1"));
+  FXKIT_ASSIGN_OR_RETURN(auto r, swapDims(d, d.arg("self"), a, b));
   return d.result(r);
 }
 
 /// narrow(self, dim, start, length) = slice(self, dim, start, start + length).
 Status decomposeNarrow(Decomposer &d) {
   const Argument &self = d.arg("self");
-  FX_TRY(t, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(self));
   if (t.sizes.empty())
     return d.error("narrow() cannot be applied to a 0-dim tensor.");
-  FX_TRY(dim0, d.args().integer("dim"));
-  FX_TRY(dim, wrapDim(d, dim0, t.sizes.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto dim0, d.args().integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(d, dim0, t.sizes.size()));
   Argument start = d.arg("start");
   const Argument &length = d.arg("length");
-  FX_TRY(lengthValue, d.symValue(length));
-  FX_TRY(startValue, d.symValue(start));
+  FXKIT_ASSIGN_OR_RETURN(auto lengthValue, d.symValue(length));
+  FXKIT_ASSIGN_OR_RETURN(auto startValue, d.symValue(start));
   if (lengthValue.isConstant() && lengthValue.constant() < 0)
     return d.error("narrow(): length must be non-negative.");
   const SymExpr &size = t.sizes[dim];
@@ -355,8 +356,9 @@ Status decomposeNarrow(Decomposer &d) {
                      std::to_string(lengthValue.constant()) + ") exceeds dimension size (" +
                      std::to_string(n) + ").");
   }
-  FX_TRY(end, d.add(start, length));
-  FX_TRY(r, d.call("aten.slice.Tensor", {self, Argument::integer(dim), start, end}));
+  FXKIT_ASSIGN_OR_RETURN(auto end, d.add(start, length));
+  FXKIT_ASSIGN_OR_RETURN(auto r,
+                         d.call("aten.slice.Tensor", {self, Argument::integer(dim), start, end}));
   return d.result(r);
 }
 
@@ -367,14 +369,14 @@ Status decomposeNarrow(Decomposer &d) {
 /// number of pieces depends on it.
 Status decomposeChunk(Decomposer &d) {
   const Argument &self = d.arg("self");
-  FX_TRY(t, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(self));
   if (t.sizes.empty())
     return d.error("chunk expects at least a 1-dimensional tensor");
-  FX_TRY(chunks, d.args().integer("chunks"));
+  FXKIT_ASSIGN_OR_RETURN(auto chunks, d.args().integer("chunks"));
   if (chunks <= 0)
     return d.error("chunk expects `chunks` to be greater than 0, got: " + std::to_string(chunks));
-  FX_TRY(dim0, d.args().integer("dim"));
-  FX_TRY(dim, wrapDim(d, dim0, t.sizes.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto dim0, d.args().integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(d, dim0, t.sizes.size()));
   const SymExpr &size = t.sizes[dim];
   if (!size.isConstant())
     return d.error("chunk of a dimension of symbolic size " + size.str() +
@@ -389,32 +391,33 @@ Status decomposeChunk(Decomposer &d) {
     sizes.assign(pieces, splitSize);
     sizes.back() = splitSize - (splitSize * pieces - n);
   }
-  FX_TRY(r, d.call("aten.split_with_sizes.default",
-                   {self, intListArg(sizes), Argument::integer(dim)}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.split_with_sizes.default",
+                                        {self, intListArg(sizes), Argument::integer(dim)}));
   return d.result(r);
 }
 
 /// split.sizes = split_with_sizes.
 Status decomposeSplitSizes(Decomposer &d) {
-  FX_TRY(r, d.call("aten.split_with_sizes.default",
-                   {d.arg("self"), d.arg("split_size"), d.arg("dim")}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.split_with_sizes.default",
+                                        {d.arg("self"), d.arg("split_size"), d.arg("dim")}));
   return d.result(r);
 }
 
 /// unbind(self, dim): select(self, dim, i) for each i.
 Status decomposeUnbind(Decomposer &d) {
   const Argument &self = d.arg("self");
-  FX_TRY(t, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(self));
   if (t.sizes.empty())
     return d.error("Dimension specified as 0 but tensor has no dimensions");
-  FX_TRY(dim0, d.args().integer("dim"));
-  FX_TRY(dim, wrapDim(d, dim0, t.sizes.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto dim0, d.args().integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(d, dim0, t.sizes.size()));
   if (!t.sizes[dim].isConstant())
     return d.error("unbind of a dimension of symbolic size " + t.sizes[dim].str() +
                    ": the number of results is not known");
   std::vector<Argument> items;
   for (int64_t i = 0; i < t.sizes[dim].constant(); ++i) {
-    FX_TRY(s, d.call("aten.select.int", {self, Argument::integer(dim), Argument::integer(i)}));
+    FXKIT_ASSIGN_OR_RETURN(
+        auto s, d.call("aten.select.int", {self, Argument::integer(dim), Argument::integer(i)}));
     items.push_back(s);
   }
   return d.results(std::move(items));
@@ -422,7 +425,7 @@ Status decomposeUnbind(Decomposer &d) {
 
 /// stack(tensors, dim) = cat of each tensor unsqueezed at dim (torch/_refs.stack).
 Status decomposeStack(Decomposer &d) {
-  FX_TRY(types, d.args().tensorList("tensors"));
+  FXKIT_ASSIGN_OR_RETURN(auto types, d.args().tensorList("tensors"));
   if (types.empty())
     return d.error("stack expects a non-empty TensorList");
   for (size_t i = 1; i < types.size(); ++i)
@@ -431,27 +434,28 @@ Status decomposeStack(Decomposer &d) {
       return d.error("stack expects each tensor to be equal size, but got " +
                      sizesText(types[0].sizes) + " at entry 0 and " + sizesText(types[i].sizes) +
                      " at entry " + std::to_string(i));
-  FX_TRY(dim0, d.args().integer("dim"));
-  FX_TRY(dim, wrapDim(d, dim0, types[0].sizes.size() + 1));
+  FXKIT_ASSIGN_OR_RETURN(auto dim0, d.args().integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(d, dim0, types[0].sizes.size() + 1));
   std::vector<Argument> parts;
   for (const Argument &a : d.arg("tensors").items()) {
-    FX_TRY(u, unsqueeze(d, a, dim));
+    FXKIT_ASSIGN_OR_RETURN(auto u, unsqueeze(d, a, dim));
     parts.push_back(u);
   }
-  FX_TRY(r, d.call("aten.cat.default", {Argument::list(std::move(parts)), Argument::integer(dim)}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.cat.default", {Argument::list(std::move(parts)),
+                                                             Argument::integer(dim)}));
   return d.result(r);
 }
 
 /// atleast_1d / atleast_2d of one tensor (torch/_refs).
 Expected<Argument> atLeast(Decomposer &d, const Argument &x, size_t rank) {
-  FX_TRY(t, d.type(x));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(x));
   Argument r = x;
   if (t.sizes.size() == 0 && rank >= 1) {
-    FX_TRY(u, unsqueeze(d, r, 0));
+    FXKIT_ASSIGN_OR_RETURN(auto u, unsqueeze(d, r, 0));
     r = u;
   }
   if (rank >= 2 && t.sizes.size() <= 1) {
-    FX_TRY(u, unsqueeze(d, r, 0));
+    FXKIT_ASSIGN_OR_RETURN(auto u, unsqueeze(d, r, 0));
     r = u;
   }
   return r;
@@ -459,10 +463,10 @@ Expected<Argument> atLeast(Decomposer &d, const Argument &x, size_t rank) {
 
 Status decomposeAtLeast(Decomposer &d) {
   bool two = d.args().op().schema.name == "atleast_2d";
-  FX_TRY(t, d.type(d.arg("self")));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(d.arg("self")));
   if (t.sizes.size() >= (two ? 2u : 1u))
     return d.result(d.arg("self"));
-  FX_TRY(r, atLeast(d, d.arg("self"), two ? 2 : 1));
+  FXKIT_ASSIGN_OR_RETURN(auto r, atLeast(d, d.arg("self"), two ? 2 : 1));
   return d.result(r);
 }
 
@@ -476,12 +480,13 @@ Status decomposeHVStack(Decomposer &d) {
                    " expects a non-empty TensorList");
   std::vector<Argument> parts;
   for (const Argument &a : tensors.items()) {
-    FX_TRY(p, atLeast(d, a, horizontal ? 1 : 2));
+    FXKIT_ASSIGN_OR_RETURN(auto p, atLeast(d, a, horizontal ? 1 : 2));
     parts.push_back(p);
   }
-  FX_TRY(first, d.type(parts[0]));
+  FXKIT_ASSIGN_OR_RETURN(auto first, d.type(parts[0]));
   int64_t dim = horizontal && first.sizes.size() != 1 ? 1 : 0;
-  FX_TRY(r, d.call("aten.cat.default", {Argument::list(std::move(parts)), Argument::integer(dim)}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.cat.default", {Argument::list(std::move(parts)),
+                                                             Argument::integer(dim)}));
   return d.result(r);
 }
 
@@ -491,22 +496,23 @@ Status decomposeHVStack(Decomposer &d) {
 /// and device where not given.
 Status decomposeNewFactory(Decomposer &d) {
   std::string_view name = d.args().op().schema.name;
-  FX_TRY(self, d.args().tensor("self"));
-  FX_TRY(dtype, d.args().dtype("dtype"));
-  FX_TRY(device, d.args().device("device"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, d.args().dtype("dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto device, d.args().device("device"));
   Kwargs kw{{"dtype", Argument::dtype(dtype ? *dtype : self.dtype)},
             {"layout", d.arg("layout").isNone() ? Argument::layout("strided") : d.arg("layout")},
             {"device", Argument::device(device ? *device : self.device)},
             {"pin_memory",
              d.arg("pin_memory").isNone() ? Argument::boolean(false) : d.arg("pin_memory")}};
   if (name == "new_empty") {
-    FX_TRY(r, d.call("aten.empty.memory_format", {d.arg("size")}, std::move(kw)));
+    FXKIT_ASSIGN_OR_RETURN(auto r,
+                           d.call("aten.empty.memory_format", {d.arg("size")}, std::move(kw)));
     return d.result(r);
   }
   Argument fill = name == "new_full"   ? d.arg("fill_value")
                   : name == "new_ones" ? Argument::integer(1)
                                        : Argument::integer(0);
-  FX_TRY(r, d.call("aten.full.default", {d.arg("size"), fill}, std::move(kw)));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.full.default", {d.arg("size"), fill}, std::move(kw)));
   return d.result(r);
 }
 
@@ -514,12 +520,13 @@ Status decomposeNewFactory(Decomposer &d) {
 
 /// tile(self, dims) = repeat with dims padded with leading 1s to self's rank (ATen).
 Status decomposeTile(Decomposer &d) {
-  FX_TRY(t, d.type(d.arg("self")));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(d.arg("self")));
   const Argument &dims = d.arg("dims");
   std::vector<Argument> reps = dims.isContainer() ? dims.items() : std::vector<Argument>{dims};
   if (reps.size() < t.sizes.size())
     reps.insert(reps.begin(), t.sizes.size() - reps.size(), Argument::integer(1));
-  FX_TRY(r, d.call("aten.repeat.default", {d.arg("self"), Argument::list(std::move(reps))}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto r, d.call("aten.repeat.default", {d.arg("self"), Argument::list(std::move(reps))}));
   return d.result(r);
 }
 
@@ -527,32 +534,34 @@ Status decomposeTile(Decomposer &d) {
 /// (ATen: unsqueeze after dim, expand, contiguous clone, flatten the two dims).
 Status decomposeRepeatInterleave(Decomposer &d) {
   Argument input = d.arg("self");
-  FX_TRY(t, d.type(input));
-  FX_TRY(dimArg, d.args().optionalInteger("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(input));
+  FXKIT_ASSIGN_OR_RETURN(auto dimArg, d.args().optionalInteger("dim"));
   if (!dimArg) {
-    FX_TRY(f, d.call("aten.flatten.using_ints", {input}));
+    FXKIT_ASSIGN_OR_RETURN(auto f, d.call("aten.flatten.using_ints", {input}));
     input = f;
   }
-  FX_TRY(ft, d.type(input));
-  FX_TRY(dim, wrapDim(d, dimArg.value_or(0), t.sizes.size()));
-  FX_TRY(repeats, d.symValue(d.arg("repeats")));
+  FXKIT_ASSIGN_OR_RETURN(auto ft, d.type(input));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(d, dimArg.value_or(0), t.sizes.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto repeats, d.symValue(d.arg("repeats")));
   if (repeats.isConstant() && repeats.constant() < 0)
     return d.error("Repeats can not be negative");
-  FX_TRY(u, unsqueeze(d, input, dim + 1));
-  FX_TRY(shape, d.sizes(u));
+  FXKIT_ASSIGN_OR_RETURN(auto u, unsqueeze(d, input, dim + 1));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, d.sizes(u));
   shape[dim + 1] = d.arg("repeats");
   if (!d.arg("output_size").isNone()) {
-    FX_TRY(want, d.symValue(d.arg("output_size")));
+    FXKIT_ASSIGN_OR_RETURN(auto want, d.symValue(d.arg("output_size")));
     SymExpr got = symMul(repeats, ft.sizes[dim]);
     if (!symEq(want, got))
       return d.error("repeat_interleave: Invalid output_size, expected " + got.str() + " but got " +
                      want.str());
   }
-  FX_TRY(e, d.call("aten.expand.default", {u, Argument::list(std::move(shape))}));
-  FX_TRY(c, d.call("aten.clone.default", {e},
-                   {{"memory_format", Argument::memoryFormat("contiguous_format")}}));
-  FX_TRY(r, d.call("aten.flatten.using_ints",
-                   {c, Argument::integer(dim), Argument::integer(dim + 1)}));
+  FXKIT_ASSIGN_OR_RETURN(auto e,
+                         d.call("aten.expand.default", {u, Argument::list(std::move(shape))}));
+  FXKIT_ASSIGN_OR_RETURN(auto c,
+                         d.call("aten.clone.default", {e},
+                                {{"memory_format", Argument::memoryFormat("contiguous_format")}}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.flatten.using_ints",
+                                        {c, Argument::integer(dim), Argument::integer(dim + 1)}));
   return d.result(r);
 }
 
@@ -562,18 +571,18 @@ Status decomposeRepeatInterleave(Decomposer &d) {
 /// diff: prepend/append concatenated first, logical_xor for bool).
 Status decomposeDiff(Decomposer &d) {
   Argument x = d.arg("self");
-  FX_TRY(t, d.type(x));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(x));
   if (t.sizes.empty())
     return d.error("diff expects input to be at least one-dimensional");
-  FX_TRY(n, d.args().integer("n"));
+  FXKIT_ASSIGN_OR_RETURN(auto n, d.args().integer("n"));
   if (n < 0)
     return d.error("order must be non-negative but got " + std::to_string(n));
-  FX_TRY(dim0, d.args().integer("dim"));
-  FX_TRY(dim, wrapDim(d, dim0, t.sizes.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto dim0, d.args().integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(d, dim0, t.sizes.size()));
   const Argument &prepend = d.arg("prepend"), &append = d.arg("append");
   for (const Argument *a : {&prepend, &append})
     if (!a->isNone()) {
-      FX_TRY(at, d.type(*a));
+      FXKIT_ASSIGN_OR_RETURN(auto at, d.type(*a));
       if (at.sizes.size() != t.sizes.size())
         return d.error("diff expects prepend or its broadcasted tensor to have the same number "
                        "of dimensions as input");
@@ -585,28 +594,30 @@ Status decomposeDiff(Decomposer &d) {
     parts.push_back(x);
     if (!append.isNone())
       parts.push_back(append);
-    FX_TRY(c,
-           d.call("aten.cat.default", {Argument::list(std::move(parts)), Argument::integer(dim)}));
+    FXKIT_ASSIGN_OR_RETURN(auto c, d.call("aten.cat.default", {Argument::list(std::move(parts)),
+                                                               Argument::integer(dim)}));
     x = c;
   }
   if (n == 0) {
-    FX_TRY(r, d.call("aten.clone.default", {x}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.clone.default", {x}));
     return d.result(r);
   }
-  FX_TRY(xt, d.type(x));
+  FXKIT_ASSIGN_OR_RETURN(auto xt, d.type(x));
   bool isBool = xt.dtype == DType::Bool;
   if (xt.sizes[dim].isConstant())
     n = std::min<int64_t>(n, xt.sizes[dim].constant());
-  FX_TRY(size, d.size(x, dim));
-  FX_TRY(outLen, d.sub(size, Argument::integer(1)));
+  FXKIT_ASSIGN_OR_RETURN(auto size, d.size(x, dim));
+  FXKIT_ASSIGN_OR_RETURN(auto outLen, d.sub(size, Argument::integer(1)));
   for (int64_t i = 0; i < n; ++i) {
-    FX_TRY(end, d.add(outLen, Argument::integer(1)));
-    FX_TRY(hi, d.call("aten.slice.Tensor", {x, Argument::integer(dim), Argument::integer(1), end}));
-    FX_TRY(lo,
-           d.call("aten.slice.Tensor", {x, Argument::integer(dim), Argument::integer(0), outLen}));
-    FX_TRY(r, d.call(isBool ? "aten.logical_xor.default" : "aten.sub.Tensor", {hi, lo}));
+    FXKIT_ASSIGN_OR_RETURN(auto end, d.add(outLen, Argument::integer(1)));
+    FXKIT_ASSIGN_OR_RETURN(auto hi, d.call("aten.slice.Tensor",
+                                           {x, Argument::integer(dim), Argument::integer(1), end}));
+    FXKIT_ASSIGN_OR_RETURN(auto lo, d.call("aten.slice.Tensor", {x, Argument::integer(dim),
+                                                                 Argument::integer(0), outLen}));
+    FXKIT_ASSIGN_OR_RETURN(
+        auto r, d.call(isBool ? "aten.logical_xor.default" : "aten.sub.Tensor", {hi, lo}));
     x = r;
-    FX_TRY(next, d.sub(outLen, Argument::integer(1)));
+    FXKIT_ASSIGN_OR_RETURN(auto next, d.sub(outLen, Argument::integer(1)));
     outLen = next;
   }
   return d.result(x);
@@ -616,13 +627,13 @@ Status decomposeDiff(Decomposer &d) {
 /// size; no dims: roll of the flattened tensor, viewed back (torch/_refs.roll).
 Status decomposeRoll(Decomposer &d) {
   const Argument &self = d.arg("self");
-  FX_TRY(t, d.type(self));
-  FX_TRY(shifts, d.args().symIntList("shifts"));
-  FX_TRY(dims0, d.args().intList("dims"));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto shifts, d.args().symIntList("shifts"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims0, d.args().intList("dims"));
   std::vector<int64_t> dims = dims0 ? *dims0 : std::vector<int64_t>{};
   SymExpr numel = symProduct(t.sizes);
   if (numel.isConstant() && numel.constant() == 0) {
-    FX_TRY(r, d.call("aten.clone.default", {self}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.clone.default", {self}));
     return d.result(r);
   }
   if (t.sizes.empty() && !dims.empty())
@@ -635,32 +646,37 @@ Status decomposeRoll(Decomposer &d) {
     if (shifts.empty())
       return d.error("`shifts` required");
     if (dims.empty() && shifts.size() == 1) {
-      FX_TRY(flat, d.call("aten.flatten.using_ints", {self}));
-      FX_TRY(rolled,
-             d.call("aten.roll.default", {flat, Argument::list(shiftArgs), intListArg({0})}));
-      FX_TRY(sizes, d.sizes(self));
-      FX_TRY(r, d.call("aten.view.default", {rolled, Argument::list(std::move(sizes))}));
+      FXKIT_ASSIGN_OR_RETURN(auto flat, d.call("aten.flatten.using_ints", {self}));
+      FXKIT_ASSIGN_OR_RETURN(
+          auto rolled,
+          d.call("aten.roll.default", {flat, Argument::list(shiftArgs), intListArg({0})}));
+      FXKIT_ASSIGN_OR_RETURN(auto sizes, d.sizes(self));
+      FXKIT_ASSIGN_OR_RETURN(
+          auto r, d.call("aten.view.default", {rolled, Argument::list(std::move(sizes))}));
       return d.result(r);
     }
     if (shifts.size() != dims.size())
       return d.error("shifts and dimensions must align. shifts: " + std::to_string(shifts.size()) +
                      ", dims:" + std::to_string(dims.size()));
-    FX_TRY(first, d.call("aten.roll.default",
-                         {self, Argument::list({shiftArgs[0]}), intListArg({dims[0]})}));
+    FXKIT_ASSIGN_OR_RETURN(
+        auto first,
+        d.call("aten.roll.default", {self, Argument::list({shiftArgs[0]}), intListArg({dims[0]})}));
     std::vector<Argument> tailShifts(shiftArgs.begin() + 1, shiftArgs.end());
-    FX_TRY(r, d.call("aten.roll.default",
-                     {first, Argument::list(std::move(tailShifts)),
-                      intListArg(std::vector<int64_t>(dims.begin() + 1, dims.end()))}));
+    FXKIT_ASSIGN_OR_RETURN(
+        auto r, d.call("aten.roll.default",
+                       {first, Argument::list(std::move(tailShifts)),
+                        intListArg(std::vector<int64_t>(dims.begin() + 1, dims.end()))}));
     return d.result(r);
   }
-  FX_TRY(dim, wrapDim(d, dims[0], t.sizes.size()));
-  FX_TRY(size, d.size(self, dim));
-  FX_TRY(diff, d.sub(size, shiftArgs[0]));
-  FX_TRY(start, d.mod(diff, size));
-  FX_TRY(idx, arangeOf(d, size, t.device));
-  FX_TRY(shifted, d.call("aten.add.Tensor", {idx, start}));
-  FX_TRY(wrapped, d.call("aten.fmod.Scalar", {shifted, size}));
-  FX_TRY(r, d.call("aten.index_select.default", {self, Argument::integer(dim), wrapped}));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(d, dims[0], t.sizes.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto size, d.size(self, dim));
+  FXKIT_ASSIGN_OR_RETURN(auto diff, d.sub(size, shiftArgs[0]));
+  FXKIT_ASSIGN_OR_RETURN(auto start, d.mod(diff, size));
+  FXKIT_ASSIGN_OR_RETURN(auto idx, arangeOf(d, size, t.device));
+  FXKIT_ASSIGN_OR_RETURN(auto shifted, d.call("aten.add.Tensor", {idx, start}));
+  FXKIT_ASSIGN_OR_RETURN(auto wrapped, d.call("aten.fmod.Scalar", {shifted, size}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto r, d.call("aten.index_select.default", {self, Argument::integer(dim), wrapped}));
   return d.result(r);
 }
 
@@ -669,24 +685,25 @@ Status decomposeRoll(Decomposer &d) {
 Status decomposeTriangle(Decomposer &d) {
   bool lower = d.args().op().schema.name == "tril";
   const Argument &self = d.arg("self");
-  FX_TRY(t, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(self));
   if (t.sizes.size() < 2)
     return d.error(std::string(lower ? "tril" : "triu") +
                    ": input tensor must have at least 2 dimensions");
-  FX_TRY(rows, d.size(self, -2));
-  FX_TRY(cols, d.size(self, -1));
-  FX_TRY(c0, arangeOf(d, cols, t.device));
-  FX_TRY(col, unsqueeze(d, c0, -2));
-  FX_TRY(r0, arangeOf(d, rows, t.device));
-  FX_TRY(row, unsqueeze(d, r0, -1));
-  FX_TRY(delta, d.call("aten.sub.Tensor", {col, row}));
-  FX_TRY(mask, d.call(lower ? "aten.le.Scalar" : "aten.ge.Scalar", {delta, d.arg("diagonal")}));
+  FXKIT_ASSIGN_OR_RETURN(auto rows, d.size(self, -2));
+  FXKIT_ASSIGN_OR_RETURN(auto cols, d.size(self, -1));
+  FXKIT_ASSIGN_OR_RETURN(auto c0, arangeOf(d, cols, t.device));
+  FXKIT_ASSIGN_OR_RETURN(auto col, unsqueeze(d, c0, -2));
+  FXKIT_ASSIGN_OR_RETURN(auto r0, arangeOf(d, rows, t.device));
+  FXKIT_ASSIGN_OR_RETURN(auto row, unsqueeze(d, r0, -1));
+  FXKIT_ASSIGN_OR_RETURN(auto delta, d.call("aten.sub.Tensor", {col, row}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto mask, d.call(lower ? "aten.le.Scalar" : "aten.ge.Scalar", {delta, d.arg("diagonal")}));
   if (t.dtype == DType::Bool) {
-    FX_TRY(r, d.call("aten.logical_and.default", {mask, self}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.logical_and.default", {mask, self}));
     return d.result(r);
   }
-  FX_TRY(zero, d.scalarTensor(Argument::integer(0), t.dtype, t.device));
-  FX_TRY(r, d.call("aten.where.self", {mask, self, zero}));
+  FXKIT_ASSIGN_OR_RETURN(auto zero, d.scalarTensor(Argument::integer(0), t.dtype, t.device));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.where.self", {mask, self, zero}));
   return d.result(r);
 }
 
@@ -694,19 +711,20 @@ Status decomposeTriangle(Decomposer &d) {
 /// (torch/_decomp).
 Status decomposeOneHot(Decomposer &d) {
   const Argument &self = d.arg("self");
-  FX_TRY(t, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(self));
   if (t.dtype != DType::Int64)
     return d.error("one_hot is only applicable to index tensor of type LongTensor.");
-  FX_TRY(classes, d.args().integer("num_classes"));
+  FXKIT_ASSIGN_OR_RETURN(auto classes, d.args().integer("num_classes"));
   if (classes == -1)
     return d.error("one_hot with num_classes=-1 takes the number of classes from the data (the "
                    "largest index): give num_classes");
   if (classes < -1)
     return d.error("num_classes should be positive");
-  FX_TRY(index, arangeOf(d, Argument::integer(classes), t.device, DType::Int64));
-  FX_TRY(u, unsqueeze(d, self, -1));
-  FX_TRY(eq, d.call("aten.eq.Tensor", {u, index}));
-  FX_TRY(r, d.convert(eq, DType::Int64));
+  FXKIT_ASSIGN_OR_RETURN(auto index,
+                         arangeOf(d, Argument::integer(classes), t.device, DType::Int64));
+  FXKIT_ASSIGN_OR_RETURN(auto u, unsqueeze(d, self, -1));
+  FXKIT_ASSIGN_OR_RETURN(auto eq, d.call("aten.eq.Tensor", {u, index}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(eq, DType::Int64));
   return d.result(r);
 }
 
@@ -716,24 +734,24 @@ Status decomposeOneHot(Decomposer &d) {
 /// dot and mv).
 Expected<Argument> productSum(Decomposer &d, const Argument &a, const Argument &b,
                               const Argument &dims) {
-  FX_TRY(ta, d.type(a));
+  FXKIT_ASSIGN_OR_RETURN(auto ta, d.type(a));
   DType out = ta.dtype;
   Argument x = a, y = b;
   if (out == DType::Float16 || out == DType::BFloat16) {
-    FX_TRY(xa, d.convert(a, DType::Float32));
-    FX_TRY(yb, d.convert(b, DType::Float32));
+    FXKIT_ASSIGN_OR_RETURN(auto xa, d.convert(a, DType::Float32));
+    FXKIT_ASSIGN_OR_RETURN(auto yb, d.convert(b, DType::Float32));
     x = xa;
     y = yb;
   }
-  FX_TRY(m, d.call("aten.mul.Tensor", {x, y}));
-  FX_TRY(s, dims.isNone() ? d.call("aten.sum.default", {m})
-                          : d.call("aten.sum.dim_IntList", {m, dims}));
+  FXKIT_ASSIGN_OR_RETURN(auto m, d.call("aten.mul.Tensor", {x, y}));
+  FXKIT_ASSIGN_OR_RETURN(auto s, dims.isNone() ? d.call("aten.sum.default", {m})
+                                               : d.call("aten.sum.dim_IntList", {m, dims}));
   return d.convert(s, out);
 }
 
 Status decomposeDot(Decomposer &d) {
-  FX_TRY(a, d.args().tensor("self"));
-  FX_TRY(b, d.args().tensor("tensor"));
+  FXKIT_ASSIGN_OR_RETURN(auto a, d.args().tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto b, d.args().tensor("tensor"));
   if (a.sizes.size() != 1 || b.sizes.size() != 1)
     return d.error("1D tensors expected, but got " + std::to_string(a.sizes.size()) + "D and " +
                    std::to_string(b.sizes.size()) + "D tensors");
@@ -746,20 +764,20 @@ Status decomposeDot(Decomposer &d) {
                    "] and src [" + b.sizes[0].str() +
                    "] to have the same number of elements, but got " + a.sizes[0].str() + " and " +
                    b.sizes[0].str() + " elements respectively");
-  FX_TRY(r, productSum(d, d.arg("self"), d.arg("tensor"), Argument::none()));
+  FXKIT_ASSIGN_OR_RETURN(auto r, productSum(d, d.arg("self"), d.arg("tensor"), Argument::none()));
   return d.result(r);
 }
 
 Status decomposeMv(Decomposer &d) {
-  FX_TRY(a, d.args().tensor("self"));
-  FX_TRY(v, d.args().tensor("vec"));
+  FXKIT_ASSIGN_OR_RETURN(auto a, d.args().tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto v, d.args().tensor("vec"));
   if (a.sizes.size() != 2 || v.sizes.size() != 1)
     return d.error("matrix @ vector expected, got " + std::to_string(a.sizes.size()) + ", " +
                    std::to_string(v.sizes.size()));
   if (!symEq(a.sizes[1], v.sizes[0]))
     return d.error("size mismatch, got input (" + a.sizes[0].str() + "), mat (" + a.sizes[0].str() +
                    "x" + a.sizes[1].str() + "), vec (" + v.sizes[0].str() + ")");
-  FX_TRY(r, productSum(d, d.arg("self"), d.arg("vec"), intListArg({1})));
+  FXKIT_ASSIGN_OR_RETURN(auto r, productSum(d, d.arg("self"), d.arg("vec"), intListArg({1})));
   return d.result(r);
 }
 
@@ -767,17 +785,17 @@ Status decomposeMv(Decomposer &d) {
 Status decomposeOuter(Decomposer &d) {
   const Argument &self = d.arg("self");
   const Argument &vec = d.arg(d.args().op().schema.indexOf("vec2") >= 0 ? "vec2" : "vec");
-  FX_TRY(a, d.type(self));
-  FX_TRY(b, d.type(vec));
+  FXKIT_ASSIGN_OR_RETURN(auto a, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto b, d.type(vec));
   if (a.sizes.size() != 1)
     return d.error("outer: Expected 1-D argument self, but got " + std::to_string(a.sizes.size()) +
                    "-D");
   if (b.sizes.size() != 1)
     return d.error("outer: Expected 1-D argument vec2, but got " + std::to_string(b.sizes.size()) +
                    "-D");
-  FX_TRY(n, d.size(self, 0));
-  FX_TRY(col, d.reshape(self, {n, Argument::integer(1)}));
-  FX_TRY(r, d.call("aten.mul.Tensor", {col, vec}));
+  FXKIT_ASSIGN_OR_RETURN(auto n, d.size(self, 0));
+  FXKIT_ASSIGN_OR_RETURN(auto col, d.reshape(self, {n, Argument::integer(1)}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.mul.Tensor", {col, vec}));
   return d.result(r);
 }
 
@@ -808,8 +826,8 @@ bool shouldFold(const TensorType &a, const TensorType &b) {
 
 /// at::native::_matmul_impl without out=.
 Expected<Argument> matmulOf(Decomposer &d, const Argument &a1, const Argument &a2) {
-  FX_TRY(t1, d.type(a1));
-  FX_TRY(t2, d.type(a2));
+  FXKIT_ASSIGN_OR_RETURN(auto t1, d.type(a1));
+  FXKIT_ASSIGN_OR_RETURN(auto t2, d.type(a2));
   size_t n1 = t1.sizes.size(), n2 = t2.sizes.size();
   if (n1 == 0 || n2 == 0)
     return d.error("both arguments to matmul need to be at least 1D, but they are " +
@@ -819,8 +837,8 @@ Expected<Argument> matmulOf(Decomposer &d, const Argument &a1, const Argument &a
   if (n1 == 2 && n2 == 1)
     return d.call("aten.mv.default", {a1, a2});
   if (n1 == 1 && n2 == 2) {
-    FX_TRY(u, unsqueeze(d, a1, 0));
-    FX_TRY(m, d.call("aten.mm.default", {u, a2}));
+    FXKIT_ASSIGN_OR_RETURN(auto u, unsqueeze(d, a1, 0));
+    FXKIT_ASSIGN_OR_RETURN(auto m, d.call("aten.mm.default", {u, a2}));
     return d.call("aten.squeeze.dim", {m, Argument::integer(0)});
   }
   if (n1 == 2 && n2 == 2)
@@ -830,48 +848,50 @@ Expected<Argument> matmulOf(Decomposer &d, const Argument &a1, const Argument &a
     bool transpose = n2 > n1;
     Argument x1 = a1, x2 = a2;
     if (transpose) {
-      FX_TRY(m, swapDims(d, a2, -2, -1));
+      FXKIT_ASSIGN_OR_RETURN(auto m, swapDims(d, a2, -2, -1));
       x1 = m;
       if (n1 == 2) {
-        FX_TRY(t, swapDims(d, a1, 0, 1));
+        FXKIT_ASSIGN_OR_RETURN(auto t, swapDims(d, a1, 0, 1));
         x2 = t;
       } else {
         x2 = a1;
       }
     }
-    FX_TRY(s1, d.type(x1));
-    FX_TRY(s2, d.type(x2));
+    FXKIT_ASSIGN_OR_RETURN(auto s1, d.type(x1));
+    FXKIT_ASSIGN_OR_RETURN(auto s2, d.type(x2));
     size_t r1 = s1.sizes.size();
     std::vector<Argument> outShape;
     for (size_t i = 0; i + 1 < r1; ++i) {
-      FX_TRY(s, d.size(x1, static_cast<int64_t>(i)));
+      FXKIT_ASSIGN_OR_RETURN(auto s, d.size(x1, static_cast<int64_t>(i)));
       outShape.push_back(s);
     }
-    FX_TRY(folded, sizeProduct(d, x1, 0, r1 - 1));
+    FXKIT_ASSIGN_OR_RETURN(auto folded, sizeProduct(d, x1, 0, r1 - 1));
     bool matrix = s2.sizes.size() == 2;
     if (matrix) {
-      FX_TRY(p, d.size(x2, 1));
+      FXKIT_ASSIGN_OR_RETURN(auto p, d.size(x2, 1));
       outShape.push_back(p);
     }
-    FX_TRY(last, d.size(x1, -1));
-    FX_TRY(x1f, d.reshape(x1, {folded, last}));
-    FX_TRY(prod, d.call(matrix ? "aten.mm.default" : "aten.mv.default", {x1f, x2}));
-    FX_TRY(out, d.call("aten.view.default", {prod, Argument::list(std::move(outShape))}));
+    FXKIT_ASSIGN_OR_RETURN(auto last, d.size(x1, -1));
+    FXKIT_ASSIGN_OR_RETURN(auto x1f, d.reshape(x1, {folded, last}));
+    FXKIT_ASSIGN_OR_RETURN(auto prod,
+                           d.call(matrix ? "aten.mm.default" : "aten.mv.default", {x1f, x2}));
+    FXKIT_ASSIGN_OR_RETURN(
+        auto out, d.call("aten.view.default", {prod, Argument::list(std::move(outShape))}));
     if (!transpose)
       return out;
-    FX_TRY(back, swapDims(d, out, -2, -1));
+    FXKIT_ASSIGN_OR_RETURN(auto back, swapDims(d, out, -2, -1));
     return d.contiguous(back, "contiguous_format");
   }
   // Broadcast the batch dims, flatten them into one, bmm.
   Argument n = Argument::integer(1), p = Argument::integer(1);
   if (n1 > 1) {
-    FX_TRY(s, d.size(a1, -2));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(a1, -2));
     n = s;
   }
-  FX_TRY(m1, d.size(a1, -1));
-  FX_TRY(m2, n2 > 1 ? d.size(a2, -2) : d.size(a2, 0));
+  FXKIT_ASSIGN_OR_RETURN(auto m1, d.size(a1, -1));
+  FXKIT_ASSIGN_OR_RETURN(auto m2, n2 > 1 ? d.size(a2, -2) : d.size(a2, 0));
   if (n2 > 1) {
-    FX_TRY(s, d.size(a2, -1));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(a2, -1));
     p = s;
   }
   size_t b1 = n1 > 2 ? n1 - 2 : 0, b2 = n2 > 2 ? n2 - 2 : 0;
@@ -890,32 +910,32 @@ Expected<Argument> matmulOf(Decomposer &d, const Argument &a1, const Argument &a
     if (e1 && e2 && !symIs(*e1, 1) && !symIs(*e2, 1) && !symEq(*e1, *e2))
       return d.error("The size of tensor a (" + e1->str() + ") must match the size of tensor b (" +
                      e2->str() + ") at non-singleton dimension " + std::to_string(i));
-    FX_TRY(s, takeFirst ? d.size(a1, i1) : d.size(a2, i2));
+    FXKIT_ASSIGN_OR_RETURN(auto s, takeFirst ? d.size(a1, i1) : d.size(a2, i2));
     batch.push_back(s);
   }
   Argument batchProduct = Argument::integer(1);
   for (const Argument &b : batch) {
-    FX_TRY(q, d.mul(batchProduct, b));
+    FXKIT_ASSIGN_OR_RETURN(auto q, d.mul(batchProduct, b));
     batchProduct = q;
   }
   std::vector<Argument> e1 = batch;
   e1.push_back(n);
   e1.push_back(m1);
-  FX_TRY(x1e, d.call("aten.expand.default", {a1, Argument::list(e1)}));
-  FX_TRY(x1, d.reshape(x1e, {batchProduct, n, m1}));
+  FXKIT_ASSIGN_OR_RETURN(auto x1e, d.call("aten.expand.default", {a1, Argument::list(e1)}));
+  FXKIT_ASSIGN_OR_RETURN(auto x1, d.reshape(x1e, {batchProduct, n, m1}));
   bool vectorRhs = n2 == 1;
   std::vector<Argument> e2 = batch;
   e2.push_back(m2);
   if (!vectorRhs)
     e2.push_back(p);
-  FX_TRY(x2e, d.call("aten.expand.default", {a2, Argument::list(e2)}));
+  FXKIT_ASSIGN_OR_RETURN(auto x2e, d.call("aten.expand.default", {a2, Argument::list(e2)}));
   Argument x2;
   if (vectorRhs) {
-    FX_TRY(f, d.reshape(x2e, {batchProduct, m2}));
-    FX_TRY(u, unsqueeze(d, f, 2));
+    FXKIT_ASSIGN_OR_RETURN(auto f, d.reshape(x2e, {batchProduct, m2}));
+    FXKIT_ASSIGN_OR_RETURN(auto u, unsqueeze(d, f, 2));
     x2 = u;
   } else {
-    FX_TRY(f, d.reshape(x2e, {batchProduct, m2, p}));
+    FXKIT_ASSIGN_OR_RETURN(auto f, d.reshape(x2e, {batchProduct, m2, p}));
     x2 = f;
   }
   std::vector<Argument> outShape = batch;
@@ -923,16 +943,16 @@ Expected<Argument> matmulOf(Decomposer &d, const Argument &a1, const Argument &a
     outShape.push_back(n);
   if (n2 > 1)
     outShape.push_back(p);
-  FX_TRY(prod, d.call("aten.bmm.default", {x1, x2}));
+  FXKIT_ASSIGN_OR_RETURN(auto prod, d.call("aten.bmm.default", {x1, x2}));
   if (vectorRhs) {
-    FX_TRY(sq, d.call("aten.squeeze.dim", {prod, Argument::integer(-1)}));
+    FXKIT_ASSIGN_OR_RETURN(auto sq, d.call("aten.squeeze.dim", {prod, Argument::integer(-1)}));
     prod = sq;
   }
   return d.call("aten.view.default", {prod, Argument::list(std::move(outShape))});
 }
 
 Status decomposeMatmul(Decomposer &d) {
-  FX_TRY(r, matmulOf(d, d.arg("self"), d.arg("other")));
+  FXKIT_ASSIGN_OR_RETURN(auto r, matmulOf(d, d.arg("self"), d.arg("other")));
   return d.result(r);
 }
 
@@ -942,7 +962,7 @@ Status decomposeMatmul(Decomposer &d) {
 /// by `unbiased`; var.default is var.correction.
 Expected<Argument> correctionArg(Decomposer &d) {
   if (d.args().op().schema.indexOf("unbiased") >= 0) {
-    FX_TRY(unbiased, d.args().boolean("unbiased"));
+    FXKIT_ASSIGN_OR_RETURN(auto unbiased, d.args().boolean("unbiased"));
     return Argument::integer(unbiased ? 1 : 0);
   }
   return d.arg("correction");
@@ -951,32 +971,34 @@ Expected<Argument> correctionArg(Decomposer &d) {
 Status decomposeStdVar(Decomposer &d) {
   std::string_view name = d.args().op().schema.name;
   const Argument &self = d.arg("self");
-  FX_TRY(t, d.type(self));
-  FX_TRY(correction, correctionArg(d));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto correction, correctionArg(d));
   const OpSchema &schema = d.args().op().schema;
   Argument dims = schema.indexOf("dim") >= 0 ? d.arg("dim") : Argument::none();
   Argument keepdim = schema.indexOf("keepdim") >= 0 ? d.arg("keepdim") : Argument::boolean(false);
   Argument x = self;
   if (name != "var") {
-    FX_TRY(up,
-           d.convert(self, t.dtype == DType::Float16 || t.dtype == DType::BFloat16 ? DType::Float32
-                                                                                   : t.dtype));
+    FXKIT_ASSIGN_OR_RETURN(auto up,
+                           d.convert(self, t.dtype == DType::Float16 || t.dtype == DType::BFloat16
+                                               ? DType::Float32
+                                               : t.dtype));
     x = up;
   }
   std::string_view target = name == "std_mean" ? "aten.var_mean.correction" : "aten.var.correction";
-  FX_TRY(v, d.call(target, {x, dims}, {{"correction", correction}, {"keepdim", keepdim}}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto v, d.call(target, {x, dims}, {{"correction", correction}, {"keepdim", keepdim}}));
   if (name == "var")
     return d.result(v);
   Argument var = v, mean = Argument::none();
   if (name == "std_mean") {
-    FX_TRY(v0, d.getitem(v, 0));
-    FX_TRY(m0, d.getitem(v, 1));
+    FXKIT_ASSIGN_OR_RETURN(auto v0, d.getitem(v, 0));
+    FXKIT_ASSIGN_OR_RETURN(auto m0, d.getitem(v, 1));
     var = v0;
-    FX_TRY(mc, d.convert(m0, t.dtype));
+    FXKIT_ASSIGN_OR_RETURN(auto mc, d.convert(m0, t.dtype));
     mean = mc;
   }
-  FX_TRY(s, d.call("aten.sqrt.default", {var}));
-  FX_TRY(r, d.convert(s, t.dtype));
+  FXKIT_ASSIGN_OR_RETURN(auto s, d.call("aten.sqrt.default", {var}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(s, t.dtype));
   if (name == "std_mean")
     return d.results({r, mean});
   return d.result(r);
@@ -986,7 +1008,7 @@ Status decomposeStdVar(Decomposer &d) {
 /// Scalar overloads are the vector norm.
 Expected<Argument> vectorNorm(Decomposer &d, const Argument &x, double ord, const Argument &dims,
                               bool keepdim, std::optional<DType> dtype) {
-  FX_TRY(t, d.type(x));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(x));
   if (!dtypeIsFloating(t.dtype) && t.dtype != DType::Complex64 && t.dtype != DType::Complex128)
     return d.error("linalg.vector_norm: Expected a floating point or complex tensor as input. "
                    "Got " +
@@ -1000,27 +1022,29 @@ Expected<Argument> vectorNorm(Decomposer &d, const Argument &x, double ord, cons
   Argument keep = Argument::boolean(keepdim);
   Argument dimList = dims.isNone() ? Argument::list({}) : dims;
   if (ord == 0) {
-    FX_TRY(ne, d.call("aten.ne.Scalar", {x, Argument::integer(0)}));
+    FXKIT_ASSIGN_OR_RETURN(auto ne, d.call("aten.ne.Scalar", {x, Argument::integer(0)}));
     return d.call("aten.sum.dim_IntList", {ne, dims, keep}, {{"dtype", Argument::dtype(result)}});
   }
   if (std::isinf(ord)) {
-    FX_TRY(a, d.call("aten.abs.default", {x}));
-    FX_TRY(m, d.call(ord > 0 ? "aten.amax.default" : "aten.amin.default", {a, dimList, keep}));
+    FXKIT_ASSIGN_OR_RETURN(auto a, d.call("aten.abs.default", {x}));
+    FXKIT_ASSIGN_OR_RETURN(
+        auto m, d.call(ord > 0 ? "aten.amax.default" : "aten.amin.default", {a, dimList, keep}));
     return d.convert(m, result);
   }
-  FX_TRY(xc, d.convert(x, compute));
+  FXKIT_ASSIGN_OR_RETURN(auto xc, d.convert(x, compute));
   Argument v = xc;
   bool even = std::fmod(ord, 2.0) == 0.0;
   if (!(even && dtypeIsFloating(compute))) {
-    FX_TRY(a, d.call("aten.abs.default", {v}));
+    FXKIT_ASSIGN_OR_RETURN(auto a, d.call("aten.abs.default", {v}));
     v = a;
   }
   Argument ordArg = ord == std::trunc(ord) && std::fabs(ord) < 1e15
                         ? Argument::integer(static_cast<int64_t>(ord))
                         : Argument::floating(ord);
-  FX_TRY(p, d.call("aten.pow.Tensor_Scalar", {v, ordArg}));
-  FX_TRY(s, d.call("aten.sum.dim_IntList", {p, dims, keep}));
-  FX_TRY(root, d.call("aten.pow.Tensor_Scalar", {s, Argument::floating(1.0 / ord)}));
+  FXKIT_ASSIGN_OR_RETURN(auto p, d.call("aten.pow.Tensor_Scalar", {v, ordArg}));
+  FXKIT_ASSIGN_OR_RETURN(auto s, d.call("aten.sum.dim_IntList", {p, dims, keep}));
+  FXKIT_ASSIGN_OR_RETURN(auto root,
+                         d.call("aten.pow.Tensor_Scalar", {s, Argument::floating(1.0 / ord)}));
   return d.convert(root, result);
 }
 
@@ -1030,21 +1054,21 @@ Status decomposeVectorNorm(Decomposer &d) {
   const char *ordName = name == "norm" ? "p" : "ord";
   double ord = 2;
   if (!d.arg(ordName).isNone()) {
-    FX_TRY(o, d.args().floating(ordName));
+    FXKIT_ASSIGN_OR_RETURN(auto o, d.args().floating(ordName));
     ord = o;
   }
   Argument dims = schema.indexOf("dim") >= 0 ? d.arg("dim") : Argument::none();
   bool keepdim = false;
   if (schema.indexOf("keepdim") >= 0) {
-    FX_TRY(k, d.args().boolean("keepdim"));
+    FXKIT_ASSIGN_OR_RETURN(auto k, d.args().boolean("keepdim"));
     keepdim = k;
   }
   std::optional<DType> dtype;
   if (schema.indexOf("dtype") >= 0) {
-    FX_TRY(dt, d.args().dtype("dtype"));
+    FXKIT_ASSIGN_OR_RETURN(auto dt, d.args().dtype("dtype"));
     dtype = dt;
   }
-  FX_TRY(r, vectorNorm(d, d.arg("self"), ord, dims, keepdim, dtype));
+  FXKIT_ASSIGN_OR_RETURN(auto r, vectorNorm(d, d.arg("self"), ord, dims, keepdim, dtype));
   return d.result(r);
 }
 
@@ -1056,7 +1080,7 @@ Expected<Argument> sumproductPair(Decomposer &d, Argument left, Argument right,
                                   const std::vector<int64_t> &sumDims) {
   if (sumDims.empty())
     return d.call("aten.mul.Tensor", {left, right});
-  FX_TRY(lt0, d.type(left));
+  FXKIT_ASSIGN_OR_RETURN(auto lt0, d.type(left));
   size_t rank = lt0.sizes.size();
   std::vector<bool> summed(rank, false);
   for (int64_t s : sumDims)
@@ -1065,14 +1089,14 @@ Expected<Argument> sumproductPair(Decomposer &d, Argument left, Argument right,
   Argument lroSize = Argument::integer(1), loSize = Argument::integer(1),
            roSize = Argument::integer(1), sumSize = Argument::integer(1);
   auto times = [&d](Argument &acc, const Argument &t, int64_t dim) -> Status {
-    FX_TRY(s, d.size(t, dim));
-    FX_TRY(p, d.mul(acc, s));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(t, dim));
+    FXKIT_ASSIGN_OR_RETURN(auto p, d.mul(acc, s));
     acc = p;
     return Status::ok();
   };
   for (size_t i = 0; i < rank; ++i) {
-    FX_TRY(lt, d.type(left));
-    FX_TRY(rt, d.type(right));
+    FXKIT_ASSIGN_OR_RETURN(auto lt, d.type(left));
+    FXKIT_ASSIGN_OR_RETURN(auto rt, d.type(right));
     int64_t dim = static_cast<int64_t>(i);
     bool sl = !symIs(lt.sizes[i], 1), sr = !symIs(rt.sizes[i], 1);
     if ((sl && sr) && !symEq(lt.sizes[i], rt.sizes[i]))
@@ -1082,12 +1106,12 @@ Expected<Argument> sumproductPair(Decomposer &d, Argument left, Argument right,
       if (sl && sr) {
         st = times(sumSize, left, dim);
       } else if (sl) {
-        FX_TRY(r,
-               d.call("aten.sum.dim_IntList", {left, intListArg({dim}), Argument::boolean(true)}));
+        FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.sum.dim_IntList",
+                                              {left, intListArg({dim}), Argument::boolean(true)}));
         left = r;
       } else if (sr) {
-        FX_TRY(r,
-               d.call("aten.sum.dim_IntList", {right, intListArg({dim}), Argument::boolean(true)}));
+        FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.sum.dim_IntList",
+                                              {right, intListArg({dim}), Argument::boolean(true)}));
         right = r;
       }
     } else if (sl && sr) {
@@ -1100,8 +1124,7 @@ Expected<Argument> sumproductPair(Decomposer &d, Argument left, Argument right,
       ro.push_back(dim);
       st = times(roSize, right, dim);
     }
-    if (!st)
-      return st.takeError();
+    FXKIT_TRY(st);
   }
   // Where every right-only dim comes before the left-only ones, swapping the operands lets bmm
   // write the result in the output's order.
@@ -1112,17 +1135,17 @@ Expected<Argument> sumproductPair(Decomposer &d, Argument left, Argument right,
   }
   std::vector<Argument> outSize;
   for (int64_t dim : lro) {
-    FX_TRY(s, d.size(left, dim));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(left, dim));
     outSize.push_back(s);
   }
   for (int64_t dim : lo) {
-    FX_TRY(s, d.size(left, dim));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(left, dim));
     outSize.push_back(s);
   }
   for (size_t k = 0; k < sumDims.size(); ++k)
     outSize.push_back(Argument::integer(1));
   for (int64_t dim : ro) {
-    FX_TRY(s, d.size(right, dim));
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(right, dim));
     outSize.push_back(s);
   }
   std::vector<int64_t> lperm = lro, rperm = lro;
@@ -1138,12 +1161,13 @@ Expected<Argument> sumproductPair(Decomposer &d, Argument left, Argument right,
        std::initializer_list<const std::vector<int64_t> *>{&lro, &lo, &sumDims, &ro})
     for (int64_t dim : *group)
       operm[dim] = at++;
-  FX_TRY(lp, d.call("aten.permute.default", {left, intListArg(lperm)}));
-  FX_TRY(l3, d.reshape(lp, {lroSize, loSize, sumSize}));
-  FX_TRY(rp, d.call("aten.permute.default", {right, intListArg(rperm)}));
-  FX_TRY(r3, d.reshape(rp, {lroSize, sumSize, roSize}));
-  FX_TRY(prod, d.call("aten.bmm.default", {l3, r3}));
-  FX_TRY(view, d.call("aten.view.default", {prod, Argument::list(std::move(outSize))}));
+  FXKIT_ASSIGN_OR_RETURN(auto lp, d.call("aten.permute.default", {left, intListArg(lperm)}));
+  FXKIT_ASSIGN_OR_RETURN(auto l3, d.reshape(lp, {lroSize, loSize, sumSize}));
+  FXKIT_ASSIGN_OR_RETURN(auto rp, d.call("aten.permute.default", {right, intListArg(rperm)}));
+  FXKIT_ASSIGN_OR_RETURN(auto r3, d.reshape(rp, {lroSize, sumSize, roSize}));
+  FXKIT_ASSIGN_OR_RETURN(auto prod, d.call("aten.bmm.default", {l3, r3}));
+  FXKIT_ASSIGN_OR_RETURN(auto view,
+                         d.call("aten.view.default", {prod, Argument::list(std::move(outSize))}));
   return d.call("aten.permute.default", {view, intListArg(operm)});
 }
 
@@ -1164,7 +1188,7 @@ Status decomposeEinsum(Decomposer &d) {
   size_t numOps = operands.size();
   std::optional<std::vector<int64_t>> path;
   if (!d.arg("path").isNone()) {
-    FX_TRY(p, d.args().intList("path"));
+    FXKIT_ASSIGN_OR_RETURN(auto p, d.args().intList("path"));
     path = p;
     size_t want = numOps == 1 ? 1 : (numOps - 1) * 2;
     if (path->size() != want)
@@ -1210,7 +1234,7 @@ Status decomposeEinsum(Decomposer &d) {
   std::vector<int64_t> labelCount(kLabels, 0);
   int64_t ellNumDim = 0;
   for (size_t i = 0; i < numOps; ++i) {
-    FX_TRY(t, d.type(operands[i]));
+    FXKIT_ASSIGN_OR_RETURN(auto t, d.type(operands[i]));
     types.push_back(t);
     int64_t ndims = static_cast<int64_t>(t.sizes.size());
     int64_t nlabels = static_cast<int64_t>(opLabels[i].size());
@@ -1289,7 +1313,7 @@ Status decomposeEinsum(Decomposer &d) {
     std::vector<int64_t> permutation(permSize, -1);
     int64_t dim = 0;
     for (int label : opLabels[i]) {
-      FX_TRY(t, d.type(op));
+      FXKIT_ASSIGN_OR_RETURN(auto t, d.type(op));
       if (label == kEllipsis) {
         int64_t ndim = static_cast<int64_t>(types[i].sizes.size()) -
                        (static_cast<int64_t>(opLabels[i].size()) - 1);
@@ -1329,21 +1353,21 @@ Status decomposeEinsum(Decomposer &d) {
               static_cast<char>(label < kLetters ? 'A' + label : 'a' + label - kLetters) +
               " is repeated for operand " + std::to_string(i) + " but the sizes don't match, " +
               t.sizes[dim].str() + " != " + t.sizes[prev].str());
-        FX_TRY(diag,
-               d.call("aten.diagonal.default",
-                      {op, Argument::integer(0), Argument::integer(prev), Argument::integer(dim)}));
-        FX_TRY(moved,
-               d.call("aten.movedim.int", {diag, Argument::integer(-1), Argument::integer(prev)}));
+        FXKIT_ASSIGN_OR_RETURN(auto diag, d.call("aten.diagonal.default",
+                                                 {op, Argument::integer(0), Argument::integer(prev),
+                                                  Argument::integer(dim)}));
+        FXKIT_ASSIGN_OR_RETURN(auto moved, d.call("aten.movedim.int", {diag, Argument::integer(-1),
+                                                                       Argument::integer(prev)}));
         op = moved;
       }
     }
     for (int64_t &val : permutation)
       if (val == -1) {
-        FX_TRY(u, unsqueeze(d, op, dim));
+        FXKIT_ASSIGN_OR_RETURN(auto u, unsqueeze(d, op, dim));
         op = u;
         val = dim++;
       }
-    FX_TRY(p, d.call("aten.permute.default", {op, intListArg(permutation)}));
+    FXKIT_ASSIGN_OR_RETURN(auto p, d.call("aten.permute.default", {op, intListArg(permutation)}));
     ops.push_back(p);
   }
   // Contract pairwise.
@@ -1365,8 +1389,8 @@ Status decomposeEinsum(Decomposer &d) {
     Argument a = ops[i], b = ops[j];
     ops.erase(ops.begin() + j);
     ops.erase(ops.begin() + i);
-    FX_TRY(at, d.type(a));
-    FX_TRY(bt, d.type(b));
+    FXKIT_ASSIGN_OR_RETURN(auto at, d.type(a));
+    FXKIT_ASSIGN_OR_RETURN(auto bt, d.type(b));
     std::vector<int64_t> sumDims, aSum, bSum;
     for (int64_t dim = outNumDim; dim < permSize; ++dim) {
       bool sa = !symIs(at.sizes[dim], 1), sb = !symIs(bt.sizes[dim], 1);
@@ -1388,14 +1412,16 @@ Status decomposeEinsum(Decomposer &d) {
       }
     }
     if (!aSum.empty()) {
-      FX_TRY(r, d.call("aten.sum.dim_IntList", {a, intListArg(aSum), Argument::boolean(true)}));
+      FXKIT_ASSIGN_OR_RETURN(
+          auto r, d.call("aten.sum.dim_IntList", {a, intListArg(aSum), Argument::boolean(true)}));
       a = r;
     }
     if (!bSum.empty()) {
-      FX_TRY(r, d.call("aten.sum.dim_IntList", {b, intListArg(bSum), Argument::boolean(true)}));
+      FXKIT_ASSIGN_OR_RETURN(
+          auto r, d.call("aten.sum.dim_IntList", {b, intListArg(bSum), Argument::boolean(true)}));
       b = r;
     }
-    FX_TRY(prod, sumproductPair(d, a, b, sumDims));
+    FXKIT_ASSIGN_OR_RETURN(auto prod, sumproductPair(d, a, b, sumDims));
     if (path)
       ops.push_back(prod);
     else
@@ -1403,15 +1429,16 @@ Status decomposeEinsum(Decomposer &d) {
   }
   if (permSize > outNumDim) {
     if (numOps > 1) {
-      FX_TRY(sizes, d.sizes(ops[0]));
+      FXKIT_ASSIGN_OR_RETURN(auto sizes, d.sizes(ops[0]));
       sizes.resize(outNumDim);
-      FX_TRY(r, d.call("aten.view.default", {ops[0], Argument::list(std::move(sizes))}));
+      FXKIT_ASSIGN_OR_RETURN(
+          auto r, d.call("aten.view.default", {ops[0], Argument::list(std::move(sizes))}));
       return d.result(r);
     }
     std::vector<int64_t> dims;
     for (int64_t dim = outNumDim; dim < permSize; ++dim)
       dims.push_back(dim);
-    FX_TRY(r, d.call("aten.sum.dim_IntList", {ops[0], intListArg(dims)}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.sum.dim_IntList", {ops[0], intListArg(dims)}));
     return d.result(r);
   }
   return d.result(ops[0]);
@@ -1424,7 +1451,7 @@ Status decomposeEinsum(Decomposer &d) {
 Status decomposeNamedTranspose(Decomposer &d) {
   std::string_view name = d.args().op().schema.name;
   const Argument &self = d.arg("self");
-  FX_TRY(t, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(self));
   size_t rank = t.sizes.size();
   if ((name == "mH" || name == "adjoint" || name == "matrix_H") &&
       (t.dtype == DType::Complex64 || t.dtype == DType::Complex128))
@@ -1433,7 +1460,7 @@ Status decomposeNamedTranspose(Decomposer &d) {
     std::vector<int64_t> perm;
     for (size_t i = rank; i-- > 0;)
       perm.push_back(static_cast<int64_t>(i));
-    FX_TRY(r, d.call("aten.permute.default", {self, intListArg(perm)}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.permute.default", {self, intListArg(perm)}));
     return d.result(r);
   }
   if (name == "matrix_H" && rank != 2)
@@ -1443,7 +1470,7 @@ Status decomposeNamedTranspose(Decomposer &d) {
     return d.error("tensor." + std::string(name == "mT" ? "mT" : "mH") +
                    " is only supported on matrices or batches of matrices. Got " +
                    std::to_string(rank) + "-D tensor.");
-  FX_TRY(r, swapDims(d, self, -2, -1));
+  FXKIT_ASSIGN_OR_RETURN(auto r, swapDims(d, self, -2, -1));
   return d.result(r);
 }
 
@@ -1453,10 +1480,10 @@ Status decomposeNamedTranspose(Decomposer &d) {
 /// (over all of v for dim = -1), as ATen's norm_except_dim computes it.
 Expected<Argument> normExceptDim(Decomposer &d, const Argument &v, double pow, int64_t dim,
                                  std::optional<DType> dtype) {
-  FX_TRY(t, d.type(v));
+  FXKIT_ASSIGN_OR_RETURN(auto t, d.type(v));
   if (dim == -1)
     return vectorNorm(d, v, pow, Argument::none(), false, dtype);
-  FX_TRY(keep, wrapDim(d, dim, t.sizes.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto keep, wrapDim(d, dim, t.sizes.size()));
   std::vector<int64_t> dims;
   for (size_t i = 0; i < t.sizes.size(); ++i)
     if (static_cast<int64_t>(i) != keep)
@@ -1465,9 +1492,10 @@ Expected<Argument> normExceptDim(Decomposer &d, const Argument &v, double pow, i
 }
 
 Status decomposeNormExceptDim(Decomposer &d) {
-  FX_TRY(pow, d.args().integer("pow"));
-  FX_TRY(dim, d.args().integer("dim"));
-  FX_TRY(r, normExceptDim(d, d.arg("v"), static_cast<double>(pow), dim, std::nullopt));
+  FXKIT_ASSIGN_OR_RETURN(auto pow, d.args().integer("pow"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, d.args().integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto r,
+                         normExceptDim(d, d.arg("v"), static_cast<double>(pow), dim, std::nullopt));
   return d.result(r);
 }
 
@@ -1478,25 +1506,26 @@ Status decomposeNormExceptDim(Decomposer &d) {
 Status decomposeWeightNorm(Decomposer &d) {
   bool interface = d.args().op().schema.name == "_weight_norm_interface";
   const Argument &v = d.arg("v"), &g = d.arg("g");
-  FX_TRY(vt, d.type(v));
-  FX_TRY(gt, d.type(g));
-  FX_TRY(dim, d.args().integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto vt, d.type(v));
+  FXKIT_ASSIGN_OR_RETURN(auto gt, d.type(g));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, d.args().integer("dim"));
   if (!(vt.device == gt.device))
     return d.error("weight_norm: expected v and g to be on the same device");
   bool half = vt.dtype == DType::Float16 || gt.dtype == DType::Float16;
   int64_t last = static_cast<int64_t>(vt.sizes.size()) - 1;
   if (!interface && !half && (dim == 0 || dim == last)) {
-    FX_TRY(both, d.call("aten._weight_norm_interface.default", {v, g, d.arg("dim")}));
-    FX_TRY(r, d.getitem(both, 0));
+    FXKIT_ASSIGN_OR_RETURN(auto both,
+                           d.call("aten._weight_norm_interface.default", {v, g, d.arg("dim")}));
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(both, 0));
     return d.result(r);
   }
   std::optional<DType> normDtype;
   if (interface && gt.dtype == DType::BFloat16)
     normDtype = DType::Float32;
-  FX_TRY(norm, normExceptDim(d, v, 2, dim, normDtype));
-  FX_TRY(normG, d.convert(norm, gt.dtype));
-  FX_TRY(scale, d.call("aten.div.Tensor", {g, normG}));
-  FX_TRY(r, d.call("aten.mul.Tensor", {v, scale}));
+  FXKIT_ASSIGN_OR_RETURN(auto norm, normExceptDim(d, v, 2, dim, normDtype));
+  FXKIT_ASSIGN_OR_RETURN(auto normG, d.convert(norm, gt.dtype));
+  FXKIT_ASSIGN_OR_RETURN(auto scale, d.call("aten.div.Tensor", {g, normG}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.mul.Tensor", {v, scale}));
   if (interface)
     return d.results({r, norm});
   return d.result(r);

@@ -1,5 +1,6 @@
 #include "ir/ops/Decomposer.h"
 
+#include "ir/Try.h"
 #include "ir/ops/InferSupport.h"
 
 #include <algorithm>
@@ -97,7 +98,7 @@ Expected<SymExpr> Decomposer::symValue(const Argument &a) const {
 }
 
 Expected<Argument> Decomposer::size(const Argument &tensor, int64_t dim) {
-  FX_TRY(t, type(tensor));
+  FXKIT_ASSIGN_OR_RETURN(auto t, type(tensor));
   auto d = normalizeDim(dim, t.sizes.size());
   if (!d || t.sizes.empty())
     return error(d ? "size of a 0-d tensor" : d.error().message);
@@ -108,10 +109,10 @@ Expected<Argument> Decomposer::size(const Argument &tensor, int64_t dim) {
 }
 
 Expected<std::vector<Argument>> Decomposer::sizes(const Argument &tensor) {
-  FX_TRY(t, type(tensor));
+  FXKIT_ASSIGN_OR_RETURN(auto t, type(tensor));
   std::vector<Argument> out;
   for (size_t i = 0; i < t.sizes.size(); ++i) {
-    FX_TRY(s, size(tensor, static_cast<int64_t>(i)));
+    FXKIT_ASSIGN_OR_RETURN(auto s, size(tensor, static_cast<int64_t>(i)));
     out.push_back(std::move(s));
   }
   return out;
@@ -173,10 +174,10 @@ Expected<Argument> Decomposer::mod(const Argument &a, const Argument &b) {
 }
 
 Expected<Argument> Decomposer::reshape(const Argument &x, std::vector<Argument> sizes) {
-  FX_TRY(t, type(x));
+  FXKIT_ASSIGN_OR_RETURN(auto t, type(x));
   std::vector<SymExpr> want;
   for (const Argument &a : sizes) {
-    FX_TRY(s, symValue(a));
+    FXKIT_ASSIGN_OR_RETURN(auto s, symValue(a));
     want.push_back(s);
   }
   auto resolved = inferViewSizes(t.sizes, want);
@@ -185,20 +186,21 @@ Expected<Argument> Decomposer::reshape(const Argument &x, std::vector<Argument> 
   Argument list = Argument::list(std::move(sizes));
   if (viewStrides(t.sizes, t.strides, *resolved))
     return call("aten.view.default", {x, list});
-  FX_TRY(copy, call("aten.clone.default", {x},
-                    {{"memory_format", Argument::memoryFormat("contiguous_format")}}));
+  FXKIT_ASSIGN_OR_RETURN(auto copy,
+                         call("aten.clone.default", {x},
+                              {{"memory_format", Argument::memoryFormat("contiguous_format")}}));
   return call("aten.view.default", {copy, list});
 }
 
 Expected<Argument> Decomposer::convert(const Argument &x, DType dtype) {
-  FX_TRY(t, type(x));
+  FXKIT_ASSIGN_OR_RETURN(auto t, type(x));
   if (t.dtype == dtype)
     return x;
   return call("aten._to_copy.default", {x}, {{"dtype", Argument::dtype(dtype)}});
 }
 
 Expected<Argument> Decomposer::contiguous(const Argument &x, std::string_view memoryFormat) {
-  FX_TRY(t, type(x));
+  FXKIT_ASSIGN_OR_RETURN(auto t, type(x));
   bool already = false;
   if (memoryFormat == "contiguous_format")
     already = isContiguous(t.sizes, t.strides);
@@ -227,7 +229,7 @@ Expected<Node *> Decomposer::resultNode(const Argument &value, std::string_view 
 }
 
 Status Decomposer::result(const Argument &value) {
-  FX_TRY(n, resultNode(value, "result"));
+  FXKIT_ASSIGN_OR_RETURN(auto n, resultNode(value, "result"));
   out_.kind = Decomposition::Kind::Value;
   out_.value = n;
   finished_ = true;
@@ -237,7 +239,7 @@ Status Decomposer::result(const Argument &value) {
 Status Decomposer::results(std::vector<Argument> items) {
   out_.kind = Decomposition::Kind::Items;
   for (const Argument &a : items) {
-    FX_TRY(n, resultNode(a, "result"));
+    FXKIT_ASSIGN_OR_RETURN(auto n, resultNode(a, "result"));
     out_.items.push_back(n);
   }
   finished_ = true;
@@ -251,8 +253,8 @@ Status Decomposer::noResult() {
 }
 
 Status Decomposer::mutates(const Argument &mutated, const Argument &written) {
-  FX_TRY(m, resultNode(mutated, "mutated tensor"));
-  FX_TRY(w, resultNode(written, "written value"));
+  FXKIT_ASSIGN_OR_RETURN(auto m, resultNode(mutated, "mutated tensor"));
+  FXKIT_ASSIGN_OR_RETURN(auto w, resultNode(written, "written value"));
   out_.mutated = m;
   out_.written = w;
   return Status::ok();
@@ -272,10 +274,8 @@ Expected<Decomposition> decomposeNode(Graph &graph, Node &node) {
   if (!op || !op->decompose)
     return Error("node '" + node.name() + "': '" + std::string(node.target()) +
                  "' is not a composite op");
-  auto bound = bindArgs(node, *op);
-  if (!bound)
-    return bound.takeError();
-  Decomposer d(graph, node, bound.take());
+  FXKIT_ASSIGN_OR_RETURN(auto bound, bindArgs(node, *op));
+  Decomposer d(graph, node, std::move(bound));
   Status s = op->decompose(d);
   if (s && !d.finished())
     s = d.error("internal: its decomposition gave no result");
@@ -301,15 +301,13 @@ Expected<NodeValue> inferComposite(const BoundArgs &args) {
   k.mapNodes(toScratch);
   Node *copy =
       scratch.create(OpKind::CallFunction, node.name(), node.target(), std::move(a), std::move(k));
-  auto d = decomposeNode(scratch, *copy);
-  if (!d)
-    return d.takeError();
-  switch (d->kind) {
+  FXKIT_ASSIGN_OR_RETURN(auto d, decomposeNode(scratch, *copy));
+  switch (d.kind) {
   case Decomposition::Kind::Value:
-    return d->value->value();
+    return d.value->value();
   case Decomposition::Kind::Items: {
     std::vector<std::optional<TensorType>> items;
-    for (Node *n : d->items) {
+    for (Node *n : d.items) {
       const TensorType *t = n->value().tensor();
       items.push_back(t ? std::optional<TensorType>(*t) : std::nullopt);
     }
@@ -329,7 +327,7 @@ Status decomposeInPlace(Decomposer &d) {
     return d.error("internal: not an in-place op");
   std::string functional =
       std::string(target.substr(10, dot - 1 - 10)) + std::string(target.substr(dot));
-  FX_TRY(self, d.args().tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
   // at::assert_no_internal_overlap: a broadcast view has no place to write each element.
   for (size_t i = 0; i < self.sizes.size(); ++i)
     if (symIs(self.strides[i], 0) && !symIs(self.sizes[i], 1) && !symIs(self.sizes[i], 0))
@@ -340,8 +338,8 @@ Status decomposeInPlace(Decomposer &d) {
   const Argument &kw = d.node().kwargs();
   for (size_t i = 0; i < kw.dictSize(); ++i)
     kwargs.emplace_back(std::string(kw.dictKey(i)), kw.dictValue(i));
-  FX_TRY(out, d.call(functional, d.node().args().items(), std::move(kwargs)));
-  FX_TRY(type, d.type(out));
+  FXKIT_ASSIGN_OR_RETURN(auto out, d.call(functional, d.node().args().items(), std::move(kwargs)));
+  FXKIT_ASSIGN_OR_RETURN(auto type, d.type(out));
   if (!sameSizes(type.sizes, self.sizes))
     return d.error("output with shape " + sizesText(self.sizes) +
                    " doesn't match the broadcast shape " + sizesText(type.sizes));
@@ -349,9 +347,8 @@ Status decomposeInPlace(Decomposer &d) {
     return d.error("result type " + std::string(dtypeScalarTypeName(type.dtype)) +
                    " can't be cast to the desired output type " +
                    std::string(dtypeScalarTypeName(self.dtype)));
-  FX_TRY(written, d.convert(out, self.dtype));
-  if (Status s = d.mutates(d.arg("self"), written); !s)
-    return s;
+  FXKIT_ASSIGN_OR_RETURN(auto written, d.convert(out, self.dtype));
+  FXKIT_TRY(d.mutates(d.arg("self"), written));
   return d.result(written);
 }
 

@@ -8,6 +8,7 @@
 /// stride order, then the transformed dimensions, densely. `normalization` is ATen's
 /// fft_norm_mode: 0 none, 1 by 1/sqrt(n), 2 by 1/n (n the product of the signal sizes).
 
+#include "ir/Try.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
 
@@ -41,7 +42,7 @@ Error checkFailed(const BoundArgs &b, std::string_view condition) {
 
 /// The `dim` list wrapped into [0, rank): non-empty (the meta functions read dim[-1]).
 Expected<std::vector<int64_t>> fftDims(const BoundArgs &b, size_t rank) {
-  FX_TRY(list, b.symIntList("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto list, b.symIntList("dim"));
   if (list.empty())
     return b.error("dim must name at least one dimension to transform");
   std::vector<int64_t> dims;
@@ -57,7 +58,7 @@ Expected<std::vector<int64_t>> fftDims(const BoundArgs &b, size_t rank) {
 }
 
 Status checkNormalization(const BoundArgs &b) {
-  FX_TRY(norm, b.integer("normalization"));
+  FXKIT_ASSIGN_OR_RETURN(auto norm, b.integer("normalization"));
   if (norm < 0 || norm > 2)
     return b.error("normalization must be 0 (none), 1 (by 1/sqrt(n)) or 2 (by 1/n), got " +
                    std::to_string(norm));
@@ -108,17 +109,16 @@ TensorType c2cType(const TensorType &self, const std::vector<int64_t> &dims) {
 }
 
 Expected<NodeValue> fftR2c(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   if (!dtypeIsFloating(self.dtype) || isComplex(self.dtype))
     return checkFailed(b, "self.is_floating_point()");
   std::optional<DType> out = complexOf(self.dtype);
   if (!out)
     return b.error("Unsupported dtype " + std::string(dtypeScalarTypeName(self.dtype)) +
                    ": fxkit has complex64 and complex128 only (convert to float32 first)");
-  FX_TRY(dims, fftDims(b, self.sizes.size()));
-  if (Status s = checkNormalization(b); !s)
-    return s.takeError();
-  FX_TRY(onesided, b.boolean("onesided"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, fftDims(b, self.sizes.size()));
+  FXKIT_TRY(checkNormalization(b));
+  FXKIT_ASSIGN_OR_RETURN(auto onesided, b.boolean("onesided"));
   Sizes sizes = self.sizes;
   if (onesided)
     sizes[dims.back()] = symAdd(symFloorDiv(sizes[dims.back()], SymExpr(2)), SymExpr(1));
@@ -126,10 +126,10 @@ Expected<NodeValue> fftR2c(const BoundArgs &b) {
 }
 
 Expected<NodeValue> fftC2c(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   if (!isComplex(self.dtype))
     return checkFailed(b, "self.is_complex()");
-  FX_TRY(list, b.symIntList("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto list, b.symIntList("dim"));
   std::vector<int64_t> dims;
   for (const SymExpr &e : list) {
     if (!e.isConstant())
@@ -139,19 +139,17 @@ Expected<NodeValue> fftC2c(const BoundArgs &b) {
       return b.error(d.error().message);
     dims.push_back(*d);
   }
-  if (Status s = checkNormalization(b); !s)
-    return s.takeError();
+  FXKIT_TRY(checkNormalization(b));
   return one(c2cType(self, dims));
 }
 
 Expected<NodeValue> fftC2r(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   if (!isComplex(self.dtype))
     return checkFailed(b, "self.is_complex()");
-  FX_TRY(dims, fftDims(b, self.sizes.size()));
-  if (Status s = checkNormalization(b); !s)
-    return s.takeError();
-  FX_TRY(lastDimSize, b.symInt("last_dim_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, fftDims(b, self.sizes.size()));
+  FXKIT_TRY(checkNormalization(b));
+  FXKIT_ASSIGN_OR_RETURN(auto lastDimSize, b.symInt("last_dim_size"));
   if (lastDimSize.isConstant() && lastDimSize.constant() < 1)
     return b.error("Invalid number of data points (" + lastDimSize.str() + ") specified");
   // Multi-dimensional: a backward c2c over all but the last dim, then a 1-d c2r.
@@ -166,7 +164,7 @@ Expected<NodeValue> fftC2r(const BoundArgs &b) {
 
 /// A complex tensor's floats: a trailing dimension of 2, strides and offset in floats.
 Expected<NodeValue> viewAsReal(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   if (!isComplex(self.dtype))
     return b.error("view_as_real is only supported for complex tensors");
   Sizes sizes = self.sizes;
@@ -180,7 +178,7 @@ Expected<NodeValue> viewAsReal(const BoundArgs &b) {
 
 /// A float tensor of trailing size 2 read as complex (at::native::view_as_complex's checks).
 Expected<NodeValue> viewAsComplex(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   std::optional<DType> out = complexOf(self.dtype);
   if (!out)
     return b.error("view_as_complex is only supported for float and double tensors, but got a "

@@ -4,6 +4,7 @@
 /// torch/_subclasses/fake_impls.py, the C++ structured meta of gather/scatter): what they check,
 /// and the layouts they record, which are contiguous except where noted.
 
+#include "ir/Try.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
 
@@ -55,7 +56,7 @@ Expected<int64_t> wrapDim(const BoundArgs &b, int64_t dim, size_t rank) {
 
 /// The dim argument of gather/scatter/index_select, wrapped against self's rank.
 Expected<int64_t> dimArg(const BoundArgs &b, const TensorType &self) {
-  FX_TRY(dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
   return wrapDim(b, dim, self.sizes.size());
 }
 
@@ -163,16 +164,15 @@ Status checkIndexFits(const BoundArgs &b, const TensorType &self, int64_t dim,
 }
 
 Expected<NodeValue> gather(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(index, b.tensor("index"));
-  FX_TRY(dim, dimArg(b, self));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto index, b.tensor("index"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, dimArg(b, self));
   // An empty index skips the checks (meta_gather).
   if (!symIs(numel(index), 0)) {
     if (!isIndexDType(index.dtype))
       return b.error("gather(): Expected dtype int32/int64 for index, but got " +
                      torchName(index.dtype));
-    if (Status s = checkIndexFits(b, self, dim, index, std::nullopt, true); !s)
-      return s.takeError();
+    FXKIT_TRY(checkIndexFits(b, self, dim, index, std::nullopt, true));
   }
   return one(contiguous(self.dtype, index.sizes, self.device));
 }
@@ -183,12 +183,12 @@ constexpr std::array<std::string_view, 5> kScatterReductions{"sum", "prod", "mea
 /// scatter.src, scatter.value, scatter_add, scatter_reduce.two (scatter_meta_impl): a fresh
 /// contiguous tensor of self's shape.
 Expected<NodeValue> scatter(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(index, b.tensor("index"));
-  FX_TRY(dim, dimArg(b, self));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto index, b.tensor("index"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, dimArg(b, self));
   std::optional<TensorType> src;
   if (b.op().schema.indexOf("src") >= 0) {
-    FX_TRY(s, b.tensor("src"));
+    FXKIT_ASSIGN_OR_RETURN(auto s, b.tensor("src"));
     src = std::move(s);
   }
   bool empty = symIs(numel(index), 0);
@@ -197,8 +197,7 @@ Expected<NodeValue> scatter(const BoundArgs &b) {
   if (src && src->dtype != self.dtype)
     return b.error("scatter(): Expected self.dtype to be equal to src.dtype");
   if (!empty)
-    if (Status s = checkIndexFits(b, self, dim, index, src, false); !s)
-      return s.takeError();
+    FXKIT_TRY(checkIndexFits(b, self, dim, index, src, false));
   if (b.op().schema.indexOf("reduce") >= 0) {
     const Argument &reduce = b.get("reduce");
     std::string name(reduce.kind() == Argument::Kind::String ? reduce.asString() : "");
@@ -213,9 +212,9 @@ Expected<NodeValue> scatter(const BoundArgs &b) {
 }
 
 Expected<NodeValue> indexSelect(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(index, b.tensor("index"));
-  FX_TRY(dim, dimArg(b, self));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto index, b.tensor("index"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, dimArg(b, self));
   if (index.sizes.size() > 1)
     return b.error("index_select(): Index is supposed to be a vector");
   if (!isIndexDType(index.dtype))
@@ -360,15 +359,16 @@ Sizes indexResultStrides(const AdvancedIndex &ix, const Sizes &shape) {
 }
 
 Expected<NodeValue> indexTensor(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(raw, optionalTensors(b, "indices"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto raw, optionalTensors(b, "indices"));
   if (raw.empty())
     return b.error("at least one index must be provided");
   // Numbering a mask's symbol scans the graph before the node: only masks pay for it.
   bool masked =
       std::any_of(raw.begin(), raw.end(), [](const auto &t) { return t && isMaskDType(t->dtype); });
-  FX_TRY(indices, expandMasks(b, self, raw, masked ? nextUnbacked(b.node()) : 0));
-  FX_TRY(ix, advancedIndex(b, self, std::move(indices)));
+  FXKIT_ASSIGN_OR_RETURN(auto indices,
+                         expandMasks(b, self, raw, masked ? nextUnbacked(b.node()) : 0));
+  FXKIT_ASSIGN_OR_RETURN(auto ix, advancedIndex(b, self, std::move(indices)));
   Sizes shape = ix.resultSizes();
   Sizes strides = indexResultStrides(ix, shape);
   return one(make(self.dtype, std::move(shape), std::move(strides), self.device));
@@ -378,21 +378,21 @@ Expected<NodeValue> indexTensor(const BoundArgs &b) {
 /// Eager's checks: the values' dtype is self's, the indices are integers or masks, and the
 /// values broadcast to the indexing result (checked here when no mask makes it data dependent).
 Expected<NodeValue> indexPut(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(raw, optionalTensors(b, "indices"));
-  FX_TRY(values, b.tensor("values"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto raw, optionalTensors(b, "indices"));
+  FXKIT_ASSIGN_OR_RETURN(auto values, b.tensor("values"));
   if (values.dtype != self.dtype)
     return b.error("Index put requires the source and destination dtypes match, got " +
                    std::string(dtypeScalarTypeName(self.dtype)) + " for the destination and " +
                    std::string(dtypeScalarTypeName(values.dtype)) + " for the source.");
   if (raw.empty())
     return b.error("at least one index must be provided");
-  FX_TRY(indices, expandMasks(b, self, raw, 0));
+  FXKIT_ASSIGN_OR_RETURN(auto indices, expandMasks(b, self, raw, 0));
   bool masked = std::any_of(raw.begin(), raw.end(), [](const auto &t) {
     return t && isMaskDType(t->dtype) && !symIs(numel(*t), 0);
   });
   if (!masked) {
-    FX_TRY(ix, advancedIndex(b, self, std::move(indices)));
+    FXKIT_ASSIGN_OR_RETURN(auto ix, advancedIndex(b, self, std::move(indices)));
     Sizes shape = ix.resultSizes();
     auto bc = broadcastShapes({values.sizes, shape});
     if (!bc || !std::equal(bc->begin(), bc->end(), shape.begin(), shape.end(), symEq))
@@ -407,14 +407,14 @@ Expected<NodeValue> indexPut(const BoundArgs &b) {
 // ---- *_scatter ----
 
 Expected<NodeValue> sliceScatter(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(src, b.tensor("src"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto src, b.tensor("src"));
   if (self.sizes.empty())
     return b.error("slice() cannot be applied to a 0-dim tensor.");
-  FX_TRY(dim, dimArg(b, self));
-  FX_TRY(start, b.optionalSymInt("start"));
-  FX_TRY(end, b.optionalSymInt("end"));
-  FX_TRY(step, b.integer("step"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, dimArg(b, self));
+  FXKIT_ASSIGN_OR_RETURN(auto start, b.optionalSymInt("start"));
+  FXKIT_ASSIGN_OR_RETURN(auto end, b.optionalSymInt("end"));
+  FXKIT_ASSIGN_OR_RETURN(auto step, b.integer("step"));
   auto bounds = sliceBounds(self.sizes[dim], start, end, step);
   if (!bounds)
     return b.error(bounds.error().message);
@@ -428,12 +428,12 @@ Expected<NodeValue> sliceScatter(const BoundArgs &b) {
 }
 
 Expected<NodeValue> selectScatter(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(src, b.tensor("src"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto src, b.tensor("src"));
   if (self.sizes.empty())
     return b.error("select() cannot be applied to a 0-dim tensor.");
-  FX_TRY(dim, dimArg(b, self));
-  FX_TRY(index, b.symInt("index"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, dimArg(b, self));
+  FXKIT_ASSIGN_OR_RETURN(auto index, b.symInt("index"));
   const SymExpr &size = self.sizes[dim];
   if (index.isConstant() && size.isConstant() &&
       (index.constant() >= size.constant() || index.constant() < -size.constant()))
@@ -449,9 +449,9 @@ Expected<NodeValue> selectScatter(const BoundArgs &b) {
 }
 
 Expected<NodeValue> maskedScatter(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(mask, b.tensor("mask"));
-  FX_TRY(source, b.tensor("source"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto mask, b.tensor("mask"));
+  FXKIT_ASSIGN_OR_RETURN(auto source, b.tensor("source"));
   if (!isMaskDType(mask.dtype))
     return b.error("Mask must be bool or uint8");
   if (self.dtype != source.dtype)
@@ -464,9 +464,9 @@ Expected<NodeValue> maskedScatter(const BoundArgs &b) {
 }
 
 Expected<NodeValue> embeddingDenseBackward(const BoundArgs &b) {
-  FX_TRY(grad, b.tensor("grad_output"));
-  FX_TRY(indices, b.tensor("indices"));
-  FX_TRY(numWeights, b.symInt("num_weights"));
+  FXKIT_ASSIGN_OR_RETURN(auto grad, b.tensor("grad_output"));
+  FXKIT_ASSIGN_OR_RETURN(auto indices, b.tensor("indices"));
+  FXKIT_ASSIGN_OR_RETURN(auto numWeights, b.symInt("num_weights"));
   if (!isIndexDType(indices.dtype))
     return b.error("Expected tensor for argument #1 'indices' to have one of the following scalar "
                    "types: Long, Int; but got " +
@@ -480,8 +480,8 @@ Expected<NodeValue> embeddingDenseBackward(const BoundArgs &b) {
 // ---- Padding, flip, repeat ----
 
 Expected<NodeValue> constantPadNd(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(pad, b.symIntList("pad"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto pad, b.symIntList("pad"));
   size_t rank = self.sizes.size();
   if (pad.size() % 2)
     return b.error("Length of pad must be even but instead it equals " +
@@ -519,8 +519,8 @@ Expected<NodeValue> constantPadNd(const BoundArgs &b) {
 
 /// reflection_pad{1,2,3}d and replication_pad{1,2,3}d (_pad{1,2,3}d_common of the meta).
 template <int Dims, bool Reflection> Expected<NodeValue> padNd(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(padding, b.symIntList("padding"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto padding, b.symIntList("padding"));
   size_t rank = self.sizes.size();
   if (padding.size() != 2 * Dims)
     return b.error("padding size is expected to be " + std::to_string(2 * Dims) +
@@ -564,11 +564,11 @@ template <int Dims, bool Reflection> Expected<NodeValue> padNd(const BoundArgs &
 }
 
 Expected<NodeValue> flip(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dims, b.intList("dims"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, b.intList("dims"));
   std::vector<bool> seen(std::max<size_t>(self.sizes.size(), 1), false);
   for (int64_t dim : *dims) {
-    FX_TRY(d, wrapDim(b, dim, self.sizes.size()));
+    FXKIT_ASSIGN_OR_RETURN(auto d, wrapDim(b, dim, self.sizes.size()));
     if (seen[d])
       return b.error("duplicate value in the list of dims");
     seen[d] = true;
@@ -577,8 +577,8 @@ Expected<NodeValue> flip(const BoundArgs &b) {
 }
 
 Expected<NodeValue> repeat(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(repeats, b.symIntList("repeats"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto repeats, b.symIntList("repeats"));
   if (repeats.size() < self.sizes.size())
     return b.error("Number of dimensions of repeat dims can not be smaller than number of "
                    "dimensions of tensor");
@@ -601,7 +601,7 @@ constexpr std::string_view kNonzero = "torch.ops.aten.nonzero.default";
 /// when self is known to be empty). FakeTensor memoizes nnz per input tensor, so an earlier
 /// nonzero of the same node gives its symbol again.
 Expected<NodeValue> nonzero(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   const Argument &selfArg = b.get("self");
   std::optional<SymExpr> count;
   if (symIs(numel(self), 0))

@@ -3,6 +3,7 @@
 /// (ir/ops/*Ops.cpp): result constructors, operands that may be Python numbers, pointwise
 /// inference with PyTorch's type promotion kinds, and reduced shapes.
 
+#include "ir/Try.h"
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
 
@@ -13,13 +14,6 @@
 #include <vector>
 
 namespace fxkit {
-
-/// Propagates an error out of the enclosing inference function, else binds `var`.
-#define FX_TRY(var, expr)                                                                          \
-  auto var##_e = (expr);                                                                           \
-  if (!var##_e)                                                                                    \
-    return var##_e.takeError();                                                                    \
-  auto var = var##_e.take();
 
 using Sizes = std::vector<SymExpr>;
 

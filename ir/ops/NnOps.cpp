@@ -5,6 +5,7 @@
 /// torch/_subclasses/fake_impls.py, aten/src/ATen/native/Pool.h for output sizes), so that
 /// results equal what FakeTensor records.
 
+#include "ir/Try.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
 
@@ -91,7 +92,7 @@ struct PoolSpec {
 /// for every dimension; an omittable one (stride) may be empty.
 Expected<std::vector<int64_t>> poolList(const BoundArgs &b, const PoolOp &op, std::string_view name,
                                         bool omittable) {
-  FX_TRY(v, b.intList(name));
+  FXKIT_ASSIGN_OR_RETURN(auto v, b.intList(name));
   std::vector<int64_t> list = v ? *v : std::vector<int64_t>{};
   if (list.size() == op.nd || (omittable && list.empty()))
     return list;
@@ -107,20 +108,20 @@ Expected<std::vector<int64_t>> poolList(const BoundArgs &b, const PoolOp &op, st
 /// schema declares them.
 Expected<PoolSpec> readPoolSpec(const BoundArgs &b, const PoolOp &op) {
   PoolSpec s;
-  FX_TRY(kernel, poolList(b, op, "kernel_size", false));
-  FX_TRY(stride, poolList(b, op, "stride", true));
-  FX_TRY(padding, poolList(b, op, "padding", false));
+  FXKIT_ASSIGN_OR_RETURN(auto kernel, poolList(b, op, "kernel_size", false));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, poolList(b, op, "stride", true));
+  FXKIT_ASSIGN_OR_RETURN(auto padding, poolList(b, op, "padding", false));
   s.kernel = kernel;
   s.stride = stride.empty() ? kernel : stride;
   s.padding = padding;
   s.dilation.assign(op.nd, 1);
   const OpSchema &schema = b.op().schema;
   if (schema.indexOf("dilation") >= 0) {
-    FX_TRY(dilation, poolList(b, op, "dilation", false));
+    FXKIT_ASSIGN_OR_RETURN(auto dilation, poolList(b, op, "dilation", false));
     s.dilation = dilation;
   }
   if (schema.indexOf("ceil_mode") >= 0) {
-    FX_TRY(ceil, b.boolean("ceil_mode"));
+    FXKIT_ASSIGN_OR_RETURN(auto ceil, b.boolean("ceil_mode"));
     s.ceil = ceil;
   }
   return s;
@@ -153,8 +154,9 @@ Expected<Sizes> pooledSpatial(const BoundArgs &b, const TensorType &input, const
   size_t nd = s.kernel.size(), lead = input.sizes.size() - nd;
   Sizes out;
   for (size_t i = 0; i < nd; ++i) {
-    FX_TRY(o, poolingOutputSize(b, input.sizes[lead + i], s.kernel[i], s.padding[i], s.stride[i],
-                                s.dilation[i], s.ceil));
+    FXKIT_ASSIGN_OR_RETURN(auto o,
+                           poolingOutputSize(b, input.sizes[lead + i], s.kernel[i], s.padding[i],
+                                             s.stride[i], s.dilation[i], s.ceil));
     out.push_back(o);
   }
   return out;
@@ -234,10 +236,8 @@ Status checkPoolOutput(const BoundArgs &b, const TensorType &input, const Sizes 
 /// half the kernel, a non-empty output.
 Status poolShapeCheck(const BoundArgs &b, const PoolOp &op, const TensorType &input,
                       const PoolSpec &s, const Sizes &out, bool channelsLast) {
-  if (Status st = checkPoolWindow(b, s); !st)
-    return st;
-  if (Status st = checkPoolInput(b, op, input, s, channelsLast); !st)
-    return st;
+  FXKIT_TRY(checkPoolWindow(b, s));
+  FXKIT_TRY(checkPoolInput(b, op, input, s, channelsLast));
   for (size_t i = 0; i < op.nd; ++i)
     if (s.kernel[i] / 2 < s.padding[i])
       return b.error("pad should be smaller than or equal to half of kernel size, but got " +
@@ -265,11 +265,10 @@ Expected<PooledShape> poolShape(const BoundArgs &b, const PoolOp &op, const Tens
     return b.error(op.nd == 2 ? "non-empty 3D or 4D (batch mode) tensor expected for input"
                               : "non-empty 4D or 5D (batch mode) tensor expected for input");
   }
-  FX_TRY(spatial, pooledSpatial(b, input, s));
+  FXKIT_ASSIGN_OR_RETURN(auto spatial, pooledSpatial(b, input, s));
   PooledShape shape;
   shape.channelsLast = rank == op.nd + 2 && suggestsChannelsLast(input) && !(op.avg && op.nd == 3);
-  if (Status st = poolShapeCheck(b, op, input, s, spatial, shape.channelsLast); !st)
-    return st.takeError();
+  FXKIT_TRY(poolShapeCheck(b, op, input, s, spatial, shape.channelsLast));
   shape.sizes.assign(input.sizes.begin(), input.sizes.end() - static_cast<int64_t>(op.nd));
   shape.sizes.insert(shape.sizes.end(), spatial.begin(), spatial.end());
   return shape;
@@ -285,9 +284,9 @@ TensorType pooledType(DType dtype, const PooledShape &shape, Device device) {
 /// input plane), laid out alike.
 template <size_t nd> Expected<NodeValue> maxPoolWithIndices(const BoundArgs &b) {
   static const PoolOp op{nd == 2 ? "max_pool2d" : "max_pool3d", nd, false};
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(spec, readPoolSpec(b, op));
-  FX_TRY(shape, poolShape(b, op, self, spec));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto spec, readPoolSpec(b, op));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, poolShape(b, op, self, spec));
   return many(
       {pooledType(self.dtype, shape, self.device), pooledType(DType::Int64, shape, self.device)});
 }
@@ -296,14 +295,14 @@ template <size_t nd> Expected<NodeValue> maxPoolWithIndices(const BoundArgs &b) 
 /// (inductor_prims._low_memory_max_pool_with_offsets_aten), max_pool{2,3}d_with_indices by the
 /// kernel's rank, and turns the indices into int8 offsets within the window.
 Expected<NodeValue> lowMemoryMaxPoolWithOffsets(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(kernel, b.intList("kernel_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto kernel, b.intList("kernel_size"));
   if (kernel->size() != 2 && kernel->size() != 3)
     return b.error("kernel_size must have 2 or 3 entries (2-d or 3-d pooling), got " +
                    intsStr(*kernel));
   PoolOp op{kernel->size() == 2 ? "max_pool2d" : "max_pool3d", kernel->size(), false};
-  FX_TRY(spec, readPoolSpec(b, op));
-  FX_TRY(shape, poolShape(b, op, self, spec));
+  FXKIT_ASSIGN_OR_RETURN(auto spec, readPoolSpec(b, op));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, poolShape(b, op, self, spec));
   return many(
       {pooledType(self.dtype, shape, self.device), pooledType(DType::Int8, shape, self.device)});
 }
@@ -311,11 +310,11 @@ Expected<NodeValue> lowMemoryMaxPoolWithOffsets(const BoundArgs &b) {
 /// prims._low_memory_max_pool_offsets_to_indices: int64 input-plane indices from the offsets,
 /// computed elementwise (so laid out like the offsets).
 Expected<NodeValue> lowMemoryOffsetsToIndices(const BoundArgs &b) {
-  FX_TRY(offsets, b.tensor("self"));
-  FX_TRY(kernel, b.intList("kernel_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto offsets, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto kernel, b.intList("kernel_size"));
   size_t nd = kernel->size();
   for (std::string_view name : {"input_size", "stride", "padding", "dilation"}) {
-    FX_TRY(list, b.symIntList(name));
+    FXKIT_ASSIGN_OR_RETURN(auto list, b.symIntList(name));
     if (list.size() < nd)
       return b.error(std::string(name) + " has " + std::to_string(list.size()) + " entries for a " +
                      std::to_string(nd) + "-d kernel");
@@ -330,19 +329,18 @@ Expected<NodeValue> lowMemoryOffsetsToIndices(const BoundArgs &b) {
 /// max_pool2d_with_indices_backward: the gradient of the input, in the input's layout.
 Expected<NodeValue> maxPool2dBackward(const BoundArgs &b) {
   static const PoolOp op{"max_pool2d", 2, false};
-  FX_TRY(grad, b.tensor("grad_output"));
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(indices, b.tensor("indices"));
-  FX_TRY(spec, readPoolSpec(b, op));
-  FX_TRY(shape, poolShape(b, op, self, spec));
+  FXKIT_ASSIGN_OR_RETURN(auto grad, b.tensor("grad_output"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto indices, b.tensor("indices"));
+  FXKIT_ASSIGN_OR_RETURN(auto spec, readPoolSpec(b, op));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, poolShape(b, op, self, spec));
   if (self.dtype != grad.dtype)
     return b.error("Expected dtype " + std::string(dtypeName(self.dtype)) +
                    " for `gradOutput` but got dtype " + std::string(dtypeName(grad.dtype)));
   size_t ndim = self.sizes.size();
   for (const TensorType *t : {&grad, &indices})
     for (size_t i = 0; i < 3; ++i)
-      if (Status st = checkDimSize(b, *t, ndim, ndim - 3 + i, shape.sizes[ndim - 3 + i]); !st)
-        return st.takeError();
+      FXKIT_TRY(checkDimSize(b, *t, ndim, ndim - 3 + i, shape.sizes[ndim - 3 + i]));
   return one(
       make(self.dtype, self.sizes, layoutStrides(self.sizes, shape.channelsLast), self.device));
 }
@@ -355,7 +353,7 @@ Status checkAvgPoolArgs(const BoundArgs &b, const PoolOp &op, const TensorType &
   if (self.dtype == DType::UInt8)
     return b.error("\"" + std::string(op.name) + "\" not implemented for 'torch.uint8'");
   if (b.op().schema.indexOf("divisor_override") >= 0) {
-    FX_TRY(divisor, b.optionalInteger("divisor_override"));
+    FXKIT_ASSIGN_OR_RETURN(auto divisor, b.optionalInteger("divisor_override"));
     if (divisor && *divisor == 0)
       return b.error("divisor must be not zero");
   }
@@ -364,11 +362,10 @@ Status checkAvgPoolArgs(const BoundArgs &b, const PoolOp &op, const TensorType &
 
 template <size_t nd> Expected<NodeValue> avgPool(const BoundArgs &b) {
   static const PoolOp op{nd == 2 ? "avg_pool2d" : "avg_pool3d", nd, true};
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(spec, readPoolSpec(b, op));
-  if (Status st = checkAvgPoolArgs(b, op, self); !st)
-    return st.takeError();
-  FX_TRY(shape, poolShape(b, op, self, spec));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto spec, readPoolSpec(b, op));
+  FXKIT_TRY(checkAvgPoolArgs(b, op, self));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, poolShape(b, op, self, spec));
   return one(pooledType(self.dtype, shape, self.device));
 }
 
@@ -376,16 +373,14 @@ template <size_t nd> Expected<NodeValue> avgPool(const BoundArgs &b) {
 /// the input's sizes and suggested layout.
 Expected<NodeValue> avgPool2dBackward(const BoundArgs &b) {
   static const PoolOp op{"avg_pool2d", 2, true};
-  FX_TRY(grad, b.tensor("grad_output"));
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(spec, readPoolSpec(b, op));
-  if (Status st = checkAvgPoolArgs(b, op, self); !st)
-    return st.takeError();
-  FX_TRY(shape, poolShape(b, op, self, spec));
+  FXKIT_ASSIGN_OR_RETURN(auto grad, b.tensor("grad_output"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto spec, readPoolSpec(b, op));
+  FXKIT_TRY(checkAvgPoolArgs(b, op, self));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, poolShape(b, op, self, spec));
   size_t ndim = self.sizes.size();
   for (size_t i = 0; i < 3; ++i)
-    if (Status st = checkDimSize(b, grad, ndim, ndim - 3 + i, shape.sizes[ndim - 3 + i]); !st)
-      return st.takeError();
+    FXKIT_TRY(checkDimSize(b, grad, ndim, ndim - 3 + i, shape.sizes[ndim - 3 + i]));
   return one(
       make(self.dtype, self.sizes, layoutStrides(self.sizes, shape.channelsLast), self.device));
 }
@@ -417,7 +412,7 @@ Status check1dPool(const BoundArgs &b, std::string_view fn, const TensorType &se
                    "D tensor for argument #1 'self' (while checking arguments for " +
                    std::string(fn) + ")");
   for (std::string_view name : lists) {
-    FX_TRY(v, b.intList(name));
+    FXKIT_ASSIGN_OR_RETURN(auto v, b.intList(name));
     if (v->size() != 1 && !(name == "stride" && v->empty()))
       return b.error(std::string(fn) + "() argument '" + std::string(name) +
                      "' should contain one int (got " + std::to_string(v->size()) + ")");
@@ -428,22 +423,20 @@ Status check1dPool(const BoundArgs &b, std::string_view fn, const TensorType &se
 /// avg_pool1d: avg_pool2d over self.unsqueeze(-2) with a 1 x k window, squeezed back.
 Expected<NodeValue> avgPool1d(const BoundArgs &b) {
   static const PoolOp op{"avg_pool2d", 2, true};
-  FX_TRY(self, b.tensor("self"));
-  if (Status st = check1dPool(b, "avg_pool1d", self, {"kernel_size", "stride", "padding"}); !st)
-    return st.takeError();
-  FX_TRY(kernel, b.intList("kernel_size"));
-  FX_TRY(stride, b.intList("stride"));
-  FX_TRY(padding, b.intList("padding"));
-  FX_TRY(ceil, b.boolean("ceil_mode"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_TRY(check1dPool(b, "avg_pool1d", self, {"kernel_size", "stride", "padding"}));
+  FXKIT_ASSIGN_OR_RETURN(auto kernel, b.intList("kernel_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, b.intList("stride"));
+  FXKIT_ASSIGN_OR_RETURN(auto padding, b.intList("padding"));
+  FXKIT_ASSIGN_OR_RETURN(auto ceil, b.boolean("ceil_mode"));
   PoolSpec spec{{1, (*kernel)[0]},
                 {1, stride->empty() ? (*kernel)[0] : (*stride)[0]},
                 {0, (*padding)[0]},
                 {1, 1},
                 ceil};
   TensorType input = unsqueezeBeforeLast(self);
-  if (Status st = checkAvgPoolArgs(b, op, self); !st)
-    return st.takeError();
-  FX_TRY(shape, poolShape(b, op, input, spec));
+  FXKIT_TRY(checkAvgPoolArgs(b, op, self));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, poolShape(b, op, input, spec));
   return one(squeezeBeforeLast(pooledType(self.dtype, shape, self.device)));
 }
 
@@ -471,8 +464,7 @@ Status checkAdaptiveInput(const BoundArgs &b, std::string_view fn, size_t nd, co
 Expected<TensorType> adaptiveType(const BoundArgs &b, size_t nd, const TensorType &self,
                                   const Sizes &outputSize) {
   std::string fn = nd == 3 ? "adaptive_avg_pool3d" : "adaptive_avg_pool2d";
-  if (Status st = checkAdaptiveInput(b, fn, nd, self, "input"); !st)
-    return st.takeError();
+  FXKIT_TRY(checkAdaptiveInput(b, fn, nd, self, "input"));
   if (outputSize.size() != nd)
     return b.error(fn + ": output_size must be " + std::to_string(nd));
   for (const SymExpr &s : outputSize)
@@ -488,28 +480,26 @@ Expected<TensorType> adaptiveType(const BoundArgs &b, size_t nd, const TensorTyp
 }
 
 template <size_t nd> Expected<NodeValue> adaptiveAvgPool(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(outputSize, b.symIntList("output_size"));
-  FX_TRY(t, adaptiveType(b, nd, self, outputSize));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto outputSize, b.symIntList("output_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto t, adaptiveType(b, nd, self, outputSize));
   return one(std::move(t));
 }
 
 /// adaptive_avg_pool1d: _adaptive_avg_pool2d over self.unsqueeze(-2) to (1, L), squeezed.
 Expected<NodeValue> adaptiveAvgPool1d(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  if (Status st = check1dPool(b, "adaptive_avg_pool1d", self, {"output_size"}); !st)
-    return st.takeError();
-  FX_TRY(outputSize, b.symIntList("output_size"));
-  FX_TRY(t, adaptiveType(b, 2, unsqueezeBeforeLast(self), {SymExpr(1), outputSize[0]}));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_TRY(check1dPool(b, "adaptive_avg_pool1d", self, {"output_size"}));
+  FXKIT_ASSIGN_OR_RETURN(auto outputSize, b.symIntList("output_size"));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto t, adaptiveType(b, 2, unsqueezeBeforeLast(self), {SymExpr(1), outputSize[0]}));
   return one(squeezeBeforeLast(std::move(t)));
 }
 
 Expected<NodeValue> adaptiveAvgPool2dBackward(const BoundArgs &b) {
-  FX_TRY(grad, b.tensor("grad_output"));
-  FX_TRY(self, b.tensor("self"));
-  if (Status st = checkAdaptiveInput(b, "adaptive_avg_pool2d_backward", 2, grad, "grad_output");
-      !st)
-    return st.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto grad, b.tensor("grad_output"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_TRY(checkAdaptiveInput(b, "adaptive_avg_pool2d_backward", 2, grad, "grad_output"));
   if (self.dtype != grad.dtype)
     return b.error("expected dtype " + std::string(dtypeName(self.dtype)) +
                    " for `grad_output` but got dtype " + std::string(dtypeName(grad.dtype)));
@@ -524,11 +514,11 @@ Expected<NodeValue> adaptiveAvgPool2dBackward(const BoundArgs &b) {
 /// backend's memory format: channels-last when the input or the weight is (4-d and 5-d);
 /// grad_bias is contiguous of bias_sizes. All take grad_output's dtype.
 Expected<NodeValue> convolutionBackward(const BoundArgs &b) {
-  FX_TRY(grad, b.tensor("grad_output"));
-  FX_TRY(input, b.tensor("input"));
-  FX_TRY(weight, b.tensor("weight"));
-  FX_TRY(mask, b.boolList("output_mask", 3));
-  FX_TRY(groups, b.symInt("groups"));
+  FXKIT_ASSIGN_OR_RETURN(auto grad, b.tensor("grad_output"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, b.tensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto mask, b.boolList("output_mask", 3));
+  FXKIT_ASSIGN_OR_RETURN(auto groups, b.symInt("groups"));
   size_t rank = input.sizes.size();
   if (rank < 3 || weight.sizes.size() != rank || grad.sizes.size() != rank)
     return b.error("convolution_backward expects grad_output, input and weight of the same rank "
@@ -547,7 +537,7 @@ Expected<NodeValue> convolutionBackward(const BoundArgs &b) {
   if (mask[2]) {
     if (b.get("bias_sizes").isNone())
       return b.error("output_mask asks for the bias gradient but bias_sizes is None");
-    FX_TRY(biasSizes, b.symIntList("bias_sizes"));
+    FXKIT_ASSIGN_OR_RETURN(auto biasSizes, b.symIntList("bias_sizes"));
     outs[2] = contiguous(grad.dtype, std::move(biasSizes), grad.device);
   }
   return NodeValue{std::move(outs)};
@@ -591,12 +581,12 @@ Expected<SymExpr> scaledSize(const BoundArgs &b, const SymExpr &size, double sca
 /// per spatial dimension.
 Expected<Sizes> upsampleOutputSize(const BoundArgs &b, const TensorType &input) {
   size_t spatial = input.sizes.size() >= 2 ? input.sizes.size() - 2 : 0;
-  FX_TRY(scales, floatList(b, "scale_factors"));
+  FXKIT_ASSIGN_OR_RETURN(auto scales, floatList(b, "scale_factors"));
   bool hasSize = !b.get("output_size").isNone();
   if (hasSize == scales.has_value())
     return b.error("Must specify exactly one of output_size and scale_factors");
   if (hasSize) {
-    FX_TRY(size, b.symIntList("output_size"));
+    FXKIT_ASSIGN_OR_RETURN(auto size, b.symIntList("output_size"));
     if (size.size() != spatial)
       return b.error("It is expected output_size equals to " + std::to_string(spatial) +
                      ", but got size " + std::to_string(size.size()));
@@ -607,7 +597,7 @@ Expected<Sizes> upsampleOutputSize(const BoundArgs &b, const TensorType &input) 
                    " entries, but got " + std::to_string(scales->size()));
   Sizes out;
   for (size_t i = 0; i < spatial; ++i) {
-    FX_TRY(s, scaledSize(b, input.sizes[2 + i], (*scales)[i]));
+    FXKIT_ASSIGN_OR_RETURN(auto s, scaledSize(b, input.sizes[2 + i], (*scales)[i]));
     out.push_back(s);
   }
   return out;
@@ -617,11 +607,11 @@ Expected<Sizes> upsampleOutputSize(const BoundArgs &b, const TensorType &input) 
 /// except on CUDA with few channels (fewer than `minChannels`), where the decompositions keep
 /// it contiguous.
 Expected<NodeValue> upsample2d(const BoundArgs &b, int64_t minChannels) {
-  FX_TRY(input, b.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
   if (input.sizes.size() != 4)
     return b.error("It is expected input_size equals to 4, but got size " +
                    std::to_string(input.sizes.size()));
-  FX_TRY(size, upsampleOutputSize(b, input));
+  FXKIT_ASSIGN_OR_RETURN(auto size, upsampleOutputSize(b, input));
   auto positive = [](const SymExpr &s) { return !s.isConstant() || s.constant() > 0; };
   if (!positive(input.sizes[2]) || !positive(input.sizes[3]) || !positive(size[0]) ||
       !positive(size[1]))
@@ -639,7 +629,7 @@ Expected<NodeValue> upsampleNearest2d(const BoundArgs &b) { return upsample2d(b,
 /// Bilinear interpolation is defined for floating-point inputs (PyTorch's kernels dispatch
 /// over floating types only).
 Expected<NodeValue> upsampleBilinear2d(const BoundArgs &b) {
-  FX_TRY(input, b.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
   if (!dtypeIsFloating(input.dtype))
     return b.error("\"upsample_bilinear2d\" not implemented for '" +
                    std::string(dtypeName(input.dtype)) + "'");
@@ -649,8 +639,8 @@ Expected<NodeValue> upsampleBilinear2d(const BoundArgs &b) {
 // ---- Grid sampling, col2im ----
 
 Expected<NodeValue> gridSampler2d(const BoundArgs &b) {
-  FX_TRY(input, b.tensor("input"));
-  FX_TRY(grid, b.tensor("grid"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto grid, b.tensor("grid"));
   if (input.device != grid.device)
     return b.error("grid_sampler(): expected input and grid to be on same device, but input is "
                    "on " +
@@ -677,8 +667,8 @@ Expected<NodeValue> gridSampler2d(const BoundArgs &b) {
                      "input has sizes " +
                      sizesText(input.sizes) + " with dimension " + std::to_string(i) +
                      " being empty");
-  FX_TRY(mode, b.integer("interpolation_mode"));
-  FX_TRY(padding, b.integer("padding_mode"));
+  FXKIT_ASSIGN_OR_RETURN(auto mode, b.integer("interpolation_mode"));
+  FXKIT_ASSIGN_OR_RETURN(auto padding, b.integer("padding_mode"));
   if (mode < 0 || mode > 2 || padding < 0 || padding > 2)
     return b.error("grid_sampler(): interpolation_mode must be 0 (bilinear), 1 (nearest) or 2 "
                    "(bicubic) and padding_mode 0 (zeros), 1 (border) or 2 (reflection), got " +
@@ -699,10 +689,10 @@ struct Col2imWindow {
 /// col2im's argument checks: 2-d lists, positive kernel, dilation, stride and output size,
 /// non-negative padding.
 Expected<Col2imWindow> readCol2imWindow(const BoundArgs &b, const Sizes &outputSize) {
-  FX_TRY(kernel, b.intList("kernel_size"));
-  FX_TRY(dilation, b.intList("dilation"));
-  FX_TRY(padding, b.intList("padding"));
-  FX_TRY(stride, b.intList("stride"));
+  FXKIT_ASSIGN_OR_RETURN(auto kernel, b.intList("kernel_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto dilation, b.intList("dilation"));
+  FXKIT_ASSIGN_OR_RETURN(auto padding, b.intList("padding"));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, b.intList("stride"));
   Col2imWindow w{*kernel, *dilation, *padding, *stride};
   if (outputSize.size() != 2)
     return b.error("only 2D output_size supported");
@@ -728,9 +718,9 @@ Expected<Col2imWindow> readCol2imWindow(const BoundArgs &b, const Sizes &outputS
 /// col2im's meta: sums sliding blocks (C * kh * kw, L) back into (C, H, W) images; L must be
 /// the number of blocks that fit the padded output.
 Expected<NodeValue> col2im(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(outputSize, b.symIntList("output_size"));
-  FX_TRY(w, readCol2imWindow(b, outputSize));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto outputSize, b.symIntList("output_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto w, readCol2imWindow(b, outputSize));
   const Sizes &shape = self.sizes;
   size_t ndim = shape.size();
   if ((ndim != 2 && ndim != 3) || isZero(shape[ndim - 2]) || isZero(shape[ndim - 1]))
@@ -769,10 +759,10 @@ Expected<NodeValue> col2im(const BoundArgs &b) {
 // ---- Distances ----
 
 Expected<NodeValue> cdistForward(const BoundArgs &b) {
-  FX_TRY(x1, b.tensor("x1"));
-  FX_TRY(x2, b.tensor("x2"));
-  FX_TRY(p, b.floating("p"));
-  FX_TRY(mode, b.optionalInteger("compute_mode"));
+  FXKIT_ASSIGN_OR_RETURN(auto x1, b.tensor("x1"));
+  FXKIT_ASSIGN_OR_RETURN(auto x2, b.tensor("x2"));
+  FXKIT_ASSIGN_OR_RETURN(auto p, b.floating("p"));
+  FXKIT_ASSIGN_OR_RETURN(auto mode, b.optionalInteger("compute_mode"));
   if (x1.sizes.size() < 2)
     return b.error("cdist only supports at least 2D tensors, X1 got: " +
                    std::to_string(x1.sizes.size()) + "D");
@@ -802,8 +792,8 @@ Expected<NodeValue> cdistForward(const BoundArgs &b) {
 
 /// _pdist_forward: the n (n - 1) / 2 distances between the rows of a contiguous 2-d input.
 Expected<NodeValue> pdistForward(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(p, b.floating("p"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto p, b.floating("p"));
   if (self.sizes.size() != 2)
     return b.error("pdist only supports 2D tensors, got: " + std::to_string(self.sizes.size()) +
                    "D");
@@ -868,18 +858,16 @@ Status checkPerSampleWeights(const BoundArgs &b, const TensorType &psw, const Te
 /// sizes follow the CPU kernel's fast path (a float or half weight with unit column stride,
 /// no padding_idx and, with per-sample weights, unit stride) and modes, or the CUDA kernel's.
 Expected<NodeValue> embeddingBag(const BoundArgs &b) {
-  FX_TRY(weight, b.tensor("weight"));
-  FX_TRY(indices, b.tensor("indices"));
-  FX_TRY(offsets, b.tensor("offsets"));
-  FX_TRY(mode, b.integer("mode"));
-  FX_TRY(psw, b.optionalTensor("per_sample_weights"));
-  FX_TRY(includeLast, b.boolean("include_last_offset"));
-  FX_TRY(paddingIdx, b.integer("padding_idx"));
-  if (Status st = checkEmbeddingBagArgs(b, weight, indices, offsets, mode); !st)
-    return st.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto weight, b.tensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto indices, b.tensor("indices"));
+  FXKIT_ASSIGN_OR_RETURN(auto offsets, b.tensor("offsets"));
+  FXKIT_ASSIGN_OR_RETURN(auto mode, b.integer("mode"));
+  FXKIT_ASSIGN_OR_RETURN(auto psw, b.optionalTensor("per_sample_weights"));
+  FXKIT_ASSIGN_OR_RETURN(auto includeLast, b.boolean("include_last_offset"));
+  FXKIT_ASSIGN_OR_RETURN(auto paddingIdx, b.integer("padding_idx"));
+  FXKIT_TRY(checkEmbeddingBagArgs(b, weight, indices, offsets, mode));
   if (psw)
-    if (Status st = checkPerSampleWeights(b, *psw, weight, indices, mode); !st)
-      return st.takeError();
+    FXKIT_TRY(checkPerSampleWeights(b, *psw, weight, indices, mode));
   SymExpr numBags = offsets.sizes[0];
   if (includeLast) {
     if (isZero(numBags))

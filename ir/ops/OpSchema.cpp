@@ -1,5 +1,6 @@
 /// \file Schema parsing, argument binding and the typed readers of BoundArgs.
 
+#include "ir/Try.h"
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
 
@@ -504,35 +505,27 @@ Expected<SymExpr> symOf(const Argument &a) {
 } // namespace
 
 Expected<TensorType> BoundArgs::tensor(std::string_view name) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  auto t = tensorOf(**a);
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  auto t = tensorOf(*a);
   if (!t)
     return error("argument '" + std::string(name) + "': " + t.error().message);
   return t;
 }
 
 Expected<std::optional<TensorType>> BoundArgs::optionalTensor(std::string_view name) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  if ((*a)->isNone())
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  if (a->isNone())
     return std::optional<TensorType>();
-  auto t = tensor(name);
-  if (!t)
-    return t.takeError();
-  return std::optional<TensorType>(t.take());
+  FXKIT_ASSIGN_OR_RETURN(auto t, tensor(name));
+  return std::optional<TensorType>(std::move(t));
 }
 
 Expected<std::vector<TensorType>> BoundArgs::tensorList(std::string_view name) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  if ((*a)->kind() != Argument::Kind::List && (*a)->kind() != Argument::Kind::Tuple)
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  if (a->kind() != Argument::Kind::List && a->kind() != Argument::Kind::Tuple)
     return error("argument '" + std::string(name) + "' must be a list of tensors");
   std::vector<TensorType> out;
-  for (const Argument &item : (*a)->items()) {
+  for (const Argument &item : a->items()) {
     auto t = tensorOf(item);
     if (!t)
       return error("argument '" + std::string(name) + "': " + t.error().message);
@@ -542,54 +535,39 @@ Expected<std::vector<TensorType>> BoundArgs::tensorList(std::string_view name) c
 }
 
 Expected<int64_t> BoundArgs::integer(std::string_view name) const {
-  auto s = symInt(name);
-  if (!s)
-    return s.takeError();
-  if (!s->isConstant())
-    return error("argument '" + std::string(name) + "' must be a concrete integer, not " +
-                 s->str());
-  return s->constant();
+  FXKIT_ASSIGN_OR_RETURN(auto s, symInt(name));
+  if (!s.isConstant())
+    return error("argument '" + std::string(name) + "' must be a concrete integer, not " + s.str());
+  return s.constant();
 }
 
 Expected<std::optional<SymExpr>> BoundArgs::optionalSymInt(std::string_view name) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  if ((*a)->isNone())
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  if (a->isNone())
     return std::optional<SymExpr>();
-  auto v = symInt(name);
-  if (!v)
-    return v.takeError();
-  return std::optional<SymExpr>(*v);
+  FXKIT_ASSIGN_OR_RETURN(auto v, symInt(name));
+  return std::optional<SymExpr>(v);
 }
 
 Expected<std::optional<int64_t>> BoundArgs::optionalInteger(std::string_view name) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  if ((*a)->isNone())
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  if (a->isNone())
     return std::optional<int64_t>();
-  auto v = integer(name);
-  if (!v)
-    return v.takeError();
-  return std::optional<int64_t>(*v);
+  FXKIT_ASSIGN_OR_RETURN(auto v, integer(name));
+  return std::optional<int64_t>(v);
 }
 
 Expected<SymExpr> BoundArgs::symInt(std::string_view name) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  auto s = symOf(**a);
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  auto s = symOf(*a);
   if (!s)
     return error("argument '" + std::string(name) + "': " + s.error().message);
   return s;
 }
 
 Expected<std::vector<SymExpr>> BoundArgs::symIntList(std::string_view name) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  const Argument &v = **a;
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  const Argument &v = *a;
   std::vector<SymExpr> out;
   if (v.kind() == Argument::Kind::List || v.kind() == Argument::Kind::Tuple) {
     for (const Argument &item : v.items()) {
@@ -610,16 +588,12 @@ Expected<std::vector<SymExpr>> BoundArgs::symIntList(std::string_view name) cons
 }
 
 Expected<std::optional<std::vector<int64_t>>> BoundArgs::intList(std::string_view name) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  if ((*a)->isNone())
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  if (a->isNone())
     return std::optional<std::vector<int64_t>>();
-  auto l = symIntList(name);
-  if (!l)
-    return l.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto l, symIntList(name));
   std::vector<int64_t> out;
-  for (const SymExpr &s : *l) {
+  for (const SymExpr &s : l) {
     if (!s.isConstant())
       return error("argument '" + std::string(name) + "' must hold concrete integers, not " +
                    s.str());
@@ -629,40 +603,34 @@ Expected<std::optional<std::vector<int64_t>>> BoundArgs::intList(std::string_vie
 }
 
 Expected<double> BoundArgs::floating(std::string_view name) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  switch ((*a)->kind()) {
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  switch (a->kind()) {
   case Argument::Kind::Float:
-    return (*a)->asFloat();
+    return (a)->asFloat();
   case Argument::Kind::Int:
-    return static_cast<double>((*a)->asInt());
+    return static_cast<double>(a->asInt());
   case Argument::Kind::Bool:
-    return (*a)->asBool() ? 1.0 : 0.0;
+    return (a)->asBool() ? 1.0 : 0.0;
   default:
     return error("argument '" + std::string(name) + "' must be a number");
   }
 }
 
 Expected<bool> BoundArgs::boolean(std::string_view name) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  if ((*a)->kind() == Argument::Kind::Bool)
-    return (*a)->asBool();
-  if ((*a)->kind() == Argument::Kind::Int)
-    return (*a)->asInt() != 0;
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  if (a->kind() == Argument::Kind::Bool)
+    return (a)->asBool();
+  if (a->kind() == Argument::Kind::Int)
+    return (a)->asInt() != 0;
   return error("argument '" + std::string(name) + "' must be a bool");
 }
 
 Expected<std::vector<bool>> BoundArgs::boolList(std::string_view name, size_t n) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  if ((*a)->kind() != Argument::Kind::List && (*a)->kind() != Argument::Kind::Tuple)
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  if (a->kind() != Argument::Kind::List && a->kind() != Argument::Kind::Tuple)
     return error("argument '" + std::string(name) + "' must be a list of bools");
   std::vector<bool> out;
-  for (const Argument &item : (*a)->items()) {
+  for (const Argument &item : a->items()) {
     if (item.kind() == Argument::Kind::Bool)
       out.push_back(item.asBool());
     else if (item.kind() == Argument::Kind::Int)
@@ -677,38 +645,32 @@ Expected<std::vector<bool>> BoundArgs::boolList(std::string_view name, size_t n)
 }
 
 Expected<std::optional<DType>> BoundArgs::dtype(std::string_view name) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  if ((*a)->isNone())
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  if (a->isNone())
     return std::optional<DType>();
-  if ((*a)->kind() != Argument::Kind::DType)
+  if (a->kind() != Argument::Kind::DType)
     return error("argument '" + std::string(name) + "' must be a dtype");
-  return std::optional<DType>((*a)->asDType());
+  return std::optional<DType>(a->asDType());
 }
 
 Expected<std::optional<std::string_view>> BoundArgs::memoryFormat(std::string_view name) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  if ((*a)->isNone())
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  if (a->isNone())
     return std::optional<std::string_view>();
   // A memory format, or c10's number for one (schema defaults such as `memory_format=0`).
-  std::optional<std::string_view> format = memoryFormatName(**a);
+  std::optional<std::string_view> format = memoryFormatName(*a);
   if (!format)
     return error("argument '" + std::string(name) + "' must be a memory format");
   return format;
 }
 
 Expected<std::optional<Device>> BoundArgs::device(std::string_view name) const {
-  auto a = require(name);
-  if (!a)
-    return a.takeError();
-  if ((*a)->isNone())
+  FXKIT_ASSIGN_OR_RETURN(auto a, require(name));
+  if (a->isNone())
     return std::optional<Device>();
-  if ((*a)->kind() != Argument::Kind::Device)
+  if (a->kind() != Argument::Kind::Device)
     return error("argument '" + std::string(name) + "' must be a device");
-  return std::optional<Device>((*a)->asDevice());
+  return std::optional<Device>(a->asDevice());
 }
 
 } // namespace fxkit

@@ -3,6 +3,7 @@
 /// pointwise ops, torch/_meta_registrations.py for the rest) so that the results equal what
 /// FakeTensor records in `meta["val"]`.
 
+#include "ir/Try.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
 #include "ir/ops/OpRegistry.h"
@@ -40,7 +41,7 @@ Expected<Operand> operand(const BoundArgs &b, std::string_view name) {
   default:
     return b.error("argument '" + std::string(name) + "' must be a tensor or a number");
   }
-  FX_TRY(t, b.tensor(name));
+  FXKIT_ASSIGN_OR_RETURN(auto t, b.tensor(name));
   op.tensor = std::move(t);
   return op;
 }
@@ -88,7 +89,7 @@ Expected<NodeValue> pointwise(const BoundArgs &b, std::initializer_list<std::str
                               Promote promote) {
   std::vector<Operand> ops;
   for (std::string_view n : names) {
-    FX_TRY(op, operand(b, n));
+    FXKIT_ASSIGN_OR_RETURN(auto op, operand(b, n));
     ops.push_back(std::move(op));
   }
   std::vector<Sizes> shapes;
@@ -106,8 +107,7 @@ Expected<NodeValue> pointwise(const BoundArgs &b, std::initializer_list<std::str
   if (tensors.empty())
     return b.error("no tensor operand");
   if (promote == Promote::Prim || promote == Promote::PrimBool)
-    if (Status s = checkPrimOperands(b, tensors); !s)
-      return s.takeError();
+    FXKIT_TRY(checkPrimOperands(b, tensors));
   auto shape = broadcastShapes(shapes);
   if (!shape)
     return b.error(shape.error().message);
@@ -184,17 +184,16 @@ Status checkAlpha(const BoundArgs &b, DType dtype) {
 
 /// add.Tensor/add.Scalar: the alpha multiplier must fit the result's category.
 Expected<NodeValue> add(const BoundArgs &b) {
-  FX_TRY(v, binary(b));
-  if (Status s = checkAlpha(b, resultDType(v)); !s)
-    return s.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto v, binary(b));
+  FXKIT_TRY(checkAlpha(b, resultDType(v)));
   return v;
 }
 
 /// sub and rsub (rsub(a, b) is sub(b, a)): at::native::sub_check refuses bool operands, a
 /// Python bool included (it becomes a bool tensor), and alpha follows alpha_check.
 Expected<NodeValue> sub(const BoundArgs &b) {
-  FX_TRY(self, operand(b, "self"));
-  FX_TRY(other, operand(b, "other"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, operand(b, "self"));
+  FXKIT_ASSIGN_OR_RETURN(auto other, operand(b, "other"));
   if (isBool(self) && isBool(other))
     return b.error("Subtraction, the `-` operator, with two bool tensors is not supported. Use "
                    "the `^` or `logical_xor()` operator instead.");
@@ -202,9 +201,8 @@ Expected<NodeValue> sub(const BoundArgs &b) {
     return b.error("Subtraction, the `-` operator, with a bool tensor is not supported. If you "
                    "are trying to invert a mask, use the `~` or `logical_not()` operator "
                    "instead.");
-  FX_TRY(v, binary(b));
-  if (Status s = checkAlpha(b, resultDType(v)); !s)
-    return s.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto v, binary(b));
+  FXKIT_TRY(checkAlpha(b, resultDType(v)));
   return v;
 }
 
@@ -220,7 +218,7 @@ Expected<NodeValue> divMode(const BoundArgs &b) {
                    name + "'");
   // With a rounding mode the result keeps the promoted (possibly integral) dtype. The CPU and
   // CUDA kernels dispatch over integers and floats only, so bool / bool has no kernel.
-  FX_TRY(v, pointwise(b, {"self", "other"}, Promote::Default));
+  FXKIT_ASSIGN_OR_RETURN(auto v, pointwise(b, {"self", "other"}, Promote::Default));
   if (resultDType(v) == DType::Bool)
     return b.error("div with rounding_mode='" + name +
                    "' is not implemented for bool operands (\"div_" + name +
@@ -229,12 +227,12 @@ Expected<NodeValue> divMode(const BoundArgs &b) {
 }
 
 Expected<NodeValue> whereSelf(const BoundArgs &b) {
-  FX_TRY(cond, b.tensor("condition"));
+  FXKIT_ASSIGN_OR_RETURN(auto cond, b.tensor("condition"));
   if (cond.dtype != DType::Bool)
     return b.error("where expected condition to be a boolean tensor, but got a tensor with dtype " +
                    std::string(dtypeName(cond.dtype)));
-  FX_TRY(self, operand(b, "self"));
-  FX_TRY(other, operand(b, "other"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, operand(b, "self"));
+  FXKIT_ASSIGN_OR_RETURN(auto other, operand(b, "other"));
   std::vector<Sizes> shapes{cond.sizes};
   std::vector<const TensorType *> tensors{&cond};
   std::vector<PromotionOperand> prom;
@@ -255,8 +253,8 @@ Expected<NodeValue> whereSelf(const BoundArgs &b) {
 }
 
 Expected<NodeValue> convertElementType(const BoundArgs &b) {
-  FX_TRY(a, b.tensor("a"));
-  FX_TRY(dtype, b.dtype("dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto a, b.tensor("a"));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, b.dtype("dtype"));
   if (!dtype)
     return b.error("dtype must not be None");
   Sizes strides = elementwiseStrides(a.sizes, {&a});
@@ -264,8 +262,8 @@ Expected<NodeValue> convertElementType(const BoundArgs &b) {
 }
 
 Expected<NodeValue> clone(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(format, b.memoryFormat("memory_format"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto format, b.memoryFormat("memory_format"));
   Sizes strides;
   if (format && *format != "preserve_format") {
     auto s = memoryFormatStrides(*format, self.sizes);
@@ -283,22 +281,22 @@ Expected<NodeValue> clone(const BoundArgs &b) {
 } // namespace
 
 Expected<Device> deviceOr(const BoundArgs &b, std::string_view name) {
-  FX_TRY(d, b.device(name));
+  FXKIT_ASSIGN_OR_RETURN(auto d, b.device(name));
   return d ? *d : Device{};
 }
 
 namespace {
 
 Expected<NodeValue> full(const BoundArgs &b) {
-  FX_TRY(size, b.symIntList("size"));
-  FX_TRY(dtype, b.dtype("dtype"));
-  FX_TRY(device, deviceOr(b, "device"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, b.symIntList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, b.dtype("dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto device, deviceOr(b, "device"));
   DType dt = DType::Float32;
   if (dtype) {
     dt = *dtype;
   } else {
     // The fill value's kind picks the dtype (torch.full(..., True) is bool).
-    FX_TRY(fill, operand(b, "fill_value"));
+    FXKIT_ASSIGN_OR_RETURN(auto fill, operand(b, "fill_value"));
     if (fill.tensor)
       return b.error("fill_value must be a number");
     dt = scalarKindDType(fill.scalar);
@@ -307,23 +305,23 @@ Expected<NodeValue> full(const BoundArgs &b) {
 }
 
 Expected<NodeValue> scalarTensor(const BoundArgs &b) {
-  FX_TRY(dtype, b.dtype("dtype"));
-  FX_TRY(device, deviceOr(b, "device"));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, b.dtype("dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto device, deviceOr(b, "device"));
   return one(contiguous(dtype ? *dtype : DType::Float32, {}, device));
 }
 
 Expected<NodeValue> iota(const BoundArgs &b) {
-  FX_TRY(length, b.symInt("length"));
-  FX_TRY(dtype, b.dtype("dtype"));
-  FX_TRY(device, deviceOr(b, "device"));
+  FXKIT_ASSIGN_OR_RETURN(auto length, b.symInt("length"));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, b.dtype("dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto device, deviceOr(b, "device"));
   return one(contiguous(dtype ? *dtype : DType::Int64, {length}, device));
 }
 
 // ---- Views ----
 
 Expected<NodeValue> permute(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dims, b.intList("dims"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, b.intList("dims"));
   size_t rank = self.sizes.size();
   if (dims->size() != rank)
     return b.error("permutation of " + std::to_string(dims->size()) +
@@ -344,8 +342,8 @@ Expected<NodeValue> permute(const BoundArgs &b) {
 }
 
 Expected<NodeValue> expand(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(size, b.symIntList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, b.symIntList("size"));
   if (size.size() < self.sizes.size())
     return b.error("cannot expand a tensor of rank " + std::to_string(self.sizes.size()) + " to " +
                    std::to_string(size.size()) + " dims");
@@ -374,8 +372,8 @@ Expected<NodeValue> expand(const BoundArgs &b) {
 }
 
 Expected<NodeValue> unsqueeze(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
   auto d = normalizeDim(dim, self.sizes.size() + 1);
   if (!d)
     return b.error(d.error().message);
@@ -390,7 +388,7 @@ Expected<NodeValue> unsqueeze(const BoundArgs &b) {
 }
 
 Expected<NodeValue> squeezeDims(const BoundArgs &b, const std::vector<int64_t> &dims) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   std::vector<bool> drop(self.sizes.size(), false);
   for (int64_t dim : dims) {
     auto d = normalizeDim(dim, self.sizes.size());
@@ -411,17 +409,17 @@ Expected<NodeValue> squeezeDims(const BoundArgs &b, const std::vector<int64_t> &
 }
 
 Expected<NodeValue> squeezeDim(const BoundArgs &b) {
-  FX_TRY(dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
   return squeezeDims(b, {dim});
 }
 
 Expected<NodeValue> squeezeDimList(const BoundArgs &b) {
-  FX_TRY(dims, b.intList("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, b.intList("dim"));
   return squeezeDims(b, *dims);
 }
 
 Expected<NodeValue> squeezeAll(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   std::vector<int64_t> dims;
   for (size_t i = 0; i < self.sizes.size(); ++i)
     dims.push_back(static_cast<int64_t>(i));
@@ -429,14 +427,14 @@ Expected<NodeValue> squeezeAll(const BoundArgs &b) {
 }
 
 Expected<NodeValue> selectInt(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
   if (self.sizes.empty())
     return b.error("select() cannot be applied to a 0-dim tensor");
   auto d = normalizeDim(dim, self.sizes.size());
   if (!d)
     return b.error(d.error().message);
-  FX_TRY(index, b.symInt("index"));
+  FXKIT_ASSIGN_OR_RETURN(auto index, b.symInt("index"));
   // A symbolic size or index may be anything at run time; constants must be in range.
   const SymExpr &size = self.sizes[*d];
   if (size.isConstant() && index.isConstant() &&
@@ -454,16 +452,16 @@ Expected<NodeValue> selectInt(const BoundArgs &b) {
 }
 
 Expected<NodeValue> sliceTensor(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
   if (self.sizes.empty())
     return b.error("slice() cannot be applied to a 0-dim tensor");
   auto d = normalizeDim(dim, self.sizes.size());
   if (!d)
     return b.error(d.error().message);
-  FX_TRY(start, b.optionalSymInt("start"));
-  FX_TRY(end, b.optionalSymInt("end"));
-  FX_TRY(step, b.integer("step"));
+  FXKIT_ASSIGN_OR_RETURN(auto start, b.optionalSymInt("start"));
+  FXKIT_ASSIGN_OR_RETURN(auto end, b.optionalSymInt("end"));
+  FXKIT_ASSIGN_OR_RETURN(auto step, b.integer("step"));
   auto bounds = sliceBounds(self.sizes[*d], start, end, step);
   if (!bounds)
     return b.error(bounds.error().message);
@@ -485,9 +483,9 @@ Expected<NodeValue> splitChunks(const BoundArgs &b, const TensorType &self, int6
 }
 
 Expected<NodeValue> splitTensor(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(split, b.symInt("split_size"));
-  FX_TRY(dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto split, b.symInt("split_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
   auto d = normalizeDim(dim, self.sizes.size());
   if (!d || self.sizes.empty())
     return b.error(d ? "split() of a 0-dim tensor" : d.error().message);
@@ -508,9 +506,9 @@ Expected<NodeValue> splitTensor(const BoundArgs &b) {
 }
 
 Expected<NodeValue> splitWithSizes(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(sizes, b.symIntList("split_sizes"));
-  FX_TRY(dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto sizes, b.symIntList("split_sizes"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
   auto d = normalizeDim(dim, self.sizes.size());
   if (!d || self.sizes.empty())
     return b.error(d ? "split() of a 0-dim tensor" : d.error().message);
@@ -527,8 +525,8 @@ Expected<NodeValue> splitWithSizes(const BoundArgs &b) {
 }
 
 Expected<NodeValue> viewLike(const BoundArgs &b, std::string_view sizeName, bool mayCopy) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(requested, b.symIntList(sizeName));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto requested, b.symIntList(sizeName));
   auto sizes = inferViewSizes(self.sizes, requested);
   if (!sizes)
     return b.error(sizes.error().message);
@@ -547,13 +545,13 @@ Expected<NodeValue> view(const BoundArgs &b) { return viewLike(b, "size", false)
 Expected<NodeValue> reshape(const BoundArgs &b) { return viewLike(b, "shape", true); }
 
 Expected<NodeValue> alias(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   return one(std::move(self));
 }
 
 /// transpose.int: dims dim0 and dim1 swap sizes and strides (t.default: 0 and 1 of a matrix).
 Expected<NodeValue> transposeDims(const BoundArgs &b, int64_t dim0, int64_t dim1) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   if (self.sizes.empty())
     return one(std::move(self)); // a 0-d tensor transposes to itself (dims 0 and -1 only)
   auto d0 = normalizeDim(dim0, self.sizes.size());
@@ -566,13 +564,13 @@ Expected<NodeValue> transposeDims(const BoundArgs &b, int64_t dim0, int64_t dim1
 }
 
 Expected<NodeValue> transpose(const BoundArgs &b) {
-  FX_TRY(dim0, b.integer("dim0"));
-  FX_TRY(dim1, b.integer("dim1"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim0, b.integer("dim0"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim1, b.integer("dim1"));
   return transposeDims(b, dim0, dim1);
 }
 
 Expected<NodeValue> matrixTranspose(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   if (self.sizes.size() > 2)
     return b.error("t() expects a tensor with <= 2 dimensions, but self is " +
                    std::to_string(self.sizes.size()) + "D");
@@ -580,10 +578,10 @@ Expected<NodeValue> matrixTranspose(const BoundArgs &b) {
 }
 
 Expected<NodeValue> diagonal(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(offset, b.integer("offset"));
-  FX_TRY(dim1, b.integer("dim1"));
-  FX_TRY(dim2, b.integer("dim2"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto offset, b.integer("offset"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim1, b.integer("dim1"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim2, b.integer("dim2"));
   auto d1 = normalizeDim(dim1, self.sizes.size());
   auto d2 = normalizeDim(dim2, self.sizes.size());
   if (!d1 || !d2)
@@ -608,9 +606,9 @@ Expected<NodeValue> diagonal(const BoundArgs &b) {
 }
 
 Expected<NodeValue> asStrided(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(size, b.symIntList("size"));
-  FX_TRY(stride, b.symIntList("stride"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, b.symIntList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, b.symIntList("stride"));
   if (size.size() != stride.size())
     return b.error("size and stride differ in length");
   return one(make(self.dtype, std::move(size), std::move(stride), self.device));
@@ -686,21 +684,21 @@ Status checkNonEmptyReduction(const BoundArgs &b, const Sizes &sizes,
 }
 
 Expected<NodeValue> reduction(const BoundArgs &b, std::string_view dimName, ReduceDType rule) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   std::optional<std::vector<int64_t>> dims;
   if (!dimName.empty()) {
-    FX_TRY(d, b.intList(dimName));
+    FXKIT_ASSIGN_OR_RETURN(auto d, b.intList(dimName));
     dims = std::move(d);
   }
   bool keepdim = false;
   if (b.op().schema.indexOf("keepdim") >= 0) {
-    FX_TRY(k, b.boolean("keepdim"));
+    FXKIT_ASSIGN_OR_RETURN(auto k, b.boolean("keepdim"));
     keepdim = k;
   }
   DType dtype = self.dtype;
   std::optional<DType> requested;
   if (b.op().schema.indexOf("dtype") >= 0) {
-    FX_TRY(dt, b.dtype("dtype"));
+    FXKIT_ASSIGN_OR_RETURN(auto dt, b.dtype("dtype"));
     requested = dt;
   }
   if (rule == ReduceDType::Floating) {
@@ -713,9 +711,8 @@ Expected<NodeValue> reduction(const BoundArgs &b, std::string_view dimName, Redu
                      std::string(dtypeName(d)));
   }
   if (rule == ReduceDType::Same)
-    if (Status s = checkNonEmptyReduction(b, self.sizes, dims); !s)
-      return s.takeError();
-  FX_TRY(shape, reducedShape(b, self.sizes, dims, keepdim));
+    FXKIT_TRY(checkNonEmptyReduction(b, self.sizes, dims));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, reducedShape(b, self.sizes, dims, keepdim));
   if (requested)
     dtype = *requested;
   else if (rule == ReduceDType::SumLike && !dtypeIsFloating(dtype))
@@ -732,14 +729,14 @@ Expected<NodeValue> meanAll(const BoundArgs &b) { return reduction(b, "", Reduce
 Expected<NodeValue> amax(const BoundArgs &b) { return reduction(b, "dim", ReduceDType::Same); }
 
 Expected<NodeValue> varMean(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dims, b.intList("dim"));
-  FX_TRY(keepdim, b.boolean("keepdim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, b.intList("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto keepdim, b.boolean("keepdim"));
   // std_var_mean_out's check (the decomposition's mean() refuses integers too).
   if (!dtypeIsFloating(self.dtype))
     return b.error("var_mean only support floating point and complex dtypes, got " +
                    std::string(dtypeName(self.dtype)));
-  FX_TRY(shape, reducedShape(b, self.sizes, dims, keepdim));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, reducedShape(b, self.sizes, dims, keepdim));
   TensorType t = contiguous(self.dtype, std::move(shape), self.device);
   return many({t, t});
 }
@@ -749,13 +746,13 @@ Expected<NodeValue> varMean(const BoundArgs &b) {
 /// the input's dtype, the sum is floating (exp of an integer tensor gives the default float
 /// dtype), a bool input fails in the subtraction, and a dim of size 0 fails in amax.
 Expected<NodeValue> prepareSoftmaxOnline(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("a"));
-  FX_TRY(dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("a"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
   if (self.dtype == DType::Bool)
     return b.error("prepare_softmax_online of a bool tensor: it subtracts the max, and "
                    "subtraction, the `-` operator, with two bool tensors is not supported");
   std::vector<int64_t> dims{dim};
-  FX_TRY(shape, reducedShape(b, self.sizes, dims, true));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, reducedShape(b, self.sizes, dims, true));
   if (!self.sizes.empty() && symIs(self.sizes[*normalizeDim(dim, self.sizes.size())], 0))
     return zeroSizeReduction(b, "amax", dim, "prepare_softmax_online takes the max over it; ");
   TensorType max = contiguous(self.dtype, shape, self.device);
@@ -777,27 +774,24 @@ Status sameDType(const BoundArgs &b, std::string_view nameA, const TensorType &x
 }
 
 Expected<NodeValue> mm(const BoundArgs &b) {
-  FX_TRY(a, b.tensor("self"));
-  FX_TRY(m, b.tensor("mat2"));
+  FXKIT_ASSIGN_OR_RETURN(auto a, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto m, b.tensor("mat2"));
   if (a.sizes.size() != 2 || m.sizes.size() != 2)
     return b.error("mm expects 2-d tensors");
-  if (Status st = sameDType(b, "mat1", a, "mat2", m); !st)
-    return st.takeError();
+  FXKIT_TRY(sameDType(b, "mat1", a, "mat2", m));
   if (!symEq(a.sizes[1], m.sizes[0]))
     return b.error("mm shapes " + a.str() + " and " + m.str() + " cannot be multiplied");
   return one(contiguous(a.dtype, {a.sizes[0], m.sizes[1]}, a.device));
 }
 
 Expected<NodeValue> addmm(const BoundArgs &b) {
-  FX_TRY(bias, b.tensor("self"));
-  FX_TRY(m1, b.tensor("mat1"));
-  FX_TRY(m2, b.tensor("mat2"));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto m1, b.tensor("mat1"));
+  FXKIT_ASSIGN_OR_RETURN(auto m2, b.tensor("mat2"));
   if (m1.sizes.size() != 2 || m2.sizes.size() != 2)
     return b.error("addmm expects 2-d matrices");
-  if (Status st = sameDType(b, "self", bias, "mat2", m2); !st)
-    return st.takeError();
-  if (Status st = sameDType(b, "mat1", m1, "mat2", m2); !st)
-    return st.takeError();
+  FXKIT_TRY(sameDType(b, "self", bias, "mat2", m2));
+  FXKIT_TRY(sameDType(b, "mat1", m1, "mat2", m2));
   if (!symEq(m1.sizes[1], m2.sizes[0]))
     return b.error("addmm shapes " + m1.str() + " and " + m2.str() + " cannot be multiplied");
   Sizes shape{m1.sizes[0], m2.sizes[1]};
@@ -806,33 +800,32 @@ Expected<NodeValue> addmm(const BoundArgs &b) {
     return b.error("bias " + bias.str() + " does not broadcast to the product's shape");
   if (b.op().schema.indexOf("out") >= 0) {
     // The out= variant returns `out` as it was given.
-    FX_TRY(out, b.tensor("out"));
+    FXKIT_ASSIGN_OR_RETURN(auto out, b.tensor("out"));
     return one(std::move(out));
   }
   return one(contiguous(m1.dtype, std::move(shape), m1.device));
 }
 
 Expected<NodeValue> bmm(const BoundArgs &b) {
-  FX_TRY(a, b.tensor("self"));
-  FX_TRY(m, b.tensor("mat2"));
+  FXKIT_ASSIGN_OR_RETURN(auto a, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto m, b.tensor("mat2"));
   if (a.sizes.size() != 3 || m.sizes.size() != 3)
     return b.error("bmm expects 3-d tensors");
-  if (Status st = sameDType(b, "self", a, "mat2", m); !st)
-    return st.takeError();
+  FXKIT_TRY(sameDType(b, "self", a, "mat2", m));
   if (!symEq(a.sizes[0], m.sizes[0]) || !symEq(a.sizes[2], m.sizes[1]))
     return b.error("bmm shapes " + a.str() + " and " + m.str() + " cannot be multiplied");
   return one(contiguous(a.dtype, {a.sizes[0], a.sizes[1], m.sizes[2]}, a.device));
 }
 
 Expected<NodeValue> convolution(const BoundArgs &b) {
-  FX_TRY(input, b.tensor("input"));
-  FX_TRY(weight, b.tensor("weight"));
-  FX_TRY(stride, b.symIntList("stride"));
-  FX_TRY(padding, b.symIntList("padding"));
-  FX_TRY(dilation, b.symIntList("dilation"));
-  FX_TRY(transposed, b.boolean("transposed"));
-  FX_TRY(outputPadding, b.symIntList("output_padding"));
-  FX_TRY(groups, b.symInt("groups"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, b.tensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, b.symIntList("stride"));
+  FXKIT_ASSIGN_OR_RETURN(auto padding, b.symIntList("padding"));
+  FXKIT_ASSIGN_OR_RETURN(auto dilation, b.symIntList("dilation"));
+  FXKIT_ASSIGN_OR_RETURN(auto transposed, b.boolean("transposed"));
+  FXKIT_ASSIGN_OR_RETURN(auto outputPadding, b.symIntList("output_padding"));
+  FXKIT_ASSIGN_OR_RETURN(auto groups, b.symInt("groups"));
   size_t rank = input.sizes.size();
   if (rank < 3 || weight.sizes.size() != rank)
     return b.error("convolution expects input and weight of the same rank (3 to 5)");
@@ -866,8 +859,8 @@ Expected<NodeValue> convolution(const BoundArgs &b) {
 }
 
 Expected<NodeValue> embedding(const BoundArgs &b) {
-  FX_TRY(weight, b.tensor("weight"));
-  FX_TRY(indices, b.tensor("indices"));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, b.tensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto indices, b.tensor("indices"));
   if (weight.sizes.size() != 2)
     return b.error("embedding weight must be 2-d");
   if (indices.dtype != DType::Int64 && indices.dtype != DType::Int32)
@@ -878,9 +871,9 @@ Expected<NodeValue> embedding(const BoundArgs &b) {
 }
 
 Expected<NodeValue> topk(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(k, b.symInt("k"));
-  FX_TRY(dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto k, b.symInt("k"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
   auto d = normalizeDim(dim, self.sizes.size());
   if (!d)
     return b.error(d.error().message);
@@ -898,9 +891,9 @@ Expected<NodeValue> topk(const BoundArgs &b) {
 }
 
 Expected<NodeValue> efficientAttention(const BoundArgs &b) {
-  FX_TRY(q, b.tensor("query"));
-  FX_TRY(v, b.tensor("value"));
-  FX_TRY(lse, b.boolean("compute_log_sumexp"));
+  FXKIT_ASSIGN_OR_RETURN(auto q, b.tensor("query"));
+  FXKIT_ASSIGN_OR_RETURN(auto v, b.tensor("value"));
+  FXKIT_ASSIGN_OR_RETURN(auto lse, b.boolean("compute_log_sumexp"));
   if (q.sizes.size() != 4 || v.sizes.size() != 4)
     return b.error("attention expects 4-d query, key and value");
   // meta__scaled_dot_product_efficient_attention: the output is allocated as (B, M, H, Kv) and
@@ -918,8 +911,8 @@ Expected<NodeValue> efficientAttention(const BoundArgs &b) {
 }
 
 Expected<NodeValue> flashAttentionCpu(const BoundArgs &b) {
-  FX_TRY(q, b.tensor("query"));
-  FX_TRY(v, b.tensor("value"));
+  FXKIT_ASSIGN_OR_RETURN(auto q, b.tensor("query"));
+  FXKIT_ASSIGN_OR_RETURN(auto v, b.tensor("value"));
   if (q.sizes.size() != 4 || v.sizes.size() != 4)
     return b.error("attention expects 4-d query, key and value");
   // meta__scaled_dot_product_flash_attention_for_cpu: (B, M, H, D) and (B, M, H) buffers,
@@ -934,7 +927,7 @@ Expected<NodeValue> flashAttentionCpu(const BoundArgs &b) {
 }
 
 Expected<NodeValue> transformerEncoderLayer(const BoundArgs &b) {
-  FX_TRY(src, b.tensor("src"));
+  FXKIT_ASSIGN_OR_RETURN(auto src, b.tensor("src"));
   if (src.sizes.size() != 3)
     return b.error("src must be 3-d");
   return one(contiguous(src.dtype, src.sizes, src.device));
@@ -943,8 +936,8 @@ Expected<NodeValue> transformerEncoderLayer(const BoundArgs &b) {
 // ---- Other ----
 
 Expected<NodeValue> cat(const BoundArgs &b) {
-  FX_TRY(tensors, b.tensorList("tensors"));
-  FX_TRY(dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto tensors, b.tensorList("tensors"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
   // Legacy: 1-d empty tensors are skipped.
   std::vector<const TensorType *> used;
   for (const TensorType &t : tensors)
@@ -982,7 +975,7 @@ Expected<NodeValue> cat(const BoundArgs &b) {
 
 Expected<NodeValue> getitem(const BoundArgs &b) {
   const Argument &a = b.get("a");
-  FX_TRY(index, b.integer("b"));
+  FXKIT_ASSIGN_OR_RETURN(auto index, b.integer("b"));
   if (a.isNode()) {
     const NodeValue &v = a.asNode()->value();
     if (const auto *ts = v.tensors()) {
@@ -1018,8 +1011,8 @@ Expected<NodeValue> getitem(const BoundArgs &b) {
 /// sym_is_contiguous: whether self's strides are the contiguous (or channels-last) ones, as
 /// 0 or 1; a stride that depends on symbols PyTorch could not decide counts as not contiguous.
 Expected<NodeValue> symIsContiguous(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(format, b.memoryFormat("memory_format"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto format, b.memoryFormat("memory_format"));
   std::string_view f = format.value_or("contiguous_format");
   bool yes = f == "channels_last" ? isChannelsLastContiguous(self.sizes, self.strides)
                                   : isContiguous(self.sizes, self.strides);
@@ -1027,8 +1020,8 @@ Expected<NodeValue> symIsContiguous(const BoundArgs &b) {
 }
 
 Expected<NodeValue> symSize(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
   auto d = normalizeDim(dim, self.sizes.size());
   if (!d || self.sizes.empty())
     return b.error(d ? "sym_size of a 0-dim tensor" : d.error().message);
@@ -1213,9 +1206,7 @@ Expected<NodeValue> inferNodeValue(const Node &node) {
   const OpInfo *op = OpRegistry::instance().lookup(node.target());
   if (!op)
     return Error("node '" + node.name() + "': unknown op '" + std::string(node.target()) + "'");
-  auto bound = bindArgs(node, *op);
-  if (!bound)
-    return bound.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto bound, bindArgs(node, *op));
   // Inputs must have supported dtypes before anything is computed from them.
   std::string bad;
   auto check = [&](Node *in) {
@@ -1232,23 +1223,21 @@ Expected<NodeValue> inferNodeValue(const Node &node) {
   node.args().forEachNode(check);
   node.kwargs().forEachNode(check);
   if (!bad.empty())
-    return bound->error(bad);
-  auto value = op->infer(*bound);
+    return bound.error(bad);
+  auto value = op->infer(bound);
   if (!value)
     return value;
   auto checkOut = [&](const TensorType &t) -> Status {
     if (!isSupportedDType(t.dtype) || (isComplexDType(t.dtype) && !takesComplex(*op)))
-      return bound->error("unsupported result dtype " + std::string(dtypeName(t.dtype)));
+      return bound.error("unsupported result dtype " + std::string(dtypeName(t.dtype)));
     return Status::ok();
   };
   if (const TensorType *t = value->tensor()) {
-    if (Status s = checkOut(*t); !s)
-      return s.takeError();
+    FXKIT_TRY(checkOut(*t));
   } else if (const auto *ts = value->tensors()) {
     for (const auto &t : *ts)
       if (t)
-        if (Status s = checkOut(*t); !s)
-          return s.takeError();
+        FXKIT_TRY(checkOut(*t));
   }
   return value;
 }

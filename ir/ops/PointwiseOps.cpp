@@ -18,13 +18,13 @@ using loop::ScalarOp;
 /// negative integer exponent; only a constant exponent can be checked here. (Tensor_Tensor has
 /// no such check: its integer kernel takes negative exponents as c10's powi does.)
 Status checkIntegerPower(const BoundArgs &b) {
-  FX_TRY(base, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto base, b.tensor("self"));
   const Argument &e = b.get("exponent");
   bool integral = e.kind() == Argument::Kind::Int || e.kind() == Argument::Kind::Sym ||
                   (e.isNode() && e.asNode()->value().sym());
   if (!integral || dtypeIsFloating(base.dtype))
     return Status::ok();
-  FX_TRY(v, b.symInt("exponent"));
+  FXKIT_ASSIGN_OR_RETURN(auto v, b.symInt("exponent"));
   if (v.isConstant() && v.constant() < 0)
     return b.error("Integers to negative integer powers are not allowed (" +
                    std::string(dtypeName(base.dtype)) + " tensor to the power " +
@@ -51,6 +51,7 @@ constexpr PointwiseOp kPointwiseOps[] = {
   {"torch.ops." target, schema, Promote::promote, ScalarOp::op, nullptr},
 #define FXKIT_POINTWISE_CHECKED(target, schema, promote, op, check)                                \
   {"torch.ops." target, schema, Promote::promote, ScalarOp::op, check},
+#include "ir/Try.h"
 #include "ir/ops/PointwiseOps.def"
 };
 
@@ -60,8 +61,7 @@ Expected<NodeValue> inferPointwiseOp(const BoundArgs &b) {
   if (!op)
     return b.error("not a pointwise op of PointwiseOps.def");
   if (op->check)
-    if (Status s = op->check(b); !s)
-      return s.takeError();
+    FXKIT_TRY(op->check(b));
   const auto &args = b.op().schema.args;
   Expected<NodeValue> v = [&] {
     switch (loop::scalarOpArity(op->scalarOp)) {
@@ -74,8 +74,7 @@ Expected<NodeValue> inferPointwiseOp(const BoundArgs &b) {
     }
   }();
   if (v && op->promote == Promote::Prim)
-    if (Status s = checkPrimDType(b, *op, v->tensor()->dtype); !s)
-      return s.takeError();
+    FXKIT_TRY(checkPrimDType(b, *op, v->tensor()->dtype));
   return v;
 }
 
@@ -100,7 +99,7 @@ Expected<NodeValue> inferClamp(const BoundArgs &b) {
 
 /// Activations of floats that keep self's dtype (hardtanh, leaky_relu, elu).
 Expected<NodeValue> inferActivation(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   if (self.dtype == DType::Bool)
     return b.error(b.op().schema.name + " is not implemented for bool tensors");
   return pointwise(b, {"self"}, Promote::NoOpMath);
@@ -109,8 +108,8 @@ Expected<NodeValue> inferActivation(const BoundArgs &b) {
 /// atan2.out: atan2 written into `out`, which must have the broadcast shape and a floating
 /// dtype; the result is `out` itself.
 Expected<NodeValue> inferAtan2Out(const BoundArgs &b) {
-  FX_TRY(value, pointwise(b, {"self", "other"}, Promote::IntToFloat));
-  FX_TRY(out, b.tensor("out"));
+  FXKIT_ASSIGN_OR_RETURN(auto value, pointwise(b, {"self", "other"}, Promote::IntToFloat));
+  FXKIT_ASSIGN_OR_RETURN(auto out, b.tensor("out"));
   const TensorType &t = *value.tensor();
   if (!dtypeIsFloating(out.dtype))
     return b.error("result type Float can't be cast to the desired output type " +

@@ -1,5 +1,6 @@
 #include "ir/ops/PoolingWindows.h"
 
+#include "ir/Try.h"
 #include "ir/ops/OpRegistry.h"
 
 #include <string>
@@ -12,10 +13,8 @@ namespace {
 Expected<std::vector<int64_t>> spatialList(const BoundArgs &b, const IntListReader &read,
                                            std::string_view name, size_t nd,
                                            const std::vector<int64_t> &fill) {
-  auto v = read(name);
-  if (!v)
-    return v.takeError();
-  const std::vector<int64_t> &list = *v;
+  FXKIT_ASSIGN_OR_RETURN(auto v, read(name));
+  const std::vector<int64_t> &list = v;
   if (list.empty())
     return fill;
   if (list.size() == 1)
@@ -32,37 +31,26 @@ Expected<PoolWindow> readPoolWindow(const BoundArgs &b, size_t nd, const IntList
   IntListReader read = reader;
   if (!read)
     read = [&b](std::string_view name) -> Expected<std::vector<int64_t>> {
-      auto v = b.intList(name);
-      if (!v)
-        return v.takeError();
-      return v->value_or(std::vector<int64_t>{});
+      FXKIT_ASSIGN_OR_RETURN(auto v, b.intList(name));
+      return v.value_or(std::vector<int64_t>{});
     };
   PoolWindow w;
-  auto kernel = spatialList(b, read, "kernel_size", nd, {});
-  if (!kernel)
-    return kernel.takeError();
-  auto stride = spatialList(b, read, "stride", nd, *kernel);
-  if (!stride)
-    return stride.takeError();
-  auto padding = spatialList(b, read, "padding", nd, std::vector<int64_t>(nd, 0));
-  if (!padding)
-    return padding.takeError();
-  w.kernel = kernel.take();
-  w.stride = stride.take();
-  w.padding = padding.take();
+  FXKIT_ASSIGN_OR_RETURN(auto kernel, spatialList(b, read, "kernel_size", nd, {}));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, spatialList(b, read, "stride", nd, kernel));
+  FXKIT_ASSIGN_OR_RETURN(auto padding,
+                         spatialList(b, read, "padding", nd, std::vector<int64_t>(nd, 0)));
+  w.kernel = std::move(kernel);
+  w.stride = std::move(stride);
+  w.padding = std::move(padding);
   w.dilation.assign(nd, 1);
   const OpSchema &schema = b.op().schema;
   if (schema.indexOf("dilation") >= 0) {
-    auto dilation = spatialList(b, read, "dilation", nd, w.dilation);
-    if (!dilation)
-      return dilation.takeError();
-    w.dilation = dilation.take();
+    FXKIT_ASSIGN_OR_RETURN(auto dilation, spatialList(b, read, "dilation", nd, w.dilation));
+    w.dilation = std::move(dilation);
   }
   if (schema.indexOf("ceil_mode") >= 0) {
-    auto ceil = b.boolean("ceil_mode");
-    if (!ceil)
-      return ceil.takeError();
-    w.ceil = *ceil;
+    FXKIT_ASSIGN_OR_RETURN(auto ceil, b.boolean("ceil_mode"));
+    w.ceil = ceil;
   }
   if (w.kernel.size() != nd || w.stride.size() != nd || w.padding.size() != nd)
     return b.error("kernel_size, stride and padding must have " + std::to_string(nd) + " entries");

@@ -5,6 +5,7 @@
 /// are in backends/interp/RandomKernels.cpp, their lowering rules in
 /// transforms/lowering/RandomLowering.cpp. Inference follows the prims' meta functions.
 
+#include "ir/Try.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
 
@@ -16,8 +17,8 @@ using C = OpCategory;
 
 /// inductor_seeds(count, device): int64[count] (make_prim's meta: torch.empty).
 Expected<NodeValue> inductorSeeds(const BoundArgs &b) {
-  FX_TRY(count, b.integer("count"));
-  FX_TRY(device, deviceOr(b, "device"));
+  FXKIT_ASSIGN_OR_RETURN(auto count, b.integer("count"));
+  FXKIT_ASSIGN_OR_RETURN(auto device, deviceOr(b, "device"));
   if (count < 0)
     return b.error("negative dimension " + std::to_string(count));
   return one(contiguous(DType::Int64, {SymExpr(count)}, device));
@@ -25,14 +26,14 @@ Expected<NodeValue> inductorSeeds(const BoundArgs &b) {
 
 /// inductor_seed(device): one int64 seed, a 0-d tensor.
 Expected<NodeValue> inductorSeed(const BoundArgs &b) {
-  FX_TRY(device, deviceOr(b, "device"));
+  FXKIT_ASSIGN_OR_RETURN(auto device, deviceOr(b, "device"));
   return one(contiguous(DType::Int64, {}, device));
 }
 
 /// inductor_lookup_seed(seeds, index): seeds[index] as a 0-d tensor of seeds' dtype.
 Expected<NodeValue> inductorLookupSeed(const BoundArgs &b) {
-  FX_TRY(seeds, b.tensor("seeds"));
-  FX_TRY(index, b.integer("index"));
+  FXKIT_ASSIGN_OR_RETURN(auto seeds, b.tensor("seeds"));
+  FXKIT_ASSIGN_OR_RETURN(auto index, b.integer("index"));
   if (seeds.sizes.size() != 1)
     return b.error("seeds must be 1-d, got " + std::to_string(seeds.sizes.size()) + " dims");
   const SymExpr &n = seeds.sizes[0];
@@ -55,14 +56,13 @@ Status checkSeed(const BoundArgs &b, const TensorType &seed) {
 /// inductor_random(size, seed, mode): float32[size] contiguous on seed's device; mode is
 /// "rand" (uniform [0, 1)) or "randn" (standard normal).
 Expected<NodeValue> inductorRandom(const BoundArgs &b) {
-  FX_TRY(size, b.symIntList("size"));
-  FX_TRY(seed, b.tensor("seed"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, b.symIntList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto seed, b.tensor("seed"));
   const Argument &mode = b.get("mode");
   if (mode.kind() != Argument::Kind::String ||
       (mode.asString() != "rand" && mode.asString() != "randn"))
     return b.error("mode must be 'rand' or 'randn'");
-  if (Status s = checkSeed(b, seed); !s)
-    return s.takeError();
+  FXKIT_TRY(checkSeed(b, seed));
   for (const SymExpr &s : size)
     if (s.isConstant() && s.constant() < 0)
       return b.error("negative dimension " + s.str());
@@ -71,12 +71,11 @@ Expected<NodeValue> inductorRandom(const BoundArgs &b) {
 
 /// inductor_randint(low, high, size, seed): int64[size] in [low, high), contiguous.
 Expected<NodeValue> inductorRandint(const BoundArgs &b) {
-  FX_TRY(low, b.symInt("low"));
-  FX_TRY(high, b.symInt("high"));
-  FX_TRY(size, b.symIntList("size"));
-  FX_TRY(seed, b.tensor("seed"));
-  if (Status s = checkSeed(b, seed); !s)
-    return s.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto low, b.symInt("low"));
+  FXKIT_ASSIGN_OR_RETURN(auto high, b.symInt("high"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, b.symIntList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto seed, b.tensor("seed"));
+  FXKIT_TRY(checkSeed(b, seed));
   if (low.isConstant() && high.isConstant() && high.constant() <= low.constant())
     return b.error("random_ expects 'from' to be less than 'to', but got from=" + low.str() +
                    " >= to=" + high.str());
@@ -90,11 +89,11 @@ Expected<NodeValue> inductorRandint(const BoundArgs &b) {
 /// train=True with p != 0 drops; train=False or None returns the input as it is (its strides)
 /// and an all-true mask laid out like ones_like.
 Expected<NodeValue> nativeDropout(const BoundArgs &b) {
-  FX_TRY(input, b.tensor("input"));
-  FX_TRY(p, b.floating("p"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto p, b.floating("p"));
   bool train = false;
   if (!b.get("train").isNone()) {
-    FX_TRY(t, b.boolean("train"));
+    FXKIT_ASSIGN_OR_RETURN(auto t, b.boolean("train"));
     train = t;
   }
   if (!(p >= 0 && p <= 1))

@@ -9,6 +9,7 @@
 /// (backends/interp/ReductionFamilyKernels.cpp) refuse what eager refuses (argmax of bool,
 /// softmax of integers) where the meta function lets it through.
 
+#include "ir/Try.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
 
@@ -47,7 +48,7 @@ DType opmathDType(DType dtype) {
 /// `dtype=` if given, else int64 for integers and bools, else the input's (sum, prod, cumsum,
 /// cumprod).
 Expected<DType> accumulateDType(const BoundArgs &b, DType input) {
-  FX_TRY(requested, b.dtype("dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto requested, b.dtype("dtype"));
   if (requested)
     return *requested;
   return dtypeIsFloating(input) ? input : DType::Int64;
@@ -66,63 +67,62 @@ Status requireNonEmptyDim(const BoundArgs &b, const Sizes &sizes, int64_t dim) {
 /// type). `.dims` with an explicit empty list reduces nothing (torch._refs.any: a bool copy);
 /// None reduces every dim.
 Expected<NodeValue> anyAll(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   DType dtype = self.dtype == DType::UInt8 ? DType::UInt8 : DType::Bool;
   const std::string &overload = b.op().schema.overload;
   std::optional<std::vector<int64_t>> dims;
   bool keepdim = false;
   if (overload == "dim") {
-    FX_TRY(d, b.integer("dim"));
+    FXKIT_ASSIGN_OR_RETURN(auto d, b.integer("dim"));
     dims = std::vector<int64_t>{d};
   } else if (overload == "dims") {
-    FX_TRY(d, b.intList("dim"));
+    FXKIT_ASSIGN_OR_RETURN(auto d, b.intList("dim"));
     if (d && d->empty())
       return one(make(dtype, self.sizes, preserveFormatStrides(self), self.device));
     dims = std::move(d);
   }
   if (!overload.empty()) {
-    FX_TRY(k, b.boolean("keepdim"));
+    FXKIT_ASSIGN_OR_RETURN(auto k, b.boolean("keepdim"));
     keepdim = k;
   }
-  FX_TRY(shape, reducedShape(b, self.sizes, dims, keepdim));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, reducedShape(b, self.sizes, dims, keepdim));
   return one(contiguous(dtype, std::move(shape), self.device));
 }
 
 /// argmax/argmin: int64 indices; dim=None flattens (keepdim then keeps every dim as 1).
 Expected<NodeValue> argExtremum(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dim, b.optionalInteger("dim"));
-  FX_TRY(keepdim, b.boolean("keepdim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.optionalInteger("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto keepdim, b.boolean("keepdim"));
   std::optional<std::vector<int64_t>> dims;
   if (dim) {
-    FX_TRY(d, wrapDim(b, *dim, self.sizes.size()));
-    if (Status s = requireNonEmptyDim(b, self.sizes, d); !s)
-      return s.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto d, wrapDim(b, *dim, self.sizes.size()));
+    FXKIT_TRY(requireNonEmptyDim(b, self.sizes, d));
     dims = std::vector<int64_t>{*dim};
   } else if (hasZeroSize(self.sizes)) {
     return b.error(b.op().schema.name +
                    "(): Expected reduction dim to be specified for input.numel() == 0.");
   }
-  FX_TRY(shape, reducedShape(b, self.sizes, dims, keepdim));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, reducedShape(b, self.sizes, dims, keepdim));
   return one(contiguous(DType::Int64, std::move(shape), self.device));
 }
 
 /// cumsum/cumprod: the input's shape, contiguous, in the accumulation dtype.
 Expected<NodeValue> cumulative(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dim, b.integer("dim"));
-  FX_TRY(d, wrapDim(b, dim, self.sizes.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto d, wrapDim(b, dim, self.sizes.size()));
   (void)d;
-  FX_TRY(dtype, accumulateDType(b, self.dtype));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, accumulateDType(b, self.dtype));
   return one(contiguous(dtype, self.sizes, self.device));
 }
 
 /// sort.default/sort.stable: meta_sort allocates both results with empty_like (the input's
 /// layout where it is dense).
 Expected<NodeValue> sort(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dim, b.integer("dim"));
-  FX_TRY(d, wrapDim(b, dim, self.sizes.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto d, wrapDim(b, dim, self.sizes.size()));
   (void)d;
   Sizes strides = preserveFormatStrides(self);
   return many({make(self.dtype, self.sizes, strides, self.device),
@@ -131,57 +131,57 @@ Expected<NodeValue> sort(const BoundArgs &b) {
 
 /// max.dim/min.dim: (values, int64 indices), contiguous.
 Expected<NodeValue> extremumDim(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dim, b.integer("dim"));
-  FX_TRY(keepdim, b.boolean("keepdim"));
-  FX_TRY(d, wrapDim(b, dim, self.sizes.size()));
-  if (Status s = requireNonEmptyDim(b, self.sizes, d); !s)
-    return s.takeError();
-  FX_TRY(shape, reducedShape(b, self.sizes, std::vector<int64_t>{dim}, keepdim));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto keepdim, b.boolean("keepdim"));
+  FXKIT_ASSIGN_OR_RETURN(auto d, wrapDim(b, dim, self.sizes.size()));
+  FXKIT_TRY(requireNonEmptyDim(b, self.sizes, d));
+  FXKIT_ASSIGN_OR_RETURN(auto shape,
+                         reducedShape(b, self.sizes, std::vector<int64_t>{dim}, keepdim));
   return many(
       {contiguous(self.dtype, shape, self.device), contiguous(DType::Int64, shape, self.device)});
 }
 
 /// prod.default (everything) and prod.dim_int (one dim).
 Expected<NodeValue> prod(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   std::optional<std::vector<int64_t>> dims;
   bool keepdim = false;
   if (b.op().schema.overload == "dim_int") {
-    FX_TRY(dim, b.integer("dim"));
-    FX_TRY(k, b.boolean("keepdim"));
+    FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
+    FXKIT_ASSIGN_OR_RETURN(auto k, b.boolean("keepdim"));
     dims = std::vector<int64_t>{dim};
     keepdim = k;
   }
-  FX_TRY(dtype, accumulateDType(b, self.dtype));
-  FX_TRY(shape, reducedShape(b, self.sizes, dims, keepdim));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, accumulateDType(b, self.dtype));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, reducedShape(b, self.sizes, dims, keepdim));
   return one(contiguous(dtype, std::move(shape), self.device));
 }
 
 /// prims.xor_sum(inp, dims, output_dtype): the XOR of the elements over dims (dropped; None
 /// reduces everything), in output_dtype or inp's (_reduction_meta); integers and bools only.
 Expected<NodeValue> xorSum(const BoundArgs &b) {
-  FX_TRY(inp, b.tensor("inp"));
-  FX_TRY(dims, b.intList("dims"));
-  FX_TRY(out, b.dtype("output_dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto inp, b.tensor("inp"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, b.intList("dims"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, b.dtype("output_dtype"));
   DType dtype = out ? *out : inp.dtype;
   if (dtypeIsFloating(inp.dtype) || dtypeIsFloating(dtype))
     return b.error("xor_sum takes integral or bool tensors, not " +
                    std::string(dtypeName(dtypeIsFloating(inp.dtype) ? inp.dtype : dtype)));
-  FX_TRY(shape, reducedShape(b, inp.sizes, dims, false));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, reducedShape(b, inp.sizes, dims, false));
   return one(contiguous(dtype, std::move(shape), inp.device));
 }
 
 /// var.correction/var.dim: floating inputs only (eager's check; the Python meta would give an
 /// integer result); None or [] reduces every dim.
 Expected<NodeValue> var(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dims, b.intList("dim"));
-  FX_TRY(keepdim, b.boolean("keepdim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, b.intList("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto keepdim, b.boolean("keepdim"));
   if (!dtypeIsFloating(self.dtype))
     return b.error("std and var only support floating point and complex dtypes (got " +
                    name(self.dtype) + ")");
-  FX_TRY(shape, reducedShape(b, self.sizes, dims, keepdim));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, reducedShape(b, self.sizes, dims, keepdim));
   return one(contiguous(self.dtype, std::move(shape), self.device));
 }
 
@@ -189,13 +189,13 @@ Expected<NodeValue> var(const BoundArgs &b) {
 /// tensor of one or more dims (the Python meta gives a [1, 1]-like shape nobody can run), so it
 /// is refused there; a 0-d tensor reduces its one element.
 Expected<NodeValue> logsumexp(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dims, b.intList("dim"));
-  FX_TRY(keepdim, b.boolean("keepdim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, b.intList("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto keepdim, b.boolean("keepdim"));
   if ((!dims || dims->empty()) && !self.sizes.empty())
     return b.error("logsumexp(): an empty dim list is not supported (eager PyTorch fails: "
                    "output with shape [] doesn't match the broadcast shape)");
-  FX_TRY(shape, reducedShape(b, self.sizes, dims, keepdim));
+  FXKIT_ASSIGN_OR_RETURN(auto shape, reducedShape(b, self.sizes, dims, keepdim));
   DType dtype = dtypeIsFloating(self.dtype) ? self.dtype : DType::Float32;
   return one(contiguous(dtype, std::move(shape), self.device));
 }
@@ -203,10 +203,10 @@ Expected<NodeValue> logsumexp(const BoundArgs &b) {
 /// _softmax/_log_softmax: contiguous; half_to_float gives float32 and is only defined for
 /// half inputs (_softmax's meta also takes bfloat16).
 Expected<NodeValue> softmax(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dim, b.integer("dim"));
-  FX_TRY(halfToFloat, b.boolean("half_to_float"));
-  FX_TRY(d, wrapDim(b, dim, self.sizes.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto halfToFloat, b.boolean("half_to_float"));
+  FXKIT_ASSIGN_OR_RETURN(auto d, wrapDim(b, dim, self.sizes.size()));
   (void)d;
   bool softmax = b.op().schema.name == "_softmax";
   if (halfToFloat && self.dtype != DType::Float16 && !(softmax && self.dtype == DType::BFloat16))
@@ -219,17 +219,17 @@ Expected<NodeValue> softmax(const BoundArgs &b) {
 /// decomposition casts the gradient to it). The softmax one ends in .contiguous(); the
 /// log_softmax one keeps the layout of its pointwise computation over grad_output and output.
 Expected<NodeValue> softmaxBackward(const BoundArgs &b) {
-  FX_TRY(grad, b.tensor("grad_output"));
-  FX_TRY(output, b.tensor("output"));
-  FX_TRY(dim, b.integer("dim"));
-  FX_TRY(inputDType, b.dtype("input_dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto grad, b.tensor("grad_output"));
+  FXKIT_ASSIGN_OR_RETURN(auto output, b.tensor("output"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto inputDType, b.dtype("input_dtype"));
   if (!inputDType)
     return b.error("input_dtype must not be None");
   if (!sameSizes(grad.sizes, output.sizes))
     return b.error("Expected tensor for argument #1 'grad' to have same size as tensor for "
                    "argument #2 'output'; but " +
                    sizesText(grad.sizes) + " does not equal " + sizesText(output.sizes));
-  FX_TRY(d, wrapDim(b, dim, grad.sizes.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto d, wrapDim(b, dim, grad.sizes.size()));
   (void)d;
   if (b.op().schema.name == "_softmax_backward_data")
     return one(contiguous(*inputDType, grad.sizes, grad.device));
@@ -285,12 +285,11 @@ Status checkLayerNormArgs(const BoundArgs &b, const TensorType &input, const Siz
 /// native_layer_norm: (out, mean, rstd); mean and rstd keep the normalised dims as 1 and have
 /// the input dtype on CPU, the computation dtype elsewhere (torch._refs.native_layer_norm).
 Expected<NodeValue> layerNorm(const BoundArgs &b) {
-  FX_TRY(input, b.tensor("input"));
-  FX_TRY(normalized, b.symIntList("normalized_shape"));
-  FX_TRY(weight, b.optionalTensor("weight"));
-  FX_TRY(bias, b.optionalTensor("bias"));
-  if (Status s = checkLayerNormArgs(b, input, normalized, weight, bias); !s)
-    return s.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto normalized, b.symIntList("normalized_shape"));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, b.optionalTensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, b.optionalTensor("bias"));
+  FXKIT_TRY(checkLayerNormArgs(b, input, normalized, weight, bias));
   size_t axis = input.sizes.size() - normalized.size();
   Sizes statShape(input.sizes.begin(), input.sizes.begin() + axis);
   statShape.resize(input.sizes.size(), SymExpr(1));
@@ -310,14 +309,13 @@ TensorType asComputed(const TensorType &t, DType dtype) {
 /// false or the weight/bias is None. Dtypes of input, weight and bias; grad_input keeps the
 /// layout of the pointwise computation over grad_out and input (torch._decomp).
 Expected<NodeValue> layerNormBackward(const BoundArgs &b) {
-  FX_TRY(grad, b.tensor("grad_out"));
-  FX_TRY(input, b.tensor("input"));
-  FX_TRY(normalized, b.symIntList("normalized_shape"));
-  FX_TRY(weight, b.optionalTensor("weight"));
-  FX_TRY(bias, b.optionalTensor("bias"));
-  FX_TRY(mask, outputMask(b));
-  if (Status s = checkLayerNormArgs(b, input, normalized, weight, bias); !s)
-    return s.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto grad, b.tensor("grad_out"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto normalized, b.symIntList("normalized_shape"));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, b.optionalTensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, b.optionalTensor("bias"));
+  FXKIT_ASSIGN_OR_RETURN(auto mask, outputMask(b));
+  FXKIT_TRY(checkLayerNormArgs(b, input, normalized, weight, bias));
   if (!sameSizes(grad.sizes, input.sizes))
     return b.error("grad_out of size " + sizesText(grad.sizes) + " does not match input of size " +
                    sizesText(input.sizes));
@@ -362,12 +360,12 @@ Status requireChannels(const BoundArgs &b, const std::optional<TensorType> &t,
 /// native_group_norm: (out, mean, rstd); out keeps the input's layout, mean and rstd are
 /// (N, group) in the input dtype.
 Expected<NodeValue> groupNorm(const BoundArgs &b) {
-  FX_TRY(input, b.tensor("input"));
-  FX_TRY(weight, b.optionalTensor("weight"));
-  FX_TRY(bias, b.optionalTensor("bias"));
-  FX_TRY(n, b.symInt("N"));
-  FX_TRY(channels, b.symInt("C"));
-  FX_TRY(group, b.integer("group"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, b.optionalTensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, b.optionalTensor("bias"));
+  FXKIT_ASSIGN_OR_RETURN(auto n, b.symInt("N"));
+  FXKIT_ASSIGN_OR_RETURN(auto channels, b.symInt("C"));
+  FXKIT_ASSIGN_OR_RETURN(auto group, b.integer("group"));
   if (input.sizes.size() < 2)
     return b.error("Expected at least 2 dimensions for input tensor but received " +
                    std::to_string(input.sizes.size()));
@@ -375,12 +373,9 @@ Expected<NodeValue> groupNorm(const BoundArgs &b) {
     return b.error("Expected number of channels in input to be divisible by num_groups, but got "
                    "input of shape " +
                    sizesText(input.sizes) + " and num_groups=" + std::to_string(group));
-  if (Status s = requireChannels(b, weight, "weight", channels, input); !s)
-    return s.takeError();
-  if (Status s = requireChannels(b, bias, "bias", channels, input); !s)
-    return s.takeError();
-  if (Status s = requireFloatingInput(b, input); !s)
-    return s.takeError();
+  FXKIT_TRY(requireChannels(b, weight, "weight", channels, input));
+  FXKIT_TRY(requireChannels(b, bias, "bias", channels, input));
+  FXKIT_TRY(requireFloatingInput(b, input));
   TensorType stat = contiguous(input.dtype, {n, SymExpr(group)}, input.device);
   return many(
       {make(input.dtype, input.sizes, preserveFormatStrides(input), input.device), stat, stat});
@@ -390,15 +385,15 @@ Expected<NodeValue> groupNorm(const BoundArgs &b) {
 /// (the decomposition is wrapped in pw_cast_for_opmath); grad_weight and grad_bias are (C,)
 /// even without gamma.
 Expected<NodeValue> groupNormBackward(const BoundArgs &b) {
-  FX_TRY(grad, b.tensor("grad_out"));
-  FX_TRY(input, b.tensor("input"));
-  FX_TRY(mean, b.tensor("mean"));
-  FX_TRY(rstd, b.tensor("rstd"));
-  FX_TRY(gamma, b.optionalTensor("weight"));
-  FX_TRY(n, b.symInt("N"));
-  FX_TRY(channels, b.symInt("C"));
-  FX_TRY(group, b.integer("group"));
-  FX_TRY(mask, outputMask(b));
+  FXKIT_ASSIGN_OR_RETURN(auto grad, b.tensor("grad_out"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto mean, b.tensor("mean"));
+  FXKIT_ASSIGN_OR_RETURN(auto rstd, b.tensor("rstd"));
+  FXKIT_ASSIGN_OR_RETURN(auto gamma, b.optionalTensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto n, b.symInt("N"));
+  FXKIT_ASSIGN_OR_RETURN(auto channels, b.symInt("C"));
+  FXKIT_ASSIGN_OR_RETURN(auto group, b.integer("group"));
+  FXKIT_ASSIGN_OR_RETURN(auto mask, outputMask(b));
   if (!sameSizes(grad.sizes, input.sizes) || !sameSizes(mean.sizes, rstd.sizes))
     return b.error("grad_out must have the input's shape and mean the shape of rstd");
   if (!sameSizes(mean.sizes, {n, SymExpr(group)}))
@@ -407,8 +402,7 @@ Expected<NodeValue> groupNormBackward(const BoundArgs &b) {
   if (group <= 0 || (channels.isConstant() && channels.constant() % group != 0))
     return b.error("Expect number of channels " + channels.str() +
                    " to be evenly-divisible by number of groups " + std::to_string(group));
-  if (Status s = requireChannels(b, gamma, "weight", channels, input); !s)
-    return s.takeError();
+  FXKIT_TRY(requireChannels(b, gamma, "weight", channels, input));
   DType dtype =
       promoteTypes(promoteTypes(grad.dtype, input.dtype), promoteTypes(mean.dtype, rstd.dtype));
   if (gamma)
@@ -428,20 +422,20 @@ Expected<NodeValue> groupNormBackward(const BoundArgs &b) {
 /// in training; in evaluation they are empty (0,) on CPU and the running statistics elsewhere.
 /// CPU keeps them in the input dtype, other devices in the computation dtype.
 Expected<NodeValue> batchNorm(const BoundArgs &b) {
-  FX_TRY(input, b.tensor("input"));
-  FX_TRY(weight, b.optionalTensor("weight"));
-  FX_TRY(bias, b.optionalTensor("bias"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, b.optionalTensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, b.optionalTensor("bias"));
   bool hasStats = b.op().schema.indexOf("running_mean") >= 0;
   std::optional<TensorType> runningMean, runningVar;
   if (hasStats) {
-    FX_TRY(m, b.tensor("running_mean"));
-    FX_TRY(v, b.tensor("running_var"));
+    FXKIT_ASSIGN_OR_RETURN(auto m, b.tensor("running_mean"));
+    FXKIT_ASSIGN_OR_RETURN(auto v, b.tensor("running_var"));
     runningMean = m;
     runningVar = v;
   }
   bool training = false;
   if (b.op().schema.indexOf("training") >= 0) {
-    FX_TRY(t, b.boolean("training"));
+    FXKIT_ASSIGN_OR_RETURN(auto t, b.boolean("training"));
     training = t;
   }
   if (input.sizes.size() < 2)
@@ -453,10 +447,8 @@ Expected<NodeValue> batchNorm(const BoundArgs &b) {
   for (const auto &[what, t] :
        {std::pair{"weight", &weight}, std::pair{"bias", &bias},
         std::pair{"running_mean", &runningMean}, std::pair{"running_var", &runningVar}})
-    if (Status s = requireChannels(b, *t, what, channels, input); !s)
-      return s.takeError();
-  if (Status s = requireFloatingInput(b, input); !s)
-    return s.takeError();
+    FXKIT_TRY(requireChannels(b, *t, what, channels, input));
+  FXKIT_TRY(requireFloatingInput(b, input));
   bool cpu = input.device.type == "cpu";
   SymExpr statSize = !training && cpu ? SymExpr(0) : channels;
   TensorType stat =
@@ -478,7 +470,7 @@ Expected<NodeValue> batchNorm(const BoundArgs &b) {
 
 /// max.default/min.default: the extremum of every element, a 0-d tensor of the input dtype.
 Expected<NodeValue> extremumAll(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   if (hasZeroSize(self.sizes))
     return b.error(b.op().schema.name +
                    "(): Expected reduction dim to be specified for input.numel() == 0. Specify "
@@ -490,15 +482,15 @@ Expected<NodeValue> extremumAll(const BoundArgs &b) {
 /// mask says), grad_weight/grad_bias (C,) where output_mask asks, in the weight's dtype (the
 /// input's without weight).
 Expected<NodeValue> batchNormBackward(const BoundArgs &b) {
-  FX_TRY(grad, b.tensor("grad_out"));
-  FX_TRY(input, b.tensor("input"));
-  FX_TRY(weight, b.optionalTensor("weight"));
-  FX_TRY(runningMean, b.optionalTensor("running_mean"));
-  FX_TRY(runningVar, b.optionalTensor("running_var"));
-  FX_TRY(saveMean, b.optionalTensor("save_mean"));
-  FX_TRY(saveInvstd, b.optionalTensor("save_invstd"));
-  FX_TRY(train, b.boolean("train"));
-  FX_TRY(mask, outputMask(b));
+  FXKIT_ASSIGN_OR_RETURN(auto grad, b.tensor("grad_out"));
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto weight, b.optionalTensor("weight"));
+  FXKIT_ASSIGN_OR_RETURN(auto runningMean, b.optionalTensor("running_mean"));
+  FXKIT_ASSIGN_OR_RETURN(auto runningVar, b.optionalTensor("running_var"));
+  FXKIT_ASSIGN_OR_RETURN(auto saveMean, b.optionalTensor("save_mean"));
+  FXKIT_ASSIGN_OR_RETURN(auto saveInvstd, b.optionalTensor("save_invstd"));
+  FXKIT_ASSIGN_OR_RETURN(auto train, b.boolean("train"));
+  FXKIT_ASSIGN_OR_RETURN(auto mask, outputMask(b));
   if (input.sizes.size() < 2)
     return b.error("rank of the input must be at least 2, got " +
                    std::to_string(input.sizes.size()));
@@ -510,8 +502,7 @@ Expected<NodeValue> batchNormBackward(const BoundArgs &b) {
   if (!train && (!runningMean || !runningVar))
     return b.error("running_mean and running_var must not be None in eval mode");
   const SymExpr &channels = input.sizes[1];
-  if (Status s = requireChannels(b, weight, "weight", channels, input); !s)
-    return s.takeError();
+  FXKIT_TRY(requireChannels(b, weight, "weight", channels, input));
   DType paramDType = weight ? weight->dtype : input.dtype;
   std::vector<std::optional<TensorType>> out(3);
   out[0] = make(input.dtype, input.sizes, elementwiseStrides(input.sizes, {&grad, &input}),
@@ -527,7 +518,7 @@ Expected<NodeValue> batchNormBackward(const BoundArgs &b) {
 /// gets a symbol named after itself (as untyped integer placeholders do). The interpreter binds
 /// it when it runs.
 Expected<NodeValue> localScalarDense(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   if (hasZeroSize(self.sizes))
     return b.error("_local_scalar_dense: Empty tensor not supported");
   const SymExpr *recorded = b.node().value().sym();

@@ -3,6 +3,7 @@
 
 #include "ir/ops/SymbolicOps.h"
 
+#include "ir/Try.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
 #include "ir/ops/ShapeRules.h"
@@ -21,10 +22,8 @@ using T = SymExpr::Type;
 Expected<SymExpr> fold(SymExpr e) {
   if (e.isConstant() || !e.symbols().empty())
     return e;
-  auto v = e.evaluateNumber({});
-  if (!v)
-    return v.takeError();
-  return numberExpr(*v);
+  FXKIT_ASSIGN_OR_RETURN(auto v, e.evaluateNumber({}));
+  return numberExpr(v);
 }
 
 bool allInts(std::span<const SymExpr> ops) {
@@ -230,12 +229,12 @@ Expected<NodeValue> inferScalarOp(const BoundArgs &b) {
     if (list.kind() != Argument::Kind::List && list.kind() != Argument::Kind::Tuple)
       return b.error("expected a list of numbers");
     for (const Argument &item : list.items()) {
-      FX_TRY(e, scalarOf(b, item));
+      FXKIT_ASSIGN_OR_RETURN(auto e, scalarOf(b, item));
       ops.push_back(e);
     }
   } else {
     for (size_t i = 0; i < spec->arity; ++i) {
-      FX_TRY(e, scalarOf(b, b.at(i)));
+      FXKIT_ASSIGN_OR_RETURN(auto e, scalarOf(b, b.at(i)));
       ops.push_back(e);
     }
   }
@@ -248,7 +247,7 @@ Expected<NodeValue> inferScalarOp(const BoundArgs &b) {
 /// _assert_scalar(cond, msg): a runtime assertion Dynamo could not decide (`u0 >= 0`). One
 /// whose condition folds to false fails here, as PyTorch fails at trace time.
 Expected<NodeValue> assertScalar(const BoundArgs &b) {
-  FX_TRY(cond, scalarOf(b, b.get("self")));
+  FXKIT_ASSIGN_OR_RETURN(auto cond, scalarOf(b, b.get("self")));
   if (cond.symbols().empty()) {
     auto v = cond.evaluateNumber({});
     if (v && !v->truthy()) {
@@ -262,9 +261,9 @@ Expected<NodeValue> assertScalar(const BoundArgs &b) {
 
 /// sym_constrain_range[_for_size](size, min, max): declares the range of an unbacked size.
 Expected<NodeValue> symConstrainRange(const BoundArgs &b) {
-  FX_TRY(size, scalarOf(b, b.get("size")));
-  FX_TRY(lo, b.optionalInteger("min"));
-  FX_TRY(hi, b.optionalInteger("max"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, scalarOf(b, b.get("size")));
+  FXKIT_ASSIGN_OR_RETURN(auto lo, b.optionalInteger("min"));
+  FXKIT_ASSIGN_OR_RETURN(auto hi, b.optionalInteger("max"));
   if (lo && hi && *hi < *lo)
     return b.error("Max must be greater than or equal to min");
   if (size.isConstant()) {
@@ -279,7 +278,7 @@ Expected<NodeValue> symConstrainRange(const BoundArgs &b) {
 
 /// _assert_async.msg(self, msg): a one-element tensor that must be nonzero at run time.
 Expected<NodeValue> assertAsyncMsg(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   if (!symIs(symProduct(self.sizes), 1))
     return b.error("Boolean value of Tensor with more than one value is ambiguous");
   return NodeValue{};

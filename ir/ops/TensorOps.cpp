@@ -8,6 +8,7 @@
 /// torch/_meta_registrations.py for baddbmm and attention backward, torch/_refs for arange's
 /// length and the *_copy views.
 
+#include "ir/Try.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
 
@@ -118,29 +119,29 @@ Status checkSizes(const BoundArgs &b, const Sizes &sizes) {
 /// self's sizes, and the memory format's strides; preserve_format (the default) keeps self's
 /// strides when they are dense, else dense strides in self's stride order.
 Expected<TensorType> likeSelf(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   const Argument &layout = b.get("layout");
   if (layout.kind() == Argument::Kind::Layout && layout.asString() != "strided")
     return b.error("layout torch." + std::string(layout.asString()) +
                    " is not supported: fxkit tensors are strided");
   DType dtype = self.dtype;
   if (hasArg(b, "dtype")) {
-    FX_TRY(d, dtypeArg(b, "dtype"));
+    FXKIT_ASSIGN_OR_RETURN(auto d, dtypeArg(b, "dtype"));
     dtype = d.value_or(self.dtype);
   }
   Device device = self.device;
   if (hasArg(b, "device")) {
-    FX_TRY(d, b.device("device"));
+    FXKIT_ASSIGN_OR_RETURN(auto d, b.device("device"));
     device = d.value_or(self.device);
   }
   std::optional<std::string_view> format;
   if (hasArg(b, "memory_format")) {
-    FX_TRY(f, b.memoryFormat("memory_format"));
+    FXKIT_ASSIGN_OR_RETURN(auto f, b.memoryFormat("memory_format"));
     format = f;
   }
   Sizes strides;
   if (format && *format != "preserve_format") {
-    FX_TRY(s, formatStrides(b, *format, self.sizes));
+    FXKIT_ASSIGN_OR_RETURN(auto s, formatStrides(b, *format, self.sizes));
     strides = std::move(s);
   } else {
     strides = preserveFormatStrides(self);
@@ -149,14 +150,14 @@ Expected<TensorType> likeSelf(const BoundArgs &b) {
 }
 
 Expected<NodeValue> like(const BoundArgs &b) {
-  FX_TRY(t, likeSelf(b));
+  FXKIT_ASSIGN_OR_RETURN(auto t, likeSelf(b));
   return one(std::move(t));
 }
 
 /// The out= forms return `out` itself, which must already hold the result's dtype and sizes
 /// (PyTorch would resize a mis-sized out; fxkit's buffers are planned, so it is an error).
 Expected<NodeValue> outResult(const BoundArgs &b, const TensorType &result) {
-  FX_TRY(out, b.tensor("out"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, b.tensor("out"));
   if (out.dtype != result.dtype)
     return b.error("Expected out tensor to have dtype " + std::string(dtypeName(result.dtype)) +
                    ", but got " + std::string(dtypeName(out.dtype)) + " instead");
@@ -172,17 +173,17 @@ Expected<NodeValue> outResult(const BoundArgs &b, const TensorType &result) {
 Expected<NodeValue> productOut(const BoundArgs &b) {
   std::string target(b.op().target);
   target.replace(target.rfind(".out"), 4, ".default");
-  FX_TRY(v, inferAs(b, target));
-  FX_TRY(t, tensorOfValue(b, v));
+  FXKIT_ASSIGN_OR_RETURN(auto v, inferAs(b, target));
+  FXKIT_ASSIGN_OR_RETURN(auto t, tensorOfValue(b, v));
   return outResult(b, t);
 }
 
 /// meta_baddbmm: batch1 @ batch2 (3-d, one dtype with self), self broadcast to the product's
 /// shape; a fresh contiguous result (self.new_empty of the expanded self).
 Expected<NodeValue> baddbmm(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(b1, b.tensor("batch1"));
-  FX_TRY(b2, b.tensor("batch2"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto b1, b.tensor("batch1"));
+  FXKIT_ASSIGN_OR_RETURN(auto b2, b.tensor("batch2"));
   if (b1.sizes.size() != 3)
     return b.error("batch1 must be a 3D tensor");
   if (b2.sizes.size() != 3)
@@ -237,14 +238,13 @@ Status checkAttentionShapes(const BoundArgs &b, const TensorType &gradOut, const
 /// (when attn_bias is given and grad_input_mask[3]) of attn_bias's sizes, its rows padded to a
 /// multiple of 16 elements; None otherwise.
 Expected<NodeValue> efficientAttentionBackward(const BoundArgs &b) {
-  FX_TRY(gradOut, b.tensor("grad_out_"));
-  FX_TRY(q, b.tensor("query"));
-  FX_TRY(k, b.tensor("key"));
-  FX_TRY(v, b.tensor("value"));
-  FX_TRY(bias, b.optionalTensor("attn_bias"));
-  FX_TRY(mask, b.boolList("grad_input_mask", 4));
-  if (Status s = checkAttentionShapes(b, gradOut, q, k, v); !s)
-    return s.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto gradOut, b.tensor("grad_out_"));
+  FXKIT_ASSIGN_OR_RETURN(auto q, b.tensor("query"));
+  FXKIT_ASSIGN_OR_RETURN(auto k, b.tensor("key"));
+  FXKIT_ASSIGN_OR_RETURN(auto v, b.tensor("value"));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, b.optionalTensor("attn_bias"));
+  FXKIT_ASSIGN_OR_RETURN(auto mask, b.boolList("grad_input_mask", 4));
+  FXKIT_TRY(checkAttentionShapes(b, gradOut, q, k, v));
   std::vector<std::optional<TensorType>> grads{
       bhldInBlhd(q.dtype, q.sizes, q.device), bhldInBlhd(k.dtype, k.sizes, k.device),
       bhldInBlhd(v.dtype, v.sizes, v.device), std::nullopt};
@@ -263,12 +263,11 @@ Expected<NodeValue> efficientAttentionBackward(const BoundArgs &b) {
 /// meta__scaled_dot_product_flash_attention_for_cpu_backward: grad_q/k/v of query's, key's and
 /// value's sizes in (B, L, H, D) layouts.
 Expected<NodeValue> flashAttentionCpuBackward(const BoundArgs &b) {
-  FX_TRY(gradOut, b.tensor("grad_out"));
-  FX_TRY(q, b.tensor("query"));
-  FX_TRY(k, b.tensor("key"));
-  FX_TRY(v, b.tensor("value"));
-  if (Status s = checkAttentionShapes(b, gradOut, q, k, v); !s)
-    return s.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto gradOut, b.tensor("grad_out"));
+  FXKIT_ASSIGN_OR_RETURN(auto q, b.tensor("query"));
+  FXKIT_ASSIGN_OR_RETURN(auto k, b.tensor("key"));
+  FXKIT_ASSIGN_OR_RETURN(auto v, b.tensor("value"));
+  FXKIT_TRY(checkAttentionShapes(b, gradOut, q, k, v));
   return many({bhldInBlhd(q.dtype, q.sizes, q.device), bhldInBlhd(k.dtype, k.sizes, k.device),
                bhldInBlhd(v.dtype, v.sizes, v.device)});
 }
@@ -277,7 +276,7 @@ Expected<NodeValue> flashAttentionCpuBackward(const BoundArgs &b) {
 
 /// lift_fresh_copy: a contiguous copy (what PyTorch 2.11 records, whatever self's layout).
 Expected<NodeValue> liftFreshCopy(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   return one(contiguous(self.dtype, self.sizes, self.device));
 }
 
@@ -285,8 +284,8 @@ Expected<NodeValue> liftFreshCopy(const BoundArgs &b) {
 /// in self's dtype. clone_preserve_strides keeps self's strides, except where self overlaps
 /// itself (a stride-0 dimension of several elements): that is a plain clone.
 Expected<NodeValue> copy(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(src, b.tensor("src"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto src, b.tensor("src"));
   auto bc = broadcastShapes({self.sizes, src.sizes});
   if (src.sizes.size() > self.sizes.size() || !bc || !sameSizes(*bc, self.sizes))
     return b.error("src of sizes " + sizesText(src.sizes) + " cannot be broadcast to self's " +
@@ -301,7 +300,7 @@ Expected<NodeValue> copy(const BoundArgs &b) {
 
 /// fill.Tensor: the value must be a 0-d tensor.
 Expected<NodeValue> fillTensor(const BoundArgs &b) {
-  FX_TRY(value, b.tensor("value"));
+  FXKIT_ASSIGN_OR_RETURN(auto value, b.tensor("value"));
   if (!value.sizes.empty())
     return b.error("fill_ only supports 0-dimension value tensor but got tensor with " +
                    std::to_string(value.sizes.size()) + " dimensions.");
@@ -319,8 +318,8 @@ std::string viewTargetOf(std::string_view copyTarget) {
 
 /// _refs._make_copy_from_view: the view's sizes, cloned to contiguous_format.
 Expected<NodeValue> viewCopy(const BoundArgs &b) {
-  FX_TRY(v, inferAs(b, viewTargetOf(b.op().target)));
-  FX_TRY(t, tensorOfValue(b, v));
+  FXKIT_ASSIGN_OR_RETURN(auto v, inferAs(b, viewTargetOf(b.op().target)));
+  FXKIT_ASSIGN_OR_RETURN(auto t, tensorOfValue(b, v));
   return one(contiguous(t.dtype, std::move(t.sizes), t.device));
 }
 
@@ -331,10 +330,10 @@ Expected<NodeValue> unsafeIndex(const BoundArgs &b) {
 
 /// diagonal_copy: self without dim1 and dim2, plus the diagonal's length, contiguous.
 Expected<NodeValue> diagonalCopy(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(offset, b.integer("offset"));
-  FX_TRY(dim1, b.integer("dim1"));
-  FX_TRY(dim2, b.integer("dim2"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto offset, b.integer("offset"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim1, b.integer("dim1"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim2, b.integer("dim2"));
   auto d1 = normalizeDim(dim1, self.sizes.size());
   auto d2 = normalizeDim(dim2, self.sizes.size());
   if (!d1 || !d2)
@@ -369,16 +368,15 @@ Expected<NodeValue> diagonalCopy(const BoundArgs &b) {
 /// zeros, ones, empty.memory_format, rand, randn: a fresh tensor of `size` (dtype float32
 /// unless given), contiguous unless a memory format says otherwise.
 Expected<NodeValue> factory(const BoundArgs &b) {
-  FX_TRY(size, b.symIntList("size"));
-  if (Status s = checkSizes(b, size); !s)
-    return s.takeError();
-  FX_TRY(dtype, dtypeArg(b, "dtype"));
-  FX_TRY(device, deviceOr(b, "device"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, b.symIntList("size"));
+  FXKIT_TRY(checkSizes(b, size));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, dtypeArg(b, "dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto device, deviceOr(b, "device"));
   Sizes strides = TensorType::contiguousStrides(size);
   if (hasArg(b, "memory_format")) {
-    FX_TRY(format, b.memoryFormat("memory_format"));
+    FXKIT_ASSIGN_OR_RETURN(auto format, b.memoryFormat("memory_format"));
     if (format) {
-      FX_TRY(s, formatStrides(b, *format, size));
+      FXKIT_ASSIGN_OR_RETURN(auto s, formatStrides(b, *format, size));
       strides = std::move(s);
     }
   }
@@ -387,7 +385,7 @@ Expected<NodeValue> factory(const BoundArgs &b) {
 
 /// rand and randn draw floating values only (their CPU kernels dispatch over floating types).
 Expected<NodeValue> randomFactory(const BoundArgs &b) {
-  FX_TRY(v, factory(b));
+  FXKIT_ASSIGN_OR_RETURN(auto v, factory(b));
   DType dtype = v.tensor()->dtype;
   if (!dtypeIsFloating(dtype))
     return notImplemented(
@@ -396,16 +394,15 @@ Expected<NodeValue> randomFactory(const BoundArgs &b) {
 }
 
 Expected<NodeValue> emptyStrided(const BoundArgs &b) {
-  FX_TRY(size, b.symIntList("size"));
-  FX_TRY(stride, b.symIntList("stride"));
-  FX_TRY(dtype, dtypeArg(b, "dtype"));
-  FX_TRY(device, deviceOr(b, "device"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, b.symIntList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, b.symIntList("stride"));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, dtypeArg(b, "dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto device, deviceOr(b, "device"));
   if (size.size() != stride.size())
     return b.error("dimensionality of sizes (" + std::to_string(size.size()) +
                    ") must match dimensionality of strides (" + std::to_string(stride.size()) +
                    ")");
-  if (Status s = checkSizes(b, size); !s)
-    return s.takeError();
+  FXKIT_TRY(checkSizes(b, size));
   for (const SymExpr &s : stride)
     if (s.isConstant() && s.constant() < 0)
       return b.error("as_strided: Negative strides are not supported at the moment, got strides: " +
@@ -429,7 +426,7 @@ Expected<RangeBound> rangeBound(const BoundArgs &b, std::string_view name) {
   const Argument &a = b.get(name);
   if (a.kind() == Argument::Kind::Float)
     return RangeBound{std::nullopt, a.asFloat()};
-  FX_TRY(v, b.symInt(name));
+  FXKIT_ASSIGN_OR_RETURN(auto v, b.symInt(name));
   return RangeBound{v, 0};
 }
 
@@ -470,24 +467,24 @@ Expected<SymExpr> constantRangeLength(const BoundArgs &b, const RangeBound &star
 /// integer step.
 Expected<NodeValue> arange(const BoundArgs &b) {
   RangeBound start{SymExpr(0), 0}, step{SymExpr(1), 0};
-  FX_TRY(end, rangeBound(b, "end"));
+  FXKIT_ASSIGN_OR_RETURN(auto end, rangeBound(b, "end"));
   if (hasArg(b, "start")) {
-    FX_TRY(s, rangeBound(b, "start"));
+    FXKIT_ASSIGN_OR_RETURN(auto s, rangeBound(b, "start"));
     start = s;
   }
   if (hasArg(b, "step")) {
-    FX_TRY(s, rangeBound(b, "step"));
+    FXKIT_ASSIGN_OR_RETURN(auto s, rangeBound(b, "step"));
     step = s;
   }
-  FX_TRY(requested, dtypeArg(b, "dtype"));
-  FX_TRY(device, deviceOr(b, "device"));
+  FXKIT_ASSIGN_OR_RETURN(auto requested, dtypeArg(b, "dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto device, deviceOr(b, "device"));
   bool integerArgs = start.integer && end.integer && step.integer;
   DType dtype = requested.value_or(integerArgs ? DType::Int64 : DType::Float32);
   if (dtype == DType::Bool)
     return notImplemented(b, "arange_cpu", dtype);
   SymExpr length;
   if (start.isConstant() && end.isConstant() && step.isConstant()) {
-    FX_TRY(n, constantRangeLength(b, start, end, step, dtype, integerArgs));
+    FXKIT_ASSIGN_OR_RETURN(auto n, constantRangeLength(b, start, end, step, dtype, integerArgs));
     length = n;
   } else if (integerArgs && step.integer->isConstant() && step.integer->constant() != 0) {
     int64_t st = step.integer->constant();
@@ -502,9 +499,9 @@ Expected<NodeValue> arange(const BoundArgs &b) {
 /// randperm: n values of `dtype` (int64 by default); float types must represent n - 1
 /// exactly (check_supported_max_int_with_precision).
 Expected<NodeValue> randperm(const BoundArgs &b) {
-  FX_TRY(n, b.symInt("n"));
-  FX_TRY(requested, dtypeArg(b, "dtype"));
-  FX_TRY(device, deviceOr(b, "device"));
+  FXKIT_ASSIGN_OR_RETURN(auto n, b.symInt("n"));
+  FXKIT_ASSIGN_OR_RETURN(auto requested, dtypeArg(b, "dtype"));
+  FXKIT_ASSIGN_OR_RETURN(auto device, deviceOr(b, "device"));
   DType dtype = requested.value_or(DType::Int64);
   if (dtype == DType::Bool)
     return notImplemented(b, "randperm", dtype);
@@ -524,14 +521,13 @@ Expected<NodeValue> randperm(const BoundArgs &b) {
 
 /// resize_: self's dtype and device with the new sizes, contiguous (or in the memory format).
 Expected<NodeValue> resize(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(size, b.symIntList("size"));
-  FX_TRY(format, b.memoryFormat("memory_format"));
-  if (Status s = checkSizes(b, size); !s)
-    return s.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, b.symIntList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto format, b.memoryFormat("memory_format"));
+  FXKIT_TRY(checkSizes(b, size));
   Sizes strides = TensorType::contiguousStrides(size);
   if (format) {
-    FX_TRY(s, formatStrides(b, *format, size));
+    FXKIT_ASSIGN_OR_RETURN(auto s, formatStrides(b, *format, size));
     strides = std::move(s);
   }
   return one(make(self.dtype, std::move(size), std::move(strides), self.device));
@@ -540,13 +536,13 @@ Expected<NodeValue> resize(const BoundArgs &b) {
 // ---- Symbolic queries ----
 
 Expected<NodeValue> symNumel(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   return NodeValue{self.sizes.empty() ? SymExpr(1) : symProduct(self.sizes)};
 }
 
 Expected<NodeValue> symStride(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
-  FX_TRY(dim, b.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, b.integer("dim"));
   if (self.sizes.empty())
     return b.error("dimension specified as " + std::to_string(dim) +
                    " but tensor has no dimensions");
@@ -561,7 +557,7 @@ Expected<NodeValue> symStride(const BoundArgs &b) {
 /// Tensor types carry no storage offset: the result is a fresh symbol named after the node,
 /// which the interpreter binds to the offset it finds at run time.
 Expected<NodeValue> symStorageOffset(const BoundArgs &b) {
-  FX_TRY(self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   (void)self;
   return NodeValue{SymExpr::symbol(b.node().name())};
 }

@@ -81,19 +81,25 @@ expect_err "trunc.safetensors"
 mkdir -p "$WORK/many"
 for i in $(seq 1 40); do cp "$S.graph.txt" "$WORK/many/g$i.graph.txt"; done
 expect_exit 0 "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/want" --to json
-FXKIT_FAULT=slow "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/int" --to json --jobs 2 \
-  >"$WORK/out" 2>"$WORK/err" &
-pid=$!
-# Signal once the batch is under way: a SIGINT that arrives before fxkit installs its handler is
-# ignored (background jobs of a script ignore SIGINT), and a loaded machine (the sanitizer
-# stage) can take longer than any fixed sleep to start the process.
-for _ in $(seq 1 200); do
-  [ -n "$(ls -A "$WORK/int" 2>/dev/null)" ] && break
-  sleep 0.05
-done
-kill -INT "$pid"
-wait "$pid"
-code=$?
+# signal_mid_batch SIGNAL DIR [ARGS...]: converts the 40 graphs into DIR slowly (FXKIT_FAULT=slow),
+# sends SIGNAL once the batch is under way and sets $code to its exit code. Once under way: a
+# SIGINT that arrives before fxkit installs its handler is ignored (background jobs of a script
+# ignore SIGINT), and a loaded machine (the sanitizer stage) can take longer than any fixed
+# sleep to start the process.
+signal_mid_batch() {
+  local sig="$1" dir="$2"; shift 2
+  FXKIT_FAULT=slow "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$dir" --to json "$@" \
+    >"$WORK/out" 2>"$WORK/err" &
+  local pid=$!
+  for _ in $(seq 1 200); do
+    [ -n "$(ls -A "$dir" 2>/dev/null)" ] && break
+    sleep 0.05
+  done
+  kill -"$sig" "$pid"
+  wait "$pid" 2>/dev/null
+  code=$?
+}
+signal_mid_batch INT "$WORK/int" --jobs 2
 [ "$code" -eq 130 ] || fail "an interrupted batch exited $code, expected 130"
 expect_err "interrupted: converted"
 written=$(ls "$WORK/int" | wc -l)
@@ -107,22 +113,37 @@ expect_err "converted 40, failed 0"
 diff -r "$WORK/want" "$WORK/int" >/dev/null || fail "the run after SIGINT differs from an uninterrupted one"
 
 # SIGHUP (a closed terminal or ssh session) stops a batch the same way.
-FXKIT_FAULT=slow "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/hup" --to json --jobs 2 \
-  >"$WORK/out" 2>"$WORK/err" &
-pid=$!
-for _ in $(seq 1 200); do
-  [ -n "$(ls -A "$WORK/hup" 2>/dev/null)" ] && break
-  sleep 0.05
-done
-kill -HUP "$pid"
-wait "$pid"
-code=$?
+signal_mid_batch HUP "$WORK/hup" --jobs 2
 [ "$code" -eq 130 ] || fail "a batch stopped by SIGHUP exited $code, expected 130"
 expect_err "interrupted: converted"
 for f in "$WORK"/hup/*.json; do
   [ -e "$f" ] && { cmp -s "$f" "$WORK/want/$(basename "$f")" || fail "partial output $f after SIGHUP"; }
 done
 no_temp_files "$WORK/hup"
+
+# ---- SIGKILL cannot be handled: a killed run leaves its hidden temporary behind. The next
+# output into that folder removes the temporaries of processes that are gone (file and folder
+# forms, the `.old` of a replaced folder, an older fxkit's pid-less ones after an hour) and keeps
+# those of a running process and every other file.
+mkdir -p "$WORK/killed"
+true & dead=$!
+wait "$dead"
+touch "$WORK/killed/.a.fx.tmp.$dead.Ab12Cd" "$WORK/killed/.keep.tmp.$$.Ab12Cd" \
+  "$WORK/killed/.x.json.tmp.zZ9yY8" "$WORK/killed/.notours.tmp.12.toolongname" "$WORK/killed/user.tmp"
+touch -d '2 hours ago' "$WORK/killed/.x.json.tmp.zZ9yY8"
+mkdir -p "$WORK/killed/.dir.tmp.$dead.QwErTy/sub" "$WORK/killed/.dir.tmp.$dead.QwErTy.old"
+expect_exit 0 "$FXKIT" convert "$S.graph.txt" -o "$WORK/killed/b.fx"
+for gone in ".a.fx.tmp.$dead.Ab12Cd" ".x.json.tmp.zZ9yY8" ".dir.tmp.$dead.QwErTy" \
+            ".dir.tmp.$dead.QwErTy.old"; do
+  [ -e "$WORK/killed/$gone" ] && fail "the stale temporary $gone was not removed"
+done
+for kept in ".keep.tmp.$$.Ab12Cd" ".notours.tmp.12.toolongname" user.tmp b.fx; do
+  [ -e "$WORK/killed/$kept" ] || fail "$kept was removed (not a stale temporary)"
+done
+# A real SIGKILL in the middle of a batch, then a rerun into the same folder: no temporary left.
+signal_mid_batch KILL "$WORK/kill9"
+expect_exit 0 "$FXKIT" convert "$WORK"/many/*.graph.txt -o "$WORK/kill9" --to json
+no_temp_files "$WORK/kill9"
 
 # ---- OpenCL faults (need a device). ----
 if "$FXKIT" devices | grep -q "no OpenCL devices"; then
@@ -213,4 +234,35 @@ printf 'graph():\n    %%a : Tensor "f32[4294967296, 4294967296][4294967296, 1]cp
 expect_exit 2 "$FXKIT" compile "$WORK/huge2.graph.txt" --to wrapper-py -o "$WORK/huge2.py"
 expect_err "node 'a': tensor f32[4294967296, 4294967296]"
 [ -e "$WORK/huge2.py" ] && fail "a refused compile wrote its output"
+
+# Symbolic sizes are checked when their symbols get values: an unbacked u from `.item()` makes
+# full([u, u]) 2^80 elements (u = 2^40: once summed to 0.0 on the loop executor) or 2^64 bytes
+# (u = 2^31: a kernel looping 2^62 times). Refused when bound, naming the buffer and the value;
+# a small u runs.
+i64_input() { # i64_input FILE VALUE: a safetensors file holding one 0-d int64, arg_0
+  local header='{"arg_0":{"dtype":"I64","shape":[],"data_offsets":[0,8]}}' bytes="" i
+  for i in 0 1 2 3 4 5 6 7; do bytes+=$(printf '\\x%02x' $((($2 >> (8 * i)) & 255))); done
+  { printf "$(printf '\\x%02x' ${#header})\\0\\0\\0\\0\\0\\0\\0"; printf '%s' "$header"; printf "$bytes"; } > "$1"
+}
+printf 'graph():\n    %%a : Tensor "i64[][]cpu"[num_users=1] = placeholder[target=a]\n    %%u : [num_users=2] = call_function[target=torch.ops.aten._local_scalar_dense.default](args = (%%a,), kwargs = {})\n    %%e : [num_users=1] = call_function[target=torch.ops.aten.full.default](args = ([%%u, %%u], 1.0), kwargs = {dtype: torch.float32, device: cpu, pin_memory: False})\n    %%s : [num_users=1] = call_function[target=torch.ops.aten.sum.default](args = (%%e,), kwargs = {})\n    return (s,)\n' > "$WORK/bound.graph.txt"
+i64_input "$WORK/u3.safetensors" 3
+i64_input "$WORK/u31.safetensors" 2147483648
+i64_input "$WORK/u40.safetensors" 1099511627776
+for b in interp loops opencl llvm; do
+  expect_exit 0 "$FXKIT" run "$WORK/bound.graph.txt" --backend $b --inputs "$WORK/u3.safetensors"
+  for u in u31 u40; do
+    expect_exit 2 timeout 60 "$FXKIT" run "$WORK/bound.graph.txt" --backend $b --inputs "$WORK/$u.safetensors"
+    # The interpreter allocates each tensor (Tensor::zeros refuses it); the compiled forms
+    # check every buffer when u is bound.
+    if [ $b = interp ]; then expect_err "overflow the"; else expect_err "than a 64-bit count"; fi
+  done
+done
+expect_exit 2 "$FXKIT" run "$WORK/bound.graph.txt" --backend loops --inputs "$WORK/u31.safetensors"
+expect_err "buffer buf0 (f32[u, u][u, 1]cpu) with u = 2147483648"
+FXKIT_MAX_TENSOR_BYTES=1000 expect_exit 2 "$FXKIT" run "$WORK/bound.graph.txt" --backend loops \
+  --inputs "$WORK/u31.safetensors"
+i64_input "$WORK/u100.safetensors" 100
+FXKIT_MAX_TENSOR_BYTES=1000 expect_exit 2 "$FXKIT" run "$WORK/bound.graph.txt" --backend loops \
+  --inputs "$WORK/u100.safetensors"
+expect_err "40000 bytes, more than one tensor may take (1000 bytes"
 finish

@@ -10,7 +10,7 @@
 #include "importers/json/Safetensors.h"
 #endif
 #ifdef FXKIT_HAVE_PT2
-#include "importers/pt2/Zip.h"
+#include "support/pt2/Zip.h"
 #endif
 #ifdef FXKIT_FUZZ_HAVE_REPL
 #include "repl/ReplLexer.h"

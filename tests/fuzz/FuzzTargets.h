@@ -5,6 +5,8 @@
 /// for a clean error or a success; a broken invariant (a graph that fails the verifier after a
 /// successful import or a REPL command) aborts, so the fuzzer reports it.
 
+#include "tests/fuzz/FuzzMutators.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -31,10 +33,17 @@ inline std::string_view fuzzInput(const uint8_t *data, size_t size) {
 
 } // namespace fxkit::fuzz
 
-/// Defines libFuzzer's entry point for the target named NAME (a string literal).
+/// Defines libFuzzer's entry point for the target named NAME (a string literal), and its
+/// structure-aware mutator (FuzzMutators.h), which calls libFuzzer's own for half the inputs.
 #define FXKIT_FUZZ_TARGET(NAME)                                                                    \
   extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {                        \
     static const auto &target = fxkit::fuzz::fuzzTarget(NAME);                                     \
     target.run(fxkit::fuzz::fuzzInput(data, size));                                                \
     return 0;                                                                                      \
+  }                                                                                                \
+  extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);                  \
+  extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t maxSize,            \
+                                            unsigned seed) {                                       \
+    static const auto shape = fxkit::fuzz::inputShapeOf(NAME);                                     \
+    return fxkit::fuzz::mutateStructured(shape, data, size, maxSize, seed, LLVMFuzzerMutate);      \
   }

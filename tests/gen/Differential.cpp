@@ -7,11 +7,8 @@
 #include "importers/FxTextParser.h"
 #include "importers/Import.h"
 #include "transforms/DeadCodeElimination.h"
-#include "transforms/Fusion.h"
-#include "transforms/Lowering.h"
-#include "transforms/MemoryPlanning.h"
+#include "transforms/Pipeline.h"
 #include "transforms/ShapeInference.h"
-#include "transforms/SizeArgs.h"
 
 #ifdef FXKIT_HAVE_OPENCL
 #include "backends/opencl/runtime/OpenCLProgram.h"
@@ -64,20 +61,16 @@ opencl::OpenCLContext *openclContext() {
 }
 #endif
 
-Status compileLoops(const Graph &graph, CompiledLoops &c) {
-  auto program = lowerGraph(graph);
+Status compileLoops(Graph &graph, CompiledLoops &c) {
+  auto result = fxkit::compile(graph, PipelineSpec::toPlan());
+  if (!result)
+    return result.takeError();
+  auto program = takeCompiledProgram(graph);
   if (!program)
     return program.takeError();
-  c.program = program.take();
-  auto fused = fuseLoopProgram(c.program);
-  if (!fused)
-    return fused.takeError();
-  c.fused = fused.take();
-  hoistSizeArgs(c.program, c.fused);
-  auto plan = planMemory(c.program, c.fused);
-  if (!plan)
-    return plan.takeError();
-  c.plan = plan.take();
+  c.program = std::move(program->program);
+  c.fused = std::move(program->fused);
+  c.plan = std::move(*program->plan);
   return Status::ok();
 }
 

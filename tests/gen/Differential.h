@@ -34,10 +34,10 @@ struct CompiledLoops {
   loop::MemoryPlan plan;
 };
 
-/// Lowers, fuses, hoists size arguments and plans memory for `graph` (its shapes inferred): the
-/// one pipeline the differential checker and the tests (CompileTestSupport.h) compile with, so
-/// that what they check is what the CLI runs.
-Status compileLoops(const Graph &graph, CompiledLoops &c);
+/// Compiles `graph` with PipelineSpec::toPlan (decompose and infer shapes in place, lower, fuse,
+/// plan), as `fxkit run` does, so that what the differential checker and the tests
+/// (CompileTestSupport.h) check is what the CLI runs. Extern loop ops point into `graph`.
+Status compileLoops(Graph &graph, CompiledLoops &c);
 
 #ifdef FXKIT_HAVE_OPENCL
 /// The default OpenCL device's context, made once per process (building a context and its

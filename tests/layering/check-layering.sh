@@ -12,18 +12,19 @@ cd "$root"
 # Layer of a path: the longest matching prefix wins. Keep this table and ARCHITECTURE.md equal.
 layer_table='
 ir 0 ir
-importers 1 importers
-exporters 1 exporters
-transforms 2 transforms
-exporters/wrapper 3 codegen
-backends/opencl/codegen 3 codegen
-backends 4 runtime
-repl 5 tools
+support 1 support
+importers 2 importers
+exporters 2 exporters
+transforms 3 transforms
+exporters/wrapper 4 codegen
+backends/opencl/codegen 4 codegen
+backends 5 runtime
+repl 6 tools
 '
 
 found="$(mktemp)"
 trap 'rm -f "$found"' EXIT
-files=$(find ir importers exporters transforms backends repl -name '*.h' -o -name '*.cpp' -o -name '*.def' | sort)
+files=$(find ir support importers exporters transforms backends repl -name '*.h' -o -name '*.cpp' -o -name '*.def' | sort)
 count=$(echo "$files" | wc -l)
 echo "$files" | xargs grep -H '^#include "' | awk -v table="$layer_table" '
   BEGIN {
@@ -43,11 +44,20 @@ echo "$files" | xargs grep -H '^#include "' | awk -v table="$layer_table" '
     hdr = $0; sub(/^[^"]*"/, "", hdr); sub(/".*/, "", hdr)
     s = find(src); t = find(hdr)
     if (s == "" || t == "") next
-    if (rank[t] > rank[s] || (rank[t] == rank[s] && rank[s] == 1 && group[t] != group[s]))
+    if (rank[t] > rank[s] || (rank[t] == rank[s] && rank[s] == 2 && group[t] != group[s]))
       print src " -> " hdr
   }' | sort -u >"$found"
 
 status=0
+# The runtime header of the generated C++ wrappers (exporters/wrapper/WrapperCppWriter.cpp) is
+# compiled with the generated code, which defines its own FXKIT_TRY: it must include no fxkit
+# header (ir/Try.h defines the library's FXKIT_TRY and refuses to meet another).
+runtime_header=backends/opencl/rt/WrapperRuntime.h
+if grep -q '^#include "' "$runtime_header"; then
+  echo "check-layering: $runtime_header (compiled into generated wrappers) includes fxkit headers:"
+  grep '^#include "' "$runtime_header" | sed 's/^/  /'
+  status=1
+fi
 new=$(comm -23 "$found" <(grep -v '^#' "$known" | sed '/^$/d' | sort -u) || true)
 gone=$(comm -13 "$found" <(grep -v '^#' "$known" | sed '/^$/d' | sort -u) || true)
 if [ -n "$new" ]; then

@@ -6,6 +6,7 @@
 /// (preserve_format strides, empty_strided's strides). empty* fill zeros, as the reference
 /// kernels do: PyTorch leaves them uninitialised, and a defined value keeps runs deterministic.
 
+#include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
 #include "transforms/lowering/Lowerer.h"
 #include "transforms/lowering/LoweringRules.h"
@@ -84,14 +85,10 @@ Status lowerArange(Lowerer &l, const Node &n, const BoundArgs &args) {
             return b.cast(b.intConstant(fallback, DType::Int64), acc);
           return l.operand(b, n, args.get(name), vars, acc);
         };
-        auto start = bound("start", 0);
-        if (!start)
-          return start.takeError();
-        auto step = bound("step", 1);
-        if (!step)
-          return step.takeError();
+        FXKIT_ASSIGN_OR_RETURN(auto start, bound("start", 0));
+        FXKIT_ASSIGN_OR_RETURN(auto step, bound("step", 1));
         int32_t i = b.cast(b.indexValue(vars[0], DType::Int64), acc);
-        return b.op(ScalarOp::Add, acc, *start, b.op(ScalarOp::Mul, acc, *step, i));
+        return b.op(ScalarOp::Add, acc, start, b.op(ScalarOp::Mul, acc, step, i));
       });
 }
 
@@ -112,23 +109,19 @@ Status lowerCopyOf(Lowerer &l, const Node &n, const BoundArgs &args, const Buffe
 /// lift_fresh_copy, _to_copy: self converted into the inferred layout and dtype. _to_copy to
 /// another device is a transfer, not a loop: an extern call.
 Status lowerSelfCopy(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto in = l.tensorArg(n, args.get("self"));
-  if (!in)
-    return in.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto in, l.tensorArg(n, args.get("self")));
   const TensorType *out = n.value().tensor();
   const TensorType *self = args.get("self").asNode()->value().tensor();
   if (out && self && !(out->device == self->device))
     return l.lowerExtern(n, args);
-  return lowerCopyOf(l, n, args, *in);
+  return lowerCopyOf(l, n, args, in);
 }
 
 /// copy(self, src): src broadcast to self's sizes and converted to self's dtype, stored in the
 /// layout inference gave (self's).
 Status lowerCopy(Lowerer &l, const Node &n, const BoundArgs &args) {
   const Argument &src = args.get("src");
-  auto in = l.tensorArg(n, src);
-  if (!in)
-    return in.takeError();
+  FXKIT_TRY(l.tensorArg(n, src));
   const TensorType *srcType = src.asNode()->value().tensor();
   if (!srcType || !dtypeIsComputable(srcType->dtype))
     return l.lowerExtern(n, args);
@@ -141,44 +134,30 @@ Status lowerCopy(Lowerer &l, const Node &n, const BoundArgs &args) {
 /// as_strided_copy: the storage of self read with the given sizes, strides and offset (self's
 /// offset when none is given), as the as_strided view lowers.
 Status lowerAsStridedCopy(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto in = l.tensorArg(n, args.get("self"));
-  if (!in)
-    return in.takeError();
-  auto sizes = args.symIntList("size");
-  if (!sizes)
-    return sizes.takeError();
-  auto strides = args.symIntList("stride");
-  if (!strides)
-    return strides.takeError();
-  auto offset = args.optionalSymInt("storage_offset");
-  if (!offset)
-    return offset.takeError();
-  if (sizes->size() != strides->size())
+  FXKIT_ASSIGN_OR_RETURN(auto in, l.tensorArg(n, args.get("self")));
+  FXKIT_ASSIGN_OR_RETURN(auto sizes, args.symIntList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto strides, args.symIntList("stride"));
+  FXKIT_ASSIGN_OR_RETURN(auto offset, args.optionalSymInt("storage_offset"));
+  if (sizes.size() != strides.size())
     return l.nodeError(n, "as_strided_copy needs as many strides as sizes");
-  BufferView view{in->buffer, *sizes, *strides, offset->value_or(in->offset)};
+  BufferView view{in.buffer, sizes, strides, offset.value_or(in.offset)};
   return lowerCopyOf(l, n, args, view);
 }
 
 /// squeeze_copy (.default, .dim, .dims): self without the named (or all) dimensions of size 1.
 Status lowerSqueezeCopy(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto in = l.tensorArg(n, args.get("self"));
-  if (!in)
-    return in.takeError();
-  size_t rank = in->sizes.size();
+  FXKIT_ASSIGN_OR_RETURN(auto in, l.tensorArg(n, args.get("self")));
+  size_t rank = in.sizes.size();
   std::vector<bool> named(rank, args.op().schema.indexOf("dim") < 0);
   if (!named.empty() && args.op().schema.indexOf("dim") >= 0) {
     std::vector<int64_t> dims;
     if (args.get("dim").isContainer()) {
-      auto list = args.intList("dim");
-      if (!list)
-        return list.takeError();
-      if (*list)
-        dims = **list;
+      FXKIT_ASSIGN_OR_RETURN(auto list, args.intList("dim"));
+      if (list)
+        dims = *list;
     } else {
-      auto d = args.integer("dim");
-      if (!d)
-        return d.takeError();
-      dims.push_back(*d);
+      FXKIT_ASSIGN_OR_RETURN(auto d, args.integer("dim"));
+      dims.push_back(d);
     }
     for (int64_t d : dims) {
       auto nd = normalizeDim(d, rank);
@@ -187,15 +166,15 @@ Status lowerSqueezeCopy(Lowerer &l, const Node &n, const BoundArgs &args) {
       named[*nd] = true;
     }
   }
-  BufferView view{in->buffer, {}, {}, in->offset};
+  BufferView view{in.buffer, {}, {}, in.offset};
   for (size_t d = 0; d < rank; ++d)
-    if (!(named[d] && symIs(in->sizes[d], 1))) {
-      view.sizes.push_back(in->sizes[d]);
-      view.strides.push_back(in->strides[d]);
+    if (!(named[d] && symIs(in.sizes[d], 1))) {
+      view.sizes.push_back(in.sizes[d]);
+      view.strides.push_back(in.strides[d]);
     }
   const TensorType *out = n.value().tensor();
   if (out && out->sizes.size() != view.sizes.size())
-    return l.nodeError(n, "squeeze_copy of sizes " + sizesText(in->sizes) + " gives " +
+    return l.nodeError(n, "squeeze_copy of sizes " + sizesText(in.sizes) + " gives " +
                               sizesText(view.sizes) + ", inference " + sizesText(out->sizes));
   return lowerCopyOf(l, n, args, view);
 }
@@ -203,27 +182,25 @@ Status lowerSqueezeCopy(Lowerer &l, const Node &n, const BoundArgs &args) {
 /// diagonal_copy: dims dim1 and dim2 of self replaced by a last one stepping both, starting
 /// `offset` off the main diagonal, as the diagonal view lowers.
 Status lowerDiagonalCopy(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto in = l.tensorArg(n, args.get("self"));
-  if (!in)
-    return in.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto in, l.tensorArg(n, args.get("self")));
   const TensorType *out = n.value().tensor();
   auto offset = args.integer("offset");
   auto dim1 = args.integer("dim1");
   auto dim2 = args.integer("dim2");
   if (!out || !offset || !dim1 || !dim2)
     return l.nodeError(n, "diagonal_copy needs a tensor value and integer offset, dim1, dim2");
-  size_t rank = in->sizes.size();
+  size_t rank = in.sizes.size();
   auto d1 = normalizeDim(*dim1, rank);
   auto d2 = normalizeDim(*dim2, rank);
   if (!d1 || !d2 || *d1 == *d2 || rank < 2)
     return l.nodeError(n, "diagonal_copy dims out of range");
-  BufferView view{in->buffer, out->sizes, {}, in->offset};
+  BufferView view{in.buffer, out->sizes, {}, in.offset};
   for (size_t d = 0; d < rank; ++d)
     if (static_cast<int64_t>(d) != *d1 && static_cast<int64_t>(d) != *d2)
-      view.strides.push_back(in->strides[d]);
-  view.strides.push_back(symAdd(in->strides[*d1], in->strides[*d2]));
+      view.strides.push_back(in.strides[d]);
+  view.strides.push_back(symAdd(in.strides[*d1], in.strides[*d2]));
   if (!symIs(out->sizes.back(), 0))
-    view.offset = symAdd(in->offset, diagonalOffset(in->strides[*d1], in->strides[*d2], *offset));
+    view.offset = symAdd(in.offset, diagonalOffset(in.strides[*d1], in.strides[*d2], *offset));
   return lowerCopyOf(l, n, args, view);
 }
 

@@ -9,6 +9,7 @@
 #include "transforms/lowering/Lowerer.h"
 #include "transforms/lowering/LoweringRules.h"
 
+#include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
 
 #include <cmath>
@@ -178,12 +179,10 @@ advancedIndexing(Lowerer &l, const Node &n, const BufferView &self, const Argume
       ix.indices.emplace_back();
       continue;
     }
-    auto view = l.tensorArg(n, item);
-    if (!view)
-      return view.takeError();
-    if (!isIntegerIndex(l.program_.buffers[view->buffer].type.dtype))
+    FXKIT_ASSIGN_OR_RETURN(auto view, l.tensorArg(n, item));
+    if (!isIntegerIndex(l.program_.buffers[view.buffer].type.dtype))
       return std::optional<AdvancedIndexing>();
-    ix.indices.push_back(*view);
+    ix.indices.push_back(view);
   }
   size_t rank = self.sizes.size();
   if (ix.indices.size() > rank || ix.indices.empty())
@@ -211,21 +210,17 @@ advancedIndexing(Lowerer &l, const Node &n, const BufferView &self, const Argume
 
 /// index.Tensor / _unsafe_index.Tensor: self read at the advanced indexing's coordinates.
 Status lowerIndex(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto self = l.tensorArg(n, args.get("self"));
-  if (!self)
-    return self.takeError();
-  auto ix = advancedIndexing(l, n, *self, args.get("indices"));
-  if (!ix)
-    return ix.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto self, l.tensorArg(n, args.get("self")));
+  FXKIT_ASSIGN_OR_RETURN(auto ix, advancedIndexing(l, n, self, args.get("indices")));
   const TensorType *out = n.value().tensor();
-  if (!*ix || !out)
+  if (!ix || !out)
     return l.lowerExtern(n, args);
-  if (out->sizes.size() != (*ix)->resultSizes(*self).size())
+  if (out->sizes.size() != ix->resultSizes(self).size())
     return l.nodeError(n, "the result's rank does not match its indices (internal error)");
   auto [op, vars] = startGather(l, n);
   BodyBuilder b(*op);
-  std::vector<SymExpr> src = (*ix)->source(l, b, *self, vars);
-  return finish(l, n, *op, b, loadAt(l, b, *self, src.data()), vars);
+  std::vector<SymExpr> src = ix->source(l, b, self, vars);
+  return finish(l, n, *op, b, loadAt(l, b, self, src.data()), vars);
 }
 
 /// Scatters (Inductor's index_put and scatter lowerings): the result starts as a copy of self
@@ -265,20 +260,18 @@ Status lowerIndexPut(Lowerer &l, const Node &n, const BoundArgs &args) {
   auto accumulate = args.boolean("accumulate");
   if (!self || !values || !accumulate)
     return !self ? self.takeError() : !values ? values.takeError() : accumulate.takeError();
-  auto ix = advancedIndexing(l, n, *self, args.get("indices"));
-  if (!ix)
-    return ix.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto ix, advancedIndexing(l, n, *self, args.get("indices")));
   const TensorType *out = n.value().tensor();
-  if (!*ix || !out || (*accumulate && !canAccumulate(out->dtype)))
+  if (!ix || !out || (*accumulate && !canAccumulate(out->dtype)))
     return l.lowerExtern(n, args);
-  std::vector<SymExpr> sizes = (*ix)->resultSizes(*self);
+  std::vector<SymExpr> sizes = ix->resultSizes(*self);
   if (values->sizes.size() > sizes.size())
     return l.lowerExtern(n, args); // inference reported the error already
   int32_t buffer = copyOfSelf(l, n, *self);
   LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
   std::vector<SymExpr> vars = iterate(sizes, op.ranges, false);
   BodyBuilder b(op);
-  std::vector<SymExpr> at = (*ix)->source(l, b, *self, vars);
+  std::vector<SymExpr> at = ix->source(l, b, *self, vars);
   int32_t value = loadAt(l, b, *values, vars.data() + (sizes.size() - values->sizes.size()));
   scatterStore(l, op, b, value, buffer, at,
                *accumulate ? ScatterCombine::Add : ScatterCombine::Replace);
@@ -310,15 +303,11 @@ Status lowerScatter(Lowerer &l, const Node &n, const BoundArgs &args) {
   at[*dim] = l.indirectIndex(b, loadAt(l, b, *index, vars.data()), self->sizes[*dim], false);
   int32_t value = -1;
   if (args.op().schema.indexOf("src") >= 0) {
-    auto src = l.tensorArg(n, args.get("src"));
-    if (!src)
-      return src.takeError();
-    value = loadAt(l, b, *src, vars.data());
+    FXKIT_ASSIGN_OR_RETURN(auto src, l.tensorArg(n, args.get("src")));
+    value = loadAt(l, b, src, vars.data());
   } else {
-    auto v = l.operand(b, n, args.get("value"), vars, out->dtype);
-    if (!v)
-      return v.takeError();
-    value = *v;
+    FXKIT_ASSIGN_OR_RETURN(auto v, l.operand(b, n, args.get("value"), vars, out->dtype));
+    value = v;
   }
   scatterStore(l, op, b, value, buffer, at,
                accumulate ? ScatterCombine::Add : ScatterCombine::Replace);

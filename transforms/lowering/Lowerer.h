@@ -214,11 +214,6 @@ public:
   Lowered copyInto(const Node &n, const BufferView &in, const TensorType &out);
   Expected<BufferView> tensorArg(const Node &n, const Argument &a);
   Status lowerOutput(const Node &n);
-  /// True for an extern op whose schema writes an argument (`Tensor(a!)`) and that reads a
-  /// graph input: the caller sees the write, so dead-op elimination keeps it.
-  bool writesProgramInput(const loop::LoopOp &op) const;
-  void eliminateDeadOps();
-  void inlineSmallProducers();
   /// Refuses a node whose value holds a symbol that neither the inputs nor an earlier extern op
   /// (definedSymbols_) bind, except the fresh ones `defines` lists, which `n` itself binds.
   Status checkBacked(const Node &n, const std::vector<SymbolDef> &defines) const;
@@ -230,9 +225,6 @@ public:
   /// symbols: a RuntimeCheck on the extern op that binds the last of them. Others (decided by
   /// the graph's guards) are assumptions.
   Status lowerAssertion(const Node &n, const BoundArgs &args);
-  /// linearIndexOf(index), computed once per distinct expression (expressions are uniqued, and
-  /// the ops of a repeated block store and load at the same few indices).
-  const std::optional<LinearIndex> &linearIndexCached(const SymExpr &index);
 
   const Graph &graph_;
   LoopProgram program_;
@@ -243,7 +235,6 @@ public:
   std::map<std::string, int32_t, std::less<>> definedSymbols_;
   int nextBuffer_ = 0;
   int64_t nextIndirect_ = 0; ///< ids of IndirectIndex symbols, unique in the program
-  std::unordered_map<SymExpr, std::optional<LinearIndex>, SymExprHash> linearIndices_;
   /// sum nodes of online softmaxes (matchOnlineSoftmaxSum) -> the buffer their amax's op
   /// stores the sum to.
   std::unordered_map<const Node *, int32_t> onlineSums_;

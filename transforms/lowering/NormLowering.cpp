@@ -10,6 +10,7 @@
 /// inside the program; the mean/rstd results are converted copies, so a float16 input's
 /// normalised output does not see its statistics rounded to float16 (as in eager).
 
+#include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
 #include "transforms/lowering/Lowerer.h"
 #include "transforms/lowering/LoweringRules.h"
@@ -149,23 +150,19 @@ int32_t loadAt(Lowerer &l, BodyBuilder &b, const BufferView &view, const std::ve
 /// one pass), then exp(x - max) / sum or (x - max) - log(sum). A row holding NaN or +inf
 /// gives NaN, an all -inf row NaN, as the decomposition.
 template <bool Log> Status lowerSoftmax(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto in = l.tensorArg(n, args.get("self"));
-  if (!in)
-    return in.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto in, l.tensorArg(n, args.get("self")));
   const TensorType *result = n.value().tensor();
-  DType inDType = l.program_.buffers[in->buffer].type.dtype;
+  DType inDType = l.program_.buffers[in.buffer].type.dtype;
   if (!result || !floatingLoopDType(inDType)) // integers: the kernel reports eager's error
     return l.lowerExtern(n, args);
-  auto dim = args.integer("dim");
-  if (!dim)
-    return dim.takeError();
-  size_t rank = in->sizes.size();
-  auto d = normalizeDim(*dim, rank);
+  FXKIT_ASSIGN_OR_RETURN(auto dim, args.integer("dim"));
+  size_t rank = in.sizes.size();
+  auto d = normalizeDim(dim, rank);
   if (!d)
     return l.nodeError(n, d.error().message);
   size_t axis = static_cast<size_t>(*d);
   DType acc = computeDType(inDType);
-  BufferView x = *in;
+  BufferView x = in;
   std::vector<SymExpr> kept = rank ? without(x.sizes, axis) : std::vector<SymExpr>{};
   std::vector<SymExpr> reduced =
       rank ? std::vector<SymExpr>{x.sizes[axis]} : std::vector<SymExpr>{};
@@ -192,29 +189,23 @@ template <bool Log> Status lowerSoftmax(Lowerer &l, const Node &n, const BoundAr
 /// g - exp(y) * sum(g); in the computation dtype of grad_output and output, stored as
 /// input_dtype.
 template <bool Log> Status lowerSoftmaxBackward(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto g = l.tensorArg(n, args.get("grad_output"));
-  if (!g)
-    return g.takeError();
-  auto y = l.tensorArg(n, args.get("output"));
-  if (!y)
-    return y.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto g, l.tensorArg(n, args.get("grad_output")));
+  FXKIT_ASSIGN_OR_RETURN(auto y, l.tensorArg(n, args.get("output")));
   const TensorType *result = n.value().tensor();
-  DType gDType = l.program_.buffers[g->buffer].type.dtype;
-  DType yDType = l.program_.buffers[y->buffer].type.dtype;
+  DType gDType = l.program_.buffers[g.buffer].type.dtype;
+  DType yDType = l.program_.buffers[y.buffer].type.dtype;
   if (!result || !floatingLoopDType(gDType) || !floatingLoopDType(yDType) ||
-      !dtypeIsComputable(result->dtype) || g->sizes.size() != y->sizes.size())
+      !dtypeIsComputable(result->dtype) || g.sizes.size() != y.sizes.size())
     return l.lowerExtern(n, args);
-  auto dim = args.integer("dim");
-  if (!dim)
-    return dim.takeError();
-  size_t rank = g->sizes.size();
-  auto d = normalizeDim(*dim, rank);
+  FXKIT_ASSIGN_OR_RETURN(auto dim, args.integer("dim"));
+  size_t rank = g.sizes.size();
+  auto d = normalizeDim(dim, rank);
   if (!d)
     return l.nodeError(n, d.error().message);
   size_t axis = static_cast<size_t>(*d);
   DType acc =
       gDType == DType::Float64 || yDType == DType::Float64 ? DType::Float64 : DType::Float32;
-  BufferView gv = *g, yv = *y;
+  BufferView gv = g, yv = y;
   std::vector<SymExpr> kept = rank ? without(gv.sizes, axis) : std::vector<SymExpr>{};
   std::vector<SymExpr> reduced =
       rank ? std::vector<SymExpr>{gv.sizes[axis]} : std::vector<SymExpr>{};
@@ -249,11 +240,9 @@ Expected<std::optional<BufferView>> optionalView(Lowerer &l, const Node &n, cons
   const Argument &a = args.get(name);
   if (a.isNone())
     return std::optional<BufferView>();
-  auto v = l.tensorArg(n, a);
-  if (!v)
-    return v.takeError();
-  ok = ok && dtypeIsComputable(l.program_.buffers[v->buffer].type.dtype);
-  return std::optional<BufferView>(*v);
+  FXKIT_ASSIGN_OR_RETURN(auto v, l.tensorArg(n, a));
+  ok = ok && dtypeIsComputable(l.program_.buffers[v.buffer].type.dtype);
+  return std::optional<BufferView>(v);
 }
 
 /// (x - mean) * rstd, then * weight, + bias where given: the affine step of every
@@ -277,31 +266,21 @@ int32_t rstdOf(BodyBuilder &b, DType acc, int32_t var, double eps) {
 /// (x - mean) * rsqrt(var + eps) * weight + bias; mean and rstd stored as inferred (the leading
 /// dims, then 1 per normalised dim).
 Status lowerLayerNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto in = l.tensorArg(n, args.get("input"));
-  if (!in)
-    return in.takeError();
-  auto normalized = args.symIntList("normalized_shape");
-  if (!normalized)
-    return normalized.takeError();
-  auto eps = args.floating("eps");
-  if (!eps)
-    return eps.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto in, l.tensorArg(n, args.get("input")));
+  FXKIT_ASSIGN_OR_RETURN(auto normalized, args.symIntList("normalized_shape"));
+  FXKIT_ASSIGN_OR_RETURN(auto eps, args.floating("eps"));
   bool ok = true;
-  auto weight = optionalView(l, n, args, "weight", ok);
-  if (!weight)
-    return weight.takeError();
-  auto bias = optionalView(l, n, args, "bias", ok);
-  if (!bias)
-    return bias.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto weight, optionalView(l, n, args, "weight", ok));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, optionalView(l, n, args, "bias", ok));
   auto types = resultTypes(n);
-  DType inDType = l.program_.buffers[in->buffer].type.dtype;
-  size_t rank = in->sizes.size(), k = normalized->size();
+  DType inDType = l.program_.buffers[in.buffer].type.dtype;
+  size_t rank = in.sizes.size(), k = normalized.size();
   if (!ok || !types || types->size() != 3 || !floatingLoopDType(inDType) || k > rank || k == 0)
     return l.lowerExtern(n, args);
   size_t axis = rank - k;
   DType acc = computeDType(inDType);
   const Device device = (*types)[0].device;
-  BufferView x = *in;
+  BufferView x = in;
   std::vector<SymExpr> kept(x.sizes.begin(), x.sizes.begin() + static_cast<std::ptrdiff_t>(axis));
   std::vector<SymExpr> reduced(x.sizes.begin() + static_cast<std::ptrdiff_t>(axis), x.sizes.end());
   std::vector<Stat> stats = reduceRows(
@@ -321,20 +300,16 @@ Status lowerLayerNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
     std::vector<SymExpr> vars = iterate((*types)[0].sizes, op.ranges, false);
     std::vector<SymExpr> kv(vars.begin(), vars.begin() + static_cast<std::ptrdiff_t>(axis));
     int32_t w = -1, c = -1;
-    if (*weight) {
-      auto v = l.operand(b, n, args.get("weight"), vars, acc);
-      if (!v)
-        return v.takeError();
-      w = *v;
+    if (weight) {
+      FXKIT_ASSIGN_OR_RETURN(auto v, l.operand(b, n, args.get("weight"), vars, acc));
+      w = v;
     }
-    if (*bias) {
-      auto v = l.operand(b, n, args.get("bias"), vars, acc);
-      if (!v)
-        return v.takeError();
-      c = *v;
+    if (bias) {
+      FXKIT_ASSIGN_OR_RETURN(auto v, l.operand(b, n, args.get("bias"), vars, acc));
+      c = v;
     }
     int32_t value = affine(b, acc, loadAt(l, b, x, vars, acc), mean.load(b, kv),
-                           rstdOf(b, acc, var.load(b, kv), *eps), w, c);
+                           rstdOf(b, acc, var.load(b, kv), eps), w, c);
     buffers.push_back(storeInto(l, op, b, value, (*types)[0], vars));
   }
   {
@@ -344,7 +319,7 @@ Status lowerLayerNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
     std::vector<SymExpr> kv = iterate(kept, op.ranges, false), at = kv;
     at.resize(rank, SymExpr(0));
     buffers.push_back(storeInto(l, op, b, mean.load(b, kv), (*types)[1], at));
-    buffers.push_back(storeInto(l, op, b, rstdOf(b, acc, var.load(b, kv), *eps), (*types)[2], at));
+    buffers.push_back(storeInto(l, op, b, rstdOf(b, acc, var.load(b, kv), eps), (*types)[2], at));
   }
   l.values_[n.scratch()] = resultList(buffers, *types);
   return Status::ok();
@@ -355,36 +330,26 @@ Status lowerLayerNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
 /// result is computed over that same (N, group, C / group, *spatial) iteration space, so it
 /// lines up with the reduction's rows. mean and rstd are (N, group).
 Status lowerGroupNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto in = l.tensorArg(n, args.get("input"));
-  if (!in)
-    return in.takeError();
-  auto group = args.integer("group");
-  if (!group)
-    return group.takeError();
-  auto eps = args.floating("eps");
-  if (!eps)
-    return eps.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto in, l.tensorArg(n, args.get("input")));
+  FXKIT_ASSIGN_OR_RETURN(auto group, args.integer("group"));
+  FXKIT_ASSIGN_OR_RETURN(auto eps, args.floating("eps"));
   bool ok = true;
-  auto weight = optionalView(l, n, args, "weight", ok);
-  if (!weight)
-    return weight.takeError();
-  auto bias = optionalView(l, n, args, "bias", ok);
-  if (!bias)
-    return bias.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto weight, optionalView(l, n, args, "weight", ok));
+  FXKIT_ASSIGN_OR_RETURN(auto bias, optionalView(l, n, args, "bias", ok));
   auto types = resultTypes(n);
-  DType inDType = l.program_.buffers[in->buffer].type.dtype;
-  size_t rank = in->sizes.size();
-  for (const auto *p : {&*weight, &*bias})
+  DType inDType = l.program_.buffers[in.buffer].type.dtype;
+  size_t rank = in.sizes.size();
+  for (const auto *p : {&weight, &bias})
     ok = ok && (!*p || (*p)->sizes.size() == 1);
-  if (!ok || !types || types->size() != 3 || !floatingLoopDType(inDType) || rank < 2 || *group <= 0)
+  if (!ok || !types || types->size() != 3 || !floatingLoopDType(inDType) || rank < 2 || group <= 0)
     return l.lowerExtern(n, args);
   DType acc = computeDType(inDType);
   const Device device = (*types)[0].device;
-  BufferView x = *in;
-  SymExpr groups(*group);
+  BufferView x = in;
+  SymExpr groups(group);
   const SymExpr &channels = x.sizes[1];
   SymExpr perGroup =
-      channels.isConstant() ? SymExpr(channels.constant() / *group) : symFloorDiv(channels, groups);
+      channels.isConstant() ? SymExpr(channels.constant() / group) : symFloorDiv(channels, groups);
   std::vector<SymExpr> spatial(x.sizes.begin() + 2, x.sizes.end());
   // The channel of (group g, channel c' within it), and a view's offset at (n, channel,
   // spatial variables).
@@ -426,9 +391,9 @@ Status lowerGroupNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
       return b.cast(b.load(p->buffer, symAdd(p->offset, symMul(ch, p->strides[0])), stored), acc);
     };
     std::vector<SymExpr> kv{vars[0], vars[1]};
-    int32_t value = affine(b, acc, b.cast(b.load(x.buffer, at(x, vars[0], ch, sp), inDType), acc),
-                           mean.load(b, kv), rstdOf(b, acc, var.load(b, kv), *eps), param(*weight),
-                           param(*bias));
+    int32_t value =
+        affine(b, acc, b.cast(b.load(x.buffer, at(x, vars[0], ch, sp), inDType), acc),
+               mean.load(b, kv), rstdOf(b, acc, var.load(b, kv), eps), param(weight), param(bias));
     const TensorType &outType = (*types)[0];
     BufferView outView{-1, outType.sizes, outType.strides, SymExpr(0)};
     int32_t buffer = l.newBuffer(outType, l.currentOp());
@@ -440,7 +405,7 @@ Status lowerGroupNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
     BodyBuilder b(op);
     std::vector<SymExpr> kv = iterate(kept, op.ranges, false);
     buffers.push_back(storeInto(l, op, b, mean.load(b, kv), (*types)[1], kv));
-    buffers.push_back(storeInto(l, op, b, rstdOf(b, acc, var.load(b, kv), *eps), (*types)[2], kv));
+    buffers.push_back(storeInto(l, op, b, rstdOf(b, acc, var.load(b, kv), eps), (*types)[2], kv));
   }
   l.values_[n.scratch()] = resultList(buffers, *types);
   return Status::ok();
@@ -460,45 +425,35 @@ Status lowerBatchNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
   const OpSchema &schema = args.op().schema;
   bool training = false;
   if (schema.indexOf("training") >= 0) {
-    auto t = args.boolean("training");
-    if (!t)
-      return t.takeError();
-    training = *t;
+    FXKIT_ASSIGN_OR_RETURN(auto t, args.boolean("training"));
+    training = t;
   }
   bool functional = schema.name == "_native_batch_norm_legit_functional";
   bool hasRunning = schema.indexOf("running_mean") >= 0;
   if (training && hasRunning && !functional)
     return l.lowerExtern(n, args);
-  auto in = l.tensorArg(n, args.get("input"));
-  if (!in)
-    return in.takeError();
-  auto eps = args.floating("eps");
-  if (!eps)
-    return eps.takeError();
-  auto momentum = args.floating("momentum");
-  if (!momentum)
-    return momentum.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto in, l.tensorArg(n, args.get("input")));
+  FXKIT_ASSIGN_OR_RETURN(auto eps, args.floating("eps"));
+  FXKIT_ASSIGN_OR_RETURN(auto momentum, args.floating("momentum"));
   bool ok = true;
   std::optional<BufferView> params[4]; // weight, bias, running_mean, running_var
   const char *names[4] = {"weight", "bias", "running_mean", "running_var"};
   for (int i = 0; i < 4; ++i) {
     if (i >= 2 && !hasRunning)
       break;
-    auto v = optionalView(l, n, args, names[i], ok);
-    if (!v)
-      return v.takeError();
-    params[i] = *v;
+    FXKIT_ASSIGN_OR_RETURN(auto v, optionalView(l, n, args, names[i], ok));
+    params[i] = v;
     ok = ok && (!params[i] || params[i]->sizes.size() == 1);
   }
   auto types = resultTypes(n);
-  DType inDType = l.program_.buffers[in->buffer].type.dtype;
-  size_t rank = in->sizes.size();
+  DType inDType = l.program_.buffers[in.buffer].type.dtype;
+  size_t rank = in.sizes.size();
   if (!ok || !types || types->size() != (functional ? 5u : 3u) || !floatingLoopDType(inDType) ||
       rank < 2 || (!training && (!params[2] || !params[3])))
     return l.lowerExtern(n, args);
   DType acc = computeDType(inDType);
   const Device device = (*types)[0].device;
-  BufferView x = *in;
+  BufferView x = in;
   std::vector<SymExpr> channels{x.sizes[1]};
   std::vector<SymExpr> reduced = without(x.sizes, 1);
   auto param = [&](BodyBuilder &b, int i, const SymExpr &c) {
@@ -520,8 +475,8 @@ Status lowerBatchNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
   };
   auto invstdOf = [&](BodyBuilder &b, const SymExpr &c) {
     if (training)
-      return rstdOf(b, acc, stats[0].load(b, {c}), *eps);
-    int32_t var = b.op(ScalarOp::Add, acc, param(b, 3, c), b.constant(*eps, acc));
+      return rstdOf(b, acc, stats[0].load(b, {c}), eps);
+    int32_t var = b.op(ScalarOp::Add, acc, param(b, 3, c), b.constant(eps, acc));
     return b.op(ScalarOp::Reciprocal, acc, b.op(ScalarOp::Sqrt, acc, var));
   };
   std::vector<int32_t> buffers;
@@ -555,7 +510,7 @@ Status lowerBatchNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
           b.cast(b.op(ScalarOp::TrueDiv, DType::Float64, count,
                       b.op(ScalarOp::Sub, DType::Float64, count, b.constant(1, DType::Float64))),
                  acc);
-      int32_t m = b.constant(*momentum, acc), rest = b.constant(1 - *momentum, acc);
+      int32_t m = b.constant(momentum, acc), rest = b.constant(1 - momentum, acc);
       auto blend = [&](int32_t batch, int32_t running) {
         return b.op(ScalarOp::Add, acc, b.op(ScalarOp::Mul, acc, m, batch),
                     b.op(ScalarOp::Mul, acc, rest, running));
@@ -592,9 +547,7 @@ Status lowerLayerNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
            : !normalized ? normalized.takeError()
                          : mask.takeError();
   bool ok = true;
-  auto weight = optionalView(l, n, args, "weight", ok);
-  if (!weight)
-    return weight.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto weight, optionalView(l, n, args, "weight", ok));
   const auto *types = n.value().tensors();
   DType inDType = l.program_.buffers[in->buffer].type.dtype;
   size_t rank = in->sizes.size(), k = normalized->size();
@@ -605,7 +558,7 @@ Status lowerLayerNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
   for (size_t i = 0; i < 3; ++i)
     if ((*mask)[i] && !(*types)[i])
       return l.lowerExtern(n, args);
-  if ((*mask)[1] && !*weight) // what inference gave for grad_weight without a weight
+  if ((*mask)[1] && !weight) // what inference gave for grad_weight without a weight
     return l.lowerExtern(n, args);
   const size_t axis = rank - k;
   const DType acc = computeDType(inDType);
@@ -633,9 +586,9 @@ Status lowerLayerNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
   };
   auto gAt = [&](BodyBuilder &b, const std::vector<SymExpr> &at) {
     int32_t g = gradAt(b, at);
-    if (*weight) {
+    if (weight) {
       std::vector<SymExpr> tail(at.begin() + static_cast<std::ptrdiff_t>(axis), at.end());
-      g = b.op(ScalarOp::Mul, acc, g, loadAt(l, b, **weight, tail, acc));
+      g = b.op(ScalarOp::Mul, acc, g, loadAt(l, b, *weight, tail, acc));
     }
     return g;
   };
@@ -690,7 +643,7 @@ Status lowerLayerNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
     int32_t buffer = storeInto(l, op, b, s.load(b, vars), t, vars);
     result.views[which] = Lowerer::wholeView(buffer, t);
   };
-  if ((*mask)[1] && *weight)
+  if ((*mask)[1] && weight)
     columnSum(1, true);
   if ((*mask)[2] && (*types)[2])
     columnSum(2, false);
@@ -720,9 +673,7 @@ Status lowerGroupNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
            : !groupArg ? groupArg.takeError()
                        : mask.takeError();
   bool ok = true;
-  auto weight = optionalView(l, n, args, "weight", ok);
-  if (!weight)
-    return weight.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto weight, optionalView(l, n, args, "weight", ok));
   const auto *types = n.value().tensors();
   DType inDType = l.program_.buffers[in->buffer].type.dtype;
   size_t rank = in->sizes.size();
@@ -753,7 +704,7 @@ Status lowerGroupNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
     return loadAt(l, b, v, {nv, g}, acc);
   };
   auto gammaAt = [&](BodyBuilder &b, const SymExpr &c) {
-    return *weight ? loadAt(l, b, **weight, {c}, acc) : b.constant(1, acc);
+    return weight ? loadAt(l, b, *weight, {c}, acc) : b.constant(1, acc);
   };
   // ds and db per (n, c).
   auto spatialSum = [&](bool timesX) {

@@ -16,6 +16,7 @@
 /// expression that equals them at every output position and otherwise leaves the op to its
 /// reference kernel (extern).
 
+#include "ir/Try.h"
 #include "ir/ops/PoolingWindows.h"
 #include "ir/ops/ShapeRules.h"
 #include "transforms/lowering/Lowerer.h"
@@ -383,31 +384,25 @@ void buildMaxPoolOp(Lowerer &l, const Node &n, const BufferView &self, const Poo
 /// max_pool{2,3}d_with_indices and prims._low_memory_max_pool_with_offsets: two ops over the
 /// result, the values and their indices (offsets).
 Status lowerMaxPool(Lowerer &l, const Node &n, const BoundArgs &args, size_t nd, bool offsets) {
-  auto self = l.tensorArg(n, args.get("self"));
-  if (!self)
-    return self.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto self, l.tensorArg(n, args.get("self")));
   if (nd == 0) {
-    auto kernel = args.intList("kernel_size");
-    if (!kernel)
-      return kernel.takeError();
-    nd = *kernel ? (*kernel)->size() : 0;
+    FXKIT_ASSIGN_OR_RETURN(auto kernel, args.intList("kernel_size"));
+    nd = kernel ? kernel->size() : 0;
   }
-  auto w = readPoolWindow(args, nd);
-  if (!w)
-    return w.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto w, readPoolWindow(args, nd));
   const auto *results = n.value().tensors();
   if (!results || results->size() != 2 || !(*results)[0] || !(*results)[1])
     return l.nodeError(n, "expected a value and an index result");
   const TensorType &values = *(*results)[0], &indices = *(*results)[1];
   int64_t taps = 1;
-  for (int64_t k : w->kernel)
+  for (int64_t k : w.kernel)
     taps *= k;
-  if (storedDType(l, *self) == DType::Bool || taps > kMaxUnrolledMaxTaps ||
-      self->sizes.size() != values.sizes.size() || self->sizes.size() < nd + 1)
+  if (storedDType(l, self) == DType::Bool || taps > kMaxUnrolledMaxTaps ||
+      self.sizes.size() != values.sizes.size() || self.sizes.size() < nd + 1)
     return l.lowerExtern(n, args);
-  buildMaxPoolOp(l, n, *self, *w, values, false, offsets);
+  buildMaxPoolOp(l, n, self, w, values, false, offsets);
   int32_t valuesBuffer = static_cast<int32_t>(l.program_.buffers.size() - 1);
-  buildMaxPoolOp(l, n, *self, *w, indices, true, offsets);
+  buildMaxPoolOp(l, n, self, w, indices, true, offsets);
   int32_t indicesBuffer = static_cast<int32_t>(l.program_.buffers.size() - 1);
   Lowered result;
   result.kind = Lowered::Kind::Tensors;
@@ -431,24 +426,20 @@ Status lowerLowMemoryMaxPool(Lowerer &l, const Node &n, const BoundArgs &args) {
 /// division and modulo over the kernel's row-major strides) -> input position o * stride -
 /// padding + tap * dilation -> index flattened over input_size.
 Status lowerOffsetsToIndices(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto kernel = args.intList("kernel_size");
-  if (!kernel)
-    return kernel.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto kernel, args.intList("kernel_size"));
   std::vector<SymExpr> lists[4];
   const char *names[4] = {"input_size", "stride", "padding", "dilation"};
   for (size_t i = 0; i < 4; ++i) {
-    auto list = args.symIntList(names[i]);
-    if (!list)
-      return list.takeError();
-    lists[i] = list.take();
+    FXKIT_ASSIGN_OR_RETURN(auto list, args.symIntList(names[i]));
+    lists[i] = std::move(list);
   }
   const auto &[inputSize, stride, padding, dilation] = lists;
   const TensorType *out = n.value().tensor();
-  size_t nd = *kernel ? (*kernel)->size() : 0;
+  size_t nd = kernel ? kernel->size() : 0;
   if (!out || nd == 0 || out->sizes.size() < nd || inputSize.size() < nd || stride.size() < nd ||
       padding.size() < nd || dilation.size() < nd)
     return l.lowerExtern(n, args);
-  const std::vector<int64_t> &k = **kernel;
+  const std::vector<int64_t> &k = *kernel;
   std::vector<int64_t> kernelStrides(nd, 1);
   for (size_t d = nd; d-- > 1;)
     kernelStrides[d - 1] = kernelStrides[d] * k[d];
@@ -456,15 +447,13 @@ Status lowerOffsetsToIndices(Lowerer &l, const Node &n, const BoundArgs &args) {
   std::vector<SymExpr> vars = iterate(out->sizes, op.ranges, false);
   BodyBuilder b(op);
   size_t lead = out->sizes.size() - nd;
-  auto offset = l.operand(b, n, args.get("self"), vars, DType::Int64);
-  if (!offset)
-    return offset.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto offset, l.operand(b, n, args.get("self"), vars, DType::Int64));
   auto constant = [&](int64_t v) { return b.intConstant(v, DType::Int64); };
   int32_t flat = -1;
   for (size_t d = 0; d < nd; ++d) {
     int32_t rest =
-        d == 0 ? *offset
-               : b.op(ScalarOp::Remainder, DType::Int64, *offset, constant(kernelStrides[d - 1]));
+        d == 0 ? offset
+               : b.op(ScalarOp::Remainder, DType::Int64, offset, constant(kernelStrides[d - 1]));
     int32_t tap = kernelStrides[d] == 1
                       ? rest
                       : b.op(ScalarOp::FloorDiv, DType::Int64, rest, constant(kernelStrides[d]));
@@ -592,30 +581,26 @@ Status lowerWindowAverage(Lowerer &l, const Node &n, const BufferView &self, con
 
 /// avg_pool{1,2,3}d: fixed windows, count_include_pad, divisor_override.
 Status lowerAvgPool(Lowerer &l, const Node &n, const BoundArgs &args, size_t nd) {
-  auto self = l.tensorArg(n, args.get("self"));
-  if (!self)
-    return self.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto self, l.tensorArg(n, args.get("self")));
   auto w = readPoolWindow(args, nd);
   auto includePad = args.boolean("count_include_pad");
   if (!w || !includePad)
     return !w ? w.takeError() : includePad.takeError();
   std::optional<int64_t> divisorOverride;
   if (args.op().schema.indexOf("divisor_override") >= 0) {
-    auto d = args.optionalInteger("divisor_override");
-    if (!d)
-      return d.takeError();
-    divisorOverride = *d;
+    FXKIT_ASSIGN_OR_RETURN(auto d, args.optionalInteger("divisor_override"));
+    divisorOverride = d;
   }
   const TensorType *out = n.value().tensor();
-  if (!out || storedDType(l, *self) == DType::Bool || self->sizes.size() != out->sizes.size() ||
-      self->sizes.size() < nd + 1 || (divisorOverride && *divisorOverride == 0))
+  if (!out || storedDType(l, self) == DType::Bool || self.sizes.size() != out->sizes.size() ||
+      self.sizes.size() < nd + 1 || (divisorOverride && *divisorOverride == 0))
     return l.lowerExtern(n, args);
   size_t lead = out->sizes.size() - nd;
   auto axisAt = [&](size_t d, const SymExpr &o) -> std::optional<Axis> {
-    return fixedAxis(o, self->sizes[lead + d], out->sizes[lead + d], w->kernel[d], w->stride[d],
+    return fixedAxis(o, self.sizes[lead + d], out->sizes[lead + d], w->kernel[d], w->stride[d],
                      w->padding[d], 1, w->ceil, *includePad);
   };
-  return lowerWindowAverage(l, n, *self, *out, axisAt, nd, divisorOverride);
+  return lowerWindowAverage(l, n, self, *out, axisAt, nd, divisorOverride);
 }
 
 Status lowerAvgPool1d(Lowerer &l, const Node &n, const BoundArgs &args) {
@@ -631,21 +616,19 @@ Status lowerAvgPool3d(Lowerer &l, const Node &n, const BoundArgs &args) {
 /// adaptive_avg_pool1d, _adaptive_avg_pool{2,3}d: adaptive windows; sizes that are symbolic
 /// (other than a whole-dim window) stay extern.
 Status lowerAdaptiveAvgPool(Lowerer &l, const Node &n, const BoundArgs &args, size_t nd) {
-  auto self = l.tensorArg(n, args.get("self"));
-  if (!self)
-    return self.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto self, l.tensorArg(n, args.get("self")));
   const TensorType *out = n.value().tensor();
-  if (!out || storedDType(l, *self) == DType::Bool || self->sizes.size() != out->sizes.size() ||
-      self->sizes.size() < nd + 1)
+  if (!out || storedDType(l, self) == DType::Bool || self.sizes.size() != out->sizes.size() ||
+      self.sizes.size() < nd + 1)
     return l.lowerExtern(n, args);
   size_t lead = out->sizes.size() - nd;
   auto axisAt = [&](size_t d, const SymExpr &o) {
-    return adaptiveAxis(o, self->sizes[lead + d], out->sizes[lead + d]);
+    return adaptiveAxis(o, self.sizes[lead + d], out->sizes[lead + d]);
   };
   for (size_t d = 0; d < nd; ++d)
     if (!axisAt(d, SymExpr(0)))
       return l.lowerExtern(n, args);
-  return lowerWindowAverage(l, n, *self, *out, axisAt, nd, std::nullopt);
+  return lowerWindowAverage(l, n, self, *out, axisAt, nd, std::nullopt);
 }
 
 Status lowerAdaptiveAvgPool1d(Lowerer &l, const Node &n, const BoundArgs &args) {
@@ -807,19 +790,15 @@ std::optional<std::array<std::pair<int64_t, int64_t>, 2>> upsampleSizes(const Bu
 /// upsample_nearest2d.vec: each output point copies the input at its source indices
 /// (nearestSourceIndex: floor(o * scale) in float, matched by an exact index expression).
 Status lowerUpsampleNearest2d(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto input = l.tensorArg(n, args.get("input"));
-  if (!input)
-    return input.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto input, l.tensorArg(n, args.get("input")));
   const TensorType *out = n.value().tensor();
-  auto sizes = out ? upsampleSizes(*input, *out) : std::nullopt;
+  auto sizes = out ? upsampleSizes(input, *out) : std::nullopt;
   if (!sizes)
     return l.lowerExtern(n, args);
   std::optional<double> scales[2];
   for (size_t d = 0; d < 2; ++d) {
-    auto s = upsampleScale(args, d);
-    if (!s)
-      return s.takeError();
-    scales[d] = *s;
+    FXKIT_ASSIGN_OR_RETURN(auto s, upsampleScale(args, d));
+    scales[d] = s;
   }
   std::vector<SymExpr> ranges;
   std::vector<SymExpr> vars = iterate(out->sizes, ranges, false);
@@ -843,8 +822,8 @@ Status lowerUpsampleNearest2d(Lowerer &l, const Node &n, const BoundArgs &args) 
   LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
   op.ranges = std::move(ranges);
   BodyBuilder b(op);
-  int32_t v = b.load(input->buffer, linearIndex(input->offset, input->sizes, input->strides, at),
-                     storedDType(l, *input));
+  int32_t v = b.load(input.buffer, linearIndex(input.offset, input.sizes, input.strides, at),
+                     storedDType(l, input));
   l.values_[n.scratch()] = l.finishPointwise(op, b, v, *out, vars);
   return Status::ok();
 }
@@ -870,15 +849,13 @@ Status lowerUpsampleBilinear2d(Lowerer &l, const Node &n, const BoundArgs &args)
   double scale[2];
   for (size_t d = 0; d < 2; ++d) {
     const int64_t in = (*sizes)[d].first, outN = (*sizes)[d].second; // captured below
-    auto factor = upsampleScale(args, d);
-    if (!factor)
-      return factor.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto factor, upsampleScale(args, d));
     auto source = [&](int64_t o) {
-      return wide ? linearSource<double>(o, in, outN, *alignCorners, *factor).i0
-                  : linearSource<float>(o, in, outN, *alignCorners, *factor).i0;
+      return wide ? linearSource<double>(o, in, outN, *alignCorners, factor).i0
+                  : linearSource<float>(o, in, outN, *alignCorners, factor).i0;
     };
-    double s = wide ? linearScale<double>(in, outN, *alignCorners, *factor)
-                    : static_cast<double>(linearScale<float>(in, outN, *alignCorners, *factor));
+    double s = wide ? linearScale<double>(in, outN, *alignCorners, factor)
+                    : static_cast<double>(linearScale<float>(in, outN, *alignCorners, factor));
     // i0 = floor(src): src = s o (align_corners) or s (o + 1/2) - 1/2 = (2 s o + s - 1) / 2
     // clamped at 0, with s = in / out, (in - 1) / (out - 1) or the float's exact m / 2^e.
     std::vector<std::array<int64_t, 3>> candidates;
@@ -892,7 +869,7 @@ Status lowerUpsampleBilinear2d(Lowerer &l, const Node &n, const BoundArgs &args)
       candidates.push_back({2 * in, in - outN, 2 * outN});
       if (auto m = dyadic(s, 2 * outN))
         candidates.push_back({2 * m->first, m->first - m->second, 2 * m->second});
-      if (auto f = *factor ? dyadic(**factor, 2 * outN) : std::nullopt) // s = 1 / scale exactly
+      if (auto f = factor ? dyadic(*factor, 2 * outN) : std::nullopt) // s = 1 / scale exactly
         candidates.push_back({2 * f->second, f->second - f->first, 2 * f->first});
       for (auto [p, q] : convergents(s, (int64_t(1) << 40) / outN))
         candidates.push_back({2 * p, p - q, 2 * q});
@@ -1184,12 +1161,10 @@ Status lowerAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
 /// _adaptive_avg_pool2d_backward: each input point sums grad / window size over the adaptive
 /// windows covering it: o from floor(h out / in) to floor(((h + 1) out - 1) / in).
 Status lowerAdaptiveAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto grad = l.tensorArg(n, args.get("grad_output"));
-  if (!grad)
-    return grad.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto grad, l.tensorArg(n, args.get("grad_output")));
   const TensorType *out = n.value().tensor();
-  auto sizes = out ? gradientSizes(*grad, *out, 2) : std::nullopt;
-  if (!sizes || !dtypeIsFloating(storedDType(l, *grad)))
+  auto sizes = out ? gradientSizes(grad, *out, 2) : std::nullopt;
+  if (!sizes || !dtypeIsFloating(storedDType(l, grad)))
     return l.lowerExtern(n, args);
   size_t lead = out->sizes.size() - 2;
   std::vector<SymExpr> vars;
@@ -1208,7 +1183,7 @@ Status lowerAdaptiveAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs
           return std::make_pair(floorRatio(i * outN, in), floorRatio((i + 1) * outN - 1, in));
         }));
   }
-  DType compute = computeDType(storedDType(l, *grad));
+  DType compute = computeDType(storedDType(l, grad));
   CoverTerm term = [&](BodyBuilder &b, const std::vector<SymExpr> &o, int32_t g, int32_t real) {
     std::vector<SymExpr> counts;
     for (size_t d = 0; d < 2; ++d)
@@ -1217,7 +1192,7 @@ Status lowerAdaptiveAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs
     int32_t v = b.op(ScalarOp::TrueDiv, compute, g, countProduct(b, counts, compute));
     return real < 0 ? v : b.op(ScalarOp::Where, compute, real, v, b.constant(0, compute));
   };
-  if (!buildCoverSum(l, n, *grad, *out, axes, compute, term))
+  if (!buildCoverSum(l, n, grad, *out, axes, compute, term))
     return l.lowerExtern(n, args);
   return Status::ok();
 }

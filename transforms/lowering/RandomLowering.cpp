@@ -9,6 +9,7 @@
 #include "transforms/lowering/Lowerer.h"
 #include "transforms/lowering/LoweringRules.h"
 
+#include "ir/Try.h"
 #include "ir/loop/Philox.h"
 #include "ir/ops/ShapeRules.h"
 
@@ -26,10 +27,8 @@ int32_t rowMajorOffset(BodyBuilder &b, const std::vector<SymExpr> &sizes,
 
 /// The seed a one-element tensor argument holds, loaded as int64.
 Expected<int32_t> loadSeed(Lowerer &l, BodyBuilder &b, const Node &n, const Argument &a) {
-  auto view = l.tensorArg(n, a);
-  if (!view)
-    return view.takeError();
-  return b.cast(b.load(view->buffer, view->offset, l.program_.buffers[view->buffer].type.dtype),
+  FXKIT_ASSIGN_OR_RETURN(auto view, l.tensorArg(n, a));
+  return b.cast(b.load(view.buffer, view.offset, l.program_.buffers[view.buffer].type.dtype),
                 DType::Int64);
 }
 
@@ -39,10 +38,8 @@ Status lowerRandomPointwise(Lowerer &l, const Node &n, const TensorType &out, Va
   LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
   std::vector<SymExpr> vars = iterate(out.sizes, op.ranges, false);
   BodyBuilder b(op);
-  auto v = value(b, rowMajorOffset(b, out.sizes, vars));
-  if (!v)
-    return v.takeError();
-  l.values_[n.scratch()] = l.finishPointwise(op, b, *v, out, vars);
+  FXKIT_ASSIGN_OR_RETURN(auto v, value(b, rowMajorOffset(b, out.sizes, vars)));
+  l.values_[n.scratch()] = l.finishPointwise(op, b, v, out, vars);
   return Status::ok();
 }
 
@@ -52,10 +49,8 @@ Status lowerInductorRandom(Lowerer &l, const Node &n, const BoundArgs &args) {
     return l.nodeError(n, "expected a tensor value");
   const ScalarOp mode = args.get("mode").asString() == "randn" ? ScalarOp::Randn : ScalarOp::Rand;
   return lowerRandomPointwise(l, n, *out, [&](BodyBuilder &b, int32_t offset) -> Expected<int32_t> {
-    auto seed = loadSeed(l, b, n, args.get("seed"));
-    if (!seed)
-      return seed.takeError();
-    return b.op(mode, DType::Float32, *seed, offset);
+    FXKIT_ASSIGN_OR_RETURN(auto seed, loadSeed(l, b, n, args.get("seed")));
+    return b.op(mode, DType::Float32, seed, offset);
   });
 }
 
@@ -69,11 +64,9 @@ Status lowerInductorRandint(Lowerer &l, const Node &n, const BoundArgs &args) {
   const auto size =
       static_cast<int64_t>(static_cast<uint64_t>(high->constant()) - static_cast<uint64_t>(lo));
   return lowerRandomPointwise(l, n, *out, [&](BodyBuilder &b, int32_t offset) -> Expected<int32_t> {
-    auto seed = loadSeed(l, b, n, args.get("seed"));
-    if (!seed)
-      return seed.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto seed, loadSeed(l, b, n, args.get("seed")));
     const DType I = DType::Int64;
-    int32_t r = b.op(ScalarOp::RandInt64, I, *seed, offset, b.intConstant(size, I));
+    int32_t r = b.op(ScalarOp::RandInt64, I, seed, offset, b.intConstant(size, I));
     return b.op(ScalarOp::Add, I, r, b.intConstant(lo, I));
   });
 }
@@ -118,10 +111,8 @@ Status lowerNativeDropout(Lowerer &l, const Node &n, const BoundArgs &args) {
     return l.lowerExtern(n, args);
   bool train = false;
   if (!args.get("train").isNone()) {
-    auto t = args.boolean("train");
-    if (!t)
-      return t.takeError();
-    train = *t;
+    FXKIT_ASSIGN_OR_RETURN(auto t, args.boolean("train"));
+    train = t;
   }
   const TensorType &outType = *(*results)[0], &maskType = *(*results)[1];
   const DType dt = outType.dtype;

@@ -7,6 +7,7 @@
 #include "transforms/lowering/Lowerer.h"
 #include "transforms/lowering/LoweringRules.h"
 
+#include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
 
 #include <algorithm>
@@ -86,10 +87,8 @@ int32_t reducedValue(BodyBuilder &b, const ReductionSpec &spec, int32_t loaded, 
 /// whose results spec.results sends to the node's tensor results.
 Status lowerReductionOf(Lowerer &L, const Node &n, const BoundArgs &args,
                         const ReductionSpec &spec) {
-  auto in = L.tensorArg(n, args.at(0));
-  if (!in)
-    return in.takeError();
-  size_t rank = in->sizes.size();
+  FXKIT_ASSIGN_OR_RETURN(auto in, L.tensorArg(n, args.at(0)));
+  size_t rank = in.sizes.size();
   std::vector<TensorType> outs;
   if (const TensorType *t = n.value().tensor())
     outs.push_back(*t);
@@ -106,7 +105,7 @@ Status lowerReductionOf(Lowerer &L, const Node &n, const BoundArgs &args,
   std::vector<SymExpr> inVars(rank), keptVars;
   for (size_t j = 0; j < rank; ++j) {
     std::vector<SymExpr> &ranges = spec.reduced[j] ? op.reductionRanges : op.ranges;
-    inVars[j] = iterate({in->sizes[j]}, ranges, spec.reduced[j]).front();
+    inVars[j] = iterate({in.sizes[j]}, ranges, spec.reduced[j]).front();
     if (!spec.reduced[j])
       keptVars.push_back(inVars[j]);
   }
@@ -115,9 +114,8 @@ Status lowerReductionOf(Lowerer &L, const Node &n, const BoundArgs &args,
   if (op.reductionRanges.empty())
     op.reductionRanges.push_back(SymExpr(1));
   BodyBuilder b(op);
-  DType stored = L.program_.buffers[in->buffer].type.dtype;
-  int32_t loaded =
-      b.load(in->buffer, linearIndex(in->offset, in->sizes, in->strides, inVars), stored);
+  DType stored = L.program_.buffers[in.buffer].type.dtype;
+  int32_t loaded = b.load(in.buffer, linearIndex(in.offset, in.sizes, in.strides, inVars), stored);
   op.reduced = reducedValue(b, spec, loaded, stored, outs[0].dtype);
   if (spec.kind == ReductionKind::ArgMax || spec.kind == ReductionKind::ArgMin) {
     // The point's number row-major over the reduced dims (dim=None: the flattened input).
@@ -125,7 +123,7 @@ Status lowerReductionOf(Lowerer &L, const Node &n, const BoundArgs &args,
     for (size_t j = rank; j-- > 0;)
       if (spec.reduced[j]) {
         number = symAdd(number, symMul(inVars[j], stride));
-        stride = symMul(stride, in->sizes[j]);
+        stride = symMul(stride, in.sizes[j]);
       }
     op.reducedIndex = b.indexValue(number, DType::Int64);
   }
@@ -156,23 +154,18 @@ Status lowerReductionOf(Lowerer &L, const Node &n, const BoundArgs &args,
 
 /// The input's dtype (the node's first argument).
 Expected<DType> inputDType(Lowerer &L, const Node &n, const BoundArgs &args) {
-  auto in = L.tensorArg(n, args.at(0));
-  if (!in)
-    return in.takeError();
-  return L.program_.buffers[in->buffer].type.dtype;
+  FXKIT_ASSIGN_OR_RETURN(auto in, L.tensorArg(n, args.at(0)));
+  return L.program_.buffers[in.buffer].type.dtype;
 }
 
 /// A spec reducing every dim of the input (or, with `dim`, that one dim) with `keepdim`.
 Expected<ReductionSpec> overDims(Lowerer &L, const Node &n, const BoundArgs &args,
                                  std::optional<std::vector<int64_t>> dims, bool keepdim) {
-  auto in = L.tensorArg(n, args.at(0));
-  if (!in)
-    return in.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto in, L.tensorArg(n, args.at(0)));
   ReductionSpec spec;
-  spec.reduced.assign(in->sizes.size(), !dims);
+  spec.reduced.assign(in.sizes.size(), !dims);
   if (dims)
-    if (Status s = markDims(L, n, *dims, spec.reduced); !s)
-      return s.takeError();
+    FXKIT_TRY(markDims(L, n, *dims, spec.reduced));
   spec.keepdim = keepdim;
   spec.results = {0};
   return spec;
@@ -192,25 +185,17 @@ template <ReductionKind kind> Status lowerAnyAll(Lowerer &L, const Node &n, cons
   std::optional<std::vector<int64_t>> dims;
   const std::string &overload = args.op().schema.overload;
   if (overload == "dim") {
-    auto d = args.integer("dim");
-    if (!d)
-      return d.takeError();
-    dims = std::vector<int64_t>{*d};
+    FXKIT_ASSIGN_OR_RETURN(auto d, args.integer("dim"));
+    dims = std::vector<int64_t>{d};
   } else if (overload == "dims") {
-    auto d = args.intList("dim");
-    if (!d)
-      return d.takeError();
-    dims = std::move(*d);
+    FXKIT_ASSIGN_OR_RETURN(auto d, args.intList("dim"));
+    dims = std::move(d);
   }
-  auto keepdim = keepdimArg(args);
-  if (!keepdim)
-    return keepdim.takeError();
-  auto spec = overDims(L, n, args, std::move(dims), *keepdim);
-  if (!spec)
-    return spec.takeError();
-  spec->kind = kind;
-  spec->accumulator = DType::UInt8;
-  return lowerReductionOf(L, n, args, *spec);
+  FXKIT_ASSIGN_OR_RETURN(auto keepdim, keepdimArg(args));
+  FXKIT_ASSIGN_OR_RETURN(auto spec, overDims(L, n, args, std::move(dims), keepdim));
+  spec.kind = kind;
+  spec.accumulator = DType::UInt8;
+  return lowerReductionOf(L, n, args, spec);
 }
 
 // ---- argmax, argmin, max.dim, min.dim, max, min ----
@@ -218,62 +203,42 @@ template <ReductionKind kind> Status lowerAnyAll(Lowerer &L, const Node &n, cons
 /// argmax/argmin: the index result; dim=None numbers the flattened input. Bool inputs stay
 /// the reference kernel's, which refuses them as eager does.
 template <ReductionKind kind> Status lowerArg(Lowerer &L, const Node &n, const BoundArgs &args) {
-  auto dtype = inputDType(L, n, args);
-  if (!dtype)
-    return dtype.takeError();
-  if (*dtype == DType::Bool)
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, inputDType(L, n, args));
+  if (dtype == DType::Bool)
     return L.lowerExtern(n, args);
-  auto dim = args.optionalInteger("dim");
-  if (!dim)
-    return dim.takeError();
-  auto keepdim = args.boolean("keepdim");
-  if (!keepdim)
-    return keepdim.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto dim, args.optionalInteger("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto keepdim, args.boolean("keepdim"));
   std::optional<std::vector<int64_t>> dims;
-  if (*dim)
-    dims = std::vector<int64_t>{**dim};
-  auto spec = overDims(L, n, args, std::move(dims), *keepdim);
-  if (!spec)
-    return spec.takeError();
-  spec->kind = kind;
-  spec->accumulator = comparedAs(*dtype);
-  spec->results = {1};
-  return lowerReductionOf(L, n, args, *spec);
+  if (dim)
+    dims = std::vector<int64_t>{*dim};
+  FXKIT_ASSIGN_OR_RETURN(auto spec, overDims(L, n, args, std::move(dims), keepdim));
+  spec.kind = kind;
+  spec.accumulator = comparedAs(dtype);
+  spec.results = {1};
+  return lowerReductionOf(L, n, args, spec);
 }
 
 /// max.dim/min.dim: (values, indices) of the first extremum along dim.
 template <ReductionKind kind>
 Status lowerExtremumDim(Lowerer &L, const Node &n, const BoundArgs &args) {
-  auto dtype = inputDType(L, n, args);
-  if (!dtype)
-    return dtype.takeError();
-  auto dim = args.integer("dim");
-  if (!dim)
-    return dim.takeError();
-  auto keepdim = args.boolean("keepdim");
-  if (!keepdim)
-    return keepdim.takeError();
-  auto spec = overDims(L, n, args, std::vector<int64_t>{*dim}, *keepdim);
-  if (!spec)
-    return spec.takeError();
-  spec->kind = kind;
-  spec->accumulator = comparedAs(*dtype);
-  spec->results = {0, 1};
-  return lowerReductionOf(L, n, args, *spec);
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, inputDType(L, n, args));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, args.integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto keepdim, args.boolean("keepdim"));
+  FXKIT_ASSIGN_OR_RETURN(auto spec, overDims(L, n, args, std::vector<int64_t>{dim}, keepdim));
+  spec.kind = kind;
+  spec.accumulator = comparedAs(dtype);
+  spec.results = {0, 1};
+  return lowerReductionOf(L, n, args, spec);
 }
 
 /// max.default/min.default: amax/amin of everything (NaN propagates).
 template <ReductionKind kind>
 Status lowerExtremumAll(Lowerer &L, const Node &n, const BoundArgs &args) {
-  auto dtype = inputDType(L, n, args);
-  if (!dtype)
-    return dtype.takeError();
-  auto spec = overDims(L, n, args, std::nullopt, false);
-  if (!spec)
-    return spec.takeError();
-  spec->kind = kind;
-  spec->accumulator = comparedAs(*dtype);
-  return lowerReductionOf(L, n, args, *spec);
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, inputDType(L, n, args));
+  FXKIT_ASSIGN_OR_RETURN(auto spec, overDims(L, n, args, std::nullopt, false));
+  spec.kind = kind;
+  spec.accumulator = comparedAs(dtype);
+  return lowerReductionOf(L, n, args, spec);
 }
 
 // ---- prod, var, logsumexp ----
@@ -282,40 +247,30 @@ Status lowerExtremumAll(Lowerer &L, const Node &n, const BoundArgs &args) {
 Status lowerProd(Lowerer &L, const Node &n, const BoundArgs &args) {
   std::optional<std::vector<int64_t>> dims;
   if (args.op().schema.overload == "dim_int") {
-    auto d = args.integer("dim");
-    if (!d)
-      return d.takeError();
-    dims = std::vector<int64_t>{*d};
+    FXKIT_ASSIGN_OR_RETURN(auto d, args.integer("dim"));
+    dims = std::vector<int64_t>{d};
   }
-  auto keepdim = keepdimArg(args);
-  if (!keepdim)
-    return keepdim.takeError();
-  auto spec = overDims(L, n, args, std::move(dims), *keepdim);
-  if (!spec)
-    return spec.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto keepdim, keepdimArg(args));
+  FXKIT_ASSIGN_OR_RETURN(auto spec, overDims(L, n, args, std::move(dims), keepdim));
   const TensorType *out = n.value().tensor();
   if (!out)
     return L.nodeError(n, "prod without a tensor value");
-  spec->kind = ReductionKind::Prod;
-  spec->accumulator = widened(out->dtype);
-  return lowerReductionOf(L, n, args, *spec);
+  spec.kind = ReductionKind::Prod;
+  spec.accumulator = widened(out->dtype);
+  return lowerReductionOf(L, n, args, spec);
 }
 
 /// var.correction/var.dim: Welford's variance (VarMean's result 0); None or [] reduces every
 /// dim; correction None is 1, unbiased=False 0.
 Status lowerVar(Lowerer &L, const Node &n, const BoundArgs &args) {
-  auto dims = args.intList("dim");
-  if (!dims)
-    return dims.takeError();
-  std::optional<std::vector<int64_t>> reducedDims = std::move(*dims);
+  FXKIT_ASSIGN_OR_RETURN(auto dims, args.intList("dim"));
+  std::optional<std::vector<int64_t>> reducedDims = std::move(dims);
   if (reducedDims && reducedDims->empty())
     reducedDims.reset();
   double correction = 1;
   if (args.op().schema.overload == "dim") {
-    auto unbiased = args.boolean("unbiased");
-    if (!unbiased)
-      return unbiased.takeError();
-    correction = *unbiased ? 1 : 0;
+    FXKIT_ASSIGN_OR_RETURN(auto unbiased, args.boolean("unbiased"));
+    correction = unbiased ? 1 : 0;
   } else {
     const Argument &c = args.get("correction");
     if (c.kind() == Argument::Kind::Int)
@@ -325,42 +280,32 @@ Status lowerVar(Lowerer &L, const Node &n, const BoundArgs &args) {
     else if (!c.isNone())
       return L.nodeError(n, "var: correction must be a number");
   }
-  auto keepdim = args.boolean("keepdim");
-  if (!keepdim)
-    return keepdim.takeError();
-  auto spec = overDims(L, n, args, std::move(reducedDims), *keepdim);
-  if (!spec)
-    return spec.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto keepdim, args.boolean("keepdim"));
+  FXKIT_ASSIGN_OR_RETURN(auto spec, overDims(L, n, args, std::move(reducedDims), keepdim));
   const TensorType *out = n.value().tensor();
   if (!out)
     return L.nodeError(n, "var without a tensor value");
-  spec->kind = ReductionKind::VarMean;
-  spec->accumulator = widened(out->dtype);
-  spec->correction = correction;
-  return lowerReductionOf(L, n, args, *spec);
+  spec.kind = ReductionKind::VarMean;
+  spec.accumulator = widened(out->dtype);
+  spec.correction = correction;
+  return lowerReductionOf(L, n, args, spec);
 }
 
 /// logsumexp over its dims (inference refuses an empty list but for a 0-d tensor, whose one
 /// element it reduces); integers promote to float32.
 Status lowerLogSumExp(Lowerer &L, const Node &n, const BoundArgs &args) {
-  auto dims = args.intList("dim");
-  if (!dims)
-    return dims.takeError();
-  std::optional<std::vector<int64_t>> reducedDims = std::move(*dims);
+  FXKIT_ASSIGN_OR_RETURN(auto dims, args.intList("dim"));
+  std::optional<std::vector<int64_t>> reducedDims = std::move(dims);
   if (reducedDims && reducedDims->empty())
     reducedDims.reset();
-  auto keepdim = args.boolean("keepdim");
-  if (!keepdim)
-    return keepdim.takeError();
-  auto spec = overDims(L, n, args, std::move(reducedDims), *keepdim);
-  if (!spec)
-    return spec.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto keepdim, args.boolean("keepdim"));
+  FXKIT_ASSIGN_OR_RETURN(auto spec, overDims(L, n, args, std::move(reducedDims), keepdim));
   const TensorType *out = n.value().tensor();
   if (!out)
     return L.nodeError(n, "logsumexp without a tensor value");
-  spec->kind = ReductionKind::LogSumExp;
-  spec->accumulator = widened(out->dtype);
-  return lowerReductionOf(L, n, args, *spec);
+  spec.kind = ReductionKind::LogSumExp;
+  spec.accumulator = widened(out->dtype);
+  return lowerReductionOf(L, n, args, spec);
 }
 
 constexpr LoweringRule kRules[] = {

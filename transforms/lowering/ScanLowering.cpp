@@ -4,6 +4,7 @@
 #include "transforms/lowering/Lowerer.h"
 #include "transforms/lowering/LoweringRules.h"
 
+#include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
 
 namespace fxkit::lowering {
@@ -30,26 +31,21 @@ DType scanAccumulator(DType out) {
 /// its one reduction range; every (x, r) point stores its running value. A 0-d input or a
 /// scanned dimension of size 1 is a conversion (each point is its own running value).
 template <ScanKind kind> Status lowerScan(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto in = l.tensorArg(n, args.get("self"));
-  if (!in)
-    return in.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto in, l.tensorArg(n, args.get("self")));
   const TensorType *out = n.value().tensor();
   if (!out)
     return l.nodeError(n, "expected a tensor value");
-  auto dim = args.integer("dim");
-  if (!dim)
-    return dim.takeError();
-  size_t rank = in->sizes.size();
-  auto scanned = normalizeDim(*dim, rank);
+  FXKIT_ASSIGN_OR_RETURN(auto dim, args.integer("dim"));
+  size_t rank = in.sizes.size();
+  auto scanned = normalizeDim(dim, rank);
   if (!scanned)
     return l.nodeError(n, scanned.error().message);
-  DType stored = l.program_.buffers[in->buffer].type.dtype;
-  if (rank == 0 || symIs(in->sizes[*scanned], 1)) {
+  DType stored = l.program_.buffers[in.buffer].type.dtype;
+  if (rank == 0 || symIs(in.sizes[*scanned], 1)) {
     LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
     BodyBuilder b(op);
     std::vector<SymExpr> vars = iterate(out->sizes, op.ranges, false);
-    int32_t loaded =
-        b.load(in->buffer, linearIndex(in->offset, in->sizes, in->strides, vars), stored);
+    int32_t loaded = b.load(in.buffer, linearIndex(in.offset, in.sizes, in.strides, vars), stored);
     l.valueOf(&n) = l.finishPointwise(op, b, b.cast(loaded, out->dtype), *out, vars);
     return Status::ok();
   }
@@ -60,14 +56,13 @@ template <ScanKind kind> Status lowerScan(Lowerer &l, const Node &n, const Bound
   for (size_t j = 0; j < rank; ++j) {
     if (static_cast<int64_t>(j) == *scanned) {
       vars[j] = loopVar(true, 0);
-      op.reductionRanges.push_back(in->sizes[j]);
+      op.reductionRanges.push_back(in.sizes[j]);
     } else {
-      vars[j] = iterate({in->sizes[j]}, op.ranges, false).front();
+      vars[j] = iterate({in.sizes[j]}, op.ranges, false).front();
     }
   }
   BodyBuilder b(op);
-  int32_t loaded =
-      b.load(in->buffer, linearIndex(in->offset, in->sizes, in->strides, vars), stored);
+  int32_t loaded = b.load(in.buffer, linearIndex(in.offset, in.sizes, in.strides, vars), stored);
   // Converted to the result's dtype first (cumsum(x, dtype=torch.int32) of 1.7 adds 1), then
   // widened to the accumulator.
   op.reduced = b.cast(b.cast(loaded, out->dtype), op.accumulator);

@@ -430,8 +430,9 @@ struct ReductionState {
   /// Per component where they differ (an arg reduction's index is a long); empty: `type`.
   std::vector<std::string> types;
   const std::string &typeOf(size_t c) const { return types.empty() ? type : types[c]; }
-  /// Summed in cascade (a float Sum, Mean or VarMean; see kCascadeBlock): the loop's points
-  /// update the block level's accumulators, the levels merge up into `names`.
+  /// Summed in cascade (a float Sum, Mean, VarMean, OnlineSoftmax or LogSumExp; see
+  /// kCascadeBlock): the loop's points update the block level's accumulators, the levels merge
+  /// up into `names`.
   bool cascade = false;
   ReductionKind kind = ReductionKind::Sum;
   /// The accumulators of cascade level `suffix` ("": the total, `names`).
@@ -442,21 +443,39 @@ struct ReductionState {
       std::string base = names[0].substr(0, names[0].size() - 5); // less "_mean"
       return {base + suffix + "_mean", base + suffix + "_m2", base + suffix + "_n"};
     }
+    if (onlineSoftmax()) {
+      std::string base = names[0].substr(0, names[0].size() - 4); // less "_max"
+      return {base + suffix + "_max", base + suffix + "_sum"};
+    }
     return {names[0] + suffix};
+  }
+  /// A running (max, sum of exp(x - max)) pair.
+  bool onlineSoftmax() const {
+    return kind == ReductionKind::OnlineSoftmax || kind == ReductionKind::LogSumExp;
   }
   /// Statements adding level `from`'s state into level `to`'s.
   std::string merge(const std::string &to, const std::string &from, const std::string &pad) const {
     std::vector<std::string> a = level(to), b = level(from);
     if (kind == ReductionKind::VarMean)
       return welfordCombine(type, pad, {a[0], a[1], a[2]}, {b[0], b[1], b[2]});
+    if (onlineSoftmax()) {
+      // As the lanes merge (combineLanes): each sum rescaled to the larger max, a side whose
+      // max is that max taken as it is (an empty side, max -inf, adds 0; no inf - inf).
+      std::string sfx = type == "double" ? "d" : "f";
+      return pad + "{\n" + pad + "  const " + type + " fx_mm = fx_maximum_" + sfx + "(" + a[0] +
+             ", " + b[0] + ");\n" + pad + "  " + a[1] + " = (" + a[0] + " == fx_mm ? " + a[1] +
+             " : " + a[1] + " * exp(" + a[0] + " - fx_mm)) + (" + b[0] + " == fx_mm ? " + b[1] +
+             " : " + b[1] + " * exp(" + b[0] + " - fx_mm));\n" + pad + "  " + a[0] + " = fx_mm;\n" +
+             pad + "}\n";
+    }
     return pad + a[0] + " = " + a[0] + " + " + b[0] + ";\n";
   }
-  /// The declaration of level `suffix`'s accumulators, all 0.
+  /// The declaration of level `suffix`'s accumulators, all the identity (0; a max -inf).
   std::string declare(const std::string &suffix, const std::string &pad) const {
     std::string out = pad + type;
     std::vector<std::string> l = level(suffix);
     for (size_t c = 0; c < l.size(); ++c)
-      out += (c ? ", " : " ") + l[c] + " = 0";
+      out += (c ? ", " : " ") + l[c] + (onlineSoftmax() && c == 0 ? " = -INFINITY" : " = 0");
     return out + ";\n";
   }
 };
@@ -1570,15 +1589,18 @@ Status KernelEmitter::emitOp(size_t i) {
       if (!fl)
         return Error("kernel " + k_.name + ": online softmax of integers");
       st.names = {base + "_max", base + "_sum"};
+      st.cascade = true;
       loopPrologue_ += "    " + T + " " + base + "_max = -INFINITY, " + base + "_sum = 0;\n";
       {
-        // One step per point; in the vector form the 4 points of a copy are taken at once (one
-        // rescale for their maximum, see updateMerges).
+        // One step per point, into the cascade's block level (see kCascadeBlock: the sum of a
+        // long row is not one serial accumulator); in the vector form the 4 points of a copy
+        // are taken at once (one rescale for their maximum, see updateMerges).
         std::string pad(indent(), ' ');
         RowUpdate u;
         u.kind = ReductionKind::OnlineSoftmax;
         u.scope = scope_;
         u.type = T;
+        base += kCascadeBlock;
         u.base = base;
         u.value = x;
         u.step = "{\n" + pad + "  const " + T + " fx_v = " + x + ";\n" + pad +
@@ -1716,8 +1738,44 @@ Status KernelEmitter::emitScan() {
     auto idx = index(s.index, 0);
     if (!idx)
       return idx.takeError();
-    stores += "      if (xmask) " + storeStmt(s.buffer, *idx, "fx_run") + "\n";
+    stores += "      if (xmask) " + storeStmt(s.buffer, *idx, "fx_val") + "\n";
   }
+  // A float sum runs in cascade (see kCascadeBlock): the running value is the total of the
+  // groups before, the group's blocks before and the block so far, each level adding at most
+  // about max(kCascadeMinBlock, cbrt(points)) terms, so a prefix of 2^25 ones is 2^25 and the
+  // error does not grow with the row's length (a serial float prefix stops at 2^24).
+  bool cascade = !integral && op.scan == ScanKind::Sum;
+  cascadeUsed_ = cascadeUsed_ || cascade;
+  // Statements adding `v` into the running value `run` (into its block level run_b when
+  // cascaded), and closing a full block into the levels above (nothing when not cascaded).
+  auto add = [&](const std::string &run, const std::string &v, const std::string &pad) {
+    return cascade ? pad + run + "_b = " + run + "_b + " + v + ";\n"
+                   : pad + run + " = " + combine(run, v) + ";\n";
+  };
+  auto closeBlock = [&](const std::string &run, const std::string &pad) {
+    if (!cascade)
+      return std::string();
+    std::string out;
+    out += pad + "if (++" + run + "_kb == fx_cb) {\n";
+    out += pad + "  " + run + "_kb = 0;\n";
+    out += pad + "  " + run + "_g = " + run + "_g + " + run + "_b;\n";
+    out += pad + "  " + run + "_b = 0;\n";
+    out += pad + "  if (++" + run + "_kg == fx_cb) {\n";
+    out += pad + "    " + run + "_kg = 0;\n";
+    out += pad + "    " + run + " = " + run + " + " + run + "_g;\n";
+    out += pad + "    " + run + "_g = 0;\n";
+    out += pad + "  }\n";
+    out += pad + "}\n";
+    return out;
+  };
+  auto levels = [&](const std::string &run, const std::string &pad) {
+    return cascade ? pad + T + " " + run + "_g = 0, " + run + "_b = 0;\n" + pad + "long " + run +
+                         "_kb = 0, " + run + "_kg = 0;\n"
+                   : std::string();
+  };
+  auto runningValue = [&](const std::string &run) {
+    return cascade ? run + " + (" + run + "_g + " + run + "_b)" : run;
+  };
   std::string comment = "    //";
   for (const std::string &o : op.originOps)
     comment += " " + o;
@@ -1732,10 +1790,13 @@ Status KernelEmitter::emitScan() {
   out += "    if (fx_L > 1) {\n";
   out += "      // The chunks' totals, scanned across the row's lanes.\n";
   out += "      " + T + " fx_total = " + identity + ";\n";
+  out += levels("fx_total", "      ");
   out += "      for (fx_index_t rindex = fx_begin; rindex < fx_end; ++rindex) {\n";
   out += rVars(8) + *totalBody;
-  out += "        fx_total = " + combine("fx_total", totalValue) + ";\n";
+  out += add("fx_total", totalValue, "        ") + closeBlock("fx_total", "        ");
   out += "      }\n";
+  if (cascade)
+    out += "      fx_total = " + runningValue("fx_total") + ";\n";
   out += "      __local " + T + " *fx_s = (__local " + T + " *)fx_scratch;\n";
   out += "      fx_s[lid] = fx_total;\n";
   out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
@@ -1751,10 +1812,14 @@ Status KernelEmitter::emitScan() {
   out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
   out += "    }\n";
   out += "    " + T + " fx_run = fx_prefix;\n";
+  out += levels("fx_run", "    ");
   out += "    for (fx_index_t rindex = fx_begin; rindex < fx_end; ++rindex) {\n";
   out += rVars(6) + *runBody;
-  out += "      fx_run = " + combine("fx_run", runValue) + ";\n";
+  // The value stored is the levels' sum, taken before a full block closes into them.
+  out += add("fx_run", runValue, "      ");
+  out += "      const " + T + " fx_val = " + runningValue("fx_run") + ";\n";
   out += stores;
+  out += closeBlock("fx_run", "      ");
   out += "    }\n";
   maxComponents_ = std::max(maxComponents_, 1);
   return Status::ok();

@@ -1,5 +1,6 @@
 #include "backends/opencl/runtime/BlasExtern.h"
 
+#include "backends/program/MatrixProduct.h"
 #include "ir/Node.h"
 #include "ir/ops/OpRegistry.h"
 
@@ -45,21 +46,13 @@ std::optional<Matrix> matrixOf(const BufferView &view, const DeviceBuffer &stora
   size_t n = view.sizes.size();
   if (n < 2 || !storage.mem || storage.offset % itemSize != 0)
     return std::nullopt;
-  std::vector<int64_t> sizes, strides;
-  for (size_t i = 0; i < n; ++i) {
-    auto s = view.sizes[i].evaluate(b);
-    auto t = view.strides[i].evaluate(b);
-    if (!s || !t)
-      return std::nullopt;
-    sizes.push_back(*s);
-    strides.push_back(*t);
-  }
-  auto off = view.offset.evaluate(b);
-  if (!off)
+  auto e = evaluateView(view, b);
+  if (!e)
     return std::nullopt;
+  const std::vector<int64_t> &sizes = e->sizes, &strides = e->strides;
   Matrix m;
   m.mem = storage.mem;
-  m.offset = storage.offset / itemSize + static_cast<size_t>(*off);
+  m.offset = storage.offset / itemSize + static_cast<size_t>(e->offset);
   m.rows = sizes[n - 2];
   m.cols = sizes[n - 1];
   if (strides[n - 1] == 1 || m.cols == 1) {
@@ -313,35 +306,14 @@ Expected<bool> runBlasExtern(OpenCLContext &ctx, const LoopProgram &program, con
       return convolution<double>(ctx, program, op, *args, bindings, buffers);
     return false;
   }
-  std::string which;
-  for (const char *name : {"mm", "addmm", "bmm"})
-    if (target == std::string("torch.ops.aten.") + name + ".default" ||
-        target == std::string("aten.") + name + ".default")
-      which = name;
-  if (which.empty() || op.externOutputs.empty() || op.externOutputs[0] < 0)
+  auto mp = matchMatrixProduct(program, op);
+  if (!mp)
     return false;
-  double alpha = 1, beta = 1;
-  if (which == "addmm") {
-    const OpInfo *info = OpRegistry::instance().lookup(target);
-    if (!info)
-      return false;
-    auto args = bindArgs(*op.externNode, *info);
-    if (!args)
-      return false;
-    auto a = args->floating("alpha");
-    auto bt = args->floating("beta");
-    if (!a || !bt)
-      return false;
-    alpha = *a;
-    beta = *bt;
-  }
-  DType dtype = program.buffers[op.externOutputs[0]].type.dtype;
-  for (const BufferView &v : op.externInputs)
-    if (program.buffers[v.buffer].type.dtype != dtype)
-      return false;
-  if (dtype == DType::Float32)
+  const std::string &which = mp->which;
+  const double alpha = mp->alpha, beta = mp->beta;
+  if (mp->dtype == DType::Float32)
     return run<float>(ctx, program, op, which, bindings, buffers, alpha, beta);
-  if (dtype == DType::Float64 && ctx.device().hasFp64)
+  if (mp->dtype == DType::Float64 && ctx.device().hasFp64)
     return run<double>(ctx, program, op, which, bindings, buffers, alpha, beta);
   return false;
 }

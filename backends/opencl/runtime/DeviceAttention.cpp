@@ -13,6 +13,8 @@
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
+#include "ir/Try.h"
+
 #include <cmath>
 
 namespace fxkit::opencl::device_externs {
@@ -287,12 +289,9 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
   // The efficient kernel's philox seed and offset: 0 (no dropout).
   for (size_t i = 2; efficient && i < 4 && i < call.numOutputs(); ++i)
     if (auto t = call.output(i))
-      if (Status s = fillZeros(call.context(), t->buffer); !s)
-        return s.takeError();
+      FXKIT_TRY(fillZeros(call.context(), t->buffer));
 
-  auto launcher = launcherFor(*variant);
-  if (!launcher)
-    return launcher.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
   int64_t rowsPerHead = hasLse ? std::max(M, lseRows) : M;
   const Operand &lseOperand = hasLse ? *lse : *out;
   std::vector<LaunchArg> a = {
@@ -335,10 +334,8 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
     a.push_back(rowsArg());
     a.push_back(scratchArg(*variant == Variant::Double ? 8 : 4));
   }
-  Status s = launcher->launch(lanes ? "fx_attention_lanes" : "fx_attention_rows", a,
-                              B * H * rowsPerHead, lanes ? N : 1);
-  if (!s)
-    return s.takeError();
+  FXKIT_TRY(launcher.launch(lanes ? "fx_attention_lanes" : "fx_attention_rows", a,
+                            B * H * rowsPerHead, lanes ? N : 1));
   return true;
 }
 

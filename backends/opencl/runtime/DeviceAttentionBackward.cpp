@@ -15,6 +15,8 @@
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
+#include "ir/Try.h"
+
 #include <cmath>
 
 namespace fxkit::opencl::device_externs {
@@ -335,15 +337,12 @@ Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launche
     scale = *s;
   }
 
-  auto launcher = launcherFor(*variant);
-  if (!launcher)
-    return launcher.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
   // D = rowsum(dO * O) per query row, from the dQ kernel to the dK/dV one (the queue is in
   // order); released when both are done.
   size_t accBytes = *variant == Variant::Double ? 8 : 4;
-  auto rowSums = TempBuffer::create(call.context(), static_cast<size_t>(B * H * M) * accBytes);
-  if (!rowSums)
-    return rowSums.takeError();
+  FXKIT_ASSIGN_OR_RETURN(
+      auto rowSums, TempBuffer::create(call.context(), static_cast<size_t>(B * H * M) * accBytes));
   auto params = [&](int64_t xnumel, const Operand &first, const Operand &second) {
     std::vector<LaunchArg> a = {longArg(xnumel), longArg(H), longArg(M),
                                 longArg(N),      longArg(E), longArg(Ev)};
@@ -370,13 +369,12 @@ Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launche
       bufferArg(*g, false),   bufferArg(*q, false),
       bufferArg(*k, false),   bufferArg(*v, false),
       bufferArg(*o, false),   bufferArg(maskOperand, false),
-      bufferArg(*lse, false), bufferArg(rowSums->buffer(), true),
+      bufferArg(*lse, false), bufferArg(rowSums.buffer(), true),
       bufferArg(*gq, true),
   };
   for (LaunchArg &a : params(B * H * M, *gq, *gq))
     dq.push_back(a);
-  if (Status s = launcher->launch("fx_attention_backward_dq", dq, B * H * M, 1); !s)
-    return s.takeError();
+  FXKIT_TRY(launcher.launch("fx_attention_backward_dq", dq, B * H * M, 1));
   std::vector<LaunchArg> dkv = {
       bufferArg(*g, false),
       bufferArg(*q, false),
@@ -384,14 +382,13 @@ Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launche
       bufferArg(*v, false),
       bufferArg(maskOperand, false),
       bufferArg(*lse, false),
-      bufferArg(rowSums->buffer(), false),
+      bufferArg(rowSums.buffer(), false),
       bufferArg(*gk, true),
       bufferArg(*gv, true),
   };
   for (LaunchArg &a : params(B * H * N, *gk, *gv))
     dkv.push_back(a);
-  if (Status s = launcher->launch("fx_attention_backward_dkv", dkv, B * H * N, 1); !s)
-    return s.takeError();
+  FXKIT_TRY(launcher.launch("fx_attention_backward_dkv", dkv, B * H * N, 1));
   if (gb) {
     std::vector<LaunchArg> dbias = {
         bufferArg(*g, false),
@@ -400,7 +397,7 @@ Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launche
         bufferArg(*v, false),
         bufferArg(*mask, false),
         bufferArg(*lse, false),
-        bufferArg(rowSums->buffer(), false),
+        bufferArg(rowSums.buffer(), false),
         bufferArg(*gb, true),
     };
     Operand layout; // the result's strides, aligned to the scores' four dimensions
@@ -410,8 +407,7 @@ Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launche
     dbias.push_back(longArg(B));
     for (int64_t n : gbSizes)
       dbias.push_back(longArg(n));
-    if (Status s = launcher->launch("fx_attention_backward_dbias", dbias, gb->numel(), 1); !s)
-      return s.takeError();
+    FXKIT_TRY(launcher.launch("fx_attention_backward_dbias", dbias, gb->numel(), 1));
   }
   return true;
 }

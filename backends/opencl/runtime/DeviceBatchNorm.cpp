@@ -14,6 +14,8 @@
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
+#include "ir/Try.h"
+
 namespace fxkit::opencl::device_externs {
 
 namespace {
@@ -287,12 +289,9 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
   toThreeSpatial(*input, xs, xst);
   toThreeSpatial(*out, os, ost);
   size_t accBytes = *variant == Variant::Double ? sizeof(double) : sizeof(float);
-  auto stats = TempBuffer::create(call.context(), 2 * static_cast<size_t>(channels) * accBytes);
-  if (!stats)
-    return stats.takeError();
-  auto launcher = launcherFor(*variant);
-  if (!launcher)
-    return launcher.takeError();
+  FXKIT_ASSIGN_OR_RETURN(
+      auto stats, TempBuffer::create(call.context(), 2 * static_cast<size_t>(channels) * accBytes));
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
   const Operand &x = *input;
   bool updates = *training && runningMean->t;
   std::vector<LaunchArg> a = {bufferArg(x, false),
@@ -300,7 +299,7 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
                               paramArg(*runningVar, x, updates),
                               bufferArg(*saveMean, hasSave),
                               bufferArg(*saveInvstd, hasSave),
-                              bufferArg(stats->buffer(), true),
+                              bufferArg(stats.buffer(), true),
                               longArg(channels),
                               longArg(xs[0]),
                               longArg(xs[2]),
@@ -319,10 +318,9 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
   a.push_back(longArg(hasSave));
   a.push_back(floatArg(*momentum, *variant));
   a.push_back(floatArg(*eps, *variant));
-  if (Status s = launcher->launch("fx_bn_stats", a, channels, 1); !s)
-    return s.takeError();
+  FXKIT_TRY(launcher.launch("fx_bn_stats", a, channels, 1));
   std::vector<LaunchArg> b = {bufferArg(x, false),   paramArg(*weight, x),
-                              paramArg(*bias, x),    bufferArg(stats->buffer(), false),
+                              paramArg(*bias, x),    bufferArg(stats.buffer(), false),
                               bufferArg(*out, true), longArg(out->numel()),
                               longArg(channels),     longArg(xs[2]),
                               longArg(xs[3]),        longArg(xs[4])};
@@ -337,8 +335,7 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
                                           : x.dtype)));
   b.push_back(longArg(weight->t.has_value()));
   b.push_back(longArg(bias->t.has_value()));
-  if (Status s = launcher->launch("fx_bn_normalize", b, out->numel(), 1); !s)
-    return s.takeError();
+  FXKIT_TRY(launcher.launch("fx_bn_normalize", b, out->numel(), 1));
   return true;
 }
 
@@ -389,12 +386,9 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
   toThreeSpatial(*input, xs, xst);
   toThreeSpatial(*results[0], os, ost);
   size_t accBytes = *variant == Variant::Double ? sizeof(double) : sizeof(float);
-  auto stats = TempBuffer::create(call.context(), 2 * static_cast<size_t>(channels) * accBytes);
-  if (!stats)
-    return stats.takeError();
-  auto launcher = launcherFor(*variant);
-  if (!launcher)
-    return launcher.takeError();
+  FXKIT_ASSIGN_OR_RETURN(
+      auto stats, TempBuffer::create(call.context(), 2 * static_cast<size_t>(channels) * accBytes));
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
   const Operand &x = *input;
   std::vector<LaunchArg> a = {bufferArg(*grad, false),
                               bufferArg(x, false),
@@ -402,7 +396,7 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
                               bufferArg(*spread->t, false),
                               bufferArg(results[1] ? *results[1] : x, results[1].has_value()),
                               bufferArg(results[2] ? *results[2] : x, results[2].has_value()),
-                              bufferArg(stats->buffer(), true),
+                              bufferArg(stats.buffer(), true),
                               longArg(channels),
                               longArg(xs[0]),
                               longArg(xs[2]),
@@ -421,14 +415,13 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
   a.push_back(floatArg(*eps, *variant));
   a.push_back(longArg(results[1].has_value()));
   a.push_back(longArg(results[2].has_value()));
-  if (Status s = launcher->launch("fx_bn_backward_reduce", a, channels, 1); !s)
-    return s.takeError();
+  FXKIT_TRY(launcher.launch("fx_bn_backward_reduce", a, channels, 1));
   std::vector<LaunchArg> b = {bufferArg(*grad, false),
                               bufferArg(x, false),
                               bufferArg(*mean->t, false),
                               bufferArg(*spread->t, false),
                               paramArg(*weight, x),
-                              bufferArg(stats->buffer(), false),
+                              bufferArg(stats.buffer(), false),
                               bufferArg(*results[0], true),
                               longArg(results[0]->numel()),
                               longArg(channels),
@@ -448,8 +441,7 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
   b.push_back(floatArg(*eps, *variant));
   b.push_back(longArg(weight->t.has_value()));
   b.push_back(longArg(x.numel() / channels));
-  if (Status s = launcher->launch("fx_bn_backward_input", b, results[0]->numel(), 1); !s)
-    return s.takeError();
+  FXKIT_TRY(launcher.launch("fx_bn_backward_input", b, results[0]->numel(), 1));
   return true;
 }
 

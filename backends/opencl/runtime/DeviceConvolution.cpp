@@ -10,6 +10,8 @@
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
+#include "ir/Try.h"
+
 namespace fxkit::opencl::device_externs {
 
 namespace {
@@ -311,13 +313,9 @@ Expected<bool> runConvolution(const Call &call, const LauncherFor &launcherFor) 
                               : weight->sizes[0] == cout && weight->sizes[1] == cin / g;
   if (!weightOk || input->numel() == 0 || weight->numel() == 0 || out->numel() == 0)
     return false;
-  auto launcher = launcherFor(*variant);
-  if (!launcher)
-    return launcher.takeError();
-  if (Status s = launchConvolution(*launcher, *input, *weight, bias ? &*bias : nullptr, *out, g,
-                                   *geo, *transposed);
-      !s)
-    return s.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
+  FXKIT_TRY(launchConvolution(launcher, *input, *weight, bias ? &*bias : nullptr, *out, g, *geo,
+                              *transposed));
   return true;
 }
 
@@ -379,16 +377,12 @@ Expected<bool> runConvolutionBackward(const Call &call, const LauncherFor &launc
     return false;
   if (results[2] && (results[2]->dim() != 1 || results[2]->sizes[0] != grad->sizes[1]))
     return false;
-  auto launcher = launcherFor(*variant);
-  if (!launcher)
-    return launcher.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
   if (results[0]) {
     // grad_input: the adjoint of the convolution, i.e. the convolution of the other kind of
     // grad_output with the same weight, stride, padding, dilation and groups.
-    if (Status s = launchConvolution(*launcher, *grad, *weight, nullptr, *results[0], g, *geo,
-                                     !*transposed);
-        !s)
-      return s.takeError();
+    FXKIT_TRY(
+        launchConvolution(launcher, *grad, *weight, nullptr, *results[0], g, *geo, !*transposed));
   }
   if (results[1]) {
     std::vector<int64_t> ss, sst, ls, lst, ws, wst;
@@ -411,8 +405,7 @@ Expected<bool> runConvolutionBackward(const Call &call, const LauncherFor &launc
     pushLongs(a, lst);
     pushLongs(a, wst);
     a.push_back(longArg(dtypeCode(dtype)));
-    if (Status s = launcher->launch("fx_conv_weight_grad", a, results[1]->numel(), 1); !s)
-      return s.takeError();
+    FXKIT_TRY(launcher.launch("fx_conv_weight_grad", a, results[1]->numel(), 1));
   }
   if (results[2]) {
     std::vector<int64_t> gs, gst;
@@ -424,8 +417,7 @@ Expected<bool> runConvolutionBackward(const Call &call, const LauncherFor &launc
     pushLongs(a, gst);
     a.push_back(longArg(results[2]->strides[0]));
     a.push_back(longArg(dtypeCode(dtype)));
-    if (Status s = launcher->launch("fx_conv_bias_grad", a, gs[1], 1); !s)
-      return s.takeError();
+    FXKIT_TRY(launcher.launch("fx_conv_bias_grad", a, gs[1], 1));
   }
   return true;
 }
@@ -464,9 +456,7 @@ Expected<bool> runCol2im(const Call &call, const LauncherFor &launcherFor) {
       self->sizes[self->dim() - 1] != blocksH * blocksW ||
       (batched && self->sizes[0] != out->sizes[0]) || out->numel() == 0)
     return false;
-  auto launcher = launcherFor(*variant);
-  if (!launcher)
-    return launcher.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
   std::vector<LaunchArg> a = {bufferArg(*self, false),
                               bufferArg(*out, true),
                               longArg(out->numel()),
@@ -480,8 +470,7 @@ Expected<bool> runCol2im(const Call &call, const LauncherFor &launcherFor) {
     os.insert(os.begin(), 0);
   pushLongs(a, os);
   a.push_back(longArg(dtypeCode(self->dtype)));
-  if (Status s = launcher->launch("fx_col2im", a, out->numel(), 1); !s)
-    return s.takeError();
+  FXKIT_TRY(launcher.launch("fx_col2im", a, out->numel(), 1));
   return true;
 }
 

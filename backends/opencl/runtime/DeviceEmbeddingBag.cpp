@@ -12,6 +12,8 @@
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
+#include "ir/Try.h"
+
 namespace fxkit::opencl::device_externs {
 
 namespace {
@@ -184,18 +186,14 @@ Expected<bool> runEmbeddingBag(const Call &call, const LauncherFor &launcherFor)
     return false;
   // Results nothing writes are zeros, as the reference kernel allocates them.
   for (const Operand *o : {&offset2bag, &bagSize, &maxIndices})
-    if (Status s = fillZeros(call.context(), o->buffer); !s)
-      return s.takeError();
+    FXKIT_TRY(fillZeros(call.context(), o->buffer));
   size_t scratchLongs = 4 + 2 * static_cast<size_t>(count) + 1 + 2 * static_cast<size_t>(numBags);
-  auto scratch = TempBuffer::create(call.context(), scratchLongs * sizeof(int64_t));
-  if (!scratch)
-    return scratch.takeError();
-  auto launcher = launcherFor(*variant);
-  if (!launcher)
-    return launcher.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto scratch,
+                         TempBuffer::create(call.context(), scratchLongs * sizeof(int64_t)));
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
   std::vector<LaunchArg> a = {bufferArg(*indices, false),
                               bufferArg(*offsets, false),
-                              bufferArg(scratch->buffer(), true),
+                              bufferArg(scratch.buffer(), true),
                               bufferArg(offset2bag.numel() ? offset2bag : output, writeOffset2bag),
                               longArg(1),
                               longArg(count),
@@ -209,14 +207,13 @@ Expected<bool> runEmbeddingBag(const Call &call, const LauncherFor &launcherFor)
                               longArg(dtypeCode(offsets->dtype)),
                               longArg(dtypeCode(offset2bag.dtype)),
                               longArg(writeOffset2bag)};
-  if (Status s = launcher->launch("fx_bag_prepare", a, 1, 1); !s)
-    return s.takeError();
+  FXKIT_TRY(launcher.launch("fx_bag_prepare", a, 1, 1));
   if (output.numel() > 0) {
     const Operand &anyInt = *indices; // where a result has no elements (not read then)
     std::vector<LaunchArg> b = {bufferArg(*weight, false),
                                 bufferArg(*indices, false),
                                 bufferArg(psw ? *psw : *weight, false),
-                                bufferArg(scratch->buffer(), false),
+                                bufferArg(scratch.buffer(), false),
                                 bufferArg(output, true),
                                 bufferArg(bagSize.numel() ? bagSize : anyInt, *mode != 0),
                                 bufferArg(maxIndices.numel() ? maxIndices : anyInt, *mode != 0),
@@ -240,12 +237,11 @@ Expected<bool> runEmbeddingBag(const Call &call, const LauncherFor &launcherFor)
                                 longArg(*mode),
                                 longArg(psw.has_value()),
                                 longArg(*paddingIdx)};
-    if (Status s = launcher->launch("fx_bag_reduce", b, output.numel(), 1); !s)
-      return s.takeError();
+    FXKIT_TRY(launcher.launch("fx_bag_reduce", b, output.numel(), 1));
   }
   // The one wait: the checks' verdict, reported as the reference kernel words it.
   int64_t err[3] = {0, 0, 0};
-  cl_int rc = clEnqueueReadBuffer(call.context().queue(), scratch->buffer().mem, CL_TRUE, 0,
+  cl_int rc = clEnqueueReadBuffer(call.context().queue(), scratch.buffer().mem, CL_TRUE, 0,
                                   sizeof err, err, 0, nullptr, nullptr);
   if (rc != CL_SUCCESS)
     return clError("reading embedding_bag's index checks", rc);

@@ -4,6 +4,7 @@
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 #include "ir/Node.h"
 #include "ir/Tensor.h"
+#include "ir/Try.h"
 
 #include <bit>
 #include <map>
@@ -579,10 +580,9 @@ LaunchArg scratchArg(int bytesPerItem) {
 
 Status Launcher::launch(std::string_view name, std::span<const LaunchArg> args, int64_t xnumel,
                         int64_t rnumel) {
-  auto set = loader_(std::string(name) + std::string(variantSuffix(variant_)));
-  if (!set)
-    return set.takeError();
-  return (*set)->launch(0, args, xnumel, rnumel);
+  FXKIT_ASSIGN_OR_RETURN(auto set,
+                         loader_(std::string(name) + std::string(variantSuffix(variant_))));
+  return (set)->launch(0, args, xnumel, rnumel);
 }
 
 Expected<TempBuffer> TempBuffer::fromHost(const OpenCLContext &ctx,

@@ -12,6 +12,8 @@
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
+#include "ir/Try.h"
+
 #include <cmath>
 
 namespace fxkit::opencl::device_externs {
@@ -315,23 +317,16 @@ Expected<bool> runFft(const Call &call, const LauncherFor &launcherFor, std::str
   std::vector<int64_t> workSizes = self->sizes, workStrides = denseStrides(workSizes);
   int64_t workNumel = self->numel();
   size_t bytes = static_cast<size_t>(workNumel) * 2 * sizeof(double);
-  auto workA = TempBuffer::create(call.context(), bytes);
-  if (!workA)
-    return workA.takeError();
-  auto workB = TempBuffer::create(call.context(), bytes);
-  if (!workB)
-    return workB.takeError();
-  auto launcher = launcherFor(Variant::Double);
-  if (!launcher)
-    return launcher.takeError();
-  DeviceBuffer cur = workA->buffer(), next = workB->buffer();
+  FXKIT_ASSIGN_OR_RETURN(auto workA, TempBuffer::create(call.context(), bytes));
+  FXKIT_ASSIGN_OR_RETURN(auto workB, TempBuffer::create(call.context(), bytes));
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(Variant::Double));
+  DeviceBuffer cur = workA.buffer(), next = workB.buffer();
   std::vector<LaunchArg> load = {bufferArg(*self, false), bufferArg(cur, true), longArg(workNumel)};
   pushAll(load, padded(self->sizes, 1));
   pushAll(load, padded(self->strides, 0));
   load.push_back(longArg(inComplex ? 0 : dtypeCode(self->dtype)));
   load.push_back(longArg(complexCode(self->dtype)));
-  if (Status s = launcher->launch("fx_fft_load", load, workNumel, 1); !s)
-    return s.takeError();
+  FXKIT_TRY(launcher.launch("fx_fft_load", load, workNumel, 1));
   int64_t n = kind == Kind::C2r ? lastDimSize : 1;
   size_t transformed = kind == Kind::C2r ? dims.size() - 1 : dims.size();
   for (size_t i = 0; i < transformed; ++i) {
@@ -348,21 +343,17 @@ Expected<bool> runFft(const Call &call, const LauncherFor &launcherFor, std::str
         ++logn;
       for (int64_t v : {lines, size, workStrides[d], int64_t{sign}, logn})
         dft.push_back(longArg(v));
-      if (Status s = launcher->launch("fx_fft_radix2", dft, lines, 1); !s)
-        return s.takeError();
+      FXKIT_TRY(launcher.launch("fx_fft_radix2", dft, lines, 1));
     } else {
       auto table =
           TempBuffer::create(call.context(), static_cast<size_t>(size) * 2 * sizeof(double));
-      if (!table)
-        return table.takeError();
+      FXKIT_TRY(table);
       std::vector<LaunchArg> tw = {bufferArg(table->buffer(), true), longArg(size), longArg(sign)};
-      if (Status s = launcher->launch("fx_fft_twiddles", tw, size, 1); !s)
-        return s.takeError();
+      FXKIT_TRY(launcher.launch("fx_fft_twiddles", tw, size, 1));
       dft.push_back(bufferArg(table->buffer(), false));
       for (int64_t v : {workNumel, size, workStrides[d]})
         dft.push_back(longArg(v));
-      if (Status s = launcher->launch("fx_fft_dft", dft, workNumel, 1); !s)
-        return s.takeError();
+      FXKIT_TRY(launcher.launch("fx_fft_dft", dft, workNumel, 1));
     }
     std::swap(cur, next);
   }
@@ -378,13 +369,11 @@ Expected<bool> runFft(const Call &call, const LauncherFor &launcherFor, std::str
     store.push_back(longArg(lastDimSize / 2 + 1));
     store.push_back(longArg(dtypeCode(out->dtype)));
     store.push_back(floatArg(scale, Variant::Double));
-    if (Status s = launcher->launch("fx_fft_c2r", store, out->numel(), 1); !s)
-      return s.takeError();
+    FXKIT_TRY(launcher.launch("fx_fft_c2r", store, out->numel(), 1));
   } else {
     store.push_back(longArg(complexCode(out->dtype)));
     store.push_back(floatArg(scale, Variant::Double));
-    if (Status s = launcher->launch("fx_fft_store", store, out->numel(), 1); !s)
-      return s.takeError();
+    FXKIT_TRY(launcher.launch("fx_fft_store", store, out->numel(), 1));
   }
   return true;
 }
@@ -416,17 +405,14 @@ Expected<bool> runComplexView(const Call &call, const LauncherFor &launcherFor, 
   std::optional<Variant> variant = floatingVariant(real.dtype, call.device());
   if (!variant)
     return false;
-  auto launcher = launcherFor(*variant);
-  if (!launcher)
-    return launcher.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
   std::vector<LaunchArg> a = {bufferArg(*self, false), bufferArg(*out, true),
                               longArg(real.numel())};
   pushAll(a, padded(sizes, 1));
   pushAll(a, padded(toReal ? cstrides : real.strides, 0));
   pushAll(a, padded(toReal ? real.strides : cstrides, 0));
   a.push_back(longArg(dtypeItemSize(real.dtype)));
-  if (Status s = launcher->launch("fx_pair_copy", a, real.numel(), 1); !s)
-    return s.takeError();
+  FXKIT_TRY(launcher.launch("fx_pair_copy", a, real.numel(), 1));
   return true;
 }
 

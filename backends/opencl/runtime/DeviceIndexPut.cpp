@@ -12,6 +12,7 @@
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 #include "ir/Tensor.h"
+#include "ir/Try.h"
 
 namespace fxkit::opencl::device_externs {
 
@@ -210,28 +211,21 @@ Expected<bool> runIndexPut(const Call &call, const LauncherFor &launcherFor) {
     replaced *= r;
   if (numel == 0)
     return false;
-  auto metaBuffer = TempBuffer::fromHost(call.context(), meta);
-  if (!metaBuffer)
-    return metaBuffer.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto metaBuffer, TempBuffer::fromHost(call.context(), meta));
   const int64_t zeros[3] = {0, 0, 0};
-  auto errBuffer = TempBuffer::fromHost(call.context(), zeros);
-  if (!errBuffer)
-    return errBuffer.takeError();
-  auto launcher = launcherFor(*variant);
-  if (!launcher)
-    return launcher.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto errBuffer, TempBuffer::fromHost(call.context(), zeros));
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
   if (replaced > 0 && plainCount > 0) {
     std::vector<LaunchArg> a = {bufferArg(*self, true), bufferArg(*values, false)};
     for (size_t k = 0; k < kMaxIndexed; ++k)
       a.push_back(bufferArg(k < indexed.size() ? *(*indices)[indexed[k]] : *values, false));
-    a.push_back(bufferArg(metaBuffer->buffer(), false));
-    a.push_back(bufferArg(errBuffer->buffer(), true));
+    a.push_back(bufferArg(metaBuffer.buffer(), false));
+    a.push_back(bufferArg(errBuffer.buffer(), true));
     for (int64_t v :
          {plainCount, static_cast<int64_t>(rank), P, K, before, static_cast<int64_t>(*accumulate),
           static_cast<int64_t>(dtypeCode(dtype)), static_cast<int64_t>(dtypeItemSize(dtype))})
       a.push_back(longArg(v));
-    if (Status s = launcher->launch("fx_index_put", a, plainCount, 1); !s)
-      return s.takeError();
+    FXKIT_TRY(launcher.launch("fx_index_put", a, plainCount, 1));
   }
   // The result is self: the same layout, so its bytes.
   cl_int rc = clEnqueueCopyBuffer(call.context().queue(), self->buffer.mem, out->buffer.mem,
@@ -240,7 +234,7 @@ Expected<bool> runIndexPut(const Call &call, const LauncherFor &launcherFor) {
   if (rc != CL_SUCCESS)
     return clError("copying index_put_'s result", rc);
   int64_t err[3] = {0, 0, 0};
-  rc = clEnqueueReadBuffer(call.context().queue(), errBuffer->buffer().mem, CL_TRUE, 0, sizeof err,
+  rc = clEnqueueReadBuffer(call.context().queue(), errBuffer.buffer().mem, CL_TRUE, 0, sizeof err,
                            err, 0, nullptr, nullptr);
   if (rc != CL_SUCCESS)
     return clError("reading index_put_'s index checks", rc);

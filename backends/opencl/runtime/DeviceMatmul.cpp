@@ -9,6 +9,8 @@
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
+#include "ir/Try.h"
+
 namespace fxkit::opencl::device_externs {
 
 namespace {
@@ -104,9 +106,7 @@ Expected<bool> runMatmul(const Call &call, const LauncherFor &launcherFor, std::
     }
   }
   std::vector<int64_t> as = batched(*a), bs = batched(*b), os = batched(*out);
-  auto launcher = launcherFor(*variant);
-  if (!launcher)
-    return launcher.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
   std::vector<LaunchArg> args2 = {
       bufferArg(*a, false),
       bufferArg(*b, false),
@@ -125,8 +125,7 @@ Expected<bool> runMatmul(const Call &call, const LauncherFor &launcherFor, std::
   args2.push_back(longArg(bias && beta != 0));
   args2.push_back(floatArg(alpha, *variant));
   args2.push_back(floatArg(beta, *variant));
-  if (Status s = launcher->launch("fx_matmul", args2, batch * m * n, 1); !s)
-    return s.takeError();
+  FXKIT_TRY(launcher.launch("fx_matmul", args2, batch * m * n, 1));
   return true;
 }
 

@@ -14,6 +14,7 @@
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 #include "ir/Tensor.h"
+#include "ir/Try.h"
 
 #include <limits>
 
@@ -269,19 +270,15 @@ Expected<bool> runSort(const Call &call, const LauncherFor &launcherFor, bool to
   if (!outer)
     return false;
   int64_t rows = self->numel() / n;
-  auto launcher = launcherFor(*variant);
-  if (!launcher)
-    return launcher.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
   // Keys as the kernels compare them (float for float16/bfloat16/float32, else 8 bytes) and
   // indices, twice: each merge pass reads one pair of buffers and writes the other.
   size_t keyBytes = *variant == Variant::Float ? 4 : 8;
   size_t count = static_cast<size_t>(rows * n);
   std::vector<TempBuffer> temps;
   for (size_t bytes : {keyBytes, keyBytes, sizeof(uint32_t), sizeof(uint32_t)}) {
-    auto t = TempBuffer::create(call.context(), count * bytes);
-    if (!t)
-      return t.takeError();
-    temps.push_back(std::move(*t));
+    FXKIT_ASSIGN_OR_RETURN(auto t, TempBuffer::create(call.context(), count * bytes));
+    temps.push_back(std::move(t));
   }
   DeviceBuffer keys[2] = {temps[0].buffer(), temps[1].buffer()};
   DeviceBuffer ids[2] = {temps[2].buffer(), temps[3].buffer()};
@@ -306,8 +303,7 @@ Expected<bool> runSort(const Call &call, const LauncherFor &launcherFor, bool to
       bufferArg(*values, !merges), bufferArg(*indices, !merges),   longArg(rows * blocks),
   };
   params(first, merges == 0);
-  if (Status s = launcher->launch("fx_sort_block", first, rows * blocks, 1); !s)
-    return s.takeError();
+  FXKIT_TRY(launcher.launch("fx_sort_block", first, rows * blocks, 1));
   for (int pass = 0; pass < merges; ++pass) {
     bool last = pass == merges - 1;
     int from = pass % 2, to = 1 - from;
@@ -319,8 +315,7 @@ Expected<bool> runSort(const Call &call, const LauncherFor &launcherFor, bool to
         longArg(kBlock << pass),
     };
     params(a, last);
-    if (Status s = launcher->launch("fx_sort_merge", a, rows * n, 1); !s)
-      return s.takeError();
+    FXKIT_TRY(launcher.launch("fx_sort_merge", a, rows * n, 1));
   }
   return true;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -127,11 +128,19 @@ Status KernelSet::Impl::build(Definition &d) {
     if (err != CL_SUCCESS)
       return clError("kernel " + name + ": creating the program", err);
     err = clBuildProgram(d.program, 1, &dev.device, buildOptions.c_str(), nullptr, nullptr);
+    size_t n = 0;
+    clGetProgramBuildInfo(d.program, dev.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+    std::string log(n, '\0');
+    clGetProgramBuildInfo(d.program, dev.device, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+    while (!log.empty() &&
+           (log.back() == '\0' || std::isspace(static_cast<unsigned char>(log.back()))))
+      log.pop_back();
+    if (err == CL_SUCCESS && log.find("warning") != std::string::npos) {
+      std::lock_guard<std::mutex> lock(statsMutex);
+      if (stats.kernelsWithWarnings++ == 0)
+        stats.firstWarning = name + ": " + log.substr(0, 2000);
+    }
     if (err != CL_SUCCESS) {
-      size_t n = 0;
-      clGetProgramBuildInfo(d.program, dev.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
-      std::string log(n, '\0');
-      clGetProgramBuildInfo(d.program, dev.device, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
       // The source goes to a file of its own (never into the cache), so the log's line
       // numbers can be read against it.
       std::string path =

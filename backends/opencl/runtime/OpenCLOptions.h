@@ -37,9 +37,14 @@ struct OpenCLStats {
   int corruptCacheEntries = 0;
   int cacheWriteFailures = 0;  ///< binaries not stored (full disk, unwritable folder)
   std::string cacheWriteError; ///< the first such failure, for a warning
-  double buildSeconds = 0;     ///< time spent building (worker threads, summed)
-  double waitSeconds = 0;      ///< time runs waited for builds
-  double kernelSeconds = 0;    ///< device time of generated kernel launches (with profile)
+  /// Kernels the OpenCL compiler built with warnings (its build log), and the first one's
+  /// name and log: a warning on generated code is a code-generation defect worth reporting,
+  /// where the driver's own bare "1 warning generated." on stderr says nothing.
+  int kernelsWithWarnings = 0;
+  std::string firstWarning;
+  double buildSeconds = 0;  ///< time spent building (worker threads, summed)
+  double waitSeconds = 0;   ///< time runs waited for builds
+  double kernelSeconds = 0; ///< device time of generated kernel launches (with profile)
 };
 
 } // namespace fxkit::opencl

@@ -1,4 +1,6 @@
-#include "importers/pt2/ExportedProgram.h"
+#include "support/pt2/ExportedProgram.h"
+
+#include "ir/Try.h"
 
 #include <cctype>
 #include <charconv>
@@ -247,32 +249,26 @@ private:
     if (!eat('('))
       return fail("expected '(' after '" + std::string(name) + "'");
     if (name == "Symbol") {
-      auto n = quoted();
-      if (!n)
-        return n.takeError();
-      if (n->empty())
+      FXKIT_ASSIGN_OR_RETURN(auto n, quoted());
+      if (n.empty())
         return fail("empty symbol name");
       while (eat(','))
-        if (Status st = keywordArg(); !st)
-          return st.takeError();
+        FXKIT_TRY(keywordArg());
       if (!eat(')'))
         return fail("expected ')'");
-      return SymExpr::symbol(*n);
+      return SymExpr::symbol(n);
     }
     if (name == "Integer") {
-      auto v = integer();
-      if (!v)
-        return v.takeError();
+      FXKIT_ASSIGN_OR_RETURN(auto v, integer());
       if (!eat(')'))
         return fail("expected ')'");
-      return SymExpr(*v);
+      return SymExpr(v);
     }
     std::vector<SymExpr> args;
     if (!eat(')')) {
       do {
         if (atKeyword()) {
-          if (Status st = keywordArg(); !st)
-            return st.takeError();
+          FXKIT_TRY(keywordArg());
           continue;
         }
         auto a = expr(depth + 1);
@@ -293,8 +289,7 @@ private:
     };
     using K = SymExpr::Kind;
     if (name == "Rational") {
-      if (Status st = arity(2); !st)
-        return st.takeError();
+      FXKIT_TRY(arity(2));
       return SymExpr::paren(SymExpr::binary(K::TrueDiv, args[0], args[1]));
     }
     if (name == "Add" || name == "Mul") {
@@ -329,18 +324,15 @@ private:
       return acc;
     }
     if (name == "Pow") {
-      if (Status st = arity(2); !st)
-        return st.takeError();
+      FXKIT_TRY(arity(2));
       return SymExpr::binary(K::Pow, args[0], args[1]);
     }
     if (name == "FloorDiv") {
-      if (Status st = arity(2); !st)
-        return st.takeError();
+      FXKIT_TRY(arity(2));
       return SymExpr::binary(K::FloorDiv, args[0], args[1]);
     }
     if (name == "PythonMod" || name == "Mod") {
-      if (Status st = arity(2); !st)
-        return st.takeError();
+      FXKIT_TRY(arity(2));
       return SymExpr::binary(K::Mod, args[0], args[1]);
     }
     return SymExpr::call(name, args);

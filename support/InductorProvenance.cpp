@@ -1,4 +1,4 @@
-#include "importers/InductorProvenance.h"
+#include "support/InductorProvenance.h"
 
 #include <algorithm>
 #include <charconv>

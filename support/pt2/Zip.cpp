@@ -1,4 +1,4 @@
-#include "importers/pt2/Zip.h"
+#include "support/pt2/Zip.h"
 
 #include <zlib.h>
 

@@ -1,4 +1,6 @@
-#include "importers/PyLexer.h"
+#include "support/PyLexer.h"
+
+#include "ir/Try.h"
 
 #include <cctype>
 #include <cstring>
@@ -92,8 +94,7 @@ bool isIdentChar(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0
 } // namespace
 
 Expected<std::vector<Token>> lexPython(std::string_view text, const std::string &fileName) {
-  if (Status st = validateUtf8(text, fileName); !st)
-    return st.takeError();
+  FXKIT_TRY(validateUtf8(text, fileName));
   std::vector<Token> out;
   out.reserve(text.size() / 4);
   int line = 1;

@@ -1,0 +1,423 @@
+#pragma once
+/// \file One executor of a compiled program (loop program + fused kernels + memory plan) for
+/// every device backend: it binds the inputs' symbols, places buffers as the memory plan says
+/// (one pool, own storage, in-place and reused storage, Unbacked buffers allocated once their
+/// symbols are bound), runs the kernels in schedule order, runs extern ops (on the device where
+/// the backend has a fast path, else the reference kernel on host copies), returns in-place
+/// writes to the caller's inputs, and reads the outputs back. The OpenCL and LLVM backends
+/// supply only the device hooks: allocate, read, write, launch a kernel, an extern fast path,
+/// and what to do between kernels and runs.
+///
+/// `Buffer` is the backend's view of one buffer: an aggregate {handle, offset, bytes} (the
+/// OpenCL backend's DeviceBuffer {cl_mem, ...}, the LLVM backend's HostBuffer {std::byte *,
+/// ...}); the handle is shared by buffers placed in one allocation.
+
+#include "backends/interp/ExternLoopOp.h"
+#include "backends/interp/Interpreter.h"
+#include "backends/interp/KernelContext.h"
+#include "ir/loop/BoundSizes.h"
+#include "ir/loop/Kernel.h"
+#include "ir/loop/LoopIR.h"
+#include "ir/loop/MemoryPlan.h"
+
+#include <algorithm>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace fxkit {
+
+template <class Buffer> class ProgramExecutor {
+public:
+  /// `label` starts errors of size evaluation ("OpenCL program"). The program, fusion and plan
+  /// must outlive the executor.
+  ProgramExecutor(const loop::LoopProgram &program, const loop::FusedProgram &fused,
+                  const loop::MemoryPlan &plan, std::string label)
+      : program_(&program), fused_(&fused), plan_(&plan), label_(std::move(label)) {
+    for (const loop::Kernel &k : fused.kernels)
+      mutatedOf_.push_back(k.isExtern ? mutatedBuffers(program.ops[k.ops.front()])
+                                      : std::vector<int32_t>{});
+  }
+  virtual ~ProgramExecutor() = default;
+
+  /// Runs the program on `inputs` (one per graph placeholder).
+  Expected<InterpretResult> run(std::span<const RuntimeValue> inputs);
+
+protected:
+  // The device hooks.
+  /// Forgets the previous run's buffers (before allocating this run's).
+  virtual void beginRun() = 0;
+  /// New storage of `bytes` (at least one byte is allocated), filled from `init` when given.
+  /// `buffer` is the buffer it is for (Unbacked ones), or -1 (inputs, the pool, own storage).
+  virtual Expected<Buffer> allocate(size_t bytes, const void *init, int32_t buffer) = 0;
+  virtual bool hasStorage(const Buffer &b) const = 0;
+  /// Copies `n` bytes between host memory and the start of buffer `b`'s storage.
+  virtual Status write(int32_t b, const void *from, size_t n) = 0;
+  virtual Status read(int32_t b, void *to, size_t n) = 0;
+  /// Launches generated kernel `k` (not an extern one).
+  virtual Status launch(size_t k) = 0;
+  /// Extern op `op` (kernel `k`) on the device, where the backend can: true when it ran. Not
+  /// asked for ops that bind unbacked symbols (their results decide them: on the host).
+  virtual Expected<bool> externOnDevice(size_t k, const loop::LoopOp &op) = 0;
+  /// An extern op ran with the reference kernel on the host (statistics).
+  virtual void countHostExtern() = 0;
+  /// After kernel `k` (the plan's frees of Unbacked buffers).
+  virtual void afterKernel(size_t) {}
+  /// After the last kernel, before reading the outputs (waits for the device).
+  virtual void finishKernels() {}
+  /// After the outputs are read: release per-run storage, update statistics.
+  virtual void endRun() {}
+
+  Expected<int64_t> eval(const SymExpr &e) const {
+    auto v = e.evaluate(bindings_);
+    if (!v)
+      return Error(label_ + ": " + v.error().message);
+    return v;
+  }
+
+  const loop::LoopProgram *program_;
+  const loop::FusedProgram *fused_;
+  const loop::MemoryPlan *plan_;
+  std::string label_;
+  /// Per fused kernel: the buffers its extern op writes in place (mutatedBuffers), empty for
+  /// the others.
+  std::vector<std::vector<int32_t>> mutatedOf_;
+
+  // Per run.
+  SymExpr::Bindings bindings_;
+  std::vector<Buffer> buffers_;
+  std::span<const RuntimeValue> callerInputs_; ///< the run's inputs (returnMutatedInputs)
+
+private:
+  Status bindInputs(std::span<const RuntimeValue> inputs);
+  Status allocateBuffers(std::span<const RuntimeValue> inputs);
+  /// Allocates an Unbacked buffer (MemoryPlan) once the symbols of its size are bound; nothing
+  /// for other buffers or while a symbol is unbound.
+  Status allocateUnbacked(int32_t buffer);
+  /// Allocates the Unbacked buffers kernel `k` writes, before it runs.
+  Status allocateUnbackedOf(size_t k);
+  Status runExtern(size_t k);
+  /// Copies the graph inputs that extern kernel `k` wrote in place into the caller's tensors,
+  /// as the reference interpreter's kernels write into its inputs' storage. Right after the
+  /// op: the memory plan may reuse an input's storage once nothing reads it.
+  Status returnMutatedInputs(size_t k);
+  Expected<Tensor> download(int32_t b);
+  Status upload(int32_t b, const Tensor &host);
+  Expected<InterpretResult> readOutputs();
+};
+
+template <class Buffer>
+Status ProgramExecutor<Buffer>::bindInputs(std::span<const RuntimeValue> inputs) {
+  const loop::LoopProgram &p = *program_;
+  if (inputs.size() != p.inputs.size())
+    return Error("the program has " + std::to_string(p.inputs.size()) + " inputs, got " +
+                 std::to_string(inputs.size()));
+  bindings_.clear();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    int32_t b = p.inputs[i];
+    if (b < 0) {
+      const int64_t *v = inputs[i].integer();
+      if (!v)
+        return Error("input " + std::to_string(i) + " must be an integer");
+      auto sym = SymExpr::parse(p.inputSymbols[i]);
+      if (sym && sym->kind() == SymExpr::Kind::Symbol)
+        bindings_.emplace(std::string(sym->name()), *v);
+      continue;
+    }
+    const Tensor *t = inputs[i].tensor();
+    const TensorType &type = p.buffers[b].type;
+    if (!t || t->dim() != static_cast<int64_t>(type.sizes.size()))
+      return Error("input " + std::to_string(i) + " must be a tensor of type " + type.str());
+    if (t->dtype() != type.dtype)
+      return Error("input " + std::to_string(i) + " has dtype " +
+                   std::string(dtypeName(t->dtype())) + ", the program expects " + type.str());
+    for (size_t d = 0; d < type.sizes.size(); ++d)
+      if (!type.sizes[d].isConstant() && type.sizes[d].kind() == SymExpr::Kind::Symbol)
+        bindings_.emplace(std::string(type.sizes[d].name()), t->size(d));
+  }
+  return loop::checkBoundBufferSizes(p, bindings_);
+}
+
+template <class Buffer> Status ProgramExecutor<Buffer>::upload(int32_t b, const Tensor &host) {
+  size_t n = std::min(buffers_[b].bytes, host.storage()->size());
+  if (n == 0)
+    return Status::ok();
+  return write(b, host.storage()->data(), n);
+}
+
+template <class Buffer> Expected<Tensor> ProgramExecutor<Buffer>::download(int32_t b) {
+  auto host = allocateTensor(program_->buffers[b].type, bindings_);
+  if (!host)
+    return host.takeError();
+  size_t n = std::min(buffers_[b].bytes, host->storage()->size());
+  if (n == 0)
+    return host;
+  if (Status s = read(b, host->storage()->data(), n); !s)
+    return s.takeError();
+  return host;
+}
+
+template <class Buffer>
+Status ProgramExecutor<Buffer>::allocateBuffers(std::span<const RuntimeValue> inputs) {
+  using Kind = loop::BufferPlacement::Kind;
+  const loop::LoopProgram &p = *program_;
+  buffers_.assign(p.buffers.size(), {});
+  // Inputs, copied into the layout the program declares for them (kernels may write over an
+  // input whose storage the plan reuses: the caller's tensors see only the in-place writes of
+  // extern ops, returnMutatedInputs).
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    int32_t b = p.inputs[i];
+    if (b < 0)
+      continue;
+    const Tensor &t = *inputs[i].tensor();
+    auto declared = allocateTensor(p.buffers[b].type, bindings_);
+    if (!declared)
+      return declared.takeError();
+    if (declared->sizes() != t.sizes())
+      return Error("input " + std::to_string(i) + " does not have the sizes of " +
+                   p.buffers[b].type.str());
+    if (t.strides() == declared->strides() && t.storageOffset() == 0 &&
+        t.storage()->size() >= declared->storage()->size()) {
+      declared = t;
+    } else {
+      declared->copyElementsFrom(t);
+    }
+    size_t bytes = declared->storage()->size();
+    auto m = allocate(bytes, declared->storage()->data(), -1);
+    if (!m)
+      return m.takeError();
+    buffers_[b] = *m;
+    buffers_[b].offset = 0;
+    buffers_[b].bytes = bytes;
+  }
+  // The pool, then the buffers that own storage, in plan order.
+  Buffer pool{};
+  for (size_t b = 0; b < p.buffers.size(); ++b)
+    if (plan_->buffers[b].kind == Kind::Pool && !hasStorage(pool)) {
+      auto m = allocate(static_cast<size_t>(std::max<int64_t>(plan_->poolBytes, 1)), nullptr, -1);
+      if (!m)
+        return m.takeError();
+      pool = *m;
+    }
+  for (size_t b = 0; b < p.buffers.size(); ++b) {
+    const loop::BufferPlacement &pl = plan_->buffers[b];
+    // Unbacked: allocated when its symbols are bound (allocateUnbacked); internal buffers
+    // (which may be sized by one) have no storage.
+    if (pl.kind == Kind::Unbacked || pl.kind == Kind::Internal)
+      continue;
+    auto bytes = eval(p.buffers[b].storageBytes());
+    if (!bytes)
+      return bytes.takeError();
+    switch (pl.kind) {
+    case Kind::Input:
+    case Kind::Internal:
+    case Kind::Unbacked:
+    case Kind::InPlace:
+      break;
+    case Kind::Pool:
+      buffers_[b] = pool;
+      buffers_[b].offset = static_cast<size_t>(pl.offset);
+      buffers_[b].bytes = static_cast<size_t>(*bytes);
+      break;
+    case Kind::Own:
+      if (pl.reuseOf < 0) {
+        auto m = allocate(static_cast<size_t>(*bytes), nullptr, -1);
+        if (!m)
+          return m.takeError();
+        buffers_[b] = *m;
+        buffers_[b].offset = 0;
+        buffers_[b].bytes = static_cast<size_t>(*bytes);
+      }
+      break;
+    }
+  }
+  // In-place and reuse links may point forward: follow them to a buffer with storage.
+  for (size_t b = 0; b < p.buffers.size(); ++b) {
+    const loop::BufferPlacement &pl = plan_->buffers[b];
+    if (pl.kind != Kind::InPlace && !(pl.kind == Kind::Own && pl.reuseOf >= 0))
+      continue;
+    int32_t src = static_cast<int32_t>(b);
+    for (size_t hops = 0; hops <= p.buffers.size(); ++hops) {
+      const loop::BufferPlacement &s = plan_->buffers[src];
+      if (s.kind == Kind::InPlace)
+        src = s.inPlaceOf;
+      else if (s.kind == Kind::Own && s.reuseOf >= 0)
+        src = s.reuseOf;
+      else
+        break;
+    }
+    if (!hasStorage(buffers_[src]))
+      return Error("memory plan: " + p.buffers[b].name + " shares storage that has none");
+    auto bytes = eval(p.buffers[b].storageBytes());
+    if (!bytes)
+      return bytes.takeError();
+    buffers_[b] = buffers_[src];
+    buffers_[b].bytes = static_cast<size_t>(*bytes);
+  }
+  return Status::ok();
+}
+
+template <class Buffer> Status ProgramExecutor<Buffer>::allocateUnbacked(int32_t b) {
+  if (plan_->buffers[b].kind != loop::BufferPlacement::Kind::Unbacked || hasStorage(buffers_[b]))
+    return Status::ok();
+  SymExpr bytesExpr = program_->buffers[b].storageBytes();
+  for (const std::string &s : bytesExpr.symbols())
+    if (!bindings_.count(s))
+      return Status::ok();
+  auto bytes = eval(bytesExpr);
+  if (!bytes)
+    return bytes.takeError();
+  auto m = allocate(static_cast<size_t>(std::max<int64_t>(*bytes, 1)), nullptr, b);
+  if (!m)
+    return m.takeError();
+  buffers_[b] = *m;
+  buffers_[b].offset = 0;
+  buffers_[b].bytes = static_cast<size_t>(*bytes);
+  return Status::ok();
+}
+
+template <class Buffer> Status ProgramExecutor<Buffer>::allocateUnbackedOf(size_t k) {
+  for (int32_t op : fused_->kernels[k].ops) {
+    for (int32_t b : program_->ops[op].writes())
+      if (Status s = allocateUnbacked(b); !s)
+        return s;
+    for (int32_t b : program_->ops[op].externOutputs)
+      if (b >= 0)
+        if (Status s = allocateUnbacked(b); !s)
+          return s;
+  }
+  return Status::ok();
+}
+
+template <class Buffer> Status ProgramExecutor<Buffer>::runExtern(size_t k) {
+  const loop::Kernel &kernel = fused_->kernels[k];
+  const loop::LoopOp &op = program_->ops[kernel.ops.front()];
+  // An op that binds unbacked symbols runs on the host (as Inductor falls back for nonzero and
+  // item()): its result decides their values and the sizes of its outputs.
+  if (op.defines.empty()) {
+    auto done = externOnDevice(k, op);
+    if (!done)
+      return done.takeError();
+    if (*done)
+      return returnMutatedInputs(k);
+  }
+  // On the host with the reference kernel: copy the op's buffers over and back.
+  std::vector<Tensor> storage(program_->buffers.size());
+  std::vector<int32_t> used;
+  for (const loop::BufferView &v : op.externInputs)
+    used.push_back(v.buffer);
+  // An output sized by a symbol this op binds is allocated by runExternLoopOp.
+  for (size_t i = 0; i < op.externOutputs.size(); ++i)
+    if (op.externOutputs[i] >= 0 && !op.definesSizeOf(i))
+      used.push_back(op.externOutputs[i]);
+  for (int32_t b : used) {
+    auto t = download(b);
+    if (!t)
+      return t.takeError();
+    storage[b] = t.take();
+  }
+  size_t boundBefore = bindings_.size();
+  if (Status s = runExternLoopOp(op, storage, bindings_); !s)
+    return s;
+  if (bindings_.size() != boundBefore) // it bound unbacked symbols: checked before allocation
+    if (Status s = loop::checkBoundBufferSizes(*program_, bindings_); !s)
+      return s;
+  // The inputs it wrote in place first: an output placed in a dead input's storage wins.
+  for (int32_t b : mutatedOf_[k])
+    if (Status s = upload(b, storage[b]); !s)
+      return s;
+  for (int32_t b : op.externOutputs) {
+    if (b < 0)
+      continue;
+    if (Status s = allocateUnbacked(b); !s)
+      return s;
+    if (Status s = upload(b, storage[b]); !s)
+      return s;
+  }
+  countHostExtern();
+  return returnMutatedInputs(k);
+}
+
+template <class Buffer> Status ProgramExecutor<Buffer>::returnMutatedInputs(size_t k) {
+  for (int32_t b : mutatedOf_[k])
+    for (size_t i = 0; i < program_->inputs.size() && i < callerInputs_.size(); ++i) {
+      if (program_->inputs[i] != b || !callerInputs_[i].tensor())
+        continue;
+      auto host = download(b);
+      if (!host)
+        return host.takeError();
+      Tensor caller = *callerInputs_[i].tensor(); // shares the caller's storage
+      caller.copyElementsFrom(*host);
+    }
+  return Status::ok();
+}
+
+template <class Buffer> Expected<InterpretResult> ProgramExecutor<Buffer>::readOutputs() {
+  InterpretResult result;
+  for (const loop::LoopProgram::Output &o : program_->outputs) {
+    if (o.isNone) {
+      result.outputs.push_back(RuntimeValue{});
+      continue;
+    }
+    if (o.view.buffer < 0) {
+      auto v = eval(o.symbol);
+      if (!v)
+        return v.takeError();
+      result.outputs.push_back(RuntimeValue{*v});
+      continue;
+    }
+    auto host = download(o.view.buffer);
+    if (!host)
+      return host.takeError();
+    std::vector<int64_t> sizes, strides;
+    for (const SymExpr &e : o.view.sizes) {
+      auto v = eval(e);
+      if (!v)
+        return v.takeError();
+      sizes.push_back(*v);
+    }
+    for (const SymExpr &e : o.view.strides) {
+      auto v = eval(e);
+      if (!v)
+        return v.takeError();
+      strides.push_back(*v);
+    }
+    auto offset = eval(o.view.offset);
+    if (!offset)
+      return offset.takeError();
+    auto t = host->asStrided(sizes, strides, *offset);
+    if (!t)
+      return t.takeError();
+    result.outputs.push_back(RuntimeValue{t.take()});
+  }
+  result.bindings = bindings_;
+  return result;
+}
+
+template <class Buffer>
+Expected<InterpretResult> ProgramExecutor<Buffer>::run(std::span<const RuntimeValue> inputs) {
+  callerInputs_ = inputs;
+  if (Status s = bindInputs(inputs); !s)
+    return s.takeError();
+  beginRun();
+  if (Status s = allocateBuffers(inputs); !s)
+    return s.takeError();
+  for (size_t k = 0; k < fused_->kernels.size(); ++k) {
+    if (Status s = allocateUnbackedOf(k); !s)
+      return s.takeError();
+    Status s = fused_->kernels[k].isExtern ? runExtern(k) : launch(k);
+    if (!s)
+      return s.takeError();
+    afterKernel(k);
+  }
+  finishKernels();
+  auto result = readOutputs();
+  if (!result)
+    return result;
+  endRun();
+  buffers_.clear();
+  callerInputs_ = {};
+  return result;
+}
+
+} // namespace fxkit

@@ -1,0 +1,84 @@
+#include "ir/loop/BoundSizes.h"
+
+#include "ir/Tensor.h"
+#include "ir/TensorType.h"
+
+#include <set>
+#include <string>
+
+namespace fxkit::loop {
+
+namespace {
+
+/// The symbols of `type`'s sizes and strides with their values, "u = 2147483648" (for
+/// messages).
+std::string boundValues(const TensorType &type, const SymExpr::Bindings &bindings) {
+  std::set<std::string> names;
+  for (const auto *list : {&type.sizes, &type.strides})
+    for (const SymExpr &e : *list)
+      for (const std::string &s : e.symbols())
+        names.insert(s);
+  std::string out;
+  for (const std::string &n : names) {
+    auto it = bindings.find(n);
+    if (it != bindings.end())
+      out += (out.empty() ? "" : ", ") + n + " = " + std::to_string(it->second);
+  }
+  return out;
+}
+
+} // namespace
+
+Status checkBoundBufferSizes(const LoopProgram &program, const SymExpr::Bindings &bindings) {
+  for (const Buffer &b : program.buffers) {
+    const TensorType &t = b.type;
+    TensorType concrete = t;
+    bool symbolic = false, unbound = false;
+    std::string error;
+    for (auto *list : {&concrete.sizes, &concrete.strides})
+      for (SymExpr &e : *list) {
+        if (e.isConstant())
+          continue;
+        symbolic = true;
+        bool allBound = true;
+        for (const std::string &s : e.symbols())
+          allBound = allBound && bindings.count(s);
+        if (!allBound) {
+          unbound = true;
+          continue;
+        }
+        auto v = e.evaluate(bindings);
+        if (!v) {
+          error = v.error().message;
+          continue;
+        }
+        e = SymExpr(*v);
+      }
+    if (!symbolic || unbound)
+      continue; // constant sizes were checked at inference; the rest once bound
+    std::string what = "buffer " + b.name + " (" + t.str() + ") with " + boundValues(t, bindings);
+    if (!error.empty())
+      return Error(what + ": " + error);
+    if (Status s = checkTensorExtent(concrete); !s)
+      return Error(what + ": " + s.error().message);
+    // The bytes its storage spans (checkTensorExtent: no overflow).
+    int64_t extent = 1;
+    bool empty = false;
+    for (size_t d = 0; d < concrete.sizes.size(); ++d) {
+      int64_t size = concrete.sizes[d].constant();
+      empty = empty || size == 0;
+      if (d < concrete.strides.size() && size > 0) {
+        int64_t stride = concrete.strides[d].constant();
+        extent += (size - 1) * (stride < 0 ? -stride : stride);
+      }
+    }
+    uint64_t bytes = empty ? 0 : static_cast<uint64_t>(extent) * dtypeItemSize(concrete.dtype);
+    if (bytes > tensorByteLimit())
+      return Error(what + ": " + std::to_string(bytes) + " bytes, more than one tensor may take (" +
+                   std::to_string(tensorByteLimit()) +
+                   " bytes: this machine's memory, or FXKIT_MAX_TENSOR_BYTES)");
+  }
+  return Status::ok();
+}
+
+} // namespace fxkit::loop
