@@ -1,9 +1,9 @@
 #pragma once
 /// \file One entry point for writing a graph in any supported format, and safe file output.
 
-#include "importers/Import.h"
 #include "ir/Error.h"
 #include "ir/Graph.h"
+#include "support/GraphFormat.h"
 
 #include <string>
 #include <string_view>
@@ -25,8 +25,8 @@ inline constexpr bool kHavePt2Archives = false;
 #endif
 
 /// Graph formats that are also inputs (fx, fxpy, json, pt2); every output format, pictures and
-/// compiled programs included, is in repl/OutputFormats.h. `outputPath` (optional) is where the result goes: a PT2 archive names its top-level folder
-/// after it, as PyTorch does.
+/// compiled programs included, is in repl/OutputFormats.h. `outputPath` (optional) is where the
+/// result goes: a PT2 archive names its top-level folder after it, as PyTorch does.
 Expected<std::string> exportGraph(const Graph &graph, GraphFormat format,
                                   std::string_view outputPath = {});
 

@@ -3,31 +3,13 @@
 
 #include "ir/Error.h"
 #include "ir/Graph.h"
+#include "support/GraphFormat.h"
 
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace fxkit {
-
-/// InductorPy: Inductor's Python wrapper code (output_code.py), read only (see
-/// importers/inductor/InductorWrapper.h). InductorIr: Inductor's scheduler dumps
-/// (ir_pre_fusion.txt, ir_post_fusion.txt), read only (importers/inductor/SchedulerDump.h).
-/// InductorCpp: Inductor's C++ wrapper code (cpp_wrapper_*.py), read only
-/// (importers/inductor/InductorCppWrapper.h).
-/// Pt2: torch.export's archive (`.pt2`, importers/pt2/Pt2Reader.h), read and written
-/// (exporters/pt2/Pt2Writer.h); binary, so its "text" is the archive's bytes.
-/// The input formats only: what fxkit writes (pictures, wrapper code, ...) is the output-format
-/// table (repl/OutputFormats.h); FxText, FxPy, Json and Pt2 are both.
-enum class GraphFormat { FxText, FxPy, Json, InductorPy, InductorIr, InductorCpp, Pt2 };
-
-/// "fx", "fxpy", "json", "inductor-py", "inductor-ir", "inductor-cpp", "pt2".
-std::string_view graphFormatName(GraphFormat format);
-std::optional<GraphFormat> parseGraphFormat(std::string_view name);
-
-/// The input formats for messages: "fx, fxpy, json, pt2, inductor-py, inductor-cpp or
-/// inductor-ir".
-std::string inputFormatList();
 
 /// For a format name or a file name (one with a dot or slash) that is a picture fxkit draws (dot,
 /// svg, png, pdf; `.gv` is dot), the error that says it cannot be read back ("dot is an output

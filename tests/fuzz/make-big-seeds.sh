@@ -35,7 +35,8 @@ awk 'BEGIN {
   print "    def forward(self, x: \"f32[s0, 64][64, 1]\"):"
   prev = "x"
   for (i = 0; i < 30000; i++) {
-    printf "        n%d: \"f32[s0, 64][64, 1]\" = torch.ops.aten.add.Tensor(%s, x);  %s = None\n", i, prev, prev
+    if (prev == "x") printf "        n%d: \"f32[s0, 64][64, 1]\" = torch.ops.aten.add.Tensor(x, x)\n", i
+    else printf "        n%d: \"f32[s0, 64][64, 1]\" = torch.ops.aten.add.Tensor(%s, x);  %s = None\n", i, prev, prev
     prev = "n" i
   }
   print "        return (" prev ",)"

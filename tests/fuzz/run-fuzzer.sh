@@ -3,7 +3,7 @@
 # and any crashing input in RUN_DIR/NAME/ (crash-*, timeout-*, oom-*, leak-*). ctest calls it
 # (60 s per target); run-long.sh calls it for long runs.
 #   run-fuzzer.sh FUZZER NAME SEED_DIR RUN_DIR SECONDS [DICT] [LIBFUZZER_ARG...]
-# Limits: 10 s per input and 2 GiB of memory (malloc of more than that is reported too), so
+# Limits: 10 s per input (FXKIT_FUZZ_TIMEOUT) and 2 GiB of memory (malloc of more than that is reported too), so
 # an unbounded recursion, loop or allocation from untrusted sizes is a finding. Inputs grow to
 # FXKIT_FUZZ_MAX_LEN bytes (64 KiB by default, as under ctest: small inputs run faster; long runs
 # use megabytes, see run-long.sh; larger seeds are read truncated). FXKIT_FUZZ_EXTRA_SEEDS names
@@ -13,7 +13,7 @@ set -euo pipefail
 fuzzer="$1" name="$2" seeds="$3" runs="$4" seconds="$5" dict="${6:-}"
 shift 5; [ $# -gt 0 ] && shift
 mkdir -p "$runs/$name/corpus" "$seeds"
-args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="${FXKIT_FUZZ_MAX_LEN:-65536}" -print_final_stats=1
+args=(-max_total_time="$seconds" -timeout="${FXKIT_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len="${FXKIT_FUZZ_MAX_LEN:-65536}" -print_final_stats=1
       -artifact_prefix="$runs/$name/")
 [ -n "$dict" ] && args+=(-dict="$dict")
 extra=()

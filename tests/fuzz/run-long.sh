@@ -22,6 +22,9 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fx-text fxpy json nodes-json safetensors provenance pt2
                                       inductor-py inductor-cpp inductor-ir minimalloc-csv repl)
 export FXKIT_FUZZ_MAX_LEN="${FXKIT_FUZZ_MAX_LEN:-4194304}"
+# A 4 MB input takes seconds under AddressSanitizer (a 2.7 MB readable graph: 5 s, 0.2 s
+# without), longer on a loaded machine: 30 s per input before it counts as a hang.
+export FXKIT_FUZZ_TIMEOUT="${FXKIT_FUZZ_TIMEOUT:-30}"
 big="$fuzz/big-seeds"
 if [ ! -d "$big" ]; then
   fxkit_exe=""; [ -x "$build/repl/fxkit" ] && fxkit_exe="$build/repl/fxkit"
