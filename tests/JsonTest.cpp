@@ -815,3 +815,31 @@ TEST(Json, EmptyTargetIsALocatedError) {
   expectError(withNode(R"({"name": "y", "op": "call_function", "target": "a\nb"})"),
               "node 'y' (nodes[1]): target spans lines", 6, 52);
 }
+
+TEST(Json, ObjectsKeepKeyOrderAndLastDuplicateWins) {
+  // parseJson builds the DOM itself (a hash index over a large object's keys, so n keys parse in
+  // linear time); it must give what nlohmann's parser gives: keys in file order, every value
+  // typed as nlohmann types it, and a repeated key's last value in the first one's place, for
+  // small objects (searched linearly) and large ones (indexed).
+  for (int n : {3, 15, 16, 17, 1000}) {
+    SCOPED_TRACE(n);
+    std::string text = "{";
+    for (int i = 0; i < n; ++i)
+      text += (i ? ", \"k" : "\"k") + std::to_string(i) + "\": " + std::to_string(i);
+    text += ", \"k1\": \"again\", \"list\": [1, -2, 18446744073709551615, 2.5, true, null, {}], "
+            "\"k0\": {\"a\": 1, \"a\": 2}}";
+    auto parsed = json::parseJson(text, "keys.json");
+    ASSERT_TRUE(parsed) << parsed.error().str();
+    auto want = json::Json::parse(text);
+    EXPECT_EQ(*parsed, want);
+    EXPECT_EQ(parsed->dump(), want.dump());
+    ASSERT_EQ(parsed->size(), static_cast<size_t>(n + 1));
+    auto it = parsed->begin();
+    EXPECT_EQ(it.key(), "k0");
+    EXPECT_EQ((*parsed)["k0"], json::Json::parse(R"({"a": 2})"));
+    EXPECT_EQ((*parsed)["k1"], "again");
+    EXPECT_TRUE((*parsed)["list"][1].is_number_integer());
+    EXPECT_TRUE((*parsed)["list"][2].is_number_unsigned());
+    EXPECT_TRUE((*parsed)["list"][3].is_number_float());
+  }
+}
