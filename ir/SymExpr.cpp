@@ -161,11 +161,6 @@ int precedence(const SymExpr &e) {
   return kAtom;
 }
 
-bool isComparison(K kind) {
-  return kind == K::Lt || kind == K::Le || kind == K::Gt || kind == K::Ge || kind == K::Eq ||
-         kind == K::Ne;
-}
-
 const char *opSpelling(K kind) {
   switch (kind) {
   case K::Add:

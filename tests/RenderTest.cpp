@@ -271,9 +271,9 @@ TEST(HtmlReport, StructureAndEscaping) {
   r.title = "<script>alert(1)</script>.graph.txt";
   r.facts = {"loop ops: 3 & more"};
   r.graphSvg = "<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg id=\"g\"></svg>\n";
-  r.kernels.push_back({"k<0>", false, "op0 (add)", "[8]", "__kernel void k(){ a < b; }"});
-  r.kernels.push_back({"k<0>", false, "op1 (mul)", "[8]", "__kernel void k(){ a < b; }"});
-  r.kernels.push_back({"mm", true, "op2 (mm)", "[]", ""});
+  r.kernels.push_back({"k<0>", false, "op0 (add)", "[8]", "__kernel void k(){ a < b; }", ""});
+  r.kernels.push_back({"k<0>", false, "op1 (mul)", "[8]", "__kernel void k(){ a < b; }", ""});
+  r.kernels.push_back({"mm", true, "op2 (mm)", "[]", "", ""});
   r.decisions.push_back(
       {false, "op2", "op0", "vertical", "0", "extern op \"mm\" is <never> fused"});
   r.decisions.push_back({true, "op1", "op0", "vertical", "64", "fused"});

@@ -67,10 +67,10 @@ struct PassInfo {
   PassFn run;              ///< empty for a pipeline (`steps`)
   PassLevel reads = PassLevel::Graph;
   PassLevel writes = PassLevel::Graph;
-  std::vector<PassOptionInfo> options;
+  std::vector<PassOptionInfo> options = {};
   /// Non-empty: this name stands for these registered passes, run (verified and timed) in
   /// order, as MLIR's named pass pipelines; `run` is unused. Options are those of the steps.
-  std::vector<std::string> steps;
+  std::vector<std::string> steps = {};
 };
 
 /// All passes known to this build. Registration is explicit (registerBuiltinPasses), not by

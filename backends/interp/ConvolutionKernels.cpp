@@ -20,7 +20,7 @@ Expected<std::vector<int64_t>> spatialList(const KernelContext &ctx, std::string
   if (v.size() != spatial)
     return ctx.error(std::string(name) + " has " + std::to_string(v.size()) + " entries for " +
                      std::to_string(spatial) + " spatial dimensions");
-  return std::move(v);
+  return v;
 }
 
 /// Row-major element count and strides of a shape (for the double accumulator).

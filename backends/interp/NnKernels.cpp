@@ -177,7 +177,7 @@ Expected<std::vector<int64_t>> spatialArg(const KernelContext &ctx, std::string_
   if (v.size() != nd)
     return ctx.error(std::string(name) + " has " + std::to_string(v.size()) + " entries for " +
                      std::to_string(nd) + " spatial dims");
-  return std::move(v);
+  return v;
 }
 
 using Window = PoolWindow;

@@ -1741,6 +1741,7 @@ Expected<Argument> CallBuilder::value(const PyExpr &e) {
       return Argument::none();
     case Binding::Kind::Tensor:
     case Binding::Kind::Size:
+    case Binding::Kind::List: // the list's index: calls that take lists read it (subgraphs)
       return b->arg;
     }
     return b->arg;

@@ -211,6 +211,7 @@ std::string defaultText(const Argument &a) {
   case Argument::Kind::MemoryFormat:
   case Argument::Kind::Sym:
   case Argument::Kind::Opaque:
+  case Argument::Kind::Slice:
     break;
   }
   return "<no default text>";
