@@ -247,7 +247,12 @@ Expected<Tensor> allocateTensor(const TensorType &type, const SymExpr::Bindings 
       extent = 0;
       break;
     }
-    extent += (sizes[i] - 1) * strides[i];
+    // Checked: sizes bound at run time (an unbacked u of 2^40) must not wrap (undefined).
+    int64_t reach;
+    if (__builtin_mul_overflow(sizes[i] - 1, strides[i], &reach) ||
+        __builtin_add_overflow(extent, reach, &extent))
+      return Error("tensor " + type.str() + " with sizes bound to values that overflow the "
+                   "element count (more than 2^63 - 1)");
   }
   FXKIT_ASSIGN_OR_RETURN(auto base, Tensor::zeros(type.dtype, {extent}));
   return base.asStrided(sizes, strides, 0);
