@@ -276,8 +276,8 @@ void mutateJsonValue(Json &root, Rng &rng) {
     }
     break;
   case 4:
-    if (v.is_number_integer())
-      v = v.get<int64_t>() + (rng() % 2 ? 1 : -1);
+    if (v.is_number_integer()) // wrapping: INT64_MAX + 1 must not be signed overflow
+      v = static_cast<int64_t>(v.get<uint64_t>() + (rng() % 2 ? 1u : ~uint64_t{0}));
     else if (v.is_number_float())
       v = -v.get<double>() * 2;
     else
