@@ -39,7 +39,7 @@ for t in "${targets[@]}"; do
   log="$fuzz/runs/$t.log"
   mkdir -p "$fuzz/runs"
   echo "run-long: $t for ${seconds}s, inputs up to $FXKIT_FUZZ_MAX_LEN bytes (log: $log)"
-  FXKIT_FUZZ_EXTRA_SEEDS="$big/$t" nice -n 10 bash "$here/run-fuzzer.sh" "$bin" "$t" "$fuzz/seeds/$t" "$fuzz/runs" "$seconds" \
+  FXKIT_FUZZ_SEED="" FXKIT_FUZZ_EXTRA_SEEDS="$big/$t" nice -n 10 bash "$here/run-fuzzer.sh" "$bin" "$t" "$fuzz/seeds/$t" "$fuzz/runs" "$seconds" \
     "$dict" >"$log" 2>&1
   rc=$?
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
