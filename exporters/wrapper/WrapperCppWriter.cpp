@@ -2,16 +2,18 @@
 
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "exporters/FxTextPrinter.h"
-#include "exporters/wrapper/WrapperSignature.h"
 #include "ir/Node.h"
 #include "ir/ops/ArgumentNodes.h"
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
 #include "ir/wrapper/WrapperDialect.h"
 #include "transforms/CompilationState.h"
+#include "transforms/WrapperGraph.h"
 
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace fxkit {
 
@@ -80,10 +82,13 @@ inline Storage sub(const Storage &s, int64_t offset, int64_t bytes) {
   } while (0)
 )CPP";
 
+/// Prints a wrapper graph (transforms/WrapperGraph.h) as the body of Model::run. The loop
+/// program and its kernels give only what the graph names but does not spell: the OpenCL C of
+/// the kernel a launch names (its definition and parameter list), and the ATen call of an
+/// extern launch.
 class CppWriter {
 public:
-  CppWriter(const LoopProgram &p, const FusedProgram &f, const MemoryPlan &plan)
-      : p_(p), f_(f), plan_(plan) {}
+  CppWriter(const LoopProgram &p, const FusedProgram &f, const Graph &w) : p_(p), f_(f), w_(w) {}
   Expected<WrapperCppFiles> run(const std::string &name, const std::string &runtimeCmake);
 
 private:
@@ -92,29 +97,44 @@ private:
     return opencl::printCIntExpr(e.isConstant() ? e : e.simplify());
   }
   Expected<std::string> list(const std::vector<SymExpr> &xs);
+  /// A size argument of the graph (an integer, an expression, or a node computing one).
+  Expected<std::string> sizeExpr(const Argument &a);
+  /// The C++ expression of a value node's Storage.
+  Expected<std::string> storageOf(const Node *n) const {
+    auto it = storage_.find(n);
+    if (it == storage_.end())
+      return Error("wrapper-cpp: '" + n->name() + "' is used before it is written");
+    return it->second;
+  }
   Expected<std::string> deviceTensor(const std::string &storage, const TensorType &type,
                                      const std::vector<SymExpr> &sizes,
-                                     const std::vector<SymExpr> &strides, const SymExpr &offset);
-  Status allocate(int32_t b);
-  Status emitKernel(size_t k);
-  Status emitExtern(const Kernel &k);
-  /// An extern op that binds unbacked symbols (`var`: its FX text, `inputs`: its arguments):
-  /// run on the host, its symbols read from the result (Inductor's
-  /// codegen_unbacked_symbol_defs), its checks made, the outputs they size uploaded.
-  Status emitDefiningExtern(const LoopOp &op, const std::string &var, const std::string &inputs);
+                                     const std::vector<SymExpr> &strides,
+                                     const std::string &offset);
+  /// A tensor argument (a buffer or a view of one) as a DeviceTensor.
+  Expected<std::string> tensorOf(const Node *n);
+  Status allocation(const Node &n);
+  Status emitKernel(const Node &n);
+  /// The extern call `n` and the nodes that read its results (getitem, the symbols it binds,
+  /// the checks they decide), which it marks consumed.
+  Status emitExtern(const Node &n);
   /// A run-time check's condition as a C++ bool expression.
   Expected<std::string> condition(const SymExpr &c);
 
   const LoopProgram &p_;
   const FusedProgram &f_;
-  const MemoryPlan &plan_;
+  const Graph &w_;
   opencl::GeneratedProgram generated_;
   std::map<std::string, size_t> definition_; ///< kernel name -> index in kernelTable_
   std::string kernelDefs_, kernelTable_, externDefs_, body_;
-  std::vector<std::string> storage_; ///< per buffer: the C++ expression of its Storage
-  std::map<int32_t, int> reusers_;
-  bool pool_ = false;
+  std::unordered_map<const Node *, std::string> storage_; ///< value node -> its Storage
+  std::map<const Node *, SymExpr> known_;                 ///< size node -> its expression
+  std::unordered_set<const Node *> consumed_;             ///< nodes an extern call printed
+  std::unordered_map<const Node *, int> reusers_; ///< donor -> buffers yet to take its storage
+  std::vector<size_t> externLaunches_;            ///< extern launches in order
+  size_t nextExtern_ = 0;
+  int64_t poolBytes_ = -1;
   int externs_ = 0;
+  size_t launches_ = 0;
 };
 
 Expected<std::string> CppWriter::list(const std::vector<SymExpr> &xs) {
@@ -128,45 +148,94 @@ Expected<std::string> CppWriter::list(const std::vector<SymExpr> &xs) {
   return out + "}";
 }
 
+Expected<std::string> CppWriter::sizeExpr(const Argument &a) {
+  if (a.kind() == Argument::Kind::Int)
+    return expr(SymExpr(a.asInt()));
+  if (a.kind() == Argument::Kind::Sym)
+    return expr(a.asSym());
+  if (a.isNode()) {
+    if (const SymExpr *s = a.asNode()->value().sym())
+      return expr(*s);
+    if (auto e = wrapper::sizeExprOf(*a.asNode(), known_))
+      return expr(*e);
+    return Error("wrapper-cpp: '" + a.asNode()->name() + "' is not a size");
+  }
+  return Error("wrapper-cpp: a size argument that is neither an integer nor an expression");
+}
+
 Expected<std::string> CppWriter::deviceTensor(const std::string &storage, const TensorType &type,
                                               const std::vector<SymExpr> &sizes,
                                               const std::vector<SymExpr> &strides,
-                                              const SymExpr &offset) {
+                                              const std::string &offset) {
   auto s = list(sizes), st = list(strides);
-  auto off = expr(offset);
-  if (!s || !st || !off)
+  if (!s || !st)
     return Error("wrapper-cpp: a view with a size expression that has no C++ form");
   return "DeviceTensor{" + storage + ", \"" + std::string(dtypeName(type.dtype)) + "\", " + *s +
-         ", " + *st + ", " + *off + "}";
+         ", " + *st + ", " + offset + "}";
 }
 
-Status CppWriter::allocate(int32_t b) {
-  const Buffer &buf = p_.buffers[b];
-  const BufferPlacement &place = plan_.buffers[b];
-  auto bytes = expr(buf.storageBytes());
+Expected<std::string> CppWriter::tensorOf(const Node *n) {
+  const TensorType *t = n->value().tensor();
+  if (!t)
+    return Error("wrapper-cpp: '" + n->name() + "' is not a tensor");
+  const Node *base = n;
+  std::string offset = "0";
+  if (wrapper::wrapperOpOf(*n) == wrapper::WrapperOp::View) {
+    const auto &args = n->args().items();
+    if (args.size() < 4 || !args[0].isNode())
+      return Error("wrapper-cpp: view '" + n->name() + "' has no base");
+    base = args[0].asNode();
+    auto off = sizeExpr(args[3]);
+    if (!off)
+      return Error("wrapper-cpp: a view with a size expression that has no C++ form");
+    offset = off.take();
+  }
+  auto storage = storageOf(base);
+  if (!storage)
+    return storage.takeError();
+  return deviceTensor(*storage, *t, t->sizes, t->strides, offset);
+}
+
+Status CppWriter::allocation(const Node &n) {
+  const TensorType *t = n.value().tensor();
+  if (!t)
+    return Error("wrapper-cpp: allocation '" + n.name() + "' has no type");
+  auto bytes = expr(Buffer{n.name(), *t}.storageBytes());
   if (!bytes)
     return bytes.takeError();
-  if (place.kind == BufferPlacement::Kind::Pool && pool_) {
-    line("Storage " + buf.name + " = sub(pool, " + std::to_string(place.offset) + ", " + *bytes +
+  const auto &args = n.args().items();
+  switch (wrapper::wrapperOpOf(n)) {
+  case wrapper::WrapperOp::AllocFromPool:
+    if (args.size() < 2 || args[1].kind() != Argument::Kind::Int)
+      return Error("wrapper-cpp: pool buffer '" + n.name() + "' has no offset");
+    line("Storage " + n.name() + " = sub(pool, " + std::to_string(args[1].asInt()) + ", " + *bytes +
          ");");
-  } else if (place.kind == BufferPlacement::Kind::InPlace ||
-             (place.kind == BufferPlacement::Kind::Own && place.reuseOf >= 0)) {
-    int32_t from = place.kind == BufferPlacement::Kind::InPlace ? place.inPlaceOf : place.reuseOf;
-    if (from < 0 || storage_[from].empty())
-      return Error("wrapper-cpp: " + buf.name + " reuses a buffer that was never allocated");
-    line("Storage " + buf.name + " = sub(" + storage_[from] + ", 0, " + *bytes + ");  // reuse");
-    if (place.kind == BufferPlacement::Kind::Own)
-      --reusers_[from];
-  } else {
-    line("Storage " + buf.name + ";");
-    line("FXKIT_TRY(rt_.allocate(" + *bytes + ", &" + buf.name + "));");
+    break;
+  case wrapper::WrapperOp::Reuse: {
+    auto r = wrapper::asReuse(n);
+    auto donor = storageOf(r->donor);
+    if (!donor)
+      return Error("wrapper-cpp: " + n.name() + " reuses a buffer that was never allocated");
+    line("Storage " + n.name() + " = sub(" + *donor + ", 0, " + *bytes + ");  // reuse");
+    if (!r->inPlace)
+      --reusers_[r->donor];
+    break;
   }
-  storage_[b] = buf.name;
+  default:
+    line("Storage " + n.name() + ";");
+    line("FXKIT_TRY(rt_.allocate(" + *bytes + ", &" + n.name() + "));");
+  }
+  storage_[&n] = n.name();
   return Status::ok();
 }
 
-Status CppWriter::emitKernel(size_t k) {
-  const opencl::GeneratedKernel &g = generated_.launches[k];
+Status CppWriter::emitKernel(const Node &n) {
+  auto call = wrapper::asKernelCall(n);
+  if (!call || call->launch < 0 || call->launch >= static_cast<int64_t>(f_.kernels.size()) ||
+      !call->args)
+    return Error("wrapper-cpp: kernel node '" + n.name() + "' names no launch");
+  const Kernel &k = f_.kernels[call->launch];
+  const opencl::GeneratedKernel &g = generated_.launches[call->launch];
   auto found = definition_.find(g.name);
   if (found == definition_.end()) {
     std::string var = "kSource_" + g.name;
@@ -177,20 +246,37 @@ Status CppWriter::emitKernel(size_t k) {
                     (g.isReduction ? "true" : "false") + "},\n";
     found = definition_.emplace(g.name, definition_.size()).first;
   }
+  // The launch's arguments by name: buffers as in_ptrN / out_ptrN of the kernel's inputs and
+  // outputs, sizes by their parameter names.
+  std::map<std::string_view, const Argument *> byName;
+  for (size_t i = 0; i < call->args->dictSize(); ++i)
+    byName[call->args->dictKey(i)] = &call->args->dictValue(i);
+  std::map<int32_t, const Argument *> byBuffer;
+  for (size_t i = 0; i < k.inputs.size(); ++i)
+    if (auto it = byName.find("in_ptr" + std::to_string(i)); it != byName.end())
+      byBuffer.emplace(k.inputs[i], it->second);
+  for (size_t i = 0; i < k.outputs.size(); ++i)
+    if (auto it = byName.find("out_ptr" + std::to_string(i)); it != byName.end())
+      byBuffer.emplace(k.outputs[i], it->second);
   std::string args;
   for (const opencl::KernelParam &param : g.params) {
     std::string a;
     switch (param.kind) {
-    case opencl::KernelParam::Kind::Buffer:
-      if (storage_[param.buffer].empty())
+    case opencl::KernelParam::Kind::Buffer: {
+      auto it = byBuffer.find(param.buffer);
+      auto storage = it != byBuffer.end() && it->second->isNode()
+                         ? storageOf(it->second->asNode())
+                         : Expected<std::string>(Error(""));
+      if (!storage)
         return Error("wrapper-cpp: kernel " + g.name + " uses " + p_.buffers[param.buffer].name +
                      " before it is allocated");
-      a = std::string(param.written ? "KernelArg::out(" : "KernelArg::in(") +
-          storage_[param.buffer] + ")";
+      a = std::string(param.written ? "KernelArg::out(" : "KernelArg::in(") + *storage + ")";
       break;
+    }
     case opencl::KernelParam::Kind::Size:
     case opencl::KernelParam::Kind::Numel: {
-      auto e = expr(param.value);
+      auto it = byName.find(param.name);
+      auto e = it != byName.end() ? sizeExpr(*it->second) : expr(param.value);
       if (!e)
         return e.takeError();
       a = "KernelArg::size(" + *e + ")";
@@ -208,13 +294,21 @@ Status CppWriter::emitKernel(size_t k) {
   auto x = expr(g.xnumel), r = expr(g.rnumel);
   if (!x || !r)
     return Error("wrapper-cpp: kernel " + g.name + ": its iteration space has no C++ form");
-  line("// " + f_.kernels[k].name);
+  line("// " + k.name);
   line("FXKIT_TRY(rt_.launch(*kernels_, " + std::to_string(found->second) + ", {" + args +
        "},\n                       " + *x + ", " + *r + "));");
   return Status::ok();
 }
 
-Status CppWriter::emitExtern(const Kernel &k) {
+Status CppWriter::emitExtern(const Node &n) {
+  auto ext = wrapper::asExternCall(n);
+  if (!ext || !ext->inputs || !ext->out)
+    return Error("wrapper-cpp: extern node '" + n.name() + "' has no inputs or outputs");
+  // The ATen call an extern launch makes: its op in the loop program (extern nodes come in
+  // launch order).
+  if (nextExtern_ >= externLaunches_.size())
+    return Error("wrapper-cpp: more extern calls than extern kernels");
+  const Kernel &k = f_.kernels[externLaunches_[nextExtern_++]];
   const LoopOp &op = p_.ops[k.ops.front()];
   const Node *node = op.externNode;
   if (!node)
@@ -226,10 +320,11 @@ Status CppWriter::emitExtern(const Kernel &k) {
   if (!bound)
     return bound.takeError();
   // The op alone as an FX graph: one placeholder per distinct argument node, in the order the
-  // runtime passes them; the tensors are the lowered inputs, in order.
+  // runtime passes them; the tensors are the call's inputs, in order.
   Graph g;
   std::map<Node *, Node *> map;
   std::string inputs;
+  const auto &tensors = ext->inputs->items();
   size_t next = 0;
   for (const Node *in : argumentNodes(*bound)) {
     Node *key = const_cast<Node *>(in);
@@ -243,16 +338,15 @@ Status CppWriter::emitExtern(const Kernel &k) {
         return e.takeError();
       input = "ExternInput::of(int64_t(" + *e + "))";
     } else {
-      if (next >= op.externInputs.size())
+      if (next >= tensors.size())
         return Error("wrapper-cpp: extern op '" + node->name() + "' has more inputs than lowered");
-      const BufferView &v = op.externInputs[next++];
-      if (storage_[v.buffer].empty())
-        return Error("wrapper-cpp: extern op '" + node->name() + "' reads " +
-                     p_.buffers[v.buffer].name + " before it is written");
-      auto t =
-          deviceTensor(storage_[v.buffer], p_.buffers[v.buffer].type, v.sizes, v.strides, v.offset);
+      const Argument &v = tensors[next++];
+      if (!v.isNode())
+        return Error("wrapper-cpp: extern op '" + node->name() + "' reads no tensor");
+      auto t = tensorOf(v.asNode());
       if (!t)
-        return t.takeError();
+        return Error("wrapper-cpp: extern op '" + node->name() + "' reads " + v.asNode()->name() +
+                     " before it is written");
       input = "ExternInput::of(" + *t + ")";
     }
     inputs += (inputs.empty() ? "" : ",\n                                    ") + input;
@@ -261,32 +355,106 @@ Status CppWriter::emitExtern(const Kernel &k) {
   auto remap = [&map](Node *n) { return map.at(n); };
   args.mapNodes(remap);
   kwargs.mapNodes(remap);
-  Node *call = g.create(OpKind::CallFunction, node->name(), node->target(), args, kwargs);
-  g.create(OpKind::Output, "output", "output", Argument::tuple({Argument::node(call)}));
+  Node *c = g.create(OpKind::CallFunction, node->name(), node->target(), args, kwargs);
+  g.create(OpKind::Output, "output", "output", Argument::tuple({Argument::node(c)}));
   std::string var = "kExtern" + std::to_string(externs_++);
   externDefs_ += "/// " + op.name + ": " + std::string(node->target()) + "\n";
   externDefs_ += "const char *const " + var + " = " + cppRawString(printFxText(g)) + ";\n\n";
-
-  if (!op.defines.empty())
-    return emitDefiningExtern(op, var, inputs);
-  std::string outputs;
-  for (int32_t b : op.externOutputs) {
-    std::string out = "DeviceTensor{}";
-    if (b >= 0) {
-      const TensorType &t = p_.buffers[b].type;
-      auto d = deviceTensor(storage_[b], t, t.sizes, t.strides, SymExpr(int64_t(0)));
-      if (!d)
-        return d.takeError();
-      out = *d;
-    }
-    outputs += (outputs.empty() ? "" : ",\n                                    ") + out;
-  }
   std::string origins;
   for (const std::string &o : op.origins)
     origins += (origins.empty() ? "" : ", ") + o;
-  line("// " + op.name + ": extern " + std::string(node->target()) + " (" + origins + ")");
-  line("FXKIT_TRY(rt_.callExtern(" + var + ", {" + inputs + "},\n                           {" +
-       outputs + "}));");
+  const auto &outs = ext->out->items();
+
+  // Results the call sizes (no buffer before it): the call itself, or getitem of it; the
+  // unbacked symbols bound from them and the checks they decide follow.
+  std::map<int64_t, const Node *> results;
+  if (n.value().tensor())
+    results[0] = &n;
+  std::vector<const Node *> satellites;
+  for (const Node *s = n.next(); s; s = s->next()) {
+    const auto &a = s->args().items();
+    const Node *from = !a.empty() && a[0].isNode() ? a[0].asNode() : nullptr;
+    if (s->target() == wrapper::kGetItem && from == &n && a.size() == 2)
+      results[a[1].asInt()] = s;
+    else if (!((wrapper::wrapperOpOf(*s) == wrapper::WrapperOp::SymSize && s->value().sym() &&
+                from && a.size() == 2 && (from == &n || consumed_.count(from))) ||
+               (s->target() == wrapper::kAssertScalar && a.size() == 2)))
+      break;
+    satellites.push_back(s);
+    consumed_.insert(s);
+  }
+  if (results.empty() && !n.value().sym() && satellites.empty()) {
+    std::string outputs;
+    for (const Argument &o : outs) {
+      std::string out = "DeviceTensor{}";
+      if (o.isNode()) {
+        auto d = tensorOf(o.asNode());
+        if (!d)
+          return d.takeError();
+        out = *d;
+      }
+      outputs += (outputs.empty() ? "" : ",\n                                    ") + out;
+    }
+    line("// " + op.name + ": extern " + std::string(node->target()) + " (" + origins + ")");
+    line("FXKIT_TRY(rt_.callExtern(" + var + ", {" + inputs + "},\n                           {" +
+         outputs + "}));");
+    return Status::ok();
+  }
+
+  // It defines unbacked symbols: run on the host, its symbols read from the result (Inductor's
+  // codegen_unbacked_symbol_defs), its checks made, the outputs they size uploaded.
+  std::string result = var + "_result";
+  line("// " + op.name + ": extern " + std::string(node->target()) + " (" + origins +
+       "), on the host: it defines unbacked symbols");
+  line("ExternResult " + result + ";");
+  line("FXKIT_TRY(rt_.callExternOnHost(" + var + ", {" + inputs +
+       "},\n                           &" + result + "));");
+  if (const SymExpr *s = n.value().sym())
+    line("const int64_t " + std::string(s->name()) + " = " + result + ".value;");
+  for (const Node *s : satellites) {
+    const auto &a = s->args().items();
+    if (s->target() != wrapper::kSymSize)
+      continue;
+    int64_t i = -1;
+    for (const auto &[index, r] : results)
+      i = r == a[0].asNode() ? index : i;
+    line("const int64_t " + std::string(s->value().sym()->name()) + " = " + result + ".tensors[" +
+         std::to_string(i) + "].sizes[" + std::to_string(a[1].asInt()) + "];");
+  }
+  for (const Node *s : satellites) {
+    const auto &a = s->args().items();
+    if (s->target() != wrapper::kAssertScalar)
+      continue;
+    if (a[0].kind() != Argument::Kind::Sym || a[1].kind() != Argument::Kind::String)
+      return Error("wrapper-cpp: check '" + s->name() + "' has no condition");
+    auto cond = condition(a[0].asSym());
+    if (!cond)
+      return cond.takeError();
+    line("if (!" + *cond + ")");
+    line("  return Status::error(" + cppString(a[1].asString()) + ");");
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (outs[i].isNode())
+      return Error("wrapper-cpp: extern op '" + node->name() +
+                   "' defines unbacked symbols and has an output of a size known before it runs");
+    auto it = results.find(static_cast<int64_t>(i));
+    if (it == results.end())
+      continue;
+    const TensorType *t = it->second->value().tensor();
+    if (!t || i >= op.externOutputs.size() || op.externOutputs[i] < 0)
+      return Error("wrapper-cpp: extern result '" + it->second->name() + "' has no buffer");
+    // Named as the loop program names the buffer.
+    const std::string &name = p_.buffers[op.externOutputs[i]].name;
+    auto sizes = list(t->sizes), strides = list(t->strides);
+    auto bytes = expr(Buffer{name, *t}.storageBytes());
+    if (!sizes || !strides || !bytes)
+      return Error("wrapper-cpp: " + name + " has sizes with no C++ form");
+    line("DeviceTensor " + name + "_d;");
+    line("FXKIT_TRY(rt_.upload(" + result + ".tensors[" + std::to_string(i) + "], \"" + name +
+         "\", \"" + std::string(dtypeName(t->dtype)) + "\", " + *sizes + ", " + *strides + ", " +
+         *bytes + ", &" + name + "_d));");
+    storage_[it->second] = name + "_d.storage";
+  }
   return Status::ok();
 }
 
@@ -365,200 +533,208 @@ Expected<std::string> CppWriter::condition(const SymExpr &c) {
   return "(" + *e + " != 0)";
 }
 
-Status CppWriter::emitDefiningExtern(const LoopOp &op, const std::string &var,
-                                     const std::string &inputs) {
-  std::string origins;
-  for (const std::string &o : op.origins)
-    origins += (origins.empty() ? "" : ", ") + o;
-  std::string result = var + "_result";
-  line("// " + op.name + ": extern " + std::string(op.externNode->target()) + " (" + origins +
-       "), on the host: it defines unbacked symbols");
-  line("ExternResult " + result + ";");
-  line("FXKIT_TRY(rt_.callExternOnHost(" + var + ", {" + inputs +
-       "},\n                           &" + result + "));");
-  for (const SymbolDef &d : op.defines)
-    line("const int64_t " + d.symbol + " = " +
-         (d.output < 0 ? result + ".value"
-                       : result + ".tensors[" + std::to_string(d.output) + "].sizes[" +
-                             std::to_string(d.dim) + "]") +
-         ";");
-  for (const RuntimeCheck &c : op.checks) {
-    auto cond = condition(c.condition);
-    if (!cond)
-      return cond.takeError();
-    line("if (!" + *cond + ")");
-    line("  return Status::error(" + cppString(c.message + " (node " + c.node + ")") + ");");
-  }
-  for (size_t i = 0; i < op.externOutputs.size(); ++i) {
-    int32_t b = op.externOutputs[i];
-    if (b < 0)
-      continue;
-    if (!op.definesSizeOf(i))
-      return Error("wrapper-cpp: extern op '" + op.externNode->name() +
-                   "' defines unbacked symbols and has an output of a size known before it runs");
-    const Buffer &buf = p_.buffers[b];
-    auto sizes = list(buf.type.sizes), strides = list(buf.type.strides);
-    auto bytes = expr(buf.storageBytes());
-    if (!sizes || !strides || !bytes)
-      return Error("wrapper-cpp: " + buf.name + " has sizes with no C++ form");
-    line("DeviceTensor " + buf.name + "_d;");
-    line("FXKIT_TRY(rt_.upload(" + result + ".tensors[" + std::to_string(i) + "], \"" + buf.name +
-         "\", \"" + std::string(dtypeName(buf.type.dtype)) + "\", " + *sizes + ", " + *strides +
-         ", " + *bytes + ", &" + buf.name + "_d));");
-    storage_[b] = buf.name + "_d.storage";
-  }
-  return Status::ok();
-}
-
 Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
                                          const std::string &runtimeCmake) {
-  if (plan_.buffers.size() != p_.buffers.size())
-    return Error("wrapper-cpp: the memory plan does not match the program");
   auto gen = opencl::generateOpenCL(p_, f_);
   if (!gen)
     return gen.takeError();
   generated_ = gen.take();
-  storage_.assign(p_.buffers.size(), "");
-  for (const BufferPlacement &b : plan_.buffers)
-    if (b.kind == BufferPlacement::Kind::Own && b.reuseOf >= 0)
-      ++reusers_[b.reuseOf];
+  for (size_t i = 0; i < f_.kernels.size(); ++i)
+    if (f_.kernels[i].isExtern)
+      externLaunches_.push_back(i);
+  // How many buffers take each donor's storage after it died: it is freed after the last.
+  for (const Node *m : w_)
+    if (auto r = wrapper::asReuse(*m); r && !r->inPlace)
+      ++reusers_[r->donor];
 
   WrapperCppFiles files;
   files.name = wrapper::isIdentifier(rawName) ? rawName : "model";
 
-  // Signature, symbol bindings, checks and uploads.
-  std::vector<WrapperParam> params = wrapperSignature(p_);
+  // Signature (WrapperSignature.h's rule: the input's name, or argN / symN where that is no
+  // identifier or taken), symbol bindings, checks and uploads.
+  struct Param {
+    const Node *node;
+    std::string name;
+  };
+  std::vector<Param> params;
+  std::set<std::string, std::less<>> used;
+  const Node *n = w_.front();
+  for (; n && n->op() == OpKind::Placeholder; n = n->next()) {
+    std::string name = n->name();
+    if (!wrapper::isIdentifier(name) || used.count(name))
+      name = (n->value().tensor() ? "arg" : "sym") + std::to_string(params.size());
+    used.insert(name);
+    params.push_back({n, name});
+    if (const SymExpr *s = n->value().sym())
+      known_[n] = *s;
+  }
+  // Sizes of tensor inputs that bind symbols: sym_size nodes right after the inputs.
+  std::vector<const Node *> symSizes;
+  for (; n && wrapper::wrapperOpOf(*n) == wrapper::WrapperOp::SymSize && n->value().sym() &&
+         n->args().items().size() == 2 && n->args().items()[0].isNode() &&
+         n->args().items()[0].asNode()->op() == OpKind::Placeholder;
+       n = n->next()) {
+    symSizes.push_back(n);
+    known_[n] = *n->value().sym();
+  }
   std::string typed, docs, unpack;
   std::set<std::string> bound;
   for (size_t i = 0; i < params.size(); ++i) {
-    const WrapperParam &param = params[i];
+    const Param &param = params[i];
     std::string idx = std::to_string(i);
-    if (param.buffer < 0) {
+    const TensorType *t = param.node->value().tensor();
+    if (!t) {
+      const SymExpr *sym = param.node->value().sym();
       typed += "int64_t " + param.name + ", ";
-      docs += "  ///   " + param.name + ": the size " + p_.inputSymbols[i] + "\n";
+      docs +=
+          "  ///   " + param.name + ": the size " + (sym ? sym->str() : param.node->name()) + "\n";
       unpack += "  if (inputs[" + idx +
                 "].kind != fxkit::rt::Value::Kind::Integer)\n"
                 "    return Status::error(\"input " +
                 idx + " (" + param.name + ") must be an integer\");\n";
-      if (auto sym = SymExpr::parse(p_.inputSymbols[i]);
-          sym && sym->kind() == SymExpr::Kind::Symbol && !bound.count(std::string(sym->name()))) {
+      if (sym && sym->kind() == SymExpr::Kind::Symbol && !bound.count(std::string(sym->name()))) {
         bound.insert(std::string(sym->name()));
         if (sym->name() != param.name)
           line("const int64_t " + std::string(sym->name()) + " = " + param.name + ";");
       }
       continue;
     }
-    const TensorType &t = p_.buffers[param.buffer].type;
     typed += "const fxkit::rt::HostTensor &" + param.name + ", ";
-    docs += "  ///   " + param.name + ": " + t.str() + "\n";
+    docs += "  ///   " + param.name + ": " + t->str() + "\n";
     unpack += "  if (inputs[" + idx +
               "].kind != fxkit::rt::Value::Kind::Tensor)\n"
               "    return Status::error(\"input " +
               idx + " (" + param.name + ") must be a tensor\");\n";
-    line("if (" + param.name + ".sizes.size() != " + std::to_string(t.sizes.size()) + ")");
-    line("  return Status::error(\"" + param.name + ": expected " + std::to_string(t.sizes.size()) +
-         " dimensions\");");
-    for (size_t d = 0; d < t.sizes.size(); ++d) {
-      const SymExpr &s = t.sizes[d];
-      if (s.isConstant() || s.kind() != SymExpr::Kind::Symbol || bound.count(std::string(s.name())))
-        continue;
-      bound.insert(std::string(s.name()));
-      line("const int64_t " + std::string(s.name()) + " = " + param.name + ".sizes[" +
-           std::to_string(d) + "];");
-    }
+    line("if (" + param.name + ".sizes.size() != " + std::to_string(t->sizes.size()) + ")");
+    line("  return Status::error(\"" + param.name + ": expected " +
+         std::to_string(t->sizes.size()) + " dimensions\");");
+    for (const Node *s : symSizes)
+      if (s->args().items()[0].asNode() == param.node)
+        line("const int64_t " + std::string(s->value().sym()->name()) + " = " + param.name +
+             ".sizes[" + std::to_string(s->args().items()[1].asInt()) + "];");
   }
-  for (const WrapperParam &param : params) {
-    if (param.buffer < 0)
+  for (const Param &param : params) {
+    const TensorType *t = param.node->value().tensor();
+    if (!t)
       continue;
-    const Buffer &buf = p_.buffers[param.buffer];
-    auto sizes = list(buf.type.sizes), strides = list(buf.type.strides);
-    auto bytes = expr(buf.storageBytes());
+    auto sizes = list(t->sizes), strides = list(t->strides);
+    auto bytes = expr(Buffer{param.name, *t}.storageBytes());
     if (!sizes || !strides || !bytes)
       return Error("wrapper-cpp: input " + param.name + " has sizes with no C++ form");
     line("DeviceTensor " + param.name + "_d;");
     line("FXKIT_TRY(rt_.upload(" + param.name + ", \"" + param.name + "\", \"" +
-         std::string(dtypeName(buf.type.dtype)) + "\", " + *sizes + ", " + *strides + ", " +
-         *bytes + ", &" + param.name + "_d));");
-    storage_[param.buffer] = param.name + "_d.storage";
-  }
-  if (!plan_.symbolic && plan_.poolBytes > 0) {
-    pool_ = true;
-    line("Storage pool;");
-    line("FXKIT_TRY(rt_.allocate(" + std::to_string(plan_.poolBytes) + ", &pool));");
+         std::string(dtypeName(t->dtype)) + "\", " + *sizes + ", " + *strides + ", " + *bytes +
+         ", &" + param.name + "_d));");
+    storage_[param.node] = param.name + "_d.storage";
   }
 
-  // Kernels and extern ops in schedule order, storage freed as planned.
-  for (size_t ki = 0; ki < f_.kernels.size(); ++ki) {
-    const Kernel &k = f_.kernels[ki];
-    // An extern output sized by a symbol the call binds is uploaded from its result.
-    auto [writes, sizedByCall] = launchWrites(p_, k);
-    for (int32_t b : writes)
-      if (storage_[b].empty() && !sizedByCall.count(b))
-        if (Status s = allocate(b); !s)
-          return s.takeError();
-    Status s = k.isExtern ? emitExtern(k) : emitKernel(ki);
-    if (!s)
-      return s.takeError();
-    if (ki < plan_.freedAfter.size())
-      for (int32_t b : plan_.freedAfter[ki])
-        if (!storage_[b].empty() && !p_.buffers[b].isInput && reusers_[b] == 0)
-          line(storage_[b] + " = {};");
-  }
-  line("FXKIT_TRY(rt_.finish());");
-  line("outputs->clear();");
-  for (const LoopProgram::Output &o : p_.outputs) {
-    if (o.isNone) {
-      line("outputs->push_back(fxkit::rt::Value());");
+  // The program: allocations, launches and extern calls, frees, outputs.
+  for (; n; n = n->next()) {
+    if (consumed_.count(n))
+      continue;
+    if (const SymExpr *s = n->value().sym())
+      known_[n] = *s;
+    using W = wrapper::WrapperOp;
+    switch (wrapper::wrapperOpOf(*n)) {
+    case W::EmptyStrided:
+      if (wrapper::isPool(*n)) {
+        const auto &a = n->args().items();
+        if (a.empty() || a[0].items().size() != 1 || a[0].items()[0].kind() != Argument::Kind::Int)
+          return Error("wrapper-cpp: the pool '" + n->name() + "' has no size in bytes");
+        poolBytes_ = a[0].items()[0].asInt();
+        line("Storage pool;");
+        line("FXKIT_TRY(rt_.allocate(" + std::to_string(poolBytes_) + ", &pool));");
+        continue;
+      }
+      [[fallthrough]];
+    case W::AllocFromPool:
+    case W::Reuse:
+      if (Status s = allocation(*n); !s)
+        return s.takeError();
+      continue;
+    case W::View:
+      continue; // read where it is used
+    case W::SizeArith:
+      if (auto e = wrapper::sizeExprOf(*n, known_))
+        known_[n] = *e;
+      continue;
+    case W::Kernel:
+      ++launches_;
+      if (Status s = emitKernel(*n); !s)
+        return s.takeError();
+      continue;
+    case W::Extern:
+      if (Status s = emitExtern(*n); !s)
+        return s.takeError();
+      continue;
+    case W::Free: {
+      const auto &a = n->args().items();
+      const Node *b = !a.empty() && a[0].isNode() ? a[0].asNode() : nullptr;
+      if (b && storage_.count(b) && b->op() != OpKind::Placeholder && reusers_[b] == 0)
+        line(storage_[b] + " = {};");
       continue;
     }
-    if (o.view.buffer < 0) {
-      auto e = expr(o.symbol);
-      if (!e)
-        return e.takeError();
-      line("outputs->push_back(fxkit::rt::Value::of(int64_t(" + *e + ")));");
+    case W::Output: {
+      line("FXKIT_TRY(rt_.finish());");
+      line("outputs->clear();");
+      for (const Argument &o : n->args().items().at(0).items()) {
+        if (o.isNone()) {
+          line("outputs->push_back(fxkit::rt::Value());");
+          continue;
+        }
+        if (!o.isNode() || !o.asNode()->value().tensor()) {
+          auto e = sizeExpr(o);
+          if (!e)
+            return e.takeError();
+          line("outputs->push_back(fxkit::rt::Value::of(int64_t(" + *e + ")));");
+          continue;
+        }
+        auto t = tensorOf(o.asNode());
+        if (!t)
+          return t.takeError();
+        line("{");
+        line("  fxkit::rt::HostTensor result;");
+        line("  FXKIT_TRY(rt_.download(" + *t + ", &result));");
+        line("  outputs->push_back(fxkit::rt::Value::of(std::move(result)));");
+        line("}");
+      }
       continue;
     }
-    if (storage_[o.view.buffer].empty())
-      return Error("wrapper-cpp: output buffer " + p_.buffers[o.view.buffer].name +
-                   " is never written");
-    auto t = deviceTensor(storage_[o.view.buffer], p_.buffers[o.view.buffer].type, o.view.sizes,
-                          o.view.strides, o.view.offset);
-    if (!t)
-      return t.takeError();
-    line("{");
-    line("  fxkit::rt::HostTensor result;");
-    line("  FXKIT_TRY(rt_.download(" + *t + ", &result));");
-    line("  outputs->push_back(fxkit::rt::Value::of(std::move(result)));");
-    line("}");
+    case W::SymSize:
+    case W::Placeholder:
+    case W::AssertSizeStride:
+    case W::AssertAlignment:
+    case W::Other:
+      break;
+    }
+    return Error("wrapper-cpp: cannot print wrapper node '" + n->name() + "' (" +
+                 std::string(n->target()) + ")");
   }
   line("return Status::ok();");
 
   std::string call;
   for (size_t i = 0; i < params.size(); ++i)
-    call += (params[i].buffer < 0 ? "inputs[" + std::to_string(i) + "].integer"
-                                  : "inputs[" + std::to_string(i) + "].tensor") +
+    call += (params[i].node->value().tensor() ? "inputs[" + std::to_string(i) + "].tensor"
+                                              : "inputs[" + std::to_string(i) + "].integer") +
             std::string(", ");
 
-  size_t launches = 0, externCalls = 0;
-  for (const Kernel &k : f_.kernels)
-    (k.isExtern ? externCalls : launches)++;
   std::string banner =
-      "// Generated by fxkit (--to wrapper-cpp): " + std::to_string(launches) +
-      " kernel launches, " + std::to_string(externCalls) + " extern calls" +
-      (pool_ ? ", one pool of " + std::to_string(plan_.poolBytes) + " bytes" : "") + ".\n";
-  const std::string &n = files.name;
+      "// Generated by fxkit (--to wrapper-cpp): " + std::to_string(launches_) +
+      " kernel launches, " + std::to_string(externs_) + " extern calls" +
+      (poolBytes_ >= 0 ? ", one pool of " + std::to_string(poolBytes_) + " bytes" : "") + ".\n";
+  const std::string &name = files.name;
   files.header = banner +
                  "#pragma once\n\n#include \"backends/opencl/rt/WrapperRuntime.h\"\n\n"
                  "#include <cstdint>\n#include <memory>\n#include <vector>\n\n"
                  "namespace fxkit_generated::" +
-                 n +
+                 name +
                  " {\n\n"
                  "class Model final : public fxkit::rt::Model {\n"
                  "public:\n"
                  "  /// Starts building the kernels on the runtime's device; returns at once.\n"
                  "  explicit Model(fxkit::rt::Runtime &rt);\n"
                  "  const char *name() const override { return \"" +
-                 n + "\"; }\n  size_t numInputs() const override { return " +
+                 name + "\"; }\n  size_t numInputs() const override { return " +
                  std::to_string(params.size()) + "; }\n  /// Runs the program. Inputs:\n" + docs +
                  "  fxkit::rt::Status run(" + typed +
                  "std::vector<fxkit::rt::Value> *outputs);\n"
@@ -567,13 +743,13 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
                  "private:\n  fxkit::rt::Runtime &rt_;\n"
                  "  std::shared_ptr<fxkit::rt::Kernels> kernels_;\n};\n\n} // namespace "
                  "fxkit_generated::" +
-                 n +
+                 name +
                  "\n\n/// A new Model on `rt`, for programs that load the compiled wrapper at run "
                  "time.\nextern \"C\" fxkit::rt::Model *" +
-                 wrapperFactorySymbol(n) + "(fxkit::rt::Runtime *rt);\n";
+                 wrapperFactorySymbol(name) + "(fxkit::rt::Runtime *rt);\n";
   files.source =
-      banner + "#include \"" + n + ".h\"\n\n#include <utility>\n\n" + kPreamble + "\n" +
-      kernelDefs_ + externDefs_ + "} // namespace\n\nnamespace fxkit_generated::" + n +
+      banner + "#include \"" + name + ".h\"\n\n#include <utility>\n\n" + kPreamble + "\n" +
+      kernelDefs_ + externDefs_ + "} // namespace\n\nnamespace fxkit_generated::" + name +
       " {\n\nModel::Model(fxkit::rt::Runtime &rt)\n    : rt_(rt), kernels_(rt.loadKernels(\n"
       "          {\n" +
       kernelTable_ + "          },\n          " +
@@ -584,23 +760,23 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
       "  if (inputs.size() != " +
       std::to_string(params.size()) + ")\n    return Status::error(\"expected " +
       std::to_string(params.size()) + " inputs, got \" + std::to_string(inputs.size()));\n" +
-      unpack + "  return run(" + call + "outputs);\n}\n\n} // namespace fxkit_generated::" + n +
-      "\n\nextern \"C\" fxkit::rt::Model *" + wrapperFactorySymbol(n) +
-      "(fxkit::rt::Runtime *rt) {\n  return new fxkit_generated::" + n + "::Model(*rt);\n}\n";
-  files.driver = "// Generated by fxkit: runs " + n +
+      unpack + "  return run(" + call + "outputs);\n}\n\n} // namespace fxkit_generated::" + name +
+      "\n\nextern \"C\" fxkit::rt::Model *" + wrapperFactorySymbol(name) +
+      "(fxkit::rt::Runtime *rt) {\n  return new fxkit_generated::" + name + "::Model(*rt);\n}\n";
+  files.driver = "// Generated by fxkit: runs " + name +
                  " on a safetensors file of inputs (see backends/opencl/rt/Driver.h).\n"
                  "#include \"" +
-                 n +
+                 name +
                  ".h\"\n\n#include \"backends/opencl/rt/Driver.h\"\n\n"
                  "int main(int argc, char **argv) {\n"
                  "  return fxkit::rt::driverMain(argc, argv, [](fxkit::rt::Runtime &rt) {\n"
                  "    return std::unique_ptr<fxkit::rt::Model>(new fxkit_generated::" +
-                 n + "::Model(rt));\n  });\n}\n";
+                 name + "::Model(rt));\n  });\n}\n";
   files.cmake =
-      "# Generated by fxkit: builds the " + n +
+      "# Generated by fxkit: builds the " + name +
       " library and its driver against fxkit's wrapper runtime.\n"
       "cmake_minimum_required(VERSION 3.16)\nproject(" +
-      n +
+      name +
       " CXX)\nset(CMAKE_CXX_STANDARD 17)\nset(CMAKE_CXX_STANDARD_REQUIRED ON)\n"
       "set(FXKIT_RUNTIME_CMAKE \"" +
       runtimeCmake +
@@ -611,11 +787,11 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
       "'${FXKIT_RUNTIME_CMAKE}': pass -DFXKIT_RUNTIME_CMAKE=<fxkit build>/fxkit-runtime.cmake\")\n"
       "endif()\ninclude(\"${FXKIT_RUNTIME_CMAKE}\")\n"
       "add_library(" +
-      n + " " + n + ".cpp)\ntarget_link_libraries(" + n +
-      " PUBLIC fxkit::runtime)\nadd_executable(" + n +
+      name + " " + name + ".cpp)\ntarget_link_libraries(" + name +
+      " PUBLIC fxkit::runtime)\nadd_executable(" + name +
       "_driver driver.cpp)\n"
       "target_link_libraries(" +
-      n + "_driver PRIVATE " + n + ")\n";
+      name + "_driver PRIVATE " + name + ")\n";
   return files;
 }
 
@@ -624,7 +800,12 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
 Expected<WrapperCppFiles> writeWrapperCpp(const LoopProgram &program, const FusedProgram &fused,
                                           const MemoryPlan &plan, const std::string &name,
                                           const std::string &runtimeCmake) {
-  return CppWriter(program, fused, plan).run(name, runtimeCmake);
+  if (plan.buffers.size() != program.buffers.size())
+    return Error("wrapper-cpp: the memory plan does not match the program");
+  auto wrapper = buildWrapperGraph(program, fused, &plan);
+  if (!wrapper)
+    return wrapper.takeError();
+  return CppWriter(program, fused, *wrapper).run(name, runtimeCmake);
 }
 
 Expected<WrapperCppFiles> writeWrapperCpp(Graph &graph, const std::string &name,

@@ -3,12 +3,13 @@
 #include "exporters/PyRepr.h"
 #include "exporters/wrapper/PyKernelWriter.h"
 #include "exporters/wrapper/PySymExpr.h"
-#include "exporters/wrapper/WrapperSignature.h"
 #include "ir/Node.h"
 #include "ir/ops/ArgumentNodes.h"
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
+#include "ir/wrapper/WrapperDialect.h"
 #include "transforms/CompilationState.h"
+#include "transforms/WrapperGraph.h"
 
 #include <cctype>
 #include <map>
@@ -22,12 +23,12 @@ using namespace loop;
 
 namespace {
 
-std::string sizeText(const SymExpr &e) { return pySymExpr(e.isConstant() ? e : e.simplify()); }
+std::string exprText(const SymExpr &e) { return pySymExpr(e.isConstant() ? e : e.simplify()); }
 
 std::string tupleText(const std::vector<SymExpr> &xs) {
   std::string out = "(";
   for (size_t i = 0; i < xs.size(); ++i)
-    out += (i ? ", " : "") + sizeText(xs[i]);
+    out += (i ? ", " : "") + exprText(xs[i]);
   return out + (xs.size() == 1 ? ",)" : ")");
 }
 
@@ -69,10 +70,12 @@ def rand_strided(size, stride, dtype=torch.float32, device="cpu"):
     return torch.as_strided(flat, size, stride)
 )PY";
 
+/// Prints a wrapper graph (transforms/WrapperGraph.h) line by line. The loop program and its
+/// kernels give only what the graph names but does not spell: the body of the kernel a launch
+/// names (PyKernelWriter.h) and the ATen call of an extern launch.
 class ModuleWriter {
 public:
-  ModuleWriter(const LoopProgram &p, const FusedProgram &f, const MemoryPlan *plan)
-      : p_(p), f_(f), plan_(plan) {}
+  ModuleWriter(const LoopProgram &p, const FusedProgram &f, const Graph &w) : p_(p), f_(f), w_(w) {}
   Expected<std::string> run();
 
 private:
@@ -81,67 +84,131 @@ private:
     call_ += s;
     call_ += '\n';
   }
-  std::string viewText(const BufferView &v);
-  Status allocate(int32_t b);
-  Status emitKernel(const Kernel &k);
-  Status emitExtern(const Kernel &k);
+  /// The Python name of a value node (an input, an allocation, an extern's result).
+  Expected<std::string> nameOf(const Node *n) const {
+    auto it = names_.find(n);
+    if (it == names_.end())
+      return Error("wrapper-py: '" + n->name() + "' is used before it is written");
+    return it->second;
+  }
+  /// A size argument of the graph (an integer, an expression, or a node computing one).
+  Expected<std::string> sizeText(const Argument &a);
+  /// A tensor argument: a buffer's name, or a view of one as reinterpret_tensor.
+  Expected<std::string> tensorText(const Node *n);
+  Status allocation(const Node &n);
+  Status emitKernel(const Node &n);
+  /// The extern call `n` and the nodes that read its results (getitem, the symbols it binds,
+  /// the checks they decide), which it marks consumed.
+  Status emitExtern(const Node &n);
   Expected<std::string> externArg(const Argument &a,
-                                  const std::map<const Node *, BufferView> &views);
+                                  const std::map<const Node *, const Argument *> &views);
+  bool isOutput(const Node *n) const;
 
   const LoopProgram &p_;
   const FusedProgram &f_;
-  const MemoryPlan *plan_;
+  const Graph &w_;
   std::string kernels_, call_;
-  std::vector<std::string> names_; ///< per buffer: its Python name once allocated
+  std::unordered_map<const Node *, std::string> names_; ///< value node -> its Python name
+  std::map<const Node *, SymExpr> known_;               ///< size node -> its expression
+  std::unordered_set<const Node *> consumed_;           ///< nodes an extern call printed
   /// Kernel name and code (as generated, under its own name) -> the function it is emitted as.
   std::unordered_map<std::string, std::string> functionOf_;
   std::unordered_set<std::string> functions_;        ///< names of the emitted functions
   std::unordered_map<std::string, int> nextVariant_; ///< kernel name -> next `_vN` to try
-  std::map<int32_t, int> reusers_; ///< buffer -> Own buffers yet to take its storage
-  bool pool_ = false;
+  std::unordered_map<const Node *, int> reusers_;    ///< donor -> buffers yet to take its storage
+  std::vector<size_t> externLaunches_;               ///< extern launches in order
+  size_t nextExtern_ = 0;
+  int64_t poolBytes_ = -1;
+  size_t launches_ = 0, externs_ = 0;
 };
 
-std::string ModuleWriter::viewText(const BufferView &v) {
-  const TensorType &t = p_.buffers[v.buffer].type;
-  bool whole = symIs(v.offset, 0) && v.sizes.size() == t.sizes.size();
-  for (size_t i = 0; whole && i < v.sizes.size(); ++i)
-    whole = symEq(v.sizes[i], t.sizes[i]) && symEq(v.strides[i], t.strides[i]);
-  if (whole)
-    return names_[v.buffer];
-  return "reinterpret_tensor(" + names_[v.buffer] + ", " + tupleText(v.sizes) + ", " +
-         tupleText(v.strides) + ", " + sizeText(v.offset) + ")";
+Expected<std::string> ModuleWriter::sizeText(const Argument &a) {
+  if (a.kind() == Argument::Kind::Int)
+    return pySymExpr(SymExpr(a.asInt()));
+  if (a.kind() == Argument::Kind::Sym)
+    return pySymExpr(a.asSym());
+  if (a.isNode()) {
+    if (const SymExpr *s = a.asNode()->value().sym())
+      return pySymExpr(*s);
+    if (auto e = wrapper::sizeExprOf(*a.asNode(), known_))
+      return pySymExpr(*e);
+    return Error("wrapper-py: '" + a.asNode()->name() + "' is not a size");
+  }
+  return Error("wrapper-py: a size argument that is neither an integer nor an expression");
 }
 
-Status ModuleWriter::allocate(int32_t b) {
-  const Buffer &buf = p_.buffers[b];
-  const BufferPlacement *place = plan_ ? &plan_->buffers[b] : nullptr;
-  std::string sizes = tupleText(buf.type.sizes), strides = tupleText(buf.type.strides);
-  std::string dtype = pyTorchDType(buf.type.dtype);
-  if (place && place->kind == BufferPlacement::Kind::Pool && pool_) {
-    line(buf.name + " = alloc_from_pool(pool, " + std::to_string(place->offset) + ", " + dtype +
+Expected<std::string> ModuleWriter::tensorText(const Node *n) {
+  if (wrapper::wrapperOpOf(*n) != wrapper::WrapperOp::View)
+    return nameOf(n);
+  const auto &args = n->args().items();
+  const TensorType *t = n->value().tensor();
+  if (args.size() < 4 || !args[0].isNode() || !t)
+    return Error("wrapper-py: view '" + n->name() + "' has no base or type");
+  auto base = nameOf(args[0].asNode());
+  if (!base)
+    return base;
+  auto offset = sizeText(args[3]);
+  if (!offset)
+    return offset;
+  return "reinterpret_tensor(" + *base + ", " + tupleText(t->sizes) + ", " + tupleText(t->strides) +
+         ", " + *offset + ")";
+}
+
+bool ModuleWriter::isOutput(const Node *n) const {
+  for (const Node *u : n->users()) {
+    if (u->op() == OpKind::Output)
+      return true;
+    if (wrapper::wrapperOpOf(*u) == wrapper::WrapperOp::View)
+      for (const Node *v : u->users())
+        if (v->op() == OpKind::Output)
+          return true;
+  }
+  return false;
+}
+
+Status ModuleWriter::allocation(const Node &n) {
+  const TensorType *t = n.value().tensor();
+  if (!t)
+    return Error("wrapper-py: allocation '" + n.name() + "' has no type");
+  std::string sizes = tupleText(t->sizes), strides = tupleText(t->strides);
+  std::string dtype = pyTorchDType(t->dtype);
+  const auto &args = n.args().items();
+  switch (wrapper::wrapperOpOf(n)) {
+  case wrapper::WrapperOp::AllocFromPool:
+    if (args.size() < 2 || args[1].kind() != Argument::Kind::Int)
+      return Error("wrapper-py: pool buffer '" + n.name() + "' has no offset");
+    line(n.name() + " = alloc_from_pool(pool, " + std::to_string(args[1].asInt()) + ", " + dtype +
          ", " + sizes + ", " + strides + ")");
-  } else if (place && (place->kind == BufferPlacement::Kind::InPlace ||
-                       (place->kind == BufferPlacement::Kind::Own && place->reuseOf >= 0))) {
-    bool inPlace = place->kind == BufferPlacement::Kind::InPlace;
-    int32_t from = inPlace ? place->inPlaceOf : place->reuseOf;
-    if (from < 0 || names_[from].empty())
-      return Error("wrapper-py: " + buf.name + " reuses a buffer that was never allocated");
-    std::string retype = p_.buffers[from].type.dtype == buf.type.dtype ? "" : ", 0, " + dtype;
-    std::string text = buf.name + " = reinterpret_tensor(" + names_[from] + ", " + sizes + ", " +
-                       strides + retype + ")";
+    break;
+  case wrapper::WrapperOp::Reuse: {
+    auto r = wrapper::asReuse(n);
+    auto donor = nameOf(r->donor);
+    if (!donor)
+      return Error("wrapper-py: " + n.name() + " reuses a buffer that was never allocated");
+    const TensorType *dt = r->donor->value().tensor();
+    std::string retype = dt && dt->dtype == t->dtype ? "" : ", 0, " + dtype;
+    std::string text =
+        n.name() + " = reinterpret_tensor(" + *donor + ", " + sizes + ", " + strides + retype + ")";
     // In place: the donor is read by the kernel that writes this, so it goes after it.
-    if (!inPlace && --reusers_[from] == 0 && !p_.buffers[from].isInput)
-      text += "; del " + names_[from];
+    if (!r->inPlace && --reusers_[r->donor] == 0 && r->donor->op() != OpKind::Placeholder)
+      text += "; del " + *donor;
     line(text + "  # reuse");
-  } else {
-    line(buf.name + " = empty_strided(" + sizes + ", " + strides + ", dtype=" + dtype +
+    break;
+  }
+  default:
+    line(n.name() + " = empty_strided(" + sizes + ", " + strides + ", dtype=" + dtype +
          ", device=device)");
   }
-  names_[b] = buf.name;
+  names_[&n] = n.name();
   return Status::ok();
 }
 
-Status ModuleWriter::emitKernel(const Kernel &k) {
+Status ModuleWriter::emitKernel(const Node &n) {
+  auto call = wrapper::asKernelCall(n);
+  if (!call || call->launch < 0 || call->launch >= static_cast<int64_t>(f_.kernels.size()) ||
+      !call->args)
+    return Error("wrapper-py: kernel node '" + n.name() + "' names no launch");
+  const Kernel &k = f_.kernels[call->launch];
   auto kernel = writePyKernel(p_, k, k.name);
   if (!kernel)
     return kernel.takeError();
@@ -153,10 +220,10 @@ Status ModuleWriter::emitKernel(const Kernel &k) {
   if (auto it = functionOf_.find(key); it != functionOf_.end()) {
     name = it->second;
   } else {
-    int &n = nextVariant_[k.name];
+    int &v = nextVariant_[k.name];
     do {
-      name = n == 0 ? k.name : k.name + "_v" + std::to_string(n);
-      ++n;
+      name = v == 0 ? k.name : k.name + "_v" + std::to_string(v);
+      ++v;
     } while (functions_.count(name));
     std::string code = kernel->code;
     code.replace(4, k.name.size(), name);
@@ -164,29 +231,64 @@ Status ModuleWriter::emitKernel(const Kernel &k) {
     functions_.insert(name);
     functionOf_.emplace(std::move(key), name);
   }
+  // The launch's arguments by parameter name; a symbol the kernel body reads beyond those the
+  // launch passes is the symbol itself.
+  std::map<std::string_view, const Argument *> byName;
+  for (size_t i = 0; i < call->args->dictSize(); ++i)
+    byName[call->args->dictKey(i)] = &call->args->dictValue(i);
   std::string args;
   for (const PyKernelParam &param : kernel->params) {
+    auto it = byName.find(param.name);
+    std::string text;
+    if (param.buffer >= 0) {
+      if (it == byName.end() || !it->second->isNode())
+        return Error("wrapper-py: launch '" + n.name() + "' passes no buffer as " + param.name);
+      auto b = nameOf(it->second->asNode());
+      if (!b)
+        return b.takeError();
+      text = b.take();
+    } else if (it == byName.end()) {
+      text = exprText(param.size);
+    } else {
+      auto e = sizeText(*it->second);
+      if (!e)
+        return e.takeError();
+      text = e.take();
+    }
     args += args.empty() ? "" : ", ";
-    args += param.buffer >= 0 ? names_[param.buffer] : sizeText(param.size);
+    args += text;
   }
   line(name + "(" + args + ")");
+  // Donors of in-place results die in the kernel that took their storage.
+  for (size_t i = 0; i < call->args->dictSize(); ++i) {
+    const Argument &a = call->args->dictValue(i);
+    if (!call->args->dictKey(i).starts_with("out_ptr") || !a.isNode())
+      continue;
+    auto r = wrapper::asReuse(*a.asNode());
+    if (r && r->inPlace && r->donor->op() != OpKind::Placeholder && !isOutput(r->donor) &&
+        names_.count(r->donor))
+      line("del " + names_[r->donor]);
+  }
   return Status::ok();
 }
 
-Expected<std::string> ModuleWriter::externArg(const Argument &a,
-                                              const std::map<const Node *, BufferView> &views) {
+Expected<std::string>
+ModuleWriter::externArg(const Argument &a, const std::map<const Node *, const Argument *> &views) {
   using K = Argument::Kind;
   switch (a.kind()) {
   case K::NodeRef: {
     const Node *n = a.asNode();
-    if (auto it = views.find(n); it != views.end())
-      return viewText(it->second);
+    if (auto it = views.find(n); it != views.end()) {
+      if (!it->second->isNode())
+        return Error("wrapper-py: extern input of '" + n->name() + "' is not a tensor");
+      return tensorText(it->second->asNode());
+    }
     if (const SymExpr *s = n->value().sym())
-      return sizeText(*s);
+      return exprText(*s);
     return Error("wrapper-py: extern argument '" + n->name() + "' is neither a tensor nor a size");
   }
   case K::Sym:
-    return sizeText(a.asSym());
+    return exprText(a.asSym());
   case K::Device:
     // Wherever the inputs live, not where the graph was captured.
     return std::string("device");
@@ -211,26 +313,35 @@ Expected<std::string> ModuleWriter::externArg(const Argument &a,
   }
 }
 
-Status ModuleWriter::emitExtern(const Kernel &k) {
+Status ModuleWriter::emitExtern(const Node &n) {
+  auto call = wrapper::asExternCall(n);
+  if (!call || !call->inputs || !call->out)
+    return Error("wrapper-py: extern node '" + n.name() + "' has no inputs or outputs");
+  // The ATen call an extern launch makes: its op in the loop program (extern nodes come in
+  // launch order).
+  if (nextExtern_ >= externLaunches_.size())
+    return Error("wrapper-py: more extern calls than extern kernels");
+  const Kernel &k = f_.kernels[externLaunches_[nextExtern_++]];
   const LoopOp &op = p_.ops[k.ops.front()];
   const Node *node = op.externNode;
   if (!node)
     return Error("wrapper-py: extern kernel " + k.name + " has no ATen node");
-  // The node's tensor inputs in schema order are the op's externInputs.
-  std::map<const Node *, BufferView> views;
+  // The node's tensor inputs in schema order are the call's inputs.
   const OpInfo *info = OpRegistry::instance().lookup(node->target());
   if (!info)
     return Error("wrapper-py: unknown extern op " + std::string(node->target()));
   auto bound = bindArgs(*node, *info);
   if (!bound)
     return bound.takeError();
+  std::map<const Node *, const Argument *> views;
+  const auto &inputs = call->inputs->items();
   size_t next = 0;
   for (const Node *in : argumentNodes(*bound)) {
     if (in->value().sym() || views.count(in))
       continue;
-    if (next >= op.externInputs.size())
+    if (next >= inputs.size())
       return Error("wrapper-py: extern op '" + node->name() + "' has more inputs than lowered");
-    views[in] = op.externInputs[next++];
+    views[in] = &inputs[next++];
   }
   std::string args;
   for (const Argument &a : node->args().items()) {
@@ -251,146 +362,217 @@ Status ModuleWriter::emitExtern(const Kernel &k) {
     origins += (origins.empty() ? "" : ", ") + o;
   line("# " + op.name + ": extern " + std::string(node->target()) + " (" + origins + ")");
   line("extern_out = " + std::string(node->target()) + "(" + args + ")");
-  bool single = op.externOutputs.size() == 1 && node->value().tensor();
-  auto result = [&](int32_t i) {
+  const auto &outs = call->out->items();
+  bool single = outs.size() == 1 && node->value().tensor();
+  auto result = [&](int64_t i) {
     return "extern_out" + (single || i < 0 ? std::string() : "[" + std::to_string(i) + "]");
   };
-  // Unbacked symbols it defines (Inductor's codegen_unbacked_symbol_defs: `u0 = buf.item()`,
-  // `u1 = buf.size(0)`), then the buffers they size, then the checks they decide.
-  for (const SymbolDef &d : op.defines)
-    line(d.symbol + " = " +
-         (d.output < 0 ? result(-1) : result(d.output) + ".size(" + std::to_string(d.dim) + ")"));
-  for (const RuntimeCheck &c : op.checks) {
+  // Results the call sizes (no buffer before it): the call itself, or getitem of it; then the
+  // unbacked symbols bound from them (Inductor's codegen_unbacked_symbol_defs: `u0 =
+  // buf.item()`, `u1 = buf.size(0)`), then the checks they decide.
+  std::map<int64_t, const Node *> results;
+  if (n.value().tensor())
+    results[0] = &n;
+  std::vector<std::string> defines;
+  if (const SymExpr *s = n.value().sym())
+    defines.push_back(std::string(s->name()) + " = " + result(-1));
+  std::vector<const Node *> checks;
+  for (const Node *s = n.next(); s; s = s->next()) {
+    const auto &a = s->args().items();
+    const Node *from = !a.empty() && a[0].isNode() ? a[0].asNode() : nullptr;
+    if (s->target() == wrapper::kGetItem && from == &n && a.size() == 2) {
+      results[a[1].asInt()] = s;
+    } else if (wrapper::wrapperOpOf(*s) == wrapper::WrapperOp::SymSize && s->value().sym() &&
+               from && a.size() == 2 && (from == &n || consumed_.count(from))) {
+      int64_t i = -1;
+      for (const auto &[index, r] : results)
+        i = r == from ? index : i;
+      defines.push_back(std::string(s->value().sym()->name()) + " = " + result(i) + ".size(" +
+                        std::to_string(a[1].asInt()) + ")");
+    } else if (s->target() == wrapper::kAssertScalar && a.size() == 2) {
+      checks.push_back(s);
+    } else {
+      break;
+    }
+    consumed_.insert(s);
+  }
+  for (const std::string &d : defines)
+    line(d);
+  for (const Node *c : checks) {
+    const auto &a = c->args().items();
+    if (a[0].kind() != Argument::Kind::Sym)
+      return Error("wrapper-py: check '" + c->name() + "' has no condition");
     std::string message;
-    printPyArg(message, Argument::string(c.message + " (node " + c.node + ")"));
-    line("if not (" + pySymExpr(c.condition) + "):");
+    printPyArg(message, a[1]);
+    line("if not (" + pySymExpr(a[0].asSym()) + "):");
     line("    raise RuntimeError(" + message + ")");
   }
-  for (size_t i = 0; i < op.externOutputs.size(); ++i)
-    if (op.externOutputs[i] >= 0 && op.definesSizeOf(i))
-      if (Status s = allocate(op.externOutputs[i]); !s)
-        return s;
-  for (size_t i = 0; i < op.externOutputs.size(); ++i) {
-    int32_t b = op.externOutputs[i];
-    if (b < 0)
+  // The buffers of results the call sized, named as the loop program names them.
+  for (const auto &[i, r] : results) {
+    const TensorType *t = r->value().tensor();
+    if (!t || i >= static_cast<int64_t>(op.externOutputs.size()) || op.externOutputs[i] < 0)
+      return Error("wrapper-py: extern result '" + r->name() + "' has no buffer");
+    std::string name = p_.buffers[op.externOutputs[i]].name;
+    line(name + " = empty_strided(" + tupleText(t->sizes) + ", " + tupleText(t->strides) +
+         ", dtype=" + pyTorchDType(t->dtype) + ", device=device)");
+    names_[r] = name;
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const Node *b = outs[i].isNode() ? outs[i].asNode() : nullptr;
+    if (auto it = results.find(static_cast<int64_t>(i)); !b && it != results.end())
+      b = it->second;
+    if (!b)
       continue;
-    line(names_[b] + ".copy_(" + result(static_cast<int32_t>(i)) + ")");
+    auto name = nameOf(b);
+    if (!name)
+      return name.takeError();
+    line(*name + ".copy_(" + result(static_cast<int64_t>(i)) + ")");
   }
   line("del extern_out");
   return Status::ok();
 }
 
 Expected<std::string> ModuleWriter::run() {
-  names_.assign(p_.buffers.size(), "");
-  if (plan_ && plan_->buffers.size() != p_.buffers.size())
-    return Error("wrapper-py: the memory plan does not match the program");
-  if (plan_)
-    for (const BufferPlacement &b : plan_->buffers)
-      if (b.kind == BufferPlacement::Kind::Own && b.reuseOf >= 0)
-        ++reusers_[b.reuseOf];
-
-  // Inputs, size symbols, checks.
+  for (size_t i = 0; i < f_.kernels.size(); ++i)
+    if (f_.kernels[i].isExtern)
+      externLaunches_.push_back(i);
+  // Inputs: the entry point's parameters (WrapperSignature.h's rule: the input's name, or
+  // argN / symN where that is no identifier or taken).
   std::vector<std::string> inputNames;
-  std::set<std::string, std::less<>> bound;
-  std::string getArgs;
-  for (const WrapperParam &param : wrapperSignature(p_)) {
-    inputNames.push_back(param.name);
-    if (param.buffer < 0)
-      bound.insert(param.name);
-    else
-      names_[param.buffer] = param.name;
+  std::vector<const Node *> inputs;
+  std::set<std::string, std::less<>> used;
+  const Node *n = w_.front();
+  for (; n && n->op() == OpKind::Placeholder; n = n->next()) {
+    size_t i = inputs.size();
+    bool tensor = n->value().tensor() != nullptr;
+    std::string name = n->name();
+    if (!wrapper::isIdentifier(name) || used.count(name))
+      name = (tensor ? "arg" : "sym") + std::to_string(i);
+    used.insert(name);
+    inputNames.push_back(name);
+    inputs.push_back(n);
+    names_[n] = name;
+    if (const SymExpr *s = n->value().sym())
+      known_[n] = *s;
   }
   std::string unpack;
-  for (const std::string &n : inputNames)
-    unpack += n + ", ";
+  for (const std::string &name : inputNames)
+    unpack += name + ", ";
   line(inputNames.empty()
            ? "assert not args"
            : unpack.substr(0, unpack.size() - 2) + (inputNames.size() == 1 ? "," : "") + " = args");
   line("args.clear()");
-  std::set<std::string> hinted;
-  for (size_t i = 0; i < p_.inputs.size(); ++i) {
-    int32_t b = p_.inputs[i];
-    if (b < 0)
-      continue;
-    const TensorType &t = p_.buffers[b].type;
-    for (size_t d = 0; d < t.sizes.size(); ++d) {
-      const SymExpr &s = t.sizes[d];
-      if (s.isConstant() || s.kind() != SymExpr::Kind::Symbol || bound.count(s.name()))
-        continue;
-      bound.insert(std::string(s.name()));
-      line(std::string(s.name()) + " = " + names_[b] + ".size(" + std::to_string(d) + ")");
-    }
+  // Sizes of tensor inputs that bind symbols.
+  for (; n && wrapper::wrapperOpOf(*n) == wrapper::WrapperOp::SymSize && n->value().sym() &&
+         n->args().items().size() == 2 && n->args().items()[0].isNode() &&
+         n->args().items()[0].asNode()->op() == OpKind::Placeholder;
+       n = n->next()) {
+    line(std::string(n->value().sym()->name()) + " = " + names_[n->args().items()[0].asNode()] +
+         ".size(" + std::to_string(n->args().items()[1].asInt()) + ")");
+    known_[n] = *n->value().sym();
   }
   std::string firstTensor;
-  for (size_t i = 0; i < p_.inputs.size(); ++i) {
-    int32_t b = p_.inputs[i];
-    if (b < 0)
+  for (const Node *in : inputs) {
+    const TensorType *t = in->value().tensor();
+    if (!t)
       continue;
-    const TensorType &t = p_.buffers[b].type;
-    line("assert_size_stride(" + names_[b] + ", " + tupleText(t.sizes) + ", " +
-         tupleText(t.strides) + ", '" + names_[b] + "')");
+    const std::string &name = names_[in];
+    line("assert_size_stride(" + name + ", " + tupleText(t->sizes) + ", " + tupleText(t->strides) +
+         ", '" + name + "')");
     if (firstTensor.empty())
-      firstTensor = names_[b];
+      firstTensor = name;
   }
   line(firstTensor.empty()
            ? std::string("device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')")
            : "device = " + firstTensor + ".device");
-  if (plan_ && !plan_->symbolic && plan_->poolBytes > 0) {
-    pool_ = true;
-    line("pool = empty_strided((" + std::to_string(plan_->poolBytes) +
-         ",), (1,), dtype=torch.uint8, device=device)");
-  }
+  // How many buffers take each donor's storage after it died: it is deleted by the last.
+  for (const Node *m : w_)
+    if (auto r = wrapper::asReuse(*m); r && !r->inPlace)
+      ++reusers_[r->donor];
 
-  for (size_t ki = 0; ki < f_.kernels.size(); ++ki) {
-    const Kernel &k = f_.kernels[ki];
-    // An extern output sized by a symbol the call binds is allocated after it (emitExtern).
-    auto [writes, sizedByCall] = launchWrites(p_, k);
-    for (int32_t b : writes)
-      if (names_[b].empty() && !sizedByCall.count(b))
-        if (Status s = allocate(b); !s)
-          return s.takeError();
-    Status s = k.isExtern ? emitExtern(k) : emitKernel(k);
-    if (!s)
-      return s.takeError();
-    // Donors of in-place results die in the kernel that took their storage.
-    for (int32_t b : writes) {
-      const BufferPlacement *place = plan_ ? &plan_->buffers[b] : nullptr;
-      if (place && place->kind == BufferPlacement::Kind::InPlace && place->inPlaceOf >= 0 &&
-          !p_.buffers[place->inPlaceOf].isInput && !p_.buffers[place->inPlaceOf].isOutput &&
-          !names_[place->inPlaceOf].empty())
-        line("del " + names_[place->inPlaceOf]);
+  for (; n; n = n->next()) {
+    if (consumed_.count(n))
+      continue;
+    if (const SymExpr *s = n->value().sym())
+      known_[n] = *s;
+    using W = wrapper::WrapperOp;
+    switch (wrapper::wrapperOpOf(*n)) {
+    case W::EmptyStrided:
+      if (wrapper::isPool(*n)) {
+        const auto &a = n->args().items();
+        if (a.empty() || a[0].items().size() != 1 || a[0].items()[0].kind() != Argument::Kind::Int)
+          return Error("wrapper-py: the pool '" + n->name() + "' has no size in bytes");
+        poolBytes_ = a[0].items()[0].asInt();
+        line("pool = empty_strided((" + std::to_string(poolBytes_) +
+             ",), (1,), dtype=torch.uint8, device=device)");
+        continue;
+      }
+      [[fallthrough]];
+    case W::AllocFromPool:
+    case W::Reuse:
+      if (Status s = allocation(*n); !s)
+        return s.takeError();
+      continue;
+    case W::View:
+      continue; // printed where it is read
+    case W::SizeArith:
+      if (auto e = wrapper::sizeExprOf(*n, known_))
+        known_[n] = *e;
+      continue;
+    case W::Kernel:
+      ++launches_;
+      if (Status s = emitKernel(*n); !s)
+        return s.takeError();
+      continue;
+    case W::Extern:
+      ++externs_;
+      if (Status s = emitExtern(*n); !s)
+        return s.takeError();
+      continue;
+    case W::Free: {
+      const auto &a = n->args().items();
+      const Node *b = !a.empty() && a[0].isNode() ? a[0].asNode() : nullptr;
+      if (b && names_.count(b) && b->op() != OpKind::Placeholder && reusers_[b] == 0)
+        line("del " + names_[b]);
+      continue;
     }
-    if (plan_ && ki < plan_->freedAfter.size())
-      for (int32_t b : plan_->freedAfter[ki])
-        if (!names_[b].empty() && !p_.buffers[b].isInput && reusers_[b] == 0)
-          line("del " + names_[b]);
+    case W::Output: {
+      const Argument &values = n->args().items().at(0);
+      std::string outs;
+      for (const Argument &o : values.items()) {
+        Expected<std::string> text = std::string("None");
+        if (o.isNode() && o.asNode()->value().tensor())
+          text = tensorText(o.asNode());
+        else if (!o.isNone())
+          text = sizeText(o);
+        if (!text)
+          return text.takeError();
+        outs += (outs.empty() ? "" : ", ") + *text;
+      }
+      line("return (" + outs + (values.items().size() == 1 ? ",)" : ")"));
+      continue;
+    }
+    case W::SymSize:
+    case W::Placeholder:
+    case W::AssertSizeStride:
+    case W::AssertAlignment:
+    case W::Other:
+      break;
+    }
+    return Error("wrapper-py: cannot print wrapper node '" + n->name() + "' (" +
+                 std::string(n->target()) + ")");
   }
-  std::string outs;
-  for (const LoopProgram::Output &o : p_.outputs) {
-    std::string text;
-    if (o.isNone)
-      text = "None";
-    else if (o.view.buffer < 0)
-      text = sizeText(o.symbol);
-    else if (names_[o.view.buffer].empty())
-      return Error("wrapper-py: output buffer " + p_.buffers[o.view.buffer].name +
-                   " is never written");
-    else
-      text = viewText(o.view);
-    outs += (outs.empty() ? "" : ", ") + text;
-  }
-  line("return (" + outs + (p_.outputs.size() == 1 ? ",)" : ")"));
 
   // get_args(): every size symbol at a hint, then inputs laid out as declared.
   std::string args;
   std::set<std::string> symbols;
-  for (size_t i = 0; i < p_.inputs.size(); ++i) {
-    int32_t b = p_.inputs[i];
-    if (b < 0) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorType *t = inputs[i]->value().tensor();
+    if (!t) {
       symbols.insert(inputNames[i]);
       continue;
     }
-    for (const std::string &s : symProduct(p_.buffers[b].type.sizes).symbols())
+    for (const std::string &s : symProduct(t->sizes).symbols())
       symbols.insert(s);
   }
   std::string harness =
@@ -399,13 +581,10 @@ Expected<std::string> ModuleWriter::run() {
   for (const std::string &s : symbols)
     harness += "    " + s + " = 8  # size hint\n";
   std::string list;
-  for (size_t i = 0; i < p_.inputs.size(); ++i) {
-    int32_t b = p_.inputs[i];
-    if (b >= 0) {
-      const TensorType &t = p_.buffers[b].type;
-      harness += "    " + inputNames[i] + " = rand_strided(" + tupleText(t.sizes) + ", " +
-                 tupleText(t.strides) + ", dtype=" + pyTorchDType(t.dtype) + ", device=device)\n";
-    }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (const TensorType *t = inputs[i]->value().tensor())
+      harness += "    " + inputNames[i] + " = rand_strided(" + tupleText(t->sizes) + ", " +
+                 tupleText(t->strides) + ", dtype=" + pyTorchDType(t->dtype) + ", device=device)\n";
     list += (list.empty() ? "" : ", ") + inputNames[i];
   }
   harness += "    return [" + list + "]\n";
@@ -435,14 +614,11 @@ if __name__ == "__main__":
     benchmark_compiled_module()
 )PY";
 
-  size_t generated = 0, externs = 0;
-  for (const Kernel &k : f_.kernels)
-    (k.isExtern ? externs : generated)++;
   std::string out;
-  out += "# Generated by fxkit (--to wrapper-py): " + std::to_string(generated) +
-         " generated kernel launches, " + std::to_string(externs) + " extern calls";
-  if (pool_)
-    out += ", one pool of " + std::to_string(plan_->poolBytes) + " bytes";
+  out += "# Generated by fxkit (--to wrapper-py): " + std::to_string(launches_) +
+         " generated kernel launches, " + std::to_string(externs_) + " extern calls";
+  if (poolBytes_ >= 0)
+    out += ", one pool of " + std::to_string(poolBytes_) + " bytes";
   out += ".\n# Needs only PyTorch (CPU or GPU): kernels are PyTorch functions that index the\n"
          "# flat storage of their buffers exactly as the fused loop program does.\n\n";
   out += "import time\n\nimport torch\nfrom torch import empty_strided\n\n\n";
@@ -461,7 +637,12 @@ if __name__ == "__main__":
 
 Expected<std::string> writeWrapperPy(const LoopProgram &program, const FusedProgram &fused,
                                      const MemoryPlan *plan) {
-  return ModuleWriter(program, fused, plan).run();
+  if (plan && plan->buffers.size() != program.buffers.size())
+    return Error("wrapper-py: the memory plan does not match the program");
+  auto wrapper = buildWrapperGraph(program, fused, plan);
+  if (!wrapper)
+    return wrapper.takeError();
+  return ModuleWriter(program, fused, *wrapper).run();
 }
 
 Expected<std::string> writeWrapperPy(Graph &graph) {

@@ -213,6 +213,24 @@ Call assertScalar(Argument condition, std::string message) {
   return {kAssertScalar, {std::move(condition), Argument::string(message)}, {}};
 }
 
+bool isPool(const Node &n) {
+  return wrapperOpOf(n) == WrapperOp::EmptyStrided && !n.value().tensor();
+}
+
+std::optional<Reuse> asReuse(const Node &n) {
+  if (wrapperOpOf(n) != WrapperOp::Reuse || n.args().items().empty() ||
+      !n.args().items()[0].isNode())
+    return std::nullopt;
+  Reuse r;
+  r.donor = n.args().items()[0].asNode();
+  if (const Argument *name = kwarg(n, "reuse"); name && name->kind() == Argument::Kind::String)
+    r.donorName = name->asString();
+  r.inPlace = true;
+  for (const Node *u : r.donor->users())
+    r.inPlace = r.inPlace && wrapperOpOf(*u) != WrapperOp::Free;
+  return r;
+}
+
 std::optional<KernelCall> asKernelCall(const Node &n) {
   if (n.op() != OpKind::CallFunction || n.target() != kKernel)
     return std::nullopt;

@@ -126,6 +126,22 @@ Argument mapArgumentLeaves(const Argument &a,
 /// A keyword argument of `n` by name, or null.
 const Argument *kwarg(const Node &n, std::string_view key);
 
+/// Whether `n` is the pool: the allocation without a tensor value of its own (the wrapper pass
+/// types every buffer it allocates; the pool is the raw bytes that pool buffers are cut from).
+bool isPool(const Node &n);
+
+/// A typed view of a Reuse node (torch.as_strided with `reuse=`): a buffer placed in the
+/// storage of another (the donor).
+struct Reuse {
+  Node *donor = nullptr;      ///< the donor's node
+  std::string_view donorName; ///< the donor's buffer name (`reuse=`)
+  /// In place: the launch that writes this buffer reads the donor, which the plan hands over
+  /// instead of freeing it (the donor has no fxkit.free). Otherwise the donor died earlier (its
+  /// fxkit.free comes before) and its storage is taken over.
+  bool inPlace = false;
+};
+std::optional<Reuse> asReuse(const Node &n);
+
 /// A typed view of an fxkit.kernel node.
 struct KernelCall {
   std::string_view name;
