@@ -164,6 +164,8 @@ Expected<std::string> layOutAndRender(std::string_view dot, RenderFormat format,
     // A crash must reach the parent as the signal it is, whatever handlers this process had.
     for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL})
       std::signal(sig, SIG_DFL);
+    // Ctrl-C reaches the whole process group: the parent decides (below), not the child.
+    std::signal(SIGINT, SIG_IGN);
     bool ok = writeAll(fds[1], layOutAndRenderLocked(text, format, engine));
     // _exit: no atexit handlers, no flushing of the parent's stdio buffers, no leak check.
     ::_exit(ok ? 0 : 3);
@@ -171,10 +173,16 @@ Expected<std::string> layOutAndRender(std::string_view dot, RenderFormat format,
   ::close(fds[1]);
   std::string reply;
   char buffer[65536];
+  bool interrupted = false;
   for (;;) {
     ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR)
-      continue;
+    // A signal whose handler asks not to restart calls (the shell's SIGINT: Ctrl-C) stops
+    // the layout, which may take minutes on a large graph; batches restart their calls.
+    if (n < 0 && errno == EINTR) {
+      interrupted = true;
+      ::kill(child, SIGKILL);
+      break;
+    }
     if (n <= 0)
       break;
     reply.append(buffer, static_cast<size_t>(n));
@@ -183,6 +191,8 @@ Expected<std::string> layOutAndRender(std::string_view dot, RenderFormat format,
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
+  if (interrupted)
+    return Error("interrupted: the Graphviz layout was stopped; nothing was written");
   std::string what = std::string("graphviz crashed while laying out the picture with '") + engine +
                      "' (" + std::to_string(dot.size()) + " bytes of DOT; `--to dot` " +
                      "writes the text, `dot -T" + std::string(renderFormatName(format)) +

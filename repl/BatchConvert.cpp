@@ -51,7 +51,8 @@ public:
     std::lock_guard<std::mutex> lock(mutex_);
     clearProgress();
     std::cerr << "converted " << converted_ << ", failed " << failed_ << "\n";
-    return failed_ == 0 ? kExitOk : kExitCheckFailed;
+    // As for one input: a file that cannot be read, parsed or written is exit code 2.
+    return failed_ == 0 ? kExitOk : kExitBadInput;
   }
 
   /// After SIGINT/SIGTERM: what was done; every written file is complete, none is partial.

@@ -14,29 +14,40 @@
 #include "repl/FuseCommand.h"
 #include "repl/OutputFormats.h"
 #include "repl/PlanCommand.h"
+#include "repl/ReplSession.h"
 #include "repl/ReplShell.h"
 #include "repl/ReportCommand.h"
 #include "repl/RunCommand.h"
+#include "support/DidYouMean.h"
 #include "support/InductorProvenance.h"
+#include "support/PyLexer.h"
 #include "transforms/Pass.h"
 
 #include <CLI/CLI.hpp>
 
 #include "support/JsonWriter.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <new>
 #include <optional>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace fxkit {
 namespace {
 
 int reportError(const Error &err) {
-  std::cerr << "fxkit: " << err.str() << "\n";
+  // printableText: an error quoting a line of a binary file echoes no raw bytes.
+  std::cerr << "fxkit: " << printableText(err.str()) << "\n";
   return kExitBadInput;
+}
+
+/// Bytes a terminal should not get: NUL or not UTF-8 (PNG, PDF, a .pt2 archive).
+bool isBinaryText(std::string_view text) {
+  return text.find('\0') != std::string_view::npos || !validateUtf8(text, "");
 }
 
 /// `--from NAME`: an input format; a picture's name is refused as one (it cannot be read back).
@@ -86,6 +97,15 @@ int runConvert(const std::string &input, const std::string &output, const std::s
     if (outFormat && !outputFormatOffered(*outFormat, OutputUse::Convert))
       outFormat = nullptr;
   }
+  std::error_code ec;
+  if (output != "-" && (!outFormat || outFormat->level != OutputLevel::Folder) &&
+      (output.ends_with('/') || std::filesystem::is_directory(output, ec)))
+    return reportError(Error("-o " + output + " is a folder: name the output file (e.g. " +
+                             (std::filesystem::path(output) / "NAME").string() +
+                             (outFormat && !outFormat->extensions.empty()
+                                  ? std::string(outFormat->extensions.front())
+                                  : std::string(".json")) +
+                             "), or give several inputs to convert them into the folder"));
   if (!outFormat)
     return reportError(Error("cannot tell the output format from '" + output + "': use --to"));
   auto graph = importGraphFile(input, inFormat, true, provenance);
@@ -96,6 +116,24 @@ int runConvert(const std::string &input, const std::string &output, const std::s
   request.input = input;
   request.render = render;
   request.inductorModule = true;
+  if (output == "-" && ::isatty(STDOUT_FILENO) && outFormat->level != OutputLevel::Folder) {
+    // Binary bytes never go to a terminal (they can leave it in a mode that garbles it).
+    auto result = outFormat->write(*graph, request);
+    if (!result)
+      return reportError(result.error());
+    if (result->text && isBinaryText(*result->text))
+      return reportError(
+          Error("--to " + std::string(outFormat->name) +
+                " is binary: not written to a terminal; give -o FILE" +
+                (outFormat->extensions.empty() ? std::string()
+                                               : std::string(outFormat->extensions.front())) +
+                " or redirect stdout"));
+    if (result->text)
+      std::cout << *result->text << std::flush;
+    if (!result->note.empty())
+      std::cerr << "fxkit: " << result->note << "\n";
+    return kExitOk;
+  }
   if (Status st = writeOutput(*outFormat, *graph, request); !st)
     return reportError(st.error());
   return kExitOk;
@@ -286,7 +324,7 @@ int runCliUnguarded(int argc, char **argv) {
 
   CLI::App *info = app.add_subcommand("info", "Summarize a graph: nodes, ops, inputs, outputs");
   info->add_option("input", input, "Input graph file (- for stdin)")->required();
-  info->add_option("--from", from, "Input format: fx, fxpy, json");
+  info->add_option("--from", from, "Input format: " + inputFormatList());
   info->add_flag("--json", json, "Print JSON");
   addProvenanceOption(info, provenance);
 
@@ -294,7 +332,7 @@ int runCliUnguarded(int argc, char **argv) {
   CLI::App *run = app.add_subcommand(
       "run", "Run a graph: reference interpreter, compiled loop program, or OpenCL kernels");
   run->add_option("graph", runOptions.graph, "Graph file (- for stdin)")->required();
-  run->add_option("--from", runOptions.from, "Input format: fx, fxpy, json, pt2");
+  run->add_option("--from", runOptions.from, "Input format: " + inputFormatList());
   addProvenanceOption(run, runOptions.provenance);
   run->add_option("--inputs", runOptions.inputs,
                   "Inputs as safetensors (arg_<i>; integers in __metadata__); default: seeded "
@@ -346,7 +384,7 @@ int runCliUnguarded(int argc, char **argv) {
   CLI::App *fuse =
       app.add_subcommand("fuse", "Lower a graph to loop ops and fuse them into kernels");
   fuse->add_option("graph", fuseOptions.graph, "Graph file (- for stdin)")->required();
-  fuse->add_option("--from", fuseOptions.from, "Input format: fx, fxpy, json");
+  fuse->add_option("--from", fuseOptions.from, "Input format: " + inputFormatList());
   addProvenanceOption(fuse, fuseOptions.provenance);
   fuse->add_flag("--explain", fuseOptions.explain,
                  "Print every fusion decision (taken or refused, with its reason) and the kernels");
@@ -385,9 +423,58 @@ int runCliUnguarded(int argc, char **argv) {
       "report", "Compile a graph and write a self-contained HTML report (picture, kernels, "
                 "fusion decisions, memory timeline, pass times)");
   report->add_option("graph", reportOptions.graph, "Graph file (- for stdin)")->required();
-  report->add_option("--from", reportOptions.from, "Input format: fx, fxpy, json");
+  report->add_option("--from", reportOptions.from, "Input format: " + inputFormatList());
   addProvenanceOption(report, reportOptions.provenance);
   report->add_option("-o,--output", reportOptions.output, "HTML file (default report.html)");
+
+  // Listed with the others; `fxkit repl ...` is taken before this parser (isReplInvocation).
+  app.add_subcommand("repl", "The interactive shell: load, inspect, edit with undo, export "
+                             "(fxkit repl --help; scripts: fxkit -c, fxkit -f)");
+  std::string helpTopic;
+  CLI::App *help = app.add_subcommand("help", "Help on fxkit or one subcommand: fxkit help CMD");
+  help->add_option("command", helpTopic, "The subcommand");
+
+  convert->footer("Examples:\n  fxkit convert model.graph.txt -o model.json\n"
+                  "  fxkit convert output_code.py --to svg -o program.svg\n"
+                  "  fxkit convert debug/*.graph.txt -o out/ --to json --jobs 2");
+  info->footer("Examples:\n  fxkit info model.graph.txt\n  fxkit info output_code.py --json");
+  run->footer("Examples:\n  fxkit run model.graph.txt --sym s0=8\n"
+              "  fxkit run model.graph.txt --backend opencl --inputs in.safetensors "
+              "--check out.safetensors");
+  devices->footer("Example:\n  fxkit devices");
+  passes->footer("Example:\n  fxkit passes");
+  ops->footer("Examples:\n  fxkit ops --core\n  fxkit ops --json > ops.json");
+  plan->footer("Example:\n  fxkit plan model.graph.txt");
+  fuse->footer("Examples:\n  fxkit fuse model.graph.txt --explain\n"
+               "  fxkit fuse model.graph.txt --plan");
+  compile->footer("Examples:\n  fxkit compile model.graph.txt -o model_wrapper.py\n"
+                  "  fxkit compile model.graph.txt --to wrapper-cpp -o out/ --build\n"
+                  "  fxkit compile model.graph.txt --passes lower,fuse --to svg -o kernels.svg");
+  report->footer("Example:\n  fxkit report model.graph.txt -o report.html");
+
+  auto findSub = [&app](std::string_view name) -> CLI::App * {
+    for (CLI::App *sub : app.get_subcommands([](CLI::App *) { return true; }))
+      if (sub->get_name() == name)
+        return sub;
+    return nullptr;
+  };
+  std::vector<std::string> subcommandNames;
+  std::vector<std::string_view> subcommandViews;
+  for (const CLI::App *sub : app.get_subcommands([](const CLI::App *) { return true; }))
+    subcommandNames.push_back(sub->get_name());
+  subcommandViews.assign(subcommandNames.begin(), subcommandNames.end());
+  // `fxkit conver x`: CLI11 would only say that a subcommand is required.
+  if (argc >= 2 && argv[1][0] != '-' &&
+      std::find(subcommandNames.begin(), subcommandNames.end(), argv[1]) == subcommandNames.end()) {
+    std::cerr << "fxkit: error: unknown command '" << printableText(argv[1]) << "'";
+    if (std::string hint = didYouMean(closestSpellings(argv[1], subcommandViews)); !hint.empty())
+      std::cerr << "; " << hint;
+    std::cerr << " (commands: ";
+    for (size_t i = 0; i < subcommandNames.size(); ++i)
+      std::cerr << (i ? ", " : "") << subcommandNames[i];
+    std::cerr << "; fxkit help CMD)\n";
+    return kExitBadInput;
+  }
 
   try {
     app.parse(argc, argv);
@@ -396,6 +483,48 @@ int runCliUnguarded(int argc, char **argv) {
     return kExitOk;
   } catch (const CLI::ParseError &e) {
     app.exit(e);
+    // An option that is not one: the closest options of the subcommand it was given to.
+    CLI::App *sub = argc >= 2 ? findSub(argv[1]) : nullptr;
+    if (sub && (dynamic_cast<const CLI::ExtrasError *>(&e) ||
+                dynamic_cast<const CLI::ArgumentMismatch *>(&e))) {
+      std::vector<std::string> names;
+      for (const CLI::Option *o : sub->get_options()) {
+        for (const std::string &l : o->get_lnames())
+          names.push_back("--" + l);
+      }
+      std::vector<std::string_view> views(names.begin(), names.end());
+      for (int i = 2; i < argc; ++i) {
+        std::string_view a = argv[i];
+        a = a.substr(0, a.find('='));
+        if (!a.starts_with("--") || sub->get_option_no_throw(std::string(a)))
+          continue;
+        if (std::string hint = didYouMean(closestSpellings(a, views)); !hint.empty())
+          std::cerr << "fxkit: unknown option '" << a << "'; " << hint << "\n";
+      }
+    }
+    return kExitBadInput;
+  }
+  if (help->parsed()) {
+    // CLI11's help() of an app shows its parsed subcommand's: format the app itself.
+    auto printHelp = [](std::string text) {
+      std::cout << text << (text.ends_with('\n') ? "" : "\n");
+    };
+    if (helpTopic.empty()) {
+      printHelp(app.get_formatter()->make_help(&app, "fxkit", CLI::AppFormatMode::Normal));
+      return kExitOk;
+    }
+    if (helpTopic == "repl") {
+      std::cout << replHelpText();
+      return kExitOk;
+    }
+    if (CLI::App *sub = findSub(helpTopic); sub && sub != help) {
+      printHelp(sub->help("fxkit"));
+      return kExitOk;
+    }
+    std::cerr << "fxkit: error: no command named '" << printableText(helpTopic) << "'";
+    if (std::string hint = didYouMean(closestSpellings(helpTopic, subcommandViews)); !hint.empty())
+      std::cerr << "; " << hint;
+    std::cerr << "\n";
     return kExitBadInput;
   }
   if (!collapse.empty())

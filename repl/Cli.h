@@ -3,11 +3,13 @@
 
 namespace fxkit {
 
-/// Exit codes shared by every subcommand.
+/// Exit codes shared by every subcommand, batches and the shell's `-c`/`-f` (README: "Exit
+/// codes"). Every `error:` fxkit prints ends in 2; 1 is kept for a check that ran and failed.
 enum ExitCode : int {
   kExitOk = 0,
-  kExitCheckFailed = 1,   ///< the command ran and a check it was asked to make failed
-  kExitBadInput = 2,      ///< bad usage or bad input; nothing was written
+  kExitCheckFailed = 1,   ///< the command ran and a check it was asked to make failed (run --check)
+  kExitBadInput = 2,      ///< bad usage, bad input, or an input or output file that failed (in a
+                          ///< batch: any of them); nothing partial was written
   kExitInterrupted = 130, ///< stopped by SIGINT/SIGTERM/SIGHUP (128 + SIGINT, as shells report it)
 };
 

@@ -99,8 +99,11 @@ Expected<Graph> withRenamedNode(const Graph &g, const Node *target, const std::s
   return out;
 }
 
-Status cmdLoad(ReplSession &s, const ReplWords &w) {
+Status cmdLoad(ReplSession &s, const ReplWords &line) {
   std::string name, provenance;
+  // `--force` (anywhere after FILE): replace a graph of that name even with unsaved edits.
+  ReplWords w = line;
+  bool force = std::erase(w, std::string("--force")) > 0;
   for (size_t i = 2; i < w.size(); i += 2) {
     if (i + 1 >= w.size() || (w[i] != "as" && w[i] != "--provenance") ||
         (w[i] == "as" ? !name.empty() : !provenance.empty()))
@@ -111,11 +114,13 @@ Status cmdLoad(ReplSession &s, const ReplWords &w) {
     return Error("usage: " + std::string(commandNamed(w[0]).usage));
   if (name.empty())
     name = graphNameFromPath(w[1]);
+  if (Status st = s.checkReplace(name, force); !st)
+    return st;
   auto graph = importGraphFile(w[1], {}, true, provenance);
   if (!graph)
     return graph.takeError();
   ReplGraph &g = s.addGraph(name, w[1], graph.take());
-  s.out() << "loaded " << g.name << ": " << g.graph.size() << " nodes from " << w[1] << "\n";
+  s.status() << "loaded " << g.name << ": " << g.graph.size() << " nodes from " << w[1] << "\n";
   return Status::ok();
 }
 
@@ -140,7 +145,7 @@ Status cmdUse(ReplSession &s, const ReplWords &w) {
     return a;
   if (Status u = s.use(w[1]); !u)
     return u;
-  s.out() << "current graph: " << w[1] << "\n";
+  s.status() << "current graph: " << w[1] << "\n";
   return Status::ok();
 }
 
@@ -228,7 +233,7 @@ Status cmdFind(ReplSession &s, const ReplWords &w) {
   } else if (matcher->needsKernels()) {
     auto view = buildKernelView((*cur)->graph);
     if (!view)
-      return Error("kernel= needs the graph lowered and fused: " + view.error().str());
+      return Error("kernel= needs the graph lowered and fused: " + view.error().message);
     kernels = view.take();
     matcher->kernels = &kernels->kernelsOfNode;
   }
@@ -238,7 +243,7 @@ Status cmdFind(ReplSession &s, const ReplWords &w) {
       s.out() << describeNode(*n) << "\n";
       ++found;
     }
-  s.out() << found << " of " << (*cur)->graph.size() << " nodes match\n";
+  s.status() << found << " of " << (*cur)->graph.size() << " nodes match\n";
   return Status::ok();
 }
 
@@ -261,7 +266,7 @@ Status cmdRename(ReplSession &s, const ReplWords &w) {
     return Status::ok();
   });
   if (st)
-    s.out() << "renamed " << w[1] << " to " << w[2] << "\n";
+    s.status() << "renamed " << w[1] << " to " << w[2] << "\n";
   return st;
 }
 
@@ -284,8 +289,8 @@ Status cmdReplaceUses(ReplSession &s, const ReplWords &w) {
     return Status::ok();
   });
   if (st)
-    s.out() << "replaced " << w[1] << " with " << w[2] << " in " << count
-            << (count == 1 ? " user" : " users") << "\n";
+    s.status() << "replaced " << w[1] << " with " << w[2] << " in " << count
+               << (count == 1 ? " user" : " users") << "\n";
   return st;
 }
 
@@ -312,7 +317,7 @@ Status cmdErase(ReplSession &s, const ReplWords &w) {
     return Status::ok();
   });
   if (st)
-    s.out() << "erased " << w[1] << "\n";
+    s.status() << "erased " << w[1] << "\n";
   return st;
 }
 
@@ -356,7 +361,7 @@ Status cmdPass(ReplSession &s, const ReplWords &w) {
   if (!st)
     runs.clear();
   for (const PassRun &r : runs)
-    s.out() << r.name << ": " << (r.changed ? "changed" : "no change") << "\n";
+    s.status() << r.name << ": " << (r.changed ? "changed" : "no change") << "\n";
   return st;
 }
 
@@ -379,7 +384,7 @@ Status cmdUndo(ReplSession &s, const ReplWords &w) {
   auto what = undo ? s.undo() : s.redo();
   if (!what)
     return what.takeError();
-  s.out() << (undo ? "undone: " : "redone: ") << *what << "\n";
+  s.status() << (undo ? "undone: " : "redone: ") << *what << "\n";
   return Status::ok();
 }
 
@@ -413,8 +418,10 @@ Status cmdExport(ReplSession &s, const ReplWords &w) {
   }
   if (!written->note.empty())
     s.err() << written->note << "\n";
-  if (!file.empty())
-    s.out() << "wrote " << file << " (" << format->name << ")\n";
+  if (!file.empty()) {
+    s.markSaved(**cur);
+    s.status() << "wrote " << file << " (" << format->name << ")\n";
+  }
   return Status::ok();
 }
 
@@ -495,10 +502,11 @@ const std::vector<ReplCommand> &replCommands() {
       ".\nWithout FILE the text is printed here. 'export model.json' picks the format\n"
       "from the extension. Pictures draw a compiled graph's kernels, as 'render' does.\n";
   static const std::vector<ReplCommand> commands = {
-      {"load", "load FILE [as NAME] [--provenance MAP]",
+      {"load", "load FILE [as NAME] [--provenance MAP] [--force]",
        "Load a graph (fx, fxpy, json, inductor-py) and use it",
        "The name defaults to the file name without its extension; loading a name again\n"
-       "replaces that graph. MAP is Inductor's provenance mapping\n"
+       "replaces that graph, unless it has unsaved edits (then --force is needed).\n"
+       "MAP is Inductor's provenance mapping\n"
        "(inductor_provenance_tracking_node_mappings.json) to attach; an output_code.py or\n"
        "fx_graph_transformed.py takes the one of its debug folder by itself. See 'why'.\n",
        K::File, K::None, cmdLoad},

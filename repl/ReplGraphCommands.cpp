@@ -111,7 +111,7 @@ Status replCmdWhy(ReplSession &s, const ReplWords &w) {
   if (!view) {
     if (inductor) // wrapper IR: nothing of fxkit's own to explain
       return Status::ok();
-    return Error("cannot lower and fuse '" + (*cur)->name + "': " + view.error().str());
+    return Error("cannot lower and fuse '" + (*cur)->name + "': " + view.error().message);
   }
   auto text = explainNodeFusion(*view, graph, (*node)->name());
   if (!text)
@@ -157,8 +157,8 @@ Status replCmdInsert(ReplSession &s, const ReplWords &w) {
     return Status::ok();
   });
   if (st)
-    s.out() << "inserted " << name << " " << w[1] << " " << anchor << " : "
-            << (type.empty() ? "type unknown" : type) << "\n";
+    s.status() << "inserted " << name << " " << w[1] << " " << anchor << " : "
+               << (type.empty() ? "type unknown" : type) << "\n";
   return st;
 }
 
@@ -178,7 +178,8 @@ Status replCmdSetMeta(ReplSession &s, const ReplWords &w) {
     return Status::ok();
   });
   if (st)
-    s.out() << "set " << node << " " << w[2] << " = " << (shown.empty() ? "none" : shown) << "\n";
+    s.status() << "set " << node << " " << w[2] << " = " << (shown.empty() ? "none" : shown)
+               << "\n";
   return st;
 }
 
@@ -201,12 +202,12 @@ Status replCmdReplacePattern(ReplSession &s, const ReplWords &w) {
   });
   if (!st)
     return st;
-  s.out() << "replaced " << report.replaced << (report.replaced == 1 ? " match" : " matches");
+  s.status() << "replaced " << report.replaced << (report.replaced == 1 ? " match" : " matches");
   if (report.refusedEscaping)
-    s.out() << "; " << report.refusedEscaping
-            << (report.refusedEscaping == 1 ? " match" : " matches")
-            << " left alone (an inner node is used outside the match)";
-  s.out() << "\n";
+    s.status() << "; " << report.refusedEscaping
+               << (report.refusedEscaping == 1 ? " match" : " matches")
+               << " left alone (an inner node is used outside the match)";
+  s.status() << "\n";
   return Status::ok();
 }
 
@@ -246,8 +247,8 @@ Status replCmdRender(ReplSession &s, const ReplWords &w) {
     return picture.takeError();
   if (Status st = writeFileAtomic(file, *picture->text); !st)
     return st;
-  s.out() << "wrote " << file << " (" << format->name << ", " << (*cur)->graph.size()
-          << " nodes)\n";
+  s.status() << "wrote " << file << " (" << format->name << ", " << (*cur)->graph.size()
+             << " nodes)\n";
   return Status::ok();
 }
 

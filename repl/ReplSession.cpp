@@ -12,15 +12,51 @@ constexpr size_t kMaxUndo = 100;
 
 } // namespace
 
+std::string printableText(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  auto escape = [&](unsigned char c) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  };
+  for (size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+        escape(c);
+      else
+        out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    // A well-formed multi-byte sequence is kept; anything else is escaped byte by byte.
+    size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+    bool ok = len > 0 && i + len <= text.size();
+    for (size_t k = 1; ok && k < len; ++k)
+      ok = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
+    if (ok) {
+      out.append(text.substr(i, len));
+      i += len;
+    } else {
+      escape(c);
+      ++i;
+    }
+  }
+  return out;
+}
+
 volatile std::sig_atomic_t ReplSession::interrupted = 0;
 
-ReplSession::ReplSession(std::ostream &out, std::ostream &err) : out_(out), err_(err) {}
+ReplSession::ReplSession(std::ostream &out, std::ostream &err, std::ostream *status)
+    : out_(out), err_(err), status_(status ? *status : err) {}
 
 void ReplSession::report(const Error &error, const SourceLoc &where) {
   anyFailed_ = true;
   if (!where.file.empty())
     err_ << where.file << ":" << where.line << ": ";
-  err_ << error.str() << "\n";
+  err_ << printableText(error.str()) << "\n";
   err_.flush();
 }
 
@@ -36,6 +72,7 @@ bool ReplSession::runLine(std::string_view line, const SourceLoc &where) {
   }
   // Like `;` in a shell, a failed command does not stop the ones after it; Ctrl-C does.
   bool ok = true;
+  skippedRest_ = false;
   for (const ReplWords &words : *commands) {
     if (interrupted) {
       interrupted = 0;
@@ -55,6 +92,8 @@ bool ReplSession::runLine(std::string_view line, const SourceLoc &where) {
       ok = false;
     }
     out_.flush();
+    status_.flush();
+    err_.flush();
     if (interrupted) {
       // The command stopped at a safe point (or finished before seeing the flag).
       interrupted = 0;
@@ -65,6 +104,10 @@ bool ReplSession::runLine(std::string_view line, const SourceLoc &where) {
     }
     if (quit_)
       break;
+    if (!ok && stopOnError_) {
+      skippedRest_ = &words != &commands->back();
+      break;
+    }
   }
   return ok;
 }
@@ -78,13 +121,56 @@ bool ReplSession::runScript(std::string_view text, const std::string &scriptName
     text = eol == std::string_view::npos ? std::string_view() : text.substr(eol + 1);
     ++lineNo;
     bool before = wasInterrupted_;
-    ok = runLine(line, SourceLoc{scriptName, lineNo, 0}) && ok;
+    SourceLoc where = scriptName.empty() ? SourceLoc{} : SourceLoc{scriptName, lineNo, 0};
+    ok = runLine(line, where) && ok;
+    std::string at = scriptName.empty() ? "" : scriptName + ":" + std::to_string(lineNo) + ": ";
     if (wasInterrupted_ && !before) {
-      err_ << scriptName << ":" << lineNo << ": interrupted: the rest of the script is skipped\n";
+      err_ << at << "interrupted: the rest of the script is skipped\n";
+      break;
+    }
+    if (!ok && stopOnError_) {
+      if (!text.empty() || skippedRest_)
+        err_ << at << "stopped at the first error (--keep-going runs the rest)\n";
       break;
     }
   }
   return ok;
+}
+
+void ReplSession::requestQuit() {
+  if (interactive_ && !quitWarned_) {
+    if (std::string unsaved = unsavedSummary(); !unsaved.empty()) {
+      quitWarned_ = true;
+      err_ << "warning: unsaved edits in " << unsaved
+           << " (export them, or quit again to leave without saving)\n";
+      err_.flush();
+      return;
+    }
+  }
+  quit_ = true;
+}
+
+std::string ReplSession::unsavedSummary() const {
+  std::string out;
+  for (const auto &g : graphs_)
+    if (g->unsavedEdits > 0)
+      out += (out.empty() ? "" : ", ") + g->name + " (" + std::to_string(g->unsavedEdits) +
+             (g->unsavedEdits == 1 ? " edit)" : " edits)");
+  return out;
+}
+
+Status ReplSession::checkReplace(std::string_view name, bool force) const {
+  const ReplGraph *g = findGraph(name);
+  if (force || !g || g->unsavedEdits == 0)
+    return Status::ok();
+  size_t history = 0;
+  for (const Snapshot &s : undo_)
+    history += s.graphName == name;
+  return Error("graph '" + g->name + "' has " + std::to_string(g->unsavedEdits) + " unsaved " +
+               (g->unsavedEdits == 1 ? "edit" : "edits") + " and " + std::to_string(history) +
+               " undo " + (history == 1 ? "step" : "steps") +
+               " that loading over it would lose: export it first, load under another name "
+               "('as NAME'), or add --force");
 }
 
 ReplGraph *ReplSession::findGraph(std::string_view name) const {
@@ -108,6 +194,7 @@ ReplGraph &ReplSession::addGraph(std::string name, std::string path, Graph graph
   }
   g->path = std::move(path);
   g->graph = std::move(graph);
+  g->unsavedEdits = 0;
   current_ = g;
   return *g;
 }
@@ -140,6 +227,7 @@ Status ReplSession::edit(std::string description, const std::function<Status(Gra
     graph = std::move(before);
     return Error(description + ": undone, the result does not verify: " + v.error().message);
   }
+  ++(*cur)->unsavedEdits;
   undo_.push_back(Snapshot{(*cur)->name, std::move(description), std::move(before)});
   if (undo_.size() > kMaxUndo)
     undo_.erase(undo_.begin());
@@ -158,6 +246,7 @@ Expected<std::string> ReplSession::restore(std::vector<Snapshot> &from, std::vec
     return Error("cannot " + std::string(what) + " '" + snap.description + "': graph '" +
                  snap.graphName + "' is gone");
   std::swap(g->graph, snap.graph);
+  ++g->unsavedEdits;
   current_ = g;
   std::string description = snap.description;
   to.push_back(std::move(snap));

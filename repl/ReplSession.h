@@ -16,39 +16,69 @@
 
 namespace fxkit {
 
+/// `text` safe to print on a terminal: control characters (except newline and tab) and bytes
+/// that are not UTF-8 as `\xNN`, so an error quoting a binary file's line echoes no raw bytes.
+std::string printableText(std::string_view text);
+
 /// A graph the session holds, under the name commands refer to it by.
 struct ReplGraph {
   std::string name;
   std::string path; ///< where it was loaded from ("" for graphs made in the session)
   Graph graph;
+  /// Edits (or undos, redos) since it was loaded or last exported: what `load ... as NAME`
+  /// again and `quit` would lose.
+  size_t unsavedEdits = 0;
 };
 
 class ReplSession {
 public:
-  /// Command output goes to `out`, errors (`error: ...`) to `err`.
-  ReplSession(std::ostream &out, std::ostream &err);
+  /// Command output goes to `out`, errors (`error: ...`) to `err`, status lines to `status`
+  /// (`err` when null; in-process tests merge them with the results to see both in order).
+  ReplSession(std::ostream &out, std::ostream &err, std::ostream *status = nullptr);
 
   /// Runs one line of commands separated by `;`. An error prints `error: ...` (prefixed by
-  /// `where`'s file:line when given) and the next command runs. Returns false when a command
-  /// failed.
+  /// `where`'s file:line when given); the next command runs unless `stopOnError` is set.
+  /// Returns false when a command failed.
   bool runLine(std::string_view line, const SourceLoc &where = {});
-  /// Runs every line of a script; errors name `scriptName:line`. Returns false when any failed.
+  /// Runs every line of a script; errors name `scriptName:line` (no location when
+  /// `scriptName` is empty: the text of `fxkit -c`, where a newline separates like `;`).
+  /// With `stopOnError`, the first failed command ends it. Returns false when any failed.
   bool runScript(std::string_view text, const std::string &scriptName);
+
+  /// `fxkit -c`/`-f` stop at the first failed command unless `--keep-going`; the
+  /// interactive shell goes on (like `;` in a shell).
+  void setStopOnError(bool stop) { stopOnError_ = stop; }
+  /// The interactive shell: `quit` with unsaved edits warns once before it leaves.
+  void setInteractive(bool interactive) { interactive_ = interactive; }
 
   /// Whether any command failed so far (the exit code of `fxkit -c`/`-f` is 2 then).
   bool anyFailed() const { return anyFailed_; }
   /// Set by `quit`; the interactive loop stops.
   bool quitRequested() const { return quit_; }
-  void requestQuit() { quit_ = true; }
+  /// `quit`, `exit`, end of input: leaves, except that in the interactive shell the first
+  /// request with unsaved edits only warns (naming the graphs); a second one leaves.
+  void requestQuit();
 
+  /// Results of commands (what a script pipes on): stdout.
   std::ostream &out() { return out_; }
+  /// Errors: stderr.
   std::ostream &err() { return err_; }
+  /// Status and progress lines (`loaded ...`, `wrote FILE`, `renamed ...`, `N of M nodes
+  /// match`): stderr too, so that stdout carries only results.
+  std::ostream &status() { return status_; }
 
   /// Graphs in the order they were loaded.
   const std::vector<std::unique_ptr<ReplGraph>> &graphs() const { return graphs_; }
   ReplGraph *findGraph(std::string_view name) const;
   /// Adds (or replaces, when the name is taken) a graph and makes it current.
   ReplGraph &addGraph(std::string name, std::string path, Graph graph);
+  /// Whether `load ... as name` may replace the graph of that name: refused, saying what
+  /// would be lost, when it has unsaved edits and `force` is not given.
+  Status checkReplace(std::string_view name, bool force) const;
+  /// The graph was written to a file (`export FMT FILE`): no unsaved edits.
+  void markSaved(ReplGraph &graph) { graph.unsavedEdits = 0; }
+  /// "a (3 edits)": the graphs with unsaved edits, for warnings; "" when none.
+  std::string unsavedSummary() const;
   /// The current graph, or an error saying to load one.
   Expected<ReplGraph *> current() const;
   Status use(std::string_view name);
@@ -88,12 +118,17 @@ private:
 
   std::ostream &out_;
   std::ostream &err_;
+  std::ostream &status_;
   std::vector<std::unique_ptr<ReplGraph>> graphs_;
   ReplGraph *current_ = nullptr;
   std::vector<Snapshot> undo_;
   std::vector<Snapshot> redo_;
   bool anyFailed_ = false;
   bool quit_ = false;
+  bool stopOnError_ = false;
+  bool interactive_ = false;
+  bool quitWarned_ = false;
+  bool skippedRest_ = false; ///< runLine stopped before the last command of its line
   bool wasInterrupted_ = false;
 };
 

@@ -6,6 +6,7 @@
 #include "repl/ReplCompletion.h"
 #include "repl/ReplLexer.h"
 #include "repl/ReplSession.h"
+#include "support/DidYouMean.h"
 #include "support/LineEditor.h"
 
 #include <csignal>
@@ -23,6 +24,28 @@ namespace {
 
 constexpr const char *kUsage = "usage: fxkit repl [FILE...] | fxkit -c \"CMD; CMD\" [FILE...] | "
                                "fxkit -f SCRIPT [FILE...]\n";
+
+/// `fxkit repl --help` (also `-c`/`-f` with --help).
+constexpr const char *kHelp =
+    "fxkit's shell: load graphs, inspect, edit with undo, export.\n"
+    "  fxkit repl [FILE...]            interactive (completion, history, Ctrl-C stops a command)\n"
+    "  fxkit -c \"CMD; CMD\" [FILE...]   run commands (';' or a newline separates them)\n"
+    "  fxkit -f SCRIPT [FILE...]       run a script, one or more commands a line\n"
+    "FILEs are loaded first. Options:\n"
+    "  --keep-going   -c/-f: run the commands after a failed one (default: stop there)\n"
+    "  -h, --help     this text\n"
+    "Results go to stdout, status lines (loaded, wrote, renamed, N of M nodes match) and\n"
+    "errors to stderr. Exit code: 0 ok, 2 a command failed or bad usage, 130 interrupted.\n"
+    "Examples:\n"
+    "  fxkit -c \"load model.graph.txt; export fx\" > out.fx\n"
+    "  fxkit -c \"find op=aten.mm*; users mm\" model.graph.txt\n"
+    "Commands (see 'help CMD' inside):\n";
+
+/// The options runReplCli knows, for did-you-mean.
+const std::vector<std::string_view> &replOptions() {
+  static const std::vector<std::string_view> options = {"--keep-going", "--help", "-h"};
+  return options;
+}
 
 void onInterrupt(int) { ReplSession::interrupted = 1; }
 
@@ -53,9 +76,15 @@ int lineEditorLoop(ReplSession &session) {
   hooks.done = [&session] { return session.quitRequested(); };
   hooks.interrupted = &ReplSession::interrupted;
   hooks.historyPath = replHistoryPath();
-  if (Status s = runLineEditor(hooks); !s) {
-    std::cerr << "fxkit: " << s.error().str() << "\n";
-    return kExitBadInput;
+  // The editor returns at `quit` or at end of input (Ctrl-D); Ctrl-D is a quit, which with
+  // unsaved edits only warns the first time: then read on.
+  while (!session.quitRequested()) {
+    if (Status s = runLineEditor(hooks); !s) {
+      std::cerr << "fxkit: " << s.error().str() << "\n";
+      return kExitBadInput;
+    }
+    if (!session.quitRequested())
+      session.requestQuit();
   }
   return kExitOk;
 }
@@ -73,7 +102,10 @@ int plainLoop(ReplSession &session, bool showPrompt) {
         std::cout << "\n";
         continue;
       }
-      break;
+      // End of input is a quit: with unsaved edits the first one only warns.
+      session.requestQuit();
+      std::cin.clear();
+      continue;
     }
     ReplSession::interrupted = 0;
     session.runLine(line);
@@ -110,21 +142,51 @@ int runInteractiveRepl(ReplSession &session) {
   return plainLoop(session, terminal);
 }
 
+std::string replHelpText() {
+  std::string text = kHelp;
+  for (const ReplCommand &c : replCommands())
+    text += "  " + std::string(c.usage) + "\n";
+  return text;
+}
+
 int runReplCli(int argc, char **argv) {
   if (!isReplInvocation(argc, argv)) {
     std::cerr << kUsage;
     return kExitBadInput;
   }
   std::string_view mode = argc < 2 ? "repl" : argv[1];
-  int firstFile = 2;
+  // Options may come anywhere after the mode; `--` ends them (a file named `-x`).
+  std::vector<std::string> args;
+  bool keepGoing = false, options = true;
+  for (int i = 2; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (options && a == "--") {
+      options = false;
+    } else if (options && (a == "--help" || a == "-h")) {
+      std::cout << replHelpText();
+      return kExitOk;
+    } else if (options && a == "--keep-going") {
+      keepGoing = true;
+    } else if (options && a.size() > 1 && a[0] == '-' &&
+               !((mode == "-c" || mode == "-f") && args.empty())) {
+      std::cerr << "fxkit: error: unknown option '" << a << "'";
+      if (std::string hint = didYouMean(closestSpellings(a, replOptions())); !hint.empty())
+        std::cerr << "; " << hint;
+      std::cerr << "\n" << kUsage;
+      return kExitBadInput;
+    } else {
+      args.emplace_back(a);
+    }
+  }
+  size_t firstFile = 0;
   std::string text;
   if (mode == "-c" || mode == "-f") {
-    if (argc < 3) {
+    if (args.empty()) {
       std::cerr << "fxkit: " << mode << " needs an argument\n" << kUsage;
       return kExitBadInput;
     }
-    text = argv[2];
-    firstFile = 3;
+    text = args[0];
+    firstFile = 1;
   }
   if (mode == "-f") {
     auto script = readTextFile(text);
@@ -137,14 +199,16 @@ int runReplCli(int argc, char **argv) {
   // Ctrl-C stops the running command at a safe point, in a script too (see ReplSession).
   installInterruptHandler();
   ReplSession session(std::cout, std::cerr);
-  for (int i = firstFile; i < argc; ++i)
-    session.runLine("load " + quoteReplWord(argv[i]));
-  if (mode == "repl")
+  // A script stops at its first failed command (a file that did not load included).
+  session.setStopOnError(mode != "repl" && !keepGoing);
+  for (size_t i = firstFile; i < args.size(); ++i)
+    if (!session.runLine("load " + quoteReplWord(args[i])) && mode != "repl" && !keepGoing)
+      return session.wasInterrupted() ? kExitInterrupted : kExitBadInput;
+  if (mode == "repl") {
+    session.setInteractive(true);
     return runInteractiveRepl(session);
-  if (mode == "-c")
-    session.runLine(text);
-  else
-    session.runScript(text, argv[2]);
+  }
+  session.runScript(text, mode == "-f" ? args[0] : std::string());
   if (session.wasInterrupted())
     return kExitInterrupted;
   return session.anyFailed() ? kExitBadInput : kExitOk;

@@ -63,7 +63,9 @@ protected:
   std::string text() { return run("show"); }
 
   std::ostringstream out, err;
-  ReplSession session{out, err};
+  // Status lines (renamed, N of M nodes match) merged with the results, in order: these
+  // goldens read both; tests below and tests/cli/scripting.sh check that fxkit splits them.
+  ReplSession session{out, err, &out};
   std::string lastErr;
   bool lastOk = true;
 };

@@ -45,7 +45,9 @@ protected:
   std::string text() { return run("show"); }
 
   std::ostringstream out, err;
-  ReplSession session{out, err};
+  // Status lines (renamed, N of M nodes match) merged with the results, in order: these
+  // goldens read both; tests below and tests/cli/scripting.sh check that fxkit splits them.
+  ReplSession session{out, err, &out};
   std::string lastErr;
   bool lastOk = true;
 };
@@ -200,7 +202,7 @@ TEST_F(Repl, ReplaceUsesAndVerifierRollback) {
 }
 
 TEST_F(Repl, PassesAreEditsToo) {
-  EXPECT_EQ(run("pass dce"), "dce: changed\n");
+  EXPECT_EQ(run("pass dce"), "dce: changed\ndce removed 1 node: relu\n");
   EXPECT_EQ(run("find name=relu"), "0 of 7 nodes match\n");
   EXPECT_EQ(run("pass dce, dce"), "dce: no change\ndce: no change\n");
   EXPECT_EQ(run("undo; undo"), "undone: pass dce, dce\nundone: pass dce\n");
@@ -275,6 +277,69 @@ TEST_F(Repl, Help) {
   EXPECT_TRUE(run("help find").starts_with("usage: find TERM...\n"));
   run("help nope");
   EXPECT_EQ(lastErr, "error: no command named 'nope' (try 'help')\n");
+}
+
+// fxkit's sessions: results on `out`, status lines on `err`, so a script's stdout can be piped.
+TEST(ReplStreams, StatusLinesGoToErr) {
+  std::ostringstream out, err;
+  ReplSession s(out, err);
+  auto g = importGraph(kGraph, GraphFormat::FxText, "g.graph.txt");
+  ASSERT_TRUE(g) << g.error().str();
+  s.addGraph("g", "", g.take());
+  EXPECT_TRUE(s.runLine("find name=relu; rename relu r; undo"));
+  EXPECT_EQ(out.str(), "%relu = torch.ops.aten.relu.default : f32[4, 8][8, 1]cpu\n");
+  EXPECT_EQ(err.str(), "1 of 8 nodes match\nrenamed relu to r\nundone: rename relu r\n");
+}
+
+// Edits are unsaved until exported; loading over them is refused without --force, and in the
+// interactive shell the first quit only warns.
+TEST(ReplStreams, UnsavedEditsAreNotLostSilently) {
+  std::ostringstream out, err;
+  ReplSession s(out, err);
+  s.setInteractive(true);
+  auto g = importGraph(kGraph, GraphFormat::FxText, "g.graph.txt");
+  ASSERT_TRUE(g) << g.error().str();
+  s.addGraph("g", "", g.take());
+  EXPECT_TRUE(s.checkReplace("g", false));
+  EXPECT_TRUE(s.runLine("rename relu r; rename r relu"));
+  EXPECT_EQ(s.unsavedSummary(), "g (2 edits)");
+  Status refused = s.checkReplace("g", false);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message,
+            "graph 'g' has 2 unsaved edits and 2 undo steps that loading over it would lose: "
+            "export it first, load under another name ('as NAME'), or add --force");
+  EXPECT_TRUE(s.checkReplace("g", true));
+  EXPECT_TRUE(s.checkReplace("other", false));
+  err.str("");
+  s.requestQuit();
+  EXPECT_FALSE(s.quitRequested());
+  EXPECT_EQ(err.str(), "warning: unsaved edits in g (2 edits) (export them, or quit again to "
+                       "leave without saving)\n");
+  s.requestQuit();
+  EXPECT_TRUE(s.quitRequested());
+}
+
+// A script stops at its first failed command (fxkit -c/-f without --keep-going).
+TEST(ReplStreams, StopOnError) {
+  std::ostringstream out, err;
+  ReplSession s(out, err);
+  s.setStopOnError(true);
+  auto g = importGraph(kGraph, GraphFormat::FxText, "g.graph.txt");
+  ASSERT_TRUE(g) << g.error().str();
+  s.addGraph("g", "", g.take());
+  EXPECT_FALSE(s.runScript("rename nope x; rename relu r\nrename mul m\n", ""));
+  EXPECT_EQ(err.str(), "error: no node named 'nope' in graph 'g'\n"
+                       "stopped at the first error (--keep-going runs the rest)\n");
+  EXPECT_EQ(s.unsavedSummary(), "");
+}
+
+// Bytes a terminal should not get are escaped; UTF-8 text stays as it is.
+TEST(ReplStreams, PrintableText) {
+  EXPECT_EQ(printableText("a\tb\nc"), "a\tb\nc");
+  EXPECT_EQ(printableText("\x89PNG\r\n\x1a\n"), "\\x89PNG\\x0d\n\\x1a\n");
+  EXPECT_EQ(printableText("\x1b[31m\x7f"), "\\x1b[31m\\x7f");
+  EXPECT_EQ(printableText("caf\xc3\xa9 \xe2\x86\x92"), "caf\xc3\xa9 \xe2\x86\x92");
+  EXPECT_EQ(printableText("\xc3"), "\\xc3");
 }
 
 TEST(ReplNoGraph, CommandsSayToLoadOne) {

@@ -411,7 +411,11 @@ Status Reader::checkHeader() {
   path_ = {"version"};
   if (version_.is_null())
     return fail("missing 'version'");
-  if (!version_.is_number_integer() || version_.get<int64_t>() != 1)
+  if (!version_.is_number_integer())
+    return fail("'version' is " + version_.dump() + ", " +
+                (version_.is_string() ? "a string" : "not an integer") +
+                ": expected the number 1 (\"version\": 1)");
+  if (version_.get<int64_t>() != 1)
     return fail("unsupported version " + version_.dump() + " (this reader knows version 1)");
   return Status::ok();
 }

@@ -11,7 +11,7 @@ done
 printf 'graph():\n    %%x : [num_users=1] = placeholder[target=x]\n    %%y = bogus(\n' \
   > "$WORK/in/bad.graph.txt"
 
-expect_exit 1 "$FXKIT" convert "$WORK"/in/*.graph.txt -o "$WORK/o1/sub" --to json --jobs 1
+expect_exit 2 "$FXKIT" convert "$WORK"/in/*.graph.txt -o "$WORK/o1/sub" --to json --jobs 1
 expect_err "converted 5, failed 1"
 expect_err "bad.graph.txt:"
 [ -e "$WORK/o1/sub/bad.json" ] && fail "a file was written for the bad input"
@@ -22,7 +22,7 @@ done
 # Not a terminal: no progress line, only errors and the summary.
 grep -q $'\r' "$WORK/err" && fail "progress drawn when stderr is not a terminal"
 
-expect_exit 1 "$FXKIT" convert "$WORK"/in/*.graph.txt -o "$WORK/o2" --to json --jobs 2
+expect_exit 2 "$FXKIT" convert "$WORK"/in/*.graph.txt -o "$WORK/o2" --to json --jobs 2
 expect_err "converted 5, failed 1"
 diff -r "$WORK/o1/sub" "$WORK/o2" >/dev/null || fail "--jobs 1 and --jobs 2 differ"
 

@@ -32,7 +32,7 @@ FXKIT_FAULT=enospc expect_exit 2 "$FXKIT" run "$S.graph.txt" --inputs "$S.inputs
   -o "$WORK/o/out.safetensors"
 expect_err "No space left on device"
 [ -e "$WORK/o/out.safetensors" ] && fail "a partial safetensors output was left after ENOSPC"
-FXKIT_FAULT=enospc expect_exit 1 "$FXKIT" convert "$WORK"/two/*.graph.txt -o "$WORK/o/batch" \
+FXKIT_FAULT=enospc expect_exit 2 "$FXKIT" convert "$WORK"/two/*.graph.txt -o "$WORK/o/batch" \
   --to json
 expect_err "converted 0, failed 2"
 no_temp_files "$WORK/o"

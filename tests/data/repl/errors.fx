@@ -1,4 +1,4 @@
-# Line 3 and line 5 fail; the lines after them still run.
+# Line 3 and line 5 fail; with --keep-going the lines after them still run.
 list
 erase add
 users add

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Losing work (issue 21): loading over a graph with unsaved edits is refused without --force
+# (saying what would be lost); quit, exit and end of input with unsaved edits warn once; and,
+# under a pseudo-terminal, a session with completion, Ctrl-C stopping a long command (bench,
+# a Graphviz layout) and leaving the session intact, and the unsaved-edits warning on quit and
+# Ctrl-D.
+. "$(dirname "$0")/lib.bash"
+g="$DATA/repl/small.graph.txt"
+
+# Reloading over unsaved edits is refused, and says what would be lost; the graph stays edited.
+expect_exit 2 "$FXKIT" -c "load '$g' as a; rename relu r; load '$g' as a"
+expect_err "error: graph 'a' has 1 unsaved edit and 1 undo step that loading over it would lose: export it first, load under another name ('as NAME'), or add --force"
+expect_exit 0 "$FXKIT" -c "load '$g' as a; rename relu r; load '$g' as b; use a; show r"
+expect_out "%r : Tensor"
+# --force replaces it; so does a load after the edits were exported.
+expect_exit 0 "$FXKIT" -c "load '$g' as a; rename relu r; load '$g' as a --force; show relu"
+expect_out "%relu : Tensor"
+expect_exit 0 "$FXKIT" -c "load '$g' as a; rename relu r; export fx $WORK/a.fx; load '$g' as a; show relu"
+expect_out "%relu : Tensor"
+# An undo is an edit too (the graph differs from the exported file).
+expect_exit 2 "$FXKIT" -c "load '$g' as a; rename relu r; export fx $WORK/a.fx; undo; load '$g' as a"
+expect_err "has 1 unsaved edit"
+
+# The shell on a pipe: quit with unsaved edits warns once (the next line still runs), a second
+# quit leaves; end of input is a quit too.
+printf 'load %s\nrename relu r\nquit\nlist\nquit\nlist\n' "$g" | "$FXKIT" repl >"$WORK/out" 2>"$WORK/err"
+[ $? -eq 0 ] || fail "repl on a pipe did not exit 0"
+expect_err "warning: unsaved edits in small (1 edit) (export them, or quit again to leave without saving)"
+[ "$(grep -c '^\* small' "$WORK/out")" -eq 1 ] || fail "after the warning the shell did not go on, or a second quit did not leave: $(cat "$WORK/out")"
+printf 'load %s\nrename relu r\n' "$g" | "$FXKIT" repl >"$WORK/out" 2>"$WORK/err"
+[ $? -eq 0 ] || fail "repl at end of input did not exit 0"
+expect_err "warning: unsaved edits in small (1 edit)"
+printf 'load %s\nrename relu r\nexport fx %s\nquit\nlist\n' "$g" "$WORK/b.fx" | "$FXKIT" repl >"$WORK/out" 2>"$WORK/err"
+grep -qF "warning" "$WORK/err" && fail "quit warned after the edits were exported"
+grep -qF "* small" "$WORK/out" && fail "quit without unsaved edits did not leave"
+
+# A graph whose layout takes Graphviz seconds: Ctrl-C must stop it.
+python3 - "$WORK/big.graph.txt" <<'EOF'
+import sys
+n = 3000
+lines = ["graph():", '    %x : Tensor "f32[4][1]cpu" = placeholder[target=x]']
+prev = ["x"]
+for i in range(n):
+    a, b = prev[-1], prev[(i * 7919) % len(prev)]
+    lines.append(f'    %n{i} : Tensor "f32[4][1]cpu" = call_function[target=torch.ops.aten.add.Tensor](args = (%{a}, %{b}), kwargs = {{}})')
+    prev.append(f"n{i}")
+lines.append(f"    return (n{n - 1},)")
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+EOF
+
+# The interactive shell under a pseudo-terminal (readline): completion, Ctrl-C, the warning.
+python3 - "$FXKIT" "$g" "$WORK/big.graph.txt" "$WORK/pic.png" <<'EOF'
+import os, pty, re, select, sys, time
+fxkit, graph, big, pic = sys.argv[1:5]
+failures = 0
+
+def fail(msg):
+    global failures
+    failures += 1
+    print("FAIL: " + msg, file=sys.stderr)
+
+class Session:
+    def __init__(self, *args):
+        env = dict(os.environ, FXKIT_HISTORY="", TERM="dumb", INPUTRC="/dev/null")
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execve(fxkit, [fxkit, "repl", *args], env)
+        self.buf = b""
+    def read_until(self, pattern, timeout=60):
+        end = time.time() + timeout
+        while time.time() < end:
+            m = re.search(pattern, self.buf)
+            if m:
+                seen = self.buf[:m.end()]
+                self.buf = self.buf[m.end():]
+                return seen
+            r, _, _ = select.select([self.fd], [], [], 0.1)
+            if r:
+                try:
+                    chunk = os.read(self.fd, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                self.buf += chunk
+        fail(f"timed out waiting for {pattern!r}; got {self.buf[-400:]!r}")
+        return None
+    def send(self, text):
+        os.write(self.fd, text.encode())
+    def wait(self, timeout=30):
+        end = time.time() + timeout
+        while time.time() < end:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                return os.waitstatus_to_exitcode(status)
+            try:
+                r, _, _ = select.select([self.fd], [], [], 0.1)
+                if r:
+                    os.read(self.fd, 65536)
+            except OSError:
+                time.sleep(0.1)
+        os.kill(self.pid, 9)
+        fail("the shell did not exit")
+        return None
+    def alive(self):
+        return os.waitpid(self.pid, os.WNOHANG)[0] == 0
+
+prompt = rb"fxkit:small> "
+s = Session(graph)
+s.read_until(prompt)
+# Completion: 'renam' + Tab completes the command, 'rel' + Tab the node name.
+s.send("renam\t")
+s.read_until(rb"rename ")
+s.send("rel\t")
+s.read_until(rb"relu ")
+s.send("r\n")
+s.read_until(rb"renamed relu to r")
+s.read_until(prompt)
+# Ctrl-C stops a long command between runs and the session stays as it was.
+s.send("bench 100000000\n")
+time.sleep(1.5)
+s.send("\x03")
+s.read_until(rb"interrupted after \d+ of 100000000 runs")
+s.read_until(prompt)
+s.send("show r\n")
+s.read_until(rb"%r : Tensor")
+s.read_until(prompt)
+# quit with unsaved edits warns and stays; the second quit leaves.
+s.send("quit\n")
+s.read_until(rb"warning: unsaved edits in small \(1 edit\)")
+s.read_until(prompt)
+if not s.alive():
+    fail("the first quit with unsaved edits left the shell")
+s.send("quit\n")
+rc = s.wait()
+if rc != 0:
+    fail(f"the shell exited {rc} after the second quit")
+
+# Ctrl-D: the same warning once, then it leaves.
+s = Session(graph)
+s.read_until(prompt)
+s.send("erase relu\n")
+s.read_until(rb"erased relu")
+s.read_until(prompt)
+s.send("\x04")
+s.read_until(rb"warning: unsaved edits in small \(1 edit\)")
+s.read_until(prompt)
+s.send("\x04")
+rc = s.wait()
+if rc != 0:
+    fail(f"the shell exited {rc} after the second Ctrl-D")
+
+# Ctrl-C stops a Graphviz layout running in its child process; nothing is written.
+s = Session(big)
+s.read_until(rb"fxkit:big> ")
+s.send(f"render {pic}\n")
+time.sleep(1.5)
+t0 = time.time()
+s.send("\x03")
+s.read_until(rb"interrupted: the Graphviz layout was stopped")
+s.read_until(rb"fxkit:big> ", timeout=10)
+if time.time() - t0 > 5:
+    fail(f"Ctrl-C took {time.time() - t0:.1f} s to stop the layout")
+if os.path.exists(pic):
+    fail("an interrupted render wrote its picture")
+s.send("info\n")
+s.read_until(rb"nodes: 3002")
+s.send("quit\n")
+if s.wait() != 0:
+    fail("the shell did not exit 0 after the interrupted render")
+sys.exit(1 if failures else 0)
+EOF
+[ $? -eq 0 ] || fail "the pseudo-terminal session failed (see above)"
+finish
