@@ -6,10 +6,12 @@
 #include "ir/SymExpr.h"
 #include "repl/ReplCommands.h"
 #include "repl/ReplSession.h"
+#include "support/DidYouMean.h"
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fxkit {
 
@@ -35,7 +37,13 @@ inline Expected<Node *> replNodeNamed(const ReplGraph &g, std::string_view name)
     name.remove_prefix(1);
   if (Node *n = g.graph.find(name))
     return n;
-  return Error("no node named '" + std::string(name) + "' in graph '" + g.name + "'");
+  std::vector<std::string_view> names;
+  names.reserve(g.graph.size());
+  for (Node *n : g.graph)
+    names.push_back(n->name());
+  std::string hint = didYouMean(closestSpellings(name, names));
+  return Error("no node named '" + std::string(name) + "' in graph '" + g.name + "'" +
+               (hint.empty() ? "" : " (" + hint + ")"));
 }
 
 /// Options of `run` and `bench`: `--backend B`, `--device D`, `--seed N`, `SYM=N`, and for

@@ -10,6 +10,7 @@
 #include "repl/ReplCommandSupport.h"
 #include "repl/ReplInspect.h"
 #include "repl/ReplMatcher.h"
+#include "repl/ReplQuery.h"
 #include "repl/ReplSession.h"
 #include "repl/RunCommand.h"
 #include "support/InductorProvenance.h"
@@ -31,20 +32,6 @@ std::string joinWords(const ReplWords &words) { return joinReplWords(words); }
 
 Expected<Node *> nodeNamed(const ReplGraph &g, std::string_view name) {
   return replNodeNamed(g, name);
-}
-
-/// `%mul = torch.ops.aten.mul.Tensor : f32[4][1]cpu`: one line per node in listings.
-std::string describeNode(const Node &n) {
-  std::string out = "%" + n.name() + " = ";
-  if (n.op() == OpKind::CallFunction || n.op() == OpKind::CallMethod ||
-      n.op() == OpKind::CallModule || n.op() == OpKind::GetAttr)
-    out += n.target();
-  else
-    out += opKindName(n.op());
-  std::string type = valueTypeString(n.value());
-  if (!type.empty())
-    out += " : " + type;
-  return out;
 }
 
 bool isIdentifier(std::string_view s) {
@@ -100,23 +87,29 @@ Expected<Graph> withRenamedNode(const Graph &g, const Node *target, const std::s
 }
 
 Status cmdLoad(ReplSession &s, const ReplWords &line) {
-  std::string name, provenance;
+  std::string name, provenance, from;
   // `--force` (anywhere after FILE): replace a graph of that name even with unsaved edits.
   ReplWords w = line;
   bool force = std::erase(w, std::string("--force")) > 0;
   for (size_t i = 2; i < w.size(); i += 2) {
-    if (i + 1 >= w.size() || (w[i] != "as" && w[i] != "--provenance") ||
-        (w[i] == "as" ? !name.empty() : !provenance.empty()))
+    if (i + 1 >= w.size() || (w[i] != "as" && w[i] != "--provenance" && w[i] != "--from"))
       return Error("usage: " + std::string(commandNamed(w[0]).usage));
-    (w[i] == "as" ? name : provenance) = w[i + 1];
+    std::string &slot = w[i] == "as" ? name : w[i] == "--from" ? from : provenance;
+    if (!slot.empty())
+      return Error("usage: " + std::string(commandNamed(w[0]).usage));
+    slot = w[i + 1];
   }
   if (w.size() < 2)
     return Error("usage: " + std::string(commandNamed(w[0]).usage));
+  // `--from FORMAT` as the command line's: the reader by name instead of by the file's name.
+  std::optional<GraphFormat> format;
+  if (!from.empty() && !(format = parseGraphFormat(from)))
+    return Error("unknown input format '" + from + "' (formats: " + inputFormatList() + ")");
   if (name.empty())
     name = graphNameFromPath(w[1]);
   if (Status st = s.checkReplace(name, force); !st)
     return st;
-  auto graph = importGraphFile(w[1], {}, true, provenance);
+  auto graph = importGraphFile(w[1], format, true, provenance);
   if (!graph)
     return graph.takeError();
   ReplGraph &g = s.addGraph(name, w[1], graph.take());
@@ -149,64 +142,6 @@ Status cmdUse(ReplSession &s, const ReplWords &w) {
   return Status::ok();
 }
 
-Status cmdShow(ReplSession &s, const ReplWords &w) {
-  if (Status a = arity(w, 0, 1); !a)
-    return a;
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
-  FxTextOptions options;
-  options.tensorTypes = true;
-  std::string text = printFxText((*cur)->graph, options);
-  if (w.size() == 1) {
-    // str(graph) has no final newline; a shell's output does.
-    s.out() << text << (text.ends_with('\n') ? "" : "\n");
-    return Status::ok();
-  }
-  auto node = nodeNamed(**cur, w[1]);
-  if (!node)
-    return node.takeError();
-  // The node's line as `str(graph)` prints it, so `show x` and `show` agree.
-  std::string prefix = (*node)->op() == OpKind::Output ? "return " : "%" + (*node)->name() + " ";
-  size_t pos = 0;
-  std::string line;
-  while (pos < text.size()) {
-    size_t eol = text.find('\n', pos);
-    std::string_view l(text.data() + pos, (eol == std::string::npos ? text.size() : eol) - pos);
-    pos = eol == std::string::npos ? text.size() : eol + 1;
-    size_t first = l.find_first_not_of(' ');
-    if (first != std::string_view::npos && l.substr(first).starts_with(prefix)) {
-      line = std::string(l.substr(first));
-      break;
-    }
-  }
-  s.out() << line << "\n";
-  std::string type = valueTypeString((*node)->value());
-  s.out() << "type: " << (type.empty() ? "unknown" : type) << "\n";
-  return Status::ok();
-}
-
-/// `users NODE` and `inputs NODE`.
-Status listNeighbours(ReplSession &s, const ReplWords &w, bool users) {
-  if (Status a = arity(w, 1, 1); !a)
-    return a;
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
-  auto node = nodeNamed(**cur, w[1]);
-  if (!node)
-    return node.takeError();
-  std::vector<Node *> nodes = users ? (*node)->users() : (*node)->inputs();
-  if (nodes.empty())
-    s.out() << "(" << (users ? "no users" : "no inputs") << ")\n";
-  for (Node *n : nodes)
-    s.out() << describeNode(*n) << "\n";
-  return Status::ok();
-}
-
-Status cmdUsers(ReplSession &s, const ReplWords &w) { return listNeighbours(s, w, true); }
-Status cmdInputs(ReplSession &s, const ReplWords &w) { return listNeighbours(s, w, false); }
-
 Status cmdInfo(ReplSession &s, const ReplWords &w) {
   if (Status a = arity(w, 0, 0); !a)
     return a;
@@ -217,33 +152,6 @@ Status cmdInfo(ReplSession &s, const ReplWords &w) {
   if (!(*cur)->path.empty())
     s.out() << " (" << (*cur)->path << ")";
   s.out() << "\n" << printGraphSummary(summarizeGraph((*cur)->graph));
-  return Status::ok();
-}
-
-Status cmdFind(ReplSession &s, const ReplWords &w) {
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
-  auto matcher = parseNodeMatcher(ReplWords(w.begin() + 1, w.end()));
-  if (!matcher)
-    return matcher.takeError();
-  std::optional<KernelView> kernels;
-  if (matcher->needsKernels() && hasProvenance((*cur)->graph)) {
-    matcher->inductorKernels = true; // the kernels Inductor recorded, not fxkit's own
-  } else if (matcher->needsKernels()) {
-    auto view = buildKernelView((*cur)->graph);
-    if (!view)
-      return Error("kernel= needs the graph lowered and fused: " + view.error().message);
-    kernels = view.take();
-    matcher->kernels = &kernels->kernelsOfNode;
-  }
-  size_t found = 0;
-  for (Node *n : (*cur)->graph)
-    if (matcher->matches(*n)) {
-      s.out() << describeNode(*n) << "\n";
-      ++found;
-    }
-  s.status() << found << " of " << (*cur)->graph.size() << " nodes match\n";
   return Status::ok();
 }
 
@@ -346,22 +254,42 @@ Status cmdPass(ReplSession &s, const ReplWords &w) {
       return Error("unknown pass '" + n + "' (passes: " + known + ")");
     }
   std::vector<PassRun> runs;
+  // The nodes each pass removed, by name (`pass dce` says which).
+  std::vector<std::pair<std::string, std::vector<std::string>>> removed;
   Status st = s.edit(joinWords(w), [&](Graph &graph) -> Status {
     // One pass at a time, so that Ctrl-C stops between passes (and the edit rolls back).
     for (const std::string &name : names) {
       if (ReplSession::interrupted)
         return Error("interrupted before pass '" + name + "'; the graph is as it was");
+      std::vector<std::string> before;
+      before.reserve(graph.size());
+      for (Node *n : graph)
+        before.push_back(n->name());
       auto r = runPipeline(graph, {name});
       if (!r)
         return r.takeError();
       runs.insert(runs.end(), r->begin(), r->end());
+      std::erase_if(before, [&](const std::string &n) { return graph.find(n) != nullptr; });
+      removed.emplace_back(name, std::move(before));
     }
     return Status::ok();
   });
-  if (!st)
+  if (!st) {
     runs.clear();
+    removed.clear();
+  }
   for (const PassRun &r : runs)
     s.status() << r.name << ": " << (r.changed ? "changed" : "no change") << "\n";
+  for (const auto &[name, gone] : removed) {
+    if (gone.empty())
+      continue;
+    s.status() << name << " removed " << gone.size() << (gone.size() == 1 ? " node: " : " nodes: ");
+    for (size_t i = 0; i < gone.size() && i < 10; ++i)
+      s.status() << (i ? ", " : "") << gone[i];
+    if (gone.size() > 10)
+      s.status() << ", ... " << gone.size() - 10 << " more";
+    s.status() << "\n";
+  }
   return st;
 }
 
@@ -502,21 +430,32 @@ const std::vector<ReplCommand> &replCommands() {
       ".\nWithout FILE the text is printed here. 'export model.json' picks the format\n"
       "from the extension. Pictures draw a compiled graph's kernels, as 'render' does.\n";
   static const std::vector<ReplCommand> commands = {
-      {"load", "load FILE [as NAME] [--provenance MAP] [--force]",
+      {"load", "load FILE [as NAME] [--from FORMAT] [--provenance MAP] [--force]",
        "Load a graph (fx, fxpy, json, inductor-py) and use it",
        "The name defaults to the file name without its extension; loading a name again\n"
        "replaces that graph, unless it has unsaved edits (then --force is needed).\n"
        "MAP is Inductor's provenance mapping\n"
        "(inductor_provenance_tracking_node_mappings.json) to attach; an output_code.py or\n"
-       "fx_graph_transformed.py takes the one of its debug folder by itself. See 'why'.\n",
+       "fx_graph_transformed.py takes the one of its debug folder by itself. See 'why'.\n"
+       "--from FORMAT picks the reader when the file's name does not say it.\n",
        K::File, K::None, cmdLoad},
       {"list", "list", "List the graphs loaded (* marks the current one)", "", K::None, K::None,
        cmdList},
       {"use", "use NAME", "Make a loaded graph the current one", "", K::Graph, K::None, cmdUse},
-      {"show", "show [NODE]", "Print the graph as FX text, or one node and its type", "", K::Node,
-       K::None, cmdShow},
-      {"users", "users NODE", "List the nodes that use NODE", "", K::Node, K::None, cmdUsers},
-      {"inputs", "inputs NODE", "List the nodes NODE uses", "", K::Node, K::None, cmdInputs},
+      {"show", "show [NODE|$VAR...] [--full]",
+       "Print the graph as FX text, or the lines of some nodes",
+       "  show            the whole graph (str(graph) with types)\n"
+       "  show add        one node's line and its type\n"
+       "  show $m         the lines of every node of a 'let' variable\n"
+       "Lists of more than 12 items (the output node's values and types) are cut after 8\n"
+       "('... 347 more'); --full prints them whole.\n",
+       K::Node, K::Node, replCmdShow},
+      {"users", "users NODE|$VAR... [--full]", "List the nodes that use NODE",
+       "With several nodes or a variable: the users of any of them, in graph order.\n", K::Node,
+       K::Node, replCmdQuery},
+      {"inputs", "inputs NODE|$VAR... [--full]", "List the nodes NODE uses",
+       "One node's inputs in argument order; several: all their inputs, in graph order.\n", K::Node,
+       K::Node, replCmdQuery},
       {"info", "info", "Summarize the graph: counts, ops, inputs, outputs, symbols", "", K::None,
        K::None, cmdInfo},
       {"find", "find TERM...", "List the nodes for which every TERM holds",
@@ -533,8 +472,57 @@ const std::vector<ReplCommand> &replCommands() {
        "                      recorded for it (kernel=triton_poi_fused_add_0:3, or the name)\n"
        "  post=add_3         Inductor provenance: the post-grad nodes of the node (on a\n"
        "                      wrapper: the kernel calls computing post-grad node add_3)\n"
-       "  pre=linear         Inductor provenance: the pre-grad (Dynamo) nodes behind it\n",
-       K::None, K::None, cmdFind},
+       "  pre=linear         Inductor provenance: the pre-grad (Dynamo) nodes behind it\n"
+       "A word $VAR searches only the nodes of that 'let' variable. When op= or name=\n"
+       "matches nothing, close op and node names are suggested.\n",
+       K::None, K::None, replCmdQuery},
+      {"ancestors", "ancestors NODE|$VAR... [--depth N]",
+       "List the nodes NODE depends on, transitively",
+       "Every node whose value flows into NODE, in graph order; --depth N stops N edges\n"
+       "back (--depth 1 is 'inputs'). Walks are iterative: graphs of millions of nodes.\n",
+       K::Node, K::Node, replCmdQuery},
+      {"descendants", "descendants NODE|$VAR... [--depth N]",
+       "List the nodes that depend on NODE, transitively",
+       "Every node NODE's value flows into, in graph order; --depth N stops N edges on.\n", K::Node,
+       K::Node, replCmdQuery},
+      {"path", "path A B [--all] [--limit N]", "Show a shortest data path from A to B",
+       "  path x add_1            one shortest path, one node a line\n"
+       "  path x add_1 --all      every path (the first 20; --limit N), one a line:\n"
+       "                          x -> mul -> add -> add_1\n"
+       "B must depend on A; when A depends on B, the hint says so.\n",
+       K::Node, K::Node, replCmdQuery},
+      {"slice", "slice [--backward|--forward] NODE|$VAR... [--depth N]",
+       "The subgraph that computes NODE (or that NODE feeds)",
+       "--backward (default): NODE and its ancestors, what 'extract' needs to recompute it;\n"
+       "--forward: NODE and its descendants.\n",
+       K::Node, K::Node, replCmdQuery},
+      {"match", "match PATTERN [TERM...]", "Find every match of a pattern graph",
+       "PATTERN is a graph file or inline text: print_readable() Python statements or FX\n"
+       "text node lines, separated by ';' (quote it). Names used and not defined match any\n"
+       "node; the last statement is the root:\n"
+       "  match 'aten.add.Tensor(aten.mul.Tensor(a, b), c)'\n"
+       "  match 'm = aten.mul.Tensor(a, a); aten.add.Tensor(m, b)' users=1\n"
+       "Matching is replace-pattern's. Prints each match's root and what the names bound;\n"
+       "find TERMs filter the roots. As a set ('let'), the nodes of every match.\n",
+       K::File, K::None, replCmdQuery},
+      {"let", "let NAME = QUERY", "Keep the nodes a query answers as $NAME",
+       "QUERY is find, users, inputs, ancestors, descendants, path, slice or match, or\n"
+       "$A $B... (a union). Every command that takes nodes takes $NAME:\n"
+       "  let m = find op=aten.mul.Tensor; descendants $m; extract $m as muls\n"
+       "A variable belongs to the graph it was computed on and keeps node names.\n",
+       K::None, K::Command, replCmdLet},
+      {"set", "set [NAME]", "List the variables 'let' defined, or one's nodes", "", K::Variable,
+       K::None, replCmdSet},
+      {"extract", "extract NODE|$VAR... [as NAME]", "Make a new graph of some nodes",
+       "The new graph (NAME, default GRAPH_extract) holds the nodes, a placeholder typed as\n"
+       "the original for each value they use from outside, and an output of the values\n"
+       "used outside or by none of them. It is verified and becomes the current graph:\n"
+       "  let s = slice --backward add_1; extract $s as part; export part.fx\n",
+       K::Node, K::Node, replCmdExtract},
+      {"print_tabular", "print_tabular [NODE|$VAR...] [--full]",
+       "Print nodes as torch.fx's graph.print_tabular() does",
+       "Columns opcode, name, target, args, kwargs; every node when none is given.\n", K::Node,
+       K::Node, replCmdPrintTabular},
       {"rename", "rename NODE NEW", "Rename a node", "", K::Node, K::None, cmdRename},
       {"replace-uses", "replace-uses A B", "Make every user of A use B instead", "", K::Node,
        K::Node, cmdReplaceUses},

@@ -24,6 +24,7 @@ enum class ReplArgKind {
   Position, ///< `after` or `before`
   MetaKey,  ///< a node metadata key (set-meta)
   Backend,  ///< a name of the backend registry (backends/Backend.h)
+  Variable, ///< a `let` variable (`$NAME`)
 };
 
 struct ReplCommand {

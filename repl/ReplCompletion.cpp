@@ -4,6 +4,7 @@
 #include "ir/ops/OpRegistry.h"
 #include "repl/OutputFormats.h"
 #include "repl/ReplCommands.h"
+#include "repl/ReplQuery.h"
 #include "repl/ReplSession.h"
 #include "transforms/Pass.h"
 
@@ -38,6 +39,22 @@ void addNodeNames(const ReplSession &session, std::vector<std::string> &out) {
       out.push_back(n->name());
 }
 
+/// The `--options` a command's usage line names (`slice [--backward|--forward] ... [--depth N]`).
+void addOptions(const ReplCommand &command, std::vector<std::string> &out) {
+  std::string_view usage = command.usage;
+  for (size_t at = usage.find("--"); at != std::string_view::npos; at = usage.find("--", at)) {
+    size_t end = usage.find_first_of(" |]", at);
+    out.emplace_back(usage.substr(at, end == std::string_view::npos ? end : end - at));
+    at = end == std::string_view::npos ? usage.size() : end;
+  }
+}
+
+/// `$NAME` for every `let` variable.
+void addVariables(const ReplSession &session, std::vector<std::string> &out) {
+  for (const auto &[name, v] : session.variables())
+    out.push_back("$" + name);
+}
+
 /// Entries of the folder `word` names, as `word` would continue (folders with a `/`).
 void addPaths(std::string_view word, std::vector<std::string> &out) {
   namespace fs = std::filesystem;
@@ -68,6 +85,8 @@ void addFindTerms(const ReplSession &session, std::string_view word,
     for (std::string_view k :
          {"placeholder", "call_function", "call_method", "call_module", "get_attr", "output"})
       out.push_back("kind=" + std::string(k));
+  } else if (word.starts_with('$')) { // a domain: `find op=... $x`
+    addVariables(session, out);
   } else {
     for (std::string_view k : {"op=", "name=", "kind=", "type=", "dtype=", "users", "inputs",
                                "kernel=", "post=", "pre="})
@@ -97,6 +116,19 @@ std::vector<std::string> replCompletions(const ReplSession &session, std::string
                                          std::string_view word) {
   std::vector<std::string_view> words = wordsBefore(before);
   std::vector<std::string> out;
+  // `let NAME = QUERY ...`: `=`, then the query names, then the query's own arguments.
+  if (!words.empty() && words[0] == "let") {
+    if (words.size() == 2)
+      out.push_back("=");
+    if (words.size() == 3)
+      for (std::string_view q : replQueryNames())
+        out.emplace_back(q);
+    if (words.size() < 4) {
+      std::erase_if(out, [&](const std::string &c) { return !c.starts_with(word); });
+      return out;
+    }
+    words.erase(words.begin(), words.begin() + 3);
+  }
   const ReplCommand *command = words.empty() ? nullptr : findReplCommand(words[0]);
   ReplArgKind kind = ReplArgKind::None;
   if (words.empty())
@@ -131,6 +163,12 @@ std::vector<std::string> replCompletions(const ReplSession &session, std::string
     break;
   case ReplArgKind::Node:
     addNodeNames(session, out);
+    addVariables(session, out);
+    if (command && word.starts_with('-'))
+      addOptions(*command, out);
+    break;
+  case ReplArgKind::Variable:
+    addVariables(session, out);
     break;
   case ReplArgKind::File:
     addPaths(word, out);

@@ -13,10 +13,11 @@ class ReplSession;
 /// Candidates for `word` (which starts at the end of `before`, the text of the line before it):
 /// command names for the first word of a command, then what the command's table entry says its
 /// arguments are: node names, graph names, pass names, formats, file paths (folders end in
-/// `/`), `after`/`before`, metadata keys, backends; `find` terms complete their keys, op names
-/// after `op=`, node names after `name=`, kinds after `kind=`; in an `insert`'s node line, op
-/// targets for dotted words and node names otherwise. Sorted, distinct, each starting with
-/// `word`.
+/// `/`), `after`/`before`, metadata keys, backends, `let` variables (`$NAME`) where nodes go,
+/// the `--options` of the command's usage line; `find` terms complete their keys, op names
+/// after `op=`, node names after `name=`, kinds after `kind=`; after `let NAME = ` the query
+/// commands and then their arguments; in an `insert`'s node line, op targets for dotted words
+/// and node names otherwise. Sorted, distinct, each starting with `word`.
 std::vector<std::string> replCompletions(const ReplSession &session, std::string_view before,
                                          std::string_view word);
 

@@ -407,4 +407,174 @@ Expected<ReplaceReport> replacePattern(Graph &graph, const Graph &pattern,
   return report;
 }
 
+Expected<std::vector<PatternMatch>> findPatternMatches(const Graph &graph, const Graph &pattern) {
+  auto outs = returnedNodes(pattern, "the pattern");
+  if (!outs)
+    return outs.takeError();
+  for (Node *out : *outs)
+    if (out->op() == OpKind::Placeholder)
+      return Error("the pattern returns placeholder '" + out->name() +
+                   "': it would match every node");
+  const Node *anchor = outs->front();
+  std::vector<PatternMatch> found;
+  const std::unordered_set<Node *> taken;
+  Match match;
+  for (Node *candidate : graph) {
+    if (candidate->op() != anchor->op() || candidate->target() != anchor->target() ||
+        !matchAt(*outs, candidate, taken, match))
+      continue;
+    PatternMatch m;
+    m.root = candidate;
+    for (Node *p : pattern)
+      if (auto it = match.forward.find(p); it != match.forward.end())
+        m.bindings.emplace_back(p, it->second);
+    found.push_back(std::move(m));
+  }
+  return found;
+}
+
+namespace {
+
+/// The statements of an inline pattern: split at `;` and newlines outside brackets and quotes.
+std::vector<std::string> patternStatements(std::string_view text) {
+  std::vector<std::string> out;
+  std::string cur;
+  int depth = 0;
+  char quote = 0;
+  auto flush = [&] {
+    size_t a = cur.find_first_not_of(" \t\r");
+    if (a != std::string::npos)
+      out.push_back(cur.substr(a, cur.find_last_not_of(" \t\r") + 1 - a));
+    cur.clear();
+  };
+  for (char c : text) {
+    if (quote) {
+      quote = c == quote ? 0 : quote;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if ((c == ';' || c == '\n') && depth <= 0) {
+      flush();
+      continue;
+    }
+    cur += c;
+  }
+  flush();
+  return out;
+}
+
+/// The position of a statement's assignment `=` (not `==`, not a keyword argument's), or npos.
+size_t assignmentAt(std::string_view stmt) {
+  for (size_t i = 0; i < stmt.size(); ++i) {
+    char c = stmt[i];
+    if (c == '(' || c == '[' || c == '{' || c == '"' || c == '\'')
+      return std::string_view::npos;
+    if (c == '=' && (i + 1 >= stmt.size() || stmt[i + 1] != '=') &&
+        (i == 0 || std::string_view("=!<>").find(stmt[i - 1]) == std::string_view::npos))
+      return i;
+  }
+  return std::string_view::npos;
+}
+
+/// Names of keyword arguments in a statement (`keepdim` in `sum(x, [1], keepdim=True)`).
+std::unordered_set<std::string> keywordNames(std::string_view stmt) {
+  std::unordered_set<std::string> out;
+  for (size_t i = 0; i < stmt.size(); ++i) {
+    if (stmt[i] != '=' || (i + 1 < stmt.size() && stmt[i + 1] == '=') ||
+        (i > 0 && std::string_view("=!<>").find(stmt[i - 1]) != std::string_view::npos))
+      continue;
+    size_t end = i;
+    while (end > 0 && stmt[end - 1] == ' ')
+      --end;
+    size_t start = end;
+    while (start > 0 && isIdentChar(stmt[start - 1]))
+      --start;
+    if (start < end)
+      out.emplace(stmt.substr(start, end - start));
+  }
+  return out;
+}
+
+/// An FX text node line with the ` : [num_users=N]` that str(graph) always prints.
+std::string withNumUsers(std::string_view line) {
+  std::string text(line);
+  size_t nameEnd = text.find_first_of(" =:", 1);
+  if (nameEnd != std::string::npos && text.compare(nameEnd, 3, " = ") == 0)
+    text.insert(nameEnd, " : [num_users=0]");
+  else if (nameEnd != std::string::npos && text.compare(nameEnd, 1, "=") == 0)
+    text.insert(nameEnd, " : [num_users=0] ");
+  return text;
+}
+
+} // namespace
+
+Expected<Graph> parseInlinePattern(std::string_view text) {
+  std::vector<std::string> stmts = patternStatements(text);
+  if (stmts.empty())
+    return Error("empty pattern (expected e.g. 'aten.mul.Tensor(a, b)' or "
+                 "'m = aten.mul.Tensor(a, b); aten.add.Tensor(m, c)')");
+  if (stmts.front().starts_with('%') || stmts.front().starts_with("graph():")) {
+    // FX text lines: the parser's partial mode makes undefined `%names` placeholders.
+    std::string fx = "graph():\n";
+    Node *last = nullptr;
+    for (const std::string &s : stmts)
+      if (s != "graph():")
+        fx += "    " + (s.starts_with('%') ? withNumUsers(s) : s) + "\n";
+    FxTextParseOptions options;
+    options.partial = true;
+    auto g = parseFxText(fx, "<pattern>", options);
+    if (!g)
+      return g.takeError();
+    if (!g->outputNode()) {
+      for (Node *n : *g)
+        if (n->op() != OpKind::Placeholder)
+          last = n;
+      if (!last)
+        return Error("the pattern defines no node to match");
+      g->create(OpKind::Output, "output", "output",
+                Argument::tuple({Argument::tuple({Argument::node(last)})}));
+    }
+    return g;
+  }
+  // The Python form: a forward() whose parameters are the names used and not defined.
+  std::vector<std::string> params;
+  std::unordered_set<std::string> defined, seen;
+  static const std::unordered_set<std::string> kConstants = {"True", "False", "None",
+                                                             "inf",  "nan",   "torch"};
+  std::string body, last;
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    std::string stmt = stmts[i];
+    size_t eq = assignmentAt(stmt);
+    if (eq == std::string::npos) {
+      if (i + 1 < stmts.size())
+        return Error("pattern statement '" + stmt +
+                     "' assigns no name (only the last one may be a bare expression)");
+      stmt = "_pattern_root = " + stmt;
+      eq = assignmentAt(stmt);
+    }
+    std::string lhs = stmt.substr(0, eq);
+    lhs.erase(lhs.find_last_not_of(' ') + 1);
+    size_t call = stmt.find_first_not_of(' ', eq + 1);
+    for (std::string_view ns : {"aten.", "prims."})
+      if (call != std::string::npos && std::string_view(stmt).substr(call).starts_with(ns))
+        stmt.insert(call, "torch.ops.");
+    std::unordered_set<std::string> keywords = keywordNames(stmt.substr(eq + 1));
+    for (const std::string &id : identifiersOf(std::string_view(stmt).substr(eq + 1)))
+      if (!defined.contains(id) && !keywords.contains(id) && !kConstants.contains(id) &&
+          seen.insert(id).second)
+        params.push_back(id);
+    defined.insert(lhs);
+    body += "        " + stmt + "\n";
+    last = lhs;
+  }
+  std::string module = "class GraphModule(torch.nn.Module):\n    def forward(self";
+  for (const std::string &p : params)
+    module += ", " + p;
+  module += "):\n" + body + "        return (" + last + ",)\n";
+  return parseReadablePy(module, "<pattern>");
+}
+
 } // namespace fxkit

@@ -10,6 +10,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace fxkit {
 
@@ -54,5 +56,29 @@ struct ReplaceReport {
 /// node; new nodes get their types from shape inference.
 Expected<ReplaceReport> replacePattern(Graph &graph, const Graph &pattern,
                                        const Graph &replacement);
+
+} // namespace fxkit
+
+namespace fxkit {
+
+/// One match of a pattern graph (findPatternMatches).
+struct PatternMatch {
+  Node *root = nullptr; ///< the graph node matching the pattern's first returned node
+  /// Pattern node -> graph node, in the pattern's order (placeholders bound to the nodes they
+  /// stand for; the output node left out).
+  std::vector<std::pair<const Node *, Node *>> bindings;
+};
+
+/// Every match of `pattern` in `graph`, found as replacePattern finds them (anchored at each node
+/// matching the pattern's first returned node, in graph order), except that matches may overlap
+/// and inner nodes may have users outside the match: `match` reports, it does not rewrite.
+Expected<std::vector<PatternMatch>> findPatternMatches(const Graph &graph, const Graph &pattern);
+
+/// A pattern graph from text typed inline: statements separated by `;` or newlines, in
+/// print_readable()'s Python (`m = aten.mul.Tensor(a, b); aten.add.Tensor(m, c)`) or as FX text
+/// node lines (`%m = call_function[target=...](args = (%a, %b), kwargs = {})`). Names used and
+/// not defined become placeholders (any node); the last statement is what the pattern returns
+/// (a bare expression is allowed there).
+Expected<Graph> parseInlinePattern(std::string_view text);
 
 } // namespace fxkit

@@ -8,6 +8,7 @@
 
 #include <csignal>
 #include <functional>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -28,6 +29,13 @@ struct ReplGraph {
   /// Edits (or undos, redos) since it was loaded or last exported: what `load ... as NAME`
   /// again and `quit` would lose.
   size_t unsavedEdits = 0;
+};
+
+/// A node set `let` stored (repl/ReplQuery.h): names, so that it outlives the edits that
+/// rebuild the graph's nodes.
+struct ReplVariable {
+  std::string graph;              ///< the graph it was computed on
+  std::vector<std::string> nodes; ///< in graph order
 };
 
 class ReplSession {
@@ -82,6 +90,9 @@ public:
   /// The current graph, or an error saying to load one.
   Expected<ReplGraph *> current() const;
   Status use(std::string_view name);
+  /// `let` variables (`$NAME` in node arguments), by name without the `$`.
+  std::map<std::string, ReplVariable, std::less<>> &variables() { return variables_; }
+  const std::map<std::string, ReplVariable, std::less<>> &variables() const { return variables_; }
 
   /// Applies an edit to the current graph: on failure, or when the verifier rejects the result,
   /// the graph is restored and the error says why; on success the previous graph goes on the
@@ -130,6 +141,7 @@ private:
   bool quitWarned_ = false;
   bool skippedRest_ = false; ///< runLine stopped before the last command of its line
   bool wasInterrupted_ = false;
+  std::map<std::string, ReplVariable, std::less<>> variables_;
 };
 
 } // namespace fxkit

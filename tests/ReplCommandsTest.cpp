@@ -413,7 +413,7 @@ TEST_F(ReplCommands, CompletionCandidates) {
     return joined;
   };
   EXPECT_EQ(complete("", "re"), "redo rename render replace-pattern replace-uses");
-  EXPECT_EQ(complete("show ; ", "se"), "set-meta");
+  EXPECT_EQ(complete("show ; ", "se"), "set set-meta");
   EXPECT_EQ(complete("users ", "add"), "add add_1");
   EXPECT_EQ(complete("insert ", ""), "after before");
   EXPECT_EQ(complete("insert after ", "co"), "convert");
