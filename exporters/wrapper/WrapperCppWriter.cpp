@@ -2,6 +2,7 @@
 
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "exporters/FxTextPrinter.h"
+#include "exporters/wrapper/WrapperSignature.h"
 #include "ir/Node.h"
 #include "ir/ops/ArgumentNodes.h"
 #include "ir/ops/OpRegistry.h"
@@ -365,25 +366,9 @@ Status CppWriter::emitExtern(const Node &n) {
     origins += (origins.empty() ? "" : ", ") + o;
   const auto &outs = ext->out->items();
 
-  // Results the call sizes (no buffer before it): the call itself, or getitem of it; the
-  // unbacked symbols bound from them and the checks they decide follow.
-  std::map<int64_t, const Node *> results;
-  if (n.value().tensor())
-    results[0] = &n;
-  std::vector<const Node *> satellites;
-  for (const Node *s = n.next(); s; s = s->next()) {
-    const auto &a = s->args().items();
-    const Node *from = !a.empty() && a[0].isNode() ? a[0].asNode() : nullptr;
-    if (s->target() == wrapper::kGetItem && from == &n && a.size() == 2)
-      results[a[1].asInt()] = s;
-    else if (!((wrapper::wrapperOpOf(*s) == wrapper::WrapperOp::SymSize && s->value().sym() &&
-                from && a.size() == 2 && (from == &n || consumed_.count(from))) ||
-               (s->target() == wrapper::kAssertScalar && a.size() == 2)))
-      break;
-    satellites.push_back(s);
-    consumed_.insert(s);
-  }
-  if (results.empty() && !n.value().sym() && satellites.empty()) {
+  wrapper::ExternResults results = wrapper::externResults(n);
+  consumed_.insert(results.nodes.begin(), results.nodes.end());
+  if (results.empty()) {
     std::string outputs;
     for (const Argument &o : outs) {
       std::string out = "DeviceTensor{}";
@@ -409,36 +394,25 @@ Status CppWriter::emitExtern(const Node &n) {
   line("ExternResult " + result + ";");
   line("FXKIT_TRY(rt_.callExternOnHost(" + var + ", {" + inputs +
        "},\n                           &" + result + "));");
-  if (const SymExpr *s = n.value().sym())
-    line("const int64_t " + std::string(s->name()) + " = " + result + ".value;");
-  for (const Node *s : satellites) {
-    const auto &a = s->args().items();
-    if (s->target() != wrapper::kSymSize)
-      continue;
-    int64_t i = -1;
-    for (const auto &[index, r] : results)
-      i = r == a[0].asNode() ? index : i;
-    line("const int64_t " + std::string(s->value().sym()->name()) + " = " + result + ".tensors[" +
-         std::to_string(i) + "].sizes[" + std::to_string(a[1].asInt()) + "];");
-  }
-  for (const Node *s : satellites) {
-    const auto &a = s->args().items();
-    if (s->target() != wrapper::kAssertScalar)
-      continue;
-    if (a[0].kind() != Argument::Kind::Sym || a[1].kind() != Argument::Kind::String)
-      return Error("wrapper-cpp: check '" + s->name() + "' has no condition");
-    auto cond = condition(a[0].asSym());
+  for (const wrapper::ExternResults::Symbol &s : results.symbols)
+    line("const int64_t " + std::string(s.name) + " = " + result +
+         (s.output < 0
+              ? ".value"
+              : ".tensors[" + std::to_string(s.output) + "].sizes[" + std::to_string(s.dim) + "]") +
+         ";");
+  for (const Node *c : results.checks) {
+    auto cond = condition(c->args().items()[0].asSym());
     if (!cond)
       return cond.takeError();
     line("if (!" + *cond + ")");
-    line("  return Status::error(" + cppString(a[1].asString()) + ");");
+    line("  return Status::error(" + cppString(c->args().items()[1].asString()) + ");");
   }
   for (size_t i = 0; i < outs.size(); ++i) {
     if (outs[i].isNode())
       return Error("wrapper-cpp: extern op '" + node->name() +
                    "' defines unbacked symbols and has an output of a size known before it runs");
-    auto it = results.find(static_cast<int64_t>(i));
-    if (it == results.end())
+    auto it = results.sized.find(static_cast<int64_t>(i));
+    if (it == results.sized.end())
       continue;
     const TensorType *t = it->second->value().tensor();
     if (!t || i >= op.externOutputs.size() || op.externOutputs[i] < 0)
@@ -539,9 +513,7 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
   if (!gen)
     return gen.takeError();
   generated_ = gen.take();
-  for (size_t i = 0; i < f_.kernels.size(); ++i)
-    if (f_.kernels[i].isExtern)
-      externLaunches_.push_back(i);
+  externLaunches_ = externLaunches(f_);
   // How many buffers take each donor's storage after it died: it is freed after the last.
   for (const Node *m : w_)
     if (auto r = wrapper::asReuse(*m); r && !r->inPlace)
@@ -550,37 +522,18 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
   WrapperCppFiles files;
   files.name = wrapper::isIdentifier(rawName) ? rawName : "model";
 
-  // Signature (WrapperSignature.h's rule: the input's name, or argN / symN where that is no
-  // identifier or taken), symbol bindings, checks and uploads.
-  struct Param {
-    const Node *node;
-    std::string name;
-  };
-  std::vector<Param> params;
-  std::set<std::string, std::less<>> used;
-  const Node *n = w_.front();
-  for (; n && n->op() == OpKind::Placeholder; n = n->next()) {
-    std::string name = n->name();
-    if (!wrapper::isIdentifier(name) || used.count(name))
-      name = (n->value().tensor() ? "arg" : "sym") + std::to_string(params.size());
-    used.insert(name);
-    params.push_back({n, name});
-    if (const SymExpr *s = n->value().sym())
-      known_[n] = *s;
-  }
-  // Sizes of tensor inputs that bind symbols: sym_size nodes right after the inputs.
-  std::vector<const Node *> symSizes;
-  for (; n && wrapper::wrapperOpOf(*n) == wrapper::WrapperOp::SymSize && n->value().sym() &&
-         n->args().items().size() == 2 && n->args().items()[0].isNode() &&
-         n->args().items()[0].asNode()->op() == OpKind::Placeholder;
-       n = n->next()) {
-    symSizes.push_back(n);
-    known_[n] = *n->value().sym();
-  }
+  // Signature, symbol bindings, checks and uploads.
+  WrapperEntry entry = wrapperEntry(w_);
+  const std::vector<WrapperParam> &params = entry.params;
+  for (const WrapperParam &param : params)
+    if (const SymExpr *s = param.node->value().sym())
+      known_[param.node] = *s;
+  for (const Node *s : entry.inputSizes)
+    known_[s] = *s->value().sym();
   std::string typed, docs, unpack;
   std::set<std::string> bound;
   for (size_t i = 0; i < params.size(); ++i) {
-    const Param &param = params[i];
+    const WrapperParam &param = params[i];
     std::string idx = std::to_string(i);
     const TensorType *t = param.node->value().tensor();
     if (!t) {
@@ -608,12 +561,12 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
     line("if (" + param.name + ".sizes.size() != " + std::to_string(t->sizes.size()) + ")");
     line("  return Status::error(\"" + param.name + ": expected " +
          std::to_string(t->sizes.size()) + " dimensions\");");
-    for (const Node *s : symSizes)
+    for (const Node *s : entry.inputSizes)
       if (s->args().items()[0].asNode() == param.node)
         line("const int64_t " + std::string(s->value().sym()->name()) + " = " + param.name +
              ".sizes[" + std::to_string(s->args().items()[1].asInt()) + "];");
   }
-  for (const Param &param : params) {
+  for (const WrapperParam &param : params) {
     const TensorType *t = param.node->value().tensor();
     if (!t)
       continue;
@@ -629,7 +582,7 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
   }
 
   // The program: allocations, launches and extern calls, frees, outputs.
-  for (; n; n = n->next()) {
+  for (const Node *n = entry.body; n; n = n->next()) {
     if (consumed_.count(n))
       continue;
     if (const SymExpr *s = n->value().sym())

@@ -3,6 +3,7 @@
 #include "exporters/PyRepr.h"
 #include "exporters/wrapper/PyKernelWriter.h"
 #include "exporters/wrapper/PySymExpr.h"
+#include "exporters/wrapper/WrapperSignature.h"
 #include "ir/Node.h"
 #include "ir/ops/ArgumentNodes.h"
 #include "ir/ops/OpRegistry.h"
@@ -367,48 +368,21 @@ Status ModuleWriter::emitExtern(const Node &n) {
   auto result = [&](int64_t i) {
     return "extern_out" + (single || i < 0 ? std::string() : "[" + std::to_string(i) + "]");
   };
-  // Results the call sizes (no buffer before it): the call itself, or getitem of it; then the
-  // unbacked symbols bound from them (Inductor's codegen_unbacked_symbol_defs: `u0 =
-  // buf.item()`, `u1 = buf.size(0)`), then the checks they decide.
-  std::map<int64_t, const Node *> results;
-  if (n.value().tensor())
-    results[0] = &n;
-  std::vector<std::string> defines;
-  if (const SymExpr *s = n.value().sym())
-    defines.push_back(std::string(s->name()) + " = " + result(-1));
-  std::vector<const Node *> checks;
-  for (const Node *s = n.next(); s; s = s->next()) {
-    const auto &a = s->args().items();
-    const Node *from = !a.empty() && a[0].isNode() ? a[0].asNode() : nullptr;
-    if (s->target() == wrapper::kGetItem && from == &n && a.size() == 2) {
-      results[a[1].asInt()] = s;
-    } else if (wrapper::wrapperOpOf(*s) == wrapper::WrapperOp::SymSize && s->value().sym() &&
-               from && a.size() == 2 && (from == &n || consumed_.count(from))) {
-      int64_t i = -1;
-      for (const auto &[index, r] : results)
-        i = r == from ? index : i;
-      defines.push_back(std::string(s->value().sym()->name()) + " = " + result(i) + ".size(" +
-                        std::to_string(a[1].asInt()) + ")");
-    } else if (s->target() == wrapper::kAssertScalar && a.size() == 2) {
-      checks.push_back(s);
-    } else {
-      break;
-    }
-    consumed_.insert(s);
-  }
-  for (const std::string &d : defines)
-    line(d);
-  for (const Node *c : checks) {
-    const auto &a = c->args().items();
-    if (a[0].kind() != Argument::Kind::Sym)
-      return Error("wrapper-py: check '" + c->name() + "' has no condition");
+  // The unbacked symbols it binds (Inductor's codegen_unbacked_symbol_defs: `u0 = buf.item()`,
+  // `u1 = buf.size(0)`), the checks they decide, then the results it sized.
+  wrapper::ExternResults results = wrapper::externResults(n);
+  consumed_.insert(results.nodes.begin(), results.nodes.end());
+  for (const wrapper::ExternResults::Symbol &s : results.symbols)
+    line(std::string(s.name) + " = " + result(s.output) +
+         (s.output < 0 ? "" : ".size(" + std::to_string(s.dim) + ")"));
+  for (const Node *c : results.checks) {
     std::string message;
-    printPyArg(message, a[1]);
-    line("if not (" + pySymExpr(a[0].asSym()) + "):");
+    printPyArg(message, c->args().items()[1]);
+    line("if not (" + pySymExpr(c->args().items()[0].asSym()) + "):");
     line("    raise RuntimeError(" + message + ")");
   }
   // The buffers of results the call sized, named as the loop program names them.
-  for (const auto &[i, r] : results) {
+  for (const auto &[i, r] : results.sized) {
     const TensorType *t = r->value().tensor();
     if (!t || i >= static_cast<int64_t>(op.externOutputs.size()) || op.externOutputs[i] < 0)
       return Error("wrapper-py: extern result '" + r->name() + "' has no buffer");
@@ -419,7 +393,7 @@ Status ModuleWriter::emitExtern(const Node &n) {
   }
   for (size_t i = 0; i < outs.size(); ++i) {
     const Node *b = outs[i].isNode() ? outs[i].asNode() : nullptr;
-    if (auto it = results.find(static_cast<int64_t>(i)); !b && it != results.end())
+    if (auto it = results.sized.find(static_cast<int64_t>(i)); !b && it != results.sized.end())
       b = it->second;
     if (!b)
       continue;
@@ -433,27 +407,16 @@ Status ModuleWriter::emitExtern(const Node &n) {
 }
 
 Expected<std::string> ModuleWriter::run() {
-  for (size_t i = 0; i < f_.kernels.size(); ++i)
-    if (f_.kernels[i].isExtern)
-      externLaunches_.push_back(i);
-  // Inputs: the entry point's parameters (WrapperSignature.h's rule: the input's name, or
-  // argN / symN where that is no identifier or taken).
+  externLaunches_ = externLaunches(f_);
+  WrapperEntry entry = wrapperEntry(w_);
   std::vector<std::string> inputNames;
   std::vector<const Node *> inputs;
-  std::set<std::string, std::less<>> used;
-  const Node *n = w_.front();
-  for (; n && n->op() == OpKind::Placeholder; n = n->next()) {
-    size_t i = inputs.size();
-    bool tensor = n->value().tensor() != nullptr;
-    std::string name = n->name();
-    if (!wrapper::isIdentifier(name) || used.count(name))
-      name = (tensor ? "arg" : "sym") + std::to_string(i);
-    used.insert(name);
-    inputNames.push_back(name);
-    inputs.push_back(n);
-    names_[n] = name;
-    if (const SymExpr *s = n->value().sym())
-      known_[n] = *s;
+  for (const WrapperParam &param : entry.params) {
+    inputNames.push_back(param.name);
+    inputs.push_back(param.node);
+    names_[param.node] = param.name;
+    if (const SymExpr *s = param.node->value().sym())
+      known_[param.node] = *s;
   }
   std::string unpack;
   for (const std::string &name : inputNames)
@@ -463,13 +426,10 @@ Expected<std::string> ModuleWriter::run() {
            : unpack.substr(0, unpack.size() - 2) + (inputNames.size() == 1 ? "," : "") + " = args");
   line("args.clear()");
   // Sizes of tensor inputs that bind symbols.
-  for (; n && wrapper::wrapperOpOf(*n) == wrapper::WrapperOp::SymSize && n->value().sym() &&
-         n->args().items().size() == 2 && n->args().items()[0].isNode() &&
-         n->args().items()[0].asNode()->op() == OpKind::Placeholder;
-       n = n->next()) {
-    line(std::string(n->value().sym()->name()) + " = " + names_[n->args().items()[0].asNode()] +
-         ".size(" + std::to_string(n->args().items()[1].asInt()) + ")");
-    known_[n] = *n->value().sym();
+  for (const Node *s : entry.inputSizes) {
+    line(std::string(s->value().sym()->name()) + " = " + names_[s->args().items()[0].asNode()] +
+         ".size(" + std::to_string(s->args().items()[1].asInt()) + ")");
+    known_[s] = *s->value().sym();
   }
   std::string firstTensor;
   for (const Node *in : inputs) {
@@ -490,7 +450,7 @@ Expected<std::string> ModuleWriter::run() {
     if (auto r = wrapper::asReuse(*m); r && !r->inPlace)
       ++reusers_[r->donor];
 
-  for (; n; n = n->next()) {
+  for (const Node *n = entry.body; n; n = n->next()) {
     if (consumed_.count(n))
       continue;
     if (const SymExpr *s = n->value().sym())

@@ -1,38 +1,38 @@
 #include "exporters/wrapper/WrapperSignature.h"
 
+#include "ir/Node.h"
 #include "ir/wrapper/WrapperDialect.h"
 
 #include <set>
 
 namespace fxkit {
 
-std::vector<WrapperParam> wrapperSignature(const loop::LoopProgram &p) {
-  std::vector<WrapperParam> params;
+WrapperEntry wrapperEntry(const Graph &wrapper) {
+  WrapperEntry entry;
   std::set<std::string, std::less<>> used;
-  for (size_t i = 0; i < p.inputs.size(); ++i) {
-    int32_t b = p.inputs[i];
-    std::string name = b >= 0 ? p.buffers[b].name : p.inputSymbols[i];
+  const Node *n = wrapper.front();
+  for (; n && n->op() == OpKind::Placeholder; n = n->next()) {
+    std::string name = n->name();
     if (!wrapper::isIdentifier(name) || used.count(name))
-      name = (b >= 0 ? "arg" : "sym") + std::to_string(i);
+      name = (n->value().tensor() ? "arg" : "sym") + std::to_string(entry.params.size());
     used.insert(name);
-    params.push_back({name, b});
+    entry.params.push_back({n, name});
   }
-  return params;
+  for (; n && wrapper::wrapperOpOf(*n) == wrapper::WrapperOp::SymSize && n->value().sym() &&
+         n->args().items().size() == 2 && n->args().items()[0].isNode() &&
+         n->args().items()[0].asNode()->op() == OpKind::Placeholder;
+       n = n->next())
+    entry.inputSizes.push_back(n);
+  entry.body = n;
+  return entry;
 }
 
-LaunchWrites launchWrites(const loop::LoopProgram &p, const loop::Kernel &k) {
-  LaunchWrites w;
-  w.buffers = k.outputs;
-  if (!k.isExtern)
-    return w;
-  const loop::LoopOp &op = p.ops[k.ops.front()];
-  for (int32_t b : op.externOutputs)
-    if (b >= 0)
-      w.buffers.push_back(b);
-  for (size_t i = 0; i < op.externOutputs.size(); ++i)
-    if (op.externOutputs[i] >= 0 && op.definesSizeOf(i))
-      w.sizedByCall.insert(op.externOutputs[i]);
-  return w;
+std::vector<size_t> externLaunches(const loop::FusedProgram &fused) {
+  std::vector<size_t> launches;
+  for (size_t i = 0; i < fused.kernels.size(); ++i)
+    if (fused.kernels[i].isExtern)
+      launches.push_back(i);
+  return launches;
 }
 
 } // namespace fxkit

@@ -1,32 +1,33 @@
 #pragma once
-/// \file The parameters of a compiled program's entry point, shared by every wrapper flavour
-/// (as PyTorch split `_write_wrapper_signature` out of its wrapper generators): one per graph
-/// input, in order, a tensor buffer or an integer that binds a size symbol.
+/// \file The entry point of a compiled program as its wrapper graph declares it, shared by every
+/// wrapper flavour (as PyTorch split `_write_wrapper_signature` out of its wrapper generators):
+/// one parameter per input placeholder, in order, a tensor or an integer that binds a size
+/// symbol; then the sizes of tensor inputs that bind the other symbols.
 
+#include "ir/Graph.h"
 #include "ir/loop/Kernel.h"
-#include "ir/loop/LoopIR.h"
 
-#include <cstdint>
-#include <set>
 #include <string>
 #include <vector>
 
 namespace fxkit {
 
 struct WrapperParam {
-  std::string name;    ///< a unique identifier: the input's name, or the symbol it binds
-  int32_t buffer = -1; ///< the input's buffer; -1 for an integer input
+  const Node *node = nullptr; ///< the placeholder: typed as a tensor, or a size (Sym value)
+  std::string name;           ///< a unique identifier: the input's name, or argN / symN
 };
 
-/// The entry point's parameters of `program`.
-std::vector<WrapperParam> wrapperSignature(const loop::LoopProgram &program);
-
-/// The buffers launch `kernel` writes, in order, and which of them a call sizes (an extern
-/// output sized by a symbol the call binds: allocated or uploaded after the call, not before).
-struct LaunchWrites {
-  std::vector<int32_t> buffers;
-  std::set<int32_t> sizedByCall;
+struct WrapperEntry {
+  std::vector<WrapperParam> params;
+  std::vector<const Node *> inputSizes; ///< sym_size nodes of inputs, each binding a symbol
+  const Node *body = nullptr;           ///< the first node of the program after them
 };
-LaunchWrites launchWrites(const loop::LoopProgram &program, const loop::Kernel &kernel);
+
+/// The entry point of `wrapper` (a graph the wrapper pass built, transforms/WrapperGraph.h).
+WrapperEntry wrapperEntry(const Graph &wrapper);
+
+/// The index in `fused.kernels` of each extern launch, in order: the wrapper graph's extern
+/// calls come in launch order, and the loop op of each gives the ATen call it makes.
+std::vector<size_t> externLaunches(const loop::FusedProgram &fused);
 
 } // namespace fxkit

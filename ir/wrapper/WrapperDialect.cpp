@@ -256,4 +256,35 @@ std::optional<ExternCall> asExternCall(const Node &n) {
   return e;
 }
 
+ExternResults externResults(const Node &call) {
+  ExternResults r;
+  if (call.value().tensor())
+    r.sized[0] = &call;
+  if (const SymExpr *s = call.value().sym(); s && s->kind() == SymExpr::Kind::Symbol)
+    r.symbols.push_back({s->name(), -1, 0});
+  auto outputOf = [&r](const Node *n) -> std::optional<int64_t> {
+    for (const auto &[i, result] : r.sized)
+      if (result == n)
+        return i;
+    return std::nullopt;
+  };
+  for (const Node *n = call.next(); n; n = n->next()) {
+    const auto &a = n->args().items();
+    const Node *from = a.size() == 2 && a[0].isNode() ? a[0].asNode() : nullptr;
+    const SymExpr *sym = n->value().sym();
+    if (n->target() == kGetItem && from == &call && a[1].kind() == Argument::Kind::Int)
+      r.sized[a[1].asInt()] = n;
+    else if (n->target() == kSymSize && from && outputOf(from) && sym &&
+             sym->kind() == SymExpr::Kind::Symbol && a[1].kind() == Argument::Kind::Int)
+      r.symbols.push_back({sym->name(), *outputOf(from), a[1].asInt()});
+    else if (n->target() == kAssertScalar && a.size() == 2 && a[0].kind() == Argument::Kind::Sym &&
+             a[1].kind() == Argument::Kind::String)
+      r.checks.push_back(n);
+    else
+      break;
+    r.nodes.push_back(n);
+  }
+  return r;
+}
+
 } // namespace fxkit::wrapper

@@ -160,4 +160,22 @@ struct ExternCall {
 };
 std::optional<ExternCall> asExternCall(const Node &n);
 
+/// What follows an fxkit.extern call that binds unbacked symbols (Inductor's
+/// codegen_unbacked_symbol_defs): the results it sizes (no buffer exists before the call), the
+/// symbols read from them, and the checks those decide.
+struct ExternResults {
+  /// Output index -> the call itself (one result) or operator.getitem of it.
+  std::map<int64_t, const Node *> sized;
+  struct Symbol {
+    std::string_view name;
+    int64_t output = -1; ///< -1: the call's value itself (`u0 = x.item()`)
+    int64_t dim = 0;     ///< otherwise the size of output `output` in dimension `dim`
+  };
+  std::vector<Symbol> symbols;
+  std::vector<const Node *> checks; ///< _assert_scalar(condition, message)
+  std::vector<const Node *> nodes;  ///< the nodes after the call that these are, in order
+  bool empty() const { return sized.empty() && symbols.empty() && checks.empty(); }
+};
+ExternResults externResults(const Node &call);
+
 } // namespace fxkit::wrapper
