@@ -49,6 +49,18 @@ Status inferShapes(Graph &graph) {
 }
 
 Status inferShapes(Graph &graph, bool &changed) {
+  // Every unknown op at once, not one per run: a graph from a newer PyTorch often has several.
+  std::string unknown;
+  size_t unknownCount = 0;
+  for (const Node *node : graph)
+    if (node->op() == OpKind::CallFunction && !OpRegistry::instance().lookup(node->target()) &&
+        ++unknownCount <= 20)
+      unknown += (unknown.empty() ? "" : "; ") +
+                 ("node '" + node->name() + "': unknown op '" + std::string(node->target()) + "'");
+  if (unknownCount > 20)
+    unknown += "; and " + std::to_string(unknownCount - 20) + " more nodes of unknown ops";
+  if (unknownCount > 0)
+    return Error(unknown);
   auto assign = [&changed](Node &node, NodeValue value) {
     if (!changed && !(node.value() == value))
       changed = true;
