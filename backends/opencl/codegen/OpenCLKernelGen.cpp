@@ -1,4 +1,5 @@
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
+#include "backends/opencl/codegen/KernelPlan.h"
 #include "backends/opencl/codegen/SpecialMathCL.h"
 
 #include "ir/loop/KernelPlacement.h"
@@ -292,27 +293,13 @@ private:
   }
 };
 
-/// Marks in the emitted text around the number of a load or store at a reduced point, closed
-/// by kMarkEnd. A loop's body is written once, with kLoadLooped and kStoreLooped marks; each
-/// form of the loop (looped, persistent, vector copy j) gets its own copy of the text with the
-/// openings turned into that form's (reindent), and `run` resolves them once it knows which
-/// loads two loops repeat (persistent form) and which accesses have vector forms.
-constexpr char kLoadLooped = '\x01', kMarkEnd = '\x02', kLoadPersistent = '\x03',
-               kStoreLooped = '\x04', kStorePersistent = '\x05';
-/// Vector copy j (0 <= j < 4) of a load or a store.
-constexpr char kLoadVector = '\x10', kStoreVector = '\x18';
-/// A Welford step, as kLoadLooped; kUpdateVector + j in vector copy j.
-constexpr char kUpdateLooped = '\x06', kUpdateVector = '\x14';
-
-/// How one form of a reduction loop reaches its points.
+/// How one form of a reduction loop reaches its points: a loop's ops are printed once per
+/// form (KernelEmitter::emitLoop), each access spelt as that form and the kernel's plan say.
 enum class LoopForm { Looped, Persistent, Vector };
-
-/// Points per vector access (float4): the widest load NVIDIA's and PoCL's compilers turn into one
-/// 16-byte instruction.
-constexpr int kVectorWidth = 4;
 
 /// A load of a buffer the kernel does not write, inside a loop over the reduced points.
 struct RowLoad {
+  int32_t buffer = -1;
   std::string text; ///< the load expression
   std::string type; ///< its compute type
   int scope = 0;    ///< the loop it is in
@@ -326,6 +313,7 @@ struct RowLoad {
 
 /// A store at a reduced point.
 struct RowStore {
+  int32_t buffer = -1;
   std::string stmt;  ///< the scalar store statement
   std::string value; ///< the stored value (vector: one component of the vector)
   int scope = 0;
@@ -347,29 +335,24 @@ struct RowUpdate {
   }
 };
 
-/// `text` with every line indented by `by` more spaces and each mark's opening turned into the
-/// one of `form` (vector copy `copy`).
-std::string reindent(const std::string &text, int by, LoopForm form, int copy = 0) {
+/// `text` with every line indented by `by` more spaces.
+std::string reindent(const std::string &text, int by) {
   std::string out;
   bool lineStart = true;
   for (char c : text) {
     if (lineStart && c != '\n')
       out.append(by, ' ');
     lineStart = c == '\n';
-    if (c == kLoadLooped)
-      c = form == LoopForm::Persistent ? kLoadPersistent
-          : form == LoopForm::Vector   ? static_cast<char>(kLoadVector + copy)
-                                       : kLoadLooped;
-    else if (c == kStoreLooped)
-      c = form == LoopForm::Persistent ? kStorePersistent
-          : form == LoopForm::Vector   ? static_cast<char>(kStoreVector + copy)
-                                       : kStoreLooped;
-    else if (c == kUpdateLooped && form == LoopForm::Vector)
-      c = static_cast<char>(kUpdateVector + copy);
     out += c;
   }
   return out;
 }
+
+/// The text of one loop over reduced points in each of its forms (empty: not printed).
+struct LoopTexts {
+  std::string looped, persistent;
+  std::array<std::string, kVectorWidth> vector;
+};
 
 /// Which loop of a reduction kernel a value lives in: the row scope, or one loop over the
 /// row's reduced points.
@@ -500,10 +483,17 @@ public:
   /// `vector`: whether loops over the reduced points get a vector form (see kVectorWidth).
   /// `rowsFastest`: a row's lanes are fx_W work-items apart, neighbouring work-items take
   /// neighbouring rows (see GeneratedKernel::rowsFastest).
+  /// Without a plan the emitter only plans: it walks the kernel once, printing every loop in
+  /// its looped form, and records the accesses and the loop of each op (`plan`). With a plan
+  /// (made with the same options) it prints each form of each loop as the plan decided.
   KernelEmitter(const LoopProgram &p, const Kernel &k, int persistentPoints, bool vector,
-                bool rowsFastest)
-      : p_(p), k_(k), persistentK_(persistentPoints), vector_(vector), rowsFastest_(rowsFastest) {}
+                bool rowsFastest, const KernelPlan *plan = nullptr)
+      : p_(p), k_(k), persistentK_(persistentPoints), vector_(vector), rowsFastest_(rowsFastest),
+        plan_(plan) {}
+  /// Plans (see `plan`) or prints the kernel.
   Expected<GeneratedKernel> run();
+  /// After a planning run: the accesses and loops it found, decisions not yet made.
+  KernelPlan plan() const;
 
 private:
   Status setUp();
@@ -521,7 +511,12 @@ private:
   /// an r0 that is a multiple of it are consecutive; `base` is then its text at r0 = 0.
   bool unitStride(const SymExpr &index, std::string &base);
   Status openLoop();
-  Status closeLoop();
+  /// Closes the open loop: in a planning run the looped form of loopBody_, else the forms of
+  /// `texts` (see emitLoop); then the lanes combine and the loop's reductions become row values.
+  Status closeLoop(const LoopTexts *texts = nullptr);
+  /// Printing run: ops [begin, end), one loop of the plan, printed once per form the plan takes,
+  /// from the same state each time (the forms differ only in how they reach their points).
+  Status emitLoop(size_t begin, size_t end);
   /// `for (var = start; var < rnumel; var += step) { body }` at indentation `pad`, in the
   /// cascade's groups and blocks when `cascaded` (the loop's cascaded reductions, whose points
   /// `body` adds into their block level) is not empty (see kCascadeBlock).
@@ -540,24 +535,27 @@ private:
   std::string &body() { return loopOpen_ ? loopBody_ : rowBody_; }
   size_t indent() const { return loopOpen_ ? 6 : 4; }
   bool dependsOnOpenLoop(size_t i) const;
-  /// `text`, a load at a reduced point, as a mark `run` resolves (see kLoadLooped).
+  /// `text`, a load at a reduced point, as the current form spells it: itself, a register
+  /// of the persistent form, or a component of a vector load.
   std::string rowLoad(const std::string &text, DType dtype, bool masked, int32_t buffer,
                       const SymExpr &index);
-  /// A store at a reduced point (guarded by xmask), as a mark `run` resolves.
+  /// A store at a reduced point (guarded by xmask), as the current form spells it.
   std::string rowStore(int32_t buffer, const SymExpr &index, const std::string &idx,
                        const std::string &value);
   /// The vector form's loads before copy 0 of the open loop and its stores after the last.
   std::string vectorLoads(int scope) const;
   std::string vectorStores(int scope) const;
-  /// `u`'s one-point step at the current point, or (in a loop with a vector form) a mark that
-  /// becomes the step or, in vector copy j, the collection of the copy's point.
+  /// `u`'s one-point step at the current point or, in vector copy j, the collection of the
+  /// copy's point (merged after the last copy: updateMerges).
   void emitUpdate(RowUpdate u) {
-    if (vector_ && loopOpen_) {
-      rowUpdates_.push_back(std::move(u));
-      line(kUpdateLooped + std::to_string(rowUpdates_.size() - 1) + kMarkEnd);
-    } else {
-      body().append(indent(), ' ') += u.step + "\n";
-    }
+    size_t n = nextUpdate_++;
+    if (rowUpdates_.size() <= n)
+      rowUpdates_.resize(n + 1);
+    rowUpdates_[n] = std::move(u);
+    if (form_ == LoopForm::Vector)
+      line(rowUpdates_[n].slot(n, copy_) + " = " + rowUpdates_[n].value + ";");
+    else
+      body().append(indent(), ' ') += rowUpdates_[n].step + "\n";
   }
   /// The vector form's var_mean updates after the last copy: the copies' 4 points merged into
   /// the running state at once.
@@ -565,14 +563,20 @@ private:
   /// The declaration of `fx_vec`, whether a row takes the vector form (empty: no access has
   /// one, so the kernel has no vector form).
   std::string vectorCondition() const;
-  /// Resolves the marks: loads that two loops repeat go through a register array in the
-  /// persistent form. Returns the declarations of those arrays (empty: none repeats).
-  std::string resolveRowLoads();
 
   const LoopProgram &p_;
   const Kernel &k_;
   int persistentK_ = 0;
   bool vector_ = false, rowsFastest_ = false;
+  const KernelPlan *plan_ = nullptr; ///< null: a planning run
+  /// The form of the loop being printed, and its vector copy (0 <= copy_ < kVectorWidth).
+  LoopForm form_ = LoopForm::Looped;
+  int copy_ = 0;
+  /// The next load, store and update at a reduced point: their index in rowLoads_, rowStores_,
+  /// rowUpdates_ and the plan's loads and stores.
+  size_t nextLoad_ = 0, nextStore_ = 0, nextUpdate_ = 0;
+  std::vector<int> loopOf_;  ///< planning run: per op, its loop (0: the row)
+  std::string planMismatch_; ///< printing run: an access the plan does not have (internal error)
   /// Loads at reduced points whose index grows by 1 with r0, and with the innermost row
   /// variable: which layout makes a warp's loads contiguous.
   int unitReducedLoads_ = 0, unitRowLoads_ = 0;
@@ -944,6 +948,7 @@ std::string KernelEmitter::rowLoad(const std::string &text, DType dtype, bool ma
   if (!type || dtype == DType::Bool) // bool has no private arrays worth keeping
     return text;
   RowLoad l;
+  l.buffer = buffer;
   l.text = text;
   l.type = *type;
   l.scope = scope_;
@@ -956,13 +961,39 @@ std::string KernelEmitter::rowLoad(const std::string &text, DType dtype, bool ma
   l.vector = vector_ && !masked && dtype == DType::Float32 && unitReduced;
   l.base = base;
   l.pointer = param_.at(buffer);
-  rowLoads_.push_back(std::move(l));
-  return kLoadLooped + std::to_string(rowLoads_.size() - 1) + kMarkEnd;
+  size_t n = nextLoad_++;
+  if (rowLoads_.size() <= n)
+    rowLoads_.resize(n + 1);
+  rowLoads_[n] = std::move(l);
+  if (!plan_)
+    return text;
+  if (n >= plan_->loads.size() || plan_->loads[n].text != text) {
+    planMismatch_ = text;
+    return text;
+  }
+  const PlannedLoad &planned = plan_->loads[n];
+  switch (form_) {
+  case LoopForm::Looped:
+    return text;
+  case LoopForm::Persistent: {
+    if (planned.array < 0)
+      return text;
+    std::string slot = "fx_row" + std::to_string(planned.array) + "[fx_k]";
+    // The first loop that reads it keeps it; later loops read the register.
+    return planned.keeps ? "(" + slot + " = " + text + ")" : slot;
+  }
+  case LoopForm::Vector:
+    return planned.vector
+               ? "fx_vl" + std::to_string(planned.vectorSource) + ".s" + std::to_string(copy_)
+               : text;
+  }
+  return text;
 }
 
 std::string KernelEmitter::rowStore(int32_t buffer, const SymExpr &index, const std::string &idx,
                                     const std::string &value) {
   RowStore s;
+  s.buffer = buffer;
   s.stmt = "if (xmask) " + storeStmt(buffer, idx, value);
   s.value = value;
   s.scope = scope_;
@@ -970,8 +1001,17 @@ std::string KernelEmitter::rowStore(int32_t buffer, const SymExpr &index, const 
       vector_ && p_.buffers[buffer].type.dtype == DType::Float32 && unitStride(index, s.base);
   s.pointer = param_.at(buffer);
   s.index = idx;
-  rowStores_.push_back(std::move(s));
-  return kStoreLooped + std::to_string(rowStores_.size() - 1) + kMarkEnd;
+  size_t n = nextStore_++;
+  if (rowStores_.size() <= n)
+    rowStores_.resize(n + 1);
+  rowStores_[n] = std::move(s);
+  const RowStore &st = rowStores_[n];
+  if (plan_ && (n >= plan_->stores.size() || plan_->stores[n].vector != st.vector))
+    planMismatch_ = st.stmt;
+  if (form_ == LoopForm::Vector && st.vector)
+    return "fx_vs" + std::to_string(n) + ".s" + std::to_string(copy_) + " = (float)(" + st.value +
+           ");";
+  return st.stmt;
 }
 
 std::string KernelEmitter::vectorLoads(int scope) const {
@@ -1047,103 +1087,6 @@ std::string KernelEmitter::vectorStores(int scope) const {
   return out;
 }
 
-std::string KernelEmitter::resolveRowLoads() {
-  // Per load expression: the loops that read it, and whether every read is unmasked (a masked
-  // read may skip points, so no later loop may count on its value).
-  struct Use {
-    std::set<int> scopes;
-    bool masked = false;
-    std::string type;
-    int array = -1;
-  };
-  std::map<std::string, Use> uses;
-  for (const RowLoad &l : rowLoads_) {
-    Use &u = uses[l.text];
-    u.scopes.insert(l.scope);
-    u.masked = u.masked || l.masked;
-    u.type = l.type;
-  }
-  // Registers are finite: at most four rows held, the most often repeated first.
-  std::vector<std::pair<size_t, std::string>> repeated;
-  for (const auto &[text, u] : uses)
-    if (persistentK_ > 0 && u.scopes.size() > 1 && !u.masked)
-      repeated.push_back({u.scopes.size(), text});
-  std::stable_sort(repeated.begin(), repeated.end(),
-                   [](const auto &a, const auto &b) { return a.first > b.first; });
-  std::string decls;
-  int arrays = 0;
-  for (const auto &[count, text] : repeated) {
-    if (arrays == 4)
-      break;
-    Use &u = uses.at(text);
-    u.array = arrays++;
-    decls += "    " + u.type + " fx_row" + std::to_string(u.array) + "[" +
-             std::to_string(persistentK_) + "]; // " + text + "\n";
-  }
-  // In a loop's vector form, every vector load of one expression reads the first one's float4.
-  std::map<std::pair<int, std::string>, size_t> firstVector;
-  for (size_t n = 0; n < rowLoads_.size(); ++n)
-    if (rowLoads_[n].vector)
-      firstVector.emplace(std::make_pair(rowLoads_[n].scope, rowLoads_[n].text), n);
-  std::string out;
-  out.reserve(rowBody_.size());
-  for (size_t i = 0; i < rowBody_.size(); ++i) {
-    char c = rowBody_[i];
-    bool load = c == kLoadLooped || c == kLoadPersistent ||
-                (c >= kLoadVector && c < kLoadVector + kVectorWidth);
-    bool store = c == kStoreLooped || c == kStorePersistent ||
-                 (c >= kStoreVector && c < kStoreVector + kVectorWidth);
-    bool welford = c == kUpdateLooped || (c >= kUpdateVector && c < kUpdateVector + kVectorWidth);
-    if (!load && !store && !welford) {
-      out += c;
-      continue;
-    }
-    size_t end = rowBody_.find(kMarkEnd, i);
-    assert(end != std::string::npos && "an unterminated load or store mark");
-    size_t n = std::stoul(rowBody_.substr(i + 1, end - i - 1));
-    i = end;
-    if (welford) {
-      const RowUpdate &w = rowUpdates_.at(n);
-      if (c == kUpdateLooped) {
-        // The step's lines were indented for the loop body: add what this form adds.
-        size_t lineStart = out.rfind('\n') + 1;
-        size_t extra = out.size() - lineStart - 6;
-        std::string step = w.step;
-        for (size_t p = step.find('\n'); p != std::string::npos; p = step.find('\n', p + 1))
-          step.insert(p + 1, extra, ' ');
-        out += step;
-      } else {
-        out += w.slot(n, c - kUpdateVector) + " = " + w.value + ";";
-      }
-      continue;
-    }
-    if (store) {
-      const RowStore &st = rowStores_.at(n);
-      if (c >= kStoreVector && st.vector)
-        out += "fx_vs" + std::to_string(n) + ".s" + std::to_string(c - kStoreVector) +
-               " = (float)(" + st.value + ");";
-      else
-        out += st.stmt;
-      continue;
-    }
-    const RowLoad &l = rowLoads_.at(n);
-    const Use &u = uses.at(l.text);
-    if (c >= kLoadVector) {
-      out += l.vector ? "fx_vl" + std::to_string(firstVector.at({l.scope, l.text})) + ".s" +
-                            std::to_string(c - kLoadVector)
-                      : l.text;
-    } else if (c == kLoadLooped || u.array < 0) {
-      out += l.text;
-    } else {
-      std::string slot = "fx_row" + std::to_string(u.array) + "[fx_k]";
-      // The first loop that reads it keeps it; later loops read the register.
-      out += l.scope == *u.scopes.begin() ? "(" + slot + " = " + l.text + ")" : slot;
-    }
-  }
-  rowBody_ = std::move(out);
-  return decls;
-}
-
 std::string KernelEmitter::vectorCondition() const {
   std::set<std::string> checks;
   for (const RowLoad &l : rowLoads_)
@@ -1173,10 +1116,46 @@ Status KernelEmitter::openLoop() {
   return Status::ok();
 }
 
-/// How one reduction starts, takes a value, and combines two lanes' states.
-struct ReductionCode {
-  std::vector<std::string> init;
-};
+Status KernelEmitter::emitLoop(size_t begin, size_t end) {
+  if (Status s = openLoop(); !s)
+    return s;
+  // Each form starts from the same state: the same temporaries, values and accesses.
+  const int temp = temp_;
+  const std::map<int32_t, Value> values = values_;
+  const std::map<std::string, SymExpr, std::less<>> indirect = indirect_;
+  const IndexPrinter printer = printer_;
+  const size_t load = nextLoad_, store = nextStore_, update = nextUpdate_;
+  auto print = [&](LoopForm form, int copy, std::string &text) -> Status {
+    temp_ = temp;
+    values_ = values;
+    indirect_ = indirect;
+    printer_ = printer;
+    nextLoad_ = load, nextStore_ = store, nextUpdate_ = update;
+    loopBody_.clear();
+    loopPrologue_.clear();
+    loopReductions_.clear();
+    form_ = form;
+    copy_ = copy;
+    for (size_t i = begin; i < end; ++i)
+      if (Status s = emitOp(i); !s)
+        return s;
+    text = std::move(loopBody_);
+    return Status::ok();
+  };
+  LoopTexts texts;
+  if (persistentK_ > 0)
+    if (Status s = print(LoopForm::Persistent, 0, texts.persistent); !s)
+      return s;
+  if (vector_)
+    for (int j = 0; j < kVectorWidth; ++j)
+      if (Status s = print(LoopForm::Vector, j, texts.vector[j]); !s)
+        return s;
+  // The looped form last: the state it leaves is the one every form leaves.
+  if (Status s = print(LoopForm::Looped, 0, texts.looped); !s)
+    return s;
+  form_ = LoopForm::Looped;
+  return closeLoop(&texts);
+}
 
 std::string KernelEmitter::cascadeLoop(const std::vector<const ReductionState *> &cascaded,
                                        const std::string &pad, const std::string &var,
@@ -1199,7 +1178,7 @@ std::string KernelEmitter::cascadeLoop(const std::vector<const ReductionState *>
     out += st->declare(kCascadeBlock, pad + "    ");
   out += pad + "    for (fx_index_t " + var + " = fx_cb0; " + var + " < fx_cbe; " + var +
          " += " + step + ") {\n";
-  out += reindent(body, 4, LoopForm::Looped);
+  out += reindent(body, 4);
   out += pad + "    }\n";
   for (const ReductionState *st : cascaded)
     out += st->merge(kCascadeGroup, kCascadeBlock, pad + "    ");
@@ -1210,13 +1189,13 @@ std::string KernelEmitter::cascadeLoop(const std::vector<const ReductionState *>
   return out;
 }
 
-Status KernelEmitter::closeLoop() {
+Status KernelEmitter::closeLoop(const LoopTexts *texts) {
   if (!loopOpen_)
     return Status::ok();
   loopOpen_ = false;
   std::string &out = rowBody_;
   out += loopPrologue_;
-  std::string loop;
+  std::string rvars;
   // The reduced variables, unflattened from the flat reduced index.
   SymExpr stride = 1;
   std::vector<std::string> decls;
@@ -1236,15 +1215,15 @@ Status KernelEmitter::closeLoop() {
     stride = symMul(stride, size).simplify();
   }
   for (auto it = decls.rbegin(); it != decls.rend(); ++it)
-    loop += *it;
-  loop += loopBody_;
+    rvars += *it;
   std::vector<const ReductionState *> cascaded;
   for (size_t i : loopReductions_)
     if (states_.at(i).cascade)
       cascaded.push_back(&states_.at(i));
   cascadeUsed_ = cascadeUsed_ || !cascaded.empty();
-  if (persistentK_ == 0 && !vector_) {
-    out += cascadeLoop(cascaded, "    ", "rindex", "lane", "fx_L", loop);
+  if (!texts || (persistentK_ == 0 && !vector_)) {
+    out += cascadeLoop(cascaded, "    ", "rindex", "lane", "fx_L",
+                       rvars + (texts ? texts->looped : loopBody_));
   } else {
     std::string branch = "    if";
     if (persistentK_ > 0) {
@@ -1259,7 +1238,7 @@ Status KernelEmitter::closeLoop() {
       out += "      for (int fx_k = 0; fx_k < " + k + "; ++fx_k) {\n";
       out += "        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;\n";
       out += "        if (rindex < rnumel) {\n";
-      out += reindent(loop, 4, LoopForm::Persistent);
+      out += reindent(rvars + texts->persistent, 4);
       out += "        }\n";
       out += "      }\n";
       for (const ReductionState *st : cascaded)
@@ -1283,7 +1262,7 @@ Status KernelEmitter::closeLoop() {
       for (int j = 0; j < kVectorWidth; ++j) {
         body += "        {\n";
         body += "          const fx_index_t rindex = rbase + " + std::to_string(j) + ";\n";
-        body += reindent(loop, 4, LoopForm::Vector, j);
+        body += reindent(rvars + texts->vector[j], 4);
         body += "        }\n";
       }
       body += vectorStores(scope_);
@@ -1294,7 +1273,7 @@ Status KernelEmitter::closeLoop() {
     // The looped form: rows longer than the lanes hold, or not aligned for vectors.
     out += "    } else {\n";
     out += cascadeLoop(cascaded, "      ", "rindex", "lane", "fx_L",
-                       reindent(loop, 2, LoopForm::Looped));
+                       reindent(rvars + texts->looped, 2));
     out += "    }\n";
   }
   // Combine the lanes of each reduction, then its results become row values.
@@ -1447,16 +1426,21 @@ Status KernelEmitter::emitOp(size_t i) {
   if (op.kind == LoopOpKind::Scan)
     return Error("kernel " + k_.name + ": a scan fused with other ops (scans are not fused)");
   bool perPoint = op.kind == LoopOpKind::Reduction || placement == Placement::Full;
-  if (perPoint) {
-    if (loopOpen_ && dependsOnOpenLoop(i))
+  if (!plan_) {
+    // Planning: an op at every reduced point joins the open loop unless it needs one of its
+    // reductions' results; an op once per row closes it. (Printing follows the plan's loops.)
+    if (perPoint) {
+      if (loopOpen_ && dependsOnOpenLoop(i))
+        if (Status s = closeLoop(); !s)
+          return s;
+      if (!loopOpen_)
+        if (Status s = openLoop(); !s)
+          return s;
+    } else if (loopOpen_) {
       if (Status s = closeLoop(); !s)
         return s;
-    if (!loopOpen_)
-      if (Status s = openLoop(); !s)
-        return s;
-  } else if (loopOpen_) {
-    if (Status s = closeLoop(); !s)
-      return s;
+    }
+    loopOf_.push_back(loopOpen_ ? scope_ : 0);
   }
   // The ops' kinds, not their node names: kernels with one signature share one definition.
   std::string comment = "//";
@@ -1720,7 +1704,7 @@ Status KernelEmitter::emitScan() {
       return v.takeError();
     auto t = computeType(op.body[op.reduced].dtype);
     value = t && *t == T ? (*v)[op.reduced] : "(" + T + ")" + (*v)[op.reduced];
-    std::string text = reindent(rowBody_, pad - 4, LoopForm::Looped);
+    std::string text = reindent(rowBody_, pad - 4);
     rowBody_.clear();
     return text;
   };
@@ -1844,15 +1828,39 @@ Expected<GeneratedKernel> KernelEmitter::run() {
   if (k_.ops.size() == 1 && p_.ops[k_.ops[0]].kind == LoopOpKind::Scan) {
     if (Status s = emitScan(); !s)
       return s.takeError();
-  } else {
+  } else if (!plan_) {
     for (size_t i = 0; i < k_.ops.size(); ++i)
       if (Status s = emitOp(i); !s)
         return s.takeError();
+  } else {
+    if (plan_->loopOf.size() != k_.ops.size())
+      return Error("kernel " + k_.name + ": its plan is of another kernel (internal error)");
+    for (size_t i = 0; i < k_.ops.size();) {
+      size_t end = i + 1;
+      if (plan_->loopOf[i] == 0) {
+        if (Status s = emitOp(i); !s)
+          return s.takeError();
+      } else {
+        while (end < k_.ops.size() && plan_->loopOf[end] == plan_->loopOf[i])
+          ++end;
+        if (Status s = emitLoop(i, end); !s)
+          return s.takeError();
+      }
+      i = end;
+    }
   }
   if (Status s = closeLoop(); !s)
     return s.takeError();
+  if (!planMismatch_.empty())
+    return Error("kernel " + k_.name + ": " + planMismatch_ +
+                 " is not the access its plan has (internal error)");
   std::string vectorDecl = vectorCondition();
-  std::string rowArrays = resolveRowLoads();
+  // Registers for the loads two loops repeat, in the persistent form.
+  std::string rowArrays;
+  if (plan_ && persistentK_ > 0)
+    for (size_t a = 0; a < plan_->registerArrays.size(); ++a)
+      rowArrays += "    " + plan_->registerArrays[a].type + " fx_row" + std::to_string(a) + "[" +
+                   std::to_string(persistentK_) + "]; // " + plan_->registerArrays[a].text + "\n";
   if (!rowArrays.empty())
     g.persistentPoints = persistentK_;
   if (!vectorDecl.empty())
@@ -2005,7 +2013,57 @@ Expected<GeneratedKernel> KernelEmitter::run() {
   return g;
 }
 
+KernelPlan KernelEmitter::plan() const {
+  KernelPlan plan;
+  bool scan = k_.ops.size() == 1 && p_.ops[k_.ops[0]].kind == LoopOpKind::Scan;
+  plan.form = scan ? KernelForm::Scan : reduction_ ? KernelForm::Reduction : KernelForm::Pointwise;
+  plan.loopOf = loopOf_;
+  plan.loopOf.resize(k_.ops.size(), 0);
+  plan.loops = scope_;
+  for (const RowLoad &l : rowLoads_) {
+    PlannedLoad pl;
+    pl.buffer = l.buffer;
+    pl.text = l.text;
+    pl.type = l.type;
+    pl.loop = l.scope;
+    pl.masked = l.masked;
+    pl.vector = l.vector;
+    plan.loads.push_back(std::move(pl));
+  }
+  for (const RowStore &s : rowStores_)
+    plan.stores.push_back({s.buffer, s.scope, s.vector});
+  plan.unitReducedLoads = unitReducedLoads_;
+  plan.unitRowLoads = unitRowLoads_;
+  return plan;
+}
+
 } // namespace
+
+Expected<KernelPlan> planKernel(const LoopProgram &program, const Kernel &k) {
+  // Reduced points per lane a persistent row may have: a row of R points over 256 lanes, at
+  // most 8 per lane, so rows up to 2048 points. Both forms live in one kernel, and the
+  // registers of the persistent one are paid even when the looped one runs: on an H100 a
+  // softmax over 8192-point rows took 0.43 ms with a persistent form for 1024 lanes compiled
+  // in (53 registers, half occupancy) and 0.31 ms without it (31 registers); 32 points per
+  // lane spilled and failed to launch at 256 lanes.
+  int persistent = 0;
+  if (!k.reductionRanges.empty()) {
+    SymExpr r = symProduct(k.reductionRanges).simplify();
+    if (!r.isConstant())
+      persistent = 8;
+    else if (r.constant() <= 2048)
+      persistent = static_cast<int>(std::clamp<int64_t>((r.constant() + 255) / 256, 1, 8));
+  }
+  // Vector forms for one reduced dimension (whose index grows with r0); a reduction over
+  // several has no consecutive points to load together.
+  bool vector = k.reductionRanges.size() == 1 && !std::getenv("FXKIT_OPENCL_NO_VECTOR");
+  KernelEmitter planner(program, k, persistent, vector, false);
+  if (auto walked = planner.run(); !walked)
+    return walked.takeError();
+  KernelPlan plan = planner.plan();
+  decideForms(plan, persistent);
+  return plan;
+}
 
 std::string GeneratedProgram::prelude(bool usesDouble) {
   std::string s = R"(// Generated by fxkit: OpenCL C kernels of a fused loop program.
@@ -2159,31 +2217,13 @@ Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const Fuse
       out.launches.emplace_back();
       continue;
     }
-    // Reduced points per lane a persistent row may have: a row of R points over 256 lanes, at
-    // most 8 per lane, so rows up to 2048 points. Both forms live in one kernel, and the
-    // registers of the persistent one are paid even when the looped one runs: on an H100 a
-    // softmax over 8192-point rows took 0.43 ms with a persistent form for 1024 lanes compiled
-    // in (53 registers, half occupancy) and 0.31 ms without it (31 registers); 32 points per
-    // lane spilled and failed to launch at 256 lanes.
-    int persistent = 0;
-    if (!k.reductionRanges.empty()) {
-      SymExpr r = symProduct(k.reductionRanges).simplify();
-      if (!r.isConstant())
-        persistent = 8;
-      else if (r.constant() <= 2048)
-        persistent = static_cast<int>(std::clamp<int64_t>((r.constant() + 255) / 256, 1, 8));
-    }
-    // Vector forms for one reduced dimension (whose index grows with r0); a reduction over
-    // several has no consecutive points to load together.
-    bool vector = k.reductionRanges.size() == 1 && !std::getenv("FXKIT_OPENCL_NO_VECTOR");
-    auto g = KernelEmitter(program, k, persistent, vector, false).run();
-    // A form nothing uses gains nothing: without a load that two loops repeat, no persistent
-    // form; without an access with a vector form, no vector form. A reduction that reads only
-    // across rows (a column sum) takes rows fastest.
-    if (g && ((persistent > 0 && g->persistentPoints == 0) || (vector && g->vectorWidth == 0) ||
-              g->prefersRowsFastest))
-      g = KernelEmitter(program, k, g->persistentPoints, g->vectorWidth > 0, g->prefersRowsFastest)
-              .run();
+    // Plan, then print: the forms and accesses decided before any text (KernelPlan.h).
+    auto plan = planKernel(program, k);
+    if (!plan)
+      return plan.takeError();
+    auto g = KernelEmitter(program, k, plan->persistentPoints, plan->vectorWidth > 0,
+                           plan->rowsFastest, &*plan)
+                 .run();
     if (!g)
       return g.takeError();
     // The special functions (digamma, erfcx, ...) travel with the kernels that call them.
