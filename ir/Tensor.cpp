@@ -298,6 +298,16 @@ Expected<Tensor> Tensor::fromBytes(DType dtype, std::vector<int64_t> sizes,
   return t;
 }
 
+Expected<Tensor> Tensor::fromFill(DType dtype, std::vector<int64_t> sizes,
+                                  const std::function<Status(std::span<std::byte>)> &fill) {
+  Expected<Tensor> t = zeros(dtype, std::move(sizes));
+  FXKIT_TRY(t);
+  size_t bytes = static_cast<size_t>(t->numel()) * dtypeItemSize(dtype);
+  if (bytes > 0)
+    FXKIT_TRY(fill(std::span<std::byte>(t->storage_->data(), bytes)));
+  return t;
+}
+
 Expected<Tensor> Tensor::scalar(DType dtype, double value) {
   FXKIT_TRY(checkComputable(dtype, "Tensor::scalar"));
   Expected<Tensor> t = zeros(dtype, {});

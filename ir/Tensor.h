@@ -67,6 +67,11 @@ public:
   /// numel * itemsize.
   static Expected<Tensor> fromBytes(DType dtype, std::vector<int64_t> sizes,
                                     std::span<const std::byte> bytes);
+  /// A contiguous tensor whose numel * itemsize little-endian element bytes `fill` writes in
+  /// place: a reader fills storage straight from a file, after the sizes were checked against
+  /// the tensor size limit and before any byte was read.
+  static Expected<Tensor> fromFill(DType dtype, std::vector<int64_t> sizes,
+                                   const std::function<Status(std::span<std::byte>)> &fill);
   /// A 0-d tensor holding value (converted as setDouble does).
   static Expected<Tensor> scalar(DType dtype, double value);
   /// A contiguous tensor of normal(0, 1) floats, or integers uniform in [intLow, intHigh], or

@@ -1,5 +1,7 @@
 #include "ir/TensorType.h"
 
+#include "ir/StorageSpan.h"
+
 #include "ir/StringPool.h"
 
 #include <cctype>
@@ -64,30 +66,16 @@ void TensorType::print(std::string &out) const {
 }
 
 Status checkTensorExtent(const TensorType &t) {
-  int64_t count = 1, extent = 0;
-  bool overflow = false, empty = false;
-  for (size_t d = 0; d < t.sizes.size(); ++d) {
-    if (!t.sizes[d].isConstant())
-      return Status::ok();
-    int64_t size = t.sizes[d].constant();
-    empty = empty || size == 0;
-    overflow = overflow || __builtin_mul_overflow(count, size, &count);
-    if (d < t.strides.size() && t.strides[d].isConstant() && size > 0) {
-      int64_t reach;
-      int64_t stride = t.strides[d].constant();
-      overflow = overflow ||
-                 __builtin_mul_overflow(size - 1, stride < 0 ? -stride : stride, &reach) ||
-                 __builtin_add_overflow(extent, reach, &extent);
-    }
+  std::vector<int64_t> sizes, strides;
+  for (const SymExpr &size : t.sizes) {
+    if (!size.isConstant())
+      return Status::ok(); // checked when bound (loop::checkBoundBufferSizes)
+    sizes.push_back(size.constant());
   }
-  int64_t bytes;
-  overflow = overflow || __builtin_add_overflow(extent, 1, &extent) ||
-             __builtin_mul_overflow(extent, static_cast<int64_t>(dtypeItemSize(t.dtype)), &bytes) ||
-             __builtin_mul_overflow(count, static_cast<int64_t>(dtypeItemSize(t.dtype)), &bytes);
-  if (overflow && !empty)
-    return Error("tensor " + t.str() +
-                 " holds more elements, or spans more bytes of storage, than a 64-bit count "
-                 "(2^63 - 1) holds");
+  for (const SymExpr &stride : t.strides) // a symbolic stride reaches no further than its size
+    strides.push_back(stride.isConstant() ? stride.constant() : 0);
+  if (auto span = storageSpan(sizes, strides, dtypeItemSize(t.dtype)); !span)
+    return Error("tensor " + t.str() + " " + span.error().message);
   return Status::ok();
 }
 

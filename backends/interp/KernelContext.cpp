@@ -1,5 +1,6 @@
 #include "backends/interp/KernelContext.h"
 
+#include "ir/StorageSpan.h"
 #include "ir/Try.h"
 
 namespace fxkit {
@@ -240,20 +241,15 @@ Expected<Tensor> allocateTensor(const TensorType &type, const SymExpr::Bindings 
     FXKIT_ASSIGN_OR_RETURN(auto v, e.evaluate(bindings));
     strides.push_back(v);
   }
-  // Storage large enough for the strided layout (covers padded and permuted strides).
-  int64_t extent = 1;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] == 0) {
-      extent = 0;
-      break;
-    }
-    // Checked: sizes bound at run time (an unbacked u of 2^40) must not wrap (undefined).
-    int64_t reach;
-    if (__builtin_mul_overflow(sizes[i] - 1, strides[i], &reach) ||
-        __builtin_add_overflow(extent, reach, &extent))
-      return Error("tensor " + type.str() + " with sizes bound to values that overflow the "
-                   "element count (more than 2^63 - 1)");
-  }
+  // Storage large enough for the strided layout (covers padded and permuted strides), checked:
+  // sizes bound at run time (an unbacked u of 2^40) must not wrap.
+  auto span = storageSpan(sizes, strides, dtypeItemSize(type.dtype));
+  if (!span)
+    return Error("tensor " + type.str() +
+                 " with sizes bound to values that overflow the "
+                 "element count: it " +
+                 span.error().message);
+  int64_t extent = span->extentElements;
   FXKIT_ASSIGN_OR_RETURN(auto base, Tensor::zeros(type.dtype, {extent}));
   return base.asStrided(sizes, strides, 0);
 }

@@ -1,6 +1,7 @@
 #include "importers/json/Safetensors.h"
 
 #include "importers/json/JsonSupport.h"
+#include "ir/Try.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,7 +11,6 @@
 #include <fcntl.h>
 #include <fstream>
 #include <sstream>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,21 +41,34 @@ struct Entry {
 
 } // namespace
 
-Expected<SafetensorsFile> parseSafetensors(std::string_view bytes, std::string_view fileName) {
-  if (bytes.size() < 8)
-    return fileError(fileName, "truncated safetensors file: " + std::to_string(bytes.size()) +
+namespace {
+
+/// The 8-byte little-endian header length at the start of a file of `fileSize` bytes.
+Expected<uint64_t> headerLength(const unsigned char *first8, uint64_t fileSize,
+                                std::string_view fileName) {
+  if (fileSize < 8)
+    return fileError(fileName, "truncated safetensors file: " + std::to_string(fileSize) +
                                    " bytes, too short for the 8-byte header length");
   uint64_t headerLen = 0;
   for (int i = 7; i >= 0; --i) // little-endian whatever the host
-    headerLen = (headerLen << 8) | static_cast<unsigned char>(bytes[i]);
-  const uint64_t available = bytes.size() - 8;
+    headerLen = (headerLen << 8) | first8[i];
+  const uint64_t available = fileSize - 8;
   if (headerLen > available)
     return fileError(fileName, "safetensors header length " + std::to_string(headerLen) +
                                    " goes beyond the end of the file (" +
                                    std::to_string(available) + " bytes follow the length)");
-  std::string_view headerText = bytes.substr(8, headerLen);
-  std::string_view data = bytes.substr(8 + headerLen);
+  return headerLen;
+}
 
+/// What the header says: the metadata and every tensor's place in a data section of
+/// `dataSize` bytes, all validated before any tensor byte is read.
+struct Layout {
+  std::map<std::string, std::string> metadata;
+  std::vector<Entry> entries;
+};
+
+Expected<Layout> parseLayout(std::string_view headerText, uint64_t dataSize,
+                             std::string_view fileName) {
   // Lines and columns count within the header (the JSON after the 8-byte length).
   auto parsed = json::parseJson(headerText, std::string(fileName));
   if (!parsed) {
@@ -68,8 +81,8 @@ Expected<SafetensorsFile> parseSafetensors(std::string_view bytes, std::string_v
     return fileError(fileName, std::string("safetensors header is a JSON ") + header.type_name() +
                                    ", expected an object of tensors");
 
-  SafetensorsFile result;
-  std::vector<Entry> entries;
+  Layout result;
+  std::vector<Entry> &entries = result.entries;
   for (const auto &[name, value] : header.items()) {
     if (name == "__metadata__") {
       if (!value.is_object())
@@ -119,9 +132,9 @@ Expected<SafetensorsFile> parseSafetensors(std::string_view bytes, std::string_v
       return bad("data_offsets " + offsetsIt->dump() + " are not integers begin <= end");
     entry.begin = *begin;
     entry.end = *end;
-    if (entry.end > data.size())
+    if (entry.end > dataSize)
       return bad("data_offsets " + offsetsIt->dump() + " go beyond the " +
-                 std::to_string(data.size()) + " data bytes (file truncated?)");
+                 std::to_string(dataSize) + " data bytes (file truncated?)");
     uint64_t want;
     if (__builtin_mul_overflow(numel, static_cast<uint64_t>(dtypeItemSize(entry.dtype)), &want) ||
         want != entry.end - entry.begin)
@@ -152,11 +165,24 @@ Expected<SafetensorsFile> parseSafetensors(std::string_view bytes, std::string_v
     covered = e->end;
     prev = e;
   }
-  if (covered != data.size())
-    return fileError(fileName, "safetensors data section has " + std::to_string(data.size()) +
+  if (covered != dataSize)
+    return fileError(fileName, "safetensors data section has " + std::to_string(dataSize) +
                                    " bytes but the tensors cover " + std::to_string(covered));
+  return result;
+}
 
-  for (const Entry &e : entries) {
+} // namespace
+
+Expected<SafetensorsFile> parseSafetensors(std::string_view bytes, std::string_view fileName) {
+  FXKIT_ASSIGN_OR_RETURN(
+      uint64_t headerLen,
+      headerLength(reinterpret_cast<const unsigned char *>(bytes.data()), bytes.size(), fileName));
+  std::string_view data = bytes.substr(8 + headerLen);
+  FXKIT_ASSIGN_OR_RETURN(Layout layout,
+                         parseLayout(bytes.substr(8, headerLen), data.size(), fileName));
+  SafetensorsFile result;
+  result.metadata = std::move(layout.metadata);
+  for (const Entry &e : layout.entries) {
     auto span = std::as_bytes(std::span<const char>(data.data() + e.begin, e.end - e.begin));
     Expected<Tensor> t = Tensor::fromBytes(e.dtype, e.shape, span);
     if (!t)
@@ -166,22 +192,64 @@ Expected<SafetensorsFile> parseSafetensors(std::string_view bytes, std::string_v
   return result;
 }
 
+namespace {
+
+/// Reads `n` bytes at `offset` (pread until done). A file that another process shortens while
+/// it is read ends early: an error, where a mapping would have raised SIGBUS.
+Status readAt(int fd, void *into, uint64_t n, uint64_t offset, std::string_view path) {
+  auto *p = static_cast<char *>(into);
+  while (n > 0) {
+    ssize_t got = ::pread(fd, p, std::min<uint64_t>(n, 1u << 30), static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      return fileError(path, std::string("read error: ") + std::strerror(errno));
+    if (got == 0)
+      return fileError(path, "the file ended at byte " + std::to_string(offset) +
+                                 " while it was read (shortened by another process?)");
+    p += got;
+    n -= static_cast<uint64_t>(got);
+    offset += static_cast<uint64_t>(got);
+  }
+  return Status::ok();
+}
+
+/// A regular file: the header read and checked before any tensor byte (so a huge or sparse file
+/// with a bad header costs nothing), then each tensor read straight into its storage.
+Expected<SafetensorsFile> readRegularFile(int fd, uint64_t fileSize, const std::string &path) {
+  unsigned char first8[8] = {};
+  if (fileSize >= 8)
+    FXKIT_TRY(readAt(fd, first8, 8, 0, path));
+  FXKIT_ASSIGN_OR_RETURN(uint64_t headerLen, headerLength(first8, fileSize, path));
+  std::string headerText(headerLen, '\0');
+  FXKIT_TRY(readAt(fd, headerText.data(), headerLen, 8, path));
+  const uint64_t dataStart = 8 + headerLen;
+  FXKIT_ASSIGN_OR_RETURN(Layout layout, parseLayout(headerText, fileSize - dataStart, path));
+  SafetensorsFile result;
+  result.metadata = std::move(layout.metadata);
+  for (const Entry &e : layout.entries) {
+    Expected<Tensor> t = Tensor::fromFill(e.dtype, e.shape, [&](std::span<std::byte> into) {
+      return readAt(fd, into.data(), into.size(), dataStart + e.begin, path);
+    });
+    if (!t && t.error().loc.file == path)
+      return t.takeError(); // a read error, already located
+    if (!t)
+      return fileError(path, "safetensors tensor '" + e.name + "': " + t.error().message);
+    result.tensors.emplace_back(e.name, t.take());
+  }
+  return result;
+}
+
+} // namespace
+
 Expected<SafetensorsFile> readSafetensors(const std::string &path) {
-  // A regular file is mapped, not read: the header is checked before any tensor byte is
-  // touched, so a huge (or sparse) file with a bad header costs nothing, and each tensor is
-  // copied once, into its own storage.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return fileError(path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    size_t size = static_cast<size_t>(st.st_size);
-    void *mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    auto result = readRegularFile(fd, static_cast<uint64_t>(st.st_size), path);
     ::close(fd);
-    if (mapped == MAP_FAILED)
-      return fileError(path, std::string("cannot map: ") + std::strerror(errno));
-    auto result = parseSafetensors(std::string_view(static_cast<const char *>(mapped), size), path);
-    ::munmap(mapped, size);
     return result;
   }
   ::close(fd);

@@ -1,5 +1,6 @@
 #include "ir/loop/BoundSizes.h"
 
+#include "ir/StorageSpan.h"
 #include "ir/Tensor.h"
 #include "ir/TensorType.h"
 
@@ -59,20 +60,15 @@ Status checkBoundBufferSizes(const LoopProgram &program, const SymExpr::Bindings
     std::string what = "buffer " + b.name + " (" + t.str() + ") with " + boundValues(t, bindings);
     if (!error.empty())
       return Error(what + ": " + error);
-    if (Status s = checkTensorExtent(concrete); !s)
-      return Error(what + ": " + s.error().message);
-    // The bytes its storage spans (checkTensorExtent: no overflow).
-    int64_t extent = 1;
-    bool empty = false;
-    for (size_t d = 0; d < concrete.sizes.size(); ++d) {
-      int64_t size = concrete.sizes[d].constant();
-      empty = empty || size == 0;
-      if (d < concrete.strides.size() && size > 0) {
-        int64_t stride = concrete.strides[d].constant();
-        extent += (size - 1) * (stride < 0 ? -stride : stride);
-      }
-    }
-    uint64_t bytes = empty ? 0 : static_cast<uint64_t>(extent) * dtypeItemSize(concrete.dtype);
+    std::vector<int64_t> sizes, strides;
+    for (const SymExpr &e : concrete.sizes)
+      sizes.push_back(e.constant());
+    for (const SymExpr &e : concrete.strides)
+      strides.push_back(e.constant());
+    auto span = storageSpan(sizes, strides, dtypeItemSize(concrete.dtype));
+    if (!span)
+      return Error(what + ": tensor " + concrete.str() + " " + span.error().message);
+    uint64_t bytes = static_cast<uint64_t>(span->bytes);
     if (bytes > tensorByteLimit())
       return Error(what + ": " + std::to_string(bytes) + " bytes, more than one tensor may take (" +
                    std::to_string(tensorByteLimit()) +

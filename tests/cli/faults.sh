@@ -222,6 +222,29 @@ expect_err "needs 68719476736 bytes, more than the limit of 1000000000"
 rm -f "$WORK/sparse.safetensors"
 FXKIT_MAX_TENSOR_BYTES=1000 expect_exit 2 "$FXKIT" run "$S.graph.txt"
 expect_err "more than the limit of 1000 "
+# ---- A safetensors file shortened by another process while fxkit reads it: an error, exit 2,
+# never SIGBUS (a mapped file raises SIGBUS on a page past the new end; the reader uses pread).
+# The truncation races the read: either the read ends early ("the file ended at byte") or it
+# completed and the extra tensor is refused; both are exit 2. Three tries vary the moment.
+python3 - "$WORK/shrink.safetensors" <<'PY'
+import json, struct, sys
+n = 1 << 26  # float32 elements: 256 MiB, sparse
+h = json.dumps({"big": {"dtype": "F32", "shape": [n], "data_offsets": [0, 4 * n]}}).encode()
+h += b" " * (-len(h) % 8)
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<Q", len(h)) + h)
+    f.truncate(8 + len(h) + 4 * n)
+PY
+for delay in 0.01 0.05 0.15; do
+  cp --sparse=always "$WORK/shrink.safetensors" "$WORK/shrinking.safetensors"
+  "$FXKIT" run "$S.graph.txt" --inputs "$WORK/shrinking.safetensors" >"$WORK/out" 2>"$WORK/err" &
+  pid=$!
+  sleep "$delay"
+  truncate -s 4096 "$WORK/shrinking.safetensors"
+  wait "$pid" && rc=0 || rc=$?
+  [ "$rc" -eq 2 ] || fail "a safetensors file shortened while read: exit $rc (want 2): $(head -c 300 "$WORK/err")"
+done
+rm -f "$WORK/shrink.safetensors" "$WORK/shrinking.safetensors"
 # ---- Element counts past int64: refused at shape inference on every backend and in the
 # compiled forms, never wrapped (sum(expand(a, [2**62 + 1, 4])) once gave 4.0).
 printf 'graph():\n    %%a : Tensor "f32[1, 4][4, 1]cpu"[num_users=1] = placeholder[target=a]\n    %%e : [num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%%a, [4611686018427387905, 4]), kwargs = {})\n    %%s : [num_users=1] = call_function[target=torch.ops.aten.sum.default](args = (%%e,), kwargs = {})\n    return (s,)\n' > "$WORK/huge.graph.txt"
