@@ -12,7 +12,9 @@
 
 #include "ir/StringPool.h"
 #include "ir/Try.h"
+#include "ir/UnknownOpPositions.h"
 #include "ir/Verifier.h"
+#include "ir/ops/OpRegistry.h"
 #include "support/FxTextSyntax.h"
 #include "support/PyLexer.h"
 
@@ -557,6 +559,10 @@ bool Parser::parseNodeLine() {
 
   Node *n = graph_.create(*op, std::string(name), target, std::move(args), std::move(kwargs));
   recent_[recentNext_++ % recent_.size()] = n;
+  // A target the op table does not know: where it is, for shape inference's error.
+  if (*op == OpKind::CallFunction && !OpRegistry::instance().lookup(n->target()))
+    recordUnknownOp(graph_, n->name(),
+                    SourceLoc{file_, lineNo_, static_cast<int>(opAt + opText.size() + 8) + 1});
   if (!pythonType.empty())
     n->setPythonType(pythonType);
   if (tensorType) {

@@ -1,6 +1,7 @@
 #include "transforms/ShapeInference.h"
 
 #include "ir/OutputValues.h"
+#include "ir/UnknownOpPositions.h"
 #include "ir/ops/OpRegistry.h"
 
 namespace fxkit {
@@ -55,8 +56,8 @@ Status inferShapes(Graph &graph, bool &changed) {
   for (const Node *node : graph)
     if (node->op() == OpKind::CallFunction && !OpRegistry::instance().lookup(node->target()) &&
         ++unknownCount <= 20)
-      unknown += (unknown.empty() ? "" : "; ") +
-                 ("node '" + node->name() + "': unknown op '" + std::string(node->target()) + "'");
+      unknown += (unknown.empty() ? "" : "; ") + unknownOpPosition(graph, node->name()) + "node '" +
+                 node->name() + "': unknown op '" + std::string(node->target()) + "'";
   if (unknownCount > 20)
     unknown += "; and " + std::to_string(unknownCount - 20) + " more nodes of unknown ops";
   if (unknownCount > 0)

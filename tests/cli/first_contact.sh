@@ -78,8 +78,8 @@ expect_exit 2 "$FXKIT" -c "load '$WORK/frob.graph.txt'; why a"
 expect_err "error: cannot lower and fuse 'frob': "
 [ "$(grep -o 'error:' "$WORK/err" | wc -l)" -eq 1 ] || fail "why: two 'error:' in one message: $(cat "$WORK/err")"
 
-# Unknown ops are reported all at once (each with its node), not the first one only.
+# Unknown ops are reported all at once, each with its node and where it is, not the first only.
 printf 'graph():\n    %%x : Tensor "f32[4][1]cpu"[num_users=1] = placeholder[target=x]\n    %%a : [num_users=1] = call_function[target=torch.ops.aten.frob.default](args = (%%x,), kwargs = {})\n    %%b : [num_users=1] = call_function[target=torch.ops.aten.blah.default](args = (%%a,), kwargs = {})\n    return (b,)\n' >"$WORK/two.graph.txt"
 expect_exit 2 "$FXKIT" run "$WORK/two.graph.txt"
-expect_err "node 'a': unknown op 'torch.ops.aten.frob.default'; node 'b': unknown op 'torch.ops.aten.blah.default'"
+expect_err "$WORK/two.graph.txt:3:47: node 'a': unknown op 'torch.ops.aten.frob.default'; $WORK/two.graph.txt:4:47: node 'b': unknown op 'torch.ops.aten.blah.default'"
 finish
