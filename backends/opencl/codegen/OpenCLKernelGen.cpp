@@ -123,6 +123,33 @@ public:
     return out;
   }
 
+  /// The variables `name(d)` of the flat index `flat` over `sizes` (row-major, the last
+  /// fastest) as statements `const fx_index_t v = (flat / (stride)) % (size);`, outermost
+  /// first: the one home of unflattening (rows, reduced points, scans, reshaped ops). Every
+  /// size is printed, so its symbols become kernel arguments.
+  Expected<std::vector<std::string>> unflatten(const std::vector<SymExpr> &sizes,
+                                               const std::string &flat,
+                                               const std::function<std::string(size_t)> &name) {
+    SymExpr stride = 1;
+    std::vector<std::string> decls(sizes.size());
+    for (size_t d = sizes.size(); d-- > 0;) {
+      auto div = print(stride);
+      if (!div)
+        return div.takeError();
+      auto mod = print(sizes[d]);
+      if (!mod)
+        return mod.takeError();
+      std::string e = flat;
+      if (!(stride.isConstant() && stride.constant() == 1))
+        e = "(" + e + " / (" + *div + "))";
+      if (d > 0)
+        e += " % (" + *mod + ")";
+      decls[d] = "const fx_index_t " + name(d) + " = " + e + ";";
+      stride = symMul(stride, sizes[d]).simplify();
+    }
+    return decls;
+  }
+
 private:
   static int precedence(const SymExpr &e) {
     switch (e.kind()) {
@@ -333,6 +360,45 @@ struct RowUpdate {
   std::string slot(size_t n, int j) const {
     return "fx_w" + std::to_string(n) + "_" + std::to_string(j);
   }
+
+  /// A Welford step of `value` into the accumulators `base`_mean, `base`_m2, `base`_n (type T),
+  /// its inner lines indented by `indent` spaces.
+  static RowUpdate welford(const std::string &T, const std::string &base, const std::string &value,
+                           int scope, size_t indent) {
+    std::string pad(indent, ' ');
+    RowUpdate w;
+    w.scope = scope;
+    w.type = T;
+    w.base = base;
+    w.value = value;
+    w.step = "{\n" + pad + "  const " + T + " fx_v = " + value + ";\n" + pad + "  " + base +
+             "_n = " + base + "_n + 1;\n" + pad + "  const " + T + " fx_d = fx_v - " + base +
+             "_mean;\n" + pad + "  " + base + "_mean = " + base + "_mean + fx_d / " + base +
+             "_n;\n" + pad + "  " + base + "_m2 = " + base + "_m2 + fx_d * (fx_v - " + base +
+             "_mean);\n" + pad + "}";
+    return w;
+  }
+
+  /// An online-softmax step of `value` into `base`_max and `base`_sum: the sum rescaled when
+  /// the maximum grows, a point equal to the maximum counting 1 (no inf - inf), NaN kept.
+  static RowUpdate onlineSoftmax(const std::string &T, const std::string &base,
+                                 const std::string &value, int scope, size_t indent) {
+    std::string pad(indent, ' ');
+    RowUpdate u;
+    u.kind = ReductionKind::OnlineSoftmax;
+    u.scope = scope;
+    u.type = T;
+    u.base = base;
+    u.value = value;
+    u.step = "{\n" + pad + "  const " + T + " fx_v = " + value + ";\n" + pad +
+             "  if (isnan(fx_v)) {\n" + pad + "    " + base + "_max = fx_v;\n" + pad + "    " +
+             base + "_sum = fx_v;\n" + pad + "  } else if (fx_v > " + base + "_max) {\n" + pad +
+             "    " + base + "_sum = " + base + "_sum * exp(" + base + "_max - fx_v) + 1;\n" + pad +
+             "    " + base + "_max = fx_v;\n" + pad + "  } else {\n" + pad + "    " + base +
+             "_sum = " + base + "_sum + (fx_v == " + base + "_max ? 1 : exp(fx_v - " + base +
+             "_max));\n" + pad + "  }\n" + pad + "}";
+    return u;
+  }
 };
 
 /// `text` with every line indented by `by` more spaces.
@@ -498,6 +564,19 @@ public:
 private:
   Status setUp();
   Status emitOp(size_t i);
+  /// The kernel's parameters into `g.params`, their declarations into `sig` and the typed
+  /// pointers of its buffers into `pointers`: buffers, the size symbols its text used, numels,
+  /// and for reductions the launch configuration and the scratch memory.
+  Status signature(GeneratedKernel &g, std::vector<std::string> &sig, std::string &pointers);
+  /// A reduction kernel's body after its pointers: lanes and rows of the work-group, the
+  /// cascade's block sizes, the loop over the group's rows around rowBody_.
+  std::string reductionKernel(const GeneratedKernel &g, const std::string &rowVars,
+                              const std::string &rowArrays, const std::string &vectorDecl) const;
+  /// Reduction op `i`'s step at the current point (`v`: its body's values), its state's
+  /// declaration in the loop's prologue.
+  Status emitReductionStep(size_t i, const std::vector<std::string> &v);
+  /// The stores of pointwise op `i` (`v`: its body's values); `perPoint`: at every reduced point.
+  Status emitStores(size_t i, const std::vector<std::string> &v, bool perPoint);
   /// The row body of a kernel that is one scan (scans are not fused): see its comment.
   Status emitScan();
   /// Emits `op`'s body at the current point; returns the names of its instructions' values.
@@ -514,6 +593,22 @@ private:
   /// Closes the open loop: in a planning run the looped form of loopBody_, else the forms of
   /// `texts` (see emitLoop); then the lanes combine and the loop's reductions become row values.
   Status closeLoop(const LoopTexts *texts = nullptr);
+  /// The loop over the reduced points in every form the kernel takes (persistent, vector,
+  /// looped), one `if` chain choosing per row; `rvars` declares the reduced variables.
+  std::string loopForms(const std::vector<const ReductionState *> &cascaded,
+                        const std::string &rvars, const LoopTexts &texts) const;
+  /// The tree combining the lanes' states of reduction op `i` in local memory.
+  std::string combineLanes(size_t i) const;
+  /// The persistent form's loop: `text` at each of a lane's persistentK_ points, unrolled.
+  std::string persistentForm(const std::vector<const ReductionState *> &cascaded,
+                             const std::string &text) const;
+  /// The vector form's loop: kVectorWidth points per lane and step, `vector[j]` the copy for
+  /// point j, between the step's float4 loads and its float4 stores and update merges.
+  std::string vectorForm(const std::vector<const ReductionState *> &cascaded,
+                         const std::string &rvars,
+                         const std::array<std::string, kVectorWidth> &vector) const;
+  /// Reduction op `i`'s results as row values (temporaries), stored by lane 0.
+  Status reductionResults(size_t i);
   /// Printing run: ops [begin, end), one loop of the plan, printed once per form the plan takes,
   /// from the same state each time (the forms differ only in how they reach their points).
   Status emitLoop(size_t begin, size_t end);
@@ -1193,227 +1288,243 @@ Status KernelEmitter::closeLoop(const LoopTexts *texts) {
   if (!loopOpen_)
     return Status::ok();
   loopOpen_ = false;
-  std::string &out = rowBody_;
-  out += loopPrologue_;
-  std::string rvars;
+  rowBody_ += loopPrologue_;
   // The reduced variables, unflattened from the flat reduced index.
-  SymExpr stride = 1;
-  std::vector<std::string> decls;
-  for (size_t d = k_.reductionRanges.size(); d-- > 0;) {
-    const SymExpr &size = k_.reductionRanges[d];
+  if (!k_.reductionRanges.empty())
     printer_.localNames.insert("rindex");
-    auto div = printer_.print(stride);
-    auto mod = printer_.print(size);
-    if (!div || !mod)
-      return Error("kernel " + k_.name + ": reduced sizes have no OpenCL form");
-    std::string e = "rindex";
-    if (!(stride.isConstant() && stride.constant() == 1))
-      e = "(" + e + " / (" + *div + "))";
-    if (d > 0)
-      e = e + " % (" + *mod + ")";
-    decls.push_back("      const fx_index_t " + loopVarName(true, d) + " = " + e + ";\n");
-    stride = symMul(stride, size).simplify();
-  }
-  for (auto it = decls.rbegin(); it != decls.rend(); ++it)
-    rvars += *it;
+  auto decls = printer_.unflatten(k_.reductionRanges, "rindex",
+                                  [](size_t d) { return loopVarName(true, d); });
+  if (!decls)
+    return Error("kernel " + k_.name + ": reduced sizes have no OpenCL form");
+  std::string rvars;
+  for (const std::string &d : *decls)
+    rvars += "      " + d + "\n";
   std::vector<const ReductionState *> cascaded;
   for (size_t i : loopReductions_)
     if (states_.at(i).cascade)
       cascaded.push_back(&states_.at(i));
   cascadeUsed_ = cascadeUsed_ || !cascaded.empty();
-  if (!texts || (persistentK_ == 0 && !vector_)) {
-    out += cascadeLoop(cascaded, "    ", "rindex", "lane", "fx_L",
-                       rvars + (texts ? texts->looped : loopBody_));
-  } else {
-    std::string branch = "    if";
-    if (persistentK_ > 0) {
-      // Persistent form: a fixed number of points per lane, unrolled, so that the loads two
-      // loops repeat stay in registers (Inductor's persistent reductions). Few enough points
-      // for one cascade block.
-      std::string k = std::to_string(persistentK_);
-      out += branch + " (fx_persistent) {\n";
-      for (const ReductionState *st : cascaded)
-        out += st->declare(kCascadeBlock, "      ");
-      out += "      #pragma unroll\n";
-      out += "      for (int fx_k = 0; fx_k < " + k + "; ++fx_k) {\n";
-      out += "        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;\n";
-      out += "        if (rindex < rnumel) {\n";
-      out += reindent(rvars + texts->persistent, 4);
-      out += "        }\n";
-      out += "      }\n";
-      for (const ReductionState *st : cascaded)
-        out += st->merge("", kCascadeBlock, "      ");
-      branch = "    } else if";
-    }
-    if (vector_) {
-      // Vector form: each lane takes kVectorWidth consecutive points at a time, so a warp's
-      // loads are 16-byte vectors covering one contiguous span (Triton's size_per_thread).
-      std::string w = std::to_string(kVectorWidth);
-      out += branch + " (fx_vec) {\n";
-      std::string body = vectorLoads(scope_);
-      for (size_t n = 0; n < rowStores_.size(); ++n)
-        if (rowStores_[n].scope == scope_ && rowStores_[n].vector)
-          body += "        float4 fx_vs" + std::to_string(n) + ";\n";
-      for (size_t n = 0; n < rowUpdates_.size(); ++n)
-        if (rowUpdates_[n].scope == scope_)
-          body += "        " + rowUpdates_[n].type + " " + rowUpdates_[n].slot(n, 0) + ", " +
-                  rowUpdates_[n].slot(n, 1) + ", " + rowUpdates_[n].slot(n, 2) + ", " +
-                  rowUpdates_[n].slot(n, 3) + ";\n";
-      for (int j = 0; j < kVectorWidth; ++j) {
-        body += "        {\n";
-        body += "          const fx_index_t rindex = rbase + " + std::to_string(j) + ";\n";
-        body += reindent(rvars + texts->vector[j], 4);
-        body += "        }\n";
-      }
-      body += vectorStores(scope_);
-      body += updateMerges(scope_);
-      out += cascadeLoop(cascaded, "      ", "rbase", "(fx_index_t)lane * " + w,
-                         "(fx_index_t)fx_L * " + w, body);
-    }
-    // The looped form: rows longer than the lanes hold, or not aligned for vectors.
-    out += "    } else {\n";
-    out += cascadeLoop(cascaded, "      ", "rindex", "lane", "fx_L",
-                       reindent(rvars + texts->looped, 2));
-    out += "    }\n";
-  }
+  rowBody_ += texts ? loopForms(cascaded, rvars, *texts)
+                    : cascadeLoop(cascaded, "    ", "rindex", "lane", "fx_L", rvars + loopBody_);
   // Combine the lanes of each reduction, then its results become row values.
   for (size_t i : loopReductions_) {
-    const LoopOp &op = p_.ops[k_.ops[i]];
-    const ReductionState &st = states_.at(i);
-    const std::string &T = st.type;
-    bool fl = T == "float" || T == "double";
-    std::string sfx = T == "double" ? "d" : "f";
-    // The lane `fx_step` further on: the next work-item, or the next row's width further when
-    // rows are fastest.
-    const char *partner = rowsFastest_ ? "lid + fx_step * fx_W" : "lid + fx_step";
-    out += "    if (fx_L > 1) {\n";
-    for (size_t c = 0; c < st.names.size(); ++c)
-      out += "      __local " + st.typeOf(c) + " *fx_s" + std::to_string(c) + " = (__local " +
-             st.typeOf(c) + " *)(fx_scratch + " + std::to_string(c) + " * fx_L * fx_W);\n";
-    for (size_t c = 0; c < st.names.size(); ++c)
-      out += "      fx_s" + std::to_string(c) + "[lid] = " + st.names[c] + ";\n";
-    out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
-    out += "      for (int fx_step = fx_L >> 1; fx_step > 0; fx_step >>= 1) {\n";
-    out += "        if (lane < fx_step) {\n";
-    auto at = [](int c, const char *where) {
-      return "fx_s" + std::to_string(c) + "[" + where + "]";
-    };
-    switch (op.reduction) {
-    case ReductionKind::Sum:
-    case ReductionKind::Mean:
-      out += "          " + at(0, "lid") + " = " + at(0, "lid") + " + " + at(0, partner) + ";\n";
-      break;
-    case ReductionKind::Max:
-    case ReductionKind::Min: {
-      std::string fn = op.reduction == ReductionKind::Max ? "max" : "min";
-      fn = fl ? "fx_" + std::string(op.reduction == ReductionKind::Max ? "maximum_" : "minimum_") +
-                    sfx
-              : fn;
-      out += "          " + at(0, "lid") + " = " + fn + "(" + at(0, "lid") + ", " + at(0, partner) +
-             ");\n";
-      break;
-    }
-    case ReductionKind::VarMean:
-      out += welfordCombine(T, "          ", {at(0, "lid"), at(1, "lid"), at(2, "lid")},
-                            {at(0, partner), at(1, partner), at(2, partner)});
-      break;
-    case ReductionKind::Prod:
-      out += "          " + at(0, "lid") + " = " + at(0, "lid") + " * " + at(0, partner) + ";\n";
-      break;
-    case ReductionKind::Any:
-      out += "          " + at(0, "lid") + " = " + at(0, "lid") + " | " + at(0, partner) + ";\n";
-      break;
-    case ReductionKind::All:
-      out += "          " + at(0, "lid") + " = " + at(0, "lid") + " & " + at(0, partner) + ";\n";
-      break;
-    case ReductionKind::ArgMax:
-    case ReductionKind::ArgMin:
-      out += "          const " + T + " va = " + at(0, "lid") + ", vb = " + at(0, partner) + ";\n";
-      out += "          const long ia = " + at(1, "lid") + ", ib = " + at(1, partner) + ";\n";
-      out += "          if " +
-             argBetter(op.reduction == ReductionKind::ArgMax, fl, "vb", "ib", "va", "ia") + " {\n";
-      out += "            " + at(0, "lid") + " = vb;\n";
-      out += "            " + at(1, "lid") + " = ib;\n";
-      out += "          }\n";
-      break;
-    case ReductionKind::OnlineSoftmax:
-    case ReductionKind::LogSumExp:
-      out += "          const " + T + " ma = " + at(0, "lid") + ", mb = " + at(0, partner) + ";\n";
-      out += "          const " + T + " mm = fx_maximum_" + sfx + "(ma, mb);\n";
-      out += "          " + at(1, "lid") + " = (ma == mm ? " + at(1, "lid") + " : " + at(1, "lid") +
-             " * exp(ma - mm)) + (mb == mm ? " + at(1, partner) + " : " + at(1, partner) +
-             " * exp(mb - mm));\n";
-      out += "          " + at(0, "lid") + " = mm;\n";
-      break;
-    }
-    out += "        }\n";
-    out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
-    out += "      }\n";
-    for (size_t c = 0; c < st.names.size(); ++c)
-      out += "      " + st.names[c] + " = fx_s" + std::to_string(c) +
-             (rowsFastest_ ? "[slot];\n" : "[lid - lane];\n");
-    out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
-    out += "    }\n";
-    // Results, in the accumulator's type.
-    std::vector<std::string> results;
-    std::vector<std::string> resultTypes; // where they differ from T (an index is a long)
-    const std::string &acc = st.names[0];
-    switch (op.reduction) {
-    case ReductionKind::Sum:
-    case ReductionKind::Max:
-    case ReductionKind::Min:
-    case ReductionKind::Prod:
-    case ReductionKind::Any:
-    case ReductionKind::All:
-      results.push_back(acc);
-      break;
-    case ReductionKind::ArgMax:
-    case ReductionKind::ArgMin:
-      results.push_back(acc);
-      results.push_back(st.names[1]);
-      resultTypes = {T, "long"};
-      break;
-    case ReductionKind::LogSumExp:
-      // As torch._refs.logsumexp: an infinite max is taken as 0, which leaves it the result
-      // (-inf for a row of -inf or no points, inf for a row holding inf); NaN propagates.
-      results.push_back("isinf(" + st.names[0] + ") || isnan(" + st.names[0] + ") ? " +
-                        st.names[0] + " : log(" + st.names[1] + ") + " + st.names[0]);
-      break;
-    case ReductionKind::Mean:
-      results.push_back(acc + " / (" + T + ")rnumel");
-      break;
-    case ReductionKind::VarMean: {
-      std::string corr =
-          floatLiteral(op.correction, T == "double" ? DType::Float64 : DType::Float32);
-      results.push_back(st.names[1] + " / fmax((" + T + ")0, " + st.names[2] + " - " + corr + ")");
-      // The mean of no points is 0 / 0 (NaN), as var_mean's decomposition gives.
-      results.push_back(st.names[2] + " == 0 ? (" + T + ")NAN : " + st.names[0]);
-      break;
-    }
-    case ReductionKind::OnlineSoftmax:
-      // As eager defines it (amax, then sum(exp(x - amax))): an infinite max makes the sum NaN
-      // (inf - inf); the running update counted those points as 1 to keep the others finite.
-      results.push_back(st.names[0]);
-      results.push_back("isinf(" + st.names[0] + ") ? (" + T + ")NAN : " + st.names[1]);
-      break;
-    }
-    std::vector<std::string> names;
-    for (size_t r = 0; r < results.size(); ++r) {
-      std::string n = newTemp();
-      out += "    const " + (resultTypes.empty() ? T : resultTypes[r]) + " " + n + " = " +
-             results[r] + ";\n";
-      names.push_back(n);
-    }
-    for (const Store &s : op.stores) {
-      values_[s.buffer] = {names.at(s.value), kRowScope};
-      if (internal_.count(s.buffer))
-        continue;
-      auto idx = index(s.index, i);
-      if (!idx)
-        return idx.takeError();
-      out += "    if (xmask && lane == 0)\n      " + storeStmt(s.buffer, *idx, names.at(s.value)) +
-             "\n";
-    }
+    rowBody_ += combineLanes(i);
+    if (Status s = reductionResults(i); !s)
+      return s;
+  }
+  return Status::ok();
+}
+
+std::string KernelEmitter::loopForms(const std::vector<const ReductionState *> &cascaded,
+                                     const std::string &rvars, const LoopTexts &texts) const {
+  if (persistentK_ == 0 && !vector_)
+    return cascadeLoop(cascaded, "    ", "rindex", "lane", "fx_L", rvars + texts.looped);
+  std::string out;
+  std::string branch = "    if";
+  if (persistentK_ > 0) {
+    out += branch + " (fx_persistent) {\n" + persistentForm(cascaded, rvars + texts.persistent);
+    branch = "    } else if";
+  }
+  if (vector_)
+    out += branch + " (fx_vec) {\n" + vectorForm(cascaded, rvars, texts.vector);
+  // The looped form: rows longer than the lanes hold, or not aligned for vectors.
+  out += "    } else {\n";
+  out +=
+      cascadeLoop(cascaded, "      ", "rindex", "lane", "fx_L", reindent(rvars + texts.looped, 2));
+  out += "    }\n";
+  return out;
+}
+
+std::string KernelEmitter::persistentForm(const std::vector<const ReductionState *> &cascaded,
+                                          const std::string &text) const {
+  // Persistent form: a fixed number of points per lane, unrolled, so that the loads two
+  // loops repeat stay in registers (Inductor's persistent reductions). Few enough points
+  // for one cascade block.
+  std::string k = std::to_string(persistentK_);
+  std::string out;
+  for (const ReductionState *st : cascaded)
+    out += st->declare(kCascadeBlock, "      ");
+  out += "      #pragma unroll\n";
+  out += "      for (int fx_k = 0; fx_k < " + k + "; ++fx_k) {\n";
+  out += "        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;\n";
+  out += "        if (rindex < rnumel) {\n";
+  out += reindent(text, 4);
+  out += "        }\n";
+  out += "      }\n";
+  for (const ReductionState *st : cascaded)
+    out += st->merge("", kCascadeBlock, "      ");
+  return out;
+}
+
+std::string KernelEmitter::vectorForm(const std::vector<const ReductionState *> &cascaded,
+                                      const std::string &rvars,
+                                      const std::array<std::string, kVectorWidth> &vector) const {
+  // Vector form: each lane takes kVectorWidth consecutive points at a time, so a warp's
+  // loads are 16-byte vectors covering one contiguous span (Triton's size_per_thread).
+  std::string w = std::to_string(kVectorWidth);
+  std::string body = vectorLoads(scope_);
+  for (size_t n = 0; n < rowStores_.size(); ++n)
+    if (rowStores_[n].scope == scope_ && rowStores_[n].vector)
+      body += "        float4 fx_vs" + std::to_string(n) + ";\n";
+  for (size_t n = 0; n < rowUpdates_.size(); ++n)
+    if (rowUpdates_[n].scope == scope_)
+      body += "        " + rowUpdates_[n].type + " " + rowUpdates_[n].slot(n, 0) + ", " +
+              rowUpdates_[n].slot(n, 1) + ", " + rowUpdates_[n].slot(n, 2) + ", " +
+              rowUpdates_[n].slot(n, 3) + ";\n";
+  for (int j = 0; j < kVectorWidth; ++j) {
+    body += "        {\n";
+    body += "          const fx_index_t rindex = rbase + " + std::to_string(j) + ";\n";
+    body += reindent(rvars + vector[j], 4);
+    body += "        }\n";
+  }
+  body += vectorStores(scope_);
+  body += updateMerges(scope_);
+  return cascadeLoop(cascaded, "      ", "rbase", "(fx_index_t)lane * " + w,
+                     "(fx_index_t)fx_L * " + w, body);
+}
+
+std::string KernelEmitter::combineLanes(size_t i) const {
+  const LoopOp &op = p_.ops[k_.ops[i]];
+  const ReductionState &st = states_.at(i);
+  const std::string &T = st.type;
+  bool fl = T == "float" || T == "double";
+  std::string sfx = T == "double" ? "d" : "f";
+  // The lane `fx_step` further on: the next work-item, or the next row's width further when
+  // rows are fastest.
+  const char *partner = rowsFastest_ ? "lid + fx_step * fx_W" : "lid + fx_step";
+  std::string out;
+  out += "    if (fx_L > 1) {\n";
+  for (size_t c = 0; c < st.names.size(); ++c)
+    out += "      __local " + st.typeOf(c) + " *fx_s" + std::to_string(c) + " = (__local " +
+           st.typeOf(c) + " *)(fx_scratch + " + std::to_string(c) + " * fx_L * fx_W);\n";
+  for (size_t c = 0; c < st.names.size(); ++c)
+    out += "      fx_s" + std::to_string(c) + "[lid] = " + st.names[c] + ";\n";
+  out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
+  out += "      for (int fx_step = fx_L >> 1; fx_step > 0; fx_step >>= 1) {\n";
+  out += "        if (lane < fx_step) {\n";
+  auto at = [](int c, const char *where) { return "fx_s" + std::to_string(c) + "[" + where + "]"; };
+  switch (op.reduction) {
+  case ReductionKind::Sum:
+  case ReductionKind::Mean:
+    out += "          " + at(0, "lid") + " = " + at(0, "lid") + " + " + at(0, partner) + ";\n";
+    break;
+  case ReductionKind::Max:
+  case ReductionKind::Min: {
+    std::string fn = op.reduction == ReductionKind::Max ? "max" : "min";
+    fn =
+        fl ? "fx_" + std::string(op.reduction == ReductionKind::Max ? "maximum_" : "minimum_") + sfx
+           : fn;
+    out += "          " + at(0, "lid") + " = " + fn + "(" + at(0, "lid") + ", " + at(0, partner) +
+           ");\n";
+    break;
+  }
+  case ReductionKind::VarMean:
+    out += welfordCombine(T, "          ", {at(0, "lid"), at(1, "lid"), at(2, "lid")},
+                          {at(0, partner), at(1, partner), at(2, partner)});
+    break;
+  case ReductionKind::Prod:
+    out += "          " + at(0, "lid") + " = " + at(0, "lid") + " * " + at(0, partner) + ";\n";
+    break;
+  case ReductionKind::Any:
+    out += "          " + at(0, "lid") + " = " + at(0, "lid") + " | " + at(0, partner) + ";\n";
+    break;
+  case ReductionKind::All:
+    out += "          " + at(0, "lid") + " = " + at(0, "lid") + " & " + at(0, partner) + ";\n";
+    break;
+  case ReductionKind::ArgMax:
+  case ReductionKind::ArgMin:
+    out += "          const " + T + " va = " + at(0, "lid") + ", vb = " + at(0, partner) + ";\n";
+    out += "          const long ia = " + at(1, "lid") + ", ib = " + at(1, partner) + ";\n";
+    out += "          if " +
+           argBetter(op.reduction == ReductionKind::ArgMax, fl, "vb", "ib", "va", "ia") + " {\n";
+    out += "            " + at(0, "lid") + " = vb;\n";
+    out += "            " + at(1, "lid") + " = ib;\n";
+    out += "          }\n";
+    break;
+  case ReductionKind::OnlineSoftmax:
+  case ReductionKind::LogSumExp:
+    out += "          const " + T + " ma = " + at(0, "lid") + ", mb = " + at(0, partner) + ";\n";
+    out += "          const " + T + " mm = fx_maximum_" + sfx + "(ma, mb);\n";
+    out += "          " + at(1, "lid") + " = (ma == mm ? " + at(1, "lid") + " : " + at(1, "lid") +
+           " * exp(ma - mm)) + (mb == mm ? " + at(1, partner) + " : " + at(1, partner) +
+           " * exp(mb - mm));\n";
+    out += "          " + at(0, "lid") + " = mm;\n";
+    break;
+  }
+  out += "        }\n";
+  out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
+  out += "      }\n";
+  for (size_t c = 0; c < st.names.size(); ++c)
+    out += "      " + st.names[c] + " = fx_s" + std::to_string(c) +
+           (rowsFastest_ ? "[slot];\n" : "[lid - lane];\n");
+  out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
+  out += "    }\n";
+  return out;
+}
+
+Status KernelEmitter::reductionResults(size_t i) {
+  const LoopOp &op = p_.ops[k_.ops[i]];
+  const ReductionState &st = states_.at(i);
+  const std::string &T = st.type;
+  std::string &out = rowBody_;
+  // Results, in the accumulator's type.
+  std::vector<std::string> results;
+  std::vector<std::string> resultTypes; // where they differ from T (an index is a long)
+  const std::string &acc = st.names[0];
+  switch (op.reduction) {
+  case ReductionKind::Sum:
+  case ReductionKind::Max:
+  case ReductionKind::Min:
+  case ReductionKind::Prod:
+  case ReductionKind::Any:
+  case ReductionKind::All:
+    results.push_back(acc);
+    break;
+  case ReductionKind::ArgMax:
+  case ReductionKind::ArgMin:
+    results.push_back(acc);
+    results.push_back(st.names[1]);
+    resultTypes = {T, "long"};
+    break;
+  case ReductionKind::LogSumExp:
+    // As torch._refs.logsumexp: an infinite max is taken as 0, which leaves it the result
+    // (-inf for a row of -inf or no points, inf for a row holding inf); NaN propagates.
+    results.push_back("isinf(" + st.names[0] + ") || isnan(" + st.names[0] + ") ? " + st.names[0] +
+                      " : log(" + st.names[1] + ") + " + st.names[0]);
+    break;
+  case ReductionKind::Mean:
+    results.push_back(acc + " / (" + T + ")rnumel");
+    break;
+  case ReductionKind::VarMean: {
+    std::string corr = floatLiteral(op.correction, T == "double" ? DType::Float64 : DType::Float32);
+    results.push_back(st.names[1] + " / fmax((" + T + ")0, " + st.names[2] + " - " + corr + ")");
+    // The mean of no points is 0 / 0 (NaN), as var_mean's decomposition gives.
+    results.push_back(st.names[2] + " == 0 ? (" + T + ")NAN : " + st.names[0]);
+    break;
+  }
+  case ReductionKind::OnlineSoftmax:
+    // As eager defines it (amax, then sum(exp(x - amax))): an infinite max makes the sum NaN
+    // (inf - inf); the running update counted those points as 1 to keep the others finite.
+    results.push_back(st.names[0]);
+    results.push_back("isinf(" + st.names[0] + ") ? (" + T + ")NAN : " + st.names[1]);
+    break;
+  }
+  std::vector<std::string> names;
+  for (size_t r = 0; r < results.size(); ++r) {
+    std::string n = newTemp();
+    out += "    const " + (resultTypes.empty() ? T : resultTypes[r]) + " " + n + " = " +
+           results[r] + ";\n";
+    names.push_back(n);
+  }
+  for (const Store &s : op.stores) {
+    values_[s.buffer] = {names.at(s.value), kRowScope};
+    if (internal_.count(s.buffer))
+      continue;
+    auto idx = index(s.index, i);
+    if (!idx)
+      return idx.takeError();
+    out +=
+        "    if (xmask && lane == 0)\n      " + storeStmt(s.buffer, *idx, names.at(s.value)) + "\n";
   }
   return Status::ok();
 }
@@ -1448,172 +1559,140 @@ Status KernelEmitter::emitOp(size_t i) {
     comment += " " + o;
   line(comment);
   if (placement == Placement::Flat) {
+    // The op's own variables, unflattened from the flat row index.
     line("{");
-    SymExpr stride = 1;
-    std::vector<std::string> decls;
-    for (size_t d = op.ranges.size(); d-- > 0;) {
-      auto div = printer_.print(stride);
-      auto mod = printer_.print(op.ranges[d]);
-      if (!div || !mod)
-        return Error("kernel " + k_.name + ": " + op.name + "'s sizes have no OpenCL form");
-      std::string e = "xindex";
-      if (!(stride.isConstant() && stride.constant() == 1))
-        e = "(" + e + " / (" + *div + "))";
-      if (d > 0)
-        e += " % (" + *mod + ")";
-      decls.push_back("const fx_index_t f" + std::to_string(i) + "_" + std::to_string(d) + " = " +
-                      e + ";");
-      stride = symMul(stride, op.ranges[d]).simplify();
-    }
-    for (auto it = decls.rbegin(); it != decls.rend(); ++it)
-      line("  " + *it);
+    auto decls = printer_.unflatten(op.ranges, "xindex", [i](size_t d) {
+      return "f" + std::to_string(i) + "_" + std::to_string(d);
+    });
+    if (!decls)
+      return Error("kernel " + k_.name + ": " + op.name + "'s sizes have no OpenCL form");
+    for (const std::string &d : *decls)
+      line("  " + d);
   }
   auto v = emitBody(i);
   if (!v)
     return v.takeError();
-  if (op.kind == LoopOpKind::Reduction) {
-    auto type = computeType(op.accumulator);
-    if (!type)
-      return Error("kernel " + k_.name + ": " + type.error().message);
-    const std::string &T = *type;
-    bool fl = T == "float" || T == "double";
-    std::string sfx = T == "double" ? "d" : "f";
-    ReductionState st;
-    st.type = T;
-    st.kind = op.reduction;
-    std::string base = "acc" + std::to_string(i);
-    auto reducedType = computeType(op.body[op.reduced].dtype);
-    std::string x =
-        reducedType && *reducedType == T ? (*v)[op.reduced] : "(" + T + ")" + (*v)[op.reduced];
-    std::string lowest = fl ? "-INFINITY" : integerLimit(T, false);
-    std::string highest = fl ? "INFINITY" : integerLimit(T, true);
-    switch (op.reduction) {
-    case ReductionKind::Sum:
-    case ReductionKind::Mean: {
-      // Floats sum in cascade: the points add into the block level (see kCascadeBlock).
-      st.names = {base};
-      st.cascade = fl;
-      loopPrologue_ += "    " + T + " " + base + " = 0;\n";
-      std::string a = st.level(fl ? kCascadeBlock : "")[0];
-      line(a + " = " + a + " + " + x + ";");
-      break;
-    }
-    case ReductionKind::Max:
-    case ReductionKind::Min: {
-      bool isMax = op.reduction == ReductionKind::Max;
-      st.names = {base};
-      loopPrologue_ += "    " + T + " " + base + " = " + (isMax ? lowest : highest) + ";\n";
-      std::string fn =
-          fl ? std::string(isMax ? "fx_maximum_" : "fx_minimum_") + sfx : (isMax ? "max" : "min");
-      line(base + " = " + fn + "(" + base + ", " + x + ");");
-      break;
-    }
-    case ReductionKind::Prod:
-      st.names = {base};
-      loopPrologue_ += "    " + T + " " + base + " = 1;\n";
-      line(base + " = " + base + " * " + x + ";");
-      break;
-    case ReductionKind::Any:
-    case ReductionKind::All: {
-      // 0 or 1 in an integer state (a reduced bool converts to 0 or 1): | and & combine.
-      bool any = op.reduction == ReductionKind::Any;
-      st.names = {base};
-      loopPrologue_ += "    " + T + " " + base + " = " + (any ? "0" : "1") + ";\n";
-      line(base + " = " + base + (any ? " | " : " & ") + x + ";");
-      break;
-    }
-    case ReductionKind::ArgMax:
-    case ReductionKind::ArgMin: {
-      if (op.reducedIndex < 0)
-        return Error("kernel " + k_.name + ": " + op.name + " has no index to reduce");
-      bool isMax = op.reduction == ReductionKind::ArgMax;
-      st.names = {base, base + "_i"};
-      st.types = {T, "long"};
-      // A lane without points holds the identity at the largest index: any point beats it.
-      loopPrologue_ += "    " + T + " " + base + " = " + (isMax ? lowest : highest) +
-                       ";\n    long " + base + "_i = LONG_MAX;\n";
-      line("{");
-      line("  const " + T + " fx_v = " + x + ";");
-      line("  const long fx_i = (long)" + (*v)[op.reducedIndex] + ";");
-      line("  if " + argBetter(isMax, fl, "fx_v", "fx_i", base, base + "_i") + " {");
-      line("    " + base + " = fx_v;");
-      line("    " + base + "_i = fx_i;");
-      line("  }");
-      line("}");
-      break;
-    }
-    case ReductionKind::VarMean:
-      if (!fl)
-        return Error("kernel " + k_.name + ": var_mean of integers");
-      st.names = {base + "_mean", base + "_m2", base + "_n"};
-      st.cascade = true;
-      loopPrologue_ +=
-          "    " + T + " " + base + "_mean = 0, " + base + "_m2 = 0, " + base + "_n = 0;\n";
-      {
-        // One Welford step per point, into the cascade's block level (see kCascadeBlock); in
-        // the vector form the 4 points of a copy are collected and merged at once (Chan et
-        // al.), one division per 4 points instead of 4.
-        std::string pad(indent(), ' ');
-        RowUpdate w;
-        w.scope = scope_;
-        w.type = T;
-        base += kCascadeBlock;
-        w.base = base;
-        w.value = x;
-        w.step = "{\n" + pad + "  const " + T + " fx_v = " + x + ";\n" + pad + "  " + base +
-                 "_n = " + base + "_n + 1;\n" + pad + "  const " + T + " fx_d = fx_v - " + base +
-                 "_mean;\n" + pad + "  " + base + "_mean = " + base + "_mean + fx_d / " + base +
-                 "_n;\n" + pad + "  " + base + "_m2 = " + base + "_m2 + fx_d * (fx_v - " + base +
-                 "_mean);\n" + pad + "}";
-        emitUpdate(std::move(w));
-        break;
-      }
-    case ReductionKind::OnlineSoftmax:
-    case ReductionKind::LogSumExp:
-      if (!fl)
-        return Error("kernel " + k_.name + ": online softmax of integers");
-      st.names = {base + "_max", base + "_sum"};
-      st.cascade = true;
-      loopPrologue_ += "    " + T + " " + base + "_max = -INFINITY, " + base + "_sum = 0;\n";
-      {
-        // One step per point, into the cascade's block level (see kCascadeBlock: the sum of a
-        // long row is not one serial accumulator); in the vector form the 4 points of a copy
-        // are taken at once (one rescale for their maximum, see updateMerges).
-        std::string pad(indent(), ' ');
-        RowUpdate u;
-        u.kind = ReductionKind::OnlineSoftmax;
-        u.scope = scope_;
-        u.type = T;
-        base += kCascadeBlock;
-        u.base = base;
-        u.value = x;
-        u.step = "{\n" + pad + "  const " + T + " fx_v = " + x + ";\n" + pad +
-                 "  if (isnan(fx_v)) {\n" + pad + "    " + base + "_max = fx_v;\n" + pad + "    " +
-                 base + "_sum = fx_v;\n" + pad + "  } else if (fx_v > " + base + "_max) {\n" + pad +
-                 "    " + base + "_sum = " + base + "_sum * exp(" + base + "_max - fx_v) + 1;\n" +
-                 pad + "    " + base + "_max = fx_v;\n" + pad + "  } else {\n" + pad + "    " +
-                 base + "_sum = " + base + "_sum + (fx_v == " + base + "_max ? 1 : exp(fx_v - " +
-                 base + "_max));\n" + pad + "  }\n" + pad + "}";
-        emitUpdate(std::move(u));
-        break;
-      }
-    }
-    maxComponents_ = std::max<int>(maxComponents_, static_cast<int>(st.names.size()));
-    states_[i] = std::move(st);
-    loopReductions_.push_back(i);
-    return Status::ok();
+  if (op.kind == LoopOpKind::Reduction)
+    return emitReductionStep(i, *v);
+  return emitStores(i, *v, perPoint);
+}
+
+Status KernelEmitter::emitReductionStep(size_t i, const std::vector<std::string> &v) {
+  const LoopOp &op = p_.ops[k_.ops[i]];
+  auto type = computeType(op.accumulator);
+  if (!type)
+    return Error("kernel " + k_.name + ": " + type.error().message);
+  const std::string &T = *type;
+  bool fl = T == "float" || T == "double";
+  std::string sfx = T == "double" ? "d" : "f";
+  ReductionState st;
+  st.type = T;
+  st.kind = op.reduction;
+  std::string base = "acc" + std::to_string(i);
+  auto reducedType = computeType(op.body[op.reduced].dtype);
+  std::string x = reducedType && *reducedType == T ? v[op.reduced] : "(" + T + ")" + v[op.reduced];
+  std::string lowest = fl ? "-INFINITY" : integerLimit(T, false);
+  std::string highest = fl ? "INFINITY" : integerLimit(T, true);
+  switch (op.reduction) {
+  case ReductionKind::Sum:
+  case ReductionKind::Mean: {
+    // Floats sum in cascade: the points add into the block level (see kCascadeBlock).
+    st.names = {base};
+    st.cascade = fl;
+    loopPrologue_ += "    " + T + " " + base + " = 0;\n";
+    std::string a = st.level(fl ? kCascadeBlock : "")[0];
+    line(a + " = " + a + " + " + x + ";");
+    break;
   }
+  case ReductionKind::Max:
+  case ReductionKind::Min: {
+    bool isMax = op.reduction == ReductionKind::Max;
+    st.names = {base};
+    loopPrologue_ += "    " + T + " " + base + " = " + (isMax ? lowest : highest) + ";\n";
+    std::string fn =
+        fl ? std::string(isMax ? "fx_maximum_" : "fx_minimum_") + sfx : (isMax ? "max" : "min");
+    line(base + " = " + fn + "(" + base + ", " + x + ");");
+    break;
+  }
+  case ReductionKind::Prod:
+    st.names = {base};
+    loopPrologue_ += "    " + T + " " + base + " = 1;\n";
+    line(base + " = " + base + " * " + x + ";");
+    break;
+  case ReductionKind::Any:
+  case ReductionKind::All: {
+    // 0 or 1 in an integer state (a reduced bool converts to 0 or 1): | and & combine.
+    bool any = op.reduction == ReductionKind::Any;
+    st.names = {base};
+    loopPrologue_ += "    " + T + " " + base + " = " + (any ? "0" : "1") + ";\n";
+    line(base + " = " + base + (any ? " | " : " & ") + x + ";");
+    break;
+  }
+  case ReductionKind::ArgMax:
+  case ReductionKind::ArgMin: {
+    if (op.reducedIndex < 0)
+      return Error("kernel " + k_.name + ": " + op.name + " has no index to reduce");
+    bool isMax = op.reduction == ReductionKind::ArgMax;
+    st.names = {base, base + "_i"};
+    st.types = {T, "long"};
+    // A lane without points holds the identity at the largest index: any point beats it.
+    loopPrologue_ += "    " + T + " " + base + " = " + (isMax ? lowest : highest) + ";\n    long " +
+                     base + "_i = LONG_MAX;\n";
+    line("{");
+    line("  const " + T + " fx_v = " + x + ";");
+    line("  const long fx_i = (long)" + v[op.reducedIndex] + ";");
+    line("  if " + argBetter(isMax, fl, "fx_v", "fx_i", base, base + "_i") + " {");
+    line("    " + base + " = fx_v;");
+    line("    " + base + "_i = fx_i;");
+    line("  }");
+    line("}");
+    break;
+  }
+  case ReductionKind::VarMean:
+    if (!fl)
+      return Error("kernel " + k_.name + ": var_mean of integers");
+    st.names = {base + "_mean", base + "_m2", base + "_n"};
+    st.cascade = true;
+    loopPrologue_ +=
+        "    " + T + " " + base + "_mean = 0, " + base + "_m2 = 0, " + base + "_n = 0;\n";
+    // One Welford step per point, into the cascade's block level (see kCascadeBlock); in
+    // the vector form the 4 points of a copy are collected and merged at once (Chan et
+    // al.), one division per 4 points instead of 4.
+    emitUpdate(RowUpdate::welford(T, base + kCascadeBlock, x, scope_, indent()));
+    break;
+  case ReductionKind::OnlineSoftmax:
+  case ReductionKind::LogSumExp:
+    if (!fl)
+      return Error("kernel " + k_.name + ": online softmax of integers");
+    st.names = {base + "_max", base + "_sum"};
+    st.cascade = true;
+    loopPrologue_ += "    " + T + " " + base + "_max = -INFINITY, " + base + "_sum = 0;\n";
+    // One step per point, into the cascade's block level (see kCascadeBlock: the sum of a
+    // long row is not one serial accumulator); in the vector form the 4 points of a copy
+    // are taken at once (one rescale for their maximum, see updateMerges).
+    emitUpdate(RowUpdate::onlineSoftmax(T, base + kCascadeBlock, x, scope_, indent()));
+    break;
+  }
+  maxComponents_ = std::max<int>(maxComponents_, static_cast<int>(st.names.size()));
+  states_[i] = std::move(st);
+  loopReductions_.push_back(i);
+  return Status::ok();
+}
+
+Status KernelEmitter::emitStores(size_t i, const std::vector<std::string> &v, bool perPoint) {
+  const LoopOp &op = p_.ops[k_.ops[i]];
+  Placement placement = k_.placements[i];
   for (const Store &s : op.stores) {
     if (!s.scatter) // a scatter's value is not the element's
-      values_[s.buffer] = {(*v)[s.value], perPoint ? scope_ : kRowScope};
+      values_[s.buffer] = {v[s.value], perPoint ? scope_ : kRowScope};
     if (internal_.count(s.buffer))
       continue;
     auto idx = index(s.index, i);
     if (!idx)
       return idx.takeError();
-    std::string stmt = storeStmt(s.buffer, *idx, (*v)[s.value]);
+    std::string stmt = storeStmt(s.buffer, *idx, v[s.value]);
     if (s.scatter && s.combine != ScatterCombine::Replace) {
-      auto combined = atomicCombineStmt(s.buffer, *idx, (*v)[s.value], s.combine);
+      auto combined = atomicCombineStmt(s.buffer, *idx, v[s.value], s.combine);
       if (!combined)
         return combined.takeError();
       stmt = *combined;
@@ -1621,7 +1700,7 @@ Status KernelEmitter::emitOp(size_t i) {
     if (!reduction_)
       line(stmt);
     else if (perPoint && loopOpen_)
-      line(rowStore(s.buffer, kernelIndex(s.index, i), *idx, (*v)[s.value]));
+      line(rowStore(s.buffer, kernelIndex(s.index, i), *idx, v[s.value]));
     else if (perPoint)
       line("if (xmask) " + stmt);
     else
@@ -1670,29 +1749,14 @@ Status KernelEmitter::emitScan() {
   if (op.reduced < 0 || op.reduced >= static_cast<int32_t>(op.body.size()))
     return Error("kernel " + k_.name + ": " + op.name + " scans no value");
   // The scanned variables, unflattened from rindex (declared at `pad` spaces).
-  std::vector<std::string> rDecls;
-  {
-    SymExpr stride = 1;
-    std::vector<std::string> decls;
-    for (size_t d = k_.reductionRanges.size(); d-- > 0;) {
-      auto div = printer_.print(stride);
-      auto mod = printer_.print(k_.reductionRanges[d]);
-      if (!div || !mod)
-        return Error("kernel " + k_.name + ": scanned sizes have no OpenCL form");
-      std::string e = "rindex";
-      if (!(stride.isConstant() && stride.constant() == 1))
-        e = "(" + e + " / (" + *div + "))";
-      if (d > 0)
-        e = e + " % (" + *mod + ")";
-      decls.push_back("const fx_index_t " + loopVarName(true, d) + " = " + e + ";\n");
-      stride = symMul(stride, k_.reductionRanges[d]).simplify();
-    }
-    rDecls.assign(decls.rbegin(), decls.rend());
-  }
+  auto rDecls = printer_.unflatten(k_.reductionRanges, "rindex",
+                                   [](size_t d) { return loopVarName(true, d); });
+  if (!rDecls)
+    return Error("kernel " + k_.name + ": scanned sizes have no OpenCL form");
   auto rVars = [&](int pad) {
     std::string out;
-    for (const std::string &d : rDecls)
-      out += std::string(pad, ' ') + d;
+    for (const std::string &d : *rDecls)
+      out += std::string(pad, ' ') + d + "\n";
     return out;
   };
   // The body at one point (written at the row's indentation, moved into a loop below), and
@@ -1869,28 +1933,53 @@ Expected<GeneratedKernel> KernelEmitter::run() {
   g.prefersRowsFastest = unitReducedLoads_ == 0 && unitRowLoads_ > 0;
 
   // The row variables, unflattened from the flat row index.
+  auto rowDecls =
+      printer_.unflatten(k_.ranges, "xindex", [](size_t d) { return loopVarName(false, d); });
+  if (!rowDecls)
+    return Error("kernel " + k_.name + ": its sizes have no OpenCL form");
   std::string rowVars;
-  SymExpr stride = 1;
-  std::vector<std::string> decls;
-  for (size_t d = k_.ranges.size(); d-- > 0;) {
-    auto div = printer_.print(stride);
-    auto mod = printer_.print(k_.ranges[d]);
-    if (!div || !mod)
-      return Error("kernel " + k_.name + ": its sizes have no OpenCL form");
-    std::string e = "xindex";
-    if (!(stride.isConstant() && stride.constant() == 1))
-      e = "(" + e + " / (" + *div + "))";
-    if (d > 0)
-      e += " % (" + *mod + ")";
-    decls.push_back("    const fx_index_t " + loopVarName(false, d) + " = " + e + ";\n");
-    stride = symMul(stride, k_.ranges[d]).simplify();
-  }
-  for (auto it = decls.rbegin(); it != decls.rend(); ++it)
-    rowVars += *it;
+  for (const std::string &d : *rowDecls)
+    rowVars += "    " + d + "\n";
 
-  // Signature.
   std::vector<std::string> sig;
   std::string pointers;
+  if (Status s = signature(g, sig, pointers); !s)
+    return s.takeError();
+
+  std::string src;
+  src += "// " + k_.name + ": " + std::to_string(k_.ops.size()) + " ops over [";
+  for (size_t i = 0; i < k_.ranges.size(); ++i)
+    src += (i ? ", " : "") + k_.ranges[i].str();
+  src += "]";
+  if (reduction_) {
+    src += " x [";
+    for (size_t i = 0; i < k_.reductionRanges.size(); ++i)
+      src += (i ? ", " : "") + k_.reductionRanges[i].str();
+    src += "]";
+  }
+  src += "\n__kernel void " + k_.name + "(";
+  for (size_t i = 0; i < sig.size(); ++i)
+    src += (i ? ",\n    " : "") + sig[i];
+  src += ") {\n";
+  src += pointers;
+  if (!reduction_) {
+    src += "  for (fx_index_t xindex = get_global_id(0); xindex < xnumel;\n"
+           "       xindex += get_global_size(0)) {\n";
+    src += rowVars;
+    src += rowBody_;
+    src += "  }\n}\n";
+  } else {
+    src += reductionKernel(g, rowVars, rowArrays, vectorDecl);
+  }
+  if (usesInt64Atomics_)
+    src = "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n" + src;
+  g.source = std::move(src);
+  g.usesDouble = usesDouble_;
+  return g;
+}
+
+Status KernelEmitter::signature(GeneratedKernel &g, std::vector<std::string> &sig,
+                                std::string &pointers) {
   auto addBuffer = [&](int32_t b, bool written) {
     const std::string &name = param_.at(b);
     std::string type = storageType(p_.buffers[b].type.dtype);
@@ -1943,74 +2032,51 @@ Expected<GeneratedKernel> KernelEmitter::run() {
     g.params.push_back({KernelParam::Kind::Scratch, "fx_scratch", -1, false, {}});
     g.scratchBytesPerItem = 8 * std::max(1, maxComponents_);
   }
+  return Status::ok();
+}
 
+std::string KernelEmitter::reductionKernel(const GeneratedKernel &g, const std::string &rowVars,
+                                           const std::string &rowArrays,
+                                           const std::string &vectorDecl) const {
   std::string src;
-  src += "// " + k_.name + ": " + std::to_string(k_.ops.size()) + " ops over [";
-  for (size_t i = 0; i < k_.ranges.size(); ++i)
-    src += (i ? ", " : "") + k_.ranges[i].str();
-  src += "]";
-  if (reduction_) {
-    src += " x [";
-    for (size_t i = 0; i < k_.reductionRanges.size(); ++i)
-      src += (i ? ", " : "") + k_.reductionRanges[i].str();
-    src += "]";
+  src += "  const int lid = get_local_id(0);\n";
+  if (cascadeUsed_) {
+    std::string minBlock = std::to_string(kCascadeMinBlock);
+    src += "  // Cascade summation (ATen's cascade_sum): fx_cb points per lane in a block, fx_cb\n";
+    src +=
+        "  // blocks in a group, at least " + minBlock + ", at least a lane's points' cube root.\n";
+    src += "  long fx_cb = " + minBlock + ";\n";
+    src += "  while (fx_cb * fx_cb * fx_cb < (rnumel + fx_L - 1) / fx_L)\n";
+    src += "    fx_cb <<= 1;\n";
+    src += "  const long fx_cbl = fx_cb * fx_L, fx_cgl = fx_cb * fx_cb * fx_L;\n";
+    src += "  const fx_index_t fx_cbs = (fx_index_t)(rnumel < fx_cbl ? rnumel : fx_cbl);\n";
+    src += "  const fx_index_t fx_cgs = (fx_index_t)(rnumel < fx_cgl ? rnumel : fx_cgl);\n";
   }
-  src += "\n__kernel void " + k_.name + "(";
-  for (size_t i = 0; i < sig.size(); ++i)
-    src += (i ? ",\n    " : "") + sig[i];
-  src += ") {\n";
-  src += pointers;
-  if (!reduction_) {
-    src += "  for (fx_index_t xindex = get_global_id(0); xindex < xnumel;\n"
-           "       xindex += get_global_size(0)) {\n";
-    src += rowVars;
-    src += rowBody_;
-    src += "  }\n}\n";
+  if (rowsFastest_) {
+    src += "  // Rows fastest: neighbouring work-items take neighbouring rows, whose points are\n"
+           "  // neighbours in memory, so a warp's loads at one reduced point are contiguous.\n";
+    src += "  const int lane = lid / fx_W;\n";
+    src += "  const int slot = lid % fx_W;\n";
   } else {
-    src += "  const int lid = get_local_id(0);\n";
-    if (cascadeUsed_) {
-      std::string minBlock = std::to_string(kCascadeMinBlock);
-      src +=
-          "  // Cascade summation (ATen's cascade_sum): fx_cb points per lane in a block, fx_cb\n";
-      src += "  // blocks in a group, at least " + minBlock +
-             ", at least a lane's points' cube root.\n";
-      src += "  long fx_cb = " + minBlock + ";\n";
-      src += "  while (fx_cb * fx_cb * fx_cb < (rnumel + fx_L - 1) / fx_L)\n";
-      src += "    fx_cb <<= 1;\n";
-      src += "  const long fx_cbl = fx_cb * fx_L, fx_cgl = fx_cb * fx_cb * fx_L;\n";
-      src += "  const fx_index_t fx_cbs = (fx_index_t)(rnumel < fx_cbl ? rnumel : fx_cbl);\n";
-      src += "  const fx_index_t fx_cgs = (fx_index_t)(rnumel < fx_cgl ? rnumel : fx_cgl);\n";
-    }
-    if (rowsFastest_) {
-      src += "  // Rows fastest: neighbouring work-items take neighbouring rows, whose points are\n"
-             "  // neighbours in memory, so a warp's loads at one reduced point are contiguous.\n";
-      src += "  const int lane = lid / fx_W;\n";
-      src += "  const int slot = lid % fx_W;\n";
-    } else {
-      src += "  const int lane = lid & (fx_L - 1);\n";
-      src += "  const int slot = lid / fx_L;\n";
-    }
-    if (g.persistentPoints > 0)
-      src += "  // Persistent form: each lane holds up to " + std::to_string(g.persistentPoints) +
-             " of its row's points in registers.\n"
-             "  const bool fx_persistent = rnumel <= " +
-             std::to_string(g.persistentPoints) + " * (long)fx_L;\n";
-    src += "  for (fx_index_t xbase = (fx_index_t)get_group_id(0) * fx_W; xbase < xnumel;\n"
-           "       xbase += (fx_index_t)get_num_groups(0) * fx_W) {\n";
-    src += "    // Rows past the end compute row xnumel - 1 again and store nothing.\n";
-    src += "    const bool xmask = xbase + slot < xnumel;\n";
-    src += "    const fx_index_t xindex = xmask ? xbase + slot : xnumel - 1;\n";
-    src += rowVars;
-    src += rowArrays;
-    src += vectorDecl;
-    src += rowBody_;
-    src += "  }\n}\n";
+    src += "  const int lane = lid & (fx_L - 1);\n";
+    src += "  const int slot = lid / fx_L;\n";
   }
-  if (usesInt64Atomics_)
-    src = "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n" + src;
-  g.source = std::move(src);
-  g.usesDouble = usesDouble_;
-  return g;
+  if (g.persistentPoints > 0)
+    src += "  // Persistent form: each lane holds up to " + std::to_string(g.persistentPoints) +
+           " of its row's points in registers.\n"
+           "  const bool fx_persistent = rnumel <= " +
+           std::to_string(g.persistentPoints) + " * (long)fx_L;\n";
+  src += "  for (fx_index_t xbase = (fx_index_t)get_group_id(0) * fx_W; xbase < xnumel;\n"
+         "       xbase += (fx_index_t)get_num_groups(0) * fx_W) {\n";
+  src += "    // Rows past the end compute row xnumel - 1 again and store nothing.\n";
+  src += "    const bool xmask = xbase + slot < xnumel;\n";
+  src += "    const fx_index_t xindex = xmask ? xbase + slot : xnumel - 1;\n";
+  src += rowVars;
+  src += rowArrays;
+  src += vectorDecl;
+  src += rowBody_;
+  src += "  }\n}\n";
+  return src;
 }
 
 KernelPlan KernelEmitter::plan() const {
