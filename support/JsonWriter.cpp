@@ -2,50 +2,30 @@
 
 namespace fxkit {
 
-namespace {
-
-/// As nlohmann-json escapes (ensure_ascii off): the two-character escapes it has, \u00XX for
-/// the other control characters.
-void writeString(std::string &out, std::string_view s) {
+void appendJsonString(std::string &out, std::string_view s, bool shortControlEscapes) {
   out += '"';
   for (char c : s) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\b':
-      out += "\\b";
-      break;
-    case '\f':
-      out += "\\f";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        static constexpr char kHex[] = "0123456789abcdef";
-        out += "\\u00";
-        out += kHex[(c >> 4) & 0xf];
-        out += kHex[c & 0xf];
-      } else {
-        out += c;
-      }
+    const bool shortControl = shortControlEscapes && (c == '\b' || c == '\f');
+    const char letter = c == '"' || c == '\\' ? c
+                        : c == '\n'           ? 'n'
+                        : c == '\r'           ? 'r'
+                        : c == '\t'           ? 't'
+                        : shortControl        ? (c == '\b' ? 'b' : 'f')
+                                              : '\0';
+    if (letter != '\0') {
+      out += '\\';
+      out += letter;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\u00";
+      out += kHex[(c >> 4) & 0xf];
+      out += kHex[c & 0xf];
+    } else {
+      out += c;
     }
   }
   out += '"';
 }
-
-} // namespace
 
 JsonValue JsonValue::object(std::vector<std::pair<std::string, JsonValue>> members) {
   JsonValue v(Kind::Object);
@@ -97,7 +77,7 @@ void JsonValue::write(std::string &out, int indent, int depth) const {
     out += std::to_string(uint_);
     return;
   case Kind::String:
-    writeString(out, string_);
+    appendJsonString(out, string_);
     return;
   case Kind::Array:
     if (items_.empty()) {
@@ -124,7 +104,7 @@ void JsonValue::write(std::string &out, int indent, int depth) const {
       if (i)
         out += ',';
       newline(depth + 1);
-      writeString(out, members_[i].first);
+      appendJsonString(out, members_[i].first);
       out += pretty ? ": " : ":";
       members_[i].second.write(out, indent, depth + 1);
     }

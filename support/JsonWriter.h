@@ -68,4 +68,11 @@ private:
   std::vector<std::pair<std::string, JsonValue>> members_;
 };
 
+/// Appends `s` as a JSON string, quotes included. `"`, `\`, newline, carriage return and tab
+/// get their two-character escapes, and so do backspace and form feed where
+/// `shortControlEscapes` (as nlohmann-json writes them; fxkit JSON files spell them \u0008 and
+/// \u000c); other control characters are \u00XX. Bytes >= 0x80 pass through (UTF-8). The one
+/// JSON string writer of JsonValue and the fxkit JSON exporter.
+void appendJsonString(std::string &out, std::string_view s, bool shortControlEscapes = true);
+
 } // namespace fxkit

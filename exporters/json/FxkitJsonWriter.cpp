@@ -1,4 +1,5 @@
 #include "exporters/json/FxkitJsonWriter.h"
+#include "support/JsonWriter.h"
 
 #include <charconv>
 #include <cmath>
@@ -7,40 +8,9 @@ namespace fxkit {
 
 namespace {
 
-/// Appends `s` as a JSON string. Bytes >= 0x80 pass through: the IR holds UTF-8.
-void appendString(std::string &out, std::string_view s) {
-  static const char hex[] = "0123456789abcdef";
-  out.push_back('"');
-  for (char c : s) {
-    unsigned char u = static_cast<unsigned char>(c);
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    default:
-      if (u < 0x20) {
-        out += "\\u00";
-        out.push_back(hex[u >> 4]);
-        out.push_back(hex[u & 15]);
-      } else {
-        out.push_back(c);
-      }
-    }
-  }
-  out.push_back('"');
-}
+/// Appends `s` as a JSON string; backspace and form feed as \u0008 and \u000c, as fxkit JSON
+/// files have always spelled them.
+void appendString(std::string &out, std::string_view s) { appendJsonString(out, s, false); }
 
 void appendInt(std::string &out, int64_t v) {
   char buf[24];
