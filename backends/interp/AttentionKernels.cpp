@@ -1,6 +1,7 @@
 /// \file Attention kernels: the scaled-dot-product attention variants Inductor leaves as extern
 /// calls, and the native fast path of nn.TransformerEncoderLayer.
 
+#include "backends/interp/AttentionArgs.h"
 #include "backends/interp/ExternKernelsSupport.h"
 
 #include "ir/Try.h"
@@ -82,21 +83,6 @@ Status attention(const KernelContext &ctx, const Tensor &q, const Tensor &k, con
         if (lse)
           lse->setDouble(std::vector<int64_t>{b, h, i}, sum > 0 ? rowMax + std::log(sum) : -kInf);
       }
-  return Status::ok();
-}
-
-/// The `float? scale` argument, defaulting to 1 / sqrt(head dimension).
-Expected<double> attentionScale(const KernelContext &ctx, const Tensor &query) {
-  if (ctx.args.get("scale").isNone())
-    return 1.0 / std::sqrt(static_cast<double>(query.dim() == 4 ? query.size(3) : 1));
-  return ctx.scalar("scale");
-}
-
-Status requireNoDropout(const KernelContext &ctx) {
-  FXKIT_ASSIGN_OR_RETURN(auto p, ctx.scalar("dropout_p"));
-  if (p != 0)
-    return ctx.error("dropout_p = " + std::to_string(p) +
-                     " is not supported: the reference kernels are deterministic");
   return Status::ok();
 }
 

@@ -57,28 +57,27 @@ Status checkMatmul(const KernelContext &ctx, const Tensor &a, const Tensor &b, c
   return Status::ok();
 }
 
-Status mmKernel(KernelContext &ctx) {
+/// mm (rank 2) and bmm (rank 3, one product per batch): self @ mat2.
+Status matmulKernel(KernelContext &ctx, int64_t rank) {
   FXKIT_ASSIGN_OR_RETURN(auto a, ctx.tensor("self"));
   FXKIT_ASSIGN_OR_RETURN(auto b, ctx.tensor("mat2"));
   FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
-  FXKIT_TRY(checkMatmul(ctx, a, b, out, 2));
-  gemm(matrixOf(a), matrixOf(b), out, out.storageOffset(), a.size(0), b.size(1), a.size(1), 1.0,
-       [](int64_t, int64_t) { return 0.0; });
+  FXKIT_TRY(checkMatmul(ctx, a, b, out, rank));
+  auto noBias = [](int64_t, int64_t) { return 0.0; };
+  if (rank == 2)
+    gemm(matrixOf(a), matrixOf(b), out, out.storageOffset(), a.size(0), b.size(1), a.size(1), 1.0,
+         noBias);
+  else
+    for (int64_t batch = 0; batch < a.size(0); ++batch)
+      gemm(matrixOf(a, batch), matrixOf(b, batch), out, out.storageOffset() + batch * out.stride(0),
+           a.size(1), b.size(2), a.size(2), 1.0, noBias);
   ctx.result.v = std::move(out);
   return Status::ok();
 }
 
-Status bmmKernel(KernelContext &ctx) {
-  FXKIT_ASSIGN_OR_RETURN(auto a, ctx.tensor("self"));
-  FXKIT_ASSIGN_OR_RETURN(auto b, ctx.tensor("mat2"));
-  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
-  FXKIT_TRY(checkMatmul(ctx, a, b, out, 3));
-  for (int64_t batch = 0; batch < a.size(0); ++batch)
-    gemm(matrixOf(a, batch), matrixOf(b, batch), out, out.storageOffset() + batch * out.stride(0),
-         a.size(1), b.size(2), a.size(2), 1.0, [](int64_t, int64_t) { return 0.0; });
-  ctx.result.v = std::move(out);
-  return Status::ok();
-}
+Status mmKernel(KernelContext &ctx) { return matmulKernel(ctx, 2); }
+
+Status bmmKernel(KernelContext &ctx) { return matmulKernel(ctx, 3); }
 
 /// addmm and addmm.out: beta * self + alpha * (mat1 @ mat2), self broadcast to the product.
 Status addmmKernel(KernelContext &ctx) {

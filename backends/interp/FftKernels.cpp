@@ -11,6 +11,7 @@
 /// matter). normalization scales by 1 (0), 1/sqrt(n) (1) or 1/n (2), n the product of the
 /// signal sizes (the output's for c2r).
 
+#include "backends/interp/FftNorm.h"
 #include "backends/interp/KernelSupport.h"
 #include "backends/interp/OpFamilyKernels.h"
 
@@ -78,18 +79,6 @@ void dftAlong(Work &w, size_t d, int sign) {
     }
 }
 
-/// The fft_norm_mode factor for a signal of `n` elements.
-double normFactor(int64_t normalization, int64_t n) {
-  switch (normalization) {
-  case 1:
-    return 1.0 / std::sqrt(static_cast<double>(n));
-  case 2:
-    return 1.0 / static_cast<double>(n);
-  default:
-    return 1.0;
-  }
-}
-
 /// The `dim` list wrapped (inference checked the range), each transformed size non-zero.
 Expected<std::vector<size_t>> dimsOf(KernelContext &ctx, const Tensor &t) {
   FXKIT_ASSIGN_OR_RETURN(auto list, ctx.intList("dim"));
@@ -116,27 +105,16 @@ void storeScaled(const Work &w, Tensor &out, double scale) {
   });
 }
 
-Status fftR2cKernel(KernelContext &ctx) {
+/// r2c and c2c: the transform along each of `dims`, forward (r2c, or c2c with forward true) or
+/// backward, scaled. `forwardArg` names c2c's `forward` argument; r2c (nullptr) is forward.
+Status transformKernel(KernelContext &ctx, const char *forwardArg) {
   FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   FXKIT_ASSIGN_OR_RETURN(auto dims, dimsOf(ctx, self));
   FXKIT_ASSIGN_OR_RETURN(auto normalization, ctx.integer("normalization"));
-  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
-  Work w = load(self);
-  int64_t n = 1;
-  for (size_t d : dims) {
-    dftAlong(w, d, -1);
-    n *= self.size(static_cast<int64_t>(d));
+  bool forward = true;
+  if (forwardArg) {
+    FXKIT_ASSIGN_OR_RETURN(forward, ctx.boolean(forwardArg));
   }
-  storeScaled(w, out, normFactor(normalization, n));
-  ctx.result.v = std::move(out);
-  return Status::ok();
-}
-
-Status fftC2cKernel(KernelContext &ctx) {
-  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
-  FXKIT_ASSIGN_OR_RETURN(auto dims, dimsOf(ctx, self));
-  FXKIT_ASSIGN_OR_RETURN(auto normalization, ctx.integer("normalization"));
-  FXKIT_ASSIGN_OR_RETURN(auto forward, ctx.boolean("forward"));
   FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
   Work w = load(self);
   int64_t n = 1;
@@ -144,10 +122,14 @@ Status fftC2cKernel(KernelContext &ctx) {
     dftAlong(w, d, forward ? -1 : 1);
     n *= self.size(static_cast<int64_t>(d));
   }
-  storeScaled(w, out, normFactor(normalization, n));
+  storeScaled(w, out, fftNormFactor(normalization, n));
   ctx.result.v = std::move(out);
   return Status::ok();
 }
+
+Status fftR2cKernel(KernelContext &ctx) { return transformKernel(ctx, nullptr); }
+
+Status fftC2cKernel(KernelContext &ctx) { return transformKernel(ctx, "forward"); }
 
 Status fftC2rKernel(KernelContext &ctx) {
   FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
@@ -173,7 +155,7 @@ Status fftC2rKernel(KernelContext &ctx) {
     double angle = 2.0 * std::numbers::pi * static_cast<double>(m) / lastDimSize;
     twiddle[m] = Complex(std::cos(angle), std::sin(angle));
   }
-  const double scale = normFactor(normalization, n);
+  const double scale = fftNormFactor(normalization, n);
   const int64_t inner = w.stride(last);
   std::vector<Complex> spectrum(static_cast<size_t>(lastDimSize));
   Tensor::forEachIndex(out.sizes(), [&](std::span<const int64_t> index) {

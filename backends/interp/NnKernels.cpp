@@ -423,22 +423,21 @@ Expected<AvgArgs> readAvgArgs(const KernelContext &ctx) {
   return a;
 }
 
-/// avg_pool{1,2,3}d: the window's sum over its divisor; integer tensors sum exactly and divide
-/// with C++'s truncation, as PyTorch's integer kernel does. An empty window gives 0.
-Status avgPoolKernel(KernelContext &ctx, size_t nd) {
-  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
-  FXKIT_ASSIGN_OR_RETURN(auto w, readWindow(ctx, nd));
-  FXKIT_ASSIGN_OR_RETURN(auto args, readAvgArgs(ctx));
-  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+/// The mean of each output element's window, window(in, outSpatial, o), over the window's
+/// divisor: integer tensors sum exactly and divide with C++'s truncation, as PyTorch's integer
+/// kernels do; an empty window gives 0. `what` names the pooling in the bool refusal.
+template <typename WindowFn>
+Status meanPoolInto(KernelContext &ctx, size_t nd, const Tensor &self, Tensor out, const char *what,
+                    WindowFn &&window) {
   if (self.dtype() == DType::Bool)
-    return ctx.error("average pooling is not implemented for bool tensors");
+    return ctx.error(std::string(what) + " is not implemented for bool tensors");
   FXKIT_TRY(requireSameLead(ctx, self, out, nd));
   std::vector<int64_t> in = spatialSizes(self, nd), outSpatial = spatialSizes(out, nd);
   auto run = [&](auto zero) {
     using T = decltype(zero);
     forEachPlane({&self, &out}, nd, [&](std::span<const int64_t> base, int64_t) {
       forEach(outSpatial, [&](std::span<const int64_t> o) {
-        AvgWindow a = avgWindow(w, in, o, args.includePad, args.divisor);
+        AvgWindow a = window(in, outSpatial, o);
         T sum = 0;
         if (!a.empty)
           forEachInWindow(self, a, [&](int64_t offset, std::span<const int64_t>) {
@@ -455,6 +454,19 @@ Status avgPoolKernel(KernelContext &ctx, size_t nd) {
     run(int64_t{0});
   ctx.result.v = std::move(out);
   return Status::ok();
+}
+
+/// avg_pool{1,2,3}d: the mean of each window (with count_include_pad and divisor_override).
+Status avgPoolKernel(KernelContext &ctx, size_t nd) {
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto w, readWindow(ctx, nd));
+  FXKIT_ASSIGN_OR_RETURN(auto args, readAvgArgs(ctx));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  return meanPoolInto(ctx, nd, self, std::move(out), "average pooling",
+                      [&](const std::vector<int64_t> &in, const std::vector<int64_t> &,
+                          std::span<const int64_t> o) {
+                        return avgWindow(w, in, o, args.includePad, args.divisor);
+                      });
 }
 
 Status avgPool1dKernel(KernelContext &ctx) { return avgPoolKernel(ctx, 1); }
@@ -508,29 +520,9 @@ Status avgPool2dBackwardKernel(KernelContext &ctx) {
 Status adaptiveAvgPoolKernel(KernelContext &ctx, size_t nd) {
   FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
-  if (self.dtype() == DType::Bool)
-    return ctx.error("adaptive average pooling is not implemented for bool tensors");
-  FXKIT_TRY(requireSameLead(ctx, self, out, nd));
-  std::vector<int64_t> in = spatialSizes(self, nd), outSpatial = spatialSizes(out, nd);
-  auto run = [&](auto zero) {
-    using T = decltype(zero);
-    forEachPlane({&self, &out}, nd, [&](std::span<const int64_t> base, int64_t) {
-      forEach(outSpatial, [&](std::span<const int64_t> o) {
-        AvgWindow a = adaptiveWindow(in, outSpatial, o);
-        T sum = 0;
-        forEachInWindow(self, a, [&](int64_t offset, std::span<const int64_t>) {
-          sum += load<T>(self, base[0] + offset);
-        });
-        store<T>(out, base[1] + spatialOffset(out, o), sum / static_cast<T>(a.divisor));
-      });
-    });
-  };
-  if (dtypeIsFloating(self.dtype()))
-    run(0.0);
-  else
-    run(int64_t{0});
-  ctx.result.v = std::move(out);
-  return Status::ok();
+  return meanPoolInto(ctx, nd, self, std::move(out), "adaptive average pooling",
+                      [](const std::vector<int64_t> &in, const std::vector<int64_t> &outSpatial,
+                         std::span<const int64_t> o) { return adaptiveWindow(in, outSpatial, o); });
 }
 
 Status adaptiveAvgPool1dKernel(KernelContext &ctx) { return adaptiveAvgPoolKernel(ctx, 1); }

@@ -3,6 +3,7 @@
 /// ops, the *_copy views, resize_ and the symbolic queries. Result types come from shape
 /// inference; kernels fill in values.
 
+#include "backends/interp/AttentionArgs.h"
 #include "backends/interp/KernelSupport.h"
 #include "backends/interp/OpFamilyKernels.h"
 #include "backends/interp/ScalarArgs.h"
@@ -320,22 +321,6 @@ Status attentionBackward(const KernelContext &ctx, const AttentionBackward &a, T
   return Status::ok();
 }
 
-/// `float? scale`, defaulting to 1 / sqrt(query's head dimension).
-Expected<double> attentionScale(const KernelContext &ctx, const Tensor &q) {
-  if (ctx.args.get("scale").isNone())
-    return 1.0 / std::sqrt(static_cast<double>(q.dim() == 4 ? q.size(3) : 1));
-  return ctx.scalar("scale");
-}
-
-/// The reference kernels are deterministic: the forward ran without dropout.
-Status requireNoDropout(const KernelContext &ctx) {
-  FXKIT_ASSIGN_OR_RETURN(auto p, ctx.scalar("dropout_p"));
-  if (p != 0)
-    return ctx.error("dropout_p = " + std::to_string(p) +
-                     " is not supported: the reference kernels are deterministic");
-  return Status::ok();
-}
-
 /// The bool[4] grad_input_mask's last entry: whether attn_bias's gradient is wanted.
 Expected<bool> wantsBiasGrad(const KernelContext &ctx) {
   const Argument &mask = ctx.args.get("grad_input_mask");
@@ -343,6 +328,30 @@ Expected<bool> wantsBiasGrad(const KernelContext &ctx) {
     return ctx.error("grad_input_mask must hold 4 bools");
   const Argument &last = mask.items()[3];
   return last.kind() == Argument::Kind::Bool ? last.asBool() : last.asInt() != 0;
+}
+
+/// Both SDPA backward kernels once their tensors are read (`a`, its scale still to be read): no
+/// dropout, the scale, then dQ, dK, dV as results 0-2. `biasGrad` is set for the kernels whose
+/// fourth result is attn_bias's gradient: computed where there is a bias and it is wanted, else
+/// None.
+Status attentionBackwardResults(KernelContext &ctx, AttentionBackward a,
+                                std::optional<bool> biasGrad) {
+  FXKIT_TRY(requireNoDropout(ctx));
+  FXKIT_ASSIGN_OR_RETURN(a.scale, attentionScale(ctx, a.q));
+  FXKIT_ASSIGN_OR_RETURN(auto gq, ctx.allocateOutput(0));
+  FXKIT_ASSIGN_OR_RETURN(auto gk, ctx.allocateOutput(1));
+  FXKIT_ASSIGN_OR_RETURN(auto gv, ctx.allocateOutput(2));
+  std::optional<Tensor> gb;
+  if (a.mask && biasGrad.value_or(false)) {
+    FXKIT_ASSIGN_OR_RETURN(auto t, ctx.allocateOutput(3));
+    gb = t;
+  }
+  FXKIT_TRY(attentionBackward(ctx, a, gq, gk, gv, gb ? &*gb : nullptr));
+  std::vector<std::optional<Tensor>> results{std::move(gq), std::move(gk), std::move(gv)};
+  if (biasGrad)
+    results.push_back(std::move(gb));
+  ctx.result.v = std::move(results);
+  return Status::ok();
 }
 
 Status efficientAttentionBackwardKernel(KernelContext &ctx) {
@@ -355,21 +364,7 @@ Status efficientAttentionBackwardKernel(KernelContext &ctx) {
   FXKIT_ASSIGN_OR_RETURN(auto lse, ctx.tensor("logsumexp"));
   FXKIT_ASSIGN_OR_RETURN(auto causal, ctx.boolean("is_causal"));
   FXKIT_ASSIGN_OR_RETURN(auto biasGrad, wantsBiasGrad(ctx));
-  FXKIT_TRY(requireNoDropout(ctx));
-  FXKIT_ASSIGN_OR_RETURN(auto scale, attentionScale(ctx, q));
-  AttentionBackward a{gradOut, q, k, v, out, lse, bias, causal, scale};
-  FXKIT_ASSIGN_OR_RETURN(auto gq, ctx.allocateOutput(0));
-  FXKIT_ASSIGN_OR_RETURN(auto gk, ctx.allocateOutput(1));
-  FXKIT_ASSIGN_OR_RETURN(auto gv, ctx.allocateOutput(2));
-  std::optional<Tensor> gb;
-  if (bias && biasGrad) {
-    FXKIT_ASSIGN_OR_RETURN(auto t, ctx.allocateOutput(3));
-    gb = t;
-  }
-  FXKIT_TRY(attentionBackward(ctx, a, gq, gk, gv, gb ? &*gb : nullptr));
-  ctx.result.v = std::vector<std::optional<Tensor>>{std::move(gq), std::move(gk), std::move(gv),
-                                                    std::move(gb)};
-  return Status::ok();
+  return attentionBackwardResults(ctx, {gradOut, q, k, v, out, lse, bias, causal, 1.0}, biasGrad);
 }
 
 Status flashAttentionCpuBackwardKernel(KernelContext &ctx) {
@@ -381,15 +376,8 @@ Status flashAttentionCpuBackwardKernel(KernelContext &ctx) {
   FXKIT_ASSIGN_OR_RETURN(auto lse, ctx.tensor("logsumexp"));
   FXKIT_ASSIGN_OR_RETURN(auto causal, ctx.boolean("is_causal"));
   FXKIT_ASSIGN_OR_RETURN(auto mask, ctx.optionalTensor("attn_mask"));
-  FXKIT_TRY(requireNoDropout(ctx));
-  FXKIT_ASSIGN_OR_RETURN(auto scale, attentionScale(ctx, q));
-  AttentionBackward a{gradOut, q, k, v, out, lse, mask, causal, scale};
-  FXKIT_ASSIGN_OR_RETURN(auto gq, ctx.allocateOutput(0));
-  FXKIT_ASSIGN_OR_RETURN(auto gk, ctx.allocateOutput(1));
-  FXKIT_ASSIGN_OR_RETURN(auto gv, ctx.allocateOutput(2));
-  FXKIT_TRY(attentionBackward(ctx, a, gq, gk, gv, nullptr));
-  ctx.result.v = std::vector<std::optional<Tensor>>{std::move(gq), std::move(gk), std::move(gv)};
-  return Status::ok();
+  return attentionBackwardResults(ctx, {gradOut, q, k, v, out, lse, mask, causal, 1.0},
+                                  std::nullopt);
 }
 
 // ---- Copies ----

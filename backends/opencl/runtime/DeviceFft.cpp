@@ -10,6 +10,7 @@
 ///
 /// Tensors of up to 6 dimensions run as 6-d ones with unit leading sizes.
 
+#include "backends/interp/FftNorm.h"
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
 #include "ir/Try.h"
@@ -238,17 +239,6 @@ void pushAll(std::vector<LaunchArg> &a, const std::vector<int64_t> &values) {
     a.push_back(longArg(v));
 }
 
-double normFactor(int64_t normalization, int64_t n) {
-  switch (normalization) {
-  case 1:
-    return 1.0 / std::sqrt(static_cast<double>(n));
-  case 2:
-    return 1.0 / static_cast<double>(n);
-  default:
-    return 1.0;
-  }
-}
-
 enum class Kind : uint8_t { R2c, C2r, C2c };
 
 } // namespace
@@ -357,7 +347,7 @@ Expected<bool> runFft(const Call &call, const LauncherFor &launcherFor, std::str
     }
     std::swap(cur, next);
   }
-  double scale = normFactor(*normalization, n);
+  double scale = fftNormFactor(*normalization, n);
   std::vector<LaunchArg> store = {bufferArg(cur, false), bufferArg(*out, true),
                                   longArg(out->numel())};
   pushAll(store, padded(out->sizes, 1));
