@@ -121,17 +121,12 @@ std::string cppCompilerDescription(const CppCompileRequest &request) {
 Expected<std::vector<char>> compileCppToObject(const CppCompileRequest &request) {
   const HostTarget &host = hostTarget();
   std::vector<std::string> args = commandLine(request);
-  std::vector<const char *> argv;
-  for (const std::string &a : args)
-    argv.push_back(a.c_str());
+  std::vector<const char *> argv = clangArgv(args);
 
   std::string diagnostics;
   llvm::raw_string_ostream diagStream(diagnostics);
-  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions = new clang::DiagnosticOptions();
-  diagOptions->ShowColors = false;
   clang::CompilerInstance ci;
-  ci.createDiagnostics(new clang::TextDiagnosticPrinter(diagStream, diagOptions.get()),
-                       /*ShouldOwnClient=*/true);
+  printDiagnosticsTo(ci, diagStream);
   clang::CreateInvocationOptions create;
   create.Diags = &ci.getDiagnostics();
   std::shared_ptr<clang::CompilerInvocation> invocation = clang::createInvocation(argv, create);
@@ -168,13 +163,10 @@ Expected<std::vector<char>> compileCppToObject(const CppCompileRequest &request)
   if (llvm::verifyModule(*module, &brokenStream))
     return Error("LLVM produced an invalid module for " + request.sourcePath + ": " +
                  brokenStream.str());
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream out(buffer);
-  llvm::legacy::PassManager codegen;
-  if ((*tm)->addPassesToEmitFile(codegen, out, nullptr, llvm::CGFT_ObjectFile))
+  auto object = emitMachineCode(**tm, *module, /*assembly=*/false);
+  if (!object)
     return Error("LLVM cannot emit object files for " + host.str());
-  codegen.run(*module);
-  return std::vector<char>(buffer.begin(), buffer.end());
+  return std::move(*object);
 }
 
 } // namespace fxkit::llvmjit

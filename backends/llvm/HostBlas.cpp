@@ -97,11 +97,7 @@ Expected<bool> run(const LoopProgram &program, const LoopOp &op, const std::stri
     return false;
   const BufferView &av = op.externInputs[first], &bv = op.externInputs[first + 1];
   int32_t out = op.externOutputs[0];
-  BufferView cv;
-  cv.buffer = out;
-  cv.sizes = program.buffers[out].type.sizes;
-  cv.strides = program.buffers[out].type.strides;
-  cv.offset = 0;
+  BufferView cv = wholeBufferView(program, out);
   auto a = evaluate(av, buffers[av.buffer], item, b);
   auto bm = evaluate(bv, buffers[bv.buffer], item, b);
   auto c = evaluate(cv, buffers[out], item, b);

@@ -1,6 +1,7 @@
 #include "backends/llvm/KernelCompiler.h"
 
 #include "backends/llvm/ClangAction.h"
+#include "ir/Try.h"
 
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
@@ -54,17 +55,12 @@ Expected<std::unique_ptr<llvm::Module>> parse(const CompileRequest &request, con
   for (std::string &o : splitOptions(request.options))
     args.push_back(std::move(o));
   args.push_back(request.sourcePath);
-  std::vector<const char *> argv;
-  for (const std::string &a : args)
-    argv.push_back(a.c_str());
+  std::vector<const char *> argv = clangArgv(args);
 
   std::string diagnostics;
   llvm::raw_string_ostream diagStream(diagnostics);
-  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOptions = new clang::DiagnosticOptions();
-  diagOptions->ShowColors = false;
-  auto *printer = new clang::TextDiagnosticPrinter(diagStream, diagOptions.get());
   clang::CompilerInstance ci;
-  ci.createDiagnostics(printer, /*ShouldOwnClient=*/true);
+  printDiagnosticsTo(ci, diagStream);
   auto invocation = std::make_shared<clang::CompilerInvocation>();
   bool ok = clang::CompilerInvocation::CreateFromArgs(*invocation, argv, ci.getDiagnostics());
   if (!ok || ci.getDiagnostics().hasErrorOccurred()) {
@@ -134,41 +130,40 @@ Status optimise(llvm::Module &module, llvm::TargetMachine &tm,
   return Status::ok();
 }
 
+/// A kernel source through Clang's front end for `target`, with the target machine that will
+/// emit it; the context outlives the module (members are destroyed in reverse order).
+struct ParsedKernels {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+  std::unique_ptr<llvm::TargetMachine> tm;
+};
+
+Expected<ParsedKernels> parseFor(const CompileRequest &request, const HostTarget &target) {
+  ParsedKernels k;
+  k.context = std::make_unique<llvm::LLVMContext>();
+  FXKIT_ASSIGN_OR_RETURN(k.module, parse(request, target, *k.context));
+  FXKIT_ASSIGN_OR_RETURN(k.tm, target.createTargetMachine());
+  return k;
+}
+
 } // namespace
 
 Expected<std::string> compileToIR(const CompileRequest &request, const HostTarget &host) {
-  llvm::LLVMContext context;
-  auto module = parse(request, host, context);
-  if (!module)
-    return module.takeError();
-  auto tm = host.createTargetMachine();
-  if (!tm)
-    return tm.takeError();
-  if (Status s = optimise(**module, **tm, request.entryPoints, host); !s)
-    return s.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto k, parseFor(request, host));
+  FXKIT_TRY(optimise(*k.module, *k.tm, request.entryPoints, host));
   std::string text;
   llvm::raw_string_ostream out(text);
-  (*module)->print(out, nullptr);
+  k.module->print(out, nullptr);
   return out.str();
 }
 
 Expected<std::vector<char>> compileToObject(const CompileRequest &request, const HostTarget &host) {
-  llvm::LLVMContext context;
-  auto module = parse(request, host, context);
-  if (!module)
-    return module.takeError();
-  auto tm = host.createTargetMachine();
-  if (!tm)
-    return tm.takeError();
-  if (Status s = optimise(**module, **tm, request.entryPoints, host); !s)
-    return s.takeError();
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream out(buffer);
-  llvm::legacy::PassManager codegen;
-  if ((*tm)->addPassesToEmitFile(codegen, out, nullptr, llvm::CGFT_ObjectFile))
+  FXKIT_ASSIGN_OR_RETURN(auto k, parseFor(request, host));
+  FXKIT_TRY(optimise(*k.module, *k.tm, request.entryPoints, host));
+  auto object = emitMachineCode(*k.tm, *k.module, /*assembly=*/false);
+  if (!object)
     return Error("LLVM cannot emit object files for " + host.str());
-  codegen.run(**module);
-  return std::vector<char>(buffer.begin(), buffer.end());
+  return std::move(*object);
 }
 
 Expected<std::string> compileToPtx(const CompileRequest &request, const std::string &gpuArch,
@@ -185,16 +180,11 @@ Expected<std::string> compileToPtx(const CompileRequest &request, const std::str
   gpu.cpu = gpuArch;
   gpu.features = "+ptx70"; // the PTX ISA sm_80 needs; ptxas of later CUDA versions accept it
   gpu.llvmVersion = hostTarget().llvmVersion;
-  llvm::LLVMContext context;
-  auto module = parse(request, gpu, context);
-  if (!module)
-    return module.takeError();
-  auto tm = gpu.createTargetMachine();
-  if (!tm)
-    return tm.takeError();
-  llvm::Module &m = **module;
+  FXKIT_ASSIGN_OR_RETURN(auto k, parseFor(request, gpu));
+  llvm::Module &m = *k.module;
+  llvm::LLVMContext &context = *k.context;
   m.setTargetTriple(gpu.triple);
-  m.setDataLayout((*tm)->createDataLayout());
+  m.setDataLayout(k.tm->createDataLayout());
   // libdevice's functions test __nvvm_reflect("__CUDA_FTZ"): IEEE denormals.
   m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
   bool needsLibdevice = false;
@@ -217,18 +207,14 @@ Expected<std::string> compileToPtx(const CompileRequest &request, const std::str
     if (llvm::Linker::linkModules(m, std::move(libdevice), llvm::Linker::LinkOnlyNeeded))
       return Error("cannot link libdevice " + libdevicePath + " into the kernels");
   }
-  if (Status s = optimise(m, **tm, request.entryPoints, gpu); !s)
-    return s.takeError();
+  FXKIT_TRY(optimise(m, *k.tm, request.entryPoints, gpu));
   for (const llvm::Function &f : m)
     if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty())
       return Error("the PTX would call " + f.getName().str() + ", which nothing defines");
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream out(buffer);
-  llvm::legacy::PassManager codegen;
-  if ((*tm)->addPassesToEmitFile(codegen, out, nullptr, llvm::CGFT_AssemblyFile))
+  auto ptx = emitMachineCode(*k.tm, m, /*assembly=*/true);
+  if (!ptx)
     return Error("LLVM cannot emit PTX for " + gpuArch);
-  codegen.run(m);
-  return std::string(buffer.begin(), buffer.end());
+  return std::string(ptx->begin(), ptx->end());
 }
 
 } // namespace fxkit::llvmjit

@@ -55,6 +55,17 @@ inline std::optional<MatrixProduct> matchMatrixProduct(const loop::LoopProgram &
   return mp;
 }
 
+/// The whole of buffer `buffer` as a view (its own sizes and strides, offset 0): how an extern
+/// op's output buffer is seen by the GEMM and convolution paths.
+inline loop::BufferView wholeBufferView(const loop::LoopProgram &program, int32_t buffer) {
+  loop::BufferView v;
+  v.buffer = buffer;
+  v.sizes = program.buffers[buffer].type.sizes;
+  v.strides = program.buffers[buffer].type.strides;
+  v.offset = SymExpr(0);
+  return v;
+}
+
 /// A view's sizes, strides and offset (in elements) at the run's symbol values.
 struct EvaluatedView {
   std::vector<int64_t> sizes, strides;

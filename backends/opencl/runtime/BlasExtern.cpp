@@ -168,11 +168,7 @@ Expected<bool> run(OpenCLContext &ctx, const LoopProgram &program, const LoopOp 
   auto a = matrixOf(av, buffers[av.buffer], item, b);
   auto bm = matrixOf(bv, buffers[bv.buffer], item, b);
   int32_t out = op.externOutputs[0];
-  BufferView cv;
-  cv.buffer = out;
-  cv.sizes = program.buffers[out].type.sizes;
-  cv.strides = program.buffers[out].type.strides;
-  cv.offset = 0;
+  BufferView cv = wholeBufferView(program, out);
   auto c = matrixOf(cv, buffers[out], item, b);
   if (!a || !bm || !c || c->transposed)
     return false;
@@ -236,11 +232,7 @@ Expected<bool> convolution(OpenCLContext &ctx, const LoopProgram &program, const
   int item = sizeof(T);
   const BufferView &in = op.externInputs[0], &w = op.externInputs[1];
   int32_t out = op.externOutputs[0];
-  BufferView ov;
-  ov.buffer = out;
-  ov.sizes = program.buffers[out].type.sizes;
-  ov.strides = program.buffers[out].type.strides;
-  ov.offset = 0;
+  BufferView ov = wholeBufferView(program, out);
   std::vector<int64_t> is, ws, os;
   auto inOff = contiguousOffset(in, buffers[in.buffer], item, b, &is);
   auto wOff = contiguousOffset(w, buffers[w.buffer], item, b, &ws);
