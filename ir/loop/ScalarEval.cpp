@@ -6,13 +6,19 @@
 
 namespace fxkit::loop {
 
+/// The case labels of the ops whose value does not come from operands (loads, constants,
+/// index values, casts, indirect indices): neither evaluator computes them, and both switches
+/// stay exhaustive.
+#define FXKIT_VALUELESS_SCALAR_OPS                                                                 \
+  case ScalarOp::Load:                                                                             \
+  case ScalarOp::Constant:                                                                         \
+  case ScalarOp::IndexValue:                                                                       \
+  case ScalarOp::Cast:                                                                             \
+  case ScalarOp::IndirectIndex
+
 double evalScalarFloat(ScalarOp op, double a, double b, double c) {
   switch (op) {
-  case ScalarOp::Load:
-  case ScalarOp::Constant:
-  case ScalarOp::IndexValue:
-  case ScalarOp::Cast:
-  case ScalarOp::IndirectIndex:
+  FXKIT_VALUELESS_SCALAR_OPS:
     return std::numeric_limits<double>::quiet_NaN();
 #define FXKIT_SCALAR_OP(Id, name, arity, kind, floatValue, ...)                                    \
   case ScalarOp::Id:                                                                               \
@@ -36,11 +42,7 @@ bool hasIntForm(ScalarOp op) {
 std::optional<int64_t> evalScalarInt(ScalarOp op, DType dtype, int64_t i, int64_t j, int64_t k) {
   [[maybe_unused]] const bool isBool = dtype == DType::Bool;
   switch (op) {
-  case ScalarOp::Load:
-  case ScalarOp::Constant:
-  case ScalarOp::IndexValue:
-  case ScalarOp::Cast:
-  case ScalarOp::IndirectIndex:
+  FXKIT_VALUELESS_SCALAR_OPS:
     return std::nullopt;
 #define FXKIT_SCALAR_OP(Id, name, arity, kind, floatValue, intValue, ...)                          \
   case ScalarOp::Id:                                                                               \
@@ -49,5 +51,7 @@ std::optional<int64_t> evalScalarInt(ScalarOp op, DType dtype, int64_t i, int64_
   }
   return std::nullopt;
 }
+
+#undef FXKIT_VALUELESS_SCALAR_OPS
 
 } // namespace fxkit::loop

@@ -1,6 +1,7 @@
 /// \file Schema parsing, argument binding and the typed readers of BoundArgs.
 
 #include "ir/Try.h"
+#include "ir/ops/NodeSymValue.h"
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
 
@@ -489,14 +490,8 @@ Expected<SymExpr> symOf(const Argument &a) {
     return SymExpr(a.asBool() ? 1 : 0);
   case Argument::Kind::Sym:
     return a.asSym();
-  case Argument::Kind::NodeRef: {
-    const Node *n = a.asNode();
-    if (const SymExpr *s = n->value().sym())
-      return *s;
-    if (n->value().empty())
-      return Error("input '" + n->name() + "' has no value");
-    return Error("input '" + n->name() + "' is not a symbolic integer");
-  }
+  case Argument::Kind::NodeRef:
+    return nodeSymValue(*a.asNode(), "a symbolic integer");
   default:
     return Error("expected an integer");
   }

@@ -3,6 +3,7 @@
 /// pointwise ops, torch/_meta_registrations.py for the rest) so that the results equal what
 /// FakeTensor records in `meta["val"]`.
 
+#include "ir/Tensor.h"
 #include "ir/Try.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
@@ -1163,25 +1164,8 @@ Status OpRegistry::setKernel(std::string_view target, KernelFn kernel) {
 }
 
 bool isSupportedDType(DType dtype) {
-  switch (dtype) {
-  case DType::Float32:
-  case DType::Float16:
-  case DType::BFloat16:
-  case DType::Float64:
-  case DType::Int64:
-  case DType::Int32:
-  case DType::Int16:
-  case DType::Int8:
-  case DType::UInt8:
-  case DType::Bool:
-  case DType::Complex64:
-  case DType::Complex128:
-    return true;
-  case DType::Float8E4M3FN:
-  case DType::Float8E5M2:
-    return false;
-  }
-  return false;
+  // What the interpreter computes with, and complex for the ops that take it.
+  return dtypeIsComputable(dtype) || dtype == DType::Complex64 || dtype == DType::Complex128;
 }
 
 namespace {

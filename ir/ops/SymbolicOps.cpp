@@ -5,6 +5,7 @@
 
 #include "ir/Try.h"
 #include "ir/ops/InferSupport.h"
+#include "ir/ops/NodeSymValue.h"
 #include "ir/ops/OpFamilies.h"
 #include "ir/ops/ShapeRules.h"
 
@@ -206,12 +207,10 @@ Expected<SymExpr> scalarOf(const BoundArgs &b, const Argument &a) {
   case Argument::Kind::Sym:
     return a.asSym();
   case Argument::Kind::NodeRef: {
-    const Node *n = a.asNode();
-    if (const SymExpr *s = n->value().sym())
-      return *s;
-    if (n->value().empty())
-      return b.error("input '" + n->name() + "' has no value");
-    return b.error("input '" + n->name() + "' is not a SymInt, SymFloat or SymBool");
+    auto s = nodeSymValue(*a.asNode(), "a SymInt, SymFloat or SymBool");
+    if (!s)
+      return b.error(s.error().message);
+    return s;
   }
   default:
     return b.error("expected a number or a symbolic scalar");
