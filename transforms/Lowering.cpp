@@ -3,6 +3,7 @@
 #include "transforms/OnlineSoftmax.h"
 #include "transforms/lowering/Lowerer.h"
 #include "transforms/lowering/LoweringRules.h"
+#include "transforms/lowering/TensorResults.h"
 
 #include "ir/OutputValues.h"
 #include "ir/ops/ArgumentNodes.h"
@@ -715,12 +716,7 @@ Status Lowerer::lowerReduction(const Node &n, const BoundArgs &args) {
   if (rank == 0)
     std::fill(reduced.begin(), reduced.end(), true);
 
-  std::vector<TensorType> outs;
-  if (const TensorType *t = n.value().tensor())
-    outs.push_back(*t);
-  else if (const auto *ts = n.value().tensors())
-    for (const auto &t : *ts)
-      outs.push_back(*t);
+  std::vector<TensorType> outs = tensorResults(n);
   if (outs.empty())
     return nodeError(n, "reduction without a tensor value");
   // softmax's amax and sum(exp(x - amax)) as one reduction: the row is read once for both.

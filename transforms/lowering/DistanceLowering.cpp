@@ -6,6 +6,8 @@
 #include "transforms/lowering/Lowerer.h"
 #include "transforms/lowering/LoweringRules.h"
 
+#include "ir/FirstError.h"
+#include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
 
 #include <cmath>
@@ -75,8 +77,7 @@ Status lowerCdist(Lowerer &l, const Node &n, const BoundArgs &args) {
   auto x1 = l.tensorArg(n, args.get("x1"));
   auto x2 = l.tensorArg(n, args.get("x2"));
   auto p = args.floating("p");
-  if (!x1 || !x2 || !p)
-    return !x1 ? x1.takeError() : !x2 ? x2.takeError() : p.takeError();
+  FXKIT_TRY(firstError(x1, x2, p));
   const TensorType *out = n.value().tensor();
   if (!out || x1->sizes.size() < 2 || x2->sizes.size() < 2)
     return l.lowerExtern(n, args);
@@ -102,8 +103,7 @@ Status lowerCdist(Lowerer &l, const Node &n, const BoundArgs &args) {
 Status lowerPdist(Lowerer &l, const Node &n, const BoundArgs &args) {
   auto self = l.tensorArg(n, args.get("self"));
   auto p = args.floating("p");
-  if (!self || !p)
-    return !self ? self.takeError() : p.takeError();
+  FXKIT_TRY(firstError(self, p));
   if (self->sizes.size() != 2 || !n.value().tensor())
     return l.lowerExtern(n, args);
   const SymExpr N = self->sizes[0];

@@ -9,6 +9,7 @@
 #include "transforms/lowering/Lowerer.h"
 #include "transforms/lowering/LoweringRules.h"
 
+#include "ir/FirstError.h"
 #include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
 
@@ -53,8 +54,7 @@ std::pair<LoopOp *, std::vector<SymExpr>> startGather(Lowerer &l, const Node &n)
 Status lowerEmbedding(Lowerer &l, const Node &n, const BoundArgs &args) {
   auto weight = l.tensorArg(n, args.get("weight"));
   auto indices = l.tensorArg(n, args.get("indices"));
-  if (!weight || !indices)
-    return !weight ? weight.takeError() : indices.takeError();
+  FXKIT_TRY(firstError(weight, indices));
   DType indexType = l.program_.buffers[indices->buffer].type.dtype;
   if (weight->sizes.size() != 2 || !isIntegerIndex(indexType) || !n.value().tensor())
     return l.lowerExtern(n, args);
@@ -66,14 +66,19 @@ Status lowerEmbedding(Lowerer &l, const Node &n, const BoundArgs &args) {
   return finish(l, n, *op, b, loadAt(l, b, *weight, at), vars);
 }
 
-/// index_select(self, dim, index): result = self with dim `dim` read at index[i].
-Status lowerIndexSelect(Lowerer &l, const Node &n, const BoundArgs &args) {
+/// index_select(self, dim, index): result = self with dim `dim` read at index[i] (a 1-d
+/// index read at the result's coordinate in `dim`; a 0-d one: its element). With `gather`,
+/// gather(self, dim, index): result[i] = self[i with i[dim] = index[i]]; the result has the
+/// index's shape (no larger than self's in the other dims). A 0-d self takes a one-element
+/// index, whose value must be 0. Non-integer indices (and, for gather, an index of another rank
+/// than self's) go to the extern path.
+Status lowerIndexedRead(Lowerer &l, const Node &n, const BoundArgs &args, bool gather) {
   auto self = l.tensorArg(n, args.get("self"));
   auto index = l.tensorArg(n, args.get("index"));
   auto dimArg = args.integer("dim");
-  if (!self || !index || !dimArg)
-    return !self ? self.takeError() : !index ? index.takeError() : dimArg.takeError();
-  if (!isIntegerIndex(l.program_.buffers[index->buffer].type.dtype) || !n.value().tensor())
+  FXKIT_TRY(firstError(self, index, dimArg));
+  if (!isIntegerIndex(l.program_.buffers[index->buffer].type.dtype) || !n.value().tensor() ||
+      (gather && index->sizes.size() != self->sizes.size()))
     return l.lowerExtern(n, args);
   size_t rank = self->sizes.size();
   auto dim = normalizeDim(*dimArg, std::max<size_t>(rank, 1));
@@ -81,44 +86,24 @@ Status lowerIndexSelect(Lowerer &l, const Node &n, const BoundArgs &args) {
     return l.nodeError(n, dim.error().message);
   auto [op, vars] = startGather(l, n);
   BodyBuilder b(*op);
-  if (rank == 0) { // a 0-d self takes a one-element index, whose value must be 0
-    SymExpr none[1] = {SymExpr(0)};
-    l.indirectIndex(b, loadAt(l, b, *index, none), SymExpr(1), false);
+  SymExpr zero[1] = {SymExpr(0)};
+  const SymExpr *at = gather ? vars.data() : rank == 0 || index->sizes.empty() ? zero : &vars[*dim];
+  int32_t indexValue = loadAt(l, b, *index, at);
+  if (rank == 0) {
+    l.indirectIndex(b, indexValue, SymExpr(1), false);
     return finish(l, n, *op, b, loadAt(l, b, *self, vars.data()), vars);
   }
-  // The index is 1-d (or 0-d: one element): read at the result's coordinate in `dim`.
-  const SymExpr *at = index->sizes.empty() ? nullptr : &vars[*dim];
-  SymExpr zero[1] = {SymExpr(0)};
   std::vector<SymExpr> src = vars;
-  src[*dim] = l.indirectIndex(b, loadAt(l, b, *index, at ? at : zero), self->sizes[*dim], false);
+  src[*dim] = l.indirectIndex(b, indexValue, self->sizes[*dim], false);
   return finish(l, n, *op, b, loadAt(l, b, *self, src.data()), vars);
 }
 
-/// gather(self, dim, index): result[i] = self[i with i[dim] = index[i]]; the result has the
-/// index's shape (no larger than self's in the other dims).
+Status lowerIndexSelect(Lowerer &l, const Node &n, const BoundArgs &args) {
+  return lowerIndexedRead(l, n, args, false);
+}
+
 Status lowerGather(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto self = l.tensorArg(n, args.get("self"));
-  auto index = l.tensorArg(n, args.get("index"));
-  auto dimArg = args.integer("dim");
-  if (!self || !index || !dimArg)
-    return !self ? self.takeError() : !index ? index.takeError() : dimArg.takeError();
-  if (!isIntegerIndex(l.program_.buffers[index->buffer].type.dtype) || !n.value().tensor() ||
-      index->sizes.size() != self->sizes.size())
-    return l.lowerExtern(n, args);
-  size_t rank = self->sizes.size();
-  auto dim = normalizeDim(*dimArg, std::max<size_t>(rank, 1));
-  if (!dim)
-    return l.nodeError(n, dim.error().message);
-  auto [op, vars] = startGather(l, n);
-  BodyBuilder b(*op);
-  int32_t at = loadAt(l, b, *index, vars.data());
-  if (rank == 0) {
-    l.indirectIndex(b, at, SymExpr(1), false);
-    return finish(l, n, *op, b, loadAt(l, b, *self, vars.data()), vars);
-  }
-  std::vector<SymExpr> src = vars;
-  src[*dim] = l.indirectIndex(b, at, self->sizes[*dim], false);
-  return finish(l, n, *op, b, loadAt(l, b, *self, src.data()), vars);
+  return lowerIndexedRead(l, n, args, true);
 }
 
 /// How index.Tensor addresses self (AdvancedIndex): the index tensors broadcast to one shape
@@ -252,14 +237,29 @@ void scatterStore(Lowerer &l, LoopOp &op, BodyBuilder &b, int32_t value, int32_t
   op.stores.push_back(std::move(s));
 }
 
+/// One scattering op over index's points: value(b, vars), the value arriving at point vars,
+/// stored into `buffer` (combined by `combine`) at self's coordinates with dim `dim` read from
+/// the index.
+template <class ValueFn>
+Status scatterOver(Lowerer &l, const Node &n, int32_t buffer, const BufferView &self,
+                   const BufferView &index, size_t dim, ScatterCombine combine, ValueFn &&value) {
+  LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+  std::vector<SymExpr> vars = iterate(index.sizes, op.ranges, false);
+  BodyBuilder b(op);
+  std::vector<SymExpr> at = vars;
+  at[dim] = l.indirectIndex(b, loadAt(l, b, index, vars.data()), self.sizes[dim], false);
+  FXKIT_ASSIGN_OR_RETURN(int32_t v, value(b, vars));
+  scatterStore(l, op, b, v, buffer, at, combine);
+  return Status::ok();
+}
+
 /// index_put(self, indices, values, accumulate): result[indices] = values (or +=), values
 /// broadcast to the indexing result.
 Status lowerIndexPut(Lowerer &l, const Node &n, const BoundArgs &args) {
   auto self = l.tensorArg(n, args.get("self"));
   auto values = l.tensorArg(n, args.get("values"));
   auto accumulate = args.boolean("accumulate");
-  if (!self || !values || !accumulate)
-    return !self ? self.takeError() : !values ? values.takeError() : accumulate.takeError();
+  FXKIT_TRY(firstError(self, values, accumulate));
   FXKIT_ASSIGN_OR_RETURN(auto ix, advancedIndexing(l, n, *self, args.get("indices")));
   const TensorType *out = n.value().tensor();
   if (!ix || !out || (*accumulate && !canAccumulate(out->dtype)))
@@ -284,8 +284,7 @@ Status lowerScatter(Lowerer &l, const Node &n, const BoundArgs &args) {
   auto self = l.tensorArg(n, args.get("self"));
   auto index = l.tensorArg(n, args.get("index"));
   auto dimArg = args.integer("dim");
-  if (!self || !index || !dimArg)
-    return !self ? self.takeError() : !index ? index.takeError() : dimArg.takeError();
+  FXKIT_TRY(firstError(self, index, dimArg));
   const TensorType *out = n.value().tensor();
   bool accumulate = n.target() == "torch.ops.aten.scatter_add.default";
   size_t rank = self->sizes.size();
@@ -296,22 +295,15 @@ Status lowerScatter(Lowerer &l, const Node &n, const BoundArgs &args) {
   if (!dim)
     return l.nodeError(n, dim.error().message);
   int32_t buffer = copyOfSelf(l, n, *self);
-  LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
-  std::vector<SymExpr> vars = iterate(index->sizes, op.ranges, false);
-  BodyBuilder b(op);
-  std::vector<SymExpr> at = vars;
-  at[*dim] = l.indirectIndex(b, loadAt(l, b, *index, vars.data()), self->sizes[*dim], false);
-  int32_t value = -1;
-  if (args.op().schema.indexOf("src") >= 0) {
-    FXKIT_ASSIGN_OR_RETURN(auto src, l.tensorArg(n, args.get("src")));
-    value = loadAt(l, b, src, vars.data());
-  } else {
-    FXKIT_ASSIGN_OR_RETURN(auto v, l.operand(b, n, args.get("value"), vars, out->dtype));
-    value = v;
-  }
-  scatterStore(l, op, b, value, buffer, at,
-               accumulate ? ScatterCombine::Add : ScatterCombine::Replace);
-  return Status::ok();
+  return scatterOver(l, n, buffer, *self, *index, static_cast<size_t>(*dim),
+                     accumulate ? ScatterCombine::Add : ScatterCombine::Replace,
+                     [&](BodyBuilder &b, const std::vector<SymExpr> &vars) -> Expected<int32_t> {
+                       if (args.op().schema.indexOf("src") >= 0) {
+                         FXKIT_ASSIGN_OR_RETURN(auto src, l.tensorArg(n, args.get("src")));
+                         return loadAt(l, b, src, vars.data());
+                       }
+                       return l.operand(b, n, args.get("value"), vars, out->dtype);
+                     });
 }
 
 /// scatter_reduce.two(self, dim, index, src, reduce, include_self): sum, prod, amax and amin
@@ -324,12 +316,7 @@ Status lowerScatterReduce(Lowerer &l, const Node &n, const BoundArgs &args) {
   auto src = l.tensorArg(n, args.get("src"));
   auto dimArg = args.integer("dim");
   auto includeSelf = args.boolean("include_self");
-  if (!self || !index || !src || !dimArg || !includeSelf)
-    return !self     ? self.takeError()
-           : !index  ? index.takeError()
-           : !src    ? src.takeError()
-           : !dimArg ? dimArg.takeError()
-                     : includeSelf.takeError();
+  FXKIT_TRY(firstError(self, index, src, dimArg, includeSelf));
   const Argument &reduce = args.get("reduce");
   std::string_view name = reduce.kind() == Argument::Kind::String ? reduce.asString() : "";
   const TensorType *out = n.value().tensor();
@@ -358,27 +345,24 @@ Status lowerScatterReduce(Lowerer &l, const Node &n, const BoundArgs &args) {
   int32_t buffer = copyOfSelf(l, n, *self);
   // One scatter op over index's points: the identity (without include_self), then the values.
   auto scatterOp = [&](bool values) {
-    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
-    std::vector<SymExpr> vars = iterate(index->sizes, op.ranges, false);
-    BodyBuilder b(op);
-    std::vector<SymExpr> at = vars;
-    at[*dim] = l.indirectIndex(b, loadAt(l, b, *index, vars.data()), self->sizes[*dim], false);
-    int32_t value = -1;
-    if (values)
-      value = loadAt(l, b, *src, vars.data());
-    else if (fl)
-      value = b.constant(identity, out->dtype);
-    else // the dtype's own extreme (int32's for int32), not int64's
-      value = b.intConstant(name == "amax"   ? (out->dtype == DType::Int32 ? INT32_MIN : INT64_MIN)
-                            : name == "amin" ? (out->dtype == DType::Int32 ? INT32_MAX : INT64_MAX)
-                                             : static_cast<int64_t>(identity),
-                            out->dtype);
-    scatterStore(l, op, b, value, buffer, at, values ? combine : ScatterCombine::Replace);
+    return scatterOver(l, n, buffer, *self, *index, static_cast<size_t>(*dim),
+                       values ? combine : ScatterCombine::Replace,
+                       [&](BodyBuilder &b, const std::vector<SymExpr> &vars) -> Expected<int32_t> {
+                         if (values)
+                           return loadAt(l, b, *src, vars.data());
+                         if (fl)
+                           return b.constant(identity, out->dtype);
+                         // the dtype's own extreme (int32's for int32), not int64's
+                         return b.intConstant(
+                             name == "amax"   ? (out->dtype == DType::Int32 ? INT32_MIN : INT64_MIN)
+                             : name == "amin" ? (out->dtype == DType::Int32 ? INT32_MAX : INT64_MAX)
+                                              : static_cast<int64_t>(identity),
+                             out->dtype);
+                       });
   };
   if (!*includeSelf)
-    scatterOp(false);
-  scatterOp(true);
-  return Status::ok();
+    FXKIT_TRY(scatterOp(false));
+  return scatterOp(true);
 }
 
 /// The coordinates of row-major position `flat` over `sizes` (`flat` a loop variable or an
@@ -402,8 +386,7 @@ Status lowerMaskedScatter(Lowerer &l, const Node &n, const BoundArgs &args) {
   auto self = l.tensorArg(n, args.get("self"));
   auto mask = l.tensorArg(n, args.get("mask"));
   auto source = l.tensorArg(n, args.get("source"));
-  if (!self || !mask || !source)
-    return !self ? self.takeError() : !mask ? mask.takeError() : source.takeError();
+  FXKIT_TRY(firstError(self, mask, source));
   const TensorType *out = n.value().tensor();
   if (!out || out->sizes.empty())
     return l.lowerExtern(n, args);
@@ -458,11 +441,7 @@ Status lowerEmbeddingBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
   auto indices = l.tensorArg(n, args.get("indices"));
   auto padding = args.symInt("padding_idx");
   auto scale = args.boolean("scale_grad_by_freq");
-  if (!grad || !indices || !padding || !scale)
-    return !grad      ? grad.takeError()
-           : !indices ? indices.takeError()
-           : !padding ? padding.takeError()
-                      : scale.takeError();
+  FXKIT_TRY(firstError(grad, indices, padding, scale));
   const TensorType *out = n.value().tensor();
   if (!out || *scale || !canAccumulate(out->dtype) ||
       !isIntegerIndex(l.program_.buffers[indices->buffer].type.dtype) ||
@@ -500,12 +479,7 @@ Status lowerGridSampler(Lowerer &l, const Node &n, const BoundArgs &args) {
   auto modeArg = args.integer("interpolation_mode");
   auto paddingArg = args.integer("padding_mode");
   auto alignArg = args.boolean("align_corners");
-  if (!input || !grid || !modeArg || !paddingArg || !alignArg)
-    return !input        ? input.takeError()
-           : !grid       ? grid.takeError()
-           : !modeArg    ? modeArg.takeError()
-           : !paddingArg ? paddingArg.takeError()
-                         : alignArg.takeError();
+  FXKIT_TRY(firstError(input, grid, modeArg, paddingArg, alignArg));
   const TensorType *out = n.value().tensor();
   DType stored = l.program_.buffers[input->buffer].type.dtype;
   if (!out || input->sizes.size() != 4 || grid->sizes.size() != 4 || *modeArg < 0 || *modeArg > 2 ||

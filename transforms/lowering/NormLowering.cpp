@@ -10,6 +10,7 @@
 /// inside the program; the mean/rstd results are converted copies, so a float16 input's
 /// normalised output does not see its statistics rounded to float16 (as in eager).
 
+#include "ir/FirstError.h"
 #include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
 #include "transforms/lowering/Lowerer.h"
@@ -146,6 +147,16 @@ int32_t loadAt(Lowerer &l, BodyBuilder &b, const BufferView &view, const std::ve
 
 // ---- softmax ----
 
+/// The `dim` argument normalised against `rank` (a 0-d tensor as 1-d); a bad dim is the node's
+/// error.
+Expected<size_t> dimOf(Lowerer &l, const Node &n, const BoundArgs &args, size_t rank) {
+  FXKIT_ASSIGN_OR_RETURN(auto dim, args.integer("dim"));
+  auto d = normalizeDim(dim, rank);
+  if (!d)
+    return l.nodeError(n, d.error().message);
+  return static_cast<size_t>(*d);
+}
+
 /// _softmax/_log_softmax: an online-softmax reduction (the row's max and sum(exp(x - max)),
 /// one pass), then exp(x - max) / sum or (x - max) - log(sum). A row holding NaN or +inf
 /// gives NaN, an all -inf row NaN, as the decomposition.
@@ -155,12 +166,8 @@ template <bool Log> Status lowerSoftmax(Lowerer &l, const Node &n, const BoundAr
   DType inDType = l.program_.buffers[in.buffer].type.dtype;
   if (!result || !floatingLoopDType(inDType)) // integers: the kernel reports eager's error
     return l.lowerExtern(n, args);
-  FXKIT_ASSIGN_OR_RETURN(auto dim, args.integer("dim"));
   size_t rank = in.sizes.size();
-  auto d = normalizeDim(dim, rank);
-  if (!d)
-    return l.nodeError(n, d.error().message);
-  size_t axis = static_cast<size_t>(*d);
+  FXKIT_ASSIGN_OR_RETURN(size_t axis, dimOf(l, n, args, rank));
   DType acc = computeDType(inDType);
   BufferView x = in;
   std::vector<SymExpr> kept = rank ? without(x.sizes, axis) : std::vector<SymExpr>{};
@@ -197,12 +204,8 @@ template <bool Log> Status lowerSoftmaxBackward(Lowerer &l, const Node &n, const
   if (!result || !floatingLoopDType(gDType) || !floatingLoopDType(yDType) ||
       !dtypeIsComputable(result->dtype) || g.sizes.size() != y.sizes.size())
     return l.lowerExtern(n, args);
-  FXKIT_ASSIGN_OR_RETURN(auto dim, args.integer("dim"));
   size_t rank = g.sizes.size();
-  auto d = normalizeDim(dim, rank);
-  if (!d)
-    return l.nodeError(n, d.error().message);
-  size_t axis = static_cast<size_t>(*d);
+  FXKIT_ASSIGN_OR_RETURN(size_t axis, dimOf(l, n, args, rank));
   DType acc =
       gDType == DType::Float64 || yDType == DType::Float64 ? DType::Float64 : DType::Float32;
   BufferView gv = g, yv = y;
@@ -245,6 +248,28 @@ Expected<std::optional<BufferView>> optionalView(Lowerer &l, const Node &n, cons
   return std::optional<BufferView>(v);
 }
 
+/// What layer_norm and group_norm read past the input and their own argument: eps, the
+/// optional weight and bias (`ok` false where one cannot be read), the result types and the
+/// input's dtype.
+struct NormArgs {
+  double eps = 0;
+  std::optional<BufferView> weight, bias;
+  std::optional<std::vector<TensorType>> types;
+  DType inDType = DType::Float32;
+  bool ok = true;
+};
+
+Expected<NormArgs> normArgs(Lowerer &l, const Node &n, const BoundArgs &args,
+                            const BufferView &in) {
+  NormArgs a;
+  FXKIT_ASSIGN_OR_RETURN(a.eps, args.floating("eps"));
+  FXKIT_ASSIGN_OR_RETURN(a.weight, optionalView(l, n, args, "weight", a.ok));
+  FXKIT_ASSIGN_OR_RETURN(a.bias, optionalView(l, n, args, "bias", a.ok));
+  a.types = resultTypes(n);
+  a.inDType = l.program_.buffers[in.buffer].type.dtype;
+  return a;
+}
+
 /// (x - mean) * rstd, then * weight, + bias where given: the affine step of every
 /// normalisation, in `acc`.
 int32_t affine(BodyBuilder &b, DType acc, int32_t x, int32_t mean, int32_t rstd, int32_t weight,
@@ -268,18 +293,14 @@ int32_t rstdOf(BodyBuilder &b, DType acc, int32_t var, double eps) {
 Status lowerLayerNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
   FXKIT_ASSIGN_OR_RETURN(auto in, l.tensorArg(n, args.get("input")));
   FXKIT_ASSIGN_OR_RETURN(auto normalized, args.symIntList("normalized_shape"));
-  FXKIT_ASSIGN_OR_RETURN(auto eps, args.floating("eps"));
-  bool ok = true;
-  FXKIT_ASSIGN_OR_RETURN(auto weight, optionalView(l, n, args, "weight", ok));
-  FXKIT_ASSIGN_OR_RETURN(auto bias, optionalView(l, n, args, "bias", ok));
-  auto types = resultTypes(n);
-  DType inDType = l.program_.buffers[in.buffer].type.dtype;
+  FXKIT_ASSIGN_OR_RETURN(NormArgs a, normArgs(l, n, args, in));
   size_t rank = in.sizes.size(), k = normalized.size();
-  if (!ok || !types || types->size() != 3 || !floatingLoopDType(inDType) || k > rank || k == 0)
+  if (!a.ok || !a.types || a.types->size() != 3 || !floatingLoopDType(a.inDType) || k > rank ||
+      k == 0)
     return l.lowerExtern(n, args);
   size_t axis = rank - k;
-  DType acc = computeDType(inDType);
-  const Device device = (*types)[0].device;
+  DType acc = computeDType(a.inDType);
+  const Device device = (*a.types)[0].device;
   BufferView x = in;
   std::vector<SymExpr> kept(x.sizes.begin(), x.sizes.begin() + static_cast<std::ptrdiff_t>(axis));
   std::vector<SymExpr> reduced(x.sizes.begin() + static_cast<std::ptrdiff_t>(axis), x.sizes.end());
@@ -297,20 +318,20 @@ Status lowerLayerNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
     // The normalised result: weight and bias (of normalized_shape) broadcast from the right.
     LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
     BodyBuilder b(op);
-    std::vector<SymExpr> vars = iterate((*types)[0].sizes, op.ranges, false);
+    std::vector<SymExpr> vars = iterate((*a.types)[0].sizes, op.ranges, false);
     std::vector<SymExpr> kv(vars.begin(), vars.begin() + static_cast<std::ptrdiff_t>(axis));
     int32_t w = -1, c = -1;
-    if (weight) {
+    if (a.weight) {
       FXKIT_ASSIGN_OR_RETURN(auto v, l.operand(b, n, args.get("weight"), vars, acc));
       w = v;
     }
-    if (bias) {
+    if (a.bias) {
       FXKIT_ASSIGN_OR_RETURN(auto v, l.operand(b, n, args.get("bias"), vars, acc));
       c = v;
     }
     int32_t value = affine(b, acc, loadAt(l, b, x, vars, acc), mean.load(b, kv),
-                           rstdOf(b, acc, var.load(b, kv), eps), w, c);
-    buffers.push_back(storeInto(l, op, b, value, (*types)[0], vars));
+                           rstdOf(b, acc, var.load(b, kv), a.eps), w, c);
+    buffers.push_back(storeInto(l, op, b, value, (*a.types)[0], vars));
   }
   {
     // mean and rstd, converted to their inferred dtype (the input's on CPU).
@@ -318,10 +339,11 @@ Status lowerLayerNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
     BodyBuilder b(op);
     std::vector<SymExpr> kv = iterate(kept, op.ranges, false), at = kv;
     at.resize(rank, SymExpr(0));
-    buffers.push_back(storeInto(l, op, b, mean.load(b, kv), (*types)[1], at));
-    buffers.push_back(storeInto(l, op, b, rstdOf(b, acc, var.load(b, kv), eps), (*types)[2], at));
+    buffers.push_back(storeInto(l, op, b, mean.load(b, kv), (*a.types)[1], at));
+    buffers.push_back(
+        storeInto(l, op, b, rstdOf(b, acc, var.load(b, kv), a.eps), (*a.types)[2], at));
   }
-  l.values_[n.scratch()] = resultList(buffers, *types);
+  l.values_[n.scratch()] = resultList(buffers, *a.types);
   return Status::ok();
 }
 
@@ -332,19 +354,15 @@ Status lowerLayerNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
 Status lowerGroupNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
   FXKIT_ASSIGN_OR_RETURN(auto in, l.tensorArg(n, args.get("input")));
   FXKIT_ASSIGN_OR_RETURN(auto group, args.integer("group"));
-  FXKIT_ASSIGN_OR_RETURN(auto eps, args.floating("eps"));
-  bool ok = true;
-  FXKIT_ASSIGN_OR_RETURN(auto weight, optionalView(l, n, args, "weight", ok));
-  FXKIT_ASSIGN_OR_RETURN(auto bias, optionalView(l, n, args, "bias", ok));
-  auto types = resultTypes(n);
-  DType inDType = l.program_.buffers[in.buffer].type.dtype;
+  FXKIT_ASSIGN_OR_RETURN(NormArgs a, normArgs(l, n, args, in));
   size_t rank = in.sizes.size();
-  for (const auto *p : {&weight, &bias})
-    ok = ok && (!*p || (*p)->sizes.size() == 1);
-  if (!ok || !types || types->size() != 3 || !floatingLoopDType(inDType) || rank < 2 || group <= 0)
+  for (const auto *p : {&a.weight, &a.bias})
+    a.ok = a.ok && (!*p || (*p)->sizes.size() == 1);
+  if (!a.ok || !a.types || a.types->size() != 3 || !floatingLoopDType(a.inDType) || rank < 2 ||
+      group <= 0)
     return l.lowerExtern(n, args);
-  DType acc = computeDType(inDType);
-  const Device device = (*types)[0].device;
+  DType acc = computeDType(a.inDType);
+  const Device device = (*a.types)[0].device;
   BufferView x = in;
   SymExpr groups(group);
   const SymExpr &channels = x.sizes[1];
@@ -371,7 +389,7 @@ Status lowerGroupNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
       [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
         SymExpr index =
             at(x, kv[0], channelOf(kv[1], rv[0]), std::span<const SymExpr>(rv).subspan(1));
-        return b.cast(b.load(x.buffer, index, inDType), acc);
+        return b.cast(b.load(x.buffer, index, a.inDType), acc);
       },
       device);
   const Stat &var = stats[0], &mean = stats[1];
@@ -391,10 +409,10 @@ Status lowerGroupNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
       return b.cast(b.load(p->buffer, symAdd(p->offset, symMul(ch, p->strides[0])), stored), acc);
     };
     std::vector<SymExpr> kv{vars[0], vars[1]};
-    int32_t value =
-        affine(b, acc, b.cast(b.load(x.buffer, at(x, vars[0], ch, sp), inDType), acc),
-               mean.load(b, kv), rstdOf(b, acc, var.load(b, kv), eps), param(weight), param(bias));
-    const TensorType &outType = (*types)[0];
+    int32_t value = affine(b, acc, b.cast(b.load(x.buffer, at(x, vars[0], ch, sp), a.inDType), acc),
+                           mean.load(b, kv), rstdOf(b, acc, var.load(b, kv), a.eps),
+                           param(a.weight), param(a.bias));
+    const TensorType &outType = (*a.types)[0];
     BufferView outView{-1, outType.sizes, outType.strides, SymExpr(0)};
     int32_t buffer = l.newBuffer(outType, l.currentOp());
     op.stores.push_back({buffer, at(outView, vars[0], ch, sp), b.cast(value, outType.dtype)});
@@ -404,10 +422,11 @@ Status lowerGroupNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
     LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
     BodyBuilder b(op);
     std::vector<SymExpr> kv = iterate(kept, op.ranges, false);
-    buffers.push_back(storeInto(l, op, b, mean.load(b, kv), (*types)[1], kv));
-    buffers.push_back(storeInto(l, op, b, rstdOf(b, acc, var.load(b, kv), eps), (*types)[2], kv));
+    buffers.push_back(storeInto(l, op, b, mean.load(b, kv), (*a.types)[1], kv));
+    buffers.push_back(
+        storeInto(l, op, b, rstdOf(b, acc, var.load(b, kv), a.eps), (*a.types)[2], kv));
   }
-  l.values_[n.scratch()] = resultList(buffers, *types);
+  l.values_[n.scratch()] = resultList(buffers, *a.types);
   return Status::ok();
 }
 
@@ -525,6 +544,54 @@ Status lowerBatchNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
   return Status::ok();
 }
 
+/// What layer norm's and group norm's backward read: grad_out, input, mean, rstd, output_mask,
+/// the optional weight (`ok` false where it cannot be read), the result types and the input's
+/// dtype. `own`, the op's own argument (read by the caller), is checked between rstd and
+/// output_mask, in the schema's order.
+struct NormBackwardArgs {
+  BufferView grad, in, meanView, rstdView;
+  std::vector<bool> mask;
+  std::optional<BufferView> weight;
+  const std::vector<std::optional<TensorType>> *types = nullptr;
+  DType inDType = DType::Float32;
+  bool ok = true;
+};
+
+template <class Own>
+Expected<NormBackwardArgs> normBackwardArgs(Lowerer &l, const Node &n, const BoundArgs &args,
+                                            Own &own) {
+  auto grad = l.tensorArg(n, args.get("grad_out"));
+  auto in = l.tensorArg(n, args.get("input"));
+  auto meanView = l.tensorArg(n, args.get("mean"));
+  auto rstdView = l.tensorArg(n, args.get("rstd"));
+  auto mask = args.boolList("output_mask", 3);
+  FXKIT_TRY(firstError(grad, in, meanView, rstdView, own, mask));
+  NormBackwardArgs nb;
+  nb.grad = grad.take();
+  nb.in = in.take();
+  nb.meanView = meanView.take();
+  nb.rstdView = rstdView.take();
+  nb.mask = mask.take();
+  FXKIT_ASSIGN_OR_RETURN(nb.weight, optionalView(l, n, args, "weight", nb.ok));
+  nb.types = n.value().tensors();
+  nb.inDType = l.program_.buffers[nb.in.buffer].type.dtype;
+  return nb;
+}
+
+/// Result `which` of a normalisation's backward: a pointwise op over its points storing
+/// value(b, vars), a view of the node's tensors.
+template <class ValueFn>
+void storeResult(Lowerer &l, const Node &n, const NormBackwardArgs &nb, Lowered &result,
+                 size_t which, ValueFn &&value) {
+  LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+  BodyBuilder b(op);
+  const TensorType &t = *(*nb.types)[which];
+  std::vector<SymExpr> vars = iterate(t.sizes, op.ranges, false);
+  int32_t v = value(b, vars);
+  int32_t buffer = storeInto(l, op, b, v, t, vars);
+  result.views[which] = Lowerer::wholeView(buffer, t);
+}
+
 /// native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias,
 /// output_mask), as torch/_decomp's native_layer_norm_backward: with x_hat = (x - mean) * rstd
 /// and g = grad_out * weight (grad_out without weight), N the normalised points of a row,
@@ -533,62 +600,47 @@ Status lowerBatchNorm(Lowerer &l, const Node &n, const BoundArgs &args) {
 ///   grad_out,
 /// each computed only where output_mask asks (None otherwise), in the computation dtype.
 Status lowerLayerNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto grad = l.tensorArg(n, args.get("grad_out"));
-  auto in = l.tensorArg(n, args.get("input"));
-  auto meanView = l.tensorArg(n, args.get("mean"));
-  auto rstdView = l.tensorArg(n, args.get("rstd"));
   auto normalized = args.symIntList("normalized_shape");
-  auto mask = args.boolList("output_mask", 3);
-  if (!grad || !in || !meanView || !rstdView || !normalized || !mask)
-    return !grad         ? grad.takeError()
-           : !in         ? in.takeError()
-           : !meanView   ? meanView.takeError()
-           : !rstdView   ? rstdView.takeError()
-           : !normalized ? normalized.takeError()
-                         : mask.takeError();
-  bool ok = true;
-  FXKIT_ASSIGN_OR_RETURN(auto weight, optionalView(l, n, args, "weight", ok));
-  const auto *types = n.value().tensors();
-  DType inDType = l.program_.buffers[in->buffer].type.dtype;
-  size_t rank = in->sizes.size(), k = normalized->size();
-  if (!ok || !types || types->size() != 3 || !floatingLoopDType(inDType) || k > rank || k == 0 ||
-      grad->sizes.size() != rank || meanView->sizes.size() != rank ||
-      rstdView->sizes.size() != rank)
+  FXKIT_ASSIGN_OR_RETURN(NormBackwardArgs nb, normBackwardArgs(l, n, args, normalized));
+  size_t rank = nb.in.sizes.size(), k = normalized->size();
+  if (!nb.ok || !nb.types || nb.types->size() != 3 || !floatingLoopDType(nb.inDType) || k > rank ||
+      k == 0 || nb.grad.sizes.size() != rank || nb.meanView.sizes.size() != rank ||
+      nb.rstdView.sizes.size() != rank)
     return l.lowerExtern(n, args);
   for (size_t i = 0; i < 3; ++i)
-    if ((*mask)[i] && !(*types)[i])
+    if (nb.mask[i] && !(*nb.types)[i])
       return l.lowerExtern(n, args);
-  if ((*mask)[1] && !weight) // what inference gave for grad_weight without a weight
+  if (nb.mask[1] && !nb.weight) // what inference gave for grad_weight without a weight
     return l.lowerExtern(n, args);
   const size_t axis = rank - k;
-  const DType acc = computeDType(inDType);
-  const Device device = (*types)[(*mask)[0]   ? 0
-                                 : (*mask)[1] ? 1
-                                              : 2]
-                            ? (*types)[(*mask)[0]   ? 0
-                                       : (*mask)[1] ? 1
-                                                    : 2]
+  const DType acc = computeDType(nb.inDType);
+  const Device device = (*nb.types)[nb.mask[0]   ? 0
+                                    : nb.mask[1] ? 1
+                                                 : 2]
+                            ? (*nb.types)[nb.mask[0]   ? 0
+                                          : nb.mask[1] ? 1
+                                                       : 2]
                                   ->device
                             : Device{};
-  std::vector<SymExpr> outer(in->sizes.begin(),
-                             in->sizes.begin() + static_cast<std::ptrdiff_t>(axis));
-  std::vector<SymExpr> inner(in->sizes.begin() + static_cast<std::ptrdiff_t>(axis),
-                             in->sizes.end());
+  std::vector<SymExpr> outer(nb.in.sizes.begin(),
+                             nb.in.sizes.begin() + static_cast<std::ptrdiff_t>(axis));
+  std::vector<SymExpr> inner(nb.in.sizes.begin() + static_cast<std::ptrdiff_t>(axis),
+                             nb.in.sizes.end());
   // Values at a whole point `at` (outer variables, then inner ones).
   auto xhat = [&](BodyBuilder &b, const std::vector<SymExpr> &at) {
     return b.op(
         ScalarOp::Mul, acc,
-        b.op(ScalarOp::Sub, acc, loadAt(l, b, *in, at, acc), loadAt(l, b, *meanView, at, acc)),
-        loadAt(l, b, *rstdView, at, acc));
+        b.op(ScalarOp::Sub, acc, loadAt(l, b, nb.in, at, acc), loadAt(l, b, nb.meanView, at, acc)),
+        loadAt(l, b, nb.rstdView, at, acc));
   };
   auto gradAt = [&](BodyBuilder &b, const std::vector<SymExpr> &at) {
-    return loadAt(l, b, *grad, at, acc);
+    return loadAt(l, b, nb.grad, at, acc);
   };
   auto gAt = [&](BodyBuilder &b, const std::vector<SymExpr> &at) {
     int32_t g = gradAt(b, at);
-    if (weight) {
+    if (nb.weight) {
       std::vector<SymExpr> tail(at.begin() + static_cast<std::ptrdiff_t>(axis), at.end());
-      g = b.op(ScalarOp::Mul, acc, g, loadAt(l, b, *weight, tail, acc));
+      g = b.op(ScalarOp::Mul, acc, g, loadAt(l, b, *nb.weight, tail, acc));
     }
     return g;
   };
@@ -597,55 +649,43 @@ Status lowerLayerNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
     out.insert(out.end(), c.begin(), c.end());
     return out;
   };
-  Lowered result;
-  result.kind = Lowered::Kind::Tensors;
-  result.views.assign(3, std::nullopt);
-  if ((*mask)[0]) {
-    auto rowSum = [&](bool timesXhat) {
-      return reduceRows(
-          l, n, ReductionKind::Sum, acc, outer, inner,
-          [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
-            std::vector<SymExpr> at = joined(kv, rv);
-            int32_t g = gAt(b, at);
-            return timesXhat ? b.op(ScalarOp::Mul, acc, g, xhat(b, at)) : g;
-          },
-          device)[0];
-    };
-    Stat sumG = rowSum(false), sumGX = rowSum(true);
-    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
-    BodyBuilder b(op);
-    const TensorType &t = *(*types)[0];
-    std::vector<SymExpr> vars = iterate(t.sizes, op.ranges, false);
-    std::vector<SymExpr> kv(vars.begin(), vars.begin() + static_cast<std::ptrdiff_t>(axis));
-    int32_t N = b.cast(b.indexValue(symProduct(inner), DType::Int64), acc);
-    int32_t inner1 =
-        b.op(ScalarOp::Sub, acc, b.op(ScalarOp::Mul, acc, N, gAt(b, vars)), sumG.load(b, kv));
-    int32_t inner2 = b.op(ScalarOp::Sub, acc, inner1,
-                          b.op(ScalarOp::Mul, acc, xhat(b, vars), sumGX.load(b, kv)));
-    int32_t scale = b.op(ScalarOp::TrueDiv, acc, loadAt(l, b, *rstdView, vars, acc), N);
-    int32_t buffer = storeInto(l, op, b, b.op(ScalarOp::Mul, acc, scale, inner2), t, vars);
-    result.views[0] = Lowerer::wholeView(buffer, t);
-  }
-  // Column sums over the rows (kept: the normalised dims), then converted into the result.
-  auto columnSum = [&](size_t which, bool timesXhat) {
-    Stat s = reduceRows(
-        l, n, ReductionKind::Sum, acc, inner, outer,
+  // Sums of g over each row (`rows`), or of grad_out over each normalised point (the rows'
+  // points at it), times x_hat where `timesXhat`.
+  auto sum = [&](bool rows, bool timesXhat) {
+    return reduceRows(
+        l, n, ReductionKind::Sum, acc, rows ? outer : inner, rows ? inner : outer,
         [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
-          std::vector<SymExpr> at = joined(rv, kv);
-          int32_t g = gradAt(b, at);
+          std::vector<SymExpr> at = rows ? joined(kv, rv) : joined(rv, kv);
+          int32_t g = rows ? gAt(b, at) : gradAt(b, at);
           return timesXhat ? b.op(ScalarOp::Mul, acc, g, xhat(b, at)) : g;
         },
         device)[0];
-    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
-    BodyBuilder b(op);
-    const TensorType &t = *(*types)[which];
-    std::vector<SymExpr> vars = iterate(t.sizes, op.ranges, false);
-    int32_t buffer = storeInto(l, op, b, s.load(b, vars), t, vars);
-    result.views[which] = Lowerer::wholeView(buffer, t);
   };
-  if ((*mask)[1] && weight)
+  Lowered result;
+  result.kind = Lowered::Kind::Tensors;
+  result.views.assign(3, std::nullopt);
+  if (nb.mask[0]) {
+    Stat sumG = sum(true, false), sumGX = sum(true, true);
+    storeResult(l, n, nb, result, 0, [&](BodyBuilder &b, const std::vector<SymExpr> &vars) {
+      std::vector<SymExpr> kv(vars.begin(), vars.begin() + static_cast<std::ptrdiff_t>(axis));
+      int32_t N = b.cast(b.indexValue(symProduct(inner), DType::Int64), acc);
+      int32_t inner1 =
+          b.op(ScalarOp::Sub, acc, b.op(ScalarOp::Mul, acc, N, gAt(b, vars)), sumG.load(b, kv));
+      int32_t inner2 = b.op(ScalarOp::Sub, acc, inner1,
+                            b.op(ScalarOp::Mul, acc, xhat(b, vars), sumGX.load(b, kv)));
+      int32_t scale = b.op(ScalarOp::TrueDiv, acc, loadAt(l, b, nb.rstdView, vars, acc), N);
+      return b.op(ScalarOp::Mul, acc, scale, inner2);
+    });
+  }
+  // Column sums over the rows (kept: the normalised dims), then converted into the result.
+  auto columnSum = [&](size_t which, bool timesXhat) {
+    Stat s = sum(false, timesXhat);
+    storeResult(l, n, nb, result, which,
+                [&](BodyBuilder &b, const std::vector<SymExpr> &vars) { return s.load(b, vars); });
+  };
+  if (nb.mask[1] && nb.weight)
     columnSum(1, true);
-  if ((*mask)[2] && (*types)[2])
+  if (nb.mask[2] && (*nb.types)[2])
     columnSum(2, false);
   l.values_[n.scratch()] = std::move(result);
   return Status::ok();
@@ -659,38 +699,23 @@ Status lowerLayerNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
 ///   c3 = -c2 mean - db_g rstd / (C/G HxW),
 ///   dgamma[c] = sum_n (ds - db mean) rstd,  dbeta[c] = sum_n db.
 Status lowerGroupNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) {
-  auto grad = l.tensorArg(n, args.get("grad_out"));
-  auto in = l.tensorArg(n, args.get("input"));
-  auto meanView = l.tensorArg(n, args.get("mean"));
-  auto rstdView = l.tensorArg(n, args.get("rstd"));
   auto groupArg = args.integer("group");
-  auto mask = args.boolList("output_mask", 3);
-  if (!grad || !in || !meanView || !rstdView || !groupArg || !mask)
-    return !grad       ? grad.takeError()
-           : !in       ? in.takeError()
-           : !meanView ? meanView.takeError()
-           : !rstdView ? rstdView.takeError()
-           : !groupArg ? groupArg.takeError()
-                       : mask.takeError();
-  bool ok = true;
-  FXKIT_ASSIGN_OR_RETURN(auto weight, optionalView(l, n, args, "weight", ok));
-  const auto *types = n.value().tensors();
-  DType inDType = l.program_.buffers[in->buffer].type.dtype;
-  size_t rank = in->sizes.size();
-  const SymExpr &C = rank >= 2 ? in->sizes[1] : SymExpr(0);
+  FXKIT_ASSIGN_OR_RETURN(NormBackwardArgs nb, normBackwardArgs(l, n, args, groupArg));
+  size_t rank = nb.in.sizes.size();
+  const SymExpr &C = rank >= 2 ? nb.in.sizes[1] : SymExpr(0);
   int64_t G = *groupArg;
-  if (!ok || !types || types->size() != 3 || !floatingLoopDType(inDType) || rank < 2 ||
-      grad->sizes.size() != rank || meanView->sizes.size() != 2 || rstdView->sizes.size() != 2 ||
-      G <= 0 || !C.isConstant() || C.constant() % G != 0)
+  if (!nb.ok || !nb.types || nb.types->size() != 3 || !floatingLoopDType(nb.inDType) || rank < 2 ||
+      nb.grad.sizes.size() != rank || nb.meanView.sizes.size() != 2 ||
+      nb.rstdView.sizes.size() != 2 || G <= 0 || !C.isConstant() || C.constant() % G != 0)
     return l.lowerExtern(n, args);
   for (size_t i = 0; i < 3; ++i)
-    if ((*mask)[i] && !(*types)[i])
+    if (nb.mask[i] && !(*nb.types)[i])
       return l.lowerExtern(n, args);
-  const DType acc = computeDType(inDType);
+  const DType acc = computeDType(nb.inDType);
   const int64_t cpg = C.constant() / G;
-  const SymExpr &N = in->sizes[0];
-  std::vector<SymExpr> spatial(in->sizes.begin() + 2, in->sizes.end());
-  const Device device = in->buffer >= 0 ? l.program_.buffers[in->buffer].type.device : Device{};
+  const SymExpr &N = nb.in.sizes[0];
+  std::vector<SymExpr> spatial(nb.in.sizes.begin() + 2, nb.in.sizes.end());
+  const Device device = nb.in.buffer >= 0 ? l.program_.buffers[nb.in.buffer].type.device : Device{};
   auto joined = [](const std::vector<SymExpr> &a, const std::vector<SymExpr> &c) {
     std::vector<SymExpr> out = a;
     out.insert(out.end(), c.begin(), c.end());
@@ -704,7 +729,7 @@ Status lowerGroupNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
     return loadAt(l, b, v, {nv, g}, acc);
   };
   auto gammaAt = [&](BodyBuilder &b, const SymExpr &c) {
-    return weight ? loadAt(l, b, *weight, {c}, acc) : b.constant(1, acc);
+    return nb.weight ? loadAt(l, b, *nb.weight, {c}, acc) : b.constant(1, acc);
   };
   // ds and db per (n, c).
   auto spatialSum = [&](bool timesX) {
@@ -712,8 +737,8 @@ Status lowerGroupNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
         l, n, ReductionKind::Sum, acc, {N, C}, spatial,
         [&](BodyBuilder &b, const std::vector<SymExpr> &kv, const std::vector<SymExpr> &rv) {
           std::vector<SymExpr> at = joined(kv, rv);
-          int32_t dy = loadAt(l, b, *grad, at, acc);
-          return timesX ? b.op(ScalarOp::Mul, acc, dy, loadAt(l, b, *in, at, acc)) : dy;
+          int32_t dy = loadAt(l, b, nb.grad, at, acc);
+          return timesX ? b.op(ScalarOp::Mul, acc, dy, loadAt(l, b, nb.in, at, acc)) : dy;
         },
         device)[0];
   };
@@ -721,7 +746,7 @@ Status lowerGroupNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
   Lowered result;
   result.kind = Lowered::Kind::Tensors;
   result.views.assign(3, std::nullopt);
-  if ((*mask)[0]) {
+  if (nb.mask[0]) {
     // Per (n, g): the group's channels' sums weighted by gamma.
     auto groupSum = [&](const Stat &s) {
       return reduceRows(
@@ -733,27 +758,23 @@ Status lowerGroupNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
           device)[0];
     };
     Stat dsG = groupSum(ds), dbG = groupSum(db);
-    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
-    BodyBuilder b(op);
-    const TensorType &t = *(*types)[0];
-    std::vector<SymExpr> vars = iterate(t.sizes, op.ranges, false);
-    SymExpr g = groupOf(vars[1]);
-    int32_t mean = statAt(b, *meanView, vars[0], g), rstd = statAt(b, *rstdView, vars[0], g);
-    int32_t count =
-        b.cast(b.indexValue(symMul(SymExpr(cpg), symProduct(spatial)), DType::Int64), acc);
-    int32_t s = b.op(ScalarOp::TrueDiv, acc, b.constant(1, acc), count);
-    int32_t dsv = dsG.load(b, {vars[0], g}), dbv = dbG.load(b, {vars[0], g});
-    auto mul = [&](int32_t x, int32_t y) { return b.op(ScalarOp::Mul, acc, x, y); };
-    auto sub = [&](int32_t x, int32_t y) { return b.op(ScalarOp::Sub, acc, x, y); };
-    int32_t c1 = mul(rstd, gammaAt(b, vars[1]));
-    int32_t c2 = mul(mul(sub(mul(dbv, mean), dsv), mul(rstd, mul(rstd, rstd))), s);
-    int32_t c3 = sub(mul(b.op(ScalarOp::Neg, acc, c2), mean), mul(mul(dbv, rstd), s));
-    int32_t value = b.op(ScalarOp::Add, acc,
-                         b.op(ScalarOp::Add, acc, mul(c1, loadAt(l, b, *grad, vars, acc)),
-                              mul(c2, loadAt(l, b, *in, vars, acc))),
-                         c3);
-    int32_t buffer = storeInto(l, op, b, value, t, vars);
-    result.views[0] = Lowerer::wholeView(buffer, t);
+    storeResult(l, n, nb, result, 0, [&](BodyBuilder &b, const std::vector<SymExpr> &vars) {
+      SymExpr g = groupOf(vars[1]);
+      int32_t mean = statAt(b, nb.meanView, vars[0], g), rstd = statAt(b, nb.rstdView, vars[0], g);
+      int32_t count =
+          b.cast(b.indexValue(symMul(SymExpr(cpg), symProduct(spatial)), DType::Int64), acc);
+      int32_t s = b.op(ScalarOp::TrueDiv, acc, b.constant(1, acc), count);
+      int32_t dsv = dsG.load(b, {vars[0], g}), dbv = dbG.load(b, {vars[0], g});
+      auto mul = [&](int32_t x, int32_t y) { return b.op(ScalarOp::Mul, acc, x, y); };
+      auto sub = [&](int32_t x, int32_t y) { return b.op(ScalarOp::Sub, acc, x, y); };
+      int32_t c1 = mul(rstd, gammaAt(b, vars[1]));
+      int32_t c2 = mul(mul(sub(mul(dbv, mean), dsv), mul(rstd, mul(rstd, rstd))), s);
+      int32_t c3 = sub(mul(b.op(ScalarOp::Neg, acc, c2), mean), mul(mul(dbv, rstd), s));
+      return b.op(ScalarOp::Add, acc,
+                  b.op(ScalarOp::Add, acc, mul(c1, loadAt(l, b, nb.grad, vars, acc)),
+                       mul(c2, loadAt(l, b, nb.in, vars, acc))),
+                  c3);
+    });
   }
   // Sums over the batch per channel, converted into the result.
   auto batchSum = [&](size_t which, bool gamma) {
@@ -766,20 +787,16 @@ Status lowerGroupNormBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
           SymExpr g = groupOf(kv[0]);
           int32_t dsv = ds.load(b, {rv[0], kv[0]});
           int32_t centred = b.op(ScalarOp::Sub, acc, dsv,
-                                 b.op(ScalarOp::Mul, acc, dbv, statAt(b, *meanView, rv[0], g)));
-          return b.op(ScalarOp::Mul, acc, centred, statAt(b, *rstdView, rv[0], g));
+                                 b.op(ScalarOp::Mul, acc, dbv, statAt(b, nb.meanView, rv[0], g)));
+          return b.op(ScalarOp::Mul, acc, centred, statAt(b, nb.rstdView, rv[0], g));
         },
         device)[0];
-    LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
-    BodyBuilder b(op);
-    const TensorType &t = *(*types)[which];
-    std::vector<SymExpr> vars = iterate(t.sizes, op.ranges, false);
-    int32_t buffer = storeInto(l, op, b, s.load(b, vars), t, vars);
-    result.views[which] = Lowerer::wholeView(buffer, t);
+    storeResult(l, n, nb, result, which,
+                [&](BodyBuilder &b, const std::vector<SymExpr> &vars) { return s.load(b, vars); });
   };
-  if ((*mask)[1])
+  if (nb.mask[1])
     batchSum(1, true);
-  if ((*mask)[2])
+  if (nb.mask[2])
     batchSum(2, false);
   l.values_[n.scratch()] = std::move(result);
   return Status::ok();

@@ -6,6 +6,7 @@
 
 #include "transforms/lowering/Lowerer.h"
 #include "transforms/lowering/LoweringRules.h"
+#include "transforms/lowering/TensorResults.h"
 
 #include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
@@ -89,12 +90,7 @@ Status lowerReductionOf(Lowerer &L, const Node &n, const BoundArgs &args,
                         const ReductionSpec &spec) {
   FXKIT_ASSIGN_OR_RETURN(auto in, L.tensorArg(n, args.at(0)));
   size_t rank = in.sizes.size();
-  std::vector<TensorType> outs;
-  if (const TensorType *t = n.value().tensor())
-    outs.push_back(*t);
-  else if (const auto *ts = n.value().tensors())
-    for (const auto &t : *ts)
-      outs.push_back(*t);
+  std::vector<TensorType> outs = tensorResults(n);
   if (outs.empty() || outs.size() != spec.results.size() || spec.reduced.size() != rank)
     return L.nodeError(n, "reduction with results lowering does not expect");
 
