@@ -576,13 +576,9 @@ private:
     return assignment(made);
   }
 
-  /// `name = a` after an in-place statement on `a`: the node.
-  Expected<Node *> inplaceBinding(Inplace &ip) {
-    const Token &nameTok = peek();
-    if (nameTok.kind != TK::Ident)
-      return errorAt(nameTok, "expected the name bound to the in-place operation's result");
-    ++pos_;
-    std::string name(nameTok.text);
+  /// What follows a bound name: refused if the graph has the name already, then an optional
+  /// `: annotation` and `=`. The annotation (empty when absent).
+  Expected<Annotation> bindingHead(const Token &nameTok, const std::string &name) {
     if (graph().find(name))
       return errorAt(nameTok, "'" + name + "' is assigned twice");
     Annotation a;
@@ -591,6 +587,26 @@ private:
       a = std::move(v);
     }
     FXKIT_TRY(expectPunct("="));
+    return a;
+  }
+
+  /// The node of a binding, with its annotation's value and Python type.
+  Node *createBound(OpKind op, const std::string &name, std::string_view target, Argument args,
+                    Argument kwargs, Annotation &a) {
+    Node *n = graph().create(op, name, target, std::move(args), std::move(kwargs));
+    n->value() = std::move(a.value);
+    n->setPythonType(a.pythonType);
+    return n;
+  }
+
+  /// `name = a` after an in-place statement on `a`: the node.
+  Expected<Node *> inplaceBinding(Inplace &ip) {
+    const Token &nameTok = peek();
+    if (nameTok.kind != TK::Ident)
+      return errorAt(nameTok, "expected the name bound to the in-place operation's result");
+    ++pos_;
+    std::string name(nameTok.text);
+    FXKIT_ASSIGN_OR_RETURN(Annotation a, bindingHead(nameTok, name));
     Argument bound;
     FXKIT_TRY(value(bound, 0));
     if (!atEnd())
@@ -598,11 +614,8 @@ private:
     if (!bound.equals(ip.args[0]))
       return errorAt(nameTok, "the in-place operation's result must be bound to its first "
                               "operand");
-    Node *n = graph().create(OpKind::CallFunction, name, ip.target,
-                             Argument::tuple(std::move(ip.args)), Argument::dict({}));
-    n->value() = std::move(a.value);
-    n->setPythonType(a.pythonType);
-    return n;
+    return createBound(OpKind::CallFunction, name, ip.target, Argument::tuple(std::move(ip.args)),
+                       Argument::dict({}), a);
   }
 
   /// `a, b, = CALL(...)`: the inputs as _PyTreeCodeGen (`fx_pytree.tree_flatten_spec`) and
@@ -748,23 +761,13 @@ private:
       return Status::ok();
     }
     flushPlaceholders();
-    if (graph().find(name))
-      return errorAt(nameTok, "'" + name + "' is assigned twice");
-    Annotation a;
-    if (eatPunct(":")) {
-      FXKIT_ASSIGN_OR_RETURN(auto v, annotation());
-      a = std::move(v);
-    }
-    FXKIT_TRY(expectPunct("="));
+    FXKIT_ASSIGN_OR_RETURN(Annotation a, bindingHead(nameTok, name));
     Call call;
     FXKIT_TRY(rhs(call));
     if (!atEnd())
       return errorAt(peek(), "unexpected text after the statement");
-    Node *n = graph().create(call.op, name, call.target, Argument::tuple(std::move(call.args)),
-                             Argument::dict(std::move(call.kwargs)));
-    n->value() = std::move(a.value);
-    n->setPythonType(a.pythonType);
-    made = n;
+    made = createBound(call.op, name, call.target, Argument::tuple(std::move(call.args)),
+                       Argument::dict(std::move(call.kwargs)), a);
     return Status::ok();
   }
 

@@ -1,5 +1,6 @@
 #include "importers/inductor/CallGraphBuilder.h"
 
+#include "ir/Try.h"
 #include "ir/wrapper/WrapperDialect.h"
 
 #include <cmath>
@@ -118,6 +119,18 @@ private:
   /// distinct expression once). The outermost new node is named `name` when given.
   Expected<Argument> size(const SymExpr &e, const std::string &name = "");
   Expected<Argument> sizeList(const PyExpr &tuple, std::vector<SymExpr> *exprs);
+  /// A (sizes, strides) pair of list arguments: each as an argument and as expressions.
+  struct Layout {
+    Argument sizeArg, strideArg;
+    std::vector<SymExpr> sizes, strides;
+  };
+  /// `sizes` and `strides` read; unless `mismatch` is null, lists of different lengths are an
+  /// error at `strides`, its message after `mismatch`.
+  Expected<Layout> layout(const PyExpr &sizes, const PyExpr &strides, const char *mismatch);
+  /// A `torch.<dtype>` argument.
+  Expected<DType> dtypeOf(const PyExpr &e);
+  /// A storage offset argument, as a size.
+  Expected<Argument> offsetOf(const PyExpr &e);
   /// Any argument of a call: literals, tensors, sizes, views, dtypes, tuples and lists.
   Expected<Argument> value(const PyExpr &e);
   /// A tensor expression: a name, `reinterpret_tensor(..)`, `aten.view.dtype(..)`, `buf[0]`
@@ -647,18 +660,9 @@ Status CallBuilder::assertion(const PyExpr &call) {
     return t.takeError();
   std::vector<Argument> items{Argument::node(*t)};
   if (sizeStride) {
-    std::vector<SymExpr> sizes, strides;
-    auto sz = sizeList(args[1], &sizes);
-    if (!sz)
-      return sz.takeError();
-    auto st = sizeList(args[2], &strides);
-    if (!st)
-      return st.takeError();
-    items.push_back(sz.take());
-    items.push_back(st.take());
-    if (sizes.size() != strides.size())
-      return error(args[2], "assert_size_stride: " + std::to_string(sizes.size()) + " sizes but " +
-                                std::to_string(strides.size()) + " strides");
+    FXKIT_ASSIGN_OR_RETURN(auto lay, layout(args[1], args[2], "assert_size_stride: "));
+    items.push_back(std::move(lay.sizeArg));
+    items.push_back(std::move(lay.strideArg));
     // The assertion states the tensor's layout: it gives inputs and extern results their types
     // (symbolic sizes, where get_args only had example numbers).
     Node *n = *t;
@@ -676,8 +680,8 @@ Status CallBuilder::assertion(const PyExpr &call) {
       if (!found)
         type.hasDevice = false;
     }
-    type.sizes = sizes;
-    type.strides = strides;
+    type.sizes = std::move(lay.sizes);
+    type.strides = std::move(lay.strides);
     if (n->op() == OpKind::Placeholder || !n->value().tensor())
       n->value() = NodeValue{type};
   } else {
@@ -879,32 +883,21 @@ Expected<Node *> CallBuilder::allocation(const PyExpr &call, const std::string &
       extra.push_back({"pin_memory", Argument::boolean(true)});
     }
   }
-  std::vector<SymExpr> sizes, strides;
-  auto sz = sizeList(args[0], &sizes);
-  if (!sz)
-    return sz.takeError();
-  auto st = sizeList(args[1], &strides);
-  if (!st)
-    return st.takeError();
-  if (sizes.size() != strides.size())
-    return error(args[1], std::to_string(sizes.size()) + " sizes but " +
-                              std::to_string(strides.size()) + " strides");
-  std::string dt = dtypeExpr->dotted();
-  auto dtype = dt.starts_with("torch.") ? parseDType(dt) : std::nullopt;
-  if (!dtype)
-    return error(*dtypeExpr, "expected a dtype such as torch.float32");
+  FXKIT_ASSIGN_OR_RETURN(auto lay, layout(args[0], args[1], ""));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, dtypeOf(*dtypeExpr));
   auto device = Device::parse(deviceText);
   if (!device)
     return error(*deviceAt, "unknown device '" + deviceText + "'");
-  std::vector<std::pair<std::string, Argument>> kwargs{{"dtype", Argument::dtype(*dtype)},
+  std::vector<std::pair<std::string, Argument>> kwargs{{"dtype", Argument::dtype(dtype)},
                                                        {"device", Argument::device(*device)}};
   for (auto &e : extra)
     kwargs.push_back(std::move(e));
-  Node *n = add(name, wrapper::kEmptyStrided, {sz.take(), st.take()}, std::move(kwargs));
+  Node *n = add(name, wrapper::kEmptyStrided, {std::move(lay.sizeArg), std::move(lay.strideArg)},
+                std::move(kwargs));
   TensorType type;
-  type.dtype = *dtype;
-  type.sizes = std::move(sizes);
-  type.strides = std::move(strides);
+  type.dtype = dtype;
+  type.sizes = std::move(lay.sizes);
+  type.strides = std::move(lay.strides);
   type.device = *device;
   if (device->type != "cpu" && device_ >= 0 && !p2p)
     type.device.index = static_cast<int>(device_);
@@ -916,22 +909,14 @@ Expected<Node *> CallBuilder::asStrided(Node *base, const PyExpr &call, const st
   auto args = call.args();
   if (args.size() != 2 || !call.keywords.empty())
     return error(call, "expected .as_strided(sizes, strides)");
-  std::vector<SymExpr> sizes, strides;
-  auto sz = sizeList(args[0], &sizes);
-  if (!sz)
-    return sz.takeError();
-  auto st = sizeList(args[1], &strides);
-  if (!st)
-    return st.takeError();
-  if (sizes.size() != strides.size())
-    return error(args[1], std::to_string(sizes.size()) + " sizes but " +
-                              std::to_string(strides.size()) + " strides");
+  FXKIT_ASSIGN_OR_RETURN(auto lay, layout(args[0], args[1], ""));
   Node *n = add(name, wrapper::kAsStrided,
-                {Argument::node(base), sz.take(), st.take(), Argument::integer(0)});
+                {Argument::node(base), std::move(lay.sizeArg), std::move(lay.strideArg),
+                 Argument::integer(0)});
   if (const TensorType *t = base->value().tensor()) {
     TensorType vt = *t;
-    vt.sizes = std::move(sizes);
-    vt.strides = std::move(strides);
+    vt.sizes = std::move(lay.sizes);
+    vt.strides = std::move(lay.strides);
     n->value() = NodeValue{std::move(vt)};
   }
   root_[n] = rootOf(base);
@@ -945,17 +930,14 @@ Expected<Node *> CallBuilder::dtypeView(const PyExpr &call, const std::string &n
   auto base = tensor(args[0]);
   if (!base)
     return base.takeError();
-  std::string dt = args[1].dotted();
-  auto dtype = dt.starts_with("torch.") ? parseDType(dt) : std::nullopt;
-  if (!dtype)
-    return error(args[1], "expected a dtype such as torch.float32");
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, dtypeOf(args[1]));
   Node *n = add(name.empty() ? (*base)->name() + "_view" : name, "torch.ops.aten.view.dtype",
-                {Argument::node(*base), Argument::dtype(*dtype)});
+                {Argument::node(*base), Argument::dtype(dtype)});
   if (const TensorType *t = (*base)->value().tensor()) {
     // Elements of another size: the last dimension (stride 1) scales, the other strides too.
     TensorType vt = *t;
-    int64_t from = dtypeItemSize(t->dtype), to = dtypeItemSize(*dtype);
-    vt.dtype = *dtype;
+    int64_t from = dtypeItemSize(t->dtype), to = dtypeItemSize(dtype);
+    vt.dtype = dtype;
     if (from != to && !vt.sizes.empty()) {
       auto scale = [&](const SymExpr &x) {
         return from > to ? SymExpr::binary(SymExpr::Kind::Mul, x, SymExpr(from / to))
@@ -978,33 +960,16 @@ Expected<Node *> CallBuilder::allocFromPool(const PyExpr &call, const std::strin
   auto pool = tensor(args[0]);
   if (!pool)
     return pool.takeError();
-  auto offsetExpr = symOf(args[1]);
-  if (!offsetExpr)
-    return offsetExpr.takeError();
-  auto offset = size(*offsetExpr);
-  if (!offset)
-    return error(args[1], offset.error().message);
-  std::string dt = args[2].dotted();
-  auto dtype = dt.starts_with("torch.") ? parseDType(dt) : std::nullopt;
-  if (!dtype)
-    return error(args[2], "expected a dtype such as torch.float32");
-  std::vector<SymExpr> sizes, strides;
-  auto sz = sizeList(args[3], &sizes);
-  if (!sz)
-    return sz.takeError();
-  auto st = sizeList(args[4], &strides);
-  if (!st)
-    return st.takeError();
-  if (sizes.size() != strides.size())
-    return error(args[4], std::to_string(sizes.size()) + " sizes but " +
-                              std::to_string(strides.size()) + " strides");
-  Node *n =
-      add(name.empty() ? (*pool)->name() + "_alloc" : name, wrapper::kAllocFromPool,
-          {Argument::node(*pool), offset.take(), Argument::dtype(*dtype), sz.take(), st.take()});
+  FXKIT_ASSIGN_OR_RETURN(auto offset, offsetOf(args[1]));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, dtypeOf(args[2]));
+  FXKIT_ASSIGN_OR_RETURN(auto lay, layout(args[3], args[4], ""));
+  Node *n = add(name.empty() ? (*pool)->name() + "_alloc" : name, wrapper::kAllocFromPool,
+                {Argument::node(*pool), std::move(offset), Argument::dtype(dtype),
+                 std::move(lay.sizeArg), std::move(lay.strideArg)});
   TensorType type;
-  type.dtype = *dtype;
-  type.sizes = std::move(sizes);
-  type.strides = std::move(strides);
+  type.dtype = dtype;
+  type.sizes = std::move(lay.sizes);
+  type.strides = std::move(lay.strides);
   if (const TensorType *p = (*pool)->value().tensor())
     type.device = p->device;
   else
@@ -1049,28 +1014,19 @@ Expected<Node *> CallBuilder::view(const PyExpr &call, const std::string &name,
   auto base = tensor(args[0]);
   if (!base)
     return base.takeError();
-  std::vector<SymExpr> sizes, strides;
-  auto sz = sizeList(args[1], &sizes);
-  if (!sz)
-    return sz.takeError();
-  auto st = sizeList(args[2], &strides);
-  if (!st)
-    return st.takeError();
-  auto offsetExpr = symOf(args[3]);
-  if (!offsetExpr)
-    return offsetExpr.takeError();
-  auto offset = size(*offsetExpr);
-  if (!offset)
-    return error(args[3], offset.error().message);
+  FXKIT_ASSIGN_OR_RETURN(auto lay, layout(args[1], args[2], nullptr));
+  FXKIT_ASSIGN_OR_RETURN(auto offset, offsetOf(args[3]));
   std::vector<std::pair<std::string, Argument>> kwargs;
   if (!reuseOf.empty())
     kwargs.push_back({"reuse", Argument::string(reuseOf)});
-  Node *n = add(name.empty() ? (*base)->name() + "_view" : name, wrapper::kAsStrided,
-                {Argument::node(*base), sz.take(), st.take(), offset.take()}, std::move(kwargs));
+  Node *n = add(
+      name.empty() ? (*base)->name() + "_view" : name, wrapper::kAsStrided,
+      {Argument::node(*base), std::move(lay.sizeArg), std::move(lay.strideArg), std::move(offset)},
+      std::move(kwargs));
   if (const TensorType *t = (*base)->value().tensor()) {
     TensorType vt = *t;
-    vt.sizes = std::move(sizes);
-    vt.strides = std::move(strides);
+    vt.sizes = std::move(lay.sizes);
+    vt.strides = std::move(lay.strides);
     n->value() = NodeValue{std::move(vt)};
   }
   root_[n] = rootOf(*base);
@@ -1649,6 +1605,33 @@ Expected<Argument> CallBuilder::size(const SymExpr &e, const std::string &name) 
   }
   sizes_[key] = out;
   return out;
+}
+
+Expected<CallBuilder::Layout> CallBuilder::layout(const PyExpr &sizes, const PyExpr &strides,
+                                                  const char *mismatch) {
+  Layout l;
+  FXKIT_ASSIGN_OR_RETURN(l.sizeArg, sizeList(sizes, &l.sizes));
+  FXKIT_ASSIGN_OR_RETURN(l.strideArg, sizeList(strides, &l.strides));
+  if (mismatch && l.sizes.size() != l.strides.size())
+    return error(strides, mismatch + std::to_string(l.sizes.size()) + " sizes but " +
+                              std::to_string(l.strides.size()) + " strides");
+  return l;
+}
+
+Expected<DType> CallBuilder::dtypeOf(const PyExpr &e) {
+  std::string dt = e.dotted();
+  auto dtype = dt.starts_with("torch.") ? parseDType(dt) : std::nullopt;
+  if (!dtype)
+    return error(e, "expected a dtype such as torch.float32");
+  return *dtype;
+}
+
+Expected<Argument> CallBuilder::offsetOf(const PyExpr &e) {
+  FXKIT_ASSIGN_OR_RETURN(auto offsetExpr, symOf(e));
+  auto offset = size(offsetExpr);
+  if (!offset)
+    return error(e, offset.error().message);
+  return offset;
 }
 
 Expected<Argument> CallBuilder::sizeList(const PyExpr &tuple, std::vector<SymExpr> *exprs) {

@@ -776,18 +776,10 @@ private:
     CExpr e;
     e.line = t.line;
     e.col = t.col;
-    if (t.kind == CTok::Punct && (t.text == "-" || t.text == "+" || t.text == "!" ||
-                                  t.text == "~" || t.text == "&" || t.text == "*")) {
-      e.kind = CExpr::Unary;
-      e.text = take().text;
-      auto sub = unary(depth + 1);
-      if (!sub)
-        return sub;
-      e.kids.push_back(sub.take());
-      return e;
-    }
-    if (t.kind == CTok::Punct && (t.text == "++" || t.text == "--")) {
-      // ++i: an increment (only a statement or a for loop's step uses one)
+    // ++i and --i are increments (only a statement or a for loop's step uses one).
+    if (t.kind == CTok::Punct &&
+        (t.text == "-" || t.text == "+" || t.text == "!" || t.text == "~" || t.text == "&" ||
+         t.text == "*" || t.text == "++" || t.text == "--")) {
       e.kind = CExpr::Unary;
       e.text = take().text;
       auto sub = unary(depth + 1);

@@ -171,15 +171,22 @@ Expected<PyExpr> PyExprParser::inversion(size_t &pos, int depth) {
   const Token &t = tok(pos);
   if (!t.isIdent("not"))
     return comparison(pos, depth);
+  return prefixOperator(pos, depth, "not", &PyExprParser::inversion);
+}
+
+Expected<PyExpr> PyExprParser::prefixOperator(size_t &pos, int depth, std::string text,
+                                              Expected<PyExpr> (PyExprParser::*operand)(size_t &,
+                                                                                        int)) {
+  const Token &t = tok(pos);
   if (depth > maxDepth_)
     return errorAt(pos, "expression nested too deeply (limit " + std::to_string(maxDepth_) + ")");
   ++pos;
-  auto operand = inversion(pos, depth + 1);
-  if (!operand)
-    return operand;
+  auto sub = (this->*operand)(pos, depth + 1);
+  if (!sub)
+    return sub;
   PyExpr e = make(PyExpr::Kind::Unary, t);
-  e.text = "not";
-  e.items.push_back(operand.take());
+  e.text = std::move(text);
+  e.items.push_back(sub.take());
   return e;
 }
 
@@ -234,18 +241,8 @@ Expected<PyExpr> PyExprParser::binary(size_t &pos, int level, int depth) {
 
 Expected<PyExpr> PyExprParser::unary(size_t &pos, int depth) {
   const Token &t = tok(pos);
-  if (t.is("-") || t.is("+") || t.is("~")) {
-    if (depth > maxDepth_)
-      return errorAt(pos, "expression nested too deeply (limit " + std::to_string(maxDepth_) + ")");
-    ++pos;
-    auto operand = unary(pos, depth + 1);
-    if (!operand)
-      return operand;
-    PyExpr e = make(PyExpr::Kind::Unary, t);
-    e.text = t.text;
-    e.items.push_back(operand.take());
-    return e;
-  }
+  if (t.is("-") || t.is("+") || t.is("~"))
+    return prefixOperator(pos, depth, std::string(t.text), &PyExprParser::unary);
   return power(pos, depth);
 }
 
@@ -348,25 +345,19 @@ Status PyExprParser::callArguments(size_t &pos, int depth, PyExpr &call) {
         return errorAt(pos, "positional argument after keyword arguments");
       call.items.push_back(std::move(value));
     }
-    skipComments(pos);
-    if (tok(pos).is(",")) {
-      ++pos;
-      continue;
-    }
-    if (tok(pos).is(")")) {
-      ++pos;
+    FXKIT_ASSIGN_OR_RETURN(bool more, listSeparator(pos, open, ")",
+                                                    "unbalanced parentheses: '(' is never closed",
+                                                    "expected ',' or ')' in the call's arguments"));
+    if (!more)
       return Status::ok();
-    }
-    if (tok(pos).kind == TK::End || tok(pos).kind == TK::Newline)
-      return errorAt(open, "unbalanced parentheses: '(' is never closed");
-    return insideBrackets(
-        open, pos, "expected ',' or ')' in the call's arguments, found " + describe(tok(pos)));
   }
 }
 
 Status PyExprParser::sequence(size_t &pos, std::string_view close, int depth,
                               std::vector<PyExpr> &items, bool &trailingComma) {
   size_t open = pos - 1;
+  const std::string unclosed =
+      "unbalanced brackets: '" + std::string(tok(open).text) + "' is never closed";
   trailingComma = false;
   for (;;) {
     skipComments(pos);
@@ -375,8 +366,7 @@ Status PyExprParser::sequence(size_t &pos, std::string_view close, int depth,
       return Status::ok();
     }
     if (tok(pos).kind == TK::End || tok(pos).kind == TK::Newline)
-      return errorAt(open,
-                     "unbalanced brackets: '" + std::string(tok(open).text) + "' is never closed");
+      return errorAt(open, unclosed);
     Expected<PyExpr> item = Error("");
     if (tok(pos).is("*")) {
       const Token &t = tok(pos);
@@ -391,22 +381,29 @@ Status PyExprParser::sequence(size_t &pos, std::string_view close, int depth,
     }
     FXKIT_TRY(item);
     items.push_back(item.take());
-    skipComments(pos);
-    trailingComma = tok(pos).is(",");
-    if (trailingComma) {
-      ++pos;
-      continue;
-    }
-    if (tok(pos).is(close)) {
-      ++pos;
+    FXKIT_ASSIGN_OR_RETURN(
+        trailingComma,
+        listSeparator(pos, open, close, unclosed, "expected ',' or '" + std::string(close) + "'"));
+    if (!trailingComma)
       return Status::ok();
-    }
-    if (tok(pos).kind == TK::End || tok(pos).kind == TK::Newline)
-      return errorAt(open,
-                     "unbalanced brackets: '" + std::string(tok(open).text) + "' is never closed");
-    return insideBrackets(
-        open, pos, "expected ',' or '" + std::string(close) + "', found " + describe(tok(pos)));
   }
+}
+
+Expected<bool> PyExprParser::listSeparator(size_t &pos, size_t open, std::string_view close,
+                                           const std::string &unclosed,
+                                           const std::string &expected) {
+  skipComments(pos);
+  if (tok(pos).is(",")) {
+    ++pos;
+    return true;
+  }
+  if (tok(pos).is(close)) {
+    ++pos;
+    return false;
+  }
+  if (tok(pos).kind == TK::End || tok(pos).kind == TK::Newline)
+    return errorAt(open, unclosed);
+  return insideBrackets(open, pos, expected + ", found " + describe(tok(pos)));
 }
 
 Expected<PyExpr> PyExprParser::atom(size_t &pos, int depth) {
@@ -537,18 +534,11 @@ Expected<PyExpr> PyExprParser::atom(size_t &pos, int depth) {
           return value;
         e.items.push_back(value.take());
       }
-      skipComments(pos);
-      if (tok(pos).is(",")) {
-        ++pos;
-        continue;
-      }
-      if (tok(pos).is("}")) {
-        ++pos;
+      FXKIT_ASSIGN_OR_RETURN(bool more, listSeparator(pos, open, "}",
+                                                      "unbalanced brackets: '{' is never closed",
+                                                      "expected ',' or '}'"));
+      if (!more)
         return e;
-      }
-      if (tok(pos).kind == TK::End || tok(pos).kind == TK::Newline)
-        return errorAt(open, "unbalanced brackets: '{' is never closed");
-      return insideBrackets(open, pos, "expected ',' or '}', found " + describe(tok(pos)));
     }
   }
   if (t.is(")") || t.is("]") || t.is("}"))

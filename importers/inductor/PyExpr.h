@@ -93,6 +93,15 @@ private:
   Status sequence(size_t &pos, std::string_view close, int depth, std::vector<PyExpr> &items,
                   bool &trailingComma);
   Status callArguments(size_t &pos, int depth, PyExpr &call);
+  /// A prefix operator (the token at `pos`; `text` in the tree) over what `operand` parses
+  /// after it, one level deeper.
+  Expected<PyExpr> prefixOperator(size_t &pos, int depth, std::string text,
+                                  Expected<PyExpr> (PyExprParser::*operand)(size_t &, int));
+  /// After an item of the list whose bracket is at `open`: true past a `,` (an item may
+  /// follow), false past `close` (the list ended). Else an error: `unclosed` at the end of the
+  /// line, otherwise `expected` with the token found.
+  Expected<bool> listSeparator(size_t &pos, size_t open, std::string_view close,
+                               const std::string &unclosed, const std::string &expected);
   /// An unexpected token inside brackets opened at `open`: when it is on a later line, the
   /// bracket was most likely never closed (the lexer joined the following lines), so the error
   /// points at the bracket.
