@@ -81,14 +81,27 @@ std::string inputNodes(const LoopProgram &p, std::set<int32_t> &used) {
   return out;
 }
 
-std::string collapsedDot(const LoopProgram &p, const FusedProgram &f, const RenderOptions &o) {
-  std::vector<int32_t> kernelOf = kernelOfOps(p, f);
-  std::vector<const char *> colours = kernelColours(f);
+/// What both pictures (kernels collapsed, or loop ops in kernel clusters) start from: the
+/// kernel of each loop op, a colour per kernel, the program's input buffers and their nodes.
+struct PictureParts {
+  std::vector<int32_t> kernelOf;
+  std::vector<const char *> colours;
   std::set<int32_t> inputs;
-  std::string nodes = inputNodes(p, inputs);
-  size_t drawn = f.kernels.size() + inputs.size() + 1;
+  std::string inputText;
+};
+
+PictureParts pictureParts(const LoopProgram &p, const FusedProgram &f) {
+  PictureParts parts{kernelOfOps(p, f), kernelColours(f), {}, {}};
+  parts.inputText = inputNodes(p, parts.inputs);
+  return parts;
+}
+
+std::string collapsedDot(const LoopProgram &p, const FusedProgram &f, const RenderOptions &o) {
+  const PictureParts parts = pictureParts(p, f);
+  const std::vector<int32_t> &kernelOf = parts.kernelOf;
+  size_t drawn = f.kernels.size() + parts.inputs.size() + 1;
   const bool large = isLargeGraph(drawn, o);
-  std::string out = dotHeader(drawn, o) + nodes;
+  std::string out = dotHeader(drawn, o) + parts.inputText;
   for (size_t k = 0; k < f.kernels.size(); ++k) {
     const Kernel &kernel = f.kernels[k];
     std::vector<std::string> ops;
@@ -102,7 +115,7 @@ std::string collapsedDot(const LoopProgram &p, const FusedProgram &f, const Rend
                formatBytes(kernel.bytesWritten);
     out += "  " + quoted("k" + std::to_string(k)) + " [label=" + quoted(label) +
            (kernel.isExtern ? ", shape=hexagon" : "") + ", style=filled, fillcolor=\"" +
-           colours[k] + "\"];\n";
+           parts.colours[k] + "\"];\n";
   }
   out += "  \"output\" [shape=ellipse];\n";
   // Edges: buffer producer kernel (or input) -> reader kernel, one per buffer.
@@ -137,21 +150,19 @@ std::string writeProgramDot(const LoopProgram &p, const FusedProgram &f,
                             const RenderOptions &options) {
   if (options.collapse == CollapseMode::Kernel)
     return collapsedDot(p, f, options);
-  std::vector<int32_t> kernelOf = kernelOfOps(p, f);
-  std::vector<const char *> colours = kernelColours(f);
-  std::set<int32_t> inputs;
-  std::string inputText = inputNodes(p, inputs);
-  size_t drawn = p.ops.size() + inputs.size() + 1;
+  const PictureParts parts = pictureParts(p, f);
+  const std::vector<int32_t> &kernelOf = parts.kernelOf;
+  size_t drawn = p.ops.size() + parts.inputs.size() + 1;
   const bool large = isLargeGraph(drawn, options);
   std::string out = dotHeader(drawn, options);
-  out += "  compound=true;\n" + inputText;
+  out += "  compound=true;\n" + parts.inputText;
   for (size_t k = 0; k < f.kernels.size(); ++k) {
     const Kernel &kernel = f.kernels[k];
     std::string indent = "  ";
     if (!kernel.isExtern) {
       out += "  subgraph " + quoted("cluster_k" + std::to_string(k)) +
              " {\n    label=" + quoted("#" + std::to_string(k) + " " + kernel.name) +
-             "; style=\"filled,rounded\"; fillcolor=\"" + colours[k] +
+             "; style=\"filled,rounded\"; fillcolor=\"" + parts.colours[k] +
              "\"; fontname=\"monospace\"; fontsize=10;\n";
       indent = "    ";
     }
