@@ -87,19 +87,23 @@ inline Storage sub(const Storage &s, int64_t offset, int64_t bytes) {
 /// program and its kernels give only what the graph names but does not spell: the OpenCL C of
 /// the kernel a launch names (its definition and parameter list), and the ATen call of an
 /// extern launch.
-class CppWriter {
+class CppWriter : WrapperWalk {
 public:
-  CppWriter(const LoopProgram &p, const FusedProgram &f, const Graph &w) : p_(p), f_(f), w_(w) {}
+  using WrapperWalk::WrapperWalk;
   Expected<WrapperCppFiles> run(const std::string &name, const std::string &runtimeCmake);
 
 private:
   void line(const std::string &s) { body_ += "  " + s + "\n"; }
-  Expected<std::string> expr(const SymExpr &e) {
+  Expected<std::string> expr(const SymExpr &e) const {
     return opencl::printCIntExpr(e.isConstant() ? e : e.simplify());
   }
   Expected<std::string> list(const std::vector<SymExpr> &xs);
   /// A size argument of the graph (an integer, an expression, or a node computing one).
-  Expected<std::string> sizeExpr(const Argument &a);
+  Expected<std::string> sizeExpr(const Argument &a) const {
+    if (auto e = sizeOf(a))
+      return expr(*e);
+    return Error("wrapper-cpp: a size argument that is neither an integer nor an expression");
+  }
   /// The C++ expression of a value node's Storage.
   Expected<std::string> storageOf(const Node *n) const {
     auto it = storage_.find(n);
@@ -113,29 +117,28 @@ private:
                                      const std::string &offset);
   /// A tensor argument (a buffer or a view of one) as a DeviceTensor.
   Expected<std::string> tensorOf(const Node *n);
-  Status allocation(const Node &n);
-  Status emitKernel(const Node &n);
-  /// The extern call `n` and the nodes that read its results (getitem, the symbols it binds,
-  /// the checks they decide), which it marks consumed.
-  Status emitExtern(const Node &n);
+  Status pool(int64_t bytes) override {
+    line("Storage pool;");
+    line("FXKIT_TRY(rt_.allocate(" + std::to_string(bytes) + ", &pool));");
+    return Status::ok();
+  }
+  Status allocation(const Node &n) override;
+  Status kernel(const Node &n, const wrapper::KernelCall &call, const Kernel &k) override;
+  Status externCall(const Node &n, const wrapper::ExternCall &call, const LoopOp &op,
+                    const wrapper::ExternResults &results) override;
+  Status free(const Node &buffer) override {
+    if (storage_.count(&buffer))
+      line(storage_[&buffer] + " = {};");
+    return Status::ok();
+  }
+  Status output(const Node &n) override;
   /// A run-time check's condition as a C++ bool expression.
   Expected<std::string> condition(const SymExpr &c);
 
-  const LoopProgram &p_;
-  const FusedProgram &f_;
-  const Graph &w_;
   opencl::GeneratedProgram generated_;
   std::map<std::string, size_t> definition_; ///< kernel name -> index in kernelTable_
   std::string kernelDefs_, kernelTable_, externDefs_, body_;
   std::unordered_map<const Node *, std::string> storage_; ///< value node -> its Storage
-  std::map<const Node *, SymExpr> known_;                 ///< size node -> its expression
-  std::unordered_set<const Node *> consumed_;             ///< nodes an extern call printed
-  std::unordered_map<const Node *, int> reusers_; ///< donor -> buffers yet to take its storage
-  std::vector<size_t> externLaunches_;            ///< extern launches in order
-  size_t nextExtern_ = 0;
-  int64_t poolBytes_ = -1;
-  int externs_ = 0;
-  size_t launches_ = 0;
 };
 
 Expected<std::string> CppWriter::list(const std::vector<SymExpr> &xs) {
@@ -147,21 +150,6 @@ Expected<std::string> CppWriter::list(const std::vector<SymExpr> &xs) {
     out += (i ? ", " : "") + *e;
   }
   return out + "}";
-}
-
-Expected<std::string> CppWriter::sizeExpr(const Argument &a) {
-  if (a.kind() == Argument::Kind::Int)
-    return expr(SymExpr(a.asInt()));
-  if (a.kind() == Argument::Kind::Sym)
-    return expr(a.asSym());
-  if (a.isNode()) {
-    if (const SymExpr *s = a.asNode()->value().sym())
-      return expr(*s);
-    if (auto e = wrapper::sizeExprOf(*a.asNode(), known_))
-      return expr(*e);
-    return Error("wrapper-cpp: '" + a.asNode()->name() + "' is not a size");
-  }
-  return Error("wrapper-cpp: a size argument that is neither an integer nor an expression");
 }
 
 Expected<std::string> CppWriter::deviceTensor(const std::string &storage, const TensorType &type,
@@ -218,8 +206,6 @@ Status CppWriter::allocation(const Node &n) {
     if (!donor)
       return Error("wrapper-cpp: " + n.name() + " reuses a buffer that was never allocated");
     line("Storage " + n.name() + " = sub(" + *donor + ", 0, " + *bytes + ");  // reuse");
-    if (!r->inPlace)
-      --reusers_[r->donor];
     break;
   }
   default:
@@ -230,13 +216,8 @@ Status CppWriter::allocation(const Node &n) {
   return Status::ok();
 }
 
-Status CppWriter::emitKernel(const Node &n) {
-  auto call = wrapper::asKernelCall(n);
-  if (!call || call->launch < 0 || call->launch >= static_cast<int64_t>(f_.kernels.size()) ||
-      !call->args)
-    return Error("wrapper-cpp: kernel node '" + n.name() + "' names no launch");
-  const Kernel &k = f_.kernels[call->launch];
-  const opencl::GeneratedKernel &g = generated_.launches[call->launch];
+Status CppWriter::kernel(const Node &n, const wrapper::KernelCall &call, const Kernel &k) {
+  const opencl::GeneratedKernel &g = generated_.launches[call.launch];
   auto found = definition_.find(g.name);
   if (found == definition_.end()) {
     std::string var = "kSource_" + g.name;
@@ -250,8 +231,8 @@ Status CppWriter::emitKernel(const Node &n) {
   // The launch's arguments by name: buffers as in_ptrN / out_ptrN of the kernel's inputs and
   // outputs, sizes by their parameter names.
   std::map<std::string_view, const Argument *> byName;
-  for (size_t i = 0; i < call->args->dictSize(); ++i)
-    byName[call->args->dictKey(i)] = &call->args->dictValue(i);
+  for (size_t i = 0; i < call.args->dictSize(); ++i)
+    byName[call.args->dictKey(i)] = &call.args->dictValue(i);
   std::map<int32_t, const Argument *> byBuffer;
   for (size_t i = 0; i < k.inputs.size(); ++i)
     if (auto it = byName.find("in_ptr" + std::to_string(i)); it != byName.end())
@@ -301,19 +282,9 @@ Status CppWriter::emitKernel(const Node &n) {
   return Status::ok();
 }
 
-Status CppWriter::emitExtern(const Node &n) {
-  auto ext = wrapper::asExternCall(n);
-  if (!ext || !ext->inputs || !ext->out)
-    return Error("wrapper-cpp: extern node '" + n.name() + "' has no inputs or outputs");
-  // The ATen call an extern launch makes: its op in the loop program (extern nodes come in
-  // launch order).
-  if (nextExtern_ >= externLaunches_.size())
-    return Error("wrapper-cpp: more extern calls than extern kernels");
-  const Kernel &k = f_.kernels[externLaunches_[nextExtern_++]];
-  const LoopOp &op = p_.ops[k.ops.front()];
+Status CppWriter::externCall(const Node &n, const wrapper::ExternCall &call, const LoopOp &op,
+                             const wrapper::ExternResults &results) {
   const Node *node = op.externNode;
-  if (!node)
-    return Error("wrapper-cpp: extern kernel " + k.name + " has no ATen node");
   const OpInfo *info = OpRegistry::instance().lookup(node->target());
   if (!info)
     return Error("wrapper-cpp: unknown extern op " + std::string(node->target()));
@@ -325,7 +296,7 @@ Status CppWriter::emitExtern(const Node &n) {
   Graph g;
   std::map<Node *, Node *> map;
   std::string inputs;
-  const auto &tensors = ext->inputs->items();
+  const auto &tensors = call.inputs->items();
   size_t next = 0;
   for (const Node *in : argumentNodes(*bound)) {
     Node *key = const_cast<Node *>(in);
@@ -358,16 +329,14 @@ Status CppWriter::emitExtern(const Node &n) {
   kwargs.mapNodes(remap);
   Node *c = g.create(OpKind::CallFunction, node->name(), node->target(), args, kwargs);
   g.create(OpKind::Output, "output", "output", Argument::tuple({Argument::node(c)}));
-  std::string var = "kExtern" + std::to_string(externs_++);
+  std::string var = "kExtern" + std::to_string(externs_ - 1);
   externDefs_ += "/// " + op.name + ": " + std::string(node->target()) + "\n";
   externDefs_ += "const char *const " + var + " = " + cppRawString(printFxText(g)) + ";\n\n";
   std::string origins;
   for (const std::string &o : op.origins)
     origins += (origins.empty() ? "" : ", ") + o;
-  const auto &outs = ext->out->items();
+  const auto &outs = call.out->items();
 
-  wrapper::ExternResults results = wrapper::externResults(n);
-  consumed_.insert(results.nodes.begin(), results.nodes.end());
   if (results.empty()) {
     std::string outputs;
     for (const Argument &o : outs) {
@@ -507,29 +476,45 @@ Expected<std::string> CppWriter::condition(const SymExpr &c) {
   return "(" + *e + " != 0)";
 }
 
+Status CppWriter::output(const Node &n) {
+  line("FXKIT_TRY(rt_.finish());");
+  line("outputs->clear();");
+  for (const Argument &o : n.args().items().at(0).items()) {
+    if (o.isNone()) {
+      line("outputs->push_back(fxkit::rt::Value());");
+      continue;
+    }
+    if (!o.isNode() || !o.asNode()->value().tensor()) {
+      auto e = sizeExpr(o);
+      if (!e)
+        return e.takeError();
+      line("outputs->push_back(fxkit::rt::Value::of(int64_t(" + *e + ")));");
+      continue;
+    }
+    auto t = tensorOf(o.asNode());
+    if (!t)
+      return t.takeError();
+    line("{");
+    line("  fxkit::rt::HostTensor result;");
+    line("  FXKIT_TRY(rt_.download(" + *t + ", &result));");
+    line("  outputs->push_back(fxkit::rt::Value::of(std::move(result)));");
+    line("}");
+  }
+  return Status::ok();
+}
+
 Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
                                          const std::string &runtimeCmake) {
   auto gen = opencl::generateOpenCL(p_, f_);
   if (!gen)
     return gen.takeError();
   generated_ = gen.take();
-  externLaunches_ = externLaunches(f_);
-  // How many buffers take each donor's storage after it died: it is freed after the last.
-  for (const Node *m : w_)
-    if (auto r = wrapper::asReuse(*m); r && !r->inPlace)
-      ++reusers_[r->donor];
-
   WrapperCppFiles files;
   files.name = wrapper::isIdentifier(rawName) ? rawName : "model";
 
   // Signature, symbol bindings, checks and uploads.
   WrapperEntry entry = wrapperEntry(w_);
   const std::vector<WrapperParam> &params = entry.params;
-  for (const WrapperParam &param : params)
-    if (const SymExpr *s = param.node->value().sym())
-      known_[param.node] = *s;
-  for (const Node *s : entry.inputSizes)
-    known_[s] = *s->value().sym();
   std::string typed, docs, unpack;
   std::set<std::string> bound;
   for (size_t i = 0; i < params.size(); ++i) {
@@ -582,87 +567,8 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
   }
 
   // The program: allocations, launches and extern calls, frees, outputs.
-  for (const Node *n = entry.body; n; n = n->next()) {
-    if (consumed_.count(n))
-      continue;
-    if (const SymExpr *s = n->value().sym())
-      known_[n] = *s;
-    using W = wrapper::WrapperOp;
-    switch (wrapper::wrapperOpOf(*n)) {
-    case W::EmptyStrided:
-      if (wrapper::isPool(*n)) {
-        const auto &a = n->args().items();
-        if (a.empty() || a[0].items().size() != 1 || a[0].items()[0].kind() != Argument::Kind::Int)
-          return Error("wrapper-cpp: the pool '" + n->name() + "' has no size in bytes");
-        poolBytes_ = a[0].items()[0].asInt();
-        line("Storage pool;");
-        line("FXKIT_TRY(rt_.allocate(" + std::to_string(poolBytes_) + ", &pool));");
-        continue;
-      }
-      [[fallthrough]];
-    case W::AllocFromPool:
-    case W::Reuse:
-      if (Status s = allocation(*n); !s)
-        return s.takeError();
-      continue;
-    case W::View:
-      continue; // read where it is used
-    case W::SizeArith:
-      if (auto e = wrapper::sizeExprOf(*n, known_))
-        known_[n] = *e;
-      continue;
-    case W::Kernel:
-      ++launches_;
-      if (Status s = emitKernel(*n); !s)
-        return s.takeError();
-      continue;
-    case W::Extern:
-      if (Status s = emitExtern(*n); !s)
-        return s.takeError();
-      continue;
-    case W::Free: {
-      const auto &a = n->args().items();
-      const Node *b = !a.empty() && a[0].isNode() ? a[0].asNode() : nullptr;
-      if (b && storage_.count(b) && b->op() != OpKind::Placeholder && reusers_[b] == 0)
-        line(storage_[b] + " = {};");
-      continue;
-    }
-    case W::Output: {
-      line("FXKIT_TRY(rt_.finish());");
-      line("outputs->clear();");
-      for (const Argument &o : n->args().items().at(0).items()) {
-        if (o.isNone()) {
-          line("outputs->push_back(fxkit::rt::Value());");
-          continue;
-        }
-        if (!o.isNode() || !o.asNode()->value().tensor()) {
-          auto e = sizeExpr(o);
-          if (!e)
-            return e.takeError();
-          line("outputs->push_back(fxkit::rt::Value::of(int64_t(" + *e + ")));");
-          continue;
-        }
-        auto t = tensorOf(o.asNode());
-        if (!t)
-          return t.takeError();
-        line("{");
-        line("  fxkit::rt::HostTensor result;");
-        line("  FXKIT_TRY(rt_.download(" + *t + ", &result));");
-        line("  outputs->push_back(fxkit::rt::Value::of(std::move(result)));");
-        line("}");
-      }
-      continue;
-    }
-    case W::SymSize:
-    case W::Placeholder:
-    case W::AssertSizeStride:
-    case W::AssertAlignment:
-    case W::Other:
-      break;
-    }
-    return Error("wrapper-cpp: cannot print wrapper node '" + n->name() + "' (" +
-                 std::string(n->target()) + ")");
-  }
+  if (Status s = walk(entry.body, "wrapper-cpp"); !s)
+    return s.takeError();
   line("return Status::ok();");
 
   std::string call;

@@ -74,9 +74,9 @@ def rand_strided(size, stride, dtype=torch.float32, device="cpu"):
 /// Prints a wrapper graph (transforms/WrapperGraph.h) line by line. The loop program and its
 /// kernels give only what the graph names but does not spell: the body of the kernel a launch
 /// names (PyKernelWriter.h) and the ATen call of an extern launch.
-class ModuleWriter {
+class ModuleWriter : WrapperWalk {
 public:
-  ModuleWriter(const LoopProgram &p, const FusedProgram &f, const Graph &w) : p_(p), f_(f), w_(w) {}
+  using WrapperWalk::WrapperWalk;
   Expected<std::string> run();
 
 private:
@@ -93,50 +93,39 @@ private:
     return it->second;
   }
   /// A size argument of the graph (an integer, an expression, or a node computing one).
-  Expected<std::string> sizeText(const Argument &a);
+  Expected<std::string> sizeText(const Argument &a) const {
+    if (auto e = sizeOf(a))
+      return pySymExpr(*e);
+    return Error("wrapper-py: a size argument that is neither an integer nor an expression");
+  }
   /// A tensor argument: a buffer's name, or a view of one as reinterpret_tensor.
   Expected<std::string> tensorText(const Node *n);
-  Status allocation(const Node &n);
-  Status emitKernel(const Node &n);
-  /// The extern call `n` and the nodes that read its results (getitem, the symbols it binds,
-  /// the checks they decide), which it marks consumed.
-  Status emitExtern(const Node &n);
+  Status pool(int64_t bytes) override {
+    line("pool = empty_strided((" + std::to_string(bytes) +
+         ",), (1,), dtype=torch.uint8, device=device)");
+    return Status::ok();
+  }
+  Status allocation(const Node &n) override;
+  Status kernel(const Node &n, const wrapper::KernelCall &call, const Kernel &k) override;
+  Status externCall(const Node &n, const wrapper::ExternCall &call, const LoopOp &op,
+                    const wrapper::ExternResults &results) override;
+  Status free(const Node &buffer) override {
+    if (names_.count(&buffer))
+      line("del " + names_[&buffer]);
+    return Status::ok();
+  }
+  Status output(const Node &n) override;
   Expected<std::string> externArg(const Argument &a,
                                   const std::map<const Node *, const Argument *> &views);
   bool isOutput(const Node *n) const;
 
-  const LoopProgram &p_;
-  const FusedProgram &f_;
-  const Graph &w_;
   std::string kernels_, call_;
   std::unordered_map<const Node *, std::string> names_; ///< value node -> its Python name
-  std::map<const Node *, SymExpr> known_;               ///< size node -> its expression
-  std::unordered_set<const Node *> consumed_;           ///< nodes an extern call printed
   /// Kernel name and code (as generated, under its own name) -> the function it is emitted as.
   std::unordered_map<std::string, std::string> functionOf_;
   std::unordered_set<std::string> functions_;        ///< names of the emitted functions
   std::unordered_map<std::string, int> nextVariant_; ///< kernel name -> next `_vN` to try
-  std::unordered_map<const Node *, int> reusers_;    ///< donor -> buffers yet to take its storage
-  std::vector<size_t> externLaunches_;               ///< extern launches in order
-  size_t nextExtern_ = 0;
-  int64_t poolBytes_ = -1;
-  size_t launches_ = 0, externs_ = 0;
 };
-
-Expected<std::string> ModuleWriter::sizeText(const Argument &a) {
-  if (a.kind() == Argument::Kind::Int)
-    return pySymExpr(SymExpr(a.asInt()));
-  if (a.kind() == Argument::Kind::Sym)
-    return pySymExpr(a.asSym());
-  if (a.isNode()) {
-    if (const SymExpr *s = a.asNode()->value().sym())
-      return pySymExpr(*s);
-    if (auto e = wrapper::sizeExprOf(*a.asNode(), known_))
-      return pySymExpr(*e);
-    return Error("wrapper-py: '" + a.asNode()->name() + "' is not a size");
-  }
-  return Error("wrapper-py: a size argument that is neither an integer nor an expression");
-}
 
 Expected<std::string> ModuleWriter::tensorText(const Node *n) {
   if (wrapper::wrapperOpOf(*n) != wrapper::WrapperOp::View)
@@ -153,6 +142,23 @@ Expected<std::string> ModuleWriter::tensorText(const Node *n) {
     return offset;
   return "reinterpret_tensor(" + *base + ", " + tupleText(t->sizes) + ", " + tupleText(t->strides) +
          ", " + *offset + ")";
+}
+
+Status ModuleWriter::output(const Node &n) {
+  const Argument &values = n.args().items().at(0);
+  std::string outs;
+  for (const Argument &o : values.items()) {
+    Expected<std::string> text = std::string("None");
+    if (o.isNode() && o.asNode()->value().tensor())
+      text = tensorText(o.asNode());
+    else if (!o.isNone())
+      text = sizeText(o);
+    if (!text)
+      return text.takeError();
+    outs += (outs.empty() ? "" : ", ") + *text;
+  }
+  line("return (" + outs + (values.items().size() == 1 ? ",)" : ")"));
+  return Status::ok();
 }
 
 bool ModuleWriter::isOutput(const Node *n) const {
@@ -191,7 +197,7 @@ Status ModuleWriter::allocation(const Node &n) {
     std::string text =
         n.name() + " = reinterpret_tensor(" + *donor + ", " + sizes + ", " + strides + retype + ")";
     // In place: the donor is read by the kernel that writes this, so it goes after it.
-    if (!r->inPlace && --reusers_[r->donor] == 0 && r->donor->op() != OpKind::Placeholder)
+    if (!r->inPlace && reusersLeft(r->donor) == 0 && r->donor->op() != OpKind::Placeholder)
       text += "; del " + *donor;
     line(text + "  # reuse");
     break;
@@ -204,12 +210,7 @@ Status ModuleWriter::allocation(const Node &n) {
   return Status::ok();
 }
 
-Status ModuleWriter::emitKernel(const Node &n) {
-  auto call = wrapper::asKernelCall(n);
-  if (!call || call->launch < 0 || call->launch >= static_cast<int64_t>(f_.kernels.size()) ||
-      !call->args)
-    return Error("wrapper-py: kernel node '" + n.name() + "' names no launch");
-  const Kernel &k = f_.kernels[call->launch];
+Status ModuleWriter::kernel(const Node &n, const wrapper::KernelCall &call, const Kernel &k) {
   auto kernel = writePyKernel(p_, k, k.name);
   if (!kernel)
     return kernel.takeError();
@@ -235,8 +236,8 @@ Status ModuleWriter::emitKernel(const Node &n) {
   // The launch's arguments by parameter name; a symbol the kernel body reads beyond those the
   // launch passes is the symbol itself.
   std::map<std::string_view, const Argument *> byName;
-  for (size_t i = 0; i < call->args->dictSize(); ++i)
-    byName[call->args->dictKey(i)] = &call->args->dictValue(i);
+  for (size_t i = 0; i < call.args->dictSize(); ++i)
+    byName[call.args->dictKey(i)] = &call.args->dictValue(i);
   std::string args;
   for (const PyKernelParam &param : kernel->params) {
     auto it = byName.find(param.name);
@@ -261,9 +262,9 @@ Status ModuleWriter::emitKernel(const Node &n) {
   }
   line(name + "(" + args + ")");
   // Donors of in-place results die in the kernel that took their storage.
-  for (size_t i = 0; i < call->args->dictSize(); ++i) {
-    const Argument &a = call->args->dictValue(i);
-    if (!call->args->dictKey(i).starts_with("out_ptr") || !a.isNode())
+  for (size_t i = 0; i < call.args->dictSize(); ++i) {
+    const Argument &a = call.args->dictValue(i);
+    if (!call.args->dictKey(i).starts_with("out_ptr") || !a.isNode())
       continue;
     auto r = wrapper::asReuse(*a.asNode());
     if (r && r->inPlace && r->donor->op() != OpKind::Placeholder && !isOutput(r->donor) &&
@@ -314,19 +315,9 @@ ModuleWriter::externArg(const Argument &a, const std::map<const Node *, const Ar
   }
 }
 
-Status ModuleWriter::emitExtern(const Node &n) {
-  auto call = wrapper::asExternCall(n);
-  if (!call || !call->inputs || !call->out)
-    return Error("wrapper-py: extern node '" + n.name() + "' has no inputs or outputs");
-  // The ATen call an extern launch makes: its op in the loop program (extern nodes come in
-  // launch order).
-  if (nextExtern_ >= externLaunches_.size())
-    return Error("wrapper-py: more extern calls than extern kernels");
-  const Kernel &k = f_.kernels[externLaunches_[nextExtern_++]];
-  const LoopOp &op = p_.ops[k.ops.front()];
+Status ModuleWriter::externCall(const Node &n, const wrapper::ExternCall &call, const LoopOp &op,
+                                const wrapper::ExternResults &results) {
   const Node *node = op.externNode;
-  if (!node)
-    return Error("wrapper-py: extern kernel " + k.name + " has no ATen node");
   // The node's tensor inputs in schema order are the call's inputs.
   const OpInfo *info = OpRegistry::instance().lookup(node->target());
   if (!info)
@@ -335,7 +326,7 @@ Status ModuleWriter::emitExtern(const Node &n) {
   if (!bound)
     return bound.takeError();
   std::map<const Node *, const Argument *> views;
-  const auto &inputs = call->inputs->items();
+  const auto &inputs = call.inputs->items();
   size_t next = 0;
   for (const Node *in : argumentNodes(*bound)) {
     if (in->value().sym() || views.count(in))
@@ -363,15 +354,13 @@ Status ModuleWriter::emitExtern(const Node &n) {
     origins += (origins.empty() ? "" : ", ") + o;
   line("# " + op.name + ": extern " + std::string(node->target()) + " (" + origins + ")");
   line("extern_out = " + std::string(node->target()) + "(" + args + ")");
-  const auto &outs = call->out->items();
+  const auto &outs = call.out->items();
   bool single = outs.size() == 1 && node->value().tensor();
   auto result = [&](int64_t i) {
     return "extern_out" + (single || i < 0 ? std::string() : "[" + std::to_string(i) + "]");
   };
   // The unbacked symbols it binds (Inductor's codegen_unbacked_symbol_defs: `u0 = buf.item()`,
   // `u1 = buf.size(0)`), the checks they decide, then the results it sized.
-  wrapper::ExternResults results = wrapper::externResults(n);
-  consumed_.insert(results.nodes.begin(), results.nodes.end());
   for (const wrapper::ExternResults::Symbol &s : results.symbols)
     line(std::string(s.name) + " = " + result(s.output) +
          (s.output < 0 ? "" : ".size(" + std::to_string(s.dim) + ")"));
@@ -407,7 +396,6 @@ Status ModuleWriter::emitExtern(const Node &n) {
 }
 
 Expected<std::string> ModuleWriter::run() {
-  externLaunches_ = externLaunches(f_);
   WrapperEntry entry = wrapperEntry(w_);
   std::vector<std::string> inputNames;
   std::vector<const Node *> inputs;
@@ -415,8 +403,6 @@ Expected<std::string> ModuleWriter::run() {
     inputNames.push_back(param.name);
     inputs.push_back(param.node);
     names_[param.node] = param.name;
-    if (const SymExpr *s = param.node->value().sym())
-      known_[param.node] = *s;
   }
   std::string unpack;
   for (const std::string &name : inputNames)
@@ -426,11 +412,9 @@ Expected<std::string> ModuleWriter::run() {
            : unpack.substr(0, unpack.size() - 2) + (inputNames.size() == 1 ? "," : "") + " = args");
   line("args.clear()");
   // Sizes of tensor inputs that bind symbols.
-  for (const Node *s : entry.inputSizes) {
+  for (const Node *s : entry.inputSizes)
     line(std::string(s->value().sym()->name()) + " = " + names_[s->args().items()[0].asNode()] +
          ".size(" + std::to_string(s->args().items()[1].asInt()) + ")");
-    known_[s] = *s->value().sym();
-  }
   std::string firstTensor;
   for (const Node *in : inputs) {
     const TensorType *t = in->value().tensor();
@@ -445,83 +429,8 @@ Expected<std::string> ModuleWriter::run() {
   line(firstTensor.empty()
            ? std::string("device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')")
            : "device = " + firstTensor + ".device");
-  // How many buffers take each donor's storage after it died: it is deleted by the last.
-  for (const Node *m : w_)
-    if (auto r = wrapper::asReuse(*m); r && !r->inPlace)
-      ++reusers_[r->donor];
-
-  for (const Node *n = entry.body; n; n = n->next()) {
-    if (consumed_.count(n))
-      continue;
-    if (const SymExpr *s = n->value().sym())
-      known_[n] = *s;
-    using W = wrapper::WrapperOp;
-    switch (wrapper::wrapperOpOf(*n)) {
-    case W::EmptyStrided:
-      if (wrapper::isPool(*n)) {
-        const auto &a = n->args().items();
-        if (a.empty() || a[0].items().size() != 1 || a[0].items()[0].kind() != Argument::Kind::Int)
-          return Error("wrapper-py: the pool '" + n->name() + "' has no size in bytes");
-        poolBytes_ = a[0].items()[0].asInt();
-        line("pool = empty_strided((" + std::to_string(poolBytes_) +
-             ",), (1,), dtype=torch.uint8, device=device)");
-        continue;
-      }
-      [[fallthrough]];
-    case W::AllocFromPool:
-    case W::Reuse:
-      if (Status s = allocation(*n); !s)
-        return s.takeError();
-      continue;
-    case W::View:
-      continue; // printed where it is read
-    case W::SizeArith:
-      if (auto e = wrapper::sizeExprOf(*n, known_))
-        known_[n] = *e;
-      continue;
-    case W::Kernel:
-      ++launches_;
-      if (Status s = emitKernel(*n); !s)
-        return s.takeError();
-      continue;
-    case W::Extern:
-      ++externs_;
-      if (Status s = emitExtern(*n); !s)
-        return s.takeError();
-      continue;
-    case W::Free: {
-      const auto &a = n->args().items();
-      const Node *b = !a.empty() && a[0].isNode() ? a[0].asNode() : nullptr;
-      if (b && names_.count(b) && b->op() != OpKind::Placeholder && reusers_[b] == 0)
-        line("del " + names_[b]);
-      continue;
-    }
-    case W::Output: {
-      const Argument &values = n->args().items().at(0);
-      std::string outs;
-      for (const Argument &o : values.items()) {
-        Expected<std::string> text = std::string("None");
-        if (o.isNode() && o.asNode()->value().tensor())
-          text = tensorText(o.asNode());
-        else if (!o.isNone())
-          text = sizeText(o);
-        if (!text)
-          return text.takeError();
-        outs += (outs.empty() ? "" : ", ") + *text;
-      }
-      line("return (" + outs + (values.items().size() == 1 ? ",)" : ")"));
-      continue;
-    }
-    case W::SymSize:
-    case W::Placeholder:
-    case W::AssertSizeStride:
-    case W::AssertAlignment:
-    case W::Other:
-      break;
-    }
-    return Error("wrapper-py: cannot print wrapper node '" + n->name() + "' (" +
-                 std::string(n->target()) + ")");
-  }
+  if (Status s = walk(entry.body, "wrapper-py"); !s)
+    return s.takeError();
 
   // get_args(): every size symbol at a hint, then inputs laid out as declared.
   std::string args;

@@ -35,4 +35,99 @@ std::vector<size_t> externLaunches(const loop::FusedProgram &fused) {
   return launches;
 }
 
+std::optional<SymExpr> WrapperWalk::sizeOf(const Argument &a) const {
+  if (a.isNode())
+    if (const SymExpr *s = a.asNode()->value().sym())
+      return *s;
+  return wrapper::sizeExprOf(a, known_);
+}
+
+Status WrapperWalk::walk(const Node *from, std::string_view what) {
+  const std::string prefix = std::string(what) + ": ";
+  for (const Node *n : w_) {
+    if (const SymExpr *s = n->value().sym())
+      known_[n] = *s;
+    if (auto r = wrapper::asReuse(*n); r && !r->inPlace)
+      ++reusers_[r->donor];
+  }
+  std::vector<size_t> externs = externLaunches(f_);
+  std::unordered_set<const Node *> consumed; // read with the extern call they follow
+  bool started = false;
+  for (const Node *n : w_) {
+    started = started || n == from;
+    if (!started || consumed.count(n))
+      continue;
+    using W = wrapper::WrapperOp;
+    Status s = Status::ok();
+    switch (wrapper::wrapperOpOf(*n)) {
+    case W::EmptyStrided:
+      if (wrapper::isPool(*n)) {
+        const auto &a = n->args().items();
+        if (a.empty() || a[0].items().size() != 1 || a[0].items()[0].kind() != Argument::Kind::Int)
+          return Error(prefix + "the pool '" + n->name() + "' has no size in bytes");
+        poolBytes_ = a[0].items()[0].asInt();
+        s = pool(poolBytes_);
+        break;
+      }
+      [[fallthrough]];
+    case W::AllocFromPool:
+    case W::Reuse:
+      if (auto r = wrapper::asReuse(*n); r && !r->inPlace)
+        --reusers_[r->donor];
+      s = allocation(*n);
+      break;
+    case W::View: // read where it is used
+      continue;
+    case W::SizeArith:
+      if (auto e = wrapper::sizeExprOf(*n, known_))
+        known_[n] = *e;
+      continue;
+    case W::Kernel: {
+      auto call = wrapper::asKernelCall(*n);
+      if (!call->args || call->launch < 0 ||
+          call->launch >= static_cast<int64_t>(f_.kernels.size()))
+        return Error(prefix + "kernel node '" + n->name() + "' names no launch");
+      ++launches_;
+      s = kernel(*n, *call, f_.kernels[call->launch]);
+      break;
+    }
+    case W::Extern: {
+      auto call = wrapper::asExternCall(*n);
+      if (!call->inputs || !call->out)
+        return Error(prefix + "extern node '" + n->name() + "' has no inputs or outputs");
+      if (externs_ >= externs.size())
+        return Error(prefix + "more extern calls than extern kernels");
+      const loop::Kernel &k = f_.kernels[externs[externs_++]];
+      const loop::LoopOp &op = p_.ops[k.ops.front()];
+      if (!op.externNode)
+        return Error(prefix + "extern kernel " + k.name + " has no ATen node");
+      wrapper::ExternResults results = wrapper::externResults(*n);
+      consumed.insert(results.nodes.begin(), results.nodes.end());
+      s = externCall(*n, *call, op, results);
+      break;
+    }
+    case W::Free: {
+      const auto &a = n->args().items();
+      const Node *b = !a.empty() && a[0].isNode() ? a[0].asNode() : nullptr;
+      if (b && b->op() != OpKind::Placeholder && reusersLeft(b) == 0)
+        s = free(*b);
+      break;
+    }
+    case W::Output:
+      s = output(*n);
+      break;
+    case W::SymSize:
+    case W::Placeholder:
+    case W::AssertSizeStride:
+    case W::AssertAlignment:
+    case W::Other:
+      return Error(prefix + "cannot print wrapper node '" + n->name() + "' (" +
+                   std::string(n->target()) + ")");
+    }
+    if (!s)
+      return s;
+  }
+  return Status::ok();
+}
+
 } // namespace fxkit

@@ -4,10 +4,18 @@
 /// one parameter per input placeholder, in order, a tensor or an integer that binds a size
 /// symbol; then the sizes of tensor inputs that bind the other symbols.
 
+#include "ir/Error.h"
 #include "ir/Graph.h"
 #include "ir/loop/Kernel.h"
+#include "ir/loop/LoopIR.h"
+#include "ir/wrapper/WrapperDialect.h"
 
+#include <map>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace fxkit {
@@ -29,5 +37,51 @@ WrapperEntry wrapperEntry(const Graph &wrapper);
 /// The index in `fused.kernels` of each extern launch, in order: the wrapper graph's extern
 /// calls come in launch order, and the loop op of each gives the ATen call it makes.
 std::vector<size_t> externLaunches(const loop::FusedProgram &fused);
+
+/// The walk every wrapper writer makes over a wrapper graph's program (the nodes after the
+/// entry point), one hook per op, with what a printer needs resolved on the way: the expression
+/// of each size node, how many buffers are still to take a dead donor's storage, the loop op
+/// of each extern call (its ATen call) and the nodes that read an extern call's results.
+class WrapperWalk {
+public:
+  WrapperWalk(const loop::LoopProgram &p, const loop::FusedProgram &f, const Graph &w)
+      : p_(p), f_(f), w_(w) {}
+  virtual ~WrapperWalk() = default;
+
+protected:
+  /// Calls the hooks for the nodes from `from` on, in order; `what` (`wrapper-py`) starts its
+  /// errors.
+  Status walk(const Node *from, std::string_view what);
+  /// The pool of `bytes` bytes.
+  virtual Status pool(int64_t bytes) = 0;
+  /// A buffer of its own (torch.empty_strided), in the pool, or in a donor's storage (Reuse).
+  virtual Status allocation(const Node &n) = 0;
+  virtual Status kernel(const Node &n, const wrapper::KernelCall &call,
+                        const loop::Kernel &kernel) = 0;
+  /// An extern call, `op` its loop op (with the ATen node), `results` what follows it.
+  virtual Status externCall(const Node &n, const wrapper::ExternCall &call, const loop::LoopOp &op,
+                            const wrapper::ExternResults &results) = 0;
+  /// The plan frees `buffer` (not an input, and no later buffer takes its storage).
+  virtual Status free(const Node &buffer) = 0;
+  virtual Status output(const Node &n) = 0;
+
+  /// The expression a size argument holds (an integer, an expression, or a size node).
+  std::optional<SymExpr> sizeOf(const Argument &a) const;
+  /// Buffers still to take `donor`'s storage after it died (the last one frees it).
+  int reusersLeft(const Node *donor) const {
+    auto it = reusers_.find(donor);
+    return it == reusers_.end() ? 0 : it->second;
+  }
+
+  const loop::LoopProgram &p_;
+  const loop::FusedProgram &f_;
+  const Graph &w_;
+  size_t launches_ = 0, externs_ = 0; ///< kernel launches and extern calls walked
+  int64_t poolBytes_ = -1;            ///< the pool's size, -1 without one
+
+private:
+  std::map<const Node *, SymExpr> known_;         ///< size node -> its expression
+  std::unordered_map<const Node *, int> reusers_; ///< donor -> buffers yet to take its storage
+};
 
 } // namespace fxkit
