@@ -20,7 +20,6 @@
 #include "repl/RunCommand.h"
 #include "support/DidYouMean.h"
 #include "support/InductorProvenance.h"
-#include "support/PyLexer.h"
 #include "transforms/Pass.h"
 
 #include <CLI/CLI.hpp>
@@ -33,7 +32,6 @@
 #include <new>
 #include <optional>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace fxkit {
@@ -43,11 +41,6 @@ int reportError(const Error &err) {
   // printableText: an error quoting a line of a binary file echoes no raw bytes.
   std::cerr << "fxkit: " << printableText(err.str()) << "\n";
   return kExitBadInput;
-}
-
-/// Bytes a terminal should not get: NUL or not UTF-8 (PNG, PDF, a .pt2 archive).
-bool isBinaryText(std::string_view text) {
-  return text.find('\0') != std::string_view::npos || !validateUtf8(text, "");
 }
 
 /// `--from NAME`: an input format; a picture's name is refused as one (it cannot be read back).
@@ -116,24 +109,6 @@ int runConvert(const std::string &input, const std::string &output, const std::s
   request.input = input;
   request.render = render;
   request.inductorModule = true;
-  if (output == "-" && ::isatty(STDOUT_FILENO) && outFormat->level != OutputLevel::Folder) {
-    // Binary bytes never go to a terminal (they can leave it in a mode that garbles it).
-    auto result = outFormat->write(*graph, request);
-    if (!result)
-      return reportError(result.error());
-    if (result->text && isBinaryText(*result->text))
-      return reportError(
-          Error("--to " + std::string(outFormat->name) +
-                " is binary: not written to a terminal; give -o FILE" +
-                (outFormat->extensions.empty() ? std::string()
-                                               : std::string(outFormat->extensions.front())) +
-                " or redirect stdout"));
-    if (result->text)
-      std::cout << *result->text << std::flush;
-    if (!result->note.empty())
-      std::cerr << "fxkit: " << result->note << "\n";
-    return kExitOk;
-  }
   if (Status st = writeOutput(*outFormat, *graph, request); !st)
     return reportError(st.error());
   return kExitOk;

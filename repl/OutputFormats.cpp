@@ -16,11 +16,13 @@
 #include "exporters/wrapper/WrapperPyWriter.h"
 #include "importers/inductor/InductorWrapper.h"
 #include "repl/CompileCommand.h"
+#include "support/PyLexer.h"
 #include "transforms/CompilationState.h"
 
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <unistd.h>
 
 namespace fxkit {
 
@@ -360,10 +362,25 @@ Error unknownOutputFormat(std::string_view name, std::string_view flag, OutputUs
                outputFormatList(use) + ")");
 }
 
+bool isBinaryOutput(std::string_view text) {
+  return text.find('\0') != std::string_view::npos || !validateUtf8(text, "");
+}
+
+Error binaryToTerminal(const OutputFormat &format) {
+  return Error(
+      "--to " + std::string(format.name) + " is binary: not written to a terminal; give -o FILE" +
+      (format.extensions.empty() ? std::string() : std::string(format.extensions.front())) +
+      " or redirect stdout");
+}
+
 Status writeOutput(const OutputFormat &format, Graph &graph, const OutputRequest &request) {
   auto result = format.write(graph, request);
   if (!result)
     return result.takeError();
+  // Binary bytes never go to a terminal (they can leave it in a mode that garbles it).
+  if (result->text && request.output == "-" && ::isatty(STDOUT_FILENO) &&
+      isBinaryOutput(*result->text))
+    return binaryToTerminal(format);
   if (result->text)
     if (Status s = writeFileAtomic(request.output, *result->text); !s)
       return s;

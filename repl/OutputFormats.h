@@ -101,8 +101,14 @@ inline constexpr std::string_view kNoWrapperBuildMessage =
     "--build compiles the C++ wrapper with the LLVM component: this fxkit was built without it "
     "(install llvm-15-dev libclang-15-dev and rebuild)";
 
-/// Runs the writer and writes its text to `request.output` atomically ("-": stdout); then
-/// prints the writer's note on stderr.
+/// Bytes a terminal should not get: a NUL or text that is not UTF-8 (PNG, PDF, a .pt2 zip).
+bool isBinaryOutput(std::string_view text);
+/// "--to png is binary: not written to a terminal; give -o FILE.png or redirect stdout".
+Error binaryToTerminal(const OutputFormat &format);
+
+/// Runs the writer and writes its text to `request.output` atomically ("-": stdout, refused
+/// with binaryToTerminal when it is a terminal and the text is binary); then prints the
+/// writer's note on stderr.
 Status writeOutput(const OutputFormat &format, Graph &graph, const OutputRequest &request);
 
 } // namespace fxkit

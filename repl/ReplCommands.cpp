@@ -338,6 +338,11 @@ Status cmdExport(ReplSession &s, const ReplWords &w) {
   auto written = format->write((*cur)->graph, request);
   if (!written)
     return written.takeError();
+  if (written->text && file.empty() && s.outputIsTerminal() && isBinaryOutput(*written->text))
+    return Error(std::string(format->name) +
+                 " is binary: not written to a terminal; give a file, e.g. export " +
+                 std::string(format->name) + " graph" +
+                 (format->extensions.empty() ? "" : std::string(format->extensions.front())));
   if (written->text && file.empty()) {
     s.out() << *written->text << (written->text->ends_with('\n') ? "" : "\n");
   } else if (written->text) {

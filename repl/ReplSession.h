@@ -58,6 +58,9 @@ public:
   void setStopOnError(bool stop) { stopOnError_ = stop; }
   /// The interactive shell: `quit` with unsaved edits warns once before it leaves.
   void setInteractive(bool interactive) { interactive_ = interactive; }
+  /// Whether `out` is a terminal: binary exports (png, pdf) are refused there.
+  void setOutputIsTerminal(bool terminal) { outputIsTerminal_ = terminal; }
+  bool outputIsTerminal() const { return outputIsTerminal_; }
 
   /// Whether any command failed so far (the exit code of `fxkit -c`/`-f` is 2 then).
   bool anyFailed() const { return anyFailed_; }
@@ -138,6 +141,7 @@ private:
   bool quit_ = false;
   bool stopOnError_ = false;
   bool interactive_ = false;
+  bool outputIsTerminal_ = false;
   bool quitWarned_ = false;
   bool skippedRest_ = false; ///< runLine stopped before the last command of its line
   bool wasInterrupted_ = false;

@@ -72,6 +72,7 @@ int lineEditorLoop(ReplSession &session) {
   hooks.complete = [&session](std::string_view before, std::string_view word) {
     return replCompletions(session, before, word);
   };
+  hooks.wordBreaks = [](std::string_view before) { return std::string(replWordBreaks(before)); };
   hooks.runLine = [&session](const std::string &line) { session.runLine(line); };
   hooks.done = [&session] { return session.quitRequested(); };
   hooks.interrupted = &ReplSession::interrupted;
@@ -199,6 +200,7 @@ int runReplCli(int argc, char **argv) {
   // Ctrl-C stops the running command at a safe point, in a script too (see ReplSession).
   installInterruptHandler();
   ReplSession session(std::cout, std::cerr);
+  session.setOutputIsTerminal(isatty(STDOUT_FILENO));
   // A script stops at its first failed command (a file that did not load included).
   session.setStopOnError(mode != "repl" && !keepGoing);
   for (size_t i = firstFile; i < args.size(); ++i)

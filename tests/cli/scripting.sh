@@ -112,6 +112,18 @@ for fmt in png pdf pt2; do
   grep -qF -- "--to $fmt is binary: not written to a terminal; give -o FILE.$fmt or redirect stdout" "$WORK/tty" ||
     fail "convert --to $fmt onto a terminal: no hint: $(head -c 300 "$WORK/tty" | cat -v)"
 done
+# compile and the shell's export refuse the same way.
+tty_run "$WORK/tty" "$FXKIT" compile "$g" --passes lower,fuse --to png
+rc=$?
+[ "$rc" -eq 2 ] || fail "compile --to png onto a terminal exited $rc, expected 2"
+grep -qF -- "--to png is binary: not written to a terminal" "$WORK/tty" || fail "compile --to png onto a terminal: no hint"
+tty_run "$WORK/tty" "$FXKIT" -c "load '$g'; export pdf"
+rc=$?
+[ "$rc" -eq 2 ] || fail "export pdf onto a terminal exited $rc, expected 2"
+grep -qF "error: pdf is binary: not written to a terminal; give a file, e.g. export pdf graph.pdf" "$WORK/tty" ||
+  fail "export pdf onto a terminal: no hint: $(head -c 300 "$WORK/tty" | cat -v)"
+expect_exit 0 "$FXKIT" -c "load '$g'; export pdf"
+head -c 5 "$WORK/out" | grep -q "%PDF-" || fail "export pdf into a pipe wrote no PDF"
 # Text formats still print on a terminal.
 tty_run "$WORK/tty" "$FXKIT" convert "$g" --to fx || fail "convert --to fx onto a terminal failed"
 grep -qF "torch.ops.aten.relu.default" "$WORK/tty" || fail "convert --to fx printed no graph on a terminal"
