@@ -112,6 +112,13 @@ void addInsertWords(const ReplSession &session, std::string_view word,
 
 } // namespace
 
+std::string_view replWordBreaks(std::string_view before) {
+  std::vector<std::string_view> words = wordsBefore(before);
+  if (words.size() >= 3 && words[0] == "insert")
+    return " \t\n\"\\'`@$><=;|&{(,"; // readline's default, and ','
+  return " \t\n;";
+}
+
 std::vector<std::string> replCompletions(const ReplSession &session, std::string_view before,
                                          std::string_view word) {
   std::vector<std::string_view> words = wordsBefore(before);

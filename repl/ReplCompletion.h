@@ -21,4 +21,10 @@ class ReplSession;
 std::vector<std::string> replCompletions(const ReplSession &session, std::string_view before,
                                          std::string_view word);
 
+/// The characters that end the word being completed, given the line up to the cursor: blanks
+/// and `;`, so that a `find` term (`op=aten.mu`), a `$variable` or `users>1` is one word; in an
+/// `insert`'s node line, also Python's and FX text's punctuation (`target=torch.ops.aten.re`
+/// completes from `torch`), as readline splits by default.
+std::string_view replWordBreaks(std::string_view before);
+
 } // namespace fxkit

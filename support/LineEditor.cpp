@@ -42,6 +42,15 @@ char **complete(const char *text, int start, int) {
   return rl_completion_matches(text, nextCandidate);
 }
 
+/// The word-break characters for the completion being started (readline's hook).
+char *wordBreaks() {
+  static std::string breaks;
+  if (!gHooks->wordBreaks)
+    return nullptr; // readline's rl_completer_word_break_characters
+  breaks = gHooks->wordBreaks(std::string_view(rl_line_buffer, static_cast<size_t>(rl_point)));
+  return breaks.data();
+}
+
 /// Called by readline when a read is interrupted: Ctrl-C drops the line being typed and shows
 /// a fresh prompt, as shells do.
 int onReadlineSignal() {
@@ -63,6 +72,7 @@ Status runLineEditor(const LineEditorHooks &hooks) {
   gHooks = &hooks;
   rl_readline_name = hooks.programName.c_str();
   rl_attempted_completion_function = complete;
+  rl_completion_word_break_hook = wordBreaks;
   // The caller's SIGINT handler, not readline's, so Ctrl-C during a command reaches it too.
   rl_catch_signals = 0;
   rl_signal_event_hook = onReadlineSignal;

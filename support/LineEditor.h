@@ -18,6 +18,9 @@ struct LineEditorHooks {
   std::function<std::string()> prompt;
   /// Candidates for `word`, the word under the cursor, after `before` (the line up to it).
   std::function<std::vector<std::string>(std::string_view before, std::string_view word)> complete;
+  /// The characters that end the word to complete, given the line up to the cursor (readline's
+  /// own set when unset: it breaks at `=` and `$`, which would split `op=aten.mul` and `$var`).
+  std::function<std::string(std::string_view before)> wordBreaks;
   std::function<void(const std::string &line)> runLine;
   std::function<bool()> done; ///< stop before reading the next line
   /// Set by the caller's SIGINT handler: a read it interrupts drops the line being typed and

@@ -266,6 +266,13 @@ TEST_F(ReplQuerySession, Completion) {
   EXPECT_EQ(complete("path x y ", "--"), "--all --limit");
   EXPECT_EQ(complete("", "an"), "ancestors");
   EXPECT_EQ(complete("", "print"), "print_tabular");
+  // A terminal's line editor splits words where the REPL does: `op=aten.mu` and `$mi` are one
+  // word each; an insert's node line splits as Python does.
+  EXPECT_EQ(replWordBreaks("find op=aten.mu"), " \t\n;");
+  EXPECT_EQ(replWordBreaks("show $mi"), " \t\n;");
+  EXPECT_NE(
+      replWordBreaks("insert after add: %r = call_function[target=torch.ops.aten.re").find('='),
+      std::string_view::npos);
 }
 
 } // namespace

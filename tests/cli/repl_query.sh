@@ -169,4 +169,43 @@ expect_err "loaded small: 8 nodes from $WORK/small.dat"
 expect_out "%mul = torch.ops.aten.mul.Tensor"
 expect_exit 2 "$FXKIT" -c "load $WORK/small.dat --from yaml"
 expect_err "error: unknown input format 'yaml' (formats: fx, fxpy, json"
+
+# On a terminal (readline under a pseudo-terminal), a find term and a $variable complete as
+# one word: readline's own word breaks would split them at '=' and '$'.
+python3 - "$FXKIT" "$g" <<'EOF' || fail "completion under a pseudo-terminal"
+import os, pty, re, select, sys, time
+fxkit, graph = sys.argv[1:3]
+env = dict(os.environ, FXKIT_HISTORY="", TERM="dumb", INPUTRC="/dev/null")
+pid, fd = pty.fork()
+if pid == 0:
+    os.execve(fxkit, [fxkit, "repl", graph], env)
+buf = b""
+def expect(pattern, timeout=30):
+    global buf
+    end = time.time() + timeout
+    while time.time() < end:
+        m = re.search(pattern, buf)
+        if m:
+            buf = buf[m.end():]
+            return
+        if select.select([fd], [], [], 0.1)[0]:
+            try:
+                buf += os.read(fd, 65536)
+            except OSError:
+                break
+    print(f"FAIL: timed out waiting for {pattern!r}; got {buf[-300:]!r}", file=sys.stderr)
+    os.kill(pid, 9)
+    sys.exit(1)
+expect(rb"fxkit:small> ")
+os.write(fd, b"let q = find op=aten.mul.Tens\t")
+expect(rb"op=aten\.mul\.Tensor ")
+os.write(fd, b"\n")
+expect(rb"fxkit:small> ")
+os.write(fd, b"show $\t")
+expect(rb"\$q ")
+os.write(fd, b"\n")
+expect(rb"%mul : Tensor")
+os.write(fd, b"quit\n")
+os.waitpid(pid, 0)
+EOF
 finish
