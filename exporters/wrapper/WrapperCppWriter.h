@@ -3,7 +3,8 @@
 /// translation unit and its header against fxkit's wrapper runtime (backends/opencl/rt/: OpenCL
 /// device storage, the kernels built lazily in the background and autotuned on first use,
 /// extern ops on the host), a driver that runs it on safetensors files, and a CMakeLists.txt
-/// that builds both. The kernels are the OpenCL C of `--to opencl`, embedded as raw strings.
+/// that builds both. The kernels are the OpenCL C of `--to opencl`, embedded as raw strings;
+/// `Model::run` is the wrapper graph (transforms/WrapperGraph.h) printed node by node.
 ///
 ///   class Model : public fxkit::rt::Model {          // in namespace fxkit_generated::NAME
 ///     explicit Model(fxkit::rt::Runtime &rt);        // starts building the kernels
@@ -29,7 +30,7 @@ struct WrapperCppFiles {
 };
 
 /// Writes `program` fused into `fused` and planned by `plan` (required: the wrapper allocates
-/// as the plan says). `name` becomes the namespace and file names (made an identifier);
+/// as the plan says), printing the wrapper graph buildWrapperGraph makes of them. `name` becomes the namespace and file names (made an identifier);
 /// `runtimeCmake` is the default path of fxkit's `fxkit-runtime.cmake` in the CMakeLists.txt.
 Expected<WrapperCppFiles> writeWrapperCpp(const loop::LoopProgram &program,
                                           const loop::FusedProgram &fused,
