@@ -1,5 +1,6 @@
 #include "repl/ReplCommands.h"
 
+#include "backends/Backend.h"
 #include "backends/interp/Interpreter.h"
 #include "exporters/Export.h"
 #include "exporters/FxTextPrinter.h"
@@ -19,12 +20,19 @@
 
 #include <algorithm>
 #include <charconv>
+#include <deque>
 #include <unordered_map>
 
 namespace fxkit {
 namespace {
 
 const ReplCommand &commandNamed(std::string_view name) { return *findReplCommand(name); }
+
+/// Help text built once from the registries, kept alive for the table's string_views.
+std::string_view keepText(std::string text) {
+  static std::deque<std::string> texts;
+  return texts.emplace_back(std::move(text));
+}
 
 Status arity(const ReplWords &words, size_t min, size_t max) { return replArity(words, min, max); }
 
@@ -434,15 +442,27 @@ const std::vector<ReplCommand> &replCommands() {
       "Formats: " + outputFormatList(OutputUse::Shell) +
       ".\nWithout FILE the text is printed here. 'export model.json' picks the format\n"
       "from the extension. Pictures draw a compiled graph's kernels, as 'render' does.\n";
+  // The input formats (support/GraphFormat.h), passes and backends from their registries.
+  static const std::string loadFormats = "Formats: " + inputFormatList() + ".\n";
+  static const std::string passNames = [] {
+    registerBuiltinPasses();
+    std::string names;
+    for (const PassInfo &p : PassRegistry::instance().all())
+      names += (names.empty() ? "" : ", ") + p.name;
+    return "Passes: " + names + ".\n";
+  }();
+  static const std::string runBackends = "Backends: " + backendHelp() + ".\n";
   static const std::vector<ReplCommand> commands = {
       {"load", "load FILE [as NAME] [--from FORMAT] [--provenance MAP] [--force]",
-       "Load a graph (fx, fxpy, json, inductor-py) and use it",
-       "The name defaults to the file name without its extension; loading a name again\n"
-       "replaces that graph, unless it has unsaved edits (then --force is needed).\n"
-       "MAP is Inductor's provenance mapping\n"
-       "(inductor_provenance_tracking_node_mappings.json) to attach; an output_code.py or\n"
-       "fx_graph_transformed.py takes the one of its debug folder by itself. See 'why'.\n"
-       "--from FORMAT picks the reader when the file's name does not say it.\n",
+       "Load a graph (any input format: see 'help load') and use it",
+       keepText(
+           loadFormats +
+           "The name defaults to the file name without its extension; loading a name again\n"
+           "replaces that graph, unless it has unsaved edits (then --force is needed).\n"
+           "MAP is Inductor's provenance mapping\n"
+           "(inductor_provenance_tracking_node_mappings.json) to attach; an output_code.py or\n"
+           "fx_graph_transformed.py takes the one of its debug folder by itself. See 'why'.\n"
+           "--from FORMAT picks the reader when the file's name does not say it.\n"),
        K::File, K::None, cmdLoad},
       {"list", "list", "List the graphs loaded (* marks the current one)", "", K::None, K::None,
        cmdList},
@@ -533,11 +553,12 @@ const std::vector<ReplCommand> &replCommands() {
        K::Node, cmdReplaceUses},
       {"erase", "erase NODE", "Erase a node that has no users", "", K::Node, K::None, cmdErase},
       {"pass", "pass [NAME...]", "Run registered passes in order (see 'help pass')",
-       "Passes: dce, infer-shapes, decompose, lower, fuse, plan, wrapper, substitute-size-args,\n"
-       "and any other registered pass; 'pass' alone lists them all with the level each reads\n"
-       "and writes, the steps of pipelines (lower, fuse) and their options. The graph is\n"
-       "verified after each pass that rewrites it. Ctrl-C stops between passes and leaves\n"
-       "the graph as it was.\n",
+       keepText(
+           passNames +
+           "'pass' alone lists them all with the level each reads\n"
+           "and writes, the steps of pipelines (lower, fuse) and their options. The graph is\n"
+           "verified after each pass that rewrites it. Ctrl-C stops between passes and leaves\n"
+           "the graph as it was.\n"),
        K::Pass, K::Pass, cmdPass},
       {"verify", "verify", "Check the graph's structure", "", K::None, K::None, cmdVerify},
       {"insert", "insert after|before NODE: LINE", "Insert one node written as FX text or Python",
@@ -592,12 +613,9 @@ const std::vector<ReplCommand> &replCommands() {
        "Write the graph (format by name or by FILE's extension)", exportDetails, K::Format, K::File,
        cmdExport},
       {"run", "run [--backend B] [--seed N] [SYM=N...]", "Run the graph on seeded random inputs",
-       "Prints the type of every output. Symbolic sizes of the inputs need a value: s77=33.\n"
-       "Backends: interp (the reference interpreter, default), loops (the fused loop\n"
-       "program), opencl (compiled kernels; --device cpu|gpu|N picks the device), llvm\n"
-       "(the kernels compiled by Clang for this CPU), cpp-wrapper (the graph's C++ wrapper,\n"
-       "built in process once and kept in the kernel cache).\n"
-       "Ctrl-C stops it.\n",
+       keepText(
+           "Prints the type of every output. Symbolic sizes of the inputs need a value: s77=33.\n" +
+           runBackends + "--device cpu|gpu|N picks the OpenCL device. Ctrl-C stops it.\n"),
        K::None, K::None, cmdRun},
       {"bench", "bench [N] [--backend B] [SYM=N...]",
        "Time N runs of the graph (default 10): min, median, max",

@@ -42,6 +42,11 @@ for cmd in convert info run devices passes ops plan fuse compile report; do
   fi
 done
 case "$formats" in *inductor-cpp*) ;; *) fail "input formats lack inductor-cpp: $formats" ;; esac
+# The shell's help lists the same registries: input formats, passes, backends.
+expect_exit 0 "$FXKIT" -c "help load; help pass; help run"
+expect_out "Formats: $formats."
+expect_out "Passes: dce, infer-shapes, "
+expect_out "Backends: interp ("
 
 # Did-you-mean for subcommands and options.
 expect_exit 2 "$FXKIT" conver x
