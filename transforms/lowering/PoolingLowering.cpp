@@ -16,6 +16,7 @@
 /// expression that equals them at every output position and otherwise leaves the op to its
 /// reference kernel (extern).
 
+#include "ir/FirstError.h"
 #include "ir/Try.h"
 #include "ir/ops/PoolingWindows.h"
 #include "ir/ops/ShapeRules.h"
@@ -584,8 +585,7 @@ Status lowerAvgPool(Lowerer &l, const Node &n, const BoundArgs &args, size_t nd)
   FXKIT_ASSIGN_OR_RETURN(auto self, l.tensorArg(n, args.get("self")));
   auto w = readPoolWindow(args, nd);
   auto includePad = args.boolean("count_include_pad");
-  if (!w || !includePad)
-    return !w ? w.takeError() : includePad.takeError();
+  FXKIT_TRY(firstError(w, includePad));
   std::optional<int64_t> divisorOverride;
   if (args.op().schema.indexOf("divisor_override") >= 0) {
     FXKIT_ASSIGN_OR_RETURN(auto d, args.optionalInteger("divisor_override"));
@@ -603,14 +603,9 @@ Status lowerAvgPool(Lowerer &l, const Node &n, const BoundArgs &args, size_t nd)
   return lowerWindowAverage(l, n, self, *out, axisAt, nd, divisorOverride);
 }
 
-Status lowerAvgPool1d(Lowerer &l, const Node &n, const BoundArgs &args) {
-  return lowerAvgPool(l, n, args, 1);
-}
-Status lowerAvgPool2d(Lowerer &l, const Node &n, const BoundArgs &args) {
-  return lowerAvgPool(l, n, args, 2);
-}
-Status lowerAvgPool3d(Lowerer &l, const Node &n, const BoundArgs &args) {
-  return lowerAvgPool(l, n, args, 3);
+/// avg_pool{Nd}d, as the table names it.
+template <size_t Nd> Status lowerAvgPoolNd(Lowerer &l, const Node &n, const BoundArgs &args) {
+  return lowerAvgPool(l, n, args, Nd);
 }
 
 /// adaptive_avg_pool1d, _adaptive_avg_pool{2,3}d: adaptive windows; sizes that are symbolic
@@ -631,14 +626,10 @@ Status lowerAdaptiveAvgPool(Lowerer &l, const Node &n, const BoundArgs &args, si
   return lowerWindowAverage(l, n, self, *out, axisAt, nd, std::nullopt);
 }
 
-Status lowerAdaptiveAvgPool1d(Lowerer &l, const Node &n, const BoundArgs &args) {
-  return lowerAdaptiveAvgPool(l, n, args, 1);
-}
-Status lowerAdaptiveAvgPool2d(Lowerer &l, const Node &n, const BoundArgs &args) {
-  return lowerAdaptiveAvgPool(l, n, args, 2);
-}
-Status lowerAdaptiveAvgPool3d(Lowerer &l, const Node &n, const BoundArgs &args) {
-  return lowerAdaptiveAvgPool(l, n, args, 3);
+/// adaptive_avg_pool{Nd}d, as the table names it.
+template <size_t Nd>
+Status lowerAdaptiveAvgPoolNd(Lowerer &l, const Node &n, const BoundArgs &args) {
+  return lowerAdaptiveAvgPool(l, n, args, Nd);
 }
 
 // ---- Padding ----
@@ -834,8 +825,7 @@ Status lowerUpsampleNearest2d(Lowerer &l, const Node &n, const BoundArgs &args) 
 Status lowerUpsampleBilinear2d(Lowerer &l, const Node &n, const BoundArgs &args) {
   auto input = l.tensorArg(n, args.get("input"));
   auto alignCorners = args.boolean("align_corners");
-  if (!input || !alignCorners)
-    return !input ? input.takeError() : alignCorners.takeError();
+  FXKIT_TRY(firstError(input, alignCorners));
   const TensorType *out = n.value().tensor();
   auto sizes = out ? upsampleSizes(*input, *out) : std::nullopt;
   DType stored = storedDType(l, *input);
@@ -1061,35 +1051,49 @@ CoverAxis fixedCover(const SymExpr &h, int64_t in, int64_t out, int64_t span, in
                    });
 }
 
+/// Where the 2-d pooling backward lowerings start: the result (the input's gradient), the
+/// (input, output) size of each spatial dim, the count of leading dims and a variable per
+/// result dim (no op's ranges: buildCoverSum makes the op); nullopt where the sizes do not fit.
+struct PoolGradient {
+  const TensorType *out = nullptr;
+  std::vector<std::pair<int64_t, int64_t>> sizes;
+  size_t lead = 0;
+  std::vector<SymExpr> vars;
+};
+
+std::optional<PoolGradient> poolGradient(const Node &n, const BufferView &grad) {
+  const TensorType *out = n.value().tensor();
+  auto sizes = out ? gradientSizes(grad, *out, 2) : std::nullopt;
+  if (!sizes)
+    return std::nullopt;
+  PoolGradient p{out, std::move(*sizes), out->sizes.size() - 2, {}};
+  std::vector<SymExpr> ranges;
+  p.vars = iterate(out->sizes, ranges, false);
+  return p;
+}
+
 /// max_pool2d_with_indices_backward: each input point sums the gradients of the outputs whose
 /// recorded index is that point (indices flattened over the input plane).
 Status lowerMaxPool2dBackward(Lowerer &l, const Node &n, const BoundArgs &args) {
   auto grad = l.tensorArg(n, args.get("grad_output"));
   auto indices = l.tensorArg(n, args.get("indices"));
   auto w = readPoolWindow(args, 2);
-  if (!grad || !indices || !w)
-    return !grad ? grad.takeError() : !indices ? indices.takeError() : w.takeError();
-  const TensorType *out = n.value().tensor();
-  auto sizes = out ? gradientSizes(*grad, *out, 2) : std::nullopt;
-  if (!sizes || indices->sizes.size() != grad->sizes.size())
+  FXKIT_TRY(firstError(grad, indices, w));
+  auto p = poolGradient(n, *grad);
+  if (!p || indices->sizes.size() != grad->sizes.size())
     return l.lowerExtern(n, args);
-  size_t lead = out->sizes.size() - 2;
-  std::vector<SymExpr> vars;
-  {
-    std::vector<SymExpr> ranges;
-    vars = iterate(out->sizes, ranges, false);
-  }
   std::vector<CoverAxis> axes;
   for (size_t d = 0; d < 2; ++d)
-    axes.push_back(fixedCover(vars[lead + d], (*sizes)[d].first, (*sizes)[d].second,
+    axes.push_back(fixedCover(p->vars[p->lead + d], p->sizes[d].first, p->sizes[d].second,
                               w->dilation[d] * (w->kernel[d] - 1) + 1, w->stride[d],
                               w->padding[d]));
-  SymExpr here = symAdd(symMul(vars[lead], SymExpr((*sizes)[1].first)), vars[lead + 1]);
+  SymExpr here = symAdd(symMul(p->vars[p->lead], SymExpr(p->sizes[1].first)), p->vars[p->lead + 1]);
   DType compute = computeDType(storedDType(l, *grad));
   DType indexType = storedDType(l, *indices);
   int32_t hereValue = -1;
   CoverTerm term = [&](BodyBuilder &b, const std::vector<SymExpr> &o, int32_t g, int32_t real) {
-    std::vector<SymExpr> at(vars.begin(), vars.begin() + static_cast<std::ptrdiff_t>(lead));
+    std::vector<SymExpr> at(p->vars.begin(),
+                            p->vars.begin() + static_cast<std::ptrdiff_t>(p->lead));
     at.insert(at.end(), o.begin(), o.end());
     int32_t index =
         b.load(indices->buffer, linearIndex(indices->offset, indices->sizes, indices->strides, at),
@@ -1102,7 +1106,7 @@ Status lowerMaxPool2dBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
       hit = b.op(ScalarOp::LogicalAnd, DType::Bool, real, hit);
     return b.op(ScalarOp::Where, compute, hit, g, b.constant(0, compute));
   };
-  if (!buildCoverSum(l, n, *grad, *out, axes, compute, term))
+  if (!buildCoverSum(l, n, *grad, *p->out, axes, compute, term))
     return l.lowerExtern(n, args);
   return Status::ok();
 }
@@ -1113,24 +1117,14 @@ Status lowerAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
   auto w = readPoolWindow(args, 2);
   auto includePad = args.boolean("count_include_pad");
   auto divisorOverride = args.optionalInteger("divisor_override");
-  if (!grad || !w || !includePad || !divisorOverride)
-    return !grad ? grad.takeError()
-           : !w  ? w.takeError()
-                 : (!includePad ? includePad.takeError() : divisorOverride.takeError());
-  const TensorType *out = n.value().tensor();
-  auto sizes = out ? gradientSizes(*grad, *out, 2) : std::nullopt;
-  if (!sizes || (*divisorOverride && **divisorOverride == 0))
+  FXKIT_TRY(firstError(grad, w, includePad, divisorOverride));
+  auto p = poolGradient(n, *grad);
+  if (!p || (*divisorOverride && **divisorOverride == 0))
     return l.lowerExtern(n, args);
-  size_t lead = out->sizes.size() - 2;
-  std::vector<SymExpr> vars;
-  {
-    std::vector<SymExpr> ranges;
-    vars = iterate(out->sizes, ranges, false);
-  }
   std::vector<CoverAxis> axes;
   for (size_t d = 0; d < 2; ++d)
-    axes.push_back(fixedCover(vars[lead + d], (*sizes)[d].first, (*sizes)[d].second, w->kernel[d],
-                              w->stride[d], w->padding[d]));
+    axes.push_back(fixedCover(p->vars[p->lead + d], p->sizes[d].first, p->sizes[d].second,
+                              w->kernel[d], w->stride[d], w->padding[d]));
   DType compute = computeDType(storedDType(l, *grad));
   bool floating = dtypeIsFloating(compute);
   CoverTerm term = [&](BodyBuilder &b, const std::vector<SymExpr> &o, int32_t g, int32_t real) {
@@ -1141,7 +1135,7 @@ Status lowerAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
     } else {
       std::vector<SymExpr> counts;
       for (size_t d = 0; d < 2; ++d)
-        counts.push_back(fixedAxis(o[d], SymExpr((*sizes)[d].first), SymExpr((*sizes)[d].second),
+        counts.push_back(fixedAxis(o[d], SymExpr(p->sizes[d].first), SymExpr(p->sizes[d].second),
                                    w->kernel[d], w->stride[d], w->padding[d], 1, w->ceil,
                                    *includePad)
                              .count);
@@ -1153,7 +1147,7 @@ Status lowerAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
                     : b.op(ScalarOp::Where, compute, real, v,
                            floating ? b.constant(0, compute) : b.intConstant(0, compute));
   };
-  if (!floating || !buildCoverSum(l, n, *grad, *out, axes, compute, term))
+  if (!floating || !buildCoverSum(l, n, *grad, *p->out, axes, compute, term))
     return l.lowerExtern(n, args);
   return Status::ok();
 }
@@ -1162,20 +1156,13 @@ Status lowerAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
 /// windows covering it: o from floor(h out / in) to floor(((h + 1) out - 1) / in).
 Status lowerAdaptiveAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs &args) {
   FXKIT_ASSIGN_OR_RETURN(auto grad, l.tensorArg(n, args.get("grad_output")));
-  const TensorType *out = n.value().tensor();
-  auto sizes = out ? gradientSizes(grad, *out, 2) : std::nullopt;
-  if (!sizes || !dtypeIsFloating(storedDType(l, grad)))
+  auto p = poolGradient(n, grad);
+  if (!p || !dtypeIsFloating(storedDType(l, grad)))
     return l.lowerExtern(n, args);
-  size_t lead = out->sizes.size() - 2;
-  std::vector<SymExpr> vars;
-  {
-    std::vector<SymExpr> ranges;
-    vars = iterate(out->sizes, ranges, false);
-  }
   std::vector<CoverAxis> axes;
   for (size_t d = 0; d < 2; ++d) {
-    const int64_t in = (*sizes)[d].first, outN = (*sizes)[d].second; // captured below
-    const SymExpr &h = vars[lead + d];
+    const int64_t in = p->sizes[d].first, outN = p->sizes[d].second; // captured below
+    const SymExpr &h = p->vars[p->lead + d];
     axes.push_back(coverAxis(
         in, outN, symFloorDiv(symMul(h, SymExpr(outN)), SymExpr(in)),
         symFloorDiv(symSub(symMul(symAdd(h, SymExpr(1)), SymExpr(outN)), SymExpr(1)), SymExpr(in)),
@@ -1188,11 +1175,11 @@ Status lowerAdaptiveAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs
     std::vector<SymExpr> counts;
     for (size_t d = 0; d < 2; ++d)
       counts.push_back(
-          adaptiveAxis(o[d], SymExpr((*sizes)[d].first), SymExpr((*sizes)[d].second))->count);
+          adaptiveAxis(o[d], SymExpr(p->sizes[d].first), SymExpr(p->sizes[d].second))->count);
     int32_t v = b.op(ScalarOp::TrueDiv, compute, g, countProduct(b, counts, compute));
     return real < 0 ? v : b.op(ScalarOp::Where, compute, real, v, b.constant(0, compute));
   };
-  if (!buildCoverSum(l, n, grad, *out, axes, compute, term))
+  if (!buildCoverSum(l, n, grad, *p->out, axes, compute, term))
     return l.lowerExtern(n, args);
   return Status::ok();
 }
@@ -1202,12 +1189,12 @@ const LoweringRule kRules[] = {
     {"torch.ops.aten.max_pool3d_with_indices.default", lowerMaxPool3d},
     {"torch.ops.prims._low_memory_max_pool_with_offsets.default", lowerLowMemoryMaxPool},
     {"torch.ops.prims._low_memory_max_pool_offsets_to_indices.default", lowerOffsetsToIndices},
-    {"torch.ops.aten.avg_pool1d.default", lowerAvgPool1d},
-    {"torch.ops.aten.avg_pool2d.default", lowerAvgPool2d},
-    {"torch.ops.aten.avg_pool3d.default", lowerAvgPool3d},
-    {"torch.ops.aten.adaptive_avg_pool1d.default", lowerAdaptiveAvgPool1d},
-    {"torch.ops.aten._adaptive_avg_pool2d.default", lowerAdaptiveAvgPool2d},
-    {"torch.ops.aten._adaptive_avg_pool3d.default", lowerAdaptiveAvgPool3d},
+    {"torch.ops.aten.avg_pool1d.default", lowerAvgPoolNd<1>},
+    {"torch.ops.aten.avg_pool2d.default", lowerAvgPoolNd<2>},
+    {"torch.ops.aten.avg_pool3d.default", lowerAvgPoolNd<3>},
+    {"torch.ops.aten.adaptive_avg_pool1d.default", lowerAdaptiveAvgPoolNd<1>},
+    {"torch.ops.aten._adaptive_avg_pool2d.default", lowerAdaptiveAvgPoolNd<2>},
+    {"torch.ops.aten._adaptive_avg_pool3d.default", lowerAdaptiveAvgPoolNd<3>},
     {"torch.ops.aten.reflection_pad1d.default", lowerPadNd<1, true>},
     {"torch.ops.aten.reflection_pad2d.default", lowerPadNd<2, true>},
     {"torch.ops.aten.reflection_pad3d.default", lowerPadNd<3, true>},
