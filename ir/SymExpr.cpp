@@ -15,6 +15,25 @@
 #include <unordered_set>
 
 namespace fxkit {
+
+/// The case labels of the six comparisons, which every switch over kinds in this file treats
+/// alike (the switches stay exhaustive).
+#define FXKIT_SYM_COMPARISON_CASES                                                                 \
+  case SymExpr::Kind::Lt:                                                                          \
+  case SymExpr::Kind::Le:                                                                          \
+  case SymExpr::Kind::Gt:                                                                          \
+  case SymExpr::Kind::Ge:                                                                          \
+  case SymExpr::Kind::Eq:                                                                          \
+  case SymExpr::Kind::Ne
+/// The same for the binary arithmetic operators but Pow.
+#define FXKIT_SYM_ARITHMETIC_CASES                                                                 \
+  case SymExpr::Kind::Add:                                                                         \
+  case SymExpr::Kind::Sub:                                                                         \
+  case SymExpr::Kind::Mul:                                                                         \
+  case SymExpr::Kind::TrueDiv:                                                                     \
+  case SymExpr::Kind::FloorDiv:                                                                    \
+  case SymExpr::Kind::Mod
+
 namespace {
 
 /// A node with what the arena keeps beside it: simplify()'s result, filled on the first call.
@@ -122,12 +141,7 @@ int precedence(const SymExpr &e) {
     return kAnd;
   case K::Not:
     return kNot;
-  case K::Lt:
-  case K::Le:
-  case K::Gt:
-  case K::Ge:
-  case K::Eq:
-  case K::Ne:
+  FXKIT_SYM_COMPARISON_CASES:
     return kCompare;
   case K::BitOr:
     return kBitOr;
@@ -776,12 +790,7 @@ Poly toPoly(const SymExpr &e) {
   case K::Invert:
   case K::Not:
     return atomPoly(SymExpr::unary(e.kind(), ops[0].simplify()));
-  case K::Lt:
-  case K::Le:
-  case K::Gt:
-  case K::Ge:
-  case K::Eq:
-  case K::Ne:
+  FXKIT_SYM_COMPARISON_CASES:
   case K::BitAnd:
   case K::BitOr:
   case K::BitXor:
@@ -865,19 +874,9 @@ public:
         return a;
       return unary(e.kind(), *a);
     }
-    case K::Add:
-    case K::Sub:
-    case K::Mul:
-    case K::TrueDiv:
-    case K::FloorDiv:
-    case K::Mod:
+    FXKIT_SYM_ARITHMETIC_CASES:
     case K::Pow:
-    case K::Lt:
-    case K::Le:
-    case K::Gt:
-    case K::Ge:
-    case K::Eq:
-    case K::Ne:
+    FXKIT_SYM_COMPARISON_CASES:
     case K::BitAnd:
     case K::BitOr:
     case K::BitXor: {
@@ -1357,23 +1356,13 @@ void SymExpr::print(std::string &out) const {
     out += "**";
     printWithParens(ops[1], precedence(ops[1]) < kUnary, out);
     return;
-  case Kind::Lt:
-  case Kind::Le:
-  case Kind::Gt:
-  case Kind::Ge:
-  case Kind::Eq:
-  case Kind::Ne:
+  FXKIT_SYM_COMPARISON_CASES:
     // Not associative (Python would chain them): both sides parenthesize a comparison.
     printWithParens(ops[0], precedence(ops[0]) <= kCompare, out);
     out += opSpelling(node_->kind);
     printWithParens(ops[1], precedence(ops[1]) <= kCompare, out);
     return;
-  case Kind::Add:
-  case Kind::Sub:
-  case Kind::Mul:
-  case Kind::TrueDiv:
-  case Kind::FloorDiv:
-  case Kind::Mod:
+  FXKIT_SYM_ARITHMETIC_CASES:
   case Kind::BitAnd:
   case Kind::BitOr:
   case Kind::BitXor:
@@ -1412,12 +1401,7 @@ SymExpr::Type SymExpr::type() const {
                                                            : Type::Float;
   case Kind::Paren:
     return ops[0].type();
-  case Kind::Lt:
-  case Kind::Le:
-  case Kind::Gt:
-  case Kind::Ge:
-  case Kind::Eq:
-  case Kind::Ne:
+  FXKIT_SYM_COMPARISON_CASES:
   case Kind::Not:
   case Kind::And:
   case Kind::Or:
@@ -1541,19 +1525,9 @@ SymExpr SymExpr::substitute(const std::map<std::string, SymExpr, std::less<>> &r
   case Kind::Float:
   case Kind::Named:
     return *this; // no operands: unreachable
-  case Kind::Add:
-  case Kind::Sub:
-  case Kind::Mul:
-  case Kind::TrueDiv:
-  case Kind::FloorDiv:
-  case Kind::Mod:
+  FXKIT_SYM_ARITHMETIC_CASES:
   case Kind::Pow:
-  case Kind::Lt:
-  case Kind::Le:
-  case Kind::Gt:
-  case Kind::Ge:
-  case Kind::Eq:
-  case Kind::Ne:
+  FXKIT_SYM_COMPARISON_CASES:
   case Kind::BitAnd:
   case Kind::BitOr:
   case Kind::BitXor:
@@ -1599,5 +1573,8 @@ std::vector<std::string> SymExpr::symbols() const {
 size_t SymExpr::hash() const {
   return std::hash<const void *>()(node_) ^ (std::hash<int64_t>()(value_) * 31);
 }
+
+#undef FXKIT_SYM_COMPARISON_CASES
+#undef FXKIT_SYM_ARITHMETIC_CASES
 
 } // namespace fxkit

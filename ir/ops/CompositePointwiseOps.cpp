@@ -72,44 +72,46 @@ Expected<ScalarKind> scalarKindOf(Decomposer &d, const Argument &a) {
 
 // ---- Activations ----
 
-/// silu(x) = x * sigmoid(x) (torch/_decomp, in op math).
-Status decomposeSilu(Decomposer &d) {
-  FXKIT_TRY(requireFloating(d, "silu"));
+/// A floating activation computed in op math: body(x), x self upcast, converted back to self's
+/// dtype as the node's result. Other dtypes are refused, naming the op `name`.
+template <class Body> Status inOpMath(Decomposer &d, const char *name, Body &&body) {
+  FXKIT_TRY(requireFloating(d, name));
   FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
   FXKIT_ASSIGN_OR_RETURN(auto x, opmath(d, d.arg("self")));
-  FXKIT_ASSIGN_OR_RETURN(auto s, d.call("aten.sigmoid.default", {x}));
-  FXKIT_ASSIGN_OR_RETURN(auto m, d.call("aten.mul.Tensor", {x, s}));
-  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(m, self.dtype));
+  FXKIT_ASSIGN_OR_RETURN(auto y, body(x));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(y, self.dtype));
   return d.result(r);
+}
+
+/// silu(x) = x * sigmoid(x) (torch/_decomp, in op math).
+Status decomposeSilu(Decomposer &d) {
+  return inOpMath(d, "silu", [&](const Argument &x) -> Expected<Argument> {
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.call("aten.sigmoid.default", {x}));
+    return d.call("aten.mul.Tensor", {x, s});
+  });
 }
 
 /// mish(x) = x * tanh(softplus(x)) (torch/_decomp, in op math).
 Status decomposeMish(Decomposer &d) {
-  FXKIT_TRY(requireFloating(d, "mish"));
-  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
-  FXKIT_ASSIGN_OR_RETURN(auto x, opmath(d, d.arg("self")));
-  FXKIT_ASSIGN_OR_RETURN(auto sp, d.call("aten.softplus.default", {x}));
-  FXKIT_ASSIGN_OR_RETURN(auto t, d.call("aten.tanh.default", {sp}));
-  FXKIT_ASSIGN_OR_RETURN(auto m, d.call("aten.mul.Tensor", {x, t}));
-  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(m, self.dtype));
-  return d.result(r);
+  return inOpMath(d, "mish", [&](const Argument &x) -> Expected<Argument> {
+    FXKIT_ASSIGN_OR_RETURN(auto sp, d.call("aten.softplus.default", {x}));
+    FXKIT_ASSIGN_OR_RETURN(auto t, d.call("aten.tanh.default", {sp}));
+    return d.call("aten.mul.Tensor", {x, t});
+  });
 }
 
 /// softplus(x, beta, threshold) = where(x*beta > threshold, x, log1p(exp(x*beta)) / beta)
 /// (torch/_refs/nn/functional, in op math).
 Status decomposeSoftplus(Decomposer &d) {
-  FXKIT_TRY(requireFloating(d, "softplus"));
-  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
-  FXKIT_ASSIGN_OR_RETURN(auto x, opmath(d, d.arg("self")));
-  const Argument &beta = d.arg("beta");
-  FXKIT_ASSIGN_OR_RETURN(auto scaled, d.call("aten.mul.Tensor", {x, beta}));
-  FXKIT_ASSIGN_OR_RETURN(auto e, d.call("aten.exp.default", {scaled}));
-  FXKIT_ASSIGN_OR_RETURN(auto l, d.call("aten.log1p.default", {e}));
-  FXKIT_ASSIGN_OR_RETURN(auto rhs, d.call("aten.div.Tensor", {l, beta}));
-  FXKIT_ASSIGN_OR_RETURN(auto above, d.call("aten.gt.Scalar", {scaled, d.arg("threshold")}));
-  FXKIT_ASSIGN_OR_RETURN(auto w, d.call("aten.where.self", {above, x, rhs}));
-  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(w, self.dtype));
-  return d.result(r);
+  return inOpMath(d, "softplus", [&](const Argument &x) -> Expected<Argument> {
+    const Argument &beta = d.arg("beta");
+    FXKIT_ASSIGN_OR_RETURN(auto scaled, d.call("aten.mul.Tensor", {x, beta}));
+    FXKIT_ASSIGN_OR_RETURN(auto e, d.call("aten.exp.default", {scaled}));
+    FXKIT_ASSIGN_OR_RETURN(auto l, d.call("aten.log1p.default", {e}));
+    FXKIT_ASSIGN_OR_RETURN(auto rhs, d.call("aten.div.Tensor", {l, beta}));
+    FXKIT_ASSIGN_OR_RETURN(auto above, d.call("aten.gt.Scalar", {scaled, d.arg("threshold")}));
+    return d.call("aten.where.self", {above, x, rhs});
+  });
 }
 
 /// hardsigmoid(x) = clamp(clamp(x + 3, min=0), max=6) / 6 (torch/_decomp, in op math); with
@@ -123,24 +125,18 @@ Expected<Argument> hardsigmoidOf(Decomposer &d, const Argument &x) {
 }
 
 Status decomposeHardsigmoid(Decomposer &d) {
-  FXKIT_TRY(requireFloating(d, "hardsigmoid"));
-  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
-  FXKIT_ASSIGN_OR_RETURN(auto x, opmath(d, d.arg("self")));
-  FXKIT_ASSIGN_OR_RETURN(auto c, hardsigmoidOf(d, x));
-  FXKIT_ASSIGN_OR_RETURN(auto q, d.call("aten.div.Tensor", {c, Argument::integer(6)}));
-  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(q, self.dtype));
-  return d.result(r);
+  return inOpMath(d, "hardsigmoid", [&](const Argument &x) -> Expected<Argument> {
+    FXKIT_ASSIGN_OR_RETURN(auto c, hardsigmoidOf(d, x));
+    return d.call("aten.div.Tensor", {c, Argument::integer(6)});
+  });
 }
 
 Status decomposeHardswish(Decomposer &d) {
-  FXKIT_TRY(requireFloating(d, "hardswish"));
-  FXKIT_ASSIGN_OR_RETURN(auto self, d.args().tensor("self"));
-  FXKIT_ASSIGN_OR_RETURN(auto x, opmath(d, d.arg("self")));
-  FXKIT_ASSIGN_OR_RETURN(auto c, hardsigmoidOf(d, x));
-  FXKIT_ASSIGN_OR_RETURN(auto m, d.call("aten.mul.Tensor", {x, c}));
-  FXKIT_ASSIGN_OR_RETURN(auto q, d.call("aten.div.Tensor", {m, Argument::integer(6)}));
-  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(q, self.dtype));
-  return d.result(r);
+  return inOpMath(d, "hardswish", [&](const Argument &x) -> Expected<Argument> {
+    FXKIT_ASSIGN_OR_RETURN(auto c, hardsigmoidOf(d, x));
+    FXKIT_ASSIGN_OR_RETURN(auto m, d.call("aten.mul.Tensor", {x, c}));
+    return d.call("aten.div.Tensor", {m, Argument::integer(6)});
+  });
 }
 
 /// relu6(x) = hardtanh(x, 0, 6) (ATen).
