@@ -11,6 +11,7 @@
 /// one work-item per row; on GPUs fx_L lanes per row (launched as a reduction) split its keys
 /// and combine their states through local memory at the end.
 
+#include "backends/opencl/runtime/DeviceAttentionArgs.h"
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
 #include "ir/Try.h"
@@ -221,9 +222,8 @@ FamilySource attentionSource() {
 Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
   const BoundArgs &args = call.args();
   bool efficient = args.op().schema.name == "_scaled_dot_product_efficient_attention";
-  auto dropout = args.floating("dropout_p");
-  auto causal = args.boolean("is_causal");
-  if (!dropout || *dropout != 0 || !causal)
+  auto causal = causalWithoutDropout(args);
+  if (!causal)
     return false;
   auto q = call.input("query"), k = call.input("key"), v = call.input("value");
   if (!q || !k || !v || q->dim() != 4 || k->dim() != 4 || v->dim() != 4)
@@ -240,19 +240,10 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
     return false;
   // The mask (flash) or bias (efficient): bool keeps, anything else adds.
   std::string_view maskName = efficient ? "attn_bias" : "attn_mask";
-  std::optional<Operand> mask;
-  std::vector<int64_t> maskStrides(4, 0);
-  int maskKind = 0;
-  if (!call.isNone(maskName)) {
-    mask = call.input(maskName);
-    if (!mask || (mask->dtype == DType::Float64 && *variant != Variant::Double))
-      return false;
-    auto strides = broadcastStrides(*mask, {B, H, M, N});
-    if (!strides)
-      return false;
-    maskStrides = *strides;
-    maskKind = mask->dtype == DType::Bool ? 1 : 2;
-  }
+  auto maskArg = attentionMask(call, maskName, *variant, {B, H, M, N});
+  if (!maskArg)
+    return false;
+  const std::optional<Operand> &mask = maskArg->operand;
   bool computeLse = true;
   if (efficient) {
     auto c = args.boolean("compute_log_sumexp");
@@ -312,7 +303,7 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
   for (const Operand *t : {&*q, &*k, &*v})
     for (int64_t s : t->strides)
       a.push_back(longArg(s));
-  for (int64_t s : maskStrides)
+  for (int64_t s : maskArg->strides)
     a.push_back(longArg(s));
   for (int64_t s : out->strides)
     a.push_back(longArg(s));
@@ -320,7 +311,7 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
     a.push_back(longArg(hasLse ? lse->strides[d] : 0));
   a.push_back(longArg(dtypeCode(q->dtype)));
   a.push_back(longArg(mask ? dtypeCode(mask->dtype) : 0));
-  a.push_back(longArg(maskKind));
+  a.push_back(longArg(maskArg->kind));
   a.push_back(longArg(dtypeCode(out->dtype)));
   a.push_back(longArg(hasLse ? dtypeCode(lse->dtype) : 0));
   a.push_back(longArg(hasLse));

@@ -13,6 +13,7 @@
 /// of attn_bias's gradient (when asked for) sums dS over the dimensions the bias broadcasts. No
 /// barriers and no atomics: every result element has one writer.
 
+#include "backends/opencl/runtime/DeviceAttentionArgs.h"
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
 #include "ir/Try.h"
@@ -46,6 +47,24 @@ constexpr std::string_view kSource = R"CL(
     const long cs0, const long cs1, const long cs2, const long cs3,                           \
     const long dt, const long dt_mask, const long mask_kind, const long dt_lse,               \
     const long causal, const long scale_bits
+
+/// The buffers of the kernels that run after the dQ kernel (dK/dV, dbias): grad_out (g),
+/// query, key, value, the mask (m), logsumexp (l), the dQ kernel's D (d), and result a.
+#define FX_ATTB_AFTER_DQ                                                                       \
+    __global const uchar *g_base, const ulong g_off,                                           \
+    __global const uchar *q_base, const ulong q_off,                                           \
+    __global const uchar *k_base, const ulong k_off,                                           \
+    __global const uchar *v_base, const ulong v_off,                                           \
+    __global const uchar *m_base, const ulong m_off,                                           \
+    __global const uchar *l_base, const ulong l_off,                                           \
+    __global const uchar *d_base, const ulong d_off,                                           \
+    __global uchar *a_base, const ulong a_off
+/// Their pointers: g, q, k, v, mk, l, a, and dd (D in the accumulation type).
+#define FX_ATTB_AFTER_DQ_POINTERS                                                              \
+  __global const uchar *g = g_base + g_off, *q = q_base + q_off, *k = k_base + k_off;          \
+  __global const uchar *v = v_base + v_off, *mk = m_base + m_off, *l = l_base + l_off;         \
+  __global uchar *a = a_base + a_off;                                                          \
+  __global const FX_ACC *dd = (__global const FX_ACC *)(d_base + d_off)
 
 /// The scaled, masked score of query i and key j, or -INFINITY where the position is masked
 /// out (by a false bool mask or an additive -inf); dot is the row's Q K^T product.
@@ -128,19 +147,9 @@ __kernel void FX_NAME(fx_attention_backward_dq)(
 /// dK (a) and dV (c): one work-item per key row x = (b, h, j), over the queries that see it,
 /// with D from the dQ kernel.
 __kernel void FX_NAME(fx_attention_backward_dkv)(
-    __global const uchar *g_base, const ulong g_off,
-    __global const uchar *q_base, const ulong q_off,
-    __global const uchar *k_base, const ulong k_off,
-    __global const uchar *v_base, const ulong v_off,
-    __global const uchar *m_base, const ulong m_off,
-    __global const uchar *l_base, const ulong l_off,
-    __global const uchar *d_base, const ulong d_off,
-    __global uchar *a_base, const ulong a_off,
-    __global uchar *c_base, const ulong c_off, FX_ATTB_PARAMS) {
-  __global const uchar *g = g_base + g_off, *q = q_base + q_off, *k = k_base + k_off;
-  __global const uchar *v = v_base + v_off, *mk = m_base + m_off, *l = l_base + l_off;
-  __global uchar *a = a_base + a_off, *cc = c_base + c_off;
-  __global const FX_ACC *dd = (__global const FX_ACC *)(d_base + d_off);
+    FX_ATTB_AFTER_DQ, __global uchar *c_base, const ulong c_off, FX_ATTB_PARAMS) {
+  FX_ATTB_AFTER_DQ_POINTERS;
+  __global uchar *cc = c_base + c_off;
   const FX_ACC scale = FX_BITS(scale_bits);
   for (long x = get_global_id(0); x < xnumel; x += get_global_size(0)) {
     const long j = x % N, bh = x / N;
@@ -190,19 +199,9 @@ __kernel void FX_NAME(fx_attention_backward_dkv)(
 /// element x of the result (a) of the bias's sizes bz0..bz3 (aligned to (B, H, M, N), leading
 /// 1s), with D from the dQ kernel.
 __kernel void FX_NAME(fx_attention_backward_dbias)(
-    __global const uchar *g_base, const ulong g_off,
-    __global const uchar *q_base, const ulong q_off,
-    __global const uchar *k_base, const ulong k_off,
-    __global const uchar *v_base, const ulong v_off,
-    __global const uchar *m_base, const ulong m_off,
-    __global const uchar *l_base, const ulong l_off,
-    __global const uchar *d_base, const ulong d_off,
-    __global uchar *a_base, const ulong a_off, FX_ATTB_PARAMS, const long B, const long bz0,
-    const long bz1, const long bz2, const long bz3) {
-  __global const uchar *g = g_base + g_off, *q = q_base + q_off, *k = k_base + k_off;
-  __global const uchar *v = v_base + v_off, *mk = m_base + m_off, *l = l_base + l_off;
-  __global uchar *a = a_base + a_off;
-  __global const FX_ACC *dd = (__global const FX_ACC *)(d_base + d_off);
+    FX_ATTB_AFTER_DQ, FX_ATTB_PARAMS, const long B, const long bz0, const long bz1, const long bz2,
+    const long bz3) {
+  FX_ATTB_AFTER_DQ_POINTERS;
   const FX_ACC scale = FX_BITS(scale_bits);
   for (long x = get_global_id(0); x < xnumel; x += get_global_size(0)) {
     long r = x;
@@ -264,9 +263,8 @@ FamilySource attentionBackwardSource() {
 Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launcherFor) {
   const BoundArgs &args = call.args();
   bool efficient = args.op().schema.name == "_scaled_dot_product_efficient_attention_backward";
-  auto dropout = args.floating("dropout_p");
-  auto causal = args.boolean("is_causal");
-  if (!dropout || *dropout != 0 || !causal)
+  auto causal = causalWithoutDropout(args);
+  if (!causal)
     return false;
   std::string_view maskName = efficient ? "attn_bias" : "attn_mask";
   bool biasGrad = false;
@@ -297,19 +295,10 @@ Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launche
       (lse->dtype != DType::Float32 && lse->dtype != DType::Float64) ||
       (lse->dtype == DType::Float64 && *variant != Variant::Double))
     return false;
-  std::optional<Operand> mask;
-  std::vector<int64_t> maskStrides(4, 0);
-  int maskKind = 0;
-  if (!call.isNone(maskName)) {
-    mask = call.input(maskName);
-    if (!mask || (mask->dtype == DType::Float64 && *variant != Variant::Double))
-      return false;
-    auto strides = broadcastStrides(*mask, {B, H, M, N});
-    if (!strides)
-      return false;
-    maskStrides = *strides;
-    maskKind = mask->dtype == DType::Bool ? 1 : 2;
-  }
+  auto maskArg = attentionMask(call, maskName, *variant, {B, H, M, N});
+  if (!maskArg)
+    return false;
+  const std::optional<Operand> &mask = maskArg->operand;
   auto gq = call.output(0), gk = call.output(1), gv = call.output(2);
   if (!hasSizes(gq, q->sizes, dtype) || !hasSizes(gk, k->sizes, dtype) ||
       !hasSizes(gv, v->sizes, dtype))
@@ -319,7 +308,7 @@ Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launche
   std::vector<int64_t> gbSizes(4, 1), gbStrides(4, 0);
   if (biasGrad) {
     gb = call.output(3);
-    if (maskKind != 2 || !hasSizes(gb, mask->sizes, mask->dtype))
+    if (maskArg->kind != 2 || !hasSizes(gb, mask->sizes, mask->dtype))
       return false;
     size_t lead = 4 - gb->sizes.size();
     for (size_t d = 0; d < gb->sizes.size(); ++d) {
@@ -349,7 +338,7 @@ Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launche
     for (const Operand *t : {&*g, &*q, &*k, &*v, &*o})
       for (int64_t s : t->strides)
         a.push_back(longArg(s));
-    for (int64_t s : maskStrides)
+    for (int64_t s : maskArg->strides)
       a.push_back(longArg(s));
     for (int64_t s : lse->strides)
       a.push_back(longArg(s));
@@ -358,7 +347,7 @@ Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launche
         a.push_back(longArg(s));
     a.push_back(longArg(dtypeCode(dtype)));
     a.push_back(longArg(mask ? dtypeCode(mask->dtype) : 0));
-    a.push_back(longArg(maskKind));
+    a.push_back(longArg(maskArg->kind));
     a.push_back(longArg(dtypeCode(lse->dtype)));
     a.push_back(longArg(*causal));
     a.push_back(floatArg(scale, *variant));

@@ -432,14 +432,17 @@ std::optional<Operand> Call::view(const BufferView &v) const {
   return o;
 }
 
+namespace {
+/// Whether argument `a` is an extern input buffer: a node, but not a symbolic integer (those
+/// are passed by value; ArgumentNodes.h lists the inputs in this order).
+bool isBuffer(const Argument &a) { return a.isNode() && !a.asNode()->value().sym(); }
+} // namespace
+
 bool Call::isNone(std::string_view name) const { return args_->get(name).isNone(); }
 
 std::optional<Operand> Call::input(std::string_view name) const {
   const OpSchema &schema = args_->op().schema;
-  // The tensor inputs in the order lowering listed them (ArgumentNodes.h): symbolic integer
-  // nodes are passed by value, not as buffers.
-  auto isBuffer = [](const Argument &a) { return a.isNode() && !a.asNode()->value().sym(); };
-  size_t next = 0;
+  size_t next = 0; // the tensor inputs in the order lowering listed them
   for (size_t i = 0; i < args_->size() && i < schema.args.size(); ++i) {
     const Argument &a = args_->at(i);
     if (a.isNode()) {
@@ -458,7 +461,6 @@ std::optional<Operand> Call::input(std::string_view name) const {
 
 std::optional<std::vector<std::optional<Operand>>> Call::inputList(std::string_view name) const {
   const OpSchema &schema = args_->op().schema;
-  auto isBuffer = [](const Argument &a) { return a.isNode() && !a.asNode()->value().sym(); };
   size_t next = 0;
   for (size_t i = 0; i < args_->size() && i < schema.args.size(); ++i) {
     const Argument &a = args_->at(i);
