@@ -1,5 +1,7 @@
 #include "exporters/Export.h"
 
+#include "ir/Try.h"
+
 #include "exporters/FxTextPrinter.h"
 #include "exporters/ReadablePyPrinter.h"
 #include "exporters/StaleTemporaries.h"
@@ -35,6 +37,7 @@ Expected<std::string> exportGraph(const Graph &graph, GraphFormat format,
   case GraphFormat::FxText:
     return printFxText(graph);
   case GraphFormat::FxPy:
+    FXKIT_TRY(checkReadablePyTargets(graph));
     return printReadablePy(graph);
   case GraphFormat::Json:
 #ifdef FXKIT_HAVE_JSON

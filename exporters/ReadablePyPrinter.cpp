@@ -251,4 +251,32 @@ std::string printModule(const Graph &graph) {
 
 std::string printReadablePy(const Graph &graph) { return printModule(graph); }
 
+Status checkReadablePyTargets(const Graph &graph) {
+  std::vector<const Graph *> todo{&graph};
+  while (!todo.empty()) {
+    const Graph *g = todo.back();
+    todo.pop_back();
+    for (const Node *n : *g) {
+      if (n->op() != OpKind::CallFunction)
+        continue;
+      std::string_view target = n->target();
+      bool dotted = !target.empty();
+      for (size_t start = 0; dotted;) {
+        size_t dot = target.find('.', start);
+        dotted = isIdentifier(target.substr(start, dot == target.npos ? dot : dot - start));
+        if (dot == target.npos)
+          break;
+        start = dot + 1;
+      }
+      if (!dotted)
+        return Error("node '" + n->name() + "': target '" + std::string(target) +
+                     "' is not a dotted Python name, so readable Python cannot call it (write "
+                     "fx or json instead)");
+    }
+    for (const auto &child : g->submodules)
+      todo.push_back(child.get());
+  }
+  return Status::ok();
+}
+
 } // namespace fxkit

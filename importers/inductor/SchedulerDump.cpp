@@ -5,6 +5,7 @@
 #include "support/PyLexer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -201,6 +202,20 @@ private:
       return error(start, v.error().message);
     return v.take();
   }
+  /// A quoted buffer name (`'buf0'`, `'primals_1'`): Inductor names buffers as the Python
+  /// variables of its wrapper, so anything but an identifier is a damaged file (and would make
+  /// a graph node whose name FX text cannot print back).
+  Expected<std::string> bufferName() {
+    size_t start = pos_;
+    FXKIT_ASSIGN_OR_RETURN(auto name, pyString());
+    bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+    for (char c : name)
+      ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    if (!ok)
+      return error(start, "buffer name " + std::string(text_.substr(start, pos_ - start)) +
+                              " is not an identifier");
+    return name;
+  }
   /// Text up to a top-level character of `stops`, a closing bracket that closes an enclosing
   /// value, or the end of the line; brackets inside are balanced. Trailing spaces dropped.
   Expected<std::string_view> raw(std::string_view stops, std::string_view what) {
@@ -346,7 +361,7 @@ Expected<ScheduleDep> DumpReader::dep() {
   if (kind == "MemoryDep") {
     // MemoryDep('buf0', 1024*d0 + d1, {d0: 4096, d1: 1024}[, mode])
     d.kind = DepKind::Memory;
-    FXKIT_ASSIGN_OR_RETURN(auto name, pyString());
+    FXKIT_ASSIGN_OR_RETURN(auto name, bufferName());
     d.buffer = std::move(name);
     skipWs();
     FXKIT_TRY(expect(","));
@@ -392,13 +407,13 @@ Expected<ScheduleDep> DumpReader::dep() {
   d.kind = star ? DepKind::Star : DepKind::Weak;
   FXKIT_TRY(keywords([&](const std::string &key, size_t keyPos) -> Status {
     if (key == "name") {
-      FXKIT_ASSIGN_OR_RETURN(auto v, pyString());
+      FXKIT_ASSIGN_OR_RETURN(auto v, bufferName());
       d.buffer = std::move(v);
     } else if (star && key == "mode") {
       FXKIT_ASSIGN_OR_RETURN(auto v, raw(",)", "a mode"));
       d.mode = std::string(v);
     } else if (!star && key == "mutating_buf") {
-      FXKIT_ASSIGN_OR_RETURN(auto v, pyString());
+      FXKIT_ASSIGN_OR_RETURN(auto v, bufferName());
       d.mode = std::move(v);
     } else if (!star && key == "is_fake") {
       FXKIT_ASSIGN_OR_RETURN(auto v, boolean());

@@ -19,6 +19,24 @@ expect_err "unknown format"
 expect_exit 2 "$FXKIT" frobnicate
 expect_exit 2 "$FXKIT"
 
+# Outputs that could not be read back are refused (issue 19's probe): a damaged FX target is kept
+# in FX text and JSON, but readable Python would print it verbatim as code that does not parse.
+sed 's/aten.amax.default/aten.amax.def{{{/' "$DATA/corpus/reference/softmax/fw_0.graph.txt" \
+  > "$WORK/braces.graph.txt"
+expect_exit 2 "$FXKIT" convert "$WORK/braces.graph.txt" --to fxpy -o "$WORK/braces.py"
+expect_err "is not a dotted Python name"
+[ -e "$WORK/braces.py" ] && fail "an unreadable fxpy file was written"
+expect_exit 0 "$FXKIT" convert "$WORK/braces.graph.txt" --to fx -o "$WORK/braces.fx"
+expect_exit 0 "$FXKIT" convert "$WORK/braces.fx" --to fx
+# A scheduler dump whose buffer name is no identifier: located error (it once became a node that
+# FX text printed as '%((((' and could not read back).
+sed "s/MemoryDep('buf0'/MemoryDep('(((('/" \
+  "$DATA/corpus/inductor/attention/debug/model__1_inference_3.1/ir_pre_fusion.txt" \
+  > "$WORK/ir_pre_fusion.txt"
+expect_exit 2 "$FXKIT" convert "$WORK/ir_pre_fusion.txt" --to fx -o "$WORK/dump.fx"
+expect_err "ir_pre_fusion.txt:19:"
+expect_err "buffer name '((((' is not an identifier"
+
 # An existing output file is left untouched when the input is bad.
 echo "keep me" > "$WORK/existing.json"
 expect_exit 2 "$FXKIT" convert "$WORK/undef.graph.txt" -o "$WORK/existing.json"
