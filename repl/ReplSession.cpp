@@ -3,6 +3,7 @@
 #include "ir/Verifier.h"
 #include "repl/ReplCommands.h"
 #include "repl/ReplLexer.h"
+#include "support/DidYouMean.h"
 
 namespace fxkit {
 namespace {
@@ -83,8 +84,18 @@ bool ReplSession::runLine(std::string_view line, const SourceLoc &where) {
     }
     const ReplCommand *command = findReplCommand(words[0]);
     if (!command) {
-      report(Error("unknown command '" + words[0] + "' (try 'help')"), where);
+      std::vector<std::string_view> names;
+      for (const ReplCommand &c : replCommands())
+        names.push_back(c.name);
+      std::string hint = didYouMean(closestSpellings(words[0], names));
+      report(Error("unknown command '" + words[0] + "' (" + (hint.empty() ? "" : hint + " ") +
+                   "try 'help')"),
+             where);
       ok = false;
+      if (stopOnError_) {
+        skippedRest_ = &words != &commands->back();
+        break;
+      }
       continue;
     }
     if (Status s = command->run(*this, words); !s) {

@@ -56,6 +56,10 @@ grep -qF "renamed" "$WORK/err" && fail "a command after the failed one ran"
 expect_exit 2 "$FXKIT" -c "erase add; rename relu r; export fx $WORK/x.fx" --keep-going "$g"
 expect_err "renamed relu to r"
 [ -s "$WORK/x.fx" ] || fail "--keep-going: the export after the failed command did not run"
+# An unknown command is a failed command too (with a did-you-mean).
+expect_exit 2 "$FXKIT" -c "lod x; export fx $WORK/x2.fx" "$g"
+expect_err "error: unknown command 'lod' (did you mean 'load'? try 'help')"
+[ -e "$WORK/x2.fx" ] && fail "the script went on after an unknown command"
 # A file that does not load stops the script before its first command.
 expect_exit 2 "$FXKIT" -c "export fx $WORK/y.fx" "$WORK/missing.graph.txt"
 [ -e "$WORK/y.fx" ] && fail "the script ran although its file did not load"
