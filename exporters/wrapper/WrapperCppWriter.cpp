@@ -273,7 +273,12 @@ Status CppWriter::kernel(const Node &n, const wrapper::KernelCall &call, const K
     }
     args += (args.empty() ? "" : ",\n                                 ") + a;
   }
-  auto x = expr(g.xnumel), r = expr(g.rnumel);
+  // The iteration space the launch passes (a pointwise launch passes no rnumel: one point).
+  auto numel = [&](std::string_view key) {
+    auto it = byName.find(key);
+    return it == byName.end() ? expr(SymExpr(int64_t(1))) : sizeExpr(*it->second);
+  };
+  auto x = numel("xnumel"), r = numel("rnumel");
   if (!x || !r)
     return Error("wrapper-cpp: kernel " + g.name + ": its iteration space has no C++ form");
   line("// " + k.name);
