@@ -2,6 +2,7 @@
 
 #include "exporters/FxTextPrinter.h"
 #include "exporters/ReadablePyPrinter.h"
+#include "exporters/wrapper/WrapperSignature.h"
 #include "ir/Node.h"
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
@@ -28,7 +29,8 @@ namespace {
 /// frees go (FX's generated code frees after last use by itself).
 class FxIrBuilder {
 public:
-  FxIrBuilder(const LoopProgram &p, const FusedProgram &f) : p_(p), f_(f) {}
+  FxIrBuilder(const LoopProgram &p, const FusedProgram &f)
+      : p_(p), f_(f), externs_(externLaunches(f)) {}
   Expected<Graph> run(const Graph &wrapper);
 
 private:
@@ -60,6 +62,7 @@ private:
 
   const LoopProgram &p_;
   const FusedProgram &f_;
+  std::vector<size_t> externs_; ///< the extern launches, in order
   Graph g_;
   std::unordered_map<const Node *, Node *> map_;       ///< wrapper node -> new node
   std::unordered_map<const Node *, int64_t> offsets_;  ///< new node -> storage offset (elements)
@@ -243,15 +246,9 @@ Status FxIrBuilder::kernel(const Node &n) {
 
 Status FxIrBuilder::externCall(const Node &wrapper) {
   // Extern nodes of the wrapper come in kernel order.
-  const Kernel *k = nullptr;
-  for (size_t seen = 0, i = 0; i < f_.kernels.size(); ++i)
-    if (f_.kernels[i].isExtern && seen++ == nextExtern_) {
-      k = &f_.kernels[i];
-      break;
-    }
-  ++nextExtern_;
-  if (!k)
+  if (nextExtern_ >= externs_.size())
     return Error("fxir: more extern calls than extern kernels");
+  const Kernel *k = &f_.kernels[externs_[nextExtern_++]];
   const LoopOp &op = p_.ops[k->ops.front()];
   const Node *node = op.externNode;
   if (!node)
