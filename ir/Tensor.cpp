@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <unistd.h>
@@ -147,6 +148,35 @@ template <typename T> T loadAs(const std::byte *p) {
 }
 
 template <typename T> void storeAs(std::byte *p, T v) { std::memcpy(p, &v, sizeof(T)); }
+
+/// The element at `p` of an integer dtype (bool as 0 or 1) widened to int64; nullopt for the
+/// floating and other dtypes. What loadInt returns and loadDouble converts.
+std::optional<int64_t> loadInteger(const std::byte *p, DType dtype) {
+  switch (dtype) {
+  case DType::Int64:
+    return loadAs<int64_t>(p);
+  case DType::Int32:
+    return loadAs<int32_t>(p);
+  case DType::Int16:
+    return loadAs<int16_t>(p);
+  case DType::Int8:
+    return loadAs<int8_t>(p);
+  case DType::UInt8:
+    return loadAs<uint8_t>(p);
+  case DType::Bool:
+    return loadAs<uint8_t>(p) != 0 ? 1 : 0;
+  case DType::Float32:
+  case DType::Float16:
+  case DType::BFloat16:
+  case DType::Float64:
+  case DType::Complex64:
+  case DType::Complex128:
+  case DType::Float8E4M3FN:
+  case DType::Float8E5M2:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
 
 bool mulOverflows(int64_t a, int64_t b, int64_t &out) { return __builtin_mul_overflow(a, b, &out); }
 bool addOverflows(int64_t a, int64_t b, int64_t &out) { return __builtin_add_overflow(a, b, &out); }
@@ -373,42 +403,18 @@ double Tensor::loadDouble(int64_t elementOffset) const {
     return bfloat16BitsToFloat(loadAs<uint16_t>(p));
   case DType::Float64:
     return loadAs<double>(p);
-  case DType::Int64:
-    return static_cast<double>(loadAs<int64_t>(p));
-  case DType::Int32:
-    return loadAs<int32_t>(p);
-  case DType::Int16:
-    return loadAs<int16_t>(p);
-  case DType::Int8:
-    return loadAs<int8_t>(p);
-  case DType::UInt8:
-    return loadAs<uint8_t>(p);
-  case DType::Bool:
-    return loadAs<uint8_t>(p) != 0 ? 1.0 : 0.0;
   default:
+    if (auto i = loadInteger(p, dtype_))
+      return static_cast<double>(*i);
     assert(false && "element access needs a computable dtype (checkComputable)");
     return 0;
   }
 }
 
 int64_t Tensor::loadInt(int64_t elementOffset) const {
-  const std::byte *p = at(elementOffset);
-  switch (dtype_) {
-  case DType::Int64:
-    return loadAs<int64_t>(p);
-  case DType::Int32:
-    return loadAs<int32_t>(p);
-  case DType::Int16:
-    return loadAs<int16_t>(p);
-  case DType::Int8:
-    return loadAs<int8_t>(p);
-  case DType::UInt8:
-    return loadAs<uint8_t>(p);
-  case DType::Bool:
-    return loadAs<uint8_t>(p) != 0 ? 1 : 0;
-  default:
-    return saturatingToInt64(loadDouble(elementOffset));
-  }
+  if (auto i = loadInteger(at(elementOffset), dtype_))
+    return *i;
+  return saturatingToInt64(loadDouble(elementOffset));
 }
 
 void Tensor::storeDouble(int64_t elementOffset, double value) {

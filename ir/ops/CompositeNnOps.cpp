@@ -48,6 +48,12 @@ Expected<Argument> transposed(Decomposer &d, const Argument &w) {
   return d.call("aten.permute.default", {w, intListArg({1, 0})});
 }
 
+/// The node's result: element 0 of `out`, the tuple an ATen op with several outputs returns.
+Status firstOutput(Decomposer &d, const Argument &out) {
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(out, 0));
+  return d.result(r);
+}
+
 // ---- Linear ----
 
 /// linear(input, weight, bias) as ATen's linear: addmm for a 2-d input with a bias, the
@@ -169,14 +175,17 @@ Status decomposeConvPadding(Decomposer &d) {
     return d.error("Invalid padding string: '" + std::string(padding) + "'");
   FXKIT_ASSIGN_OR_RETURN(auto batched, batchify(d, in, rank, name, input));
   std::vector<int64_t> zeros(rank, 0);
-  if (padding == "valid") {
+  // The convolution of `input` with `pads` on both sides of each spatial dimension.
+  auto convolve = [&](const std::vector<int64_t> &pads) -> Status {
     FXKIT_ASSIGN_OR_RETURN(
         auto out,
         d.call("aten.convolution.default",
-               {input, d.arg("weight"), d.arg("bias"), d.arg("stride"), intListArg(zeros),
+               {input, d.arg("weight"), d.arg("bias"), d.arg("stride"), intListArg(pads),
                 d.arg("dilation"), Argument::boolean(false), intListArg(zeros), d.arg("groups")}));
     return finishConvolution(d, out, batched);
-  }
+  };
+  if (padding == "valid")
+    return convolve(zeros);
   FXKIT_ASSIGN_OR_RETURN(auto w, d.type(d.arg("weight")));
   FXKIT_ASSIGN_OR_RETURN(auto x, d.type(input));
   if (w.sizes.size() != x.sizes.size())
@@ -217,12 +226,7 @@ Status decomposeConvPadding(Decomposer &d) {
                                                {input, intListArg(padNd), Argument::integer(0)}));
     input = padded;
   }
-  FXKIT_ASSIGN_OR_RETURN(
-      auto out,
-      d.call("aten.convolution.default",
-             {input, d.arg("weight"), d.arg("bias"), d.arg("stride"), intListArg(left),
-              d.arg("dilation"), Argument::boolean(false), intListArg(zeros), d.arg("groups")}));
-  return finishConvolution(d, out, batched);
+  return convolve(left);
 }
 
 // ---- Normalisation ----
@@ -255,8 +259,7 @@ Status decomposeBatchNorm(Decomposer &d) {
                            d.call("aten._native_batch_norm_legit.no_stats", std::move(common)));
     out = r;
   }
-  FXKIT_ASSIGN_OR_RETURN(auto y, d.getitem(out, 0));
-  return d.result(y);
+  return firstOutput(d, out);
 }
 
 /// instance_norm: batch norm of the input viewed as one batch of N*C channels, the per-channel
@@ -347,8 +350,7 @@ Status decomposeGroupNorm(Decomposer &d) {
   FXKIT_ASSIGN_OR_RETURN(
       auto out, d.call("aten.native_group_norm.default",
                        {x, weight, bias, n, c, hw, Argument::integer(groups), d.arg("eps")}));
-  FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(out, 0));
-  return d.result(r);
+  return firstOutput(d, out);
 }
 
 /// layer_norm = native_layer_norm(...)[0].
@@ -356,8 +358,7 @@ Status decomposeLayerNorm(Decomposer &d) {
   FXKIT_ASSIGN_OR_RETURN(auto out, d.call("aten.native_layer_norm.default",
                                           {d.arg("input"), d.arg("normalized_shape"),
                                            d.arg("weight"), d.arg("bias"), d.arg("eps")}));
-  FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(out, 0));
-  return d.result(r);
+  return firstOutput(d, out);
 }
 
 /// rms_norm(x, shape, weight, eps) = x * rsqrt(mean(x^2 over shape's dims) + eps), in op math,
@@ -422,8 +423,7 @@ Status decomposeDropout(Decomposer &d) {
   if (train && p != 0) {
     FXKIT_ASSIGN_OR_RETURN(auto out, d.call("aten.native_dropout.default",
                                             {d.arg("input"), d.arg("p"), Argument::boolean(true)}));
-    FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(out, 0));
-    return d.result(r);
+    return firstOutput(d, out);
   }
   FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.clone.default", {d.arg("input")}));
   return d.result(r);
@@ -663,8 +663,7 @@ Status decomposeSdpa(Decomposer &d) {
                                   {d.arg("query"), d.arg("key"), d.arg("value"), d.arg("dropout_p"),
                                    Argument::boolean(causal)},
                                   std::move(kw)));
-    FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(out, 0));
-    return d.result(r);
+    return firstOutput(d, out);
   }
   if (fused && !causal) {
     Kwargs kw;
@@ -675,8 +674,7 @@ Status decomposeSdpa(Decomposer &d) {
                          {d.arg("query"), d.arg("key"), d.arg("value"), mask,
                           Argument::boolean(false), d.arg("dropout_p"), Argument::boolean(false)},
                          std::move(kw)));
-    FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(out, 0));
-    return d.result(r);
+    return firstOutput(d, out);
   }
   FXKIT_ASSIGN_OR_RETURN(auto r, attentionMath(d, q, k, v, mask, dropoutP, causal, scale, gqa));
   return d.result(r);
@@ -694,8 +692,7 @@ Status decomposeMaxPool(Decomposer &d) {
                                             : "aten.max_pool3d_with_indices.default",
                                   {d.arg("self"), d.arg("kernel_size"), d.arg("stride"),
                                    d.arg("padding"), d.arg("dilation"), d.arg("ceil_mode")}));
-    FXKIT_ASSIGN_OR_RETURN(auto r, d.getitem(out, 0));
-    return d.result(r);
+    return firstOutput(d, out);
   }
   FXKIT_ASSIGN_OR_RETURN(auto in, d.type(d.arg("self")));
   if (in.sizes.size() != 2 && in.sizes.size() != 3)
