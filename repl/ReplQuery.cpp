@@ -31,15 +31,11 @@ constexpr std::string_view kTorchOps = "torch.ops.";
 /// Node names listed inline (set, pass summaries) before `... N more`.
 constexpr size_t kInlineNames = 8;
 
-/// Gives every node its position in scratch(); returns the nodes by position.
-std::vector<Node *> numberNodes(const Graph &graph) {
-  std::vector<Node *> order;
-  order.reserve(graph.size());
-  for (Node *n : graph) {
-    n->scratch() = static_cast<uint32_t>(order.size());
-    order.push_back(n);
-  }
-  return order;
+/// Gives every node its position in scratch().
+void numberNodes(const Graph &graph) {
+  uint32_t position = 0;
+  for (Node *n : graph)
+    n->scratch() = position++;
 }
 
 /// Sorts by graph position (numberNodes first) and drops duplicates.
@@ -576,68 +572,73 @@ NodeSet reachableNodes(const Graph &graph, const NodeSet &seeds, bool forward, i
       queue.push_back(n);
     }
   std::vector<char> reached(graph.size(), 0);
-  std::vector<Node *> next;
+  NodeSet out;
   while (!queue.empty()) {
     Node *n = queue.front();
     queue.pop_front();
     int64_t d = seen[n->scratch()];
     if (depth >= 0 && d >= depth)
       continue;
-    next = forward ? n->users() : n->inputs();
-    for (Node *m : next) {
-      reached[m->scratch()] = 1;
+    auto visit = [&](Node *m) {
+      if (!reached[m->scratch()]) {
+        reached[m->scratch()] = 1;
+        out.push_back(m);
+      }
       if (seen[m->scratch()] < 0) {
         seen[m->scratch()] = d + 1;
         queue.push_back(m);
       }
+    };
+    if (forward) {
+      for (Node *m : n->users())
+        visit(m);
+    } else { // the argument trees, without building inputs()'s vector for every node
+      n->args().forEachNode(visit);
+      n->kwargs().forEachNode(visit);
     }
   }
-  NodeSet out;
-  size_t i = 0;
-  for (Node *n : graph)
-    if (reached[i++])
-      out.push_back(n);
+  sortByPosition(out); // graph order, O(k log k) for k nodes found
   return out;
 }
 
 NodeSet shortestDataPath(const Graph &graph, Node *from, Node *to) {
-  std::vector<Node *> order = numberNodes(graph);
-  constexpr uint32_t kUnseen = UINT32_MAX;
-  std::vector<uint32_t> parent(order.size(), kUnseen);
+  if (from == to)
+    return {from};
+  numberNodes(graph);
+  // Breadth-first over users; each node's parent on a shortest path from `from`.
+  std::vector<Node *> parent(graph.size(), nullptr);
   std::deque<Node *> queue{from};
-  parent[from->scratch()] = from->scratch();
-  while (!queue.empty() && parent[to->scratch()] == kUnseen) {
+  parent[from->scratch()] = from;
+  while (!queue.empty() && !parent[to->scratch()]) {
     Node *n = queue.front();
     queue.pop_front();
     for (Node *u : n->users())
-      if (parent[u->scratch()] == kUnseen) {
-        parent[u->scratch()] = n->scratch();
+      if (!parent[u->scratch()]) {
+        parent[u->scratch()] = n;
         queue.push_back(u);
       }
   }
-  if (parent[to->scratch()] == kUnseen || from == to)
-    return from == to ? NodeSet{from} : NodeSet{};
+  if (!parent[to->scratch()])
+    return {};
   NodeSet path;
-  for (uint32_t at = to->scratch(); at != from->scratch(); at = parent[at])
-    path.push_back(order[at]);
+  for (Node *at = to; at != from; at = parent[at->scratch()])
+    path.push_back(at);
   path.push_back(from);
   std::reverse(path.begin(), path.end());
   return path;
 }
 
 std::vector<NodeSet> dataPaths(const Graph &graph, Node *from, Node *to, size_t limit) {
-  // Only nodes between the two can be on a path: every branch of the walk then ends at `to`.
-  NodeSet down = reachableNodes(graph, {from}, true, -1);
+  // The walk from `from` only enters ancestors of `to`: every branch of it then ends at `to`.
   NodeSet up = reachableNodes(graph, {to}, false, -1); // numbers the nodes too
   std::vector<char> between(graph.size(), 0);
-  std::vector<char> isDown(graph.size(), 0);
-  for (Node *n : down)
-    isDown[n->scratch()] = 1;
   for (Node *n : up)
-    between[n->scratch()] = isDown[n->scratch()];
-  between[to->scratch()] = isDown[to->scratch()];
+    between[n->scratch()] = 1;
+  between[to->scratch()] = 1;
+  if (!between[from->scratch()] && from != to)
+    return {};
   std::vector<NodeSet> paths;
-  if (!between[to->scratch()] || limit == 0)
+  if (limit == 0)
     return paths;
   // Depth-first with an explicit stack: (node, index of the next user to try).
   std::vector<std::pair<Node *, size_t>> stack{{from, 0}};

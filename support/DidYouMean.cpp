@@ -1,7 +1,6 @@
 #include "support/DidYouMean.h"
 
 #include <algorithm>
-#include <unordered_set>
 
 namespace fxkit {
 
@@ -9,8 +8,12 @@ size_t editDistance(std::string_view a, std::string_view b, size_t limit) {
   size_t la = a.size(), lb = b.size();
   if ((la > lb ? la - lb : lb - la) > limit)
     return limit + 1;
-  // Three rows of the Damerau-Levenshtein (optimal string alignment) table.
-  std::vector<size_t> prev2(lb + 1), prev(lb + 1), row(lb + 1);
+  // Three rows of the Damerau-Levenshtein (optimal string alignment) table, kept between calls:
+  // a did-you-mean over a million node names calls this a million times.
+  thread_local std::vector<size_t> prev2, prev, row;
+  prev2.assign(lb + 1, 0);
+  prev.assign(lb + 1, 0);
+  row.assign(lb + 1, 0);
   for (size_t j = 0; j <= lb; ++j)
     prev[j] = j;
   for (size_t i = 1; i <= la; ++i) {
@@ -36,10 +39,9 @@ std::vector<std::string> closestSpellings(std::string_view word,
                                           size_t max) {
   size_t limit = std::clamp<size_t>(word.size() / 3, 1, 3);
   std::vector<std::pair<size_t, size_t>> scored; // (distance, candidate index)
-  std::unordered_set<std::string_view> seen;
   for (size_t i = 0; i < candidates.size(); ++i) {
     std::string_view c = candidates[i];
-    if (c == word || !seen.insert(c).second)
+    if (c == word)
       continue;
     size_t d = editDistance(word, c, limit);
     if (d > limit && word.size() >= 3 && c.starts_with(word))
@@ -50,8 +52,11 @@ std::vector<std::string> closestSpellings(std::string_view word,
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto &x, const auto &y) { return x.first < y.first; });
   std::vector<std::string> out;
-  for (size_t k = 0; k < scored.size() && out.size() < max; ++k)
-    out.emplace_back(candidates[scored[k].second]);
+  for (size_t k = 0; k < scored.size() && out.size() < max; ++k) {
+    std::string_view c = candidates[scored[k].second];
+    if (std::find(out.begin(), out.end(), c) == out.end())
+      out.emplace_back(c);
+  }
   return out;
 }
 
