@@ -1,5 +1,7 @@
 #include "exporters/ReadablePyPrinter.h"
 
+#include "ir/UnknownOpPositions.h"
+
 #include "exporters/PyRepr.h"
 #include "support/FxTextSyntax.h"
 #include "support/PyOperators.h"
@@ -268,10 +270,23 @@ Status checkReadablePyTargets(const Graph &graph) {
           break;
         start = dot + 1;
       }
-      if (!dotted)
-        return Error("node '" + n->name() + "': target '" + std::string(target) +
-                     "' is not a dotted Python name, so readable Python cannot call it (write "
-                     "fx or json instead)");
+      if (!dotted) {
+        // Where the reader found it: an unknown target's position is kept on the graph.
+        SourceLoc where;
+        if (auto it = g->attachments.find(UnknownOpPositions::kKey);
+            it != g->attachments.end() && it->second) {
+          const auto &byNode = static_cast<const UnknownOpPositions &>(*it->second).byNode;
+          if (auto pos = byNode.find(n->name()); pos != byNode.end())
+            where = pos->second;
+        }
+        std::string shown(target.substr(0, 80));
+        if (target.size() > 80)
+          shown += "... (" + std::to_string(target.size()) + " characters)";
+        return Error("node '" + n->name() + "': target '" + shown +
+                         "' is not a dotted Python name, so readable Python cannot call it "
+                         "(write fx or json instead)",
+                     where);
+      }
     }
     for (const auto &child : g->submodules)
       todo.push_back(child.get());

@@ -24,6 +24,7 @@ expect_exit 2 "$FXKIT"
 sed 's/aten.amax.default/aten.amax.def{{{/' "$DATA/corpus/reference/softmax/fw_0.graph.txt" \
   > "$WORK/braces.graph.txt"
 expect_exit 2 "$FXKIT" convert "$WORK/braces.graph.txt" --to fxpy -o "$WORK/braces.py"
+expect_err "braces.graph.txt:3:"
 expect_err "is not a dotted Python name"
 [ -e "$WORK/braces.py" ] && fail "an unreadable fxpy file was written"
 expect_exit 0 "$FXKIT" convert "$WORK/braces.graph.txt" --to fx -o "$WORK/braces.fx"
