@@ -19,11 +19,15 @@ namespace fxkit {
 
 namespace {
 
+const volatile std::sig_atomic_t *gInterruptFlag = nullptr;
+
 /// Graphviz lays out and renders; DOT is the text it lays out, returned as it is.
 Expected<std::string> layOutAndRender(std::string_view dot, RenderFormat format,
                                       const char *engine);
 
 } // namespace
+
+void setRenderInterruptFlag(const volatile std::sig_atomic_t *flag) { gInterruptFlag = flag; }
 
 Expected<std::string> renderDot(std::string_view dot, RenderFormat format, const char *engine) {
   if (format == RenderFormat::Dot)
@@ -175,14 +179,17 @@ Expected<std::string> layOutAndRender(std::string_view dot, RenderFormat format,
   char buffer[65536];
   bool interrupted = false;
   for (;;) {
-    ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-    // A signal whose handler asks not to restart calls (the shell's SIGINT: Ctrl-C) stops
-    // the layout, which may take minutes on a large graph; batches restart their calls.
-    if (n < 0 && errno == EINTR) {
+    // Ctrl-C in the shell (its handler sets the flag and asks not to restart calls, so the
+    // read returns) stops the layout, which may take minutes on a large graph; any other
+    // signal waits on.
+    if (gInterruptFlag && *gInterruptFlag) {
       interrupted = true;
       ::kill(child, SIGKILL);
       break;
     }
+    ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+      continue;
     if (n <= 0)
       break;
     reply.append(buffer, static_cast<size_t>(n));

@@ -10,6 +10,7 @@
 #include "exporters/RenderOptions.h"
 #include "ir/Error.h"
 
+#include <csignal>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -30,5 +31,11 @@ std::vector<std::string> graphvizPlugins(const char *kind);
 /// laying out the picture ...".
 Expected<std::string> renderDot(std::string_view dot, RenderFormat format,
                                 const char *engine = "dot");
+
+/// A flag a SIGINT handler sets (the shell's Ctrl-C): while a layout runs, a signal that
+/// interrupts the wait with this flag set kills the layout process and renderDot fails with
+/// "interrupted: ..."; other signals (a terminal resize) do not. Null (the default): layouts
+/// always run to the end (batches finish the file they are writing).
+void setRenderInterruptFlag(const volatile std::sig_atomic_t *flag);
 
 } // namespace fxkit

@@ -1,5 +1,6 @@
 #include "repl/ReplShell.h"
 
+#include "exporters/GraphvizRender.h"
 #include "importers/Import.h"
 #include "repl/Cli.h"
 #include "repl/ReplCommands.h"
@@ -197,8 +198,10 @@ int runReplCli(int argc, char **argv) {
     }
     text = script.take();
   }
-  // Ctrl-C stops the running command at a safe point, in a script too (see ReplSession).
+  // Ctrl-C stops the running command at a safe point, in a script too (see ReplSession), and
+  // a Graphviz layout (render, export svg) at once.
   installInterruptHandler();
+  setRenderInterruptFlag(&ReplSession::interrupted);
   ReplSession session(std::cout, std::cerr);
   session.setOutputIsTerminal(isatty(STDOUT_FILENO));
   // A script stops at its first failed command (a file that did not load included).

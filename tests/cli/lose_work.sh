@@ -48,6 +48,18 @@ lines.append(f"    return (n{n - 1},)")
 open(sys.argv[1], "w").write("\n".join(lines) + "\n")
 EOF
 
+# SIGINT stops a script's layout too: exit 130, no picture.
+"$FXKIT" -c "render $WORK/p2.png" "$WORK/big.graph.txt" >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+for _ in $(seq 100); do grep -q "loaded" "$WORK/err" 2>/dev/null && break; sleep 0.1; done
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || fail "an interrupted render exited $rc, expected 130: $(head -c 300 "$WORK/err")"
+expect_err "error: interrupted: the Graphviz layout was stopped; nothing was written"
+[ -e "$WORK/p2.png" ] && fail "an interrupted render wrote its picture"
+
 # The interactive shell under a pseudo-terminal (readline): completion, Ctrl-C, the warning.
 python3 - "$FXKIT" "$g" "$WORK/big.graph.txt" "$WORK/pic.png" <<'EOF'
 import os, pty, re, select, sys, time
