@@ -47,13 +47,20 @@ KINDS = {
                      ["--from", "inductor-cpp"], True),
     "inductor-ir": (lambda n: re.match(r"ir_.*_fusion\.txt$", n), [], True),
     "pt2": (lambda n: n.endswith(".pt2"), [], False),
+    "repl": (lambda n: n.endswith(".fx"), [], True),
 }
+# The REPL's inputs are scripts over this graph (the REPL fuzzer's, tests/data/repl).
+REPL_GRAPH = "repl/small.graph.txt"
+SANITIZER = re.compile(r"(AddressSanitizer|UndefinedBehaviorSanitizer|LeakSanitizer|runtime error:)")
 
 
-def find_inputs(data):
+def find_inputs(data, extra=()):
     found = {k: [] for k in KINDS}
     found["safetensors"] = []
-    for path in sorted(Path(data).resolve().rglob("*")):
+    paths = list(Path(data).resolve().rglob("*"))
+    for folder in extra:
+        paths += list(Path(folder).resolve().rglob("*"))
+    for path in sorted(paths):
         if not path.is_file():
             continue
         if path.name.endswith(".inputs.safetensors"):
@@ -200,6 +207,13 @@ def differs(ref_path, got_path, rtol=1e-3, atol=1e-3):
 LOCATED = re.compile(r":\d+:\d+")
 
 
+DATA = {"dir": None}  # the data folder (the REPL's graph is there)
+
+
+def data_dir():
+    return DATA["dir"]
+
+
 CACHE = {"dir": None}  # one kernel cache for every run (fxkit's cache is safe to share)
 UNLOCATED = []  # errors on text inputs without file:line:col, with their inputs (not findings)
 EXITS = {}  # exit code (or "timeout") -> runs: how many inputs got past the readers
@@ -222,6 +236,8 @@ def judge(rc, err, output, work):
         return "hang"
     if rc < 0:
         return "crash (%s)" % signal.Signals(-rc).name
+    if SANITIZER.search(err):
+        return "sanitizer (%s)" % SANITIZER.search(err).group(1)
     if rc not in (0, 1, 2):
         return "exit %d" % rc
     if rc != 0 and output is not None and Path(output).exists():
@@ -242,6 +258,18 @@ def probe_file(task):
         name = Path(source).name
         mutated = work / ("m_" + name)
         mutated.write_bytes(mutate(Path(source).read_bytes(), rng))
+        if kind == "repl":
+            shutil.copy(Path(data_dir()) / REPL_GRAPH, work / "small.graph.txt")
+            script = work / "script.fx"
+            script.write_bytes(b"load small.graph.txt as g\n" + mutated.read_bytes())
+            rc, _, err = run(fxkit, ["-f", str(script), "--keep-going"], timeout, work)
+            finding = judge(rc, err, None, work)
+            if finding:
+                keepname = Path(keep) / ("%s-%d-%s" % (kind, seed, name))
+                shutil.copy(script, keepname)
+                findings.append({"kind": kind, "input": str(keepname), "from": str(source),
+                                 "finding": finding, "stderr": err.strip()[-400:]})
+            return findings, unlocated, 1
         extra = KINDS[kind][1]
         # Inductor programs written as fxpy are runnable modules (kernels, a side table), not
         # print_readable() code, and are not read back: their re-readable forms are fx and json.
@@ -330,7 +358,9 @@ def main():
     if not os.access(fxkit, os.X_OK) or not Path(args.data).is_dir():
         print("probe: need an fxkit executable and a data folder", file=sys.stderr)
         return 2
-    inputs = find_inputs(args.data)
+    DATA["dir"] = str(Path(args.data).resolve())
+    fuzz_seeds = Path(__file__).resolve().parent.parent / "fuzz" / "seeds"
+    inputs = find_inputs(args.data, [fuzz_seeds])
     keep = Path(args.work or tempfile.mkdtemp(prefix="fxkit-probe-findings-"))
     keep.mkdir(parents=True, exist_ok=True)
     cache = tempfile.mkdtemp(prefix="fxkit-probe-cache-")
