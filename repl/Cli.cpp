@@ -419,7 +419,8 @@ int runCliUnguarded(int argc, char **argv) {
   devices->footer("Example:\n  fxkit devices");
   passes->footer("Example:\n  fxkit passes");
   ops->footer("Examples:\n  fxkit ops --core\n  fxkit ops --json > ops.json");
-  plan->footer("Example:\n  fxkit plan model.graph.txt");
+  plan->footer("Examples:\n  fxkit plan --wrapper output_code.py --timeline plan.svg\n"
+               "  fxkit plan --intervals buffers.csv --capacity 1048576 -o offsets.csv");
   fuse->footer("Examples:\n  fxkit fuse model.graph.txt --explain\n"
                "  fxkit fuse model.graph.txt --plan");
   compile->footer("Examples:\n  fxkit compile model.graph.txt -o model_wrapper.py\n"
