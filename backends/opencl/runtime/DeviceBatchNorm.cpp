@@ -90,6 +90,12 @@ __kernel void FX_NAME(fx_bn_stats)(
   }
 }
 
+/// The coordinates (n, c, z, y, w) of element e of an (N, C, D, H, W) tensor, w fastest.
+#define FX_BN_COORDS(e)                                                                            \
+  const long w = (e) % W, y = ((e) / W) % H, z = ((e) / (W * H)) % D,                              \
+             c = ((e) / (W * H * D)) % C;                                                          \
+  const long n = (e) / (W * H * D * C)
+
 // out = (x - mean) * invstd * weight + bias, a work-item per element.
 __kernel void FX_NAME(fx_bn_normalize)(
     __global const uchar *x_base, const ulong x_off,
@@ -104,8 +110,7 @@ __kernel void FX_NAME(fx_bn_normalize)(
   __global uchar *o = o_base + o_off;
   __global const FX_ACC *st = (__global const FX_ACC *)(st_base + st_off);
   for (long e = get_global_id(0); e < xnumel; e += get_global_size(0)) {
-    const long w = e % W, y = (e / W) % H, z = (e / (W * H)) % D, c = (e / (W * H * D)) % C;
-    const long n = e / (W * H * D * C);
+    FX_BN_COORDS(e);
     const FX_ACC v = FX_LD(x, n * xs0 + c * xs1 + z * xs2 + y * xs3 + w * xs4, xdt);
     const FX_ACC r = (v - st[c]) * st[C + c] * FX_PARAM(w_base, w_off, c, ws, pdt, has_w, 1) +
                      FX_PARAM(b_base, b_off, c, bs, pdt, has_b, 0);
@@ -179,8 +184,7 @@ __kernel void FX_NAME(fx_bn_backward_input)(
   __global uchar *o = o_base + o_off;
   __global const FX_ACC *st = (__global const FX_ACC *)(st_base + st_off);
   for (long e = get_global_id(0); e < xnumel; e += get_global_size(0)) {
-    const long w = e % W, y = (e / W) % H, z = (e / (W * H)) % D, c = (e / (W * H * D)) % C;
-    const long n = e / (W * H * D * C);
+    FX_BN_COORDS(e);
     FX_BN_MEAN_INVSTD(c)
     const FX_ACC scale = invstd * FX_PARAM(w_base, w_off, c, ws, pdt, has_w, 1);
     const FX_ACC gv = FX_LD(g, n * gs0 + c * gs1 + z * gs2 + y * gs3 + w * gs4, xdt);
@@ -209,6 +213,15 @@ struct Param {
   std::optional<Operand> t;
   int64_t stride() const { return t ? t->strides[0] : 0; }
 };
+
+/// The kernel variant for a batch norm (forward or backward) of `input`: (N, C, ...) of rank 2 to
+/// 5, not empty, of a floating dtype the device computes; nullopt otherwise (the host kernel).
+std::optional<Variant> batchNormVariant(const Call &call, const Operand &input) {
+  int64_t rank = input.dim();
+  if (rank < 2 || rank > 5 || input.numel() == 0)
+    return std::nullopt;
+  return floatingVariant(input.dtype, call.device());
+}
 
 std::optional<Param> paramOf(const Call &call, std::string_view name, int64_t channels,
                              Variant variant) {
@@ -245,10 +258,7 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
   auto eps = args.floating("eps");
   if (!input || !training || !momentum || !eps || call.numOutputs() != 3)
     return false;
-  int64_t rank = input->dim();
-  if (rank < 2 || rank > 5 || input->numel() == 0)
-    return false;
-  std::optional<Variant> variant = floatingVariant(input->dtype, call.device());
+  std::optional<Variant> variant = batchNormVariant(call, *input);
   if (!variant)
     return false;
   int64_t channels = input->sizes[1];
@@ -346,11 +356,9 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
   auto eps = args.floating("eps");
   if (!grad || !input || !train || !eps || call.numOutputs() != 3)
     return false;
-  int64_t rank = input->dim();
-  if (rank < 2 || rank > 5 || input->numel() == 0 || grad->sizes != input->sizes ||
-      grad->dtype != input->dtype)
+  if (grad->sizes != input->sizes || grad->dtype != input->dtype)
     return false;
-  std::optional<Variant> variant = floatingVariant(input->dtype, call.device());
+  std::optional<Variant> variant = batchNormVariant(call, *input);
   if (!variant)
     return false;
   int64_t channels = input->sizes[1];
