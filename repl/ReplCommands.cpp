@@ -525,10 +525,11 @@ const std::vector<ReplCommand> &replCommands() {
        "PATTERN is a graph file or inline text: print_readable() Python statements or FX\n"
        "text node lines, separated by ';' (quote it). Names used and not defined match any\n"
        "node; the last statement is the root:\n"
-       "  match 'aten.add.Tensor(aten.mul.Tensor(a, b), c)'\n"
+       "  match 'aten.relu.default(a)'\n"
        "  match 'm = aten.mul.Tensor(a, a); aten.add.Tensor(m, b)' users=1\n"
-       "Matching is replace-pattern's. Prints each match's root and what the names bound;\n"
-       "find TERMs filter the roots. As a set ('let'), the nodes of every match.\n",
+       "One call a statement (name inner calls); other arguments must be equal. Matching\n"
+       "is replace-pattern's. Prints each match's root and what the names bound; find\n"
+       "TERMs filter the roots. As a set ('let'), the nodes of every match.\n",
        K::File, K::None, replCmdQuery},
       {"let", "let NAME = QUERY", "Keep the nodes a query answers as $NAME",
        "QUERY is find, users, inputs, ancestors, descendants, path, slice or match, or\n"

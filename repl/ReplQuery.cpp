@@ -980,7 +980,8 @@ Status replCmdExtract(ReplSession &s, const ReplWords &w) {
     placeholders += n->op() == OpKind::Placeholder;
   size_t outputs = returnedValues(*graph->outputNode()).size();
   std::string fromName = from.name;
-  s.addGraph(name, "", graph.take());
+  // Made here and never written: unsaved, so that quit and a load over it warn.
+  s.addGraph(name, "", graph.take()).unsavedEdits = 1;
   s.status() << "extracted " << name << ": " << size << " nodes (" << placeholders
              << (placeholders == 1 ? " input, " : " inputs, ") << outputs
              << (outputs == 1 ? " output" : " outputs") << ") from " << fromName

@@ -574,7 +574,31 @@ Expected<Graph> parseInlinePattern(std::string_view text) {
   for (const std::string &p : params)
     module += ", " + p;
   module += "):\n" + body + "        return (" + last + ",)\n";
-  return parseReadablePy(module, "<pattern>");
+  auto g = parseReadablePy(module, "<pattern>");
+  if (!g)
+    return g.takeError();
+  // The Python reader keeps a call nested in an argument as opaque text: name it instead.
+  for (Node *n : *g) {
+    std::string nested;
+    auto find = [&](const Argument &a) {
+      std::vector<const Argument *> stack{&a};
+      while (!stack.empty() && nested.empty()) {
+        const Argument *x = stack.back();
+        stack.pop_back();
+        if (x->kind() == Argument::Kind::Opaque && x->asString().find('(') != std::string::npos)
+          nested = std::string(x->asString());
+        for (const Argument &item : x->items())
+          stack.push_back(&item);
+      }
+    };
+    find(n->args());
+    find(n->kwargs());
+    if (!nested.empty())
+      return Error("pattern: '" + nested +
+                   "' is a call inside an argument; give it a name of its own (m = " +
+                   nested.substr(nested.find("torch.ops.") == 0 ? 10 : 0) + "; ...)");
+  }
+  return g;
 }
 
 } // namespace fxkit

@@ -254,6 +254,34 @@ TEST_F(ReplQuerySession, VariablesOutliveEditsAndBelongToTheirGraph) {
   EXPECT_EQ(run("set"), "$m = 1 node of g: mul\n");
 }
 
+TEST_F(ReplQuerySession, ExtractedGraphsAreUnsavedUntilExported) {
+  run("let s = slice --backward add; extract $s as part");
+  ASSERT_TRUE(lastOk) << lastErr;
+  EXPECT_EQ(lastErr, "$s = 3 nodes of g\nextracted part: 4 nodes (1 input, 1 output) from g; "
+                     "current graph: part\n");
+  EXPECT_NE(session.unsavedSummary().find("part"), std::string::npos);
+  EXPECT_EQ(run("show"),
+            "graph():\n"
+            "    %x : Tensor \"f32[4, 8][8, 1]cpu\"[num_users=2] = placeholder[target=x]\n"
+            "    %mul : Tensor \"f32[4, 8][8, 1]cpu\"[num_users=1] = "
+            "call_function[target=torch.ops.aten.mul.Tensor](args = (%x, %x), kwargs = "
+            "{})\n"
+            "    %add : Tensor \"f32[4, 8][8, 1]cpu\"[num_users=1] = "
+            "call_function[target=torch.ops.aten.add.Tensor](args = (%mul, %x), kwargs "
+            "= {})\n"
+            "    return (add,)\n");
+  run("extract $s as part2");
+  EXPECT_EQ(lastErr, "error: '$s' holds nodes of graph 'g', not of the current graph 'part' (use "
+                     "g)\n");
+  run("use g");
+  run("extract $s as part");
+  EXPECT_EQ(lastErr, "error: a graph named 'part' exists already (pick another name)\n");
+  // A call nested in a pattern's argument is refused with the way to write it.
+  run("match 'aten.add.Tensor(aten.mul.Tensor(a, a), a)'");
+  EXPECT_EQ(lastErr, "error: pattern: 'aten.mul.Tensor(a, a)' is a call inside an "
+                     "argument; give it a name of its own (m = aten.mul.Tensor(a, a); ...)\n");
+}
+
 TEST_F(ReplQuerySession, Completion) {
   run("let mine = find op=aten.mul.Tensor");
   EXPECT_EQ(complete("let x ", ""), "=");
