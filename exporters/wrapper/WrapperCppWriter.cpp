@@ -228,27 +228,19 @@ Status CppWriter::kernel(const Node &n, const wrapper::KernelCall &call, const K
                     (g.isReduction ? "true" : "false") + "},\n";
     found = definition_.emplace(g.name, definition_.size()).first;
   }
-  // The launch's arguments by name: buffers as in_ptrN / out_ptrN of the kernel's inputs and
-  // outputs, sizes by their parameter names.
+  // The launch's arguments by name, as the OpenCL kernel names its parameters (in_ptr0,
+  // out_ptr0, ks0, s77, xnumel).
   std::map<std::string_view, const Argument *> byName;
   for (size_t i = 0; i < call.args->dictSize(); ++i)
     byName[call.args->dictKey(i)] = &call.args->dictValue(i);
-  std::map<int32_t, const Argument *> byBuffer;
-  for (size_t i = 0; i < k.inputs.size(); ++i)
-    if (auto it = byName.find("in_ptr" + std::to_string(i)); it != byName.end())
-      byBuffer.emplace(k.inputs[i], it->second);
-  for (size_t i = 0; i < k.outputs.size(); ++i)
-    if (auto it = byName.find("out_ptr" + std::to_string(i)); it != byName.end())
-      byBuffer.emplace(k.outputs[i], it->second);
   std::string args;
   for (const opencl::KernelParam &param : g.params) {
     std::string a;
     switch (param.kind) {
     case opencl::KernelParam::Kind::Buffer: {
-      auto it = byBuffer.find(param.buffer);
-      auto storage = it != byBuffer.end() && it->second->isNode()
-                         ? storageOf(it->second->asNode())
-                         : Expected<std::string>(Error(""));
+      auto it = byName.find(param.name);
+      auto storage = it != byName.end() && it->second->isNode() ? storageOf(it->second->asNode())
+                                                                : Expected<std::string>(Error(""));
       if (!storage)
         return Error("wrapper-cpp: kernel " + g.name + " uses " + p_.buffers[param.buffer].name +
                      " before it is allocated");
