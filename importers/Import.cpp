@@ -164,7 +164,8 @@ Expected<Graph> importGraphFile(const std::string &path, std::optional<GraphForm
   if (!format)
     format = detectGraphFormat(path == "-" ? std::string() : path, *text);
   if (!format)
-    return Error("cannot tell the format of '" + displayName + "': use --from fx|fxpy|json");
+    return Error("cannot tell the format of '" + displayName + "': use --from FORMAT (" +
+                 inputFormatList() + ")");
   auto graph = importGraph(*text, *format, displayName);
   if (!graph)
     return graph;

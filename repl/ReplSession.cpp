@@ -32,6 +32,14 @@ std::string printableText(std::string_view text) {
       ++i;
       continue;
     }
+    // C1 controls (U+0080..U+009F, e.g. CSI) are terminal commands too.
+    if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xa0 &&
+        static_cast<unsigned char>(text[i + 1]) >= 0x80) {
+      escape(c);
+      escape(static_cast<unsigned char>(text[i + 1]));
+      i += 2;
+      continue;
+    }
     // A well-formed multi-byte sequence is kept; anything else is escaped byte by byte.
     size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
     bool ok = len > 0 && i + len <= text.size();

@@ -340,6 +340,10 @@ TEST(ReplStreams, PrintableText) {
   EXPECT_EQ(printableText("\x1b[31m\x7f"), "\\x1b[31m\\x7f");
   EXPECT_EQ(printableText("caf\xc3\xa9 \xe2\x86\x92"), "caf\xc3\xa9 \xe2\x86\x92");
   EXPECT_EQ(printableText("\xc3"), "\\xc3");
+  EXPECT_EQ(printableText("a\xc2\x9b"
+                          "31m"),
+            "a\\xc2\\x9b"
+            "31m"); // C1 CSI
 }
 
 TEST(ReplNoGraph, CommandsSayToLoadOne) {

@@ -55,6 +55,11 @@ expect_err "(commands: convert, info,"
 expect_exit 2 "$FXKIT" convert "$g" --too json
 expect_err "unknown option '--too'; did you mean '--to'?"
 
+# A file whose format cannot be told: the hint lists every input format.
+printf 'not a graph\n' >"$WORK/mystery.bin"
+expect_exit 2 "$FXKIT" info "$WORK/mystery.bin"
+expect_err "cannot tell the format of '$WORK/mystery.bin': use --from FORMAT ($formats)"
+
 # --to lists every format convert offers (fxir included) when the name is unknown.
 expect_exit 2 "$FXKIT" convert "$g" --to yaml
 expect_err "unknown format 'yaml' for --to (expected "
