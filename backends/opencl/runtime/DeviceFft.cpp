@@ -38,6 +38,15 @@ inline long fx_offset6(long e, long n0, long n1, long n2, long n3, long n4, long
   return o + e * s0;
 }
 #define FX_OFFSET6(e, n, s) fx_offset6(e, n##0, n##1, n##2, n##3, n##4, n##5, s##0, s##1, s##2, s##3, s##4, s##5)
+/// The parameters the kernels take after their buffers: the element count, the 6 sizes n0..n5
+/// and one view's strides s0..s5 (FX_FFT_SHAPE_S); with a second view's t0..t5 (FX_FFT_SHAPE_ST).
+#define FX_FFT_SHAPE_S                                                                          \
+    const long xnumel, const long n0, const long n1, const long n2, const long n3, const long n4, \
+    const long n5, const long s0, const long s1, const long s2, const long s3, const long s4,    \
+    const long s5
+#define FX_FFT_SHAPE_ST                                                                         \
+    FX_FFT_SHAPE_S, const long t0, const long t1, const long t2, const long t3, const long t4,    \
+    const long t5
 
 #ifdef FX_FP64
 /// A complex element (cplx 1: complex64, 2: complex128) or a real one (cplx 0, dtype dt).
@@ -69,9 +78,7 @@ inline double2 fx_twiddle(long sign, long m, long n) {
 // The input (real or complex) into the dense work array.
 __kernel void FX_NAME(fx_fft_load)(
     __global const uchar *in_base, const ulong in_off, __global uchar *w_base, const ulong w_off,
-    const long xnumel, const long n0, const long n1, const long n2, const long n3, const long n4,
-    const long n5, const long s0, const long s1, const long s2, const long s3, const long s4,
-    const long s5, const long dt, const long cplx) {
+    FX_FFT_SHAPE_S, const long dt, const long cplx) {
 #ifdef FX_FP64
   __global const uchar *in = in_base + in_off;
   __global double2 *w = (__global double2 *)(w_base + w_off);
@@ -149,10 +156,7 @@ __kernel void FX_NAME(fx_fft_radix2)(
 // The output's elements (sizes n, strides s) from the work array (dense strides t) times scale.
 __kernel void FX_NAME(fx_fft_store)(
     __global const uchar *w_base, const ulong w_off, __global uchar *o_base, const ulong o_off,
-    const long xnumel, const long n0, const long n1, const long n2, const long n3, const long n4,
-    const long n5, const long s0, const long s1, const long s2, const long s3, const long s4,
-    const long s5, const long t0, const long t1, const long t2, const long t3, const long t4,
-    const long t5, const long cplx, const long scale_bits) {
+    FX_FFT_SHAPE_ST, const long cplx, const long scale_bits) {
 #ifdef FX_FP64
   __global const double2 *w = (__global const double2 *)(w_base + w_off);
   const double scale = as_double(scale_bits);
@@ -165,10 +169,7 @@ __kernel void FX_NAME(fx_fft_store)(
 // the backward transform of the Hermitian extension of the first `halfBins` bins.
 __kernel void FX_NAME(fx_fft_c2r)(
     __global const uchar *w_base, const ulong w_off, __global uchar *o_base, const ulong o_off,
-    const long xnumel, const long n0, const long n1, const long n2, const long n3, const long n4,
-    const long n5, const long s0, const long s1, const long s2, const long s3, const long s4,
-    const long s5, const long t0, const long t1, const long t2, const long t3, const long t4,
-    const long t5, const long lastSize, const long last, const long halfBins, const long dt,
+    FX_FFT_SHAPE_ST, const long lastSize, const long last, const long halfBins, const long dt,
     const long scale_bits) {
 #ifdef FX_FP64
   __global const double2 *w = (__global const double2 *)(w_base + w_off);
@@ -204,10 +205,7 @@ __kernel void FX_NAME(fx_fft_c2r)(
 // (strides in floats), bits unchanged.
 __kernel void FX_NAME(fx_pair_copy)(
     __global const uchar *a_base, const ulong a_off, __global uchar *b_base, const ulong b_off,
-    const long xnumel, const long n0, const long n1, const long n2, const long n3, const long n4,
-    const long n5, const long s0, const long s1, const long s2, const long s3, const long s4,
-    const long s5, const long t0, const long t1, const long t2, const long t3, const long t4,
-    const long t5, const long item) {
+    FX_FFT_SHAPE_ST, const long item) {
   for (long e = get_global_id(0); e < xnumel; e += get_global_size(0))
     fx_copy(b_base + b_off, FX_OFFSET6(e, n, t), a_base + a_off, FX_OFFSET6(e, n, s), item);
 }
