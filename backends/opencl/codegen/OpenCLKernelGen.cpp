@@ -1714,6 +1714,111 @@ Status KernelEmitter::emitStores(size_t i, const std::vector<std::string> &v, bo
   return Status::ok();
 }
 
+/// The text of a scan kernel's row (see KernelEmitter::emitScan) in the accumulator's type T.
+struct ScanText {
+  std::string T;
+  ScanKind kind = ScanKind::Sum;
+  bool integral = false; ///< integers combine wrapping, through ulong
+  bool cascade = false;  ///< a float sum: the running value in cascade levels
+
+  std::string identity() const {
+    switch (kind) {
+    case ScanKind::Sum:
+      return "(" + T + ")0";
+    case ScanKind::Prod:
+      return "(" + T + ")1";
+    }
+    return "(" + T + ")0";
+  }
+  std::string combine(const std::string &a, const std::string &b) const {
+    const char *op = kind == ScanKind::Prod ? " * " : " + ";
+    return integral ? "(" + T + ")((ulong)(" + a + ")" + op + "(ulong)(" + b + "))" : a + op + b;
+  }
+  /// Statements adding `v` into the running value `run` (into its block level run_b when
+  /// cascaded).
+  std::string add(const std::string &run, const std::string &v, const std::string &pad) const {
+    return cascade ? pad + run + "_b = " + run + "_b + " + v + ";\n"
+                   : pad + run + " = " + combine(run, v) + ";\n";
+  }
+  /// Statements closing a full block into the levels above (nothing when not cascaded).
+  std::string closeBlock(const std::string &run, const std::string &pad) const {
+    if (!cascade)
+      return std::string();
+    std::string out;
+    out += pad + "if (++" + run + "_kb == fx_cb) {\n";
+    out += pad + "  " + run + "_kb = 0;\n";
+    out += pad + "  " + run + "_g = " + run + "_g + " + run + "_b;\n";
+    out += pad + "  " + run + "_b = 0;\n";
+    out += pad + "  if (++" + run + "_kg == fx_cb) {\n";
+    out += pad + "    " + run + "_kg = 0;\n";
+    out += pad + "    " + run + " = " + run + " + " + run + "_g;\n";
+    out += pad + "    " + run + "_g = 0;\n";
+    out += pad + "  }\n";
+    out += pad + "}\n";
+    return out;
+  }
+  /// The declarations of `run`'s cascade levels and their counters.
+  std::string levels(const std::string &run, const std::string &pad) const {
+    return cascade ? pad + T + " " + run + "_g = 0, " + run + "_b = 0;\n" + pad + "long " + run +
+                         "_kb = 0, " + run + "_kg = 0;\n"
+                   : std::string();
+  }
+  std::string runningValue(const std::string &run) const {
+    return cascade ? run + " + (" + run + "_g + " + run + "_b)" : run;
+  }
+  /// The row: each lane's chunk totalled (`totalBody` computing `totalValue` at a point), the
+  /// totals scanned across the lanes, the chunk walked again (`runBody`, `runValue`) storing
+  /// every running value (`stores` of fx_val).
+  std::string print(const std::string &comment, const std::string &totalBody,
+                    const std::string &totalValue, const std::string &runBody,
+                    const std::string &runValue, const std::string &stores) const {
+    const std::string identity = this->identity();
+    std::string out;
+    out += comment + ": a scan along the row, one chunk of consecutive points per lane\n";
+    out += "    const fx_index_t fx_chunk = (rnumel + fx_L - 1) / fx_L;\n";
+    out += "    const fx_index_t fx_begin = (fx_index_t)lane * fx_chunk < rnumel ? "
+           "(fx_index_t)lane * fx_chunk : (fx_index_t)rnumel;\n";
+    out += "    const fx_index_t fx_end = fx_begin + fx_chunk < rnumel ? fx_begin + fx_chunk : "
+           "(fx_index_t)rnumel;\n";
+    out += "    " + T + " fx_prefix = " + identity + ";\n";
+    out += "    if (fx_L > 1) {\n";
+    out += "      // The chunks' totals, scanned across the row's lanes.\n";
+    out += "      " + T + " fx_total = " + identity + ";\n";
+    out += levels("fx_total", "      ");
+    out += "      for (fx_index_t rindex = fx_begin; rindex < fx_end; ++rindex) {\n";
+    out += totalBody;
+    out += add("fx_total", totalValue, "        ") + closeBlock("fx_total", "        ");
+    out += "      }\n";
+    if (cascade)
+      out += "      fx_total = " + runningValue("fx_total") + ";\n";
+    out += "      __local " + T + " *fx_s = (__local " + T + " *)fx_scratch;\n";
+    out += "      fx_s[lid] = fx_total;\n";
+    out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
+    out += "      for (int fx_step = 1; fx_step < fx_L; fx_step <<= 1) {\n";
+    out += "        const " + T +
+           " fx_before = lane >= fx_step ? fx_s[lid - fx_step] : " + identity + ";\n";
+    out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
+    out += "        fx_s[lid] = " + combine("fx_before", "fx_s[lid]") + ";\n";
+    out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
+    out += "      }\n";
+    out += "      if (lane > 0)\n";
+    out += "        fx_prefix = fx_s[lid - 1];\n";
+    out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
+    out += "    }\n";
+    out += "    " + T + " fx_run = fx_prefix;\n";
+    out += levels("fx_run", "    ");
+    out += "    for (fx_index_t rindex = fx_begin; rindex < fx_end; ++rindex) {\n";
+    out += runBody;
+    // The value stored is the levels' sum, taken before a full block closes into them.
+    out += add("fx_run", runValue, "      ");
+    out += "      const " + T + " fx_val = " + runningValue("fx_run") + ";\n";
+    out += stores;
+    out += closeBlock("fx_run", "      ");
+    out += "    }\n";
+    return out;
+  }
+};
+
 /// A scan kernel is launched as a reduction (fx_L lanes per row, fx_W rows per work-group).
 /// Each lane takes one chunk of consecutive points of its row; with several lanes, each first
 /// combines its chunk, the chunks' totals are scanned across the lanes in local memory
@@ -1730,23 +1835,15 @@ Status KernelEmitter::emitScan() {
     return Error("kernel " + k_.name + ": " + type.error().message);
   const std::string T = *type;
   usesDouble_ = usesDouble_ || op.accumulator == DType::Float64;
-  bool integral = !dtypeIsFloating(op.accumulator);
-  std::string identity;
-  std::function<std::string(const std::string &, const std::string &)> combine;
-  switch (op.scan) {
-  case ScanKind::Sum:
-    identity = "(" + T + ")0";
-    combine = [&](const std::string &a, const std::string &b) {
-      return integral ? "(" + T + ")((ulong)(" + a + ") + (ulong)(" + b + "))" : a + " + " + b;
-    };
-    break;
-  case ScanKind::Prod:
-    identity = "(" + T + ")1";
-    combine = [&](const std::string &a, const std::string &b) {
-      return integral ? "(" + T + ")((ulong)(" + a + ") * (ulong)(" + b + "))" : a + " * " + b;
-    };
-    break;
-  }
+  ScanText scan;
+  scan.T = T;
+  scan.kind = op.scan;
+  scan.integral = !dtypeIsFloating(op.accumulator);
+  // A float sum runs in cascade (see kCascadeBlock): the running value is the total of the
+  // groups before, the group's blocks before and the block so far, each level adding at most
+  // about max(kCascadeMinBlock, cbrt(points)) terms, so a prefix of 2^25 ones is 2^25 and the
+  // error does not grow with the row's length (a serial float prefix stops at 2^24).
+  scan.cascade = !scan.integral && op.scan == ScanKind::Sum;
   if (op.reduced < 0 || op.reduced >= static_cast<int32_t>(op.body.size()))
     return Error("kernel " + k_.name + ": " + op.name + " scans no value");
   // The scanned variables, unflattened from rindex (declared at `pad` spaces).
@@ -1789,87 +1886,12 @@ Status KernelEmitter::emitScan() {
       return idx.takeError();
     stores += "      if (xmask) " + storeStmt(s.buffer, *idx, "fx_val") + "\n";
   }
-  // A float sum runs in cascade (see kCascadeBlock): the running value is the total of the
-  // groups before, the group's blocks before and the block so far, each level adding at most
-  // about max(kCascadeMinBlock, cbrt(points)) terms, so a prefix of 2^25 ones is 2^25 and the
-  // error does not grow with the row's length (a serial float prefix stops at 2^24).
-  bool cascade = !integral && op.scan == ScanKind::Sum;
-  cascadeUsed_ = cascadeUsed_ || cascade;
-  // Statements adding `v` into the running value `run` (into its block level run_b when
-  // cascaded), and closing a full block into the levels above (nothing when not cascaded).
-  auto add = [&](const std::string &run, const std::string &v, const std::string &pad) {
-    return cascade ? pad + run + "_b = " + run + "_b + " + v + ";\n"
-                   : pad + run + " = " + combine(run, v) + ";\n";
-  };
-  auto closeBlock = [&](const std::string &run, const std::string &pad) {
-    if (!cascade)
-      return std::string();
-    std::string out;
-    out += pad + "if (++" + run + "_kb == fx_cb) {\n";
-    out += pad + "  " + run + "_kb = 0;\n";
-    out += pad + "  " + run + "_g = " + run + "_g + " + run + "_b;\n";
-    out += pad + "  " + run + "_b = 0;\n";
-    out += pad + "  if (++" + run + "_kg == fx_cb) {\n";
-    out += pad + "    " + run + "_kg = 0;\n";
-    out += pad + "    " + run + " = " + run + " + " + run + "_g;\n";
-    out += pad + "    " + run + "_g = 0;\n";
-    out += pad + "  }\n";
-    out += pad + "}\n";
-    return out;
-  };
-  auto levels = [&](const std::string &run, const std::string &pad) {
-    return cascade ? pad + T + " " + run + "_g = 0, " + run + "_b = 0;\n" + pad + "long " + run +
-                         "_kb = 0, " + run + "_kg = 0;\n"
-                   : std::string();
-  };
-  auto runningValue = [&](const std::string &run) {
-    return cascade ? run + " + (" + run + "_g + " + run + "_b)" : run;
-  };
+  cascadeUsed_ = cascadeUsed_ || scan.cascade;
   std::string comment = "    //";
   for (const std::string &o : op.originOps)
     comment += " " + o;
-  std::string &out = rowBody_;
-  out += comment + ": a scan along the row, one chunk of consecutive points per lane\n";
-  out += "    const fx_index_t fx_chunk = (rnumel + fx_L - 1) / fx_L;\n";
-  out += "    const fx_index_t fx_begin = (fx_index_t)lane * fx_chunk < rnumel ? "
-         "(fx_index_t)lane * fx_chunk : (fx_index_t)rnumel;\n";
-  out += "    const fx_index_t fx_end = fx_begin + fx_chunk < rnumel ? fx_begin + fx_chunk : "
-         "(fx_index_t)rnumel;\n";
-  out += "    " + T + " fx_prefix = " + identity + ";\n";
-  out += "    if (fx_L > 1) {\n";
-  out += "      // The chunks' totals, scanned across the row's lanes.\n";
-  out += "      " + T + " fx_total = " + identity + ";\n";
-  out += levels("fx_total", "      ");
-  out += "      for (fx_index_t rindex = fx_begin; rindex < fx_end; ++rindex) {\n";
-  out += rVars(8) + *totalBody;
-  out += add("fx_total", totalValue, "        ") + closeBlock("fx_total", "        ");
-  out += "      }\n";
-  if (cascade)
-    out += "      fx_total = " + runningValue("fx_total") + ";\n";
-  out += "      __local " + T + " *fx_s = (__local " + T + " *)fx_scratch;\n";
-  out += "      fx_s[lid] = fx_total;\n";
-  out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
-  out += "      for (int fx_step = 1; fx_step < fx_L; fx_step <<= 1) {\n";
-  out += "        const " + T + " fx_before = lane >= fx_step ? fx_s[lid - fx_step] : " + identity +
-         ";\n";
-  out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
-  out += "        fx_s[lid] = " + combine("fx_before", "fx_s[lid]") + ";\n";
-  out += "        barrier(CLK_LOCAL_MEM_FENCE);\n";
-  out += "      }\n";
-  out += "      if (lane > 0)\n";
-  out += "        fx_prefix = fx_s[lid - 1];\n";
-  out += "      barrier(CLK_LOCAL_MEM_FENCE);\n";
-  out += "    }\n";
-  out += "    " + T + " fx_run = fx_prefix;\n";
-  out += levels("fx_run", "    ");
-  out += "    for (fx_index_t rindex = fx_begin; rindex < fx_end; ++rindex) {\n";
-  out += rVars(6) + *runBody;
-  // The value stored is the levels' sum, taken before a full block closes into them.
-  out += add("fx_run", runValue, "      ");
-  out += "      const " + T + " fx_val = " + runningValue("fx_run") + ";\n";
-  out += stores;
-  out += closeBlock("fx_run", "      ");
-  out += "    }\n";
+  rowBody_ +=
+      scan.print(comment, rVars(8) + *totalBody, totalValue, rVars(6) + *runBody, runValue, stores);
   maxComponents_ = std::max(maxComponents_, 1);
   return Status::ok();
 }
