@@ -19,6 +19,10 @@
 /// A scan (cumsum, cumprod) is a kernel of its own, launched as a reduction: each of a row's
 /// lanes walks one chunk of consecutive points, after the chunks' totals are scanned across
 /// the lanes in local memory (KernelEmitter::emitScan).
+/// What varies between kernels is decided before any text is printed (KernelPlan.h: the loops,
+/// the loads two loops repeat, the accesses with a vector form); each form of a loop is then
+/// printed from the plan. The helpers every kernel calls are prelude.cl and prelude_fp64.cl,
+/// embedded at build time.
 ///
 /// Storage types: float16 through vload_half/vstore_half (no cl_khr_fp16 needed), bfloat16 as
 /// ushort bits, bool as uchar; float16/bfloat16/float32 compute in float, float64 in double
