@@ -14,6 +14,7 @@
 #include "repl/ReplQuery.h"
 #include "repl/ReplSession.h"
 #include "repl/RunCommand.h"
+#include "support/DidYouMean.h"
 #include "support/InductorProvenance.h"
 #include "transforms/CompilationState.h"
 #include "transforms/Pass.h"
@@ -259,7 +260,12 @@ Status cmdPass(ReplSession &s, const ReplWords &w) {
       std::string known;
       for (const PassInfo &p : PassRegistry::instance().all())
         known += (known.empty() ? "" : ", ") + p.name;
-      return Error("unknown pass '" + n + "' (passes: " + known + ")");
+      std::vector<std::string_view> passes;
+      for (const PassInfo &p : PassRegistry::instance().all())
+        passes.push_back(p.name);
+      std::string hint = didYouMean(closestSpellings(n, passes));
+      return Error("unknown pass '" + n + "' (" + (hint.empty() ? "" : hint + " ") +
+                   "passes: " + known + ")");
     }
   std::vector<PassRun> runs;
   // The nodes each pass removed, by name (`pass dce` says which).
@@ -411,7 +417,7 @@ Status cmdHelp(ReplSession &s, const ReplWords &w) {
   if (w.size() == 2) {
     const ReplCommand *c = findReplCommand(w[1]);
     if (!c)
-      return Error("no command named '" + w[1] + "' (try 'help')");
+      return Error("no command named '" + w[1] + "' (" + replCommandHint(w[1]) + ")");
     s.out() << "usage: " << c->usage << "\n" << c->summary << "\n";
     if (!c->details.empty())
       s.out() << c->details;
@@ -629,6 +635,14 @@ const std::vector<ReplCommand> &replCommands() {
       {"exit", "exit", "Leave the shell", "", K::None, K::None, cmdQuit},
   };
   return commands;
+}
+
+std::string replCommandHint(std::string_view name) {
+  std::vector<std::string_view> names;
+  for (const ReplCommand &c : replCommands())
+    names.push_back(c.name);
+  std::string hint = didYouMean(closestSpellings(name, names));
+  return (hint.empty() ? "" : hint + " ") + "try 'help'";
 }
 
 const ReplCommand *findReplCommand(std::string_view name) {

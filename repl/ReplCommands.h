@@ -5,6 +5,7 @@
 #include "ir/Error.h"
 #include "repl/ReplLexer.h"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -42,5 +43,8 @@ struct ReplCommand {
 const std::vector<ReplCommand> &replCommands();
 /// The command named `name`, or null.
 const ReplCommand *findReplCommand(std::string_view name);
+/// For a name that is no command: `did you mean 'ancestors'? try 'help'` (the first part when
+/// a command is close).
+std::string replCommandHint(std::string_view name);
 
 } // namespace fxkit

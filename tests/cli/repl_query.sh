@@ -145,6 +145,10 @@ expect_exit 0 "$FXKIT" -c "find op=sub" "$g"
 expect_err "hint: op=sub names no op of this graph, nor one close to it; in the op table: did you mean 'aten.sub."
 expect_exit 0 "$FXKIT" -c "find name=reluu" "$g"
 expect_err "hint: name=reluu: did you mean 'relu'?"
+expect_exit 2 "$FXKIT" -c "help ancestor" "$g"
+expect_err "error: no command named 'ancestor' (did you mean 'ancestors'? try 'help')"
+expect_exit 2 "$FXKIT" -c "pass dcee" "$g"
+expect_err "error: unknown pass 'dcee' (did you mean 'dce'? passes: dce, "
 
 # The output node's long lists elided, --full prints them whole.
 expect_exit 0 "$FXKIT" -c "show output; users n3" "$many"
