@@ -13,6 +13,7 @@
 /// rank 2 to 5 run as (N, C, D, H, W).
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
+#include "backends/opencl/runtime/MaskedResults.h"
 
 #include "ir/Try.h"
 
@@ -367,14 +368,10 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
   auto spread = paramOf(call, *train ? "save_invstd" : "running_var", channels, *variant);
   if (!weight || !mean || !spread || !mean->t || !spread->t || mean->t->dtype != spread->t->dtype)
     return false;
-  std::optional<Operand> results[3];
-  for (size_t i = 0; i < 3; ++i) {
-    if (call.resultIsNone(i))
-      continue;
-    results[i] = call.output(i);
-    if (!results[i])
-      return false;
-  }
+  auto masked = maskedResults(call);
+  if (!masked)
+    return false;
+  const MaskedResults &results = *masked;
   if (!results[0] || results[0]->sizes != input->sizes || results[0]->dtype != input->dtype)
     return false;
   std::optional<DType> paramDType;

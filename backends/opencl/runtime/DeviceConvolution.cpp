@@ -9,6 +9,7 @@
 /// run as 3-D ones with unit leading spatial sizes.
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
+#include "backends/opencl/runtime/MaskedResults.h"
 
 #include "ir/Try.h"
 
@@ -362,15 +363,14 @@ Expected<bool> runConvolutionBackward(const Call &call, const LauncherFor &launc
   }
   if (grad->numel() == 0 || input->numel() == 0 || weight->numel() == 0)
     return false;
-  // The results output_mask asks for (the others are None: no buffer).
-  std::optional<Operand> results[3];
-  for (size_t i = 0; i < 3; ++i) {
-    if (call.resultIsNone(i))
-      continue;
-    results[i] = call.output(i);
-    if (!results[i] || results[i]->dtype != dtype)
+  // The results output_mask asks for (the others are None: no buffer), in the inputs' dtype.
+  auto masked = maskedResults(call);
+  if (!masked)
+    return false;
+  const MaskedResults &results = *masked;
+  for (const std::optional<Operand> &r : results)
+    if (r && r->dtype != dtype)
       return false;
-  }
   if (results[0] && results[0]->sizes != input->sizes)
     return false;
   if (results[1] && results[1]->sizes != weight->sizes)
