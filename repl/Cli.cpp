@@ -9,12 +9,12 @@
 #include "importers/Import.h"
 #include "importers/inductor/InductorWrapper.h"
 #include "importers/inductor/WrapperAnalysis.h"
+#include "ir/PrintableText.h"
 #include "repl/BatchConvert.h"
 #include "repl/CompileCommand.h"
 #include "repl/FuseCommand.h"
 #include "repl/OutputFormats.h"
 #include "repl/PlanCommand.h"
-#include "repl/ReplSession.h"
 #include "repl/ReplShell.h"
 #include "repl/ReportCommand.h"
 #include "repl/RunCommand.h"
@@ -38,8 +38,7 @@ namespace fxkit {
 namespace {
 
 int reportError(const Error &err) {
-  // printableText: an error quoting a line of a binary file echoes no raw bytes.
-  std::cerr << "fxkit: " << printableText(err.str()) << "\n";
+  std::cerr << "fxkit: " << err.str() << "\n";
   return kExitBadInput;
 }
 

@@ -17,10 +17,6 @@
 
 namespace fxkit {
 
-/// `text` safe to print on a terminal: control characters (except newline and tab) and bytes
-/// that are not UTF-8 as `\xNN`, so an error quoting a binary file's line echoes no raw bytes.
-std::string printableText(std::string_view text);
-
 /// A graph the session holds, under the name commands refer to it by.
 struct ReplGraph {
   std::string name;

@@ -1,6 +1,7 @@
 // Golden tests of the REPL's command language: an in-process session, each command's output
 // text asserted exactly.
 #include "importers/Import.h"
+#include "ir/PrintableText.h"
 #include "repl/ReplLexer.h"
 #include "repl/ReplMatcher.h"
 #include "repl/ReplSession.h"

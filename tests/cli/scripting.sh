@@ -140,6 +140,14 @@ printf '\x01\x02\x1b[31m\xff\n' >>"$WORK/pic.graph.txt"
 expect_exit 2 "$FXKIT" info "$WORK/pic.graph.txt"
 [ "$(LC_ALL=C tr -d '\n\t -~' <"$WORK/err" | wc -c)" -eq 0 ] ||
   fail "info on a binary file echoed raw bytes: $(cat -v "$WORK/err" | head -c 300)"
+# Every command's errors (Error::str): a terminal command in a quoted line is escaped.
+printf 'graph():\n    %%x \x1b[31m bad\n' >"$WORK/esc.graph.txt"
+for cmd in info run fuse compile; do
+  expect_exit 2 "$FXKIT" "$cmd" "$WORK/esc.graph.txt"
+  expect_err '%x \x1b[31m bad'
+  [ "$(LC_ALL=C tr -d '\n\t -~' <"$WORK/err" | wc -c)" -eq 0 ] ||
+    fail "$cmd on a file with an escape sequence echoed it raw: $(cat -v "$WORK/err" | head -c 300)"
+done
 expect_exit 2 "$FXKIT" -c "load '$WORK/pic.graph.txt'"
 [ "$(LC_ALL=C tr -d '\n\t -~' <"$WORK/err" | wc -c)" -eq 0 ] ||
   fail "load of a binary file echoed raw bytes: $(cat -v "$WORK/err" | head -c 300)"
