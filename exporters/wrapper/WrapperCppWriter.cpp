@@ -11,6 +11,7 @@
 #include "transforms/CompilationState.h"
 #include "transforms/WrapperGraph.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -139,7 +140,38 @@ private:
   std::map<std::string, size_t> definition_; ///< kernel name -> index in kernelTable_
   std::string kernelDefs_, kernelTable_, externDefs_, body_;
   std::unordered_map<const Node *, std::string> storage_; ///< value node -> its Storage
+  /// Unbacked symbols bound so far (by the extern calls printed before).
+  std::set<std::string> boundUnbacked_;
+  /// After an extern call binds `symbols`: a run-time check of each buffer their values size
+  /// whose symbols are all bound now (Runtime::checkBound), before any byte count of it is
+  /// computed (a product that would wrap for a `.item()` of 2^62).
+  void checkBoundBuffers(const std::vector<std::string> &symbols);
 };
+
+void CppWriter::checkBoundBuffers(const std::vector<std::string> &symbols) {
+  const std::vector<std::string> unbacked = p_.unbackedSymbols();
+  boundUnbacked_.insert(symbols.begin(), symbols.end());
+  for (const Buffer &b : p_.buffers) {
+    std::set<std::string> names;
+    for (const auto *list : {&b.type.sizes, &b.type.strides})
+      for (const SymExpr &e : *list)
+        for (const std::string &n : e.symbols())
+          names.insert(n);
+    bool sizedNow = false, ready = true;
+    for (const std::string &n : names) {
+      bool isUnbacked = std::binary_search(unbacked.begin(), unbacked.end(), n);
+      sizedNow = sizedNow || std::find(symbols.begin(), symbols.end(), n) != symbols.end();
+      ready = ready && (!isUnbacked || boundUnbacked_.count(n));
+    }
+    if (!sizedNow || !ready)
+      continue;
+    std::string values;
+    for (const std::string &n : names)
+      values += (values.empty() ? "{" : ", {") + cppString(n) + ", " + n + "}";
+    line("FXKIT_TRY(rt_.checkBound(" + cppString(b.name) + ", " + cppString(b.type.str()) + ", {" +
+         values + "}));");
+  }
+}
 
 Expected<std::string> CppWriter::list(const std::vector<SymExpr> &xs) {
   std::string out = "{";
@@ -373,6 +405,10 @@ Status CppWriter::externCall(const Node &n, const wrapper::ExternCall &call, con
     line("if (!" + *cond + ")");
     line("  return Status::error(" + cppString(c->args().items()[1].asString()) + ");");
   }
+  std::vector<std::string> symbols;
+  for (const wrapper::ExternResults::Symbol &s : results.symbols)
+    symbols.emplace_back(s.name);
+  checkBoundBuffers(symbols);
   for (size_t i = 0; i < outs.size(); ++i) {
     if (outs[i].isNode())
       return Error("wrapper-cpp: extern op '" + node->name() +

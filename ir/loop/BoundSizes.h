@@ -11,6 +11,8 @@
 #include "ir/SymExpr.h"
 #include "ir/loop/LoopIR.h"
 
+#include <string>
+
 namespace fxkit::loop {
 
 /// An error, naming the buffer, its type and the symbols' values, when a buffer of `program`
@@ -20,5 +22,11 @@ namespace fxkit::loop {
 /// where fusion keeps it out of memory (PyTorch would allocate it). Buffers with an unbound
 /// symbol are skipped (checked again once it is bound).
 Status checkBoundBufferSizes(const LoopProgram &program, const SymExpr::Bindings &bindings);
+
+/// The same check of one tensor type, named `name` in the error ("buffer buf3"): what the C++
+/// wrapper's runtime asks after an extern call binds unbacked symbols (Runtime::checkBound),
+/// where no loop program is at hand. OK while a symbol of `type` is unbound.
+Status checkBoundTensor(const std::string &name, const TensorType &type,
+                        const SymExpr::Bindings &bindings);
 
 } // namespace fxkit::loop

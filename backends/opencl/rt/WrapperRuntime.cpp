@@ -9,6 +9,7 @@
 #include "importers/FxTextParser.h"
 #include "ir/Node.h"
 #include "ir/Tensor.h"
+#include "ir/loop/BoundSizes.h"
 #include "ir/loop/LoopIR.h"
 
 #include <algorithm>
@@ -190,6 +191,19 @@ Status Runtime::allocate(size_t bytes, Storage *out) {
                                     impl_->ctx->device().deviceName,
                                 err));
   *out = {std::move(a), 0, bytes};
+  return Status::ok();
+}
+
+Status Runtime::checkBound(const std::string &buffer, const std::string &type,
+                           const std::vector<std::pair<std::string, int64_t>> &symbols) {
+  auto parsed = TensorType::parse(type);
+  if (!parsed)
+    return fail(parsed.error());
+  SymExpr::Bindings bindings;
+  for (const auto &[name, value] : symbols)
+    bindings[name] = value;
+  if (fxkit::Status s = loop::checkBoundTensor("buffer " + buffer, *parsed, bindings); !s)
+    return fail(s.error());
   return Status::ok();
 }
 

@@ -148,6 +148,13 @@ public:
 
   /// A new allocation of `bytes` (at least one byte is allocated).
   Status allocate(size_t bytes, Storage *out);
+  /// Checks a buffer sized by symbols an extern call has just bound (`type` as TensorType::str
+  /// prints it, "f32[u10, 4][4, 1]"; `symbols` their values): refused, naming the buffer and the
+  /// values, when its elements or bytes overflow int64 or exceed what one tensor may take, as
+  /// every other executor checks (loop::checkBoundTensor). The wrapper calls it before it
+  /// computes the buffer's byte count, so a `.item()` of 2^62 never wraps that product.
+  Status checkBound(const std::string &buffer, const std::string &type,
+                    const std::vector<std::pair<std::string, int64_t>> &symbols);
   /// Copies `host` into new device storage laid out with `strides` (elements, from offset 0;
   /// `bytes` of storage), checking its dtype and sizes against `dtype` and `sizes`.
   Status upload(const HostTensor &host, const std::string &name, const std::string &dtype,
