@@ -22,6 +22,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <sstream>
 #include <utility>
 
@@ -152,6 +153,37 @@ Expected<Graph> importGraph(std::string_view text, GraphFormat format,
   return graph;
 }
 
+const NodesJsonSidecar *nodesJsonSidecar(const Graph &graph) {
+  auto it = graph.attachments.find(kNodesJsonSidecarKey);
+  return it == graph.attachments.end() ? nullptr
+                                       : dynamic_cast<const NodesJsonSidecar *>(it->second.get());
+}
+
+std::optional<std::string> findNodesJsonSidecar(const std::string &path) {
+  namespace fs = std::filesystem;
+  constexpr std::string_view suffix = ".graph.txt";
+  auto beside = [&](const std::string &graphPath) -> std::optional<std::string> {
+    if (graphPath.size() <= suffix.size() || !endsWith(graphPath, suffix))
+      return std::nullopt;
+    std::string sidecar = graphPath.substr(0, graphPath.size() - suffix.size()) + ".nodes.json";
+    std::error_code ec;
+    if (fs::exists(sidecar, ec))
+      return sidecar;
+    return std::nullopt;
+  };
+  if (auto sidecar = beside(path))
+    return sidecar;
+  // Through a symlink (the file's or a folder's): the sidecar beside the real file.
+  std::error_code ec;
+  fs::path target = fs::canonical(path, ec);
+  if (ec)
+    return std::nullopt;
+  fs::path given = fs::absolute(path, ec).lexically_normal();
+  if (ec || target == given)
+    return std::nullopt;
+  return beside(target.string());
+}
+
 Expected<Graph> importGraphFile(const std::string &path, std::optional<GraphFormat> format,
                                 bool attachSidecar, const std::string &provenance) {
   auto text = readTextFile(path);
@@ -170,17 +202,16 @@ Expected<Graph> importGraphFile(const std::string &path, std::optional<GraphForm
   if (!graph)
     return graph;
 #ifdef FXKIT_HAVE_JSON
-  const std::string suffix = ".graph.txt";
-  if (attachSidecar && *format == GraphFormat::FxText && path.size() > suffix.size() &&
-      path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    std::string sidecar = path.substr(0, path.size() - suffix.size()) + ".nodes.json";
-    std::error_code ec;
-    if (std::filesystem::exists(sidecar, ec)) {
-      auto json = readTextFile(sidecar);
+  if (attachSidecar && *format == GraphFormat::FxText && path != "-") {
+    if (std::optional<std::string> sidecar = findNodesJsonSidecar(path)) {
+      auto json = readTextFile(*sidecar);
       if (!json)
         return json.takeError();
-      if (Status st = attachNodesJson(*graph, *json, sidecar); !st)
+      if (Status st = attachNodesJson(*graph, *json, *sidecar); !st)
         return st.takeError();
+      auto record = std::make_shared<NodesJsonSidecar>();
+      record->file = *sidecar;
+      graph->attachments[std::string(kNodesJsonSidecarKey)] = std::move(record);
     }
   }
   // Inductor's provenance mapping: named, or the one in the wrapper's debug folder.

@@ -32,16 +32,23 @@ class Reporter {
 public:
   Reporter(size_t total) : total_(total), tty_(::isatty(STDERR_FILENO) == 1) {}
 
-  void error(const std::string &message) {
+  /// Prints the error of input number `index` and keeps its first line for the summary.
+  void error(size_t index, const std::string &input, const std::string &message) {
     std::lock_guard<std::mutex> lock(mutex_);
     clearProgress();
     std::cerr << "fxkit: " << message << "\n";
+    std::string first = message.substr(0, message.find('\n'));
+    // Import errors start with the input's path (file:line:col); others get it in front.
+    failures_.emplace(index, first.starts_with(input) ? first : input + ": " + first);
     drawProgress();
   }
 
-  void finished(bool ok, const std::string &input) {
+  /// `withSidecar`: the graph's types came from a nodes.json sidecar (counted in the summary).
+  void finished(bool ok, const std::string &input, bool withSidecar) {
     std::lock_guard<std::mutex> lock(mutex_);
     (ok ? converted_ : failed_)++;
+    if (ok && withSidecar)
+      ++withSidecar_;
     last_ = input;
     drawProgress();
   }
@@ -50,7 +57,8 @@ public:
   int summary() {
     std::lock_guard<std::mutex> lock(mutex_);
     clearProgress();
-    std::cerr << "converted " << converted_ << ", failed " << failed_ << "\n";
+    std::cerr << "converted " << converted_ << sidecarCount() << ", failed " << failed_ << "\n";
+    printFailures();
     // As for one input: a file that cannot be read, parsed or written is exit code 2.
     return failed_ == 0 ? kExitOk : kExitBadInput;
   }
@@ -59,13 +67,25 @@ public:
   int interrupted() {
     std::lock_guard<std::mutex> lock(mutex_);
     clearProgress();
-    std::cerr << "fxkit: interrupted: converted " << converted_ << ", failed " << failed_
-              << ", not started " << total_ - converted_ - failed_
+    std::cerr << "fxkit: interrupted: converted " << converted_ << sidecarCount() << ", failed "
+              << failed_ << ", not started " << total_ - converted_ - failed_
               << " (every written file is complete; no temporary files left)\n";
+    printFailures();
     return kExitInterrupted;
   }
 
 private:
+  std::string sidecarCount() const {
+    return withSidecar_ == 0 ? std::string()
+                             : " (" + std::to_string(withSidecar_) + " with types from a sidecar)";
+  }
+
+  /// The failed inputs again, in input order, after the counts.
+  void printFailures() const {
+    for (const auto &[index, line] : failures_)
+      std::cerr << "  failed: " << line << "\n";
+  }
+
   void drawProgress() {
     if (!tty_)
       return;
@@ -90,8 +110,9 @@ private:
   size_t total_;
   bool tty_;
   bool drawn_ = false;
-  size_t converted_ = 0, failed_ = 0;
+  size_t converted_ = 0, failed_ = 0, withSidecar_ = 0;
   std::string last_;
+  std::map<size_t, std::string> failures_; ///< input index -> its first error line
 };
 
 /// Set by SIGINT/SIGTERM/SIGHUP during a batch: workers finish the file they are writing (output is
@@ -126,6 +147,20 @@ private:
   std::array<struct sigaction, 3> old_{};
 };
 
+/// Creates the folder `output` goes into (a kept tree's sub-folder) when it is missing; only
+/// for an input that was read, so a failed input leaves no empty folder behind.
+Status makeFolderOf(const std::string &output, std::mutex &mutex) {
+  std::filesystem::path folder = std::filesystem::path(output).parent_path();
+  std::lock_guard<std::mutex> lock(mutex);
+  std::error_code ec;
+  if (folder.empty() || std::filesystem::is_directory(folder, ec))
+    return Status::ok();
+  std::filesystem::create_directories(folder, ec);
+  if (ec)
+    return Error("cannot create folder '" + folder.string() + "': " + ec.message());
+  return Status::ok();
+}
+
 } // namespace
 
 std::string batchOutputName(const std::string &input, const OutputFormat &to) {
@@ -141,6 +176,57 @@ std::string batchOutputName(const std::string &input, const OutputFormat &to) {
   }
   std::string stem = std::filesystem::path(name).stem().string();
   return (stem.empty() ? name : stem) + extension;
+}
+
+Expected<BatchOutputs> planBatchOutputs(const std::vector<std::string> &inputs,
+                                        const std::string &outputDir, const OutputFormat &to,
+                                        BatchLayout layout) {
+  namespace fs = std::filesystem;
+  // Two inputs with one output path would race for one file: refused before writing anything.
+  auto plan = [&](bool keepTree) -> Expected<BatchOutputs> {
+    BatchOutputs result;
+    result.keptTree = keepTree;
+    // The inputs' common folder, from absolute paths as given (not resolved: a symlinked
+    // folder keeps its own name in the output tree).
+    std::vector<fs::path> absolute;
+    fs::path common;
+    if (keepTree) {
+      for (const auto &in : inputs) {
+        std::error_code ec;
+        fs::path p = fs::absolute(in, ec).lexically_normal();
+        if (ec)
+          return Error("cannot tell the folder of '" + in + "': " + ec.message());
+        absolute.push_back(p);
+        fs::path folder = p.parent_path();
+        if (absolute.size() == 1) {
+          common = folder;
+          continue;
+        }
+        fs::path shared;
+        for (auto a = common.begin(), b = folder.begin();
+             a != common.end() && b != folder.end() && *a == *b; ++a, ++b)
+          shared /= *a;
+        common = shared;
+      }
+    }
+    std::map<std::string, std::string> seen;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      fs::path out = fs::path(outputDir);
+      if (keepTree)
+        out /= absolute[i].parent_path().lexically_relative(common);
+      out = (out / batchOutputName(inputs[i], to)).lexically_normal();
+      std::string path = out.string();
+      if (auto [it, inserted] = seen.emplace(path, inputs[i]); !inserted)
+        return Error("'" + it->second + "' and '" + inputs[i] + "' would both be written to '" +
+                     path + "'");
+      result.paths.push_back(std::move(path));
+    }
+    return result;
+  };
+  if (layout != BatchLayout::Auto)
+    return plan(layout == BatchLayout::KeepTree);
+  auto flat = plan(false);
+  return flat ? flat : plan(true);
 }
 
 int runBatchConvert(const BatchConvertOptions &options) {
@@ -164,18 +250,15 @@ int runBatchConvert(const BatchConvertOptions &options) {
       return kExitBadInput;
     }
   }
-  // Two inputs with one stem would race for one output file: refuse before writing anything.
-  std::vector<std::string> outputs;
-  std::map<std::string, std::string> seen;
-  for (const auto &in : options.inputs) {
-    std::string out = (fs::path(options.outputDir) / batchOutputName(in, *options.to)).string();
-    if (auto [it, inserted] = seen.emplace(out, in); !inserted) {
-      std::cerr << "fxkit: error: '" << it->second << "' and '" << in
-                << "' would both be written to '" << out << "'\n";
-      return kExitBadInput;
-    }
-    outputs.push_back(out);
+  auto planned = planBatchOutputs(options.inputs, options.outputDir, *options.to, options.layout);
+  if (!planned) {
+    std::cerr << "fxkit: " << planned.error().str() << "\n";
+    return kExitBadInput;
   }
+  const std::vector<std::string> &outputs = planned->paths;
+  if (planned->keptTree && options.layout == BatchLayout::Auto)
+    std::cerr << "fxkit: note: inputs share names; keeping their folders under "
+              << options.outputDir << " (--keep-tree)\n";
   std::error_code ec;
   fs::create_directories(options.outputDir, ec);
   if (ec || !fs::is_directory(options.outputDir)) {
@@ -194,6 +277,7 @@ int runBatchConvert(const BatchConvertOptions &options) {
     jobs = 1;
   Reporter reporter(options.inputs.size());
   std::atomic<size_t> next{0};
+  std::mutex folderMutex; // the tree's sub-folders, made by the first worker that needs one
   InterruptGuard interruptGuard;
   auto worker = [&] {
     // Each input is independent (own graph, own output file), so workers share only the
@@ -205,17 +289,19 @@ int runBatchConvert(const BatchConvertOptions &options) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
       auto graph = importGraphFile(in, options.from);
       if (!graph) {
-        reporter.error(graph.error().str());
+        reporter.error(i, in, graph.error().str());
+      } else if (Status folder = makeFolderOf(outputs[i], folderMutex); !folder) {
+        reporter.error(i, in, folder.error().str());
       } else if (auto written = options.to->write(*graph, requestFor(outputs[i])); !written) {
-        reporter.error(in + ": " + written.error().str());
+        reporter.error(i, in, in + ": " + written.error().str());
       } else if (Status st =
                      written->text ? writeFileAtomic(outputs[i], *written->text) : Status::ok();
                  !st) {
-        reporter.error(st.error().str());
+        reporter.error(i, in, st.error().str());
       } else {
         ok = true;
       }
-      reporter.finished(ok, in);
+      reporter.finished(ok, in, graph && nodesJsonSidecar(*graph));
     }
   };
   std::vector<std::thread> pool;

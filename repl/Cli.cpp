@@ -114,7 +114,7 @@ int runConvert(const std::string &input, const std::string &output, const std::s
 }
 
 int runBatch(const std::vector<std::string> &inputs, const std::string &output,
-             const std::string &from, const std::string &to, unsigned jobs) {
+             const std::string &from, const std::string &to, unsigned jobs, BatchLayout layout) {
   int status = kExitOk;
   BatchConvertOptions options;
   if (const OutputFormat *f = findOutputFormat(to);
@@ -134,6 +134,7 @@ int runBatch(const std::vector<std::string> &inputs, const std::string &output,
   options.outputDir = output;
   options.to = outFormat;
   options.jobs = jobs;
+  options.layout = layout;
   return runBatchConvert(options);
 }
 
@@ -156,7 +157,10 @@ int runInfo(const std::string &input, const std::string &from, bool json,
     wrapper = w.take();
   }
   if (!json) {
-    std::cout << "graph: " << (input == "-" ? "<stdin>" : input) << "\n" << printGraphSummary(s);
+    std::cout << "graph: " << (input == "-" ? "<stdin>" : input) << "\n";
+    if (const NodesJsonSidecar *sidecar = nodesJsonSidecar(*graph))
+      std::cout << "types from: " << printableText(sidecar->file) << "\n";
+    std::cout << printGraphSummary(s);
     if (wrapper)
       std::cout << printWrapperAnalysis(*wrapper);
     std::cout << printProvenanceSection(*graph);
@@ -164,6 +168,8 @@ int runInfo(const std::string &input, const std::string &from, bool json,
   }
   JsonValue j;
   j["graph"] = input == "-" ? "<stdin>" : input;
+  if (const NodesJsonSidecar *sidecar = nodesJsonSidecar(*graph))
+    j["types_from"] = sidecar->file;
   j["nodes"] = s.nodeCount;
   j["op_kinds"] = s.opKindCounts;
   auto values = [](const std::vector<GraphSummary::Value> &vs) {
@@ -279,6 +285,16 @@ int runCliUnguarded(int argc, char **argv) {
   convert
       ->add_option("--jobs", convertJobs, "Several inputs: worker threads (default: one per core)")
       ->check(CLI::PositiveNumber);
+  bool convertKeepTree = false, convertFlat = false;
+  auto *keepTree = convert->add_flag(
+      "--keep-tree", convertKeepTree,
+      "Several inputs: write each at its input's path below the inputs' common folder, "
+      "sub-folders created (the default when two inputs share a name)");
+  convert
+      ->add_flag("--flat", convertFlat,
+                 "Several inputs: write every output directly in the folder (two inputs with one "
+                 "name are refused)")
+      ->excludes(keepTree);
   convert->add_option("--from", from,
                       "Input format: " + inputFormatList() + " (default: from name/content)");
   convert->add_option("--to", to,
@@ -410,7 +426,9 @@ int runCliUnguarded(int argc, char **argv) {
 
   convert->footer("Examples:\n  fxkit convert model.graph.txt -o model.json\n"
                   "  fxkit convert output_code.py --to svg -o program.svg\n"
-                  "  fxkit convert debug/*.graph.txt -o out/ --to json --jobs 2");
+                  "  fxkit convert debug/*.graph.txt -o out/ --to json --jobs 2\n"
+                  "  fxkit convert $(find zoo -name '*.graph.txt') -o out/ --to json "
+                  "--keep-tree");
   info->footer("Examples:\n  fxkit info model.graph.txt\n  fxkit info output_code.py --json");
   run->footer("Examples:\n  fxkit run model.graph.txt --sym s0=8\n"
               "  fxkit run model.graph.txt --backend opencl --inputs in.safetensors "
@@ -511,7 +529,10 @@ int runCliUnguarded(int argc, char **argv) {
       return reportError(Error("--provenance names one graph's mapping: convert one input with "
                                "it (with several, each wrapper takes the mapping of its own "
                                "debug folder)"));
-    return runBatch(convertInputs, output, from, to, convertJobs);
+    return runBatch(convertInputs, output, from, to, convertJobs,
+                    convertKeepTree ? BatchLayout::KeepTree
+                    : convertFlat   ? BatchLayout::Flat
+                                    : BatchLayout::Auto);
   }
   if (info->parsed())
     return runInfo(input, from, json, provenance);

@@ -122,7 +122,10 @@ Status cmdLoad(ReplSession &s, const ReplWords &line) {
   if (!graph)
     return graph.takeError();
   ReplGraph &g = s.addGraph(name, w[1], graph.take());
-  s.status() << "loaded " << g.name << ": " << g.graph.size() << " nodes from " << w[1] << "\n";
+  s.status() << "loaded " << g.name << ": " << g.graph.size() << " nodes from " << w[1];
+  if (const NodesJsonSidecar *sidecar = nodesJsonSidecar(g.graph))
+    s.status() << " (types from " << sidecar->file << ")";
+  s.status() << "\n";
   return Status::ok();
 }
 

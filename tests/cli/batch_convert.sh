@@ -33,10 +33,13 @@ for g in attention mlp softmax layernorm pointwise; do
   cmp -s "$WORK/in/$g.graph.txt" "$WORK/o3/$g.graph.txt" || fail "round trip of $g differs"
 done
 
-# Bad usage: no --to, stdout as a folder, two inputs with one stem, --jobs 0.
+# Bad usage: no --to, stdout as a folder, two inputs with one stem under --flat (without it the
+# tree is kept: tests/cli/batch_tree.sh), --jobs 0.
 expect_exit 2 "$FXKIT" convert "$WORK/in/mlp.graph.txt" "$WORK/in/softmax.graph.txt" -o "$WORK/o4"
 expect_exit 2 "$FXKIT" convert "$WORK/in/mlp.graph.txt" "$WORK/in/softmax.graph.txt" --to json
-expect_exit 2 "$FXKIT" convert "$WORK/in/mlp.graph.txt" "$WORK/o2/mlp.json" -o "$WORK/o5" --to fx
+expect_exit 2 "$FXKIT" convert "$WORK/in/mlp.graph.txt" "$WORK/o2/mlp.json" -o "$WORK/o5" --to fx \
+  --flat
+expect_err "would both be written to '$WORK/o5/mlp.graph.txt'"
 [ -e "$WORK/o5" ] && fail "bad usage created the output folder"
 expect_exit 2 "$FXKIT" convert "$WORK/in/mlp.graph.txt" "$WORK/in/softmax.graph.txt" \
   -o "$WORK/o6" --to json --jobs 0
