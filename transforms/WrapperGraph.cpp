@@ -2,6 +2,7 @@
 
 #include "ir/Node.h"
 #include "ir/ops/ShapeRules.h"
+#include "ir/wrapper/SizeNodes.h"
 #include "ir/wrapper/WrapperDialect.h"
 #include "transforms/SizeArgs.h"
 
@@ -97,53 +98,19 @@ Expected<Argument> WrapperBuilder::size(const SymExpr &raw) {
 }
 
 Expected<Argument> WrapperBuilder::sizeUncached(const SymExpr &raw) {
-  SymExpr e = raw.simplify();
-  if (e.isConstant())
-    return Argument::integer(e.constant());
-  std::string key = e.str();
-  if (auto it = sizes_.find(key); it != sizes_.end())
-    return it->second;
-  auto ops = e.operands();
-  Argument out;
-  switch (e.kind()) {
-  case SymExpr::Kind::Symbol: {
-    auto it = symbols_.find(e.name());
+  wrapper::SizeNodeHooks hooks;
+  hooks.symbol = [&](std::string_view symbol) -> Expected<Argument> {
+    auto it = symbols_.find(symbol);
     if (it == symbols_.end())
-      return Error("wrapper: size symbol '" + std::string(e.name()) +
+      return Error("wrapper: size symbol '" + std::string(symbol) +
                    "' is not bound by any graph input");
-    out = Argument::node(it->second);
-    break;
-  }
-  case SymExpr::Kind::Neg: {
-    auto a = size(ops[0]);
-    if (!a)
-      return a.takeError();
-    out = Argument::node(add("neg", wrapper::sizeArith(e.kind(), {a.take()})));
-    break;
-  }
-  case SymExpr::Kind::Paren:
-    return size(ops[0]);
-  case SymExpr::Kind::Add:
-  case SymExpr::Kind::Sub:
-  case SymExpr::Kind::Mul:
-  case SymExpr::Kind::FloorDiv:
-  case SymExpr::Kind::Mod: {
-    auto a = size(ops[0]);
-    if (!a)
-      return a.takeError();
-    auto b = size(ops[1]);
-    if (!b)
-      return b.takeError();
-    out = Argument::node(add(std::string(wrapper::sizeArithOp(e.kind())->base),
-                             wrapper::sizeArith(e.kind(), {a.take(), b.take()})));
-    break;
-  }
-  default:
-    // Max(...), ModularIndexing(...): kept as an expression the consumer evaluates.
-    out = Argument::sym(e);
-  }
-  sizes_[key] = out;
-  return out;
+    return Argument::node(it->second);
+  };
+  hooks.operand = [&](const SymExpr &o, std::string_view) { return size(o); };
+  hooks.emit = [&](const SymExpr &, wrapper::Call call, std::string_view name) {
+    return add(std::string(name), std::move(call));
+  };
+  return wrapper::sizeArgument(raw.simplify(), "", sizes_, hooks);
 }
 
 Status WrapperBuilder::allocate(int32_t b) {

@@ -1,6 +1,7 @@
 #include "importers/inductor/CallGraphBuilder.h"
 
 #include "ir/Try.h"
+#include "ir/wrapper/SizeNodes.h"
 #include "ir/wrapper/WrapperDialect.h"
 
 #include <cmath>
@@ -1564,47 +1565,20 @@ Expected<SymExpr> CallBuilder::symOf(const PyExpr &e) {
 }
 
 Expected<Argument> CallBuilder::size(const SymExpr &e, const std::string &name) {
-  if (e.isConstant())
-    return Argument::integer(e.constant());
-  std::string key = e.str();
-  if (auto it = sizes_.find(key); it != sizes_.end())
-    return it->second;
-  auto ops = e.operands();
-  Argument out;
-  switch (e.kind()) {
-  case SymExpr::Kind::Symbol: {
-    auto it = scope_.find(e.name());
+  wrapper::SizeNodeHooks hooks;
+  hooks.symbol = [&](std::string_view symbol) -> Expected<Argument> {
+    auto it = scope_.find(symbol);
     if (it == scope_.end() || it->second.kind != Binding::Kind::Size)
-      return Error("size symbol '" + std::string(e.name()) + "' is not bound");
+      return Error("size symbol '" + std::string(symbol) + "' is not bound");
     return it->second.arg;
-  }
-  case SymExpr::Kind::Paren:
-    return size(ops[0], name);
-  case SymExpr::Kind::Neg:
-  case SymExpr::Kind::Add:
-  case SymExpr::Kind::Sub:
-  case SymExpr::Kind::Mul:
-  case SymExpr::Kind::FloorDiv:
-  case SymExpr::Kind::Mod: {
-    std::vector<Argument> operands;
-    for (const SymExpr &o : ops) {
-      auto a = size(o);
-      if (!a)
-        return a.takeError();
-      operands.push_back(a.take());
-    }
-    const wrapper::SizeArithOp *op = wrapper::sizeArithOp(e.kind());
-    Node *n = add(name.empty() ? std::string(op->base) : name, op->target, std::move(operands));
-    n->value() = NodeValue{e};
-    out = Argument::node(n);
-    break;
-  }
-  default:
-    // Max(...), a/b, a**b: kept as an expression its consumer evaluates (as WrapperGraph does).
-    out = Argument::sym(e);
-  }
-  sizes_[key] = out;
-  return out;
+  };
+  hooks.operand = [&](const SymExpr &o, std::string_view n) { return size(o, std::string(n)); };
+  hooks.emit = [&](const SymExpr &x, wrapper::Call call, std::string_view n) {
+    Node *node = add(std::string(n), call.target, std::move(call.args));
+    node->value() = NodeValue{x};
+    return node;
+  };
+  return wrapper::sizeArgument(e, name, sizes_, hooks);
 }
 
 Expected<CallBuilder::Layout> CallBuilder::layout(const PyExpr &sizes, const PyExpr &strides,
