@@ -4,6 +4,7 @@
 #include "exporters/ReadablePyPrinter.h"
 #include "exporters/wrapper/WrapperSignature.h"
 #include "ir/Node.h"
+#include "ir/Try.h"
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
 #include "ir/wrapper/WrapperDialect.h"
@@ -340,46 +341,32 @@ Expected<Graph> FxIrBuilder::run(const Graph &wrapper) {
       break;
     }
   for (Node *n : wrapper) {
-    std::string_view t = n->target();
-    if (n->op() == OpKind::Placeholder) {
+    switch (wrapper::wrapperOpOf(*n)) {
+    case wrapper::WrapperOp::Placeholder: {
       Node *p = g_.create(OpKind::Placeholder, n->name(), n->target());
       map_[n] = p;
       if (n->value().tensor())
         buffers_[n->name()] = p;
       continue;
     }
-    if (n->op() == OpKind::Output) {
-      // WrapperFxCodegen returns one value bare and several as a list.
-      const Argument &outs = n->args().items().at(0);
-      std::vector<Argument> items;
-      for (const Argument &o : outs.items())
-        items.push_back(remap(o));
-      Argument ret = items.size() == 1 ? items[0] : Argument::list(std::move(items));
-      g_.create(OpKind::Output, "output", "output", Argument::tuple({ret}));
+    case wrapper::WrapperOp::Output:
+      g_.create(OpKind::Output, "output", "output",
+                Argument::tuple({fxIrResult(*n, [&](const Argument &a) { return remap(a); })}));
       continue;
-    }
-    if (t == wrapper::kFree)
+    case wrapper::WrapperOp::Free:
       continue;
-    if (t == wrapper::kKernel) {
-      if (Status s = kernel(*n); !s)
-        return s.takeError();
+    case wrapper::WrapperOp::Kernel:
+      FXKIT_TRY(kernel(*n));
       continue;
-    }
-    if (t == wrapper::kExtern) {
-      if (Status s = externCall(*n); !s)
-        return s.takeError();
+    case wrapper::WrapperOp::Extern:
+      FXKIT_TRY(externCall(*n));
       continue;
-    }
-    bool reuse = false;
-    for (size_t i = 0; i < n->kwargs().dictSize(); ++i)
-      reuse = reuse || n->kwargs().dictKey(i) == "reuse";
-    if (t == wrapper::kAllocFromPool || t == wrapper::kEmptyStrided ||
-        (t == wrapper::kAsStrided && reuse)) {
-      if (Status s = alloc(*n); !s)
-        return s.takeError();
+    case wrapper::WrapperOp::EmptyStrided:
+    case wrapper::WrapperOp::AllocFromPool:
+    case wrapper::WrapperOp::Reuse:
+      FXKIT_TRY(alloc(*n));
       continue;
-    }
-    if (t == wrapper::kAsStrided) { // a view of a buffer
+    case wrapper::WrapperOp::View: {
       // Extern calls make their own views, from the ATen node's arguments.
       bool externOnly = !n->users().empty();
       for (const Node *u : n->users())
@@ -388,11 +375,16 @@ Expected<Graph> FxIrBuilder::run(const Graph &wrapper) {
         continue;
       const auto &a = n->args().items();
       Node *base = map_.at(a[0].asNode());
-      auto v = view(base, base->name() + "_view", remap(a[1]), remap(a[2]), remap(a[3]));
-      if (!v)
-        return v.takeError();
-      map_[n] = *v;
+      FXKIT_ASSIGN_OR_RETURN(
+          map_[n], view(base, base->name() + "_view", remap(a[1]), remap(a[2]), remap(a[3])));
       continue;
+    }
+    case wrapper::WrapperOp::SizeArith:
+    case wrapper::WrapperOp::SymSize:
+    case wrapper::WrapperOp::AssertSizeStride:
+    case wrapper::WrapperOp::AssertAlignment:
+    case wrapper::WrapperOp::Other:
+      break;
     }
     // Size arithmetic (operator.*, sym_size) carries over as it is.
     map_[n] =
@@ -402,6 +394,13 @@ Expected<Graph> FxIrBuilder::run(const Graph &wrapper) {
 }
 
 } // namespace
+
+Argument fxIrResult(const Node &output, const std::function<Argument(const Argument &)> &remap) {
+  std::vector<Argument> items;
+  for (const Argument &o : output.args().items().at(0).items())
+    items.push_back(remap(o));
+  return items.size() == 1 ? items[0] : Argument::list(std::move(items));
+}
 
 Expected<Graph> buildFxIr(Graph &graph) {
   CompilationState *state = compilationState(graph);

@@ -8,6 +8,7 @@
 #include "ir/Error.h"
 #include "ir/Graph.h"
 
+#include <functional>
 #include <string>
 
 namespace fxkit {
@@ -24,5 +25,10 @@ Expected<std::string> writeFxIrCode(Graph &graph);
 
 /// The Python `forward` code torch.fx generates (`gm.code`) for an FX IR graph.
 std::string printFxIrCode(const Graph &fxIr);
+
+/// What the FX IR's output node returns for a wrapper graph's `output`: WrapperFxCodegen
+/// returns one value bare and several as a list, each value carried over by `remap`. Both FX
+/// IR builders (of fxkit's wrapper graphs and of Inductor's, InductorFxIr.h) end this way.
+Argument fxIrResult(const Node &output, const std::function<Argument(const Argument &)> &remap);
 
 } // namespace fxkit

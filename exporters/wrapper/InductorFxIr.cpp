@@ -5,6 +5,7 @@
 #include "exporters/wrapper/TritonLaunchConfig.h"
 #include "importers/inductor/InductorWrapper.h"
 #include "ir/Node.h"
+#include "ir/Try.h"
 #include "ir/wrapper/WrapperDialect.h"
 
 #include <cstring>
@@ -346,18 +347,18 @@ Expected<InductorFxIr> Converter::run(const Graph &wrapper) {
       map_[n] = out_.graph.create(n->op(), n->name(), n->target());
       continue;
     }
-    if (n->op() == OpKind::Output) {
-      const Argument &outs = n->args().items().at(0);
-      std::vector<Argument> items;
-      for (const Argument &o : outs.items())
-        items.push_back(remap(o));
-      Argument ret = items.size() == 1 ? items[0] : Argument::list(std::move(items));
-      out_.graph.create(OpKind::Output, "output", "output", Argument::tuple({ret}));
+    switch (wrapper::wrapperOpOf(*n)) {
+    case wrapper::WrapperOp::Placeholder: // made above, as get_attr nodes are
       continue;
-    }
-    if (t == wrapper::kFree)
+    case wrapper::WrapperOp::Output:
+      out_.graph.create(
+          OpKind::Output, "output", "output",
+          Argument::tuple({fxIrResult(*n, [&](const Argument &a) { return remap(a); })}));
       continue;
-    if (t == wrapper::kAssertSizeStride || t == wrapper::kAssertAlignment) {
+    case wrapper::WrapperOp::Free:
+      continue;
+    case wrapper::WrapperOp::AssertSizeStride:
+    case wrapper::WrapperOp::AssertAlignment: {
       const auto &a = n->args().items();
       if (!a.empty() && a[0].isNode() && a[0].asNode()->op() == OpKind::Placeholder)
         continue; // input guards
@@ -375,31 +376,29 @@ Expected<InductorFxIr> Converter::run(const Graph &wrapper) {
       call(fresh(kind), "torch._C._dynamo.guards." + kind, std::move(args));
       continue;
     }
-    if (t == wrapper::kKernel) {
-      if (Status s = kernel(*n); !s)
-        return s.takeError();
+    case wrapper::WrapperOp::Kernel:
+      FXKIT_TRY(kernel(*n));
       continue;
-    }
-    if (t == wrapper::kExtern) {
-      if (Status s = externCall(*n); !s)
-        return s.takeError();
+    case wrapper::WrapperOp::Extern:
+      FXKIT_TRY(externCall(*n));
       continue;
-    }
-    if (t == wrapper::kAsStrided) {
-      if (Status s = view(*n); !s)
-        return s.takeError();
+    case wrapper::WrapperOp::Reuse:
+    case wrapper::WrapperOp::View:
+      FXKIT_TRY(view(*n));
       continue;
-    }
-    if (t == wrapper::kAllocFromPool) { // the header's alias of the op
+    case wrapper::WrapperOp::AllocFromPool: // the header's alias of the op
       ++out_.addedKinds["allocation from a memory pool"];
       map_[n] = call(fresh(n->name()), "torch.ops.inductor._alloc_from_pool.default",
                      remap(n->args()).items());
       continue;
-    }
-    if (t == wrapper::kEmptyStrided) {
+    case wrapper::WrapperOp::EmptyStrided:
       map_[n] = out_.graph.create(OpKind::CallFunction, fresh(n->name()), t, remap(n->args()),
                                   remap(n->kwargs()));
       continue;
+    case wrapper::WrapperOp::SizeArith:
+    case wrapper::WrapperOp::SymSize:
+    case wrapper::WrapperOp::Other:
+      break;
     }
     if (t == wrapper::kGetItem) { // a result of a multi-output call, named by its buffer
       ++out_.addedKinds["getitem of a multi-output call"];
