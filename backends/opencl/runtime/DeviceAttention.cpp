@@ -22,24 +22,18 @@ namespace fxkit::opencl::device_externs {
 
 namespace {
 
-/// The largest head dimension the kernel takes: it keeps the query row and the weighted sum of
-/// values in private arrays of this size.
-constexpr int64_t kMaxHeadDim = 256;
-
 constexpr std::string_view kSource = R"CL(
+/// kAttentionMaxHeadDim (DeviceAttentionArgs.h): the query row and the weighted sum of values
+/// are private arrays of this size.
 #define FX_ATTN_MAX_D 256
 
 /// The parameters both kernels take, after their buffers.
 #define FX_ATTN_PARAMS                                                                          \
-    const long xnumel, const long H, const long Mx, const long M, const long N, const long E,  \
-    const long Ev,                                                                             \
-    const long qs0, const long qs1, const long qs2, const long qs3,                           \
-    const long ks0, const long ks1, const long ks2, const long ks3,                           \
-    const long vs0, const long vs1, const long vs2, const long vs3,                           \
-    const long ms0, const long ms1, const long ms2, const long ms3,                           \
-    const long os0, const long os1, const long os2, const long os3,                           \
-    const long ls0, const long ls1, const long ls2,                                            \
-    const long dt_qkv, const long dt_mask, const long mask_kind, const long dt_out,            \
+    const long xnumel, const long H, const long Mx, const long M, const long N, const long E, \
+    const long Ev,                                                                            \
+    FX_STRIDES4(q), FX_STRIDES4(k), FX_STRIDES4(v), FX_STRIDES4(m), FX_STRIDES4(o),           \
+    FX_STRIDES3(l),                                                                           \
+    const long dt_qkv, const long dt_mask, const long mask_kind, const long dt_out,           \
     const long dt_lse, const long has_lse, const long causal, const long scale_bits
 
 /// The online softmax of one query row over its keys j = first, first + step, ... < limit:
@@ -108,15 +102,10 @@ inline void FX_NAME(fx_attention_scan)(
 /// One work-item per query row (a grid-stride loop): no barriers, which CPU compilers
 /// (PoCL) build and run best.
 __kernel void FX_NAME(fx_attention_rows)(
-    __global const uchar *q_base, const ulong q_off,
-    __global const uchar *k_base, const ulong k_off,
-    __global const uchar *v_base, const ulong v_off,
-    __global const uchar *m_base, const ulong m_off,
-    __global uchar *o_base, const ulong o_off,
-    __global uchar *l_base, const ulong l_off, FX_ATTN_PARAMS) {
-  __global const uchar *q = q_base + q_off, *k = k_base + k_off, *v = v_base + v_off;
-  __global const uchar *mk = m_base + m_off;
-  __global uchar *o = o_base + o_off, *l = l_base + l_off;
+    FX_IN(q), FX_IN(k), FX_IN(v), FX_IN(m), FX_OUT(o), FX_OUT(l), FX_ATTN_PARAMS) {
+  __global const uchar *q = FX_AT(q), *k = FX_AT(k), *v = FX_AT(v);
+  __global const uchar *mk = FX_AT(m);
+  __global uchar *o = FX_AT(o), *l = FX_AT(l);
   const FX_ACC scale = FX_BITS(scale_bits);
   for (long x = get_global_id(0); x < xnumel; x += get_global_size(0)) {
     FX_ATTN_ROW;
@@ -136,16 +125,11 @@ __kernel void FX_NAME(fx_attention_rows)(
 /// fx_L lanes per query row (GPUs): the lanes split the row's keys, then combine their
 /// maxima, sums and values through local memory.
 __kernel void FX_NAME(fx_attention_lanes)(
-    __global const uchar *q_base, const ulong q_off,
-    __global const uchar *k_base, const ulong k_off,
-    __global const uchar *v_base, const ulong v_off,
-    __global const uchar *m_base, const ulong m_off,
-    __global uchar *o_base, const ulong o_off,
-    __global uchar *l_base, const ulong l_off, FX_ATTN_PARAMS,
+    FX_IN(q), FX_IN(k), FX_IN(v), FX_IN(m), FX_OUT(o), FX_OUT(l), FX_ATTN_PARAMS,
     const int fx_L, const int fx_W, __local FX_ACC *fx_scratch) {
-  __global const uchar *q = q_base + q_off, *k = k_base + k_off, *v = v_base + v_off;
-  __global const uchar *mk = m_base + m_off;
-  __global uchar *o = o_base + o_off, *l = l_base + l_off;
+  __global const uchar *q = FX_AT(q), *k = FX_AT(k), *v = FX_AT(v);
+  __global const uchar *mk = FX_AT(m);
+  __global uchar *o = FX_AT(o), *l = FX_AT(l);
   const FX_ACC scale = FX_BITS(scale_bits);
   const int lid = get_local_id(0);
   const int lane = lid & (fx_L - 1);
@@ -221,9 +205,8 @@ FamilySource attentionSource() {
 
 Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
   const BoundArgs &args = call.args();
-  bool efficient = args.op().schema.name == "_scaled_dot_product_efficient_attention";
-  auto causal = causalWithoutDropout(args);
-  if (!causal)
+  auto form = attentionForm(args, "_scaled_dot_product_efficient_attention");
+  if (!form)
     return false;
   auto q = call.input("query"), k = call.input("key"), v = call.input("value");
   if (!q || !k || !v || q->dim() != 4 || k->dim() != 4 || v->dim() != 4)
@@ -231,21 +214,20 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
   int64_t B = q->sizes[0], H = q->sizes[1], M = q->sizes[2], E = q->sizes[3];
   int64_t N = k->sizes[2], Ev = v->sizes[3];
   if (k->sizes[0] != B || v->sizes[0] != B || k->sizes[1] != H || v->sizes[1] != H ||
-      k->sizes[3] != E || v->sizes[2] != N || E > kMaxHeadDim || Ev > kMaxHeadDim)
+      k->sizes[3] != E || v->sizes[2] != N || E > kAttentionMaxHeadDim || Ev > kAttentionMaxHeadDim)
     return false;
   if (k->dtype != q->dtype || v->dtype != q->dtype)
     return false;
   std::optional<Variant> variant = floatingVariant(q->dtype, call.device());
   if (!variant)
     return false;
-  // The mask (flash) or bias (efficient): bool keeps, anything else adds.
-  std::string_view maskName = efficient ? "attn_bias" : "attn_mask";
-  auto maskArg = attentionMask(call, maskName, *variant, {B, H, M, N});
+  // The mask (flash) or bias (form->efficient): bool keeps, anything else adds.
+  auto maskArg = attentionMask(call, form->maskName, *variant, {B, H, M, N});
   if (!maskArg)
     return false;
   const std::optional<Operand> &mask = maskArg->operand;
   bool computeLse = true;
-  if (efficient) {
+  if (form->efficient) {
     auto c = args.boolean("compute_log_sumexp");
     if (!c)
       return false;
@@ -259,26 +241,20 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
     lse = call.output(1);
   int64_t lseRows = M;
   if (lse) {
-    if (lse->dim() != 3 || lse->sizes[0] != B || lse->sizes[1] != H ||
-        (lse->dtype != DType::Float32 && lse->dtype != DType::Float64) ||
-        (lse->dtype == DType::Float64 && *variant != Variant::Double))
+    if (!logsumexpFits(*lse, B, H, *variant))
       return false;
     lseRows = lse->sizes[2];
-    if (computeLse ? lseRows < M || (!efficient && lseRows != M) : lseRows != 0)
+    if (computeLse ? lseRows < M || (!form->efficient && lseRows != M) : lseRows != 0)
       return false;
   }
   bool hasLse = lse && computeLse && lseRows > 0;
   if (q->numel() == 0 || k->numel() == 0 || v->numel() == 0 || out->numel() == 0)
     return false; // empty shapes: the host kernel's zeros and infinities
-  double scale = 1.0 / std::sqrt(static_cast<double>(E));
-  if (!call.isNone("scale")) {
-    auto s = args.floating("scale");
-    if (!s)
-      return false;
-    scale = *s;
-  }
+  std::optional<double> scale = attentionScale(call, E);
+  if (!scale)
+    return false;
   // The efficient kernel's philox seed and offset: 0 (no dropout).
-  for (size_t i = 2; efficient && i < 4 && i < call.numOutputs(); ++i)
+  for (size_t i = 2; form->efficient && i < 4 && i < call.numOutputs(); ++i)
     if (auto t = call.output(i))
       FXKIT_TRY(fillZeros(call.context(), t->buffer));
 
@@ -300,13 +276,7 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
       longArg(E),
       longArg(Ev),
   };
-  for (const Operand *t : {&*q, &*k, &*v})
-    for (int64_t s : t->strides)
-      a.push_back(longArg(s));
-  for (int64_t s : maskArg->strides)
-    a.push_back(longArg(s));
-  for (int64_t s : out->strides)
-    a.push_back(longArg(s));
+  appendLongs(a, {q->strides, k->strides, v->strides, maskArg->strides, out->strides});
   for (size_t d = 0; d < 3; ++d)
     a.push_back(longArg(hasLse ? lse->strides[d] : 0));
   a.push_back(longArg(dtypeCode(q->dtype)));
@@ -315,8 +285,8 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
   a.push_back(longArg(dtypeCode(out->dtype)));
   a.push_back(longArg(hasLse ? dtypeCode(lse->dtype) : 0));
   a.push_back(longArg(hasLse));
-  a.push_back(longArg(*causal));
-  a.push_back(floatArg(scale, *variant));
+  a.push_back(longArg(form->causal));
+  a.push_back(floatArg(*scale, *variant));
   // GPUs: lanes per row; CPUs: a row per work-item (barriers in loops cost PoCL seconds of
   // compilation per work-group size and gain nothing on a CPU).
   bool lanes = call.gpuForms();

@@ -1,25 +1,61 @@
 #pragma once
 /// \file Arguments the forward and backward attention kernels (DeviceAttention.cpp,
-/// DeviceAttentionBackward.cpp) read alike: is_causal (without dropout), and the attention mask
-/// (flash attention's attn_mask, efficient attention's attn_bias) with its buffer, its strides
-/// broadcast to the scores' (B, H, M, N) and its kind.
+/// DeviceAttentionBackward.cpp) read alike: the form and is_causal (without dropout), the scale,
+/// the logsumexp's layout, and the attention mask (flash attention's attn_mask, efficient
+/// attention's attn_bias) with its buffer, its strides broadcast to the scores' (B, H, M, N)
+/// and its kind.
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
+#include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
 
 namespace fxkit::opencl::device_externs {
 
-/// is_causal, where the call has no dropout (dropout_p 0: the kernels are deterministic);
-/// nullopt otherwise or where an argument does not bind.
-inline std::optional<bool> causalWithoutDropout(const BoundArgs &args) {
+/// What both directions read first: the form (efficient attention, named `efficientOp`, or
+/// flash attention), is_causal and the name of the mask argument (attn_bias, attn_mask). Only
+/// calls without dropout (dropout_p 0: the kernels are deterministic); nullopt otherwise or
+/// where an argument does not bind.
+struct AttentionForm {
+  bool efficient = false;
+  bool causal = false;
+  std::string_view maskName;
+};
+inline std::optional<AttentionForm> attentionForm(const BoundArgs &args,
+                                                  std::string_view efficientOp) {
   auto dropout = args.floating("dropout_p");
   auto causal = args.boolean("is_causal");
   if (!dropout || *dropout != 0 || !causal)
     return std::nullopt;
-  return *causal;
+  AttentionForm form;
+  form.efficient = args.op().schema.name == efficientOp;
+  form.causal = *causal;
+  form.maskName = form.efficient ? "attn_bias" : "attn_mask";
+  return form;
+}
+
+/// The largest head dimension (E, Ev) the kernels take: they keep rows of this size in private
+/// arrays (FX_ATTN_MAX_D, FX_ATTB_MAX_D in their sources).
+inline constexpr int64_t kAttentionMaxHeadDim = 256;
+
+/// The scale of the scores: the call's `scale`, or 1/sqrt(E) where it is None; nullopt where it
+/// does not bind.
+inline std::optional<double> attentionScale(const Call &call, int64_t E) {
+  if (call.isNone("scale"))
+    return 1.0 / std::sqrt(static_cast<double>(E));
+  auto scale = call.args().floating("scale");
+  return scale ? std::optional<double>(*scale) : std::nullopt;
+}
+
+/// Whether a logsumexp operand has the layout the kernels read: (B, H, rows), float32 or float64
+/// (the latter only in the double variant).
+inline bool logsumexpFits(const Operand &lse, int64_t B, int64_t H, Variant variant) {
+  return lse.dim() == 3 && lse.sizes[0] == B && lse.sizes[1] == H &&
+         (lse.dtype == DType::Float32 || lse.dtype == DType::Float64) &&
+         (lse.dtype != DType::Float64 || variant == Variant::Double);
 }
 
 struct AttentionMask {

@@ -24,10 +24,8 @@ namespace fxkit::opencl::device_externs {
 
 namespace {
 
-/// The largest head dimension the kernels take: they keep rows of this size in private arrays.
-constexpr int64_t kMaxHeadDim = 256;
-
 constexpr std::string_view kSource = R"CL(
+/// kAttentionMaxHeadDim (DeviceAttentionArgs.h): rows of this size are private arrays.
 #define FX_ATTB_MAX_D 256
 
 /// The parameters both kernels take, after their buffers: sizes, the strides of grad_out (g),
@@ -36,35 +34,21 @@ constexpr std::string_view kSource = R"CL(
 /// 2 added), causal, and the scale's bits.
 #define FX_ATTB_PARAMS                                                                         \
     const long xnumel, const long H, const long M, const long N, const long E, const long Ev, \
-    const long gs0, const long gs1, const long gs2, const long gs3,                           \
-    const long qs0, const long qs1, const long qs2, const long qs3,                           \
-    const long ks0, const long ks1, const long ks2, const long ks3,                           \
-    const long vs0, const long vs1, const long vs2, const long vs3,                           \
-    const long os0, const long os1, const long os2, const long os3,                           \
-    const long ms0, const long ms1, const long ms2, const long ms3,                           \
-    const long ls0, const long ls1, const long ls2,                                            \
-    const long as0, const long as1, const long as2, const long as3,                           \
-    const long cs0, const long cs1, const long cs2, const long cs3,                           \
+    FX_STRIDES4(g), FX_STRIDES4(q), FX_STRIDES4(k), FX_STRIDES4(v), FX_STRIDES4(o),           \
+    FX_STRIDES4(m), FX_STRIDES3(l), FX_STRIDES4(a), FX_STRIDES4(c),                           \
     const long dt, const long dt_mask, const long mask_kind, const long dt_lse,               \
     const long causal, const long scale_bits
 
 /// The buffers of the kernels that run after the dQ kernel (dK/dV, dbias): grad_out (g),
 /// query, key, value, the mask (m), logsumexp (l), the dQ kernel's D (d), and result a.
 #define FX_ATTB_AFTER_DQ                                                                       \
-    __global const uchar *g_base, const ulong g_off,                                           \
-    __global const uchar *q_base, const ulong q_off,                                           \
-    __global const uchar *k_base, const ulong k_off,                                           \
-    __global const uchar *v_base, const ulong v_off,                                           \
-    __global const uchar *m_base, const ulong m_off,                                           \
-    __global const uchar *l_base, const ulong l_off,                                           \
-    __global const uchar *d_base, const ulong d_off,                                           \
-    __global uchar *a_base, const ulong a_off
+    FX_IN(g), FX_IN(q), FX_IN(k), FX_IN(v), FX_IN(m), FX_IN(l), FX_IN(d), FX_OUT(a)
 /// Their pointers: g, q, k, v, mk, l, a, and dd (D in the accumulation type).
 #define FX_ATTB_AFTER_DQ_POINTERS                                                              \
-  __global const uchar *g = g_base + g_off, *q = q_base + q_off, *k = k_base + k_off;          \
-  __global const uchar *v = v_base + v_off, *mk = m_base + m_off, *l = l_base + l_off;         \
-  __global uchar *a = a_base + a_off;                                                          \
-  __global const FX_ACC *dd = (__global const FX_ACC *)(d_base + d_off)
+  __global const uchar *g = FX_AT(g), *q = FX_AT(q), *k = FX_AT(k);                            \
+  __global const uchar *v = FX_AT(v), *mk = FX_AT(m), *l = FX_AT(l);                           \
+  __global uchar *a = FX_AT(a);                                                                \
+  __global const FX_ACC *dd = (__global const FX_ACC *)FX_AT(d)
 
 /// The scaled, masked score of query i and key j, or -INFINITY where the position is masked
 /// out (by a false bool mask or an additive -inf); dot is the row's Q K^T product.
@@ -83,20 +67,13 @@ inline FX_ACC FX_NAME(fx_attb_score)(__global const uchar *mk, const long mpos,
 
 /// dQ and D = rowsum(dO * O): one work-item per query row x = (b, h, i) (a grid-stride loop).
 __kernel void FX_NAME(fx_attention_backward_dq)(
-    __global const uchar *g_base, const ulong g_off,
-    __global const uchar *q_base, const ulong q_off,
-    __global const uchar *k_base, const ulong k_off,
-    __global const uchar *v_base, const ulong v_off,
-    __global const uchar *o_base, const ulong o_off,
-    __global const uchar *m_base, const ulong m_off,
-    __global const uchar *l_base, const ulong l_off,
-    __global uchar *d_base, const ulong d_off,
-    __global uchar *a_base, const ulong a_off, FX_ATTB_PARAMS) {
-  __global const uchar *g = g_base + g_off, *q = q_base + q_off, *k = k_base + k_off;
-  __global const uchar *v = v_base + v_off, *o = o_base + o_off, *mk = m_base + m_off;
-  __global const uchar *l = l_base + l_off;
-  __global uchar *a = a_base + a_off;
-  __global FX_ACC *dd = (__global FX_ACC *)(d_base + d_off);
+    FX_IN(g), FX_IN(q), FX_IN(k), FX_IN(v), FX_IN(o), FX_IN(m), FX_IN(l), FX_OUT(d),
+    FX_OUT(a), FX_ATTB_PARAMS) {
+  __global const uchar *g = FX_AT(g), *q = FX_AT(q), *k = FX_AT(k);
+  __global const uchar *v = FX_AT(v), *o = FX_AT(o), *mk = FX_AT(m);
+  __global const uchar *l = FX_AT(l);
+  __global uchar *a = FX_AT(a);
+  __global FX_ACC *dd = (__global FX_ACC *)FX_AT(d);
   const FX_ACC scale = FX_BITS(scale_bits);
   for (long x = get_global_id(0); x < xnumel; x += get_global_size(0)) {
     const long i = x % M, bh = x / M;
@@ -147,9 +124,9 @@ __kernel void FX_NAME(fx_attention_backward_dq)(
 /// dK (a) and dV (c): one work-item per key row x = (b, h, j), over the queries that see it,
 /// with D from the dQ kernel.
 __kernel void FX_NAME(fx_attention_backward_dkv)(
-    FX_ATTB_AFTER_DQ, __global uchar *c_base, const ulong c_off, FX_ATTB_PARAMS) {
+    FX_ATTB_AFTER_DQ, FX_OUT(c), FX_ATTB_PARAMS) {
   FX_ATTB_AFTER_DQ_POINTERS;
-  __global uchar *cc = c_base + c_off;
+  __global uchar *cc = FX_AT(c);
   const FX_ACC scale = FX_BITS(scale_bits);
   for (long x = get_global_id(0); x < xnumel; x += get_global_size(0)) {
     const long j = x % N, bh = x / N;
@@ -262,19 +239,17 @@ FamilySource attentionBackwardSource() {
 
 Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launcherFor) {
   const BoundArgs &args = call.args();
-  bool efficient = args.op().schema.name == "_scaled_dot_product_efficient_attention_backward";
-  auto causal = causalWithoutDropout(args);
-  if (!causal)
+  auto form = attentionForm(args, "_scaled_dot_product_efficient_attention_backward");
+  if (!form)
     return false;
-  std::string_view maskName = efficient ? "attn_bias" : "attn_mask";
   bool biasGrad = false;
-  if (efficient && !call.isNone(maskName)) {
+  if (form->efficient && !call.isNone(form->maskName)) {
     auto wanted = args.boolList("grad_input_mask", 4);
     if (!wanted)
       return false;
     biasGrad = (*wanted)[3];
   }
-  auto g = call.input(efficient ? "grad_out_" : "grad_out");
+  auto g = call.input(form->efficient ? "grad_out_" : "grad_out");
   auto q = call.input("query"), k = call.input("key"), v = call.input("value");
   auto o = call.input("out"), lse = call.input("logsumexp");
   if (!g || !q || !k || !v || !o || !lse || q->dim() != 4 || k->dim() != 4 || v->dim() != 4)
@@ -283,19 +258,17 @@ Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launche
   int64_t N = k->sizes[2], Ev = v->sizes[3];
   DType dtype = q->dtype;
   if (!hasSizes(k, {B, H, N, E}, dtype) || !hasSizes(v, {B, H, N, Ev}, dtype) ||
-      !hasSizes(g, {B, H, M, Ev}, dtype) || !hasSizes(o, {B, H, M, Ev}, dtype) || E > kMaxHeadDim ||
-      Ev > kMaxHeadDim)
+      !hasSizes(g, {B, H, M, Ev}, dtype) || !hasSizes(o, {B, H, M, Ev}, dtype) ||
+      E > kAttentionMaxHeadDim || Ev > kAttentionMaxHeadDim)
     return false;
   std::optional<Variant> variant = floatingVariant(dtype, call.device());
   if (!variant)
     return false;
   // The logsumexp: a row per query (the efficient kernel's may have padding rows after them).
-  if (lse->dim() != 3 || lse->sizes[0] != B || lse->sizes[1] != H || lse->sizes[2] < M ||
-      (!efficient && lse->sizes[2] != M) ||
-      (lse->dtype != DType::Float32 && lse->dtype != DType::Float64) ||
-      (lse->dtype == DType::Float64 && *variant != Variant::Double))
+  if (!logsumexpFits(*lse, B, H, *variant) || lse->sizes[2] < M ||
+      (!form->efficient && lse->sizes[2] != M))
     return false;
-  auto maskArg = attentionMask(call, maskName, *variant, {B, H, M, N});
+  auto maskArg = attentionMask(call, form->maskName, *variant, {B, H, M, N});
   if (!maskArg)
     return false;
   const std::optional<Operand> &mask = maskArg->operand;
@@ -318,13 +291,9 @@ Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launche
   }
   if (q->numel() == 0 || k->numel() == 0 || v->numel() == 0)
     return false; // empty shapes: the host kernel's zeros
-  double scale = 1.0 / std::sqrt(static_cast<double>(E));
-  if (!call.isNone("scale")) {
-    auto s = args.floating("scale");
-    if (!s)
-      return false;
-    scale = *s;
-  }
+  std::optional<double> scale = attentionScale(call, E);
+  if (!scale)
+    return false;
 
   FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
   // D = rowsum(dO * O) per query row, from the dQ kernel to the dK/dV one (the queue is in
@@ -335,22 +304,14 @@ Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launche
   auto params = [&](int64_t xnumel, const Operand &first, const Operand &second) {
     std::vector<LaunchArg> a = {longArg(xnumel), longArg(H), longArg(M),
                                 longArg(N),      longArg(E), longArg(Ev)};
-    for (const Operand *t : {&*g, &*q, &*k, &*v, &*o})
-      for (int64_t s : t->strides)
-        a.push_back(longArg(s));
-    for (int64_t s : maskArg->strides)
-      a.push_back(longArg(s));
-    for (int64_t s : lse->strides)
-      a.push_back(longArg(s));
-    for (const Operand *t : {&first, &second})
-      for (int64_t s : t->strides)
-        a.push_back(longArg(s));
+    appendLongs(a, {g->strides, q->strides, k->strides, v->strides, o->strides, maskArg->strides,
+                    lse->strides, first.strides, second.strides});
     a.push_back(longArg(dtypeCode(dtype)));
     a.push_back(longArg(mask ? dtypeCode(mask->dtype) : 0));
     a.push_back(longArg(maskArg->kind));
     a.push_back(longArg(dtypeCode(lse->dtype)));
-    a.push_back(longArg(*causal));
-    a.push_back(floatArg(scale, *variant));
+    a.push_back(longArg(form->causal));
+    a.push_back(floatArg(*scale, *variant));
     return a;
   };
   const Operand &maskOperand = mask ? *mask : *q;

@@ -25,52 +25,49 @@ constexpr std::string_view kSource = R"CL(
 /// A per-channel parameter (weight, bias, a statistic), or `none` where it is absent.
 #define FX_PARAM(base, off, i, s, dt, has, none) ((has) ? FX_LD((base) + (off), (i) * (s), dt) : (FX_ACC)(none))
 
+/// total = the sum of term (an expression of v, element (n, c, z, y, w) of x) over channel c:
+/// each row (n, z, y) summed plainly, the rows compensated (Kahan), a cascade.
+#define FX_BN_CHANNEL_SUM(total, term)                                                             \
+  do {                                                                                             \
+    FX_ACC fx_comp = 0;                                                                            \
+    total = 0;                                                                                     \
+    for (long n = 0; n < N; ++n)                                                                   \
+      for (long z = 0; z < D; ++z)                                                                 \
+        for (long y = 0; y < H; ++y) {                                                             \
+          const long at = n * xs0 + c * xs1 + z * xs2 + y * xs3;                                   \
+          FX_ACC row = 0;                                                                          \
+          for (long w = 0; w < W; ++w) {                                                          \
+            const FX_ACC v = FX_LD(x, at + w * xs4, xdt);                                          \
+            row += term;                                                                           \
+          }                                                                                        \
+          FX_KAHAN_ADD(total, fx_comp, row);                                                       \
+        }                                                                                          \
+  } while (0)
+
 // Channel c's mean and invstd into st[c], st[C + c]: batch statistics in training (and the
 // running statistics updated in place, save_mean/save_invstd written where they have C
 // elements), the running ones in evaluation.
 __kernel void FX_NAME(fx_bn_stats)(
-    __global const uchar *x_base, const ulong x_off,
-    __global uchar *rm_base, const ulong rm_off, __global uchar *rv_base, const ulong rv_off,
-    __global uchar *sm_base, const ulong sm_off, __global uchar *si_base, const ulong si_off,
-    __global uchar *st_base, const ulong st_off, const long xnumel, const long N, const long D, const long H,
-    const long W, const long xs0, const long xs1, const long xs2, const long xs3, const long xs4,
+    FX_IN(x), FX_OUT(rm), FX_OUT(rv), FX_OUT(sm), FX_OUT(si),
+    FX_OUT(st), const long xnumel, const long N, const long D, const long H,
+    const long W, FX_STRIDES5(x),
     const long rms, const long rvs, const long sms, const long sis, const long xdt,
     const long rdt, const long sdt, const long training, const long has_running,
     const long has_save, const long momentum_bits, const long eps_bits) {
-  __global const uchar *x = x_base + x_off;
-  __global uchar *rm = rm_base + rm_off;
-  __global uchar *rv = rv_base + rv_off;
-  __global FX_ACC *st = (__global FX_ACC *)(st_base + st_off);
+  __global const uchar *x = FX_AT(x);
+  __global uchar *rm = FX_AT(rm);
+  __global uchar *rv = FX_AT(rv);
+  __global FX_ACC *st = (__global FX_ACC *)FX_AT(st);
   const FX_ACC momentum = FX_BITS(momentum_bits), eps = FX_BITS(eps_bits);
   const long C = xnumel;
   for (long c = get_global_id(0); c < C; c += get_global_size(0)) {
     FX_ACC mean, var;
     if (training) {
       const FX_ACC count = (FX_ACC)(N * D * H * W);
-      // Each row summed plainly, the rows compensated (Kahan): a cascade.
-      FX_ACC sum = 0, csum = 0;
-      for (long n = 0; n < N; ++n)
-        for (long z = 0; z < D; ++z)
-          for (long y = 0; y < H; ++y) {
-            const long at = n * xs0 + c * xs1 + z * xs2 + y * xs3;
-            FX_ACC row = 0;
-            for (long w = 0; w < W; ++w)
-              row += FX_LD(x, at + w * xs4, xdt);
-            FX_KAHAN_ADD(sum, csum, row);
-          }
+      FX_ACC sum, sq;
+      FX_BN_CHANNEL_SUM(sum, v);
       mean = sum / count;
-      FX_ACC sq = 0, csq = 0;
-      for (long n = 0; n < N; ++n)
-        for (long z = 0; z < D; ++z)
-          for (long y = 0; y < H; ++y) {
-            const long at = n * xs0 + c * xs1 + z * xs2 + y * xs3;
-            FX_ACC row = 0;
-            for (long w = 0; w < W; ++w) {
-              const FX_ACC d = FX_LD(x, at + w * xs4, xdt) - mean;
-              row += d * d;
-            }
-            FX_KAHAN_ADD(sq, csq, row);
-          }
+      FX_BN_CHANNEL_SUM(sq, (v - mean) * (v - mean));
       var = sq / count;
       if (has_running) {
         const FX_ACC m = FX_LD(rm, c * rms, rdt), v = FX_LD(rv, c * rvs, rdt);
@@ -85,8 +82,8 @@ __kernel void FX_NAME(fx_bn_stats)(
     st[c] = mean;
     st[C + c] = invstd;
     if (has_save) {
-      FX_ST(sm_base + sm_off, c * sms, sdt, mean);
-      FX_ST(si_base + si_off, c * sis, sdt, invstd);
+      FX_ST(FX_AT(sm), c * sms, sdt, mean);
+      FX_ST(FX_AT(si), c * sis, sdt, invstd);
     }
   }
 }
@@ -99,17 +96,14 @@ __kernel void FX_NAME(fx_bn_stats)(
 
 // out = (x - mean) * invstd * weight + bias, a work-item per element.
 __kernel void FX_NAME(fx_bn_normalize)(
-    __global const uchar *x_base, const ulong x_off,
-    __global const uchar *w_base, const ulong w_off, __global const uchar *b_base, const ulong b_off,
-    __global const uchar *st_base, const ulong st_off, __global uchar *o_base, const ulong o_off,
+    FX_IN(x), FX_IN(w), FX_IN(b), FX_IN(st), FX_OUT(o),
     const long xnumel, const long C, const long D, const long H, const long W,
-    const long xs0, const long xs1, const long xs2, const long xs3, const long xs4,
-    const long os0, const long os1, const long os2, const long os3, const long os4,
+    FX_STRIDES5(x), FX_STRIDES5(o),
     const long ws, const long bs, const long xdt, const long pdt, const long has_w,
     const long has_b) {
-  __global const uchar *x = x_base + x_off;
-  __global uchar *o = o_base + o_off;
-  __global const FX_ACC *st = (__global const FX_ACC *)(st_base + st_off);
+  __global const uchar *x = FX_AT(x);
+  __global uchar *o = FX_AT(o);
+  __global const FX_ACC *st = (__global const FX_ACC *)FX_AT(st);
   for (long e = get_global_id(0); e < xnumel; e += get_global_size(0)) {
     FX_BN_COORDS(e);
     const FX_ACC v = FX_LD(x, n * xs0 + c * xs1 + z * xs2 + y * xs3 + w * xs4, xdt);
@@ -122,25 +116,23 @@ __kernel void FX_NAME(fx_bn_normalize)(
 /// Channel c's mean and invstd for the backward: the saved ones in training, else from the
 /// running statistics.
 #define FX_BN_MEAN_INVSTD(c)                                                                       \
-  const FX_ACC mu = FX_LD(m_base + m_off, (c) * ms, mdt);                                          \
-  const FX_ACC spread = FX_LD(s_base + s_off, (c) * ss, mdt);                                      \
+  const FX_ACC mu = FX_LD(FX_AT(m), (c) * ms, mdt);                                                \
+  const FX_ACC spread = FX_LD(FX_AT(s), (c) * ss, mdt);                                            \
   const FX_ACC invstd = train ? spread : 1 / sqrt(spread + FX_BITS(eps_bits));
 
 // Channel c's sum of grad_out and its dot with x - mean into st[c], st[C + c]; grad_weight =
 // dot * invstd and grad_bias = the sum where asked for.
 __kernel void FX_NAME(fx_bn_backward_reduce)(
-    __global const uchar *g_base, const ulong g_off, __global const uchar *x_base, const ulong x_off,
-    __global const uchar *m_base, const ulong m_off, __global const uchar *s_base, const ulong s_off,
-    __global uchar *gw_base, const ulong gw_off, __global uchar *gb_base, const ulong gb_off,
-    __global uchar *st_base, const ulong st_off, const long xnumel, const long N, const long D, const long H,
-    const long W, const long gs0, const long gs1, const long gs2, const long gs3, const long gs4,
-    const long xs0, const long xs1, const long xs2, const long xs3, const long xs4,
+    FX_IN(g), FX_IN(x), FX_IN(m), FX_IN(s), FX_OUT(gw), FX_OUT(gb),
+    FX_OUT(st), const long xnumel, const long N, const long D, const long H,
+    const long W, FX_STRIDES5(g),
+    FX_STRIDES5(x),
     const long ms, const long ss, const long gws, const long gbs, const long xdt, const long mdt,
     const long pdt, const long train, const long eps_bits, const long has_gw,
     const long has_gb) {
-  __global const uchar *g = g_base + g_off;
-  __global const uchar *x = x_base + x_off;
-  __global FX_ACC *st = (__global FX_ACC *)(st_base + st_off);
+  __global const uchar *g = FX_AT(g);
+  __global const uchar *x = FX_AT(x);
+  __global FX_ACC *st = (__global FX_ACC *)FX_AT(st);
   const long C = xnumel;
   for (long c = get_global_id(0); c < C; c += get_global_size(0)) {
     FX_BN_MEAN_INVSTD(c)
@@ -162,28 +154,26 @@ __kernel void FX_NAME(fx_bn_backward_reduce)(
     st[c] = sumG;
     st[C + c] = dot;
     if (has_gw)
-      FX_ST(gw_base + gw_off, c * gws, pdt, dot * invstd);
+      FX_ST(FX_AT(gw), c * gws, pdt, dot * invstd);
     if (has_gb)
-      FX_ST(gb_base + gb_off, c * gbs, pdt, sumG);
+      FX_ST(FX_AT(gb), c * gbs, pdt, sumG);
   }
 }
 
 // grad_input: training (g - (x - mean) dot invstd^2 / n - sum_g / n) invstd weight,
 // evaluation g invstd weight; a work-item per element.
 __kernel void FX_NAME(fx_bn_backward_input)(
-    __global const uchar *g_base, const ulong g_off, __global const uchar *x_base, const ulong x_off,
-    __global const uchar *m_base, const ulong m_off, __global const uchar *s_base, const ulong s_off,
-    __global const uchar *w_base, const ulong w_off, __global const uchar *st_base, const ulong st_off,
-    __global uchar *o_base, const ulong o_off, const long xnumel, const long C, const long D,
+    FX_IN(g), FX_IN(x), FX_IN(m), FX_IN(s), FX_IN(w), FX_IN(st),
+    FX_OUT(o), const long xnumel, const long C, const long D,
     const long H, const long W, const long gs0, const long gs1, const long gs2, const long gs3,
     const long gs4, const long xs0, const long xs1, const long xs2, const long xs3,
     const long xs4, const long os0, const long os1, const long os2, const long os3,
     const long os4, const long ms, const long ss, const long ws, const long xdt, const long mdt,
     const long pdt, const long train, const long eps_bits, const long has_w, const long count) {
-  __global const uchar *g = g_base + g_off;
-  __global const uchar *x = x_base + x_off;
-  __global uchar *o = o_base + o_off;
-  __global const FX_ACC *st = (__global const FX_ACC *)(st_base + st_off);
+  __global const uchar *g = FX_AT(g);
+  __global const uchar *x = FX_AT(x);
+  __global uchar *o = FX_AT(o);
+  __global const FX_ACC *st = (__global const FX_ACC *)FX_AT(st);
   for (long e = get_global_id(0); e < xnumel; e += get_global_size(0)) {
     FX_BN_COORDS(e);
     FX_BN_MEAN_INVSTD(c)
@@ -310,23 +300,13 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
                               paramArg(*runningVar, x, updates),
                               bufferArg(*saveMean, hasSave),
                               bufferArg(*saveInvstd, hasSave),
-                              bufferArg(stats.buffer(), true),
-                              longArg(channels),
-                              longArg(xs[0]),
-                              longArg(xs[2]),
-                              longArg(xs[3]),
-                              longArg(xs[4])};
-  for (int64_t v : xst)
-    a.push_back(longArg(v));
-  for (int64_t v : {runningMean->stride(), runningVar->stride(), hasSave ? saveMean->strides[0] : 0,
-                    hasSave ? saveInvstd->strides[0] : 0})
-    a.push_back(longArg(v));
-  a.push_back(longArg(dtypeCode(x.dtype)));
-  a.push_back(longArg(dtypeCode(runningMean->t ? runningMean->t->dtype : x.dtype)));
-  a.push_back(longArg(dtypeCode(saveMean->dtype)));
-  a.push_back(longArg(*training));
-  a.push_back(longArg(runningMean->t.has_value()));
-  a.push_back(longArg(hasSave));
+                              bufferArg(stats.buffer(), true)};
+  appendLongs(a, {channels, xs[0], xs[2], xs[3], xs[4]});
+  appendLongs(a, {xst});
+  appendLongs(a, {runningMean->stride(), runningVar->stride(), hasSave ? saveMean->strides[0] : 0,
+                  hasSave ? saveInvstd->strides[0] : 0, dtypeCode(x.dtype),
+                  dtypeCode(runningMean->t ? runningMean->t->dtype : x.dtype),
+                  dtypeCode(saveMean->dtype), *training, runningMean->t.has_value(), hasSave});
   a.push_back(floatArg(*momentum, *variant));
   a.push_back(floatArg(*eps, *variant));
   FXKIT_TRY(launcher.launch("fx_bn_stats", a, channels, 1));
@@ -401,22 +381,12 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
                               bufferArg(*spread->t, false),
                               bufferArg(results[1] ? *results[1] : x, results[1].has_value()),
                               bufferArg(results[2] ? *results[2] : x, results[2].has_value()),
-                              bufferArg(stats.buffer(), true),
-                              longArg(channels),
-                              longArg(xs[0]),
-                              longArg(xs[2]),
-                              longArg(xs[3]),
-                              longArg(xs[4])};
-  for (const std::vector<int64_t> *st : {&gst, &xst})
-    for (int64_t v : *st)
-      a.push_back(longArg(v));
-  for (int64_t v : {mean->stride(), spread->stride(), results[1] ? results[1]->strides[0] : 0,
-                    results[2] ? results[2]->strides[0] : 0})
-    a.push_back(longArg(v));
-  a.push_back(longArg(dtypeCode(x.dtype)));
-  a.push_back(longArg(dtypeCode(mean->t->dtype)));
-  a.push_back(longArg(dtypeCode(pdt)));
-  a.push_back(longArg(*train));
+                              bufferArg(stats.buffer(), true)};
+  appendLongs(a, {channels, xs[0], xs[2], xs[3], xs[4]});
+  appendLongs(a, {gst, xst});
+  appendLongs(a, {mean->stride(), spread->stride(), results[1] ? results[1]->strides[0] : 0,
+                  results[2] ? results[2]->strides[0] : 0, dtypeCode(x.dtype),
+                  dtypeCode(mean->t->dtype), dtypeCode(pdt), *train});
   a.push_back(floatArg(*eps, *variant));
   a.push_back(longArg(results[1].has_value()));
   a.push_back(longArg(results[2].has_value()));

@@ -18,25 +18,25 @@ namespace fxkit::opencl::device_externs {
 namespace {
 
 constexpr std::string_view kSource = R"CL(
+/// A convolution's window along depth, height and width: its sizes, strides, paddings and
+/// dilations.
+#define FX_CONV_WINDOW                                                                             \
+    const long Kd, const long Kh, const long Kw, const long sd, const long sh, const long sw,     \
+    const long pd, const long ph, const long pw, const long dd, const long dh, const long dw
+
 __kernel void FX_NAME(fx_convolution)(
-    __global const uchar *in_base, const ulong in_off,
-    __global const uchar *w_base, const ulong w_off,
-    __global const uchar *b_base, const ulong b_off,
-    __global uchar *o_base, const ulong o_off,
+    FX_IN(in), FX_IN(w), FX_IN(b), FX_OUT(o),
     const long xnumel, const long Cin, const long Cout, const long groups,
     const long Di, const long Hi, const long Wi, const long Do, const long Ho, const long Wo,
-    const long Kd, const long Kh, const long Kw,
-    const long sd, const long sh, const long sw, const long pd, const long ph, const long pw,
-    const long dd, const long dh, const long dw,
-    const long is0, const long is1, const long is2, const long is3, const long is4,
-    const long ws0, const long ws1, const long ws2, const long ws3, const long ws4,
+    FX_CONV_WINDOW,
+    FX_STRIDES5(i), FX_STRIDES5(w),
     const long bs0,
-    const long os0, const long os1, const long os2, const long os3, const long os4,
+    FX_STRIDES5(o),
     const long dt, const long has_bias, const long transposed) {
-  __global const uchar *in = in_base + in_off;
-  __global const uchar *w = w_base + w_off;
-  __global const uchar *bias = b_base + b_off;
-  __global uchar *o = o_base + o_off;
+  __global const uchar *in = FX_AT(in);
+  __global const uchar *w = FX_AT(w);
+  __global const uchar *bias = FX_AT(b);
+  __global uchar *o = FX_AT(o);
   const long inPG = Cin / groups, outPG = Cout / groups;
   for (long e = get_global_id(0); e < xnumel; e += get_global_size(0)) {
     // e enumerates (n, oc, z, y, x) of the output, x fastest.
@@ -78,21 +78,15 @@ __kernel void FX_NAME(fx_convolution)(
 // S[n, sc, p] * L[n, g * LPG + lcl, p * stride - padding + k * dilation], S the convolution's
 // output side (grad_output; the input of a transposed one) and L the other.
 __kernel void FX_NAME(fx_conv_weight_grad)(
-    __global const uchar *s_base, const ulong s_off,
-    __global const uchar *l_base, const ulong l_off,
-    __global uchar *w_base, const ulong w_off,
+    FX_IN(s), FX_IN(l), FX_OUT(w),
     const long xnumel, const long N, const long Sc, const long Lc, const long groups,
     const long Ds, const long Hs, const long Ws, const long Dl, const long Hl, const long Wl,
-    const long Kd, const long Kh, const long Kw,
-    const long sd, const long sh, const long sw, const long pd, const long ph, const long pw,
-    const long dd, const long dh, const long dw,
-    const long ss0, const long ss1, const long ss2, const long ss3, const long ss4,
-    const long ls0, const long ls1, const long ls2, const long ls3, const long ls4,
-    const long ws0, const long ws1, const long ws2, const long ws3, const long ws4,
+    FX_CONV_WINDOW,
+    FX_STRIDES5(s), FX_STRIDES5(l), FX_STRIDES5(w),
     const long dt) {
-  __global const uchar *S = s_base + s_off;
-  __global const uchar *L = l_base + l_off;
-  __global uchar *w = w_base + w_off;
+  __global const uchar *S = FX_AT(s);
+  __global const uchar *L = FX_AT(l);
+  __global uchar *w = FX_AT(w);
   const long SPG = Sc / groups, LPG = Lc / groups;
   for (long e = get_global_id(0); e < xnumel; e += get_global_size(0)) {
     // e enumerates (sc, lcl, kz, ky, kx) of the weight, kx fastest.
@@ -127,13 +121,12 @@ __kernel void FX_NAME(fx_conv_weight_grad)(
 
 // grad_bias of a convolution: grad_output summed over every dimension but the channels.
 __kernel void FX_NAME(fx_conv_bias_grad)(
-    __global const uchar *g_base, const ulong g_off,
-    __global uchar *b_base, const ulong b_off,
+    FX_IN(g), FX_OUT(b),
     const long xnumel, const long N, const long D, const long H, const long W,
-    const long gs0, const long gs1, const long gs2, const long gs3, const long gs4,
+    FX_STRIDES5(g),
     const long bs0, const long dt) {
-  __global const uchar *gr = g_base + g_off;
-  __global uchar *b = b_base + b_off;
+  __global const uchar *gr = FX_AT(g);
+  __global uchar *b = FX_AT(b);
   for (long c = get_global_id(0); c < xnumel; c += get_global_size(0)) {
     FX_ACC acc = (FX_ACC)0, comp = (FX_ACC)0;
     for (long n = 0; n < N; ++n)
@@ -151,15 +144,14 @@ __kernel void FX_NAME(fx_conv_bias_grad)(
 // (bh, bw) with bh * stride - padding + ki * dilation = h (likewise w), as the transposed
 // convolution gathers.
 __kernel void FX_NAME(fx_col2im)(
-    __global const uchar *s_base, const ulong s_off,
-    __global uchar *o_base, const ulong o_off,
+    FX_IN(s), FX_OUT(o),
     const long xnumel, const long C, const long H, const long W,
     const long kh, const long kw, const long dh, const long dw, const long ph, const long pw,
     const long sh, const long sw, const long blocksH, const long blocksW,
-    const long ss0, const long ss1, const long ss2,
-    const long os0, const long os1, const long os2, const long os3, const long dt) {
-  __global const uchar *src = s_base + s_off;
-  __global uchar *o = o_base + o_off;
+    FX_STRIDES3(s),
+    FX_STRIDES4(o), const long dt) {
+  __global const uchar *src = FX_AT(s);
+  __global uchar *o = FX_AT(o);
   for (long e = get_global_id(0); e < xnumel; e += get_global_size(0)) {
     const long x = e % W, y = (e / W) % H, c = (e / (W * H)) % C, n = e / (W * H * C);
     FX_ACC acc = (FX_ACC)0;

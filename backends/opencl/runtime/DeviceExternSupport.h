@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
@@ -108,6 +109,18 @@ private:
 LaunchArg bufferArg(const Operand &operand, bool written);
 LaunchArg bufferArg(const DeviceBuffer &buffer, bool written);
 LaunchArg longArg(int64_t value);
+/// Each value of each list as a long argument, in order (a kernel's FX_STRIDESn parameters).
+inline void appendLongs(std::vector<LaunchArg> &args,
+                        std::initializer_list<std::span<const int64_t>> lists) {
+  for (std::span<const int64_t> list : lists)
+    for (int64_t v : list)
+      args.push_back(longArg(v));
+}
+/// Each of `values` as a long argument, in order.
+inline void appendLongs(std::vector<LaunchArg> &args, std::initializer_list<int64_t> values) {
+  for (int64_t v : values)
+    args.push_back(longArg(v));
+}
 /// A float argument as the bits FX_BITS reads back in `variant`: float32 bits for Float and
 /// Long, float64 bits for Double.
 LaunchArg floatArg(double value, Variant variant);

@@ -31,6 +31,16 @@ constexpr std::string_view kCommonSource = R"CL(
 #define FX_DT_U8 8
 #define FX_DT_BOOL 9
 
+/// A tensor parameter t of a kernel, as bufferArg passes it: the buffer and the tensor's byte
+/// offset in it (FX_IN read, FX_OUT written); FX_AT(t) is the tensor's first byte.
+#define FX_IN(t) __global const uchar *t##_base, const ulong t##_off
+#define FX_OUT(t) __global uchar *t##_base, const ulong t##_off
+#define FX_AT(t) (t##_base + t##_off)
+/// The strides of tensor parameter t, in elements: ts0, ts1, ...
+#define FX_STRIDES3(t) const long t##s0, const long t##s1, const long t##s2
+#define FX_STRIDES4(t) FX_STRIDES3(t), const long t##s3
+#define FX_STRIDES5(t) FX_STRIDES4(t), const long t##s4
+
 /// Element i of a tensor of dtype code dt as float (integers converted, bool 0 or 1).
 inline float fx_ldf(__global const uchar *p, long i, long dt) {
   switch (dt) {

@@ -17,21 +17,15 @@ namespace {
 
 constexpr std::string_view kSource = R"CL(
 __kernel void FX_NAME(fx_matmul)(
-    __global const uchar *a_base, const ulong a_off,
-    __global const uchar *b_base, const ulong b_off,
-    __global const uchar *c_base, const ulong c_off,
-    __global uchar *o_base, const ulong o_off,
+    FX_IN(a), FX_IN(b), FX_IN(c), FX_OUT(o),
     const long xnumel, const long M, const long N, const long K,
-    const long as0, const long as1, const long as2,
-    const long bs0, const long bs1, const long bs2,
-    const long cs0, const long cs1, const long cs2,
-    const long os0, const long os1, const long os2,
+    FX_STRIDES3(a), FX_STRIDES3(b), FX_STRIDES3(c), FX_STRIDES3(o),
     const long dt, const long dt_c, const long has_c, const long alpha_bits,
     const long beta_bits) {
-  __global const uchar *a = a_base + a_off;
-  __global const uchar *b = b_base + b_off;
-  __global const uchar *c = c_base + c_off;
-  __global uchar *o = o_base + o_off;
+  __global const uchar *a = FX_AT(a);
+  __global const uchar *b = FX_AT(b);
+  __global const uchar *c = FX_AT(c);
+  __global uchar *o = FX_AT(o);
   const FX_ACC alpha = FX_BITS(alpha_bits), beta = FX_BITS(beta_bits);
   for (long e = get_global_id(0); e < xnumel; e += get_global_size(0)) {
     const long j = e % N, i = (e / N) % M, batch = e / (N * M);
