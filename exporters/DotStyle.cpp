@@ -68,4 +68,32 @@ std::string dotEdgeLabel(std::string_view text, bool large) {
   return (large ? "tooltip=\"" : "label=\"") + dotEscape(text) + "\"";
 }
 
+std::string elidedList(const std::vector<std::string> &items, size_t most) {
+  std::string out;
+  for (size_t i = 0; i < items.size() && i < most; ++i)
+    out += (i ? ", " : "") + items[i];
+  if (items.size() > most)
+    out += (most ? ", +" : "+") + std::to_string(items.size() - most) + " more";
+  return out;
+}
+
+bool drawsOutputEdges(size_t producers, const RenderOptions &options) {
+  return producers <= options.outputEdgesUpTo;
+}
+
+std::string outputMark(const std::vector<size_t> &positions) {
+  std::string out = "-> output[";
+  for (size_t i = 0; i < positions.size() && i < 4; ++i)
+    out += (i ? ", " : "") + std::to_string(positions[i]);
+  return out + (positions.size() > 4 ? ", ...]" : "]");
+}
+
+std::string markedOutputLabel(size_t values, const std::vector<std::string> &types,
+                              const RenderOptions &options) {
+  std::string out = "output\n" + std::to_string(values) + " values, marked -> output[i]";
+  if (!types.empty())
+    out += "\n(" + elidedList(types, options.typesShown) + ")";
+  return out;
+}
+
 } // namespace fxkit

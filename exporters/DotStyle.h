@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fxkit {
 
@@ -37,5 +38,23 @@ bool isLargeGraph(size_t drawnNodes, const RenderOptions &options);
 /// An edge's label attribute: a `label` normally, only a tooltip in the cheap layout (edge
 /// labels become extra nodes to dot's layout and dominate its time).
 std::string dotEdgeLabel(std::string_view text, bool large);
+
+/// `items` joined with ", ": the first `most`, then "+N more" (labels of nodes with hundreds of
+/// values stay one line wide).
+std::string elidedList(const std::vector<std::string> &items, size_t most);
+
+/// Whether a program returning values from `producers` distinct drawn nodes draws one edge per
+/// producer into its output node; else (RenderOptions::outputEdgesUpTo) each producer carries
+/// an outputMark and the output node a markedOutputLabel.
+bool drawsOutputEdges(size_t producers, const RenderOptions &options);
+/// The label line of a returned node: "-> output[0, 3]" (its first 4 positions, then "...").
+std::string outputMark(const std::vector<size_t> &positions);
+/// What a returned node adds to its attributes beside its mark: a double border.
+inline constexpr std::string_view kReturnedAttrs = ", peripheries=2";
+/// The label of an output node whose values are marked on their producers (raw text, not
+/// escaped): "output", the count of `values`, and the first RenderOptions::typesShown `types`
+/// (none: untyped).
+std::string markedOutputLabel(size_t values, const std::vector<std::string> &types,
+                              const RenderOptions &options);
 
 } // namespace fxkit

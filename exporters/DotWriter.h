@@ -19,7 +19,17 @@ namespace fxkit {
 
 /// The graph as a DOT digraph named "fxkit", nodes in graph order, one statement per line.
 /// CollapseMode::Module draws one box per module path (exporters/ModulePath.h);
-/// CollapseMode::Kernel draws each kernel launch as one box without its fused ops.
+/// CollapseMode::Kernel on a wrapper graph draws one box per launch (kernel or extern call) and
+/// the data between them: an edge from the launch that last wrote a buffer to each launch that
+/// reads it (in the full picture such edges are drawn bold beside the buffers' own, so the
+/// program's order shows). A program returning values from more than
+/// RenderOptions::outputEdgesUpTo nodes marks them instead of drawing edges into its output.
+/// CollapseMode::Kernel on an ATen graph with Inductor's provenance (a post-grad graph loaded
+/// with --provenance, fx_graph_transformed.py) draws one box per kernel that computes its nodes.
 std::string writeDot(const Graph &graph, const RenderOptions &options = {});
+
+/// Whether some node of an ATen graph names the kernels computing it (Inductor's provenance):
+/// what CollapseMode::Kernel groups such a graph by.
+bool hasProvenanceKernels(const Graph &graph);
 
 } // namespace fxkit

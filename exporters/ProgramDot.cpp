@@ -68,36 +68,96 @@ std::vector<const char *> kernelColours(const FusedProgram &f) {
   return out;
 }
 
-std::string inputNodes(const LoopProgram &p, std::set<int32_t> &used) {
+/// The program's returned values: one edge each into the output node from a few drawn nodes;
+/// beyond RenderOptions::outputEdgesUpTo, a mark on each (DotStyle.h drawsOutputEdges).
+struct ReturnedValues {
+  bool edges = true;
+  /// Per output position with a buffer: the drawn node it comes from and the buffer.
+  std::vector<std::pair<std::string, const Buffer *>> values;
+  std::unordered_map<std::string, std::vector<size_t>> positions;
+  std::vector<std::string> types;
+
+  /// The mark of drawn node `node` ("" when it returns nothing or edges are drawn).
+  std::string mark(const std::string &node) const {
+    auto it = positions.find(node);
+    return edges || it == positions.end() ? std::string() : "\n" + outputMark(it->second);
+  }
+  std::string attrs(const std::string &node) const {
+    return mark(node).empty() ? std::string() : std::string(kReturnedAttrs);
+  }
+  /// The output node's statement.
+  std::string outputNode(const RenderOptions &o, size_t outputs) const {
+    std::string text = edges ? "output" : markedOutputLabel(outputs, types, o);
+    return "  \"output\" [label=" + quoted(text) + ", shape=ellipse];\n";
+  }
+};
+
+/// `nodeOf(buffer)`: the drawn node a buffer comes from (its producer op or kernel, or the input).
+template <typename NodeOf>
+ReturnedValues returnedValues(const LoopProgram &p, const RenderOptions &o, NodeOf &&nodeOf) {
+  ReturnedValues r;
+  for (const LoopProgram::Output &output : p.outputs) {
+    size_t position = r.types.size();
+    if (output.view.buffer < 0) {
+      r.types.push_back(output.isNone ? "None" : "Sym(" + output.symbol.str() + ")");
+      continue;
+    }
+    const Buffer &buf = p.buffers[output.view.buffer];
+    r.types.push_back(buf.type.str());
+    r.values.emplace_back(nodeOf(buf), &buf);
+    r.positions[r.values.back().first].push_back(position);
+  }
+  r.edges = drawsOutputEdges(r.positions.size(), o);
+  return r;
+}
+
+/// The program's input buffers (read by an op or returned) as nodes, with their marks.
+std::string inputNodes(const LoopProgram &p, std::set<int32_t> &used,
+                       const ReturnedValues &returned) {
   std::string out;
   for (const LoopOp &op : p.ops)
     for (int32_t b : op.reads())
       if (p.buffers[b].producer < 0)
         used.insert(b);
-  for (int32_t b : used)
-    out += "  " + quoted(bufferNode(p.buffers[b])) +
-           " [label=" + quoted(p.buffers[b].name + "\n" + p.buffers[b].type.str()) +
-           ", shape=ellipse];\n";
+  for (const LoopProgram::Output &output : p.outputs)
+    if (output.view.buffer >= 0 && p.buffers[output.view.buffer].producer < 0)
+      used.insert(output.view.buffer);
+  for (int32_t b : used) {
+    std::string node = bufferNode(p.buffers[b]);
+    out += "  " + quoted(node) + " [label=" +
+           quoted(p.buffers[b].name + "\n" + p.buffers[b].type.str() + returned.mark(node)) +
+           ", shape=ellipse" + returned.attrs(node) + "];\n";
+  }
   return out;
 }
 
 /// What both pictures (kernels collapsed, or loop ops in kernel clusters) start from: the
-/// kernel of each loop op, a colour per kernel, the program's input buffers and their nodes.
+/// kernel of each loop op, a colour per kernel, the returned values, the program's input
+/// buffers and their nodes.
 struct PictureParts {
   std::vector<int32_t> kernelOf;
   std::vector<const char *> colours;
+  ReturnedValues returned;
   std::set<int32_t> inputs;
   std::string inputText;
 };
 
-PictureParts pictureParts(const LoopProgram &p, const FusedProgram &f) {
-  PictureParts parts{kernelOfOps(p, f), kernelColours(f), {}, {}};
-  parts.inputText = inputNodes(p, parts.inputs);
+/// `collapsed`: values come from kernels (`kN`), else from loop ops.
+PictureParts pictureParts(const LoopProgram &p, const FusedProgram &f, const RenderOptions &o,
+                          bool collapsed) {
+  PictureParts parts{kernelOfOps(p, f), kernelColours(f), {}, {}, {}};
+  parts.returned = returnedValues(p, o, [&](const Buffer &buf) {
+    if (buf.producer < 0)
+      return bufferNode(buf);
+    return collapsed ? "k" + std::to_string(parts.kernelOf[buf.producer])
+                     : p.ops[buf.producer].name;
+  });
+  parts.inputText = inputNodes(p, parts.inputs, parts.returned);
   return parts;
 }
 
 std::string collapsedDot(const LoopProgram &p, const FusedProgram &f, const RenderOptions &o) {
-  const PictureParts parts = pictureParts(p, f);
+  const PictureParts parts = pictureParts(p, f, o, true);
   const std::vector<int32_t> &kernelOf = parts.kernelOf;
   size_t drawn = f.kernels.size() + parts.inputs.size() + 1;
   const bool large = isLargeGraph(drawn, o);
@@ -113,11 +173,17 @@ std::string collapsedDot(const LoopProgram &p, const FusedProgram &f, const Rend
     if (!kernel.isExtern)
       label += "\nreads " + formatBytes(kernel.bytesRead) + ", writes " +
                formatBytes(kernel.bytesWritten);
-    out += "  " + quoted("k" + std::to_string(k)) + " [label=" + quoted(label) +
+    std::string node = "k" + std::to_string(k);
+    out += "  " + quoted(node) + " [label=" + quoted(label + parts.returned.mark(node)) +
            (kernel.isExtern ? ", shape=hexagon" : "") + ", style=filled, fillcolor=\"" +
-           parts.colours[k] + "\"];\n";
+           parts.colours[k] + "\"" + parts.returned.attrs(node) + "];\n";
   }
-  out += "  \"output\" [shape=ellipse];\n";
+  out += parts.returned.outputNode(o, p.outputs.size());
+  // Inputs read by many kernels are drawn again beside each reader (proxyInputsAbove).
+  std::vector<size_t> readers(p.buffers.size(), 0);
+  for (const Kernel &kernel : f.kernels)
+    for (int32_t b : kernel.inputs)
+      ++readers[b];
   // Edges: buffer producer kernel (or input) -> reader kernel, one per buffer.
   std::set<std::pair<std::string, std::string>> seen;
   auto edge = [&](const std::string &from, const std::string &to, const Buffer &b) {
@@ -132,14 +198,16 @@ std::string collapsedDot(const LoopProgram &p, const FusedProgram &f, const Rend
       const Buffer &buf = p.buffers[b];
       std::string from =
           buf.producer < 0 ? bufferNode(buf) : "k" + std::to_string(kernelOf[buf.producer]);
+      if (buf.producer < 0 && readers[b] > o.proxyInputsAbove) {
+        from += "@k" + std::to_string(k);
+        out += "  " + quoted(from) + " [label=" + quoted(buf.name) +
+               ", shape=ellipse, style=dashed, fontsize=8];\n";
+      }
       edge(from, "k" + std::to_string(k), buf);
     }
-  for (const LoopProgram::Output &output : p.outputs)
-    if (output.view.buffer >= 0) {
-      const Buffer &buf = p.buffers[output.view.buffer];
-      edge(buf.producer < 0 ? bufferNode(buf) : "k" + std::to_string(kernelOf[buf.producer]),
-           "output", buf);
-    }
+  if (parts.returned.edges)
+    for (const auto &[from, buf] : parts.returned.values)
+      edge(from, "output", *buf);
   out += "}\n";
   return out;
 }
@@ -150,7 +218,7 @@ std::string writeProgramDot(const LoopProgram &p, const FusedProgram &f,
                             const RenderOptions &options) {
   if (options.collapse == CollapseMode::Kernel)
     return collapsedDot(p, f, options);
-  const PictureParts parts = pictureParts(p, f);
+  const PictureParts parts = pictureParts(p, f, options, false);
   const std::vector<int32_t> &kernelOf = parts.kernelOf;
   size_t drawn = p.ops.size() + parts.inputs.size() + 1;
   const bool large = isLargeGraph(drawn, options);
@@ -172,12 +240,14 @@ std::string writeProgramDot(const LoopProgram &p, const FusedProgram &f,
                               ? std::string(", shape=hexagon, style=filled, fillcolor=\"") +
                                     kExternColour + "\", penwidth=2"
                               : ", style=filled, fillcolor=white";
-      out += indent + quoted(op.name) + " [label=" + quoted(opLabel(p, op)) + attrs + "];\n";
+      out += indent + quoted(op.name) +
+             " [label=" + quoted(opLabel(p, op) + parts.returned.mark(op.name)) + attrs +
+             parts.returned.attrs(op.name) + "];\n";
     }
     if (!kernel.isExtern)
       out += "  }\n";
   }
-  out += "  \"output\" [shape=ellipse];\n";
+  out += parts.returned.outputNode(options, p.outputs.size());
   // Inputs read by many ops are drawn again beside each reader in the cheap layout (see
   // RenderOptions::proxyInputsAbove).
   std::vector<size_t> readers(p.buffers.size(), 0);
@@ -203,13 +273,10 @@ std::string writeProgramDot(const LoopProgram &p, const FusedProgram &f,
       out += "  " + quoted(from) + " -> " + quoted(op.name) + " [" + attrs + "];\n";
     }
   }
-  for (const LoopProgram::Output &output : p.outputs)
-    if (output.view.buffer >= 0) {
-      const Buffer &buf = p.buffers[output.view.buffer];
-      std::string from = buf.producer < 0 ? bufferNode(buf) : p.ops[buf.producer].name;
+  if (parts.returned.edges)
+    for (const auto &[from, buf] : parts.returned.values)
       out += "  " + quoted(from) + " -> \"output\" [" +
-             dotEdgeLabel(buf.name + ": " + formatBytes(buf.storageBytes()), large) + "];\n";
-    }
+             dotEdgeLabel(buf->name + ": " + formatBytes(buf->storageBytes()), large) + "];\n";
   if (options.fusion) {
     std::unordered_map<std::string, size_t> opIndex;
     for (size_t o = 0; o < p.ops.size(); ++o)

@@ -40,6 +40,15 @@ struct RenderOptions {
   /// over the graph span most ranks, and dot routes each through a chain of virtual nodes
   /// (quadratic in the graph's depth: 25 s for 250 nodes, bench/README.md).
   size_t proxyInputsAbove = 8;
+  /// A program returning values from more nodes than this draws its output node as a summary
+  /// (the count, the first types) and marks each returned node ("-> output[3]", a double border)
+  /// instead of drawing one edge per value into it: every such edge runs from its producer to
+  /// the last rank through a chain of virtual nodes, as the shared inputs' did (mobilenet_v2's
+  /// training forward returns 350 values: 104 s and 0.4 s without those edges, bench/README.md).
+  size_t outputEdgesUpTo = 8;
+  /// A label lists this many of a node's several values' types (a tuple, the output's values)
+  /// and counts the rest.
+  size_t typesShown = 4;
 };
 
 } // namespace fxkit

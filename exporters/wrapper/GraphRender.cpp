@@ -2,10 +2,13 @@
 
 #include "exporters/DotWriter.h"
 #include "exporters/GraphvizRender.h"
+#include "exporters/ModulePath.h"
 #include "exporters/ProgramDot.h"
 #include "ir/Node.h"
 #include "ir/wrapper/WrapperDialect.h"
 #include "transforms/CompilationState.h"
+
+#include <algorithm>
 
 namespace fxkit {
 namespace {
@@ -30,11 +33,24 @@ Expected<std::string> graphDot(const Graph &graph, const RenderOptions &options)
   const CompilationState *state = stateOf(graph);
   if (state && state->program && state->fused && options.collapse != CollapseMode::Module)
     return writeProgramDot(*state->program, *state->fused, options);
-  if (options.collapse == CollapseMode::Module && state && state->program)
-    return writeDot(state->sourceOf(graph), options); // modules are the ATen graph's
-  if (options.collapse == CollapseMode::Kernel && !hasKernelLaunches(graph))
-    return Error("--collapse kernel needs a compiled program (fxkit compile G --to dot "
-                 "--collapse kernel) or a wrapper graph");
+  if (options.collapse == CollapseMode::Module) {
+    // Modules are the ATen graph's.
+    const Graph &source = state && state->program ? state->sourceOf(graph) : graph;
+    std::vector<std::string> paths = modulePaths(source);
+    if (std::all_of(paths.begin(), paths.end(), [](const std::string &p) { return p.empty(); }))
+      return Error("--collapse module: this graph names no module (module paths come from "
+                   "Dynamo's parameter names, L_self_modules_<module>_parameters_<name>, and "
+                   "get_attr targets; post-grad and wrapper graphs call them primals_N or "
+                   "argN_M): collapse the model's Dynamo graph (dynamo_N.graph.txt) by module, "
+                   "or this one by kernel");
+    return writeDot(source, options);
+  }
+  if (options.collapse == CollapseMode::Kernel && !hasKernelLaunches(graph) &&
+      !hasProvenanceKernels(graph))
+    return Error("--collapse kernel needs kernels: compile the graph (fxkit compile G --to svg "
+                 "--collapse kernel), or give Inductor's provenance (--provenance "
+                 "inductor_provenance_tracking_node_mappings.json of its debug folder) to group "
+                 "its nodes by Inductor's kernels; wrapper graphs (output_code.py) have theirs");
   return writeDot(graph, options);
 }
 

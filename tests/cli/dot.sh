@@ -18,7 +18,7 @@ expect_out "style=dashed"
 expect_exit 0 "$FXKIT" compile "$G" --to dot --collapse kernel
 grep -q "subgraph" "$WORK/out" && fail "--collapse kernel still draws clusters"
 expect_exit 2 "$FXKIT" convert "$G" --to dot --collapse kernel
-expect_err "needs a compiled program"
+expect_err "needs kernels"
 expect_exit 0 "$FXKIT" convert "$DATA/corpus/inductor/softmax/output_code_0.py" --to dot
 expect_out "subgraph \"cluster_"
 # The memory plan as a picture, and a MiniMalloc plan's.
