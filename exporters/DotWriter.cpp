@@ -431,8 +431,8 @@ std::string writeLaunchDot(const Graph &graph, const RenderOptions &options) {
 }
 
 /// The module of each node (exporters/ModulePath.h), inputs and output in groups of their own.
-std::vector<std::string> moduleGroups(const Graph &graph) {
-  std::vector<std::string> paths = modulePaths(graph);
+std::vector<std::string> moduleGroups(const Graph &graph, const RenderOptions &options) {
+  std::vector<std::string> paths = modulePathsFor(graph, options.moduleSource);
   size_t i = 0;
   for (const Node *n : graph) {
     std::string &path = paths[i++];
@@ -457,7 +457,7 @@ bool hasProvenanceKernels(const Graph &graph) {
 
 std::string writeDot(const Graph &graph, const RenderOptions &options) {
   if (options.collapse == CollapseMode::Module)
-    return writeGroupDot(graph, moduleGroups(graph), options);
+    return writeGroupDot(graph, moduleGroups(graph, options), options);
   bool wrapperGraph = false;
   for (const Node *node : graph)
     wrapperGraph = wrapperGraph || isLaunch(*node);

@@ -36,15 +36,17 @@ std::string modulePathOfName(std::string_view name) {
   return path;
 }
 
-std::vector<std::string> modulePaths(const Graph &graph) {
+namespace {
+
+/// modulePaths' rule, with `seed(node)` naming the module of the nodes it knows (or "").
+template <typename Seed> std::vector<std::string> propagatedPaths(const Graph &graph, Seed &&seed) {
   std::vector<std::string> out;
   out.reserve(graph.size());
   std::unordered_map<const Node *, size_t> index;
   for (const Node *node : graph) {
-    std::string path;
-    if (node->op() == OpKind::Placeholder || node->op() == OpKind::GetAttr) {
-      path = modulePathOfName(node->op() == OpKind::GetAttr ? node->target() : node->name());
-    } else if (node->op() != OpKind::Output) {
+    std::string path = node->op() == OpKind::Output ? std::string() : seed(*node);
+    if (path.empty() && node->op() != OpKind::Placeholder && node->op() != OpKind::GetAttr &&
+        node->op() != OpKind::Output) {
       // A parameter read directly names the module running (linear(x, w, b)); else the most
       // recently defined input that has a module (the running module's previous op).
       size_t latest = 0;
@@ -68,6 +70,37 @@ std::vector<std::string> modulePaths(const Graph &graph) {
     out.push_back(std::move(path));
   }
   return out;
+}
+
+std::string pathOfName(const Node &node) {
+  if (node.op() == OpKind::Placeholder || node.op() == OpKind::GetAttr)
+    return modulePathOfName(node.op() == OpKind::GetAttr ? node.target() : node.name());
+  return "";
+}
+
+} // namespace
+
+std::vector<std::string> modulePaths(const Graph &graph) {
+  return propagatedPaths(graph, pathOfName);
+}
+
+std::vector<std::string> modulePathsThroughProvenance(const Graph &graph, const Graph &dynamo) {
+  std::unordered_map<std::string_view, std::string> byName;
+  std::vector<std::string> dynamoPaths = modulePaths(dynamo);
+  size_t i = 0;
+  for (const Node *n : dynamo)
+    byName.emplace(n->name(), std::move(dynamoPaths[i++]));
+  return propagatedPaths(graph, [&](const Node &node) {
+    if (const NodeProvenance *p = node.provenance())
+      for (const std::string &pre : p->preGrad)
+        if (auto it = byName.find(pre); it != byName.end() && !it->second.empty())
+          return it->second;
+    return pathOfName(node);
+  });
+}
+
+std::vector<std::string> modulePathsFor(const Graph &graph, const Graph *dynamo) {
+  return dynamo ? modulePathsThroughProvenance(graph, *dynamo) : modulePaths(graph);
 }
 
 } // namespace fxkit

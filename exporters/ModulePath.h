@@ -6,7 +6,8 @@
 /// `layers.0`; get_attr targets `layers.0.weight` likewise), and a computing node belongs to
 /// the module of a parameter it reads directly, else to the module of its most recently
 /// defined input (the running module's previous op). Graphs without such names (AOT's
-/// `primals_N`) have no modules: every node gets "".
+/// `primals_N`) have no modules: every node gets "", unless Inductor's provenance leads back to
+/// the Dynamo graph (modulePathsThroughProvenance).
 
 #include "ir/Graph.h"
 
@@ -21,5 +22,14 @@ std::string modulePathOfName(std::string_view name);
 
 /// One module path per node, in graph order ("" for nodes outside any known module).
 std::vector<std::string> modulePaths(const Graph &graph);
+
+/// The same for a graph whose names carry no module (Inductor's post-grad graph, primals_N),
+/// through Inductor's provenance (NodeProvenance::preGrad: the Dynamo nodes each node came
+/// from): a node takes the module modulePaths gives the first of those nodes in `dynamo`, the
+/// Dynamo graph it was traced from (dynamo_N.graph.txt); nodes without one follow the rule above.
+std::vector<std::string> modulePathsThroughProvenance(const Graph &graph, const Graph &dynamo);
+
+/// modulePathsThroughProvenance with a Dynamo graph, else modulePaths.
+std::vector<std::string> modulePathsFor(const Graph &graph, const Graph *dynamo);
 
 } // namespace fxkit

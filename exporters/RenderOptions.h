@@ -11,6 +11,8 @@
 
 namespace fxkit {
 
+class Graph;
+
 /// The one picture enum: DOT text, or what Graphviz lays it out as (exporters/GraphvizRender.h).
 enum class RenderFormat : uint8_t { Dot, Svg, Png, Pdf };
 std::string_view renderFormatName(RenderFormat format);
@@ -31,6 +33,10 @@ struct RenderOptions {
   /// Compiled programs: draw refused fusions as dashed edges labelled with the reason.
   bool fusion = false;
   CollapseMode collapse = CollapseMode::None;
+  /// CollapseMode::Module on a graph whose names carry no module: the Dynamo graph it was
+  /// traced from, reached through Inductor's provenance (exporters/ModulePath.h
+  /// modulePathsThroughProvenance); not owned.
+  const Graph *moduleSource = nullptr;
   /// From this many drawn nodes on, the DOT asks for the cheap layout (straight edges, bounded
   /// crossing minimisation and network simplex, labels moved into tooltips): dot's default
   /// settings take minutes on thousands of nodes (bench/render_bench.cpp measures both).

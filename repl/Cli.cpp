@@ -311,6 +311,11 @@ int runCliUnguarded(int argc, char **argv) {
         ->check(CLI::IsMember({"kernel", "module", "none"}));
   };
   addPictureOptions(convert);
+  std::string modules;
+  convert->add_option("--modules", modules,
+                      "Pictures, --collapse module of a post-grad graph: the Dynamo graph it was "
+                      "traced from (dynamo_N.graph.txt), whose modules its nodes take through "
+                      "Inductor's provenance (--provenance)");
 
   CLI::App *info = app.add_subcommand("info", "Summarize a graph: nodes, ops, inputs, outputs");
   info->add_option("input", input, "Input graph file (- for stdin)")->required();
@@ -523,6 +528,17 @@ int runCliUnguarded(int argc, char **argv) {
   if (!collapse.empty())
     render.collapse = *parseCollapseMode(collapse);
   if (convert->parsed()) {
+    std::optional<Graph> moduleSource;
+    if (!modules.empty()) {
+      if (convertInputs.size() != 1)
+        return reportError(Error("--modules names one graph's Dynamo graph: convert one input "
+                                 "with it"));
+      auto dynamo = importGraphFile(modules);
+      if (!dynamo)
+        return reportError(dynamo.error());
+      moduleSource = dynamo.take();
+      render.moduleSource = &*moduleSource;
+    }
     if (convertInputs.size() == 1)
       return runConvert(convertInputs.front(), output, from, to, render, provenance);
     if (!provenance.empty())

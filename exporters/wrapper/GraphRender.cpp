@@ -36,13 +36,18 @@ Expected<std::string> graphDot(const Graph &graph, const RenderOptions &options)
   if (options.collapse == CollapseMode::Module) {
     // Modules are the ATen graph's.
     const Graph &source = state && state->program ? state->sourceOf(graph) : graph;
-    std::vector<std::string> paths = modulePaths(source);
+    std::vector<std::string> paths = modulePathsFor(source, options.moduleSource);
     if (std::all_of(paths.begin(), paths.end(), [](const std::string &p) { return p.empty(); }))
-      return Error("--collapse module: this graph names no module (module paths come from "
-                   "Dynamo's parameter names, L_self_modules_<module>_parameters_<name>, and "
-                   "get_attr targets; post-grad and wrapper graphs call them primals_N or "
-                   "argN_M): collapse the model's Dynamo graph (dynamo_N.graph.txt) by module, "
-                   "or this one by kernel");
+      return Error(options.moduleSource
+                       ? "--collapse module: no node leads to a module of the Dynamo graph "
+                         "(--modules) through Inductor's provenance: give the mapping of this "
+                         "graph's compile (--provenance), or a Dynamo graph that names modules"
+                       : "--collapse module: this graph names no module (module paths come from "
+                         "Dynamo's parameter names, L_self_modules_<module>_parameters_<name>, "
+                         "and get_attr targets; post-grad and wrapper graphs call them primals_N "
+                         "or argN_M): collapse the model's Dynamo graph (dynamo_N.graph.txt) by "
+                         "module, or this graph with its provenance (--provenance) and that "
+                         "Dynamo graph (--modules), or by kernel");
     return writeDot(source, options);
   }
   if (options.collapse == CollapseMode::Kernel && !hasKernelLaunches(graph) &&

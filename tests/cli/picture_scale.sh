@@ -8,8 +8,9 @@
 #   last wrote a buffer (through views and reuse=) to each launch reading it;
 # - a post-grad graph collapsed by the kernels of Inductor's provenance.
 # Also: the full wrapper picture draws those writer edges bold (program order), compiled
-# programs mark their outputs too, and --collapse refuses graphs without modules or kernels
-# with a message, writing nothing.
+# programs mark their outputs too, a post-grad graph takes its modules from the Dynamo graph
+# through provenance (--modules), and --collapse refuses graphs without modules or kernels with
+# a message, writing nothing.
 . "$(dirname "$0")/lib.bash"
 FXKIT="$(realpath "$FXKIT")"
 DATA="$(realpath "$DATA")"
@@ -65,6 +66,18 @@ expect_err "dynamo_N.graph.txt"
 expect_exit 2 "$FXKIT" convert "$I/mlp/aten_post_0.graph.txt" --to dot --collapse kernel
 expect_err "--collapse kernel needs kernels"
 expect_err "--provenance"
+# A post-grad graph takes the modules of the Dynamo graph it came from through Inductor's
+# provenance (--modules with --provenance): mlp's Linear 0 (addmm, permute, and the GELU the
+# Dynamo graph's rule puts in module 0) and Linear 2; without provenance, a clear refusal.
+D="$I/mlp/dynamo_0.graph.txt"
+expect_exit 0 "$FXKIT" convert "$I/mlp/aten_post_0.graph.txt" --provenance "$M" --modules "$D" \
+  --to dot --collapse module
+expect_out '"0" [label="0\n7 nodes\n3 x mul.Tensor\n1 x add.Tensor\n1 x addmm.default\n1 x erf.default\n..."];'
+expect_out '"2" [label="2\n2 nodes\n1 x addmm.default\n1 x permute.default"];'
+expect_out '"0" -> "2" [label="2097152 B"];'
+expect_exit 2 "$FXKIT" convert "$I/mlp/aten_post_0.graph.txt" --modules "$D" --to dot \
+  --collapse module
+expect_err "no node leads to a module of the Dynamo graph"
 # Dynamo's graph names its modules: one box per module.
 expect_exit 0 "$FXKIT" convert "$I/attention/dynamo_0.graph.txt" --to dot --collapse module
 expect_out '"(inputs)"'
