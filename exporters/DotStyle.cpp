@@ -1,25 +1,13 @@
 #include "exporters/DotStyle.h"
 
+#include "exporters/StringEscape.h"
 #include "ir/DType.h"
 
 #include <iterator>
 
 namespace fxkit {
 
-std::string dotEscape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
+std::string dotEscape(std::string_view s) { return backslashEscape(s); }
 
 const char *kernelColour(size_t i) {
   static constexpr const char *kPalette[] = {"#a6cee3", "#b2df8a", "#fb9a99", "#fdbf6f", "#cab2d6",

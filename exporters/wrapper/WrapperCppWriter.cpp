@@ -2,10 +2,10 @@
 
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "exporters/FxTextPrinter.h"
+#include "exporters/StringEscape.h"
 #include "exporters/wrapper/WrapperSignature.h"
 #include "ir/Node.h"
-#include "ir/ops/ArgumentNodes.h"
-#include "ir/ops/OpRegistry.h"
+#include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
 #include "ir/wrapper/WrapperDialect.h"
 #include "transforms/CompilationState.h"
@@ -33,19 +33,7 @@ std::string wrapperFactorySymbol(const std::string &name) { return "fxkit_wrappe
 
 namespace {
 
-std::string cppString(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
+std::string cppString(std::string_view s) { return "\"" + backslashEscape(s) + "\""; }
 
 const char *const kPreamble = R"CPP(namespace {
 
@@ -314,34 +302,23 @@ Status CppWriter::kernel(const Node &n, const wrapper::KernelCall &call, const K
 Status CppWriter::externCall(const Node &n, const wrapper::ExternCall &call, const LoopOp &op,
                              const wrapper::ExternResults &results) {
   const Node *node = op.externNode;
-  const OpInfo *info = OpRegistry::instance().lookup(node->target());
-  if (!info)
-    return Error("wrapper-cpp: unknown extern op " + std::string(node->target()));
-  auto bound = bindArgs(*node, *info);
-  if (!bound)
-    return bound.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto operands, externOperands(call, op, "wrapper-cpp"));
   // The op alone as an FX graph: one placeholder per distinct argument node, in the order the
   // runtime passes them; the tensors are the call's inputs, in order.
   Graph g;
   std::map<Node *, Node *> map;
   std::string inputs;
-  const auto &tensors = call.inputs->items();
-  size_t next = 0;
-  for (const Node *in : argumentNodes(*bound)) {
-    Node *key = const_cast<Node *>(in);
-    if (map.count(key))
-      continue;
-    map[key] = g.create(OpKind::Placeholder, in->name(), in->name());
+  for (const ExternOperand &o : operands) {
+    const Node *in = o.node;
+    map[const_cast<Node *>(in)] = g.create(OpKind::Placeholder, in->name(), in->name());
     std::string input;
-    if (const SymExpr *s = in->value().sym()) {
-      auto e = expr(*s);
+    if (!o.input) {
+      auto e = expr(*in->value().sym());
       if (!e)
         return e.takeError();
       input = "ExternInput::of(int64_t(" + *e + "))";
     } else {
-      if (next >= tensors.size())
-        return Error("wrapper-cpp: extern op '" + node->name() + "' has more inputs than lowered");
-      const Argument &v = tensors[next++];
+      const Argument &v = *o.input;
       if (!v.isNode())
         return Error("wrapper-cpp: extern op '" + node->name() + "' reads no tensor");
       auto t = tensorOf(v.asNode());

@@ -5,8 +5,7 @@
 #include "exporters/wrapper/PySymExpr.h"
 #include "exporters/wrapper/WrapperSignature.h"
 #include "ir/Node.h"
-#include "ir/ops/ArgumentNodes.h"
-#include "ir/ops/OpRegistry.h"
+#include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
 #include "ir/wrapper/WrapperDialect.h"
 #include "transforms/CompilationState.h"
@@ -319,22 +318,11 @@ Status ModuleWriter::externCall(const Node &n, const wrapper::ExternCall &call, 
                                 const wrapper::ExternResults &results) {
   const Node *node = op.externNode;
   // The node's tensor inputs in schema order are the call's inputs.
-  const OpInfo *info = OpRegistry::instance().lookup(node->target());
-  if (!info)
-    return Error("wrapper-py: unknown extern op " + std::string(node->target()));
-  auto bound = bindArgs(*node, *info);
-  if (!bound)
-    return bound.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto operands, externOperands(call, op, "wrapper-py"));
   std::map<const Node *, const Argument *> views;
-  const auto &inputs = call.inputs->items();
-  size_t next = 0;
-  for (const Node *in : argumentNodes(*bound)) {
-    if (in->value().sym() || views.count(in))
-      continue;
-    if (next >= inputs.size())
-      return Error("wrapper-py: extern op '" + node->name() + "' has more inputs than lowered");
-    views[in] = &inputs[next++];
-  }
+  for (const ExternOperand &o : operands)
+    if (o.input)
+      views[o.node] = o.input;
   std::string args;
   for (const Argument &a : node->args().items()) {
     auto text = externArg(a, views);

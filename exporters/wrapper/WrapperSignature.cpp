@@ -1,6 +1,9 @@
 #include "exporters/wrapper/WrapperSignature.h"
 
 #include "ir/Node.h"
+#include "ir/Try.h"
+#include "ir/ops/ArgumentNodes.h"
+#include "ir/ops/OpRegistry.h"
 #include "ir/wrapper/WrapperDialect.h"
 
 #include <set>
@@ -33,6 +36,31 @@ std::vector<size_t> externLaunches(const loop::FusedProgram &fused) {
     if (fused.kernels[i].isExtern)
       launches.push_back(i);
   return launches;
+}
+
+Expected<std::vector<ExternOperand>> externOperands(const wrapper::ExternCall &call,
+                                                    const loop::LoopOp &op, std::string_view what) {
+  const Node *node = op.externNode;
+  const OpInfo *info = OpRegistry::instance().lookup(node->target());
+  if (!info)
+    return Error(std::string(what) + ": unknown extern op " + std::string(node->target()));
+  FXKIT_ASSIGN_OR_RETURN(BoundArgs bound, bindArgs(*node, *info));
+  std::vector<ExternOperand> operands;
+  std::set<const Node *> seen;
+  const auto &inputs = call.inputs->items();
+  size_t next = 0;
+  for (const Node *in : argumentNodes(bound)) {
+    if (!seen.insert(in).second)
+      continue;
+    ExternOperand &o = operands.emplace_back(ExternOperand{in, nullptr});
+    if (in->value().sym())
+      continue;
+    if (next >= inputs.size())
+      return Error(std::string(what) + ": extern op '" + node->name() +
+                   "' has more inputs than lowered");
+    o.input = &inputs[next++];
+  }
+  return operands;
 }
 
 std::optional<SymExpr> WrapperWalk::sizeOf(const Argument &a) const {

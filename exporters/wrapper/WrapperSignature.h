@@ -38,6 +38,18 @@ WrapperEntry wrapperEntry(const Graph &wrapper);
 /// calls come in launch order, and the loop op of each gives the ATen call it makes.
 std::vector<size_t> externLaunches(const loop::FusedProgram &fused);
 
+/// One distinct node an extern call's ATen call reads, in schema order (the order the runtimes
+/// pass them): a size (`input` null) or a tensor with the wrapper argument the call passes for
+/// it (`input`, the extern call's next input).
+struct ExternOperand {
+  const Node *node = nullptr;
+  const Argument *input = nullptr;
+};
+/// The operands of extern call `call`, whose loop op `op` holds its ATen node: both wrapper
+/// writers pass an extern op's arguments this way. Errors start with `what` (`wrapper-py`).
+Expected<std::vector<ExternOperand>> externOperands(const wrapper::ExternCall &call,
+                                                    const loop::LoopOp &op, std::string_view what);
+
 /// The walk every wrapper writer makes over a wrapper graph's program (the nodes after the
 /// entry point), one hook per op, with what a printer needs resolved on the way: the expression
 /// of each size node, how many buffers are still to take a dead donor's storage, the loop op
