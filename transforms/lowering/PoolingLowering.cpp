@@ -33,6 +33,17 @@ namespace fxkit::lowering {
 
 namespace {
 
+/// Steps multi-index `k` to the next one in row-major order (the last digit fastest), digit d
+/// below `count(d)`; false, with `k` back at zeros, once every one was visited.
+template <class Count> bool nextMultiIndex(std::vector<int64_t> &k, Count &&count) {
+  for (size_t d = k.size(); d-- > 0;) {
+    if (++k[d] < count(d))
+      return true;
+    k[d] = 0;
+  }
+  return false;
+}
+
 /// Inductor unrolls an average window up to 25 taps (larger ones: a reduction here).
 constexpr int64_t kMaxUnrolledAverageTaps = 25;
 /// Max pooling has no reduction form (its index is an argmax): larger windows stay extern.
@@ -263,21 +274,13 @@ public:
     for (const Axis &a : axes_)
       if (a.taps <= 0)
         return;
-    while (true) {
+    do {
       int32_t m = kAlways;
       for (size_t d = 0; d < axes_.size() && m != kNever; ++d)
         m = both(m, tapMask(d, k[d]));
       if (m != kNever)
         fn(k, m);
-      size_t d = axes_.size();
-      while (d-- > 0) {
-        if (++k[d] < axes_[d].taps)
-          break;
-        k[d] = 0;
-      }
-      if (d == static_cast<size_t>(-1))
-        return;
-    }
+    } while (nextMultiIndex(k, [&](size_t d) { return axes_[d].taps; }));
   }
 
   /// The positions of unrolled tap k.
@@ -999,7 +1002,7 @@ bool buildCoverSum(Lowerer &l, const Node &n, const BufferView &grad, const Tens
   DType stored = storedDType(l, grad);
   int32_t sum = -1;
   std::vector<int64_t> j(nd, 0);
-  while (true) {
+  do {
     int32_t real = -1;
     std::vector<SymExpr> o, at(vars.begin(), vars.begin() + static_cast<std::ptrdiff_t>(lead));
     for (size_t d = 0; d < nd; ++d) {
@@ -1011,15 +1014,7 @@ bool buildCoverSum(Lowerer &l, const Node &n, const BufferView &grad, const Tens
     op.body[g].operands[0] = real;
     int32_t v = term(b, o, b.cast(g, compute), real);
     sum = sum < 0 ? v : b.op(ScalarOp::Add, compute, sum, v);
-    size_t d = nd;
-    while (d-- > 0) {
-      if (++j[d] < axes[d].count)
-        break;
-      j[d] = 0;
-    }
-    if (d == static_cast<size_t>(-1))
-      break;
-  }
+  } while (nextMultiIndex(j, [&](size_t d) { return axes[d].count; }));
   l.values_[n.scratch()] = l.finishPointwise(op, b, sum, out, vars);
   return true;
 }
