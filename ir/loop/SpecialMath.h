@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <span>
 
 namespace fxkit::loop::special {
@@ -168,23 +169,20 @@ inline constexpr double kZetaA[] = {12.0,
 
 // ---- Evaluation helpers ----
 
-/// Horner: coef[0] x^n + ... + coef[n] (Cephes polevl).
-inline double polevl(double x, std::span<const double> coef) {
-  double r = 0;
+/// Horner from `r`: r x^(n+1) + coef[0] x^n + ... + coef[n].
+inline double horner(double x, std::span<const double> coef, double r) {
   for (double c : coef)
     r = r * x + c;
   return r;
 }
 
+/// Horner: coef[0] x^n + ... + coef[n] (Cephes polevl).
+inline double polevl(double x, std::span<const double> coef) { return horner(x, coef, 0); }
+
 /// Horner with an implicit leading coefficient 1: x^(n+1) + coef[0] x^n + ... (Cephes p1evl).
 /// PyTorch's bessel_j0/j1_forward evaluate RQ and QQ without that leading term (a relative
 /// error up to ~1e-7 near x = 5); fxkit keeps Cephes' form, exact to double rounding.
-inline double p1evl(double x, std::span<const double> coef) {
-  double r = 1;
-  for (double c : coef)
-    r = r * x + c;
-  return r;
-}
+inline double p1evl(double x, std::span<const double> coef) { return horner(x, coef, 1); }
 
 /// Chebyshev series sum of coef at x (Cephes chbevl; the zero-order term last).
 inline double chbevl(double x, std::span<const double> coef) {
@@ -287,6 +285,19 @@ inline double ndtri(double y0) {
   return code ? -x : x;
 }
 
+/// J0 and J1 beyond 5 (Cephes j0/j1's asymptotic form): sqrt(2 / (pi x)) (P(q) cos(x - phase) -
+/// 5/x Q(q) sin(x - phase)), P = pp/pq and Q = qp/qq rational in q = 25/x^2 (each computes q its
+/// own way, as Cephes does).
+inline double besselJBeyond5(double x, double q, std::span<const double> pp,
+                             std::span<const double> pq, std::span<const double> qp,
+                             std::span<const double> qq, double phase) {
+  double p = polevl(q, pp) / polevl(q, pq);
+  double r = polevl(q, qp) / p1evl(q, qq);
+  double xn = x - phase;
+  return (p * std::cos(xn) - 5 / x * r * std::sin(xn)) * 0.797884560802865355879892119868763737 /
+         std::sqrt(x);
+}
+
 /// Bessel function of the first kind of order 0 (bessel_j0_forward).
 inline double besselJ0(double x) {
   x = std::fabs(x);
@@ -297,12 +308,8 @@ inline double besselJ0(double x) {
     return (z - 5.78318596294678452118E0) * (z - 3.04712623436620863991E1) * polevl(z, kJ0RP) /
            p1evl(z, kJ0RQ);
   }
-  double q = 25 / (x * x);
-  double p = polevl(q, kJ0PP) / polevl(q, kJ0PQ);
-  double qq = polevl(q, kJ0QP) / p1evl(q, kJ0QQ);
-  double xn = x - 0.785398163397448309615660845819875721;
-  return (p * std::cos(xn) - 5 / x * qq * std::sin(xn)) * 0.797884560802865355879892119868763737 /
-         std::sqrt(x);
+  return besselJBeyond5(x, 25 / (x * x), kJ0PP, kJ0PQ, kJ0QP, kJ0QQ,
+                        0.785398163397448309615660845819875721);
 }
 
 /// Bessel function of the first kind of order 1 (bessel_j1_forward).
@@ -314,12 +321,8 @@ inline double besselJ1(double x) {
     return polevl(z, kJ1RP) / p1evl(z, kJ1RQ) * x * (z - 1.46819706421238932572E1) *
            (z - 4.92184563216946036703E1);
   }
-  double q = 5 / x * (5 / x);
-  double p = polevl(q, kJ1PP) / polevl(q, kJ1PQ);
-  double qq = polevl(q, kJ1QP) / p1evl(q, kJ1QQ);
-  double xn = x - 2.356194490192344928846982537459627163;
-  return (p * std::cos(xn) - 5 / x * qq * std::sin(xn)) * 0.797884560802865355879892119868763737 /
-         std::sqrt(x);
+  return besselJBeyond5(x, 5 / x * (5 / x), kJ1PP, kJ1PQ, kJ1QP, kJ1QQ,
+                        2.356194490192344928846982537459627163);
 }
 
 /// sin(x) / x, by its Taylor series below 0.5 (spherical_bessel_j0_forward).
@@ -505,10 +508,9 @@ inline double igamcFraction(double a, double x) {
   return ans * ax;
 }
 
-/// The regularized upper incomplete gamma function Q(a, x) (calc_igammac; SciPy's boundary
-/// values). PyTorch switches to the uniform asymptotic expansion for large a ~ x; here the
-/// series and continued fraction serve there too (they converge, more slowly).
-inline double igammac(double a, double x) {
+/// Q(a, x) where a boundary value decides it (SciPy's: NaN for a NaN or negative argument; a or
+/// x zero or infinite), else nullopt. P(a, x) = 1 - Q(a, x) there too.
+inline std::optional<double> igammacBoundary(double a, double x) {
   if (x < 0 || a < 0 || std::isnan(a) || std::isnan(x))
     return kNaN;
   if (a == 0)
@@ -519,6 +521,15 @@ inline double igammac(double a, double x) {
     return std::isinf(x) ? kNaN : 1;
   if (std::isinf(x))
     return 0;
+  return std::nullopt;
+}
+
+/// The regularized upper incomplete gamma function Q(a, x) (calc_igammac; SciPy's boundary
+/// values). PyTorch switches to the uniform asymptotic expansion for large a ~ x; here the
+/// series and continued fraction serve there too (they converge, more slowly).
+inline double igammac(double a, double x) {
+  if (std::optional<double> q = igammacBoundary(a, x))
+    return *q;
   if (x > 1.1)
     return x < a ? 1 - igamSeries(a, x) : igamcFraction(a, x);
   if (x <= 0.5)
@@ -528,16 +539,8 @@ inline double igammac(double a, double x) {
 
 /// The regularized lower incomplete gamma function P(a, x) (calc_igamma).
 inline double igamma(double a, double x) {
-  if (x < 0 || a < 0 || std::isnan(a) || std::isnan(x))
-    return kNaN;
-  if (a == 0)
-    return x > 0 ? 1 : kNaN;
-  if (x == 0)
-    return 0;
-  if (std::isinf(a))
-    return std::isinf(x) ? kNaN : 0;
-  if (std::isinf(x))
-    return 1;
+  if (std::optional<double> q = igammacBoundary(a, x))
+    return 1 - *q;
   if (x > 1 && x > a)
     return 1 - igammac(a, x);
   return igamSeries(a, x);
