@@ -330,12 +330,25 @@ Expected<bool> wantsBiasGrad(const KernelContext &ctx) {
   return last.kind() == Argument::Kind::Bool ? last.asBool() : last.asInt() != 0;
 }
 
-/// Both SDPA backward kernels once their tensors are read (`a`, its scale still to be read): no
-/// dropout, the scale, then dQ, dK, dV as results 0-2. `biasGrad` is set for the kernels whose
-/// fourth result is attn_bias's gradient: computed where there is a bias and it is wanted, else
-/// None.
-Status attentionBackwardResults(KernelContext &ctx, AttentionBackward a,
-                                std::optional<bool> biasGrad) {
+/// Both SDPA backward kernels: their tensors read (`grad` and `mask` name grad_out and the mask
+/// in the kernel's schema), no dropout, the scale, then dQ, dK, dV as results 0-2. With
+/// `biasGradResult` (efficient attention) the fourth result is attn_bias's gradient: computed
+/// where there is a bias and grad_input_mask wants it, else None.
+Status attentionBackwardResults(KernelContext &ctx, std::string_view grad, std::string_view mask,
+                                bool biasGradResult) {
+  AttentionBackward a;
+  FXKIT_ASSIGN_OR_RETURN(a.gradOut, ctx.tensor(grad));
+  FXKIT_ASSIGN_OR_RETURN(a.q, ctx.tensor("query"));
+  FXKIT_ASSIGN_OR_RETURN(a.k, ctx.tensor("key"));
+  FXKIT_ASSIGN_OR_RETURN(a.v, ctx.tensor("value"));
+  FXKIT_ASSIGN_OR_RETURN(a.out, ctx.tensor("out"));
+  FXKIT_ASSIGN_OR_RETURN(a.lse, ctx.tensor("logsumexp"));
+  FXKIT_ASSIGN_OR_RETURN(a.causal, ctx.boolean("is_causal"));
+  FXKIT_ASSIGN_OR_RETURN(a.mask, ctx.optionalTensor(mask));
+  std::optional<bool> biasGrad;
+  if (biasGradResult) {
+    FXKIT_ASSIGN_OR_RETURN(biasGrad, wantsBiasGrad(ctx));
+  }
   FXKIT_TRY(requireNoDropout(ctx));
   FXKIT_ASSIGN_OR_RETURN(a.scale, attentionScale(ctx, a.q));
   FXKIT_ASSIGN_OR_RETURN(auto gq, ctx.allocateOutput(0));
@@ -355,29 +368,11 @@ Status attentionBackwardResults(KernelContext &ctx, AttentionBackward a,
 }
 
 Status efficientAttentionBackwardKernel(KernelContext &ctx) {
-  FXKIT_ASSIGN_OR_RETURN(auto gradOut, ctx.tensor("grad_out_"));
-  FXKIT_ASSIGN_OR_RETURN(auto q, ctx.tensor("query"));
-  FXKIT_ASSIGN_OR_RETURN(auto k, ctx.tensor("key"));
-  FXKIT_ASSIGN_OR_RETURN(auto v, ctx.tensor("value"));
-  FXKIT_ASSIGN_OR_RETURN(auto bias, ctx.optionalTensor("attn_bias"));
-  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.tensor("out"));
-  FXKIT_ASSIGN_OR_RETURN(auto lse, ctx.tensor("logsumexp"));
-  FXKIT_ASSIGN_OR_RETURN(auto causal, ctx.boolean("is_causal"));
-  FXKIT_ASSIGN_OR_RETURN(auto biasGrad, wantsBiasGrad(ctx));
-  return attentionBackwardResults(ctx, {gradOut, q, k, v, out, lse, bias, causal, 1.0}, biasGrad);
+  return attentionBackwardResults(ctx, "grad_out_", "attn_bias", true);
 }
 
 Status flashAttentionCpuBackwardKernel(KernelContext &ctx) {
-  FXKIT_ASSIGN_OR_RETURN(auto gradOut, ctx.tensor("grad_out"));
-  FXKIT_ASSIGN_OR_RETURN(auto q, ctx.tensor("query"));
-  FXKIT_ASSIGN_OR_RETURN(auto k, ctx.tensor("key"));
-  FXKIT_ASSIGN_OR_RETURN(auto v, ctx.tensor("value"));
-  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.tensor("out"));
-  FXKIT_ASSIGN_OR_RETURN(auto lse, ctx.tensor("logsumexp"));
-  FXKIT_ASSIGN_OR_RETURN(auto causal, ctx.boolean("is_causal"));
-  FXKIT_ASSIGN_OR_RETURN(auto mask, ctx.optionalTensor("attn_mask"));
-  return attentionBackwardResults(ctx, {gradOut, q, k, v, out, lse, mask, causal, 1.0},
-                                  std::nullopt);
+  return attentionBackwardResults(ctx, "grad_out", "attn_mask", false);
 }
 
 // ---- Copies ----
