@@ -204,8 +204,7 @@ FamilySource attentionSource() {
 }
 
 Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
-  const BoundArgs &args = call.args();
-  auto form = attentionForm(args, "_scaled_dot_product_efficient_attention");
+  auto form = attentionForm(call, "_scaled_dot_product_efficient_attention");
   if (!form)
     return false;
   auto q = call.input("query"), k = call.input("key"), v = call.input("value");
@@ -228,7 +227,7 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
   const std::optional<Operand> &mask = maskArg->operand;
   bool computeLse = true;
   if (form->efficient) {
-    auto c = args.boolean("compute_log_sumexp");
+    auto c = call.args().boolean("compute_log_sumexp");
     if (!c)
       return false;
     computeLse = *c;

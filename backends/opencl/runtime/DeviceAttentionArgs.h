@@ -24,8 +24,8 @@ struct AttentionForm {
   bool causal = false;
   std::string_view maskName;
 };
-inline std::optional<AttentionForm> attentionForm(const BoundArgs &args,
-                                                  std::string_view efficientOp) {
+inline std::optional<AttentionForm> attentionForm(const Call &call, std::string_view efficientOp) {
+  const BoundArgs &args = call.args();
   auto dropout = args.floating("dropout_p");
   auto causal = args.boolean("is_causal");
   if (!dropout || *dropout != 0 || !causal)

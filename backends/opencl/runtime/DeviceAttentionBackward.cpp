@@ -238,13 +238,12 @@ FamilySource attentionBackwardSource() {
 }
 
 Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launcherFor) {
-  const BoundArgs &args = call.args();
-  auto form = attentionForm(args, "_scaled_dot_product_efficient_attention_backward");
+  auto form = attentionForm(call, "_scaled_dot_product_efficient_attention_backward");
   if (!form)
     return false;
   bool biasGrad = false;
   if (form->efficient && !call.isNone(form->maskName)) {
-    auto wanted = args.boolList("grad_input_mask", 4);
+    auto wanted = call.args().boolList("grad_input_mask", 4);
     if (!wanted)
       return false;
     biasGrad = (*wanted)[3];

@@ -205,24 +205,42 @@ struct Param {
   int64_t stride() const { return t ? t->strides[0] : 0; }
 };
 
-/// The kernel variant for a batch norm (forward or backward) of `input`: (N, C, ...) of rank 2 to
-/// 5, not empty, of a floating dtype the device computes; nullopt otherwise (the host kernel).
-std::optional<Variant> batchNormVariant(const Call &call, const Operand &input) {
+/// A batch norm (forward or backward) as the device runs it: the kernel variant, the channel
+/// count C, and how it reads its (C,) parameters and keeps per-channel statistics.
+struct BatchNormDevice {
+  const Call &call;
+  Variant variant;
+  int64_t channels;
+
+  /// Parameter `name`: absent when None; nullopt when it is not (C,) of a dtype the variant
+  /// loads.
+  std::optional<Param> param(std::string_view name) const {
+    Param p;
+    if (call.isNone(name))
+      return p;
+    p.t = call.input(name);
+    if (!p.t || p.t->dim() != 1 || p.t->sizes[0] != channels || !fitsVariant(p.t->dtype, variant))
+      return std::nullopt;
+    return p;
+  }
+  /// Scratch for what the reduce kernel hands to the elementwise one: 2C values in the
+  /// accumulation type.
+  Expected<TempBuffer> stats() const {
+    size_t accBytes = variant == Variant::Double ? sizeof(double) : sizeof(float);
+    return TempBuffer::create(call.context(), 2 * static_cast<size_t>(channels) * accBytes);
+  }
+};
+
+/// The device form of a batch norm of `input`: (N, C, ...) of rank 2 to 5, not empty, of a
+/// floating dtype the device computes; nullopt otherwise (the host kernel).
+std::optional<BatchNormDevice> batchNormDevice(const Call &call, const Operand &input) {
   int64_t rank = input.dim();
   if (rank < 2 || rank > 5 || input.numel() == 0)
     return std::nullopt;
-  return floatingVariant(input.dtype, call.device());
-}
-
-std::optional<Param> paramOf(const Call &call, std::string_view name, int64_t channels,
-                             Variant variant) {
-  Param p;
-  if (call.isNone(name))
-    return p;
-  p.t = call.input(name);
-  if (!p.t || p.t->dim() != 1 || p.t->sizes[0] != channels || !fitsVariant(p.t->dtype, variant))
+  std::optional<Variant> variant = floatingVariant(input.dtype, call.device());
+  if (!variant)
     return std::nullopt;
-  return p;
+  return BatchNormDevice{call, *variant, input.sizes[1]};
 }
 
 /// Its buffer, or `fallback`'s where it is absent (the kernel does not read it then).
@@ -249,14 +267,13 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
   auto eps = args.floating("eps");
   if (!input || !training || !momentum || !eps || call.numOutputs() != 3)
     return false;
-  std::optional<Variant> variant = batchNormVariant(call, *input);
-  if (!variant)
+  auto device = batchNormDevice(call, *input);
+  if (!device)
     return false;
-  int64_t channels = input->sizes[1];
-  auto weight = paramOf(call, "weight", channels, *variant);
-  auto bias = paramOf(call, "bias", channels, *variant);
-  auto runningMean = paramOf(call, "running_mean", channels, *variant);
-  auto runningVar = paramOf(call, "running_var", channels, *variant);
+  Variant variant = device->variant;
+  int64_t channels = device->channels;
+  auto weight = device->param("weight"), bias = device->param("bias");
+  auto runningMean = device->param("running_mean"), runningVar = device->param("running_var");
   if (!weight || !bias || !runningMean || !runningVar)
     return false;
   // The running statistics are both given (training updates them) or both absent (training
@@ -269,7 +286,7 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
   auto out = call.output(0), saveMean = call.output(1), saveInvstd = call.output(2);
   if (!out || !saveMean || !saveInvstd || out->sizes != input->sizes ||
       out->dtype != input->dtype || saveMean->dim() != 1 || saveInvstd->dim() != 1 ||
-      saveMean->dtype != saveInvstd->dtype || !fitsVariant(saveMean->dtype, *variant))
+      saveMean->dtype != saveInvstd->dtype || !fitsVariant(saveMean->dtype, variant))
     return false;
   bool hasSave = saveMean->sizes[0] == channels && saveInvstd->sizes[0] == channels;
   if (!hasSave && (saveMean->sizes[0] != 0 || saveInvstd->sizes[0] != 0))
@@ -289,10 +306,8 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
   std::vector<int64_t> xs, xst, os, ost;
   toThreeSpatial(*input, xs, xst);
   toThreeSpatial(*out, os, ost);
-  size_t accBytes = *variant == Variant::Double ? sizeof(double) : sizeof(float);
-  FXKIT_ASSIGN_OR_RETURN(
-      auto stats, TempBuffer::create(call.context(), 2 * static_cast<size_t>(channels) * accBytes));
-  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
+  FXKIT_ASSIGN_OR_RETURN(auto stats, device->stats());
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(variant));
   const Operand &x = *input;
   bool updates = *training && runningMean->t;
   std::vector<LaunchArg> a = {bufferArg(x, false),
@@ -307,8 +322,8 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
                   hasSave ? saveInvstd->strides[0] : 0, dtypeCode(x.dtype),
                   dtypeCode(runningMean->t ? runningMean->t->dtype : x.dtype),
                   dtypeCode(saveMean->dtype), *training, runningMean->t.has_value(), hasSave});
-  a.push_back(floatArg(*momentum, *variant));
-  a.push_back(floatArg(*eps, *variant));
+  a.push_back(floatArg(*momentum, variant));
+  a.push_back(floatArg(*eps, variant));
   FXKIT_TRY(launcher.launch("fx_bn_stats", a, channels, 1));
   std::vector<LaunchArg> b = {bufferArg(x, false),   paramArg(*weight, x),
                               paramArg(*bias, x),    bufferArg(stats.buffer(), false),
@@ -339,13 +354,14 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
     return false;
   if (grad->sizes != input->sizes || grad->dtype != input->dtype)
     return false;
-  std::optional<Variant> variant = batchNormVariant(call, *input);
-  if (!variant)
+  auto device = batchNormDevice(call, *input);
+  if (!device)
     return false;
-  int64_t channels = input->sizes[1];
-  auto weight = paramOf(call, "weight", channels, *variant);
-  auto mean = paramOf(call, *train ? "save_mean" : "running_mean", channels, *variant);
-  auto spread = paramOf(call, *train ? "save_invstd" : "running_var", channels, *variant);
+  Variant variant = device->variant;
+  int64_t channels = device->channels;
+  auto weight = device->param("weight");
+  auto mean = device->param(*train ? "save_mean" : "running_mean");
+  auto spread = device->param(*train ? "save_invstd" : "running_var");
   if (!weight || !mean || !spread || !mean->t || !spread->t || mean->t->dtype != spread->t->dtype)
     return false;
   auto masked = maskedResults(call);
@@ -358,7 +374,7 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
   for (size_t i = 1; i < 3; ++i)
     if (results[i]) {
       if (results[i]->dim() != 1 || results[i]->sizes[0] != channels ||
-          !fitsVariant(results[i]->dtype, *variant) ||
+          !fitsVariant(results[i]->dtype, variant) ||
           (paramDType && *paramDType != results[i]->dtype))
         return false;
       paramDType = results[i]->dtype;
@@ -370,10 +386,8 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
   toThreeSpatial(*grad, gs, gst);
   toThreeSpatial(*input, xs, xst);
   toThreeSpatial(*results[0], os, ost);
-  size_t accBytes = *variant == Variant::Double ? sizeof(double) : sizeof(float);
-  FXKIT_ASSIGN_OR_RETURN(
-      auto stats, TempBuffer::create(call.context(), 2 * static_cast<size_t>(channels) * accBytes));
-  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
+  FXKIT_ASSIGN_OR_RETURN(auto stats, device->stats());
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(variant));
   const Operand &x = *input;
   std::vector<LaunchArg> a = {bufferArg(*grad, false),
                               bufferArg(x, false),
@@ -387,7 +401,7 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
   appendLongs(a, {mean->stride(), spread->stride(), results[1] ? results[1]->strides[0] : 0,
                   results[2] ? results[2]->strides[0] : 0, dtypeCode(x.dtype),
                   dtypeCode(mean->t->dtype), dtypeCode(pdt), *train});
-  a.push_back(floatArg(*eps, *variant));
+  a.push_back(floatArg(*eps, variant));
   a.push_back(longArg(results[1].has_value()));
   a.push_back(longArg(results[2].has_value()));
   FXKIT_TRY(launcher.launch("fx_bn_backward_reduce", a, channels, 1));
@@ -413,7 +427,7 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
   b.push_back(longArg(dtypeCode(mean->t->dtype)));
   b.push_back(longArg(dtypeCode(pdt)));
   b.push_back(longArg(*train));
-  b.push_back(floatArg(*eps, *variant));
+  b.push_back(floatArg(*eps, variant));
   b.push_back(longArg(weight->t.has_value()));
   b.push_back(longArg(x.numel() / channels));
   FXKIT_TRY(launcher.launch("fx_bn_backward_input", b, results[0]->numel(), 1));
