@@ -511,13 +511,18 @@ Status lowerWindowAverage(Lowerer &l, const Node &n, const BufferView &self, con
   auto divide = [&](BodyBuilder &b, int32_t sum, const std::vector<Axis> &axes) {
     return b.op(floating ? ScalarOp::TrueDiv : ScalarOp::TruncDiv, compute, sum, divisor(b, axes));
   };
+  // The window of each pooled dimension at output position `at` (its last nd coordinates).
+  auto windowsAt = [&](const std::vector<SymExpr> &at) {
+    std::vector<Axis> axes;
+    for (size_t d = 0; d < nd; ++d)
+      axes.push_back(*axisAt(d, at[lead + d]));
+    return axes;
+  };
   if (taps >= 0 && taps <= kMaxUnrolledAverageTaps) {
     LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
     std::vector<SymExpr> vars = iterate(out.sizes, op.ranges, false);
     BodyBuilder b(op);
-    std::vector<Axis> axes;
-    for (size_t d = 0; d < nd; ++d)
-      axes.push_back(*axisAt(d, vars[lead + d]));
+    std::vector<Axis> axes = windowsAt(vars);
     WindowReader reader(l, op, b, self, vars, axes, compute);
     int32_t sum = -1;
     reader.forEachTap([&](const std::vector<int64_t> &k, int32_t mask) {
@@ -537,12 +542,10 @@ Status lowerWindowAverage(Lowerer &l, const Node &n, const BufferView &self, con
                              [](const Axis &a) { return symEq(a.count, a.range); });
   LoopOp &red = l.newOp(LoopOpKind::Reduction, n);
   std::vector<SymExpr> kept = iterate(out.sizes, red.ranges, false);
-  std::vector<Axis> axes;
+  std::vector<Axis> axes = windowsAt(kept);
   std::vector<SymExpr> rVars;
-  for (size_t d = 0; d < nd; ++d) {
-    axes.push_back(*axisAt(d, kept[lead + d]));
-    rVars.push_back(iterate({axes.back().range}, red.reductionRanges, true).front());
-  }
+  for (const Axis &a : axes)
+    rVars.push_back(iterate({a.range}, red.reductionRanges, true).front());
   if (red.reductionRanges.empty())
     red.reductionRanges.push_back(SymExpr(1));
   BodyBuilder b(red);
@@ -574,12 +577,9 @@ Status lowerWindowAverage(Lowerer &l, const Node &n, const BufferView &self, con
   LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
   std::vector<SymExpr> vars = iterate(out.sizes, op.ranges, false);
   BodyBuilder pb(op);
-  std::vector<Axis> outAxes;
-  for (size_t d = 0; d < nd; ++d)
-    outAxes.push_back(*axisAt(d, vars[lead + d]));
   int32_t sum =
       pb.load(sums, linearIndex(SymExpr(0), sumType.sizes, sumType.strides, vars), compute);
-  l.values_[n.scratch()] = l.finishPointwise(op, pb, divide(pb, sum, outAxes), out, vars);
+  l.values_[n.scratch()] = l.finishPointwise(op, pb, divide(pb, sum, windowsAt(vars)), out, vars);
   return Status::ok();
 }
 
