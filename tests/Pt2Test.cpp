@@ -222,6 +222,25 @@ TEST(Pt2Sympy, PrintsWhatItParses) {
     ASSERT_TRUE(back) << sympyRepr(*e);
     EXPECT_EQ(back->simplify(), e->simplify()) << text << " -> " << sympyRepr(*e);
   }
+  // SymFloat and SymBool expressions and guards: every kind SymExpr parses has a sympy form.
+  for (const char *text :
+       {"1.0*s0", "s0 >= 2", "(u0 >= 0) & (u0 <= 128)", "s0 < 3", "s0 > 3", "s0 <= 3", "s0 != 3",
+        "s0 == 3", "(s0 > 1) | (s1 > 1)", "Piecewise((1, s0 > 2), (0, True))", "int_oo", "False",
+        "~(s0 > 2)", "(s0 > 1) ^ (s1 > 1)", "nan", "zoo", "oo"}) {
+    auto e = SymExpr::parse(text);
+    ASSERT_TRUE(e) << text;
+    std::string repr = sympyRepr(*e);
+    auto back = parseSympyRepr(repr);
+    ASSERT_TRUE(back) << text << " -> " << repr << ": " << back.error().str();
+    EXPECT_EQ(back->str(), e->str()) << text << " -> " << repr;
+  }
+  EXPECT_EQ(sympyRepr(*SymExpr::parse("s0 >= 2")),
+            "GreaterThan(Symbol('s0', positive=True, integer=True), Integer(2))");
+  EXPECT_EQ(sympyRepr(*SymExpr::parse("0.5")), "Float('0.5', precision=53)");
+  EXPECT_EQ(sympyRepr(*SymExpr::parse("True")), "true");
+  EXPECT_EQ(sympyRepr(*SymExpr::parse("int_oo")), "IntInfinity()");
+  EXPECT_FALSE(parseSympyRepr("Float('s0')"));
+  EXPECT_FALSE(parseSympyRepr("StrictLessThan(Integer(1))"));
   EXPECT_EQ(sympyRepr(SymExpr::symbol("s7")), "Symbol('s7', positive=True, integer=True)");
   EXPECT_EQ(sympyRepr(SymExpr::symbol("u0")), "Symbol('u0', integer=True)");
 }

@@ -2,6 +2,7 @@
 
 #include "ir/Try.h"
 
+#include <cassert>
 #include <cctype>
 #include <charconv>
 
@@ -128,6 +129,22 @@ int64_t scalarTypeOf(DType dtype) {
 
 namespace {
 
+/// sympy's singletons as srepr writes them, and the name SymExpr parses for each.
+constexpr std::pair<std::string_view, std::string_view> kSympySingletons[] = {
+    {"true", "True"}, {"false", "False"}, {"oo", "oo"}, {"zoo", "zoo"}, {"nan", "nan"}};
+
+/// sympy's relational and logic classes, and the binary kind each is.
+constexpr std::pair<SymExpr::Kind, std::string_view> kSympyBinaries[] = {
+    {SymExpr::Kind::Lt, "StrictLessThan"},
+    {SymExpr::Kind::Le, "LessThan"},
+    {SymExpr::Kind::Gt, "StrictGreaterThan"},
+    {SymExpr::Kind::Ge, "GreaterThan"},
+    {SymExpr::Kind::Eq, "Equality"},
+    {SymExpr::Kind::Ne, "Unequality"},
+    {SymExpr::Kind::BitAnd, "And"},
+    {SymExpr::Kind::BitOr, "Or"},
+    {SymExpr::Kind::BitXor, "Xor"}};
+
 /// Recursive descent over sympy's srepr: calls `Name(arg, ..., key=value)`, integers and
 /// quoted strings.
 class SreprParser {
@@ -218,6 +235,24 @@ private:
     return kw;
   }
 
+  bool atOpenParen() {
+    skipWs();
+    return p_ < t_.size() && t_[p_] == '(';
+  }
+  /// The value of a singleton sympy prints as a bare name.
+  static std::optional<SymExpr> sympySingleton(std::string_view name) {
+    for (auto [srepr, fx] : kSympySingletons)
+      if (name == srepr)
+        return *SymExpr::parse(fx);
+    return std::nullopt;
+  }
+  static std::optional<SymExpr::Kind> sympyBinaryKind(std::string_view name) {
+    for (auto [kind, srepr] : kSympyBinaries)
+      if (name == srepr)
+        return kind;
+    return std::nullopt;
+  }
+
   static SymExpr fold(SymExpr::Kind kind, const std::vector<SymExpr> &items) {
     SymExpr acc = items[0];
     for (size_t i = 1; i < items.size(); ++i)
@@ -246,6 +281,9 @@ private:
     std::string_view name = identifier();
     if (name.empty())
       return fail("expected a sympy expression such as Symbol('s0') or Integer(2)");
+    // sympy's singletons print as bare names: true, false, oo, zoo, nan.
+    if (auto singleton = sympySingleton(name); singleton && !atOpenParen())
+      return *singleton;
     if (!eat('('))
       return fail("expected '(' after '" + std::string(name) + "'");
     if (name == "Symbol") {
@@ -263,6 +301,19 @@ private:
       if (!eat(')'))
         return fail("expected ')'");
       return SymExpr(v);
+    }
+    if (name == "Float") { // Float('0.100000000000000', precision=53)
+      FXKIT_ASSIGN_OR_RETURN(auto spelling, quoted());
+      auto parsed = SymExpr::parse(spelling);
+      if (!parsed || parsed->kind() != SymExpr::Kind::Float) {
+        p_ = start;
+        return fail("Float of '" + spelling + "' is not a floating literal");
+      }
+      while (eat(','))
+        FXKIT_TRY(keywordArg());
+      if (!eat(')'))
+        return fail("expected ')'");
+      return *parsed;
     }
     std::vector<SymExpr> args;
     if (!eat(')')) {
@@ -334,6 +385,28 @@ private:
     if (name == "PythonMod" || name == "Mod") {
       FXKIT_TRY(arity(2));
       return SymExpr::binary(K::Mod, args[0], args[1]);
+    }
+    if (auto kind = sympyBinaryKind(name)) {
+      // Relationals take two arguments; And, Or and Xor take two or more.
+      bool relational = *kind != K::BitAnd && *kind != K::BitOr && *kind != K::BitXor;
+      if (relational)
+        FXKIT_TRY(arity(2));
+      else if (args.size() < 2) {
+        p_ = start;
+        return fail(std::string(name) + " takes two or more arguments");
+      }
+      return fold(*kind, args);
+    }
+    if (name == "Not") {
+      FXKIT_TRY(arity(1));
+      return SymExpr::unary(K::Invert, args[0]);
+    }
+    if (name == "Tuple")
+      return SymExpr::tuple(args);
+    if (name == "IntInfinity" || name == "NegativeIntInfinity") {
+      FXKIT_TRY(arity(0));
+      SymExpr inf = *SymExpr::parse("int_oo");
+      return name == "IntInfinity" ? inf : SymExpr::neg(inf);
     }
     return SymExpr::call(name, args);
   }
@@ -408,6 +481,57 @@ void reprInto(const SymExpr &e, std::string &out) {
     return;
   case K::Call:
     call(e.name(), ops);
+    return;
+  case K::Float:
+    out += "Float('";
+    out += e.name();
+    out += "', precision=53)";
+    return;
+  case K::Named: {
+    std::string_view n = e.name();
+    if (n == "int_oo") {
+      out += "IntInfinity()";
+      return;
+    }
+    if (n == "math.inf")
+      n = "oo";
+    for (auto [srepr, fx] : kSympySingletons)
+      if (n == fx) {
+        out += srepr;
+        return;
+      }
+    assert(false && "every named constant SymExpr parses has a sympy singleton");
+    out += n;
+    return;
+  }
+  case K::Tuple:
+    call("Tuple", ops);
+    return;
+  case K::Lt:
+  case K::Le:
+  case K::Gt:
+  case K::Ge:
+  case K::Eq:
+  case K::Ne:
+  case K::BitAnd:
+  case K::BitOr:
+  case K::BitXor:
+    for (auto [kind, srepr] : kSympyBinaries)
+      if (kind == e.kind()) {
+        call(srepr, ops);
+        return;
+      }
+    return;
+  // sympy has one And, Or and Not for Python's `and`/`or`/`not` and the bitwise operators.
+  case K::And:
+    call("And", ops);
+    return;
+  case K::Or:
+    call("Or", ops);
+    return;
+  case K::Invert:
+  case K::Not:
+    call("Not", ops);
     return;
   }
 }
