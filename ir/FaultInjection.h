@@ -6,7 +6,9 @@
 ///   alloc   OpenCL buffer allocation fails (CL_MEM_OBJECT_ALLOCATION_FAILURE)
 ///   build   every generated OpenCL kernel fails to build (a line the compiler rejects)
 ///   enospc  file output (writeFileAtomic, kernel cache entries) fails with ENOSPC half-way
-///   slow    batch conversion sleeps 100 ms per input (so a test can interrupt it mid-batch)
+///   slow    batch conversion sleeps 100 ms per input, every pass of a pipeline 300 ms before
+///           it runs, the REPL's `load` 1 s after reading the file (so a test can interrupt
+///           them mid-way)
 ///
 /// Read once per process; unknown names are ignored.
 

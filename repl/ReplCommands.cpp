@@ -6,6 +6,7 @@
 #include "exporters/FxTextPrinter.h"
 #include "exporters/GraphSummary.h"
 #include "importers/Import.h"
+#include "ir/FaultInjection.h"
 #include "ir/Verifier.h"
 #include "repl/OutputFormats.h"
 #include "repl/ReplCommandSupport.h"
@@ -21,7 +22,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <deque>
+#include <thread>
 #include <unordered_map>
 
 namespace fxkit {
@@ -119,6 +122,11 @@ Status cmdLoad(ReplSession &s, const ReplWords &line) {
   if (Status st = s.checkReplace(name, force); !st)
     return st;
   auto graph = importGraphFile(w[1], format, true, provenance);
+  if (faultInjected("slow")) // FXKIT_FAULT=slow: a long read, for the Ctrl-C test
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  // Ctrl-C during the read: the graph is dropped whole, the session is as it was.
+  if (ReplSession::interrupted)
+    return Error("interrupted: '" + w[1] + "' was not loaded");
   if (!graph)
     return graph.takeError();
   ReplGraph &g = s.addGraph(name, w[1], graph.take());
@@ -274,15 +282,18 @@ Status cmdPass(ReplSession &s, const ReplWords &w) {
   // The nodes each pass removed, by name (`pass dce` says which).
   std::vector<std::pair<std::string, std::vector<std::string>>> removed;
   Status st = s.edit(joinWords(w), [&](Graph &graph) -> Status {
-    // One pass at a time, so that Ctrl-C stops between passes (and the edit rolls back).
+    // One pass at a time (to tell what each removed). Ctrl-C stops runPipeline between passes
+    // and pipeline steps, and the edit rolls back.
+    PassOptions options;
+    options.setInterrupt(&ReplSession::interrupted);
     for (const std::string &name : names) {
-      if (ReplSession::interrupted)
-        return Error("interrupted before pass '" + name + "'; the graph is as it was");
       std::vector<std::string> before;
       before.reserve(graph.size());
       for (Node *n : graph)
         before.push_back(n->name());
-      auto r = runPipeline(graph, {name});
+      auto r = runPipeline(graph, {name}, options);
+      if (!r && ReplSession::interrupted)
+        return Error(r.error().message + "; the graph is as it was");
       if (!r)
         return r.takeError();
       runs.insert(runs.end(), r->begin(), r->end());
@@ -614,7 +625,8 @@ const std::vector<ReplCommand> &replCommands() {
        "involving them: taken or refused, the reason, and the bytes it saves.\n"
        "On a graph read with Inductor's provenance mapping, first what Inductor recorded:\n"
        "for a kernel call of a wrapper, the post-grad nodes it computes and the pre-grad\n"
-       "nodes behind them; for a post-grad node, the kernel calls computing it.\n",
+       "nodes behind them; for a post-grad node, the kernel calls computing it.\n"
+       "Ctrl-C stops the compilation between passes.\n",
        K::Node, K::None, replCmdWhy},
       {"render", "render [FILE.svg|.png|.pdf|.dot]", "Draw the graph (DOT text here without FILE)",
        "Writes the picture of 'fxkit convert --to svg|dot' to FILE (atomically).\n", K::File,

@@ -107,7 +107,10 @@ Status replCmdWhy(ReplSession &s, const ReplWords &w) {
   } else if (inductor) {
     s.out() << (*node)->name() << ": no Inductor provenance (the mapping does not name it)\n";
   }
-  auto view = buildKernelView(graph);
+  // Ctrl-C stops the compilation of the copy between passes; the graph is untouched.
+  auto view = buildKernelView(graph, &ReplSession::interrupted);
+  if (!view && ReplSession::interrupted)
+    return view.takeError();
   if (!view) {
     if (inductor) // wrapper IR: nothing of fxkit's own to explain
       return Status::ok();

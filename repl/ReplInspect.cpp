@@ -56,12 +56,15 @@ std::vector<std::pair<std::string, std::string>> namedLines(const Graph &graph) 
 
 } // namespace
 
-Expected<KernelView> buildKernelView(const Graph &graph) {
+Expected<KernelView> buildKernelView(const Graph &graph,
+                                     const volatile std::sig_atomic_t *interrupt) {
   // Always from the graph as it is now: a `fuse` pass's recorded result may predate edits.
   KernelView view;
   Graph copy = graph.clone();
   copy.attachments.clear();
-  auto compiled = compile(copy, PipelineSpec::toKernels());
+  PipelineSpec spec = PipelineSpec::toKernels();
+  spec.options.setInterrupt(interrupt);
+  auto compiled = compile(copy, spec);
   if (!compiled)
     return compiled.takeError();
   view.program = std::move(*compiled->state->program);

@@ -7,6 +7,7 @@
 #include "ir/loop/Kernel.h"
 #include "ir/loop/LoopIR.h"
 
+#include <csignal>
 #include <map>
 #include <string>
 #include <string_view>
@@ -24,8 +25,10 @@ struct KernelView {
 };
 
 /// Lowers and fuses a copy of `graph` (shape inference first; the graph itself is not changed),
-/// with the options of `pass fuse`.
-Expected<KernelView> buildKernelView(const Graph &graph);
+/// with the options of `pass fuse`. When `interrupt` becomes non-zero (the shell's Ctrl-C) it
+/// stops between passes with "interrupted before pass ...".
+Expected<KernelView> buildKernelView(const Graph &graph,
+                                     const volatile std::sig_atomic_t *interrupt = nullptr);
 
 /// `why NODE`: the loop ops computing the node, the kernels they ended up in, and every fusion
 /// decision that involved those ops (taken or refused, with the reason and the bytes saved).

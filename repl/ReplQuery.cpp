@@ -168,7 +168,9 @@ Expected<QueryResult> queryFind(ReplSession &s, ReplGraph &g, ReplWords &w) {
   if (matcher->needsKernels() && hasProvenance(g.graph)) {
     matcher->inductorKernels = true; // the kernels Inductor recorded, not fxkit's own
   } else if (matcher->needsKernels()) {
-    auto view = buildKernelView(g.graph);
+    auto view = buildKernelView(g.graph, &ReplSession::interrupted); // Ctrl-C: between passes
+    if (!view && ReplSession::interrupted)
+      return view.takeError();
     if (!view)
       return Error("kernel= needs the graph lowered and fused: " + view.error().message);
     kernels = view.take();

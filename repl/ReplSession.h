@@ -107,9 +107,11 @@ public:
   const Graph *previousVersion(std::string_view graphName, size_t back,
                                std::string *edit = nullptr) const;
 
-  /// Set from the SIGINT handler. Long commands (run, bench, pass, why) check it at safe
-  /// points (between nodes, kernels, iterations, passes) and fail with "interrupted", leaving
-  /// the graph as it was; the rest of the line, and of a script, is then skipped.
+  /// Set from the SIGINT handler. Long commands check it at safe points and fail with
+  /// "interrupted", leaving the session as it was: every compilation (pass, why, find kernel=,
+  /// run and bench) between passes (PassOptions::setInterrupt), run and bench also between
+  /// nodes, kernels and iterations, load after reading the file, pictures (render, export svg)
+  /// by stopping the Graphviz layout. The rest of the line, and of a script, is then skipped.
   static volatile std::sig_atomic_t interrupted;
   /// Whether a command was interrupted (`fxkit -c`/`-f` exit with 130 then).
   bool wasInterrupted() const { return wasInterrupted_; }

@@ -62,10 +62,12 @@ struct Compiled {
   loop::MemoryPlan plan;
 };
 
-Expected<Compiled> compileGraph(Graph &graph) {
+Expected<Compiled> compileGraph(Graph &graph, const volatile std::sig_atomic_t *interrupt) {
   // The graph decomposed and typed in place (it stays the ATen graph the run reads), then
-  // lowered, fused and planned.
-  auto result = compile(graph, PipelineSpec::toPlan());
+  // lowered, fused and planned; Ctrl-C (`interrupt`, the REPL's) stops between passes.
+  PipelineSpec spec = PipelineSpec::toPlan();
+  spec.options.setInterrupt(interrupt);
+  auto result = compile(graph, spec);
   if (!result)
     return result.takeError();
   auto program = takeCompiledProgram(graph);
@@ -104,7 +106,7 @@ Expected<Prepared> prepareOn(const Backend &backend, Graph &graph, const Backend
   BackendInput in;
   in.graph = &graph;
   if (backend.needsProgram(options)) {
-    auto compiled = compileGraph(graph);
+    auto compiled = compileGraph(graph, options.interrupt);
     if (!compiled)
       return compiled.takeError();
     out.compiled = std::make_unique<Compiled>(compiled.take());
@@ -112,6 +114,8 @@ Expected<Prepared> prepareOn(const Backend &backend, Graph &graph, const Backend
     in.fused = &out.compiled->fused;
     in.plan = &out.compiled->plan;
   }
+  if (options.interrupt && *options.interrupt) // before the backend builds its kernels
+    return Error("interrupted before the " + std::string(backend.name()) + " backend prepared it");
   auto started = std::chrono::steady_clock::now();
   auto exe = backend.prepare(in, options);
   if (!exe)

@@ -49,8 +49,8 @@ int runRunCommand(const RunCommandOptions &options);
 class PreparedRun {
 public:
   /// `backend`: a name of the backend registry (backends/Backend.h); `device`: as `--device`
-  /// (empty: the default). When `interrupt` becomes non-zero, a run of interp or loops stops
-  /// with "interrupted".
+  /// (empty: the default). When `interrupt` becomes non-zero, the compilation stops between
+  /// passes, the backend is not prepared, and a run of interp or loops stops with "interrupted".
   static Expected<std::unique_ptr<PreparedRun>>
   prepare(const Graph &graph, const std::string &backend, const std::string &device = "",
           const volatile std::sig_atomic_t *interrupt = nullptr);

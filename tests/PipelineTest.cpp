@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 
 using namespace fxkit;
@@ -227,4 +228,64 @@ TEST(Pipeline, PassListShowsLevelsStepsAndOptions) {
   EXPECT_NE(list.find("option fusion=true: "), std::string::npos) << list;
   EXPECT_NE(list.find("option alignment=64: "), std::string::npos) << list;
   EXPECT_NE(list.find("  wrapper               kernels -> wrapper  "), std::string::npos) << list;
+}
+
+namespace {
+
+/// The flag a SIGINT handler would set; the pass below sets it, as a Ctrl-C during it would.
+volatile std::sig_atomic_t gTestInterrupt = 0;
+
+void registerInterruptingPass() {
+  registerBuiltinPasses();
+  PassRegistry::instance().add(
+      {"test-ctrl-c", "sets the test's interrupt flag", withoutOptions([](Graph &) -> PassResult {
+         gTestInterrupt = 1;
+         return false;
+       })});
+  PassRegistry::instance().add({"test-ctrl-c-pipeline",
+                                "test-ctrl-c, then dce",
+                                {},
+                                PassLevel::Graph,
+                                PassLevel::Graph,
+                                {},
+                                {"test-ctrl-c", "dce"}});
+}
+
+} // namespace
+
+// The REPL's Ctrl-C (PassOptions::setInterrupt): runPipeline stops before the next pass or
+// pipeline step, names it, and runs nothing after it; without a flag nothing stops.
+TEST(Pipeline, InterruptStopsBetweenPassesAndSteps) {
+  registerInterruptingPass();
+  PassOptions options;
+  options.setInterrupt(&gTestInterrupt);
+
+  gTestInterrupt = 1; // before anything runs: nothing does
+  Graph g = parse(kChain);
+  PipelineSpec spec = PipelineSpec::toKernels();
+  spec.options = options;
+  auto stopped = compile(g, spec);
+  ASSERT_FALSE(stopped);
+  EXPECT_EQ(stopped.error().message, "interrupted before pass 'decompose'");
+  EXPECT_EQ(compilationState(g), nullptr);
+  EXPECT_NE(g.find("r"), nullptr);
+
+  gTestInterrupt = 0; // during the second pass: dce ran, infer-shapes did not
+  auto mid = runPipeline(g, {"dce", "test-ctrl-c", "infer-shapes"}, options);
+  ASSERT_FALSE(mid);
+  EXPECT_EQ(mid.error().message, "interrupted before pass 'infer-shapes'");
+  EXPECT_EQ(g.find("r"), nullptr);
+
+  gTestInterrupt = 0; // inside a pipeline: the step after it, and the pipeline, are named
+  Graph h = parse(kChain);
+  auto step = runPipeline(h, {"test-ctrl-c-pipeline"}, options);
+  ASSERT_FALSE(step);
+  EXPECT_EQ(step.error().message, "interrupted before pass 'dce' (of 'test-ctrl-c-pipeline')");
+  EXPECT_NE(h.find("r"), nullptr);
+
+  gTestInterrupt = 0; // no flag given: the same pipeline runs to its end
+  auto whole = runPipeline(h, {"test-ctrl-c-pipeline"});
+  ASSERT_TRUE(whole) << whole.error().str();
+  EXPECT_EQ(h.find("r"), nullptr);
+  gTestInterrupt = 0;
 }

@@ -382,12 +382,26 @@ TEST_F(ReplCommands, InterruptRollsBack) {
   EXPECT_EQ(text(), before);
   run("undo");
   EXPECT_EQ(lastErr, "error: nothing to undo\n");
+  // Every compilation stops between passes (here before the first), run and bench also before
+  // the backend prepares the program, and load after reading the file.
   st = runInterrupted(session, "bench 5");
   ASSERT_FALSE(st);
-  EXPECT_EQ(st.error().message, "interrupted");
+  EXPECT_EQ(st.error().message, "interrupted before the interp backend prepared it");
   st = runInterrupted(session, "run --backend loops");
   ASSERT_FALSE(st);
-  EXPECT_EQ(st.error().message, "interrupted");
+  EXPECT_EQ(st.error().message, "interrupted before pass 'decompose'");
+  st = runInterrupted(session, "why add");
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().message, "interrupted before pass 'decompose'");
+  st = runInterrupted(session, "find kernel=*");
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().message, "interrupted before pass 'decompose'");
+  const std::string file = std::string(FXKIT_TEST_DATA) + "/repl/small.graph.txt";
+  st = runInterrupted(session, "load " + file + " as other");
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().message, "interrupted: '" + file + "' was not loaded");
+  EXPECT_EQ(session.findGraph("other"), nullptr);
+  EXPECT_EQ(text(), before);
   // The session reports an interrupt once and skips the rest of the line.
   ReplSession::interrupted = 1;
   EXPECT_EQ(run("info; list"), "");

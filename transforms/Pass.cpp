@@ -1,5 +1,6 @@
 #include "transforms/Pass.h"
 
+#include "ir/FaultInjection.h"
 #include "ir/Verifier.h"
 #include "transforms/CompilerPasses.h"
 #include "transforms/DeadCodeElimination.h"
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <mutex>
 #include <set>
+#include <thread>
 
 namespace fxkit {
 
@@ -219,6 +221,12 @@ bool writesGraph(const PassInfo &p) {
 Expected<PassRun> runPlanned(Graph &graph, const Planned &planned, const PassOptions &options,
                              const std::string &asked) {
   const PassInfo &p = *planned.info;
+  // Between passes and steps the graph is whole: the safe point for Ctrl-C.
+  if (options.interruptRequested())
+    return Error("interrupted before pass '" + p.name + "'" +
+                 (p.name == asked ? "" : " (of '" + asked + "')"));
+  if (planned.steps.empty() && faultInjected("slow")) // FXKIT_FAULT=slow: time to interrupt
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
   PassRun run;
   run.name = p.name;
   auto start = std::chrono::steady_clock::now();

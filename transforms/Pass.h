@@ -7,6 +7,7 @@
 #include "ir/Error.h"
 #include "ir/Graph.h"
 
+#include <csignal>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -43,8 +44,20 @@ public:
   /// "name=value,name=value" (as `--pass-options` would take it); errors name the bad item.
   static Expected<PassOptions> parse(std::string_view text);
 
+  /// A flag a SIGINT handler sets (the REPL's Ctrl-C; the caller owns and clears it, this
+  /// layer only reads it): runPipeline stops before the next pass or pipeline step once it is
+  /// non-zero, and a long pass may stop at its own safe points (interruptRequested). Not an
+  /// option by name: it is never refused as unknown, and null (the default) never stops.
+  PassOptions &setInterrupt(const volatile std::sig_atomic_t *flag) {
+    interrupt_ = flag;
+    return *this;
+  }
+  const volatile std::sig_atomic_t *interrupt() const { return interrupt_; }
+  bool interruptRequested() const { return interrupt_ && *interrupt_; }
+
 private:
   std::map<std::string, std::string, std::less<>> values_;
+  const volatile std::sig_atomic_t *interrupt_ = nullptr;
 };
 
 /// true when the pass changed what it writes.
@@ -105,7 +118,10 @@ struct PassRun {
 /// Runs named passes in order with `options`, verifying the graph after each pass that writes
 /// the graph or the wrapper (an invalid graph after a pass is an internal error that names the
 /// pass). Unknown names, and options no pass of the pipeline reads, are errors before anything
-/// runs. transforms/Pipeline.h's compile() is the entry point for compiling.
+/// runs. When `options.interruptRequested()` before a pass or a pipeline's step, the error
+/// "interrupted before pass 'NAME'": the graph is as the passes before it left it (callers
+/// that must keep it compile a copy or roll back, as the REPL does). transforms/Pipeline.h's
+/// compile() is the entry point for compiling.
 Expected<std::vector<PassRun>> runPipeline(Graph &graph, const std::vector<std::string> &names,
                                            const PassOptions &options = {});
 

@@ -44,7 +44,8 @@ struct CompileResult {
 
 /// Runs `spec` on `graph` (runPipeline): unknown passes and options no pass reads are errors
 /// before anything runs; a failing pass's error names it, and the graph is then as that pass
-/// left it (callers that must keep the graph compile a clone).
+/// left it (callers that must keep the graph compile a clone). With an interrupt flag in
+/// `spec.options` (PassOptions::setInterrupt, the REPL's Ctrl-C) it stops between passes.
 Expected<CompileResult> compile(Graph &graph, const PipelineSpec &spec);
 
 /// The program a compilation left in `graph`'s CompilationState, moved out of it for the

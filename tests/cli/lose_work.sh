@@ -61,61 +61,15 @@ expect_err "error: interrupted: the Graphviz layout was stopped; nothing was wri
 [ -e "$WORK/p2.png" ] && fail "an interrupted render wrote its picture"
 
 # The interactive shell under a pseudo-terminal (readline): completion, Ctrl-C, the warning.
-python3 - "$FXKIT" "$g" "$WORK/big.graph.txt" "$WORK/pic.png" <<'EOF'
-import os, pty, re, select, sys, time
+PYTHONPATH="$(dirname "$0")" python3 - "$FXKIT" "$g" "$WORK/big.graph.txt" "$WORK/pic.png" <<'EOF'
+import os, sys, time
+import pty_session
+from pty_session import fail
+
 fxkit, graph, big, pic = sys.argv[1:5]
-failures = 0
 
-def fail(msg):
-    global failures
-    failures += 1
-    print("FAIL: " + msg, file=sys.stderr)
-
-class Session:
-    def __init__(self, *args):
-        env = dict(os.environ, FXKIT_HISTORY="", TERM="dumb", INPUTRC="/dev/null")
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.execve(fxkit, [fxkit, "repl", *args], env)
-        self.buf = b""
-    def read_until(self, pattern, timeout=60):
-        end = time.time() + timeout
-        while time.time() < end:
-            m = re.search(pattern, self.buf)
-            if m:
-                seen = self.buf[:m.end()]
-                self.buf = self.buf[m.end():]
-                return seen
-            r, _, _ = select.select([self.fd], [], [], 0.1)
-            if r:
-                try:
-                    chunk = os.read(self.fd, 65536)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                self.buf += chunk
-        fail(f"timed out waiting for {pattern!r}; got {self.buf[-400:]!r}")
-        return None
-    def send(self, text):
-        os.write(self.fd, text.encode())
-    def wait(self, timeout=30):
-        end = time.time() + timeout
-        while time.time() < end:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                return os.waitstatus_to_exitcode(status)
-            try:
-                r, _, _ = select.select([self.fd], [], [], 0.1)
-                if r:
-                    os.read(self.fd, 65536)
-            except OSError:
-                time.sleep(0.1)
-        os.kill(self.pid, 9)
-        fail("the shell did not exit")
-        return None
-    def alive(self):
-        return os.waitpid(self.pid, os.WNOHANG)[0] == 0
+def Session(*args):
+    return pty_session.Session(fxkit, *args)
 
 prompt = rb"fxkit:small> "
 s = Session(graph)
@@ -180,7 +134,7 @@ s.read_until(rb"nodes: 3002")
 s.send("quit\n")
 if s.wait() != 0:
     fail("the shell did not exit 0 after the interrupted render")
-sys.exit(1 if failures else 0)
+sys.exit(1 if pty_session.failures else 0)
 EOF
 [ $? -eq 0 ] || fail "the pseudo-terminal session failed (see above)"
 finish
