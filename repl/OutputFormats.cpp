@@ -19,9 +19,11 @@
 #include "support/PyLexer.h"
 #include "transforms/CompilationState.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <string_view>
 #include <unistd.h>
 
 namespace fxkit {
@@ -64,8 +66,14 @@ Written writeFxPy(Graph &graph, const OutputRequest &request) {
   return text(exportGraph(graph, GraphFormat::FxPy, request.output));
 }
 
+/// Graphviz's warnings (a bitmap scaled down to fit) become the note, one a line.
 template <RenderFormat F> Written writePicture(Graph &graph, const OutputRequest &request) {
-  return text(renderGraph(graph, F, request.render));
+  std::vector<std::string> warnings;
+  Written written = text(renderGraph(graph, F, request.render, &warnings));
+  if (written)
+    for (const std::string &w : warnings)
+      written->note += (written->note.empty() ? "" : "\n") + w;
+  return written;
 }
 
 /// fxir, fxir-code: a program read from Inductor's wrapper code (also after passes such as
@@ -384,8 +392,12 @@ Status writeOutput(const OutputFormat &format, Graph &graph, const OutputRequest
   if (result->text)
     if (Status s = writeFileAtomic(request.output, *result->text); !s)
       return s;
-  if (!result->note.empty())
-    std::cerr << "fxkit: " << result->note << "\n";
+  // A note of several lines (Graphviz's warnings): each says it is fxkit's.
+  for (size_t at = 0; at < result->note.size();) {
+    size_t eol = std::min(result->note.find('\n', at), result->note.size());
+    std::cerr << "fxkit: " << std::string_view(result->note).substr(at, eol - at) << "\n";
+    at = eol + 1;
+  }
   return Status::ok();
 }
 

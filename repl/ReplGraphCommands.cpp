@@ -250,6 +250,8 @@ Status replCmdRender(ReplSession &s, const ReplWords &w) {
     return picture.takeError();
   if (Status st = writeFileAtomic(file, *picture->text); !st)
     return st;
+  if (!picture->note.empty()) // Graphviz's warnings, in fxkit's words
+    s.err() << picture->note << "\n";
   s.status() << "wrote " << file << " (" << format->name << ", " << (*cur)->graph.size()
              << " nodes)\n";
   return Status::ok();

@@ -396,3 +396,90 @@ TEST(DotWriter, InputsWithManyUsersAreDrawnBesideEachUser) {
   options.proxyInputsAbove = 10;
   EXPECT_EQ(count(writeDot(*g, options), "  \"w\" -> "), 10u);
 }
+
+// Graphviz's messages in fxkit's words (issue 21): cairo's and gd's bitmap scaling as a warning
+// with the percentage, cairo's failed surface as fatal, dot's "trouble in init_rank" as a
+// warning without its thousands of lines of ranking dump, the spline router's failures as one
+// warning, cgraph's "Error: "/"Warning: " lines
+// without their labels, anything else passed on after "graphviz: ".
+TEST(GraphvizRender, MessagesInFxkitsWords) {
+  auto m = describeGraphvizMessages(
+      "(null): graph is too large for cairo-renderer bitmaps. Scaling by 0.469401 to fit\n"
+      "\n"
+      "dot: graph is too large for gd-renderer bitmaps. Scaling by 0.05 to fit\n"
+      "(null): failure to create cairo surface: out of memory\n"
+      "Error: syntax error in line 1 near '}'\n"
+      "Warning: using box for unknown shape blob\n"
+      "something new\n"
+      "Error: trouble in init_rank\n"
+      "\t%0 60\n"
+      "\top314 1\n"
+      "Warning: odd\n"
+      "\tdetail\n"
+      "Error: in routesplines, Pshortestpath failed\n"
+      "Error: lost op30 op46 edge\n"
+      "libpath/shortest.c:324: triangulation failed\n"
+      "Error: lost op31 op47 edge\n");
+  ASSERT_EQ(m.size(), 9u);
+  using Kind = GraphvizMessage::Kind;
+  EXPECT_EQ(m[0].kind, Kind::Warning);
+  EXPECT_EQ(m[0].text, "warning: picture too large for a bitmap: scaled to 47% (use --to svg, "
+                       "or --collapse)");
+  EXPECT_EQ(m[1].text, "warning: picture too large for a bitmap: scaled to 5% (use --to svg, "
+                       "or --collapse)");
+  EXPECT_EQ(m[2].kind, Kind::Fatal);
+  EXPECT_EQ(m[2].text, "picture too large for a bitmap: cairo could not make it (out of "
+                       "memory); use --to svg, or --collapse");
+  EXPECT_EQ(m[3].kind, Kind::Error);
+  EXPECT_EQ(m[3].text, "syntax error in line 1 near '}'");
+  EXPECT_EQ(m[4].kind, Kind::Warning);
+  EXPECT_EQ(m[4].text, "graphviz: using box for unknown shape blob");
+  EXPECT_EQ(m[5].kind, Kind::Warning);
+  EXPECT_EQ(m[5].text, "graphviz: something new");
+  EXPECT_EQ(m[6].kind, Kind::Warning); // dot draws the picture anyway
+  EXPECT_EQ(m[6].text, "warning: Graphviz had trouble ranking the picture's nodes ('trouble in "
+                       "init_rank'): its layout may be poor (--collapse draws fewer boxes)");
+  EXPECT_EQ(m[7].text, "graphviz: odd (1 more line left out)");
+  EXPECT_EQ(m[8].kind, Kind::Warning); // the router's messages, one warning
+  EXPECT_EQ(m[8].text, "warning: Graphviz could not route every edge of the picture (2 lost): "
+                       "some are missing or drawn through boxes (--collapse draws fewer)");
+  EXPECT_TRUE(describeGraphvizMessages("").empty());
+}
+
+// What the layout process prints on its stderr (cairo's scaling) and cgraph's warnings come
+// back as warnings; nothing of them reaches this process's stderr.
+TEST(GraphvizRender, WarningsAreCaughtNotPrinted) {
+  std::vector<std::string> devices = graphvizPlugins("device");
+  if (std::find(devices.begin(), devices.end(), "png") == devices.end())
+    GTEST_SKIP() << "no Graphviz PNG device";
+  std::string dot = "digraph { rankdir=LR; a [shape=blob];";
+  for (int i = 0; i < 600; ++i)
+    dot += " n" + std::to_string(i) + " -> n" + std::to_string(i + 1) + ";";
+  dot += " }";
+  std::vector<std::string> warnings;
+  ::testing::internal::CaptureStderr();
+  auto png = renderDot(dot, RenderFormat::Png, "dot", &warnings);
+  std::string printed = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(png) << png.error().str();
+  EXPECT_EQ(png->rfind("\x89PNG", 0), 0u);
+  EXPECT_EQ(printed, "");
+  bool scaled = false, shape = false;
+  for (const std::string &w : warnings) {
+    scaled = scaled || w.starts_with("warning: picture too large for a bitmap: scaled to ");
+    shape = shape || w == "graphviz: using box for unknown shape blob";
+  }
+  EXPECT_TRUE(scaled) << ::testing::PrintToString(warnings);
+  EXPECT_TRUE(shape) << ::testing::PrintToString(warnings);
+}
+
+// A DOT syntax error: the error says what failed and Graphviz's message without its label.
+TEST(GraphvizRender, SyntaxErrorInFxkitsWords) {
+  if (!haveGraphviz())
+    GTEST_SKIP() << "built without libgvc";
+  auto bytes = renderDot("digraph { a -> }", RenderFormat::Svg);
+  ASSERT_FALSE(bytes);
+  EXPECT_EQ(
+      bytes.error().message.rfind("graphviz: cannot read the DOT text: syntax error in line 1", 0),
+      0u)
+      << bytes.error().message;
+}

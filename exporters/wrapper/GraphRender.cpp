@@ -60,11 +60,12 @@ Expected<std::string> graphDot(const Graph &graph, const RenderOptions &options)
 }
 
 Expected<std::string> renderGraph(const Graph &graph, RenderFormat format,
-                                  const RenderOptions &options) {
+                                  const RenderOptions &options,
+                                  std::vector<std::string> *warnings) {
   auto dot = graphDot(graph, options);
   if (!dot)
     return dot;
-  return renderDot(*dot, format);
+  return renderDot(*dot, format, "dot", warnings);
 }
 
 Expected<MemoryTimeline> memoryTimelineOf(const Graph &graph) {

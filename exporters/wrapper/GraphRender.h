@@ -12,6 +12,7 @@
 #include "ir/Graph.h"
 
 #include <string>
+#include <vector>
 
 namespace fxkit {
 
@@ -19,9 +20,11 @@ namespace fxkit {
 /// compiled program nor a wrapper graph.
 Expected<std::string> graphDot(const Graph &graph, const RenderOptions &options = {});
 
-/// The picture in `format` (DOT text, an SVG document, or PNG/PDF bytes).
+/// The picture in `format` (DOT text, an SVG document, or PNG/PDF bytes). Graphviz's warnings,
+/// in fxkit's words, go to `warnings` (renderDot: stderr when null).
 Expected<std::string> renderGraph(const Graph &graph, RenderFormat format,
-                                  const RenderOptions &options = {});
+                                  const RenderOptions &options = {},
+                                  std::vector<std::string> *warnings = nullptr);
 
 /// The memory timeline of a compiled graph (the plan pass ran on it).
 Expected<MemoryTimeline> memoryTimelineOf(const Graph &graph);
