@@ -471,7 +471,7 @@ std::string writeDot(const Graph &graph, const RenderOptions &options) {
   if (clusters)
     for (const Node *node : graph)
       if (wrapper::wrapperOpOf(*node) == wrapper::WrapperOp::Kernel)
-        drawn += origins(*node).size();
+        drawn += std::min(origins(*node).size(), options.originBoxes);
   const bool large = isLargeGraph(drawn, options);
   // A wrapper graph's data between launches (WrapperFlow); the values the output returns.
   const WrapperFlow flow = wrapperGraph ? wrapperFlow(graph) : WrapperFlow{};
@@ -497,12 +497,26 @@ std::string writeDot(const Graph &graph, const RenderOptions &options) {
         cluster = "  subgraph " + quoted("cluster_" + node->name()) +
                   " {\n    label=" + quoted(name) + "; style=\"filled,rounded\"; fillcolor=\"" +
                   colour + "\"; fontname=\"monospace\"; fontsize=10;\n";
+        // At most originBoxes boxes: the rest in the last one (a row of 20 fused ops made
+        // wrapper pictures strips).
+        std::string more;
+        if (ops.size() > options.originBoxes && options.originBoxes > 0) {
+          std::string rest = elidedList({ops.begin() + options.originBoxes - 1, ops.end()}, 40);
+          std::string text = "+" + std::to_string(ops.size() - options.originBoxes + 1) + " more";
+          ops.resize(options.originBoxes - 1);
+          more = "    " + quoted(node->name() + "/" + text) + " [label=" + quoted(text) +
+                 ", tooltip=" + quoted(rest) +
+                 ", shape=box, style=\"filled,dashed\", fillcolor=white, fontsize=8];\n    " +
+                 quoted(node->name()) + " -> " + quoted(node->name() + "/" + text) +
+                 " [style=invis];\n";
+        }
         for (const std::string &o : ops)
           cluster += "    " + quoted(node->name() + "/" + o) + " [label=" + quoted(o) +
                      ", shape=box, style=\"filled,dashed\", fillcolor=white, fontsize=8];\n";
         for (const std::string &o : ops)
           cluster += "    " + quoted(node->name()) + " -> " + quoted(node->name() + "/" + o) +
                      " [style=invis];\n";
+        cluster += more;
         attrs = ", style=filled, fillcolor=white, penwidth=2";
       }
     } else if (op == wrapper::WrapperOp::Extern) {

@@ -55,6 +55,9 @@ struct RenderOptions {
   /// A label lists this many of a node's several values' types (a tuple, the output's values)
   /// and counts the rest.
   size_t typesShown = 4;
+  /// A wrapper's kernel launch is drawn in a cluster with a box per ATen op it fused, at most
+  /// this many (the last one counts the rest): a row of 20 made wrapper pictures wide strips.
+  size_t originBoxes = 6;
 };
 
 } // namespace fxkit

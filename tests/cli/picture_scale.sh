@@ -5,7 +5,8 @@
 #   the first 4 types) and each returned node carries "-> output[i]" and a double border, with
 #   no edge into the output (those edges cost dot minutes on training graphs);
 # - an Inductor wrapper collapsed by kernel: one box per launch, edges from the launch that
-#   last wrote a buffer (through views and reuse=) to each launch reading it;
+#   last wrote a buffer (through views and reuse=) to each launch reading it; a small wrapper
+#   graph with an in-place kernel, full and collapsed;
 # - a post-grad graph collapsed by the kernels of Inductor's provenance.
 # Also: the full wrapper picture draws those writer edges bold (program order), compiled
 # programs mark their outputs too, a post-grad graph takes its modules from the Dynamo graph
@@ -22,6 +23,11 @@ golden() { # golden FILE CMD...: CMD exits 0 and its stdout equals FILE
   diff -u "$want" "$WORK/out" >"$WORK/diff" || fail "$(basename "$want") differs: $(head -c 600 "$WORK/diff")"
 }
 golden "$P/many_outputs.dot" "$FXKIT" convert "$P/many_outputs.graph.txt" --to dot
+# A small wrapper graph: program-order (writer) edges through an in-place kernel, and a launch
+# that fused 8 ops drawn with 5 boxes and "+3 more".
+golden "$P/small_wrapper.dot" "$FXKIT" convert "$P/small_wrapper.graph.txt" --to dot
+golden "$P/small_wrapper_kernels.dot" "$FXKIT" convert "$P/small_wrapper.graph.txt" --to dot \
+  --collapse kernel
 # The golden files were written from inside these folders: paths never appear in them.
 cd "$I/attention" &&
   golden "$P/attention_wrapper_kernels.dot" "$FXKIT" convert output_code_0.py --to dot --collapse kernel
