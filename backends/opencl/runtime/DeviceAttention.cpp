@@ -23,10 +23,6 @@ namespace fxkit::opencl::device_externs {
 namespace {
 
 constexpr std::string_view kSource = R"CL(
-/// kAttentionMaxHeadDim (DeviceAttentionArgs.h): the query row and the weighted sum of values
-/// are private arrays of this size.
-#define FX_ATTN_MAX_D 256
-
 /// The parameters both kernels take, after their buffers.
 #define FX_ATTN_PARAMS                                                                          \
     const long xnumel, const long H, const long Mx, const long M, const long N, const long E, \
@@ -200,7 +196,8 @@ std::optional<std::vector<int64_t>> broadcastStrides(const Operand &t,
 FamilySource attentionSource() {
   return {kSource,
           {{"fx_attention_rows", false}, {"fx_attention_lanes", true}},
-          {Variant::Float, Variant::Double}};
+          {Variant::Float, Variant::Double},
+          attentionDefines()};
 }
 
 Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {

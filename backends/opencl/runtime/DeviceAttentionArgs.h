@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -38,8 +39,12 @@ inline std::optional<AttentionForm> attentionForm(const Call &call, std::string_
 }
 
 /// The largest head dimension (E, Ev) the kernels take: they keep rows of this size in private
-/// arrays (FX_ATTN_MAX_D, FX_ATTB_MAX_D in their sources).
+/// arrays (FX_ATTN_MAX_D in their sources).
 inline constexpr int64_t kAttentionMaxHeadDim = 256;
+/// The kernels' macros from it: FX_ATTN_MAX_D.
+inline std::string attentionDefines() {
+  return "#define FX_ATTN_MAX_D " + std::to_string(kAttentionMaxHeadDim) + "\n";
+}
 
 /// The scale of the scores: the call's `scale`, or 1/sqrt(E) where it is None; nullopt where it
 /// does not bind.

@@ -25,9 +25,6 @@ namespace fxkit::opencl::device_externs {
 namespace {
 
 constexpr std::string_view kSource = R"CL(
-/// kAttentionMaxHeadDim (DeviceAttentionArgs.h): rows of this size are private arrays.
-#define FX_ATTB_MAX_D 256
-
 /// The parameters both kernels take, after their buffers: sizes, the strides of grad_out (g),
 /// query, key, value, out (o), the mask (broadcast: 0 strides), logsumexp (l) and the two
 /// results (a, c; c unused by the dQ kernel), dtype codes, the mask kind (0 none, 1 bool keeps,
@@ -78,7 +75,7 @@ __kernel void FX_NAME(fx_attention_backward_dq)(
   for (long x = get_global_id(0); x < xnumel; x += get_global_size(0)) {
     const long i = x % M, bh = x / M;
     const long h = bh % H, b = bh / H;
-    FX_ACC qv[FX_ATTB_MAX_D], gv[FX_ATTB_MAX_D], acc[FX_ATTB_MAX_D];
+    FX_ACC qv[FX_ATTN_MAX_D], gv[FX_ATTN_MAX_D], acc[FX_ATTN_MAX_D];
     const long qrow = b * qs0 + h * qs1 + i * qs2;
     const long grow = b * gs0 + h * gs1 + i * gs2;
     const long orow = b * os0 + h * os1 + i * os2;
@@ -131,7 +128,7 @@ __kernel void FX_NAME(fx_attention_backward_dkv)(
   for (long x = get_global_id(0); x < xnumel; x += get_global_size(0)) {
     const long j = x % N, bh = x / N;
     const long h = bh % H, b = bh / H;
-    FX_ACC kv[FX_ATTB_MAX_D], vv[FX_ATTB_MAX_D], dk[FX_ATTB_MAX_D], dv[FX_ATTB_MAX_D];
+    FX_ACC kv[FX_ATTN_MAX_D], vv[FX_ATTN_MAX_D], dk[FX_ATTN_MAX_D], dv[FX_ATTN_MAX_D];
     const long kj = b * ks0 + h * ks1 + j * ks2, vj = b * vs0 + h * vs1 + j * vs2;
     for (long c = 0; c < E; ++c) {
       kv[c] = FX_LD(k, kj + c * ks3, dt);
@@ -234,7 +231,8 @@ FamilySource attentionBackwardSource() {
           {{"fx_attention_backward_dq", false},
            {"fx_attention_backward_dkv", false},
            {"fx_attention_backward_dbias", false}},
-          {Variant::Float, Variant::Double}};
+          {Variant::Float, Variant::Double},
+          attentionDefines()};
 }
 
 Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launcherFor) {

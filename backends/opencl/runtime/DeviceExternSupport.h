@@ -177,6 +177,8 @@ struct FamilySource {
   /// lanes per row, fx_W rows per work-group) or as a pointwise kernel (a grid-stride loop).
   std::vector<std::pair<std::string_view, bool>> kernels;
   std::vector<Variant> variants;
+  /// Macros the body reads whose values the host owns (prepended to the body).
+  std::string defines;
 };
 
 FamilySource attentionSource();

@@ -255,7 +255,8 @@ Expected<KernelSet *> loadKernel(OpenCLContext &ctx, const OpenCLOptions &option
       if (v == Variant::Double && !ctx.device().hasFp64)
         return Error("device extern kernel " + definition + " needs cl_khr_fp64");
       std::string source = GeneratedProgram::prelude(v == Variant::Double) + "\n" +
-                           variantDefines(v) + std::string(kCommonSource) + std::string(src.body);
+                           variantDefines(v) + std::string(kCommonSource) + src.defines +
+                           std::string(src.body);
       std::vector<KernelSpec> specs{{definition, std::move(source), reduction}};
       auto set = KernelSet::load(ctx, std::move(specs), "-cl-std=CL1.2 -DFX_INDEX_T=long", options);
       if (!set)
