@@ -166,6 +166,10 @@ expect_err "does not build"
 expect_err "fx_undeclared_by_fault_injection" # from the compiler's build log
 src=$(grep -ao 'source: [^ ]*\.cl' "$WORK/err" | head -1 | cut -d' ' -f2)
 [ -n "$src" ] && grep -q "__kernel void fused_" "$src" || fail "the kernel source file '$src' is missing"
+# The compiler's log is part of the one error, indented under it, its positions in that file
+# (not in the driver's own temporary: pocl's kcache/tempfile_X.cl, NVIDIA's <kernel>).
+grep -q "^  .*fx_undeclared_by_fault_injection" "$WORK/err" || fail "the build log is not under the error: $(cat "$WORK/err")"
+[ -n "$src" ] && grep -qF "$src:" <(grep "^  " "$WORK/err") || fail "the build log does not name $src: $(cat "$WORK/err")"
 [ -n "$src" ] && rm -f "$src"
 [ -z "$(ls -A "$CACHE" 2>/dev/null)" ] || fail "a failed build left cache entries: $(ls "$CACHE")"
 

@@ -12,6 +12,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <set>
 #include <string_view>
 #include <thread>
@@ -22,6 +23,27 @@ namespace {
 
 double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// A failed build's log as part of fxkit's error: each line indented under the error, and the
+/// file name the driver gave the source (pocl's "/root/.cache/pocl/kcache/tempfile_X.cl",
+/// NVIDIA's "<kernel>") replaced by `sourcePath`, the copy fxkit wrote, whose line numbers are
+/// the log's.
+std::string indentedBuildLog(std::string_view log, const std::string &sourcePath) {
+  static const std::regex driverFile(R"(([^\s:]+\.cl|<kernel>|<source>)(:\d+:\d+:))");
+  std::string replacement; // the path, with regex_replace's `$` escaped, then the position
+  for (char c : sourcePath)
+    replacement += c == '$' ? std::string("$$") : std::string(1, c);
+  replacement += "$2";
+  std::string out;
+  while (!log.empty()) {
+    size_t eol = log.find('\n');
+    std::string line(log.substr(0, eol));
+    log = eol == std::string_view::npos ? std::string_view() : log.substr(eol + 1);
+    if (!line.empty())
+      out += "\n  " + std::regex_replace(line, driverFile, replacement);
+  }
+  return out;
 }
 
 /// One distinct kernel definition: its program, built on a worker thread.
@@ -147,7 +169,8 @@ Status KernelSet::Impl::build(Definition &d) {
           (std::filesystem::temp_directory_path() / ("fxkit-" + d.cacheKey.file + ".cl")).string();
       std::ofstream(path) << d.spec.source;
       return Error("kernel " + name + " does not build on " + dev.deviceName + " (" +
-                   clErrorName(err) + "); source: " + path + "\n" + log);
+                   clErrorName(err) + "); source: " + path +
+                   (log.empty() ? "" : "; the compiler's log:" + indentedBuildLog(log, path)));
     }
     size_t binSize = 0;
     if (cache.enabled() &&
