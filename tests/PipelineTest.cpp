@@ -7,6 +7,7 @@
 #include "importers/FxTextParser.h"
 #include "importers/Import.h"
 #include "transforms/CompilationState.h"
+#include "transforms/Fusion.h"
 #include "transforms/Lowering.h"
 
 #include <gtest/gtest.h>
@@ -288,4 +289,19 @@ TEST(Pipeline, InterruptStopsBetweenPassesAndSteps) {
   ASSERT_TRUE(whole) << whole.error().str();
   EXPECT_EQ(h.find("r"), nullptr);
   gTestInterrupt = 0;
+}
+
+// A long pass stops at its own safe points with the pipeline's flag: fusion before each op.
+TEST(Pipeline, InterruptStopsFusionBetweenOps) {
+  Graph g = parse(kChain);
+  auto lowered = compile(g, {{"lower"}, {}});
+  ASSERT_TRUE(lowered) << lowered.error().str();
+  volatile std::sig_atomic_t flag = 1;
+  FusionOptions options;
+  options.interrupt = &flag;
+  auto fused = fuseLoopProgram(*compilationState(g)->program, options);
+  ASSERT_FALSE(fused);
+  EXPECT_EQ(fused.error().message.rfind("interrupted after 0 of ", 0), 0u) << fused.error().message;
+  flag = 0;
+  EXPECT_TRUE(fuseLoopProgram(*compilationState(g)->program, options));
 }

@@ -83,6 +83,7 @@ PassResult fuseKernelsPass(Graph &graph, const PassOptions &options) {
   if (!enable)
     return enable.takeError();
   fusion.enable = *enable;
+  fusion.interrupt = options.interrupt(); // Ctrl-C between ops, not only after the pass
   auto fused = fuseLoopProgram(*s->program, fusion);
   if (!fused)
     return fused.takeError();

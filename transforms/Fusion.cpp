@@ -579,6 +579,9 @@ Expected<FusedProgram> Fuser::run() {
   visitStamp_.reserve(nOps);
   out_.decisions.reserve(nOps);
   for (size_t i = 0; i < nOps; ++i) {
+    if (options_.interrupt && *options_.interrupt)
+      return Error("interrupted after " + std::to_string(i) + " of " + std::to_string(nOps) +
+                   " loop ops");
     int32_t op = static_cast<int32_t>(i);
     const LoopOp &lop = p_.ops[i];
     if (lop.kind == LoopOpKind::Extern || !options_.enable) {
