@@ -237,20 +237,34 @@ void scatterStore(Lowerer &l, LoopOp &op, BodyBuilder &b, int32_t value, int32_t
   op.stores.push_back(std::move(s));
 }
 
-/// One scattering op over index's points: value(b, vars), the value arriving at point vars,
-/// stored into `buffer` (combined by `combine`) at self's coordinates with dim `dim` read from
-/// the index.
-template <class ValueFn>
-Status scatterOver(Lowerer &l, const Node &n, int32_t buffer, const BufferView &self,
-                   const BufferView &index, size_t dim, ScatterCombine combine, ValueFn &&value) {
+/// One scattering op over the points of `sizes`: at point vars, value(b, vars) (an
+/// Expected<int32_t>) is stored into `buffer` (combined by `combine`) at coordinates
+/// where(b, vars), which the body computes first.
+template <class WhereFn, class ValueFn>
+Status scatterOp(Lowerer &l, const Node &n, int32_t buffer, const std::vector<SymExpr> &sizes,
+                 ScatterCombine combine, WhereFn &&where, ValueFn &&value) {
   LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
-  std::vector<SymExpr> vars = iterate(index.sizes, op.ranges, false);
+  std::vector<SymExpr> vars = iterate(sizes, op.ranges, false);
   BodyBuilder b(op);
-  std::vector<SymExpr> at = vars;
-  at[dim] = l.indirectIndex(b, loadAt(l, b, index, vars.data()), self.sizes[dim], false);
+  std::vector<SymExpr> at = where(b, vars);
   FXKIT_ASSIGN_OR_RETURN(int32_t v, value(b, vars));
   scatterStore(l, op, b, v, buffer, at, combine);
   return Status::ok();
+}
+
+/// scatterOp over index's points: value(b, vars) arrives at self's coordinates with dim `dim`
+/// read from the index.
+template <class ValueFn>
+Status scatterOver(Lowerer &l, const Node &n, int32_t buffer, const BufferView &self,
+                   const BufferView &index, size_t dim, ScatterCombine combine, ValueFn &&value) {
+  return scatterOp(
+      l, n, buffer, index.sizes, combine,
+      [&](BodyBuilder &b, const std::vector<SymExpr> &vars) {
+        std::vector<SymExpr> at = vars;
+        at[dim] = l.indirectIndex(b, loadAt(l, b, index, vars.data()), self.sizes[dim], false);
+        return at;
+      },
+      std::forward<ValueFn>(value));
 }
 
 /// index_put(self, indices, values, accumulate): result[indices] = values (or +=), values
@@ -268,14 +282,14 @@ Status lowerIndexPut(Lowerer &l, const Node &n, const BoundArgs &args) {
   if (values->sizes.size() > sizes.size())
     return l.lowerExtern(n, args); // inference reported the error already
   int32_t buffer = copyOfSelf(l, n, *self);
-  LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
-  std::vector<SymExpr> vars = iterate(sizes, op.ranges, false);
-  BodyBuilder b(op);
-  std::vector<SymExpr> at = ix->source(l, b, *self, vars);
-  int32_t value = loadAt(l, b, *values, vars.data() + (sizes.size() - values->sizes.size()));
-  scatterStore(l, op, b, value, buffer, at,
-               *accumulate ? ScatterCombine::Add : ScatterCombine::Replace);
-  return Status::ok();
+  return scatterOp(
+      l, n, buffer, sizes, *accumulate ? ScatterCombine::Add : ScatterCombine::Replace,
+      [&](BodyBuilder &b, const std::vector<SymExpr> &vars) {
+        return ix->source(l, b, *self, vars);
+      },
+      [&](BodyBuilder &b, const std::vector<SymExpr> &vars) -> Expected<int32_t> {
+        return loadAt(l, b, *values, vars.data() + (sizes.size() - values->sizes.size()));
+      });
 }
 
 /// scatter.src / scatter.value / scatter_add: result[i with i[dim] = index[i]] = src[i] (or
