@@ -15,6 +15,7 @@
 #include "exporters/wrapper/WrapperCppWriter.h"
 #include "exporters/wrapper/WrapperPyWriter.h"
 #include "importers/inductor/InductorWrapper.h"
+#include "ir/Try.h"
 #include "repl/CompileCommand.h"
 #include "support/PyLexer.h"
 #include "transforms/CompilationState.h"
@@ -81,10 +82,8 @@ template <RenderFormat F> Written writePicture(Graph &graph, const OutputRequest
 template <bool Code> Written writeFxIrOf(Graph &graph, const OutputRequest &request) {
   if (inductorWrapperInfo(graph) || !request.compiled) {
     std::string added;
-    auto fx = writeInductorFxIr(graph, Code, added);
-    if (!fx)
-      return fx.takeError();
-    OutputResult result{fx.take(), {}};
+    FXKIT_ASSIGN_OR_RETURN(auto fx, writeInductorFxIr(graph, Code, added));
+    OutputResult result{std::move(fx), {}};
     if (!added.empty())
       result.note = "fxir: node kinds PyTorch's WrapperFxCodegen does not convert: " + added;
     return result;
@@ -103,35 +102,30 @@ Written writeWrapperCppFolder(Graph &graph, const OutputRequest &request) {
   if (request.output.empty() || request.output == "-")
     return Error("--to wrapper-cpp writes several files: give a folder with -o DIR");
   std::string name = request.name.empty() ? wrapperNameFor(request.input) : request.name;
-  auto files = writeWrapperCpp(graph, name, FXKIT_RUNTIME_CMAKE);
-  if (!files)
-    return files.takeError();
-  const FolderFile folder[] = {{files->name + ".h", files->header},
-                               {files->name + ".cpp", files->source},
-                               {"driver.cpp", files->driver},
-                               {"CMakeLists.txt", files->cmake}};
+  FXKIT_ASSIGN_OR_RETURN(auto files, writeWrapperCpp(graph, name, FXKIT_RUNTIME_CMAKE));
+  const FolderFile folder[] = {{files.name + ".h", files.header},
+                               {files.name + ".cpp", files.source},
+                               {"driver.cpp", files.driver},
+                               {"CMakeLists.txt", files.cmake}};
   // `--build` adds the object and its stamp, which say themselves whether they are up to date
   // (a key of the sources): kept for the next `--build`, like `cmake -S DIR -B DIR/build` (the
   // README's way to build it), which is the user's. Objects of other names are replaced.
-  const std::string object = files->name + ".o", stamp = object + ".stamp";
+  const std::string object = files.name + ".o", stamp = object + ".stamp";
   const std::string_view owned[] = {".o", ".o.stamp"};
   const std::string_view kept[] = {"build", object, stamp};
-  if (Status s = writeFolderAtomic(request.output, folder, owned, kept); !s)
-    return s.takeError();
+  FXKIT_TRY(writeFolderAtomic(request.output, folder, owned, kept));
   if (!request.build)
     return OutputResult{};
   if constexpr (cppwrapper::kHaveWrapperBuild) {
-    auto built = cppwrapper::buildWrapper(request.output, files->name);
-    if (!built)
-      return built.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto built, cppwrapper::buildWrapper(request.output, files.name));
     char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%.3f", built->seconds);
-    if (built->cached)
-      std::cerr << "fxkit: " << built->objectPath << ": cached (up to date)\n";
+    std::snprintf(seconds, sizeof seconds, "%.3f", built.seconds);
+    if (built.cached)
+      std::cerr << "fxkit: " << built.objectPath << ": cached (up to date)\n";
     else
-      std::cerr << "fxkit: " << built->objectPath << ": built in " << seconds << " s ("
+      std::cerr << "fxkit: " << built.objectPath << ": built in " << seconds << " s ("
                 << cppwrapper::wrapperCompilerDescription() << ")"
-                << (built->replacedCorrupt ? "; replaced a corrupt object" : "") << "\n";
+                << (built.replacedCorrupt ? "; replaced a corrupt object" : "") << "\n";
     return OutputResult{};
   } else {
     return Error(std::string(kNoWrapperBuildMessage));
@@ -145,10 +139,8 @@ Written writeOpenCLOf(Graph &graph, const OutputRequest &request) {
   if (!state || !state->program || !state->fused)
     return Error("--to opencl needs the lower and fuse passes");
   if (request.output == "-" || request.output.ends_with(".cl")) {
-    auto code = opencl::generateOpenCL(*state->program, *state->fused);
-    if (!code)
-      return code.takeError();
-    return OutputResult{code->source(), {}};
+    FXKIT_ASSIGN_OR_RETURN(auto code, opencl::generateOpenCL(*state->program, *state->fused));
+    return OutputResult{code.source(), {}};
   }
   if constexpr (kHaveJsonFormats) {
     auto files =
@@ -176,11 +168,9 @@ Written writePtxFolder(Graph &graph, const OutputRequest &request) {
       return Error("--to ptx needs the lower and fuse passes");
     llvmjit::PtxExportOptions options;
     options.arch = request.gpuArch;
-    auto files = llvmjit::exportPtx(*state->program, *state->fused, options);
-    if (!files)
-      return files.takeError();
+    FXKIT_ASSIGN_OR_RETURN(auto files, llvmjit::exportPtx(*state->program, *state->fused, options));
     std::vector<FolderFile> folder;
-    for (const llvmjit::PtxFile &f : *files)
+    for (const llvmjit::PtxFile &f : files)
       folder.push_back({f.name, f.text});
     const std::string_view owned[] = {".ptx"};
     return folderWritten(writeFolderAtomic(request.output, folder, owned));
@@ -192,11 +182,9 @@ Written writePtxFolder(Graph &graph, const OutputRequest &request) {
 }
 
 Written writeTimeline(Graph &graph, const OutputRequest &request) {
-  auto timeline = memoryTimelineOf(graph);
-  if (!timeline)
-    return timeline.takeError();
-  timeline->title = "memory plan of " + request.input;
-  return text(writeMemoryTimelineSvg(*timeline));
+  FXKIT_ASSIGN_OR_RETURN(auto timeline, memoryTimelineOf(graph));
+  timeline.title = "memory plan of " + request.input;
+  return text(writeMemoryTimelineSvg(timeline));
 }
 
 constexpr std::string_view kGraph = "the graph";
@@ -382,20 +370,17 @@ Error binaryToTerminal(const OutputFormat &format) {
 }
 
 Status writeOutput(const OutputFormat &format, Graph &graph, const OutputRequest &request) {
-  auto result = format.write(graph, request);
-  if (!result)
-    return result.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto result, format.write(graph, request));
   // Binary bytes never go to a terminal (they can leave it in a mode that garbles it).
-  if (result->text && request.output == "-" && ::isatty(STDOUT_FILENO) &&
-      isBinaryOutput(*result->text))
+  if (result.text && request.output == "-" && ::isatty(STDOUT_FILENO) &&
+      isBinaryOutput(*result.text))
     return binaryToTerminal(format);
-  if (result->text)
-    if (Status s = writeFileAtomic(request.output, *result->text); !s)
-      return s;
+  if (result.text)
+    FXKIT_TRY(writeFileAtomic(request.output, *result.text));
   // A note of several lines (Graphviz's warnings): each says it is fxkit's.
-  for (size_t at = 0; at < result->note.size();) {
-    size_t eol = std::min(result->note.find('\n', at), result->note.size());
-    std::cerr << "fxkit: " << std::string_view(result->note).substr(at, eol - at) << "\n";
+  for (size_t at = 0; at < result.note.size();) {
+    size_t eol = std::min(result.note.find('\n', at), result.note.size());
+    std::cerr << "fxkit: " << std::string_view(result.note).substr(at, eol - at) << "\n";
     at = eol + 1;
   }
   return Status::ok();

@@ -7,6 +7,7 @@
 #include "exporters/GraphSummary.h"
 #include "importers/Import.h"
 #include "ir/FaultInjection.h"
+#include "ir/Try.h"
 #include "ir/Verifier.h"
 #include "repl/OutputFormats.h"
 #include "repl/ReplCommandSupport.h"
@@ -119,8 +120,7 @@ Status cmdLoad(ReplSession &s, const ReplWords &line) {
     return Error("unknown input format '" + from + "' (formats: " + inputFormatList() + ")");
   if (name.empty())
     name = graphNameFromPath(w[1]);
-  if (Status st = s.checkReplace(name, force); !st)
-    return st;
+  FXKIT_TRY(s.checkReplace(name, force));
   auto graph = importGraphFile(w[1], format, true, provenance);
   if (faultInjected("slow")) // FXKIT_FAULT=slow: a long read, for the Ctrl-C test
     std::this_thread::sleep_for(std::chrono::seconds(1));
@@ -138,8 +138,7 @@ Status cmdLoad(ReplSession &s, const ReplWords &line) {
 }
 
 Status cmdList(ReplSession &s, const ReplWords &w) {
-  if (Status a = arity(w, 0, 0); !a)
-    return a;
+  FXKIT_TRY(arity(w, 0, 0));
   auto cur = s.current();
   if (s.graphs().empty())
     s.out() << "no graphs loaded\n";
@@ -154,43 +153,33 @@ Status cmdList(ReplSession &s, const ReplWords &w) {
 }
 
 Status cmdUse(ReplSession &s, const ReplWords &w) {
-  if (Status a = arity(w, 1, 1); !a)
-    return a;
-  if (Status u = s.use(w[1]); !u)
-    return u;
+  FXKIT_TRY(arity(w, 1, 1));
+  FXKIT_TRY(s.use(w[1]));
   s.status() << "current graph: " << w[1] << "\n";
   return Status::ok();
 }
 
 Status cmdInfo(ReplSession &s, const ReplWords &w) {
-  if (Status a = arity(w, 0, 0); !a)
-    return a;
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
-  s.out() << "graph: " << (*cur)->name;
-  if (!(*cur)->path.empty())
-    s.out() << " (" << (*cur)->path << ")";
-  s.out() << "\n" << printGraphSummary(summarizeGraph((*cur)->graph));
+  FXKIT_TRY(arity(w, 0, 0));
+  FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
+  s.out() << "graph: " << cur->name;
+  if (!cur->path.empty())
+    s.out() << " (" << cur->path << ")";
+  s.out() << "\n" << printGraphSummary(summarizeGraph(cur->graph));
   return Status::ok();
 }
 
 Status cmdRename(ReplSession &s, const ReplWords &w) {
-  if (Status a = arity(w, 2, 2); !a)
-    return a;
+  FXKIT_TRY(arity(w, 2, 2));
   if (!isIdentifier(w[2]))
     return Error("'" + w[2] + "' is not a valid node name (letters, digits and _)");
   Status st = s.edit(joinWords(w), [&](Graph &graph) -> Status {
     auto cur = s.current();
-    auto node = nodeNamed(**cur, w[1]);
-    if (!node)
-      return node.takeError();
-    if (graph.find(w[2]) && graph.find(w[2]) != *node)
+    FXKIT_ASSIGN_OR_RETURN(auto node, nodeNamed(**cur, w[1]));
+    if (graph.find(w[2]) && graph.find(w[2]) != node)
       return Error("a node named '" + w[2] + "' exists already");
-    auto renamed = withRenamedNode(graph, *node, w[2]);
-    if (!renamed)
-      return renamed.takeError();
-    graph = renamed.take();
+    FXKIT_ASSIGN_OR_RETURN(auto renamed, withRenamedNode(graph, node, w[2]));
+    graph = std::move(renamed);
     return Status::ok();
   });
   if (st)
@@ -199,21 +188,16 @@ Status cmdRename(ReplSession &s, const ReplWords &w) {
 }
 
 Status cmdReplaceUses(ReplSession &s, const ReplWords &w) {
-  if (Status a = arity(w, 2, 2); !a)
-    return a;
+  FXKIT_TRY(arity(w, 2, 2));
   size_t count = 0;
   Status st = s.edit(joinWords(w), [&](Graph &graph) -> Status {
     auto cur = s.current();
-    auto from = nodeNamed(**cur, w[1]);
-    if (!from)
-      return from.takeError();
-    auto to = nodeNamed(**cur, w[2]);
-    if (!to)
-      return to.takeError();
-    if (*from == *to)
+    FXKIT_ASSIGN_OR_RETURN(auto from, nodeNamed(**cur, w[1]));
+    FXKIT_ASSIGN_OR_RETURN(auto to, nodeNamed(**cur, w[2]));
+    if (from == to)
       return Error("a node cannot replace itself");
-    count = (*from)->users().size();
-    graph.replaceAllUsesWith(*from, *to);
+    count = from->users().size();
+    graph.replaceAllUsesWith(from, to);
     return Status::ok();
   });
   if (st)
@@ -223,25 +207,22 @@ Status cmdReplaceUses(ReplSession &s, const ReplWords &w) {
 }
 
 Status cmdErase(ReplSession &s, const ReplWords &w) {
-  if (Status a = arity(w, 1, 1); !a)
-    return a;
+  FXKIT_TRY(arity(w, 1, 1));
   Status st = s.edit(joinWords(w), [&](Graph &graph) -> Status {
     auto cur = s.current();
-    auto node = nodeNamed(**cur, w[1]);
-    if (!node)
-      return node.takeError();
-    const std::vector<Node *> &users = (*node)->users();
+    FXKIT_ASSIGN_OR_RETURN(auto node, nodeNamed(**cur, w[1]));
+    const std::vector<Node *> &users = node->users();
     if (!users.empty()) {
       std::string names;
       for (Node *u : users)
         names += (names.empty() ? "" : ", ") + u->name();
-      return Error("cannot erase '" + (*node)->name() + "': it has " +
-                   std::to_string(users.size()) + (users.size() == 1 ? " user" : " users") + " (" +
-                   names + "); use 'replace-uses' first");
+      return Error("cannot erase '" + node->name() + "': it has " + std::to_string(users.size()) +
+                   (users.size() == 1 ? " user" : " users") + " (" + names +
+                   "); use 'replace-uses' first");
     }
-    if ((*node)->op() == OpKind::Output)
+    if (node->op() == OpKind::Output)
       return Error("cannot erase the output node: a graph needs one");
-    graph.erase(*node);
+    graph.erase(node);
     return Status::ok();
   });
   if (st)
@@ -322,35 +303,25 @@ Status cmdPass(ReplSession &s, const ReplWords &w) {
 }
 
 Status cmdVerify(ReplSession &s, const ReplWords &w) {
-  if (Status a = arity(w, 0, 0); !a)
-    return a;
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
-  if (Status v = verifyGraph((*cur)->graph); !v)
-    return v;
-  s.out() << "ok: " << (*cur)->name << " verifies\n";
+  FXKIT_TRY(arity(w, 0, 0));
+  FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
+  FXKIT_TRY(verifyGraph(cur->graph));
+  s.out() << "ok: " << cur->name << " verifies\n";
   return Status::ok();
 }
 
 Status cmdUndo(ReplSession &s, const ReplWords &w) {
-  if (Status a = arity(w, 0, 0); !a)
-    return a;
+  FXKIT_TRY(arity(w, 0, 0));
   bool undo = w[0] == "undo";
-  auto what = undo ? s.undo() : s.redo();
-  if (!what)
-    return what.takeError();
-  s.status() << (undo ? "undone: " : "redone: ") << *what << "\n";
+  FXKIT_ASSIGN_OR_RETURN(auto what, undo ? s.undo() : s.redo());
+  s.status() << (undo ? "undone: " : "redone: ") << what << "\n";
   return Status::ok();
 }
 
 /// `export FORMAT [FILE]`, or `export FILE` with the format its extension names.
 Status cmdExport(ReplSession &s, const ReplWords &w) {
-  if (Status a = arity(w, 1, 2); !a)
-    return a;
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
+  FXKIT_TRY(arity(w, 1, 2));
+  FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
   const OutputFormat *format = findOutputFormat(w[1]);
   std::string file = w.size() > 2 ? w[2] : std::string();
   if (!format && w.size() == 2 && (format = outputFormatForPath(w[1])))
@@ -361,52 +332,42 @@ Status cmdExport(ReplSession &s, const ReplWords &w) {
     return Error("pt2 archives are binary: give a file, e.g. export pt2 model.pt2");
   OutputRequest request;
   request.output = file.empty() ? "-" : file;
-  request.input = (*cur)->name;
-  request.compiled = compilationState((*cur)->graph) != nullptr;
-  auto written = format->write((*cur)->graph, request);
-  if (!written)
-    return written.takeError();
-  if (written->text && file.empty() && s.outputIsTerminal() && isBinaryOutput(*written->text))
+  request.input = cur->name;
+  request.compiled = compilationState(cur->graph) != nullptr;
+  FXKIT_ASSIGN_OR_RETURN(auto written, format->write(cur->graph, request));
+  if (written.text && file.empty() && s.outputIsTerminal() && isBinaryOutput(*written.text))
     return Error(std::string(format->name) +
                  " is binary: not written to a terminal; give a file, e.g. export " +
                  std::string(format->name) + " graph" +
                  (format->extensions.empty() ? "" : std::string(format->extensions.front())));
-  if (written->text && file.empty()) {
-    s.out() << *written->text << (written->text->ends_with('\n') ? "" : "\n");
-  } else if (written->text) {
-    if (Status st = writeFileAtomic(file, *written->text); !st)
-      return st;
+  if (written.text && file.empty()) {
+    s.out() << *written.text << (written.text->ends_with('\n') ? "" : "\n");
+  } else if (written.text) {
+    FXKIT_TRY(writeFileAtomic(file, *written.text));
   }
-  if (!written->note.empty())
-    s.err() << written->note << "\n";
+  if (!written.note.empty())
+    s.err() << written.note << "\n";
   if (!file.empty()) {
-    s.markSaved(**cur);
+    s.markSaved(*cur);
     s.status() << "wrote " << file << " (" << format->name << ")\n";
   }
   return Status::ok();
 }
 
 Status cmdRun(ReplSession &s, const ReplWords &w) {
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
-  auto options = parseReplRunOptions(w, 1);
-  if (!options)
-    return options.takeError();
-  auto prepared = PreparedRun::prepare((*cur)->graph, options->backend, options->device,
-                                       &ReplSession::interrupted);
-  if (!prepared)
-    return prepared.takeError();
-  auto inputs = makeRandomInputs((*prepared)->graph(), options->symbols, options->seed);
+  FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
+  FXKIT_ASSIGN_OR_RETURN(auto options, parseReplRunOptions(w, 1));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto prepared,
+      PreparedRun::prepare(cur->graph, options.backend, options.device, &ReplSession::interrupted));
+  auto inputs = makeRandomInputs(prepared->graph(), options.symbols, options.seed);
   if (inputs) // a torch.export program's weights come from its archive
-    inputs = bindProgramInputs((*prepared)->graph(), inputs.take());
+    inputs = bindProgramInputs(prepared->graph(), inputs.take());
   if (!inputs)
     return inputs.takeError();
-  auto result = (*prepared)->run(*inputs);
-  if (!result)
-    return result.takeError();
-  for (size_t i = 0; i < result->outputs.size(); ++i) {
-    const RuntimeValue &v = result->outputs[i];
+  FXKIT_ASSIGN_OR_RETURN(auto result, prepared->run(*inputs));
+  for (size_t i = 0; i < result.outputs.size(); ++i) {
+    const RuntimeValue &v = result.outputs[i];
     s.out() << "out_" << i << ": ";
     if (const Tensor *t = v.tensor())
       s.out() << t->typeOf().str();
@@ -426,8 +387,7 @@ Status cmdRun(ReplSession &s, const ReplWords &w) {
 }
 
 Status cmdHelp(ReplSession &s, const ReplWords &w) {
-  if (Status a = arity(w, 0, 1); !a)
-    return a;
+  FXKIT_TRY(arity(w, 0, 1));
   if (w.size() == 2) {
     const ReplCommand *c = findReplCommand(w[1]);
     if (!c)
@@ -447,8 +407,7 @@ Status cmdHelp(ReplSession &s, const ReplWords &w) {
 }
 
 Status cmdQuit(ReplSession &s, const ReplWords &w) {
-  if (Status a = arity(w, 0, 0); !a)
-    return a;
+  FXKIT_TRY(arity(w, 0, 0));
   s.requestQuit();
   return Status::ok();
 }

@@ -5,6 +5,7 @@
 #include "exporters/GraphSummary.h"
 #include "exporters/ProvenanceText.h"
 #include "importers/Import.h"
+#include "ir/Try.h"
 #include "repl/OutputFormats.h"
 #include "repl/ReplCommandSupport.h"
 #include "repl/ReplInspect.h"
@@ -35,10 +36,8 @@ Expected<GraphRef> resolveGraphRef(const ReplSession &s, std::string_view ref) {
   size_t at = ref.find('@');
   std::string name(ref.substr(0, at));
   if (name.empty()) {
-    auto cur = s.current();
-    if (!cur)
-      return cur.takeError();
-    name = (*cur)->name;
+    FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
+    name = cur->name;
   }
   const ReplGraph *g = s.findGraph(name);
   if (!g)
@@ -83,29 +82,23 @@ Expected<ReplRunOptions> parseReplRunOptions(const ReplWords &w, size_t first, b
     else
       return bad(word);
   }
-  if (auto found = findBackend(options.backend); !found)
-    return found.takeError();
+  FXKIT_TRY(findBackend(options.backend));
   return options;
 }
 
 Status replCmdWhy(ReplSession &s, const ReplWords &w) {
-  if (Status a = replArity(w, 1, 1); !a)
-    return a;
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
-  auto node = replNodeNamed(**cur, w[1]);
-  if (!node)
-    return node.takeError();
+  FXKIT_TRY(replArity(w, 1, 1));
+  FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
+  FXKIT_ASSIGN_OR_RETURN(auto node, replNodeNamed(*cur, w[1]));
   // Inductor's own answer first, where the graph was read with its provenance mapping.
-  const Graph &graph = (*cur)->graph;
+  const Graph &graph = cur->graph;
   const bool inductor = hasProvenance(graph);
-  if (const NodeProvenance *p = (*node)->provenance()) {
-    s.out() << (*node)->name() << ": Inductor provenance\n";
+  if (const NodeProvenance *p = node->provenance()) {
+    s.out() << node->name() << ": Inductor provenance\n";
     for (const std::string &line : provenanceLines(*p))
       s.out() << "  " << line << "\n";
   } else if (inductor) {
-    s.out() << (*node)->name() << ": no Inductor provenance (the mapping does not name it)\n";
+    s.out() << node->name() << ": no Inductor provenance (the mapping does not name it)\n";
   }
   // Ctrl-C stops the compilation of the copy between passes; the graph is untouched.
   auto view = buildKernelView(graph, &ReplSession::interrupted);
@@ -114,25 +107,20 @@ Status replCmdWhy(ReplSession &s, const ReplWords &w) {
   if (!view) {
     if (inductor) // wrapper IR: nothing of fxkit's own to explain
       return Status::ok();
-    return Error("cannot lower and fuse '" + (*cur)->name + "': " + view.error().message);
+    return Error("cannot lower and fuse '" + cur->name + "': " + view.error().message);
   }
-  auto text = explainNodeFusion(*view, graph, (*node)->name());
-  if (!text)
-    return text.takeError();
-  s.out() << *text;
+  FXKIT_ASSIGN_OR_RETURN(auto text, explainNodeFusion(*view, graph, node->name()));
+  s.out() << text;
   return Status::ok();
 }
 
 Status replCmdDiff(ReplSession &s, const ReplWords &w) {
-  if (Status a = replArity(w, 0, 2); !a)
-    return a;
-  auto before = resolveGraphRef(s, w.size() >= 2 ? std::string_view(w[1]) : "@-1");
-  if (!before)
-    return before.takeError();
-  auto after = resolveGraphRef(s, w.size() == 3 ? std::string_view(w[2]) : "");
-  if (!after)
-    return after.takeError();
-  s.out() << diffGraphs(*before->graph, *after->graph, before->label, after->label);
+  FXKIT_TRY(replArity(w, 0, 2));
+  FXKIT_ASSIGN_OR_RETURN(auto before,
+                         resolveGraphRef(s, w.size() >= 2 ? std::string_view(w[1]) : "@-1"));
+  FXKIT_ASSIGN_OR_RETURN(auto after,
+                         resolveGraphRef(s, w.size() == 3 ? std::string_view(w[2]) : ""));
+  s.out() << diffGraphs(*before.graph, *after.graph, before.label, after.label);
   return Status::ok();
 }
 
@@ -152,11 +140,9 @@ Status replCmdInsert(ReplSession &s, const ReplWords &w) {
     line += (line.empty() ? "" : " ") + w[i];
   std::string name, type;
   Status st = s.edit(joinReplWords(w), [&](Graph &graph) -> Status {
-    auto node = insertNodeFromText(graph, anchor, w[1] == "before", line);
-    if (!node)
-      return node.takeError();
-    name = (*node)->name();
-    type = valueTypeString((*node)->value());
+    FXKIT_ASSIGN_OR_RETURN(auto node, insertNodeFromText(graph, anchor, w[1] == "before", line));
+    name = node->name();
+    type = valueTypeString(node->value());
     return Status::ok();
   });
   if (st)
@@ -174,8 +160,7 @@ Status replCmdSetMeta(ReplSession &s, const ReplWords &w) {
   std::string node = w[1].starts_with('%') ? w[1].substr(1) : w[1];
   std::string shown;
   Status st = s.edit(joinReplWords(w), [&](Graph &graph) -> Status {
-    if (Status m = setNodeMeta(graph, node, w[2], value); !m)
-      return m;
+    FXKIT_TRY(setNodeMeta(graph, node, w[2], value));
     const Node *n = graph.find(node);
     shown = w[2] == "python_type" ? std::string(n->pythonType()) : valueTypeString(n->value());
     return Status::ok();
@@ -187,20 +172,13 @@ Status replCmdSetMeta(ReplSession &s, const ReplWords &w) {
 }
 
 Status replCmdReplacePattern(ReplSession &s, const ReplWords &w) {
-  if (Status a = replArity(w, 2, 2); !a)
-    return a;
-  auto pattern = importGraphFile(w[1]);
-  if (!pattern)
-    return pattern.takeError();
-  auto replacement = importGraphFile(w[2]);
-  if (!replacement)
-    return replacement.takeError();
+  FXKIT_TRY(replArity(w, 2, 2));
+  FXKIT_ASSIGN_OR_RETURN(auto pattern, importGraphFile(w[1]));
+  FXKIT_ASSIGN_OR_RETURN(auto replacement, importGraphFile(w[2]));
   ReplaceReport report;
   Status st = s.edit(joinReplWords(w), [&](Graph &graph) -> Status {
-    auto r = replacePattern(graph, *pattern, *replacement);
-    if (!r)
-      return r.takeError();
-    report = *r;
+    FXKIT_ASSIGN_OR_RETURN(auto r, replacePattern(graph, pattern, replacement));
+    report = r;
     return Status::ok();
   });
   if (!st)
@@ -217,18 +195,13 @@ Status replCmdReplacePattern(ReplSession &s, const ReplWords &w) {
 /// `render [FILE]`: the picture `export` writes (the output-format table's picture rows), its
 /// format named by FILE's extension; DOT text here without FILE.
 Status replCmdRender(ReplSession &s, const ReplWords &w) {
-  if (Status a = replArity(w, 0, 1); !a)
-    return a;
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
+  FXKIT_TRY(replArity(w, 0, 1));
+  FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
   OutputRequest request;
-  request.input = (*cur)->name;
+  request.input = cur->name;
   if (w.size() == 1) {
-    auto dot = findOutputFormat("dot")->write((*cur)->graph, request);
-    if (!dot)
-      return dot.takeError();
-    s.out() << *dot->text;
+    FXKIT_ASSIGN_OR_RETURN(auto dot, findOutputFormat("dot")->write(cur->graph, request));
+    s.out() << *dot.text;
     return Status::ok();
   }
   const std::string &file = w[1];
@@ -245,45 +218,36 @@ Status replCmdRender(ReplSession &s, const ReplWords &w) {
   if (!format || !format->picture)
     return Error("cannot render '" + extension + "' pictures (formats: " + pictures + ")");
   request.output = file;
-  auto picture = format->write((*cur)->graph, request);
-  if (!picture)
-    return picture.takeError();
-  if (Status st = writeFileAtomic(file, *picture->text); !st)
-    return st;
-  if (!picture->note.empty()) // Graphviz's warnings, in fxkit's words
-    s.err() << picture->note << "\n";
-  s.status() << "wrote " << file << " (" << format->name << ", " << (*cur)->graph.size()
+  FXKIT_ASSIGN_OR_RETURN(auto picture, format->write(cur->graph, request));
+  FXKIT_TRY(writeFileAtomic(file, *picture.text));
+  if (!picture.note.empty()) // Graphviz's warnings, in fxkit's words
+    s.err() << picture.note << "\n";
+  s.status() << "wrote " << file << " (" << format->name << ", " << cur->graph.size()
              << " nodes)\n";
   return Status::ok();
 }
 
 Status replCmdBench(ReplSession &s, const ReplWords &w) {
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
-  auto options = parseReplRunOptions(w, 1, /*allowCount=*/true);
-  if (!options)
-    return options.takeError();
-  int64_t runs = options->count < 0 ? 10 : options->count;
-  auto prepared = PreparedRun::prepare((*cur)->graph, options->backend, options->device,
-                                       &ReplSession::interrupted);
-  if (!prepared)
-    return prepared.takeError();
-  auto inputs = makeRandomInputs((*prepared)->graph(), options->symbols, options->seed);
+  FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
+  FXKIT_ASSIGN_OR_RETURN(auto options, parseReplRunOptions(w, 1, /*allowCount=*/true));
+  int64_t runs = options.count < 0 ? 10 : options.count;
+  FXKIT_ASSIGN_OR_RETURN(
+      auto prepared,
+      PreparedRun::prepare(cur->graph, options.backend, options.device, &ReplSession::interrupted));
+  auto inputs = makeRandomInputs(prepared->graph(), options.symbols, options.seed);
   if (inputs) // a torch.export program's weights come from its archive
-    inputs = bindProgramInputs((*prepared)->graph(), inputs.take());
+    inputs = bindProgramInputs(prepared->graph(), inputs.take());
   if (!inputs)
     return inputs.takeError();
   // One untimed run: OpenCL builds and tunes its kernels on the first launch.
-  if (auto warm = (*prepared)->run(*inputs); !warm)
-    return warm.takeError();
+  FXKIT_TRY(prepared->run(*inputs));
   std::vector<double> seconds;
   seconds.reserve(static_cast<size_t>(runs));
   for (int64_t i = 0; i < runs; ++i) {
     auto t0 = std::chrono::steady_clock::now();
     Expected<InterpretResult> result = ReplSession::interrupted
                                            ? Expected<InterpretResult>(Error("interrupted"))
-                                           : (*prepared)->run(*inputs);
+                                           : prepared->run(*inputs);
     if (!result && ReplSession::interrupted)
       return Error("interrupted after " + std::to_string(i) + " of " + std::to_string(runs) +
                    " runs");
@@ -298,7 +262,7 @@ Status replCmdBench(ReplSession &s, const ReplWords &w) {
   char line[160];
   std::snprintf(line, sizeof line,
                 "%s: %lld runs on %s: min %.3f ms, median %.3f ms, max %.3f ms\n",
-                (*cur)->name.c_str(), static_cast<long long>(runs), options->backend.c_str(),
+                cur->name.c_str(), static_cast<long long>(runs), options.backend.c_str(),
                 seconds.front() * 1e3, median * 1e3, seconds.back() * 1e3);
   s.out() << line;
   return Status::ok();

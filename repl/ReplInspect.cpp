@@ -1,6 +1,7 @@
 #include "repl/ReplInspect.h"
 
 #include "exporters/FxTextPrinter.h"
+#include "ir/Try.h"
 #include "transforms/Pipeline.h"
 
 #include <set>
@@ -64,11 +65,9 @@ Expected<KernelView> buildKernelView(const Graph &graph,
   copy.attachments.clear();
   PipelineSpec spec = PipelineSpec::toKernels();
   spec.options.setInterrupt(interrupt);
-  auto compiled = compile(copy, spec);
-  if (!compiled)
-    return compiled.takeError();
-  view.program = std::move(*compiled->state->program);
-  view.fused = std::move(*compiled->state->fused);
+  FXKIT_ASSIGN_OR_RETURN(auto compiled, compile(copy, spec));
+  view.program = std::move(*compiled.state->program);
+  view.fused = std::move(*compiled.state->fused);
   for (const loop::Kernel &k : view.fused.kernels)
     for (int32_t op : k.ops)
       for (const std::string &origin : view.program.ops[op].origins) {

@@ -4,6 +4,7 @@
 #include "exporters/GraphSummary.h"
 #include "importers/Import.h"
 #include "ir/OutputValues.h"
+#include "ir/Try.h"
 #include "ir/Verifier.h"
 #include "ir/ops/OpRegistry.h"
 #include "repl/ReplCommandSupport.h"
@@ -98,10 +99,8 @@ Expected<NodeSet> resolveAll(const ReplSession &s, const ReplGraph &g,
                              const std::vector<std::string> &words) {
   NodeSet all;
   for (const std::string &w : words) {
-    auto nodes = resolveReplNodes(s, g, w);
-    if (!nodes)
-      return nodes.takeError();
-    all.insert(all.end(), nodes->begin(), nodes->end());
+    FXKIT_ASSIGN_OR_RETURN(auto nodes, resolveReplNodes(s, g, w));
+    all.insert(all.end(), nodes.begin(), nodes.end());
   }
   numberNodes(g.graph);
   sortByPosition(all);
@@ -161,40 +160,36 @@ Expected<QueryResult> queryFind(ReplSession &s, ReplGraph &g, ReplWords &w) {
   std::vector<std::string> terms, domains;
   for (size_t i = 1; i < w.size(); ++i)
     (w[i].starts_with('$') ? domains : terms).push_back(w[i]);
-  auto matcher = parseNodeMatcher(terms);
-  if (!matcher)
-    return matcher.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto matcher, parseNodeMatcher(terms));
   std::optional<KernelView> kernels;
-  if (matcher->needsKernels() && hasProvenance(g.graph)) {
-    matcher->inductorKernels = true; // the kernels Inductor recorded, not fxkit's own
-  } else if (matcher->needsKernels()) {
+  if (matcher.needsKernels() && hasProvenance(g.graph)) {
+    matcher.inductorKernels = true; // the kernels Inductor recorded, not fxkit's own
+  } else if (matcher.needsKernels()) {
     auto view = buildKernelView(g.graph, &ReplSession::interrupted); // Ctrl-C: between passes
     if (!view && ReplSession::interrupted)
       return view.takeError();
     if (!view)
       return Error("kernel= needs the graph lowered and fused: " + view.error().message);
     kernels = view.take();
-    matcher->kernels = &kernels->kernelsOfNode;
+    matcher.kernels = &kernels->kernelsOfNode;
   }
   QueryResult r;
   size_t searched = g.graph.size();
   if (domains.empty()) {
     for (Node *n : g.graph)
-      if (matcher->matches(*n))
+      if (matcher.matches(*n))
         r.nodes.push_back(n);
   } else {
     // `find TERM... $a $b`: among the nodes of the variables (their union).
-    auto domain = resolveAll(s, g, domains);
-    if (!domain)
-      return domain.takeError();
-    searched = domain->size();
-    for (Node *n : *domain)
-      if (matcher->matches(*n))
+    FXKIT_ASSIGN_OR_RETURN(auto domain, resolveAll(s, g, domains));
+    searched = domain.size();
+    for (Node *n : domain)
+      if (matcher.matches(*n))
         r.nodes.push_back(n);
   }
   r.status = std::to_string(r.nodes.size()) + " of " + std::to_string(searched) + " nodes match";
   if (r.nodes.empty())
-    for (const NodeMatchTerm &t : matcher->terms) {
+    for (const NodeMatchTerm &t : matcher.terms) {
       if (t.cmp != NodeMatchTerm::Cmp::Eq)
         continue;
       if (t.key == NodeMatchTerm::Key::Op)
@@ -218,16 +213,14 @@ Expected<QueryResult> queryNeighbours(ReplSession &s, ReplGraph &g, ReplWords &w
   bool users = w[0] == "users";
   if (w.size() < 2)
     return Error("usage: " + std::string(findReplCommand(w[0])->usage));
-  auto seeds = resolveAll(s, g, {w.begin() + 1, w.end()});
-  if (!seeds)
-    return seeds.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto seeds, resolveAll(s, g, {w.begin() + 1, w.end()}));
   QueryResult r;
   r.whenEmpty = users ? "(no users)" : "(no inputs)";
-  if (seeds->size() == 1 && !users) {
-    r.nodes = seeds->front()->inputs(); // one node: in argument order, as FX lists them
+  if (seeds.size() == 1 && !users) {
+    r.nodes = seeds.front()->inputs(); // one node: in argument order, as FX lists them
     return r;
   }
-  for (Node *n : *seeds)
+  for (Node *n : seeds)
     for (Node *m : users ? n->users() : n->inputs())
       r.nodes.push_back(m);
   sortByPosition(r.nodes);
@@ -237,20 +230,16 @@ Expected<QueryResult> queryNeighbours(ReplSession &s, ReplGraph &g, ReplWords &w
 /// `ancestors|descendants NODE|$var... [--depth N]`.
 Expected<QueryResult> queryReach(ReplSession &s, ReplGraph &g, ReplWords &w) {
   bool forward = w[0] == "descendants";
-  auto depth = takeCount(w, "--depth");
-  if (!depth)
-    return depth.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto depth, takeCount(w, "--depth"));
   if (w.size() < 2)
     return Error("usage: " + std::string(findReplCommand(w[0])->usage));
-  auto seeds = resolveAll(s, g, {w.begin() + 1, w.end()});
-  if (!seeds)
-    return seeds.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto seeds, resolveAll(s, g, {w.begin() + 1, w.end()}));
   QueryResult r;
-  r.nodes = reachableNodes(g.graph, *seeds, forward, *depth);
+  r.nodes = reachableNodes(g.graph, seeds, forward, depth);
   r.whenEmpty = forward ? "(no descendants)" : "(no ancestors)";
   r.status = std::to_string(r.nodes.size()) + (forward ? " descendants" : " ancestors") + " of " +
-             joinNames(*seeds, 3) +
-             (*depth >= 0 ? " within " + std::to_string(*depth) + " edges" : "");
+             joinNames(seeds, 3) +
+             (depth >= 0 ? " within " + std::to_string(depth) + " edges" : "");
   return r;
 }
 
@@ -261,19 +250,15 @@ Expected<QueryResult> querySlice(ReplSession &s, ReplGraph &g, ReplWords &w) {
   bool backward = takeFlag(w, "--backward");
   if (forward && backward)
     return Error("slice: --backward or --forward, not both");
-  auto depth = takeCount(w, "--depth");
-  if (!depth)
-    return depth.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto depth, takeCount(w, "--depth"));
   if (w.size() < 2)
     return Error("usage: " + std::string(findReplCommand(w[0])->usage));
-  auto seeds = resolveAll(s, g, {w.begin() + 1, w.end()});
-  if (!seeds)
-    return seeds.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto seeds, resolveAll(s, g, {w.begin() + 1, w.end()}));
   QueryResult r;
-  r.nodes = reachableNodes(g.graph, *seeds, forward, *depth);
-  r.nodes.insert(r.nodes.end(), seeds->begin(), seeds->end());
+  r.nodes = reachableNodes(g.graph, seeds, forward, depth);
+  r.nodes.insert(r.nodes.end(), seeds.begin(), seeds.end());
   sortByPosition(r.nodes);
-  r.status = std::string(forward ? "forward" : "backward") + " slice of " + joinNames(*seeds, 3) +
+  r.status = std::string(forward ? "forward" : "backward") + " slice of " + joinNames(seeds, 3) +
              ": " + std::to_string(r.nodes.size()) + " nodes";
   return r;
 }
@@ -281,19 +266,15 @@ Expected<QueryResult> querySlice(ReplSession &s, ReplGraph &g, ReplWords &w) {
 /// `path A B [--all] [--limit N]`.
 Expected<QueryResult> queryPath(ReplSession &s, ReplGraph &g, ReplWords &w) {
   bool all = takeFlag(w, "--all");
-  auto limit = takeCount(w, "--limit");
-  if (!limit)
-    return limit.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto limit, takeCount(w, "--limit"));
   if (w.size() != 3)
     return Error("usage: " + std::string(findReplCommand(w[0])->usage));
   Node *ends[2];
   for (int i = 0; i < 2; ++i) {
-    auto n = resolveReplNodes(s, g, w[1 + i]);
-    if (!n)
-      return n.takeError();
-    if (n->size() != 1)
-      return Error("path takes two nodes; '" + w[1 + i] + "' names " + std::to_string(n->size()));
-    ends[i] = n->front();
+    FXKIT_ASSIGN_OR_RETURN(auto n, resolveReplNodes(s, g, w[1 + i]));
+    if (n.size() != 1)
+      return Error("path takes two nodes; '" + w[1 + i] + "' names " + std::to_string(n.size()));
+    ends[i] = n.front();
   }
   QueryResult r;
   std::string between = " from " + ends[0]->name() + " to " + ends[1]->name();
@@ -311,7 +292,7 @@ Expected<QueryResult> queryPath(ReplSession &s, ReplGraph &g, ReplWords &w) {
     }
     return r;
   }
-  size_t max = *limit < 0 ? 20 : static_cast<size_t>(*limit);
+  size_t max = limit < 0 ? 20 : static_cast<size_t>(limit);
   std::vector<NodeSet> paths = dataPaths(g.graph, ends[0], ends[1], max);
   r.lines.emplace();
   for (const NodeSet &p : paths) {
@@ -336,23 +317,17 @@ Expected<QueryResult> queryMatch(ReplSession &s, ReplGraph &g, ReplWords &w) {
     return Error("usage: " + std::string(findReplCommand(w[0])->usage));
   std::error_code ec;
   bool file = w[1].find('(') == std::string::npos && std::filesystem::is_regular_file(w[1], ec);
-  auto pattern = file ? importGraphFile(w[1]) : parseInlinePattern(w[1]);
-  if (!pattern)
-    return pattern.takeError();
-  auto matcher = parseNodeMatcher({w.begin() + 2, w.end()});
-  if (!matcher)
-    return matcher.takeError();
-  if (matcher->needsKernels())
+  FXKIT_ASSIGN_OR_RETURN(auto pattern, file ? importGraphFile(w[1]) : parseInlinePattern(w[1]));
+  FXKIT_ASSIGN_OR_RETURN(auto matcher, parseNodeMatcher({w.begin() + 2, w.end()}));
+  if (matcher.needsKernels())
     return Error(
         "match: kernel= terms are for 'find' (try 'let m = match ...; find kernel=... $m')");
-  auto matches = findPatternMatches(g.graph, *pattern);
-  if (!matches)
-    return matches.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto matches, findPatternMatches(g.graph, pattern));
   QueryResult r;
   r.lines.emplace();
   size_t kept = 0;
-  for (const PatternMatch &m : *matches) {
-    if (!matcher->matches(*m.root))
+  for (const PatternMatch &m : matches) {
+    if (!matcher.matches(*m.root))
       continue;
     ++kept;
     std::string bound;
@@ -387,12 +362,10 @@ const std::vector<QueryRow> &queries() {
 }
 
 Expected<QueryResult> runQuery(ReplSession &s, ReplWords w) {
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
   for (const QueryRow &q : queries())
     if (q.name == w[0])
-      return q.run(s, **cur, w);
+      return q.run(s, *cur, w);
   return Error("'" + w[0] +
                "' does not answer with nodes (queries: find, users, inputs, "
                "ancestors, descendants, path, slice, match)");
@@ -522,10 +495,8 @@ bool isIdentifier(std::string_view s) {
 Expected<NodeSet> resolveReplNodes(const ReplSession &session, const ReplGraph &g,
                                    std::string_view word) {
   if (!word.starts_with('$')) {
-    auto n = replNodeNamed(g, word);
-    if (!n)
-      return n.takeError();
-    return NodeSet{*n};
+    FXKIT_ASSIGN_OR_RETURN(auto n, replNodeNamed(g, word));
+    return NodeSet{n};
   }
   std::string_view name = word.substr(1);
   auto it = session.variables().find(name);
@@ -839,39 +810,33 @@ std::vector<std::string_view> replQueryNames() {
 Status replCmdQuery(ReplSession &s, const ReplWords &w) {
   ReplWords words = w;
   bool full = takeFlag(words, "--full");
-  auto r = runQuery(s, std::move(words));
-  if (!r)
-    return r.takeError();
-  printResult(s, *r, full);
+  FXKIT_ASSIGN_OR_RETURN(auto r, runQuery(s, std::move(words)));
+  printResult(s, r, full);
   return Status::ok();
 }
 
 Status replCmdShow(ReplSession &s, const ReplWords &w) {
   ReplWords words = w;
   bool full = takeFlag(words, "--full");
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
   if (words.size() == 1) {
     FxTextOptions options;
     options.tensorTypes = true;
-    std::string text = printFxText((*cur)->graph, options);
+    std::string text = printFxText(cur->graph, options);
     // str(graph) has no final newline; a shell's output does.
     s.out() << text << (text.ends_with('\n') ? "" : "\n");
     return Status::ok();
   }
-  auto nodes = resolveAll(s, **cur, {words.begin() + 1, words.end()});
-  if (!nodes)
-    return nodes.takeError();
-  for (const std::string &line : fxLinesOf((*cur)->graph, *nodes))
+  FXKIT_ASSIGN_OR_RETURN(auto nodes, resolveAll(s, *cur, {words.begin() + 1, words.end()}));
+  for (const std::string &line : fxLinesOf(cur->graph, nodes))
     s.out() << (full ? line : elideLongLists(line)) << "\n";
   // One node by name: its type too, as `show x` always printed.
-  if (words.size() == 2 && !words[1].starts_with('$') && nodes->size() == 1) {
-    std::string type = valueTypeString(nodes->front()->value());
+  if (words.size() == 2 && !words[1].starts_with('$') && nodes.size() == 1) {
+    std::string type = valueTypeString(nodes.front()->value());
     s.out() << "type: " << (type.empty() ? "unknown" : full ? type : elideLongLists(type)) << "\n";
   }
   if (words.size() > 2 || words[1].starts_with('$'))
-    s.status() << nodes->size() << (nodes->size() == 1 ? " node" : " nodes") << "\n";
+    s.status() << nodes.size() << (nodes.size() == 1 ? " node" : " nodes") << "\n";
   return Status::ok();
 }
 
@@ -891,47 +856,37 @@ Status replCmdLet(ReplSession &s, const ReplWords &w) {
     return Error("let: '" + query[0] + "' does not answer with nodes (" +
                  (close.empty() ? "queries: " + known : didYouMean(close)) + ")");
   }
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
   NodeSet nodes;
   if (query[0].starts_with('$')) { // `let b = $a $c`: a union
-    auto all = resolveAll(s, **cur, query);
-    if (!all)
-      return all.takeError();
-    nodes = all.take();
+    FXKIT_ASSIGN_OR_RETURN(auto all, resolveAll(s, *cur, query));
+    nodes = std::move(all);
   } else {
     takeFlag(query, "--full");
-    auto r = runQuery(s, std::move(query));
-    if (!r)
-      return r.takeError();
-    nodes = std::move(r->nodes);
-    if (!r->hint.empty())
-      s.status() << "hint: " << r->hint << "\n";
+    FXKIT_ASSIGN_OR_RETURN(auto r, runQuery(s, std::move(query)));
+    nodes = std::move(r.nodes);
+    if (!r.hint.empty())
+      s.status() << "hint: " << r.hint << "\n";
   }
-  numberNodes((*cur)->graph);
+  numberNodes(cur->graph);
   sortByPosition(nodes);
-  ReplVariable v{(*cur)->name, {}};
+  ReplVariable v{cur->name, {}};
   v.nodes.reserve(nodes.size());
   for (Node *n : nodes)
     v.nodes.push_back(n->name());
   s.variables()[name] = std::move(v);
   s.status() << "$" << name << " = " << nodes.size() << (nodes.size() == 1 ? " node" : " nodes")
-             << " of " << (*cur)->name << "\n";
+             << " of " << cur->name << "\n";
   return Status::ok();
 }
 
 Status replCmdSet(ReplSession &s, const ReplWords &w) {
-  if (Status a = replArity(w, 0, 1); !a)
-    return a;
+  FXKIT_TRY(replArity(w, 0, 1));
   if (w.size() == 2) { // one variable: every node, one a line
-    auto cur = s.current();
-    if (!cur)
-      return cur.takeError();
-    auto nodes = resolveReplNodes(s, **cur, w[1].starts_with('$') ? w[1] : "$" + w[1]);
-    if (!nodes)
-      return nodes.takeError();
-    for (Node *n : *nodes)
+    FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
+    FXKIT_ASSIGN_OR_RETURN(auto nodes,
+                           resolveReplNodes(s, *cur, w[1].starts_with('$') ? w[1] : "$" + w[1]));
+    for (Node *n : nodes)
       s.out() << n->name() << "\n";
     return Status::ok();
   }
@@ -962,28 +917,22 @@ Status replCmdExtract(ReplSession &s, const ReplWords &w) {
   }
   if (words.empty())
     return Error("usage: " + std::string(findReplCommand(w[0])->usage));
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
-  ReplGraph &from = **cur;
-  auto nodes = resolveAll(s, from, words);
-  if (!nodes)
-    return nodes.takeError();
-  auto graph = extractSubgraph(from.graph, *nodes);
-  if (!graph)
-    return graph.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
+  ReplGraph &from = *cur;
+  FXKIT_ASSIGN_OR_RETURN(auto nodes, resolveAll(s, from, words));
+  FXKIT_ASSIGN_OR_RETURN(auto graph, extractSubgraph(from.graph, nodes));
   if (name.empty()) {
     name = from.name + "_extract";
     for (int i = 1; s.findGraph(name); ++i)
       name = from.name + "_extract_" + std::to_string(i);
   }
-  size_t placeholders = 0, size = graph->size();
-  for (Node *n : *graph)
+  size_t placeholders = 0, size = graph.size();
+  for (Node *n : graph)
     placeholders += n->op() == OpKind::Placeholder;
-  size_t outputs = returnedValues(*graph->outputNode()).size();
+  size_t outputs = returnedValues(*graph.outputNode()).size();
   std::string fromName = from.name;
   // Made here and never written: unsaved, so that quit and a load over it warn.
-  s.addGraph(name, "", graph.take()).unsavedEdits = 1;
+  s.addGraph(name, "", std::move(graph)).unsavedEdits = 1;
   s.status() << "extracted " << name << ": " << size << " nodes (" << placeholders
              << (placeholders == 1 ? " input, " : " inputs, ") << outputs
              << (outputs == 1 ? " output" : " outputs") << ") from " << fromName
@@ -994,13 +943,9 @@ Status replCmdExtract(ReplSession &s, const ReplWords &w) {
 Status replCmdPrintTabular(ReplSession &s, const ReplWords &w) {
   ReplWords words = w;
   bool full = takeFlag(words, "--full");
-  auto cur = s.current();
-  if (!cur)
-    return cur.takeError();
-  auto nodes = nodesOrAll(s, **cur, words, 1);
-  if (!nodes)
-    return nodes.takeError();
-  s.out() << printTabular(*nodes, full);
+  FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
+  FXKIT_ASSIGN_OR_RETURN(auto nodes, nodesOrAll(s, *cur, words, 1));
+  s.out() << printTabular(nodes, full);
   return Status::ok();
 }
 

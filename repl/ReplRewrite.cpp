@@ -3,6 +3,7 @@
 #include "importers/FxTextParser.h"
 #include "importers/ReadablePyParser.h"
 #include "ir/OutputValues.h"
+#include "ir/Try.h"
 #include "ir/ops/OpRegistry.h"
 
 #include <algorithm>
@@ -91,10 +92,8 @@ Status inferIfTyped(Node &node) {
   if (!OpRegistry::instance().lookup(node.target()))
     return Error("unknown op '" + std::string(node.target()) + "' for '" + node.name() +
                  "' (no schema to infer its type)");
-  auto value = inferNodeValue(node);
-  if (!value)
-    return value.takeError();
-  node.value() = value.take();
+  FXKIT_ASSIGN_OR_RETURN(auto value, inferNodeValue(node));
+  node.value() = std::move(value);
   return Status::ok();
 }
 
@@ -105,11 +104,9 @@ Expected<Node *> insertNodeFromText(Graph &graph, std::string_view anchor, bool 
   Node *at = graph.find(anchor);
   if (!at)
     return Error("no node named '" + std::string(anchor) + "'");
-  auto parsed = parseNodeLine(graph, line);
-  if (!parsed)
-    return parsed.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto parsed, parseNodeLine(graph, line));
   Node *def = nullptr;
-  for (Node *n : *parsed)
+  for (Node *n : parsed)
     if (n->op() != OpKind::Placeholder && n->op() != OpKind::Output) {
       if (def)
         return Error("insert takes one node; the text defines '" + def->name() + "' and '" +
@@ -139,8 +136,7 @@ Expected<Node *> insertNodeFromText(Graph &graph, std::string_view anchor, bool 
                             std::move(kwargs), before ? at : at->next());
   node->setPythonType(def->pythonType());
   node->value() = def->value();
-  if (Status st = inferIfTyped(*node); !st)
-    return st.takeError();
+  FXKIT_TRY(inferIfTyped(*node));
   return node;
 }
 
@@ -295,15 +291,11 @@ void numberNodes(const Graph &graph) {
 
 Expected<ReplaceReport> replacePattern(Graph &graph, const Graph &pattern,
                                        const Graph &replacement) {
-  auto patternOuts = returnedNodes(pattern, "the pattern");
-  if (!patternOuts)
-    return patternOuts.takeError();
-  auto replacementOuts = returnedNodes(replacement, "the replacement");
-  if (!replacementOuts)
-    return replacementOuts.takeError();
-  if (patternOuts->size() != replacementOuts->size())
-    return Error("the pattern returns " + std::to_string(patternOuts->size()) +
-                 " values and the replacement " + std::to_string(replacementOuts->size()) +
+  FXKIT_ASSIGN_OR_RETURN(auto patternOuts, returnedNodes(pattern, "the pattern"));
+  FXKIT_ASSIGN_OR_RETURN(auto replacementOuts, returnedNodes(replacement, "the replacement"));
+  if (patternOuts.size() != replacementOuts.size())
+    return Error("the pattern returns " + std::to_string(patternOuts.size()) +
+                 " values and the replacement " + std::to_string(replacementOuts.size()) +
                  "; they must have the same outputs");
   std::vector<Node *> patternInputs = placeholdersOf(pattern);
   std::vector<Node *> replacementInputs = placeholdersOf(replacement);
@@ -311,11 +303,11 @@ Expected<ReplaceReport> replacePattern(Graph &graph, const Graph &pattern,
     return Error("the pattern has " + std::to_string(patternInputs.size()) +
                  " placeholders and the replacement " + std::to_string(replacementInputs.size()) +
                  "; they must have the same inputs");
-  for (Node *out : *patternOuts)
+  for (Node *out : patternOuts)
     if (out->op() == OpKind::Placeholder)
       return Error("the pattern returns placeholder '" + out->name() +
                    "': it would match every node");
-  const Node *anchorPattern = patternOuts->front();
+  const Node *anchorPattern = patternOuts.front();
 
   // Find every match first (on the unchanged graph), then rewrite.
   numberNodes(graph);
@@ -327,10 +319,10 @@ Expected<ReplaceReport> replacePattern(Graph &graph, const Graph &pattern,
     if (candidate->op() != anchorPattern->op() || candidate->target() != anchorPattern->target() ||
         taken.contains(candidate))
       continue;
-    if (!matchAt(*patternOuts, candidate, taken, match))
+    if (!matchAt(patternOuts, candidate, taken, match))
       continue;
     std::unordered_set<Node *> returned;
-    for (Node *out : *patternOuts)
+    for (Node *out : patternOuts)
       returned.insert(match.forward.at(out));
     bool escapes = false;
     for (const auto &[g, p] : match.reverse)
@@ -357,7 +349,7 @@ Expected<ReplaceReport> replacePattern(Graph &graph, const Graph &pattern,
     // The replacement goes before the first returned node: the matched nodes' inputs are
     // defined before it and the returned nodes' users come after it.
     Node *insertAt = nullptr;
-    for (Node *out : *patternOuts) {
+    for (Node *out : patternOuts) {
       Node *g = m.forward.at(out);
       if (!insertAt || g->scratch() < insertAt->scratch())
         insertAt = g;
@@ -381,13 +373,12 @@ Expected<ReplaceReport> replacePattern(Graph &graph, const Graph &pattern,
                                 std::move(kwargs), insertAt);
       copy->setPythonType(r->pythonType());
       copy->value() = r->value();
-      if (Status st = inferIfTyped(*copy); !st)
-        return st.takeError();
+      FXKIT_TRY(inferIfTyped(*copy));
       copies.emplace(r, copy);
     }
-    for (size_t i = 0; i < patternOuts->size(); ++i) {
-      Node *old = m.forward.at((*patternOuts)[i]);
-      Node *result = copies.at((*replacementOuts)[i]);
+    for (size_t i = 0; i < patternOuts.size(); ++i) {
+      Node *old = m.forward.at(patternOuts[i]);
+      Node *result = copies.at(replacementOuts[i]);
       graph.replaceAllUsesWith(old, result);
       replacedBy.emplace(old, result);
     }
@@ -408,20 +399,18 @@ Expected<ReplaceReport> replacePattern(Graph &graph, const Graph &pattern,
 }
 
 Expected<std::vector<PatternMatch>> findPatternMatches(const Graph &graph, const Graph &pattern) {
-  auto outs = returnedNodes(pattern, "the pattern");
-  if (!outs)
-    return outs.takeError();
-  for (Node *out : *outs)
+  FXKIT_ASSIGN_OR_RETURN(auto outs, returnedNodes(pattern, "the pattern"));
+  for (Node *out : outs)
     if (out->op() == OpKind::Placeholder)
       return Error("the pattern returns placeholder '" + out->name() +
                    "': it would match every node");
-  const Node *anchor = outs->front();
+  const Node *anchor = outs.front();
   std::vector<PatternMatch> found;
   const std::unordered_set<Node *> taken;
   Match match;
   for (Node *candidate : graph) {
     if (candidate->op() != anchor->op() || candidate->target() != anchor->target() ||
-        !matchAt(*outs, candidate, taken, match))
+        !matchAt(outs, candidate, taken, match))
       continue;
     PatternMatch m;
     m.root = candidate;
@@ -525,17 +514,15 @@ Expected<Graph> parseInlinePattern(std::string_view text) {
         fx += "    " + (s.starts_with('%') ? withNumUsers(s) : s) + "\n";
     FxTextParseOptions options;
     options.partial = true;
-    auto g = parseFxText(fx, "<pattern>", options);
-    if (!g)
-      return g.takeError();
-    if (!g->outputNode()) {
-      for (Node *n : *g)
+    FXKIT_ASSIGN_OR_RETURN(auto g, parseFxText(fx, "<pattern>", options));
+    if (!g.outputNode()) {
+      for (Node *n : g)
         if (n->op() != OpKind::Placeholder)
           last = n;
       if (!last)
         return Error("the pattern defines no node to match");
-      g->create(OpKind::Output, "output", "output",
-                Argument::tuple({Argument::tuple({Argument::node(last)})}));
+      g.create(OpKind::Output, "output", "output",
+               Argument::tuple({Argument::tuple({Argument::node(last)})}));
     }
     return g;
   }
@@ -574,11 +561,9 @@ Expected<Graph> parseInlinePattern(std::string_view text) {
   for (const std::string &p : params)
     module += ", " + p;
   module += "):\n" + body + "        return (" + last + ",)\n";
-  auto g = parseReadablePy(module, "<pattern>");
-  if (!g)
-    return g.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto g, parseReadablePy(module, "<pattern>"));
   // The Python reader keeps a call nested in an argument as opaque text: name it instead.
-  for (Node *n : *g) {
+  for (Node *n : g) {
     std::string nested;
     auto find = [&](const Argument &a) {
       std::vector<const Argument *> stack{&a};

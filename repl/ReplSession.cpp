@@ -1,5 +1,6 @@
 #include "repl/ReplSession.h"
 
+#include "ir/Try.h"
 #include "ir/Verifier.h"
 #include "repl/ReplCommands.h"
 #include "repl/ReplLexer.h"
@@ -190,10 +191,8 @@ Status ReplSession::use(std::string_view name) {
 }
 
 Status ReplSession::edit(std::string description, const std::function<Status(Graph &)> &change) {
-  auto cur = current();
-  if (!cur)
-    return cur.takeError();
-  Graph &graph = (*cur)->graph;
+  FXKIT_ASSIGN_OR_RETURN(auto cur, current());
+  Graph &graph = cur->graph;
   Graph before = graph.clone();
   if (Status s = change(graph); !s) {
     graph = std::move(before);
@@ -203,8 +202,8 @@ Status ReplSession::edit(std::string description, const std::function<Status(Gra
     graph = std::move(before);
     return Error(description + ": undone, the result does not verify: " + v.error().message);
   }
-  ++(*cur)->unsavedEdits;
-  undo_.push_back(Snapshot{(*cur)->name, std::move(description), std::move(before)});
+  ++cur->unsavedEdits;
+  undo_.push_back(Snapshot{cur->name, std::move(description), std::move(before)});
   if (undo_.size() > kMaxUndo)
     undo_.erase(undo_.begin());
   redo_.clear();

@@ -7,6 +7,7 @@
 #include "exporters/MemoryTimeline.h"
 #include "exporters/wrapper/GraphRender.h"
 #include "importers/Import.h"
+#include "ir/Try.h"
 #include "repl/Cli.h"
 #include "transforms/CompilationState.h"
 #include "transforms/Pass.h"
@@ -129,10 +130,8 @@ Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &tit
       provenance.emplace(n->name(), *np);
       provenanceOrder.push_back(n->name());
     }
-  auto runs = runPipeline(graph, {"lower", "fuse", "plan", "wrapper"});
-  if (!runs)
-    return runs.takeError();
-  for (const PassRun &r : *runs)
+  FXKIT_ASSIGN_OR_RETURN(auto runs, runPipeline(graph, {"lower", "fuse", "plan", "wrapper"}));
+  for (const PassRun &r : runs)
     report.passes.push_back({r.name, r.seconds, r.changed});
   const CompilationState *state = compilationState(graph);
   if (!state || !state->program || !state->fused || !state->plan)
