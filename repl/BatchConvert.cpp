@@ -43,6 +43,17 @@ public:
     drawProgress();
   }
 
+  /// Prints what a writer noted about an input it wrote (Graphviz's "picture too large for a
+  /// bitmap"), as one conversion does, with the input's name in front.
+  void note(const std::string &input, const std::string &note) {
+    if (note.empty())
+      return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    clearProgress();
+    std::cerr << outputNoteLines(note, input);
+    drawProgress();
+  }
+
   /// `withSidecar`: the graph's types came from a nodes.json sidecar (counted in the summary).
   void finished(bool ok, const std::string &input, bool withSidecar) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -299,6 +310,7 @@ int runBatchConvert(const BatchConvertOptions &options) {
                  !st) {
         reporter.error(i, in, st.error().str());
       } else {
+        reporter.note(in, written->note);
         ok = true;
       }
       reporter.finished(ok, in, graph && nodesJsonSidecar(*graph));

@@ -377,13 +377,21 @@ Status writeOutput(const OutputFormat &format, Graph &graph, const OutputRequest
     return binaryToTerminal(format);
   if (result.text)
     FXKIT_TRY(writeFileAtomic(request.output, *result.text));
-  // A note of several lines (Graphviz's warnings): each says it is fxkit's.
-  for (size_t at = 0; at < result.note.size();) {
-    size_t eol = std::min(result.note.find('\n', at), result.note.size());
-    std::cerr << "fxkit: " << std::string_view(result.note).substr(at, eol - at) << "\n";
+  std::cerr << outputNoteLines(result.note);
+  return Status::ok();
+}
+
+std::string outputNoteLines(std::string_view note, std::string_view input) {
+  std::string out;
+  for (size_t at = 0; at < note.size();) {
+    size_t eol = std::min(note.find('\n', at), note.size());
+    out += "fxkit: ";
+    if (!input.empty())
+      out.append(input).append(": ");
+    out.append(note.substr(at, eol - at)).append("\n");
     at = eol + 1;
   }
-  return Status::ok();
+  return out;
 }
 
 } // namespace fxkit

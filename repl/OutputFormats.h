@@ -48,6 +48,11 @@ struct OutputResult {
   std::string note;
 };
 
+/// `note` as stderr shows it: "fxkit: " before each of its lines (Graphviz's warnings are
+/// several), and `input` with ": " after that when given (a batch names which input it was);
+/// "" for no note. One home for writeOutput and the batch conversion, so both read alike.
+std::string outputNoteLines(std::string_view note, std::string_view input = {});
+
 struct OutputFormat {
   std::string_view name;
   /// File name endings that select it (`-o x.svg`, `export x.json`), the first one is what

@@ -33,6 +33,33 @@ for g in attention mlp softmax layernorm pointwise; do
   cmp -s "$WORK/in/$g.graph.txt" "$WORK/o3/$g.graph.txt" || fail "round trip of $g differs"
 done
 
+# A writer's note reaches the batch's stderr, once, naming its input: a chain of 600 relus is a
+# PNG over cairo's 32767 pixels (Graphviz's warning, as `convert G -o G.png` says it), the small
+# graph beside it says nothing.
+if "$FXKIT" convert "$WORK/in/mlp.graph.txt" --to svg 2>&1 | grep -q "without Graphviz"; then
+  echo "built without Graphviz: batch notes not checked"
+else
+  mkdir -p "$WORK/pic"
+  {
+    echo 'graph():'
+    echo '    %x : Tensor "f32[4][1]cpu" = placeholder[target=x]'
+    prev=x
+    for i in $(seq 0 599); do
+      echo "    %n$i : Tensor \"f32[4][1]cpu\" = call_function[target=torch.ops.aten.relu.default](args = (%$prev,), kwargs = {})"
+      prev=n$i
+    done
+    echo "    return ($prev,)"
+  } >"$WORK/pic/chain.graph.txt"
+  cp "$WORK/in/mlp.graph.txt" "$WORK/pic/"
+  expect_exit 0 "$FXKIT" convert "$WORK/pic/chain.graph.txt" "$WORK/pic/mlp.graph.txt" \
+    -o "$WORK/o7" --to png
+  [ -s "$WORK/o7/chain.png" ] && [ -s "$WORK/o7/mlp.png" ] || fail "batch --to png: missing outputs"
+  grep -qxE "fxkit: $WORK/pic/chain.graph.txt: warning: picture too large for a bitmap: scaled to [0-9.]+% \(use --to svg, or --collapse\)" \
+    "$WORK/err" || fail "batch --to png: no warning for the chain: $(cat "$WORK/err")"
+  [ "$(grep -c 'fxkit: ' "$WORK/err")" -eq 1 ] || fail "batch --to png: not one note: $(cat "$WORK/err")"
+  expect_err "converted 2, failed 0"
+fi
+
 # Bad usage: no --to, stdout as a folder, two inputs with one stem under --flat (without it the
 # tree is kept: tests/cli/batch_tree.sh), --jobs 0.
 expect_exit 2 "$FXKIT" convert "$WORK/in/mlp.graph.txt" "$WORK/in/softmax.graph.txt" -o "$WORK/o4"
