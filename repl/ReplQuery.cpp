@@ -2,6 +2,7 @@
 
 #include "exporters/FxTextPrinter.h"
 #include "exporters/GraphSummary.h"
+#include "exporters/PyRepr.h"
 #include "importers/Import.h"
 #include "ir/OutputValues.h"
 #include "ir/Try.h"
@@ -407,52 +408,6 @@ std::vector<std::string> fxLinesOf(const Graph &graph, const NodeSet &nodes) {
   return out;
 }
 
-std::string pyRepr(const Argument &a) {
-  switch (a.kind()) {
-  case Argument::Kind::None:
-    return "None";
-  case Argument::Kind::Bool:
-    return a.asBool() ? "True" : "False";
-  case Argument::Kind::Int:
-    return std::to_string(a.asInt());
-  case Argument::Kind::Float:
-    return pyFloatRepr(a.asFloat());
-  case Argument::Kind::String:
-    return "'" + std::string(a.asString()) + "'";
-  case Argument::Kind::NodeRef:
-    return a.asNode()->name();
-  case Argument::Kind::List:
-  case Argument::Kind::Tuple: {
-    bool list = a.kind() == Argument::Kind::List;
-    std::string out = list ? "[" : "(";
-    for (size_t i = 0; i < a.items().size(); ++i)
-      out += (i ? ", " : "") + pyRepr(a.items()[i]);
-    return out + (!list && a.items().size() == 1 ? ",)" : list ? "]" : ")");
-  }
-  case Argument::Kind::Dict: {
-    std::string out = "{";
-    for (size_t i = 0; i < a.dictSize(); ++i)
-      out += (i ? ", '" : "'") + std::string(a.dictKey(i)) + "': " + pyRepr(a.dictValue(i));
-    return out + "}";
-  }
-  case Argument::Kind::DType:
-    return "torch." + std::string(dtypeName(a.asDType()));
-  case Argument::Kind::Device:
-    return a.asDevice().pyRepr();
-  case Argument::Kind::Layout:
-  case Argument::Kind::MemoryFormat:
-    return "torch." + std::string(a.asString());
-  case Argument::Kind::Sym:
-    return a.asSym().str();
-  case Argument::Kind::Opaque:
-    return std::string(a.asString());
-  case Argument::Kind::Slice:
-    return "slice(" + pyRepr(a.items()[0]) + ", " + pyRepr(a.items()[1]) + ", " +
-           pyRepr(a.items()[2]) + ")";
-  }
-  return "";
-}
-
 /// Prints a query's result: lines or one line per node to out(), its status to status().
 void printResult(ReplSession &s, const QueryResult &r, bool full) {
   if (r.lines) {
@@ -764,7 +719,10 @@ std::string printTabular(const NodeSet &nodes, bool full) {
                                                         : std::string(n->target());
     if (std::string_view(target).starts_with(kTorchOps))
       target.erase(0, kTorchOps.size());
-    std::string args = pyRepr(n->args()), kwargs = pyRepr(n->kwargs());
+    // Python's repr of the arguments, as torch.fx's print_tabular shows them.
+    std::string args, kwargs;
+    printPyArg(args, n->args());
+    printPyArg(kwargs, n->kwargs());
     if (!full) {
       args = elideLongLists(args);
       kwargs = elideLongLists(kwargs);
