@@ -10,6 +10,7 @@
 /// one registration line in Backends.cpp (ARCHITECTURE.md, "A backend").
 
 #include "backends/interp/Interpreter.h"
+#include "backends/interp/KernelTap.h"
 #include "ir/Error.h"
 #include "ir/Graph.h"
 #include "ir/loop/Kernel.h"
@@ -62,6 +63,11 @@ public:
   virtual ~Executable() = default;
   /// Runs once on `inputs` (one per placeholder).
   virtual Expected<InterpretResult> run(std::span<const RuntimeValue> inputs) = 0;
+  /// Runs once, handing the buffers each kernel of the compiled program wrote to `tap` right
+  /// after it ran (`fxkit bisect`); an error where the backend runs the program as a whole.
+  virtual Expected<InterpretResult> runTapped(std::span<const RuntimeValue>, const KernelTap &) {
+    return Error("this backend runs the program as a whole, not kernel by kernel");
+  }
   /// Whether the first run's time counts the load (the backend's load starts compiling in
   /// the background and returns at once, so the first run waits for it).
   virtual bool firstRunCountsLoad() const { return false; }

@@ -5,12 +5,30 @@
 
 namespace fxkit {
 
-bool faultInjected(std::string_view fault) {
-  static const std::string faults = [] {
+namespace {
+
+/// FXKIT_FAULT between commas, read once.
+const std::string &faults() {
+  static const std::string list = [] {
     const char *v = std::getenv("FXKIT_FAULT");
     return "," + std::string(v ? v : "") + ",";
   }();
-  return faults.find("," + std::string(fault) + ",") != std::string::npos;
+  return list;
+}
+
+} // namespace
+
+bool faultInjected(std::string_view fault) {
+  return faults().find("," + std::string(fault) + ",") != std::string::npos;
+}
+
+std::optional<std::string> faultArgument(std::string_view fault) {
+  const std::string &list = faults();
+  size_t at = list.find("," + std::string(fault) + ":");
+  if (at == std::string::npos)
+    return std::nullopt;
+  size_t begin = at + fault.size() + 2;
+  return list.substr(begin, list.find(',', begin) - begin);
 }
 
 } // namespace fxkit

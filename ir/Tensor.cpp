@@ -664,6 +664,17 @@ std::string TensorComparison::str() const {
   return os.str();
 }
 
+std::pair<double, double> defaultTolerance(DType dtype) {
+  switch (dtype) {
+  case DType::Float16:
+    return {1e-3, 1e-3};
+  case DType::BFloat16:
+    return {1.6e-2, 1e-3};
+  default:
+    return {1e-4, 1e-4};
+  }
+}
+
 Expected<TensorComparison> compareTensors(const Tensor &actual, const Tensor &expected, double rtol,
                                           double atol) {
   if (actual.dtype() != expected.dtype())
@@ -693,6 +704,7 @@ Expected<TensorComparison> compareTensors(const Tensor &actual, const Tensor &ex
   const bool exact = !dtypeIsFloating(actual.dtype());
   constexpr double inf = std::numeric_limits<double>::infinity();
   TensorComparison r;
+  double worstError = 0;
   Tensor::forEachIndex(actual.sizes(), [&](std::span<const int64_t> idx) {
     double a, e, absErr, relErr;
     bool close;
@@ -726,6 +738,12 @@ Expected<TensorComparison> compareTensors(const Tensor &actual, const Tensor &ex
         r.firstMismatch.assign(idx.begin(), idx.end());
         r.firstActual = a;
         r.firstExpected = e;
+      }
+      if (r.mismatches == 0 || absErr > worstError) {
+        worstError = absErr;
+        r.worstMismatch.assign(idx.begin(), idx.end());
+        r.worstActual = a;
+        r.worstExpected = e;
       }
       ++r.mismatches;
       r.allClose = false;

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace fxkit {
@@ -179,6 +180,10 @@ struct TensorComparison {
   int64_t mismatches = 0;
   std::vector<int64_t> firstMismatch; ///< index of the first failing element
   double firstActual = 0, firstExpected = 0;
+  /// The failing element with the largest absolute error (the first of equals; a NaN or
+  /// infinity mismatch counts as infinite), for `fxkit bisect`'s report.
+  std::vector<int64_t> worstMismatch;
+  double worstActual = 0, worstExpected = 0;
 
   /// "max abs error 1e-3, max rel error 2e-3, 4 of 12 elements differ, first at [0, 1]: ..."
   std::string str() const;
@@ -190,5 +195,11 @@ struct TensorComparison {
 /// differ or the dtype is neither computable nor complex.
 Expected<TensorComparison> compareTensors(const Tensor &actual, const Tensor &expected, double rtol,
                                           double atol);
+
+/// The tolerance (rtol, atol) of a dtype, as `run --check` and `fxkit bisect` compare: the
+/// corpus's for float32 and float64 (1e-4 relative and absolute); float16 and bfloat16 get the
+/// rounding error of one op on top (1e-3 and 1.6e-2 relative, 1e-3 absolute). Integers and
+/// bools compare exactly (compareTensors ignores the tolerance).
+std::pair<double, double> defaultTolerance(DType dtype);
 
 } // namespace fxkit

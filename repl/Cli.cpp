@@ -11,6 +11,7 @@
 #include "importers/inductor/WrapperAnalysis.h"
 #include "ir/PrintableText.h"
 #include "repl/BatchConvert.h"
+#include "repl/BisectCommand.h"
 #include "repl/CompileCommand.h"
 #include "repl/FuseCommand.h"
 #include "repl/OutputFormats.h"
@@ -375,6 +376,9 @@ int runCliUnguarded(int argc, char **argv) {
   PlanCommandOptions planOptions;
   CLI::App *plan = addPlanSubcommand(app, planOptions);
 
+  BisectCommandOptions bisectOptions;
+  CLI::App *bisect = addBisectSubcommand(app, bisectOptions);
+
   FuseCommandOptions fuseOptions;
   CLI::App *fuse =
       app.add_subcommand("fuse", "Lower a graph to loop ops and fuse them into kernels");
@@ -573,6 +577,8 @@ int runCliUnguarded(int argc, char **argv) {
   }
   if (report->parsed())
     return runReportCommand(reportOptions);
+  if (bisect->parsed())
+    return runBisectCommand(bisectOptions);
   return kExitBadInput;
 }
 

@@ -4,6 +4,7 @@
 #include "backends/interp/Interpreter.h"
 #include "backends/interp/RunIO.h"
 #include "importers/Import.h"
+#include "ir/Try.h"
 #include "repl/Cli.h"
 #include "repl/CompileCommand.h"
 #include "transforms/Decompose.h"
@@ -28,7 +29,8 @@ int fail(const Error &err) {
   return kExitBadInput;
 }
 
-/// "s77=33" -> bindings["s77"] = 33.
+} // namespace
+
 Status parseSymbol(const std::string &text, SymExpr::Bindings &bindings) {
   size_t eq = text.find('=');
   int64_t v = 0;
@@ -42,6 +44,8 @@ Status parseSymbol(const std::string &text, SymExpr::Bindings &bindings) {
   }
   return Error("--sym '" + text + "': expected NAME=INTEGER, e.g. --sym s77=33");
 }
+
+namespace {
 
 std::string describe(const RuntimeValue &v) {
   if (const Tensor *t = v.tensor())
@@ -190,6 +194,29 @@ int runDevicesCommand() {
   return kExitOk;
 }
 
+Expected<std::vector<RuntimeValue>> prepareRunInputs(Graph &graph, const std::string &inputsPath,
+                                                     SymExpr::Bindings symbols, uint64_t seed) {
+  std::vector<RuntimeValue> inputs;
+  size_t placeholders = 0;
+  for (Node *n : graph)
+    placeholders += n->op() == OpKind::Placeholder;
+  // An exported program takes its user inputs from the file, its weights from the archive.
+  placeholders = userInputCount(graph, placeholders);
+  addProgramHints(graph, symbols);
+  // Tensors the graph reads by get_attr but does not hold become inputs after its own.
+  const std::vector<std::string> constants = tensorConstantTargets(graph);
+  FXKIT_TRY(liftTensorConstants(graph, constants));
+  if (!inputsPath.empty()) {
+    FXKIT_ASSIGN_OR_RETURN(inputs, readRunInputs(inputsPath, placeholders, constants));
+  } else {
+    for (const std::string &target : constants)
+      std::cerr << "note: tensor constant '" << target
+                << "' is not in the graph file: it gets a random value like the inputs\n";
+    FXKIT_ASSIGN_OR_RETURN(inputs, makeRandomInputs(graph, symbols, seed));
+  }
+  return bindProgramInputs(graph, std::move(inputs));
+}
+
 int runRunCommand(const RunCommandOptions &options) {
   std::optional<GraphFormat> format;
   if (!options.from.empty()) {
@@ -208,36 +235,10 @@ int runRunCommand(const RunCommandOptions &options) {
   auto graph = importGraphFile(options.graph, format, true, options.provenance);
   if (!graph)
     return fail(graph.error());
-
-  std::vector<RuntimeValue> inputs;
-  size_t placeholders = 0;
-  for (Node *n : *graph)
-    placeholders += n->op() == OpKind::Placeholder;
-  // An exported program takes its user inputs from the file, its weights from the archive.
-  placeholders = userInputCount(*graph, placeholders);
-  addProgramHints(*graph, symbols);
-  // Tensors the graph reads by get_attr but does not hold become inputs after its own.
-  const std::vector<std::string> constants = tensorConstantTargets(*graph);
-  if (Status st = liftTensorConstants(*graph, constants); !st)
-    return fail(st.error());
-  if (!options.inputs.empty()) {
-    auto in = readRunInputs(options.inputs, placeholders, constants);
-    if (!in)
-      return fail(in.error());
-    inputs = in.take();
-  } else {
-    for (const std::string &target : constants)
-      std::cerr << "note: tensor constant '" << target
-                << "' is not in the graph file: it gets a random value like the inputs\n";
-    auto in = makeRandomInputs(*graph, symbols, options.seed);
-    if (!in)
-      return fail(in.error());
-    inputs = in.take();
-  }
-  if (auto bound = bindProgramInputs(*graph, std::move(inputs)); bound)
-    inputs = bound.take();
-  else
-    return fail(bound.error());
+  auto in = prepareRunInputs(*graph, options.inputs, std::move(symbols), options.seed);
+  if (!in)
+    return fail(in.error());
+  const std::vector<RuntimeValue> inputs = in.take();
 
   auto result = execute(*graph, inputs, options);
   if (!result)

@@ -40,6 +40,16 @@ struct RunCommandOptions {
   int repeat = 1;       ///< run this many times (a loaded program runs warm after the first)
 };
 
+/// `--sym s77=33`: binds s77 to 33 in `bindings`; an error naming the option otherwise.
+Status parseSymbol(const std::string &text, SymExpr::Bindings &bindings);
+
+/// The inputs `fxkit run` gives `graph` (and `fxkit bisect`): from the safetensors file
+/// `inputsPath`, or seeded random ones (`symbols` binds their sizes; a torch.export program
+/// adds its size hints); tensor constants the graph reads by get_attr but does not hold become
+/// inputs after its own (lifted in `graph`), and an exported program's weights are bound.
+Expected<std::vector<RuntimeValue>> prepareRunInputs(Graph &graph, const std::string &inputsPath,
+                                                     SymExpr::Bindings symbols, uint64_t seed);
+
 /// Runs the command; returns the exit code (0 ok, 1 a checked output differs, 2 bad input).
 /// Prints one line per output to stdout and errors to stderr.
 int runRunCommand(const RunCommandOptions &options);

@@ -40,6 +40,10 @@ public:
   Expected<InterpretResult> run(std::span<const RuntimeValue> inputs) override {
     return interpretLoopProgram(*in_.program, *in_.fused, inputs, interrupt_);
   }
+  Expected<InterpretResult> runTapped(std::span<const RuntimeValue> inputs,
+                                      const KernelTap &tap) override {
+    return interpretLoopProgram(*in_.program, *in_.fused, inputs, interrupt_, &tap);
+  }
 
 private:
   BackendInput in_;

@@ -198,8 +198,8 @@ int64_t storageExtent(const Tensor &t) {
 class LoopRunner {
 public:
   LoopRunner(const LoopProgram &p, const FusedProgram &f,
-             const volatile std::sig_atomic_t *interrupt)
-      : p_(p), f_(f), interrupt_(interrupt) {}
+             const volatile std::sig_atomic_t *interrupt, const KernelTap *tap)
+      : p_(p), f_(f), interrupt_(interrupt), tap_(tap) {}
   Expected<InterpretResult> run(std::span<const RuntimeValue> inputs);
 
 private:
@@ -245,6 +245,7 @@ private:
   const LoopProgram &p_;
   const FusedProgram &f_;
   const volatile std::sig_atomic_t *interrupt_;
+  const KernelTap *tap_;
   SymExpr::Bindings bindings_;
   std::vector<Tensor> storage_;
   std::span<const RuntimeValue> inputs_; ///< the run's inputs (in-place writes go back to them)
@@ -524,11 +525,22 @@ Expected<InterpretResult> LoopRunner::run(std::span<const RuntimeValue> inputs) 
   registerReferenceKernels();
   inputs_ = inputs;
   FXKIT_TRY(bindInputs(inputs));
-  for (const Kernel &k : f_.kernels) {
+  for (size_t i = 0; i < f_.kernels.size(); ++i) {
+    const Kernel &k = f_.kernels[i];
     if (interrupt_ && *interrupt_)
       return Error("interrupted");
     kernel_ = &k;
     FXKIT_TRY(k.isExtern ? runExtern(k) : runGenerated(k));
+    const bool corrupt = kernelCorruptionInjected(f_, i);
+    if (corrupt || tap_)
+      for (int32_t b : kernelWrittenBuffers(p_, k)) {
+        if (!allocated_[b])
+          continue;
+        if (corrupt)
+          corruptTensor(storage_[b]);
+        if (tap_)
+          FXKIT_TRY((*tap_)(i, b, storage_[b]));
+      }
   }
   InterpretResult result;
   for (const LoopProgram::Output &o : p_.outputs) {
@@ -560,8 +572,9 @@ Expected<InterpretResult> LoopRunner::run(std::span<const RuntimeValue> inputs) 
 Expected<InterpretResult> interpretLoopProgram(const LoopProgram &program,
                                                const FusedProgram &fused,
                                                std::span<const RuntimeValue> inputs,
-                                               const volatile std::sig_atomic_t *interrupt) {
-  return LoopRunner(program, fused, interrupt).run(inputs);
+                                               const volatile std::sig_atomic_t *interrupt,
+                                               const KernelTap *tap) {
+  return LoopRunner(program, fused, interrupt, tap).run(inputs);
 }
 
 } // namespace fxkit

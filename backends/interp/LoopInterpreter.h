@@ -8,6 +8,7 @@
 /// interpreter's by the callers.
 
 #include "backends/interp/Interpreter.h"
+#include "backends/interp/KernelTap.h"
 #include "ir/Graph.h"
 #include "ir/loop/Kernel.h"
 #include "ir/loop/LoopIR.h"
@@ -21,9 +22,12 @@ namespace fxkit {
 /// `inputs` (one per graph placeholder). Errors: inputs that do not fit the program's types, an
 /// internal value read from another row, an extern kernel's failure. When `interrupt` is set
 /// and becomes non-zero (a SIGINT handler), the run stops between kernels with "interrupted".
+/// With a `tap`, the buffers each kernel wrote are handed to it after the kernel
+/// (KernelTap.h).
 Expected<InterpretResult>
 interpretLoopProgram(const loop::LoopProgram &program, const loop::FusedProgram &fused,
                      std::span<const RuntimeValue> inputs,
-                     const volatile std::sig_atomic_t *interrupt = nullptr);
+                     const volatile std::sig_atomic_t *interrupt = nullptr,
+                     const KernelTap *tap = nullptr);
 
 } // namespace fxkit

@@ -91,6 +91,15 @@ Status writeRunOutputs(const std::string &path, std::span<const RuntimeValue> ou
 #endif
 }
 
+Expected<std::string> runInputsBytes(std::span<const RuntimeValue> inputs) {
+#ifdef FXKIT_HAVE_JSON
+  return serializeSafetensors(graphOutputsFile(inputs, "arg_"));
+#else
+  (void)inputs;
+  return Error(kNoSafetensors);
+#endif
+}
+
 Expected<std::vector<RuntimeValue>> bindProgramInputs(const Graph &graph,
                                                       std::vector<RuntimeValue> inputs) {
 #ifdef FXKIT_HAVE_PT2

@@ -35,6 +35,9 @@ Expected<bool> printOutputChecks(std::span<const RuntimeValue> outputs, const st
 /// `-o FILE`: the outputs as `out_<i>` of a safetensors file.
 Status writeRunOutputs(const std::string &path, std::span<const RuntimeValue> outputs);
 
+/// The bytes of a safetensors file holding `inputs` as `--inputs` reads them (arg_<i>).
+Expected<std::string> runInputsBytes(std::span<const RuntimeValue> inputs);
+
 /// For a graph read from a torch.export archive (support/pt2/ExportedProgram.h): the values
 /// of all its placeholders, the user inputs from `inputs` and the parameters, buffers and
 /// constants from the archive's weights. `inputs` holds one value per user input, or one per

@@ -12,6 +12,10 @@ public:
   Expected<InterpretResult> run(std::span<const RuntimeValue> inputs) override {
     return program_->run(inputs);
   }
+  Expected<InterpretResult> runTapped(std::span<const RuntimeValue> inputs,
+                                      const KernelTap &tap) override {
+    return program_->run(inputs, tap);
+  }
   /// load() only starts compiling: the first run waits for it.
   bool firstRunCountsLoad() const override { return true; }
   double kernelSeconds() const override { return program_->stats().kernelSeconds; }

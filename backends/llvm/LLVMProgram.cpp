@@ -181,6 +181,11 @@ Expected<InterpretResult> LLVMProgram::run(std::span<const RuntimeValue> inputs)
   return impl_->run(inputs);
 }
 
+Expected<InterpretResult> LLVMProgram::run(std::span<const RuntimeValue> inputs,
+                                           const KernelTap &tap) {
+  return impl_->run(inputs, &tap);
+}
+
 const GeneratedProgram &LLVMProgram::generated() const { return impl_->generated; }
 const LLVMStats &LLVMProgram::stats() const { return impl_->kernels->stats(); }
 

@@ -6,6 +6,7 @@
 /// kernels. The same generated code as `--backend opencl`, without an OpenCL driver.
 
 #include "backends/interp/Interpreter.h"
+#include "backends/interp/KernelTap.h"
 #include "backends/llvm/LLVMOptions.h"
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "ir/loop/Kernel.h"
@@ -30,6 +31,8 @@ public:
 
   /// Runs the program on `inputs` (one per graph placeholder).
   Expected<InterpretResult> run(std::span<const RuntimeValue> inputs);
+  /// The same with each kernel's written buffers handed to `tap` after it ran (KernelTap.h).
+  Expected<InterpretResult> run(std::span<const RuntimeValue> inputs, const KernelTap &tap);
   /// Waits until every kernel is compiled (for timing compilation apart from running).
   Status waitForCompilation();
 

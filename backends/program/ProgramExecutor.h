@@ -15,6 +15,7 @@
 #include "backends/interp/ExternLoopOp.h"
 #include "backends/interp/Interpreter.h"
 #include "backends/interp/KernelContext.h"
+#include "backends/interp/KernelTap.h"
 #include "ir/loop/BoundSizes.h"
 #include "ir/loop/Kernel.h"
 #include "ir/loop/LoopIR.h"
@@ -40,8 +41,10 @@ public:
   }
   virtual ~ProgramExecutor() = default;
 
-  /// Runs the program on `inputs` (one per graph placeholder).
-  Expected<InterpretResult> run(std::span<const RuntimeValue> inputs);
+  /// Runs the program on `inputs` (one per graph placeholder); with a `tap`, the buffers each
+  /// kernel wrote are read back after it and handed to the tap (`fxkit bisect`).
+  Expected<InterpretResult> run(std::span<const RuntimeValue> inputs,
+                                const KernelTap *tap = nullptr);
 
 protected:
   // The device hooks.
@@ -104,6 +107,8 @@ private:
   Expected<Tensor> download(int32_t b);
   Status upload(int32_t b, const Tensor &host);
   Expected<InterpretResult> readOutputs();
+  /// After kernel `k`: FXKIT_FAULT=corrupt-kernel, then the tap.
+  Status observeKernel(size_t k, const KernelTap *tap);
 };
 
 template <class Buffer>
@@ -395,7 +400,31 @@ template <class Buffer> Expected<InterpretResult> ProgramExecutor<Buffer>::readO
 }
 
 template <class Buffer>
-Expected<InterpretResult> ProgramExecutor<Buffer>::run(std::span<const RuntimeValue> inputs) {
+Status ProgramExecutor<Buffer>::observeKernel(size_t k, const KernelTap *tap) {
+  const bool corrupt = kernelCorruptionInjected(*fused_, k);
+  if (!corrupt && !tap)
+    return Status::ok();
+  for (int32_t b : kernelWrittenBuffers(*program_, fused_->kernels[k])) {
+    if (!hasStorage(buffers_[b]))
+      continue;
+    auto value = download(b);
+    if (!value)
+      return value.takeError();
+    if (corrupt) {
+      corruptTensor(*value);
+      if (Status s = upload(b, *value); !s)
+        return s;
+    }
+    if (tap)
+      if (Status s = (*tap)(k, b, *value); !s)
+        return s;
+  }
+  return Status::ok();
+}
+
+template <class Buffer>
+Expected<InterpretResult> ProgramExecutor<Buffer>::run(std::span<const RuntimeValue> inputs,
+                                                       const KernelTap *tap) {
   callerInputs_ = inputs;
   if (Status s = bindInputs(inputs); !s)
     return s.takeError();
@@ -408,6 +437,8 @@ Expected<InterpretResult> ProgramExecutor<Buffer>::run(std::span<const RuntimeVa
     Status s = fused_->kernels[k].isExtern ? runExtern(k) : launch(k);
     if (!s)
       return s.takeError();
+    if (Status o = observeKernel(k, tap); !o)
+      return o.takeError();
     afterKernel(k);
   }
   finishKernels();

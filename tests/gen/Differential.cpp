@@ -6,7 +6,7 @@
 #include "exporters/FxTextPrinter.h"
 #include "importers/FxTextParser.h"
 #include "importers/Import.h"
-#include "transforms/DeadCodeElimination.h"
+#include "transforms/GraphReduction.h"
 #include "transforms/Pipeline.h"
 #include "transforms/ShapeInference.h"
 
@@ -283,112 +283,19 @@ std::string printWithInputTypes(Graph &graph) {
   return printFxText(graph, o);
 }
 
-std::vector<Node *> callNodes(const Graph &g) {
-  std::vector<Node *> out;
-  for (Node *n : g)
-    if (n->op() == OpKind::CallFunction)
-      out.push_back(n);
-  return out;
-}
-
-/// Every one-step reduction of `text` (see minimiseFailingGraph), smallest first.
-std::vector<std::string> candidates(const std::string &text) {
-  std::vector<std::string> out;
-  auto base = parseFxText(text, "<min>");
-  if (!base)
-    return out;
-  size_t calls = callNodes(*base).size();
-  // Drop one returned value (the output's argument is a tuple or list of them).
-  if (Node *o = base->outputNode()) {
-    const std::vector<Argument> &outer = o->args().items();
-    if (outer.size() == 1 && outer[0].isContainer() && outer[0].items().size() > 1) {
-      size_t count = outer[0].items().size();
-      for (size_t k = 0; k < count; ++k) {
-        Graph g = base->clone();
-        Node *go = g.outputNode();
-        std::vector<Argument> items;
-        for (size_t j = 0; j < count; ++j)
-          if (j != k)
-            items.push_back(go->args().items()[0].items()[j]);
-        go->setArgs(Argument::tuple({Argument::tuple(std::move(items))}));
-        (void)eliminateDeadCode(g);
-        out.push_back(printWithInputTypes(g));
-      }
-    }
-  }
-  for (size_t i = calls; i-- > 0;) {
-    // Replace the node by one of its inputs.
-    std::vector<Node *> inputsOf = callNodes(*base)[i]->inputs();
-    for (size_t k = 0; k < inputsOf.size(); ++k) {
-      Graph g = base->clone();
-      Node *n = callNodes(g)[i];
-      Node *in = n->inputs()[k];
-      g.replaceAllUsesWith(n, in);
-      (void)eliminateDeadCode(g);
-      out.push_back(printWithInputTypes(g));
-    }
-    // Replace the node by a new input of its type.
-    Graph g = base->clone();
-    if (!inferShapes(g))
-      continue;
-    Node *n = callNodes(g)[i];
-    if (!n->value().tensor())
-      continue;
-    Node *first = nullptr;
-    for (Node *m : g)
-      if (m->op() != OpKind::Placeholder) {
-        first = m;
-        break;
-      }
-    std::string name = g.uniqueName("in_" + n->name());
-    Node *p =
-        g.create(OpKind::Placeholder, name, name, Argument::tuple({}), Argument::dict({}), first);
-    p->value() = n->value();
-    g.replaceAllUsesWith(n, p);
-    (void)eliminateDeadCode(g);
-    out.push_back(printWithInputTypes(g));
-  }
-  // Unused placeholders.
-  {
-    Graph g = base->clone();
-    std::vector<Node *> unused;
-    for (Node *n : g)
-      if (n->op() == OpKind::Placeholder && n->users().empty())
-        unused.push_back(n);
-    if (!unused.empty()) {
-      for (Node *n : unused)
-        g.erase(n);
-      out.push_back(printWithInputTypes(g));
-    }
-  }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const std::string &a, const std::string &b) { return a.size() < b.size(); });
-  return out;
-}
-
 } // namespace
 
 std::string minimiseFailingGraph(const std::string &fxText, const SymExpr::Bindings &symbols,
                                  const DiffFailure &failure, const DifferentialOptions &options) {
-  std::string best = fxText;
-  if (auto g = parseFxText(fxText, "<min>"))
-    best = printWithInputTypes(*g);
-  for (int round = 0; round < 200; ++round) {
-    bool improved = false;
-    for (const std::string &c : candidates(best)) {
-      if (c.size() >= best.size())
-        continue;
-      auto r = checkGraphDifferentially(c, symbols, options);
-      if (r && r->stage == failure.stage) {
-        best = c;
-        improved = true;
-        break;
-      }
-    }
-    if (!improved)
-      break;
-  }
-  return best;
+  auto parsed = parseFxText(fxText, "<min>");
+  if (!parsed)
+    return fxText;
+  Graph small = reduceFailingGraph(*parsed, [&](const Graph &candidate) {
+    Graph g = candidate.clone();
+    auto r = checkGraphDifferentially(printWithInputTypes(g), symbols, options);
+    return r && r->stage == failure.stage;
+  });
+  return printWithInputTypes(small);
 }
 
 } // namespace fxkit::testing

@@ -78,9 +78,9 @@ std::optional<DiffFailure> checkGraphDifferentially(const std::string &fxText,
 /// Whether an OpenCL device is there for the OpenCL check.
 bool haveOpenCLDevice();
 
-/// The smallest graph found (FX text, placeholders typed) that still fails at `failure.stage`:
-/// repeatedly drops returned values, replaces a node's uses by one of its inputs, or turns a
-/// node into a new input of its type, keeping every change that still fails the same way.
+/// The smallest graph found (FX text, placeholders typed) that still fails at `failure.stage`
+/// (reduceFailingGraph, transforms/GraphReduction.h: the same delta debugging as `fxkit bisect
+/// --minimize`).
 std::string minimiseFailingGraph(const std::string &fxText, const SymExpr::Bindings &symbols,
                                  const DiffFailure &failure,
                                  const DifferentialOptions &options = {});

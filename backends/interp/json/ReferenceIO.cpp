@@ -96,27 +96,16 @@ Expected<std::vector<RuntimeValue>> readGraphInputs(const SafetensorsFile &file,
   return inputs;
 }
 
-SafetensorsFile graphOutputsFile(std::span<const RuntimeValue> outputs) {
+SafetensorsFile graphOutputsFile(std::span<const RuntimeValue> outputs, std::string_view prefix) {
   SafetensorsFile file;
   for (size_t i = 0; i < outputs.size(); ++i) {
-    std::string name = "out_" + std::to_string(i);
+    std::string name = std::string(prefix) + std::to_string(i);
     if (const Tensor *t = outputs[i].tensor())
       file.tensors.emplace_back(name, t->contiguous());
     else if (auto text = scalarText(outputs[i]))
       file.metadata[name] = *text;
   }
   return file;
-}
-
-std::pair<double, double> defaultTolerance(DType dtype) {
-  switch (dtype) {
-  case DType::Float16:
-    return {1e-3, 1e-3};
-  case DType::BFloat16:
-    return {1.6e-2, 1e-3};
-  default:
-    return {1e-4, 1e-4};
-  }
 }
 
 Expected<std::vector<OutputCheck>> checkGraphOutputs(std::span<const RuntimeValue> outputs,

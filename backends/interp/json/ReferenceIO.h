@@ -23,17 +23,16 @@ Expected<std::vector<RuntimeValue>> readGraphInputs(const SafetensorsFile &file,
 
 /// The outputs as a file: tensors `out_<i>`, integers, floats and bools in `__metadata__`
 /// (None is left out). Tensors are written contiguous.
-SafetensorsFile graphOutputsFile(std::span<const RuntimeValue> outputs);
+/// With `prefix` "arg_": graph inputs as readGraphInputs reads them.
+SafetensorsFile graphOutputsFile(std::span<const RuntimeValue> outputs,
+                                 std::string_view prefix = "out_");
 
 /// Tolerances of a comparison; unset ones come from the dtype (see defaultTolerance).
 struct Tolerance {
   std::optional<double> rtol, atol;
 };
 
-/// The corpus's tolerance for float32 and float64 (1e-4 relative and absolute); float16 and
-/// bfloat16 get the rounding error of one op on top (1e-3 and 1.6e-2 relative, 1e-3 absolute).
-/// Integers and bools compare exactly.
-std::pair<double, double> defaultTolerance(DType dtype);
+/// The tolerances of each dtype: defaultTolerance (ir/Tensor.h).
 
 /// How one output compared with its expected value.
 struct OutputCheck {

@@ -11,6 +11,10 @@ public:
   Expected<InterpretResult> run(std::span<const RuntimeValue> inputs) override {
     return program->run(inputs);
   }
+  Expected<InterpretResult> runTapped(std::span<const RuntimeValue> inputs,
+                                      const KernelTap &tap) override {
+    return program->run(inputs, tap);
+  }
   double kernelSeconds() const override { return program->stats().kernelSeconds; }
   void printWarnings(std::ostream &err) const override {
     if (const OpenCLStats &st = program->stats(); st.cacheWriteFailures > 0)

@@ -216,6 +216,11 @@ Expected<InterpretResult> OpenCLProgram::run(std::span<const RuntimeValue> input
   return impl_->run(inputs);
 }
 
+Expected<InterpretResult> OpenCLProgram::run(std::span<const RuntimeValue> inputs,
+                                             const KernelTap &tap) {
+  return impl_->run(inputs, &tap);
+}
+
 const GeneratedProgram &OpenCLProgram::generated() const { return impl_->generated; }
 const OpenCLStats &OpenCLProgram::stats() const { return impl_->kernels->stats(); }
 

@@ -11,6 +11,7 @@
 /// fastest; later launches only compute the launch size and enqueue.
 
 #include "backends/interp/Interpreter.h"
+#include "backends/interp/KernelTap.h"
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "backends/opencl/runtime/KernelCache.h"
 #include "backends/opencl/runtime/LaunchConfig.h"
@@ -37,6 +38,8 @@ public:
 
   /// Runs the program on `inputs` (one per graph placeholder).
   Expected<InterpretResult> run(std::span<const RuntimeValue> inputs);
+  /// The same with each kernel's written buffers handed to `tap` after it ran (KernelTap.h).
+  Expected<InterpretResult> run(std::span<const RuntimeValue> inputs, const KernelTap &tap);
 
   const GeneratedProgram &generated() const;
   const OpenCLStats &stats() const;
