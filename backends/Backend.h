@@ -64,9 +64,11 @@ public:
   /// Runs once on `inputs` (one per placeholder).
   virtual Expected<InterpretResult> run(std::span<const RuntimeValue> inputs) = 0;
   /// Runs once, handing the buffers each kernel of the compiled program wrote to `tap` right
-  /// after it ran (`fxkit bisect`); an error where the backend runs the program as a whole.
-  virtual Expected<InterpretResult> runTapped(std::span<const RuntimeValue>, const KernelTap &) {
-    return Error("this backend runs the program as a whole, not kernel by kernel");
+  /// after it ran (`fxkit bisect`). A backend that runs the program as a whole (a compiled C++
+  /// wrapper) just runs: the tap is never called, and bisect compares the outputs only.
+  virtual Expected<InterpretResult> runTapped(std::span<const RuntimeValue> inputs,
+                                              const KernelTap &) {
+    return run(inputs);
   }
   /// Whether the first run's time counts the load (the backend's load starts compiling in
   /// the background and returns at once, so the first run waits for it).

@@ -6,6 +6,8 @@
 #include "importers/Import.h"
 #include "ir/Try.h"
 #include "repl/Cli.h"
+#include "repl/ReplCommandSupport.h"
+#include "repl/ReplSession.h"
 #include "repl/RunCommand.h"
 #include "support/GraphFormat.h"
 #include "transforms/GraphReduction.h"
@@ -311,6 +313,26 @@ size_t callNodeCount(const Graph &g) {
 }
 
 } // namespace
+
+Status replCmdBisect(ReplSession &s, const ReplWords &w) {
+  FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
+  FXKIT_ASSIGN_OR_RETURN(ReplRunOptions options, parseReplRunOptions(w, 1));
+  // Bisecting the interpreter against itself says nothing: without --backend, opencl.
+  if (std::find(w.begin(), w.end(), "--backend") == w.end())
+    options.backend = "opencl";
+  FXKIT_ASSIGN_OR_RETURN(const Backend *backend, findBackend(options.backend));
+  Graph graph = cur->graph.clone(); // compiled in place: the session's graph stays as it is
+  FXKIT_ASSIGN_OR_RETURN(auto inputs, makeRandomInputs(graph, options.symbols, options.seed));
+  FXKIT_ASSIGN_OR_RETURN(inputs, bindProgramInputs(graph, std::move(inputs)));
+  BackendOptions backendOptions;
+  backendOptions.device = options.device;
+  backendOptions.tune = false;
+  backendOptions.interrupt = &ReplSession::interrupted;
+  FXKIT_ASSIGN_OR_RETURN(BisectFinding finding,
+                         bisectGraph(graph, inputs, *backend, backendOptions));
+  s.out() << formatBisectFinding(finding, options.backend);
+  return Status::ok();
+}
 
 CLI::App *addBisectSubcommand(CLI::App &app, BisectCommandOptions &options) {
   CLI::App *bisect = app.add_subcommand(

@@ -67,5 +67,7 @@ Status replCmdSetMeta(ReplSession &s, const ReplWords &w);
 Status replCmdReplacePattern(ReplSession &s, const ReplWords &w);
 Status replCmdRender(ReplSession &s, const ReplWords &w);
 Status replCmdBench(ReplSession &s, const ReplWords &w);
+/// `bisect [--backend B] [--seed N] [SYM=N...]` (BisectCommand.cpp).
+Status replCmdBisect(ReplSession &s, const ReplWords &w);
 
 } // namespace fxkit

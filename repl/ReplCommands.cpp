@@ -603,6 +603,12 @@ const std::vector<ReplCommand> &replCommands() {
        "Same options (--backend, --device, --seed) and inputs as 'run'. One untimed run\n"
        "comes first (OpenCL builds and tunes its kernels then). Ctrl-C stops between runs.\n",
        K::None, K::None, replCmdBench},
+      {"bisect", "bisect [--backend B] [--seed N] [SYM=N...]",
+       "The first kernel of a backend (default opencl) that disagrees with the interpreter",
+       "Same options and inputs as 'run'. Runs the compiled graph kernel by kernel and compares\n"
+       "every kernel's output with the reference interpreter's value of its FX node, as\n"
+       "'fxkit bisect' does (which also minimizes the graph).\n",
+       K::None, K::None, replCmdBisect},
       {"help", "help [COMMAND]", "List the commands, or explain one", "", K::Command, K::None,
        cmdHelp},
       {"quit", "quit", "Leave the shell (also: exit, Ctrl-D)", "", K::None, K::None, cmdQuit},

@@ -47,6 +47,17 @@ for backend in opencl llvm; do
     --check "$A.outputs.safetensors"
 done
 
+# ---- cpp-wrapper runs the program as a whole: its outputs are compared. ----
+"$FXKIT" bisect "${ARGS[@]}" --backend cpp-wrapper >"$WORK/out" 2>"$WORK/err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "built without" "$WORK/err"; then
+  echo "note: cpp-wrapper not here"
+else
+  [ "$rc" -eq 0 ] || fail "healthy bisect on cpp-wrapper exited $rc: $(head -c 400 "$WORK/err")"
+  expect_out "7 kernels (the cpp-wrapper backend runs the program as a whole: outputs compared)"
+  expect_out "every output agrees with the reference interpreter"
+fi
+
 # ---- --minimize: at most 10 call nodes that still fail, with their inputs. ----
 FXKIT_FAULT=corrupt-kernel:fused_div_amax_sum_sub expect_exit 1 "$FXKIT" bisect "${ARGS[@]}" \
   --backend loops --minimize -o "$WORK/small"
@@ -60,6 +71,13 @@ FXKIT_FAULT=corrupt-kernel:fused_div_amax_sum_sub expect_exit 1 "$FXKIT" bisect 
 expect_out "first bad kernel: #0 fused_div_amax_sum_sub_0"
 expect_exit 0 "$FXKIT" bisect "$WORK/small/graph.txt" --inputs "$WORK/small/inputs.safetensors" \
   --backend loops
+
+# ---- The REPL's bisect on the current graph (random inputs, as its run): the graph unchanged. ----
+FXKIT_FAULT=corrupt-kernel:3 expect_exit 0 "$FXKIT" -c "load $A.graph.txt; bisect --backend loops; info"
+expect_out "first bad kernel: #3 fused_div_amax_sum_sub_1"
+expect_out "call_function: 43"
+expect_exit 2 "$FXKIT" -c "load $A.graph.txt; bisect --backend interp"
+expect_err "the interp backend runs no compiled kernels"
 
 # ---- Bad input: exit 2, nothing written. ----
 expect_exit 2 "$FXKIT" bisect "${ARGS[@]}" --backend interp
