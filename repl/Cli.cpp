@@ -14,6 +14,7 @@
 #include "repl/BisectCommand.h"
 #include "repl/CompileCommand.h"
 #include "repl/FuseCommand.h"
+#include "repl/GraphInput.h"
 #include "repl/OutputFormats.h"
 #include "repl/PlanCommand.h"
 #include "repl/ReplShell.h"
@@ -45,18 +46,12 @@ int reportError(const Error &err) {
 
 /// `--from NAME`: an input format; a picture's name is refused as one (it cannot be read back).
 std::optional<GraphFormat> formatOption(const std::string &name, int &status) {
-  if (name.empty())
-    return std::nullopt;
-  auto f = parseGraphFormat(name);
+  auto f = inputFormatOption(name);
   if (!f) {
-    if (auto picture = pictureInputError(name))
-      std::cerr << "fxkit: " << picture->str() << "\n";
-    else
-      std::cerr << "fxkit: error: unknown format '" << name << "' for --from (expected "
-                << inputFormatList() << ")\n";
-    status = kExitBadInput;
+    status = reportError(f.error());
+    return std::nullopt;
   }
-  return f;
+  return *f;
 }
 
 /// `--to NAME` of convert (`use`: one input or a batch); nullptr when unset.
@@ -233,14 +228,6 @@ int runInfo(const std::string &input, const std::string &from, bool json,
   return kExitOk;
 }
 
-/// The one definition of `--provenance`, given to every subcommand that reads a graph.
-void addProvenanceOption(CLI::App *cmd, std::string &path) {
-  cmd->add_option("--provenance", path,
-                  "Inductor's provenance mapping (inductor_provenance_tracking_node_mappings.json) "
-                  "to attach: which kernel calls compute which post-grad nodes (default: the one "
-                  "in the debug folder of an output_code.py or fx_graph_transformed.py)");
-}
-
 } // namespace
 
 namespace {
@@ -327,9 +314,7 @@ int runCliUnguarded(int argc, char **argv) {
   RunCommandOptions runOptions;
   CLI::App *run = app.add_subcommand(
       "run", "Run a graph: reference interpreter, compiled loop program, or OpenCL kernels");
-  run->add_option("graph", runOptions.graph, "Graph file (- for stdin)")->required();
-  run->add_option("--from", runOptions.from, "Input format: " + inputFormatList());
-  addProvenanceOption(run, runOptions.provenance);
+  addGraphInputOptions(run, runOptions.graph, runOptions.from, runOptions.provenance);
   run->add_option("--inputs", runOptions.inputs,
                   "Inputs as safetensors (arg_<i>; integers in __metadata__); default: seeded "
                   "random inputs from the placeholders' types");
@@ -382,9 +367,7 @@ int runCliUnguarded(int argc, char **argv) {
   FuseCommandOptions fuseOptions;
   CLI::App *fuse =
       app.add_subcommand("fuse", "Lower a graph to loop ops and fuse them into kernels");
-  fuse->add_option("graph", fuseOptions.graph, "Graph file (- for stdin)")->required();
-  fuse->add_option("--from", fuseOptions.from, "Input format: " + inputFormatList());
-  addProvenanceOption(fuse, fuseOptions.provenance);
+  addGraphInputOptions(fuse, fuseOptions.graph, fuseOptions.from, fuseOptions.provenance);
   fuse->add_flag("--explain", fuseOptions.explain,
                  "Print every fusion decision (taken or refused, with its reason) and the kernels");
   fuse->add_flag("--loops", fuseOptions.loops, "Print the lowered loop program");
@@ -395,9 +378,8 @@ int runCliUnguarded(int argc, char **argv) {
   CompileCommandOptions compileOptions;
   CLI::App *compile =
       app.add_subcommand("compile", "Run compiler passes on a graph and write the result");
-  compile->add_option("graph", compileOptions.graph, "Graph file (- for stdin)")->required();
-  compile->add_option("--from", compileOptions.from, "Input format: " + inputFormatList());
-  addProvenanceOption(compile, compileOptions.provenance);
+  addGraphInputOptions(compile, compileOptions.graph, compileOptions.from,
+                       compileOptions.provenance);
   compile->add_option("--passes", compileOptions.passes,
                       "Comma-separated passes (default lower,fuse,plan,wrapper)");
   compile->add_flag("--time-passes", compileOptions.timePasses, "Print each pass's time");
@@ -421,9 +403,7 @@ int runCliUnguarded(int argc, char **argv) {
   CLI::App *report = app.add_subcommand(
       "report", "Compile a graph and write a self-contained HTML report (picture, kernels, "
                 "fusion decisions, memory timeline, pass times)");
-  report->add_option("graph", reportOptions.graph, "Graph file (- for stdin)")->required();
-  report->add_option("--from", reportOptions.from, "Input format: " + inputFormatList());
-  addProvenanceOption(report, reportOptions.provenance);
+  addGraphInputOptions(report, reportOptions.graph, reportOptions.from, reportOptions.provenance);
   report->add_option("-o,--output", reportOptions.output, "HTML file (default report.html)");
 
   // Listed with the others; `fxkit repl ...` is taken before this parser (isReplInvocation).

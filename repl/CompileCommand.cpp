@@ -3,6 +3,7 @@
 #include "backends/cppwrapper/WrapperBuild.h"
 #include "importers/Import.h"
 #include "repl/Cli.h"
+#include "repl/GraphInput.h"
 #include "repl/OutputFormats.h"
 #include "transforms/Pass.h"
 
@@ -39,10 +40,6 @@ int runCompileCommand(const CompileCommandOptions &given) {
       return fail(Error(std::string(kNoWrapperBuildMessage)));
     options.to = "wrapper-cpp";
   }
-  std::optional<GraphFormat> in;
-  if (!options.from.empty() && !(in = parseGraphFormat(options.from)))
-    return fail(Error("unknown format '" + options.from + "' for --from (expected " +
-                      inputFormatList() + ")"));
   const OutputFormat *out = nullptr;
   if (!options.to.empty() && !(out = findOutputFormat(options.to)))
     return fail(unknownOutputFormat(options.to, "--to", OutputUse::Compile));
@@ -55,7 +52,7 @@ int runCompileCommand(const CompileCommandOptions &given) {
   for (std::string name; std::getline(list, name, ',');)
     if (!name.empty())
       passes.push_back(name);
-  auto graph = importGraphFile(options.graph, in, true, options.provenance);
+  auto graph = readGraphInput(options.graph, options.from, options.provenance);
   if (!graph)
     return fail(graph.error());
   auto runs = runPipeline(*graph, passes);
@@ -70,13 +67,12 @@ int runCompileCommand(const CompileCommandOptions &given) {
     }
     std::fprintf(stderr, "%-22s %10.3f ms\n", "total", total * 1e3);
   }
-  OutputRequest request;
-  request.output = options.output;
-  request.input = options.graph;
-  request.name = options.name;
-  request.gpuArch = options.gpuArch;
-  request.build = options.build;
-  request.compiled = true;
+  OutputRequest request{.output = options.output,
+                        .input = options.graph,
+                        .name = options.name,
+                        .gpuArch = options.gpuArch,
+                        .build = options.build,
+                        .compiled = true};
   request.render.fusion = options.fusion;
   if (out->picture && !options.collapse.empty()) {
     auto mode = parseCollapseMode(options.collapse);

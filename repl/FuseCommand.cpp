@@ -3,6 +3,7 @@
 #include "importers/Import.h"
 #include "ir/ops/ShapeRules.h"
 #include "repl/Cli.h"
+#include "repl/GraphInput.h"
 #include "transforms/MemoryPlanning.h"
 #include "transforms/Pipeline.h"
 
@@ -15,10 +16,7 @@ int runFuseCommand(const FuseCommandOptions &options) {
     std::cerr << "fxkit: " << e.str() << "\n";
     return kExitBadInput;
   };
-  std::optional<GraphFormat> format;
-  if (!options.from.empty() && !(format = parseGraphFormat(options.from)))
-    return fail(Error("unknown format '" + options.from + "' for --from"));
-  auto graph = importGraphFile(options.graph, format, true, options.provenance);
+  auto graph = readGraphInput(options.graph, options.from, options.provenance);
   if (!graph)
     return fail(graph.error());
   // Decomposed and typed in place, lowered and fused (and planned with --plan): the pipeline

@@ -9,6 +9,7 @@
 #include "importers/Import.h"
 #include "ir/Try.h"
 #include "repl/Cli.h"
+#include "repl/GraphInput.h"
 #include "transforms/CompilationState.h"
 #include "transforms/Pass.h"
 
@@ -189,10 +190,7 @@ int runReportCommand(const ReportCommandOptions &options) {
     std::cerr << "fxkit: " << e.str() << "\n";
     return kExitBadInput;
   };
-  std::optional<GraphFormat> in;
-  if (!options.from.empty() && !(in = parseGraphFormat(options.from)))
-    return fail(Error("unknown format '" + options.from + "' for --from"));
-  auto graph = importGraphFile(options.graph, in, true, options.provenance);
+  auto graph = readGraphInput(options.graph, options.from, options.provenance);
   if (!graph)
     return fail(graph.error());
   auto report = buildCompilationReport(*graph, options.graph == "-" ? "<stdin>" : options.graph,

@@ -7,6 +7,7 @@
 #include "ir/Try.h"
 #include "repl/Cli.h"
 #include "repl/CompileCommand.h"
+#include "repl/GraphInput.h"
 #include "transforms/Decompose.h"
 #include "transforms/Fusion.h"
 #include "transforms/LiftConstants.h"
@@ -83,15 +84,13 @@ Expected<Compiled> compileGraph(Graph &graph, const volatile std::sig_atomic_t *
 
 /// The backend options of the command line.
 BackendOptions backendOptionsOf(const RunCommandOptions &options) {
-  BackendOptions b;
-  b.device = options.device;
-  b.tune = options.tune;
-  b.cache = options.cache;
-  b.cacheDir = options.cacheDir;
-  b.profile = options.profile;
-  b.wrapper = options.wrapper;
-  b.name = wrapperNameFor(options.graph);
-  return b;
+  return {.device = options.device,
+          .tune = options.tune,
+          .cache = options.cache,
+          .cacheDir = options.cacheDir,
+          .profile = options.profile,
+          .wrapper = options.wrapper,
+          .name = wrapperNameFor(options.graph)};
 }
 
 /// A graph prepared on a backend: the compiled program it was given (if it needed one) lives
@@ -218,13 +217,9 @@ Expected<std::vector<RuntimeValue>> prepareRunInputs(Graph &graph, const std::st
 }
 
 int runRunCommand(const RunCommandOptions &options) {
-  std::optional<GraphFormat> format;
-  if (!options.from.empty()) {
-    format = parseGraphFormat(options.from);
-    if (!format)
-      return fail(
-          Error("unknown format '" + options.from + "' for --from (expected fx, fxpy or json)"));
-  }
+  auto format = inputFormatOption(options.from);
+  if (!format)
+    return fail(format.error());
   SymExpr::Bindings symbols;
   for (const std::string &s : options.symbols)
     if (Status st = parseSymbol(s, symbols); !st)
@@ -232,7 +227,7 @@ int runRunCommand(const RunCommandOptions &options) {
   if (!options.inputs.empty() || !options.check.empty() || !options.output.empty())
     if (Status st = safetensorsAvailable(); !st)
       return fail(st.error());
-  auto graph = importGraphFile(options.graph, format, true, options.provenance);
+  auto graph = importGraphFile(options.graph, *format, true, options.provenance);
   if (!graph)
     return fail(graph.error());
   auto in = prepareRunInputs(*graph, options.inputs, std::move(symbols), options.seed);
