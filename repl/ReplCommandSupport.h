@@ -6,9 +6,11 @@
 #include "ir/SymExpr.h"
 #include "repl/ReplCommands.h"
 #include "repl/ReplSession.h"
+#include "repl/RunCommand.h"
 #include "support/DidYouMean.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +60,18 @@ struct ReplRunOptions {
 /// Parses words[first...] (a bare number only when `allowCount`).
 Expected<ReplRunOptions> parseReplRunOptions(const ReplWords &words, size_t first,
                                              bool allowCount = false);
+
+/// What `run` and `bench` both start from: their options, the graph prepared on the backend
+/// they name (Ctrl-C stops its compilation) and the seeded random inputs it runs on, a
+/// torch.export program's weights bound from its archive.
+struct ReplRun {
+  ReplRunOptions options;
+  std::unique_ptr<PreparedRun> prepared;
+  std::vector<RuntimeValue> inputs;
+};
+/// `words[1...]` as parseReplRunOptions reads them, then `graph` prepared.
+Expected<ReplRun> prepareReplRun(const ReplGraph &graph, const ReplWords &words,
+                                 bool allowCount = false);
 
 // Commands of ReplGraphCommands.cpp (inspection and rewriting beyond the basics).
 Status replCmdWhy(ReplSession &s, const ReplWords &w);

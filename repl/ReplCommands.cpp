@@ -356,16 +356,8 @@ Status cmdExport(ReplSession &s, const ReplWords &w) {
 
 Status cmdRun(ReplSession &s, const ReplWords &w) {
   FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
-  FXKIT_ASSIGN_OR_RETURN(auto options, parseReplRunOptions(w, 1));
-  FXKIT_ASSIGN_OR_RETURN(
-      auto prepared,
-      PreparedRun::prepare(cur->graph, options.backend, options.device, &ReplSession::interrupted));
-  auto inputs = makeRandomInputs(prepared->graph(), options.symbols, options.seed);
-  if (inputs) // a torch.export program's weights come from its archive
-    inputs = bindProgramInputs(prepared->graph(), inputs.take());
-  if (!inputs)
-    return inputs.takeError();
-  FXKIT_ASSIGN_OR_RETURN(auto result, prepared->run(*inputs));
+  FXKIT_ASSIGN_OR_RETURN(auto run, prepareReplRun(*cur, w));
+  FXKIT_ASSIGN_OR_RETURN(auto result, run.prepared->run(run.inputs));
   for (size_t i = 0; i < result.outputs.size(); ++i) {
     const RuntimeValue &v = result.outputs[i];
     s.out() << "out_" << i << ": ";

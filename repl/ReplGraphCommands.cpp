@@ -227,27 +227,34 @@ Status replCmdRender(ReplSession &s, const ReplWords &w) {
   return Status::ok();
 }
 
+Expected<ReplRun> prepareReplRun(const ReplGraph &graph, const ReplWords &w, bool allowCount) {
+  ReplRun r;
+  FXKIT_ASSIGN_OR_RETURN(r.options, parseReplRunOptions(w, 1, allowCount));
+  FXKIT_ASSIGN_OR_RETURN(r.prepared,
+                         PreparedRun::prepare(graph.graph, r.options.backend, r.options.device,
+                                              &ReplSession::interrupted));
+  FXKIT_ASSIGN_OR_RETURN(r.inputs,
+                         makeRandomInputs(r.prepared->graph(), r.options.symbols, r.options.seed));
+  FXKIT_ASSIGN_OR_RETURN(r.inputs, bindProgramInputs(r.prepared->graph(), std::move(r.inputs)));
+  return r;
+}
+
 Status replCmdBench(ReplSession &s, const ReplWords &w) {
   FXKIT_ASSIGN_OR_RETURN(auto cur, s.current());
-  FXKIT_ASSIGN_OR_RETURN(auto options, parseReplRunOptions(w, 1, /*allowCount=*/true));
+  FXKIT_ASSIGN_OR_RETURN(auto bench, prepareReplRun(*cur, w, /*allowCount=*/true));
+  const ReplRunOptions &options = bench.options;
   int64_t runs = options.count < 0 ? 10 : options.count;
-  FXKIT_ASSIGN_OR_RETURN(
-      auto prepared,
-      PreparedRun::prepare(cur->graph, options.backend, options.device, &ReplSession::interrupted));
-  auto inputs = makeRandomInputs(prepared->graph(), options.symbols, options.seed);
-  if (inputs) // a torch.export program's weights come from its archive
-    inputs = bindProgramInputs(prepared->graph(), inputs.take());
-  if (!inputs)
-    return inputs.takeError();
+  PreparedRun &prepared = *bench.prepared;
+  const std::vector<RuntimeValue> &inputs = bench.inputs;
   // One untimed run: OpenCL builds and tunes its kernels on the first launch.
-  FXKIT_TRY(prepared->run(*inputs));
+  FXKIT_TRY(prepared.run(inputs));
   std::vector<double> seconds;
   seconds.reserve(static_cast<size_t>(runs));
   for (int64_t i = 0; i < runs; ++i) {
     auto t0 = std::chrono::steady_clock::now();
     Expected<InterpretResult> result = ReplSession::interrupted
                                            ? Expected<InterpretResult>(Error("interrupted"))
-                                           : prepared->run(*inputs);
+                                           : prepared.run(inputs);
     if (!result && ReplSession::interrupted)
       return Error("interrupted after " + std::to_string(i) + " of " + std::to_string(runs) +
                    " runs");

@@ -228,13 +228,26 @@ Expected<QueryResult> queryNeighbours(ReplSession &s, ReplGraph &g, ReplWords &w
   return r;
 }
 
-/// `ancestors|descendants NODE|$var... [--depth N]`.
-Expected<QueryResult> queryReach(ReplSession &s, ReplGraph &g, ReplWords &w) {
-  bool forward = w[0] == "descendants";
+/// The `NODE|$var... [--depth N]` of ancestors, descendants and slice: where a walk starts and
+/// how many edges it may take (-1: any).
+struct ReachArgs {
+  NodeSet seeds;
+  int64_t depth;
+};
+
+Expected<ReachArgs> reachArgs(ReplSession &s, ReplGraph &g, ReplWords &w) {
   FXKIT_ASSIGN_OR_RETURN(auto depth, takeCount(w, "--depth"));
   if (w.size() < 2)
     return Error("usage: " + std::string(findReplCommand(w[0])->usage));
   FXKIT_ASSIGN_OR_RETURN(auto seeds, resolveAll(s, g, {w.begin() + 1, w.end()}));
+  return ReachArgs{std::move(seeds), depth};
+}
+
+/// `ancestors|descendants NODE|$var... [--depth N]`.
+Expected<QueryResult> queryReach(ReplSession &s, ReplGraph &g, ReplWords &w) {
+  bool forward = w[0] == "descendants";
+  FXKIT_ASSIGN_OR_RETURN(auto reach, reachArgs(s, g, w));
+  const auto &[seeds, depth] = reach;
   QueryResult r;
   r.nodes = reachableNodes(g.graph, seeds, forward, depth);
   r.whenEmpty = forward ? "(no descendants)" : "(no ancestors)";
@@ -251,10 +264,8 @@ Expected<QueryResult> querySlice(ReplSession &s, ReplGraph &g, ReplWords &w) {
   bool backward = takeFlag(w, "--backward");
   if (forward && backward)
     return Error("slice: --backward or --forward, not both");
-  FXKIT_ASSIGN_OR_RETURN(auto depth, takeCount(w, "--depth"));
-  if (w.size() < 2)
-    return Error("usage: " + std::string(findReplCommand(w[0])->usage));
-  FXKIT_ASSIGN_OR_RETURN(auto seeds, resolveAll(s, g, {w.begin() + 1, w.end()}));
+  FXKIT_ASSIGN_OR_RETURN(auto reach, reachArgs(s, g, w));
+  const auto &[seeds, depth] = reach;
   QueryResult r;
   r.nodes = reachableNodes(g.graph, seeds, forward, depth);
   r.nodes.insert(r.nodes.end(), seeds.begin(), seeds.end());

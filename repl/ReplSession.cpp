@@ -37,17 +37,22 @@ bool ReplSession::runLine(std::string_view line, const SourceLoc &where) {
     report(e, {});
     return false;
   }
-  // Like `;` in a shell, a failed command does not stop the ones after it; Ctrl-C does.
+  // Like `;` in a shell, a failed command does not stop the ones after it; Ctrl-C does, seen
+  // before a command or after one (it stopped at a safe point, or finished before the flag).
+  auto stopsHere = [&] {
+    if (!interrupted)
+      return false;
+    interrupted = 0;
+    wasInterrupted_ = true;
+    anyFailed_ = true;
+    err_ << "interrupted: the rest of the line is skipped\n";
+    return true;
+  };
   bool ok = true;
   skippedRest_ = false;
   for (const ReplWords &words : *commands) {
-    if (interrupted) {
-      interrupted = 0;
-      wasInterrupted_ = true;
-      anyFailed_ = true;
-      err_ << "interrupted: the rest of the line is skipped\n";
+    if (stopsHere())
       return false;
-    }
     const ReplCommand *command = findReplCommand(words[0]);
     if (!command) {
       std::vector<std::string_view> names;
@@ -71,14 +76,8 @@ bool ReplSession::runLine(std::string_view line, const SourceLoc &where) {
     out_.flush();
     status_.flush();
     err_.flush();
-    if (interrupted) {
-      // The command stopped at a safe point (or finished before seeing the flag).
-      interrupted = 0;
-      wasInterrupted_ = true;
-      anyFailed_ = true;
-      err_ << "interrupted: the rest of the line is skipped\n";
+    if (stopsHere())
       return false;
-    }
     if (quit_)
       break;
     if (!ok && stopOnError_) {
