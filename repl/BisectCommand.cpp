@@ -6,6 +6,7 @@
 #include "importers/Import.h"
 #include "ir/Try.h"
 #include "repl/Cli.h"
+#include "repl/GraphInput.h"
 #include "repl/ReplCommandSupport.h"
 #include "repl/ReplSession.h"
 #include "repl/RunCommand.h"
@@ -269,11 +270,6 @@ std::string formatBisectFinding(const BisectFinding &f, const std::string &backe
 
 namespace {
 
-int fail(const Error &err) {
-  std::cerr << "fxkit: " << err.str() << "\n";
-  return kExitBadInput;
-}
-
 /// Values for the inputs of a reduced graph: an input of the original graph keeps its value, an
 /// input that replaced node X (`in_X`) gets the interpreter's value of X, and anything else a
 /// seeded random one.
@@ -360,31 +356,27 @@ CLI::App *addBisectSubcommand(CLI::App &app, BisectCommandOptions &options) {
 }
 
 int runBisectCommand(const BisectCommandOptions &options) {
-  std::optional<GraphFormat> format;
-  if (!options.from.empty()) {
-    format = parseGraphFormat(options.from);
-    if (!format)
-      return fail(Error("unknown format '" + options.from + "' for --from (expected " +
-                        inputFormatList() + ")"));
-  }
+  auto format = inputFormatOption(options.from);
+  if (!format)
+    return reportError(format.error());
   if (!options.output.empty() && !options.minimize)
-    return fail(Error("-o names where --minimize writes the small graph: give --minimize"));
+    return reportError(Error("-o names where --minimize writes the small graph: give --minimize"));
   SymExpr::Bindings symbols;
   for (const std::string &s : options.symbols)
     if (Status st = parseSymbol(s, symbols); !st)
-      return fail(st.error());
+      return reportError(st.error());
   auto backend = findBackend(options.backend);
   if (!backend)
-    return fail(backend.error());
+    return reportError(backend.error());
   if (!options.inputs.empty() || !options.output.empty())
     if (Status st = safetensorsAvailable(); !st)
-      return fail(st.error());
-  auto graph = importGraphFile(options.graph, format, true);
+      return reportError(st.error());
+  auto graph = importGraphFile(options.graph, *format, true);
   if (!graph)
-    return fail(graph.error());
+    return reportError(graph.error());
   auto inputs = prepareRunInputs(*graph, options.inputs, symbols, options.seed);
   if (!inputs)
-    return fail(inputs.error());
+    return reportError(inputs.error());
 
   BackendOptions backendOptions;
   backendOptions.device = options.device;
@@ -396,7 +388,7 @@ int runBisectCommand(const BisectCommandOptions &options) {
   bisectOptions.referenceValues = &nodeValues;
   auto finding = bisectGraph(*graph, *inputs, **backend, backendOptions, bisectOptions);
   if (!finding)
-    return fail(finding.error());
+    return reportError(finding.error());
   std::cout << formatBisectFinding(*finding, options.backend);
   if (!finding->mismatch)
     return kExitOk;
@@ -423,7 +415,7 @@ int runBisectCommand(const BisectCommandOptions &options) {
   Graph small = reduceFailingGraph(decomposed, stillFails);
   auto smallInputs = inputsOfReduced(small, original, nodeValues, options.seed);
   if (!smallInputs)
-    return fail(smallInputs.error());
+    return reportError(smallInputs.error());
   FxTextOptions text;
   text.tensorTypes = true;
   std::string fx = printFxText(small, text);
@@ -437,10 +429,10 @@ int runBisectCommand(const BisectCommandOptions &options) {
   if (!options.output.empty()) {
     auto bytes = runInputsBytes(*smallInputs);
     if (!bytes)
-      return fail(bytes.error());
+      return reportError(bytes.error());
     std::vector<FolderFile> files = {{"graph.txt", fx}, {"inputs.safetensors", *bytes}};
     if (Status st = writeFolderAtomic(options.output, files); !st)
-      return fail(st.error());
+      return reportError(st.error());
     std::cout << "wrote " << options.output << "/graph.txt and " << options.output
               << "/inputs.safetensors\n";
   } else {

@@ -37,12 +37,12 @@
 #include <vector>
 
 namespace fxkit {
-namespace {
-
 int reportError(const Error &err) {
   std::cerr << "fxkit: " << err.str() << "\n";
   return kExitBadInput;
 }
+
+namespace {
 
 /// `--from NAME`: an input format; a picture's name is refused as one (it cannot be read back).
 std::optional<GraphFormat> formatOption(const std::string &name, int &status) {

@@ -1,6 +1,8 @@
 #pragma once
 /// \file The `fxkit` command line: subcommands and their exit codes.
 
+#include "ir/Error.h"
+
 namespace fxkit {
 
 /// Exit codes shared by every subcommand, batches and the shell's `-c`/`-f` (README: "Exit
@@ -12,6 +14,10 @@ enum ExitCode : int {
                           ///< batch: any of them); nothing partial was written
   kExitInterrupted = 130, ///< stopped by SIGINT/SIGTERM/SIGHUP (128 + SIGINT, as shells report it)
 };
+
+/// Prints `err` on stderr as every subcommand does ("fxkit: " and the error, with its
+/// file:line:col) and returns kExitBadInput: one spelling for every command's failures.
+int reportError(const Error &err);
 
 /// Runs the command line; returns the process exit code. Never throws.
 int runCli(int argc, char **argv);

@@ -28,25 +28,23 @@ std::string wrapperNameFor(const std::string &graphPath) {
 
 int runCompileCommand(const CompileCommandOptions &given) {
   CompileCommandOptions options = given;
-  auto fail = [](const Error &e) {
-    std::cerr << "fxkit: " << e.str() << "\n";
-    return kExitBadInput;
-  };
   if (options.build && !options.to.empty() && options.to != "wrapper-cpp")
-    return fail(Error("--build compiles the C++ wrapper: it goes with --to wrapper-cpp, not '" +
-                      options.to + "'"));
+    return reportError(
+        Error("--build compiles the C++ wrapper: it goes with --to wrapper-cpp, not '" +
+              options.to + "'"));
   if (options.build) {
     if (!cppwrapper::kHaveWrapperBuild)
-      return fail(Error(std::string(kNoWrapperBuildMessage)));
+      return reportError(Error(std::string(kNoWrapperBuildMessage)));
     options.to = "wrapper-cpp";
   }
   const OutputFormat *out = nullptr;
   if (!options.to.empty() && !(out = findOutputFormat(options.to)))
-    return fail(unknownOutputFormat(options.to, "--to", OutputUse::Compile));
+    return reportError(unknownOutputFormat(options.to, "--to", OutputUse::Compile));
   if (!out)
     out = options.output == "-" ? findOutputFormat("fx") : outputFormatForPath(options.output);
   if (!out)
-    return fail(Error("cannot tell the output format from '" + options.output + "': use --to"));
+    return reportError(
+        Error("cannot tell the output format from '" + options.output + "': use --to"));
   std::vector<std::string> passes;
   std::stringstream list(options.passes);
   for (std::string name; std::getline(list, name, ',');)
@@ -54,10 +52,10 @@ int runCompileCommand(const CompileCommandOptions &given) {
       passes.push_back(name);
   auto graph = readGraphInput(options.graph, options.from, options.provenance);
   if (!graph)
-    return fail(graph.error());
+    return reportError(graph.error());
   auto runs = runPipeline(*graph, passes);
   if (!runs)
-    return fail(runs.error());
+    return reportError(runs.error());
   if (options.timePasses) {
     double total = 0;
     for (const PassRun &r : *runs) {
@@ -77,12 +75,12 @@ int runCompileCommand(const CompileCommandOptions &given) {
   if (out->picture && !options.collapse.empty()) {
     auto mode = parseCollapseMode(options.collapse);
     if (!mode)
-      return fail(
+      return reportError(
           Error("unknown --collapse '" + options.collapse + "' (expected kernel or module)"));
     request.render.collapse = *mode;
   }
   if (Status s = writeOutput(*out, *graph, request); !s)
-    return fail(s.error());
+    return reportError(s.error());
   return kExitOk;
 }
 

@@ -12,13 +12,9 @@
 namespace fxkit {
 
 int runFuseCommand(const FuseCommandOptions &options) {
-  auto fail = [](const Error &e) {
-    std::cerr << "fxkit: " << e.str() << "\n";
-    return kExitBadInput;
-  };
   auto graph = readGraphInput(options.graph, options.from, options.provenance);
   if (!graph)
-    return fail(graph.error());
+    return reportError(graph.error());
   // Decomposed and typed in place, lowered and fused (and planned with --plan): the pipeline
   // `run` compiles with, stopped where the inspection needs it.
   PipelineSpec spec = options.plan ? PipelineSpec::toPlan() : PipelineSpec::toKernels();
@@ -26,7 +22,7 @@ int runFuseCommand(const FuseCommandOptions &options) {
     spec.options.set("fusion", "false");
   auto compiled = compile(*graph, spec);
   if (!compiled)
-    return fail(compiled.error());
+    return reportError(compiled.error());
   const CompilationState &state = *compiled->state;
   const loop::LoopProgram *program = &*state.program;
   const loop::FusedProgram *fused = &*state.fused;

@@ -20,11 +20,6 @@ namespace fxkit {
 
 namespace {
 
-int fail(const Error &err) {
-  std::cerr << "fxkit: " << err.str() << "\n";
-  return kExitBadInput;
-}
-
 /// CLI11's own range checks print the range's bounds as 300-digit doubles.
 const CLI::Validator kNonNegative(
     [](std::string &text) {
@@ -75,16 +70,16 @@ CLI::App *addPlanSubcommand(CLI::App &app, PlanCommandOptions &options) {
 
 int runPlanCommand(const PlanCommandOptions &options) {
   if (options.intervals.empty() == options.wrapper.empty())
-    return fail(Error("plan needs --intervals FILE.csv or --wrapper output_code.py"));
+    return reportError(Error("plan needs --intervals FILE.csv or --wrapper output_code.py"));
   MiniMallocProblem fromWrapper;
   std::optional<WrapperAnalysis> analysis;
   if (!options.wrapper.empty()) {
     auto graph = importGraphFile(options.wrapper, GraphFormat::InductorPy);
     if (!graph)
-      return fail(graph.error());
+      return reportError(graph.error());
     auto a = analyzeInductorWrapper(*graph);
     if (!a)
-      return fail(a.error());
+      return reportError(a.error());
     analysis = a.take();
     fromWrapper.buffers = storageLifetimes(*analysis);
     for (const auto &s : analysis->storages)
@@ -93,7 +88,7 @@ int runPlanCommand(const PlanCommandOptions &options) {
   auto problem = analysis ? Expected<MiniMallocProblem>(std::move(fromWrapper))
                           : readMiniMallocCsvFile(options.intervals);
   if (!problem)
-    return fail(problem.error());
+    return reportError(problem.error());
   const std::vector<BufferLifetime> &buffers = problem->buffers;
   ArenaPlanOptions planOptions;
   planOptions.capacity = options.capacity;
@@ -102,19 +97,19 @@ int runPlanCommand(const PlanCommandOptions &options) {
   planOptions.alignment = options.alignment;
   auto plan = planArena(buffers, planOptions);
   if (!plan)
-    return fail(plan.error());
+    return reportError(plan.error());
   // A cheap, solver-independent check before anything is written.
   if (Status st = validateArenaPlan(buffers, *plan, std::nullopt, options.alignment); !st)
-    return fail(Error("internal error: the plan is invalid: " + st.error().message));
+    return reportError(Error("internal error: the plan is invalid: " + st.error().message));
   if (Status st = writeFileAtomic(options.output,
                                   printMiniMallocCsv(buffers, plan->offsets, problem->names));
       !st)
-    return fail(st.error());
+    return reportError(st.error());
   if (!options.timeline.empty()) {
     MemoryTimeline timeline = memoryTimelineOfArena(buffers, plan->offsets, problem->names);
     timeline.title = "arena plan of " + options.intervals;
     if (Status st = writeFileAtomic(options.timeline, writeMemoryTimelineSvg(timeline)); !st)
-      return fail(st.error());
+      return reportError(st.error());
   }
 
   std::ostringstream line;

@@ -186,19 +186,15 @@ Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &tit
 }
 
 int runReportCommand(const ReportCommandOptions &options) {
-  auto fail = [](const Error &e) {
-    std::cerr << "fxkit: " << e.str() << "\n";
-    return kExitBadInput;
-  };
   auto graph = readGraphInput(options.graph, options.from, options.provenance);
   if (!graph)
-    return fail(graph.error());
+    return reportError(graph.error());
   auto report = buildCompilationReport(*graph, options.graph == "-" ? "<stdin>" : options.graph,
                                        options.collapseAbove);
   if (!report)
-    return fail(report.error());
+    return reportError(report.error());
   if (Status s = writeFileAtomic(options.output, writeHtmlReport(*report)); !s)
-    return fail(s.error());
+    return reportError(s.error());
   return kExitOk;
 }
 

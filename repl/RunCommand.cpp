@@ -23,15 +23,6 @@
 
 namespace fxkit {
 
-namespace {
-
-int fail(const Error &err) {
-  std::cerr << "fxkit: " << err.str() << "\n";
-  return kExitBadInput;
-}
-
-} // namespace
-
 Status parseSymbol(const std::string &text, SymExpr::Bindings &bindings) {
   size_t eq = text.find('=');
   int64_t v = 0;
@@ -184,10 +175,10 @@ Expected<InterpretResult> PreparedRun::run(std::span<const RuntimeValue> inputs)
 int runDevicesCommand() {
   auto backend = findBackend("opencl");
   if (!backend)
-    return fail(backend.error());
+    return reportError(backend.error());
   auto lines = (*backend)->devices();
   if (!lines)
-    return fail(lines.error());
+    return reportError(lines.error());
   for (const std::string &line : *lines)
     std::cout << line << "\n";
   return kExitOk;
@@ -219,32 +210,32 @@ Expected<std::vector<RuntimeValue>> prepareRunInputs(Graph &graph, const std::st
 int runRunCommand(const RunCommandOptions &options) {
   auto format = inputFormatOption(options.from);
   if (!format)
-    return fail(format.error());
+    return reportError(format.error());
   SymExpr::Bindings symbols;
   for (const std::string &s : options.symbols)
     if (Status st = parseSymbol(s, symbols); !st)
-      return fail(st.error());
+      return reportError(st.error());
   if (!options.inputs.empty() || !options.check.empty() || !options.output.empty())
     if (Status st = safetensorsAvailable(); !st)
-      return fail(st.error());
+      return reportError(st.error());
   auto graph = importGraphFile(options.graph, *format, true, options.provenance);
   if (!graph)
-    return fail(graph.error());
+    return reportError(graph.error());
   auto in = prepareRunInputs(*graph, options.inputs, std::move(symbols), options.seed);
   if (!in)
-    return fail(in.error());
+    return reportError(in.error());
   const std::vector<RuntimeValue> inputs = in.take();
 
   auto result = execute(*graph, inputs, options);
   if (!result)
-    return fail(result.error());
+    return reportError(result.error());
   const std::vector<RuntimeValue> outputs = userOutputs(*graph, std::move(result->outputs));
 
   int status = kExitOk;
   if (!options.check.empty()) {
     auto passed = printOutputChecks(outputs, options.check, options.rtol, options.atol, std::cout);
     if (!passed)
-      return fail(passed.error());
+      return reportError(passed.error());
     if (!*passed)
       status = kExitCheckFailed;
   } else {
@@ -253,7 +244,7 @@ int runRunCommand(const RunCommandOptions &options) {
   }
   if (!options.output.empty())
     if (Status st = writeRunOutputs(options.output, outputs); !st)
-      return fail(st.error());
+      return reportError(st.error());
   return status;
 }
 
