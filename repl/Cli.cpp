@@ -314,7 +314,7 @@ int runCliUnguarded(int argc, char **argv) {
   RunCommandOptions runOptions;
   CLI::App *run = app.add_subcommand(
       "run", "Run a graph: reference interpreter, compiled loop program, or OpenCL kernels");
-  addGraphInputOptions(run, runOptions.graph, runOptions.from, runOptions.provenance);
+  addGraphInputOptions(run, runOptions);
   run->add_option("--inputs", runOptions.inputs,
                   "Inputs as safetensors (arg_<i>; integers in __metadata__); default: seeded "
                   "random inputs from the placeholders' types");
@@ -367,7 +367,7 @@ int runCliUnguarded(int argc, char **argv) {
   FuseCommandOptions fuseOptions;
   CLI::App *fuse =
       app.add_subcommand("fuse", "Lower a graph to loop ops and fuse them into kernels");
-  addGraphInputOptions(fuse, fuseOptions.graph, fuseOptions.from, fuseOptions.provenance);
+  addGraphInputOptions(fuse, fuseOptions);
   fuse->add_flag("--explain", fuseOptions.explain,
                  "Print every fusion decision (taken or refused, with its reason) and the kernels");
   fuse->add_flag("--loops", fuseOptions.loops, "Print the lowered loop program");
@@ -378,8 +378,7 @@ int runCliUnguarded(int argc, char **argv) {
   CompileCommandOptions compileOptions;
   CLI::App *compile =
       app.add_subcommand("compile", "Run compiler passes on a graph and write the result");
-  addGraphInputOptions(compile, compileOptions.graph, compileOptions.from,
-                       compileOptions.provenance);
+  addGraphInputOptions(compile, compileOptions);
   compile->add_option("--passes", compileOptions.passes,
                       "Comma-separated passes (default lower,fuse,plan,wrapper)");
   compile->add_flag("--time-passes", compileOptions.timePasses, "Print each pass's time");
@@ -403,7 +402,7 @@ int runCliUnguarded(int argc, char **argv) {
   CLI::App *report = app.add_subcommand(
       "report", "Compile a graph and write a self-contained HTML report (picture, kernels, "
                 "fusion decisions, memory timeline, pass times)");
-  addGraphInputOptions(report, reportOptions.graph, reportOptions.from, reportOptions.provenance);
+  addGraphInputOptions(report, reportOptions);
   report->add_option("-o,--output", reportOptions.output, "HTML file (default report.html)");
 
   // Listed with the others; `fxkit repl ...` is taken before this parser (isReplInvocation).

@@ -50,7 +50,7 @@ int runCompileCommand(const CompileCommandOptions &given) {
   for (std::string name; std::getline(list, name, ',');)
     if (!name.empty())
       passes.push_back(name);
-  auto graph = readGraphInput(options.graph, options.from, options.provenance);
+  auto graph = readGraphInput(options);
   if (!graph)
     return reportError(graph.error());
   auto runs = runPipeline(*graph, passes);

@@ -4,14 +4,13 @@
 /// (`--to dot|svg|png|pdf`) show the compiled loop program with its kernels as clusters;
 /// `--to timeline` is the memory plan as an SVG picture.
 
+#include "repl/GraphInput.h"
+
 #include <string>
 
 namespace fxkit {
 
-struct CompileCommandOptions {
-  std::string graph;
-  std::string from;
-  std::string provenance; ///< Inductor's provenance mapping to attach (--provenance)
+struct CompileCommandOptions : GraphInputOptions {
   std::string passes = "lower,fuse,plan,wrapper";
   bool timePasses = false;
   std::string output = "-";

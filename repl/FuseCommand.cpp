@@ -12,7 +12,7 @@
 namespace fxkit {
 
 int runFuseCommand(const FuseCommandOptions &options) {
-  auto graph = readGraphInput(options.graph, options.from, options.provenance);
+  auto graph = readGraphInput(options);
   if (!graph)
     return reportError(graph.error());
   // Decomposed and typed in place, lowered and fused (and planned with --plan): the pipeline

@@ -7,11 +7,10 @@
 
 namespace fxkit {
 
-void addGraphInputOptions(CLI::App *cmd, std::string &graph, std::string &from,
-                          std::string &provenance) {
-  cmd->add_option("graph", graph, "Graph file (- for stdin)")->required();
-  cmd->add_option("--from", from, "Input format: " + inputFormatList());
-  addProvenanceOption(cmd, provenance);
+void addGraphInputOptions(CLI::App *cmd, GraphInputOptions &input) {
+  cmd->add_option("graph", input.graph, "Graph file (- for stdin)")->required();
+  cmd->add_option("--from", input.from, "Input format: " + inputFormatList());
+  addProvenanceOption(cmd, input.provenance);
 }
 
 void addProvenanceOption(CLI::App *cmd, std::string &path) {
@@ -32,10 +31,9 @@ Expected<std::optional<GraphFormat>> inputFormatOption(std::string_view name) {
                inputFormatList() + ")");
 }
 
-Expected<Graph> readGraphInput(const std::string &path, const std::string &from,
-                               const std::string &provenance) {
-  FXKIT_ASSIGN_OR_RETURN(auto format, inputFormatOption(from));
-  return importGraphFile(path, format, true, provenance);
+Expected<Graph> readGraphInput(const GraphInputOptions &input) {
+  FXKIT_ASSIGN_OR_RETURN(auto format, inputFormatOption(input.from));
+  return importGraphFile(input.graph, format, true, input.provenance);
 }
 
 } // namespace fxkit

@@ -17,9 +17,15 @@ class App;
 
 namespace fxkit {
 
-/// Adds the positional graph file ("-": stdin), `--from` and `--provenance` to `cmd`.
-void addGraphInputOptions(CLI::App *cmd, std::string &graph, std::string &from,
-                          std::string &provenance);
+/// The graph a subcommand reads; the options of run, fuse, compile and report derive from it.
+struct GraphInputOptions {
+  std::string graph;      ///< the file ("-": stdin); sidecars beside it are attached
+  std::string from;       ///< the input format's name; empty: told by the file's name or content
+  std::string provenance; ///< Inductor's provenance mapping to attach (--provenance)
+};
+
+/// Adds the positional graph file, `--from` and `--provenance` to `cmd`.
+void addGraphInputOptions(CLI::App *cmd, GraphInputOptions &input);
 
 /// The one definition of `--provenance` (convert and info have their own positional inputs).
 void addProvenanceOption(CLI::App *cmd, std::string &path);
@@ -28,9 +34,8 @@ void addProvenanceOption(CLI::App *cmd, std::string &path);
 /// tells). A picture's name is refused as unreadable, any other unknown name lists the formats.
 Expected<std::optional<GraphFormat>> inputFormatOption(std::string_view name);
 
-/// The graph of `path` read as `from` names (inputFormatOption), with its sidecars and the
-/// provenance mapping `provenance` names attached (importGraphFile).
-Expected<Graph> readGraphInput(const std::string &path, const std::string &from,
-                               const std::string &provenance);
+/// The graph of `input.graph` read as `input.from` names (inputFormatOption), with its sidecars
+/// and the provenance mapping `input.provenance` names attached (importGraphFile).
+Expected<Graph> readGraphInput(const GraphInputOptions &input);
 
 } // namespace fxkit

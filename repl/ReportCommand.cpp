@@ -186,7 +186,7 @@ Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &tit
 }
 
 int runReportCommand(const ReportCommandOptions &options) {
-  auto graph = readGraphInput(options.graph, options.from, options.provenance);
+  auto graph = readGraphInput(options);
   if (!graph)
     return reportError(graph.error());
   auto report = buildCompilationReport(*graph, options.graph == "-" ? "<stdin>" : options.graph,

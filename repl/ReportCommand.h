@@ -7,16 +7,14 @@
 #include "exporters/HtmlReport.h"
 #include "ir/Error.h"
 #include "ir/Graph.h"
+#include "repl/GraphInput.h"
 
 #include <cstddef>
 #include <string>
 
 namespace fxkit {
 
-struct ReportCommandOptions {
-  std::string graph;
-  std::string from;
-  std::string provenance; ///< Inductor's provenance mapping to attach (--provenance)
+struct ReportCommandOptions : GraphInputOptions {
   std::string output = "report.html";
   /// Programs with more loop ops than this are pictured one box per kernel.
   size_t collapseAbove = 400;

@@ -5,6 +5,7 @@
 
 #include "backends/interp/Interpreter.h"
 #include "backends/interp/RunIO.h" // bindProgramInputs, for the REPL
+#include "repl/GraphInput.h"
 
 #include <csignal>
 #include <cstdint>
@@ -16,13 +17,10 @@
 
 namespace fxkit {
 
-struct RunCommandOptions {
-  std::string graph;      ///< graph file (format from name or content; sidecar attached)
-  std::string from;       ///< input format name, empty to detect
-  std::string provenance; ///< Inductor's provenance mapping to attach (--provenance)
-  std::string inputs;     ///< safetensors inputs (arg_<i>); empty: seeded random inputs
-  std::string check;      ///< safetensors expected outputs (out_<i>); empty: no check
-  std::string output;     ///< safetensors file for the outputs; empty: none written
+struct RunCommandOptions : GraphInputOptions {
+  std::string inputs; ///< safetensors inputs (arg_<i>); empty: seeded random inputs
+  std::string check;  ///< safetensors expected outputs (out_<i>); empty: no check
+  std::string output; ///< safetensors file for the outputs; empty: none written
   std::optional<double> rtol, atol;
   std::vector<std::string> symbols; ///< NAME=VALUE bindings for random inputs
   uint64_t seed = 0;
