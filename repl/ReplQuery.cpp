@@ -10,6 +10,7 @@
 #include "ir/ops/OpRegistry.h"
 #include "repl/ReplCommandSupport.h"
 #include "repl/ReplInspect.h"
+#include "repl/ReplLexer.h"
 #include "repl/ReplMatcher.h"
 #include "repl/ReplRewrite.h"
 #include "repl/ReplSession.h"
@@ -682,19 +683,17 @@ std::string elideLongLists(std::string_view text, size_t keep) {
   std::vector<Open> open;
   std::string out;
   out.reserve(std::min(text.size(), size_t{4096}));
-  char quote = 0;
+  BracketScan scan;
   for (char c : text) {
-    if (quote) {
-      quote = c == quote ? 0 : quote;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '(' || c == '[' || c == '{') {
+    BracketScan::Char kind = scan.next(c);
+    if (kind == BracketScan::Char::Open) {
       if (!open.empty())
         open.back().content = true;
       out += c;
       open.push_back({});
       continue;
-    } else if ((c == ')' || c == ']' || c == '}') && !open.empty()) {
+    }
+    if (kind == BracketScan::Char::Close && !open.empty()) {
       Open o = open.back();
       open.pop_back();
       size_t items = o.items + (o.content ? 1 : 0);
@@ -704,7 +703,8 @@ std::string elideLongLists(std::string_view text, size_t keep) {
       }
       out += c;
       continue;
-    } else if (c == ',' && !open.empty()) {
+    }
+    if (kind == BracketScan::Char::Other && c == ',' && !open.empty()) {
       Open &o = open.back();
       ++o.items;
       o.content = false;

@@ -5,6 +5,7 @@
 #include "ir/OutputValues.h"
 #include "ir/Try.h"
 #include "ir/ops/OpRegistry.h"
+#include "repl/ReplLexer.h"
 
 #include <algorithm>
 #include <cctype>
@@ -429,7 +430,7 @@ std::vector<std::string> patternStatements(std::string_view text) {
   std::vector<std::string> out;
   std::string cur;
   int depth = 0;
-  char quote = 0;
+  BracketScan scan;
   auto flush = [&] {
     size_t a = cur.find_first_not_of(" \t\r");
     if (a != std::string::npos)
@@ -437,15 +438,12 @@ std::vector<std::string> patternStatements(std::string_view text) {
     cur.clear();
   };
   for (char c : text) {
-    if (quote) {
-      quote = c == quote ? 0 : quote;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '(' || c == '[' || c == '{') {
+    BracketScan::Char kind = scan.next(c);
+    if (kind == BracketScan::Char::Open) {
       ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
+    } else if (kind == BracketScan::Char::Close) {
       --depth;
-    } else if ((c == ';' || c == '\n') && depth <= 0) {
+    } else if (kind == BracketScan::Char::Other && (c == ';' || c == '\n') && depth <= 0) {
       flush();
       continue;
     }
