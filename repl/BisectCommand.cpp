@@ -152,6 +152,18 @@ Expected<BisectFinding> bisectGraph(Graph &graph, std::span<const RuntimeValue> 
 
   BisectFinding finding;
   finding.kernels = fused.kernels.size();
+  // The disagreement found, with the expected value it was measured against (a kernel's buffer
+  // or an output).
+  auto mismatch = [&](const Tensor &expected, double rtol, double atol,
+                      const TensorComparison &comparison) {
+    finding.mismatch = true;
+    finding.type = shortType(expected);
+    finding.elements = expected.numel();
+    finding.dtype = expected.dtype();
+    finding.rtol = rtol;
+    finding.atol = atol;
+    finding.comparison = comparison;
+  };
   // Each buffer is compared after the last kernel that writes it (a buffer that several
   // kernels fill, as cat's pieces, is whole only then).
   std::vector<int64_t> lastWriter(program.buffers.size(), -1);
@@ -185,7 +197,7 @@ Expected<BisectFinding> bisectGraph(Graph &graph, std::span<const RuntimeValue> 
     if (cmp->allClose)
       return Status::ok();
     const loop::Kernel &kernel = fused.kernels[k];
-    finding.mismatch = true;
+    mismatch(*want, rtol, atol, *cmp);
     finding.kernel = static_cast<int64_t>(k);
     finding.kernelName = kernel.name;
     finding.externKernel = kernel.isExtern;
@@ -196,12 +208,6 @@ Expected<BisectFinding> bisectGraph(Graph &graph, std::span<const RuntimeValue> 
           finding.kernelNodes.push_back(origin);
     finding.buffer = program.buffers[b].name;
     finding.node = nodeOf[b];
-    finding.type = shortType(*want);
-    finding.elements = want->numel();
-    finding.dtype = want->dtype();
-    finding.rtol = rtol;
-    finding.atol = atol;
-    finding.comparison = *cmp;
     return Error(kStop);
   };
   auto got = exe->runTapped(inputs, tap);
@@ -219,14 +225,8 @@ Expected<BisectFinding> bisectGraph(Graph &graph, std::span<const RuntimeValue> 
     auto cmp = compareAs(*a, *e, options, rtol, atol);
     if (!cmp || cmp->allClose)
       continue;
-    finding.mismatch = true;
+    mismatch(*e, rtol, atol, *cmp);
     finding.output = static_cast<int64_t>(i);
-    finding.type = shortType(*e);
-    finding.elements = e->numel();
-    finding.dtype = e->dtype();
-    finding.rtol = rtol;
-    finding.atol = atol;
-    finding.comparison = *cmp;
     break;
   }
   return finding;
