@@ -63,14 +63,9 @@ Expected<Compiled> compileGraph(Graph &graph, const volatile std::sig_atomic_t *
   // lowered, fused and planned; Ctrl-C (`interrupt`, the REPL's) stops between passes.
   PipelineSpec spec = PipelineSpec::toPlan();
   spec.options.setInterrupt(interrupt);
-  auto result = compile(graph, spec);
-  if (!result)
-    return result.takeError();
-  auto program = takeCompiledProgram(graph);
-  if (!program)
-    return program.takeError();
-  return Compiled{std::move(program->program), std::move(program->fused),
-                  std::move(*program->plan)};
+  FXKIT_TRY(compile(graph, spec));
+  FXKIT_ASSIGN_OR_RETURN(auto program, takeCompiledProgram(graph));
+  return Compiled{std::move(program.program), std::move(program.fused), std::move(*program.plan)};
 }
 
 /// The backend options of the command line.
@@ -94,16 +89,13 @@ struct Prepared {
 
 /// Compiles `graph` if `backend` needs its program, then prepares it there.
 Expected<Prepared> prepareOn(const Backend &backend, Graph &graph, const BackendOptions &options) {
-  if (Status s = backend.available(); !s)
-    return s.takeError();
+  FXKIT_TRY(backend.available());
   Prepared out;
   BackendInput in;
   in.graph = &graph;
   if (backend.needsProgram(options)) {
-    auto compiled = compileGraph(graph, options.interrupt);
-    if (!compiled)
-      return compiled.takeError();
-    out.compiled = std::make_unique<Compiled>(compiled.take());
+    FXKIT_ASSIGN_OR_RETURN(Compiled compiled, compileGraph(graph, options.interrupt));
+    out.compiled = std::make_unique<Compiled>(std::move(compiled));
     in.program = &out.compiled->program;
     in.fused = &out.compiled->fused;
     in.plan = &out.compiled->plan;
@@ -111,26 +103,19 @@ Expected<Prepared> prepareOn(const Backend &backend, Graph &graph, const Backend
   if (options.interrupt && *options.interrupt) // before the backend builds its kernels
     return Error("interrupted before the " + std::string(backend.name()) + " backend prepared it");
   auto started = std::chrono::steady_clock::now();
-  auto exe = backend.prepare(in, options);
-  if (!exe)
-    return exe.takeError();
+  FXKIT_ASSIGN_OR_RETURN(out.executable, backend.prepare(in, options));
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  out.executable = exe.take();
   return out;
 }
 
 /// Runs `graph` on the chosen backend, `repeat` times; the last run's result.
 Expected<InterpretResult> execute(Graph &graph, const std::vector<RuntimeValue> &inputs,
                                   const RunCommandOptions &options) {
-  auto backend = findBackend(options.backend);
-  if (!backend)
-    return backend.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto backend, findBackend(options.backend));
   const BackendOptions backendOptions = backendOptionsOf(options);
-  auto prepared = prepareOn(**backend, graph, backendOptions);
-  if (!prepared)
-    return prepared.takeError();
-  return runRepeated(*prepared->executable, inputs, options.repeat, prepared->seconds,
-                     options.stats, backendOptions, std::cerr);
+  FXKIT_ASSIGN_OR_RETURN(auto prepared, prepareOn(*backend, graph, backendOptions));
+  return runRepeated(*prepared.executable, inputs, options.repeat, prepared.seconds, options.stats,
+                     backendOptions, std::cerr);
 }
 
 } // namespace
@@ -148,23 +133,17 @@ const Graph &PreparedRun::graph() const { return impl_->graph; }
 Expected<std::unique_ptr<PreparedRun>>
 PreparedRun::prepare(const Graph &graph, const std::string &backend, const std::string &device,
                      const volatile std::sig_atomic_t *interrupt) {
-  auto found = findBackend(backend);
-  if (!found)
-    return found.takeError();
+  FXKIT_ASSIGN_OR_RETURN(auto found, findBackend(backend));
   std::unique_ptr<PreparedRun> run(new PreparedRun());
   Impl &impl = *run->impl_;
   impl.graph = graph.clone();
   registerReferenceKernels();
-  if (Status s = inferShapes(impl.graph); !s)
-    return s.takeError();
+  FXKIT_TRY(inferShapes(impl.graph));
   BackendOptions options;
   options.device = device;
   options.interrupt = interrupt;
   options.name = wrapperNameFor("repl");
-  auto prepared = prepareOn(**found, impl.graph, options);
-  if (!prepared)
-    return prepared.takeError();
-  impl.prepared = prepared.take();
+  FXKIT_ASSIGN_OR_RETURN(impl.prepared, prepareOn(*found, impl.graph, options));
   return run;
 }
 
