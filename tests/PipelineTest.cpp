@@ -153,7 +153,8 @@ TEST(Pipeline, TimingPerPassAndPerStep) {
   const PassRun &lower = result->runs[2];
   EXPECT_EQ(lower.name, "lower");
   EXPECT_EQ(names(lower.steps),
-            (std::vector<std::string>{"lower-ops", "loop-dce", "inline-producers", "loop-dce"}));
+            (std::vector<std::string>{"lower-ops", "loop-dce", "inline-producers", "loop-dce",
+                                      "split-reductions"}));
   // relu's op is dead, neg inlines into exp, and neg's op is then dead.
   EXPECT_TRUE(lower.steps[1].changed);
   EXPECT_TRUE(lower.steps[2].changed);
@@ -172,7 +173,7 @@ TEST(Pipeline, TimingPerPassAndPerStep) {
   std::string times = formatPassTimes(result->runs);
   EXPECT_NE(times.find("\n  lower-ops "), std::string::npos) << times;
   EXPECT_NE(times.find("\ntotal "), std::string::npos) << times;
-  EXPECT_EQ(std::count(times.begin(), times.end(), '\n'), 5 + 4 + 2 + 1);
+  EXPECT_EQ(std::count(times.begin(), times.end(), '\n'), 5 + 5 + 2 + 1);
 }
 
 TEST(Pipeline, HiddenStepsRunOnTheirOwn) {
@@ -223,7 +224,7 @@ TEST(Pipeline, PassListShowsLevelsStepsAndOptions) {
   std::string list = describePasses();
   EXPECT_NE(list.find("  hoist-size-args       kernels -> kernels  "), std::string::npos) << list;
   EXPECT_NE(list.find("  lower                 graph -> loops      "), std::string::npos) << list;
-  EXPECT_NE(list.find("pipeline: lower-ops loop-dce inline-producers loop-dce\n"),
+  EXPECT_NE(list.find("pipeline: lower-ops loop-dce inline-producers loop-dce split-reductions\n"),
             std::string::npos)
       << list;
   EXPECT_NE(list.find("option fusion=true: "), std::string::npos) << list;

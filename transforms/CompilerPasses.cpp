@@ -8,7 +8,10 @@
 #include "transforms/MemoryPlanning.h"
 #include "transforms/ShapeInference.h"
 #include "transforms/SizeArgs.h"
+#include "transforms/SplitReductions.h"
 #include "transforms/WrapperGraph.h"
+
+#include <functional>
 
 namespace fxkit {
 
@@ -62,7 +65,8 @@ PassResult lowerOpsPass(Graph &graph) {
 }
 
 /// A pass that rewrites the loop program in place (before fusion: kernels index its ops).
-PassResult loopProgramPass(Graph &graph, const char *name, bool (*rewrite)(loop::LoopProgram &)) {
+PassResult loopProgramPass(Graph &graph, const char *name,
+                           const std::function<bool(loop::LoopProgram &)> &rewrite) {
   CompilationState *s = compilationState(graph);
   if (!s || !s->program)
     return Error(std::string(name) + " needs a lowered graph: run 'lower' first");
@@ -72,6 +76,19 @@ PassResult loopProgramPass(Graph &graph, const char *name, bool (*rewrite)(loop:
   bool changed = rewrite(*state->program);
   store(graph, std::move(state));
   return changed;
+}
+
+PassResult splitReductionsPass(Graph &graph, const PassOptions &options) {
+  SplitReductionOptions split;
+  auto splits = options.integer("reduction-splits", split.splits);
+  if (!splits)
+    return splits.takeError();
+  if (*splits < 0)
+    return Error("pass option 'reduction-splits': expected 0 (by size), 1 (never) or a number "
+                 "of blocks");
+  split.splits = *splits;
+  return loopProgramPass(graph, "split-reductions",
+                         [&](loop::LoopProgram &p) { return splitReductions(p, split); });
 }
 
 PassResult fuseKernelsPass(Graph &graph, const PassOptions &options) {
@@ -171,7 +188,8 @@ void registerCompilerPasses(PassRegistry &r) {
   add("lower",
       "lower ATen ops to loop ops (pointwise bodies, reductions, extern calls; views folded "
       "into index expressions)",
-      {}, L::Graph, L::LoopProgram, {}, {"lower-ops", "loop-dce", "inline-producers", "loop-dce"});
+      {}, L::Graph, L::LoopProgram, {},
+      {"lower-ops", "loop-dce", "inline-producers", "loop-dce", "split-reductions"});
   add("fuse", "group loop ops into kernels, recording every decision, and hoist size arguments", {},
       L::LoopProgram, L::Kernels, {}, {"fuse-kernels", "hoist-size-args"});
   add("plan",
@@ -203,6 +221,12 @@ void registerCompilerPasses(PassRegistry &r) {
       withoutOptions(
           [](Graph &g) { return loopProgramPass(g, "inline-producers", inlineSmallProducers); }),
       L::LoopProgram, L::LoopProgram);
+  add("split-reductions",
+      "split large reductions with too few rows over several work-groups: blocks of reduced "
+      "points into partials, then the partials (Inductor's split reductions); every decision "
+      "recorded",
+      splitReductionsPass, L::LoopProgram, L::LoopProgram,
+      {{"reduction-splits", "0: decide by size; 1: never split; N: N blocks where it can", "0"}});
   add("fuse-kernels", "group loop ops into kernels, recording every decision", fuseKernelsPass,
       L::LoopProgram, L::Kernels,
       {{"fusion", "false: one kernel per loop op (the unfused baseline)", "true"}});

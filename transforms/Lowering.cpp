@@ -1,6 +1,7 @@
 #include "transforms/Lowering.h"
 #include "ir/ops/PointwiseOps.h"
 #include "transforms/OnlineSoftmax.h"
+#include "transforms/SplitReductions.h"
 #include "transforms/lowering/Lowerer.h"
 #include "transforms/lowering/LoweringRules.h"
 #include "transforms/lowering/TensorResults.h"
@@ -1872,6 +1873,7 @@ Expected<loop::LoopProgram> lowerGraph(const Graph &graph) {
   eliminateDeadLoopOps(*program);
   inlineSmallProducers(*program);
   eliminateDeadLoopOps(*program);
+  splitReductions(*program);
   return program;
 }
 

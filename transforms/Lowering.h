@@ -14,8 +14,8 @@ namespace fxkit {
 
 /// Lowers every node of `graph`. Errors name the node and its op: an op without a lowering,
 /// a node without a value (shape inference did not run), an unsupported argument. The same as
-/// the `lower` pass: lowerGraphOps, then eliminateDeadLoopOps, inlineSmallProducers and
-/// eliminateDeadLoopOps again.
+/// the `lower` pass: lowerGraphOps, then eliminateDeadLoopOps, inlineSmallProducers,
+/// eliminateDeadLoopOps again and splitReductions (transforms/SplitReductions.h).
 Expected<loop::LoopProgram> lowerGraph(const Graph &graph);
 
 /// Lowering alone (the `lower-ops` pass): one or more loop ops per node, dead ones included.

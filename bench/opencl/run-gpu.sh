@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The OpenCL backend on an NVIDIA GPU (the device machine): registers NVIDIA's OpenCL driver
 # with the ICD loader, checks every reference workload on the GPU, then times the benchmark
-# graphs (kernel time from device events) beside PyTorch eager and torch.compile on the same GPU.
+# graphs (kernel time from device events) beside PyTorch eager and torch.compile on the same GPU,
+# then the triad probe (triad.py).
 # Usage: run-gpu.sh FXKIT [N]
 set -uo pipefail
 fxkit="$1"; n="${2:-8192}"
@@ -25,3 +26,4 @@ for g in pointwise softmax layernorm rowsum colsum; do
     --stats 2>&1 | grep -v "^out_\|opencl: 0:"
 done
 python3 "$here/torch_eager.py" "$n"
+python3 "$here/triad.py" "$n" # the bandwidth the memory-bound kernels are measured against

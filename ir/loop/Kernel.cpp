@@ -68,6 +68,13 @@ std::string rangesText(const std::vector<SymExpr> &r) {
 
 std::string FusedProgram::explain(const LoopProgram &program) const {
   std::ostringstream os;
+  if (!program.reductionSplits.empty()) {
+    os << "reduction splits:\n";
+    for (const ReductionSplit &d : program.reductionSplits)
+      os << "  " << (d.split ? "split  " : "kept   ") << " " << d.op
+         << (d.split ? " into " + std::to_string(d.splits) + " blocks" : std::string()) << ": "
+         << d.reason << "\n";
+  }
   os << "fusion decisions:\n";
   for (const FusionDecision &d : decisions)
     os << "  " << (d.fused ? "fused  " : "refused") << " " << d.op << " into kernel of "

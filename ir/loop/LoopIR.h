@@ -261,6 +261,17 @@ std::string loopVarName(bool reduction, size_t i);
 /// (lowering and fusion ask for them for every op).
 SymExpr loopVar(bool reduction, size_t i);
 
+/// Whether a large reduction was split over several work-groups (Inductor's split reduction,
+/// `Reduction.create_multilayer`): a first op reduces blocks of the reduced points into partial
+/// results [splits, rows], a second reduces the partials. Recorded for `fuse --explain`, taken or
+/// refused, with the reason.
+struct ReductionSplit {
+  std::string op;     ///< the reduction's loop op name before the split ("op3")
+  bool split = false; ///< whether it was split
+  int64_t splits = 0; ///< blocks of reduced points (when split)
+  std::string reason;
+};
+
 /// The whole lowered program.
 struct LoopProgram {
   std::vector<Buffer> buffers;
@@ -268,6 +279,8 @@ struct LoopProgram {
   /// Graph inputs in placeholder order: a buffer index, or -1 for a symbolic-size input.
   std::vector<int32_t> inputs;
   std::vector<std::string> inputSymbols; ///< for -1 inputs: the symbol they bind ("s77")
+  /// The split-reductions pass's decisions (transforms/SplitReductions.h), in program order.
+  std::vector<ReductionSplit> reductionSplits;
   /// What the graph returns, in order: a buffer viewed with sizes/strides/offset (outputs that
   /// are views of computed buffers stay views), or a symbol.
   struct Output {
