@@ -1262,12 +1262,25 @@ std::string KernelEmitter::cascadeLoop(const std::vector<const ReductionState *>
                                        const std::string &body) const {
   // Rows fastest (a column sum's blocks): a lane's loads at successive reduced points are
   // independent, and each work-item has few of them in flight unless the loop is unrolled (one
-  // load per work-item leaves an H100's memory system half idle).
-  std::string unroll =
-      rowsFastest_ ? "#pragma unroll " + std::to_string(kRowsFastestUnroll) + "\n" : std::string();
+  // load per work-item leaves an H100's memory system half idle). The loop takes
+  // kRowsFastestUnroll steps at a time in an inner loop of that constant count, which every
+  // compiler unrolls (an unroll pragma over a step of fx_L is refused by PoCL's clang with a
+  // warning); the step count guards each one, so no index passes the end.
+  auto loop = [&](const std::string &p, const std::string &begin, const std::string &end,
+                  const std::string &text) {
+    if (!rowsFastest_)
+      return p + "for (fx_index_t " + var + " = " + begin + "; " + var + " < " + end + "; " + var +
+             " += " + step + ") {\n" + text + p + "}\n";
+    std::string u = std::to_string(kRowsFastestUnroll);
+    return p + "for (fx_index_t fx_u = 0, fx_un = (" + end + " - " + begin + " + " + step +
+           " - 1) / " + step + "; fx_u < fx_un; fx_u += " + u + ") {\n" + p +
+           "  for (int fx_j = 0; fx_j < " + u + "; ++fx_j) {\n" + p +
+           "    if (fx_u + fx_j < fx_un) {\n" + p + "      const fx_index_t " + var + " = " +
+           begin + " + (fx_u + fx_j) * " + step + ";\n" + reindent(text, 4) + p + "    }\n" + p +
+           "  }\n" + p + "}\n";
+  };
   if (cascaded.empty())
-    return (unroll.empty() ? "" : pad + unroll) + pad + "for (fx_index_t " + var + " = " + start +
-           "; " + var + " < rnumel; " + var + " += " + step + ") {\n" + body + pad + "}\n";
+    return loop(pad, start, "rnumel", body);
   // Groups of fx_cgs reduced indices, blocks of fx_cbs (fx_cb steps of the lane each); the
   // ends are taken without passing rnumel, so a 32-bit index does not wrap.
   std::string out;
@@ -1280,12 +1293,7 @@ std::string KernelEmitter::cascadeLoop(const std::vector<const ReductionState *>
   out += pad + "    fx_cbe = fx_cge - fx_cb0 > fx_cbs ? fx_cb0 + fx_cbs : fx_cge;\n";
   for (const ReductionState *st : cascaded)
     out += st->declare(kCascadeBlock, pad + "    ");
-  if (!unroll.empty())
-    out += pad + "    " + unroll;
-  out += pad + "    for (fx_index_t " + var + " = fx_cb0; " + var + " < fx_cbe; " + var +
-         " += " + step + ") {\n";
-  out += reindent(body, 4);
-  out += pad + "    }\n";
+  out += loop(pad + "    ", "fx_cb0", "fx_cbe", reindent(body, 4));
   for (const ReductionState *st : cascaded)
     out += st->merge(kCascadeGroup, kCascadeBlock, pad + "    ");
   out += pad + "  }\n";
