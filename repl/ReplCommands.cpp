@@ -380,13 +380,28 @@ Status cmdRun(ReplSession &s, const ReplWords &w) {
 
 Status cmdHelp(ReplSession &s, const ReplWords &w) {
   FXKIT_TRY(arity(w, 0, 1));
-  if (w.size() == 2) {
+  if (w.size() == 2 && w[1] != "--markdown") {
     const ReplCommand *c = findReplCommand(w[1]);
     if (!c)
       return Error("no command named '" + w[1] + "' (" + replCommandHint(w[1]) + ")");
     s.out() << "usage: " << c->usage << "\n" << c->summary << "\n";
     if (!c->details.empty())
       s.out() << c->details;
+    s.out() << "example: " << c->example << "\n";
+    return Status::ok();
+  }
+  // The README's table of commands is this output (tests/cli/repl_help.sh checks it).
+  if (w.size() == 2 && w[1] == "--markdown") {
+    s.out() << "| command | what it does | example |\n| --- | --- | --- |\n";
+    auto cell = [](std::string_view text) {
+      std::string out;
+      for (char ch : text)
+        out += ch == '|' ? std::string("\\|") : std::string(1, ch);
+      return out;
+    };
+    for (const ReplCommand &c : replCommands())
+      s.out() << "| `" << cell(c.usage) << "` | " << cell(c.summary) << " | `" << cell(c.example)
+              << "` |\n";
     return Status::ok();
   }
   size_t width = 0;
@@ -434,10 +449,11 @@ const std::vector<ReplCommand> &replCommands() {
            "(inductor_provenance_tracking_node_mappings.json) to attach; an output_code.py or\n"
            "fx_graph_transformed.py takes the one of its debug folder by itself. See 'why'.\n"
            "--from FORMAT picks the reader when the file's name does not say it.\n"),
-       K::File, K::None, cmdLoad},
+       K::File, K::None, cmdLoad, "load model.graph.txt as m"},
       {"list", "list", "List the graphs loaded (* marks the current one)", "", K::None, K::None,
-       cmdList},
-      {"use", "use NAME", "Make a loaded graph the current one", "", K::Graph, K::None, cmdUse},
+       cmdList, "list"},
+      {"use", "use NAME", "Make a loaded graph the current one", "", K::Graph, K::None, cmdUse,
+       "use m"},
       {"show", "show [NODE|$VAR...] [--full]",
        "Print the graph as FX text, or the lines of some nodes",
        "  show            the whole graph (str(graph) with types)\n"
@@ -445,15 +461,15 @@ const std::vector<ReplCommand> &replCommands() {
        "  show $m         the lines of every node of a 'let' variable\n"
        "Lists of more than 12 items (the output node's values and types) are cut after 8\n"
        "('... 347 more'); --full prints them whole.\n",
-       K::Node, K::Node, replCmdShow},
+       K::Node, K::Node, replCmdShow, "show add_1 mul"},
       {"users", "users NODE|$VAR... [--full]", "List the nodes that use NODE",
        "With several nodes or a variable: the users of any of them, in graph order.\n", K::Node,
-       K::Node, replCmdQuery},
+       K::Node, replCmdQuery, "users mul"},
       {"inputs", "inputs NODE|$VAR... [--full]", "List the nodes NODE uses",
        "One node's inputs in argument order; several: all their inputs, in graph order.\n", K::Node,
-       K::Node, replCmdQuery},
+       K::Node, replCmdQuery, "inputs add_1"},
       {"info", "info", "Summarize the graph: counts, ops, inputs, outputs, symbols", "", K::None,
-       K::None, cmdInfo},
+       K::None, cmdInfo, "info"},
       {"find", "find TERM...", "List the nodes for which every TERM holds",
        "Terms are KEY=VALUE, KEY!=VALUE, or for counts KEY<N, KEY<=N, KEY>N, KEY>=N:\n"
        "  op=aten.mul.Tensor  the target, with or without torch.ops.; * and ? are globs\n"
@@ -471,27 +487,27 @@ const std::vector<ReplCommand> &replCommands() {
        "  pre=linear         Inductor provenance: the pre-grad (Dynamo) nodes behind it\n"
        "A word $VAR searches only the nodes of that 'let' variable. When op= or name=\n"
        "matches nothing, close op and node names are suggested.\n",
-       K::None, K::None, replCmdQuery},
+       K::None, K::None, replCmdQuery, "find op=aten.add.* users>1"},
       {"ancestors", "ancestors NODE|$VAR... [--depth N]",
        "List the nodes NODE depends on, transitively",
        "Every node whose value flows into NODE, in graph order; --depth N stops N edges\n"
        "back (--depth 1 is 'inputs'). Walks are iterative: graphs of millions of nodes.\n",
-       K::Node, K::Node, replCmdQuery},
+       K::Node, K::Node, replCmdQuery, "ancestors add_1 --depth 2"},
       {"descendants", "descendants NODE|$VAR... [--depth N]",
        "List the nodes that depend on NODE, transitively",
        "Every node NODE's value flows into, in graph order; --depth N stops N edges on.\n", K::Node,
-       K::Node, replCmdQuery},
+       K::Node, replCmdQuery, "descendants mul"},
       {"path", "path A B [--all] [--limit N]", "Show a shortest data path from A to B",
        "  path x add_1            one shortest path, one node a line\n"
        "  path x add_1 --all      every path (the first 20; --limit N), one a line:\n"
        "                          x -> mul -> add -> add_1\n"
        "B must depend on A; when A depends on B, the hint says so.\n",
-       K::Node, K::Node, replCmdQuery},
+       K::Node, K::Node, replCmdQuery, "path x add_1 --all"},
       {"slice", "slice [--backward|--forward] NODE|$VAR... [--depth N]",
        "The subgraph that computes NODE (or that NODE feeds)",
        "--backward (default): NODE and its ancestors, what 'extract' needs to recompute it;\n"
        "--forward: NODE and its descendants.\n",
-       K::Node, K::Node, replCmdQuery},
+       K::Node, K::Node, replCmdQuery, "slice --backward add"},
       {"match", "match PATTERN [TERM...]", "Find every match of a pattern graph",
        "PATTERN is a graph file or inline text: print_readable() Python statements or FX\n"
        "text node lines, separated by ';' (quote it). Names used and not defined match any\n"
@@ -501,29 +517,31 @@ const std::vector<ReplCommand> &replCommands() {
        "One call a statement (name inner calls); other arguments must be equal. Matching\n"
        "is replace-pattern's. Prints each match's root and what the names bound; find\n"
        "TERMs filter the roots. As a set ('let'), the nodes of every match.\n",
-       K::File, K::None, replCmdQuery},
+       K::File, K::None, replCmdQuery, "match 'm = aten.mul.Tensor(a, a); aten.add.Tensor(m, b)'"},
       {"let", "let NAME = QUERY", "Keep the nodes a query answers as $NAME",
        "QUERY is find, users, inputs, ancestors, descendants, path, slice or match, or\n"
        "$A $B... (a union). Every command that takes nodes takes $NAME:\n"
        "  let m = find op=aten.mul.Tensor; descendants $m; extract $m as muls\n"
        "A variable belongs to the graph it was computed on and keeps node names.\n",
-       K::None, K::Command, replCmdLet},
+       K::None, K::Command, replCmdLet, "let a = ancestors add_1"},
       {"set", "set [NAME]", "List the variables 'let' defined, or one's nodes", "", K::Variable,
-       K::None, replCmdSet},
+       K::None, replCmdSet, "set a"},
       {"extract", "extract NODE|$VAR... [as NAME]", "Make a new graph of some nodes",
        "The new graph (NAME, default GRAPH_extract) holds the nodes, a placeholder typed as\n"
        "the original for each value they use from outside, and an output of the values\n"
        "used outside or by none of them. It is verified and becomes the current graph:\n"
        "  let s = slice --backward add_1; extract $s as part; export part.fx\n",
-       K::Node, K::Node, replCmdExtract},
+       K::Node, K::Node, replCmdExtract, "extract $a as part"},
       {"print_tabular", "print_tabular [NODE|$VAR...] [--full]",
        "Print nodes as torch.fx's graph.print_tabular() does",
        "Columns opcode, name, target, args, kwargs; every node when none is given.\n", K::Node,
-       K::Node, replCmdPrintTabular},
-      {"rename", "rename NODE NEW", "Rename a node", "", K::Node, K::None, cmdRename},
+       K::Node, replCmdPrintTabular, "print_tabular mul add"},
+      {"rename", "rename NODE NEW", "Rename a node", "", K::Node, K::None, cmdRename,
+       "rename mul square"},
       {"replace-uses", "replace-uses A B", "Make every user of A use B instead", "", K::Node,
-       K::Node, cmdReplaceUses},
-      {"erase", "erase NODE", "Erase a node that has no users", "", K::Node, K::None, cmdErase},
+       K::Node, cmdReplaceUses, "replace-uses convert y"},
+      {"erase", "erase NODE", "Erase a node that has no users", "", K::Node, K::None, cmdErase,
+       "erase relu"},
       {"pass", "pass [NAME...]", "Run registered passes in order (see 'help pass')",
        keepText(
            passNames +
@@ -531,8 +549,9 @@ const std::vector<ReplCommand> &replCommands() {
            "and writes, the steps of pipelines (lower, fuse) and their options. The graph is\n"
            "verified after each pass that rewrites it. Ctrl-C stops between passes and leaves\n"
            "the graph as it was.\n"),
-       K::Pass, K::Pass, cmdPass},
-      {"verify", "verify", "Check the graph's structure", "", K::None, K::None, cmdVerify},
+       K::Pass, K::Pass, cmdPass, "pass dce"},
+      {"verify", "verify", "Check the graph's structure", "", K::None, K::None, cmdVerify,
+       "verify"},
       {"insert", "insert after|before NODE: LINE", "Insert one node written as FX text or Python",
        "LINE is one node line of FX text or of print_readable()'s Python:\n"
        "  insert after add: %r = call_function[target=torch.ops.aten.relu.default](args = "
@@ -541,7 +560,8 @@ const std::vector<ReplCommand> &replCommands() {
        "The names it uses must be nodes of the graph. Its type comes from shape inference;\n"
        "the graph is verified (inputs defined before it) and the edit can be undone.\n"
        "Quote LINE when it has quotes, ';' or '#' in it.\n",
-       K::Position, K::Node, replCmdInsert},
+       K::Position, K::Node, replCmdInsert,
+       "insert after mul: neg = torch.ops.aten.neg.default(mul)"},
       {"set-meta", "set-meta NODE KEY VALUE", "Set a node's metadata (val/type, python_type)",
        "  set-meta add val f32[4, 8][8, 1]cpu   the value's type (FX's meta['val'])\n"
        "  set-meta n val s77                    a symbolic integer value\n"
@@ -549,7 +569,7 @@ const std::vector<ReplCommand> &replCommands() {
        "  set-meta x python_type torch.SymInt   the Python type FX prints after the name\n"
        "The IR keeps no other meta (stack_trace, nn_module_stack): those are refused.\n"
        "Inductor's provenance comes from its mapping file only (load ... --provenance).\n",
-       K::Node, K::MetaKey, replCmdSetMeta},
+       K::Node, K::MetaKey, replCmdSetMeta, "set-meta mul val f32[4, 8]"},
       {"replace-pattern", "replace-pattern PATTERN REPLACEMENT",
        "Rewrite every match of a pattern graph (like torch.fx's replace_pattern)",
        "PATTERN and REPLACEMENT are graph files (FX text, ...) with the same placeholders\n"
@@ -557,10 +577,11 @@ const std::vector<ReplCommand> &replCommands() {
        "returned node, do not overlap, and their inner nodes must have no users outside the\n"
        "match. Prints how many were replaced; the graph is verified and the edit can be\n"
        "undone.\n",
-       K::File, K::File, replCmdReplacePattern},
+       K::File, K::File, replCmdReplacePattern,
+       "replace-pattern 'aten.mul.Tensor(a, a)' 'aten.pow.Tensor_Scalar(a, 2)'"},
       {"undo", "undo", "Undo the last edit (rename, replace-uses, erase, insert, pass, ...)", "",
-       K::None, K::None, cmdUndo},
-      {"redo", "redo", "Redo the last undone edit", "", K::None, K::None, cmdUndo},
+       K::None, K::None, cmdUndo, "undo"},
+      {"redo", "redo", "Redo the last undone edit", "", K::None, K::None, cmdUndo, "redo"},
       {"diff", "diff [A [B]]", "Diff two graphs or versions, node by node",
        "A and B are loaded graphs (NAME), or versions of one from its undo history\n"
        "(NAME@-N or @-N: N edits ago). B defaults to the current graph, A to @-1:\n"
@@ -569,7 +590,7 @@ const std::vector<ReplCommand> &replCommands() {
        "  diff g h        graph g against graph h\n"
        "Nodes are matched by name and listed as removed, added and changed, with their\n"
        "FX text lines (num_users left out).\n",
-       K::Graph, K::Graph, replCmdDiff},
+       K::Graph, K::Graph, replCmdDiff, "diff @-2"},
       {"why", "why NODE", "Show the fusion decisions about a node and its kernel",
        "Lowers and fuses a copy of the graph (as 'pass lower,fuse' would) and prints\n"
        "the loop ops computing NODE, the kernels they are in, and every fusion decision\n"
@@ -578,33 +599,34 @@ const std::vector<ReplCommand> &replCommands() {
        "for a kernel call of a wrapper, the post-grad nodes it computes and the pre-grad\n"
        "nodes behind them; for a post-grad node, the kernel calls computing it.\n"
        "Ctrl-C stops the compilation between passes.\n",
-       K::Node, K::None, replCmdWhy},
+       K::Node, K::None, replCmdWhy, "why add"},
       {"render", "render [FILE.svg|.png|.pdf|.dot]", "Draw the graph (DOT text here without FILE)",
        "Writes the picture of 'fxkit convert --to svg|dot' to FILE (atomically).\n", K::File,
-       K::None, replCmdRender},
+       K::None, replCmdRender, "render m.svg"},
       {"export", "export FORMAT [FILE] | export FILE",
        "Write the graph (format by name or by FILE's extension)", exportDetails, K::Format, K::File,
-       cmdExport},
+       cmdExport, "export out.json"},
       {"run", "run [--backend B] [--seed N] [SYM=N...]", "Run the graph on seeded random inputs",
        keepText(
            "Prints the type of every output. Symbolic sizes of the inputs need a value: s77=33.\n" +
            runBackends + "--device cpu|gpu|N picks the OpenCL device. Ctrl-C stops it.\n"),
-       K::None, K::None, cmdRun},
+       K::None, K::None, cmdRun, "run --backend opencl --seed 1"},
       {"bench", "bench [N] [--backend B] [SYM=N...]",
        "Time N runs of the graph (default 10): min, median, max",
        "Same options (--backend, --device, --seed) and inputs as 'run'. One untimed run\n"
        "comes first (OpenCL builds and tunes its kernels then). Ctrl-C stops between runs.\n",
-       K::None, K::None, replCmdBench},
+       K::None, K::None, replCmdBench, "bench 20 --backend llvm"},
       {"bisect", "bisect [--backend B] [--seed N] [SYM=N...]",
        "The first kernel of a backend (default opencl) that disagrees with the interpreter",
        "Same options and inputs as 'run'. Runs the compiled graph kernel by kernel and compares\n"
        "every kernel's output with the reference interpreter's value of its FX node, as\n"
        "'fxkit bisect' does (which also minimizes the graph).\n",
-       K::None, K::None, replCmdBisect},
+       K::None, K::None, replCmdBisect, "bisect --backend opencl"},
       {"help", "help [COMMAND]", "List the commands, or explain one", "", K::Command, K::None,
-       cmdHelp},
-      {"quit", "quit", "Leave the shell (also: exit, Ctrl-D)", "", K::None, K::None, cmdQuit},
-      {"exit", "exit", "Leave the shell", "", K::None, K::None, cmdQuit},
+       cmdHelp, "help find"},
+      {"quit", "quit", "Leave the shell (also: exit, Ctrl-D)", "", K::None, K::None, cmdQuit,
+       "quit"},
+      {"exit", "exit", "Leave the shell", "", K::None, K::None, cmdQuit, "exit"},
   };
   return commands;
 }

@@ -37,6 +37,8 @@ struct ReplCommand {
   ReplArgKind otherArgs;    ///< what later arguments are
   /// Runs the command; `words[0]` is its name. Output goes to the session's streams.
   Status (*run)(ReplSession &session, const ReplWords &words);
+  /// One typical use, for `help CMD` and the README's table (`help --markdown` prints it).
+  std::string_view example;
 };
 
 /// Every command, in the order `help` lists them.

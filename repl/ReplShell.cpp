@@ -8,7 +8,7 @@
 #include "repl/ReplLexer.h"
 #include "repl/ReplSession.h"
 #include "support/DidYouMean.h"
-#include "support/LineEditor.h"
+#include "support/lineedit/LineEditor.h"
 
 #include <csignal>
 #include <cstdio>

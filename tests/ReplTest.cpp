@@ -274,7 +274,8 @@ TEST_F(Repl, Help) {
   std::string help = run("help");
   EXPECT_TRUE(help.starts_with("  load FILE [as NAME]")) << help;
   EXPECT_NE(help.find("  replace-uses A B "), std::string::npos);
-  EXPECT_EQ(run("help erase"), "usage: erase NODE\nErase a node that has no users\n");
+  EXPECT_EQ(run("help erase"),
+            "usage: erase NODE\nErase a node that has no users\nexample: erase relu\n");
   EXPECT_TRUE(run("help find").starts_with("usage: find TERM...\n"));
   run("help nope");
   EXPECT_EQ(lastErr, "error: no command named 'nope' (try 'help')\n");

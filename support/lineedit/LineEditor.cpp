@@ -1,4 +1,4 @@
-#include "support/LineEditor.h"
+#include "support/lineedit/LineEditor.h"
 
 #ifdef FXKIT_HAVE_READLINE
 #include <cstdio>
