@@ -185,6 +185,17 @@ std::string sandboxLine(std::string_view line, const std::filesystem::path &dir)
     return std::string(line);
   std::string out;
   for (ReplWords &words : *commands) {
+    // Pictures become their DOT text: Graphviz lays out in a forked child
+    // (exporters/GraphvizRender.h), and forking this sanitized, instrumented process takes
+    // seconds (libFuzzer's timeout hit it in fork). The layout is libgvc's, tested by
+    // RenderTest, GraphvizRender and cli.pictures.
+    bool picture = words[0] == "render" && words.size() > 1;
+    for (size_t i = 1; words[0] == "export" && i < words.size(); ++i)
+      for (std::string_view ext : {"svg", "png", "pdf"})
+        if (words[i] == ext || words[i].ends_with("." + std::string(ext)))
+          picture = true;
+    if (picture)
+      words = {"render"};
     if (words[0] == "load" && words.size() > 1)
       for (size_t i = 1; i < words.size(); ++i) // the file and a --provenance mapping
         if (i == 1 || words[i - 1] == "--provenance")
