@@ -173,6 +173,14 @@ TEST(SplitReductions, ColumnSumBecomesBlocksAndPartials) {
       << explain;
   EXPECT_EQ(fused->kernels.size(), 2u);
 
+  // A second run changes nothing: its two ops are not split again, nothing is recorded twice,
+  // even when splits are forced.
+  std::string before = program->str();
+  EXPECT_FALSE(splitReductions(*program));
+  EXPECT_FALSE(splitReductions(*program, {.splits = 4}));
+  EXPECT_EQ(program->str(), before);
+  EXPECT_EQ(program->reductionSplits.size(), 1u);
+
   auto rows = parseFxText(reductionGraph("sum.dim_IntList", ", [1]", 8192, 8192), "<test>");
   ASSERT_TRUE(rows && inferShapes(*rows));
   auto kept = lowerGraph(*rows);
@@ -182,6 +190,8 @@ TEST(SplitReductions, ColumnSumBecomesBlocksAndPartials) {
   EXPECT_FALSE(kept->reductionSplits[0].split);
   EXPECT_EQ(kept->reductionSplits[0].reason,
             "8192 rows of 8192 points fill the device (split under 512 rows)");
+  EXPECT_FALSE(splitReductions(*kept));
+  EXPECT_EQ(kept->reductionSplits.size(), 1u) << "a kept reduction was recorded twice";
 }
 
 // Option reduction-splits=1 keeps every reduction; small reductions are neither split nor

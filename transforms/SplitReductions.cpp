@@ -173,7 +173,7 @@ bool splitReductions(LoopProgram &program, const SplitReductionOptions &options)
   bool any = false;
   for (size_t i = 0; i < program.ops.size(); ++i) {
     const LoopOp &op = program.ops[i];
-    if (op.kind != LoopOpKind::Reduction || op.reductionRanges.empty())
+    if (op.kind != LoopOpKind::Reduction || op.reductionRanges.empty() || op.splitDecided)
       continue;
     auto rows = constantOf(op.ranges), reduced = constantOf(op.reductionRanges);
     auto first = constantOf({op.reductionRanges[0]});
@@ -212,8 +212,10 @@ bool splitReductions(LoopProgram &program, const SplitReductionOptions &options)
     LoopOp &op = program.ops[i];
     const Split &s = plan[i];
     if (s.splits < 2) {
-      if (s.record)
+      if (s.record) {
         decisions.push_back({op.name, false, 0, s.reason});
+        op.splitDecided = true;
+      }
       newIndex[i] = static_cast<int32_t>(ops.size());
       ops.push_back(std::move(op));
       continue;
@@ -240,6 +242,7 @@ bool splitReductions(LoopProgram &program, const SplitReductionOptions &options)
       if (!in.index.isConstant())
         in.index = blockIndex(in.index, op.ranges.size(), block);
     blocks.stores = {Store{partialBuffer, flatIndex(blocks.ranges, 0), 0}};
+    blocks.splitDecided = true;
 
     LoopOp total; // reduces the partials of each row
     total.kind = LoopOpKind::Reduction;
@@ -262,6 +265,7 @@ bool splitReductions(LoopProgram &program, const SplitReductionOptions &options)
     total.stores = std::move(op.stores);
     total.origins = op.origins;
     total.originOps = op.originOps;
+    total.splitDecided = true;
 
     std::string name = op.name;
     newIndex[i] = static_cast<int32_t>(ops.size() + 1);

@@ -200,6 +200,11 @@ struct LoopOp {
   /// the reduced dims as PyTorch counts them; ties go to the lower number. -1 otherwise.
   int32_t reducedIndex = -1;
 
+  /// Whether the split-reductions pass (transforms/SplitReductions.h) has decided about this op:
+  /// it kept it (recorded), or the op is one of the two a split reduction became. A second run
+  /// leaves such ops alone, so the pass is idempotent.
+  bool splitDecided = false;
+
   // Scan only (with `reduced` and `accumulator`).
   ScanKind scan = ScanKind::Sum;
 
