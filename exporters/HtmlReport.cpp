@@ -28,33 +28,9 @@ std::string note(const std::string &text) {
   return text.empty() ? "" : "<p class=\"note\">" + xmlEscape(text) + "</p>\n";
 }
 
-} // namespace
-
-std::string inlineSvg(const std::string &svg) {
-  size_t at = svg.find("<svg");
-  return at == std::string::npos ? std::string() : svg.substr(at);
-}
-
-std::string writeHtmlReport(const HtmlReport &r) {
-  std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                  "<title>fxkit report: " +
-                  xmlEscape(r.title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
-  h += "<h1>fxkit report: <code>" + xmlEscape(r.title) + "</code></h1>\n";
-  const bool inductor = !r.inductorKernels.empty();
-  h += "<nav><a href=\"#graph\">graph</a><a href=\"#kernels\">kernels</a>";
-  if (inductor)
-    h += "<a href=\"#inductor\">Inductor's kernels</a>";
-  h += "<a href=\"#fusion\">fusion decisions</a><a href=\"#memory\">memory</a>"
-       "<a href=\"#passes\">passes</a></nav>\n<ul>\n";
-  for (const std::string &f : r.facts)
-    h += "<li>" + xmlEscape(f) + "</li>\n";
-  h += "</ul>\n";
-
-  h += section("graph", "Graph");
-  h += note(r.graphNote);
-  if (std::string svg = inlineSvg(r.graphSvg); !svg.empty())
-    h += "<div class=\"picture\">\n" + svg + "\n</div>\n";
-
+/// The kernels table and each distinct generated kernel's source.
+std::string kernelSections(const HtmlReport &r, bool inductor) {
+  std::string h;
   h += section("kernels", ("Kernels (" + std::to_string(r.kernels.size()) + ")").c_str());
   h += note(r.sourceNote);
   h += "<table>\n<tr><th>#</th><th>kernel</th><th>computes</th><th>space, bytes</th>";
@@ -82,19 +58,12 @@ std::string writeHtmlReport(const HtmlReport &r) {
          xmlEscape(k.source) + "</pre>\n</details>\n";
   }
 
-  if (inductor) {
-    h += section("inductor", ("Inductor's kernels (" + std::to_string(r.inductorKernels.size()) +
-                              ", from its provenance mapping)")
-                                 .c_str());
-    h += "<table>\n<tr><th>kernel call</th><th>computes</th><th>pre-grad nodes</th>"
-         "<th>fxkit's kernels of the same nodes</th></tr>\n";
-    for (const HtmlReport::InductorKernel &k : r.inductorKernels)
-      h += "<tr><td class=\"m\">" + xmlEscape(k.handle) + "</td><td class=\"m\">" +
-           xmlEscape(k.nodes) + "</td><td class=\"m\">" + xmlEscape(k.preGrad) +
-           "</td><td class=\"m\">" + xmlEscape(k.fxkit) + "</td></tr>\n";
-    h += "</table>\n";
-  }
+  return h;
+}
 
+/// Fusion decisions, memory timeline and pass times.
+std::string compiledSections(const HtmlReport &r) {
+  std::string h;
   size_t refused = 0;
   for (const HtmlReport::Decision &d : r.decisions)
     refused += d.fused ? 0 : 1;
@@ -129,6 +98,65 @@ std::string writeHtmlReport(const HtmlReport &r) {
   char ms[32];
   std::snprintf(ms, sizeof ms, "%.3f", total * 1e3);
   h += std::string("<tr><th>total</th><th class=\"n\">") + ms + "</th><th></th></tr>\n</table>\n";
+  return h;
+}
+
+} // namespace
+
+std::string inlineSvg(const std::string &svg) {
+  size_t at = svg.find("<svg");
+  return at == std::string::npos ? std::string() : svg.substr(at);
+}
+
+std::string writeHtmlReport(const HtmlReport &r) {
+  std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                  "<title>fxkit report: " +
+                  xmlEscape(r.title) + "</title>\n<style>" + kStyle + "</style>\n" + r.head +
+                  "</head>\n<body>\n";
+  h += r.navigation;
+  h += "<h1>fxkit report: <code>" + xmlEscape(r.title) + "</code></h1>\n";
+  const bool inductor = !r.inductorKernels.empty();
+  h += "<nav><a href=\"#graph\">graph</a>";
+  if (r.compiled)
+    h += "<a href=\"#kernels\">kernels</a>";
+  if (inductor)
+    h += "<a href=\"#inductor\">Inductor's kernels</a>";
+  if (r.compiled)
+    h += "<a href=\"#fusion\">fusion decisions</a><a href=\"#memory\">memory</a>"
+         "<a href=\"#passes\">passes</a>";
+  for (const HtmlReport::Section &s : r.extraSections)
+    h += "<a href=\"#" + xmlEscape(s.id) + "\">" + xmlEscape(s.title) + "</a>";
+  h += "</nav>\n<ul>\n";
+  for (const std::string &f : r.facts)
+    h += "<li>" + xmlEscape(f) + "</li>\n";
+  h += "</ul>\n";
+
+  h += section("graph", "Graph");
+  h += note(r.graphNote);
+  if (std::string svg = inlineSvg(r.graphSvg); !svg.empty())
+    h += "<div class=\"picture\">\n" + svg + "\n</div>\n";
+
+  if (r.compiled)
+    h += kernelSections(r, inductor);
+
+  if (inductor) {
+    h += section("inductor", ("Inductor's kernels (" + std::to_string(r.inductorKernels.size()) +
+                              ", from its provenance mapping)")
+                                 .c_str());
+    h += "<table>\n<tr><th>kernel call</th><th>computes</th><th>pre-grad nodes</th>"
+         "<th>fxkit's kernels of the same nodes</th></tr>\n";
+    for (const HtmlReport::InductorKernel &k : r.inductorKernels)
+      h += "<tr><td class=\"m\">" + xmlEscape(k.handle) + "</td><td class=\"m\">" +
+           xmlEscape(k.nodes) + "</td><td class=\"m\">" + xmlEscape(k.preGrad) +
+           "</td><td class=\"m\">" + xmlEscape(k.fxkit) + "</td></tr>\n";
+    h += "</table>\n";
+  }
+
+  if (r.compiled)
+    h += compiledSections(r);
+  for (const HtmlReport::Section &s : r.extraSections)
+    h += section(s.id.c_str(), xmlEscape(s.title).c_str()) + s.html;
+  h += r.script;
   h += "</body>\n</html>\n";
   return h;
 }

@@ -48,6 +48,19 @@ struct HtmlReport {
     bool changed = false;
   };
   std::vector<Pass> passes;
+  /// False for a graph the report shows without compiling it (a Dynamo graph, a wrapper, a
+  /// scheduler dump in `fxkit report DIR`'s site): the kernels, fusion, memory and pass
+  /// sections are left out.
+  bool compiled = true;
+  /// What a site of several pages (`fxkit report DIR`, repl/ReportSite.h) adds to a page; all
+  /// empty for a lone report. `head`: elements inside <head>; `navigation`: HTML right below
+  /// the title (links between the pages); `script`: the page's script, before </body>.
+  std::string head, navigation, script;
+  /// Sections the site adds after the report's own, each trusted HTML with its anchor `id`.
+  struct Section {
+    std::string id, title, html;
+  };
+  std::vector<Section> extraSections;
 };
 
 /// The page. Deterministic for equal input.
