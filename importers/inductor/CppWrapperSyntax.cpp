@@ -14,6 +14,20 @@ namespace {
 bool identStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+/// An operator node (binary, ternary, call, index, member, postfix ++/--): it starts where its
+/// first operand does, and its operands are its kids in order.
+template <class... Rest>
+CExpr operatorExpr(CExpr::Kind kind, std::string text, CExpr first, Rest &&...rest) {
+  CExpr e;
+  e.kind = kind;
+  e.text = std::move(text);
+  e.line = first.line;
+  e.col = first.col;
+  e.kids.push_back(std::move(first));
+  (e.kids.push_back(std::forward<Rest>(rest)), ...);
+  return e;
+}
+
 class Lexer {
 public:
   Lexer(std::string_view text, size_t begin, size_t end, int line, const std::string &file)
@@ -669,17 +683,11 @@ private:
     const CTok &t = cur();
     if (t.kind == CTok::Punct &&
         (t.text == "=" || t.text == "+=" || t.text == "-=" || t.text == "*=" || t.text == "/=")) {
-      CExpr e;
-      e.kind = CExpr::Binary;
-      e.text = take().text;
-      e.line = lhs->line;
-      e.col = lhs->col;
+      std::string op = take().text;
       auto rhs = expr(depth + 1);
       if (!rhs)
         return rhs;
-      e.kids.push_back(lhs.take());
-      e.kids.push_back(rhs.take());
-      return e;
+      return operatorExpr(CExpr::Binary, std::move(op), lhs.take(), rhs.take());
     }
     return lhs;
   }
@@ -698,14 +706,7 @@ private:
     auto b = ternary(depth + 1);
     if (!b)
       return b;
-    CExpr e;
-    e.kind = CExpr::Ternary;
-    e.line = c->line;
-    e.col = c->col;
-    e.kids.push_back(c.take());
-    e.kids.push_back(a.take());
-    e.kids.push_back(b.take());
-    return e;
+    return operatorExpr(CExpr::Ternary, "", c.take(), a.take(), b.take());
   }
 
   Expected<CExpr> binary(int level, int depth) {
@@ -727,17 +728,11 @@ private:
         match = match || (t.kind == CTok::Punct && t.text == op);
       if (!match)
         return e;
-      CExpr b;
-      b.kind = CExpr::Binary;
-      b.text = take().text;
-      b.line = e.line;
-      b.col = e.col;
+      std::string op = take().text;
       auto rhs = binary(level + 1, depth);
       if (!rhs)
         return rhs;
-      b.kids.push_back(std::move(e));
-      b.kids.push_back(rhs.take());
-      e = std::move(b);
+      e = operatorExpr(CExpr::Binary, std::move(op), std::move(e), rhs.take());
     }
   }
 
@@ -826,11 +821,7 @@ private:
       if (depth > maxDepth_)
         return errorHere("C++ expression nested too deeply");
       if (is("(")) {
-        CExpr call;
-        call.kind = CExpr::Call;
-        call.line = e.line;
-        call.col = e.col;
-        call.kids.push_back(std::move(e));
+        CExpr call = operatorExpr(CExpr::Call, "", std::move(e));
         take();
         while (!is(")")) {
           auto x = expr(depth + 1);
@@ -846,37 +837,20 @@ private:
         e = std::move(call);
       } else if (is("[")) {
         take();
-        CExpr ix;
-        ix.kind = CExpr::Index;
-        ix.line = e.line;
-        ix.col = e.col;
-        ix.kids.push_back(std::move(e));
         auto x = expr(depth + 1);
         if (!x)
           return x;
-        ix.kids.push_back(x.take());
         if (!is("]"))
           return errorHere("expected ']'");
         take();
-        e = std::move(ix);
+        e = operatorExpr(CExpr::Index, "", std::move(e), x.take());
       } else if ((is(".") || is("->")) && ahead(1).kind == CTok::Ident) {
-        CExpr m;
-        m.kind = CExpr::Member;
-        m.arrow = take().text == "->";
-        m.text = take().text;
-        m.line = e.line;
-        m.col = e.col;
-        m.kids.push_back(std::move(e));
-        e = std::move(m);
+        bool arrow = take().text == "->";
+        e = operatorExpr(CExpr::Member, take().text, std::move(e));
+        e.arrow = arrow;
       } else if (is("++") || is("--")) {
         // i++: as ++i (the value is never used)
-        CExpr inc;
-        inc.kind = CExpr::Unary;
-        inc.text = take().text;
-        inc.line = e.line;
-        inc.col = e.col;
-        inc.kids.push_back(std::move(e));
-        e = std::move(inc);
+        e = operatorExpr(CExpr::Unary, take().text, std::move(e));
       } else if (is("{") && e.kind == CExpr::Template) {
         // std::array<int64_t, 2>{1L, 2L}, c10::complex<double>{1.0, 2.0}
         CExpr b;
