@@ -12,6 +12,7 @@
 #include "ir/PrintableText.h"
 #include "repl/BatchConvert.h"
 #include "repl/BisectCommand.h"
+#include "repl/CliOptionRows.h"
 #include "repl/CompileCommand.h"
 #include "repl/FuseCommand.h"
 #include "repl/GraphInput.h"
@@ -315,34 +316,34 @@ int runCliUnguarded(int argc, char **argv) {
   CLI::App *run = app.add_subcommand(
       "run", "Run a graph: reference interpreter, compiled loop program, or OpenCL kernels");
   addGraphInputOptions(run, runOptions);
-  run->add_option("--inputs", runOptions.inputs,
-                  "Inputs as safetensors (arg_<i>; integers in __metadata__); default: seeded "
-                  "random inputs from the placeholders' types");
-  run->add_option("--check", runOptions.check,
-                  "Expected outputs as safetensors (out_<i>): print errors, exit 1 on mismatch");
-  run->add_option("--rtol", runOptions.rtol,
-                  "Relative tolerance (default 1e-4; f16 1e-3, bf16 1.6e-2)");
-  run->add_option("--atol", runOptions.atol, "Absolute tolerance (default 1e-4; f16/bf16 1e-3)");
-  run->add_option("-o,--output", runOptions.output, "Write the outputs as safetensors (out_<i>)");
-  run->add_option("--sym", runOptions.symbols, "Symbol value for random inputs: s77=33")
-      ->take_all();
-  run->add_option("--seed", runOptions.seed, "Seed of the random inputs (default 0)");
-  run->add_option("--backend", runOptions.backend, backendHelp());
-  run->add_option("--wrapper", runOptions.wrapper,
-                  "cpp-wrapper: the folder `fxkit compile G -o DIR --build` wrote (rebuilt "
-                  "first if its sources changed or its object is corrupt); default: the graph's "
-                  "own wrapper, written and built in the kernel cache");
-  run->add_option("--device", runOptions.device,
-                  "OpenCL device: cpu, gpu or a number from `fxkit devices` (default: "
-                  "$FXKIT_OPENCL_DEVICE, else the first GPU, else the first device)");
-  run->add_flag("!--no-tune", runOptions.tune, "OpenCL: do not autotune launch configurations");
-  run->add_flag("!--no-cache", runOptions.cache, "OpenCL: do not use the on-disk kernel cache");
-  run->add_option("--cache-dir", runOptions.cacheDir,
-                  "OpenCL kernel cache (default $FXKIT_CACHE_DIR, else $XDG_CACHE_HOME/fxkit)");
-  run->add_flag("--stats", runOptions.stats, "OpenCL: print build, tuning and launch counts");
-  run->add_option("--repeat", runOptions.repeat, "Run this many times (default 1)");
-  run->add_flag("--profile", runOptions.profile,
-                "OpenCL: time kernels with device events (shown with --stats)");
+  addOptionRows(
+      run,
+      {{"--inputs", &runOptions.inputs,
+        "Inputs as safetensors (arg_<i>; integers in __metadata__); default: seeded random "
+        "inputs from the placeholders' types"},
+       {"--check", &runOptions.check,
+        "Expected outputs as safetensors (out_<i>): print errors, exit 1 on mismatch"},
+       {"--rtol", &runOptions.rtol, "Relative tolerance (default 1e-4; f16 1e-3, bf16 1.6e-2)"},
+       {"--atol", &runOptions.atol, "Absolute tolerance (default 1e-4; f16/bf16 1e-3)"},
+       {"-o,--output", &runOptions.output, "Write the outputs as safetensors (out_<i>)"},
+       {"--sym", &runOptions.symbols, "Symbol value for random inputs: s77=33"},
+       {"--seed", &runOptions.seed, "Seed of the random inputs (default 0)"},
+       {"--backend", &runOptions.backend, backendHelp()},
+       {"--wrapper", &runOptions.wrapper,
+        "cpp-wrapper: the folder `fxkit compile G -o DIR --build` wrote (rebuilt first if its "
+        "sources changed or its object is corrupt); default: the graph's own wrapper, written "
+        "and built in the kernel cache"},
+       {"--device", &runOptions.device,
+        "OpenCL device: cpu, gpu or a number from `fxkit devices` (default: "
+        "$FXKIT_OPENCL_DEVICE, else the first GPU, else the first device)"},
+       {"!--no-tune", &runOptions.tune, "OpenCL: do not autotune launch configurations"},
+       {"!--no-cache", &runOptions.cache, "OpenCL: do not use the on-disk kernel cache"},
+       {"--cache-dir", &runOptions.cacheDir,
+        "OpenCL kernel cache (default $FXKIT_CACHE_DIR, else $XDG_CACHE_HOME/fxkit)"},
+       {"--stats", &runOptions.stats, "OpenCL: print build, tuning and launch counts"},
+       {"--repeat", &runOptions.repeat, "Run this many times (default 1)"},
+       {"--profile", &runOptions.profile,
+        "OpenCL: time kernels with device events (shown with --stats)"}});
 
   CLI::App *devices = app.add_subcommand("devices", "List OpenCL platforms and devices");
   CLI::App *passes = app.add_subcommand(
@@ -368,34 +369,35 @@ int runCliUnguarded(int argc, char **argv) {
   CLI::App *fuse =
       app.add_subcommand("fuse", "Lower a graph to loop ops and fuse them into kernels");
   addGraphInputOptions(fuse, fuseOptions);
-  fuse->add_flag("--explain", fuseOptions.explain,
-                 "Print every fusion decision (taken or refused, with its reason) and the kernels");
-  fuse->add_flag("--loops", fuseOptions.loops, "Print the lowered loop program");
-  fuse->add_flag("--no-fusion", fuseOptions.noFusion, "One kernel per loop op (the baseline)");
-  fuse->add_flag("--plan", fuseOptions.plan,
-                 "Plan memory and print where every buffer lives (offsets, in-place, lifetimes)");
+  addOptionRows(
+      fuse, {{"--explain", &fuseOptions.explain,
+              "Print every fusion decision (taken or refused, with its reason) and the kernels"},
+             {"--loops", &fuseOptions.loops, "Print the lowered loop program"},
+             {"--no-fusion", &fuseOptions.noFusion, "One kernel per loop op (the baseline)"},
+             {"--plan", &fuseOptions.plan,
+              "Plan memory and print where every buffer lives (offsets, in-place, lifetimes)"}});
 
   CompileCommandOptions compileOptions;
   CLI::App *compile =
       app.add_subcommand("compile", "Run compiler passes on a graph and write the result");
   addGraphInputOptions(compile, compileOptions);
-  compile->add_option("--passes", compileOptions.passes,
-                      "Comma-separated passes (default lower,fuse,plan,wrapper)");
-  compile->add_flag("--time-passes", compileOptions.timePasses, "Print each pass's time");
-  compile->add_option("-o,--output", compileOptions.output,
-                      "Output file (- for stdout); a folder for wrapper-cpp");
-  compile->add_option("--name", compileOptions.name,
-                      "wrapper-cpp: the program's name (namespace, files, CMake targets)");
-  compile->add_option("--to", compileOptions.to,
-                      "Output format: " + outputFormatHelp(OutputUse::Compile) +
-                          " (default: from the output "
-                          "name)");
-  compile->add_option("--gpu-arch", compileOptions.gpuArch,
-                      "ptx: the NVIDIA architecture (default sm_80)");
-  compile->add_flag("--build", compileOptions.build,
-                    "wrapper-cpp (implied): also compile the wrapper in process with Clang into "
-                    "DIR/NAME.o, skipped when up to date; run it with `fxkit run G --backend "
-                    "cpp-wrapper --wrapper DIR` (needs LLVM)");
+  addOptionRows(
+      compile,
+      {{"--passes", &compileOptions.passes,
+        "Comma-separated passes (default lower,fuse,plan,wrapper)"},
+       {"--time-passes", &compileOptions.timePasses, "Print each pass's time"},
+       {"-o,--output", &compileOptions.output,
+        "Output file (- for stdout); a folder for wrapper-cpp"},
+       {"--name", &compileOptions.name,
+        "wrapper-cpp: the program's name (namespace, files, CMake targets)"},
+       {"--to", &compileOptions.to,
+        "Output format: " + outputFormatHelp(OutputUse::Compile) +
+            " (default: from the output name)"},
+       {"--gpu-arch", &compileOptions.gpuArch, "ptx: the NVIDIA architecture (default sm_80)"},
+       {"--build", &compileOptions.build,
+        "wrapper-cpp (implied): also compile the wrapper in process with Clang into DIR/NAME.o, "
+        "skipped when up to date; run it with `fxkit run G --backend cpp-wrapper --wrapper DIR` "
+        "(needs LLVM)"}});
   addPictureOptions(compile);
 
   ReportCommandOptions reportOptions;
