@@ -185,11 +185,13 @@ void registerCompilerPasses(PassRegistry &r) {
     r.add({std::move(name), std::move(description), std::move(run), reads, writes,
            std::move(options), std::move(steps)});
   };
+  std::vector<std::string> lowerSteps{"lower-ops"};
+  for (const LoweringStep &step : loweringSteps())
+    lowerSteps.emplace_back(step.pass);
   add("lower",
       "lower ATen ops to loop ops (pointwise bodies, reductions, extern calls; views folded "
       "into index expressions)",
-      {}, L::Graph, L::LoopProgram, {},
-      {"lower-ops", "loop-dce", "inline-producers", "loop-dce", "split-reductions"});
+      {}, L::Graph, L::LoopProgram, {}, std::move(lowerSteps));
   add("fuse", "group loop ops into kernels, recording every decision, and hoist size arguments", {},
       L::LoopProgram, L::Kernels, {}, {"fuse-kernels", "hoist-size-args"});
   add("plan",

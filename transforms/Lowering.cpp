@@ -1866,14 +1866,22 @@ bool inlineSmallProducers(loop::LoopProgram &program) {
   return lowering::LoopCleanup{program, {}}.inlineSmallProducers();
 }
 
+std::span<const LoweringStep> loweringSteps() {
+  static constexpr LoweringStep kSteps[] = {
+      {"loop-dce", eliminateDeadLoopOps},
+      {"inline-producers", inlineSmallProducers},
+      {"loop-dce", eliminateDeadLoopOps},
+      {"split-reductions", [](loop::LoopProgram &p) { return splitReductions(p); }},
+  };
+  return kSteps;
+}
+
 Expected<loop::LoopProgram> lowerGraph(const Graph &graph) {
   auto program = lowerGraphOps(graph);
   if (!program)
     return program;
-  eliminateDeadLoopOps(*program);
-  inlineSmallProducers(*program);
-  eliminateDeadLoopOps(*program);
-  splitReductions(*program);
+  for (const LoweringStep &step : loweringSteps())
+    step.rewrite(*program);
   return program;
 }
 

@@ -10,13 +10,26 @@
 #include "ir/Graph.h"
 #include "ir/loop/LoopIR.h"
 
+#include <span>
+#include <string_view>
+
 namespace fxkit {
 
 /// Lowers every node of `graph`. Errors name the node and its op: an op without a lowering,
 /// a node without a value (shape inference did not run), an unsupported argument. The same as
-/// the `lower` pass: lowerGraphOps, then eliminateDeadLoopOps, inlineSmallProducers,
-/// eliminateDeadLoopOps again and splitReductions (transforms/SplitReductions.h).
+/// the `lower` pass with default options: lowerGraphOps, then loweringSteps().
 Expected<loop::LoopProgram> lowerGraph(const Graph &graph);
+
+/// A rewrite of the loop program that `lower` runs after lowerGraphOps: its pass's name and the
+/// rewrite (with the pass's default options; it returns whether it changed the program).
+struct LoweringStep {
+  std::string_view pass;
+  bool (*rewrite)(loop::LoopProgram &);
+};
+/// The steps of `lower` after `lower-ops`, in order: the `lower` pipeline
+/// (transforms/CompilerPasses.cpp) lists their passes and lowerGraph runs them, so a new step of
+/// lowering is one row here (and its pass registered).
+std::span<const LoweringStep> loweringSteps();
 
 /// Lowering alone (the `lower-ops` pass): one or more loop ops per node, dead ones included.
 Expected<loop::LoopProgram> lowerGraphOps(const Graph &graph);
