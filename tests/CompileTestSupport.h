@@ -5,6 +5,7 @@
 /// lowers to loops. One home for what each backend's tests would otherwise write again.
 
 #include "backends/interp/Interpreter.h"
+#include "backends/interp/LoopInterpreter.h"
 #include "importers/FxTextParser.h"
 #include "ir/Tensor.h"
 #include "tests/gen/Differential.h"
@@ -21,11 +22,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace fxkit::testing {
@@ -147,5 +151,74 @@ inline std::optional<InterpretResult> runOnLLVM(const CompiledLoops &c,
   return runLoaded(llvmjit::LLVMProgram::load(c.program, c.fused, c.plan, options), inputs, stats);
 }
 #endif
+
+/// How runOnEveryLoopBackend configures the backends (a field of a backend this build lacks is
+/// not read).
+struct LoopBackendChoice {
+  bool interpreter = true; ///< the loop interpreter too
+  /// OpenCL launch configurations to force, one run each ("opencl CONFIG"); none: one run in the
+  /// default configuration ("opencl"). Untuned either way.
+  std::vector<std::string> openclConfigs;
+  bool openclTuned = false; ///< one more OpenCL run, autotuned ("opencl tuned")
+  int llvmThreads = 0;      ///< LLVMOptions::threads (0: its default)
+};
+
+/// Runs `c` on every loop backend this build has, in order the loop interpreter ("loops"), OpenCL
+/// on the default device (named as LoopBackendChoice says) and the LLVM JIT ("llvm"), with one
+/// temporary kernel cache, and hands each backend's name and result to `check`. A build with
+/// OpenCL and no device fails the test: a backend skipped unnoticed would pass every check.
+inline void runOnEveryLoopBackend(
+    const CompiledLoops &c, std::span<const RuntimeValue> inputs, const LoopBackendChoice &choice,
+    const std::function<void(const std::string &, Expected<InterpretResult>)> &check) {
+  if (choice.interpreter)
+    check("loops", interpretLoopProgram(c.program, c.fused, inputs));
+  TempDir cache;
+#ifdef FXKIT_HAVE_OPENCL
+  if (openclContext()) {
+    // {name, forced configuration, tuned}
+    std::vector<std::tuple<std::string, std::string, bool>> runs;
+    for (const std::string &config : choice.openclConfigs)
+      runs.emplace_back("opencl " + config, config, false);
+    if (choice.openclConfigs.empty())
+      runs.emplace_back("opencl", "", false);
+    if (choice.openclTuned)
+      runs.emplace_back("opencl tuned", "", true);
+    for (const auto &[name, config, tuned] : runs) {
+      opencl::OpenCLOptions options;
+      options.cacheDir = cache.path.string();
+      options.tune = tuned;
+      options.forceConfig = config;
+      auto program =
+          opencl::OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
+      check(name, program ? (*program)->run(inputs) : Expected<InterpretResult>(program.error()));
+    }
+  } else {
+    ADD_FAILURE() << "no OpenCL device (install pocl-opencl-icd)";
+  }
+#endif
+#ifdef FXKIT_HAVE_LLVM
+  llvmjit::LLVMOptions options;
+  options.cacheDir = cache.path.string();
+  if (choice.llvmThreads > 0)
+    options.threads = choice.llvmThreads;
+  auto program = llvmjit::LLVMProgram::load(c.program, c.fused, c.plan, options);
+  check("llvm", program ? (*program)->run(inputs) : Expected<InterpretResult>(program.error()));
+#endif
+}
+
+/// Each loop backend's outputs of `c` (runOnEveryLoopBackend), in that order; an error fails the
+/// test and leaves that backend out.
+inline std::vector<std::pair<std::string, InterpretResult>>
+resultsOnEveryLoopBackend(const CompiledLoops &c, std::span<const RuntimeValue> inputs,
+                          const LoopBackendChoice &choice = {}) {
+  std::vector<std::pair<std::string, InterpretResult>> out;
+  runOnEveryLoopBackend(c, inputs, choice,
+                        [&](const std::string &backend, Expected<InterpretResult> r) {
+                          EXPECT_TRUE(r) << backend << ": " << (r ? "" : r.error().str());
+                          if (r)
+                            out.emplace_back(backend, r.take());
+                        });
+  return out;
+}
 
 } // namespace fxkit::testing

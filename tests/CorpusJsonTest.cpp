@@ -3,10 +3,10 @@
 /// and round-trip the result through fxkit's JSON format.
 
 #include "exporters/json/FxkitJsonWriter.h"
-#include "support/PyLexer.h"
 #include "importers/json/FxkitJsonReader.h"
 #include "importers/json/NodesJson.h"
 #include "ir/Verifier.h"
+#include "support/PyLexer.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

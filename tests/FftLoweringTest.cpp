@@ -51,34 +51,13 @@ TEST(FftLowering, ComplexOpsRunAsExternsOnEveryBackend) {
         return v;
       }(),
       1e-5);
-  auto check = [&](const std::string &backend, const InterpretResult &r) {
-    ASSERT_EQ(r.outputs.size(), 2u) << backend;
-    expectValues(*r.outputs[0].tensor(), flat(*ref->outputs[0].tensor()), 1e-5);
-    expectComplex(*r.outputs[1].tensor(), complexValues(*ref->outputs[1].tensor()), 1e-6);
-  };
-  auto loops = interpretLoopProgram(c.program, c.fused, inputs);
-  ASSERT_TRUE(loops) << loops.error().str();
-  check("loops", *loops);
-  TempDir cache;
-#ifdef FXKIT_HAVE_OPENCL
-  if (!openclContext()) {
-    ADD_FAILURE() << "no OpenCL device (install pocl-opencl-icd)";
-  } else {
-    opencl::OpenCLOptions options;
-    options.cacheDir = cache.path.string();
-    options.tune = false;
-    auto r = runOnOpenCL(c, inputs, options);
-    ASSERT_TRUE(r);
-    check("opencl", *r);
-  }
-#endif
-#ifdef FXKIT_HAVE_LLVM
-  llvmjit::LLVMOptions options;
-  options.cacheDir = cache.path.string();
-  auto r = runOnLLVM(c, inputs, options);
-  ASSERT_TRUE(r);
-  check("llvm", *r);
-#endif
+  runOnEveryLoopBackend(
+      c, inputs, {}, [&](const std::string &backend, Expected<InterpretResult> r) {
+        ASSERT_TRUE(r) << backend << ": " << r.error().str();
+        ASSERT_EQ(r->outputs.size(), 2u) << backend;
+        expectValues(*r->outputs[0].tensor(), flat(*ref->outputs[0].tensor()), 1e-5);
+        expectComplex(*r->outputs[1].tensor(), complexValues(*ref->outputs[1].tensor()), 1e-6);
+      });
 }
 
 } // namespace

@@ -147,25 +147,8 @@ InterpretResult expectBackendsAgree(const std::string &text, const std::vector<T
   expectNoExterns(c.program);
   if (!compiled)
     return want.take();
-  auto loops = interpretLoopProgram(c.program, c.fused, values);
-  EXPECT_TRUE(loops) << (loops ? "" : loops.error().str());
-  if (loops)
-    expectSame(*loops, *want, tol, "loops");
-#ifdef FXKIT_HAVE_OPENCL
-  if (openclContext()) {
-    opencl::OpenCLOptions options;
-    options.cache = false;
-    options.tune = false;
-    if (auto got = runOnOpenCL(c, values, options))
-      expectSame(*got, *want, tol, "opencl");
-  }
-#endif
-#ifdef FXKIT_HAVE_LLVM
-  llvmjit::LLVMOptions options;
-  options.cache = false;
-  if (auto got = runOnLLVM(c, values, options))
-    expectSame(*got, *want, tol, "llvm");
-#endif
+  for (auto &[backend, got] : resultsOnEveryLoopBackend(c, values))
+    expectSame(got, *want, tol, backend);
   return want.take();
 }
 

@@ -7,8 +7,8 @@
 #include "exporters/ProvenanceText.h"
 #include "exporters/json/FxkitJsonWriter.h"
 #include "importers/Import.h"
-#include "support/InductorProvenance.h"
 #include "importers/json/FxkitJsonReader.h"
+#include "support/InductorProvenance.h"
 
 #include <gtest/gtest.h>
 

@@ -203,31 +203,7 @@ std::vector<RuntimeValue> expectSameBitsEverywhere(const std::string &text,
     return {};
   Compiled c;
   EXPECT_TRUE(compile(text, c));
-  std::vector<std::pair<std::string, InterpretResult>> results;
-  if (loops) {
-    auto r = interpretLoopProgram(c.program, c.fused, values);
-    EXPECT_TRUE(r) << (r ? "" : r.error().str());
-    if (r)
-      results.emplace_back("loops", r.take());
-  }
-  TempDir cache;
-#ifdef FXKIT_HAVE_OPENCL
-  if (openclContext()) {
-    opencl::OpenCLOptions options;
-    options.cacheDir = cache.path.string();
-    options.tune = false;
-    if (auto r = runOnOpenCL(c, values, options))
-      results.emplace_back("opencl", std::move(*r));
-  } else {
-    ADD_FAILURE() << "no OpenCL device (install pocl-opencl-icd)";
-  }
-#endif
-#ifdef FXKIT_HAVE_LLVM
-  llvmjit::LLVMOptions options;
-  options.cacheDir = cache.path.string();
-  if (auto r = runOnLLVM(c, values, options))
-    results.emplace_back("llvm", std::move(*r));
-#endif
+  auto results = resultsOnEveryLoopBackend(c, values, {.interpreter = loops});
   for (const auto &[backend, r] : results) {
     EXPECT_EQ(r.outputs.size(), ref->outputs.size()) << backend;
     for (size_t i = 0; i < r.outputs.size() && i < ref->outputs.size(); ++i)

@@ -63,33 +63,11 @@ std::vector<BackendResult> runEverywhere(const std::string &text, const std::vec
   Compiled c;
   EXPECT_TRUE(compile(text, inputs, c));
   expectNoExterns(c.program);
-  auto loops = interpretLoopProgram(c.program, c.fused, values);
-  EXPECT_TRUE(loops) << loops.error().str();
-  if (loops)
-    take("loop interpreter", *loops);
-  TempDir cache;
-#ifdef FXKIT_HAVE_OPENCL
-  if (openclContext()) {
-    std::vector<std::string> configs(std::begin(kConfigs), std::end(kConfigs));
-    if (tunedOpenCL)
-      configs.push_back(""); // autotuned
-    for (const std::string &config : configs) {
-      opencl::OpenCLOptions options;
-      options.cacheDir = cache.path.string();
-      options.tune = config.empty();
-      options.forceConfig = config;
-      if (auto got = runOnOpenCL(c, values, options))
-        take("OpenCL " + (config.empty() ? std::string("tuned") : config), *got);
-    }
-  }
-#endif
-#ifdef FXKIT_HAVE_LLVM
-  llvmjit::LLVMOptions options;
-  options.cacheDir = cache.path.string();
-  options.threads = 2;
-  if (auto got = runOnLLVM(c, values, options))
-    take("LLVM", *got);
-#endif
+  LoopBackendChoice choice{.openclConfigs = {std::begin(kConfigs), std::end(kConfigs)},
+                           .openclTuned = tunedOpenCL,
+                           .llvmThreads = 2};
+  for (auto &[backend, got] : resultsOnEveryLoopBackend(c, values, choice))
+    take(backend, got);
   return out;
 }
 

@@ -44,47 +44,6 @@ std::string scanNode(const std::string &op, const std::string &dim, const std::s
          ".default](args = (%" + in + ", " + dim + "), kwargs = {" + kwargs + "})\n";
 }
 
-/// One backend's result of a compiled program.
-struct BackendResult {
-  std::string backend;
-  InterpretResult result;
-};
-
-/// Runs `c` on the loop interpreter, on OpenCL under launch shapes that take each scan form
-/// (one lane per row; 4, 32 and 256 lanes scanning chunks; several rows per work-group), and
-/// through LLVM. Errors fail the test.
-std::vector<BackendResult> runBackends(const Compiled &c, std::span<const RuntimeValue> inputs,
-                                       const fs::path &cache) {
-  std::vector<BackendResult> out;
-  auto loops = interpretLoopProgram(c.program, c.fused, inputs);
-  EXPECT_TRUE(loops) << (loops ? "" : loops.error().str());
-  if (loops)
-    out.push_back({"loops", loops.take()});
-#ifdef FXKIT_HAVE_OPENCL
-  if (!openclContext()) {
-    ADD_FAILURE() << "no OpenCL device (install pocl-opencl-icd)";
-  } else {
-    for (const char *config :
-         {"lanes=1,rows=64", "lanes=4,rows=16", "lanes=32,rows=2", "lanes=256,rows=1"}) {
-      opencl::OpenCLOptions options;
-      options.cacheDir = cache.string();
-      options.tune = false;
-      options.forceConfig = config;
-      SCOPED_TRACE(config);
-      if (auto r = runOnOpenCL(c, inputs, options))
-        out.push_back({std::string("opencl ") + config, std::move(*r)});
-    }
-  }
-#endif
-#ifdef FXKIT_HAVE_LLVM
-  llvmjit::LLVMOptions options;
-  options.cacheDir = cache.string();
-  if (auto r = runOnLLVM(c, inputs, options))
-    out.push_back({"llvm", std::move(*r)});
-#endif
-  return out;
-}
-
 std::string indexText(std::span<const int64_t> idx) {
   std::string s = "[";
   for (size_t i = 0; i < idx.size(); ++i)
@@ -143,8 +102,12 @@ std::optional<InterpretResult> checkAgainstReference(const std::string &text,
   EXPECT_TRUE(expected) << (expected ? "" : expected.error().str());
   if (!expected)
     return std::nullopt;
-  TempDir cache;
-  std::vector<BackendResult> results = runBackends(c, inputs, cache.path);
+  // Launch shapes that take each scan form: one lane per row; 4, 32 and 256 lanes scanning
+  // chunks; several rows per work-group.
+  auto results =
+      resultsOnEveryLoopBackend(c, inputs,
+                                {.openclConfigs = {"lanes=1,rows=64", "lanes=4,rows=16",
+                                                   "lanes=32,rows=2", "lanes=256,rows=1"}});
   // The loop interpreter, 4 OpenCL launch shapes, LLVM: as many as are built.
   size_t backends = 1;
 #ifdef FXKIT_HAVE_OPENCL
@@ -154,13 +117,13 @@ std::optional<InterpretResult> checkAgainstReference(const std::string &text,
   backends += 1;
 #endif
   EXPECT_EQ(results.size(), backends);
-  for (const BackendResult &r : results) {
-    SCOPED_TRACE(r.backend);
-    EXPECT_EQ(r.result.outputs.size(), expected->outputs.size());
-    for (size_t i = 0; i < expected->outputs.size() && i < r.result.outputs.size(); ++i) {
-      const Tensor *got = r.result.outputs[i].tensor();
+  for (const auto &[backend, result] : results) {
+    SCOPED_TRACE(backend);
+    EXPECT_EQ(result.outputs.size(), expected->outputs.size());
+    for (size_t i = 0; i < expected->outputs.size() && i < result.outputs.size(); ++i) {
+      const Tensor *got = result.outputs[i].tensor();
       const Tensor *want = expected->outputs[i].tensor();
-      EXPECT_TRUE(got && want) << r.backend;
+      EXPECT_TRUE(got && want) << backend;
       if (!got || !want)
         continue;
       // Half types: the reference accumulates in double, the scans in float32, and both
@@ -169,7 +132,7 @@ std::optional<InterpretResult> checkAgainstReference(const std::string &text,
                    : want->dtype() == DType::BFloat16 ? 8e-3
                    : want->dtype() == DType::Float64  ? 1e-12
                                                       : rtol;
-      expectSame(*got, *want, r.backend + " output " + std::to_string(i), tol);
+      expectSame(*got, *want, backend + " output " + std::to_string(i), tol);
     }
   }
   return expected.take();

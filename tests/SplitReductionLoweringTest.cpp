@@ -82,44 +82,24 @@ void expectSameEverywhere(const std::string &text, const std::vector<Tensor> &te
   for (const loop::ReductionSplit &d : c.program.reductionSplits)
     EXPECT_TRUE(d.split) << d.op << ": " << d.reason;
 
-  auto check = [&](const std::string &backend, const InterpretResult &got) {
-    SCOPED_TRACE(backend);
-    ASSERT_EQ(got.outputs.size(), tol.size());
-    for (size_t o = 0; o < tol.size(); ++o) {
-      std::vector<double> expected = flat(*want->outputs[o].tensor());
-      std::vector<double> v = flat(*got.outputs[o].tensor());
-      double scale = 1;
-      for (double e : expected)
-        scale = std::max(scale, std::abs(e));
-      ASSERT_EQ(v.size(), expected.size()) << "output " << o;
-      for (size_t i = 0; i < v.size(); ++i)
-        EXPECT_NEAR(v[i], expected[i], tol[o] * scale) << "output " << o << ", element " << i;
-    }
-  };
-  auto loops = interpretLoopProgram(c.program, c.fused, inputs);
-  ASSERT_TRUE(loops) << loops.error().str();
-  check("loop interpreter", *loops);
-  TempDir cache;
-#ifdef FXKIT_HAVE_OPENCL
-  if (openclContext()) {
-    // Lanes combining in local memory; one configuration (each costs a kernel build on PoCL).
-    opencl::OpenCLOptions options;
-    options.cacheDir = cache.path.string();
-    options.tune = false;
-    options.forceConfig = "lanes=4,rows=16";
-    auto got = runOnOpenCL(c, inputs, options);
-    ASSERT_TRUE(got);
-    check("OpenCL lanes=4,rows=16", *got);
-  }
-#endif
-#ifdef FXKIT_HAVE_LLVM
-  llvmjit::LLVMOptions options;
-  options.cacheDir = cache.path.string();
-  options.threads = 2;
-  auto got = runOnLLVM(c, inputs, options);
-  ASSERT_TRUE(got);
-  check("LLVM", *got);
-#endif
+  // OpenCL in one configuration, lanes combining in local memory (each costs a PoCL build).
+  runOnEveryLoopBackend(c, inputs, {.openclConfigs = {"lanes=4,rows=16"}, .llvmThreads = 2},
+                        [&](const std::string &backend, Expected<InterpretResult> got) {
+                          SCOPED_TRACE(backend);
+                          ASSERT_TRUE(got) << got.error().str();
+                          ASSERT_EQ(got->outputs.size(), tol.size());
+                          for (size_t o = 0; o < tol.size(); ++o) {
+                            std::vector<double> expected = flat(*want->outputs[o].tensor());
+                            std::vector<double> v = flat(*got->outputs[o].tensor());
+                            double scale = 1;
+                            for (double e : expected)
+                              scale = std::max(scale, std::abs(e));
+                            ASSERT_EQ(v.size(), expected.size()) << "output " << o;
+                            for (size_t i = 0; i < v.size(); ++i)
+                              EXPECT_NEAR(v[i], expected[i], tol[o] * scale)
+                                  << "output " << o << ", element " << i;
+                          }
+                        });
 }
 
 } // namespace

@@ -17,34 +17,6 @@ using namespace fxkit::testing;
 
 namespace {
 
-/// The outputs of `c` on every backend, checked to be free of errors; index 0 is the loop
-/// interpreter's.
-std::vector<std::pair<std::string, InterpretResult>>
-runBackends(const Compiled &c, const std::vector<RuntimeValue> &inputs) {
-  std::vector<std::pair<std::string, InterpretResult>> out;
-  auto loops = interpretLoopProgram(c.program, c.fused, inputs);
-  EXPECT_TRUE(loops) << (loops ? "" : loops.error().str());
-  if (loops)
-    out.push_back({"loops", loops.take()});
-  TempDir cache;
-#ifdef FXKIT_HAVE_OPENCL
-  if (openclContext()) {
-    opencl::OpenCLOptions options;
-    options.cacheDir = cache.path.string();
-    options.tune = false;
-    if (auto r = runOnOpenCL(c, inputs, options))
-      out.push_back({"opencl", std::move(*r)});
-  }
-#endif
-#ifdef FXKIT_HAVE_LLVM
-  llvmjit::LLVMOptions options;
-  options.cacheDir = cache.path.string();
-  if (auto r = runOnLLVM(c, inputs, options))
-    out.push_back({"llvm", std::move(*r)});
-#endif
-  return out;
-}
-
 /// Runs `text` on the reference interpreter and on every backend and expects the same outputs
 /// and the same values of the unbacked symbols (`symbols`). Returns the reference outputs.
 std::vector<RuntimeValue> expectBackendsAgree(const std::string &text,
@@ -57,7 +29,7 @@ std::vector<RuntimeValue> expectBackendsAgree(const std::string &text,
     return {};
   Compiled c;
   EXPECT_TRUE(compile(text, c));
-  for (const auto &[name, result] : runBackends(c, inputs)) {
+  for (const auto &[name, result] : resultsOnEveryLoopBackend(c, inputs)) {
     SCOPED_TRACE(name);
     EXPECT_EQ(result.outputs.size(), ref->outputs.size());
     for (size_t i = 0; i < result.outputs.size() && i < ref->outputs.size(); ++i) {
@@ -139,33 +111,15 @@ TEST(UnbackedCompile, AFailedCheckIsAnErrorNamingTheAssertion) {
   ASSERT_FALSE(ref);
   Compiled c;
   ASSERT_TRUE(compile(kItemSlice, c));
-  auto loops = interpretLoopProgram(c.program, c.fused, inputs);
-  ASSERT_FALSE(loops);
-  EXPECT_NE(loops.error().message.find("node 'a1'"), std::string::npos) << loops.error().str();
-  EXPECT_NE(loops.error().message.find("u0 <= 6"), std::string::npos) << loops.error().str();
-  EXPECT_NE(loops.error().message.find("(n = 7)"), std::string::npos) << loops.error().str();
-  TempDir cache;
-#ifdef FXKIT_HAVE_OPENCL
-  if (openclContext()) {
-    opencl::OpenCLOptions options;
-    options.cacheDir = cache.path.string();
-    options.tune = false;
-    auto p = opencl::OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
-    ASSERT_TRUE(p) << p.error().str();
-    auto r = (*p)->run(inputs);
+  runOnEveryLoopBackend(c, inputs, {}, [](const std::string &backend, Expected<InterpretResult> r) {
+    SCOPED_TRACE(backend);
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().message.find("node 'a1'"), std::string::npos) << r.error().str();
-  }
-#endif
-#ifdef FXKIT_HAVE_LLVM
-  llvmjit::LLVMOptions options;
-  options.cacheDir = cache.path.string();
-  auto p = llvmjit::LLVMProgram::load(c.program, c.fused, c.plan, options);
-  ASSERT_TRUE(p) << p.error().str();
-  auto r = (*p)->run(inputs);
-  ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("node 'a1'"), std::string::npos) << r.error().str();
-#endif
+    if (backend == "loops") {
+      EXPECT_NE(r.error().message.find("u0 <= 6"), std::string::npos) << r.error().str();
+      EXPECT_NE(r.error().message.find("(n = 7)"), std::string::npos) << r.error().str();
+    }
+  });
 }
 
 TEST(UnbackedCompile, SymConstrainRangeForSizeIsCheckedAtRunTime) {
