@@ -148,3 +148,54 @@ TEST(Graph, MillionNodeChainStaysSmall) {
 }
 
 } // namespace
+
+/// The users lists are checked against the arguments for nodes with few and with many inputs
+/// (those with many are searched through a sorted copy: the output node of a graph with
+/// thousands of outputs is the user of each).
+TEST(Graph, VerifierChecksUsersOfNodesWithManyInputs) {
+  Graph g;
+  std::vector<Argument> items;
+  for (int i = 0; i < 40; ++i)
+    items.push_back(Argument::node(
+        g.create(OpKind::Placeholder, "p" + std::to_string(i), "p" + std::to_string(i))));
+  // cat reads p1 .. p39 (and p5 twice); small reads p0 only.
+  std::vector<Argument> catItems(items.begin() + 1, items.end());
+  catItems.push_back(items[5]);
+  Node *cat = g.create(OpKind::CallFunction, "cat", "torch.ops.aten.cat.default",
+                       Argument::tuple({Argument::list(catItems)}));
+  Node *small = g.create(OpKind::CallFunction, "relu", "torch.ops.aten.relu.default",
+                         Argument::tuple({items[0]}));
+  g.create(OpKind::Output, "output", "output",
+           Argument::tuple({Argument::tuple({Argument::node(cat), Argument::node(small)})}));
+  ASSERT_TRUE(verifyGraph(g)) << verifyGraph(g).error().str();
+  EXPECT_EQ(g.find("p5")->users().size(), 1u);
+
+  // A users list that names a node not using it is found, for a user with many inputs and for
+  // one with few (the lists are edited behind the graph's back, as a bug would).
+  Node *p0 = g.find("p0");
+  auto &p0Users = const_cast<std::vector<Node *> &>(p0->users());
+  p0Users.push_back(cat);
+  Status st = verifyGraph(g);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("node 'p0': lists user 'cat' that does not use it"),
+            std::string::npos)
+      << st.error().str();
+  p0Users.pop_back();
+  auto &p1Users = const_cast<std::vector<Node *> &>(g.find("p1")->users());
+  p1Users.push_back(small);
+  st = verifyGraph(g);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("node 'p1': lists user 'relu' that does not use it"),
+            std::string::npos)
+      << st.error().str();
+  p1Users.pop_back();
+  // A user missing from a list: the edge counts differ.
+  auto &p7Users = const_cast<std::vector<Node *> &>(g.find("p7")->users());
+  p7Users.clear();
+  st = verifyGraph(g);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("missing from the users of its input 'p7'"), std::string::npos)
+      << st.error().str();
+  p7Users.push_back(cat);
+  EXPECT_TRUE(verifyGraph(g)) << verifyGraph(g).error().str();
+}
