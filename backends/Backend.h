@@ -11,6 +11,7 @@
 
 #include "backends/interp/Interpreter.h"
 #include "backends/interp/KernelTap.h"
+#include "backends/program/CallStats.h"
 #include "ir/Error.h"
 #include "ir/Graph.h"
 #include "ir/loop/Kernel.h"
@@ -55,6 +56,9 @@ struct RunTimes {
   double firstRun = 0;     ///< seconds of the first run (with the load, where it counts it)
   double total = 0;        ///< seconds of all runs
   double firstKernels = 0; ///< kernel seconds after the first run (with profile)
+  /// Device seconds of each run from queue timestamps around it (Executable::callSeconds),
+  /// where the backend measures them.
+  std::vector<double> deviceCalls;
 };
 
 /// A graph made ready on one backend: run it as often as needed.
@@ -80,6 +84,32 @@ public:
   virtual void printWarnings(std::ostream &) const {}
   /// `--stats`: what was built, cached, launched, and the times.
   virtual void printStats(std::ostream &, const RunTimes &, const BackendOptions &) const {}
+
+  // Device-resident execution (issue 23, item 1), where the backend runs on a device.
+  /// Per input: whether its device copy stays between runs (a parameter; see
+  /// ProgramExecutor::setResidentInputs for when it is copied again). An error where the
+  /// backend keeps nothing on a device.
+  virtual Status setResidentInputs(std::vector<bool>) {
+    return Error("this backend keeps nothing on a device between runs");
+  }
+  /// Input `i` changed in place on the host: copied to the device again on the next run.
+  virtual void inputChanged(size_t) {}
+  /// Runs once, leaving the outputs on the device and not waiting for it; `fetchOutputs` reads
+  /// them (until the next run). Backends without a device return the outputs here.
+  virtual Expected<InterpretResult> runOnDevice(std::span<const RuntimeValue> inputs) {
+    return run(inputs);
+  }
+  /// The outputs the last runOnDevice left on the device.
+  virtual Expected<InterpretResult> fetchOutputs() {
+    return Error("this backend leaves no outputs on a device");
+  }
+  /// Waits for everything enqueued (and reads the device's timestamps).
+  virtual void synchronize() {}
+  /// Device seconds of every run so far, from queue timestamps around each (as CUDA events
+  /// time PyTorch); empty where the backend does not measure them.
+  virtual std::vector<double> callSeconds() const { return {}; }
+  /// What the runs copied between host and device and allocated; null where nothing moves.
+  virtual const TransferStats *transfers() const { return nullptr; }
 };
 
 class Backend {
@@ -122,9 +152,18 @@ void printRunTimes(std::ostream &err, const std::string &name, const RunTimes &t
 /// The one repeat/timing/`--stats` loop: runs `exe` `repeat` times (at least once) on
 /// `inputs` and returns the last run's result. `preparedSeconds` (how long prepare took) counts
 /// in the first run where the executable says so. Prints the executable's warnings, and its
-/// statistics when `stats`, to `err`.
+/// statistics when `stats`, to `err`. The first run is waited for; later ones are timed
+/// together up to a wait after the last. `resident` (`--resident`): every input stays on the
+/// device after the first run and the outputs are read once, after the timed runs (the steady
+/// state of a compiled model whose inputs and results live on the GPU).
 Expected<InterpretResult> runRepeated(Executable &exe, std::span<const RuntimeValue> inputs,
                                       int repeat, double preparedSeconds, bool stats,
-                                      const BackendOptions &options, std::ostream &err);
+                                      const BackendOptions &options, std::ostream &err,
+                                      bool resident = false);
+
+/// The `--stats` line of what the runs moved: "NAME: N runs: inputs copied to the device U (B
+/// bytes), kept there K; outputs read R (B bytes); other copies C (B bytes); device
+/// allocations A; host waits W".
+void printTransfers(std::ostream &err, const std::string &name, const TransferStats &t);
 
 } // namespace fxkit

@@ -123,30 +123,67 @@ void printRunTimes(std::ostream &err, const std::string &name, const RunTimes &t
           << (kernels->seconds - times.firstKernels) / (times.repeat - 1) << " s each";
   }
   err << "\n";
+  if (times.deviceCalls.empty())
+    return;
+  // Queue timestamps around each run, as CUDA events time PyTorch; the wall time beyond them
+  // is the host's (enqueueing, copies it waited for, reading results).
+  const std::vector<double> &d = times.deviceCalls;
+  err << name << ": device time per run (queue events): first " << d.front() << " s";
+  if (d.size() > 1) {
+    double later = 0;
+    for (size_t i = 1; i < d.size(); ++i)
+      later += d[i];
+    later /= static_cast<double>(d.size() - 1);
+    err << ", later runs " << later << " s each";
+    if (times.repeat > 1) {
+      double wall = (times.total - times.firstRun) / (times.repeat - 1);
+      err << "; host beyond the device " << std::max(0.0, wall - later) << " s each";
+    }
+  }
+  err << "\n";
+}
+
+void printTransfers(std::ostream &err, const std::string &name, const TransferStats &t) {
+  err << name << ": " << t.calls << (t.calls == 1 ? " run" : " runs")
+      << ": inputs copied to the device " << t.inputUploads << " (" << t.inputUploadBytes
+      << " bytes), kept there " << t.inputsKept << "; outputs read " << t.outputReads << " ("
+      << t.outputReadBytes << " bytes); other copies " << t.otherCopies << " (" << t.otherCopyBytes
+      << " bytes); device allocations " << t.allocations << "; host waits " << t.hostWaits << "\n";
 }
 
 Expected<InterpretResult> runRepeated(Executable &exe, std::span<const RuntimeValue> inputs,
                                       int repeat, double preparedSeconds, bool stats,
-                                      const BackendOptions &options, std::ostream &err) {
+                                      const BackendOptions &options, std::ostream &err,
+                                      bool resident) {
   using Clock = std::chrono::steady_clock;
   auto seconds = [](Clock::time_point since) {
     return std::chrono::duration<double>(Clock::now() - since).count();
   };
   const double load = exe.firstRunCountsLoad() ? preparedSeconds : 0;
+  if (resident)
+    if (Status s = exe.setResidentInputs(std::vector<bool>(inputs.size(), true)); !s)
+      return Error("--resident: " + s.error().message);
   RunTimes times;
   times.repeat = repeat;
   Expected<InterpretResult> result = Error("no run");
   auto t0 = Clock::now();
   for (int i = 0; i < std::max(1, repeat); ++i) {
-    result = exe.run(inputs);
+    result = resident ? exe.runOnDevice(inputs) : exe.run(inputs);
     if (!result)
       return result;
     if (i == 0) {
+      exe.synchronize();
       times.firstRun = load + seconds(t0);
       times.firstKernels = exe.kernelSeconds();
     }
   }
+  exe.synchronize();
   times.total = load + seconds(t0);
+  times.deviceCalls = exe.callSeconds();
+  if (resident) // read once, after the timed runs
+    result = exe.fetchOutputs();
+  if (!result)
+    return result;
   exe.printWarnings(err);
   if (stats)
     exe.printStats(err, times, options);

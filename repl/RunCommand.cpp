@@ -115,7 +115,7 @@ Expected<InterpretResult> execute(Graph &graph, const std::vector<RuntimeValue> 
   const BackendOptions backendOptions = backendOptionsOf(options);
   FXKIT_ASSIGN_OR_RETURN(auto prepared, prepareOn(*backend, graph, backendOptions));
   return runRepeated(*prepared.executable, inputs, options.repeat, prepared.seconds, options.stats,
-                     backendOptions, std::cerr);
+                     backendOptions, std::cerr, options.resident);
 }
 
 } // namespace

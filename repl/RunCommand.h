@@ -36,6 +36,9 @@ struct RunCommandOptions : GraphInputOptions {
   bool stats = false;   ///< OpenCL: print build, tuning and launch counts (stderr)
   bool profile = false; ///< OpenCL: time kernels with device events (printed with --stats)
   int repeat = 1;       ///< run this many times (a loaded program runs warm after the first)
+  /// OpenCL: inputs stay on the device between runs, outputs are read after the last only
+  /// (runRepeated's `resident`)
+  bool resident = false;
 };
 
 /// `--sym s77=33`: binds s77 to 33 in `bindings`; an error naming the option otherwise.

@@ -11,17 +11,26 @@
 /// `Buffer` is the backend's view of one buffer: an aggregate {handle, offset, bytes} (the
 /// OpenCL backend's DeviceBuffer {cl_mem, ...}, the LLVM backend's HostBuffer {std::byte *,
 /// ...}); the handle is shared by buffers placed in one allocation.
+///
+/// Device-resident execution (issue 23, item 1): a backend whose storage lives from run to run
+/// (`keepsStorage`: each allocation request of a run, in the same order as the last run's, gets
+/// the same storage back with its contents when it is no larger) allocates nothing in a steady
+/// state; inputs marked resident (`setResidentInputs`) are copied to the device only when the
+/// caller hands another tensor or says it changed; a run may leave its outputs on the device
+/// (`run(..., readOutputs = false)`, then `fetchOutputs`). `transfers()` counts what moved.
 
 #include "backends/interp/ExternLoopOp.h"
 #include "backends/interp/Interpreter.h"
 #include "backends/interp/KernelContext.h"
 #include "backends/interp/KernelTap.h"
+#include "backends/program/CallStats.h"
 #include "ir/loop/BoundSizes.h"
 #include "ir/loop/Kernel.h"
 #include "ir/loop/LoopIR.h"
 #include "ir/loop/MemoryPlan.h"
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -38,13 +47,49 @@ public:
     for (const loop::Kernel &k : fused.kernels)
       mutatedOf_.push_back(k.isExtern ? mutatedBuffers(program.ops[k.ops.front()])
                                       : std::vector<int32_t>{});
+    // The inputs whose storage a run writes: in place (an extern op's mutation), or through a
+    // buffer the plan places over a dying input. Their device copy cannot outlive a run.
+    std::vector<bool> written(program.buffers.size(), false);
+    for (const loop::Kernel &k : fused.kernels)
+      for (int32_t b : kernelWrittenBuffers(program, k))
+        if (int32_t root = storageRoot(b); root >= 0)
+          written[static_cast<size_t>(root)] = true;
+    for (int32_t b : program.inputs)
+      writtenInput_.push_back(b >= 0 && written[static_cast<size_t>(b)]);
   }
   virtual ~ProgramExecutor() = default;
 
   /// Runs the program on `inputs` (one per graph placeholder); with a `tap`, the buffers each
-  /// kernel wrote are read back after it and handed to the tap (`fxkit bisect`).
+  /// kernel wrote are read back after it and handed to the tap (`fxkit bisect`). Without
+  /// `readOutputs` the outputs stay on the device and the run does not wait for it: the result
+  /// has the bindings but no outputs, and `fetchOutputs` reads them until the next run.
   Expected<InterpretResult> run(std::span<const RuntimeValue> inputs,
-                                const KernelTap *tap = nullptr);
+                                const KernelTap *tap = nullptr, bool readOutputs = true);
+  /// The outputs of the last run, which left them on the device; waits for it.
+  Expected<InterpretResult> fetchOutputs();
+
+  /// Per graph input (a shorter list leaves the rest off): whether its device copy stays
+  /// between runs, as a PyTorch module's parameters live on the GPU and only its inputs move.
+  /// A resident input is copied again when the caller hands another tensor (other storage, or
+  /// another view of it), after `inputChanged`, and on every run where the program writes
+  /// over its storage (an in-place op, or a buffer the plan places there). Refused where the
+  /// backend does not keep storage between runs.
+  Status setResidentInputs(std::vector<bool> which) {
+    if (!keepsStorage())
+      return Error(label_ + ": this backend does not keep storage between runs");
+    resident_ = std::move(which);
+    residentCopy_.assign(program_->inputs.size(), std::nullopt);
+    return Status::ok();
+  }
+  /// Input `i` changed in place on the host (PyTorch's `param.copy_(...)`): the next run
+  /// copies it to the device again.
+  void inputChanged(size_t i) {
+    if (i < residentCopy_.size())
+      residentCopy_[i].reset();
+  }
+  /// Whether the program writes over input `i`'s storage (then it is copied every run).
+  bool writesInput(size_t i) const { return i < writtenInput_.size() && writtenInput_[i]; }
+  const TransferStats &transfers() const { return transfers_; }
 
 protected:
   // The device hooks.
@@ -53,6 +98,10 @@ protected:
   /// New storage of `bytes` (at least one byte is allocated), filled from `init` when given.
   /// `buffer` is the buffer it is for (Unbacked ones), or -1 (inputs, the pool, own storage).
   virtual Expected<Buffer> allocate(size_t bytes, const void *init, int32_t buffer) = 0;
+  /// Whether the storage `allocate` gives for `buffer` -1 lives from run to run: the n-th such
+  /// request of a run gets the n-th of the last run's storage, contents kept, when it is no
+  /// larger (resident inputs rely on it).
+  virtual bool keepsStorage() const { return false; }
   virtual bool hasStorage(const Buffer &b) const = 0;
   /// Copies `n` bytes between host memory and the start of buffer `b`'s storage.
   virtual Status write(int32_t b, const void *from, size_t n) = 0;
@@ -68,7 +117,8 @@ protected:
   virtual void afterKernel(size_t) {}
   /// After the last kernel, before reading the outputs (waits for the device).
   virtual void finishKernels() {}
-  /// After the outputs are read: release per-run storage, update statistics.
+  /// After the last command of a run (and after its outputs are read, where it reads them):
+  /// release per-run storage, update statistics.
   virtual void endRun() {}
 
   Expected<int64_t> eval(const SymExpr &e) const {
@@ -86,12 +136,45 @@ protected:
   /// the others.
   std::vector<std::vector<int32_t>> mutatedOf_;
 
+  /// What the runs moved; backends add the allocations they make.
+  TransferStats transfers_;
+
   // Per run.
   SymExpr::Bindings bindings_;
   std::vector<Buffer> buffers_;
   std::span<const RuntimeValue> callerInputs_; ///< the run's inputs (returnMutatedInputs)
 
 private:
+  /// The buffer whose storage `b` uses (following in-place and reuse links), or -1.
+  int32_t storageRoot(int32_t b) const {
+    using Kind = loop::BufferPlacement::Kind;
+    for (size_t hops = 0; b >= 0 && hops <= plan_->buffers.size(); ++hops) {
+      const loop::BufferPlacement &s = plan_->buffers[static_cast<size_t>(b)];
+      if (s.kind == Kind::InPlace)
+        b = s.inPlaceOf;
+      else if (s.kind == Kind::Own && s.reuseOf >= 0)
+        b = s.reuseOf;
+      else
+        return b;
+    }
+    return -1;
+  }
+  /// Whether input `i`'s device copy from an earlier run is still `t`'s value.
+  bool keptOnDevice(size_t i, const Tensor &t) const {
+    if (i >= resident_.size() || !resident_[i] || writesInput(i) || i >= residentCopy_.size() ||
+        !residentCopy_[i])
+      return false;
+    const Tensor &had = *residentCopy_[i];
+    return had.sharesStorageWith(t) && had.dtype() == t.dtype() && had.sizes() == t.sizes() &&
+           had.strides() == t.strides() && had.storageOffset() == t.storageOffset();
+  }
+
+  std::vector<bool> writtenInput_; ///< per graph input: a run writes over its storage
+  std::vector<bool> resident_;     ///< per graph input: kept on the device between runs
+  /// Per graph input: the caller's tensor whose value its device copy holds (resident ones).
+  std::vector<std::optional<Tensor>> residentCopy_;
+  bool outputsOnDevice_ = false; ///< the last run left its outputs there (fetchOutputs)
+
   Status bindInputs(std::span<const RuntimeValue> inputs);
   Status allocateBuffers(std::span<const RuntimeValue> inputs);
   /// Allocates an Unbacked buffer (MemoryPlan) once the symbols of its size are bound; nothing
@@ -104,7 +187,8 @@ private:
   /// as the reference interpreter's kernels write into its inputs' storage. Right after the
   /// op: the memory plan may reuse an input's storage once nothing reads it.
   Status returnMutatedInputs(size_t k);
-  Expected<Tensor> download(int32_t b);
+  /// Copies buffer `b` to a new host tensor; `output`: counted as an output read.
+  Expected<Tensor> download(int32_t b, bool output = false);
   Status upload(int32_t b, const Tensor &host);
   Expected<InterpretResult> readOutputs();
   /// After kernel `k`: FXKIT_FAULT=corrupt-kernel, then the tap.
@@ -147,16 +231,20 @@ template <class Buffer> Status ProgramExecutor<Buffer>::upload(int32_t b, const 
   size_t n = std::min(buffers_[b].bytes, host.storage()->size());
   if (n == 0)
     return Status::ok();
+  ++transfers_.otherCopies;
+  transfers_.otherCopyBytes += static_cast<int64_t>(n);
   return write(b, host.storage()->data(), n);
 }
 
-template <class Buffer> Expected<Tensor> ProgramExecutor<Buffer>::download(int32_t b) {
+template <class Buffer> Expected<Tensor> ProgramExecutor<Buffer>::download(int32_t b, bool output) {
   auto host = allocateTensor(program_->buffers[b].type, bindings_);
   if (!host)
     return host.takeError();
   size_t n = std::min(buffers_[b].bytes, host->storage()->size());
   if (n == 0)
     return host;
+  ++(output ? transfers_.outputReads : transfers_.otherCopies);
+  (output ? transfers_.outputReadBytes : transfers_.otherCopyBytes) += static_cast<int64_t>(n);
   if (Status s = read(b, host->storage()->data(), n); !s)
     return s.takeError();
   return host;
@@ -188,9 +276,21 @@ Status ProgramExecutor<Buffer>::allocateBuffers(std::span<const RuntimeValue> in
       declared->copyElementsFrom(t);
     }
     size_t bytes = declared->storage()->size();
-    auto m = allocate(bytes, declared->storage()->data(), -1);
+    // A resident input whose device copy is still its value: the same storage, not copied.
+    const bool kept = keptOnDevice(i, t);
+    if (i < residentCopy_.size())
+      residentCopy_[i].reset();
+    auto m = allocate(bytes, kept ? nullptr : declared->storage()->data(), -1);
     if (!m)
       return m.takeError();
+    if (kept) {
+      ++transfers_.inputsKept;
+    } else {
+      ++transfers_.inputUploads;
+      transfers_.inputUploadBytes += static_cast<int64_t>(bytes);
+    }
+    if (i < resident_.size() && resident_[i] && !writesInput(i))
+      residentCopy_[i] = t;
     buffers_[b] = *m;
     buffers_[b].offset = 0;
     buffers_[b].bytes = bytes;
@@ -371,7 +471,7 @@ template <class Buffer> Expected<InterpretResult> ProgramExecutor<Buffer>::readO
       result.outputs.push_back(RuntimeValue{*v});
       continue;
     }
-    auto host = download(o.view.buffer);
+    auto host = download(o.view.buffer, /*output=*/true);
     if (!host)
       return host.takeError();
     std::vector<int64_t> sizes, strides;
@@ -422,12 +522,22 @@ Status ProgramExecutor<Buffer>::observeKernel(size_t k, const KernelTap *tap) {
   return Status::ok();
 }
 
+template <class Buffer> Expected<InterpretResult> ProgramExecutor<Buffer>::fetchOutputs() {
+  if (!outputsOnDevice_)
+    return Error(label_ + ": no run left its outputs on the device");
+  finishKernels();
+  ++transfers_.hostWaits;
+  return readOutputs();
+}
+
 template <class Buffer>
 Expected<InterpretResult> ProgramExecutor<Buffer>::run(std::span<const RuntimeValue> inputs,
-                                                       const KernelTap *tap) {
+                                                       const KernelTap *tap, bool readOutputs) {
   callerInputs_ = inputs;
+  outputsOnDevice_ = false;
   if (Status s = bindInputs(inputs); !s)
     return s.takeError();
+  ++transfers_.calls;
   beginRun();
   if (Status s = allocateBuffers(inputs); !s)
     return s.takeError();
@@ -441,8 +551,18 @@ Expected<InterpretResult> ProgramExecutor<Buffer>::run(std::span<const RuntimeVa
       return o.takeError();
     afterKernel(k);
   }
+  if (!readOutputs) {
+    // The buffers stay for fetchOutputs; no wait.
+    callerInputs_ = {};
+    endRun();
+    outputsOnDevice_ = true;
+    InterpretResult result;
+    result.bindings = bindings_;
+    return result;
+  }
   finishKernels();
-  auto result = readOutputs();
+  ++transfers_.hostWaits;
+  auto result = this->readOutputs();
   if (!result)
     return result;
   endRun();

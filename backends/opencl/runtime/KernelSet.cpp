@@ -73,18 +73,24 @@ struct KernelSet::Impl {
   std::atomic<size_t> nextToBuild{0};
   std::mutex statsMutex;
   OpenCLStats stats;
+  /// Profiled launches not yet read (collectProfile): a launch is timed without waiting for it.
+  std::vector<cl_event> profiled;
 
   ~Impl();
   void buildWorker();
   Status build(Definition &d);
   Status setArgs(Definition &d, std::span<const LaunchArg> args, const LaunchConfig &c);
+  /// Enqueues a launch; `timed`: waits for it and returns its device seconds. With `keep`,
+  /// the launch's event goes there instead (no wait).
   Expected<double> enqueue(Definition &d, std::span<const LaunchArg> args, const LaunchConfig &c,
-                           int64_t xnumel, bool timed);
+                           int64_t xnumel, bool timed, cl_event *keep = nullptr);
   Expected<LaunchConfig> tune(Definition &d, std::span<const LaunchArg> args, int64_t xnumel,
                               int64_t rnumel, int maxWg);
 };
 
 KernelSet::Impl::~Impl() {
+  for (cl_event e : profiled)
+    clReleaseEvent(e);
   nextToBuild = definitions.size(); // stop workers from taking more
   for (std::thread &t : workers)
     if (t.joinable())
@@ -246,16 +252,21 @@ Status KernelSet::Impl::setArgs(Definition &d, std::span<const LaunchArg> args,
 }
 
 Expected<double> KernelSet::Impl::enqueue(Definition &d, std::span<const LaunchArg> args,
-                                          const LaunchConfig &c, int64_t xnumel, bool timed) {
+                                          const LaunchConfig &c, int64_t xnumel, bool timed,
+                                          cl_event *keep) {
   if (Status s = setArgs(d, args, c); !s)
     return s.takeError();
   size_t global = static_cast<size_t>(c.globalSize(d.spec.isReduction, xnumel));
   size_t local = static_cast<size_t>(c.local);
   cl_event event = nullptr;
   cl_int err = clEnqueueNDRangeKernel(ctx->queue(), d.kernel, 1, nullptr, &global, &local, 0,
-                                      nullptr, timed ? &event : nullptr);
+                                      nullptr, timed || keep ? &event : nullptr);
   if (err != CL_SUCCESS)
     return clError("launching kernel " + d.spec.name + " (" + c.str(d.spec.isReduction) + ")", err);
+  if (keep && !timed) {
+    *keep = event;
+    return 0.0;
+  }
   if (!timed)
     return 0.0;
   clWaitForEvents(1, &event);
@@ -503,12 +514,34 @@ Status KernelSet::launch(size_t index, std::span<const LaunchArg> args, int64_t 
     }
     it = d.configs.insert_or_assign(shape, best).first;
   }
-  auto r = im.enqueue(d, args, it->second, xnumel, im.options.profile);
+  // Profiled launches are read after the run's wait (collectProfile): waiting for each one
+  // here would put a host synchronisation between kernels.
+  cl_event event = nullptr;
+  auto r = im.enqueue(d, args, it->second, xnumel, false, im.options.profile ? &event : nullptr);
   if (!r)
     return r.takeError();
-  im.stats.kernelSeconds += *r;
+  if (event)
+    im.profiled.push_back(event);
   ++im.stats.launches;
   return Status::ok();
+}
+
+void KernelSet::collectProfile() {
+  Impl &im = *impl_;
+  if (im.profiled.empty())
+    return;
+  clWaitForEvents(static_cast<cl_uint>(im.profiled.size()), im.profiled.data());
+  for (cl_event e : im.profiled) {
+    cl_ulong start = 0, end = 0;
+    if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) ==
+            CL_SUCCESS &&
+        clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) ==
+            CL_SUCCESS &&
+        end >= start)
+      im.stats.kernelSeconds += static_cast<double>(end - start) * 1e-9;
+    clReleaseEvent(e);
+  }
+  im.profiled.clear();
 }
 
 OpenCLStats &KernelSet::stats() { return impl_->stats; }

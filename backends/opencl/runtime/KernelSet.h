@@ -63,6 +63,9 @@ public:
   /// pointwise kernels): waits for its build, picks its configuration for this shape, enqueues.
   Status launch(size_t index, std::span<const LaunchArg> args, int64_t xnumel, int64_t rnumel);
 
+  /// Adds the device time of the profiled launches enqueued so far (OpenCLOptions::profile) to
+  /// stats().kernelSeconds, waiting for them: call it after a run's wait.
+  void collectProfile();
   OpenCLStats &stats();
   /// "kernel x<xnumel>_r<rnumel>" -> the configuration it uses, for reports.
   std::vector<std::pair<std::string, std::string>> chosenConfigs() const;

@@ -16,6 +16,17 @@ public:
     return program->run(inputs, tap);
   }
   double kernelSeconds() const override { return program->stats().kernelSeconds; }
+  Status setResidentInputs(std::vector<bool> which) override {
+    return program->setResidentInputs(std::move(which));
+  }
+  void inputChanged(size_t i) override { program->inputChanged(i); }
+  Expected<InterpretResult> runOnDevice(std::span<const RuntimeValue> inputs) override {
+    return program->runOnDevice(inputs);
+  }
+  Expected<InterpretResult> fetchOutputs() override { return program->fetchOutputs(); }
+  void synchronize() override { program->sync(); }
+  std::vector<double> callSeconds() const override { return program->callSeconds(); }
+  const TransferStats *transfers() const override { return &program->transfers(); }
   void printWarnings(std::ostream &err) const override {
     if (const OpenCLStats &st = program->stats(); st.cacheWriteFailures > 0)
       err << "fxkit: warning: " << st.cacheWriteError << " (" << st.cacheWriteFailures
@@ -37,6 +48,7 @@ public:
         << " s, waited " << st.waitSeconds << " s\n";
     KernelTimes kernels{st.kernelSeconds, st.launches};
     printRunTimes(err, "opencl", times, options.profile ? &kernels : nullptr);
+    printTransfers(err, "opencl", program->transfers());
     for (const auto &[kernel, config] : program->chosenConfigs())
       err << "opencl: " << kernel << ": " << config << "\n";
   }

@@ -3,6 +3,7 @@
 #include "backends/interp/ExternLoopOp.h"
 #include "backends/interp/KernelContext.h"
 #include "backends/opencl/runtime/BlasExtern.h"
+#include "backends/opencl/runtime/CallTimer.h"
 #include "backends/opencl/runtime/DeviceBuffer.h"
 #include "backends/opencl/runtime/DeviceExterns.h"
 #include "backends/opencl/runtime/KernelSet.h"
@@ -27,42 +28,85 @@ namespace fxkit::opencl {
 
 using namespace loop;
 
-/// The OpenCL backend's device hooks: buffers created on the context per run, kernels from
-/// KernelSet (built lazily, autotuned), extern ops through CLBlast or the device externs.
+/// The OpenCL backend's device hooks: the program's storage (inputs, the pool, own buffers)
+/// allocated on the first run and kept (slots, reused in allocation order while large
+/// enough), Unbacked buffers per run, kernels from KernelSet (built lazily, autotuned), extern
+/// ops through CLBlast or the device externs. Commands are enqueued without waiting between
+/// kernels; a run that reads its outputs waits once, before reading them. Every run is
+/// bracketed by two timestamp commands on the queue (CallTimer), as CUDA events time PyTorch.
 struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
   Impl(OpenCLContext &context, const LoopProgram &program, const FusedProgram &fused,
        const MemoryPlan &plan)
       : ProgramExecutor(program, fused, plan, "OpenCL program"), ctx(&context) {}
-  ~Impl() override { releaseBuffers(); }
+  ~Impl() override {
+    releaseBuffers();
+    for (cl_mem m : slots)
+      if (m)
+        clReleaseMemObject(m);
+    timer.release();
+  }
 
   OpenCLContext *ctx = nullptr;
   OpenCLOptions options;
   GeneratedProgram generated;
   std::unique_ptr<KernelSet> kernels;
-  std::vector<int> definitionOf;   ///< per fused kernel, -1 for extern
-  std::vector<cl_mem> allocations; ///< this run's
+  std::vector<int> definitionOf; ///< per fused kernel, -1 for extern
+  /// The program's storage, kept from run to run: the n-th allocation of a run gets slot n.
+  std::vector<cl_mem> slots;
+  std::vector<size_t> slotBytes;
+  size_t slotsUsed = 0;
+  std::vector<cl_mem> perRun; ///< Unbacked buffers of the last run
+  CallTimer timer;
 
   void releaseBuffers() {
-    for (cl_mem m : allocations)
+    for (cl_mem m : perRun)
       clReleaseMemObject(m);
-    allocations.clear();
+    perRun.clear();
     buffers_.clear();
   }
-  void beginRun() override { releaseBuffers(); }
+  void beginRun() override {
+    releaseBuffers();
+    slotsUsed = 0;
+    timer.begin(*ctx);
+  }
+  bool keepsStorage() const override { return true; }
   Expected<DeviceBuffer> allocate(size_t bytes, const void *init, int32_t buffer) override {
     cl_int err = CL_SUCCESS;
+    size_t slot = buffer < 0 ? slotsUsed++ : 0;
     cl_mem m = nullptr;
-    if (buffer < 0 && faultInjected("alloc")) // FXKIT_FAULT=alloc: the device is out of memory
-      err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
-    else
-      m = clCreateBuffer(ctx->context(), CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0),
-                         std::max<size_t>(bytes, 1), const_cast<void *>(init), &err);
-    if (err != CL_SUCCESS)
-      return clError("allocating " + std::to_string(bytes) + " bytes " +
-                         (buffer >= 0 ? "for " + program_->buffers[buffer].name + " " : "") +
-                         "on " + ctx->device().deviceName,
-                     err);
-    allocations.push_back(m);
+    if (buffer < 0 && slot < slots.size() && slotBytes[slot] >= std::max<size_t>(bytes, 1)) {
+      m = slots[slot];
+    } else {
+      if (buffer < 0 && faultInjected("alloc")) // FXKIT_FAULT=alloc: the device is out of memory
+        err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+      else
+        m = clCreateBuffer(ctx->context(), CL_MEM_READ_WRITE, std::max<size_t>(bytes, 1), nullptr,
+                           &err);
+      if (err != CL_SUCCESS)
+        return clError("allocating " + std::to_string(bytes) + " bytes " +
+                           (buffer >= 0 ? "for " + program_->buffers[buffer].name + " " : "") +
+                           "on " + ctx->device().deviceName,
+                       err);
+      ++transfers_.allocations;
+      if (buffer >= 0) {
+        perRun.push_back(m);
+      } else {
+        if (slot >= slots.size()) {
+          slots.resize(slot + 1, nullptr);
+          slotBytes.resize(slot + 1, 0);
+        }
+        if (slots[slot]) // released once the commands using it have finished
+          clReleaseMemObject(slots[slot]);
+        slots[slot] = m;
+        slotBytes[slot] = std::max<size_t>(bytes, 1);
+      }
+    }
+    // Blocking: the caller's memory may change once the run returns.
+    if (init && bytes > 0)
+      if (cl_int werr =
+              clEnqueueWriteBuffer(ctx->queue(), m, CL_TRUE, 0, bytes, init, 0, nullptr, nullptr);
+          werr != CL_SUCCESS)
+        return clError("writing " + std::to_string(bytes) + " bytes to the device", werr);
     return DeviceBuffer{m, 0, bytes};
   }
   bool hasStorage(const DeviceBuffer &b) const override { return b.mem != nullptr; }
@@ -100,23 +144,30 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
   }
   void countHostExtern() override { ++kernels->stats().hostExterns; }
   /// Releases the Unbacked buffers whose last use kernel `k` is (MemoryPlan::freedAfter).
+  /// OpenCL deletes a released buffer once the enqueued commands using it have finished: no
+  /// wait here.
   void afterKernel(size_t k) override {
     for (int32_t b : plan_->freedAfter[k]) {
       if (plan_->buffers[b].kind != BufferPlacement::Kind::Unbacked || !buffers_[b].mem)
         continue;
-      clFinish(ctx->queue()); // the kernels that read it have finished
-      auto it = std::find(allocations.begin(), allocations.end(), buffers_[b].mem);
-      if (it != allocations.end()) {
+      auto it = std::find(perRun.begin(), perRun.end(), buffers_[b].mem);
+      if (it != perRun.end()) {
         clReleaseMemObject(*it);
-        allocations.erase(it);
+        perRun.erase(it);
       }
       buffers_[b] = {};
     }
   }
-  void finishKernels() override { clFinish(ctx->queue()); }
+  void finishKernels() override { sync(); }
   void endRun() override {
     kernels->stats().corruptCacheEntries = kernels->cache().corruptEntriesRemoved();
-    releaseBuffers();
+    timer.end(*ctx);
+  }
+  /// Waits for every enqueued command, then reads the profiled launches and calls.
+  void sync() {
+    clFinish(ctx->queue());
+    kernels->collectProfile();
+    timer.collect();
   }
 };
 
@@ -220,6 +271,26 @@ Expected<InterpretResult> OpenCLProgram::run(std::span<const RuntimeValue> input
                                              const KernelTap &tap) {
   return impl_->run(inputs, &tap);
 }
+
+Expected<InterpretResult> OpenCLProgram::runOnDevice(std::span<const RuntimeValue> inputs) {
+  return impl_->run(inputs, nullptr, /*readOutputs=*/false);
+}
+
+Expected<InterpretResult> OpenCLProgram::fetchOutputs() { return impl_->fetchOutputs(); }
+
+Status OpenCLProgram::setResidentInputs(std::vector<bool> which) {
+  return impl_->setResidentInputs(std::move(which));
+}
+
+void OpenCLProgram::inputChanged(size_t i) { impl_->inputChanged(i); }
+
+bool OpenCLProgram::writesInput(size_t i) const { return impl_->writesInput(i); }
+
+void OpenCLProgram::sync() { impl_->sync(); }
+
+const TransferStats &OpenCLProgram::transfers() const { return impl_->transfers(); }
+
+const std::vector<double> &OpenCLProgram::callSeconds() const { return impl_->timer.seconds(); }
 
 const GeneratedProgram &OpenCLProgram::generated() const { return impl_->generated; }
 const OpenCLStats &OpenCLProgram::stats() const { return impl_->kernels->stats(); }

@@ -17,6 +17,7 @@
 #include "backends/opencl/runtime/LaunchConfig.h"
 #include "backends/opencl/runtime/OpenCLDevice.h"
 #include "backends/opencl/runtime/OpenCLOptions.h"
+#include "backends/program/CallStats.h"
 #include "ir/loop/Kernel.h"
 #include "ir/loop/LoopIR.h"
 #include "ir/loop/MemoryPlan.h"
@@ -40,6 +41,23 @@ public:
   Expected<InterpretResult> run(std::span<const RuntimeValue> inputs);
   /// The same with each kernel's written buffers handed to `tap` after it ran (KernelTap.h).
   Expected<InterpretResult> run(std::span<const RuntimeValue> inputs, const KernelTap &tap);
+  /// Runs without reading the outputs back or waiting for the device: they stay there until
+  /// the next run, and `fetchOutputs` reads them. The result has no outputs.
+  Expected<InterpretResult> runOnDevice(std::span<const RuntimeValue> inputs);
+  /// The outputs of the last runOnDevice (waits for the device).
+  Expected<InterpretResult> fetchOutputs();
+  /// Which inputs keep their device copy between runs (ProgramExecutor::setResidentInputs).
+  Status setResidentInputs(std::vector<bool> which);
+  /// Input `i` changed in place on the host: copied again on the next run.
+  void inputChanged(size_t i);
+  /// Whether the program writes over input `i`'s storage (copied every run even if resident).
+  bool writesInput(size_t i) const;
+  /// Waits for every enqueued command and reads the device times (profiled launches, calls).
+  void sync();
+  /// What the runs copied and allocated.
+  const TransferStats &transfers() const;
+  /// The device time of every run so far (queue timestamps around each; read at sync points).
+  const std::vector<double> &callSeconds() const;
 
   const GeneratedProgram &generated() const;
   const OpenCLStats &stats() const;
