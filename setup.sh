@@ -15,6 +15,9 @@ packages=(build-essential cmake pkg-config
           nlohmann-json3-dev libreadline-dev libgraphviz-dev ocl-icd-opencl-dev pocl-opencl-icd
           libclblast-dev llvm-15-dev libclang-15-dev libfmt-dev libcli11-dev googletest
           libgtest-dev libbenchmark-dev clang-15 libclang-common-15-dev zlib1g-dev)
+# The report's interactive graph is tested in a real browser (tests/cli/viewer.sh): Chromium is a
+# test dependency, so the quick start (`./setup.sh example`, tests off) goes without it.
+[ "$mode" = example ] || packages+=(chromium)
 
 missing=()
 for p in "${packages[@]}"; do

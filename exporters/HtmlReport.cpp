@@ -132,6 +132,7 @@ std::string writeHtmlReport(const HtmlReport &r) {
   h += "</ul>\n";
 
   h += section("graph", "Graph");
+  h += r.graphViewer;
   h += note(r.graphNote);
   if (std::string svg = inlineSvg(r.graphSvg); !svg.empty())
     h += "<div class=\"picture\">\n" + svg + "\n</div>\n";

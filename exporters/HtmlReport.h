@@ -15,6 +15,9 @@ struct HtmlReport {
   std::vector<std::string> facts; ///< summary lines ("loop ops: 12", ...)
   std::string graphSvg;           ///< an SVG document (an XML prolog is dropped); empty: see note
   std::string graphNote;          ///< why there is no picture, or how it was simplified
+  /// The interactive graph (exporters/report/GraphViewer.h graphViewerHtml), put above the
+  /// picture: trusted HTML with its script; empty: none.
+  std::string graphViewer;
   struct Kernel {
     std::string name;
     bool isExtern = false;

@@ -7,6 +7,8 @@
 #include "exporters/FolderOutput.h"
 #include "exporters/GraphvizRender.h"
 #include "exporters/MemoryTimeline.h"
+#include "exporters/ModulePath.h"
+#include "exporters/report/ModelExplorerJson.h"
 #include "exporters/wrapper/FxIrWriter.h"
 #include "exporters/wrapper/GraphRender.h"
 #include "exporters/wrapper/InductorFxIr.h"
@@ -181,6 +183,17 @@ Written writePtxFolder(Graph &graph, const OutputRequest &request) {
   }
 }
 
+/// model-explorer: the graph with the report viewer's overlays; fxkit's kernels where the
+/// graph's loop ops were fused (their origins name its nodes).
+Written writeModelExplorer(Graph &graph, const OutputRequest &request) {
+  ViewerGraph viewer = viewerGraphOf(graph, modulePaths(graph));
+  if (const CompilationState *state = compilationState(graph);
+      state && state->program && state->fused)
+    addFxkitKernels(viewer, *state->program, *state->fused);
+  std::string label = std::filesystem::path(request.input).filename().string();
+  return OutputResult{writeModelExplorerJson(viewer, label.empty() ? "graph" : label), {}};
+}
+
 Written writeTimeline(Graph &graph, const OutputRequest &request) {
   FXKIT_ASSIGN_OR_RETURN(auto timeline, memoryTimelineOf(graph));
   timeline.title = "memory plan of " + request.input;
@@ -240,6 +253,14 @@ std::vector<OutputFormat> makeTable() {
        true,
        noGraphviz,
        writePicture<RenderFormat::Pdf>},
+      {"model-explorer",
+       {},
+       L::Graph,
+       "the graph as Google Model Explorer's graph JSON",
+       true,
+       false,
+       "",
+       writeModelExplorer},
       {"fxir", {}, L::Program, kFxIr, true, false, "", writeFxIrOf<false>},
       {"fxir-code", {}, L::Program, kFxIr, true, false, "", writeFxIrOf<true>},
       {"wrapper-py",

@@ -5,6 +5,8 @@
 #include "exporters/GraphvizRender.h"
 #include "exporters/HtmlReport.h"
 #include "exporters/MemoryTimeline.h"
+#include "exporters/ModulePath.h"
+#include "exporters/report/GraphViewer.h"
 #include "exporters/wrapper/GraphRender.h"
 #include "importers/Import.h"
 #include "ir/Try.h"
@@ -19,6 +21,9 @@
 
 namespace fxkit {
 namespace {
+
+/// Graphs with more nodes than this get only the interactive graph, no Graphviz picture.
+constexpr size_t kPictureUpTo = 5000;
 
 std::string rangesText(const std::vector<SymExpr> &r) {
   std::string s = "[";
@@ -131,6 +136,8 @@ Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &tit
       provenance.emplace(n->name(), *np);
       provenanceOrder.push_back(n->name());
     }
+  // The interactive graph shows the nodes as read, with fxkit's kernels added after fusion.
+  ViewerGraph viewer = viewerGraphOf(graph, modulePaths(graph));
   FXKIT_ASSIGN_OR_RETURN(auto runs, runPipeline(graph, {"lower", "fuse", "plan", "wrapper"}));
   for (const PassRun &r : runs)
     report.passes.push_back({r.name, r.seconds, r.changed});
@@ -149,6 +156,8 @@ Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &tit
   report.facts.push_back("generated kernels read+write " + f.generatedKernelBytes().str() +
                          " bytes; wrapper program: " + std::to_string(graph.size()) + " nodes");
   addKernels(report, *state);
+  addFxkitKernels(viewer, p, f);
+  report.graphViewer = graphViewerHtml(viewer);
   if (!provenance.empty()) {
     addInductorKernels(report, provenance, provenanceOrder, *state);
     report.facts.push_back("Inductor's provenance: " + std::to_string(provenance.size()) +
@@ -163,7 +172,12 @@ Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &tit
     report.graphNote = std::to_string(p.ops.size()) + " loop ops: drawn one box per kernel (" +
                        "fxkit compile G --to svg draws every op)";
   }
-  if (!haveGraphviz()) {
+  if (viewer.size() > kPictureUpTo) {
+    report.graphNote = std::to_string(viewer.size()) + " nodes: no Graphviz picture (past " +
+                       std::to_string(kPictureUpTo) +
+                       " nodes it takes long and cannot be read); the interactive graph above "
+                       "draws every node";
+  } else if (!haveGraphviz()) {
     report.graphNote = "no picture: this fxkit was built without Graphviz's libgvc (install "
                        "libgraphviz-dev and rebuild); `fxkit compile G --to dot` writes the DOT";
   } else if (auto svg = renderGraph(graph, RenderFormat::Svg, render); !svg) {

@@ -78,7 +78,11 @@ TEST(CliReport, SmallGraph) {
   if (!haveGraphviz()) {
     EXPECT_NE(html.find("without Graphviz"), std::string::npos);
   }
-  EXPECT_EQ(html.find("<script"), std::string::npos);
+  // The one script is the interactive graph's (exporters/report/GraphViewer.h), inline.
+  EXPECT_EQ(count(html, "<script"), 2u);
+  EXPECT_NE(html.find("<script type=\"application/json\" id=\"fxkit-viewer-data\">"),
+            std::string::npos);
+  EXPECT_EQ(html.find("<script src"), std::string::npos);
   EXPECT_EQ(html.find("<?xml"), std::string::npos);
   EXPECT_TRUE(html.ends_with("</html>\n"));
 }

@@ -53,17 +53,21 @@ TEST(OutputFormats, ByNameAndByExtension) {
 
 TEST(OutputFormats, ListsPerCommand) {
   EXPECT_EQ(outputFormatList(OutputUse::Convert),
-            "fx, fxpy, json, pt2, dot, svg, png, pdf, fxir or fxir-code");
-  EXPECT_EQ(outputFormatList(OutputUse::BatchConvert), "fx, fxpy, json, pt2, dot, svg, png or pdf");
+            "fx, fxpy, json, pt2, dot, svg, png, pdf, model-explorer, fxir or fxir-code");
+  EXPECT_EQ(outputFormatList(OutputUse::BatchConvert),
+            "fx, fxpy, json, pt2, dot, svg, png, pdf or model-explorer");
   EXPECT_EQ(outputFormatList(OutputUse::Compile),
-            "fx, fxpy, json, pt2, dot, svg, png, pdf, fxir, fxir-code, wrapper-py, wrapper-cpp, "
+            "fx, fxpy, json, pt2, dot, svg, png, pdf, model-explorer, fxir, fxir-code, wrapper-py, "
+            "wrapper-cpp, "
             "opencl, ptx or timeline");
   EXPECT_EQ(outputFormatList(OutputUse::Shell),
-            "fx, fxpy, json, pt2, dot, svg, png, pdf, fxir, fxir-code, wrapper-py, opencl or "
+            "fx, fxpy, json, pt2, dot, svg, png, pdf, model-explorer, fxir, fxir-code, wrapper-py, "
+            "opencl or "
             "timeline");
   EXPECT_EQ(outputFormatList(OutputUse::Picture), "dot, svg, png or pdf");
   EXPECT_EQ(unknownOutputFormat("yaml", "--to", OutputUse::BatchConvert).message,
-            "unknown format 'yaml' for --to (expected fx, fxpy, json, pt2, dot, svg, png or pdf)");
+            "unknown format 'yaml' for --to (expected fx, fxpy, json, pt2, dot, svg, png, pdf or "
+            "model-explorer)");
   EXPECT_EQ(unknownOutputFormat("gif", "", OutputUse::Picture).message,
             "unknown format 'gif' (expected dot, svg, png or pdf)");
   // --help: grouped by description, every offered name once.

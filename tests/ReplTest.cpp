@@ -237,9 +237,9 @@ TEST_F(Repl, ExportAndLoad) {
   // Undo restored h and made it current again.
   EXPECT_EQ(run("list"), "  g: 8 nodes\n* h: 8 nodes (" + path + ")\n");
   run("export gif");
-  EXPECT_EQ(lastErr,
-            "error: unknown format 'gif' (expected fx, fxpy, json, pt2, dot, svg, png, pdf, fxir, "
-            "fxir-code, wrapper-py, opencl or timeline)\n");
+  EXPECT_EQ(lastErr, "error: unknown format 'gif' (expected fx, fxpy, json, pt2, dot, svg, png, "
+                     "pdf, model-explorer, fxir, "
+                     "fxir-code, wrapper-py, opencl or timeline)\n");
   run("load /nonexistent/x.graph.txt");
   EXPECT_FALSE(lastOk);
   EXPECT_NE(lastErr.find("/nonexistent/x.graph.txt"), std::string::npos) << lastErr;

@@ -5,27 +5,27 @@
 . "$(dirname "$0")/lib.bash"
 G="$DATA/corpus/reference/softmax/fw_0.graph.txt"
 expect_exit 0 "$FXKIT" convert --help
-expect_out "Output format: fx, fxpy, json, pt2 (the graph); dot, svg, png, pdf (its picture; of a compiled program, its kernels); fxir, fxir-code (the wrapper program as PyTorch's FX IR: of Inductor's wrapper code or a compiled graph) (default: from the output name)"
+expect_out "Output format: fx, fxpy, json, pt2 (the graph); dot, svg, png, pdf (its picture; of a compiled program, its kernels); model-explorer (the graph as Google Model Explorer's graph JSON); fxir, fxir-code (the wrapper program as PyTorch's FX IR: of Inductor's wrapper code or a compiled graph) (default: from the output name)"
 expect_out "Input format: fx, fxpy, json, pt2, inductor-py, inductor-cpp or inductor-ir (default: from name/content)"
 expect_exit 0 "$FXKIT" compile --help
-expect_out "Output format: fx, fxpy, json, pt2 (the graph); dot, svg, png, pdf (its picture; of a compiled program, its kernels); fxir, fxir-code (the wrapper program as PyTorch's FX IR: of Inductor's wrapper code or a compiled graph); wrapper-py (the compiled program as a Python wrapper); wrapper-cpp (the compiled program as a C++ wrapper, a folder); opencl (its kernels as OpenCL C; a folder unless -o names a .cl); ptx (its kernels as PTX, a folder); timeline (the memory plan as SVG)"
+expect_out "Output format: fx, fxpy, json, pt2 (the graph); dot, svg, png, pdf (its picture; of a compiled program, its kernels); model-explorer (the graph as Google Model Explorer's graph JSON); fxir, fxir-code (the wrapper program as PyTorch's FX IR: of Inductor's wrapper code or a compiled graph); wrapper-py (the compiled program as a Python wrapper); wrapper-cpp (the compiled program as a C++ wrapper, a folder); opencl (its kernels as OpenCL C; a folder unless -o names a .cl); ptx (its kernels as PTX, a folder); timeline (the memory plan as SVG)"
 # Unknown formats: every list comes from the table (fxir included).
 expect_exit 2 "$FXKIT" convert "$G" --to yaml
-[ "$(cat "$WORK/err")" = "fxkit: error: unknown format 'yaml' for --to (expected fx, fxpy, json, pt2, dot, svg, png, pdf, fxir or fxir-code)" ] || fail "convert --to yaml: $(cat "$WORK/err")"
+[ "$(cat "$WORK/err")" = "fxkit: error: unknown format 'yaml' for --to (expected fx, fxpy, json, pt2, dot, svg, png, pdf, model-explorer, fxir or fxir-code)" ] || fail "convert --to yaml: $(cat "$WORK/err")"
 expect_exit 2 "$FXKIT" convert "$G" --to wrapper-py
-expect_err "unknown format 'wrapper-py' for --to (expected fx, fxpy, json, pt2, dot, svg, png, pdf, fxir or fxir-code)"
+expect_err "unknown format 'wrapper-py' for --to (expected fx, fxpy, json, pt2, dot, svg, png, pdf, model-explorer, fxir or fxir-code)"
 expect_exit 2 "$FXKIT" compile "$G" --to yaml
-[ "$(cat "$WORK/err")" = "fxkit: error: unknown format 'yaml' for --to (expected fx, fxpy, json, pt2, dot, svg, png, pdf, fxir, fxir-code, wrapper-py, wrapper-cpp, opencl, ptx or timeline)" ] || fail "compile --to yaml: $(cat "$WORK/err")"
+[ "$(cat "$WORK/err")" = "fxkit: error: unknown format 'yaml' for --to (expected fx, fxpy, json, pt2, dot, svg, png, pdf, model-explorer, fxir, fxir-code, wrapper-py, wrapper-cpp, opencl, ptx or timeline)" ] || fail "compile --to yaml: $(cat "$WORK/err")"
 mkdir -p "$WORK/in"
 cp "$G" "$WORK/in/a.graph.txt"; cp "$DATA/corpus/reference/mlp/fw_0.graph.txt" "$WORK/in/b.graph.txt"
 expect_exit 2 "$FXKIT" convert "$WORK/in/a.graph.txt" "$WORK/in/b.graph.txt" -o "$WORK/batch" --to yaml
-expect_err "unknown format 'yaml' for --to (expected fx, fxpy, json, pt2, dot, svg, png, pdf, fxir or fxir-code)"
+expect_err "unknown format 'yaml' for --to (expected fx, fxpy, json, pt2, dot, svg, png, pdf, model-explorer, fxir or fxir-code)"
 expect_exit 2 "$FXKIT" convert "$WORK/in/a.graph.txt" "$WORK/in/b.graph.txt" -o "$WORK/batch" --to fxir
 expect_err "--to fxir converts one wrapper file at a time"
 expect_exit 2 "$FXKIT" convert "$G" --from svg --to fx
 expect_err "svg is an output format only (read fx, fxpy, json, pt2, inductor-py, inductor-cpp or inductor-ir)"
 expect_exit 2 "$FXKIT" -c "load $G; export gif"
-expect_err "error: unknown format 'gif' (expected fx, fxpy, json, pt2, dot, svg, png, pdf, fxir, fxir-code, wrapper-py, opencl or timeline)"
+expect_err "error: unknown format 'gif' (expected fx, fxpy, json, pt2, dot, svg, png, pdf, model-explorer, fxir, fxir-code, wrapper-py, opencl or timeline)"
 # compile -o X.cl: the format from the extension.
 expect_exit 0 "$FXKIT" compile "$G" -o "$WORK/k.cl"
 grep -q "__kernel" "$WORK/k.cl" || fail "compile -o k.cl wrote no OpenCL C"
