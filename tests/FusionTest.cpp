@@ -362,3 +362,56 @@ TEST(Fusion, DifferentIterationSpacesAreRefusedWithBothSpaces) {
 }
 
 } // namespace
+
+namespace {
+
+/// `n` products of x with 1, 2, ..., n (a fan-out of x), cat along dim 0: an op reading n
+/// computed buffers.
+std::string catOfProducts(int n) {
+  std::string s = "graph():\n    %x : Tensor \"f32[8][1]cpu\" = placeholder[target=x]\n";
+  std::string items;
+  for (int i = 0; i < n; ++i) {
+    s += "    %m" + std::to_string(i) +
+         " : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%x, " +
+         std::to_string(i + 1) + "), kwargs = {})\n";
+    items += (i ? ", %m" : "%m") + std::to_string(i);
+  }
+  return s + "    %c : [num_users=1] = call_function[target=torch.ops.aten.cat.default](args = ([" +
+         items + "],), kwargs = {})\n    return (c,)\n";
+}
+
+} // namespace
+
+// An op reading many computed buffers is tried against its first maxProducerCandidates producer
+// kernels only (each try reads all its inputs: thousands made fusion quadratic), and still
+// computes the right values. A reader whose body would pass 4096 instructions takes no more
+// producers inline (a cat of thousands of inputs copied its body once per producer).
+TEST(Fusion, ManyProducersAreBounded) {
+  FusionOptions options;
+  options.maxProducerCandidates = 16;
+  Compiled c = compile(catOfProducts(100), options);
+  // Lowering inlined the products into the cat (its body stays small): one op.
+  EXPECT_EQ(c.program.ops.size(), 1u) << c.program.str();
+  Compiled big = compile(catOfProducts(520), options);
+  // 520 masked loads and their selects: the body passes the bound before every product is
+  // inlined.
+  EXPECT_GT(big.program.ops.size(), 1u);
+  EXPECT_LT(big.program.ops.size(), 521u);
+  std::string cat = big.program.ops.back().name;
+  size_t tried = 0;
+  for (const FusionDecision &d : big.fused.decisions)
+    tried += d.op == cat && d.kind == FusionKind::Vertical;
+  EXPECT_LE(tried, 16u) << big.fused.explain(big.program);
+  EXPECT_GT(tried, 0u);
+  std::vector<double> xs(8);
+  for (size_t i = 0; i < xs.size(); ++i)
+    xs[i] = static_cast<double>(i);
+  std::vector<RuntimeValue> in{RuntimeValue{fromValues({8}, xs)}};
+  auto r = interpretLoopProgram(big.program, big.fused, in);
+  ASSERT_TRUE(r) << r.error().str();
+  std::vector<double> want;
+  for (int k = 0; k < 520; ++k)
+    for (double v : xs)
+      want.push_back(v * (k + 1));
+  expectValues(*r->outputs[0].tensor(), want);
+}

@@ -129,6 +129,14 @@ private:
   std::vector<int32_t> reads_, writes_;          ///< per op, concatenated
   std::vector<size_t> readsStart_, writesStart_; ///< op i: [start[i], start[i + 1])
   std::vector<uint32_t> visitStamp_;
+  /// producerGroups' marks: a group is listed once, without searching the list (an op reading
+  /// thousands of buffers, such as a cat of thousands of inputs, made that quadratic).
+  mutable std::vector<uint32_t> producerMark_;
+  mutable uint32_t producerStamp_ = 0;
+  /// The producer groups of the op being fused (producerGroups), for consider: each candidate
+  /// checks them for cycles, and a group is vertical when it is one of them (its mark).
+  std::vector<int32_t> producers_;
+  uint32_t producersStamp_ = 0;
   struct SymExprHash {
     size_t operator()(const SymExpr &e) const { return e.hash(); }
   };
@@ -150,10 +158,13 @@ private:
 
 std::vector<int32_t> Fuser::producerGroups(int32_t op) const {
   std::vector<int32_t> out;
+  ++producerStamp_;
   for (int32_t b : readsOf(op))
     for (int32_t w : writersOf(b))
-      if (w < op && opGroup_[w] >= 0 && std::find(out.begin(), out.end(), opGroup_[w]) == out.end())
+      if (w < op && opGroup_[w] >= 0 && producerMark_[opGroup_[w]] != producerStamp_) {
+        producerMark_[opGroup_[w]] = producerStamp_;
         out.push_back(opGroup_[w]);
+      }
   return out;
 }
 
@@ -180,12 +191,10 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
   Group &g = groups_[gi];
   const LoopOp &op = p_.ops[opIndex];
   Candidate c;
-  bool vertical = false;
+  // A group is vertical when it writes what the op reads: one of its producers (run() listed
+  // them in producers_, and they hold the latest producer mark).
+  bool vertical = producerMark_[gi] == producersStamp_;
   const std::span<const int32_t> reads = readsOf(opIndex);
-  for (int32_t b : reads)
-    for (int32_t w : writersOf(b))
-      if (w < opIndex && opGroup_[w] == gi)
-        vertical = true;
   c.kind = vertical ? FusionKind::Vertical : FusionKind::Horizontal;
   for (int32_t b : reads) {
     bool shared = false;
@@ -217,7 +226,7 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
                std::to_string(options_.maxOpsPerKernel) + ")";
     return c;
   }
-  for (int32_t h : producerGroups(opIndex))
+  for (int32_t h : producers_)
     if (h != gi && dependsOn(h, gi)) {
       c.reason = "would create a cycle: it also reads the kernel of " +
                  p_.ops[groups_[h].ops.front()].name + ", which depends on this one";
@@ -577,6 +586,7 @@ Expected<FusedProgram> Fuser::run() {
   // Reserved: growing these moves every group, decision and kernel made so far.
   groups_.reserve(nOps);
   visitStamp_.reserve(nOps);
+  producerMark_.assign(nOps, 0);
   out_.decisions.reserve(nOps);
   for (size_t i = 0; i < nOps; ++i) {
     if (options_.interrupt && *options_.interrupt)
@@ -588,16 +598,29 @@ Expected<FusedProgram> Fuser::run() {
       newGroup(op, lop.kind == LoopOpKind::Extern);
       continue;
     }
-    // Candidates: producers first (vertical), then recent readers of the same buffers.
-    std::vector<int32_t> candidates = producerGroups(op);
+    // Candidates: producers first (vertical; the first maxProducerCandidates in read order),
+    // then recent readers of the same buffers.
+    producers_ = producerGroups(op);
+    producersStamp_ = producerStamp_;
+    std::vector<int32_t> candidates(
+        producers_.begin(),
+        producers_.begin() + static_cast<std::ptrdiff_t>(
+                                 std::min(producers_.size(), options_.maxProducerCandidates)));
     std::vector<int32_t> horizontal;
-    for (int32_t b : readsOf(op))
-      for (auto it = readersOf(b).rbegin(); it != readersOf(b).rend(); ++it)
-        if (*it < op && opGroup_[*it] >= 0 &&
-            std::find(candidates.begin(), candidates.end(), opGroup_[*it]) == candidates.end() &&
-            std::find(horizontal.begin(), horizontal.end(), opGroup_[*it]) == horizontal.end() &&
-            horizontal.size() < options_.maxCandidates)
+    // Readers are listed in op order: only those before `op` are walked, newest first, and the
+    // walk ends when the candidates are full (a buffer read by thousands of ops made this
+    // quadratic).
+    for (int32_t b : readsOf(op)) {
+      std::span<const int32_t> readers = readersOf(b);
+      auto end = std::lower_bound(readers.begin(), readers.end(), op);
+      for (auto it = end; it != readers.begin() && horizontal.size() < options_.maxCandidates;) {
+        --it;
+        if (opGroup_[*it] >= 0 &&
+            producerMark_[opGroup_[*it]] != producersStamp_ && // not a producer
+            std::find(horizontal.begin(), horizontal.end(), opGroup_[*it]) == horizontal.end())
           horizontal.push_back(opGroup_[*it]);
+      }
+    }
     candidates.insert(candidates.end(), horizontal.begin(), horizontal.end());
     int32_t best = -1;
     size_t bestDecision = 0;

@@ -21,6 +21,10 @@ struct FusionOptions {
   bool enable = true; ///< false: one kernel per loop op (the unfused baseline)
   size_t maxOpsPerKernel = 64;
   size_t maxCandidates = 8; ///< most recent kernels considered for horizontal fusion
+  /// Producer kernels considered for vertical fusion of one op, the first in the order it reads
+  /// them: an op reading thousands of computed buffers (a cat of thousands of inputs) is not
+  /// tried against every one (each try reads all of its inputs).
+  size_t maxProducerCandidates = 64;
   /// The pipeline's interrupt flag (PassOptions::setInterrupt, the REPL's Ctrl-C): checked
   /// before each op (fusing 200,000 ops takes half a minute); non-zero stops with an error.
   const volatile std::sig_atomic_t *interrupt = nullptr;

@@ -1648,6 +1648,10 @@ invertStore(const LoopOp &producer, const LoopOp &reader, const std::optional<Li
 bool LoopCleanup::inlineSmallProducers() {
   bool changed = false;
   constexpr size_t kMaxBody = 48, kMaxReaders = 8;
+  // A reader takes producers while its body stays under this many instructions (Inductor
+  // realizes a value whose op count passes realize_opcount_threshold): a cat of thousands of
+  // computed inputs, copying its whole body once per producer, was quadratic.
+  constexpr size_t kMaxReaderBody = 4096;
   // The ops reading each buffer, in op order: what reads() lists, without a list per op.
   std::vector<std::vector<int32_t>> readers(program_.buffers.size());
   auto addReader = [&readers](int32_t b, int32_t op) {
@@ -1688,10 +1692,13 @@ bool LoopCleanup::inlineSmallProducers() {
     bool inlinable = true;
     for (int32_t r : readers[b]) {
       const LoopOp &reader = program_.ops[r];
-      inlinable = inlinable && reader.kind != LoopOpKind::Extern;
+      inlinable = inlinable && reader.kind != LoopOpKind::Extern &&
+                  reader.body.size() + producer.body.size() <= kMaxReaderBody;
       if (!vector && inlinable)
         inlinable = symHint(symMul(reader.numel(), reader.reductionNumel())) <=
                     4 * symHint(producer.numel());
+      if (!inlinable)
+        break;
       std::vector<std::optional<std::map<std::string, SymExpr, std::less<>>>> sites;
       for (const ScalarInstr &in : reader.body) {
         if (!inlinable || in.op != ScalarOp::Load || in.buffer != b) {
