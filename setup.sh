@@ -18,6 +18,9 @@ packages=(build-essential cmake pkg-config
 # The report's interactive graph is tested in a real browser (tests/cli/viewer.sh): Chromium is a
 # test dependency, so the quick start (`./setup.sh example`, tests off) goes without it.
 [ "$mode" = example ] || packages+=(chromium)
+# The test command builds four configurations (normal, minimal, sanitizers, fuzzers); ccache
+# keeps their objects between runs, so a run after a small change recompiles what changed.
+[ "$mode" = example ] || packages+=(ccache)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -36,12 +39,19 @@ build() { # build DIR [cmake args...]; $BUILD_TARGET, when set, is the only targ
   local dir="$1"; shift
   local target=()
   [ -z "${BUILD_TARGET:-}" ] || target=(--target "$BUILD_TARGET")
+  local launcher=()
+  if command -v ccache >/dev/null; then
+    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    # Paths relative to the checkout, and its folder left out of the hash: a clone elsewhere
+    # (a CI run) reuses what an earlier clone compiled.
+    export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  fi
   # Optimised, with line tables only (-g1): backtraces and sanitizer reports still name functions,
   # files and lines, while full debug info would double g++'s compile time and make every test
   # executable ~200 MB (configure a build of your own with -g to step through in a debugger).
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-    "$@" >"$dir.configure.log" 2>&1 ||
+    "${launcher[@]}" "$@" >"$dir.configure.log" 2>&1 ||
     { cat "$dir.configure.log"; exit 1; }
   grep "fxkit:" "$dir.configure.log" || true
   cmake --build "$dir" -j"$jobs" "${target[@]}"
