@@ -12,9 +12,11 @@
 #include "ir/Try.h"
 #include "repl/Cli.h"
 #include "repl/GraphInput.h"
+#include "repl/ReportSite.h"
 #include "transforms/CompilationState.h"
 #include "transforms/Pass.h"
 
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <set>
@@ -200,6 +202,8 @@ Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &tit
 }
 
 int runReportCommand(const ReportCommandOptions &options) {
+  if (std::error_code ec; std::filesystem::is_directory(options.graph, ec))
+    return runReportSite(options.graph, options.output == "report.html" ? "report" : options.output);
   auto graph = readGraphInput(options);
   if (!graph)
     return reportError(graph.error());

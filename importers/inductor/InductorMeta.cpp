@@ -31,4 +31,27 @@ std::optional<int64_t> inductorCompiledPeakBytes(const std::string &wrapperPath)
   return std::nullopt;
 }
 
+std::vector<std::pair<std::string, std::string>> inductorMetaFields(const std::string &metaPath) {
+  std::vector<std::pair<std::string, std::string>> fields;
+#ifdef FXKIT_HAVE_JSON
+  std::ifstream in(metaPath, std::ios::binary);
+  if (!in)
+    return fields;
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto parsed = json::parseJson(text.str(), metaPath);
+  if (!parsed || !parsed->is_object())
+    return fields;
+  for (auto it = parsed->begin(); it != parsed->end(); ++it) {
+    if (it->is_string())
+      fields.emplace_back(it.key(), it->get<std::string>());
+    else if (it->is_number() || it->is_boolean())
+      fields.emplace_back(it.key(), it->dump());
+  }
+#else
+  (void)metaPath;
+#endif
+  return fields;
+}
+
 } // namespace fxkit

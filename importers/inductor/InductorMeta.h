@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace fxkit {
 
@@ -12,5 +14,10 @@ namespace fxkit {
 /// measured), when there is one. A broken or hostile meta.json only loses the value (it is
 /// depth-checked like every JSON input).
 std::optional<int64_t> inductorCompiledPeakBytes(const std::string &wrapperPath);
+
+/// The numbers and strings at the top level of the meta.json at `metaPath`, in the file's
+/// order, as text (`compile_s` -> `14.72`), for `fxkit report DIR`'s index; empty when there is
+/// no file, it is not a JSON object or this build has no JSON reader.
+std::vector<std::pair<std::string, std::string>> inductorMetaFields(const std::string &metaPath);
 
 } // namespace fxkit

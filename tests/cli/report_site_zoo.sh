@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `fxkit report` on every zoo model folder and every debug folder of ../shared/zoo (skipped,
+# and says so, where the zoo is absent): each site is built, every graph file has a page (or is
+# listed with its error), every internal link resolves, and every kernel call of every
+# output_code.py that its provenance mapping names links to its post-grad nodes
+# (report_site_check.py). The counts of folders are asserted.
+. "$(dirname "$0")/lib.bash"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ZOO="$DATA/../../../shared/zoo/inductor"
+if [ ! -d "$ZOO" ]; then
+  echo "skipped: $ZOO is absent"
+  finish
+  exit 0
+fi
+models=0
+debugs=0
+args=()
+for dir in "$ZOO"/*/ "$ZOO"/*/debug/*/; do
+  dir="${dir%/}"
+  case "$dir" in */debug/*) debugs=$((debugs + 1)) ;; *) models=$((models + 1)) ;; esac
+  out="$WORK/site$((models + debugs))"
+  expect_exit 0 "$FXKIT" report "$dir" -o "$out"
+  grep -q "files not read" "$WORK/err" && fail "$dir: $(cat "$WORK/err")"
+  args+=("$out" "$dir")
+done
+[ "$models" -eq 12 ] || fail "$models zoo model folders, expected 12"
+[ "$debugs" -eq 24 ] || fail "$debugs zoo debug folders, expected 24"
+python3 "$HERE/report_site_check.py" "${args[@]}" >"$WORK/check.txt" ||
+  fail "the sites' links: $(tail -5 "$WORK/check.txt")"
+kernels=$(awk '{ k += $(NF - 6) } END { print k }' "$WORK/check.txt")
+linked=$(awk '{ k += $(NF - 1) } END { print k }' "$WORK/check.txt")
+echo "36 sites, $kernels kernel calls with provenance, $linked linked"
+[ "$kernels" -gt 2000 ] && [ "$kernels" -eq "$linked" ] || fail "kernel calls $kernels, linked $linked"
+finish
