@@ -14,6 +14,7 @@
 #include "repl/BisectCommand.h"
 #include "repl/CliOptionRows.h"
 #include "repl/CompileCommand.h"
+#include "repl/DiffCommand.h"
 #include "repl/FuseCommand.h"
 #include "repl/GraphInput.h"
 #include "repl/OutputFormats.h"
@@ -369,6 +370,9 @@ int runCliUnguarded(int argc, char **argv) {
   BisectCommandOptions bisectOptions;
   CLI::App *bisect = addBisectSubcommand(app, bisectOptions);
 
+  DiffCommandOptions diffOptions;
+  CLI::App *diff = addDiffSubcommand(app, diffOptions);
+
   FuseCommandOptions fuseOptions;
   CLI::App *fuse =
       app.add_subcommand("fuse", "Lower a graph to loop ops and fuse them into kernels");
@@ -564,6 +568,8 @@ int runCliUnguarded(int argc, char **argv) {
     return runReportCommand(reportOptions);
   if (bisect->parsed())
     return runBisectCommand(bisectOptions);
+  if (diff->parsed())
+    return runDiffCommand(diffOptions);
   return kExitBadInput;
 }
 

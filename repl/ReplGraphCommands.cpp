@@ -6,6 +6,7 @@
 #include "exporters/ProvenanceText.h"
 #include "importers/Import.h"
 #include "ir/Try.h"
+#include "repl/DiffCommand.h"
 #include "repl/OutputFormats.h"
 #include "repl/ReplCommandSupport.h"
 #include "repl/ReplInspect.h"
@@ -120,7 +121,8 @@ Status replCmdDiff(ReplSession &s, const ReplWords &w) {
                          resolveGraphRef(s, w.size() >= 2 ? std::string_view(w[1]) : "@-1"));
   FXKIT_ASSIGN_OR_RETURN(auto after,
                          resolveGraphRef(s, w.size() == 3 ? std::string_view(w[2]) : ""));
-  s.out() << diffGraphs(*before.graph, *after.graph, before.label, after.label);
+  GraphMatch match = matchGraphs(*before.graph, *after.graph);
+  s.out() << formatGraphDiff(*before.graph, *after.graph, match, before.label, after.label);
   return Status::ok();
 }
 

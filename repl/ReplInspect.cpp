@@ -1,6 +1,5 @@
 #include "repl/ReplInspect.h"
 
-#include "exporters/FxTextPrinter.h"
 #include "ir/Try.h"
 #include "transforms/Pipeline.h"
 
@@ -9,53 +8,6 @@
 #include <unordered_map>
 
 namespace fxkit {
-namespace {
-
-/// Each node's FX text line (with types, without `[num_users=N]`), in graph order.
-std::vector<std::string> nodeLines(const Graph &graph) {
-  FxTextOptions options;
-  options.tensorTypes = true;
-  std::string text = printFxText(graph, options);
-  std::vector<std::string> lines;
-  size_t pos = text.find('\n'); // skip `graph():`
-  pos = pos == std::string::npos ? text.size() : pos + 1;
-  while (pos < text.size()) {
-    size_t eol = text.find('\n', pos);
-    std::string line = text.substr(pos, (eol == std::string::npos ? text.size() : eol) - pos);
-    pos = eol == std::string::npos ? text.size() : eol + 1;
-    size_t first = line.find_first_not_of(' ');
-    if (first == std::string::npos)
-      continue;
-    line.erase(0, first);
-    size_t users = line.find("[num_users=");
-    size_t close = users == std::string::npos ? users : line.find(']', users);
-    if (close != std::string::npos) {
-      size_t from = users > 0 && line[users - 1] == ' ' ? users - 1 : users;
-      line.erase(from, close + 1 - from);
-      // `%a : [num_users=1] = placeholder` (no type) becomes `%a = placeholder`.
-      if (size_t bare = line.find(" : = "); bare != std::string::npos && bare < line.find('('))
-        line.erase(bare, 2);
-    }
-    lines.push_back(std::move(line));
-  }
-  return lines;
-}
-
-/// name -> FX line of every node; the output node is listed as `output`.
-std::vector<std::pair<std::string, std::string>> namedLines(const Graph &graph) {
-  std::vector<std::string> lines = nodeLines(graph);
-  std::vector<std::pair<std::string, std::string>> out;
-  out.reserve(graph.size());
-  size_t i = 0;
-  for (Node *n : graph) {
-    std::string line = i < lines.size() ? lines[i] : std::string();
-    ++i;
-    out.emplace_back(n->name(), std::move(line));
-  }
-  return out;
-}
-
-} // namespace
 
 Expected<KernelView> buildKernelView(const Graph &graph,
                                      const volatile std::sig_atomic_t *interrupt) {
@@ -122,48 +74,6 @@ Expected<std::string> explainNodeFusion(const KernelView &view, const Graph &gra
   else
     os << taken << " fusion" << (taken == 1 ? "" : "s") << " taken, " << refused << " refused:\n"
        << decisions.str();
-  return os.str();
-}
-
-std::string diffGraphs(const Graph &before, const Graph &after, std::string_view beforeName,
-                       std::string_view afterName) {
-  auto a = namedLines(before);
-  auto b = namedLines(after);
-  std::unordered_map<std::string_view, const std::string *> aLines, bLines;
-  for (const auto &[name, line] : a)
-    aLines.emplace(name, &line);
-  for (const auto &[name, line] : b)
-    bLines.emplace(name, &line);
-  std::ostringstream removed, added, changed;
-  size_t nRemoved = 0, nAdded = 0, nChanged = 0;
-  for (const auto &[name, line] : a)
-    if (!bLines.contains(name)) {
-      removed << "  - " << line << "\n";
-      ++nRemoved;
-    }
-  for (const auto &[name, line] : b) {
-    auto it = aLines.find(name);
-    if (it == aLines.end()) {
-      added << "  + " << line << "\n";
-      ++nAdded;
-    } else if (*it->second != line) {
-      changed << "  - " << *it->second << "\n  + " << line << "\n";
-      ++nChanged;
-    }
-  }
-  std::ostringstream os;
-  os << "--- " << beforeName << " (" << before.size() << " nodes)\n+++ " << afterName << " ("
-     << after.size() << " nodes)\n";
-  if (nRemoved + nAdded + nChanged == 0) {
-    os << "no differences\n";
-    return os.str();
-  }
-  if (nRemoved)
-    os << "removed (" << nRemoved << "):\n" << removed.str();
-  if (nAdded)
-    os << "added (" << nAdded << "):\n" << added.str();
-  if (nChanged)
-    os << "changed (" << nChanged << "):\n" << changed.str();
   return os.str();
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file Read-only questions the REPL asks about a graph: which kernel each node ended up in and
-/// why (`why`, `find kernel=`), and a canonical node-level diff of two graphs (`diff`).
+/// why (`why`, `find kernel=`). The REPL's `diff` is repl/DiffCommand.h's.
 
 #include "ir/Error.h"
 #include "ir/Graph.h"
@@ -34,12 +34,5 @@ Expected<KernelView> buildKernelView(const Graph &graph,
 /// decision that involved those ops (taken or refused, with the reason and the bytes saved).
 Expected<std::string> explainNodeFusion(const KernelView &view, const Graph &graph,
                                         std::string_view node);
-
-/// A canonical node-level diff from `before` to `after`: nodes removed (in `before`'s order),
-/// added and changed (in `after`'s order), matched by name, each with its FX text line (types
-/// printed, the derived `[num_users=N]` left out so that a use does not change its input).
-/// "no differences" when none. The same two graphs always give the same text.
-std::string diffGraphs(const Graph &before, const Graph &after, std::string_view beforeName,
-                       std::string_view afterName);
 
 } // namespace fxkit

@@ -5,6 +5,7 @@
 #include "exporters/FxTextPrinter.h"
 #include "importers/FxTextParser.h"
 #include "importers/Import.h"
+#include "repl/DiffCommand.h"
 #include "repl/ReplCompletion.h"
 #include "repl/ReplInspect.h"
 #include "repl/ReplLexer.h"
@@ -97,30 +98,25 @@ TEST_F(ReplCommands, DiffOfVersionsIsCanonical) {
   EXPECT_EQ(lastErr, "error: '@-1': the undo history of 'g' has fewer than 1 edits\n");
   run("erase relu; rename add_1 out");
   EXPECT_TRUE(lastOk) << lastErr;
+  // The renamed node is followed by its structure (the same op over the same inputs), so the
+  // output node, which returns it, is unchanged.
   EXPECT_EQ(run("diff"), R"(--- g@-1 (7 nodes)
 +++ g (7 nodes)
-removed (1):
-  - %add_1 : Tensor "f32[4, 8][8, 1]cpu" = call_function[target=torch.ops.aten.add.Tensor](args = (%add, %convert), kwargs = {})
-added (1):
-  + %out : Tensor "f32[4, 8][8, 1]cpu" = call_function[target=torch.ops.aten.add.Tensor](args = (%add, %convert), kwargs = {})
-changed (1):
-  - return (add_1,)
-  + return (out,)
+= add_1 -> out (structure)
+summary: 7 pairs (provenance 0, name 6, structure 1, region 0), 0 changed, 1 renamed, 0 regions, 0 removed, 0 added; call nodes paired: 4 of 4 (100.0%) and 4 of 4 (100.0%)
 )");
   EXPECT_EQ(run("diff @-2"), R"(--- g@-2 (8 nodes)
 +++ g (7 nodes)
-removed (2):
-  - %relu : Tensor "f32[4, 8][8, 1]cpu" = call_function[target=torch.ops.aten.relu.default](args = (%add,), kwargs = {})
-  - %add_1 : Tensor "f32[4, 8][8, 1]cpu" = call_function[target=torch.ops.aten.add.Tensor](args = (%add, %convert), kwargs = {})
-added (1):
-  + %out : Tensor "f32[4, 8][8, 1]cpu" = call_function[target=torch.ops.aten.add.Tensor](args = (%add, %convert), kwargs = {})
-changed (1):
-  - return (add_1,)
-  + return (out,)
+- %relu : Tensor "f32[4, 8][8, 1]cpu" = call_function[target=torch.ops.aten.relu.default](args = (%add,), kwargs = {})
+= add_1 -> out (structure)
+summary: 7 pairs (provenance 0, name 6, structure 1, region 0), 0 changed, 1 renamed, 0 regions, 1 removed, 0 added; call nodes paired: 4 of 5 (80.0%) and 4 of 4 (100.0%)
 )");
-  EXPECT_EQ(run("diff g@-2 g@-2"), "--- g@-2 (8 nodes)\n+++ g@-2 (8 nodes)\nno differences\n");
+  const std::string same = "no differences\nsummary: 8 pairs (provenance 0, name 8, structure 0, "
+                           "region 0), 0 changed, 0 renamed, 0 regions, 0 removed, 0 added; call "
+                           "nodes paired: 5 of 5 (100.0%) and 5 of 5 (100.0%)\n";
+  EXPECT_EQ(run("diff g@-2 g@-2"), "--- g@-2 (8 nodes)\n+++ g@-2 (8 nodes)\n" + same);
   add("h", kGraph);
-  EXPECT_EQ(run("diff g@-2 h"), "--- g@-2 (8 nodes)\n+++ h (8 nodes)\nno differences\n");
+  EXPECT_EQ(run("diff g@-2 h"), "--- g@-2 (8 nodes)\n+++ h (8 nodes)\n" + same);
   run("diff @0");
   EXPECT_EQ(lastErr,
             "error: bad graph version '@0': expected NAME@-N or @-N (N edits ago, N >= 1)\n");
@@ -478,9 +474,13 @@ TEST(ReplCorpus, WhyAndKernelsForEveryNode) {
       computed += inKernel;
       ++nodes;
     }
-    EXPECT_EQ(diffGraphs(*graph, graph->clone(), "a", "b"),
-              "--- a (" + std::to_string(graph->size()) + " nodes)\n+++ b (" +
-                  std::to_string(graph->size()) + " nodes)\nno differences\n");
+    Graph copy = graph->clone();
+    std::string diff = formatGraphDiff(*graph, copy, matchGraphs(*graph, copy), "a", "b");
+    EXPECT_TRUE(diff.starts_with("--- a (" + std::to_string(graph->size()) + " nodes)\n+++ b (" +
+                                 std::to_string(graph->size()) + " nodes)\nno differences\n"))
+        << diff;
+    EXPECT_NE(diff.find(" 0 changed, 0 renamed, 0 regions, 0 removed, 0 added;"), std::string::npos)
+        << diff;
   }
   // Most nodes are computed by some loop op (views, getitems and inputs are not).
   EXPECT_GT(computed * 2, nodes) << computed << " of " << nodes;
