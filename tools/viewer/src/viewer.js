@@ -121,7 +121,10 @@ class Viewer {
     this.selected = -1;
     this.graphs = {};
     this.buildUi();
-    this.renderer = new Sigma(this.graphFor("nodes"), this.canvasBox, {
+    const graph = this.graphFor("nodes");
+    this.applyOverlay();
+    this.tGraph = performance.now();
+    this.renderer = new Sigma(graph, this.canvasBox, {
       defaultEdgeType: "line",
       edgeProgramClasses: { line: EdgeLineProgram },
       nodeProgramClasses: { circle: NodeCircleProgram },
@@ -131,8 +134,7 @@ class Viewer {
       minCameraRatio: 0.0005,
       maxCameraRatio: 4,
       zIndex: true,
-      nodeReducer: (key, attrs) => this.reduceNode(key, attrs),
-      edgeReducer: (key, attrs) => this.reduceEdge(key, attrs),
+      defaultEdgeColor: "#c8c8c8",
     });
     this.renderer.on("clickNode", ({ node }) => this.select(Number(node)));
     this.renderer.on("clickStage", () => this.select(-1));
@@ -152,8 +154,9 @@ class Viewer {
     const SPACE_X = 0.5, SPACE_Y = 1.5;
     if (view === "nodes") {
       const nd = d.nodes;
+      const size = (this.nodeSize = this.n < 2000 ? 6 : 3);
       for (let i = 0; i < this.n; ++i)
-        g.addNode(i, { x: nd.x[i] * SPACE_X, y: -nd.y[i] * SPACE_Y, size: 3, label: nd.name[i] });
+        g.addNode(i, { x: nd.x[i] * SPACE_X, y: -nd.y[i] * SPACE_Y, size, label: nd.name[i] });
       for (let i = 0; i < this.n; ++i)
         for (let e = this.inStart[i]; e < this.inStart[i + 1]; ++e) g.addEdge(this.inputs[e], i);
     } else {
@@ -164,6 +167,7 @@ class Viewer {
       this.groupSize[view] = count;
       for (let k = 0; k < gr.key.length; ++k)
         g.addNode(k, {
+          color: colourOf(k),
           x: gr.x[k] * SPACE_X * 2,
           y: -gr.y[k] * SPACE_Y * 2,
           size: 3 + 2 * Math.log2(count[k]),
@@ -198,16 +202,31 @@ class Viewer {
     }
   }
 
+  // The base look of the nodes (colour and size overlays) goes into the graph's attributes, so
+  // a frame without a search or selection needs no reducer (100k nodes: no object per node).
+  applyOverlay() {
+    if (this.view === "nodes") {
+      this.graphs.nodes.updateEachNodeAttributes((key, attrs) => {
+        const k = Number(key), b = this.bytes[k];
+        attrs.color = this.colourBy === "bytes" ? heat(b, this.maxLog) : colourOf(this.colourIndex(k));
+        attrs.size = this.sizeBy === "bytes" ? (b > 0 ? 1 + Math.log2(1 + b) / 3 : 1.5) : this.nodeSize;
+        return attrs;
+      }, { attributes: ["color", "size"] });
+    }
+    this.updateReducers();
+  }
+
+  // Reducers only while a search or a selection changes how items look.
+  updateReducers() {
+    if (!this.renderer) return;
+    const active = this.matches !== null || this.selected >= 0;
+    this.renderer.setSetting("nodeReducer", active ? (key, attrs) => this.reduceNode(key, attrs) : null);
+    this.renderer.setSetting("edgeReducer", active ? (key, attrs) => this.reduceEdge(key, attrs) : null);
+  }
+
   reduceNode(key, attrs) {
     const k = Number(key);
     const out = { ...attrs };
-    if (this.view === "nodes") {
-      const b = this.bytes[k];
-      out.color = this.colourBy === "bytes" ? heat(b, this.maxLog) : colourOf(this.colourIndex(k));
-      if (this.sizeBy === "bytes") out.size = b > 0 ? 1 + Math.log2(1 + b) / 3 : 1.5;
-    } else {
-      out.color = colourOf(k);
-    }
     if (this.matches && !this.matches.has(k)) {
       out.color = DIM;
       out.label = "";
@@ -225,16 +244,15 @@ class Viewer {
   }
 
   reduceEdge(key, attrs) {
-    const out = { ...attrs, color: "#c8c8c8", size: 1 };
+    const out = { ...attrs };
+    if (this.matches) out.color = "#eeeeee";
     if (this.selected >= 0) {
-      const g = this.graphs[this.view];
-      const [s, t] = g.extremities(key);
+      const [s, t] = this.graphs[this.view].extremities(key);
       if (Number(s) === this.selected || Number(t) === this.selected) {
         out.color = HIGHLIGHT;
         out.zIndex = 1;
       }
     }
-    if (this.matches) out.color = "#eeeeee";
     return out;
   }
 
@@ -251,13 +269,13 @@ class Viewer {
       option("nodes", `every node (${this.n})`),
       option("module", d.groups.module ? `by module (${d.groups.module.key.length})` : "by module (none known)", hasModules),
       option("kernel", d.groups.kernel ? `by kernel (${d.groups.kernel.key.length})` : "by kernel (none)", hasKernels));
-    this.colourSelect = el("select", { title: "colour nodes by", onchange: (e) => { this.colourBy = e.target.value; this.renderer.refresh({ skipIndexation: true }); } },
+    this.colourSelect = el("select", { title: "colour nodes by", onchange: (e) => { this.colourBy = e.target.value; this.applyOverlay(); } },
       option("op", "colour: op"), option("module", "colour: module", d.tables.module.length > 0),
       option("kernel", "colour: fxkit kernel", d.tables.kernel.length > 0),
       option("inductor", "colour: Inductor kernel", d.tables.inductor.length > 0),
       option("bytes", "colour: bytes"));
     this.colourSelect.value = this.colourBy;
-    this.sizeSelect = el("select", { title: "node size", onchange: (e) => { this.sizeBy = e.target.value; this.renderer.refresh({ skipIndexation: true }); } },
+    this.sizeSelect = el("select", { title: "node size", onchange: (e) => { this.sizeBy = e.target.value; this.applyOverlay(); } },
       option("uniform", "size: uniform"), option("bytes", "size: bytes"));
     this.search = el("input", { type: "search", placeholder: "search name or op", size: "24" });
     let timer = 0;
@@ -304,7 +322,7 @@ class Viewer {
       this.matchList = [...set];
       this.found.textContent = `${set.size} found` + (set.size ? " (Enter: next)" : "");
     }
-    this.renderer.refresh({ skipIndexation: true });
+    this.updateReducers();
   }
 
   focusNextMatch() {
@@ -321,7 +339,7 @@ class Viewer {
 
   select(k) {
     this.selected = k;
-    this.renderer.refresh({ skipIndexation: true });
+    this.updateReducers();
     this.showDetails();
   }
 
@@ -332,7 +350,7 @@ class Viewer {
     this.matchList = members;
     this.matchAt = -1;
     this.found.textContent = `${members.length} nodes of the group (Enter: next)`;
-    this.renderer.refresh({ skipIndexation: true });
+    this.updateReducers();
     if (members.length) this.focusNextMatch();
   }
 
@@ -414,8 +432,12 @@ function boot() {
       root.append(el("p", { class: "note" }, "The interactive graph needs WebGL, which this browser does not offer."));
       return;
     }
+    const t0 = performance.now();
     const data = JSON.parse(document.getElementById("fxkit-viewer-data").textContent);
+    const t1 = performance.now();
     const viewer = new Viewer(root, data);
+    // Where the time went: the page up to this script, parsing the data, the graph and first frame.
+    status.dataset.phasesMs = [t0, t1 - t0, viewer.tGraph - t1, performance.now() - viewer.tGraph].map(Math.round).join(",");
     window.fxkitViewer = viewer;
     // Sigma drew the first frame in its constructor: the page answers input from here.
     status.dataset.ttiMs = String(Math.round(performance.now()));
