@@ -411,9 +411,13 @@ int runCliUnguarded(int argc, char **argv) {
   ReportCommandOptions reportOptions;
   CLI::App *report = app.add_subcommand(
       "report", "Compile a graph and write a self-contained HTML report (picture, kernels, "
-                "fusion decisions, memory timeline, pass times)");
+                "fusion decisions, memory timeline, pass times); for a folder (TORCH_COMPILE_DEBUG "
+                "or a zoo model), an offline site of every graph of every stage with provenance "
+                "links");
   addGraphInputOptions(report, reportOptions);
-  report->add_option("-o,--output", reportOptions.output, "HTML file (default report.html)");
+  report->add_option("-o,--output", reportOptions.output,
+                     "HTML file (default report.html); for a folder input, the site's folder "
+                     "(default report)");
 
   // Listed with the others; `fxkit repl ...` is taken before this parser (isReplInvocation).
   app.add_subcommand("repl", "The interactive shell: load, inspect, edit with undo, export "
@@ -441,7 +445,8 @@ int runCliUnguarded(int argc, char **argv) {
   compile->footer("Examples:\n  fxkit compile model.graph.txt -o model_wrapper.py\n"
                   "  fxkit compile model.graph.txt --to wrapper-cpp -o out/ --build\n"
                   "  fxkit compile model.graph.txt --passes lower,fuse --to svg -o kernels.svg");
-  report->footer("Example:\n  fxkit report model.graph.txt -o report.html");
+  report->footer("Examples:\n  fxkit report model.graph.txt -o report.html\n"
+                 "  fxkit report torch_compile_debug/run_1/torchinductor -o site/");
 
   auto findSub = [&app](std::string_view name) -> CLI::App * {
     for (CLI::App *sub : app.get_subcommands([](CLI::App *) { return true; }))

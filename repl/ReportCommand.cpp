@@ -202,8 +202,14 @@ Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &tit
 }
 
 int runReportCommand(const ReportCommandOptions &options) {
-  if (std::error_code ec; std::filesystem::is_directory(options.graph, ec))
-    return runReportSite(options.graph, options.output == "report.html" ? "report" : options.output);
+  if (std::error_code ec; std::filesystem::is_directory(options.graph, ec)) {
+    if (!options.from.empty() || !options.provenance.empty())
+      return reportError(Error("--from and --provenance name one graph's format and mapping: a "
+                               "folder's site reads each file as its name says, with the mapping "
+                               "of its debug folder"));
+    return runReportSite(options.graph,
+                         options.output == "report.html" ? "report" : options.output);
+  }
   auto graph = readGraphInput(options);
   if (!graph)
     return reportError(graph.error());

@@ -60,6 +60,10 @@ expect_exit 0 "$FXKIT" report "$D" -o "$WORK/site"
 mkdir "$WORK/mine" && echo keep >"$WORK/mine/notes.txt"
 expect_exit 2 "$FXKIT" report "$D" -o "$WORK/mine"
 [ "$(ls "$WORK/mine")" = notes.txt ] || fail "the refused folder was changed"
+# --from and --provenance name one graph's: refused for a folder.
+expect_exit 2 "$FXKIT" report "$D" --from fx -o "$WORK/fsite"
+expect_err "a folder's site reads each file as its name says"
+[ -e "$WORK/fsite" ] && fail "a refused report left a folder"
 # A folder with no artifacts: exit 2, nothing written.
 mkdir "$WORK/empty"
 expect_exit 2 "$FXKIT" report "$WORK/empty" -o "$WORK/esite"
