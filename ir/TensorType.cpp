@@ -66,15 +66,26 @@ void TensorType::print(std::string &out) const {
 }
 
 Status checkTensorExtent(const TensorType &t) {
-  std::vector<int64_t> sizes, strides;
-  for (const SymExpr &size : t.sizes) {
-    if (!size.isConstant())
-      return Status::ok(); // checked when bound (loop::checkBoundBufferSizes)
-    sizes.push_back(size.constant());
+  // Shape inference asks this of every value: the sizes and strides of the usual ranks are
+  // copied to the stack, not to two heap vectors per tensor.
+  constexpr size_t kStackRank = 8;
+  int64_t stack[2 * kStackRank];
+  std::vector<int64_t> heap;
+  size_t rank = t.sizes.size(), strideRank = t.strides.size();
+  int64_t *sizes = stack, *strides = stack + kStackRank;
+  if (rank > kStackRank || strideRank > kStackRank) {
+    heap.resize(rank + strideRank);
+    sizes = heap.data();
+    strides = heap.data() + rank;
   }
-  for (const SymExpr &stride : t.strides) // a symbolic stride reaches no further than its size
-    strides.push_back(stride.isConstant() ? stride.constant() : 0);
-  if (auto span = storageSpan(sizes, strides, dtypeItemSize(t.dtype)); !span)
+  for (size_t d = 0; d < rank; ++d) {
+    if (!t.sizes[d].isConstant())
+      return Status::ok(); // checked when bound (loop::checkBoundBufferSizes)
+    sizes[d] = t.sizes[d].constant();
+  }
+  for (size_t d = 0; d < strideRank; ++d) // a symbolic stride reaches no further than its size
+    strides[d] = t.strides[d].isConstant() ? t.strides[d].constant() : 0;
+  if (auto span = storageSpan({sizes, rank}, {strides, strideRank}, dtypeItemSize(t.dtype)); !span)
     return Error("tensor " + t.str() + " " + span.error().message);
   return Status::ok();
 }
