@@ -60,6 +60,7 @@ public:
   Expected<InterpretResult> run(std::span<const RuntimeValue> inputs) override {
     return program_->run(inputs);
   }
+  std::vector<double> callSeconds() const override { return program_->callSeconds(); }
   void printStats(std::ostream &err, const RunTimes &times, const BackendOptions &) const override {
     const WrapperLoadStats &st = program_->stats();
     err << "cpp-wrapper: " << st.build.objectPath << ": ";

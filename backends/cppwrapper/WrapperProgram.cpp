@@ -62,8 +62,10 @@ Expected<InterpretResult> WrapperProgram::run(std::span<const RuntimeValue> inpu
   for (const RuntimeValue &v : inputs)
     values.push_back(rt::toValue(v));
   std::vector<rt::Value> outputs;
+  im.runtime->beginCall();
   if (rt::Status s = im.model->run(values, &outputs); !s)
     return Error("wrapper " + std::string(im.model->name()) + ": " + s.message());
+  im.runtime->endCall();
   InterpretResult result;
   for (const rt::Value &v : outputs) {
     auto r = rt::toRuntimeValue(v);
@@ -78,5 +80,6 @@ size_t WrapperProgram::numInputs() const { return impl_->model->numInputs(); }
 const WrapperLoadStats &WrapperProgram::stats() const { return impl_->stats; }
 std::string WrapperProgram::deviceName() const { return impl_->runtime->deviceName(); }
 std::string WrapperProgram::runtimeStats() const { return impl_->runtime->statsLine(); }
+std::vector<double> WrapperProgram::callSeconds() const { return impl_->runtime->callSeconds(); }
 
 } // namespace fxkit::cppwrapper

@@ -11,6 +11,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace fxkit::cppwrapper {
 
@@ -35,6 +36,8 @@ public:
   std::string deviceName() const;
   /// The runtime's counts: kernels built, configurations tuned, launches, extern calls.
   std::string runtimeStats() const;
+  /// The device time of every run, from queue timestamps around it (rt::Runtime::beginCall).
+  std::vector<double> callSeconds() const;
 
 private:
   WrapperProgram();

@@ -102,14 +102,21 @@ int driverMain(int argc, char **argv,
   for (int r = 0; r < repeat; ++r) {
     auto t0 = std::chrono::steady_clock::now();
     outputs.clear();
+    runtime->beginCall();
     if (Status s = model->run(values, &outputs); !s) {
       std::fprintf(stderr, "error: %s: %s\n", model->name(), s.message().c_str());
       return 2;
     }
+    runtime->endCall();
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    std::fprintf(stderr, "%s: run %d: %.3f ms on %s\n", model->name(), r + 1, ms,
+    // The call's device time from queue timestamps (its outputs were read: it has finished).
+    std::vector<double> device = runtime->callSeconds();
+    std::fprintf(stderr, "%s: run %d: %.3f ms on %s", model->name(), r + 1, ms,
                  runtime->deviceName().c_str());
+    if (device.size() == static_cast<size_t>(r + 1))
+      std::fprintf(stderr, " (device %.3f ms, queue events)", device.back() * 1e3);
+    std::fprintf(stderr, "\n");
   }
   if (stats)
     std::fprintf(stderr, "%s: %s\n", model->name(), runtime->statsLine().c_str());

@@ -3,6 +3,7 @@
 #include "backends/interp/Interpreter.h"
 #include "backends/opencl/rt/HostTensorConversion.h"
 #include "backends/opencl/runtime/BlasExtern.h"
+#include "backends/opencl/runtime/CallTimer.h"
 #include "backends/opencl/runtime/DeviceExterns.h"
 #include "backends/opencl/runtime/KernelSet.h"
 #include "backends/opencl/runtime/OpenCLDevice.h"
@@ -22,11 +23,33 @@ using opencl::DeviceBuffer;
 using opencl::KernelSet;
 using opencl::LaunchArg;
 
+/// Device buffers no Storage refers to any more, by size, for the next allocation of that size
+/// (PyTorch's caching allocator, in its simplest form): a wrapper allocates its pool and its
+/// inputs on every call, and after the first call takes them from here instead of the driver.
+/// Released with the runtime (or when the last allocation using it goes).
+struct FreeBuffers {
+  std::mutex mutex;
+  std::multimap<size_t, cl_mem> bySize;
+  int64_t created = 0, reused = 0;
+  ~FreeBuffers() {
+    for (auto &[bytes, mem] : bySize)
+      clReleaseMemObject(mem);
+  }
+};
+
 struct Allocation {
   cl_mem mem = nullptr;
+  size_t bytes = 0;
+  std::shared_ptr<FreeBuffers> cache; ///< where `mem` goes back to
   ~Allocation() {
-    if (mem)
+    if (!mem)
+      return;
+    if (cache) {
+      std::lock_guard<std::mutex> lock(cache->mutex);
+      cache->bySize.emplace(bytes, mem);
+    } else {
       clReleaseMemObject(mem);
+    }
   }
 };
 
@@ -44,6 +67,9 @@ struct Runtime::Impl {
   std::map<const char *, std::unique_ptr<Graph>> externGraphs;
   std::vector<std::weak_ptr<Kernels>> kernelSets; ///< for statsLine
   int blasCalls = 0, deviceExterns = 0, hostExterns = 0;
+  std::shared_ptr<FreeBuffers> freeBuffers = std::make_shared<FreeBuffers>();
+  opencl::CallTimer timer;
+  ~Impl() { timer.release(); }
 };
 
 namespace {
@@ -184,8 +210,23 @@ Status Runtime::launch(Kernels &kernels, size_t index, const std::vector<KernelA
 Status Runtime::allocate(size_t bytes, Storage *out) {
   cl_int err = CL_SUCCESS;
   auto a = std::make_shared<Allocation>();
-  a->mem = clCreateBuffer(impl_->ctx->context(), CL_MEM_READ_WRITE, std::max<size_t>(bytes, 1),
-                          nullptr, &err);
+  a->bytes = std::max<size_t>(bytes, 1);
+  a->cache = impl_->freeBuffers;
+  {
+    // A freed buffer of this size: commands still using it are enqueued before anything the
+    // caller enqueues on it next (one in-order queue).
+    FreeBuffers &f = *impl_->freeBuffers;
+    std::lock_guard<std::mutex> lock(f.mutex);
+    if (auto it = f.bySize.find(a->bytes); it != f.bySize.end()) {
+      a->mem = it->second;
+      f.bySize.erase(it);
+      ++f.reused;
+      *out = {std::move(a), 0, bytes};
+      return Status::ok();
+    }
+    ++f.created;
+  }
+  a->mem = clCreateBuffer(impl_->ctx->context(), CL_MEM_READ_WRITE, a->bytes, nullptr, &err);
   if (err != CL_SUCCESS)
     return fail(opencl::clError("allocating " + std::to_string(bytes) + " bytes on " +
                                     impl_->ctx->device().deviceName,
@@ -214,6 +255,20 @@ Status Runtime::upload(const HostTensor &host, const std::string &name, const st
     return Status::error(name + ": expected dtype " + dtype + ", got " + host.dtype);
   if (host.sizes != sizes)
     return Status::error(name + ": the sizes do not match the program's");
+  // Already in the program's layout: copied as it is, without an element-wise host copy.
+  if (host.strides == strides && host.offset == 0 && host.storage &&
+      host.storage->size() >= bytes) {
+    Storage storage;
+    if (Status s = allocate(bytes, &storage); !s)
+      return s;
+    if (bytes > 0)
+      if (cl_int err = clEnqueueWriteBuffer(impl_->ctx->queue(), storage.allocation->mem, CL_TRUE,
+                                            0, bytes, host.storage->data(), 0, nullptr, nullptr);
+          err != CL_SUCCESS)
+        return fail(opencl::clError("writing " + name + " to the device", err));
+    *out = {std::move(storage), dtype, sizes, strides, 0};
+    return Status::ok();
+  }
   auto t = toTensor(host);
   if (!t)
     return fail(t.error());
@@ -433,7 +488,18 @@ std::string Runtime::statsLine() const {
          " from cache; launches: " + std::to_string(total.launches) +
          "; extern ops: " + std::to_string(impl_->blasCalls) + " by CLBlast, " +
          std::to_string(impl_->deviceExterns) + " by device kernels, " +
-         std::to_string(impl_->hostExterns) + " on the host";
+         std::to_string(impl_->hostExterns) +
+         " on the host; device buffers: " + std::to_string(impl_->freeBuffers->created) +
+         " allocated, " + std::to_string(impl_->freeBuffers->reused) + " reused";
+}
+
+void Runtime::beginCall() { impl_->timer.begin(*impl_->ctx); }
+
+void Runtime::endCall() { impl_->timer.end(*impl_->ctx); }
+
+std::vector<double> Runtime::callSeconds() {
+  impl_->timer.collect();
+  return impl_->timer.seconds();
 }
 
 Status Runtime::finish() {

@@ -173,8 +173,16 @@ public:
                           ExternResult *out);
   /// Waits for every enqueued command.
   Status finish();
+  /// Bracket one call of a model with timestamp commands on the queue, as CUDA events time
+  /// PyTorch (the driver's --repeat); `callSeconds` reads the device time of each call ended so
+  /// far (waiting for its stamps).
+  void beginCall();
+  void endCall();
+  std::vector<double> callSeconds();
   /// What ran so far: "kernels: N built, N from cache; configurations: N tuned, N from cache;
-  /// launches: N; extern ops: N by CLBlast, N by device kernels, N on the host".
+  /// launches: N; extern ops: N by CLBlast, N by device kernels, N on the host; device
+  /// buffers: N allocated, N reused" (freed buffers are kept for the next allocation of their
+  /// size, so a model's second call allocates nothing).
   std::string statsLine() const;
 
   struct Impl;
