@@ -231,27 +231,31 @@ Expected<Tensor> KernelContext::allocateOutput(size_t index) const {
   return t;
 }
 
-Expected<Tensor> allocateTensor(const TensorType &type, const SymExpr::Bindings &bindings) {
-  std::vector<int64_t> sizes, strides;
+Expected<ConcreteLayout> concreteLayout(const TensorType &type, const SymExpr::Bindings &bindings) {
+  ConcreteLayout layout;
   for (const SymExpr &e : type.sizes) {
     FXKIT_ASSIGN_OR_RETURN(auto v, e.evaluate(bindings));
-    sizes.push_back(v);
+    layout.sizes.push_back(v);
   }
   for (const SymExpr &e : type.strides) {
     FXKIT_ASSIGN_OR_RETURN(auto v, e.evaluate(bindings));
-    strides.push_back(v);
+    layout.strides.push_back(v);
   }
-  // Storage large enough for the strided layout (covers padded and permuted strides), checked:
-  // sizes bound at run time (an unbacked u of 2^40) must not wrap.
-  auto span = storageSpan(sizes, strides, dtypeItemSize(type.dtype));
+  // Storage large enough for the strided layout (covers padded and permuted strides).
+  auto span = storageSpan(layout.sizes, layout.strides, dtypeItemSize(type.dtype));
   if (!span)
     return Error("tensor " + type.str() +
                  " with sizes bound to values that overflow the "
                  "element count: it " +
                  span.error().message);
-  int64_t extent = span->extentElements;
-  FXKIT_ASSIGN_OR_RETURN(auto base, Tensor::zeros(type.dtype, {extent}));
-  return base.asStrided(sizes, strides, 0);
+  layout.extentElements = span->extentElements;
+  return layout;
+}
+
+Expected<Tensor> allocateTensor(const TensorType &type, const SymExpr::Bindings &bindings) {
+  FXKIT_ASSIGN_OR_RETURN(auto layout, concreteLayout(type, bindings));
+  FXKIT_ASSIGN_OR_RETURN(auto base, Tensor::zeros(type.dtype, {layout.extentElements}));
+  return base.asStrided(layout.sizes, layout.strides, 0);
 }
 
 } // namespace fxkit

@@ -68,7 +68,16 @@ struct KernelContext {
   Error error(const std::string &message) const { return args.error(message); }
 };
 
-/// Concrete sizes and strides of a symbolic tensor type.
+/// A symbolic tensor type's layout with its symbols bound: what allocateTensor allocates.
+struct ConcreteLayout {
+  std::vector<int64_t> sizes, strides;
+  int64_t extentElements = 0; ///< storage elements the strided layout reaches (checked)
+};
+/// The layout of `type` under `bindings`, its element count checked against overflow (sizes
+/// bound at run time, an unbacked u of 2^40, must not wrap). Allocates nothing.
+Expected<ConcreteLayout> concreteLayout(const TensorType &type, const SymExpr::Bindings &bindings);
+
+/// A zero-filled tensor of `type`'s concrete sizes and strides (concreteLayout).
 Expected<Tensor> allocateTensor(const TensorType &type, const SymExpr::Bindings &bindings);
 
 } // namespace fxkit
