@@ -518,8 +518,21 @@ const std::vector<ReplCommand> &replCommands() {
        "is replace-pattern's. Prints each match's root and what the names bound; find\n"
        "TERMs filter the roots. As a set ('let'), the nodes of every match.\n",
        K::File, K::None, replCmdQuery, "match 'm = aten.mul.Tensor(a, a); aten.add.Tensor(m, b)'"},
+      {"kernel-of", "kernel-of NODE|$VAR...",
+       "Which kernels compute NODE, and what else each computes",
+       "One line per kernel: its name and every node it computes. On a graph read with\n"
+       "Inductor's provenance (fx_graph_transformed.py, output_code.py, --provenance), the\n"
+       "kernel calls Inductor recorded (name:N); else fxkit's own kernels, the graph lowered\n"
+       "and fused on a copy (see 'why NODE'). As a set ('let'), the nodes of those kernels.\n",
+       K::Node, K::Node, replCmdQuery, "kernel-of relu"},
+      {"computes", "computes KERNEL...", "What a kernel computes: its nodes",
+       "KERNEL is a kernel's name, Inductor's handle name:N, or a glob (triton_poi_*);\n"
+       "the kernels are those of 'kernel-of'. One line per kernel with its nodes; as a set\n"
+       "('let'), the nodes.\n",
+       K::None, K::None, replCmdQuery, "computes triton_poi_fused_*"},
       {"let", "let NAME = QUERY", "Keep the nodes a query answers as $NAME",
-       "QUERY is find, users, inputs, ancestors, descendants, path, slice or match, or\n"
+       "QUERY is find, users, inputs, ancestors, descendants, path, slice, match,\n"
+       "kernel-of or computes, or\n"
        "$A $B... (a union). Every command that takes nodes takes $NAME:\n"
        "  let m = find op=aten.mul.Tensor; descendants $m; extract $m as muls\n"
        "A variable belongs to the graph it was computed on and keeps node names.\n",

@@ -8,6 +8,7 @@
 #include "ir/Try.h"
 #include "ir/Verifier.h"
 #include "ir/ops/OpRegistry.h"
+#include "ir/wrapper/WrapperDialect.h"
 #include "repl/ReplCommandSupport.h"
 #include "repl/ReplInspect.h"
 #include "repl/ReplLexer.h"
@@ -22,6 +23,7 @@
 #include <charconv>
 #include <deque>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -360,6 +362,134 @@ Expected<QueryResult> queryMatch(ReplSession &s, ReplGraph &g, ReplWords &w) {
   return r;
 }
 
+/// The kernels computing each node: on a graph read with Inductor's provenance, the kernel
+/// calls Inductor recorded (NodeProvenance::kernels, `name:N`); else fxkit's own kernels, the
+/// graph lowered and fused on a copy as `find kernel=` does.
+struct NodeKernels {
+  bool inductor = false;
+  std::optional<KernelView> view;
+
+  std::vector<std::string> of(const Node &n) const {
+    if (inductor) {
+      const NodeProvenance *p = n.provenance();
+      return p ? p->kernels : std::vector<std::string>{};
+    }
+    auto it = view->kernelsOfNode.find(n.name());
+    return it == view->kernelsOfNode.end() ? std::vector<std::string>{} : it->second;
+  }
+  const char *source() const { return inductor ? "Inductor's provenance" : "fxkit's fusion"; }
+};
+
+Expected<NodeKernels> nodeKernels(const Graph &graph) {
+  NodeKernels k;
+  if (hasProvenance(graph)) {
+    k.inductor = true;
+    return k;
+  }
+  for (const Node *n : graph)
+    if (wrapper::asKernelCall(*n) || wrapper::asExternCall(*n))
+      return Error("a compiled program: its kernel calls are nodes ('find op=fxkit.kernel'); "
+                   "load it with Inductor's provenance mapping (load FILE --provenance MAP) to "
+                   "see the post-grad nodes each computes");
+  auto view = buildKernelView(graph, &ReplSession::interrupted); // Ctrl-C: between passes
+  if (!view && ReplSession::interrupted)
+    return view.takeError();
+  if (!view)
+    return Error("kernels need the graph lowered and fused: " + view.error().message);
+  k.view = view.take();
+  return k;
+}
+
+/// One line per kernel: `kernel: [node, node, ...]` (long lists elided unless --full).
+std::vector<std::string> kernelLines(const std::vector<std::string> &kernels,
+                                     const std::map<std::string, NodeSet> &members) {
+  std::vector<std::string> lines;
+  for (const std::string &k : kernels) {
+    std::string l = k + ": [";
+    const NodeSet &nodes = members.at(k);
+    for (size_t i = 0; i < nodes.size(); ++i)
+      l += (i ? ", " : "") + nodes[i]->name();
+    lines.push_back(l + "]");
+  }
+  return lines;
+}
+
+/// `kernel-of NODE|$var...`: the kernels computing the nodes, each with every node it
+/// computes; as a set, those nodes.
+Expected<QueryResult> queryKernelOf(ReplSession &s, ReplGraph &g, ReplWords &w) {
+  if (w.size() < 2)
+    return Error("usage: " + std::string(findReplCommand(w[0])->usage));
+  FXKIT_ASSIGN_OR_RETURN(auto seeds, resolveAll(s, g, {w.begin() + 1, w.end()}));
+  FXKIT_ASSIGN_OR_RETURN(auto kernels, nodeKernels(g.graph));
+  std::vector<std::string> found;
+  std::set<std::string, std::less<>> seen;
+  for (Node *n : seeds)
+    for (const std::string &k : kernels.of(*n))
+      if (seen.insert(k).second)
+        found.push_back(k);
+  std::map<std::string, NodeSet> members;
+  QueryResult r;
+  for (Node *n : g.graph) {
+    bool in = false;
+    for (const std::string &k : kernels.of(*n))
+      if (seen.count(k)) {
+        members[k].push_back(n);
+        in = true;
+      }
+    if (in)
+      r.nodes.push_back(n);
+  }
+  r.lines = kernelLines(found, members);
+  r.whenEmpty = std::string("(no kernel computes it: ") +
+                (kernels.inductor ? "Inductor's mapping names none for it)"
+                                  : "inputs, views and outputs are no kernel's)");
+  r.status = std::to_string(found.size()) + (found.size() == 1 ? " kernel" : " kernels") + " (" +
+             kernels.source() + "), " + std::to_string(r.nodes.size()) +
+             (r.nodes.size() == 1 ? " node" : " nodes");
+  return r;
+}
+
+/// `computes KERNEL...`: the nodes each kernel computes (names, `name:N` handles or globs).
+Expected<QueryResult> queryComputes(ReplSession &, ReplGraph &g, ReplWords &w) {
+  if (w.size() < 2)
+    return Error("usage: " + std::string(findReplCommand(w[0])->usage));
+  FXKIT_ASSIGN_OR_RETURN(auto kernels, nodeKernels(g.graph));
+  std::vector<std::string> found, all;
+  std::set<std::string, std::less<>> seen, allSeen;
+  std::map<std::string, NodeSet> members;
+  QueryResult r;
+  for (Node *n : g.graph) {
+    bool in = false;
+    for (const std::string &k : kernels.of(*n)) {
+      if (allSeen.insert(k).second)
+        all.push_back(k);
+      bool named = false;
+      for (size_t i = 1; i < w.size() && !named; ++i)
+        named =
+            globMatch(w[i], k) || (kernels.inductor && globMatch(w[i], splitKernelHandle(k).first));
+      if (!named)
+        continue;
+      if (seen.insert(k).second)
+        found.push_back(k);
+      members[k].push_back(n);
+      in = true;
+    }
+    if (in)
+      r.nodes.push_back(n);
+  }
+  r.lines = kernelLines(found, members);
+  r.whenEmpty = "(no kernel of that name)";
+  r.status = std::to_string(r.nodes.size()) + (r.nodes.size() == 1 ? " node" : " nodes") + " of " +
+             std::to_string(found.size()) + " of " + std::to_string(all.size()) + " kernels (" +
+             kernels.source() + ")";
+  if (found.empty()) {
+    std::vector<std::string_view> names(all.begin(), all.end());
+    if (auto close = closestSpellings(w[1], names); !close.empty())
+      r.hint = didYouMean(close);
+  }
+  return r;
+}
+
 struct QueryRow {
   std::string_view name;
   QueryFn run;
@@ -367,9 +497,10 @@ struct QueryRow {
 
 const std::vector<QueryRow> &queries() {
   static const std::vector<QueryRow> rows = {
-      {"find", queryFind},       {"users", queryNeighbours},  {"inputs", queryNeighbours},
-      {"ancestors", queryReach}, {"descendants", queryReach}, {"path", queryPath},
-      {"slice", querySlice},     {"match", queryMatch},
+      {"find", queryFind},         {"users", queryNeighbours},  {"inputs", queryNeighbours},
+      {"ancestors", queryReach},   {"descendants", queryReach}, {"path", queryPath},
+      {"slice", querySlice},       {"match", queryMatch},       {"kernel-of", queryKernelOf},
+      {"computes", queryComputes},
   };
   return rows;
 }
@@ -379,9 +510,10 @@ Expected<QueryResult> runQuery(ReplSession &s, ReplWords w) {
   for (const QueryRow &q : queries())
     if (q.name == w[0])
       return q.run(s, *cur, w);
-  return Error("'" + w[0] +
-               "' does not answer with nodes (queries: find, users, inputs, "
-               "ancestors, descendants, path, slice, match)");
+  std::string known;
+  for (const QueryRow &q : queries())
+    known += (known.empty() ? "" : ", ") + std::string(q.name);
+  return Error("'" + w[0] + "' does not answer with nodes (queries: " + known + ")");
 }
 
 /// FX text lines of `nodes` as `show` prints them (str(graph)'s lines, types included).

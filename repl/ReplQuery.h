@@ -1,7 +1,8 @@
 #pragma once
 /// \file The REPL's query language over a graph's data edges, in the spirit of clang-query and
 /// mlir-query: commands that answer with a set of nodes (`find`, `users`, `inputs`,
-/// `ancestors`, `descendants`, `path`, `slice`, `match`), `let NAME = QUERY` to keep one as
+/// `ancestors`, `descendants`, `path`, `slice`, `match`, and over kernels `kernel-of` and
+/// `computes`), `let NAME = QUERY` to keep one as
 /// `$NAME` (every command taking nodes accepts it), `set` to list them, `extract` to make a
 /// graph of a set, `show` and `print_tabular` to print one. Long lists (the output node's
 /// hundreds of values) are elided unless `--full`. Every walk over the graph's edges is
@@ -61,7 +62,8 @@ bool isReplQuery(std::string_view name);
 std::vector<std::string_view> replQueryNames();
 
 // The commands (rows of repl/ReplCommands.cpp's table).
-/// find, users, inputs, ancestors, descendants, path, slice, match: run and print.
+/// find, users, inputs, ancestors, descendants, path, slice, match, kernel-of, computes: run
+/// and print.
 Status replCmdQuery(ReplSession &s, const ReplWords &w);
 Status replCmdShow(ReplSession &s, const ReplWords &w);
 Status replCmdLet(ReplSession &s, const ReplWords &w);

@@ -89,7 +89,7 @@ expect_err "error: no variable '\$zzz' (define one with 'let NAME = find ...'; '
 expect_exit 2 "$FXKIT" -c "let abc = find name=x; show \$abd" "$g"
 expect_err "error: no variable '\$abd' (did you mean '\$abc'?)"
 expect_exit 2 "$FXKIT" -c "let a = rename x z" "$g"
-expect_err "error: let: 'rename' does not answer with nodes (queries: find, users, inputs, ancestors, descendants, path, slice, match)"
+expect_err "error: let: 'rename' does not answer with nodes (queries: find, users, inputs, ancestors, descendants, path, slice, match, kernel-of, computes)"
 
 # Inline FX patterns, Python or FX text; find terms filter the roots.
 expect_exit 0 "$FXKIT" -c "match 'm = aten.mul.Tensor(a, a); aten.add.Tensor(m, a)'" "$g"
