@@ -110,14 +110,131 @@ struct Side {
     inputs.resize(nodes.size());
     users.resize(nodes.size());
     group.assign(nodes.size(), -1);
+    if (!throughBuffers())
+      for (uint32_t i = 0; i < nodes.size(); ++i)
+        for (const Node *in : nodes[i]->inputs())
+          if (auto it = index.find(in); it != index.end())
+            inputs[i].push_back(it->second);
     for (uint32_t i = 0; i < nodes.size(); ++i)
-      for (const Node *in : nodes[i]->inputs())
-        if (auto it = index.find(in); it != index.end()) {
-          inputs[i].push_back(it->second);
-          users[it->second].push_back(i);
+      for (uint32_t in : inputs[i])
+        users[in].push_back(i);
+  }
+
+  /// Storage: (the node whose storage it is, the element offset into it).
+  using StorageKey = std::pair<uint32_t, int64_t>;
+  std::vector<StorageKey> storage; ///< per node; the node itself for non-storage nodes
+  std::vector<char> isStorage;
+
+  /// PyTorch's FX IR of a wrapper (Inductor's `fxir`, fxkit's `--to fxir`) passes values
+  /// through buffers that launches write (`out_ptr`, `in_out_ptr` of a Triton launch, `out=`
+  /// of an extern, copy_'s destination): its edges run from a launch to its buffers, not to the
+  /// launch that computed them. For such a graph a node's inputs are, instead of a buffer, the
+  /// last node that wrote its storage (allocations and views of it are leaves); a buffer read
+  /// before anything wrote it (a graph input, or one of its views) is read as itself. Returns
+  /// false, with no edges made, for graphs that write no buffer.
+  bool throughBuffers() {
+    storage.resize(nodes.size());
+    isStorage.assign(nodes.size(), 0);
+    bool mutates = false;
+    std::vector<const Node *> written;
+    for (const Node *n : nodes) {
+      writtenArgs(n, written, nullptr);
+      mutates = mutates || !written.empty();
+    }
+    if (!mutates)
+      return false;
+    for (uint32_t i = 0; i < nodes.size(); ++i) {
+      const Node *n = nodes[i];
+      storage[i] = {i, 0};
+      std::string_view t = n->target();
+      bool view = n->op() == OpKind::CallFunction &&
+                  (t == "torch.as_strided" || t == "torch.ops.aten.view.dtype");
+      isStorage[i] = n->op() == OpKind::Placeholder ||
+                     (n->op() == OpKind::CallFunction && t == "torch.empty_strided") || view;
+      const Argument &args = n->args();
+      if (view && !args.items().empty() && args.items()[0].isNode())
+        if (auto it = index.find(args.items()[0].asNode()); it != index.end()) {
+          int64_t offset = 0;
+          if (t == "torch.as_strided" && args.items().size() > 3 &&
+              args.items()[3].kind() == Argument::Kind::Int)
+            offset = args.items()[3].asInt();
+          storage[i] = {storage[it->second].first, offset};
         }
+    }
+    std::map<StorageKey, uint32_t> lastWriter;
+    std::vector<char> readToo;
+    for (uint32_t i = 0; i < nodes.size(); ++i) {
+      if (isStorage[i])
+        continue;
+      const Node *n = nodes[i];
+      writtenArgs(n, written, &readToo);
+      for (const Node *in : n->inputs()) {
+        auto it = index.find(in);
+        if (it == index.end())
+          continue;
+        uint32_t j = it->second;
+        if (!isStorage[j]) {
+          inputs[i].push_back(j);
+          continue;
+        }
+        size_t w = std::find(written.begin(), written.end(), in) - written.begin();
+        if (w < written.size() && !readToo[w])
+          continue; // only written
+        if (auto last = lastWriter.find(storage[j]); last != lastWriter.end())
+          inputs[i].push_back(last->second);
+        else
+          inputs[i].push_back(j); // read before any write: the buffer itself
+      }
+      std::vector<uint32_t> &ins = inputs[i];
+      std::vector<uint32_t> seen;
+      ins.erase(std::remove_if(ins.begin(), ins.end(),
+                               [&](uint32_t x) {
+                                 if (std::find(seen.begin(), seen.end(), x) != seen.end())
+                                   return true;
+                                 seen.push_back(x);
+                                 return false;
+                               }),
+                ins.end());
+      for (const Node *w : written)
+        if (auto it = index.find(w); it != index.end())
+          lastWriter[storage[it->second]] = i;
+    }
+    return true;
+  }
+
+  /// The buffers `n` writes, in argument order (`readToo`: whether it reads each first).
+  static void writtenArgs(const Node *n, std::vector<const Node *> &out,
+                          std::vector<char> *readToo) {
+    out.clear();
+    if (readToo)
+      readToo->clear();
+    if (n->op() != OpKind::CallFunction)
+      return;
+    auto add = [&](const Argument &a, bool read) {
+      if (a.isNode()) {
+        out.push_back(a.asNode());
+        if (readToo)
+          readToo->push_back(read);
+      }
+    };
+    std::string_view t = n->target();
+    if (t == "torch.ops.higher_order.triton_kernel_wrapper_mutation") {
+      if (const Argument *kw = n->kwargs().find("kwargs"); kw && kw->kind() == Argument::Kind::Dict)
+        for (size_t k = 0; k < kw->dictSize(); ++k) {
+          std::string_view key = kw->dictKey(k);
+          if (key.starts_with("out_ptr") || key.starts_with("in_out_ptr"))
+            add(kw->dictValue(k), key.starts_with("in_out_ptr"));
+        }
+    } else if (t.ends_with(".out")) {
+      if (const Argument *o = n->kwargs().find("out"))
+        add(*o, false);
+    } else if (t == "torch.ops.aten.copy_.default" && !n->args().items().empty()) {
+      add(n->args().items()[0], false);
+    }
   }
   bool paired(uint32_t i) const { return group[i] >= 0; }
+  /// An allocation, view or input of a graph read through its buffers (throughBuffers).
+  bool buffer(uint32_t i) const { return !isStorage.empty() && isStorage[i]; }
 };
 
 bool sameOp(const Node *x, const Node *y) {
@@ -156,6 +273,7 @@ public:
       if (structure) {
         progress |= structurePass();
         progress |= backwardPass();
+        progress |= buffersByWriter();
       }
       if (names)
         progress |= looseNamePass();
@@ -291,6 +409,8 @@ private:
       if (it == A.byName.end() || A.paired(it->second))
         continue;
       uint32_t i = it->second;
+      if (A.buffer(i) || B.buffer(j)) // two producers' bufN are not the same buffer
+        continue;
       size_t agree = 0;
       if (A.nodes[i]->op() != B.nodes[j]->op() || !inputsConsistent(i, j, &agree) ||
           (agree == 0 && !A.inputs[i].empty()))
@@ -427,6 +547,31 @@ private:
     return progress;
   }
 
+  /// The buffers two paired launches write, place by place (a graph read through its
+  /// buffers: they are the same values).
+  bool buffersByWriter() {
+    if (A.isStorage.empty() || B.isStorage.empty())
+      return false;
+    bool progress = false;
+    std::vector<const Node *> wa, wb;
+    for (const Group &g : std::vector<Group>(groups)) {
+      if (g.a.size() != 1 || g.b.size() != 1)
+        continue;
+      Side::writtenArgs(A.nodes[g.a[0]], wa, nullptr);
+      Side::writtenArgs(B.nodes[g.b[0]], wb, nullptr);
+      for (size_t k = 0; k < wa.size() && k < wb.size(); ++k) {
+        auto ia = A.index.find(wa[k]);
+        auto jb = B.index.find(wb[k]);
+        if (ia == A.index.end() || jb == B.index.end() || A.paired(ia->second) ||
+            B.paired(jb->second))
+          continue;
+        pair(ia->second, jb->second, MatchReason::Structure);
+        progress = true;
+      }
+    }
+    return progress;
+  }
+
   /// Arguments equal with node references compared through the pairs made so far.
   bool sameArguments(uint32_t i, uint32_t j) const {
     auto sameArg = [&](const Argument &x, const Argument &y) {
@@ -472,7 +617,8 @@ private:
     std::vector<char> seen(s.nodes.size(), 0);
     std::vector<uint32_t> stack;
     for (uint32_t start = 0; start < s.nodes.size(); ++start) {
-      if (seen[start] || s.paired(start) || s.nodes[start]->op() == OpKind::Output)
+      if (seen[start] || s.paired(start) || s.nodes[start]->op() == OpKind::Output ||
+          s.buffer(start))
         continue;
       Region r;
       std::vector<int32_t> ins, outs;
@@ -486,7 +632,7 @@ private:
           for (uint32_t m : dir == 0 ? s.inputs[n] : s.users[n]) {
             if (s.paired(m)) {
               (dir == 0 ? ins : outs).push_back(s.group[m]);
-            } else if (!seen[m] && s.nodes[m]->op() != OpKind::Output) {
+            } else if (!seen[m] && s.nodes[m]->op() != OpKind::Output && !s.buffer(m)) {
               seen[m] = 1;
               stack.push_back(m);
             }

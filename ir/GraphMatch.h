@@ -22,6 +22,12 @@
 ///     each side with the same paired inputs and the same paired users becomes one pair, one or
 ///     several nodes each side.
 ///
+/// PyTorch's FX IR of a wrapper (Inductor's `fxir_*.graph.txt`, `fxkit compile --to fxir`)
+/// passes values through buffers that launches write (`out_ptr`/`in_out_ptr` of a Triton
+/// launch, `out=` of an extern, `copy_`): there a node's inputs are taken to be the last writers
+/// of the storage it reads (a view's base and offset), allocations and views are leaves, and two
+/// paired launches pair the buffers they write, place by place.
+///
 /// Metadata that survives the stages (`nn_module_stack`, `stack_trace`, `seq_nr`, `from_node`)
 /// is not a tier: the IR keeps none of it (ir/Node.h: a node has its value, Python type and
 /// provenance) and the zoo's and corpus's `nodes.json` sidecars hold only name, op, target,

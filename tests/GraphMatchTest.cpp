@@ -214,6 +214,44 @@ TEST(GraphMatch, ProvenancePairsKernelsWithTheNodesTheyCompute) {
   EXPECT_EQ(names(only.added), (std::vector<std::string>{"x", "y"}));
 }
 
+TEST(GraphMatch, WrapperFxIrFollowsValuesThroughBuffers) {
+  // PyTorch's FX IR of two wrappers: Inductor's allocates each buffer, the other carves them out
+  // of one pool (buffer names differ, offset 0 reused). Launches write their buffers, so the
+  // pairs follow the last writer of each buffer's storage, and the buffers pair by writer.
+  Graph a = parse(R"(graph():
+    %x : [num_users=2] = placeholder[target=x]
+    %buf0 : [num_users=2] = call_function[target=torch.empty_strided](args = ([16], [1]), kwargs = {dtype: torch.float32, device: cuda})
+    %k0 : [num_users=0] = call_function[target=torch.ops.higher_order.triton_kernel_wrapper_mutation](args = (), kwargs = {kernel_idx: 0, constant_args_idx: 0, grid: [(1, 1, 1)], tma_descriptor_metadata: {}, kwargs: {in_ptr0: %x, out_ptr0: %buf0, xnumel: 16, XBLOCK: 16}})
+    %buf1 : [num_users=2] = call_function[target=torch.empty_strided](args = ([16], [1]), kwargs = {dtype: torch.float32, device: cuda})
+    %mm_out : [num_users=0] = call_function[target=torch.ops.aten.mm.out](args = (%buf0, %x), kwargs = {out: %buf1})
+    %buf2 : [num_users=2] = call_function[target=torch.empty_strided](args = ([16], [1]), kwargs = {dtype: torch.float32, device: cuda})
+    %k1 : [num_users=0] = call_function[target=torch.ops.higher_order.triton_kernel_wrapper_mutation](args = (), kwargs = {kernel_idx: 1, constant_args_idx: 1, grid: [(1, 1, 1)], tma_descriptor_metadata: {}, kwargs: {in_ptr0: %buf1, out_ptr0: %buf2, xnumel: 16, XBLOCK: 16}})
+    return (buf2,)
+)");
+  Graph b = parse(R"(graph():
+    %x : [num_users=2] = placeholder[target=x]
+    %pool : [num_users=1] = call_function[target=torch.empty_strided](args = ([128], [1]), kwargs = {dtype: torch.uint8, device: cuda})
+    %pool_f : [num_users=3] = call_function[target=torch.ops.aten.view.dtype](args = (%pool, torch.float32), kwargs = {})
+    %b5 : [num_users=2] = call_function[target=torch.as_strided](args = (%pool_f, [16], [1], 0), kwargs = {})
+    %t0 : [num_users=0] = call_function[target=torch.ops.higher_order.triton_kernel_wrapper_mutation](args = (), kwargs = {kernel_idx: 3, constant_args_idx: 3, grid: [(1, 1, 1)], tma_descriptor_metadata: {}, kwargs: {in_ptr0: %x, out_ptr0: %b5, xnumel: 16, XBLOCK: 16}})
+    %b6 : [num_users=2] = call_function[target=torch.as_strided](args = (%pool_f, [16], [1], 16), kwargs = {})
+    %m : [num_users=0] = call_function[target=torch.ops.aten.mm.out](args = (%b5, %x), kwargs = {out: %b6})
+    %b7 : [num_users=2] = call_function[target=torch.as_strided](args = (%pool_f, [16], [1], 0), kwargs = {})
+    %t1 : [num_users=0] = call_function[target=torch.ops.higher_order.triton_kernel_wrapper_mutation](args = (), kwargs = {kernel_idx: 4, constant_args_idx: 4, grid: [(1, 1, 1)], tma_descriptor_metadata: {}, kwargs: {in_ptr0: %b6, out_ptr0: %b7, xnumel: 16, XBLOCK: 16}})
+    return (b7,)
+)");
+  GraphMatch m = matchGraphs(a, b);
+  EXPECT_EQ(pairOf(m, b, "t0"), "k0>t0:structure");
+  EXPECT_EQ(pairOf(m, b, "m"), "mm_out>m:structure");
+  EXPECT_EQ(pairOf(m, b, "t1"), "k1>t1:structure");
+  EXPECT_EQ(pairOf(m, b, "b5"), "buf0>b5:structure");
+  EXPECT_EQ(pairOf(m, b, "b7"), "buf2>b7:structure");
+  EXPECT_TRUE(m.removed.empty()) << names(m.removed).front();
+  EXPECT_EQ(names(m.added), (std::vector<std::string>{"pool", "pool_f"}));
+  EXPECT_FALSE(m.change(m.pairOf.at(b.outputNode())).any()); // returns the paired buffer
+  EXPECT_TRUE(m.change(m.pairOf.at(b.find("t0"))).args);     // kernel_idx 0 -> 3
+}
+
 TEST(GraphMatch, LongRenamedChainWithoutRecursion) {
   // 20,000 nodes renamed: paired by forward propagation in one walk, no recursion over edges.
   constexpr int kNodes = 20000;

@@ -4,7 +4,8 @@
 # prepare_softmax_online, attention's addmm became mm + add: one region each, the renamed sub
 # and exp paired by structure), both directions; the same graph (exit 0); names only; JSON;
 # Inductor's provenance pairing kernel calls with their post-grad nodes and post-grad nodes with
-# the Dynamo graph's; bad input (exit 2, nothing on stdout).
+# the Dynamo graph's; Inductor's wrapper FX IR against fxkit's; bad input (exit 2, nothing on
+# stdout).
 . "$(dirname "$0")/lib.bash"
 cd "$DATA/corpus/inductor" || exit 1
 S=softmax/aten_pre_0.graph.txt
@@ -79,6 +80,16 @@ expect_out "summary: 22 pairs (provenance 15,"
 # Without the mapping, the names of two stages do not say which is which.
 expect_exit 1 "$FXKIT" diff attention/aten_post_0.graph.txt attention/dynamo_0.graph.txt
 grep -qF "(provenance)" "$WORK/out" && fail "provenance pairs without a mapping"
+
+# PyTorch's FX IR of Inductor's wrapper against fxkit's own of the same post-grad graph: values
+# followed through the buffers the launches write; fxkit's pool and its two views are added,
+# every node of Inductor's is paired (its buffers with fxkit's by the launch writing them).
+expect_exit 0 "$FXKIT" compile mlp/aten_post_0.graph.txt --to fxir -o "$WORK/mlp.fxir.txt"
+expect_exit 1 "$FXKIT" diff mlp/fxir_0.graph.txt "$WORK/mlp.fxir.txt"
+expect_out " 0 removed, 2 added;"
+expect_out "+ %pool = call_function[target=torch.empty_strided]"
+expect_out "~ addmm_out (name): args"
+expect_out "~ addmm_out_1 (name): args"
 
 # The REPL's diff is the same diff of the loaded graphs.
 expect_exit 0 "$FXKIT" -c "load $S; load $T; diff aten_pre_0 aten_post_0"
