@@ -386,8 +386,12 @@ void SiteBuilder::readAll() {
     for (auto &[stage, list] : c.files)
       for (size_t file : list) {
         // The zoo's post-grad graph takes the debug folder's mapping (the debug copy finds it).
-        bool zooPost = stage == Stage::PostGrad && files_[file].index >= 0 && c.provenance;
-        readOne(files_[file], zooPost ? (dir_ / c.provenanceRel).string() : "");
+        // The zoo's post-grad graph and GPU wrapper take the debug folder's mapping (the debug
+        // folder's own copies find it beside them).
+        const GraphFile &g = files_[file];
+        bool zoo = (stage == Stage::PostGrad || stage == Stage::Wrapper) && g.index >= 0 &&
+                   c.provenance && g.rel.rfind("cpu_output_code", 0) != 0;
+        readOne(files_[file], zoo ? (dir_ / c.provenanceRel).string() : "");
       }
     auto firstRead = [&](Stage s) -> long {
       if (auto it = c.files.find(s); it != c.files.end())
@@ -550,7 +554,14 @@ std::string SiteBuilder::nodesTable(size_t file) const {
         maps.push_back(std::move(m));
       }
   const bool several = maps.size() > 1;
+  // A wrapper's kernel calls link to their row of the provenance section on the same page.
+  bool calls = false;
+  if (stage == Stage::Wrapper && f.rel.rfind("cpu_output_code", 0) != 0)
+    for (const Compile *c : compilesOf(file))
+      calls = calls || c->provenance.has_value();
   std::string h = "<table>\n<tr><th>#</th><th>node</th><th>op</th><th>target</th>";
+  if (calls)
+    h += "<th>Inductor's kernel call (provenance)</th>";
   if (stage == Stage::PostGrad && !maps.empty())
     h += "<th>Inductor's kernels</th><th>pre-grad nodes</th>";
   if (stage == Stage::Dynamo && !maps.empty())
@@ -589,6 +600,10 @@ std::string SiteBuilder::nodesTable(size_t file) const {
         b += ks.empty() ? "" : prefix + ks;
       }
     }
+    if (calls)
+      if (const NodeProvenance *p = n->provenance())
+        for (const std::string &k : p->kernels)
+          kernels += (kernels.empty() ? "" : " ") + anchorId(k);
     h += "<tr id=\"n-" + xmlEscape(id) + "\"" +
          (kernels.empty() ? "" : " data-kernels=\"" + xmlEscape(kernels) + "\"") +
          "><td class=\"n\">" + std::to_string(i++) + "</td><td class=\"m\">" +
@@ -596,6 +611,13 @@ std::string SiteBuilder::nodesTable(size_t file) const {
          "</td><td class=\"m\">" + xmlEscape(n->target()) + "</td>";
     if (!maps.empty())
       h += "<td class=\"m p\">" + a + "</td><td class=\"m p\">" + b + "</td>";
+    if (calls) {
+      h += "<td class=\"m p\">";
+      if (const NodeProvenance *p = n->provenance())
+        for (const std::string &k : p->kernels)
+          h += linkTo(static_cast<long>(file), "k-", k) + " ";
+      h += "</td>";
+    }
     h += "</tr>\n";
   }
   return h + "</table>\n";

@@ -36,6 +36,8 @@ OC="$WORK/site/output_code_0_py.html"
 grep -q 'id="src-triton_poi_fused_add_mul_relu_sigmoid_sub_0"' "$OC" || fail "the wrapper page lacks the Triton code"
 grep -q 'href="aten_post_0_graph_txt.html#k-triton_poi_fused_add_mul_relu_sigmoid_sub_0:1"' "$OC" ||
   fail "the wrapper's kernel does not link to its nodes"
+grep -q '<tr id="n-triton_poi_fused_add_mul_relu_sigmoid_sub_0" data-kernels="triton_poi_fused_add_mul_relu_sigmoid_sub_0:1">' "$OC" ||
+  fail "the wrapper's kernel call node does not name its provenance row"
 DY="$WORK/site/dynamo_0_graph_txt.html"
 grep -q 'href="aten_post_0_graph_txt.html#n-' "$DY" || fail "no link from pre-grad to post-grad nodes"
 
