@@ -49,13 +49,14 @@ inline Expected<Node *> replNodeNamed(const ReplGraph &g, std::string_view name)
 }
 
 /// Options of `run` and `bench`: `--backend B`, `--device D`, `--seed N`, `SYM=N`, and for
-/// `bench` a bare run count.
+/// `bench` a bare run count and `--resident`.
 struct ReplRunOptions {
   std::string backend = "interp";
   std::string device;
   uint64_t seed = 0;
   SymExpr::Bindings symbols;
-  int64_t count = -1; ///< a bare number (bench); -1 when none
+  int64_t count = -1;    ///< a bare number (bench); -1 when none
+  bool resident = false; ///< bench: inputs kept on the device, outputs left there
 };
 /// Parses words[first...] (a bare number only when `allowCount`).
 Expected<ReplRunOptions> parseReplRunOptions(const ReplWords &words, size_t first,

@@ -624,10 +624,12 @@ const std::vector<ReplCommand> &replCommands() {
            "Prints the type of every output. Symbolic sizes of the inputs need a value: s77=33.\n" +
            runBackends + "--device cpu|gpu|N picks the OpenCL device. Ctrl-C stops it.\n"),
        K::None, K::None, cmdRun, "run --backend opencl --seed 1"},
-      {"bench", "bench [N] [--backend B] [SYM=N...]",
+      {"bench", "bench [N] [--backend B] [--resident] [SYM=N...]",
        "Time N runs of the graph (default 10): min, median, max",
        "Same options (--backend, --device, --seed) and inputs as 'run'. One untimed run\n"
-       "comes first (OpenCL builds and tunes its kernels then). Ctrl-C stops between runs.\n",
+       "comes first (OpenCL builds and tunes its kernels then). Ctrl-C stops between runs.\n"
+       "On a device, the runs' device time from queue events too. --resident: the inputs\n"
+       "stay on the device after the first run and the outputs are not read back.\n",
        K::None, K::None, replCmdBench, "bench 20 --backend llvm"},
       {"bisect", "bisect [--backend B] [--seed N] [SYM=N...]",
        "The first kernel of a backend (default opencl) that disagrees with the interpreter",

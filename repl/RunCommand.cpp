@@ -151,6 +151,8 @@ Expected<InterpretResult> PreparedRun::run(std::span<const RuntimeValue> inputs)
   return impl_->prepared.executable->run(inputs);
 }
 
+Executable &PreparedRun::executable() { return *impl_->prepared.executable; }
+
 int runDevicesCommand() {
   auto backend = findBackend("opencl");
   if (!backend)

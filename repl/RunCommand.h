@@ -17,6 +17,8 @@
 
 namespace fxkit {
 
+class Executable;
+
 struct RunCommandOptions : GraphInputOptions {
   std::string inputs; ///< safetensors inputs (arg_<i>); empty: seeded random inputs
   std::string check;  ///< safetensors expected outputs (out_<i>); empty: no check
@@ -68,6 +70,8 @@ public:
   ~PreparedRun();
   /// Runs once on `inputs` (one per placeholder).
   Expected<InterpretResult> run(std::span<const RuntimeValue> inputs);
+  /// The backend's executable: device residency and device times (backends/Backend.h).
+  Executable &executable();
   /// The graph as prepared (types filled in): random inputs are made from it.
   const Graph &graph() const;
 

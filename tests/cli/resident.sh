@@ -25,6 +25,15 @@ expect_err "opencl: 3 runs: inputs copied to the device 15 (40896 bytes), kept t
 expect_exit 2 "$FXKIT" run "$M.graph.txt" --resident -o "$WORK/o.safetensors"
 expect_err "fxkit: error: --resident: this backend keeps nothing on a device between runs"
 [ ! -e "$WORK/o.safetensors" ] || fail "an output file was left behind after an error"
+# The REPL's bench: --resident keeps the inputs on the device; the device time of the runs
+# from queue events is printed under the wall times. Refused without a device.
+expect_exit 0 "$FXKIT" -c "bench 3 --backend opencl --resident" "$M.graph.txt"
+expect_out "fw_0: 3 runs on opencl: min "
+expect_out "fw_0: device time per run (queue events): min "
+expect_out ", inputs kept on the device"
+expect_exit 2 "$FXKIT" -c "bench 2 --resident" "$M.graph.txt"
+expect_err "bench --resident: this backend keeps nothing on a device between runs"
+
 # The exported C++ wrapper's runtime (here built and loaded in process, --backend cpp-wrapper)
 # keeps the device buffers a call frees for the next call: the second and third calls allocate
 # nothing; every call gets its device time from queue events. Where LLVM is not built in, the
