@@ -452,5 +452,7 @@ function boot() {
   }
 }
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
-else boot();
+// The script sits right after the viewer's elements: start now, not after the rest of the page
+// (a 100k-node report's tables take seconds to parse); elsewhere, once the page is parsed.
+if (statusElement() || document.readyState !== "loading") boot();
+else document.addEventListener("DOMContentLoaded", boot);
