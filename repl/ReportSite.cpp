@@ -750,9 +750,11 @@ std::string SiteBuilder::pageOf(size_t file) {
 }
 
 std::string SiteBuilder::indexPage() const {
-  std::string title = dir_.filename().string();
-  if (title.empty() || title == ".")
-    title = dir_.parent_path().filename().string();
+  std::error_code ec;
+  // `fxkit report .` and `DIR/` are named after the folder itself.
+  std::string title = fs::weakly_canonical(fs::absolute(dir_, ec), ec).filename().string();
+  if (title.empty())
+    title = dir_.string();
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                   "<title>fxkit report: " +
                   xmlEscape(title) +
