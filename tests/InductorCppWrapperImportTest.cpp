@@ -217,6 +217,19 @@ TEST(InductorCppWrapperErrors, MessagesNameFileLineAndColumn) {
             "w.py:1:1: error: no 'cpp_wrapper_src = (' string: not Inductor's C++ wrapper code");
 }
 
+// Sizes that would have fxkit build something as large are refused where they are written
+// (the probe of issue 19: output_handles[2^62 + 1] made call() return a tuple of 2^62 Nones).
+TEST(InductorCppWrapperErrors, HugeOutputIndexIsAnError) {
+  EXPECT_EQ(firstLine(mutated("output_handles[0] = var_0",
+                              "output_handles[4611686018427387905] = var_0")),
+            "w.py:91:20: error: output index: 4611686018427387905 is past 1048576 (no program has "
+            "that many)");
+  EXPECT_EQ(firstLine(mutated("output_handles[0] = var_0",
+                              "output_handles[99999999999999999999999] = var_0"))
+                .substr(0, 30),
+            "w.py:91:20: error: output inde");
+}
+
 TEST(InductorCppWrapperErrors, DeepNestingIsAnErrorNotACrash) {
   std::string deep;
   for (int i = 0; i < 200; ++i)

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -25,6 +26,10 @@ namespace {
 /// Deep enough for Inductor's nesting (a view inside a wrapper inside a call), small enough
 /// that hostile input cannot exhaust the stack.
 constexpr int kMaxDepth = 64;
+/// Output indices and Python tuple sizes past this are refused: `call()` returns a tuple as long
+/// as the largest output index, and PyTuple_New(n) makes n items (a mutated
+/// `output_handles[2^62]` had fxkit write 2^62 Nones).
+constexpr uint64_t kMaxCount = uint64_t(1) << 20;
 
 std::vector<std::string_view> splitLines(std::string_view text) {
   std::vector<std::string_view> lines;
@@ -299,6 +304,16 @@ private:
   }
   Error error(const CExpr &e, std::string m) const { return error(e.line, e.col, std::move(m)); }
   Error error(const CStmt &s, std::string m) const { return error(s.line, s.col, std::move(m)); }
+  /// A count or index (a Number) that sizes what fxkit builds: at most kMaxCount. `what` names
+  /// it in the error ("output_handles[N]").
+  Expected<size_t> boundedNumber(const CExpr &number, const std::string &what) const {
+    errno = 0;
+    uint64_t k = std::strtoull(number.text.c_str(), nullptr, 10);
+    if (errno == ERANGE || k > kMaxCount)
+      return error(number, what + ": " + number.text + " is past " + std::to_string(kMaxCount) +
+                               " (no program has that many)");
+    return static_cast<size_t>(k);
+  }
 
   // --- the C++ source outside the entry function -------------------------------------------
   Status launchers(size_t begin, size_t end, int line);
@@ -1491,7 +1506,8 @@ Status CppReader::declaration(const std::vector<CStmt> &ss, size_t &i) {
       if ((f == "PyTuple_New" || f == "PyList_New") && init->kids.size() == 2 &&
           init->kids[1].kind == CExpr::Number) {
         v.kind = f == "PyTuple_New" ? Var::Kind::PyArgs : Var::Kind::PyList;
-        v.items.assign(std::strtoull(init->kids[1].text.c_str(), nullptr, 10), "None");
+        FXKIT_ASSIGN_OR_RETURN(size_t n, boundedNumber(init->kids[1], f + " size"));
+        v.items.assign(n, "None");
       } else if (f == "PyObject_CallObject" && init->kids.size() == 3) {
         declare(name, v);
         std::string tuple = name.starts_with("py_") ? name.substr(3) : name + "_result";
@@ -1848,12 +1864,13 @@ Status CppReader::assignment(const CStmt &s, const CExpr &e) {
       lhs.kids[0].text == "output_handles") {
     if (lhs.kids[1].kind != CExpr::Number)
       return error(lhs.kids[1], "expected output_handles[<integer>]");
-    size_t k = std::strtoull(lhs.kids[1].text.c_str(), nullptr, 10);
+    FXKIT_ASSIGN_OR_RETURN(size_t k, boundedNumber(lhs.kids[1], "output index"));
     std::string value;
     if (rhs.kind == CExpr::Index && rhs.kids[0].kind == CExpr::Name &&
         rhs.kids[0].text == "output_handles" && rhs.kids[1].kind == CExpr::Number) {
       // The same tensor returned twice.
-      auto it = outputs_.find(std::strtoull(rhs.kids[1].text.c_str(), nullptr, 10));
+      FXKIT_ASSIGN_OR_RETURN(size_t from, boundedNumber(rhs.kids[1], "output index"));
+      auto it = outputs_.find(from);
       if (it == outputs_.end())
         return error(rhs, "output " + rhs.kids[1].text + " is not set yet");
       value = it->second;
@@ -2155,7 +2172,8 @@ Status CppReader::shim(const std::vector<CStmt> &ss, size_t i, const CExpr &c) {
         o->kids[0].text != "output_handles" || o->kids[1].kind != CExpr::Number)
       return error(*a[1], "expected &output_handles[<integer>]");
     FXKIT_ASSIGN_OR_RETURN(auto x, arg(0));
-    outputs_[std::strtoull(o->kids[1].text.c_str(), nullptr, 10)] = std::move(x);
+    FXKIT_ASSIGN_OR_RETURN(size_t k, boundedNumber(o->kids[1], "output index"));
+    outputs_[k] = std::move(x);
     outputsLine_ = s.line;
     outputsCol_ = s.col;
     return Status::ok();
