@@ -355,6 +355,15 @@ void SiteBuilder::readOne(GraphFile &f, const std::string &provenance) {
   auto graph = importGraphFile(path, std::nullopt, true, provenance);
   if (!graph && !provenance.empty())
     graph = importGraphFile(path); // a mapping that names none of its nodes: read it without
+  if (!graph) {
+    // A broken sidecar (nodes.json, a provenance mapping) must not lose the graph itself.
+    Error first = graph.error();
+    graph = importGraphFile(path, std::nullopt, false);
+    if (graph)
+      notes_.emplace_back(f.rel, "read without the files beside it: " + first.str());
+    else
+      graph = std::move(first);
+  }
   f.readMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!graph) {

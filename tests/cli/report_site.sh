@@ -50,10 +50,16 @@ python3 "$HERE/report_site_check.py" "$WORK/one" "$D" >"$WORK/check.txt" || fail
 # A file that cannot be read is listed with its error; every other page is there.
 cp -r "$PW" "$WORK/broken"
 printf 'graph():\n    %%x = bogus\n' >"$WORK/broken/aten_pre_1.graph.txt"
+echo '{"preToPost": [' >"$WORK/broken/debug/model__1_inference_1.1/inductor_provenance_tracking_node_mappings.json"
 expect_exit 0 "$FXKIT" report "$WORK/broken" -o "$WORK/bsite"
 expect_err "19 graph pages and index.html in $WORK/bsite, 1 files not read"
 grep -q '<h2 id="unreadable">Files not read (1)</h2>' "$WORK/bsite/index.html" || fail "no list of unread files"
 grep -q 'aten_pre_1.graph.txt:2:' "$WORK/bsite/index.html" || fail "the unread file's error lacks its line"
+grep -q '<p class="note">Provenance not read: .*model__1_inference_1.1/inductor_provenance_tracking_node_mappings.json:2:1: error: JSON syntax error' "$WORK/bsite/index.html" ||
+  fail "the index does not say the broken mapping was not read"
+# The graphs beside the broken mapping are read without it, and the index says so.
+grep -q '<li><code>debug/model__1_inference_1.1/output_code.py</code>: read without the files beside it: ' "$WORK/bsite/index.html" ||
+  fail "the wrapper beside a broken mapping was lost or not noted"
 python3 "$HERE/report_site_check.py" "$WORK/bsite" "$WORK/broken" >"$WORK/check.txt" || fail "links: $(cat "$WORK/check.txt")"
 
 # Rebuilding into the same folder replaces it; a folder holding other files is refused.

@@ -103,7 +103,10 @@ def check(site, src):
     wrappers = []
     for i, d in enumerate(debug_dirs):
         prov = os.path.join(src, d, prov_name)
-        mapping = json.load(open(prov)).get("cppCodeToPost", {}) if os.path.exists(prov) else {}
+        try:
+            mapping = json.load(open(prov)).get("cppCodeToPost", {}) if os.path.exists(prov) else {}
+        except ValueError:  # a broken mapping: the site says so and links nothing
+            mapping = {}
         if os.path.exists(os.path.join(src, d, "output_code.py")):
             wrappers.append((os.path.normpath(os.path.join(d, "output_code.py")), mapping, i))
         if os.path.exists(os.path.join(src, f"output_code_{i}.py")):
