@@ -2,8 +2,9 @@
 /// \file The compilation report (`fxkit report`): one self-contained HTML page in the spirit of
 /// PyTorch's tlparse, with the graph picture, the kernels and their generated source, every
 /// fusion decision with its reason, the memory timeline and the time of each pass. Nothing is
-/// fetched: pictures are inline SVG, the style sheet is inline, there is no script. Every
-/// text taken from the graph is HTML-escaped.
+/// fetched: pictures are inline SVG, the style sheet is inline, the one script (the interactive
+/// graph's, exporters/report/GraphViewer.h) is inline. Every text taken from the graph is
+/// HTML-escaped.
 
 #include <string>
 #include <vector>

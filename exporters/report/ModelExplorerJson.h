@@ -4,8 +4,9 @@
 /// `namespace`, `attrs`, `incomingEdges` and `outputsMetadata`), so its viewer opens fxkit's
 /// graphs: `fxkit convert G --to model-explorer -o g.json`. The module path is the namespace
 /// (`layers/0/attn`: Model Explorer's nested layers), and the report viewer's overlays are node
-/// attributes: bytes, fxkit's kernel (fusion group) where the graph was fused, Inductor's
-/// kernel from provenance.
+/// attributes: bytes, fxkit's kernel (fusion group) where the graph was fused and kept
+/// (`compile G --passes lower,fuse --to model-explorer`; after the wrapper pass the graph is the
+/// wrapper program), Inductor's kernel from provenance.
 
 #include "exporters/report/GraphViewer.h"
 
