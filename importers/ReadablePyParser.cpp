@@ -864,6 +864,19 @@ private:
         call.args = {Argument::node(base), std::move(index)};
         return Status::ok();
       }
+    } else if (t.isIdent("getattr") && peek(1).is("(") && peek(2).kind == TK::Ident &&
+               graph().find(peek(2).text) && peek(3).is(",") && peek(4).kind == TK::String &&
+               peek(5).is(")") && peek(6).is("(")) {
+      // `getattr(x, "name")(...)`: a method whose name is not an identifier, as FX's
+      // _format_target writes it.
+      auto method = decodePyString(peek(4).text);
+      if (!method)
+        return errorAt(peek(4), method.error().message);
+      call.op = OpKind::CallMethod;
+      call.target = *method;
+      call.args.push_back(Argument::node(graph().find(peek(2).text)));
+      pos_ += 7;
+      return callArgs(call);
     } else if (t.kind == TK::Ident && !isLiteralName(t.text) &&
                (peek(1).is(".") || peek(1).is("("))) {
       // A function call: `torch.ops.aten.add.Tensor(...)`, `getattr(x, 'y')`.

@@ -29,6 +29,27 @@ TEST(ReadablePy, RoundTripsOperatorsMethodsAndFrees) {
 )PY");
 }
 
+// A method whose name is not an identifier, as FX's _format_target writes it, reads back as
+// that call_method (the probe of issue 19 found fxkit writing what it could not read).
+TEST(ReadablePy, MethodNamesThatAreNotIdentifiersRoundTrip) {
+  expectRoundTrip(R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[4][1]cpu"):
+        c: "f32[4][1]cpu" = getattr(x, "con[t]")(2, dim = 0);  x = None
+        return (c,)
+)PY");
+  auto g = parseReadablePy(R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[4][1]cpu"):
+        c: "f32[4][1]cpu" = getattr(x, "con[t]")();  x = None
+        return (c,)
+)PY",
+                           "t.py");
+  ASSERT_TRUE(g) << g.error().str();
+  const Node *c = g->find("c");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->op(), OpKind::CallMethod);
+  EXPECT_EQ(c->target(), "con[t]");
+}
+
 TEST(ReadablePy, SlicesAndEllipsisReadAsFxTextKeepsThem) {
   // Dynamo's subscripts (`x[:, :1]`, `x[..., None]`): the same graph as its FX text, and back.
   std::string text = R"PY(class GraphModule(torch.nn.Module):
