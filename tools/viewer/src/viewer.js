@@ -129,7 +129,7 @@ class Viewer {
       edgeProgramClasses: { line: EdgeLineProgram },
       nodeProgramClasses: { circle: NodeCircleProgram },
       hideEdgesOnMove: delta.length > 20000,
-      labelRenderedSizeThreshold: 8,
+      labelRenderedSizeThreshold: 4,
       labelDensity: 0.5,
       minCameraRatio: 0.0005,
       maxCameraRatio: 4,
@@ -151,10 +151,20 @@ class Viewer {
     if (this.graphs[view]) return this.graphs[view];
     const g = new Graph({ type: "directed", multi: false, allowSelfLoops: false });
     const d = this.d;
-    const SPACE_X = 0.5, SPACE_Y = 1.5;
+    const SPACE_X = 1, SPACE_Y = 1.5;
     if (view === "nodes") {
       const nd = d.nodes;
-      const size = (this.nodeSize = this.n < 2000 ? 6 : 3);
+      // Nodes as large as the gap between neighbours allows once the graph fits the canvas.
+      let minX = Infinity, maxX = -Infinity, maxY = 0;
+      for (let i = 0; i < this.n; ++i) {
+        minX = Math.min(minX, nd.x[i]);
+        maxX = Math.max(maxX, nd.x[i]);
+        maxY = Math.max(maxY, nd.y[i]);
+      }
+      const w = Math.max(this.canvasBox.clientWidth - 60, 100), h = Math.max(this.canvasBox.clientHeight - 60, 100);
+      const unitsPerPx = Math.max(((maxX - minX) * SPACE_X) / w, (maxY * SPACE_Y) / h, 1e-9);
+      const gapPx = Math.min(2 * SPACE_X, SPACE_Y) / unitsPerPx;
+      const size = (this.nodeSize = Math.min(8, Math.max(1.5, 0.4 * gapPx)));
       for (let i = 0; i < this.n; ++i)
         g.addNode(i, { x: nd.x[i] * SPACE_X, y: -nd.y[i] * SPACE_Y, size, label: nd.name[i] });
       for (let i = 0; i < this.n; ++i)
