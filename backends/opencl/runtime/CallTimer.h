@@ -10,6 +10,7 @@
 
 #include <CL/cl.h>
 
+#include <cstddef>
 #include <utility>
 #include <vector>
 
@@ -32,10 +33,24 @@ public:
     else
       drop(open_);
     open_ = nullptr;
+    // Calls that never wait (outputs left on the device) would hold two events each until the
+    // next wait: read the finished ones now and then.
+    if (pending_.size() >= 64)
+      collect(/*finishedOnly=*/true);
   }
-  /// Reads the ended calls' times (waits for their stamps: call it after a wait).
-  void collect() {
+  /// Reads the ended calls' times, waiting for their stamps (call it after a wait); with
+  /// `finishedOnly`, only the oldest calls whose stamps have completed, without waiting.
+  void collect(bool finishedOnly = false) {
+    size_t done = 0;
     for (auto &[first, last] : pending_) {
+      if (finishedOnly) {
+        cl_int status = CL_QUEUED;
+        if (clGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                           nullptr) != CL_SUCCESS ||
+            status != CL_COMPLETE)
+          break;
+      }
+      ++done;
       cl_event both[2] = {first, last};
       clWaitForEvents(2, both);
       cl_ulong t0 = 0, t1 = 0;
@@ -50,7 +65,7 @@ public:
       drop(first);
       drop(last);
     }
-    pending_.clear();
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(done));
   }
   /// Device seconds of every collected call, in call order.
   const std::vector<double> &seconds() const { return seconds_; }

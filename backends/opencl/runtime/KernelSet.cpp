@@ -75,6 +75,9 @@ struct KernelSet::Impl {
   OpenCLStats stats;
   /// Profiled launches not yet read (collectProfile): a launch is timed without waiting for it.
   std::vector<cl_event> profiled;
+  /// Adds the profiled launches' device time to stats, in launch order; with `finishedOnly`
+  /// only the oldest ones that have completed (no wait), else all (waiting for them).
+  void readProfiled(bool finishedOnly);
 
   ~Impl();
   void buildWorker();
@@ -522,26 +525,34 @@ Status KernelSet::launch(size_t index, std::span<const LaunchArg> args, int64_t 
     return r.takeError();
   if (event)
     im.profiled.push_back(event);
+  if (im.profiled.size() >= 4096) // runs that never wait: read what has finished
+    im.readProfiled(true);
   ++im.stats.launches;
   return Status::ok();
 }
 
-void KernelSet::collectProfile() {
-  Impl &im = *impl_;
-  if (im.profiled.empty())
-    return;
-  clWaitForEvents(static_cast<cl_uint>(im.profiled.size()), im.profiled.data());
-  for (cl_event e : im.profiled) {
+void KernelSet::collectProfile() { impl_->readProfiled(false); }
+
+void KernelSet::Impl::readProfiled(bool finishedOnly) {
+  size_t done = 0;
+  for (cl_event e : profiled) {
+    cl_int status = CL_QUEUED;
+    if (finishedOnly && (clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+                                        &status, nullptr) != CL_SUCCESS ||
+                         status != CL_COMPLETE))
+      break;
+    ++done;
+    clWaitForEvents(1, &e);
     cl_ulong start = 0, end = 0;
     if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) ==
             CL_SUCCESS &&
         clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) ==
             CL_SUCCESS &&
         end >= start)
-      im.stats.kernelSeconds += static_cast<double>(end - start) * 1e-9;
+      stats.kernelSeconds += static_cast<double>(end - start) * 1e-9;
     clReleaseEvent(e);
   }
-  im.profiled.clear();
+  profiled.erase(profiled.begin(), profiled.begin() + static_cast<std::ptrdiff_t>(done));
 }
 
 OpenCLStats &KernelSet::stats() { return impl_->stats; }
