@@ -750,6 +750,20 @@ TEST(NnOps, GridSampler2dModesAndPadding) {
   expectError(graph({"x", "g"}, target, "%x, %g, 0, 0, False"),
               {x, fromValues({1, 1, 1, 3}, {0, 0, 0})},
               "grid_sampler(): expected grid to have size 2 in last dimension");
+  // Coordinates are computed in the grid's precision, as PyTorch's kernels compute them in
+  // scalar_t: a float32 grid of 1e9 (reflection, no align_corners) unnormalizes to 2.5e9 and
+  // 2e9 in float, which reflect onto pixel (0, 0); in double to (1.5, 2), between 7 and 12.
+  std::vector<double> ramp(20);
+  for (size_t i = 0; i < ramp.size(); ++i)
+    ramp[i] = static_cast<double>(i);
+  Tensor x45 = fromValues({1, 1, 4, 5}, ramp);
+  expectValues(run(graph({"x", "g"}, target, "%x, %g, 0, 2, False"),
+                   {x45, fromValues({1, 1, 1, 2}, {1e9, 1e9})})[0],
+               {0});
+  expectValues(run(graph({"x", "g"}, target, "%x, %g, 0, 2, False"),
+                   {fromValues({1, 1, 4, 5}, ramp, DType::Float64),
+                    fromValues({1, 1, 1, 2}, {1e9, 1e9}, DType::Float64)})[0],
+               {9.5});
 }
 
 // ---- col2im ----

@@ -770,40 +770,44 @@ Status upsampleBilinear2dKernel(KernelContext &ctx) {
 
 enum class GridPadding : uint8_t { Zeros, Border, Reflection };
 
+// The coordinate arithmetic runs in the grid's precision T (float for float32 grids), as
+// PyTorch's CPU kernels compute it in scalar_t: far outside the input, reflection lands on
+// another pixel in float than in double (a grid of 1e9 reflects onto pixel 0 in float32).
+
 /// reflect_coordinates: reflects x into [low / 2, high / 2] (bounds given doubled).
-double reflect(double x, int64_t twiceLow, int64_t twiceHigh) {
+template <typename T> T reflect(T x, int64_t twiceLow, int64_t twiceHigh) {
   if (twiceLow == twiceHigh)
     return 0;
-  double low = static_cast<double>(twiceLow) / 2;
-  double span = static_cast<double>(twiceHigh - twiceLow) / 2;
+  T low = static_cast<T>(twiceLow) / 2;
+  T span = static_cast<T>(twiceHigh - twiceLow) / 2;
   x = std::fabs(x - low);
-  double extra = std::fmod(x, span);
+  T extra = std::fmod(x, span);
   int64_t flips = static_cast<int64_t>(std::floor(x / span));
   return flips % 2 == 0 ? extra + low : span - extra + low;
 }
 
 /// compute_coordinates: border clips into [0, size - 1], reflection reflects then clips;
 /// a non-finite coordinate becomes -100 (outside), as safe_downgrade_to_int_range does.
-double padCoordinate(double x, int64_t size, GridPadding padding, bool alignCorners) {
+template <typename T> T padCoordinate(T x, int64_t size, GridPadding padding, bool alignCorners) {
   switch (padding) {
   case GridPadding::Zeros:
     break;
   case GridPadding::Border:
-    x = std::clamp(x, 0.0, static_cast<double>(size - 1));
+    x = std::clamp(x, T(0), static_cast<T>(size - 1));
     break;
   case GridPadding::Reflection:
-    x = alignCorners ? reflect(x, 0, 2 * (size - 1)) : reflect(x, -1, 2 * size - 1);
-    x = std::clamp(x, 0.0, static_cast<double>(size - 1));
+    x = alignCorners ? reflect<T>(x, 0, 2 * (size - 1)) : reflect<T>(x, -1, 2 * size - 1);
+    x = std::clamp(x, T(0), static_cast<T>(size - 1));
     break;
   }
-  return std::isfinite(x) && std::fabs(x) < 2e9 ? x : -100.0;
+  return std::isfinite(x) && std::fabs(x) < T(2e9) ? x : T(-100);
 }
 
 /// grid_sampler_unnormalize: [-1, 1] to pixel coordinates (corner pixels' centres, or their
 /// outer edges without align_corners).
-double unnormalize(double x, int64_t size, bool alignCorners) {
-  return alignCorners ? (x + 1) / 2 * static_cast<double>(size - 1)
-                      : ((x + 1) * static_cast<double>(size) - 1) / 2;
+template <typename T> T unnormalize(T x, int64_t size, bool alignCorners) {
+  return alignCorners ? (x + 1) / 2 * static_cast<T>(size - 1)
+                      : ((x + 1) * static_cast<T>(size) - 1) / 2;
 }
 
 /// The cubic convolution weights of offset t (A = -0.75), as PyTorch's bicubic kernels.
@@ -828,25 +832,27 @@ struct GridPlane {
     return input.loadDouble(base + y * input.stride(2) + x * input.stride(3));
   }
   /// A bicubic tap: each coordinate padded on its own (get_value_bounded).
-  double bounded(double y, double x) const {
-    y = padCoordinate(y, H, padding, alignCorners);
-    x = padCoordinate(x, W, padding, alignCorners);
+  template <typename T> double bounded(T y, T x) const {
+    y = padCoordinate<T>(y, H, padding, alignCorners);
+    x = padCoordinate<T>(x, W, padding, alignCorners);
     return pixel(static_cast<int64_t>(y), static_cast<int64_t>(x));
   }
   /// The sample at grid point (gx, gy): bilinear (0), nearest with round half to even (1) or
-  /// bicubic (2).
-  double sample(int64_t mode, double gx, double gy) const {
-    double x = unnormalize(gx, W, alignCorners), y = unnormalize(gy, H, alignCorners);
+  /// bicubic (2); coordinates computed in T (the grid's precision), the blend in double.
+  template <typename T> double sample(int64_t mode, T gx, T gy) const {
+    T x = unnormalize<T>(gx, W, alignCorners), y = unnormalize<T>(gy, H, alignCorners);
     if (mode == 2) {
-      double x0 = std::floor(x), y0 = std::floor(y), value = 0;
+      T x0 = std::floor(x), y0 = std::floor(y);
+      double value = 0;
       std::array<double, 4> wx = cubicWeights(x - x0), wy = cubicWeights(y - y0);
       for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j)
-          value += wy[i] * wx[j] * bounded(y0 - 1 + i, x0 - 1 + j);
+          value +=
+              wy[i] * wx[j] * bounded<T>(y0 - 1 + static_cast<T>(i), x0 - 1 + static_cast<T>(j));
       return value;
     }
-    x = padCoordinate(x, W, padding, alignCorners);
-    y = padCoordinate(y, H, padding, alignCorners);
+    x = padCoordinate<T>(x, W, padding, alignCorners);
+    y = padCoordinate<T>(y, H, padding, alignCorners);
     if (mode == 1)
       return pixel(static_cast<int64_t>(std::nearbyint(y)),
                    static_cast<int64_t>(std::nearbyint(x)));
@@ -881,8 +887,11 @@ Status gridSampler2dKernel(KernelContext &ctx) {
                     alignCorners};
     int64_t g = grid.storageOffset() + n * grid.stride(0) + index[2] * grid.stride(1) +
                 index[3] * grid.stride(2);
+    double gx = grid.loadDouble(g), gy = grid.loadDouble(g + grid.stride(3));
     out.setDouble(index,
-                  plane.sample(mode, grid.loadDouble(g), grid.loadDouble(g + grid.stride(3))));
+                  grid.dtype() == DType::Float64
+                      ? plane.sample<double>(mode, gx, gy)
+                      : plane.sample<float>(mode, static_cast<float>(gx), static_cast<float>(gy)));
   });
   ctx.result.v = std::move(out);
   return Status::ok();
