@@ -102,7 +102,7 @@ void checkViewerData(const ViewerGraph &v, const std::string &what) {
       ASSERT_LE(delta, static_cast<int64_t>(i));
     }
   ASSERT_EQ(at, edges["delta"].size());
-  for (const char *view : {"module", "kernel"}) {
+  for (const char *view : {"module", "kernel", "inductor"}) {
     const json &g = d["groups"][view];
     if (g.is_null())
       continue;
@@ -214,6 +214,10 @@ TEST(GraphViewer, EveryCorpusAndZooGraph) {
     withProvenance += std::any_of(v.inductor.begin(), v.inductor.end(),
                                   [](const std::string &m) { return !m.empty(); });
     checkViewerData(v, path.string());
+    if (std::any_of(v.inductor.begin(), v.inductor.end(),
+                    [](const std::string &m) { return !m.empty(); })) {
+      EXPECT_FALSE(json::parse(graphViewerData(v))["groups"]["inductor"].is_null()) << path;
+    }
     checkModelExplorer(v, path.string());
     ++checked;
   }

@@ -285,7 +285,10 @@ std::string graphViewerData(const ViewerGraph &g) {
   out += ",\"kernel\":";
   if (anyNonEmpty(g.kernel))
     putGroups(out, g, g.kernel, true, "(no kernel)");
-  else if (anyNonEmpty(g.inductor))
+  else
+    out += "null";
+  out += ",\"inductor\":";
+  if (anyNonEmpty(g.inductor))
     putGroups(out, g, g.inductor, true, "(no kernel)");
   else
     out += "null";

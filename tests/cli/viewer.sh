@@ -45,14 +45,17 @@ open_page() {
   echo "$what: time to interactive $(attr "$STATUS" data-tti-ms) ms, $(attr "$STATUS" data-nodes) nodes; $(attr "$STATUS" data-selftest)"
 }
 
-# A corpus graph with modules and kernels: a transformer layer's post-grad graph.
-GRAPH="$DATA/corpus/inductor/transformer_layer/aten_post_0.graph.txt"
+# A corpus graph with both kinds of kernel: a transformer layer's post-grad graph as Inductor
+# saved it beside its provenance mapping (fxkit's kernels from compiling it, Inductor's from the
+# mapping).
+GRAPH="$DATA/corpus/inductor/transformer_layer/debug/model__0_forward_1.0/fx_graph_transformed.py"
 expect_exit 0 "$FXKIT" report "$GRAPH" -o "$WORK/corpus.html"
-open_page "$WORK/corpus.html" "transformer_layer/aten_post_0"
+open_page "$WORK/corpus.html" "transformer_layer fx_graph_transformed.py"
 [ "$(attr "$STATUS" data-nodes)" = 85 ] || fail "corpus page: expected 85 nodes: $STATUS"
 SELF="$(attr "$STATUS" data-selftest)"
 grep -q 'search=[1-9]' <<<"$SELF" || fail "search for relu found nothing: $SELF"
-grep -q 'kernel=[1-9]' <<<"$SELF" || fail "no kernel view: $SELF"
+grep -q 'kernel=[1-9]' <<<"$SELF" || fail "no view by fxkit's kernels: $SELF"
+grep -q 'inductor=[1-9]' <<<"$SELF" || fail "no view by Inductor's kernels: $SELF"
 grep -q 'selected=' <<<"$SELF" || fail "no selection: $SELF"
 grep -q 'panel-rows=[1-9]' <<<"$SELF" || fail "the details panel is empty: $SELF"
 

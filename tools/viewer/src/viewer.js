@@ -11,7 +11,8 @@
 //           half-node units, y the row (LayeredLayout.h)
 //   edges:  {inDegree[], delta[]}: the inputs of node i are i - delta[e] for its inDegree[i]
 //           deltas, in node order
-//   groups: {module, kernel: {key[], of[], x[], y[], edges[]} or null}: the collapsed views;
+//   groups: {module, kernel, inductor: {key[], of[], x[], y[], edges[]} or null}: the collapsed
+//           views (by module path, fxkit's kernel, Inductor's kernel);
 //           of[i] is node i's group, edges flat [from, to, ...]
 // The page's state is written into #fxkit-viewer-status (data-state, data-tti-ms, data-errors)
 // so a headless browser's DOM dump shows whether it became interactive and how fast.
@@ -270,6 +271,7 @@ class Viewer {
     const d = this.d;
     const hasModules = d.groups.module && d.groups.module.key.length < this.n;
     const hasKernels = d.groups.kernel && d.groups.kernel.key.length < this.n;
+    const hasInductor = d.groups.inductor && d.groups.inductor.key.length < this.n;
     const option = (value, text, enabled = true) => {
       const o = el("option", { value }, text);
       if (!enabled) o.disabled = true;
@@ -278,7 +280,8 @@ class Viewer {
     this.viewSelect = el("select", { title: "collapse the graph", onchange: (e) => this.setView(e.target.value) },
       option("nodes", `every node (${this.n})`),
       option("module", d.groups.module ? `by module (${d.groups.module.key.length})` : "by module (none known)", hasModules),
-      option("kernel", d.groups.kernel ? `by kernel (${d.groups.kernel.key.length})` : "by kernel (none)", hasKernels));
+      option("kernel", d.groups.kernel ? `by fxkit kernel (${d.groups.kernel.key.length})` : "by fxkit kernel (none)", hasKernels),
+      option("inductor", d.groups.inductor ? `by Inductor kernel (${d.groups.inductor.key.length})` : "by Inductor kernel (none)", hasInductor));
     this.colourSelect = el("select", { title: "colour nodes by", onchange: (e) => { this.colourBy = e.target.value; this.applyOverlay(); } },
       option("op", "colour: op"), option("module", "colour: module", d.tables.module.length > 0),
       option("kernel", "colour: fxkit kernel", d.tables.kernel.length > 0),
@@ -417,7 +420,7 @@ function selfTest(v, status) {
   v.search.value = "relu";
   v.runSearch();
   out.push(`search=${v.matches ? v.matches.size : 0}`);
-  for (const view of ["module", "kernel"])
+  for (const view of ["module", "kernel", "inductor"])
     if (v.d.groups[view]) {
       v.setView(view);
       out.push(`${view}=${v.graphs[view].order}`);
