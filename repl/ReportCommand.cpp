@@ -126,7 +126,7 @@ void addInductorKernels(HtmlReport &report,
 } // namespace
 
 Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &title,
-                                            size_t collapseAbove) {
+                                            size_t collapseAbove, KernelsOfNode *kernelsOfNode) {
   HtmlReport report;
   report.title = title;
   report.facts.push_back("input: " + title + " (" + std::to_string(graph.size()) + " nodes)");
@@ -158,6 +158,14 @@ Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &tit
   report.facts.push_back("generated kernels read+write " + f.generatedKernelBytes().str() +
                          " bytes; wrapper program: " + std::to_string(graph.size()) + " nodes");
   addKernels(report, *state);
+  if (kernelsOfNode)
+    for (const loop::Kernel &k : f.kernels)
+      for (int32_t op : k.ops)
+        for (const std::string &origin : p.ops[op].origins) {
+          std::vector<std::string> &names = (*kernelsOfNode)[origin];
+          if (names.empty() || names.back() != k.name)
+            names.push_back(k.name);
+        }
   addFxkitKernels(viewer, p, f);
   report.graphViewer = graphViewerHtml(viewer);
   if (!provenance.empty()) {

@@ -10,7 +10,9 @@
 #include "repl/GraphInput.h"
 
 #include <cstddef>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace fxkit {
 
@@ -20,10 +22,15 @@ struct ReportCommandOptions : GraphInputOptions {
   size_t collapseAbove = 400;
 };
 
+/// Source node -> the names of fxkit's kernels computing it, in launch order.
+using KernelsOfNode = std::map<std::string, std::vector<std::string>, std::less<>>;
+
 /// Compiles `graph` in place (lower, fuse, plan, wrapper) and gathers the report's contents;
-/// `title` names the input.
+/// `title` names the input. `kernelsOfNode`, when given, receives which of fxkit's kernels
+/// compute each node of the input (the site's node tables set them beside Inductor's).
 Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &title,
-                                            size_t collapseAbove = 400);
+                                            size_t collapseAbove = 400,
+                                            KernelsOfNode *kernelsOfNode = nullptr);
 
 /// Returns the exit code (0 ok, 2 bad input or a failing pass; nothing is written then).
 int runReportCommand(const ReportCommandOptions &options);

@@ -204,7 +204,7 @@ private:
                      std::string_view text = {}) const;
   std::string navigation(size_t file) const;
   std::vector<HtmlReport::Section> provenanceSections(size_t file, const Compile &c) const;
-  std::string nodesTable(size_t file) const;
+  std::string nodesTable(size_t file, const KernelsOfNode *fxkit = nullptr) const;
   std::string inductorMemory(long file);
   std::string kernelCode(size_t file) const;
   std::string pageOf(size_t file);
@@ -542,7 +542,7 @@ std::vector<HtmlReport::Section> SiteBuilder::provenanceSections(size_t file,
 
 /// Every node of the graph with its anchor and, where Inductor's mapping names it, links to
 /// the kernels and the nodes of the other stages.
-std::string SiteBuilder::nodesTable(size_t file) const {
+std::string SiteBuilder::nodesTable(size_t file, const KernelsOfNode *fxkit) const {
   const GraphFile &f = files_[file];
   const Stage stage = f.stage;
   struct Maps {
@@ -571,6 +571,8 @@ std::string SiteBuilder::nodesTable(size_t file) const {
   std::string h = "<table>\n<tr><th>#</th><th>node</th><th>op</th><th>target</th>";
   if (calls)
     h += "<th>Inductor's kernel call (provenance)</th>";
+  if (fxkit)
+    h += "<th>fxkit's kernels</th>";
   if (stage == Stage::PostGrad && !maps.empty())
     h += "<th>Inductor's kernels</th><th>pre-grad nodes</th>";
   if (stage == Stage::Dynamo && !maps.empty())
@@ -620,6 +622,13 @@ std::string SiteBuilder::nodesTable(size_t file) const {
          "</td><td class=\"m\">" + xmlEscape(n->target()) + "</td>";
     if (!maps.empty())
       h += "<td class=\"m p\">" + a + "</td><td class=\"m p\">" + b + "</td>";
+    if (fxkit) {
+      h += "<td class=\"m\">";
+      if (auto it = fxkit->find(n->name()); it != fxkit->end())
+        for (size_t k = 0; k < it->second.size(); ++k)
+          h += (k ? " " : "") + xmlEscape(it->second[k]);
+      h += "</td>";
+    }
     if (calls) {
       h += "<td class=\"m p\">";
       if (const NodeProvenance *p = n->provenance())
@@ -696,11 +705,12 @@ std::string SiteBuilder::pageOf(size_t file) {
   const Compile *c = compiles.empty() ? nullptr : compiles.front();
   const bool primaryPost = c && f.stage == Stage::PostGrad && c->post == static_cast<long>(file);
   HtmlReport report;
-  std::string nodes = nodesTable(file); // before compiling replaces the graph's nodes
   std::string compileNote;
+  KernelsOfNode fxkitKernels;
   if (primaryPost) {
     auto start = std::chrono::steady_clock::now();
-    auto compiled = buildCompilationReport(*f.graph, f.rel);
+    Graph copy = f.graph->clone(); // the node table below reads the graph as read
+    auto compiled = buildCompilationReport(copy, f.rel, 400, &fxkitKernels);
     compileMs_[file] =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (compiled) {
@@ -715,6 +725,8 @@ std::string SiteBuilder::pageOf(size_t file) {
       compiledFacts_[file] = "fxkit: not compiled";
     }
   }
+  std::string nodes =
+      nodesTable(file, primaryPost && compileNote.empty() ? &fxkitKernels : nullptr);
   if (!primaryPost || !compileNote.empty()) {
     report = HtmlReport{};
     report.compiled = false;

@@ -29,6 +29,8 @@ grep -q '<tr id="k-triton_poi_fused_add_mul_relu_sigmoid_sub_0:1" data-nodes="[^
 grep -q '<tr id="n-relu" data-kernels="triton_poi_fused_add_mul_relu_sigmoid_sub_0:1">' "$POST" ||
   fail "the post-grad node relu does not name its kernel"
 grep -q 'href="dynamo_0_graph_txt.html#n-' "$POST" || fail "no link from post-grad to pre-grad nodes"
+grep -q '<tr id="n-relu" .*<td class="m">fused_mul_add_relu_sigmoid_0</td></tr>' "$POST" ||
+  fail "the post-grad node relu does not name fxkit's kernel beside Inductor's"
 grep -q '__kernel void' "$POST" || fail "the post-grad page lacks fxkit's kernel code"
 grep -q "<script>" "$POST" || fail "the post-grad page has no script"
 grep -q '<nav class="site"><a href="index.html">index</a>' "$POST" || fail "no navigation bar"
