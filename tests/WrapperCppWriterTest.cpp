@@ -66,6 +66,7 @@ TEST(WrapperCpp, ReductionEntryPointGolden) {
                                  KernelArg::rows(),
                                  KernelArg::scratch(8)},
                        4, 8));
+  if (rt_.nanAsserts()) FXKIT_TRY(rt_.checkFinite(DeviceTensor{buf2, "float32", {4, 8}, {8, 1}, 0}, "buf2", "fused_sum_div_relu_0"));
   FXKIT_TRY(rt_.finish());
   outputs->clear();
   {

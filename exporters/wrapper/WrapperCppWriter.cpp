@@ -254,6 +254,7 @@ Status CppWriter::kernel(const Node &n, const wrapper::KernelCall &call, const K
   for (size_t i = 0; i < call.args->dictSize(); ++i)
     byName[call.args->dictKey(i)] = &call.args->dictValue(i);
   std::string args;
+  std::vector<std::string> nanChecks; ///< Inductor's nan_asserts: after the launch, when on
   for (const opencl::KernelParam &param : g.params) {
     std::string a;
     switch (param.kind) {
@@ -265,6 +266,15 @@ Status CppWriter::kernel(const Node &n, const wrapper::KernelCall &call, const K
         return Error("wrapper-cpp: kernel " + g.name + " uses " + p_.buffers[param.buffer].name +
                      " before it is allocated");
       a = std::string(param.written ? "KernelArg::out(" : "KernelArg::in(") + *storage + ")";
+      const TensorType *t = it->second->asNode()->value().tensor();
+      if (param.written && t && dtypeIsFloating(t->dtype)) {
+        auto tensor = tensorOf(it->second->asNode());
+        if (!tensor)
+          return tensor.takeError();
+        nanChecks.push_back("if (rt_.nanAsserts()) FXKIT_TRY(rt_.checkFinite(" + *tensor + ", " +
+                            cppString(it->second->asNode()->name()) + ", " + cppString(g.name) +
+                            "));");
+      }
       break;
     }
     case opencl::KernelParam::Kind::Size:
@@ -296,6 +306,8 @@ Status CppWriter::kernel(const Node &n, const wrapper::KernelCall &call, const K
   line("// " + k.name);
   line("FXKIT_TRY(rt_.launch(*kernels_, " + std::to_string(found->second) + ", {" + args +
        "},\n                       " + *x + ", " + *r + "));");
+  for (const std::string &check : nanChecks)
+    line(check);
   return Status::ok();
 }
 

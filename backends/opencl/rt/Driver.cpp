@@ -20,7 +20,7 @@ int usage(const char *argv0, const std::string &why) {
   std::fprintf(stderr,
                "%s: %s\nusage: %s INPUTS.safetensors [-o OUTPUTS.safetensors] [--check "
                "EXPECTED.safetensors] [--rtol R] [--atol A] [--device cpu|gpu|N] [--cache-dir D] "
-               "[--no-tune] [--repeat N] [--stats]\n",
+               "[--no-tune] [--repeat N] [--stats] [--nan-asserts]\n",
                argv0, why.c_str(), argv0);
   return 2;
 }
@@ -42,6 +42,10 @@ int driverMain(int argc, char **argv,
     }
     if (a == "--stats") {
       stats = true;
+      continue;
+    }
+    if (a == "--nan-asserts") {
+      options.nanAsserts = true;
       continue;
     }
     if (a == "-o" || a == "--check" || a == "--device" || a == "--cache-dir" || a == "--rtol" ||

@@ -14,8 +14,11 @@
 #include "ir/loop/LoopIR.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <map>
 #include <mutex>
+#include <string_view>
 
 namespace fxkit::rt {
 
@@ -69,6 +72,7 @@ struct Runtime::Impl {
   int blasCalls = 0, deviceExterns = 0, hostExterns = 0;
   std::shared_ptr<FreeBuffers> freeBuffers = std::make_shared<FreeBuffers>();
   opencl::CallTimer timer;
+  bool nanAsserts = false;
   ~Impl() { timer.release(); }
 };
 
@@ -147,6 +151,8 @@ std::unique_ptr<Runtime> Runtime::open(const RuntimeOptions &options, Status *st
   rt->impl_->options.cacheDir = options.cacheDir;
   rt->impl_->options.cache = options.cache;
   rt->impl_->options.tune = options.tune;
+  const char *nan = std::getenv("FXKIT_NAN_ASSERTS");
+  rt->impl_->nanAsserts = options.nanAsserts || (nan && *nan && std::string_view(nan) != "0");
   registerReferenceKernels();
   *status = Status::ok();
   return rt;
@@ -253,8 +259,16 @@ Status Runtime::upload(const HostTensor &host, const std::string &name, const st
                        size_t bytes, DeviceTensor *out) {
   if (host.dtype != dtype)
     return Status::error(name + ": expected dtype " + dtype + ", got " + host.dtype);
-  if (host.sizes != sizes)
-    return Status::error(name + ": the sizes do not match the program's");
+  if (host.sizes != sizes) {
+    // As Inductor's assert_size_stride says it.
+    auto text = [](const std::vector<int64_t> &xs) {
+      std::string out = "[";
+      for (size_t i = 0; i < xs.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(xs[i]);
+      return out + "]";
+    };
+    return Status::error(name + ": expected size " + text(sizes) + ", got " + text(host.sizes));
+  }
   // Already in the program's layout: copied as it is, without an element-wise host copy.
   if (host.strides == strides && host.offset == 0 && host.storage &&
       host.storage->size() >= bytes) {
@@ -491,6 +505,33 @@ std::string Runtime::statsLine() const {
          std::to_string(impl_->hostExterns) +
          " on the host; device buffers: " + std::to_string(impl_->freeBuffers->created) +
          " allocated, " + std::to_string(impl_->freeBuffers->reused) + " reused";
+}
+
+bool Runtime::nanAsserts() const { return impl_->nanAsserts; }
+
+Status Runtime::checkFinite(const DeviceTensor &tensor, const char *buffer, const char *kernel) {
+  HostTensor h;
+  if (Status s = download(tensor, &h); !s)
+    return s;
+  auto t = toTensor(h);
+  if (!t)
+    return fail(t.error());
+  std::string found;
+  Tensor::forEachIndex(t->sizes(), [&](std::span<const int64_t> index) {
+    if (!found.empty())
+      return;
+    double v = t->getDouble(index);
+    if (std::isfinite(v))
+      return;
+    found = std::string(std::isnan(v) ? "NaN" : v > 0 ? "inf" : "-inf") + " at [";
+    for (size_t d = 0; d < index.size(); ++d)
+      found += (d ? ", " : "") + std::to_string(index[d]);
+    found += "]";
+  });
+  if (found.empty())
+    return Status::ok();
+  return Status::error(std::string("nan_asserts: buffer ") + buffer + " written by kernel " +
+                       kernel + " holds " + found);
 }
 
 void Runtime::beginCall() { impl_->timer.begin(*impl_->ctx); }

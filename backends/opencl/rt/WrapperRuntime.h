@@ -123,6 +123,10 @@ struct RuntimeOptions {
   std::string cacheDir; ///< empty: $FXKIT_CACHE_DIR, else $XDG_CACHE_HOME/fxkit
   bool cache = true;
   bool tune = true;
+  /// Inductor's nan_asserts: after every kernel, each floating-point buffer it wrote is read
+  /// back and a NaN or infinity fails the call, naming the buffer and the kernel. Off by
+  /// default (it waits for the device after every kernel); also on with FXKIT_NAN_ASSERTS=1.
+  bool nanAsserts = false;
 };
 
 class Kernels;
@@ -173,6 +177,11 @@ public:
                           ExternResult *out);
   /// Waits for every enqueued command.
   Status finish();
+  /// Whether the generated code checks what each kernel wrote (RuntimeOptions::nanAsserts).
+  bool nanAsserts() const;
+  /// Fails when `tensor` (written by `kernel`) holds a NaN or an infinity: "nan_asserts:
+  /// buffer buf0 written by kernel fused_log_0 holds NaN at [0, 3]". Waits for the device.
+  Status checkFinite(const DeviceTensor &tensor, const char *buffer, const char *kernel);
   /// Bracket one call of a model with timestamp commands on the queue, as CUDA events time
   /// PyTorch (the driver's --repeat); `callSeconds` reads the device time of each call ended so
   /// far (waiting for its stamps).
