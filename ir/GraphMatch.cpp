@@ -554,11 +554,12 @@ private:
       return false;
     bool progress = false;
     std::vector<const Node *> wa, wb;
-    for (const Group &g : std::vector<Group>(groups)) {
-      if (g.a.size() != 1 || g.b.size() != 1)
+    // pair() appends to groups: walk those made so far by index.
+    for (size_t gi = 0, n = groups.size(); gi < n; ++gi) {
+      if (groups[gi].a.size() != 1 || groups[gi].b.size() != 1)
         continue;
-      Side::writtenArgs(A.nodes[g.a[0]], wa, nullptr);
-      Side::writtenArgs(B.nodes[g.b[0]], wb, nullptr);
+      Side::writtenArgs(A.nodes[groups[gi].a[0]], wa, nullptr);
+      Side::writtenArgs(B.nodes[groups[gi].b[0]], wb, nullptr);
       for (size_t k = 0; k < wa.size() && k < wb.size(); ++k) {
         auto ia = A.index.find(wa[k]);
         auto jb = B.index.find(wb[k]);

@@ -1,8 +1,12 @@
 #include "repl/DiffCommand.h"
 
+#include "exporters/DiffDot.h"
+#include "exporters/Export.h"
 #include "exporters/FxTextPrinter.h"
+#include "exporters/GraphvizRender.h"
 #include "ir/Try.h"
 #include "repl/Cli.h"
+#include "repl/OutputFormats.h"
 #include "support/JsonWriter.h"
 
 #include <CLI/CLI.hpp>
@@ -98,6 +102,14 @@ std::string percent(size_t part, size_t whole) {
   std::ostringstream os;
   os << std::fixed << std::setprecision(1) << (whole ? 100.0 * part / whole : 100.0) << "%";
   return os.str();
+}
+
+/// "dot, svg, png, pdf": the picture formats of the output-format table.
+std::string pictureFormatList() {
+  std::string out;
+  for (const std::string &name : outputFormatNames(OutputUse::Picture))
+    out += (out.empty() ? "" : ", ") + name;
+  return out;
 }
 
 } // namespace
@@ -269,6 +281,10 @@ CLI::App *addDiffSubcommand(CLI::App &app, DiffCommandOptions &options) {
                        " (default auto: provenance, then names, then structure)");
   diff->add_flag("--all", options.all, "Also list the pairs that are identical");
   diff->add_flag("--json", options.json, "Print JSON");
+  diff->add_option("-o,--output", options.output,
+                   "Also draw the two graphs side by side, pairs linked and coloured (the "
+                   "picture's format from its extension: " +
+                       pictureFormatList() + ")");
   diff->footer("Exit code 0 when the graphs are the same, 1 when they differ.\n"
                "Examples:\n  fxkit diff aten_pre_0.graph.txt aten_post_0.graph.txt\n"
                "  fxkit diff fxir_0.graph.txt mine.fxir.txt --by structure --json");
@@ -289,6 +305,15 @@ int runDiffCommand(const DiffCommandOptions &options) {
       side->provenance = options.provenance;
     else if (!options.provenance.empty())
       return reportError(Error("give --provenance or --provenance-a/-b, not both"));
+  std::optional<RenderFormat> picture;
+  if (!options.output.empty()) {
+    const OutputFormat *format = outputFormatForPath(options.output);
+    if (format && format->picture)
+      picture = parseRenderFormat(format->name);
+    if (!picture)
+      return reportError(Error("diff -o: cannot draw '" + options.output +
+                               "' (formats: " + pictureFormatList() + ")"));
+  }
   auto ga = readGraphInput(a);
   if (!ga)
     return reportError(ga.error());
@@ -296,6 +321,17 @@ int runDiffCommand(const DiffCommandOptions &options) {
   if (!gb)
     return reportError(gb.error());
   GraphMatch match = matchGraphs(*ga, *gb, *by);
+  // The picture first: a failure leaves neither it nor the text.
+  std::vector<std::string> warnings;
+  if (picture) {
+    auto drawn = renderDot(diffDot(*ga, *gb, match, a.graph, b.graph), *picture, "dot", &warnings);
+    if (!drawn)
+      return reportError(drawn.error());
+    if (Status st = writeFileAtomic(options.output, *drawn); !st)
+      return reportError(st.error());
+  }
+  for (const std::string &w : warnings)
+    std::cerr << "fxkit: " << w << "\n";
   GraphDiffOptions diffOptions{.by = *by, .all = options.all};
   std::cout << (options.json ? formatGraphDiffJson(*ga, *gb, match, a.graph, b.graph, diffOptions)
                              : formatGraphDiff(*ga, *gb, match, a.graph, b.graph, diffOptions));

@@ -60,6 +60,7 @@ struct DiffCommandOptions {
   std::string provenance;  ///< --provenance: a mapping attached to both
   std::string by = "auto"; ///< --by
   bool all = false, json = false;
+  std::string output; ///< -o: the side-by-side picture (dot, svg, png or pdf by its extension)
 };
 
 /// Adds the `diff` subcommand to `app`, filling `options` when it is parsed.

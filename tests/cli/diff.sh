@@ -91,6 +91,25 @@ expect_out "+ %pool = call_function[target=torch.empty_strided]"
 expect_out "~ addmm_out (name): args"
 expect_out "~ addmm_out_1 (name): args"
 
+# -o: the two graphs side by side, coloured and linked (DOT always; SVG where Graphviz is built
+# in); the text is printed as without it; an unknown picture format writes nothing (exit 2).
+expect_exit 1 "$FXKIT" diff "$S" "$T" -o "$WORK/d.dot"
+expect_out "= exp -> exp_default (structure)"
+grep -qF 'subgraph cluster_a {' "$WORK/d.dot" || fail "diff.dot lacks graph A's cluster"
+grep -qF 'b1 [label="prepare_softmax_online_default\nprepare_softmax_online.default", style=filled, fillcolor="#a6cee3"]' "$WORK/d.dot" ||
+  fail "diff.dot: the region's node is not in the region's colour"
+grep -qF 'a1 -> b1 [style=dashed' "$WORK/d.dot" || fail "diff.dot: amax not linked to its region"
+"$FXKIT" diff "$S" "$T" -o "$WORK/d.svg" >/dev/null 2>"$WORK/err"
+rc=$?
+if [ "$rc" -eq 1 ]; then
+  grep -q "<svg" "$WORK/d.svg" || fail "diff -o d.svg wrote no SVG"
+else
+  grep -q "graphviz\|Graphviz" "$WORK/err" || fail "diff -o d.svg: exit $rc: $(head -c 300 "$WORK/err")"
+fi
+expect_exit 2 "$FXKIT" diff "$S" "$T" -o "$WORK/d.bmp"
+expect_err "diff -o: cannot draw"
+[ -e "$WORK/d.bmp" ] && fail "a refused picture was written"
+
 # The REPL's diff is the same diff of the loaded graphs.
 expect_exit 0 "$FXKIT" -c "load $S; load $T; diff aten_pre_0 aten_post_0"
 expect_out "--- aten_pre_0 (7 nodes)"
