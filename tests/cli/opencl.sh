@@ -84,3 +84,4 @@ expect_err "it holds 'notes.txt', which this output does not write"
 echo "x" > "$WORK/afile"
 expect_exit 2 "$FXKIT" compile "$S.graph.txt" --to opencl -o "$WORK/afile/"
 expect_err "a file of that name exists"
+finish
