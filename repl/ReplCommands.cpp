@@ -595,14 +595,17 @@ const std::vector<ReplCommand> &replCommands() {
       {"undo", "undo", "Undo the last edit (rename, replace-uses, erase, insert, pass, ...)", "",
        K::None, K::None, cmdUndo, "undo"},
       {"redo", "redo", "Redo the last undone edit", "", K::None, K::None, cmdUndo, "redo"},
-      {"diff", "diff [A [B]]", "Diff two graphs or versions, node by node",
+      {"diff", "diff [A [B]] [--by S] [--all]", "Diff two graphs or versions, node by node",
        "A and B are loaded graphs (NAME), or versions of one from its undo history\n"
        "(NAME@-N or @-N: N edits ago). B defaults to the current graph, A to @-1:\n"
        "  diff            what the last edit changed\n"
        "  diff @-3        what the last 3 edits changed\n"
        "  diff g h        graph g against graph h\n"
-       "Nodes are matched by name and listed as removed, added and changed, with their\n"
-       "FX text lines (num_users left out).\n",
+       "Nodes are paired as `fxkit diff` pairs them: by Inductor's provenance, names,\n"
+       "structure (a renamed node) and regions (an op and what it decomposed into);\n"
+       "--by auto|name|structure|provenance chooses. One line per difference: '-' removed\n"
+       "and '+' added (their FX lines, num_users left out), '~' changed (both FX lines\n"
+       "below) or a region, '=' renamed (--all: also the identical pairs), and a summary.\n",
        K::Graph, K::Graph, replCmdDiff, "diff @-2"},
       {"why", "why NODE", "Show the fusion decisions about a node and its kernel",
        "Lowers and fuses a copy of the graph (as 'pass lower,fuse' would) and prints\n"

@@ -118,13 +118,29 @@ Status replCmdWhy(ReplSession &s, const ReplWords &w) {
 }
 
 Status replCmdDiff(ReplSession &s, const ReplWords &w) {
-  FXKIT_TRY(replArity(w, 0, 2));
+  GraphDiffOptions options;
+  ReplWords refs{w[0]};
+  for (size_t i = 1; i < w.size(); ++i) {
+    if (w[i] == "--all") {
+      options.all = true;
+    } else if (w[i] == "--by") {
+      auto by = i + 1 < w.size() ? parseMatchStrategy(w[i + 1]) : std::nullopt;
+      if (!by)
+        return Error("diff --by: expected " + matchStrategyList());
+      options.by = *by;
+      ++i;
+    } else {
+      refs.push_back(w[i]);
+    }
+  }
+  FXKIT_TRY(replArity(refs, 0, 2));
   FXKIT_ASSIGN_OR_RETURN(auto before,
-                         resolveGraphRef(s, w.size() >= 2 ? std::string_view(w[1]) : "@-1"));
+                         resolveGraphRef(s, refs.size() >= 2 ? std::string_view(refs[1]) : "@-1"));
   FXKIT_ASSIGN_OR_RETURN(auto after,
-                         resolveGraphRef(s, w.size() == 3 ? std::string_view(w[2]) : ""));
-  GraphMatch match = matchGraphs(*before.graph, *after.graph);
-  s.out() << formatGraphDiff(*before.graph, *after.graph, match, before.label, after.label);
+                         resolveGraphRef(s, refs.size() == 3 ? std::string_view(refs[2]) : ""));
+  GraphMatch match = matchGraphs(*before.graph, *after.graph, options.by);
+  s.out() << formatGraphDiff(*before.graph, *after.graph, match, before.label, after.label,
+                             options);
   return Status::ok();
 }
 

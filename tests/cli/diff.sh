@@ -115,6 +115,12 @@ expect_exit 0 "$FXKIT" -c "load $S; load $T; diff aten_pre_0 aten_post_0"
 expect_out "--- aten_pre_0 (7 nodes)"
 expect_out "~ amax, sum_1 -> prepare_softmax_online_default, getitem, getitem_1 (region)"
 expect_out "= exp -> exp_default (structure)"
+expect_exit 0 "$FXKIT" -c "load $S; load $T; diff aten_pre_0 aten_post_0 --by name --all"
+expect_out "- %amax : "
+expect_out "= arg0_1 (name)"
+expect_out " 4 removed, 5 added;"
+expect_exit 2 "$FXKIT" -c "load $S; load $T; diff aten_pre_0 aten_post_0 --by names"
+expect_err "diff --by: expected auto, name, structure or provenance"
 
 # Bad input: exit 2 with the reason, nothing on stdout.
 for args in "nothere.graph.txt $T" "$S $T --by names" "- - " "$S $T --provenance x.json --provenance-a y.json"; do
