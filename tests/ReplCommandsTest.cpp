@@ -434,7 +434,8 @@ TEST_F(ReplCommands, CompletionCandidates) {
   EXPECT_EQ(complete("load x.txt ", "a"), "");
   std::string dir = std::string(FXKIT_TEST_DATA) + "/repl/";
   EXPECT_EQ(complete("load ", dir + "small."), dir + "small.graph.txt");
-  EXPECT_EQ(complete("render ", std::string(FXKIT_TEST_DATA) + "/rep"), dir);
+  // The one folder of tests/data starting "repl" (report-site/ shares "rep").
+  EXPECT_EQ(complete("render ", std::string(FXKIT_TEST_DATA) + "/repl"), dir);
 }
 
 /// `why` and `find kernel=` on every node of every ATen graph of the corpus: each loop op's
