@@ -235,4 +235,15 @@ Expected<Graph> importGraphFile(const std::string &path, std::optional<GraphForm
   return graph;
 }
 
+Expected<InductorProvenance> parseProvenanceMapping(std::string_view text,
+                                                    const std::string &path) {
+#ifdef FXKIT_HAVE_JSON
+  return parseInductorProvenance(text, path);
+#else
+  (void)text;
+  return Error(path + ": this fxkit was built without JSON support (nlohmann-json not found): "
+                      "provenance mappings cannot be read");
+#endif
+}
+
 } // namespace fxkit

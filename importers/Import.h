@@ -4,6 +4,7 @@
 #include "ir/Error.h"
 #include "ir/Graph.h"
 #include "support/GraphFormat.h"
+#include "support/InductorProvenance.h"
 
 #include <optional>
 #include <string>
@@ -59,5 +60,9 @@ std::optional<std::string> findNodesJsonSidecar(const std::string &path);
 /// error when it names none of the graph's nodes).
 Expected<Graph> importGraphFile(const std::string &path, std::optional<GraphFormat> format = {},
                                 bool attachSidecar = true, const std::string &provenance = {});
+
+/// Inductor's provenance mapping read from `text` (importers/json/Provenance.h), `path` naming
+/// it in errors; an error in a build without JSON support, so callers need no conditional.
+Expected<InductorProvenance> parseProvenanceMapping(std::string_view text, const std::string &path);
 
 } // namespace fxkit

@@ -328,7 +328,7 @@ void SiteBuilder::discover() {
         c.provenanceRel =
             (c.debugRel.empty() ? "" : c.debugRel + "/") + std::string(kInductorProvenanceFileName);
         auto text = readTextFile((dir_ / c.provenanceRel).string());
-        auto parsed = text ? parseInductorProvenance(*text, c.provenanceRel)
+        auto parsed = text ? parseProvenanceMapping(*text, c.provenanceRel)
                            : Expected<InductorProvenance>(text.error());
         if (parsed)
           c.provenance = parsed.take();
