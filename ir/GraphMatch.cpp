@@ -60,9 +60,10 @@ std::string matchStrategyList() {
 
 namespace {
 
-/// Arguments equal up to the pairing: node references must point into the same pair.
-bool argsEquivalent(const Argument &x, const Argument &y,
-                    const std::unordered_map<const Node *, uint32_t> &pairOf) {
+/// Arguments equal up to the pairing: `samePair(a, b)` says whether node references a (in x)
+/// and b (in y) point into the same pair. Walked with a stack (arguments nest).
+template <typename SamePair>
+bool argsEquivalent(const Argument &x, const Argument &y, const SamePair &samePair) {
   std::vector<std::pair<const Argument *, const Argument *>> stack{{&x, &y}};
   while (!stack.empty()) {
     auto [p, q] = stack.back();
@@ -70,9 +71,7 @@ bool argsEquivalent(const Argument &x, const Argument &y,
     if (p->kind() != q->kind())
       return false;
     if (p->isNode()) {
-      auto i = pairOf.find(p->asNode());
-      auto j = pairOf.find(q->asNode());
-      if (i == pairOf.end() || j == pairOf.end() || i->second != j->second)
+      if (!samePair(p->asNode(), q->asNode()))
         return false;
       continue;
     }
@@ -575,35 +574,14 @@ private:
 
   /// Arguments equal with node references compared through the pairs made so far.
   bool sameArguments(uint32_t i, uint32_t j) const {
-    auto sameArg = [&](const Argument &x, const Argument &y) {
-      std::vector<std::pair<const Argument *, const Argument *>> stack{{&x, &y}};
-      while (!stack.empty()) {
-        auto [p, q] = stack.back();
-        stack.pop_back();
-        if (p->kind() != q->kind())
-          return false;
-        if (p->isNode()) {
-          auto ia = A.index.find(p->asNode());
-          auto jb = B.index.find(q->asNode());
-          if (ia == A.index.end() || jb == B.index.end() || A.group[ia->second] < 0 ||
-              A.group[ia->second] != B.group[jb->second])
-            return false;
-          continue;
-        }
-        if (p->items().empty() && q->items().empty()) {
-          if (!p->equals(*q))
-            return false;
-          continue;
-        }
-        if (p->items().size() != q->items().size())
-          return false;
-        for (size_t k = 0; k < p->items().size(); ++k)
-          stack.emplace_back(&p->items()[k], &q->items()[k]);
-      }
-      return true;
+    auto samePair = [&](const Node *a, const Node *b) {
+      auto ia = A.index.find(a);
+      auto jb = B.index.find(b);
+      return ia != A.index.end() && jb != B.index.end() && A.group[ia->second] >= 0 &&
+             A.group[ia->second] == B.group[jb->second];
     };
-    return sameArg(A.nodes[i]->args(), B.nodes[j]->args()) &&
-           sameArg(A.nodes[i]->kwargs(), B.nodes[j]->kwargs());
+    return argsEquivalent(A.nodes[i]->args(), B.nodes[j]->args(), samePair) &&
+           argsEquivalent(A.nodes[i]->kwargs(), B.nodes[j]->kwargs(), samePair);
   }
 
   struct Region {
@@ -810,8 +788,13 @@ NodeChange GraphMatch::change(size_t i) const {
   const Node *x = p.a.front();
   const Node *y = p.b.front();
   c.target = x->op() != y->op() || (x->op() != OpKind::Placeholder && x->target() != y->target());
-  c.args = !argsEquivalent(x->args(), y->args(), pairOf) ||
-           !argsEquivalent(x->kwargs(), y->kwargs(), pairOf);
+  auto samePair = [&](const Node *a, const Node *b) {
+    auto i = pairOf.find(a);
+    auto j = pairOf.find(b);
+    return i != pairOf.end() && j != pairOf.end() && i->second == j->second;
+  };
+  c.args = !argsEquivalent(x->args(), y->args(), samePair) ||
+           !argsEquivalent(x->kwargs(), y->kwargs(), samePair);
   // A type or Python type only one side knows (a Dynamo graph without types; `Tensor` from a
   // file, none on a rewritten node) is not a change.
   c.type =
