@@ -4,6 +4,7 @@
 
 #include "exporters/PyRepr.h"
 #include "support/FxTextSyntax.h"
+#include "support/PyLexer.h"
 #include "support/PyOperators.h"
 
 #include <algorithm>
@@ -24,16 +25,6 @@ std::string_view binaryOperator(std::string_view target) {
   return op ? op->token : std::string_view();
 }
 
-/// Python's str.isidentifier() for ASCII names.
-bool isIdentifier(std::string_view s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
-    return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
-           static_cast<unsigned char>(c) >= 0x80;
-  });
-}
-
 /// torch.fx's _format_target: `self.a.b`, with `getattr(self.a, "0")` for parts that are not
 /// identifiers.
 std::string formatTarget(std::string base, std::string_view target) {
@@ -41,7 +32,7 @@ std::string formatTarget(std::string base, std::string_view target) {
   for (;;) {
     size_t dot = target.find('.', start);
     std::string_view part = target.substr(start, dot == std::string_view::npos ? dot : dot - start);
-    if (isIdentifier(part))
+    if (isPyIdentifier(part))
       base += "." + std::string(part);
     else
       base = "getattr(" + base + ", \"" + std::string(part) + "\")";
@@ -61,14 +52,28 @@ void printCallArgs(std::string &out, const Argument &args, size_t skip, const Ar
     first = false;
     printPyArg(out, items[i]);
   }
+  // A keyword that is not a Python name, and every one after it (their order is kept), go in
+  // one `**{'key': value, ...}`: Python's spelling of any string keyword.
+  size_t spread = kwargs.dictSize();
+  for (size_t i = 0; i < kwargs.dictSize() && spread == kwargs.dictSize(); ++i)
+    if (!isPyIdentifier(kwargs.dictKey(i)))
+      spread = i;
   for (size_t i = 0; i < kwargs.dictSize(); ++i) {
     if (!first)
       out += ", ";
     first = false;
-    out += kwargs.dictKey(i);
-    out += " = ";
+    if (i < spread) {
+      out += kwargs.dictKey(i);
+      out += " = ";
+    } else {
+      out += i == spread ? "**{" : "";
+      out += pyStringRepr(kwargs.dictKey(i));
+      out += ": ";
+    }
     printPyArg(out, kwargs.dictValue(i));
   }
+  if (spread < kwargs.dictSize())
+    out += "}";
 }
 
 /// FX's delete_unused_values: for each node, the inputs whose last use it is, in the order the
@@ -192,7 +197,7 @@ std::string printModule(const Graph &graph) {
           body += un->token;
           printPyArg(body, args[0]);
         } else if ((target == "builtins.getattr" || target == "getattr") && args.size() == 2 &&
-                   args[1].kind() == Argument::Kind::String && isIdentifier(args[1].asString())) {
+                   args[1].kind() == Argument::Kind::String && isPyIdentifier(args[1].asString())) {
           std::string self;
           printPyArg(self, args[0]);
           body += formatTarget(self, args[1].asString());
@@ -265,7 +270,7 @@ Status checkReadablePyTargets(const Graph &graph) {
       bool dotted = !target.empty();
       for (size_t start = 0; dotted;) {
         size_t dot = target.find('.', start);
-        dotted = isIdentifier(target.substr(start, dot == target.npos ? dot : dot - start));
+        dotted = isPyIdentifier(target.substr(start, dot == target.npos ? dot : dot - start));
         if (dot == target.npos)
           break;
         start = dot + 1;

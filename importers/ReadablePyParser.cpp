@@ -808,7 +808,9 @@ private:
       out += (out.empty() ? "" : ".") + std::string(peek(1).text);
       pos_ += 2;
     }
-    if (out.empty())
+    // Bare `self` only inside getattr(self, "name"): FX's _format_target of a name that is not an
+    // identifier.
+    if (out.empty() && depth == 0)
       return errorAt(peek(), "expected an attribute of self" + found());
     return Status::ok();
   }
@@ -944,6 +946,32 @@ private:
     if (eatPunct(")"))
       return Status::ok();
     for (;;) {
+      if (peek().is("**") && peek(1).is("{")) {
+        // `**{'key': value, ...}`: keywords that are not Python names, last in the call.
+        pos_ += 2;
+        while (!eatPunct("}")) {
+          const Token &k = peek();
+          if (k.kind != TK::String)
+            return errorAt(k, "expected a keyword string in '**{...}'" + found());
+          ++pos_;
+          auto key = decodePyString(k.text);
+          if (!key)
+            return errorAt(k, key.error().message);
+          FXKIT_TRY(expectPunct(":"));
+          Argument v;
+          FXKIT_TRY(value(v, 1));
+          for (const auto &[name, existing] : call.kwargs)
+            if (name == *key)
+              return errorAt(k, "keyword argument '" + *key + "' repeated");
+          call.kwargs.emplace_back(std::move(*key), std::move(v));
+          if (!eatPunct(","))
+            FXKIT_TRY(expectPunct("}"));
+          else
+            continue;
+          break;
+        }
+        return expectPunct(")");
+      }
       if (peek().kind == TK::Ident && peek(1).is("=")) {
         std::string key(peek().text);
         pos_ += 2;

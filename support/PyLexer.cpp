@@ -2,6 +2,7 @@
 
 #include "ir/Try.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
@@ -92,6 +93,13 @@ bool isIdentStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 
 bool isIdentChar(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
 } // namespace
+
+bool isPyIdentifier(std::string_view s) {
+  if (s.empty() || !isIdentStart(static_cast<unsigned char>(s[0])))
+    return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return isIdentChar(static_cast<unsigned char>(c)); });
+}
 
 Expected<std::vector<Token>> lexPython(std::string_view text, const std::string &fileName) {
   FXKIT_TRY(validateUtf8(text, fileName));

@@ -43,6 +43,9 @@ std::string pyStringRepr(std::string_view value);
 /// Checks UTF-8; the error points at the first bad byte (line:col) in fileName.
 Status validateUtf8(std::string_view text, const std::string &fileName);
 
+/// Python's str.isidentifier() for ASCII names (bytes from 0x80 count as name characters, as
+/// UTF-8 letters do in Python 3): what may stand bare as a name or keyword argument.
+bool isPyIdentifier(std::string_view s);
 /// Source line `line` (1-based) of text, without its newline, for error snippets.
 std::string_view sourceLine(std::string_view text, int line);
 

@@ -50,6 +50,34 @@ TEST(ReadablePy, MethodNamesThatAreNotIdentifiersRoundTrip) {
   EXPECT_EQ(c->target(), "con[t]");
 }
 
+// A module whose name is not an identifier: getattr(self, "name") (FX's _format_target).
+TEST(ReadablePy, ModuleNamesThatAreNotIdentifiersRoundTrip) {
+  expectRoundTrip(R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, x):
+        layers_0 = getattr(self, "layers[0]")(x);  x = None
+        return (layers_0,)
+)PY");
+}
+
+// Keywords that are not Python names (FX text can hold them: printFxText quotes such keys) go
+// in one **{...}, from the first of them on so that their order stays (the probe of issue 19
+// found fxkit writing `cons{{ = 0`, which no reader accepts).
+TEST(ReadablePy, KeywordsThatAreNotNamesRoundTrip) {
+  expectRoundTrip(R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, x):
+        f = torch.nn.functional.relu(x, a = 1, **{'b-c': 2, 'd': 3, '': 'e'});  x = None
+        return (f,)
+)PY");
+  auto g = parseReadablePy(R"PY(class GraphModule(torch.nn.Module):
+    def forward(self, x):
+        f = torch.nn.functional.relu(x, **{'b c': 2,});  x = None
+        return (f,)
+)PY",
+                           "t.py");
+  ASSERT_TRUE(g) << g.error().str();
+  EXPECT_EQ(g->find("f")->kwargs().dictKey(0), "b c");
+}
+
 TEST(ReadablePy, SlicesAndEllipsisReadAsFxTextKeepsThem) {
   // Dynamo's subscripts (`x[:, :1]`, `x[..., None]`): the same graph as its FX text, and back.
   std::string text = R"PY(class GraphModule(torch.nn.Module):
