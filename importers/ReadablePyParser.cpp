@@ -948,27 +948,18 @@ private:
     for (;;) {
       if (peek().is("**") && peek(1).is("{")) {
         // `**{'key': value, ...}`: keywords that are not Python names, last in the call.
-        pos_ += 2;
-        while (!eatPunct("}")) {
-          const Token &k = peek();
-          if (k.kind != TK::String)
-            return errorAt(k, "expected a keyword string in '**{...}'" + found());
-          ++pos_;
-          auto key = decodePyString(k.text);
-          if (!key)
-            return errorAt(k, key.error().message);
-          FXKIT_TRY(expectPunct(":"));
-          Argument v;
-          FXKIT_TRY(value(v, 1));
+        const Token &open = peek(1);
+        ++pos_;
+        Argument spread;
+        FXKIT_TRY(value(spread, 1));
+        if (spread.kind() != Argument::Kind::Dict)
+          return errorAt(open, "expected a dict of keywords after '**'");
+        for (size_t i = 0; i < spread.dictSize(); ++i) {
+          std::string key(spread.dictKey(i));
           for (const auto &[name, existing] : call.kwargs)
-            if (name == *key)
-              return errorAt(k, "keyword argument '" + *key + "' repeated");
-          call.kwargs.emplace_back(std::move(*key), std::move(v));
-          if (!eatPunct(","))
-            FXKIT_TRY(expectPunct("}"));
-          else
-            continue;
-          break;
+            if (name == key)
+              return errorAt(open, "keyword argument '" + key + "' repeated");
+          call.kwargs.emplace_back(std::move(key), spread.dictValue(i));
         }
         return expectPunct(")");
       }
