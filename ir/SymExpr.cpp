@@ -645,11 +645,31 @@ struct MonomialLess {
 };
 using Poly = std::map<Monomial, int64_t, MonomialLess>;
 
+/// Set when a coefficient of the polynomial simplify() is building leaves int64 (sizes from a
+/// fuzzed type such as f32[2**62, 4]): simplify() then keeps the expression as written, and
+/// evaluating it reports the overflow (checked arithmetic) instead of wrapping silently.
+thread_local bool tPolyOverflow = false;
+
+int64_t mulCoefficient(int64_t a, int64_t b) {
+  int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r))
+    tPolyOverflow = true;
+  return r;
+}
+int64_t negCoefficient(int64_t c) {
+  if (c == std::numeric_limits<int64_t>::min()) {
+    tPolyOverflow = true;
+    return c;
+  }
+  return -c;
+}
+
 void addTerm(Poly &p, const Monomial &m, int64_t c) {
   if (c == 0)
     return;
   auto &slot = p[m];
-  slot += c;
+  if (__builtin_add_overflow(slot, c, &slot))
+    tPolyOverflow = true;
   if (slot == 0)
     p.erase(m);
 }
@@ -662,7 +682,7 @@ Poly mulPoly(const Poly &a, const Poly &b) {
       m.insert(m.end(), mb.begin(), mb.end());
       std::sort(m.begin(), m.end(),
                 [](const SymExpr &x, const SymExpr &y) { return x.str() < y.str(); });
-      addTerm(out, m, ca * cb);
+      addTerm(out, m, mulCoefficient(ca, cb));
     }
   return out;
 }
@@ -713,14 +733,14 @@ Poly toPoly(const SymExpr &e) {
   case K::Neg: {
     Poly p = toPoly(ops[0]);
     for (auto &[m, c] : p)
-      c = -c;
+      c = negCoefficient(c);
     return p;
   }
   case K::Add:
   case K::Sub: {
     Poly p = toPoly(ops[0]);
     for (const auto &[m, c] : toPoly(ops[1]))
-      addTerm(p, m, e.kind() == K::Add ? c : -c);
+      addTerm(p, m, e.kind() == K::Add ? c : negCoefficient(c));
     return p;
   }
   case K::Mul:
@@ -745,7 +765,8 @@ Poly toPoly(const SymExpr &e) {
     Poly den = toPoly(ops[1]);
     auto n = constantOf(num);
     auto d = constantOf(den);
-    if (d && *d != 0) {
+    // INT64_MIN / -1 leaves int64 (and % traps): such a quotient stays as written.
+    if (d && *d != 0 && *d != -1) {
       if (n && e.kind() != K::TrueDiv) {
         Poly p;
         addTerm(p, {}, e.kind() == K::FloorDiv ? floorDiv(*n, *d) : pyMod(*n, *d));
@@ -1547,7 +1568,12 @@ SymExpr SymExpr::simplify() const {
     const SymNode *n = node->simplifiedNode.load(std::memory_order_relaxed);
     return n ? fromNode(n) : SymExpr(node->simplifiedValue.load(std::memory_order_relaxed));
   }
-  SymExpr out = polyToExpr(toPoly(*this));
+  // A simplify() inside this one (a call's arguments) keeps its own overflow flag.
+  const bool outer = tPolyOverflow;
+  tPolyOverflow = false;
+  Poly poly = toPoly(*this);
+  SymExpr out = tPolyOverflow ? *this : polyToExpr(poly);
+  tPolyOverflow = outer;
   node->simplifiedNode.store(out.node_, std::memory_order_relaxed);
   node->simplifiedValue.store(out.value_, std::memory_order_relaxed);
   node->hasSimplified.store(true, std::memory_order_release);

@@ -266,3 +266,21 @@ TEST(SymExpr, UniquedNodesCompareByIdentity) {
 }
 
 } // namespace
+
+// Simplifying a product whose coefficient leaves int64 keeps the expression as written (the
+// fuzzer found signed overflow on a type annotation f32[2**62-ish, 4]); evaluating it reports
+// the overflow instead of wrapping.
+TEST(SymExpr, SimplifyKeepsAnExpressionWhoseCoefficientsOverflow) {
+  auto e = SymExpr::parse("4611686018427387904*s0*4");
+  ASSERT_TRUE(e);
+  SymExpr s = e->simplify();
+  EXPECT_EQ(s.str(), "4611686018427387904*s0*4");
+  auto v = s.evaluate({{"s0", 1}});
+  EXPECT_FALSE(v);
+  auto small = SymExpr::parse("3*s0*4");
+  ASSERT_TRUE(small);
+  EXPECT_EQ(small->simplify().str(), "12*s0");
+  auto neg = SymExpr::parse("-(-9223372036854775807 - 1 + s0)");
+  ASSERT_TRUE(neg);
+  EXPECT_EQ(neg->simplify().str(), neg->str());
+}
