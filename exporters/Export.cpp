@@ -55,6 +55,47 @@ Expected<std::string> exportGraph(const Graph &graph, GraphFormat format,
   return Error("unsupported output format");
 }
 
+namespace {
+
+/// Writes all of `content` to `fd`; false with errno set when a write fails.
+bool writeAllTo(int fd, std::string_view content, size_t limit) {
+  size_t done = 0;
+  while (done < content.size()) {
+    if (done >= limit) {
+      errno = ENOSPC;
+      return false;
+    }
+    ssize_t n = ::write(fd, content.data() + done, limit - done);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+/// A target that is not a regular file (/dev/null, a terminal, a named pipe) is written in
+/// place: renaming a temporary over it would replace the device or pipe with a plain file
+/// (as root, `-o /dev/null` turned /dev/null into a file that every later program read back).
+Status writeInPlace(const std::string &path, std::string_view content) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return Status(Error("cannot write '" + path + "': " + std::strerror(errno)));
+  bool ok = writeAllTo(fd, content, content.size());
+  int saved = errno;
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    saved = errno;
+  }
+  if (!ok)
+    return Status(Error("cannot write '" + path + "': write failed: " + std::strerror(saved)));
+  return Status::ok();
+}
+
+} // namespace
+
 Status writeFileAtomic(const std::string &path, std::string_view content) {
   if (path == "-") {
     if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() ||
@@ -64,6 +105,23 @@ Status writeFileAtomic(const std::string &path, std::string_view content) {
   }
   namespace fs = std::filesystem;
   fs::path target(path);
+  // A symbolic link stays a link: the file it names is replaced (atomically, in its folder).
+  // A dangling link creates the file it names.
+  std::error_code ec;
+  for (int hops = 0; fs::is_symlink(fs::symlink_status(target, ec)); ++hops) {
+    fs::path next = fs::read_symlink(target, ec);
+    if (ec || hops == 40)
+      return Status(Error("cannot write '" + path + "': cannot follow the link" +
+                          (ec ? ": " + ec.message() : std::string(": too many levels"))));
+    target = next.is_absolute() ? next : target.parent_path() / next;
+  }
+  struct stat st;
+  if (::stat(target.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      return Status(Error("cannot write '" + path + "': it is a folder"));
+    if (!S_ISREG(st.st_mode))
+      return writeInPlace(target.string(), content);
+  }
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   sweepStaleTemporaries(dir);
   std::string tmpl = temporaryTemplate(dir, target.filename().string());
@@ -76,22 +134,10 @@ Status writeFileAtomic(const std::string &path, std::string_view content) {
     ::unlink(tmpl.c_str());
     return Status(Error("cannot write '" + path + "': " + what + ": " + std::strerror(saved)));
   };
-  size_t done = 0;
   // FXKIT_FAULT=enospc: the disk fills up half-way through the file.
   size_t limit = faultInjected("enospc") ? content.size() / 2 : content.size();
-  while (done < content.size()) {
-    if (done >= limit) {
-      errno = ENOSPC;
-      return failWith("write failed");
-    }
-    ssize_t n = ::write(fd, content.data() + done, limit - done);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      return failWith("write failed");
-    }
-    done += static_cast<size_t>(n);
-  }
+  if (!writeAllTo(fd, content, limit))
+    return failWith("write failed");
   if (::fsync(fd) != 0)
     return failWith("fsync failed");
   // mkstemp creates 0600; give the file the usual permissions of a new file.
@@ -102,7 +148,7 @@ Status writeFileAtomic(const std::string &path, std::string_view content) {
     ::unlink(tmpl.c_str());
     return Status(Error("cannot write '" + path + "': " + std::strerror(errno)));
   }
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
+  if (::rename(tmpl.c_str(), target.c_str()) != 0) {
     int saved = errno;
     ::unlink(tmpl.c_str());
     return Status(Error("cannot write '" + path + "': " + std::strerror(saved)));

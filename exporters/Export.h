@@ -31,7 +31,8 @@ Expected<std::string> exportGraph(const Graph &graph, GraphFormat format,
                                   std::string_view outputPath = {});
 
 /// Writes content to path atomically: a temporary file in the same folder, then rename, so a
-/// failure never leaves a partial file. "-" writes to stdout.
+/// failure never leaves a partial file. "-" writes to stdout; a symbolic link is followed (the
+/// link stays); a device or named pipe (/dev/null) is written in place, never replaced.
 Status writeFileAtomic(const std::string &path, std::string_view content);
 
 } // namespace fxkit

@@ -53,17 +53,9 @@ class Session:
         os.write(self.fd, text.encode())
 
     def command(self, text, expect, timeout=60):
-        """Types `text` and a newline and reads until `expect` (bytes regex). On a loaded machine
-        readline was seen to ring the bell on one typed character and drop it ('erase re\\x07u');
-        the line is then typed once more, after the shell's reply to the mangled one."""
+        """Types `text` and a newline and reads until `expect` (bytes regex)."""
         self.send(text + "\n")
-        got = self.read_until(expect + rb"|\x07", timeout)
-        if got is not None and got.endswith(b"\x07") and not re.search(expect, got):
-            print(f"note: readline rang the bell on {text!r}; typed again", file=sys.stderr)
-            self.read_until(rb"> ", timeout)
-            self.send(text + "\n")
-            got = self.read_until(expect, timeout)
-        return got
+        return self.read_until(expect, timeout)
 
     def wait(self, timeout=30):
         """The exit code once the shell has left (killed, and a failure, after `timeout`)."""
