@@ -79,6 +79,7 @@ TEST(WrapperPy, ReductionKernelGolden) {
     pool = empty_strided((128,), (1,), dtype=torch.uint8, device=device)
     buf2 = alloc_from_pool(pool, 0, torch.float32, (4, 8), (8, 1))
     fused_sum_div_relu_0(arg0_1, buf2, 4, 8)
+    if nan_asserts: check_finite(buf2, 'buf2', 'fused_sum_div_relu_0')
     return (buf2,)
 
 

@@ -32,7 +32,23 @@ std::string tupleText(const std::vector<SymExpr> &xs) {
   return out + (xs.size() == 1 ? ",)" : ")");
 }
 
-const char *const kModuleHelpers = R"PY(def assert_size_stride(t, size, stride, name):
+const char *const kModuleHelpers =
+    R"PY(# Inductor's nan_asserts: FXKIT_NAN_ASSERTS=1 checks every floating-point buffer a kernel
+# wrote for NaN and infinity (as the C++ wrapper's runtime does).
+nan_asserts = os.environ.get("FXKIT_NAN_ASSERTS", "0") not in ("", "0")
+
+
+def check_finite(t, buffer, kernel):
+    bad = ~torch.isfinite(t)
+    if bad.any():
+        index = [int(i) for i in bad.nonzero()[0]]
+        v = t[tuple(index)].item()
+        what = "NaN" if v != v else ("inf" if v > 0 else "-inf")
+        raise AssertionError(
+            f"nan_asserts: buffer {buffer} written by kernel {kernel} holds {what} at {index}")
+
+
+def assert_size_stride(t, size, stride, name):
     if tuple(t.size()) != tuple(size):
         raise AssertionError(f"{name}: expected size {tuple(size)}, got {tuple(t.size())}")
     for d, (n, s) in enumerate(zip(size, stride)):
@@ -238,6 +254,7 @@ Status ModuleWriter::kernel(const Node &n, const wrapper::KernelCall &call, cons
   for (size_t i = 0; i < call.args->dictSize(); ++i)
     byName[call.args->dictKey(i)] = &call.args->dictValue(i);
   std::string args;
+  std::vector<std::string> nanChecks; ///< Inductor's nan_asserts: after the launch, when on
   for (const PyKernelParam &param : kernel->params) {
     auto it = byName.find(param.name);
     std::string text;
@@ -248,6 +265,10 @@ Status ModuleWriter::kernel(const Node &n, const wrapper::KernelCall &call, cons
       if (!b)
         return b.takeError();
       text = b.take();
+      const TensorType *t = it->second->asNode()->value().tensor();
+      if (param.name.starts_with("out_ptr") && t && dtypeIsFloating(t->dtype))
+        nanChecks.push_back("if nan_asserts: check_finite(" + text + ", '" +
+                            it->second->asNode()->name() + "', '" + k.name + "')");
     } else if (it == byName.end()) {
       text = exprText(param.size);
     } else {
@@ -260,6 +281,8 @@ Status ModuleWriter::kernel(const Node &n, const wrapper::KernelCall &call, cons
     args += text;
   }
   line(name + "(" + args + ")");
+  for (const std::string &check : nanChecks)
+    line(check);
   // Donors of in-place results die in the kernel that took their storage.
   for (size_t i = 0; i < call.args->dictSize(); ++i) {
     const Argument &a = call.args->dictValue(i);
@@ -478,7 +501,7 @@ if __name__ == "__main__":
     out += ", one pool of " + std::to_string(poolBytes_) + " bytes";
   out += ".\n# Needs only PyTorch (CPU or GPU): kernels are PyTorch functions that index the\n"
          "# flat storage of their buffers exactly as the fused loop program does.\n\n";
-  out += "import time\n\nimport torch\nfrom torch import empty_strided\n\n\n";
+  out += "import os\nimport time\n\nimport torch\nfrom torch import empty_strided\n\n\n";
   out += kPySymHelpers;
   out += "\n\n";
   out += kPyKernelHelpers;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Inductor's nan_asserts and size checks in the exported C++ wrapper: after every kernel, each floating-point
+# Inductor's nan_asserts and size checks in the exported C++ and Python wrappers: after every kernel, each floating-point
 # buffer it wrote is checked for NaN and infinity when the runtime is asked to
 # (FXKIT_NAN_ASSERTS=1, or the driver's --nan-asserts); off by default. Checked through the
 # wrapper built and loaded in process (--backend cpp-wrapper; skipped without LLVM).
@@ -17,6 +17,23 @@ G
 expect_exit 0 "$FXKIT" compile "$WORK/nan.txt" --to wrapper-cpp -o "$WORK/w"
 grep -qF 'if (rt_.nanAsserts()) FXKIT_TRY(rt_.checkFinite(DeviceTensor{buf1, "float32", {4, 8}, {8, 1}, 0}, "buf1", "fused_log_add_0"));' \
   "$WORK/w/nan.cpp" || fail "no nan_asserts check after the launch: $(grep -n rt_.launch "$WORK/w/nan.cpp")"
+
+# The Python wrapper has the same check, switched by the same variable.
+expect_exit 0 "$FXKIT" compile "$WORK/nan.txt" --to wrapper-py -o "$WORK/w.py"
+grep -qF "    if nan_asserts: check_finite(buf1, 'buf1', 'fused_log_add_0')" "$WORK/w.py" ||
+  fail "no nan_asserts check after the Python launch: $(grep -n 'fused_log_add_0(' "$WORK/w.py")"
+python3 -m py_compile "$WORK/w.py" || fail "the Python wrapper does not compile"
+if python3 -c "import torch" 2>/dev/null; then
+  # Where PyTorch is installed: off by default, on names the buffer, the kernel and the index.
+  python3 -c "import sys; sys.argv=['w']; exec(open('$WORK/w.py').read().replace('__main__', 'x')); call(list(get_args()))" ||
+    fail "the Python wrapper failed without nan_asserts"
+  FXKIT_NAN_ASSERTS=1 python3 -c "import sys; exec(open('$WORK/w.py').read().replace('__main__', 'x')); call(list(get_args()))" \
+    2>"$WORK/pyerr" && fail "the Python wrapper passed a NaN with nan_asserts on"
+  grep -qF "nan_asserts: buffer buf1 written by kernel fused_log_add_0 holds NaN at [" "$WORK/pyerr" ||
+    fail "the Python check said: $(tail -c 300 "$WORK/pyerr")"
+else
+  echo "note: no PyTorch here; the Python wrapper's check was read, not run"
+fi
 
 "$FXKIT" run "$WORK/nan.txt" --backend cpp-wrapper >"$WORK/out" 2>"$WORK/err"
 rc=$?
