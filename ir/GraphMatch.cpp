@@ -382,42 +382,41 @@ private:
     return true;
   }
 
-  /// The same name and op over inputs that do not contradict the pairs made so far (two
-  /// producers' generic names, `triton_kernel_wrapper_mutation_3`, are not the same launch);
-  /// with `any`, the same name alone (the name-only diff).
-  void byName(bool any) {
-    for (uint32_t j = 0; j < B.nodes.size(); ++j) {
-      if (B.paired(j))
-        continue;
-      auto it = A.byName.find(B.nodes[j]->name());
-      if (it == A.byName.end() || A.paired(it->second))
-        continue;
-      if (any || (sameOp(A.nodes[it->second], B.nodes[j]) && inputsConsistent(it->second, j)))
-        pair(it->second, j, MatchReason::Name);
-    }
-  }
-
-  /// A namesake whose op changed (an edit): paired when its inputs do not contradict the pairs
-  /// and at least one of them is paired with the input in the same place (or it has none).
-  bool looseNamePass() {
+  /// Pairs, by name, each unpaired node of B with the unpaired node of A of the same name where
+  /// `accept(i, j)` holds, in B's order; whether it paired any.
+  template <typename Accept> bool pairNamesakes(Accept accept) {
     bool progress = false;
     for (uint32_t j = 0; j < B.nodes.size(); ++j) {
       if (B.paired(j))
         continue;
       auto it = A.byName.find(B.nodes[j]->name());
-      if (it == A.byName.end() || A.paired(it->second))
+      if (it == A.byName.end() || A.paired(it->second) || !accept(it->second, j))
         continue;
-      uint32_t i = it->second;
-      if (A.buffer(i) || B.buffer(j)) // two producers' bufN are not the same buffer
-        continue;
-      size_t agree = 0;
-      if (A.nodes[i]->op() != B.nodes[j]->op() || !inputsConsistent(i, j, &agree) ||
-          (agree == 0 && !A.inputs[i].empty()))
-        continue;
-      pair(i, j, MatchReason::Name);
+      pair(it->second, j, MatchReason::Name);
       progress = true;
     }
     return progress;
+  }
+
+  /// The same name and op over inputs that do not contradict the pairs made so far (two
+  /// producers' generic names, `triton_kernel_wrapper_mutation_3`, are not the same launch);
+  /// with `any`, the same name alone (the name-only diff).
+  void byName(bool any) {
+    pairNamesakes([&](uint32_t i, uint32_t j) {
+      return any || (sameOp(A.nodes[i], B.nodes[j]) && inputsConsistent(i, j));
+    });
+  }
+
+  /// A namesake whose op changed (an edit): paired when its inputs do not contradict the pairs
+  /// and at least one of them is paired with the input in the same place (or it has none).
+  bool looseNamePass() {
+    return pairNamesakes([&](uint32_t i, uint32_t j) {
+      if (A.buffer(i) || B.buffer(j)) // two producers' bufN are not the same buffer
+        return false;
+      size_t agree = 0;
+      return A.nodes[i]->op() == B.nodes[j]->op() && inputsConsistent(i, j, &agree) &&
+             (agree > 0 || A.inputs[i].empty());
+    });
   }
 
   /// Unpaired inputs in order, k-th with k-th, where their types agree.
