@@ -270,8 +270,6 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
   auto device = batchNormDevice(call, *input);
   if (!device)
     return false;
-  Variant variant = device->variant;
-  int64_t channels = device->channels;
   auto weight = device->param("weight"), bias = device->param("bias");
   auto runningMean = device->param("running_mean"), runningVar = device->param("running_var");
   if (!weight || !bias || !runningMean || !runningVar)
@@ -286,9 +284,9 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
   auto out = call.output(0), saveMean = call.output(1), saveInvstd = call.output(2);
   if (!out || !saveMean || !saveInvstd || out->sizes != input->sizes ||
       out->dtype != input->dtype || saveMean->dim() != 1 || saveInvstd->dim() != 1 ||
-      saveMean->dtype != saveInvstd->dtype || !fitsVariant(saveMean->dtype, variant))
+      saveMean->dtype != saveInvstd->dtype || !fitsVariant(saveMean->dtype, device->variant))
     return false;
-  bool hasSave = saveMean->sizes[0] == channels && saveInvstd->sizes[0] == channels;
+  bool hasSave = saveMean->sizes[0] == device->channels && saveInvstd->sizes[0] == device->channels;
   if (!hasSave && (saveMean->sizes[0] != 0 || saveInvstd->sizes[0] != 0))
     return false;
   // The running statistics are written in place: they must not overlap what the kernels read.
@@ -307,7 +305,7 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
   toThreeSpatial(*input, xs, xst);
   toThreeSpatial(*out, os, ost);
   FXKIT_ASSIGN_OR_RETURN(auto stats, device->stats());
-  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(variant));
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(device->variant));
   const Operand &x = *input;
   bool updates = *training && runningMean->t;
   std::vector<LaunchArg> a = {bufferArg(x, false),
@@ -316,20 +314,25 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
                               bufferArg(*saveMean, hasSave),
                               bufferArg(*saveInvstd, hasSave),
                               bufferArg(stats.buffer(), true)};
-  appendLongs(a, {channels, xs[0], xs[2], xs[3], xs[4]});
+  appendLongs(a, {device->channels, xs[0], xs[2], xs[3], xs[4]});
   appendLongs(a, {xst});
   appendLongs(a, {runningMean->stride(), runningVar->stride(), hasSave ? saveMean->strides[0] : 0,
                   hasSave ? saveInvstd->strides[0] : 0, dtypeCode(x.dtype),
                   dtypeCode(runningMean->t ? runningMean->t->dtype : x.dtype),
                   dtypeCode(saveMean->dtype), *training, runningMean->t.has_value(), hasSave});
-  a.push_back(floatArg(*momentum, variant));
-  a.push_back(floatArg(*eps, variant));
-  FXKIT_TRY(launcher.launch("fx_bn_stats", a, channels, 1));
-  std::vector<LaunchArg> b = {bufferArg(x, false),   paramArg(*weight, x),
-                              paramArg(*bias, x),    bufferArg(stats.buffer(), false),
-                              bufferArg(*out, true), longArg(out->numel()),
-                              longArg(channels),     longArg(xs[2]),
-                              longArg(xs[3]),        longArg(xs[4])};
+  a.push_back(floatArg(*momentum, device->variant));
+  a.push_back(floatArg(*eps, device->variant));
+  FXKIT_TRY(launcher.launch("fx_bn_stats", a, device->channels, 1));
+  std::vector<LaunchArg> b = {bufferArg(x, false),
+                              paramArg(*weight, x),
+                              paramArg(*bias, x),
+                              bufferArg(stats.buffer(), false),
+                              bufferArg(*out, true),
+                              longArg(out->numel()),
+                              longArg(device->channels),
+                              longArg(xs[2]),
+                              longArg(xs[3]),
+                              longArg(xs[4])};
   for (const std::vector<int64_t> *st : {&xst, &ost})
     for (int64_t v : *st)
       b.push_back(longArg(v));
@@ -357,8 +360,6 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
   auto device = batchNormDevice(call, *input);
   if (!device)
     return false;
-  Variant variant = device->variant;
-  int64_t channels = device->channels;
   auto weight = device->param("weight");
   auto mean = device->param(*train ? "save_mean" : "running_mean");
   auto spread = device->param(*train ? "save_invstd" : "running_var");
@@ -373,8 +374,8 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
   std::optional<DType> paramDType;
   for (size_t i = 1; i < 3; ++i)
     if (results[i]) {
-      if (results[i]->dim() != 1 || results[i]->sizes[0] != channels ||
-          !fitsVariant(results[i]->dtype, variant) ||
+      if (results[i]->dim() != 1 || results[i]->sizes[0] != device->channels ||
+          !fitsVariant(results[i]->dtype, device->variant) ||
           (paramDType && *paramDType != results[i]->dtype))
         return false;
       paramDType = results[i]->dtype;
@@ -387,7 +388,7 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
   toThreeSpatial(*input, xs, xst);
   toThreeSpatial(*results[0], os, ost);
   FXKIT_ASSIGN_OR_RETURN(auto stats, device->stats());
-  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(variant));
+  FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(device->variant));
   const Operand &x = *input;
   std::vector<LaunchArg> a = {bufferArg(*grad, false),
                               bufferArg(x, false),
@@ -396,15 +397,15 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
                               bufferArg(results[1] ? *results[1] : x, results[1].has_value()),
                               bufferArg(results[2] ? *results[2] : x, results[2].has_value()),
                               bufferArg(stats.buffer(), true)};
-  appendLongs(a, {channels, xs[0], xs[2], xs[3], xs[4]});
+  appendLongs(a, {device->channels, xs[0], xs[2], xs[3], xs[4]});
   appendLongs(a, {gst, xst});
   appendLongs(a, {mean->stride(), spread->stride(), results[1] ? results[1]->strides[0] : 0,
                   results[2] ? results[2]->strides[0] : 0, dtypeCode(x.dtype),
                   dtypeCode(mean->t->dtype), dtypeCode(pdt), *train});
-  a.push_back(floatArg(*eps, variant));
+  a.push_back(floatArg(*eps, device->variant));
   a.push_back(longArg(results[1].has_value()));
   a.push_back(longArg(results[2].has_value()));
-  FXKIT_TRY(launcher.launch("fx_bn_backward_reduce", a, channels, 1));
+  FXKIT_TRY(launcher.launch("fx_bn_backward_reduce", a, device->channels, 1));
   std::vector<LaunchArg> b = {bufferArg(*grad, false),
                               bufferArg(x, false),
                               bufferArg(*mean->t, false),
@@ -413,7 +414,7 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
                               bufferArg(stats.buffer(), false),
                               bufferArg(*results[0], true),
                               longArg(results[0]->numel()),
-                              longArg(channels),
+                              longArg(device->channels),
                               longArg(xs[2]),
                               longArg(xs[3]),
                               longArg(xs[4])};
@@ -427,9 +428,9 @@ Expected<bool> runBatchNormBackward(const Call &call, const LauncherFor &launche
   b.push_back(longArg(dtypeCode(mean->t->dtype)));
   b.push_back(longArg(dtypeCode(pdt)));
   b.push_back(longArg(*train));
-  b.push_back(floatArg(*eps, variant));
+  b.push_back(floatArg(*eps, device->variant));
   b.push_back(longArg(weight->t.has_value()));
-  b.push_back(longArg(x.numel() / channels));
+  b.push_back(longArg(x.numel() / device->channels));
   FXKIT_TRY(launcher.launch("fx_bn_backward_input", b, results[0]->numel(), 1));
   return true;
 }
