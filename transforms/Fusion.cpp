@@ -1,5 +1,6 @@
 #include "transforms/Fusion.h"
 
+#include "ir/ListText.h"
 #include "ir/loop/KernelPlacement.h"
 #include "ir/ops/ShapeRules.h"
 
@@ -19,13 +20,7 @@ namespace {
 
 /// Appends `[a, b, ...]` (no temporary strings: signatures print every op of every kernel).
 void appendRanges(std::string &s, const std::vector<SymExpr> &r) {
-  s += '[';
-  for (size_t i = 0; i < r.size(); ++i) {
-    if (i)
-      s += ", ";
-    r[i].print(s);
-  }
-  s += ']';
+  appendList(s, r, ", ", [](std::string &s, const SymExpr &e) { e.print(s); });
 }
 
 std::string rangesText(const std::vector<SymExpr> &r) {
@@ -383,13 +378,7 @@ void Fuser::appendExpr(std::string &s, const SymExpr &e) const {
 }
 
 void Fuser::appendExprs(std::string &s, const std::vector<SymExpr> &r) const {
-  s += '[';
-  for (size_t i = 0; i < r.size(); ++i) {
-    if (i)
-      s += ", ";
-    appendExpr(s, r[i]);
-  }
-  s += ']';
+  appendList(s, r, ", ", [this](std::string &s, const SymExpr &e) { appendExpr(s, e); });
 }
 
 void Fuser::signatureOf(const Kernel &k, std::string &s) const {

@@ -2,10 +2,12 @@
 
 #include "exporters/report/JsonText.h"
 #include "exporters/report/ViewerAssets.h"
+#include "ir/ListText.h"
 #include "ir/StorageSpan.h"
 
 #include <map>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -68,25 +70,54 @@ struct StringTable {
   }
 };
 
+/// A JSON array of numbers or strings.
 template <typename T> void putArray(std::string &out, const std::vector<T> &values) {
-  out += '[';
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i)
-      out += ',';
-    out += std::to_string(values[i]);
-  }
-  out += ']';
+  appendList(out, values, ",", [](std::string &out, const T &v) {
+    if constexpr (std::is_convertible_v<T, std::string_view>)
+      appendJsonString(out, v);
+    else
+      out += std::to_string(v);
+  });
 }
 
-void putStrings(std::string &out, const std::vector<std::string_view> &values) {
-  out += '[';
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i)
-      out += ',';
-    appendJsonString(out, values[i]);
-  }
-  out += ']';
+/// Appends `"name":` after `before` ('{' for an object's first member, else ',').
+void putKey(std::string &out, char before, std::string_view name) {
+  out += before;
+  out += '"';
+  out += name;
+  out += "\":";
 }
+
+/// Appends the member `"name":[values]` after `before` (putKey).
+template <typename T>
+void putMember(std::string &out, char before, std::string_view name, const std::vector<T> &values) {
+  putKey(out, before, name);
+  putArray(out, values);
+}
+
+/// The node columns written as indices into a table of their distinct strings, in the order of
+/// the data's "tables" and "nodes"; `type` last, with the bytes of each distinct type.
+struct StringColumn {
+  std::string_view name;
+  std::vector<std::string> ViewerGraph::*values;
+};
+constexpr StringColumn kStringColumns[] = {{"op", &ViewerGraph::op},
+                                           {"module", &ViewerGraph::module},
+                                           {"kernel", &ViewerGraph::kernel},
+                                           {"inductor", &ViewerGraph::inductor},
+                                           {"type", &ViewerGraph::type}};
+
+/// The collapsed views (putGroups), in the order of the data's "groups": the column of group
+/// keys, whether a node without one joins its first user's group, and the others' group.
+struct Grouping {
+  std::string_view name;
+  std::vector<std::string> ViewerGraph::*keys;
+  bool attachToUser;
+  std::string_view fallback;
+};
+constexpr Grouping kGroupings[] = {{"module", &ViewerGraph::module, false, "(top level)"},
+                                   {"kernel", &ViewerGraph::kernel, true, "(no kernel)"},
+                                   {"inductor", &ViewerGraph::inductor, true, "(no kernel)"}};
 
 /// A collapsed view: nodes with the same key are one group; a node without a key takes its
 /// first user's group when `attachToUser` (views and inputs folded into the kernel reading
@@ -134,16 +165,11 @@ void putGroups(std::string &out, const ViewerGraph &g, const std::vector<std::st
     lg.inStart.push_back(static_cast<uint32_t>(lg.inputs.size()));
   }
   const LayeredLayout layout = layeredLayout(lg);
-  out += "{\"key\":";
-  putStrings(out, groups.strings);
-  out += ",\"of\":";
-  putArray(out, of);
-  out += ",\"x\":";
-  putArray(out, layout.x);
-  out += ",\"y\":";
-  putArray(out, layout.y);
-  out += ",\"edges\":";
-  putArray(out, flat);
+  putMember(out, '{', "key", groups.strings);
+  putMember(out, ',', "of", of);
+  putMember(out, ',', "x", layout.x);
+  putMember(out, ',', "y", layout.y);
+  putMember(out, ',', "edges", flat);
   out += '}';
 }
 
@@ -221,20 +247,17 @@ void addFxkitKernels(ViewerGraph &graph, const loop::LoopProgram &program,
 }
 
 std::string graphViewerData(const ViewerGraph &g) {
-  const size_t n = g.size();
-  StringTable ops, modules, kernels, inductor, types;
-  std::vector<int32_t> op(n), module(n), kernel(n), ind(n), type(n);
+  const size_t n = g.size(), columns = std::size(kStringColumns);
+  std::vector<StringTable> tables(columns);
+  std::vector<std::vector<int32_t>> index(columns, std::vector<int32_t>(n));
   std::vector<int64_t> typeBytes;
-  for (size_t i = 0; i < n; ++i) {
-    op[i] = ops.of(g.op[i]);
-    module[i] = modules.of(g.module[i]);
-    kernel[i] = kernels.of(g.kernel[i]);
-    ind[i] = inductor.of(g.inductor[i]);
-    const size_t known = types.strings.size();
-    type[i] = types.of(g.type[i]);
-    if (types.strings.size() > known)
-      typeBytes.push_back(g.bytes[i]);
-  }
+  for (size_t c = 0; c < columns; ++c)
+    for (size_t i = 0; i < n; ++i) {
+      const size_t known = tables[c].strings.size();
+      index[c][i] = tables[c].of((g.*kStringColumns[c].values)[i]);
+      if (c + 1 == columns && tables[c].strings.size() > known)
+        typeBytes.push_back(g.bytes[i]);
+    }
   const LayeredLayout layout = layeredLayout(g.edges);
   std::vector<uint32_t> inDegree(n), delta;
   delta.reserve(g.edges.inputs.size());
@@ -245,53 +268,28 @@ std::string graphViewerData(const ViewerGraph &g) {
   }
   std::string out;
   out.reserve(n * 48 + 4096);
-  out += "{\"version\":1,\"tables\":{\"op\":";
-  putStrings(out, ops.strings);
-  out += ",\"module\":";
-  putStrings(out, modules.strings);
-  out += ",\"kernel\":";
-  putStrings(out, kernels.strings);
-  out += ",\"inductor\":";
-  putStrings(out, inductor.strings);
-  out += ",\"type\":";
-  putStrings(out, types.strings);
-  out += ",\"typeBytes\":";
-  putArray(out, typeBytes);
-  out += "},\"nodes\":{\"name\":";
-  putStrings(out, std::vector<std::string_view>(g.name.begin(), g.name.end()));
-  out += ",\"op\":";
-  putArray(out, op);
-  out += ",\"module\":";
-  putArray(out, module);
-  out += ",\"kernel\":";
-  putArray(out, kernel);
-  out += ",\"inductor\":";
-  putArray(out, ind);
-  out += ",\"type\":";
-  putArray(out, type);
-  out += ",\"x\":";
-  putArray(out, layout.x);
-  out += ",\"y\":";
-  putArray(out, layout.y);
-  out += "},\"edges\":{\"inDegree\":";
-  putArray(out, inDegree);
-  out += ",\"delta\":";
-  putArray(out, delta);
-  out += "},\"groups\":{\"module\":";
-  if (anyNonEmpty(g.module))
-    putGroups(out, g, g.module, false, "(top level)");
-  else
-    out += "null";
-  out += ",\"kernel\":";
-  if (anyNonEmpty(g.kernel))
-    putGroups(out, g, g.kernel, true, "(no kernel)");
-  else
-    out += "null";
-  out += ",\"inductor\":";
-  if (anyNonEmpty(g.inductor))
-    putGroups(out, g, g.inductor, true, "(no kernel)");
-  else
-    out += "null";
+  out += "{\"version\":1,\"tables\":";
+  for (size_t c = 0; c < columns; ++c)
+    putMember(out, c ? ',' : '{', kStringColumns[c].name, tables[c].strings);
+  putMember(out, ',', "typeBytes", typeBytes);
+  out += "},\"nodes\":";
+  putMember(out, '{', "name", g.name);
+  for (size_t c = 0; c < columns; ++c)
+    putMember(out, ',', kStringColumns[c].name, index[c]);
+  putMember(out, ',', "x", layout.x);
+  putMember(out, ',', "y", layout.y);
+  out += "},\"edges\":";
+  putMember(out, '{', "inDegree", inDegree);
+  putMember(out, ',', "delta", delta);
+  out += "},\"groups\":";
+  for (const Grouping &grouping : kGroupings) {
+    const std::vector<std::string> &keys = g.*grouping.keys;
+    putKey(out, &grouping == kGroupings ? '{' : ',', grouping.name);
+    if (anyNonEmpty(keys))
+      putGroups(out, g, keys, grouping.attachToUser, grouping.fallback);
+    else
+      out += "null";
+  }
   out += "}}";
   return out;
 }
