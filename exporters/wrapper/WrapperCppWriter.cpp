@@ -87,19 +87,7 @@ private:
     return opencl::printCIntExpr(e.isConstant() ? e : e.simplify());
   }
   Expected<std::string> list(const std::vector<SymExpr> &xs);
-  /// A size argument of the graph (an integer, an expression, or a node computing one).
-  Expected<std::string> sizeExpr(const Argument &a) const {
-    if (auto e = sizeOf(a))
-      return expr(*e);
-    return Error("wrapper-cpp: a size argument that is neither an integer nor an expression");
-  }
-  /// The C++ expression of a value node's Storage.
-  Expected<std::string> storageOf(const Node *n) const {
-    auto it = storage_.find(n);
-    if (it == storage_.end())
-      return Error("wrapper-cpp: '" + n->name() + "' is used before it is written");
-    return it->second;
-  }
+  Expected<std::string> printSize(const SymExpr &e) const override { return expr(e); }
   Expected<std::string> deviceTensor(const std::string &storage, const TensorType &type,
                                      const std::vector<SymExpr> &sizes,
                                      const std::vector<SymExpr> &strides,
@@ -116,8 +104,8 @@ private:
   Status externCall(const Node &n, const wrapper::ExternCall &call, const LoopOp &op,
                     const wrapper::ExternResults &results) override;
   Status free(const Node &buffer) override {
-    if (storage_.count(&buffer))
-      line(storage_[&buffer] + " = {};");
+    if (values_.count(&buffer))
+      line(values_[&buffer] + " = {};");
     return Status::ok();
   }
   Status output(const Node &n) override;
@@ -127,7 +115,6 @@ private:
   opencl::GeneratedProgram generated_;
   std::map<std::string, size_t> definition_; ///< kernel name -> index in kernelTable_
   std::string kernelDefs_, kernelTable_, externDefs_, body_;
-  std::unordered_map<const Node *, std::string> storage_; ///< value node -> its Storage
   /// Unbacked symbols bound so far (by the extern calls printed before).
   std::set<std::string> boundUnbacked_;
   /// After an extern call binds `symbols`: a run-time check of each buffer their values size
@@ -194,12 +181,12 @@ Expected<std::string> CppWriter::tensorOf(const Node *n) {
     if (args.size() < 4 || !args[0].isNode())
       return Error("wrapper-cpp: view '" + n->name() + "' has no base");
     base = args[0].asNode();
-    auto off = sizeExpr(args[3]);
+    auto off = sizeText(args[3]);
     if (!off)
       return Error("wrapper-cpp: a view with a size expression that has no C++ form");
     offset = off.take();
   }
-  auto storage = storageOf(base);
+  auto storage = valueOf(base);
   if (!storage)
     return storage.takeError();
   return deviceTensor(*storage, *t, t->sizes, t->strides, offset);
@@ -222,7 +209,7 @@ Status CppWriter::allocation(const Node &n) {
     break;
   case wrapper::WrapperOp::Reuse: {
     auto r = wrapper::asReuse(n);
-    auto donor = storageOf(r->donor);
+    auto donor = valueOf(r->donor);
     if (!donor)
       return Error("wrapper-cpp: " + n.name() + " reuses a buffer that was never allocated");
     line("Storage " + n.name() + " = sub(" + *donor + ", 0, " + *bytes + ");  // reuse");
@@ -232,7 +219,7 @@ Status CppWriter::allocation(const Node &n) {
     line("Storage " + n.name() + ";");
     line("FXKIT_TRY(rt_.allocate(" + *bytes + ", &" + n.name() + "));");
   }
-  storage_[&n] = n.name();
+  values_[&n] = n.name();
   return Status::ok();
 }
 
@@ -260,7 +247,7 @@ Status CppWriter::kernel(const Node &n, const wrapper::KernelCall &call, const K
     switch (param.kind) {
     case opencl::KernelParam::Kind::Buffer: {
       auto it = byName.find(param.name);
-      auto storage = it != byName.end() && it->second->isNode() ? storageOf(it->second->asNode())
+      auto storage = it != byName.end() && it->second->isNode() ? valueOf(it->second->asNode())
                                                                 : Expected<std::string>(Error(""));
       if (!storage)
         return Error("wrapper-cpp: kernel " + g.name + " uses " + p_.buffers[param.buffer].name +
@@ -280,7 +267,7 @@ Status CppWriter::kernel(const Node &n, const wrapper::KernelCall &call, const K
     case opencl::KernelParam::Kind::Size:
     case opencl::KernelParam::Kind::Numel: {
       auto it = byName.find(param.name);
-      auto e = it != byName.end() ? sizeExpr(*it->second) : expr(param.value);
+      auto e = it != byName.end() ? sizeText(*it->second) : expr(param.value);
       if (!e)
         return e.takeError();
       a = "KernelArg::size(" + *e + ")";
@@ -298,7 +285,7 @@ Status CppWriter::kernel(const Node &n, const wrapper::KernelCall &call, const K
   // The iteration space the launch passes (a pointwise launch passes no rnumel: one point).
   auto numel = [&](std::string_view key) {
     auto it = byName.find(key);
-    return it == byName.end() ? expr(SymExpr(int64_t(1))) : sizeExpr(*it->second);
+    return it == byName.end() ? expr(SymExpr(int64_t(1))) : sizeText(*it->second);
   };
   auto x = numel("xnumel"), r = numel("rnumel");
   if (!x || !r)
@@ -418,7 +405,7 @@ Status CppWriter::externCall(const Node &n, const wrapper::ExternCall &call, con
     line("FXKIT_TRY(rt_.upload(" + result + ".tensors[" + std::to_string(i) + "], \"" + name +
          "\", \"" + std::string(dtypeName(t->dtype)) + "\", " + *sizes + ", " + *strides + ", " +
          *bytes + ", &" + name + "_d));");
-    storage_[it->second] = name + "_d.storage";
+    values_[it->second] = name + "_d.storage";
   }
   return Status::ok();
 }
@@ -507,7 +494,7 @@ Status CppWriter::output(const Node &n) {
       continue;
     }
     if (!o.isNode() || !o.asNode()->value().tensor()) {
-      auto e = sizeExpr(o);
+      auto e = sizeText(o);
       if (!e)
         return e.takeError();
       line("outputs->push_back(fxkit::rt::Value::of(int64_t(" + *e + ")));");
@@ -585,11 +572,11 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
     line("FXKIT_TRY(rt_.upload(" + param.name + ", \"" + param.name + "\", \"" +
          std::string(dtypeName(t->dtype)) + "\", " + *sizes + ", " + *strides + ", " + *bytes +
          ", &" + param.name + "_d));");
-    storage_[param.node] = param.name + "_d.storage";
+    values_[param.node] = param.name + "_d.storage";
   }
 
   // The program: allocations, launches and extern calls, frees, outputs.
-  if (Status s = walk(entry.body, "wrapper-cpp"); !s)
+  if (Status s = walk(entry.body); !s)
     return s.takeError();
   line("return Status::ok();");
 
@@ -686,7 +673,7 @@ Expected<WrapperCppFiles> writeWrapperCpp(const LoopProgram &program, const Fuse
   auto wrapper = buildWrapperGraph(program, fused, &plan);
   if (!wrapper)
     return wrapper.takeError();
-  return CppWriter(program, fused, *wrapper).run(name, runtimeCmake);
+  return CppWriter(program, fused, *wrapper, "wrapper-cpp").run(name, runtimeCmake);
 }
 
 Expected<WrapperCppFiles> writeWrapperCpp(Graph &graph, const std::string &name,

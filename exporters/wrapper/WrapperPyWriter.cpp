@@ -100,19 +100,7 @@ private:
     call_ += s;
     call_ += '\n';
   }
-  /// The Python name of a value node (an input, an allocation, an extern's result).
-  Expected<std::string> nameOf(const Node *n) const {
-    auto it = names_.find(n);
-    if (it == names_.end())
-      return Error("wrapper-py: '" + n->name() + "' is used before it is written");
-    return it->second;
-  }
-  /// A size argument of the graph (an integer, an expression, or a node computing one).
-  Expected<std::string> sizeText(const Argument &a) const {
-    if (auto e = sizeOf(a))
-      return pySymExpr(*e);
-    return Error("wrapper-py: a size argument that is neither an integer nor an expression");
-  }
+  Expected<std::string> printSize(const SymExpr &e) const override { return pySymExpr(e); }
   /// A tensor argument: a buffer's name, or a view of one as reinterpret_tensor.
   Expected<std::string> tensorText(const Node *n);
   Status pool(int64_t bytes) override {
@@ -125,8 +113,8 @@ private:
   Status externCall(const Node &n, const wrapper::ExternCall &call, const LoopOp &op,
                     const wrapper::ExternResults &results) override;
   Status free(const Node &buffer) override {
-    if (names_.count(&buffer))
-      line("del " + names_[&buffer]);
+    if (values_.count(&buffer))
+      line("del " + values_[&buffer]);
     return Status::ok();
   }
   Status output(const Node &n) override;
@@ -135,7 +123,6 @@ private:
   bool isOutput(const Node *n) const;
 
   std::string kernels_, call_;
-  std::unordered_map<const Node *, std::string> names_; ///< value node -> its Python name
   /// Kernel name and code (as generated, under its own name) -> the function it is emitted as.
   std::unordered_map<std::string, std::string> functionOf_;
   std::unordered_set<std::string> functions_;        ///< names of the emitted functions
@@ -144,12 +131,12 @@ private:
 
 Expected<std::string> ModuleWriter::tensorText(const Node *n) {
   if (wrapper::wrapperOpOf(*n) != wrapper::WrapperOp::View)
-    return nameOf(n);
+    return valueOf(n);
   const auto &args = n->args().items();
   const TensorType *t = n->value().tensor();
   if (args.size() < 4 || !args[0].isNode() || !t)
     return Error("wrapper-py: view '" + n->name() + "' has no base or type");
-  auto base = nameOf(args[0].asNode());
+  auto base = valueOf(args[0].asNode());
   if (!base)
     return base;
   auto offset = sizeText(args[3]);
@@ -204,7 +191,7 @@ Status ModuleWriter::allocation(const Node &n) {
     break;
   case wrapper::WrapperOp::Reuse: {
     auto r = wrapper::asReuse(n);
-    auto donor = nameOf(r->donor);
+    auto donor = valueOf(r->donor);
     if (!donor)
       return Error("wrapper-py: " + n.name() + " reuses a buffer that was never allocated");
     const TensorType *dt = r->donor->value().tensor();
@@ -221,7 +208,7 @@ Status ModuleWriter::allocation(const Node &n) {
     line(n.name() + " = empty_strided(" + sizes + ", " + strides + ", dtype=" + dtype +
          ", device=device)");
   }
-  names_[&n] = n.name();
+  values_[&n] = n.name();
   return Status::ok();
 }
 
@@ -261,7 +248,7 @@ Status ModuleWriter::kernel(const Node &n, const wrapper::KernelCall &call, cons
     if (param.buffer >= 0) {
       if (it == byName.end() || !it->second->isNode())
         return Error("wrapper-py: launch '" + n.name() + "' passes no buffer as " + param.name);
-      auto b = nameOf(it->second->asNode());
+      auto b = valueOf(it->second->asNode());
       if (!b)
         return b.takeError();
       text = b.take();
@@ -290,8 +277,8 @@ Status ModuleWriter::kernel(const Node &n, const wrapper::KernelCall &call, cons
       continue;
     auto r = wrapper::asReuse(*a.asNode());
     if (r && r->inPlace && r->donor->op() != OpKind::Placeholder && !isOutput(r->donor) &&
-        names_.count(r->donor))
-      line("del " + names_[r->donor]);
+        values_.count(r->donor))
+      line("del " + values_[r->donor]);
   }
   return Status::ok();
 }
@@ -389,7 +376,7 @@ Status ModuleWriter::externCall(const Node &n, const wrapper::ExternCall &call, 
     std::string name = p_.buffers[op.externOutputs[i]].name;
     line(name + " = empty_strided(" + tupleText(t->sizes) + ", " + tupleText(t->strides) +
          ", dtype=" + pyTorchDType(t->dtype) + ", device=device)");
-    names_[r] = name;
+    values_[r] = name;
   }
   for (size_t i = 0; i < outs.size(); ++i) {
     const Node *b = outs[i].isNode() ? outs[i].asNode() : nullptr;
@@ -397,7 +384,7 @@ Status ModuleWriter::externCall(const Node &n, const wrapper::ExternCall &call, 
       b = it->second;
     if (!b)
       continue;
-    auto name = nameOf(b);
+    auto name = valueOf(b);
     if (!name)
       return name.takeError();
     line(*name + ".copy_(" + result(static_cast<int64_t>(i)) + ")");
@@ -413,7 +400,7 @@ Expected<std::string> ModuleWriter::run() {
   for (const WrapperParam &param : entry.params) {
     inputNames.push_back(param.name);
     inputs.push_back(param.node);
-    names_[param.node] = param.name;
+    values_[param.node] = param.name;
   }
   std::string unpack;
   for (const std::string &name : inputNames)
@@ -424,14 +411,14 @@ Expected<std::string> ModuleWriter::run() {
   line("args.clear()");
   // Sizes of tensor inputs that bind symbols.
   for (const Node *s : entry.inputSizes)
-    line(std::string(s->value().sym()->name()) + " = " + names_[s->args().items()[0].asNode()] +
+    line(std::string(s->value().sym()->name()) + " = " + values_[s->args().items()[0].asNode()] +
          ".size(" + std::to_string(s->args().items()[1].asInt()) + ")");
   std::string firstTensor;
   for (const Node *in : inputs) {
     const TensorType *t = in->value().tensor();
     if (!t)
       continue;
-    const std::string &name = names_[in];
+    const std::string &name = values_[in];
     line("assert_size_stride(" + name + ", " + tupleText(t->sizes) + ", " + tupleText(t->strides) +
          ", '" + name + "')");
     if (firstTensor.empty())
@@ -440,7 +427,7 @@ Expected<std::string> ModuleWriter::run() {
   line(firstTensor.empty()
            ? std::string("device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')")
            : "device = " + firstTensor + ".device");
-  if (Status s = walk(entry.body, "wrapper-py"); !s)
+  if (Status s = walk(entry.body); !s)
     return s.takeError();
 
   // get_args(): every size symbol at a hint, then inputs laid out as declared.
@@ -522,7 +509,7 @@ Expected<std::string> writeWrapperPy(const LoopProgram &program, const FusedProg
   auto wrapper = buildWrapperGraph(program, fused, plan);
   if (!wrapper)
     return wrapper.takeError();
-  return ModuleWriter(program, fused, *wrapper).run();
+  return ModuleWriter(program, fused, *wrapper, "wrapper-py").run();
 }
 
 Expected<std::string> writeWrapperPy(Graph &graph) {

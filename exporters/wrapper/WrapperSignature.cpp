@@ -70,8 +70,21 @@ std::optional<SymExpr> WrapperWalk::sizeOf(const Argument &a) const {
   return wrapper::sizeExprOf(a, known_);
 }
 
-Status WrapperWalk::walk(const Node *from, std::string_view what) {
-  const std::string prefix = std::string(what) + ": ";
+Expected<std::string> WrapperWalk::sizeText(const Argument &a) const {
+  if (auto e = sizeOf(a))
+    return printSize(*e);
+  return Error(what_ + ": a size argument that is neither an integer nor an expression");
+}
+
+Expected<std::string> WrapperWalk::valueOf(const Node *n) const {
+  auto it = values_.find(n);
+  if (it == values_.end())
+    return Error(what_ + ": '" + n->name() + "' is used before it is written");
+  return it->second;
+}
+
+Status WrapperWalk::walk(const Node *from) {
+  const std::string prefix = what_ + ": ";
   for (const Node *n : w_) {
     if (const SymExpr *s = n->value().sym())
       known_[n] = *s;

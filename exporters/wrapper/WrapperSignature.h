@@ -56,14 +56,15 @@ Expected<std::vector<ExternOperand>> externOperands(const wrapper::ExternCall &c
 /// of each extern call (its ATen call) and the nodes that read an extern call's results.
 class WrapperWalk {
 public:
-  WrapperWalk(const loop::LoopProgram &p, const loop::FusedProgram &f, const Graph &w)
-      : p_(p), f_(f), w_(w) {}
+  /// `what` (`wrapper-py`) starts the walk's errors.
+  WrapperWalk(const loop::LoopProgram &p, const loop::FusedProgram &f, const Graph &w,
+              std::string_view what)
+      : p_(p), f_(f), w_(w), what_(what) {}
   virtual ~WrapperWalk() = default;
 
 protected:
-  /// Calls the hooks for the nodes from `from` on, in order; `what` (`wrapper-py`) starts its
-  /// errors.
-  Status walk(const Node *from, std::string_view what);
+  /// Calls the hooks for the nodes from `from` on, in order.
+  Status walk(const Node *from);
   /// The pool of `bytes` bytes.
   virtual Status pool(int64_t bytes) = 0;
   /// A buffer of its own (torch.empty_strided), in the pool, or in a donor's storage (Reuse).
@@ -76,9 +77,17 @@ protected:
   /// The plan frees `buffer` (not an input, and no later buffer takes its storage).
   virtual Status free(const Node &buffer) = 0;
   virtual Status output(const Node &n) = 0;
+  /// A size expression in the printer's language.
+  virtual Expected<std::string> printSize(const SymExpr &e) const = 0;
 
   /// The expression a size argument holds (an integer, an expression, or a size node).
   std::optional<SymExpr> sizeOf(const Argument &a) const;
+  /// A size argument of the graph (an integer, an expression, or a node computing one),
+  /// printed (printSize).
+  Expected<std::string> sizeText(const Argument &a) const;
+  /// The printed form of a value node (a Python name, a C++ Storage): what the printer stored
+  /// in `values_` when it wrote the node.
+  Expected<std::string> valueOf(const Node *n) const;
   /// Buffers still to take `donor`'s storage after it died (the last one frees it).
   int reusersLeft(const Node *donor) const {
     auto it = reusers_.find(donor);
@@ -90,6 +99,8 @@ protected:
   const Graph &w_;
   size_t launches_ = 0, externs_ = 0; ///< kernel launches and extern calls walked
   int64_t poolBytes_ = -1;            ///< the pool's size, -1 without one
+  const std::string what_;
+  std::unordered_map<const Node *, std::string> values_; ///< value node -> its printed form
 
 private:
   std::map<const Node *, SymExpr> known_;         ///< size node -> its expression
