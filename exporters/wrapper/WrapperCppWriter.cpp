@@ -103,11 +103,7 @@ private:
   Status kernel(const Node &n, const wrapper::KernelCall &call, const Kernel &k) override;
   Status externCall(const Node &n, const wrapper::ExternCall &call, const LoopOp &op,
                     const wrapper::ExternResults &results) override;
-  Status free(const Node &buffer) override {
-    if (values_.count(&buffer))
-      line(values_[&buffer] + " = {};");
-    return Status::ok();
-  }
+  void release(const std::string &value) override { line(value + " = {};"); }
   Status output(const Node &n) override;
   /// A run-time check's condition as a C++ bool expression.
   Expected<std::string> condition(const SymExpr &c);

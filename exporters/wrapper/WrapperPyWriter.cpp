@@ -112,11 +112,7 @@ private:
   Status kernel(const Node &n, const wrapper::KernelCall &call, const Kernel &k) override;
   Status externCall(const Node &n, const wrapper::ExternCall &call, const LoopOp &op,
                     const wrapper::ExternResults &results) override;
-  Status free(const Node &buffer) override {
-    if (values_.count(&buffer))
-      line("del " + values_[&buffer]);
-    return Status::ok();
-  }
+  void release(const std::string &value) override { line("del " + value); }
   Status output(const Node &n) override;
   Expected<std::string> externArg(const Argument &a,
                                   const std::map<const Node *, const Argument *> &views);
@@ -278,7 +274,7 @@ Status ModuleWriter::kernel(const Node &n, const wrapper::KernelCall &call, cons
     auto r = wrapper::asReuse(*a.asNode());
     if (r && r->inPlace && r->donor->op() != OpKind::Placeholder && !isOutput(r->donor) &&
         values_.count(r->donor))
-      line("del " + values_[r->donor]);
+      release(values_[r->donor]);
   }
   return Status::ok();
 }

@@ -74,8 +74,15 @@ protected:
   /// An extern call, `op` its loop op (with the ATen node), `results` what follows it.
   virtual Status externCall(const Node &n, const wrapper::ExternCall &call, const loop::LoopOp &op,
                             const wrapper::ExternResults &results) = 0;
-  /// The plan frees `buffer` (not an input, and no later buffer takes its storage).
-  virtual Status free(const Node &buffer) = 0;
+  /// The plan frees `buffer` (not an input, and no later buffer takes its storage): released
+  /// when the printer wrote it.
+  Status free(const Node &buffer) {
+    if (auto it = values_.find(&buffer); it != values_.end())
+      release(it->second);
+    return Status::ok();
+  }
+  /// Prints the release of a buffer whose printed form is `value` (`del buf0`, `buf0 = {};`).
+  virtual void release(const std::string &value) = 0;
   virtual Status output(const Node &n) = 0;
   /// A size expression in the printer's language.
   virtual Expected<std::string> printSize(const SymExpr &e) const = 0;
