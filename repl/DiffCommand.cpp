@@ -67,32 +67,6 @@ std::vector<std::string> nameList(const std::vector<const Node *> &nodes) {
   return out;
 }
 
-/// What a pair is, for the marks and the counts.
-enum class PairKind { Same, Renamed, Changed, Region };
-
-PairKind kindOf(const GraphMatch &match, size_t i, NodeChange *change = nullptr) {
-  const NodeMatchPair &p = match.pairs[i];
-  if (p.a.size() != 1 || p.b.size() != 1)
-    return PairKind::Region;
-  NodeChange c = match.change(i);
-  if (change)
-    *change = c;
-  if (c.any())
-    return PairKind::Changed;
-  return p.a.front()->name() == p.b.front()->name() ? PairKind::Same : PairKind::Renamed;
-}
-
-std::vector<std::string> changedParts(const NodeChange &c) {
-  std::vector<std::string> parts;
-  if (c.target)
-    parts.push_back("target");
-  if (c.args)
-    parts.push_back("args");
-  if (c.type)
-    parts.push_back("type");
-  return parts;
-}
-
 std::string pairNames(const NodeMatchPair &p) {
   std::string a = names(p.a), b = names(p.b);
   return a == b ? a : a + " -> " + b;
@@ -114,21 +88,44 @@ std::string pictureFormatList() {
 
 } // namespace
 
+DiffPairKind diffPairKind(const GraphMatch &match, size_t i, NodeChange *change) {
+  const NodeMatchPair &p = match.pairs[i];
+  if (p.a.size() != 1 || p.b.size() != 1)
+    return DiffPairKind::Region;
+  NodeChange c = match.change(i);
+  if (change)
+    *change = c;
+  if (c.any())
+    return DiffPairKind::Changed;
+  return p.a.front()->name() == p.b.front()->name() ? DiffPairKind::Same : DiffPairKind::Renamed;
+}
+
+std::vector<std::string> changedParts(const NodeChange &c) {
+  std::vector<std::string> parts;
+  if (c.target)
+    parts.push_back("target");
+  if (c.args)
+    parts.push_back("args");
+  if (c.type)
+    parts.push_back("type");
+  return parts;
+}
+
 GraphDiffSummary summarizeGraphDiff(const GraphMatch &match, const Graph &a, const Graph &b) {
   GraphDiffSummary s;
   s.pairs = match.pairs.size();
   for (size_t i = 0; i < match.pairs.size(); ++i) {
     s.byReason[static_cast<size_t>(match.pairs[i].reason)] += 1;
-    switch (kindOf(match, i)) {
-    case PairKind::Same:
+    switch (diffPairKind(match, i)) {
+    case DiffPairKind::Same:
       break;
-    case PairKind::Renamed:
+    case DiffPairKind::Renamed:
       ++s.renamed;
       break;
-    case PairKind::Changed:
+    case DiffPairKind::Changed:
       ++s.changed;
       break;
-    case PairKind::Region:
+    case DiffPairKind::Region:
       ++s.regions;
       break;
     }
@@ -178,18 +175,18 @@ std::string formatGraphDiff(const Graph &a, const Graph &b, const GraphMatch &ma
     const NodeMatchPair &p = match.pairs[i];
     NodeChange change;
     std::string why = std::string(matchReasonName(p.reason));
-    switch (kindOf(match, i, &change)) {
-    case PairKind::Same:
+    switch (diffPairKind(match, i, &change)) {
+    case DiffPairKind::Same:
       if (options.all)
         os << "= " << pairNames(p) << " (" << why << ")\n";
       break;
-    case PairKind::Renamed:
+    case DiffPairKind::Renamed:
       os << "= " << pairNames(p) << " (" << why << ")\n";
       break;
-    case PairKind::Region:
+    case DiffPairKind::Region:
       os << "~ " << pairNames(p) << " (" << why << ")\n";
       break;
-    case PairKind::Changed: {
+    case DiffPairKind::Changed: {
       std::string parts;
       for (const std::string &part : changedParts(change))
         parts += (parts.empty() ? "" : ", ") + part;
@@ -223,19 +220,19 @@ std::string formatGraphDiffJson(const Graph &a, const Graph &b, const GraphMatch
   JsonValue pairs = JsonValue::array();
   for (size_t i = 0; i < match.pairs.size(); ++i) {
     NodeChange change;
-    PairKind kind = kindOf(match, i, &change);
-    if (kind == PairKind::Same && !options.all)
+    DiffPairKind kind = diffPairKind(match, i, &change);
+    if (kind == DiffPairKind::Same && !options.all)
       continue;
     const NodeMatchPair &p = match.pairs[i];
-    std::string_view status = kind == PairKind::Same      ? "same"
-                              : kind == PairKind::Renamed ? "renamed"
-                              : kind == PairKind::Changed ? "changed"
-                                                          : "region";
+    std::string_view status = kind == DiffPairKind::Same      ? "same"
+                              : kind == DiffPairKind::Renamed ? "renamed"
+                              : kind == DiffPairKind::Changed ? "changed"
+                                                              : "region";
     JsonValue entry = JsonValue::object({{"a", nameList(p.a)},
                                          {"b", nameList(p.b)},
                                          {"why", matchReasonName(p.reason)},
                                          {"status", status}});
-    if (kind == PairKind::Changed)
+    if (kind == DiffPairKind::Changed)
       entry["changed"] = changedParts(change);
     pairs.push_back(std::move(entry));
   }

@@ -20,6 +20,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -42,6 +43,14 @@ struct GraphDiffSummary {
 };
 
 GraphDiffSummary summarizeGraphDiff(const GraphMatch &match, const Graph &a, const Graph &b);
+
+/// How pair `i` of a match shows in a diff (its mark and which count it adds to): the same node
+/// under the same name, another name, changed (`change` receives what), or a region.
+enum class DiffPairKind { Same, Renamed, Changed, Region };
+DiffPairKind diffPairKind(const GraphMatch &match, size_t i, NodeChange *change = nullptr);
+
+/// "target", "args", "type": what a changed pair's `change` names, in that order.
+std::vector<std::string> changedParts(const NodeChange &change);
 
 /// The diff as text (see the file comment), from `aName` to `bName`. The same two graphs
 /// always give the same text.

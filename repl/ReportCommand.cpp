@@ -126,7 +126,8 @@ void addInductorKernels(HtmlReport &report,
 } // namespace
 
 Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &title,
-                                            size_t collapseAbove, KernelsOfNode *kernelsOfNode) {
+                                            size_t collapseAbove, KernelsOfNode *kernelsOfNode,
+                                            const std::vector<std::string> *modules) {
   HtmlReport report;
   report.title = title;
   report.facts.push_back("input: " + title + " (" + std::to_string(graph.size()) + " nodes)");
@@ -139,7 +140,7 @@ Expected<HtmlReport> buildCompilationReport(Graph &graph, const std::string &tit
       provenanceOrder.push_back(n->name());
     }
   // The interactive graph shows the nodes as read, with fxkit's kernels added after fusion.
-  ViewerGraph viewer = viewerGraphOf(graph, modulePaths(graph));
+  ViewerGraph viewer = viewerGraphOf(graph, modules ? *modules : modulePaths(graph));
   FXKIT_ASSIGN_OR_RETURN(auto runs, runPipeline(graph, {"lower", "fuse", "plan", "wrapper"}));
   for (const PassRun &r : runs)
     report.passes.push_back({r.name, r.seconds, r.changed});

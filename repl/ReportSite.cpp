@@ -5,6 +5,8 @@
 #include "exporters/ModulePath.h"
 #include "exporters/XmlEscape.h"
 #include "exporters/report/GraphViewer.h"
+#include "exporters/wrapper/FxIrWriter.h"
+#include "exporters/wrapper/InductorFxIr.h"
 #include "importers/Import.h"
 #include "importers/inductor/InductorMeta.h"
 #include "importers/inductor/InductorWrapper.h"
@@ -13,6 +15,7 @@
 #include "ir/wrapper/WrapperDialect.h"
 #include "repl/Cli.h"
 #include "repl/ReportCommand.h"
+#include "repl/ReportSiteDiff.h"
 
 #include <algorithm>
 #include <cctype>
@@ -128,11 +131,40 @@ struct Compile {
   std::string provenanceRel, provenanceError;
   // The page each kind of provenance link goes to (indices into the files; -1: none).
   long post = -1, pre = -1, kernels = -1;
+  std::vector<size_t> diffs; ///< its diff pages (indices into SiteBuilder::diffs_)
 };
 
-/// An HTML id (and the value the page script looks up) for a node name or kernel handle: the
-/// characters of names and handles, anything else as '_'.
-std::string anchorId(std::string_view name) {
+/// A diff page of one compile (repl/ReportSiteDiff.h).
+enum class DiffKind {
+  PrePost, ///< the pre-grad ATen graph against the post-grad graph
+  FxIr,    ///< Inductor's FX IR of its wrapper against fxkit's FX IR of its own wrapper
+};
+
+struct DiffPage {
+  DiffKind kind = DiffKind::PrePost;
+  size_t compile = 0;
+  long a = -1;       ///< A's file: the pre-grad graph, or Inductor's FX IR (-1: converted)
+  long b = -1;       ///< the post-grad graph (FxIr: the graph fxkit compiles)
+  long wrapper = -1; ///< FxIr without an FX IR file: the output_code.py converted instead
+  std::string page;
+  GraphDiffSummary summary;
+  std::string error; ///< why there is no diff (fxkit could not compile the post-grad graph)
+  double ms = 0;
+};
+
+std::string_view diffTitle(DiffKind kind) {
+  switch (kind) {
+  case DiffKind::PrePost:
+    return "pre-grad / post-grad";
+  case DiffKind::FxIr:
+    return "FX IR: Inductor / fxkit";
+  }
+  return "";
+}
+
+} // namespace
+
+std::string siteAnchorId(std::string_view name) {
   std::string out;
   for (char c : name)
     out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == ':' ||
@@ -141,6 +173,8 @@ std::string anchorId(std::string_view name) {
                : '_';
   return out;
 }
+
+namespace {
 
 /// `debug/model__0_forward_1.0/output_code.py` -> `debug-model__0_forward_1_0-output_code_py.html`.
 std::string pageName(const std::string &rel) {
@@ -162,6 +196,8 @@ nav.site a, nav.site span { margin-right: 0.8em; } nav.site .here { font-weight:
 tr.hl td { background: #ffe08a; } tr.sel td { background: #ffc94a; } tr[data-nodes], tr[data-kernels] { cursor: pointer; }
 :target td { outline: 1px solid #c90; }
 td.p a { margin-right: 0.5em; } .missing { color: #888; }
+tr.removed td { background: #fde2e2; } tr.added td { background: #e0f5e0; } tr.changed td { background: #fff0d0; }
+tr.region td { background: #ece6ff; } tr.renamed td { background: #e2ecfb; }
 </style>
 )CSS";
 
@@ -200,9 +236,14 @@ private:
   void discover();
   void readAll();
   void readOne(GraphFile &f, const std::string &provenance);
+  long firstRead(const Compile &c, Stage s) const;
+  void planDiffs();
+  std::string diffPageOf(DiffPage &d);
+  std::string moduleSection(size_t file, const std::vector<std::string> &paths, long dynamo) const;
   std::string linkTo(long file, std::string_view anchorPrefix, std::string_view name,
                      std::string_view text = {}) const;
-  std::string navigation(size_t file) const;
+  std::string navigation(const std::vector<const Compile *> &compiles, long file,
+                         std::string_view diffPage = {}) const;
   std::vector<HtmlReport::Section> provenanceSections(size_t file, const Compile &c) const;
   std::string nodesTable(size_t file, const KernelsOfNode *fxkit = nullptr) const;
   std::string inductorMemory(long file);
@@ -219,6 +260,10 @@ private:
   std::map<size_t, std::string> compiledFacts_; ///< file -> kernels column of a compiled page
   std::map<size_t, double> compileMs_;
   std::map<long, std::string> memoryHtml_;
+  std::vector<DiffPage> diffs_;
+  /// Post-grad file -> fxkit's FX IR of its compile (for the FX IR diffs), or why there is none.
+  std::map<size_t, Graph> fxkitFxIr_;
+  std::map<size_t, std::string> fxkitFxIrError_;
 };
 
 void SiteBuilder::discover() {
@@ -375,7 +420,7 @@ void SiteBuilder::readOne(GraphFile &f, const std::string &provenance) {
   for (const Node *n : *f.graph) {
     ++f.nodes;
     f.order.push_back(n);
-    f.names.insert(anchorId(n->name()));
+    f.names.insert(siteAnchorId(n->name()));
     if (n->op() == OpKind::CallFunction || n->op() == OpKind::CallMethod ||
         n->op() == OpKind::CallModule) {
       ++f.calls;
@@ -402,17 +447,52 @@ void SiteBuilder::readAll() {
                    c.provenance && g.rel.rfind("cpu_output_code", 0) != 0;
         readOne(files_[file], zoo ? (dir_ / c.provenanceRel).string() : "");
       }
-    auto firstRead = [&](Stage s) -> long {
-      if (auto it = c.files.find(s); it != c.files.end())
-        for (size_t file : it->second)
-          if (files_[file].graph)
-            return static_cast<long>(file);
-      return -1;
-    };
-    c.post = firstRead(Stage::PostGrad);
-    c.kernels = firstRead(Stage::Wrapper);
+    c.post = firstRead(c, Stage::PostGrad);
+    c.kernels = firstRead(c, Stage::Wrapper);
     if (auto it = dynamo_.find(c.dynamo); it != dynamo_.end() && files_[it->second].graph)
       c.pre = static_cast<long>(it->second);
+  }
+}
+
+long SiteBuilder::firstRead(const Compile &c, Stage s) const {
+  if (auto it = c.files.find(s); it != c.files.end())
+    for (size_t file : it->second)
+      if (files_[file].graph)
+        return static_cast<long>(file);
+  return -1;
+}
+
+/// Each compile with a post-grad graph: against its pre-grad graph, and (where Inductor's wrapper
+/// is here, as FX IR or as output_code.py) Inductor's FX IR against fxkit's.
+void SiteBuilder::planDiffs() {
+  for (size_t ci = 0; ci < compiles_.size(); ++ci) {
+    Compile &c = compiles_[ci];
+    if (c.post < 0)
+      continue;
+    const std::string prefix = "diff-" + std::to_string(ci) + "-";
+    auto add = [&](DiffKind kind, long a, long wrapper, const std::string &page) {
+      DiffPage d;
+      d.kind = kind;
+      d.compile = ci;
+      d.a = a;
+      d.b = c.post;
+      d.wrapper = wrapper;
+      d.page = page;
+      c.diffs.push_back(diffs_.size());
+      diffs_.push_back(std::move(d));
+    };
+    if (long pre = firstRead(c, Stage::AtenPre); pre >= 0)
+      add(DiffKind::PrePost, pre, -1, prefix + "pre-post.html");
+    long fxir = firstRead(c, Stage::FxIr), wrapper = -1;
+    if (fxir < 0)
+      if (auto it = c.files.find(Stage::Wrapper); it != c.files.end())
+        for (size_t file : it->second)
+          if (files_[file].graph && files_[file].rel.rfind("cpu_output_code", 0) != 0) {
+            wrapper = static_cast<long>(file);
+            break;
+          }
+    if (fxir >= 0 || wrapper >= 0)
+      add(DiffKind::FxIr, fxir, wrapper, prefix + "fxir.html");
   }
 }
 
@@ -436,7 +516,7 @@ std::vector<const Compile *> SiteBuilder::compilesOf(size_t file) const {
 std::string SiteBuilder::linkTo(long file, std::string_view prefix, std::string_view name,
                                 std::string_view text) const {
   std::string shown = xmlEscape(text.empty() ? name : text);
-  std::string id = anchorId(name);
+  std::string id = siteAnchorId(name);
   bool has = file >= 0 && (prefix != "n-" || files_[file].names.count(id));
   if (!has)
     return "<span class=\"missing\" title=\"not a node of that graph\">" + shown + "</span>";
@@ -444,9 +524,10 @@ std::string SiteBuilder::linkTo(long file, std::string_view prefix, std::string_
          "\">" + shown + "</a>";
 }
 
-std::string SiteBuilder::navigation(size_t file) const {
+std::string SiteBuilder::navigation(const std::vector<const Compile *> &compiles, long file,
+                                    std::string_view diffPage) const {
   std::string h = "<nav class=\"site\"><a href=\"index.html\">index</a>";
-  for (const Compile *c : compilesOf(file)) {
+  for (const Compile *c : compiles) {
     h += "<span>" + xmlEscape(c->label) + ":</span>";
     for (Stage s : kStages) {
       std::vector<size_t> list;
@@ -459,7 +540,7 @@ std::string SiteBuilder::navigation(size_t file) const {
       for (size_t i = 0; i < list.size(); ++i) {
         const GraphFile &f = files_[list[i]];
         std::string text = std::string(stageShort(s)) + (i ? " (" + f.rel + ")" : "");
-        if (list[i] == file)
+        if (static_cast<long>(list[i]) == file)
           h += "<span class=\"here\">" + xmlEscape(text) + "</span>";
         else if (!f.graph)
           h += "<span class=\"missing\" title=\"not read: see the index\">" + xmlEscape(text) +
@@ -468,6 +549,13 @@ std::string SiteBuilder::navigation(size_t file) const {
           h += "<a href=\"" + xmlEscape(f.page) + "\" title=\"" + xmlEscape(f.rel) + "\">" +
                xmlEscape(text) + "</a>";
       }
+    }
+    for (size_t d : c->diffs) {
+      std::string text = "diff " + std::string(diffTitle(diffs_[d].kind));
+      if (diffs_[d].page == diffPage)
+        h += "<span class=\"here\">" + xmlEscape(text) + "</span>";
+      else
+        h += "<a href=\"" + xmlEscape(diffs_[d].page) + "\">" + xmlEscape(text) + "</a>";
     }
   }
   return h + "</nav>\n";
@@ -507,7 +595,7 @@ std::vector<HtmlReport::Section> SiteBuilder::provenanceSections(size_t file,
     std::string postLinks, preLinks;
     std::set<std::string> preSeen;
     for (const std::string &n : posts) {
-      nodes += (nodes.empty() ? "" : " ") + anchorId(n);
+      nodes += (nodes.empty() ? "" : " ") + siteAnchorId(n);
       postLinks += linkTo(stage == Stage::PostGrad ? self : c.post, "n-", n) + " ";
       if (auto it = postToPre.find(n); it != postToPre.end())
         for (const std::string &pre : *it->second)
@@ -518,16 +606,17 @@ std::vector<HtmlReport::Section> SiteBuilder::provenanceSections(size_t file,
     std::string cell = xmlEscape(handle);
     if (sources.count(kernelName) && c.kernels >= 0)
       cell = "<a href=\"" + xmlEscape(files_[c.kernels].page) + "#src-" +
-             xmlEscape(anchorId(kernelName)) + "\">" + cell + "</a>";
+             xmlEscape(siteAnchorId(kernelName)) + "\">" + cell + "</a>";
     if (stage == Stage::Wrapper && c.post >= 0)
-      cell += " <a href=\"" + xmlEscape(files_[c.post].page) + "#k-" + xmlEscape(anchorId(handle)) +
+      cell += " <a href=\"" + xmlEscape(files_[c.post].page) + "#k-" +
+              xmlEscape(siteAnchorId(handle)) +
               "\" title=\"its nodes, highlighted\">&#8594; nodes</a>";
     else if (stage == Stage::PostGrad && c.kernels >= 0)
       cell += " <a href=\"" + xmlEscape(files_[c.kernels].page) + "#k-" +
-              xmlEscape(anchorId(handle)) +
+              xmlEscape(siteAnchorId(handle)) +
               "\" title=\"the kernel call in the wrapper\">&#8594; "
               "wrapper</a>";
-    h += "<tr id=\"k-" + xmlEscape(anchorId(handle)) + "\"" +
+    h += "<tr id=\"k-" + xmlEscape(siteAnchorId(handle)) + "\"" +
          (stage == Stage::PostGrad ? " data-nodes=\"" + xmlEscape(nodes) + "\"" : "") +
          "><td class=\"m\">" + cell + "</td><td class=\"m p\">" + postLinks +
          "</td><td class=\"m p\">" + preLinks + "</td></tr>\n";
@@ -580,7 +669,7 @@ std::string SiteBuilder::nodesTable(size_t file, const KernelsOfNode *fxkit) con
   h += "</tr>\n";
   size_t i = 0;
   for (const Node *n : f.order) {
-    std::string id = anchorId(n->name());
+    std::string id = siteAnchorId(n->name());
     std::string kernels, a, b;
     for (const Maps &m : maps) {
       std::string prefix = several ? xmlEscape(m.c->label) + ": " : "";
@@ -588,7 +677,7 @@ std::string SiteBuilder::nodesTable(size_t file, const KernelsOfNode *fxkit) con
         std::string ks, ps;
         if (auto it = m.kernels.find(n->name()); it != m.kernels.end())
           for (const std::string &k : *it->second) {
-            kernels += (kernels.empty() ? "" : " ") + anchorId(k);
+            kernels += (kernels.empty() ? "" : " ") + siteAnchorId(k);
             ks += linkTo(static_cast<long>(file), "k-", k) + " ";
           }
         if (auto it = m.pre.find(n->name()); it != m.pre.end())
@@ -614,7 +703,7 @@ std::string SiteBuilder::nodesTable(size_t file, const KernelsOfNode *fxkit) con
     if (calls)
       if (const NodeProvenance *p = n->provenance())
         for (const std::string &k : p->kernels)
-          kernels += (kernels.empty() ? "" : " ") + anchorId(k);
+          kernels += (kernels.empty() ? "" : " ") + siteAnchorId(k);
     h += "<tr id=\"n-" + xmlEscape(id) + "\"" +
          (kernels.empty() ? "" : " data-kernels=\"" + xmlEscape(kernels) + "\"") +
          "><td class=\"n\">" + std::to_string(i++) + "</td><td class=\"m\">" +
@@ -692,11 +781,97 @@ std::string SiteBuilder::kernelCode(size_t file) const {
     std::string nodes;
     for (const std::string &n : k.sourceNodes)
       nodes += (nodes.empty() ? "" : ", ") + n;
-    h += "<details id=\"src-" + xmlEscape(anchorId(k.name)) + "\"><summary><code>" +
+    h += "<details id=\"src-" + xmlEscape(siteAnchorId(k.name)) + "\"><summary><code>" +
          xmlEscape(k.name) + "</code>" + (nodes.empty() ? "" : ": " + xmlEscape(nodes)) +
          "</summary>\n<pre>" + xmlEscape(k.source) + "</pre>\n</details>\n";
   }
   return h;
+}
+
+/// The graph's nodes grouped by module path (`paths`: modulePathsFor, in graph order), in the
+/// order the modules first run, each group linking its nodes in the node table (selecting its
+/// row highlights them); where no node has a path, why not.
+std::string SiteBuilder::moduleSection(size_t file, const std::vector<std::string> &paths,
+                                       long dynamo) const {
+  const GraphFile &f = files_[file];
+  struct Group {
+    std::string path;
+    std::vector<const Node *> nodes;
+    size_t calls = 0;
+  };
+  std::vector<Group> groups;
+  std::map<std::string, size_t, std::less<>> groupOf;
+  Group none{"(no module)", {}, 0};
+  size_t calls = 0, callsWithPath = 0, withPath = 0, traced = 0;
+  for (size_t i = 0; i < f.order.size(); ++i) {
+    const Node *n = f.order[i];
+    const bool call = n->op() == OpKind::CallFunction || n->op() == OpKind::CallMethod ||
+                      n->op() == OpKind::CallModule;
+    calls += call;
+    if (const NodeProvenance *p = n->provenance(); p && !p->preGrad.empty())
+      ++traced;
+    const std::string path = i < paths.size() ? paths[i] : std::string();
+    Group *g = &none;
+    if (!path.empty()) {
+      ++withPath;
+      callsWithPath += call;
+      auto [it, fresh] = groupOf.try_emplace(path, groups.size());
+      if (fresh)
+        groups.push_back({path, {}, 0});
+      g = &groups[it->second];
+    }
+    g->nodes.push_back(n);
+    g->calls += call;
+  }
+  const std::string noStack = "Post-grad FX text and its nodes.json carry no nn_module_stack";
+  if (withPath == 0) {
+    std::string why;
+    if (dynamo < 0)
+      why = "this folder has no Dynamo graph of this compile (dynamo_N.graph.txt) to follow "
+            "Inductor's provenance into, and the graph's own names (primals_N) carry none";
+    else if (traced == 0)
+      why = "its nodes carry no Inductor provenance (this compile has no "
+            "inductor_provenance_tracking_node_mappings.json, or it names none of them), so "
+            "they cannot be followed into the Dynamo graph " +
+            files_[dynamo].rel;
+    else if (std::vector<std::string> d = modulePaths(*files_[dynamo].graph);
+             std::all_of(d.begin(), d.end(), [](const std::string &p) { return p.empty(); }))
+      why = "the Dynamo graph " + files_[dynamo].rel +
+            " has no module paths either (its inputs are not named after an nn.Module's "
+            "parameters)";
+    else
+      why = "none of the Dynamo nodes its provenance names has a module path";
+    return "<p class=\"note\">No module path could be recovered for this graph: " + xmlEscape(why) +
+           ". " + noStack + ".</p>\n";
+  }
+  std::string h = "<p>" + std::to_string(callsWithPath) + " of " + std::to_string(calls) +
+                  " call nodes (" + std::to_string(withPath) + " of " + std::to_string(f.nodes) +
+                  " nodes) in " + std::to_string(groups.size()) + " modules, ";
+  if (dynamo >= 0 && traced > 0)
+    h += "recovered through Inductor's provenance (" + std::to_string(traced) +
+         " nodes name the Dynamo nodes they came from) into <a href=\"" +
+         xmlEscape(files_[dynamo].page) + "\">" + xmlEscape(files_[dynamo].rel) +
+         "</a>, whose parameter names carry their module; a node that reads no parameter takes "
+         "the module of its latest input (so the ops of a module without parameters, an "
+         "activation, count in the module before it).";
+  else
+    h += "recovered from the graph's own names (parameters named after their module); a node "
+         "that reads no parameter takes the module of its latest input.";
+  h += " " + noStack + ". Select a row to highlight its nodes.</p>\n";
+  h += "<table>\n<tr><th>module</th><th>nodes</th><th>calls</th><th>its nodes</th></tr>\n";
+  if (!none.nodes.empty())
+    groups.push_back(std::move(none));
+  for (const Group &g : groups) {
+    std::string ids, links;
+    for (const Node *n : g.nodes) {
+      ids += (ids.empty() ? "" : " ") + siteAnchorId(n->name());
+      links += linkTo(static_cast<long>(file), "n-", n->name()) + " ";
+    }
+    h += "<tr data-nodes=\"" + xmlEscape(ids) + "\"><td class=\"m\">" + xmlEscape(g.path) +
+         "</td><td class=\"n\">" + std::to_string(g.nodes.size()) + "</td><td class=\"n\">" +
+         std::to_string(g.calls) + "</td><td class=\"m p\">" + links + "</td></tr>\n";
+  }
+  return h + "</table>\n";
 }
 
 std::string SiteBuilder::pageOf(size_t file) {
@@ -707,12 +882,28 @@ std::string SiteBuilder::pageOf(size_t file) {
   HtmlReport report;
   std::string compileNote;
   KernelsOfNode fxkitKernels;
+  // Module paths through the Dynamo graph the compile came from (its own page: its names).
+  const Graph *dynamo =
+      c && c->pre >= 0 && c->pre != static_cast<long>(file) ? &*files_[c->pre].graph : nullptr;
+  const std::vector<std::string> paths = modulePathsFor(*f.graph, dynamo);
   if (primaryPost) {
     auto start = std::chrono::steady_clock::now();
     Graph copy = f.graph->clone(); // the node table below reads the graph as read
-    auto compiled = buildCompilationReport(copy, f.rel, 400, &fxkitKernels);
+    auto compiled = buildCompilationReport(copy, f.rel, 400, &fxkitKernels, &paths);
     compileMs_[file] =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    // fxkit's FX IR of its wrapper, for the FX IR diff of this compile.
+    bool fxIrWanted = false;
+    for (const DiffPage &d : diffs_)
+      fxIrWanted = fxIrWanted || (d.kind == DiffKind::FxIr && d.b == static_cast<long>(file));
+    if (fxIrWanted && compiled) {
+      if (auto fx = buildFxIr(copy))
+        fxkitFxIr_.emplace(file, fx.take());
+      else
+        fxkitFxIrError_[file] = "fxkit's FX IR could not be built: " + fx.error().str();
+    } else if (fxIrWanted) {
+      fxkitFxIrError_[file] = "fxkit could not compile " + f.rel + ": " + compiled.error().str();
+    }
     if (compiled) {
       report = compiled.take();
       size_t externs = 0;
@@ -731,9 +922,7 @@ std::string SiteBuilder::pageOf(size_t file) {
     report = HtmlReport{};
     report.compiled = false;
     report.title = f.rel;
-    const Graph *dynamo =
-        c && c->pre >= 0 && c->pre != static_cast<long>(file) ? &*files_[c->pre].graph : nullptr;
-    report.graphViewer = graphViewerHtml(viewerGraphOf(*f.graph, modulePathsFor(*f.graph, dynamo)));
+    report.graphViewer = graphViewerHtml(viewerGraphOf(*f.graph, paths));
     report.graphNote =
         "no Graphviz picture in the site: `fxkit convert " + f.rel + " --to svg` draws one";
     if (!compileNote.empty())
@@ -751,7 +940,7 @@ std::string SiteBuilder::pageOf(size_t file) {
     report.facts.push_back("the same graph as " + files_[c->post].rel +
                            ", whose page has fxkit's compile of it");
   report.head = kSiteStyle;
-  report.navigation = navigation(file);
+  report.navigation = navigation(compiles, static_cast<long>(file));
   report.script = kSiteScript;
   for (const Compile *cc : compiles)
     for (HtmlReport::Section &s : provenanceSections(file, *cc))
@@ -765,8 +954,85 @@ std::string SiteBuilder::pageOf(size_t file) {
     if (std::string code = kernelCode(file); !code.empty())
       report.extraSections.push_back({"code", "Kernel code", std::move(code)});
   }
+  if (f.stage == Stage::PostGrad)
+    report.extraSections.push_back(
+        {"modules", "Modules", moduleSection(file, paths, dynamo ? c->pre : -1)});
   report.extraSections.push_back(
       {"nodes", "Nodes (" + std::to_string(f.nodes) + ")", std::move(nodes)});
+  return writeHtmlReport(report);
+}
+
+/// A diff page: the two graphs paired by fxkit diff's matcher (repl/ReportSiteDiff.h), or why
+/// there is no diff.
+std::string SiteBuilder::diffPageOf(DiffPage &d) {
+  auto start = std::chrono::steady_clock::now();
+  const Compile &c = compiles_[d.compile];
+  const GraphFile &post = files_[d.b];
+  HtmlReport report;
+  report.compiled = false;
+  report.head = kSiteStyle;
+  report.script = kSiteScript;
+  report.navigation = navigation({&c}, -1, d.page);
+  std::optional<SiteDiffSide> a, b;
+  std::string reproduce;
+  std::optional<InductorFxIr> converted;
+  // The post-grad graph of a zoo folder is read with its debug folder's mapping (readAll).
+  const bool postMapping = post.index >= 0 && c.provenance;
+  const std::string provenanceB = postMapping ? " --provenance-b " + c.provenanceRel : "";
+  switch (d.kind) {
+  case DiffKind::PrePost: {
+    const GraphFile &pre = files_[d.a];
+    report.title = "diff: " + pre.rel + " against " + post.rel;
+    a = SiteDiffSide{&*pre.graph, "pre-grad ATen", pre.rel, pre.page};
+    b = SiteDiffSide{&*post.graph, "post-grad ATen", post.rel, post.page};
+    reproduce = "fxkit diff " + pre.rel + " " + post.rel + provenanceB;
+    break;
+  }
+  case DiffKind::FxIr: {
+    const std::string compileCmd = "fxkit compile " + post.rel + " --to fxir -o fxkit.fxir.txt";
+    std::string inductorFile;
+    if (d.a >= 0) {
+      const GraphFile &fx = files_[d.a];
+      inductorFile = fx.rel;
+      a = SiteDiffSide{&*fx.graph, "Inductor's FX IR", fx.rel, fx.page};
+      reproduce = compileCmd + " && fxkit diff " + fx.rel + " fxkit.fxir.txt";
+    } else {
+      const GraphFile &w = files_[d.wrapper];
+      inductorFile = w.rel;
+      if (auto conv = buildInductorFxIr(*w.graph)) {
+        converted = conv.take();
+        a = SiteDiffSide{&converted->graph,
+                         "Inductor's FX IR (fxkit's conversion of " + w.rel + ")",
+                         "inductor.fxir.txt", ""};
+        reproduce = "fxkit convert " + w.rel + " --to fxir -o inductor.fxir.txt && " + compileCmd +
+                    " && fxkit diff inductor.fxir.txt fxkit.fxir.txt";
+      } else {
+        d.error = w.rel + " could not be converted to FX IR: " + conv.error().str();
+      }
+    }
+    report.title =
+        "diff: Inductor's FX IR (" + inductorFile + ") against fxkit's FX IR of " + post.rel;
+    if (auto it = fxkitFxIr_.find(static_cast<size_t>(d.b)); it != fxkitFxIr_.end())
+      b = SiteDiffSide{&it->second, "fxkit's FX IR of " + post.rel, "fxkit.fxir.txt", ""};
+    else if (d.error.empty())
+      d.error = fxkitFxIrError_.count(d.b) ? fxkitFxIrError_.at(d.b)
+                                           : "fxkit did not compile " + post.rel;
+    break;
+  }
+  }
+  if (a && b) {
+    SiteDiff diff = buildSiteDiff(*a, *b);
+    d.summary = diff.summary;
+    report.facts = std::move(diff.facts);
+    report.facts.push_back("the same text from the command line, in the folder: " + reproduce);
+    report.extraSections = std::move(diff.sections);
+    report.graphNote = "`fxkit diff A B -o diff.svg` draws the two graphs side by side";
+  } else {
+    report.facts.push_back("no diff: " + d.error);
+    report.graphNote = "no diff: " + d.error;
+  }
+  d.ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return writeHtmlReport(report);
 }
 
@@ -795,7 +1061,9 @@ std::string SiteBuilder::indexPage() const {
        " compiles" +
        (unreadable_.empty() ? "" : ", " + std::to_string(unreadable_.size()) + " files not read") +
        ". Each graph's page links the stages of its compile; Inductor's provenance links "
-       "kernels to post-grad nodes to pre-grad nodes and back.</p>\n";
+       "kernels to post-grad nodes to pre-grad nodes and back; each compile's diff pages pair "
+       "the nodes of its pre-grad and post-grad graphs, and of Inductor's FX IR and fxkit's, as "
+       "fxkit diff does.</p>\n";
   if (!meta_.empty()) {
     h += "<ul id=\"meta\">\n";
     for (const auto &[k, v] : meta_)
@@ -861,6 +1129,34 @@ std::string SiteBuilder::indexPage() const {
       }
     }
     h += "</table>\n";
+    if (c.diffs.empty())
+      continue;
+    h += "<table class=\"diffs\">\n<tr><th>diff (fxkit diff A B)</th><th>A</th><th>B</th>"
+         "<th>pairs</th><th>changed</th><th>renamed</th><th>regions</th><th>removed</th>"
+         "<th>added</th><th>call nodes paired</th><th>time (ms)</th></tr>\n";
+    for (size_t di : c.diffs) {
+      const DiffPage &d = diffs_[di];
+      std::string aName = d.a >= 0 ? files_[d.a].rel : files_[d.wrapper].rel + " as FX IR";
+      std::string bName = files_[d.b].rel;
+      if (d.kind == DiffKind::FxIr)
+        bName = "fxkit's FX IR of " + bName;
+      h += "<tr><td><a href=\"" + xmlEscape(d.page) + "\">" + xmlEscape(diffTitle(d.kind)) +
+           "</a></td><td class=\"m\">" + xmlEscape(aName) + "</td><td class=\"m\">" +
+           xmlEscape(bName) + "</td>";
+      const GraphDiffSummary &s = d.summary;
+      if (!d.error.empty())
+        h += "<td colspan=\"7\">" + xmlEscape(d.error) + "</td>";
+      else
+        h += "<td class=\"n\">" + std::to_string(s.pairs) + "</td><td class=\"n\">" +
+             std::to_string(s.changed) + "</td><td class=\"n\">" + std::to_string(s.renamed) +
+             "</td><td class=\"n\">" + std::to_string(s.regions) + "</td><td class=\"n\">" +
+             std::to_string(s.removed) + "</td><td class=\"n\">" + std::to_string(s.added) +
+             "</td><td class=\"n\">" + std::to_string(s.aCallsPaired) + " of " +
+             std::to_string(s.aCalls) + ", " + std::to_string(s.bCallsPaired) + " of " +
+             std::to_string(s.bCalls) + "</td>";
+      h += "<td class=\"t\">" + msText(d.ms) + "</td></tr>\n";
+    }
+    h += "</table>\n";
   }
   // Dynamo graphs no compile came from.
   std::string lone;
@@ -902,6 +1198,7 @@ Expected<ReportSite> SiteBuilder::build() {
                  "fx_graph_*.py, ir_*_fusion.txt, or a zoo model folder with dynamo_N, "
                  "aten_pre_N, aten_post_N, output_code_N.py)");
   readAll();
+  planDiffs();
   ReportSite site;
   site.pages.push_back({"index.html", ""});
   for (size_t i = 0; i < files_.size(); ++i)
@@ -909,6 +1206,10 @@ Expected<ReportSite> SiteBuilder::build() {
       site.pages.push_back({files_[i].page, pageOf(i)});
       ++site.graphs;
     }
+  for (DiffPage &d : diffs_) {
+    site.pages.push_back({d.page, diffPageOf(d)});
+    ++site.diffs;
+  }
   site.unreadable = unreadable_.size();
   site.pages.front().content = indexPage();
   return site;
@@ -930,7 +1231,8 @@ int runReportSite(const std::string &dir, const std::string &output) {
   static constexpr std::string_view kOwned[] = {".html"};
   if (Status s = writeFolderAtomic(output, files, kOwned); !s)
     return reportError(s.error());
-  std::cerr << "fxkit report: " << site->graphs << " graph pages and index.html in " << output
+  std::cerr << "fxkit report: " << site->graphs << " graph pages, " << site->diffs
+            << " diff pages and index.html in " << output
             << (site->unreadable ? ", " + std::to_string(site->unreadable) + " files not read"
                                  : std::string())
             << "\n";

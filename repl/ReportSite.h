@@ -9,6 +9,13 @@
 /// The post-grad graph's page is the compilation report: fxkit's kernels, fusion decisions and
 /// memory plan beside Inductor's kernels, code and allocations.
 ///
+/// Each compile also has diff pages (repl/ReportSiteDiff.h): its pre-grad against its post-grad
+/// ATen graph, and Inductor's FX IR of its wrapper (`fxir_N.graph.txt`, else fxkit's conversion
+/// of its `output_code.py`) against fxkit's FX IR of its own wrapper of the post-grad graph,
+/// linked from the index and the navigation bar of every page of the compile. The post-grad
+/// pages group their nodes by module path, recovered through Inductor's provenance and the
+/// Dynamo graph (exporters/ModulePath.h), or say why none could be.
+///
 /// Which files form one compile: the debug folders in the order Inductor wrote them (by their
 /// `M.K` suffix) are compiles 0, 1, ...; the zoo's `_i` files belong to compile i; a debug
 /// folder `<model>__N_...` comes from Dynamo graph N (`dynamo_N`, shared by a training
@@ -17,6 +24,7 @@
 #include "ir/Error.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fxkit {
@@ -31,8 +39,13 @@ struct SitePage {
 struct ReportSite {
   std::vector<SitePage> pages; ///< index.html first
   size_t graphs = 0;           ///< graph pages
+  size_t diffs = 0;            ///< diff pages
   size_t unreadable = 0;       ///< files listed with their error instead of a page
 };
+
+/// The HTML id (and the value the pages' script looks up) for a node name or kernel handle:
+/// the characters of names and handles, anything else as '_'. Node rows are `n-` + this.
+std::string siteAnchorId(std::string_view name);
 
 /// Reads every artifact under `dir` and builds the site's pages (nothing is written). Fails
 /// only when `dir` holds no artifact at all; a file that cannot be read is listed on the index.

@@ -3,20 +3,55 @@
 # model folder (tests/data/corpus/inductor/pointwise: Dynamo, ATen pre/post, debug folders,
 # wrappers, FX IR): the site's pages (golden list), its index (golden, times blanked), every
 # internal link resolves, every kernel call of every output_code.py links to its post-grad nodes
-# (report_site_check.py); one debug folder alone; a bad file is listed with its error and loses
-# nothing else; bad input exits 2 and writes nothing.
+# (report_site_check.py); the diff pages of each compile (pre-grad against post-grad, Inductor's
+# FX IR against fxkit's: the text of `fxkit diff` on the same graphs, rows linking both graphs'
+# nodes, linked from the index and both pages); the post-grad pages' module sections (this
+# workload is a function: they say why there are none); one debug folder alone; a bad file is
+# listed with its error and loses nothing else, a post-grad graph fxkit cannot compile leaves an
+# FX IR diff page that says so; bad input exits 2 and writes nothing.
 . "$(dirname "$0")/lib.bash"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 GOLD="$DATA/report-site"
 PW="$DATA/corpus/inductor/pointwise"
 expect_exit 0 "$FXKIT" report "$PW" -o "$WORK/site"
-expect_err "fxkit report: 20 graph pages and index.html in $WORK/site"
+expect_err "fxkit report: 20 graph pages, 4 diff pages and index.html in $WORK/site"
 (cd "$WORK/site" && ls) >"$WORK/pages.txt"
 diff -u "$GOLD/pointwise.pages.txt" "$WORK/pages.txt" || fail "the site's pages differ from the golden list"
 sed -e 's|<td class="t">[^<]*</td>|<td class="t">T</td>|g' "$WORK/site/index.html" >"$WORK/index.html"
 diff -u "$GOLD/pointwise.index.html" "$WORK/index.html" || fail "index.html differs from the golden"
 python3 "$HERE/report_site_check.py" "$WORK/site" "$PW" >"$WORK/check.txt" || fail "links: $(cat "$WORK/check.txt")"
-grep -q "3 kernel calls with provenance, 3 linked" "$WORK/check.txt" || fail "provenance links: $(cat "$WORK/check.txt")"
+grep -q "4 diff pages, 0 of 4 post-grad pages with module paths, 3 kernel calls with provenance, 3 linked" "$WORK/check.txt" ||
+  fail "diff pages, modules or provenance links: $(cat "$WORK/check.txt")"
+
+# The diff pages hold the text `fxkit diff` prints for the same two graphs, read the same way.
+difftext() { python3 -c 'import html, re, sys; print(html.unescape(re.search(r"<h2 id=\"text\">[^\n]*\n<pre>(.*?)</pre>", open(sys.argv[1]).read(), re.S).group(1)), end="")' "$1"; }
+(cd "$PW" && "$FXKIT" diff aten_pre_0.graph.txt aten_post_0.graph.txt \
+  --provenance-b debug/model__0_inference_0.0/inductor_provenance_tracking_node_mappings.json) >"$WORK/want"
+difftext "$WORK/site/diff-0-pre-post.html" >"$WORK/got"
+diff -u "$WORK/want" "$WORK/got" >&2 || fail "the pre/post diff page differs from fxkit diff"
+grep -q "^summary: 8 pairs (provenance 5, name 3, " "$WORK/got" || fail "pre/post diff: $(tail -1 "$WORK/got")"
+(cd "$PW" && "$FXKIT" compile aten_post_0.graph.txt --to fxir -o "$WORK/fxkit.fxir.txt" &&
+  cd "$WORK" && "$FXKIT" diff "$PW/fxir_0.graph.txt" fxkit.fxir.txt) >"$WORK/want"
+sed -i "1s|--- .*/fxir_0.graph.txt|--- fxir_0.graph.txt|" "$WORK/want"
+difftext "$WORK/site/diff-0-fxir.html" >"$WORK/got"
+diff -u "$WORK/want" "$WORK/got" >&2 || fail "the FX IR diff page differs from fxkit diff"
+# Its rows: a changed pair linking Inductor's node on the FX IR page and fxkit's on this page.
+grep -q '<tr class="changed"><td class="m">~</td><td class="m"><a href="fxir_0_graph_txt.html#n-buf0">buf0</a></td><td class="m"><a href="#b-buf4">buf4</a></td><td>structure</td><td>target, args</td></tr>' \
+  "$WORK/site/diff-0-fxir.html" || fail "the FX IR diff lacks the changed buffer's row"
+grep -q '<tr class="added"><td class="m">+</td><td class="m"></td><td class="m"><a href="#b-pool">pool</a>' \
+  "$WORK/site/diff-0-fxir.html" || fail "the FX IR diff lacks fxkit's pool as added"
+grep -q '<tr id="b-buf4">' "$WORK/site/diff-0-fxir.html" || fail "fxkit's FX IR nodes are not listed"
+# Compile 1 has no fxir_1: its Inductor side is fxkit's conversion of the debug folder's wrapper.
+grep -q "fxkit convert debug/model__1_inference_1.1/output_code.py --to fxir -o inductor.fxir.txt" \
+  "$WORK/site/diff-1-fxir.html" || fail "the converted FX IR diff does not say how to reproduce it"
+for page in aten_pre_0_graph_txt.html aten_post_0_graph_txt.html index.html; do
+  grep -q 'href="diff-0-pre-post.html"' "$WORK/site/$page" || fail "$page does not link the pre/post diff"
+done
+grep -q '<td class="n">5 of 5, 5 of 5</td>' "$WORK/site/index.html" || fail "the index lacks the diff's counts"
+# The module view: a function has no module paths, and the page says why.
+grep -q "<h2 id=\"modules\">Modules</h2>" "$WORK/site/aten_post_0_graph_txt.html" || fail "the post-grad page has no module section"
+grep -q 'No module path could be recovered for this graph: the Dynamo graph dynamo_0.graph.txt has no module paths either' \
+  "$WORK/site/aten_post_0_graph_txt.html" || fail "the module section does not say why it is empty"
 
 # The post-grad page is fxkit's compile beside Inductor's: both kernel tables, fusion decisions,
 # both memory plans, provenance rows that highlight their nodes, and the nodes with their links.
@@ -46,15 +81,18 @@ grep -q 'href="aten_post_0_graph_txt.html#n-' "$DY" || fail "no link from pre-gr
 # One debug folder alone: its five graphs, provenance linked.
 D="$PW/debug/model__0_inference_0.0"
 expect_exit 0 "$FXKIT" report "$D" -o "$WORK/one"
-expect_err "fxkit report: 5 graph pages and index.html in $WORK/one"
+expect_err "fxkit report: 5 graph pages, 2 diff pages and index.html in $WORK/one"
 python3 "$HERE/report_site_check.py" "$WORK/one" "$D" >"$WORK/check.txt" || fail "links: $(cat "$WORK/check.txt")"
 
 # A file that cannot be read is listed with its error; every other page is there.
 cp -r "$PW" "$WORK/broken"
 printf 'graph():\n    %%x = bogus\n' >"$WORK/broken/aten_pre_1.graph.txt"
 echo '{"preToPost": [' >"$WORK/broken/debug/model__1_inference_1.1/inductor_provenance_tracking_node_mappings.json"
+printf 'graph():\n    %%x : [num_users=1] = placeholder[target=x]\n    %%y : [num_users=1] = call_function[target=torch.ops.aten.frobnicate.default](args = (%%x,), kwargs = {})\n    return (y,)\n' \
+  >"$WORK/broken/aten_post_1.graph.txt"
+rm "$WORK/broken/aten_post_1.nodes.json"
 expect_exit 0 "$FXKIT" report "$WORK/broken" -o "$WORK/bsite"
-expect_err "19 graph pages and index.html in $WORK/bsite, 1 files not read"
+expect_err "19 graph pages, 4 diff pages and index.html in $WORK/bsite, 1 files not read"
 grep -q '<h2 id="unreadable">Files not read (1)</h2>' "$WORK/bsite/index.html" || fail "no list of unread files"
 grep -q 'aten_pre_1.graph.txt:2:' "$WORK/bsite/index.html" || fail "the unread file's error lacks its line"
 grep -q '<p class="note">Provenance not read: .*model__1_inference_1.1/inductor_provenance_tracking_node_mappings.json:2:1: error: JSON syntax error' "$WORK/bsite/index.html" ||
@@ -63,6 +101,11 @@ grep -q '<p class="note">Provenance not read: .*model__1_inference_1.1/inductor_
 grep -q '<li><code>debug/model__1_inference_1.1/output_code.py</code>: read without the files beside it: ' "$WORK/bsite/index.html" ||
   fail "the wrapper beside a broken mapping was lost or not noted"
 python3 "$HERE/report_site_check.py" "$WORK/bsite" "$WORK/broken" >"$WORK/check.txt" || fail "links: $(cat "$WORK/check.txt")"
+# The post-grad graph fxkit cannot compile: its FX IR diff page and the index say why.
+grep -q "<li>no diff: fxkit could not compile aten_post_1.graph.txt: .*unknown op &#39;torch.ops.aten.frobnicate.default&#39;" \
+  "$WORK/bsite/diff-1-fxir.html" || fail "the FX IR diff page of an uncompilable graph does not say why"
+grep -q '<td colspan="7">fxkit could not compile aten_post_1.graph.txt: ' "$WORK/bsite/index.html" ||
+  fail "the index does not say why a diff is missing"
 
 # Rebuilding into the same folder replaces it; a folder holding other files is refused.
 expect_exit 0 "$FXKIT" report "$D" -o "$WORK/site"

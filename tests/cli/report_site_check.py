@@ -8,7 +8,11 @@ usage: report_site_check.py SITE DIR [SITE DIR ...]
 - nothing is fetched from the network (no http(s) URLs in src/href, no @import, no url(http));
 - every kernel call of every output_code.py under DIR (`# [Provenance debug handles] H`) whose
   handle its compile's provenance mapping names has a row id="k-H" on that wrapper's page, which
-  links to at least one post-grad node (`#n-...`), and that post-grad page has the row k-H too.
+  links to at least one post-grad node (`#n-...`), and that post-grad page has the row k-H too;
+- every diff page (diff-*.html) is linked from the index, has its differences, identical pairs
+  and `fxkit diff` text, and every graph page whose nodes it links links back to it;
+- every post-grad page (aten_post_N, fx_graph_transformed.py) has a module section: rows whose
+  node counts add up to the page's nodes, or a note saying why no module path was recovered.
 Prints one line of counts per site; exits 1 with every problem listed.
 """
 import html, json, os, re, sys
@@ -31,6 +35,21 @@ class Page:
         self.ids = set(unescape(i) for i in ID.findall(text))
         self.links = [unescape(l) for l in LINK.findall(text)]
         self.rows = {unescape(i): [unescape(l) for l in LINK.findall(body)] for i, body in ROW.findall(text)}
+        self.text = text
+
+
+def strip_scripts(text):
+    """The page without the contents of its script elements (their tags kept)."""
+    out, pos = [], 0
+    while (i := text.find("<script", pos)) >= 0:
+        j = text.find(">", i) + 1
+        k = text.find("</script>", j)
+        if j == 0 or k < 0:
+            break
+        out.append(text[pos:j])
+        pos = k
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def check(site, src):
@@ -43,6 +62,8 @@ def check(site, src):
         text = open(os.path.join(site, name), encoding="utf-8").read()
         if any(bad in text for bad in ('src="http', 'href="http', 'src="//', 'href="//', "@import", "url(http", "url('http", 'url("http')):
             problems.append(f"{name}: fetches something from the network")
+        # The viewer's inline bundle and data (most of a page's bytes) hold no links or ids.
+        text = strip_scripts(text)
         pages[name] = Page(text)
     if "index.html" not in pages:
         problems.append("no index.html")
@@ -135,8 +156,46 @@ def check(site, src):
                 continue
             linked += 1
 
+    # Diff pages: linked from the index and from both graphs' pages, with their sections.
+    diffs = 0
+    for name, p in pages.items():
+        if not name.startswith("diff-"):
+            continue
+        diffs += 1
+        if "index.html" in pages and name not in pages["index.html"].links:
+            problems.append(f"{name}: not linked from the index")
+        for section in ("differences", "same", "text"):
+            if section not in p.ids and "no diff: " not in p.text:
+                problems.append(f"{name}: no section '{section}'")
+        for graph in sorted({l.partition("#")[0] for l in p.links if "#n-" in l}):
+            if graph in pages and name not in pages[graph].links:
+                problems.append(f"{name}: {graph}, whose nodes it links, does not link to it")
+
+    # Module sections of the post-grad pages.
+    post_pages = with_modules = 0
+    for rel in graph_files:
+        base = os.path.basename(rel)
+        if not (re.match(r"aten_post_\d+\.graph\.txt$", base) or base == "fx_graph_transformed.py"):
+            continue
+        p = pages.get(page_of(rel))
+        if p is None:
+            continue
+        post_pages += 1
+        m = re.search(r'<h2 id="modules">(.*?)(?=<h2 |</body>)', p.text, re.S)
+        if not m:
+            problems.append(f"{rel}: the post-grad page has no module section")
+            continue
+        counts = [int(n) for n in re.findall(r'<tr data-nodes="[^"]*"><td class="m">[^<]*</td><td class="n">(\d+)</td>', m.group(1))]
+        nodes = re.search(r'<h2 id="nodes">Nodes \((\d+)\)</h2>', p.text)
+        if counts:
+            with_modules += 1
+            if nodes and sum(counts) != int(nodes.group(1)):
+                problems.append(f"{rel}: the module rows count {sum(counts)} nodes of {nodes.group(1)}")
+        elif "No module path could be recovered for this graph: " not in m.group(1):
+            problems.append(f"{rel}: an empty module section that does not say why")
+
     problems[start:] = [f"{site}: {p}" for p in problems[start:]]
-    print(f"{site}: {len(pages)} pages, {links} internal links, {kernels} kernel calls with provenance, {linked} linked")
+    print(f"{site}: {len(pages)} pages, {links} internal links, {diffs} diff pages, {with_modules} of {post_pages} post-grad pages with module paths, {kernels} kernel calls with provenance, {linked} linked")
 
 
 for i in range(1, len(sys.argv) - 1, 2):

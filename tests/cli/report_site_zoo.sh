@@ -2,8 +2,13 @@
 # `fxkit report` on every zoo model folder and every debug folder of ../shared/zoo (skipped,
 # and says so, where the zoo is absent): each site is built, every graph file has a page (or is
 # listed with its error), every internal link resolves, and every kernel call of every
-# output_code.py that its provenance mapping names links to its post-grad nodes
-# (report_site_check.py). The counts of folders are asserted.
+# output_code.py that its provenance mapping names links to its post-grad nodes, every diff page
+# is linked from the index and both graphs' pages, every post-grad page has its module section
+# (report_site_check.py). The counts of folders, diff pages and post-grad pages with module paths
+# are asserted: each model folder has 4 diff pages (pre/post and FX IR for its two compiles),
+# each debug folder alone 2; module paths on every post-grad page of a model folder but
+# misc_ops' (no parameters) and llama_train's backward (no provenance mapping); none in a debug
+# folder alone (no Dynamo graph), which says so.
 . "$(dirname "$0")/lib.bash"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ZOO="$DATA/../../../shared/zoo/inductor"
@@ -29,6 +34,10 @@ python3 "$HERE/report_site_check.py" "${args[@]}" >"$WORK/check.txt" ||
   fail "the sites' links: $(tail -5 "$WORK/check.txt")"
 kernels=$(awk '{ k += $(NF - 6) } END { print k }' "$WORK/check.txt")
 linked=$(awk '{ k += $(NF - 1) } END { print k }' "$WORK/check.txt")
-echo "36 sites, $kernels kernel calls with provenance, $linked linked"
+read -r diffs modules posts < <(sed -n 's/.* internal links, \([0-9]*\) diff pages, \([0-9]*\) of \([0-9]*\) post-grad pages .*/\1 \2 \3/p' \
+  "$WORK/check.txt" | awk '{ d += $1; m += $2; p += $3 } END { print d, m, p }')
+echo "36 sites, $kernels kernel calls with provenance, $linked linked; $diffs diff pages; $modules of $posts post-grad pages with module paths"
 [ "$kernels" -gt 2000 ] && [ "$kernels" -eq "$linked" ] || fail "kernel calls $kernels, linked $linked"
+[ "$diffs" -eq 96 ] || fail "$diffs diff pages, expected 96 (4 per model folder, 2 per debug folder)"
+[ "$modules" -eq 42 ] && [ "$posts" -eq 72 ] || fail "$modules of $posts post-grad pages with module paths, expected 42 of 72"
 finish
