@@ -28,54 +28,43 @@ namespace {
 /// `torch.as_strided` with absolute storage offsets (as_strided's offset is from the storage's
 /// start, not from the viewed tensor's); launches and extern calls take PyTorch's call forms;
 /// frees go (FX's generated code frees after last use by itself).
-class FxIrBuilder {
+class FxIrBuilder : FxIrConverter {
 public:
   FxIrBuilder(const LoopProgram &p, const FusedProgram &f)
       : p_(p), f_(f), externs_(externLaunches(f)) {}
   Expected<Graph> run(const Graph &wrapper);
 
 private:
-  std::string fresh(const std::string &base) {
-    size_t &next = suffix_[base];
-    std::string name = next == 0 ? base : base + "_" + std::to_string(next);
-    while (g_.find(name))
-      name = base + "_" + std::to_string(++next);
-    ++next;
-    return name;
-  }
-  Node *add(const std::string &name, std::string_view target, std::vector<Argument> args,
-            std::vector<std::pair<std::string, Argument>> kwargs = {}) {
-    return g_.create(OpKind::CallFunction, name, target, Argument::tuple(std::move(args)),
-                     Argument::dict(std::move(kwargs)));
-  }
-  Argument remap(const Argument &a) const;
+  Argument remap(const Argument &a) override;
   /// A size as an argument: a constant, the node binding a plain symbol, or an expression.
   Argument sizeArg(const SymExpr &e);
   /// `base` (a buffer's node) viewed as `sizes`/`strides` at `offset` elements from its start.
   Expected<Node *> view(Node *base, const std::string &name, Argument sizes, Argument strides,
                         const Argument &offset);
   Expected<Node *> bufferView(const BufferView &v);
-  Status kernel(const Node &n);
-  /// `wrapper`: the fxkit.extern node; it maps to the call (an op that defines unbacked symbols
-  /// returns its result, which later nodes read).
-  Status externCall(const Node &wrapper);
+  Status kernel(const Node &n) override;
+  /// `wrapper`: the fxkit.extern node.
+  Status externCall(const Node &wrapper) override;
+  Status placeholder(Node &n) override;
+  /// Every allocation becomes torch.empty_strided or torch.as_strided (pool slices, reuses).
+  Status allocation(Node &n, wrapper::WrapperOp) override { return alloc(n); }
+  /// A view the wrapper graph makes (not one an extern call reads).
+  Status view(Node &n) override;
+  Status other(Node &n) override;
   Status alloc(const Node &n);
 
   const LoopProgram &p_;
   const FusedProgram &f_;
-  std::vector<size_t> externs_; ///< the extern launches, in order
-  Graph g_;
-  std::unordered_map<const Node *, Node *> map_;       ///< wrapper node -> new node
+  std::vector<size_t> externs_;                        ///< the extern launches, in order
   std::unordered_map<const Node *, int64_t> offsets_;  ///< new node -> storage offset (elements)
   std::map<std::string, Node *, std::less<>> buffers_; ///< buffer name -> its node
-  std::map<std::string, size_t, std::less<>> suffix_;
   std::map<DType, Node *> typedPools_;
   Node *pool_ = nullptr;
   std::string device_ = "cpu";
   size_t launch_ = 0, nextExtern_ = 0;
 };
 
-Argument FxIrBuilder::remap(const Argument &a) const {
+Argument FxIrBuilder::remap(const Argument &a) {
   return wrapper::mapArgumentLeaves(a, [this](const Argument &leaf) {
     if (!leaf.isNode())
       return leaf;
@@ -89,7 +78,7 @@ Argument FxIrBuilder::sizeArg(const SymExpr &raw) {
   if (e.isConstant())
     return Argument::integer(e.constant());
   if (e.kind() == SymExpr::Kind::Symbol)
-    if (Node *n = g_.find(e.name()))
+    if (Node *n = graph_.find(e.name()))
       return Argument::node(n);
   return Argument::sym(e);
 }
@@ -102,8 +91,8 @@ Expected<Node *> FxIrBuilder::view(Node *base, const std::string &name, Argument
     absolute = Argument::integer(offset.asInt() + baseOffset);
   else if (baseOffset != 0)
     return Error("fxir: a symbolic view offset into a pool buffer");
-  Node *n = add(fresh(name), wrapper::kAsStrided,
-                {Argument::node(base), std::move(sizes), std::move(strides), absolute});
+  Node *n = call(fresh(name), wrapper::kAsStrided,
+                 {Argument::node(base), std::move(sizes), std::move(strides), absolute});
   if (absolute.kind() == Argument::Kind::Int)
     offsets_[n] = absolute.asInt();
   return n;
@@ -141,11 +130,11 @@ Status FxIrBuilder::alloc(const Node &n) {
       return Error("fxir: pool buffer " + n.name() + " is not aligned to its dtype");
     Node *&typed = typedPools_[dt];
     if (!typed)
-      typed = add(fresh("pool_" + std::string(dtypeName(dt))), "torch.ops.aten.view.dtype",
-                  {Argument::node(pool_), Argument::dtype(dt)});
-    out = add(fresh(n.name()), wrapper::kAsStrided,
-              {Argument::node(typed), remap(args[3]), remap(args[4]),
-               Argument::integer(args[1].asInt() / item)});
+      typed = call(fresh("pool_" + std::string(dtypeName(dt))), "torch.ops.aten.view.dtype",
+                   {Argument::node(pool_), Argument::dtype(dt)});
+    out = call(fresh(n.name()), wrapper::kAsStrided,
+               {Argument::node(typed), remap(args[3]), remap(args[4]),
+                Argument::integer(args[1].asInt() / item)});
     offsets_[out] = args[1].asInt() / item;
   } else if (target == wrapper::kEmptyStrided) {
     bool isPool = n.name().starts_with("pool") && !pool_;
@@ -155,8 +144,8 @@ Status FxIrBuilder::alloc(const Node &n) {
         kwargs.push_back({std::string(n.kwargs().dictKey(i)), remap(n.kwargs().dictValue(i))});
     // PyTorch's WrapperFxCodegen passes the device type as a string.
     kwargs.push_back({"device", Argument::string(device_)});
-    out = add(fresh(n.name()), wrapper::kEmptyStrided, {remap(args[0]), remap(args[1])},
-              std::move(kwargs));
+    out = call(fresh(n.name()), wrapper::kEmptyStrided, {remap(args[0]), remap(args[1])},
+               std::move(kwargs));
     if (isPool)
       pool_ = out;
   } else { // torch.as_strided(donor, sizes, strides, 0, reuse=name): the donor's storage
@@ -172,16 +161,16 @@ Status FxIrBuilder::alloc(const Node &n) {
       if (!numel.isConstant() || (numel.constant() * from) % to || (offset * from) % to)
         return Error("fxir: " + n.name() + " reuses storage of another dtype it cannot retype");
       Node *flat =
-          add(fresh(donor->name() + "_flat"), wrapper::kAsStrided,
-              {Argument::node(donor), Argument::list({Argument::integer(numel.constant())}),
-               Argument::list({Argument::integer(1)}), Argument::integer(offset)});
+          call(fresh(donor->name() + "_flat"), wrapper::kAsStrided,
+               {Argument::node(donor), Argument::list({Argument::integer(numel.constant())}),
+                Argument::list({Argument::integer(1)}), Argument::integer(offset)});
       donor =
-          add(fresh(donor->name() + "_" + std::string(dtypeName(mine->dtype))),
-              "torch.ops.aten.view.dtype", {Argument::node(flat), Argument::dtype(mine->dtype)});
+          call(fresh(donor->name() + "_" + std::string(dtypeName(mine->dtype))),
+               "torch.ops.aten.view.dtype", {Argument::node(flat), Argument::dtype(mine->dtype)});
       offset = offset * from / to;
     }
-    out = add(fresh(n.name()), wrapper::kAsStrided,
-              {Argument::node(donor), remap(args[1]), remap(args[2]), Argument::integer(offset)});
+    out = call(fresh(n.name()), wrapper::kAsStrided,
+               {Argument::node(donor), remap(args[1]), remap(args[2]), Argument::integer(offset)});
     offsets_[out] = offset;
   }
   map_[&n] = out;
@@ -224,24 +213,24 @@ Status FxIrBuilder::kernel(const Node &n) {
       programs = Argument::integer((x + block - 1) / block);
     } else {
       // -((-xnumel) // XBLOCK), spelled as WrapperFxCodegen spells a ceiling division.
-      Node *neg = add(fresh("mul"), wrapper::sizeArithOp(SymExpr::Kind::Mul)->target,
-                      {Argument::integer(-1), xnumel});
-      Node *div = add(fresh("floordiv"), wrapper::sizeArithOp(SymExpr::Kind::FloorDiv)->target,
-                      {Argument::node(neg), Argument::integer(block)});
-      programs = Argument::node(add(fresh("mul"), wrapper::sizeArithOp(SymExpr::Kind::Mul)->target,
-                                    {Argument::integer(-1), Argument::node(div)}));
+      Node *neg = call(fresh("mul"), wrapper::sizeArithOp(SymExpr::Kind::Mul)->target,
+                       {Argument::integer(-1), xnumel});
+      Node *div = call(fresh("floordiv"), wrapper::sizeArithOp(SymExpr::Kind::FloorDiv)->target,
+                       {Argument::node(neg), Argument::integer(block)});
+      programs = Argument::node(call(fresh("mul"), wrapper::sizeArithOp(SymExpr::Kind::Mul)->target,
+                                     {Argument::integer(-1), Argument::node(div)}));
     }
   }
   kwargs.push_back({"XBLOCK", Argument::integer(block)});
   int64_t idx = static_cast<int64_t>(launch_++);
-  add(fresh("triton_kernel_wrapper_mutation"),
-      "torch.ops.higher_order.triton_kernel_wrapper_mutation", {},
-      {{"kernel_idx", Argument::integer(idx)},
-       {"constant_args_idx", Argument::integer(idx)},
-       {"grid",
-        Argument::list({Argument::tuple({programs, Argument::integer(1), Argument::integer(1)})})},
-       {"tma_descriptor_metadata", Argument::dict({})},
-       {"kwargs", Argument::dict(std::move(kwargs))}});
+  call(fresh("triton_kernel_wrapper_mutation"),
+       "torch.ops.higher_order.triton_kernel_wrapper_mutation", {},
+       {{"kernel_idx", Argument::integer(idx)},
+        {"constant_args_idx", Argument::integer(idx)},
+        {"grid",
+         Argument::list({Argument::tuple({programs, Argument::integer(1), Argument::integer(1)})})},
+        {"tma_descriptor_metadata", Argument::dict({})},
+        {"kwargs", Argument::dict(std::move(kwargs))}});
   return Status::ok();
 }
 
@@ -315,21 +304,21 @@ Status FxIrBuilder::externCall(const Node &wrapper) {
   if (!outTarget.empty() && outs.size() == 1 && outs[0] &&
       (knownOut || (outOp && outOp->schema.indexOf("out") >= 0))) {
     kwargs.push_back({"out", Argument::node(outs[0])});
-    add(fresh(opName + "_out"), outTarget, std::move(args), std::move(kwargs));
+    call(fresh(opName + "_out"), outTarget, std::move(args), std::move(kwargs));
     return Status::ok();
   }
-  Node *call = add(fresh(opName), target, std::move(args), std::move(kwargs));
-  map_[&wrapper] = call;
+  Node *result = call(fresh(opName), target, std::move(args), std::move(kwargs));
+  map_[&wrapper] = result;
   bool single = outs.size() == 1 && node->value().tensor();
   for (size_t i = 0; i < outs.size(); ++i) {
     if (!outs[i])
       continue;
-    Node *value = call;
+    Node *value = result;
     if (!single)
-      value = add(fresh("getitem"), wrapper::kGetItem,
-                  {Argument::node(call), Argument::integer(static_cast<int64_t>(i))});
-    add(fresh("copy_"), "torch.ops.aten.copy_.default",
-        {Argument::node(outs[i]), Argument::node(value)});
+      value = call(fresh("getitem"), wrapper::kGetItem,
+                   {Argument::node(result), Argument::integer(static_cast<int64_t>(i))});
+    call(fresh("copy_"), "torch.ops.aten.copy_.default",
+         {Argument::node(outs[i]), Argument::node(value)});
   }
   return Status::ok();
 }
@@ -340,60 +329,94 @@ Expected<Graph> FxIrBuilder::run(const Graph &wrapper) {
       device_ = std::string(b.type.device.type);
       break;
     }
-  for (Node *n : wrapper) {
-    switch (wrapper::wrapperOpOf(*n)) {
-    case wrapper::WrapperOp::Placeholder: {
-      Node *p = g_.create(OpKind::Placeholder, n->name(), n->target());
-      map_[n] = p;
-      if (n->value().tensor())
-        buffers_[n->name()] = p;
-      continue;
-    }
-    case wrapper::WrapperOp::Output:
-      g_.create(OpKind::Output, "output", "output",
-                Argument::tuple({fxIrResult(*n, [&](const Argument &a) { return remap(a); })}));
-      continue;
-    case wrapper::WrapperOp::Free:
-      continue;
-    case wrapper::WrapperOp::Kernel:
-      FXKIT_TRY(kernel(*n));
-      continue;
-    case wrapper::WrapperOp::Extern:
-      FXKIT_TRY(externCall(*n));
-      continue;
-    case wrapper::WrapperOp::EmptyStrided:
-    case wrapper::WrapperOp::AllocFromPool:
-    case wrapper::WrapperOp::Reuse:
-      FXKIT_TRY(alloc(*n));
-      continue;
-    case wrapper::WrapperOp::View: {
-      // Extern calls make their own views, from the ATen node's arguments.
-      bool externOnly = !n->users().empty();
-      for (const Node *u : n->users())
-        externOnly = externOnly && u->target() == wrapper::kExtern;
-      if (externOnly)
-        continue;
-      const auto &a = n->args().items();
-      Node *base = map_.at(a[0].asNode());
-      FXKIT_ASSIGN_OR_RETURN(
-          map_[n], view(base, base->name() + "_view", remap(a[1]), remap(a[2]), remap(a[3])));
-      continue;
-    }
-    case wrapper::WrapperOp::SizeArith:
-    case wrapper::WrapperOp::SymSize:
-    case wrapper::WrapperOp::AssertSizeStride:
-    case wrapper::WrapperOp::AssertAlignment:
-    case wrapper::WrapperOp::Other:
-      break;
-    }
-    // Size arithmetic (operator.*, sym_size) carries over as it is.
-    map_[n] =
-        g_.create(n->op(), fresh(n->name()), n->target(), remap(n->args()), remap(n->kwargs()));
-  }
-  return std::move(g_);
+  FXKIT_TRY(convert(wrapper));
+  return std::move(graph_);
+}
+
+Status FxIrBuilder::placeholder(Node &n) {
+  Node *p = graph_.create(OpKind::Placeholder, n.name(), n.target());
+  map_[&n] = p;
+  if (n.value().tensor())
+    buffers_[n.name()] = p;
+  return Status::ok();
+}
+
+Status FxIrBuilder::view(Node &n) {
+  // Extern calls make their own views, from the ATen node's arguments.
+  bool externOnly = !n.users().empty();
+  for (const Node *u : n.users())
+    externOnly = externOnly && u->target() == wrapper::kExtern;
+  if (externOnly)
+    return Status::ok();
+  const auto &a = n.args().items();
+  Node *base = map_.at(a[0].asNode());
+  FXKIT_ASSIGN_OR_RETURN(map_[&n],
+                         view(base, base->name() + "_view", remap(a[1]), remap(a[2]), remap(a[3])));
+  return Status::ok();
+}
+
+Status FxIrBuilder::other(Node &n) {
+  // Size arithmetic (operator.*, sym_size) carries over as it is.
+  map_[&n] = graph_.create(n.op(), fresh(n.name()), n.target(), remap(n.args()), remap(n.kwargs()));
+  return Status::ok();
 }
 
 } // namespace
+
+std::string FxIrConverter::fresh(const std::string &base) {
+  size_t &next = suffix_[base];
+  std::string name = next == 0 ? base : base + "_" + std::to_string(next);
+  while (graph_.find(name))
+    name = base + "_" + std::to_string(++next);
+  ++next;
+  return name;
+}
+
+Status FxIrConverter::convert(const Graph &wrapper) {
+  for (Node *n : wrapper) {
+    if (!error_.empty()) // a size expression of the previous node had no FX form
+      return Error(error_);
+    Status s = Status::ok();
+    switch (const wrapper::WrapperOp op = wrapper::wrapperOpOf(*n)) {
+    case wrapper::WrapperOp::Placeholder:
+      s = placeholder(*n);
+      break;
+    case wrapper::WrapperOp::Output:
+      graph_.create(OpKind::Output, "output", "output",
+                    Argument::tuple({fxIrResult(*n, [&](const Argument &a) { return remap(a); })}));
+      break;
+    case wrapper::WrapperOp::EmptyStrided:
+    case wrapper::WrapperOp::AllocFromPool:
+    case wrapper::WrapperOp::Reuse:
+      s = allocation(*n, op);
+      break;
+    case wrapper::WrapperOp::View:
+      s = view(*n);
+      break;
+    case wrapper::WrapperOp::Kernel:
+      s = kernel(*n);
+      break;
+    case wrapper::WrapperOp::Extern:
+      s = externCall(*n);
+      break;
+    case wrapper::WrapperOp::Free:
+      break;
+    case wrapper::WrapperOp::AssertSizeStride:
+    case wrapper::WrapperOp::AssertAlignment:
+      s = assertion(*n);
+      break;
+    case wrapper::WrapperOp::SizeArith:
+    case wrapper::WrapperOp::SymSize:
+    case wrapper::WrapperOp::Other:
+      s = other(*n);
+      break;
+    }
+    FXKIT_TRY(s);
+  }
+  if (!error_.empty())
+    return Error(error_);
+  return Status::ok();
+}
 
 Argument fxIrResult(const Node &output, const std::function<Argument(const Argument &)> &remap) {
   std::vector<Argument> items;

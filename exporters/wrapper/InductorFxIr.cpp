@@ -38,42 +38,32 @@ const Argument *kwarg(const Node &n, std::string_view key) {
   return nullptr;
 }
 
-class Converter {
+class Converter : FxIrConverter {
 public:
   Converter(const InductorWrapperInfo &info) : info_(info) {}
   Expected<InductorFxIr> run(const Graph &wrapper);
 
 private:
-  /// FX's Namespace.create_name for a candidate without a numeric suffix.
-  std::string fresh(const std::string &base) {
-    size_t &next = suffix_[base];
-    std::string name = next == 0 ? base : base + "_" + std::to_string(next);
-    while (out_.graph.find(name))
-      name = base + "_" + std::to_string(++next);
-    ++next;
-    return name;
-  }
-  Node *call(const std::string &name, std::string_view target, std::vector<Argument> args,
-             std::vector<std::pair<std::string, Argument>> kwargs = {}) {
-    return out_.graph.create(OpKind::CallFunction, name, target, Argument::tuple(std::move(args)),
-                             Argument::dict(std::move(kwargs)));
-  }
-  Argument remap(const Argument &a);
+  Argument remap(const Argument &a) override;
   /// A size expression (substitute-size-args puts them into kernel calls) as operator.* nodes,
   /// in the order sympy's printer gives WrapperFxCodegen its operands.
   Expected<Argument> symToFx(const SymExpr &e, int depth = 0);
   /// ceil(numel / block) spelled as WrapperFxCodegen spells it: -((-numel) // block).
   Argument ceilDiv(const Argument &numel, int64_t block);
-  Status kernel(const Node &n);
-  Status externCall(const Node &n);
-  Status view(const Node &n);
+  Status kernel(const Node &n) override;
+  Status externCall(const Node &n) override;
+  /// Inputs and (through other()) get_attr nodes: the same nodes.
+  Status placeholder(Node &n) override;
+  /// A reuse is a view; a pool slice Inductor's _alloc_from_pool; empty_strided as it is.
+  Status allocation(Node &n, wrapper::WrapperOp op) override;
+  Status view(Node &n) override;
+  /// Inductor's input guards dropped; other assertions as torch._C._dynamo.guards calls.
+  Status assertion(Node &n) override;
+  Status other(Node &n) override;
 
   const InductorWrapperInfo &info_;
   InductorFxIr out_;
-  std::unordered_map<const Node *, Node *> map_; ///< wrapper node -> FX IR node
-  std::map<std::string, size_t, std::less<>> suffix_;
   std::map<std::string, int64_t, std::less<>> kernelIdx_;
-  std::string error_; ///< the first error of remap, reported after the node
 };
 
 Expected<Argument> Converter::symToFx(const SymExpr &e, int depth) {
@@ -85,7 +75,7 @@ Expected<Argument> Converter::symToFx(const SymExpr &e, int depth) {
   auto operand = [&](size_t i) { return symToFx(e.operands()[i], depth + 1); };
   switch (e.kind()) {
   case SK::Symbol:
-    if (Node *n = out_.graph.find(e.name()))
+    if (Node *n = graph_.find(e.name()))
       return Argument::node(n);
     return Error("fxir: size symbol " + std::string(e.name()) + " is not an input of the graph");
   case SK::Paren:
@@ -309,7 +299,7 @@ Status Converter::externCall(const Node &n) {
   return Status::ok();
 }
 
-Status Converter::view(const Node &n) {
+Status Converter::view(Node &n) {
   const auto &a = n.args().items();
   if (a.size() != 4 || !a[0].isNode())
     return Error("fxir: view " + n.name() + " is not as_strided(base, sizes, strides, offset)");
@@ -339,95 +329,76 @@ Status Converter::view(const Node &n) {
 }
 
 Expected<InductorFxIr> Converter::run(const Graph &wrapper) {
-  for (Node *n : wrapper) {
-    if (!error_.empty()) // a size expression of the previous node had no FX form
-      return Error(error_);
-    std::string_view t = n->target();
-    if (n->op() == OpKind::Placeholder || n->op() == OpKind::GetAttr) {
-      map_[n] = out_.graph.create(n->op(), n->name(), n->target());
-      continue;
-    }
-    switch (wrapper::wrapperOpOf(*n)) {
-    case wrapper::WrapperOp::Placeholder: // made above, as get_attr nodes are
-      continue;
-    case wrapper::WrapperOp::Output:
-      out_.graph.create(
-          OpKind::Output, "output", "output",
-          Argument::tuple({fxIrResult(*n, [&](const Argument &a) { return remap(a); })}));
-      continue;
-    case wrapper::WrapperOp::Free:
-      continue;
-    case wrapper::WrapperOp::AssertSizeStride:
-    case wrapper::WrapperOp::AssertAlignment: {
-      const auto &a = n->args().items();
-      if (!a.empty() && a[0].isNode() && a[0].asNode()->op() == OpKind::Placeholder)
-        continue; // input guards
-      std::string kind(t.substr(wrapper::kFxkitPrefix.size()));
-      std::vector<Argument> args;
-      for (size_t i = 0; i < a.size(); ++i) {
-        Argument v = remap(a[i]);
-        if (v.kind() == Argument::Kind::List) // Inductor passes size and stride tuples
-          v = Argument::tuple(std::vector<Argument>(v.items().begin(), v.items().end()));
-        if (v.kind() == Argument::Kind::Opaque)
-          v = Argument::string(a[i].asString());
-        args.push_back(v);
-      }
-      ++out_.addedKinds[kind];
-      call(fresh(kind), "torch._C._dynamo.guards." + kind, std::move(args));
-      continue;
-    }
-    case wrapper::WrapperOp::Kernel:
-      FXKIT_TRY(kernel(*n));
-      continue;
-    case wrapper::WrapperOp::Extern:
-      FXKIT_TRY(externCall(*n));
-      continue;
-    case wrapper::WrapperOp::Reuse:
-    case wrapper::WrapperOp::View:
-      FXKIT_TRY(view(*n));
-      continue;
-    case wrapper::WrapperOp::AllocFromPool: // the header's alias of the op
-      ++out_.addedKinds["allocation from a memory pool"];
-      map_[n] = call(fresh(n->name()), "torch.ops.inductor._alloc_from_pool.default",
-                     remap(n->args()).items());
-      continue;
-    case wrapper::WrapperOp::EmptyStrided:
-      map_[n] = out_.graph.create(OpKind::CallFunction, fresh(n->name()), t, remap(n->args()),
-                                  remap(n->kwargs()));
-      continue;
-    case wrapper::WrapperOp::SizeArith:
-    case wrapper::WrapperOp::SymSize:
-    case wrapper::WrapperOp::Other:
-      break;
-    }
-    if (t == wrapper::kGetItem) { // a result of a multi-output call, named by its buffer
-      ++out_.addedKinds["getitem of a multi-output call"];
-      map_[n] = call(fresh(n->name()), t, {remap(n->args().items()[0]), n->args().items()[1]});
-      continue;
-    }
-    if (t == "torch.ops.higher_order.cond")
-      return Error("fxir: torch.cond " + n->name() +
-                   ": its branches (wrapper-IR subgraphs) are not converted to FX IR");
-    // Debugging and profiling calls have no FX IR form (WrapperFxCodegen sees no such lines).
-    if (t == "torch._inductor.hooks.run_intermediate_hooks" || t == "torch.cuda.synchronize" ||
-        t == "torch.xpu.synchronize" ||
-        t.starts_with("torch._inductor.runtime.triton_heuristics.") ||
-        t.starts_with("torch.cuda.nvtx."))
-      continue;
-    // Scalars (item, sym_size, comparisons, sym_ite), runtime asserts, dtype views, TMA
-    // descriptors: the same calls in FX IR.
-    if (t.starts_with(wrapper::kOperatorPrefix) || t.starts_with("torch.ops.") ||
-        t.starts_with("torch.sym_") ||
-        t == "triton.tools.tensor_descriptor.TensorDescriptor.from_tensor") {
-      map_[n] = out_.graph.create(OpKind::CallFunction, fresh(defaultName(t)), t, remap(n->args()),
-                                  remap(n->kwargs()));
-      continue;
-    }
-    return Error("fxir: no FX IR form for wrapper node " + n->name() + " (" + std::string(t) + ")");
-  }
-  if (!error_.empty())
-    return Error(error_);
+  FXKIT_TRY(convert(wrapper));
+  out_.graph = std::move(graph_);
   return std::move(out_);
+}
+
+Status Converter::placeholder(Node &n) {
+  map_[&n] = graph_.create(n.op(), n.name(), n.target());
+  return Status::ok();
+}
+
+Status Converter::allocation(Node &n, wrapper::WrapperOp op) {
+  if (op == wrapper::WrapperOp::Reuse)
+    return view(n);
+  if (op == wrapper::WrapperOp::AllocFromPool) { // the header's alias of the op
+    ++out_.addedKinds["allocation from a memory pool"];
+    map_[&n] = call(fresh(n.name()), "torch.ops.inductor._alloc_from_pool.default",
+                    remap(n.args()).items());
+    return Status::ok();
+  }
+  map_[&n] = graph_.create(OpKind::CallFunction, fresh(n.name()), n.target(), remap(n.args()),
+                           remap(n.kwargs()));
+  return Status::ok();
+}
+
+Status Converter::assertion(Node &n) {
+  const auto &a = n.args().items();
+  if (!a.empty() && a[0].isNode() && a[0].asNode()->op() == OpKind::Placeholder)
+    return Status::ok(); // input guards
+  std::string kind(n.target().substr(wrapper::kFxkitPrefix.size()));
+  std::vector<Argument> args;
+  for (size_t i = 0; i < a.size(); ++i) {
+    Argument v = remap(a[i]);
+    if (v.kind() == Argument::Kind::List) // Inductor passes size and stride tuples
+      v = Argument::tuple(std::vector<Argument>(v.items().begin(), v.items().end()));
+    if (v.kind() == Argument::Kind::Opaque)
+      v = Argument::string(a[i].asString());
+    args.push_back(v);
+  }
+  ++out_.addedKinds[kind];
+  call(fresh(kind), "torch._C._dynamo.guards." + kind, std::move(args));
+  return Status::ok();
+}
+
+Status Converter::other(Node &n) {
+  if (n.op() == OpKind::GetAttr)
+    return placeholder(n);
+  std::string_view t = n.target();
+  if (t == wrapper::kGetItem) { // a result of a multi-output call, named by its buffer
+    ++out_.addedKinds["getitem of a multi-output call"];
+    map_[&n] = call(fresh(n.name()), t, {remap(n.args().items()[0]), n.args().items()[1]});
+    return Status::ok();
+  }
+  if (t == "torch.ops.higher_order.cond")
+    return Error("fxir: torch.cond " + n.name() +
+                 ": its branches (wrapper-IR subgraphs) are not converted to FX IR");
+  // Debugging and profiling calls have no FX IR form (WrapperFxCodegen sees no such lines).
+  if (t == "torch._inductor.hooks.run_intermediate_hooks" || t == "torch.cuda.synchronize" ||
+      t == "torch.xpu.synchronize" || t.starts_with("torch._inductor.runtime.triton_heuristics.") ||
+      t.starts_with("torch.cuda.nvtx."))
+    return Status::ok();
+  // Scalars (item, sym_size, comparisons, sym_ite), runtime asserts, dtype views, TMA
+  // descriptors: the same calls in FX IR.
+  if (t.starts_with(wrapper::kOperatorPrefix) || t.starts_with("torch.ops.") ||
+      t.starts_with("torch.sym_") ||
+      t == "triton.tools.tensor_descriptor.TensorDescriptor.from_tensor") {
+    map_[&n] = graph_.create(OpKind::CallFunction, fresh(defaultName(t)), t, remap(n.args()),
+                             remap(n.kwargs()));
+    return Status::ok();
+  }
+  return Error("fxir: no FX IR form for wrapper node " + n.name() + " (" + std::string(t) + ")");
 }
 
 } // namespace
