@@ -7,8 +7,8 @@ FXKIT="$1"
 ZOO="${2:-$(dirname "$0")/../../shared/zoo/inductor}"
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
-echo "| model | graph pages | site (MB) | wall (s) | CPU (s) |"
-echo "| --- | ---: | ---: | ---: | ---: |"
+echo "| model | graph pages | diff pages | site (MB) | wall (s) | CPU (s) |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
 for dir in "$ZOO"/*/; do
   model="$(basename "$dir")"
   best_wall=999 best_cpu=999
@@ -18,7 +18,8 @@ for dir in "$ZOO"/*/; do
     best_wall=$(awk -v a="$best_wall" -v b="$wall" 'BEGIN { print (b < a ? b : a) }')
     best_cpu=$(awk -v a="$best_cpu" -v b="$user" -v c="$sys" 'BEGIN { s = b + c; print (s < a ? s : a) }')
   done
-  pages=$(($(ls "$OUT/site" | wc -l) - 1))
+  diffs=$(ls "$OUT/site" | grep -c '^diff-')
+  pages=$(($(ls "$OUT/site" | wc -l) - 1 - diffs))
   mb=$(du -sk "$OUT/site" | awk '{ printf "%.1f", $1 / 1024 }')
-  echo "| $model | $pages | $mb | $best_wall | $best_cpu |"
+  echo "| $model | $pages | $diffs | $mb | $best_wall | $best_cpu |"
 done
