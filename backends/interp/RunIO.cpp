@@ -1,12 +1,10 @@
 #include "backends/interp/RunIO.h"
 
-#ifdef FXKIT_HAVE_JSON
+// Declarations only: what a build without nlohmann-json or zlib lacks is their definitions,
+// and every call of them below stays behind FXKIT_HAVE_JSON / FXKIT_HAVE_PT2.
 #include "backends/interp/json/ReferenceIO.h"
 #include "exporters/json/SafetensorsWriter.h"
-#endif
-#ifdef FXKIT_HAVE_PT2
 #include "support/pt2/ExportedProgram.h"
-#endif
 
 namespace fxkit {
 
