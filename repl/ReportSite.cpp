@@ -857,19 +857,57 @@ std::string SiteBuilder::moduleSection(size_t file, const std::vector<std::strin
   else
     h += "recovered from the graph's own names (parameters named after their module); a node "
          "that reads no parameter takes the module of its latest input.";
-  h += " " + noStack + ". Select a row to highlight its nodes.</p>\n";
-  h += "<table>\n<tr><th>module</th><th>nodes</th><th>calls</th><th>its nodes</th></tr>\n";
-  if (!none.nodes.empty())
-    groups.push_back(std::move(none));
-  for (const Group &g : groups) {
-    std::string ids, links;
-    for (const Node *n : g.nodes) {
-      ids += (ids.empty() ? "" : " ") + siteAnchorId(n->name());
-      links += linkTo(static_cast<long>(file), "n-", n->name()) + " ";
+  h += " " + noStack +
+       ". Modules in the order they first run, each under its parent; a parent's row counts "
+       "its submodules' nodes too (\"in all\") and selecting it highlights them.</p>\n";
+  h += "<table>\n<tr><th>module</th><th>nodes</th><th>calls</th><th>in all</th><th>its "
+       "nodes</th></tr>\n";
+  // The module tree: each path after its parents (a parent without nodes of its own gets a row
+  // too), in the order the modules first run.
+  struct Row {
+    std::string path;
+    long group = -1;           ///< its own nodes, or -1
+    std::vector<size_t> under; ///< the groups at or below it
+  };
+  std::vector<Row> rows;
+  std::map<std::string, size_t, std::less<>> rowOf;
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const std::string &path = groups[gi].path;
+    for (size_t end = 0; end != std::string::npos;) {
+      end = path.find('.', end + 1);
+      std::string prefix = path.substr(0, end);
+      auto [it, fresh] = rowOf.try_emplace(prefix, rows.size());
+      if (fresh)
+        rows.push_back({prefix, -1, {}});
+      Row &r = rows[it->second];
+      r.under.push_back(gi);
+      if (end == std::string::npos)
+        r.group = static_cast<long>(gi);
     }
-    h += "<tr data-nodes=\"" + xmlEscape(ids) + "\"><td class=\"m\">" + xmlEscape(g.path) +
-         "</td><td class=\"n\">" + std::to_string(g.nodes.size()) + "</td><td class=\"n\">" +
-         std::to_string(g.calls) + "</td><td class=\"m p\">" + links + "</td></tr>\n";
+  }
+  if (!none.nodes.empty()) {
+    groups.push_back(std::move(none));
+    rows.push_back({groups.back().path, static_cast<long>(groups.size() - 1), {groups.size() - 1}});
+  }
+  for (const Row &r : rows) {
+    std::string ids, links;
+    size_t all = 0;
+    for (size_t gi : r.under)
+      for (const Node *n : groups[gi].nodes) {
+        ids += (ids.empty() ? "" : " ") + siteAnchorId(n->name());
+        ++all;
+      }
+    const Group *own = r.group >= 0 ? &groups[r.group] : nullptr;
+    if (own)
+      for (const Node *n : own->nodes)
+        links += linkTo(static_cast<long>(file), "n-", n->name()) + " ";
+    std::string indent; // two spaces a level
+    for (char ch : r.path)
+      indent += ch == '.' ? "&#160;&#160;" : "";
+    h += "<tr data-nodes=\"" + xmlEscape(ids) + "\"><td class=\"m\">" + indent + xmlEscape(r.path) +
+         "</td><td class=\"n\">" + std::to_string(own ? own->nodes.size() : 0) +
+         "</td><td class=\"n\">" + std::to_string(own ? own->calls : 0) + "</td><td class=\"n\">" +
+         std::to_string(all) + "</td><td class=\"m p\">" + links + "</td></tr>\n";
   }
   return h + "</table>\n";
 }

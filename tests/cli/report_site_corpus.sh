@@ -20,6 +20,7 @@ for dir in "$DATA"/corpus/inductor/*/; do
   grep -q "files not read" "$WORK/err" && fail "$dir: $(cat "$WORK/err")"
   args+=("$out" "$dir")
   [ "$(basename "$dir")" = mlp ] && mlp="$out"
+  [ "$(basename "$dir")" = transformer_layer ] && tl="$out"
 done
 [ "$folders" -eq 10 ] || fail "$folders corpus workload folders, expected 10"
 python3 "$HERE/report_site_check.py" "${args[@]}" >"$WORK/check.txt" ||
@@ -38,6 +39,12 @@ grep -q '<tr data-nodes="permute_1 addmm_1"><td class="m">2</td><td class="n">2<
   "$mlp/aten_post_0_graph_txt.html" || fail "mlp's post-grad page lacks module 2's row"
 grep -q '<p>9 of 9 call nodes (9 of 15 nodes) in 2 modules, recovered through Inductor.s provenance' \
   "$mlp/aten_post_0_graph_txt.html" || fail "mlp's module section does not say where its paths come from"
+# A module's row counts its submodules' nodes too and sits above them (transformer_layer:
+# self_attn, whose nodes here are all out_proj's).
+grep -q '<tr data-nodes="[^"]*"><td class="m">self_attn</td><td class="n">0</td><td class="n">0</td><td class="n">37</td>' \
+  "$tl/aten_post_0_graph_txt.html" || fail "transformer_layer's self_attn row does not count its submodule"
+grep -q '<tr data-nodes="[^"]*"><td class="m">&#160;&#160;self_attn.out_proj</td><td class="n">37</td>' \
+  "$tl/aten_post_0_graph_txt.html" || fail "transformer_layer's self_attn.out_proj is not under self_attn"
 # The interactive graph of the compiled post-grad page has the same paths (collapse by module).
 grep -q '"module":\["0","2"\]' "$mlp/aten_post_0_graph_txt.html" ||
   fail "the compiled post-grad page's interactive graph has no module paths"
