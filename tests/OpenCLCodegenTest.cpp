@@ -11,6 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <set>
+
 using namespace fxkit;
 using namespace fxkit::loop;
 using fxkit::testing::corpusGraphs;
@@ -466,6 +469,81 @@ TEST(OpenCLCodegen, EveryCorpusKernelHasAnOpenCLForm) {
     }
   EXPECT_GE(graphs, 20u);
   EXPECT_GE(kernels, 40u);
+}
+
+/// Kernels that print the same code are printed once and bound to their own buffers: on every
+/// Inductor ATen graph of the corpus and the zoo (where present) the launches are field for
+/// field what printing each kernel gives, and the repeated blocks of real models did share.
+TEST(OpenCLCodegen, SharedKernelsAreWhatPrintingEachGives) {
+  std::vector<std::filesystem::path> graphs = corpusGraphs("reference");
+  for (const auto &path : corpusGraphs("inductor", "aten_p"))
+    graphs.push_back(path);
+  const std::filesystem::path zoo =
+      std::filesystem::path(FXKIT_TEST_DATA) / ".." / ".." / ".." / "shared" / "zoo" / "inductor";
+  size_t zooGraphs = 0;
+  if (std::filesystem::is_directory(zoo))
+    for (const auto &e : std::filesystem::recursive_directory_iterator(zoo)) {
+      std::string name = e.path().filename().string();
+      if (e.is_regular_file() && name.starts_with("aten_p") && name.ends_with(".graph.txt")) {
+        graphs.push_back(e.path());
+        ++zooGraphs;
+      }
+    }
+  size_t checked = 0, launches = 0, shared = 0;
+  for (const auto &path : graphs) {
+    SCOPED_TRACE(path.string());
+    auto graph = importGraphFile(path.string(), GraphFormat::FxText, true);
+    ASSERT_TRUE(graph) << graph.error().str();
+    fxkit::testing::Compiled c;
+    auto compiled = fxkit::testing::compile(graph.take(), c);
+    if (!compiled)
+      continue; // graphs the compiler refuses are EveryCorpusKernelHasAnOpenCLForm's business
+    auto each = opencl::generateOpenCL(c.program, c.fused, {.shareEqualKernels = false});
+    auto once = opencl::generateOpenCL(c.program, c.fused);
+    ASSERT_EQ(bool(each), bool(once));
+    if (!each)
+      continue;
+    ++checked;
+    ASSERT_EQ(each->launches.size(), once->launches.size());
+    std::set<std::string> names;
+    for (size_t i = 0; i < each->launches.size(); ++i) {
+      const opencl::GeneratedKernel &a = each->launches[i], &b = once->launches[i];
+      SCOPED_TRACE(a.name);
+      EXPECT_EQ(a.name, b.name);
+      EXPECT_EQ(a.source, b.source);
+      EXPECT_EQ(a.isReduction, b.isReduction);
+      EXPECT_EQ(a.usesDouble, b.usesDouble);
+      EXPECT_EQ(a.scratchBytesPerItem, b.scratchBytesPerItem);
+      EXPECT_EQ(a.persistentPoints, b.persistentPoints);
+      EXPECT_EQ(a.vectorWidth, b.vectorWidth);
+      EXPECT_EQ(a.rowsFastest, b.rowsFastest);
+      EXPECT_EQ(a.prefersRowsFastest, b.prefersRowsFastest);
+      EXPECT_EQ(a.xnumel.str(), b.xnumel.str());
+      EXPECT_EQ(a.rnumel.str(), b.rnumel.str());
+      ASSERT_EQ(a.extents.size(), b.extents.size());
+      for (size_t j = 0; j < a.extents.size(); ++j)
+        EXPECT_EQ(a.extents[j].str(), b.extents[j].str());
+      ASSERT_EQ(a.params.size(), b.params.size());
+      for (size_t j = 0; j < a.params.size(); ++j) {
+        EXPECT_EQ(a.params[j].kind, b.params[j].kind);
+        EXPECT_EQ(a.params[j].name, b.params[j].name);
+        EXPECT_EQ(a.params[j].buffer, b.params[j].buffer);
+        EXPECT_EQ(a.params[j].written, b.params[j].written);
+        EXPECT_EQ(a.params[j].value.str(), b.params[j].value.str());
+      }
+      if (!a.name.empty()) {
+        ++launches;
+        shared += !names.insert(a.name).second;
+      }
+    }
+    EXPECT_EQ(each->source(), once->source());
+  }
+  EXPECT_GE(checked, 30u);
+  if (zooGraphs) {
+    EXPECT_EQ(zooGraphs, 48u) << "the zoo's Inductor ATen graph count changed: update this test";
+    // Transformer layers repeat: most launches of the zoo reuse a kernel printed before.
+    EXPECT_GT(shared * 2, launches) << shared << " of " << launches << " launches shared";
+  }
 }
 
 } // namespace

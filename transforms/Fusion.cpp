@@ -417,6 +417,17 @@ void Fuser::signatureOf(const Kernel &k, std::string &s) const {
       s += '/';
     }
     appendNumber(s, op.correction);
+    // What a reduction reduces, the dtype it combines in and its index output (argmax): two
+    // reductions of one body may differ only here, and their code does.
+    if (op.kind == LoopOpKind::Reduction) {
+      s += 'r';
+      appendNumber(s, op.reduced);
+      s += ':';
+      s += dtypeShortName(op.accumulator);
+      s += ':';
+      appendNumber(s, op.reducedIndex);
+      s += '/';
+    }
     appendExprs(s, op.ranges);
     appendExprs(s, op.reductionRanges);
     s += '{';

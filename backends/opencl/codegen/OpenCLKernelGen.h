@@ -92,10 +92,18 @@ struct GeneratedProgram {
   std::string source() const;
 };
 
+struct GenerateOptions {
+  /// Kernels that print the same code (one fuser signature, the same ATen origins, size
+  /// arguments and parameter order) are printed once and their launches bound to their own
+  /// buffers; off only to check that sharing changes nothing (OpenCLKernelGenTest).
+  bool shareEqualKernels = true;
+};
+
 /// Generates OpenCL C for every generated kernel of `fused`. Errors name the kernel and the
 /// construct that has no OpenCL form.
 Expected<GeneratedProgram> generateOpenCL(const loop::LoopProgram &program,
-                                          const loop::FusedProgram &fused);
+                                          const loop::FusedProgram &fused,
+                                          const GenerateOptions &options = {});
 
 /// `e` as C integer arithmetic (OpenCL C or C++ over 64-bit integers) with Python's floor
 /// division and modulo as calls of `fx_floordiv` and `fx_mod`, which the including code defines.
