@@ -1,5 +1,7 @@
 #include "exporters/wrapper/PySymExpr.h"
 
+#include "ir/TextTemplate.h"
+
 namespace fxkit {
 
 namespace {
@@ -120,30 +122,36 @@ std::string pySymExpr(const SymExpr &e) {
   return out;
 }
 
-const char *const kPySymHelpers = R"PY(def _as_tensors(xs):
+namespace {
+
+/// Max or Min of Python numbers (the builtin {{builtin}}) or of tensors (folded with torch's
+/// NaN-propagating torch.{{elementwise}}).
+constexpr std::string_view kExtremum = R"PY(def {{name}}(*xs):
+    ts = _as_tensors(xs)
+    if ts is None:
+        return {{builtin}}(xs)
+    out = ts[0]
+    for t in ts[1:]:
+        out = torch.{{elementwise}}(out, t)
+    return out
+)PY";
+
+std::string extremum(std::string name, std::string builtin, std::string elementwise) {
+  const std::pair<std::string_view, std::string> keys[] = {{"name", std::move(name)},
+                                                           {"builtin", std::move(builtin)},
+                                                           {"elementwise", std::move(elementwise)}};
+  return substituteKeys(kExtremum, keys);
+}
+
+} // namespace
+
+const std::string kPySymHelpers = R"PY(def _as_tensors(xs):
     device = next((x.device for x in xs if isinstance(x, torch.Tensor)), None)
     return [torch.as_tensor(x, device=device) for x in xs] if device is not None else None
 
 
-def Max(*xs):
-    ts = _as_tensors(xs)
-    if ts is None:
-        return max(xs)
-    out = ts[0]
-    for t in ts[1:]:
-        out = torch.maximum(out, t)
-    return out
-
-
-def Min(*xs):
-    ts = _as_tensors(xs)
-    if ts is None:
-        return min(xs)
-    out = ts[0]
-    for t in ts[1:]:
-        out = torch.minimum(out, t)
-    return out
-
+)PY" + extremum("Max", "max", "maximum") +
+                                  "\n\n" + extremum("Min", "min", "minimum") + R"PY(
 
 def FloorDiv(a, b):
     return a // b

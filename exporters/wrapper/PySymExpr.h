@@ -17,6 +17,6 @@ std::string pySymExpr(const SymExpr &e);
 
 /// Python definitions of the sympy-named functions pySymExpr may call, working on ints and
 /// int64 tensors alike.
-extern const char *const kPySymHelpers;
+extern const std::string kPySymHelpers;
 
 } // namespace fxkit

@@ -4,6 +4,7 @@
 /// bessel_j1) call a positive-argument helper.
 
 #include "backends/opencl/codegen/SpecialMathCL.h"
+#include "ir/TextTemplate.h"
 #include "ir/loop/SpecialMath.h"
 
 #include <array>
@@ -368,29 +369,6 @@ std::string literal(double v, bool isFloat) {
   return s;
 }
 
-/// `text` with every {{key}} replaced.
-std::string substitute(std::string_view text,
-                       std::span<const std::pair<std::string_view, std::string>> keys) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 4);
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t open = text.find("{{", i);
-    if (open == std::string_view::npos) {
-      out += text.substr(i);
-      break;
-    }
-    out += text.substr(i, open - i);
-    size_t close = text.find("}}", open);
-    std::string_view key = text.substr(open + 2, close - open - 2);
-    for (const auto &[k, v] : keys)
-      if (k == key)
-        out += v;
-    i = close + 2;
-  }
-  return out;
-}
-
 std::string block(bool isFloat) {
   const std::string T = isFloat ? "float" : "double";
   const std::string s = isFloat ? "f" : "d";
@@ -411,7 +389,7 @@ std::string block(bool isFloat) {
       {"BIG", isFloat ? "16777216.0f" : "4.503599627370496e15"},
       {"BIGINV", isFloat ? "5.9604644775390625E-8f" : "2.22044604925031308085e-16"},
   }};
-  out += substitute(kFunctions, keys);
+  out += substituteKeys(kFunctions, keys);
   out += "#endif\n";
   return out;
 }
