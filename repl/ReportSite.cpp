@@ -1174,13 +1174,14 @@ std::string SiteBuilder::indexPage() const {
          "<th>added</th><th>call nodes paired</th><th>time (ms)</th></tr>\n";
     for (size_t di : c.diffs) {
       const DiffPage &d = diffs_[di];
-      std::string aName = d.a >= 0 ? files_[d.a].rel : files_[d.wrapper].rel + " as FX IR";
-      std::string bName = files_[d.b].rel;
-      if (d.kind == DiffKind::FxIr)
-        bName = "fxkit's FX IR of " + bName;
+      // The graphs, each linked to its page (Inductor's FX IR converted: its wrapper's).
+      auto page = [&](long f) {
+        return "<a href=\"" + xmlEscape(files_[f].page) + "\">" + xmlEscape(files_[f].rel) + "</a>";
+      };
+      std::string aCell = d.a >= 0 ? page(d.a) : page(d.wrapper) + " as FX IR";
+      std::string bCell = (d.kind == DiffKind::FxIr ? "fxkit&#39;s FX IR of " : "") + page(d.b);
       h += "<tr><td><a href=\"" + xmlEscape(d.page) + "\">" + xmlEscape(diffTitle(d.kind)) +
-           "</a></td><td class=\"m\">" + xmlEscape(aName) + "</td><td class=\"m\">" +
-           xmlEscape(bName) + "</td>";
+           "</a></td><td class=\"m\">" + aCell + "</td><td class=\"m\">" + bCell + "</td>";
       const GraphDiffSummary &s = d.summary;
       if (!d.error.empty())
         h += "<td colspan=\"7\">" + xmlEscape(d.error) + "</td>";
