@@ -140,6 +140,7 @@ enum class DiffKind {
   FxIr,    ///< Inductor's FX IR of its wrapper against fxkit's FX IR of its own wrapper
 };
 
+/// One diff page: its two graphs (as files of the site), its page, and what building it found.
 struct DiffPage {
   DiffKind kind = DiffKind::PrePost;
   size_t compile = 0;
@@ -152,6 +153,7 @@ struct DiffPage {
   double ms = 0;
 };
 
+/// The diff's name on the index and in the navigation bar.
 std::string_view diffTitle(DiffKind kind) {
   switch (kind) {
   case DiffKind::PrePost:
