@@ -44,6 +44,10 @@ std::string nodeList(const SiteDiffSide &side, std::string_view prefix, const Gr
   return h + "</table>\n";
 }
 
+/// Identical pairs listed on a page at most (every difference is listed): past this a graph of
+/// 100k nodes would make a page of tens of megabytes that says "the same" 100k times.
+constexpr size_t kSameListed = 5000;
+
 std::string sideTitle(const SiteDiffSide &side) { return side.what + " (" + side.file + ")"; }
 
 } // namespace
@@ -93,9 +97,14 @@ SiteDiff buildSiteDiff(const SiteDiffSide &a, const SiteDiffSide &b) {
     size_t i = it->second;
     const NodeMatchPair &p = match.pairs[i];
     std::string why(matchReasonName(p.reason));
-    std::string aCell = nodeLinks(a, "a-", p.a), bCell = nodeLinks(b, "b-", p.b);
     NodeChange change;
-    switch (diffPairKind(match, i, &change)) {
+    const DiffPairKind kind = diffPairKind(match, i, &change);
+    if (kind == DiffPairKind::Same && sameRows >= kSameListed) {
+      ++sameRows;
+      continue;
+    }
+    std::string aCell = nodeLinks(a, "a-", p.a), bCell = nodeLinks(b, "b-", p.b);
+    switch (kind) {
     case DiffPairKind::Same:
       same += row("=", "same", aCell, bCell, why, "");
       ++sameRows;
@@ -135,11 +144,15 @@ SiteDiff buildSiteDiff(const SiteDiffSide &a, const SiteDiffSide &b) {
   out.sections.push_back(
       {"differences", "Differences (" + std::to_string(diffRows) + ")",
        note + (diffRows ? head + diffs + "</table>\n" : std::string("<p>No differences.</p>\n"))});
-  out.sections.push_back({"same", "Identical pairs (" + std::to_string(sameRows) + ")",
-                          sameRows ? "<details><summary>" + std::to_string(sameRows) +
-                                         " pairs of the same node under the same name</summary>\n" +
-                                         head + same + "</table>\n</details>\n"
-                                   : std::string("<p>None.</p>\n")});
+  out.sections.push_back(
+      {"same", "Identical pairs (" + std::to_string(sameRows) + ")",
+       sameRows ? "<details><summary>" + std::to_string(sameRows) +
+                      " pairs of the same node under the same name" +
+                      (sameRows > kSameListed ? " (the first " + std::to_string(kSameListed) +
+                                                    " listed; fxkit diff --all lists every one)"
+                                              : std::string()) +
+                      "</summary>\n" + head + same + "</table>\n</details>\n"
+                : std::string("<p>None.</p>\n")});
   out.sections.push_back(
       {"text", "As fxkit diff prints it", "<pre>" + xmlEscape(text) + "</pre>\n"});
   if (a.page.empty())

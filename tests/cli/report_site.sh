@@ -6,7 +6,8 @@
 # (report_site_check.py); the diff pages of each compile (pre-grad against post-grad, Inductor's
 # FX IR against fxkit's: the text of `fxkit diff` on the same graphs, rows linking both graphs'
 # nodes, linked from the index and both pages); the post-grad pages' module sections (this
-# workload is a function: they say why there are none); one debug folder alone; a bad file is
+# workload is a function: they say why there are none); a diff of 5,102 identical pairs lists
+# 5,000 and says so; one debug folder alone; a bad file is
 # listed with its error and loses nothing else, a post-grad graph fxkit cannot compile leaves an
 # FX IR diff page that says so; bad input exits 2 and writes nothing.
 . "$(dirname "$0")/lib.bash"
@@ -106,6 +107,25 @@ grep -q "<li>no diff: fxkit could not compile aten_post_1.graph.txt: .*unknown o
   "$WORK/bsite/diff-1-fxir.html" || fail "the FX IR diff page of an uncompilable graph does not say why"
 grep -q '<td colspan="7">fxkit could not compile aten_post_1.graph.txt: ' "$WORK/bsite/index.html" ||
   fail "the index does not say why a diff is missing"
+
+# A diff of 5,102 identical pairs lists the first 5,000 (a 100k-node graph's page would say
+# "the same" 100k times) and says so; every difference would still be listed.
+mkdir "$WORK/big"
+awk 'BEGIN {
+  print "graph():"; print "    %r : [num_users=1] = placeholder[target=x]"; p = "r"
+  for (i = 0; i < 5100; i++) {
+    printf "    %%r%d : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%%%s,), kwargs = {})\n", i, p
+    p = "r" i
+  }
+  print "    return (r5099,)"
+}' >"$WORK/big/aten_pre_0.graph.txt"
+cp "$WORK/big/aten_pre_0.graph.txt" "$WORK/big/aten_post_0.graph.txt"
+expect_exit 0 "$FXKIT" report "$WORK/big" -o "$WORK/bigsite"
+expect_err "fxkit report: 2 graph pages, 1 diff pages and index.html in $WORK/bigsite"
+grep -q "<summary>5102 pairs of the same node under the same name (the first 5000 listed; fxkit diff --all lists every one)</summary>" \
+  "$WORK/bigsite/diff-0-pre-post.html" || fail "a long list of identical pairs is not cut, or does not say so"
+[ "$(grep -c '<tr class="same">' "$WORK/bigsite/diff-0-pre-post.html")" -eq 5000 ] || fail "not 5000 identical pairs listed"
+python3 "$HERE/report_site_check.py" "$WORK/bigsite" "$WORK/big" >"$WORK/check.txt" || fail "links: $(cat "$WORK/check.txt")"
 
 # Rebuilding into the same folder replaces it; a folder holding other files is refused.
 expect_exit 0 "$FXKIT" report "$D" -o "$WORK/site"
