@@ -35,6 +35,8 @@ namespace {
 
 std::string cppString(std::string_view s) { return "\"" + backslashEscape(s) + "\""; }
 
+/// The wrapper's helpers: kPreamble, Python's integer arithmetic of sizes over int64_t (the
+/// template the OpenCL prelude instantiates over fx_index_t), kPreambleAfterIndexArithmetic.
 const char *const kPreamble = R"CPP(namespace {
 
 using fxkit::rt::DeviceTensor;
@@ -45,17 +47,10 @@ using fxkit::rt::Status;
 using fxkit::rt::Storage;
 
 /// Python's floor division and modulo, as the size expressions use them.
-inline int64_t fx_floordiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-inline int64_t fx_mod(int64_t a, int64_t b) {
-  int64_t r = a % b;
-  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-inline int64_t fx_ceildiv(int64_t a, int64_t b) { return -fx_floordiv(-a, b); }
-inline int64_t fx_truncdiv(int64_t a, int64_t b) { return a / b; }
-/// Max and Min of sizes, spelled as the OpenCL C the same printer writes for kernels.
+)CPP";
+
+const char *const kPreambleAfterIndexArithmetic =
+    R"CPP(/// Max and Min of sizes, spelled as the OpenCL C the same printer writes for kernels.
 using fx_index_t = int64_t;
 inline int64_t max(int64_t a, int64_t b) { return a > b ? a : b; }
 inline int64_t min(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -612,8 +607,9 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
                  "time.\nextern \"C\" fxkit::rt::Model *" +
                  wrapperFactorySymbol(name) + "(fxkit::rt::Runtime *rt);\n";
   files.source =
-      banner + "#include \"" + name + ".h\"\n\n#include <utility>\n\n" + kPreamble + "\n" +
-      kernelDefs_ + externDefs_ + "} // namespace\n\nnamespace fxkit_generated::" + name +
+      banner + "#include \"" + name + ".h\"\n\n#include <utility>\n\n" + kPreamble +
+      opencl::pyIndexArithmetic("int64_t") + kPreambleAfterIndexArithmetic + "\n" + kernelDefs_ +
+      externDefs_ + "} // namespace\n\nnamespace fxkit_generated::" + name +
       " {\n\nModel::Model(fxkit::rt::Runtime &rt)\n    : rt_(rt), kernels_(rt.loadKernels(\n"
       "          {\n" +
       kernelTable_ + "          },\n          " +

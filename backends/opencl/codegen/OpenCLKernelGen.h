@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fxkit::opencl {
@@ -91,6 +92,10 @@ struct GeneratedProgram {
   /// All distinct kernel definitions after one prelude: the `--to opencl` text.
   std::string source() const;
 };
+
+/// Python's floor division, modulo, ceiling division and truncating division of integers of
+/// `type` (prelude_index.cl): the prelude's over fx_index_t, the C++ wrapper's over int64_t.
+std::string pyIndexArithmetic(std::string_view type);
 
 struct GenerateOptions {
   /// Kernels that print the same code (one fuser signature, the same ATen origins, size

@@ -1,14 +1,5 @@
 /// Python floor division and modulo (the sign of the divisor).
-inline fx_index_t fx_floordiv(fx_index_t a, fx_index_t b) {
-  fx_index_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-inline fx_index_t fx_mod(fx_index_t a, fx_index_t b) {
-  fx_index_t r = a % b;
-  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-inline fx_index_t fx_ceildiv(fx_index_t a, fx_index_t b) { return -fx_floordiv(-a, b); }
-inline fx_index_t fx_truncdiv(fx_index_t a, fx_index_t b) { return a / b; }
+{{index arithmetic}}
 inline fx_index_t fx_indirect_nowrap(fx_index_t i, fx_index_t size) {
   return i < 0 ? 0 : i >= size ? size - 1 : i;
 }
@@ -35,16 +26,7 @@ inline long fx_iremainder(long a, long b) {
 /// Whether a vector access at `p` may use a 16-byte load or store.
 inline bool fx_aligned16(__global const void *p) { return ((ulong)p & 15) == 0; }
 /// NaN-propagating maximum and minimum (torch.maximum, amax).
-inline float fx_maximum_f(float a, float b) { return isnan(a) || isnan(b) ? NAN : fmax(a, b); }
-inline float fx_minimum_f(float a, float b) { return isnan(a) || isnan(b) ? NAN : fmin(a, b); }
-inline float fx_remainder_f(float a, float b) {
-  float r = fmod(a, b);
-  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-inline float fx_gelu_f(float x) { return 0.5f * x * (1.0f + erf(x * 0.70710678118654752f)); }
-inline float fx_gelu_tanh_f(float x) {
-  return 0.5f * x * (1.0f + tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
-}
+{{floating}}
 /// Philox-4x32-10 random numbers as Triton's tl.rand/tl.randint4x and Inductor's randint64
 /// (ir/loop/Philox.h is the reference; the words of counter (offset, 0, 0, 0), key = seed).
 inline void fx_philox(ulong seed, uint offset, __private uint *w) {

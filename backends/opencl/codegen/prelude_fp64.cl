@@ -1,13 +1,4 @@
-inline double fx_maximum_d(double a, double b) { return isnan(a) || isnan(b) ? NAN : fmax(a, b); }
-inline double fx_minimum_d(double a, double b) { return isnan(a) || isnan(b) ? NAN : fmin(a, b); }
-inline double fx_remainder_d(double a, double b) {
-  double r = fmod(a, b);
-  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-inline double fx_gelu_d(double x) { return 0.5 * x * (1.0 + erf(x * 0.70710678118654752)); }
-inline double fx_gelu_tanh_d(double x) {
-  return 0.5 * x * (1.0 + tanh(0.79788456080286536 * (x + 0.044715 * x * x * x)));
-}
+{{floating}}
 /// tl.randn's Box-Muller, log and cos in double, rounded to float once (ir/loop/Philox.h).
 inline float fx_randn(ulong seed, uint offset) {
   uint w[4];
