@@ -15,6 +15,30 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+/// One row of attention after its scores (`scores`, -inf where masked; `rowMax` their
+/// maximum): the softmax weights exp(s - max) replace the scores, and `put(c, x)` gets
+/// sum_j w_j value(j, c) / sum_j w_j for each c < width (0 when every key is masked).
+/// Returns the sum of the weights (0: every key masked).
+template <typename Value, typename Put>
+double softmaxTimesValues(std::vector<double> &scores, double rowMax, int64_t width, Value value,
+                          Put put) {
+  const int64_t n = static_cast<int64_t>(scores.size());
+  double sum = 0;
+  if (rowMax != -kInf)
+    for (int64_t j = 0; j < n; ++j) {
+      scores[j] = std::exp(scores[j] - rowMax);
+      sum += scores[j];
+    }
+  for (int64_t c = 0; c < width; ++c) {
+    double acc = 0;
+    if (sum > 0)
+      for (int64_t j = 0; j < n; ++j)
+        acc += scores[j] * value(j, c);
+    put(c, sum > 0 ? acc / sum : 0.0);
+  }
+  return sum;
+}
+
 /// softmax(Q K^T * scale + mask) V for every (batch, head), written through out's strides;
 /// the natural-log logsumexp of each row's scaled, masked scores goes to lse[b, h, i] when lse
 /// is given. A bool mask keeps the positions where it is true (SDPA's convention); any other
@@ -66,20 +90,15 @@ Status attention(const KernelContext &ctx, const Tensor &q, const Tensor &k, con
           scores[j] = s;
           rowMax = std::max(rowMax, s);
         }
-        double sum = 0;
-        if (rowMax != -kInf)
-          for (int64_t j = 0; j < n; ++j) {
-            scores[j] = std::exp(scores[j] - rowMax);
-            sum += scores[j];
-          }
-        for (int64_t c = 0; c < ev; ++c) {
-          double acc = 0;
-          if (sum > 0)
-            for (int64_t j = 0; j < n; ++j)
-              acc += scores[j] * v.loadDouble(v.storageOffset() + b * v.stride(0) +
-                                              h * v.stride(1) + j * v.stride(2) + c * v.stride(3));
-          out.setDouble(std::vector<int64_t>{b, h, i, c}, sum > 0 ? acc / sum : 0.0);
-        }
+        const double sum = softmaxTimesValues(
+            scores, rowMax, ev,
+            [&](int64_t j, int64_t c) {
+              return v.loadDouble(v.storageOffset() + b * v.stride(0) + h * v.stride(1) +
+                                  j * v.stride(2) + c * v.stride(3));
+            },
+            [&](int64_t c, double x) {
+              out.setDouble(std::vector<int64_t>{b, h, i, c}, x);
+            });
         if (lse)
           lse->setDouble(std::vector<int64_t>{b, h, i}, sum > 0 ? rowMax + std::log(sum) : -kInf);
       }
@@ -299,19 +318,12 @@ Status transformerEncoderLayerKernel(KernelContext &ctx) {
           weights[j] = dot;
           rowMax = std::max(rowMax, dot);
         }
-        double sum = 0;
-        if (rowMax != -kInf)
-          for (int64_t j = 0; j < tokens; ++j) {
-            weights[j] = std::exp(weights[j] - rowMax);
-            sum += weights[j];
-          }
-        for (int64_t c = 0; c < headDim; ++c) {
-          double acc = 0;
-          if (sum > 0)
-            for (int64_t j = 0; j < tokens; ++j)
-              acc += weights[j] * qkv(b * tokens + j, 2 * embedDim + h * headDim + c);
-          heads(b * tokens + i, h * headDim + c) = sum > 0 ? acc / sum : 0.0;
-        }
+        softmaxTimesValues(
+            weights, rowMax, headDim,
+            [&](int64_t j, int64_t c) {
+              return qkv(b * tokens + j, 2 * embedDim + h * headDim + c);
+            },
+            [&](int64_t c, double x) { heads(b * tokens + i, h * headDim + c) = x; });
       }
   FXKIT_ASSIGN_OR_RETURN(auto attended, linear(ctx, heads, projWeight, projBias, "out projection"));
   x = std::move(attended);
