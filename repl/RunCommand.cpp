@@ -185,7 +185,9 @@ Expected<std::vector<RuntimeValue>> prepareRunInputs(Graph &graph, const std::st
                 << "' is not in the graph file: it gets a random value like the inputs\n";
     FXKIT_ASSIGN_OR_RETURN(inputs, makeRandomInputs(graph, symbols, seed));
   }
-  return bindProgramInputs(graph, std::move(inputs));
+  FXKIT_ASSIGN_OR_RETURN(inputs, bindProgramInputs(graph, std::move(inputs)));
+  typeUntypedPlaceholders(graph, inputs);
+  return inputs;
 }
 
 int runRunCommand(const RunCommandOptions &options) {

@@ -145,6 +145,25 @@ Expected<std::vector<RuntimeValue>> bindProgramInputs(const Graph &graph,
 #endif
 }
 
+void typeUntypedPlaceholders(Graph &graph, std::span<const RuntimeValue> inputs) {
+  size_t i = 0;
+  for (Node *n : graph) {
+    if (n->op() != OpKind::Placeholder)
+      continue;
+    if (i >= inputs.size())
+      return;
+    const Tensor *t = inputs[i++].tensor();
+    if (!t || !n->value().empty())
+      continue;
+    TensorType type;
+    type.dtype = t->dtype();
+    type.sizes.assign(t->sizes().begin(), t->sizes().end());
+    type.strides.assign(t->strides().begin(), t->strides().end());
+    type.hasDevice = false;
+    n->value().v = std::move(type);
+  }
+}
+
 std::vector<RuntimeValue> userOutputs(const Graph &graph, std::vector<RuntimeValue> outputs) {
 #ifdef FXKIT_HAVE_PT2
   const ExportedProgram *program = exportedProgramOf(graph);

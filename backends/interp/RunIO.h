@@ -45,6 +45,12 @@ Expected<std::string> runInputsBytes(std::span<const RuntimeValue> inputs);
 Expected<std::vector<RuntimeValue>> bindProgramInputs(const Graph &graph,
                                                       std::vector<RuntimeValue> inputs);
 
+/// A placeholder without a type (FX text as `str(graph)` prints it, with no sidecar or
+/// annotation) takes the dtype, sizes and strides of the tensor given for it, with no device:
+/// what the caller passes is the program's input type, as torch.compile specialises on the
+/// first call's inputs. Typed placeholders and non-tensor values are left as they are.
+void typeUntypedPlaceholders(Graph &graph, std::span<const RuntimeValue> inputs);
+
 /// The outputs a user of the program sees: an exported program also returns buffer and input
 /// mutations (and tokens) before them, which eager PyTorch's outputs do not include.
 std::vector<RuntimeValue> userOutputs(const Graph &graph, std::vector<RuntimeValue> outputs);

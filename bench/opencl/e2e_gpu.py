@@ -45,6 +45,10 @@ DTYPES = {torch.float32: "F32", torch.float16: "F16", torch.bfloat16: "BF16", to
           torch.int64: "I64", torch.int32: "I32", torch.bool: "BOOL", torch.uint8: "U8"}
 
 
+# The names FX's printed code takes from its module's globals (torch.fx.graph._custom_builtins).
+PRELUDE = "import torch\nfrom torch import device\nimport operator\nfrom math import inf, nan\n"
+
+
 def write_safetensors(path, prefix, values):
     header, blobs, offset, meta = {}, [], 0, {}
     for i, v in enumerate(values):
@@ -140,7 +144,7 @@ for w in sorted(os.listdir(corpus)):
         subprocess.run([fxkit, "convert", graph, "--to", "fxpy", "-o", fxpy], check=True)
         src = open(fxpy).read()
         env = {"torch": torch, "__name__": f"eager_{w}"}
-        exec(compile("import torch\nfrom torch import device\nimport operator\n" + src, fxpy,
+        exec(compile(PRELUDE + src, fxpy,
                      "exec"), env)
         cls = [v for v in env.values() if isinstance(v, type) and issubclass(v, torch.nn.Module)
                and v is not torch.nn.Module][0]
@@ -159,7 +163,7 @@ for w in sorted(os.listdir(corpus)):
             if name not in src:
                 return module
             env64 = dict(env, _attention_f64=attention_f64)
-            exec(compile("import torch\nfrom torch import device\nimport operator\n" +
+            exec(compile(PRELUDE +
                          src.replace(name, "_attention_f64"), fxpy, "exec"), env64)
             return [v for v in env64.values() if isinstance(v, type) and
                     issubclass(v, torch.nn.Module) and v is not torch.nn.Module][0]()

@@ -25,6 +25,18 @@ expect_exit 1 "$FXKIT" run "$S.graph.txt" --inputs "$S.inputs.safetensors" \
 expect_out "MISMATCH"
 expect_out "check failed"
 
+# FX text as str(graph) prints it, with no sidecar: its placeholders have no types, so the
+# inputs given are the types (as torch.compile specialises on its first call's inputs), on the
+# interpreter and on a compiled backend; without inputs the error says what to give.
+cp "$REF/softmax/fw_0.graph.txt" "$WORK/untyped.graph.txt"
+for backend in interp loops; do
+  expect_exit 0 "$FXKIT" run "$WORK/untyped.graph.txt" --backend $backend \
+    --inputs "$REF/softmax/fw_0.inputs.safetensors" --check "$REF/softmax/fw_0.outputs.safetensors"
+  expect_out "out_0: f32[16, 100]: ok"
+done
+expect_exit 2 "$FXKIT" run "$WORK/untyped.graph.txt"
+expect_err "placeholder 'arg0_1' has no type to make a random input from"
+
 # Random inputs from the sidecar's symbolic types need every symbol.
 expect_exit 0 "$FXKIT" run "$S.graph.txt" --sym s77=5 --sym s27=3 --sym s17=4 --seed 3
 expect_out "out_0: f32[5, 4]"
