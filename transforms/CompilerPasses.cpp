@@ -100,6 +100,12 @@ PassResult fuseKernelsPass(Graph &graph, const PassOptions &options) {
   if (!enable)
     return enable.takeError();
   fusion.enable = *enable;
+  auto recompute = options.integer("max-recompute", static_cast<int64_t>(fusion.maxRecompute));
+  if (!recompute)
+    return recompute.takeError();
+  if (*recompute < 0)
+    return Error("pass option 'max-recompute': expected a number of instructions (0 or more)");
+  fusion.maxRecompute = static_cast<size_t>(*recompute);
   fusion.interrupt = options.interrupt(); // Ctrl-C between ops, not only after the pass
   auto fused = fuseLoopProgram(*s->program, fusion);
   if (!fused)
@@ -231,7 +237,11 @@ void registerCompilerPasses(PassRegistry &r) {
       {{"reduction-splits", "0: decide by size; 1: never split; N: N blocks where it can", "0"}});
   add("fuse-kernels", "group loop ops into kernels, recording every decision", fuseKernelsPass,
       L::LoopProgram, L::Kernels,
-      {{"fusion", "false: one kernel per loop op (the unfused baseline)", "true"}});
+      {{"fusion", "false: one kernel per loop op (the unfused baseline)", "true"},
+       {"max-recompute",
+        "most scalar instructions one pass over a kernel's reduced points may recompute from "
+        "values its earlier passes made (more: the op starts another kernel)",
+        std::to_string(FusionOptions{}.maxRecompute)}});
   add("hoist-size-args",
       "give kernels their size symbols as arguments, products of them precomputed by the "
       "wrapper (Inductor's ks0)",

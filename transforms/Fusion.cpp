@@ -46,6 +46,18 @@ bool touches(const LoopOp &op, int32_t b) {
   return false;
 }
 
+/// The passes over the reduced points of a kernel with reductions, as its code runs them: ops at
+/// every reduced point join the open pass until one needs a reduction of it; an op once per row
+/// ends it. A value of an earlier pass that a pass reads and that never leaves the kernel is made
+/// again in that pass (the OpenCL code generator's `valueOf`), with what it is made from.
+struct Passes {
+  int32_t pass = 0;  ///< passes so far: the open one's number
+  bool open = false; ///< the last op runs at every reduced point: the next may join its pass
+  std::vector<int32_t> reductions; ///< reductions of the open pass
+  std::vector<int32_t> recomputed; ///< ops of earlier passes the open pass makes again
+  size_t instructions = 0;         ///< their scalar instructions
+};
+
 struct Group {
   std::vector<int32_t> ops;
   std::vector<Placement> placements;
@@ -58,6 +70,7 @@ struct Group {
   bool alive = true;
   int32_t minOp = 0, maxOp = 0;
   std::vector<int32_t> deps; ///< groups this one reads from (direct)
+  Passes passes;             ///< with reductions (r not empty): its passes so far
 };
 
 /// A legal fusion of an op into a group, or the reason it is refused.
@@ -74,6 +87,10 @@ struct Candidate {
   bool placesFromGroup = false;
   Placement placement = Placement::Row;
   OpPlace place; ///< the op's placement over (x, r)
+  /// Over reduced points (r not empty): the group's passes with the op in them, and the op's
+  /// pass (Fuser::passOf_).
+  Passes passes;
+  int32_t pass = 0;
 };
 
 class Fuser {
@@ -84,6 +101,11 @@ public:
 private:
   Candidate consider(int32_t g, int32_t op);
   bool dependsOn(int32_t from, int32_t target);
+  /// Puts op `op` of (or offered to) group `g`, placed `placement`, into the passes `s`: the
+  /// open pass or a new one; adds to `s` what that pass makes again for it (stopping once past
+  /// the limit: the fusion is refused then) and sets passOf_[op]. `offered` is the op being
+  /// fused: a buffer read by an op before it in another kernel is stored, not made again.
+  void enterPass(Passes &s, int32_t g, int32_t op, Placement placement, int32_t offered);
   /// Puts `op` into group `g` as candidate `c` (taken apart: its spaces and placements move).
   void addToGroup(int32_t g, int32_t op, Candidate &c);
   int32_t newGroup(int32_t op, bool isExtern);
@@ -124,6 +146,10 @@ private:
   std::vector<int32_t> reads_, writes_;          ///< per op, concatenated
   std::vector<size_t> readsStart_, writesStart_; ///< op i: [start[i], start[i + 1])
   std::vector<uint32_t> visitStamp_;
+  /// Per op of a kernel with reductions, the pass its value is made in when it runs at every
+  /// reduced point; 0 for a value per row (an op once per row, a reduction's result). Written
+  /// by enterPass; for a kernel without reductions, what consider() last assumed.
+  std::vector<int32_t> passOf_;
   /// producerGroups' marks: a group is listed once, without searching the list (an op reading
   /// thousands of buffers, such as a cat of thousands of inputs, made that quadratic).
   mutable std::vector<uint32_t> producerMark_;
@@ -317,10 +343,98 @@ Candidate Fuser::consider(int32_t gi, int32_t opIndex) {
       }
     }
   }
+  if (!c.r.empty()) {
+    // Over reduced points: the passes the kernel's code runs, and what the op's pass recomputes.
+    if (g.r.empty()) {
+      // The kernel takes the reduction's space: its ops' passes anew, at their new placements.
+      for (size_t i = 0; i < g.ops.size(); ++i)
+        enterPass(c.passes, gi, g.ops[i], c.existing[i], opIndex);
+    } else {
+      c.passes = g.passes;
+    }
+    if (c.passes.instructions <= options_.maxRecompute)
+      enterPass(c.passes, gi, opIndex, c.placement, opIndex);
+    if (c.passes.instructions > options_.maxRecompute) {
+      c.reason = "would recompute too much: the kernel's pass " + std::to_string(c.passes.pass) +
+                 " over reduced points would make again " + std::to_string(c.passes.instructions) +
+                 " instructions of " + std::to_string(c.passes.recomputed.size()) +
+                 " ops that earlier passes made and that never leave the kernel (limit " +
+                 std::to_string(options_.maxRecompute) + ")";
+      return c;
+    }
+    c.pass = passOf_[opIndex];
+  }
   c.ok = true;
   c.reason = std::string(fusionKindName(c.kind));
   c.place = std::move(*placement);
   return c;
+}
+
+void Fuser::enterPass(Passes &s, int32_t gi, int32_t op, Placement placement, int32_t offered) {
+  const LoopOp &o = p_.ops[op];
+  const bool reduction = o.kind == LoopOpKind::Reduction;
+  if (!reduction && placement != Placement::Full) {
+    s.open = false; // once per row: the open pass ends here
+    passOf_[op] = 0;
+    return;
+  }
+  auto makes = [this](int32_t w, int32_t b) {
+    for (int32_t x : writesOf(w))
+      if (x == b)
+        return true;
+    return false;
+  };
+  if (s.open)
+    for (int32_t b : readsOf(op))
+      for (int32_t r : s.reductions)
+        if (makes(r, b))
+          s.open = false; // it needs a result of the open pass
+  if (!s.open) {
+    s.open = true;
+    ++s.pass;
+    s.reductions.clear();
+    s.recomputed.clear();
+    s.instructions = 0;
+  }
+  // A buffer stays inside the kernel unless the graph returns it or an op of another kernel read
+  // it (later readers are not known yet: it is assumed to stay).
+  auto leaves = [&](int32_t b) {
+    if (p_.buffers[b].isOutput)
+      return true;
+    for (int32_t r : readersOf(b)) {
+      if (r >= offered)
+        break;
+      if (opGroup_[r] != gi)
+        return true;
+    }
+    return false;
+  };
+  std::vector<int32_t> work{op};
+  while (!work.empty() && s.instructions <= options_.maxRecompute) {
+    int32_t x = work.back();
+    work.pop_back();
+    for (int32_t b : readsOf(x)) {
+      bool checked = false, left = false;
+      for (int32_t w : writersOf(b)) {
+        // Made again: a value at every reduced point of an earlier pass of this kernel.
+        if (w >= x || opGroup_[w] != gi || passOf_[w] == 0 || passOf_[w] == s.pass ||
+            std::find(s.recomputed.begin(), s.recomputed.end(), w) != s.recomputed.end())
+          continue;
+        if (!checked) {
+          checked = true;
+          left = leaves(b);
+        }
+        if (left)
+          break; // stored where it is made, loaded here
+        s.recomputed.push_back(w);
+        s.instructions += p_.ops[w].body.size();
+        work.push_back(w);
+      }
+    }
+  }
+  if (reduction)
+    s.reductions.push_back(op);
+  passOf_[op] = reduction ? 0 : s.pass;
 }
 
 int32_t Fuser::newGroup(int32_t op, bool isExtern) {
@@ -337,6 +451,8 @@ int32_t Fuser::newGroup(int32_t op, bool isExtern) {
   for (int32_t h : producerGroups(op))
     groups_[id].deps.push_back(h);
   opGroup_[op] = id;
+  if (!isExtern && p_.ops[op].kind == LoopOpKind::Reduction)
+    enterPass(groups_[id].passes, id, op, Placement::Row, op); // its first pass
   return id;
 }
 
@@ -351,6 +467,8 @@ void Fuser::addToGroup(int32_t gi, int32_t op, Candidate &c) {
   if (!c.placesFromGroup)
     g.places = std::move(c.existingPlaces);
   g.places.push_back(std::move(c.place));
+  g.passes = std::move(c.passes);
+  passOf_[op] = c.pass;
   g.maxOp = std::max(g.maxOp, op);
   for (int32_t h : producers)
     if (h != gi && std::find(g.deps.begin(), g.deps.end(), h) == g.deps.end())
@@ -587,6 +705,7 @@ Expected<FusedProgram> Fuser::run() {
   groups_.reserve(nOps);
   visitStamp_.reserve(nOps);
   producerMark_.assign(nOps, 0);
+  passOf_.assign(nOps, 0);
   out_.decisions.reserve(nOps);
   for (size_t i = 0; i < nOps; ++i) {
     if (options_.interrupt && *options_.interrupt)
