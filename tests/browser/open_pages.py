@@ -27,7 +27,7 @@ PAGE_TIMEOUT = 30.0  # seconds for one page to load and its viewer to settle
 
 
 class Browser:
-    def __init__(self, chromium, profile):
+    def __init__(self, chromium, profile, window="800,600"):
         # Our ends: we write commands into cmd_w (Chromium's fd 3), read from out_r (its fd 4).
         cmd_r, self.cmd_w = os.pipe()
         self.out_r, out_w = os.pipe()
@@ -44,7 +44,7 @@ class Browser:
         self.proc = subprocess.Popen(
             [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--enable-unsafe-swiftshader", "--window-size=800,600", "--remote-debugging-pipe",
+             "--enable-unsafe-swiftshader", f"--window-size={window}", "--remote-debugging-pipe",
              f"--user-data-dir={profile}", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             preexec_fn=child, close_fds=False)

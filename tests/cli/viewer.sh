@@ -4,10 +4,10 @@
 # not skip). The report of a corpus graph and of a generated graph (tests/browser/
 # gen-large-graph.sh) must open without a console error and become interactive: the page writes
 # its state, time-to-interactive and any error into #fxkit-viewer-status, which --dump-dom
-# shows. With #fxkit-viewer-selftest the page also searches, opens each collapsed view and
-# selects a node. A screenshot must show the graph: the viewer's canvas area holds the nodes'
-# colours, counted by a second page that reads the PNG. Times are not asserted (bench/README.md
-# has time-to-interactive at 10k and 100k nodes).
+# shows. With #fxkit-viewer-selftest the page also searches, opens each collapsed view, colours
+# and sizes the nodes by bytes and selects a node. A screenshot must show the graph: the
+# viewer's canvas area holds the nodes' colours, counted by a second page that reads the PNG.
+# Times are not asserted (bench/README.md has time-to-interactive at 10k and 100k nodes).
 source "$(dirname "$0")/lib.bash"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 
@@ -58,6 +58,8 @@ grep -q 'kernel=[1-9]' <<<"$SELF" || fail "no view by fxkit's kernels: $SELF"
 grep -q 'inductor=[1-9]' <<<"$SELF" || fail "no view by Inductor's kernels: $SELF"
 grep -q 'selected=' <<<"$SELF" || fail "no selection: $SELF"
 grep -q 'panel-rows=[1-9]' <<<"$SELF" || fail "the details panel is empty: $SELF"
+# Colour and size by bytes: the graph's values have several sizes, so several of each.
+grep -Eq 'bytes-colours=([2-9]|[1-9][0-9]+) bytes-sizes=([2-9]|[1-9][0-9]+) ' <<<"$SELF" || fail "the bytes overlays changed nothing: $SELF"
 
 # The screenshot shows the graph: distinct colours inside the viewer's canvas, read back by a
 # page that draws the PNG (as a data: URL, so reading its pixels is allowed).

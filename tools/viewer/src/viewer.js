@@ -122,8 +122,8 @@ class Viewer {
     this.selected = -1;
     this.graphs = {};
     this.buildUi();
+    // The overlays' look is set as the nodes are added (applyOverlay changes it later).
     const graph = this.graphFor("nodes");
-    this.applyOverlay();
     this.tGraph = performance.now();
     this.renderer = new Sigma(graph, this.canvasBox, {
       defaultEdgeType: "line",
@@ -165,11 +165,19 @@ class Viewer {
       const w = Math.max(this.canvasBox.clientWidth - 60, 100), h = Math.max(this.canvasBox.clientHeight - 60, 100);
       const unitsPerPx = Math.max(((maxX - minX) * SPACE_X) / w, (maxY * SPACE_Y) / h, 1e-9);
       const gapPx = Math.min(2 * SPACE_X, SPACE_Y) / unitsPerPx;
-      const size = (this.nodeSize = Math.min(8, Math.max(1.5, 0.4 * gapPx)));
+      this.nodeSize = Math.min(8, Math.max(1.5, 0.4 * gapPx));
+      // The keys as strings made once: graphology turns every key it is given into a string
+      // and looks it up (an edge's two ends each time); a string made once keeps its hash.
+      const keys = new Array(this.n);
+      for (let i = 0; i < this.n; ++i) {
+        keys[i] = String(i);
+        g.addNode(keys[i], { x: nd.x[i] * SPACE_X, y: -nd.y[i] * SPACE_Y, label: nd.name[i], color: this.nodeColour(i), size: this.nodeSizeOf(i) });
+      }
+      // Edges keyed by their index into this.inputs: graphology's generated keys ("geid_1_42",
+      // a string built and hashed per edge) were a third of the graph's build at 100k nodes,
+      // and sigma's per-edge caches are objects keyed by them (integer-like keys are faster).
       for (let i = 0; i < this.n; ++i)
-        g.addNode(i, { x: nd.x[i] * SPACE_X, y: -nd.y[i] * SPACE_Y, size, label: nd.name[i] });
-      for (let i = 0; i < this.n; ++i)
-        for (let e = this.inStart[i]; e < this.inStart[i + 1]; ++e) g.addEdge(this.inputs[e], i);
+        for (let e = this.inStart[i]; e < this.inStart[i + 1]; ++e) g.addEdgeWithKey(e, keys[this.inputs[e]], keys[i]);
     } else {
       const gr = d.groups[view];
       const count = new Int32Array(gr.key.length);
@@ -184,7 +192,7 @@ class Viewer {
           size: 3 + 2 * Math.log2(count[k]),
           label: gr.key[k] + (count[k] > 1 ? ` (${count[k]})` : ""),
         });
-      for (let e = 0; e + 1 < gr.edges.length; e += 2) g.addEdge(gr.edges[e], gr.edges[e + 1]);
+      for (let e = 0; e + 1 < gr.edges.length; e += 2) g.addEdgeWithKey(e >> 1, gr.edges[e], gr.edges[e + 1]);
     }
     this.graphs[view] = g;
     return g;
@@ -218,13 +226,23 @@ class Viewer {
   applyOverlay() {
     if (this.view === "nodes") {
       this.graphs.nodes.updateEachNodeAttributes((key, attrs) => {
-        const k = Number(key), b = this.bytes[k];
-        attrs.color = this.colourBy === "bytes" ? heat(b, this.maxLog) : colourOf(this.colourIndex(k));
-        attrs.size = this.sizeBy === "bytes" ? (b > 0 ? 1 + Math.log2(1 + b) / 3 : 1.5) : this.nodeSize;
+        const k = Number(key);
+        attrs.color = this.nodeColour(k);
+        attrs.size = this.nodeSizeOf(k);
         return attrs;
       }, { attributes: ["color", "size"] });
     }
     this.updateReducers();
+  }
+
+  // Node k's colour and size under the current overlays (no object per node: 100k of them).
+  nodeColour(k) {
+    return this.colourBy === "bytes" ? heat(this.bytes[k], this.maxLog) : colourOf(this.colourIndex(k));
+  }
+
+  nodeSizeOf(k) {
+    const b = this.bytes[k];
+    return this.sizeBy === "bytes" ? (b > 0 ? 1 + Math.log2(1 + b) / 3 : 1.5) : this.nodeSize;
   }
 
   // Reducers only while a search or a selection changes how items look.
@@ -428,6 +446,14 @@ function selfTest(v, status) {
       out.push(`${view}-members=${v.groupMembers(view, 0).length}`);
     }
   v.setView("nodes");
+  // The overlays: colour and size by bytes, through the controls, as a user picks them.
+  for (const [select, value] of [[v.colourSelect, "bytes"], [v.sizeSelect, "bytes"]]) {
+    select.value = value;
+    select.dispatchEvent(new Event("change"));
+  }
+  const colours = new Set(), sizes = new Set();
+  v.graphs.nodes.forEachNode((key, attrs) => { colours.add(attrs.color); sizes.add(attrs.size); });
+  out.push(`bytes-colours=${colours.size} bytes-sizes=${sizes.size}`);
   v.focus(v.n - 1);
   out.push(`selected=${v.d.nodes.name[v.selected]}`);
   out.push(`panel-rows=${v.panel.querySelectorAll("tr").length}`);
