@@ -107,6 +107,19 @@ def load_module(path, name):
     return mod
 
 
+# One fxkit run may not hold the whole job: a model whose first call (kernel builds, tuning)
+# or calls take too long is reported as such and the next model still runs.
+RUN_TIMEOUT = float(os.environ.get("FXKIT_E2E_TIMEOUT", "150"))
+
+
+def fxkit_run(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    except subprocess.TimeoutExpired as e:
+        err = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
+        return subprocess.CompletedProcess(cmd, 124, "", err + f"\ntimed out after {RUN_TIMEOUT} s")
+
+
 def attention_f64(q, k, v, bias, compute_lse, dropout_p=0.0, is_causal=False, scale=None):
     """aten._scaled_dot_product_efficient_attention's results (output, logsumexp padded to a
     multiple of 32 rows, seed, offset) by matrix products, in the inputs' dtype."""
@@ -175,10 +188,21 @@ for w in sorted(os.listdir(corpus)):
         base = [fxkit, "run", graph, "--backend", "opencl", "--device", "gpu", "--inputs", inp,
                 "--repeat", str(CALLS), "--stats"]
         # Device-resident, as torch.compile runs: the numbers checked are this run's.
-        r = subprocess.run(base + ["--resident", "-o", got], capture_output=True, text=True)
-        # The same with every launch profiled (generated kernels' time), and copying every call.
-        rp = subprocess.run(base + ["--resident", "--profile"], capture_output=True, text=True)
-        rc = subprocess.run(base, capture_output=True, text=True)
+        r = fxkit_run(base + ["--resident", "-o", got])
+        # The same with every launch profiled (generated kernels' time), and copying every call
+        # (FXKIT_E2E_COPYING=0 leaves that out: at realistic sizes it only repeats the uploads).
+        rp = fxkit_run(base + ["--resident", "--profile"])
+        rc = (fxkit_run(base) if os.environ.get("FXKIT_E2E_COPYING", "1") != "0" else
+              subprocess.CompletedProcess(base, 0, "", ""))
+        # Where a first call's time goes: kernels built (and their compile time), tuning.
+        b = re.search(r"kernels built (\d+), from cache (\d+); configurations tuned (\d+).*"
+                      r"build ([0-9.e-]+) s", r.stderr)
+        if b:
+            row["kernels_built"], row["tuned"] = int(b.group(1)), int(b.group(3))
+            row["build_s"] = float(b.group(4))
+        first = re.search(r"first run ([0-9.e-]+) s", r.stderr)
+        if first:
+            row["first_call_s"] = float(first.group(1))
         if r.returncode != 0:
             row["check"] = f"exit {r.returncode}"
             row["detail"] = r.stderr[-400:]
