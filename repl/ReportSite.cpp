@@ -151,7 +151,23 @@ struct DiffPage {
   GraphDiffSummary summary;
   std::string error; ///< why there is no diff (fxkit could not compile the post-grad graph)
   double ms = 0;
+  std::string content; ///< the page, built before the pages of the graphs it links
+  /// The files whose pages the two sides link (-1: a side listed on the diff page itself), and
+  /// each side's node name -> its row: those pages link every node back to its row.
+  long pageA = -1, pageB = -1;
+  std::map<std::string, SiteDiffRow> rowsA, rowsB;
 };
+
+/// The diff's name in a node's back-link ("pre/post: changed").
+std::string_view diffShortTitle(DiffKind kind) {
+  switch (kind) {
+  case DiffKind::PrePost:
+    return "pre/post";
+  case DiffKind::FxIr:
+    return "FX IR";
+  }
+  return "";
+}
 
 /// The diff's name on the index and in the navigation bar.
 std::string_view diffTitle(DiffKind kind) {
@@ -668,6 +684,16 @@ std::string SiteBuilder::nodesTable(size_t file, const KernelsOfNode *fxkit) con
     h += "<th>Inductor's kernels</th><th>pre-grad nodes</th>";
   if (stage == Stage::Dynamo && !maps.empty())
     h += "<th>post-grad nodes</th><th>Inductor's kernels</th>";
+  // The diff pages that pair this graph's nodes: each node links to its row there.
+  std::vector<std::pair<const DiffPage *, const std::map<std::string, SiteDiffRow> *>> diffRows;
+  for (const DiffPage &d : diffs_) {
+    if (d.pageA == static_cast<long>(file))
+      diffRows.emplace_back(&d, &d.rowsA);
+    if (d.pageB == static_cast<long>(file))
+      diffRows.emplace_back(&d, &d.rowsB);
+  }
+  if (!diffRows.empty())
+    h += "<th>diff</th>";
   h += "</tr>\n";
   size_t i = 0;
   for (const Node *n : f.order) {
@@ -725,6 +751,14 @@ std::string SiteBuilder::nodesTable(size_t file, const KernelsOfNode *fxkit) con
       if (const NodeProvenance *p = n->provenance())
         for (const std::string &k : p->kernels)
           h += linkTo(static_cast<long>(file), "k-", k) + " ";
+      h += "</td>";
+    }
+    if (!diffRows.empty()) {
+      h += "<td class=\"p\">";
+      for (const auto &[d, rows] : diffRows)
+        if (auto it = rows->find(n->name()); it != rows->end())
+          h += "<a href=\"" + xmlEscape(d->page) + "#" + xmlEscape(it->second.anchor) + "\">" +
+               std::string(diffShortTitle(d->kind)) + ": " + std::string(it->second.kind) + "</a>";
       h += "</td>";
     }
     h += "</tr>\n";
@@ -1063,6 +1097,10 @@ std::string SiteBuilder::diffPageOf(DiffPage &d) {
   if (a && b) {
     SiteDiff diff = buildSiteDiff(*a, *b);
     d.summary = diff.summary;
+    d.pageA = a->page.empty() ? -1 : d.a;
+    d.pageB = b->page.empty() ? -1 : d.b;
+    d.rowsA = std::move(diff.rowsA);
+    d.rowsB = std::move(diff.rowsB);
     report.facts = std::move(diff.facts);
     report.facts.push_back("the same text from the command line, in the folder: " + reproduce);
     report.extraSections = std::move(diff.sections);
@@ -1240,15 +1278,35 @@ Expected<ReportSite> SiteBuilder::build() {
                  "aten_pre_N, aten_post_N, output_code_N.py)");
   readAll();
   planDiffs();
+  // A diff page is built before the pages of the graphs it links, whose node tables link back
+  // to its rows; the FX IR diffs need fxkit's FX IR, which the post-grad pages' compiles make.
+  // So: the pre/post diffs, the pages of every graph but Inductor's FX IR files (the FX IR
+  // diffs' A), the FX IR diffs, the FX IR files' pages.
+  std::set<long> fxIrA;
+  for (DiffPage &d : diffs_) {
+    if (d.kind == DiffKind::PrePost)
+      d.content = diffPageOf(d);
+    else if (d.a >= 0)
+      fxIrA.insert(d.a);
+  }
+  std::vector<std::string> pages(files_.size());
+  for (size_t i = 0; i < files_.size(); ++i)
+    if (files_[i].graph && !fxIrA.count(static_cast<long>(i)))
+      pages[i] = pageOf(i);
+  for (DiffPage &d : diffs_)
+    if (d.kind == DiffKind::FxIr)
+      d.content = diffPageOf(d);
+  for (long i : fxIrA)
+    pages[i] = pageOf(static_cast<size_t>(i));
   ReportSite site;
   site.pages.push_back({"index.html", ""});
   for (size_t i = 0; i < files_.size(); ++i)
     if (files_[i].graph) {
-      site.pages.push_back({files_[i].page, pageOf(i)});
+      site.pages.push_back({files_[i].page, std::move(pages[i])});
       ++site.graphs;
     }
   for (DiffPage &d : diffs_) {
-    site.pages.push_back({d.page, diffPageOf(d)});
+    site.pages.push_back({d.page, std::move(d.content)});
     ++site.diffs;
   }
   site.unreadable = unreadable_.size();

@@ -72,14 +72,25 @@ SiteDiff buildSiteDiff(const SiteDiffSide &a, const SiteDiffSide &b) {
                            "</th><th>paired by</th><th>differs in</th></tr>\n";
   std::string diffs, same;
   size_t diffRows = 0, sameRows = 0;
-  auto row = [](std::string_view mark, std::string_view cls, const std::string &aCell,
-                const std::string &bCell, std::string_view why, const std::string &what) {
-    return "<tr class=\"" + std::string(cls) + "\"><td class=\"m\">" + std::string(mark) +
-           "</td><td class=\"m\">" + aCell + "</td><td class=\"m\">" + bCell + "</td><td>" +
-           std::string(why) + "</td><td>" + what + "</td></tr>\n";
+  // A row anchored `d-a-` + A's node (removed) or `d-b-` + its first node of B; each of its
+  // nodes is recorded in rowsA/rowsB with the row's class.
+  auto row = [&out](std::string_view mark, std::string_view cls,
+                    const std::vector<const Node *> &as, const std::vector<const Node *> &bs,
+                    const std::string &aCell, const std::string &bCell, std::string_view why,
+                    const std::string &what) {
+    std::string anchor = bs.empty() ? "d-a-" + siteAnchorId(as.front()->name())
+                                    : "d-b-" + siteAnchorId(bs.front()->name());
+    for (const Node *n : as)
+      out.rowsA[n->name()] = {anchor, cls};
+    for (const Node *n : bs)
+      out.rowsB[n->name()] = {anchor, cls};
+    return "<tr id=\"" + xmlEscape(anchor) + "\" class=\"" + std::string(cls) +
+           "\"><td class=\"m\">" + std::string(mark) + "</td><td class=\"m\">" + aCell +
+           "</td><td class=\"m\">" + bCell + "</td><td>" + std::string(why) + "</td><td>" + what +
+           "</td></tr>\n";
   };
   for (const Node *n : match.removed) {
-    diffs += row("-", "removed", nodeLink(a, "a-", n), "", "", "removed");
+    diffs += row("-", "removed", {n}, {}, nodeLink(a, "a-", n), "", "", "removed");
     ++diffRows;
   }
   std::unordered_map<const Node *, size_t> firstOfPair;
@@ -89,7 +100,7 @@ SiteDiff buildSiteDiff(const SiteDiffSide &a, const SiteDiffSide &b) {
     auto it = firstOfPair.find(n);
     if (it == firstOfPair.end()) {
       if (!match.pairOf.contains(n)) {
-        diffs += row("+", "added", "", nodeLink(b, "b-", n), "", "added");
+        diffs += row("+", "added", {}, {n}, "", nodeLink(b, "b-", n), "", "added");
         ++diffRows;
       }
       continue;
@@ -100,21 +111,25 @@ SiteDiff buildSiteDiff(const SiteDiffSide &a, const SiteDiffSide &b) {
     NodeChange change;
     const DiffPairKind kind = diffPairKind(match, i, &change);
     if (kind == DiffPairKind::Same && sameRows >= kSameListed) {
+      for (const Node *m : p.a)
+        out.rowsA[m->name()] = {"same", "same"};
+      for (const Node *m : p.b)
+        out.rowsB[m->name()] = {"same", "same"};
       ++sameRows;
       continue;
     }
     std::string aCell = nodeLinks(a, "a-", p.a), bCell = nodeLinks(b, "b-", p.b);
     switch (kind) {
     case DiffPairKind::Same:
-      same += row("=", "same", aCell, bCell, why, "");
+      same += row("=", "same", p.a, p.b, aCell, bCell, why, "");
       ++sameRows;
       break;
     case DiffPairKind::Renamed:
-      diffs += row("=", "renamed", aCell, bCell, why, "name");
+      diffs += row("=", "renamed", p.a, p.b, aCell, bCell, why, "name");
       ++diffRows;
       break;
     case DiffPairKind::Region:
-      diffs += row("~", "region", aCell, bCell, why,
+      diffs += row("~", "region", p.a, p.b, aCell, bCell, why,
                    "region: " + std::to_string(p.a.size()) + " node" +
                        (p.a.size() == 1 ? "" : "s") + " became " + std::to_string(p.b.size()));
       ++diffRows;
@@ -123,7 +138,7 @@ SiteDiff buildSiteDiff(const SiteDiffSide &a, const SiteDiffSide &b) {
       std::string parts;
       for (const std::string &part : changedParts(change))
         parts += (parts.empty() ? "" : ", ") + part;
-      diffs += row("~", "changed", aCell, bCell, why, xmlEscape(parts));
+      diffs += row("~", "changed", p.a, p.b, aCell, bCell, why, xmlEscape(parts));
       ++diffRows;
       break;
     }

@@ -5,7 +5,8 @@
 /// by the node matcher `fxkit diff` uses (ir/GraphMatch.h, matchGraphs) and shown as
 /// `fxkit diff` counts and prints them (repl/DiffCommand.h): the summary, every difference
 /// (removed, added, changed, renamed, regions) and every identical pair as rows whose nodes
-/// link to their anchors (`n-NAME`) on the two graphs' pages, and the text `fxkit diff` prints.
+/// link to their anchors (`n-NAME`) on the two graphs' pages, and the text `fxkit diff` prints;
+/// each row has an anchor, so the graphs' pages link every node back to its row (`SiteDiffRow`).
 /// A graph without a page of its own (fxkit's FX IR, Inductor's FX IR converted from
 /// output_code.py) has its nodes listed on the diff page, anchored `a-NAME` or `b-NAME`.
 
@@ -13,7 +14,9 @@
 #include "ir/Graph.h"
 #include "repl/DiffCommand.h"
 
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fxkit {
@@ -28,6 +31,14 @@ struct SiteDiffSide {
   std::string page;
 };
 
+/// Where a node of one side is on the diff page, for the back-links of the graphs' pages: the
+/// row that lists it, anchored `d-a-NAME` (a removed node) or `d-b-NAME` (every other row, by
+/// its first node of B), or the section "same" for an identical pair past those listed.
+struct SiteDiffRow {
+  std::string anchor;
+  std::string_view kind; ///< what the row says: same, renamed, region, changed, removed, added
+};
+
 /// A diff page's contents, beside the page around them (navigation, style, script: the
 /// site's).
 struct SiteDiff {
@@ -35,6 +46,7 @@ struct SiteDiff {
   std::string summaryLine; ///< `fxkit diff`'s last line ("summary: 6 pairs (...)")
   std::vector<std::string> facts;
   std::vector<HtmlReport::Section> sections;
+  std::map<std::string, SiteDiffRow> rowsA, rowsB; ///< each side's node name -> its row
 };
 
 /// Pairs the nodes of `a` and `b` (matchGraphs, MatchStrategy::Auto) and writes the sections.

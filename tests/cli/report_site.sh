@@ -5,11 +5,11 @@
 # internal link resolves, every kernel call of every output_code.py links to its post-grad nodes
 # (report_site_check.py); the diff pages of each compile (pre-grad against post-grad, Inductor's
 # FX IR against fxkit's: the text of `fxkit diff` on the same graphs, rows linking both graphs'
-# nodes, linked from the index and both pages); the post-grad pages' module sections (this
-# workload is a function: they say why there are none); a diff of 5,102 identical pairs lists
-# 5,000 and says so; one debug folder alone; a bad file is
-# listed with its error and loses nothing else, a post-grad graph fxkit cannot compile leaves an
-# FX IR diff page that says so; bad input exits 2 and writes nothing.
+# nodes, linked from the index and both pages, each node linked back to its row); the post-grad
+# pages' module sections (this workload is a function: they say why there are none); a diff of
+# 5,102 identical pairs lists 5,000 and says so; one debug folder alone; a bad file is listed
+# with its error and loses nothing else, a post-grad graph fxkit cannot compile leaves an FX IR
+# diff page that says so; bad input exits 2 and writes nothing.
 . "$(dirname "$0")/lib.bash"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 GOLD="$DATA/report-site"
@@ -37,11 +37,21 @@ sed -i "1s|--- .*/fxir_0.graph.txt|--- fxir_0.graph.txt|" "$WORK/want"
 difftext "$WORK/site/diff-0-fxir.html" >"$WORK/got"
 diff -u "$WORK/want" "$WORK/got" >&2 || fail "the FX IR diff page differs from fxkit diff"
 # Its rows: a changed pair linking Inductor's node on the FX IR page and fxkit's on this page.
-grep -q '<tr class="changed"><td class="m">~</td><td class="m"><a href="fxir_0_graph_txt.html#n-buf0">buf0</a></td><td class="m"><a href="#b-buf4">buf4</a></td><td>structure</td><td>target, args</td></tr>' \
+grep -q '<tr id="d-b-buf4" class="changed"><td class="m">~</td><td class="m"><a href="fxir_0_graph_txt.html#n-buf0">buf0</a></td><td class="m"><a href="#b-buf4">buf4</a></td><td>structure</td><td>target, args</td></tr>' \
   "$WORK/site/diff-0-fxir.html" || fail "the FX IR diff lacks the changed buffer's row"
-grep -q '<tr class="added"><td class="m">+</td><td class="m"></td><td class="m"><a href="#b-pool">pool</a>' \
+grep -q '<tr id="d-b-pool" class="added"><td class="m">+</td><td class="m"></td><td class="m"><a href="#b-pool">pool</a>' \
   "$WORK/site/diff-0-fxir.html" || fail "the FX IR diff lacks fxkit's pool as added"
 grep -q '<tr id="b-buf4">' "$WORK/site/diff-0-fxir.html" || fail "fxkit's FX IR nodes are not listed"
+# Back-links: Inductor's buf0 on the FX IR page links to its row there (report_site_check.py
+# checks every node of every diff row); a check that loses one back-link fails.
+grep -q '<tr id="n-buf0">.*<td class="p"><a href="diff-0-fxir.html#d-b-buf4">FX IR: changed</a></td></tr>' \
+  "$WORK/site/fxir_0_graph_txt.html" || fail "the FX IR page's buf0 does not link back to its diff row"
+grep -q ' [1-9][0-9]* nodes linked back from diff rows' "$WORK/check.txt" ||
+  fail "no node linked back: $(cat "$WORK/check.txt")"
+cp -r "$WORK/site" "$WORK/lost"
+sed -i 's|<a href="diff-0-fxir.html#d-b-buf4">FX IR: changed</a>||' "$WORK/lost/fxir_0_graph_txt.html"
+expect_exit 1 python3 "$HERE/report_site_check.py" "$WORK/lost" "$PW"
+expect_err "diff-0-fxir.html: fxir_0_graph_txt.html's node buf0 does not link back to its row d-b-buf4"
 # Compile 1 has no fxir_1: its Inductor side is fxkit's conversion of the debug folder's wrapper.
 grep -q "fxkit convert debug/model__1_inference_1.1/output_code.py --to fxir -o inductor.fxir.txt" \
   "$WORK/site/diff-1-fxir.html" || fail "the converted FX IR diff does not say how to reproduce it"
@@ -65,7 +75,7 @@ grep -q '<tr id="k-triton_poi_fused_add_mul_relu_sigmoid_sub_0:1" data-nodes="[^
 grep -q '<tr id="n-relu" data-kernels="triton_poi_fused_add_mul_relu_sigmoid_sub_0:1">' "$POST" ||
   fail "the post-grad node relu does not name its kernel"
 grep -q 'href="dynamo_0_graph_txt.html#n-' "$POST" || fail "no link from post-grad to pre-grad nodes"
-grep -q '<tr id="n-relu" .*<td class="m">fused_mul_add_relu_sigmoid_0</td></tr>' "$POST" ||
+grep -q '<tr id="n-relu" .*<td class="m">fused_mul_add_relu_sigmoid_0</td><td class="p"><a href="diff-0-pre-post.html#d-b-relu">pre/post: same</a></td></tr>' "$POST" ||
   fail "the post-grad node relu does not name fxkit's kernel beside Inductor's"
 grep -q '__kernel void' "$POST" || fail "the post-grad page lacks fxkit's kernel code"
 grep -q "<script>" "$POST" || fail "the post-grad page has no script"
@@ -124,7 +134,7 @@ expect_exit 0 "$FXKIT" report "$WORK/big" -o "$WORK/bigsite"
 expect_err "fxkit report: 2 graph pages, 1 diff pages and index.html in $WORK/bigsite"
 grep -q "<summary>5102 pairs of the same node under the same name (the first 5000 listed; fxkit diff --all lists every one)</summary>" \
   "$WORK/bigsite/diff-0-pre-post.html" || fail "a long list of identical pairs is not cut, or does not say so"
-[ "$(grep -c '<tr class="same">' "$WORK/bigsite/diff-0-pre-post.html")" -eq 5000 ] || fail "not 5000 identical pairs listed"
+[ "$(grep -c '<tr id="d-b-[^"]*" class="same">' "$WORK/bigsite/diff-0-pre-post.html")" -eq 5000 ] || fail "not 5000 identical pairs listed"
 python3 "$HERE/report_site_check.py" "$WORK/bigsite" "$WORK/big" >"$WORK/check.txt" || fail "links: $(cat "$WORK/check.txt")"
 
 # Rebuilding into the same folder replaces it; a folder holding other files is refused.

@@ -10,7 +10,11 @@ usage: report_site_check.py SITE DIR [SITE DIR ...]
   handle its compile's provenance mapping names has a row id="k-H" on that wrapper's page, which
   links to at least one post-grad node (`#n-...`), and that post-grad page has the row k-H too;
 - every diff page (diff-*.html) is linked from the index, has its differences, identical pairs
-  and `fxkit diff` text, and every graph page whose nodes it links links back to it;
+  and `fxkit diff` text, and every graph page whose nodes it links links back to it; every row
+  of its tables (id="d-...") that links a node of a graph page (`page#n-NAME`) is linked back
+  from that node's row there (`diff-...html#d-...`), and every node row of a graph page that
+  links a diff page links it at a row that lists that node (or at its section "same", for an
+  identical pair past those listed);
 - every post-grad page (aten_post_N, fx_graph_transformed.py) has a module section: rows whose
   node counts add up to the page's nodes, or a note saying why no module path was recovered.
 Prints one line of counts per site; exits 1 with every problem listed.
@@ -157,7 +161,7 @@ def check(site, src):
             linked += 1
 
     # Diff pages: linked from the index and from both graphs' pages, with their sections.
-    diffs = 0
+    diffs = back_links = 0
     for name, p in pages.items():
         if not name.startswith("diff-"):
             continue
@@ -170,6 +174,26 @@ def check(site, src):
         for graph in sorted({l.partition("#")[0] for l in p.links if "#n-" in l}):
             if graph in pages and name not in pages[graph].links:
                 problems.append(f"{name}: {graph}, whose nodes it links, does not link to it")
+        # Back-links: each node a row names links back to that row.
+        listed = {}  # (graph page, node anchor) -> the diff row listing it
+        for rid, row_links in p.rows.items():
+            if not rid.startswith("d-"):
+                continue
+            for l in row_links:
+                graph, _, anchor = l.partition("#")
+                if not anchor.startswith("n-") or graph not in pages:
+                    continue
+                listed[(graph, anchor)] = rid
+                if f"{name}#{rid}" not in pages[graph].rows.get(anchor, []):
+                    problems.append(f"{name}: {graph}'s node {anchor[2:]} does not link back to its row {rid}")
+                else:
+                    back_links += 1
+        for graph in sorted({g for g, _ in listed}):
+            for anchor, row_links in pages[graph].rows.items():
+                for l in row_links:
+                    target, _, rid = l.partition("#")
+                    if target == name and rid != "same" and listed.get((graph, anchor)) != rid:
+                        problems.append(f"{graph}: node {anchor[2:]} links {l}, a row that does not list it")
 
     # Module sections of the post-grad pages.
     post_pages = with_modules = 0
@@ -195,7 +219,7 @@ def check(site, src):
             problems.append(f"{rel}: an empty module section that does not say why")
 
     problems[start:] = [f"{site}: {p}" for p in problems[start:]]
-    print(f"{site}: {len(pages)} pages, {links} internal links, {diffs} diff pages, {with_modules} of {post_pages} post-grad pages with module paths, {kernels} kernel calls with provenance, {linked} linked")
+    print(f"{site}: {len(pages)} pages, {back_links} nodes linked back from diff rows, {links} internal links, {diffs} diff pages, {with_modules} of {post_pages} post-grad pages with module paths, {kernels} kernel calls with provenance, {linked} linked")
 
 
 for i in range(1, len(sys.argv) - 1, 2):
