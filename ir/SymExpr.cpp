@@ -1581,6 +1581,12 @@ SymExpr SymExpr::simplify() const {
 }
 
 std::vector<std::string> SymExpr::symbols() const {
+  // Most sizes are constants or one symbol: no work list for them (shape checks ask every
+  // size and stride of every value).
+  if (isConstant())
+    return {};
+  if (kind() == Kind::Symbol)
+    return {std::string(name())};
   std::vector<std::string> out;
   std::vector<SymExpr> work{*this};
   while (!work.empty()) {
