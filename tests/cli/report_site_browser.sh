@@ -6,8 +6,9 @@
 # graph to be ready, and fails on an uncaught exception, console.error/assert, an error in the
 # log (a missing file:// resource) or a viewer that is not ready or recorded errors. The number
 # of pages opened must be the number of .html files the sites hold. The driver is first shown to
-# catch each kind of error on small pages made here. Chromium is needed (as for cli.viewer: without
-# it this test FAILS). The zoo's sites: zoo.report_site_browser (tests/zoo/report_site_browser.sh).
+# catch each kind of error on small pages made here. Chromium is needed (as for cli.viewer:
+# without it this test FAILS). ~1 min on 2 cores, labelled scale (the sanitizer stage leaves it
+# out). The zoo's sites: zoo.report_site_browser (tests/zoo/report_site_browser.sh).
 source "$(dirname "$0")/lib.bash"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 OPEN="$HERE/../browser/open_pages.py"
