@@ -157,18 +157,45 @@ TEST(DeviceExterns, EfficientAttentionWithABiasAndAPaddedLogsumexp) {
   EXPECT_ON_DEVICE(expectAgrees(efficientGraph(false, "None")), 1);
 }
 
-TEST(DeviceExterns, AttentionInItsGpuFormWithLanesPerRow) {
+TEST(DeviceExterns, AttentionInItsGpuFormsTiledAndWithLanesPerRow) {
   REQUIRE_OPENCL_DEVICE();
   OpenCLOptions options;
   options.gpuExternForms = true;
   options.tune = false;
-  // Lanes split the 29 keys unevenly; rows past the end of a work-group store nothing.
-  options.forceConfig = "lanes=4,rows=8";
   std::string mask = "    %m : Tensor \"f32[2, 1, 37, 29][1073, 1073, 29, 1]cpu\"[num_users=1] = "
                      "placeholder[target=m]\n";
+  // Heads up to 64 wide take the tiled kernel (fx_attention_tiled32 for E 20 / Ev 23): a
+  // work-group of 32 query rows over tiles of 32 keys, so the 37 queries leave a partial
+  // group, causal rows stop inside a tile, and the padded logsumexp rows (64 for 37 queries)
+  // sit in the second group; a bool mask with a fully masked row (row 4).
+  options.forceConfig = "lanes=4,rows=8";
   EXPECT_ON_DEVICE(
       expectAgrees(flashGraph("f32", mask, "attn_mask: %m, is_causal: True"), {}, options), 1);
   EXPECT_ON_DEVICE(expectAgrees(efficientGraph(true, "%b"), {}, options), 1);
+  {
+    std::string text = flashGraph("f32", mask, "attn_mask: %m");
+    text.replace(text.find("f32[2, 1, 37, 29]"), 3, "b8");
+    auto graph = parseFxText(text, "<test>");
+    ASSERT_TRUE(graph);
+    auto inputs = makeRandomInputs(*graph, {}, 5);
+    ASSERT_TRUE(inputs);
+    Tensor m = scrambled({2, 1, 37, 29}, {1.0, 1.0, 0.0}, DType::Bool);
+    for (int64_t b = 0; b < 2; ++b)
+      for (int64_t j = 0; j < 29; ++j)
+        m.setDouble(std::vector<int64_t>{b, 0, 4, j}, 0.0);
+    (*inputs)[3] = RuntimeValue{m};
+    EXPECT_ON_DEVICE(expectAgrees(text, *inputs, options), 1);
+  }
+  // A work-group of one row (every tile loaded by one work-item), and the 64-wide kernel with
+  // more keys than one tile holds twice over (E 40 / Ev 43, 9 queries, 70 keys, causal).
+  options.forceConfig = "lanes=1,rows=1";
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 9, 70, 40), {}, options),
+                   1);
+  // Heads wider than 64 (E 70 / Ev 73) take lanes per row: the lanes split the 29 keys
+  // unevenly; rows past the end of a work-group store nothing.
+  options.forceConfig = "lanes=4,rows=8";
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 37, 29, 70), {}, options),
+                   1);
 }
 
 TEST(DeviceExterns, AttentionWithDropoutStaysOffTheDevice) {

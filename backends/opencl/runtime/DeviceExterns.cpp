@@ -254,8 +254,12 @@ Expected<KernelSet *> loadKernel(OpenCLContext &ctx, const OpenCLOptions &option
         continue;
       if (v == Variant::Double && !ctx.device().hasFp64)
         return Error("device extern kernel " + definition + " needs cl_khr_fp64");
+      // The definition's kernel is named as a macro (FX_DEFINITION_<name>), so a family can
+      // guard a kernel that is costly to build from its other definitions (the tiled
+      // attention's unrolled loops cost PoCL ~20 s where only the row kernel is launched).
       std::string source = GeneratedProgram::prelude(v == Variant::Double) + "\n" +
                            variantDefines(v) + std::string(kCommonSource) + src.defines +
+                           "#define FX_DEFINITION_" + std::string(name) + "\n" +
                            std::string(src.body);
       std::vector<KernelSpec> specs{{definition, std::move(source), reduction}};
       auto set = KernelSet::load(ctx, std::move(specs), "-cl-std=CL1.2 -DFX_INDEX_T=long", options);
