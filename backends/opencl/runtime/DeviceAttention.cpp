@@ -36,6 +36,18 @@ constexpr std::string_view kSource = R"CL(
     const long dt_qkv, const long dt_mask, const long mask_kind, const long dt_out,           \
     const long dt_lse, const long has_lse, const long causal, const long scale_bits
 
+/// The mask of key j at byte position `pos`: false where a bool mask drops it, else true with
+/// what a float mask adds to its score in *add (0 without a mask).
+inline bool FX_NAME(fx_attention_bias)(__global const uchar *mk, const long pos,
+                                       const long dt_mask, const long mask_kind, FX_ACC *add) {
+  *add = 0;
+  if (mask_kind == 1)
+    return FX_LD(mk, pos, dt_mask) != 0;
+  if (mask_kind == 2)
+    *add = FX_LD(mk, pos, dt_mask);
+  return true;
+}
+
 /// The online softmax of one query row over its keys j = first, first + step, ... < limit:
 /// the running maximum *mxp and sum *sump, and the weighted sum of values acc[0, Ev).
 inline void FX_NAME(fx_attention_scan)(
@@ -47,13 +59,9 @@ inline void FX_NAME(fx_attention_scan)(
     const FX_ACC scale) {
   FX_ACC mx = -INFINITY, sum = 0;
   for (long j = first; j < limit; j += step) {
-    FX_ACC add = 0;
-    if (mask_kind == 1) {
-      if (FX_LD(mk, mrow + j * ms3, dt_mask) == 0)
-        continue;
-    } else if (mask_kind == 2) {
-      add = FX_LD(mk, mrow + j * ms3, dt_mask);
-    }
+    FX_ACC add;
+    if (!FX_NAME(fx_attention_bias)(mk, mrow + j * ms3, dt_mask, mask_kind, &add))
+      continue;
     FX_ACC dot = 0;
     const long kj = krow + j * ks2;
     for (long c = 0; c < E; ++c)
@@ -229,14 +237,9 @@ __kernel void FX_NAME(fx_attention_tiled{{D}})(
       barrier(CLK_LOCAL_MEM_FENCE);
       const int rowKeys = (int)clamp(limit - j0, 0L, (long)n);
       for (int jj = 0; jj < rowKeys; ++jj) {
-        const long j = j0 + jj;
-        FX_ACC add = 0;
-        if (mask_kind == 1) {
-          if (FX_LD(mk, mrow + j * ms3, dt_mask) == 0)
-            continue;
-        } else if (mask_kind == 2) {
-          add = FX_LD(mk, mrow + j * ms3, dt_mask);
-        }
+        FX_ACC add;
+        if (!FX_NAME(fx_attention_bias)(mk, mrow + (j0 + jj) * ms3, dt_mask, mask_kind, &add))
+          continue;
         __local const FX_ACC *kj = kt + jj * {{D}}, *vj = vt + jj * {{D}};
         FX_ACC dot = 0;
 #pragma unroll
