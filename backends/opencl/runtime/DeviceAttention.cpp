@@ -20,7 +20,9 @@
 #include "ir/TextTemplate.h"
 #include "ir/Try.h"
 
+#include <atomic>
 #include <cmath>
+#include <iostream>
 
 namespace fxkit::opencl::device_externs {
 
@@ -417,11 +419,21 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
     FXKIT_TRY(launcher.launch("fx_attention_rows", a, rows, 1));
     return true;
   }
-  // GPUs: key tiles in local memory where the head fits a tiled kernel, else lanes per row.
+  // GPUs: key tiles in local memory where the head fits a tiled kernel, else lanes per row. A
+  // device that cannot build or launch the tiled kernel (it has not run on every GPU driver
+  // yet) gets lanes per row, said once on stderr, rather than no attention at all: a failed
+  // build or launch enqueues nothing, and trial launches only wrote the outputs.
+  static std::atomic<bool> tiledFailed{false};
   for (int d : kTiledHeadDims)
-    if (std::max(E, Ev) <= d) {
-      FXKIT_TRY(launcher.launch("fx_attention_tiled" + std::to_string(d), a, rows, N));
-      return true;
+    if (std::max(E, Ev) <= d && !tiledFailed) {
+      Status st = launcher.launch("fx_attention_tiled" + std::to_string(d), a, rows, N);
+      if (st)
+        return true;
+      if (!tiledFailed.exchange(true))
+        std::cerr << "fxkit: note: the tiled attention kernel failed on this device, attention "
+                     "takes lanes per row: "
+                  << st.error().message << "\n";
+      break;
     }
   a.push_back(lanesArg());
   a.push_back(rowsArg());
