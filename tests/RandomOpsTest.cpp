@@ -203,7 +203,9 @@ std::vector<RuntimeValue> expectSameBitsEverywhere(const std::string &text,
     return {};
   Compiled c;
   EXPECT_TRUE(compile(text, c));
-  auto results = resultsOnEveryLoopBackend(c, values, {.interpreter = loops});
+  LoopBackendChoice choice;
+  choice.interpreter = loops;
+  auto results = resultsOnEveryLoopBackend(c, values, choice);
   for (const auto &[backend, r] : results) {
     EXPECT_EQ(r.outputs.size(), ref->outputs.size()) << backend;
     for (size_t i = 0; i < r.outputs.size() && i < ref->outputs.size(); ++i)
