@@ -4,6 +4,7 @@
 /// of its kernels stays the same size however long the chain (it grew with the square of the
 /// chain: 0.6 to 1.2 MB a kernel for tests/browser/gen-large-graph.sh 1000).
 
+#include "FusionTestSupport.h"
 #include "InterpreterTestSupport.h"
 #include "backends/interp/LoopInterpreter.h"
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
@@ -58,25 +59,10 @@ std::string chain(int blocks) {
   return text + "    return (" + input + ",)\n";
 }
 
-struct Compiled {
-  Graph graph;
-  LoopProgram program;
-  FusedProgram fused;
-};
+using Compiled = FusedText;
 
-Compiled compile(const std::string &text, FusionOptions options = {}) {
-  auto graph = parseFxText(text, "<test>");
-  EXPECT_TRUE(graph) << graph.error().str();
-  Compiled c{graph.take(), {}, {}};
-  Status s = inferShapes(c.graph);
-  EXPECT_TRUE(s) << (s ? "" : s.error().str());
-  auto program = lowerGraph(c.graph);
-  EXPECT_TRUE(program) << (program ? "" : program.error().str());
-  c.program = program.take();
-  auto fused = fuseLoopProgram(c.program, options);
-  EXPECT_TRUE(fused) << (fused ? "" : fused.error().str());
-  c.fused = fused.take();
-  return c;
+Compiled compile(std::string_view text, FusionOptions options = {}) {
+  return fuseText(text, options);
 }
 
 /// The refusals for recomputing too much.

@@ -3,6 +3,7 @@
 /// a kernel that reads another row's internal values.
 
 #include "transforms/Fusion.h"
+#include "FusionTestSupport.h"
 #include "InterpreterTestSupport.h"
 #include "backends/interp/LoopInterpreter.h"
 #include "importers/FxTextParser.h"
@@ -17,25 +18,10 @@ using namespace fxkit::testing;
 
 namespace {
 
-struct Compiled {
-  Graph graph;
-  LoopProgram program;
-  FusedProgram fused;
-};
+using Compiled = FusedText;
 
 Compiled compile(std::string_view text, FusionOptions options = {}) {
-  auto graph = parseFxText(text, "<test>");
-  EXPECT_TRUE(graph) << graph.error().str();
-  Compiled c{graph.take(), {}, {}};
-  Status s = inferShapes(c.graph);
-  EXPECT_TRUE(s) << (s ? "" : s.error().str());
-  auto program = lowerGraph(c.graph);
-  EXPECT_TRUE(program) << (program ? "" : program.error().str());
-  c.program = program.take();
-  auto fused = fuseLoopProgram(c.program, options);
-  EXPECT_TRUE(fused) << (fused ? "" : fused.error().str());
-  c.fused = fused.take();
-  return c;
+  return fuseText(text, options);
 }
 
 const FusionDecision *decisionFor(const FusedProgram &f, const std::string &op) {

@@ -5,6 +5,7 @@
 /// the outputs must not change (and do change when an unsafe hand-over is forced).
 
 #include "transforms/MemoryPlanning.h"
+#include "FusionTestSupport.h"
 #include "backends/interp/LoopInterpreter.h"
 #include "importers/FxTextParser.h"
 #include "importers/Import.h"
@@ -20,31 +21,17 @@
 
 using namespace fxkit;
 using namespace fxkit::loop;
+using namespace fxkit::testing;
 namespace fs = std::filesystem;
 
 namespace {
 
 using Kind = BufferPlacement::Kind;
 
-struct Compiled {
-  Graph graph;
-  LoopProgram program;
-  FusedProgram fused;
-};
+using Compiled = FusedText;
 
-Compiled compile(std::string_view text) {
-  auto graph = parseFxText(text, "<test>");
-  EXPECT_TRUE(graph) << graph.error().str();
-  Compiled c{graph.take(), {}, {}};
-  Status s = inferShapes(c.graph);
-  EXPECT_TRUE(s) << (s ? "" : s.error().str());
-  auto program = lowerGraph(c.graph);
-  EXPECT_TRUE(program) << (program ? "" : program.error().str());
-  c.program = program.take();
-  auto fused = fuseLoopProgram(c.program);
-  EXPECT_TRUE(fused) << (fused ? "" : fused.error().str());
-  c.fused = fused.take();
-  return c;
+Compiled compile(std::string_view text, FusionOptions options = {}) {
+  return fuseText(text, options);
 }
 
 MemoryPlan plan(const Compiled &c, MemoryPlanOptions options = {}) {

@@ -33,18 +33,6 @@ expect_out "bad/viewer.html: the interactive graph is not ready: state 'error' n
 expect_out "opened 6 pages, 5 with errors, 0 with the interactive graph ready"
 grep -q "good.html" "$WORK/out" && fail "the clean page was reported: $(cat "$WORK/out")"
 
-sites=()
-for dir in "$DATA"/corpus/inductor/*/; do
-  out="$WORK/site-$(basename "$dir")"
-  expect_exit 0 "$FXKIT" report "$dir" -o "$out"
-  sites+=("$out")
-done
-[ "${#sites[@]}" -eq 10 ] || fail "${#sites[@]} corpus workload folders, expected 10"
-pages=$(find "${sites[@]}" -name '*.html' | wc -l)
-viewers=$(grep -rl --include="*.html" 'id="fxkit-viewer-status"' "${sites[@]}" | wc -l)
-expect_exit 0 python3 "$OPEN" "${sites[@]}"
-grep FAIL "$WORK/out" | head -20 >&2
-tail -1 "$WORK/out"
-expect_out "opened $pages pages, 0 with errors, $viewers with the interactive graph ready"
-[ "$pages" -gt 200 ] && [ "$viewers" -gt 150 ] || fail "$pages pages, $viewers with a viewer: fewer than expected"
+. "$(dirname "$0")/../browser/open_sites.bash"
+open_every_site "$DATA/corpus/inductor" 10 "corpus workload folders" 200 150
 finish

@@ -11,20 +11,6 @@
 . "$(dirname "$0")/../cli/lib.bash"
 ZOO="${ZOO_DIR:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/zoo}"
 [ -d "$ZOO/inductor" ] || { echo "zoo not found at $ZOO: skipped"; exit 77; }
-OPEN="$(dirname "$0")/../browser/open_pages.py"
-
-sites=()
-for dir in "$ZOO"/inductor/*/; do
-  out="$WORK/site-$(basename "$dir")"
-  expect_exit 0 "$FXKIT" report "$dir" -o "$out"
-  sites+=("$out")
-done
-[ "${#sites[@]}" -eq 12 ] || fail "${#sites[@]} zoo model folders, expected 12"
-pages=$(find "${sites[@]}" -name '*.html' | wc -l)
-viewers=$(grep -rl --include="*.html" 'id="fxkit-viewer-status"' "${sites[@]}" | wc -l)
-expect_exit 0 python3 "$OPEN" "${sites[@]}"
-grep FAIL "$WORK/out" | head -20 >&2
-tail -1 "$WORK/out"
-expect_out "opened $pages pages, 0 with errors, $viewers with the interactive graph ready"
-[ "$pages" -gt 250 ] && [ "$viewers" -gt 200 ] || fail "$pages pages, $viewers with a viewer: fewer than expected"
+. "$(dirname "$0")/../browser/open_sites.bash"
+open_every_site "$ZOO/inductor" 12 "zoo model folders" 250 200
 finish
