@@ -118,11 +118,54 @@ void checkViewerData(const ViewerGraph &v, const std::string &what) {
   }
 }
 
+/// Whether every key of `object` is one of `allowed` and every value under `strings` a string.
+void expectFields(const json &object, std::set<std::string> allowed,
+                  std::set<std::string> strings = {}) {
+  ASSERT_TRUE(object.is_object()) << object;
+  for (const auto &[key, value] : object.items()) {
+    EXPECT_TRUE(allowed.count(key)) << "field '" << key << "' is not Model Explorer's: " << object;
+    if (strings.count(key))
+      EXPECT_TRUE(value.is_string()) << key << ": " << value;
+  }
+}
+
+/// A list of Model Explorer's KeyValue: {key, value}, both strings.
+void expectKeyValues(const json &list) {
+  ASSERT_TRUE(list.is_array()) << list;
+  for (const json &kv : list) {
+    expectFields(kv, {"key", "value"}, {"key", "value"});
+    EXPECT_TRUE(kv.contains("key") && kv.contains("value")) << kv;
+  }
+}
+
 /// Model Explorer's JSON of `v`, re-read: one collection, one graph, a node per graph node with
-/// unique ids, every incoming edge naming a node, the module path as the namespace.
+/// unique ids, every incoming edge naming a node, the module path as the namespace; every
+/// object has only the fields Model Explorer's graph schema declares, with their types
+/// (model_explorer/graph_builder.py: GraphCollection, Graph, GraphNode, IncomingEdge,
+/// MetadataItem, KeyValue).
 void checkModelExplorer(const ViewerGraph &v, const std::string &what) {
   SCOPED_TRACE(what);
   json d = json::parse(writeModelExplorerJson(v, "g"));
+  expectFields(d, {"label", "graphs", "graphSorting"}, {"label", "graphSorting"});
+  ASSERT_EQ(d["graphs"].size(), 1u);
+  expectFields(d["graphs"][0],
+               {"id", "nodes", "groupNodeAttributes", "groupNodeConfigs", "nodeLabelsToHide",
+                "tasksData", "layoutConfigs"},
+               {"id"});
+  for (const json &node : d["graphs"][0]["nodes"]) {
+    expectFields(node,
+                 {"id", "label", "namespace", "subgraphIds", "attrs", "incomingEdges",
+                  "outputsMetadata", "inputsMetadata", "style", "config"},
+                 {"id", "label", "namespace"});
+    expectKeyValues(node["attrs"]);
+    for (const json &e : node["incomingEdges"])
+      expectFields(e, {"sourceNodeId", "sourceNodeOutputId", "targetNodeInputId"},
+                   {"sourceNodeId", "sourceNodeOutputId", "targetNodeInputId"});
+    for (const json &m : node["outputsMetadata"]) {
+      expectFields(m, {"id", "attrs"}, {"id"});
+      expectKeyValues(m["attrs"]);
+    }
+  }
   ASSERT_EQ(d["label"], "g");
   ASSERT_EQ(d["graphs"].size(), 1u);
   const json &nodes = d["graphs"][0]["nodes"];
