@@ -421,7 +421,8 @@ Status Runtime::callExtern(const char *graphText, const std::vector<ExternInput>
       one.op.externOutputs.push_back(o.storage.allocation ? one.add(o) : -1);
     }
     if (tensorsOnly && opencl::haveBlas()) {
-      auto done = opencl::runBlasExtern(*impl_->ctx, one.program, one.op, {}, one.buffers);
+      auto done =
+          opencl::runBlasExtern(*impl_->ctx, impl_->options, one.program, one.op, {}, one.buffers);
       if (!done)
         return fail(done.error());
       if (*done) {

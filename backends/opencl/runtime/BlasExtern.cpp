@@ -1,9 +1,11 @@
 #include "backends/opencl/runtime/BlasExtern.h"
 
 #include "backends/opencl/runtime/CompilerStderrFilter.h"
+#include "backends/opencl/runtime/GemmTemplate.h"
 
 #include "backends/program/MatrixProduct.h"
 #include "ir/Node.h"
+#include "ir/Try.h"
 #include "ir/ops/OpRegistry.h"
 
 #ifdef FXKIT_HAVE_CLBLAST
@@ -12,6 +14,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <type_traits>
 
 namespace fxkit::opencl {
 
@@ -21,8 +24,9 @@ using namespace loop;
 
 bool haveBlas() { return false; }
 
-Expected<bool> runBlasExtern(OpenCLContext &, const LoopProgram &, const LoopOp &,
-                             const SymExpr::Bindings &, std::span<const DeviceBuffer>) {
+Expected<bool> runBlasExtern(OpenCLContext &, const OpenCLOptions &, const LoopProgram &,
+                             const LoopOp &, const SymExpr::Bindings &,
+                             std::span<const DeviceBuffer>, GemmRoute *) {
   return false;
 }
 
@@ -73,8 +77,8 @@ std::optional<Matrix> matrixOf(const BufferView &view, const DeviceBuffer &stora
 }
 
 template <typename T>
-Expected<bool> gemm(OpenCLContext &ctx, const Matrix &a, const Matrix &b, const Matrix &c,
-                    size_t batch, T alpha, T beta) {
+Status blasGemm(OpenCLContext &ctx, const Matrix &a, const Matrix &b, const Matrix &c, size_t batch,
+                T alpha, T beta) {
   cl_command_queue q = ctx.queue();
   auto ta = a.transposed ? clblast::Transpose::kYes : clblast::Transpose::kNo;
   auto tb = b.transposed ? clblast::Transpose::kYes : clblast::Transpose::kNo;
@@ -91,7 +95,43 @@ Expected<bool> gemm(OpenCLContext &ctx, const Matrix &a, const Matrix &b, const 
                                        batch, &q);
   if (s != clblast::StatusCode::kSuccess)
     return Error("CLBlast GEMM failed with status " + std::to_string(static_cast<int>(s)));
-  return true;
+  return Status::ok();
+}
+
+GemmMatrix gemmMatrix(const Matrix &m) {
+  return {m.mem, m.offset, m.ld, m.batchStride, m.transposed};
+}
+
+/// C = alpha * A @ B + beta * C: float32 through runGemm (fxkit's template or CLBlast, the
+/// faster per shape), float64 through CLBlast. `batch` 0: one matrix.
+template <typename T>
+Expected<bool> gemm(OpenCLContext &ctx, const OpenCLOptions &options, const Matrix &a,
+                    const Matrix &b, const Matrix &c, size_t batch, T alpha, T beta,
+                    GemmRoute *route) {
+  if constexpr (std::is_same_v<T, float>) {
+    GemmProblem p;
+    p.m = a.rows;
+    p.n = b.cols;
+    p.k = a.cols;
+    p.batch = batch == 0 ? 1 : static_cast<int64_t>(batch);
+    p.a = gemmMatrix(a);
+    p.b = gemmMatrix(b);
+    p.c = gemmMatrix(c);
+    p.alpha = alpha;
+    p.beta = beta;
+    GemmLibrary library = [&](const GemmProblem &q) -> Status {
+      Matrix cq = c;
+      cq.mem = q.c.mem;
+      cq.offset = q.c.offset;
+      return blasGemm<float>(ctx, a, b, cq, batch, alpha, beta);
+    };
+    FXKIT_ASSIGN_OR_RETURN(*route, runGemm(ctx, options, p, &library));
+    return true;
+  } else {
+    FXKIT_TRY(blasGemm<T>(ctx, a, b, c, batch, alpha, beta));
+    *route = GemmRoute::Library;
+    return true;
+  }
 }
 
 /// C = bias broadcast over rows: a [1, N] row through a rank-1 product with ones, or a copy.
@@ -157,9 +197,10 @@ Expected<bool> fillWithBias(OpenCLContext &ctx, const BufferView &bias, const De
 }
 
 template <typename T>
-Expected<bool> run(OpenCLContext &ctx, const LoopProgram &program, const LoopOp &op,
-                   const std::string &which, const SymExpr::Bindings &b,
-                   std::span<const DeviceBuffer> buffers, double alpha, double beta) {
+Expected<bool> run(OpenCLContext &ctx, const OpenCLOptions &options, const LoopProgram &program,
+                   const LoopOp &op, const std::string &which, const SymExpr::Bindings &b,
+                   std::span<const DeviceBuffer> buffers, double alpha, double beta,
+                   GemmRoute *route) {
   int item = sizeof(T);
   size_t first = which == "addmm" ? 1 : 0;
   if (op.externInputs.size() != first + 2 || op.externOutputs.empty() || op.externOutputs[0] < 0)
@@ -180,10 +221,10 @@ Expected<bool> run(OpenCLContext &ctx, const LoopProgram &program, const LoopOp 
       if (!filled || !*filled)
         return filled;
     }
-    return gemm<T>(ctx, *a, *bm, *c, 0, static_cast<T>(alpha),
-                   beta != 0 ? static_cast<T>(beta) : T(0));
+    return gemm<T>(ctx, options, *a, *bm, *c, 0, static_cast<T>(alpha),
+                   beta != 0 ? static_cast<T>(beta) : T(0), route);
   }
-  return gemm<T>(ctx, *a, *bm, *c, batch, T(1), T(0));
+  return gemm<T>(ctx, options, *a, *bm, *c, batch, T(1), T(0), route);
 }
 
 /// Dense row-major sizes and strides of a view (evaluated), with its element offset into its
@@ -282,9 +323,14 @@ bool anyEmpty(const LoopProgram &program, const LoopOp &op, const SymExpr::Bindi
 
 } // namespace
 
-Expected<bool> runBlasExtern(OpenCLContext &ctx, const LoopProgram &program, const LoopOp &op,
+Expected<bool> runBlasExtern(OpenCLContext &ctx, const OpenCLOptions &options,
+                             const LoopProgram &program, const LoopOp &op,
                              const SymExpr::Bindings &bindings,
-                             std::span<const DeviceBuffer> buffers) {
+                             std::span<const DeviceBuffer> buffers, GemmRoute *route) {
+  GemmRoute unused = GemmRoute::Library;
+  if (!route)
+    route = &unused;
+  *route = GemmRoute::Library;
   if (!op.externNode || anyEmpty(program, op, bindings))
     return false;
   std::string target(op.externNode->target());
@@ -311,9 +357,9 @@ Expected<bool> runBlasExtern(OpenCLContext &ctx, const LoopProgram &program, con
   const std::string &which = mp->which;
   const double alpha = mp->alpha, beta = mp->beta;
   if (mp->dtype == DType::Float32)
-    return run<float>(ctx, program, op, which, bindings, buffers, alpha, beta);
+    return run<float>(ctx, options, program, op, which, bindings, buffers, alpha, beta, route);
   if (mp->dtype == DType::Float64 && ctx.device().hasFp64)
-    return run<double>(ctx, program, op, which, bindings, buffers, alpha, beta);
+    return run<double>(ctx, options, program, op, which, bindings, buffers, alpha, beta, route);
   return false;
 }
 

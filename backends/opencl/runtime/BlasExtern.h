@@ -5,7 +5,9 @@
 /// (CLBlast's Convgemm). Anything else is left to the caller's host fallback.
 
 #include "backends/opencl/runtime/DeviceBuffer.h"
+#include "backends/opencl/runtime/GemmTemplate.h"
 #include "backends/opencl/runtime/OpenCLDevice.h"
+#include "backends/opencl/runtime/OpenCLOptions.h"
 #include "ir/SymExpr.h"
 #include "ir/loop/LoopIR.h"
 
@@ -16,10 +18,13 @@ namespace fxkit::opencl {
 /// Whether this build has CLBlast.
 bool haveBlas();
 
-/// Runs extern `op` with CLBlast when it can: true when done, false when the op, dtype or a
-/// layout is not one it takes (nothing was enqueued), an error when CLBlast failed.
-Expected<bool> runBlasExtern(OpenCLContext &ctx, const loop::LoopProgram &program,
-                             const loop::LoopOp &op, const SymExpr::Bindings &bindings,
-                             std::span<const DeviceBuffer> buffers);
+/// Runs extern `op` with CLBlast when it can, float32 matrix products through runGemm (fxkit's
+/// GEMM template or CLBlast, OpenCLOptions::gemm): true when done (`route`, where given, says
+/// which computed it), false when the op, dtype or a layout is not one it takes (nothing was
+/// enqueued), an error when a kernel failed.
+Expected<bool> runBlasExtern(OpenCLContext &ctx, const OpenCLOptions &options,
+                             const loop::LoopProgram &program, const loop::LoopOp &op,
+                             const SymExpr::Bindings &bindings,
+                             std::span<const DeviceBuffer> buffers, GemmRoute *route = nullptr);
 
 } // namespace fxkit::opencl

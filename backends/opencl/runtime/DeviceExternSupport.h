@@ -7,6 +7,7 @@
 
 #include "backends/opencl/runtime/DeviceBuffer.h"
 #include "backends/opencl/runtime/DeviceExternList.h"
+#include "backends/opencl/runtime/GemmTemplate.h"
 #include "backends/opencl/runtime/KernelSet.h"
 #include "backends/opencl/runtime/OpenCLDevice.h"
 #include "backends/opencl/runtime/OpenCLOptions.h"
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -139,6 +141,9 @@ public:
   /// kernels: rnumel 1) with KernelSet's launch rules and tuning.
   Status launch(std::string_view name, std::span<const LaunchArg> args, int64_t xnumel,
                 int64_t rnumel);
+  /// Launches `name` + the variant's suffix in `config`, untuned (KernelSet::launchWith).
+  Expected<double> launchWith(std::string_view name, std::span<const LaunchArg> args,
+                              int64_t xnumel, const LaunchConfig &config, bool timed);
 
 private:
   Loader loader_;
@@ -190,11 +195,23 @@ FamilySource batchNormSource();
 FamilySource embeddingBagSource();
 FamilySource fftSource();
 FamilySource indexPutSource();
+FamilySource gemmSource();
 
 /// The runners: true when done, false when declined (nothing enqueued). `launcher` gives the
 /// launcher of the variant the call needs; a kernel is built on its first launch.
 using LauncherFor = std::function<Expected<Launcher>(Variant)>;
 Expected<bool> runAttention(const Call &call, const LauncherFor &launcher);
+
+/// The GEMM template's choice per problem shape on one context (GemmTemplate.h): a tile shape
+/// or "library", loaded from and stored to the kernel cache.
+struct GemmChoices {
+  std::map<std::string, std::string> byShape;
+  bool loaded = false;
+  bool dirty = false;
+};
+Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcher, GemmChoices &choices,
+                                    OpenCLContext &ctx, const OpenCLOptions &options,
+                                    const GemmProblem &p, const GemmLibrary *library);
 Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launcher);
 Expected<bool> runSort(const Call &call, const LauncherFor &launcher, bool topk);
 Expected<bool> runConvolution(const Call &call, const LauncherFor &launcher);

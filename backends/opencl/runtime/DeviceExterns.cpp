@@ -141,7 +141,8 @@ enum class Source : uint8_t {
   BatchNorm,
   EmbeddingBag,
   Fft,
-  IndexPut
+  IndexPut,
+  Gemm
 };
 
 Source sourceOf(DeviceExternFamily family) {
@@ -193,6 +194,8 @@ FamilySource sourceText(Source s) {
     return fftSource();
   case Source::IndexPut:
     return indexPutSource();
+  case Source::Gemm:
+    return gemmSource();
   }
   return {};
 }
@@ -217,6 +220,8 @@ std::string_view sourceName(Source s) {
     return "fft";
   case Source::IndexPut:
     return "index_put";
+  case Source::Gemm:
+    return "GEMM template";
   }
   return "";
 }
@@ -228,6 +233,7 @@ std::string_view sourceName(Source s) {
 struct FamilyKernels {
   std::mutex mutex; ///< held for a whole call: KernelSet launches are not thread-safe
   std::map<std::string, std::unique_ptr<KernelSet>> sets; ///< by definition name
+  GemmChoices gemmChoices; ///< Source::Gemm: the template's choice per shape
 };
 
 struct DeviceExternKernels {
@@ -325,6 +331,37 @@ Expected<bool> runDeviceExtern(OpenCLContext &ctx, const OpenCLOptions &options,
     return runIndexPut(*call, launcher);
   }
   return false;
+}
+
+Expected<GemmRoute> runGemm(OpenCLContext &ctx, const OpenCLOptions &options, const GemmProblem &p,
+                            const GemmLibrary *library) {
+  FamilyKernels &f = familyOf(ctx, Source::Gemm);
+  std::lock_guard<std::mutex> lock(f.mutex);
+  // The choices are cached per device and driver, and per template source: a changed template
+  // times its shapes again.
+  const DeviceInfo &dev = ctx.device();
+  KernelCache cache(options.cacheDir, options.cache);
+  CacheKey key = CacheKey::of("fx_gemm_choices", gemmTemplateSource() + "\n" + dev.platformName +
+                                                     "\n" + dev.deviceName + "\n" +
+                                                     dev.deviceVersion + "\n" + dev.driverVersion);
+  GemmChoices &choices = f.gemmChoices;
+  if (!choices.loaded) {
+    choices.loaded = true;
+    choices.byShape = cache.loadTuning(key);
+  }
+  LauncherFor launcher = [&](Variant v) -> Expected<Launcher> {
+    return Launcher(
+        [&](const std::string &definition) {
+          return loadKernel(ctx, options, Source::Gemm, f, definition);
+        },
+        v);
+  };
+  auto route = runGemmTemplate(launcher, choices, ctx, options, p, library);
+  if (choices.dirty) {
+    choices.dirty = false;
+    (void)cache.storeTuning(key, choices.byShape); // the cache only saves time
+  }
+  return route;
 }
 
 // ---- DeviceExternSupport.h ----
@@ -600,6 +637,13 @@ Status Launcher::launch(std::string_view name, std::span<const LaunchArg> args, 
   FXKIT_ASSIGN_OR_RETURN(auto set,
                          loader_(std::string(name) + std::string(variantSuffix(variant_))));
   return (set)->launch(0, args, xnumel, rnumel);
+}
+
+Expected<double> Launcher::launchWith(std::string_view name, std::span<const LaunchArg> args,
+                                      int64_t xnumel, const LaunchConfig &config, bool timed) {
+  FXKIT_ASSIGN_OR_RETURN(auto set,
+                         loader_(std::string(name) + std::string(variantSuffix(variant_))));
+  return set->launchWith(0, args, xnumel, config, timed);
 }
 
 Expected<TempBuffer> TempBuffer::fromHost(const OpenCLContext &ctx,

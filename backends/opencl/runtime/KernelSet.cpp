@@ -531,6 +531,31 @@ Status KernelSet::launch(size_t index, std::span<const LaunchArg> args, int64_t 
   return Status::ok();
 }
 
+Expected<double> KernelSet::launchWith(size_t index, std::span<const LaunchArg> args,
+                                       int64_t xnumel, const LaunchConfig &config, bool timed) {
+  Impl &im = *impl_;
+  assert(index < im.definitions.size() && "KernelSet::launchWith: no such definition");
+  Definition &d = *im.definitions[index];
+  auto t0 = std::chrono::steady_clock::now();
+  if (Status s = d.ready.get(); !s)
+    return s.takeError();
+  im.stats.waitSeconds += secondsSince(t0);
+  if (xnumel <= 0)
+    return 0.0;
+  if (timed)
+    return im.enqueue(d, args, config, xnumel, true);
+  cl_event event = nullptr;
+  auto r = im.enqueue(d, args, config, xnumel, false, im.options.profile ? &event : nullptr);
+  if (!r)
+    return r.takeError();
+  if (event)
+    im.profiled.push_back(event);
+  if (im.profiled.size() >= 4096)
+    im.readProfiled(true);
+  ++im.stats.launches;
+  return 0.0;
+}
+
 void KernelSet::collectProfile() { impl_->readProfiled(false); }
 
 void KernelSet::Impl::readProfiled(bool finishedOnly) {

@@ -62,6 +62,11 @@ public:
   /// Launches definition `index` over `xnumel` rows of `rnumel` reduced points (1 for
   /// pointwise kernels): waits for its build, picks its configuration for this shape, enqueues.
   Status launch(size_t index, std::span<const LaunchArg> args, int64_t xnumel, int64_t rnumel);
+  /// Launches definition `index` in `config` (no tuning): a kernel whose work-group size is
+  /// fixed by its source (a GEMM template's tile). With `timed`, waits for it and returns its
+  /// device seconds (a tuning trial; not counted as a launch); else 0.
+  Expected<double> launchWith(size_t index, std::span<const LaunchArg> args, int64_t xnumel,
+                              const LaunchConfig &config, bool timed);
 
   /// Adds the device time of the profiled launches enqueued so far (OpenCLOptions::profile) to
   /// stats().kernelSeconds, waiting for them: call it after a run's wait.

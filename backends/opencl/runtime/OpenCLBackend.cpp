@@ -43,7 +43,8 @@ public:
         << "opencl: kernels built " << st.kernelsBuilt << ", from cache " << st.kernelsFromCache
         << "; configurations tuned " << st.configsTuned << ", from cache " << st.configsFromCache
         << "; launches " << st.launches << "; CLBlast calls " << st.blasCalls
-        << ", device extern calls " << st.deviceExterns << ", host extern calls " << st.hostExterns
+        << ", GEMM template calls " << st.gemmTemplateCalls << ", device extern calls "
+        << st.deviceExterns << ", host extern calls " << st.hostExterns
         << "; corrupt cache entries " << st.corruptCacheEntries << "; build " << st.buildSeconds
         << " s, waited " << st.waitSeconds << " s\n";
     KernelTimes kernels{st.kernelSeconds, st.launches};

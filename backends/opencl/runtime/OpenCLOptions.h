@@ -1,9 +1,17 @@
 #pragma once
 /// \file How compiled programs run on an OpenCL device, and what they report.
 
+#include <cstdint>
 #include <string>
 
 namespace fxkit::opencl {
+
+/// Who computes float32 matrix products (GemmTemplate.h).
+enum class GemmPolicy : uint8_t {
+  Auto,     ///< GPUs: the faster of the template and the library, per shape; CPUs: the library
+  Template, ///< always fxkit's template
+  Library,  ///< always the library (CLBlast)
+};
 
 struct OpenCLOptions {
   std::string cacheDir; ///< empty: KernelCache's default
@@ -22,18 +30,24 @@ struct OpenCLOptions {
   /// Device extern kernels (DeviceExterns.h) in their GPU form on every device (attention with
   /// lanes per query row instead of a row per work-item), so a CPU device can test that form.
   bool gpuExternForms = false;
+  /// Matrix products: the template, the library or the faster per shape (FXKIT_GEMM overrides).
+  GemmPolicy gemm = GemmPolicy::Auto;
+  /// A GEMM template tile shape ("64x64x8_4x4", gemmTiles()) every template product uses,
+  /// instead of timing them; for tests.
+  std::string gemmTile;
 };
 
 /// What a program did, for `--stats`, tests and benchmarks.
 struct OpenCLStats {
-  int kernelsBuilt = 0;     ///< definitions compiled from source
-  int kernelsFromCache = 0; ///< definitions loaded as cached binaries
-  int configsTuned = 0;     ///< (kernel, shape) pairs autotuned
-  int configsFromCache = 0; ///< (kernel, shape) pairs whose tuned configuration was cached
-  int launches = 0;         ///< generated kernel launches
-  int blasCalls = 0;        ///< extern ops run by CLBlast
-  int deviceExterns = 0;    ///< extern ops run by fxkit's own device kernels (DeviceExterns.h)
-  int hostExterns = 0;      ///< extern ops run on the host
+  int kernelsBuilt = 0;      ///< definitions compiled from source
+  int kernelsFromCache = 0;  ///< definitions loaded as cached binaries
+  int configsTuned = 0;      ///< (kernel, shape) pairs autotuned
+  int configsFromCache = 0;  ///< (kernel, shape) pairs whose tuned configuration was cached
+  int launches = 0;          ///< generated kernel launches
+  int blasCalls = 0;         ///< extern ops run by CLBlast
+  int gemmTemplateCalls = 0; ///< matrix products run by fxkit's GEMM template (GemmTemplate.h)
+  int deviceExterns = 0;     ///< extern ops run by fxkit's own device kernels (DeviceExterns.h)
+  int hostExterns = 0;       ///< extern ops run on the host
   int corruptCacheEntries = 0;
   int cacheWriteFailures = 0;  ///< binaries not stored (full disk, unwritable folder)
   std::string cacheWriteError; ///< the first such failure, for a warning

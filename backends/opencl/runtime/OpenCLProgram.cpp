@@ -129,10 +129,12 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
   Status launch(size_t kernelIndex) override;
   Expected<bool> externOnDevice(size_t, const LoopOp &op) override {
     if (options.useBlas) {
-      auto done = runBlasExtern(*ctx, *program_, op, bindings_, buffers_);
+      GemmRoute route = GemmRoute::Library;
+      auto done = runBlasExtern(*ctx, options, *program_, op, bindings_, buffers_, &route);
       if (!done || *done) {
         if (done)
-          ++kernels->stats().blasCalls;
+          ++(route == GemmRoute::Template ? kernels->stats().gemmTemplateCalls
+                                          : kernels->stats().blasCalls);
         return done;
       }
     }

@@ -1,0 +1,73 @@
+#pragma once
+/// \file fxkit's own GEMM template: C = alpha * op(A) @ op(B) + beta * C in float32, OpenCL C
+/// tiled in local memory and registers (a work-group computes a TM x TN tile of C from TK-deep
+/// slices of A and B; a work-item a WM x WN block of it), one definition per tile shape and
+/// operand layout. Which tile shape runs a problem, or the BLAS library instead, is decided by
+/// timing them on the problem's first call per device and shape (as Inductor's max-autotune
+/// picks among its GEMM templates and extern cuBLAS), and cached on disk with the kernels.
+///
+/// This is where fused epilogues go next (issue 23 item 3); today the epilogue is BLAS's:
+/// alpha scaling and beta * C (addmm's bias is written into C first).
+
+#include "backends/opencl/runtime/OpenCLDevice.h"
+#include "backends/opencl/runtime/OpenCLOptions.h"
+#include "ir/Error.h"
+
+#include <CL/cl.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace fxkit::opencl {
+
+/// One operand in row-major storage, as BLAS takes it: element (r, c) of the (untransposed)
+/// matrix of batch b at offset + b * batchStride + r * ld + c, or, transposed, at
+/// offset + b * batchStride + c * ld + r. Offsets and strides in elements.
+struct GemmMatrix {
+  cl_mem mem = nullptr;
+  size_t offset = 0;
+  size_t ld = 0;
+  size_t batchStride = 0;
+  bool transposed = false;
+};
+
+/// One float32 product: batch x [m, k] @ [k, n] into [m, n].
+struct GemmProblem {
+  int64_t m = 0, n = 0, k = 0, batch = 1;
+  GemmMatrix a, b, c; ///< c is never transposed
+  float alpha = 1, beta = 0;
+  /// "m512_n1024_k4096_b1_nt_beta0": what a choice is cached under.
+  std::string shapeKey() const;
+};
+
+/// One tile shape of the template.
+struct GemmTile {
+  int tm, tn, tk; ///< the work-group's tile of C, and the depth of each step
+  int wm, wn;     ///< the work-item's block of C (multiples of 4)
+  int threads() const { return (tm / wm) * (tn / wn); }
+  /// "128x128x8_8x8".
+  std::string str() const;
+};
+
+/// The tile shapes the template is built in, largest first.
+const std::vector<GemmTile> &gemmTiles();
+
+/// Another way to compute a problem (CLBlast): enqueues it on the context's queue.
+using GemmLibrary = std::function<Status(const GemmProblem &)>;
+
+/// What computed a problem.
+enum class GemmRoute : uint8_t { Template, Library };
+
+/// Runs `p` with the template or `library` (null when there is none), as OpenCLOptions::gemm
+/// says: on GPUs, by default, the fastest for this shape, timed on its first call (within the
+/// tuning budget) and then cached; on CPU devices the library where there is one. An error
+/// when a kernel fails to build or launch.
+Expected<GemmRoute> runGemm(OpenCLContext &ctx, const OpenCLOptions &options, const GemmProblem &p,
+                            const GemmLibrary *library);
+
+/// The OpenCL C of the template (for tests and `--print-source`-like inspection).
+std::string gemmTemplateSource();
+
+} // namespace fxkit::opencl

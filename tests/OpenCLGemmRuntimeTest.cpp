@@ -1,0 +1,167 @@
+// fxkit's GEMM template (backends/opencl/runtime/GemmTemplate.h) against the reference
+// interpreter: every tile shape, every operand layout, partial tiles in every dimension, batches,
+// alpha and beta, and the choice between the template and CLBlast.
+
+#include "DeviceExternsTestSupport.h"
+
+#include "backends/opencl/runtime/BlasExtern.h"
+#include "backends/opencl/runtime/GemmTemplate.h"
+
+#include <filesystem>
+
+using namespace fxkit;
+using namespace fxkit::opencl;
+using namespace fxkit::testing;
+using namespace fxkit::testing::device_tests;
+
+namespace {
+
+/// `x @ y` where x is [m, k] and y [k, n], each stored as given or transposed (a permuted view
+/// of a [k, m] or [n, k] placeholder), as Inductor's extern mm calls see linear layers.
+std::string mmGraph(int m, int n, int k, bool ta, bool tb) {
+  auto s = [](int v) { return std::to_string(v); };
+  std::string out = "graph():\n";
+  out += ta ? "    %xs : Tensor \"f32[" + s(k) + ", " + s(m) + "][" + s(m) +
+                  ", 1]cpu\"[num_users=1] = placeholder[target=xs]\n"
+                  "    %x : [num_users=1] = call_function[target=torch.ops.aten.permute.default]"
+                  "(args = (%xs, [1, 0]), kwargs = {})\n"
+            : "    %x : Tensor \"f32[" + s(m) + ", " + s(k) + "][" + s(k) +
+                  ", 1]cpu\"[num_users=1] = placeholder[target=x]\n";
+  out += tb ? "    %ys : Tensor \"f32[" + s(n) + ", " + s(k) + "][" + s(k) +
+                  ", 1]cpu\"[num_users=1] = placeholder[target=ys]\n"
+                  "    %y : [num_users=1] = call_function[target=torch.ops.aten.permute.default]"
+                  "(args = (%ys, [1, 0]), kwargs = {})\n"
+            : "    %y : Tensor \"f32[" + s(k) + ", " + s(n) + "][" + s(n) +
+                  ", 1]cpu\"[num_users=1] = placeholder[target=y]\n";
+  out += "    %r : [num_users=1] = call_function[target=torch.ops.aten.mm.default](args = (%x, "
+         "%y), kwargs = {})\n"
+         "    return (r,)\n";
+  return out;
+}
+
+OpenCLOptions templateWith(const std::string &tile) {
+  OpenCLOptions options;
+  options.gemm = GemmPolicy::Template;
+  options.gemmTile = tile;
+  options.tune = false;
+  return options;
+}
+
+#define REQUIRE_BLAS()                                                                             \
+  if (!haveBlas())                                                                                 \
+  GTEST_SKIP() << "built without CLBlast: matrix products take the device extern kernel"
+
+} // namespace
+
+TEST(OpenCLGemmTemplate, SourceHasOneDefinitionPerTileAndLayout) {
+  std::string src = gemmTemplateSource();
+  int defined = 0;
+  for (size_t at = src.find("#ifdef FX_DEFINITION_fx_gemm_"); at != std::string::npos;
+       at = src.find("#ifdef FX_DEFINITION_fx_gemm_", at + 1))
+    ++defined;
+  EXPECT_EQ(defined, static_cast<int>(gemmTiles().size()) * 4);
+  for (const GemmTile &t : gemmTiles()) {
+    EXPECT_EQ(t.wm % 4, 0) << t.str();
+    EXPECT_EQ(t.wn % 4, 0) << t.str();
+    EXPECT_EQ(t.tm * t.tk % t.threads(), 0) << t.str();
+    EXPECT_EQ(t.tn * t.tk % t.threads(), 0) << t.str();
+    EXPECT_NE(src.find("fx_gemm_" + t.str() + "_nt"), std::string::npos) << t.str();
+  }
+}
+
+TEST(OpenCLGemmTemplate, EveryTileShapeWithPartialTiles) {
+  REQUIRE_OPENCL_DEVICE();
+  REQUIRE_BLAS();
+  // 130 x 70 with k = 37: two row tiles of 128 (the second of 2 rows), partial column tiles,
+  // and a last step of k that is not a whole TK; the linear layer's layout (B transposed).
+  for (const GemmTile &t : gemmTiles()) {
+    SCOPED_TRACE(t.str());
+    OpenCLStats s = expectAgrees(mmGraph(130, 70, 37, false, true), {}, templateWith(t.str()));
+    EXPECT_EQ(s.gemmTemplateCalls, 1);
+    EXPECT_EQ(s.blasCalls, 0);
+  }
+}
+
+TEST(OpenCLGemmTemplate, EveryOperandLayout) {
+  REQUIRE_OPENCL_DEVICE();
+  REQUIRE_BLAS();
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      SCOPED_TRACE(std::string(ta ? "A transposed " : "A ") + (tb ? "B transposed" : "B"));
+      OpenCLStats s = expectAgrees(mmGraph(67, 41, 90, ta, tb), {}, templateWith("64x64x8_4x4"));
+      EXPECT_EQ(s.gemmTemplateCalls, 1);
+    }
+}
+
+TEST(OpenCLGemmTemplate, BatchesAlphaBetaAndABiasRow) {
+  REQUIRE_OPENCL_DEVICE();
+  REQUIRE_BLAS();
+  std::string bmm =
+      "graph():\n"
+      "    %x : Tensor \"f32[3, 9, 17][153, 17, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+      "    %y : Tensor \"f32[3, 11, 17][187, 17, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
+      "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%y, "
+      "[0, 2, 1]), kwargs = {})\n"
+      "    %r : [num_users=1] = call_function[target=torch.ops.aten.bmm.default](args = (%x, %t), "
+      "kwargs = {})\n"
+      "    return (r,)\n";
+  EXPECT_EQ(expectAgrees(bmm, {}, templateWith("32x32x8_4x4")).gemmTemplateCalls, 1);
+  // addmm: the bias row is written into C, then beta * C joins alpha * x @ w^T.
+  std::string addmm =
+      "graph():\n"
+      "    %b : Tensor \"f32[24][1]cpu\"[num_users=1] = placeholder[target=b]\n"
+      "    %x : Tensor \"f32[13, 40][40, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+      "    %w : Tensor \"f32[24, 40][40, 1]cpu\"[num_users=1] = placeholder[target=w]\n"
+      "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%w, "
+      "[1, 0]), kwargs = {})\n"
+      "    %r : [num_users=1] = call_function[target=torch.ops.aten.addmm.default](args = (%b, %x, "
+      "%t), kwargs = {beta: 0.5, alpha: 2.0})\n"
+      "    return (r,)\n";
+  EXPECT_EQ(expectAgrees(addmm, {}, templateWith("32x32x8_4x4")).gemmTemplateCalls, 1);
+}
+
+TEST(OpenCLGemmTemplate, ChoiceIsTimedOnceAndCached) {
+  REQUIRE_OPENCL_DEVICE();
+  REQUIRE_BLAS();
+  // Beside the TempDir, not in it: expectAgrees makes one of the same name (and removes it).
+  TempDir root;
+  std::filesystem::path cache = root.path.string() + "-choices";
+  OpenCLOptions options;
+  options.gemm = GemmPolicy::Template;
+  options.cacheDir = cache.string();
+  // 20 x 20: only the 32 x 32 tile is a candidate, so timing builds one kernel.
+  OpenCLStats s = expectAgrees(mmGraph(20, 20, 20, false, false), {}, options);
+  EXPECT_EQ(s.gemmTemplateCalls, 1);
+  int entries = 0;
+  for (const auto &e : std::filesystem::directory_iterator(cache))
+    entries += e.path().filename().string().starts_with("fx_gemm_choices") ? 1 : 0;
+  EXPECT_EQ(entries, 1);
+  std::filesystem::remove_all(cache);
+  // On a CPU device the default policy leaves products to CLBlast.
+  if (!openclContext()->device().isGpu) {
+    OpenCLStats lib = expectAgrees(mmGraph(20, 20, 20, false, false));
+    EXPECT_EQ(lib.gemmTemplateCalls, 0);
+    EXPECT_EQ(lib.blasCalls, 1);
+  }
+}
+
+TEST(OpenCLGemmTemplate, UnknownTileIsAnError) {
+  REQUIRE_OPENCL_DEVICE();
+  REQUIRE_BLAS();
+  registerReferenceKernels();
+  auto graph = parseFxText(mmGraph(8, 8, 8, false, false), "<test>");
+  ASSERT_TRUE(graph);
+  Compiled c;
+  ASSERT_TRUE(compile(graph.take(), c));
+  auto inputs = makeRandomInputs(c.graph, {}, 7);
+  ASSERT_TRUE(inputs);
+  TempDir cache;
+  OpenCLOptions options = templateWith("100x100x8_4x4");
+  options.cacheDir = cache.path.string();
+  auto program = OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
+  ASSERT_TRUE(program);
+  auto result = (*program)->run(*inputs);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("unknown GEMM tile '100x100x8_4x4'"), std::string::npos)
+      << result.error().message;
+}
