@@ -256,7 +256,8 @@ FamilySource batchNormSource() {
            {"fx_bn_normalize", false},
            {"fx_bn_backward_reduce", false},
            {"fx_bn_backward_input", false}},
-          {Variant::Float, Variant::Double}};
+          {Variant::Float, Variant::Double},
+          ""};
 }
 
 Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {

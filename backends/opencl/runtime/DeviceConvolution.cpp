@@ -206,7 +206,8 @@ FamilySource convolutionSource() {
            {"fx_conv_weight_grad", false},
            {"fx_conv_bias_grad", false},
            {"fx_col2im", false}},
-          {Variant::Float, Variant::Double}};
+          {Variant::Float, Variant::Double},
+          ""};
 }
 
 namespace {

@@ -138,7 +138,8 @@ bool isIndexType(DType d) { return d == DType::Int64 || d == DType::Int32; }
 FamilySource embeddingBagSource() {
   return {kSource,
           {{"fx_bag_prepare", false}, {"fx_bag_reduce", false}},
-          {Variant::Float, Variant::Double}};
+          {Variant::Float, Variant::Double},
+          ""};
 }
 
 Expected<bool> runEmbeddingBag(const Call &call, const LauncherFor &launcherFor) {

@@ -250,7 +250,8 @@ FamilySource fftSource() {
            {"fx_fft_store", false},
            {"fx_fft_c2r", false},
            {"fx_pair_copy", false}},
-          {Variant::Float, Variant::Double}};
+          {Variant::Float, Variant::Double},
+          ""};
 }
 
 Expected<bool> runFft(const Call &call, const LauncherFor &launcherFor, std::string_view which) {

@@ -112,7 +112,7 @@ bool overlaps(const DeviceBuffer &a, const DeviceBuffer &b) {
 } // namespace
 
 FamilySource indexPutSource() {
-  return {kSource, {{"fx_index_put", false}}, {Variant::Float, Variant::Double}};
+  return {kSource, {{"fx_index_put", false}}, {Variant::Float, Variant::Double}, ""};
 }
 
 Expected<bool> runIndexPut(const Call &call, const LauncherFor &launcherFor) {

@@ -51,7 +51,7 @@ std::vector<int64_t> batched(const Operand &t) {
 } // namespace
 
 FamilySource matmulSource() {
-  return {kSource, {{"fx_matmul", false}}, {Variant::Float, Variant::Double}};
+  return {kSource, {{"fx_matmul", false}}, {Variant::Float, Variant::Double}, ""};
 }
 
 Expected<bool> runMatmul(const Call &call, const LauncherFor &launcherFor, std::string_view which) {

@@ -202,7 +202,8 @@ std::optional<Outer> outerDims(const std::vector<int64_t> &sizes,
 FamilySource sortSource() {
   return {kSource,
           {{"fx_sort_block", false}, {"fx_sort_merge", false}},
-          {Variant::Float, Variant::Double, Variant::Long}};
+          {Variant::Float, Variant::Double, Variant::Long},
+          ""};
 }
 
 Expected<bool> runSort(const Call &call, const LauncherFor &launcherFor, bool topk) {
