@@ -173,11 +173,13 @@ for w in sorted(os.listdir(corpus)):
             """The module for the float64 reference: CUDA's efficient attention has no float64
             kernel, so its calls become the same attention written as matrix products."""
             name = "torch.ops.aten._scaled_dot_product_efficient_attention.default"
-            if name not in src:
+            # Casts to float32 the model wrote (RMSNorm's `.to(torch.float32)`, rotary tables)
+            # would mix float32 into the float64 products: they become float64 casts.
+            src64 = src.replace(name, "_attention_f64").replace("torch.float32", "torch.float64")
+            if src64 == src:
                 return module
             env64 = dict(env, _attention_f64=attention_f64)
-            exec(compile(PRELUDE +
-                         src.replace(name, "_attention_f64"), fxpy, "exec"), env64)
+            exec(compile(PRELUDE + src64, fxpy, "exec"), env64)
             return [v for v in env64.values() if isinstance(v, type) and
                     issubclass(v, torch.nn.Module) and v is not torch.nn.Module][0]()
         inp, exp = os.path.join(work, f"{w}.in.safetensors"), os.path.join(work,

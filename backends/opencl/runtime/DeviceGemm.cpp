@@ -53,23 +53,61 @@ constexpr std::string_view kBody = R"CL(
 #define FX_GEMM_LA (FX_GEMM_TM * FX_GEMM_TK / FX_GEMM_THREADS)
 #define FX_GEMM_LB (FX_GEMM_TN * FX_GEMM_TK / FX_GEMM_THREADS)
 #define FX_GEMM_PAD 4
+#define FX_GEMM_AROW (FX_GEMM_TM + FX_GEMM_PAD)
+#define FX_GEMM_BROW (FX_GEMM_TN + FX_GEMM_PAD)
+// Element r of this work-item's share of a slice: (row or column, depth) within the tile.
+#define FX_GEMM_E(r) (tid + (r) * FX_GEMM_THREADS)
+#if FX_GEMM_TA
+#define FX_GEMM_A_MM(r) (FX_GEMM_E(r) % FX_GEMM_TM)
+#define FX_GEMM_A_KK(r) (FX_GEMM_E(r) / FX_GEMM_TM)
+#define FX_GEMM_A_AT(row, p) A[(p) * lda + (row)]
+#else
+#define FX_GEMM_A_MM(r) (FX_GEMM_E(r) / FX_GEMM_TK)
+#define FX_GEMM_A_KK(r) (FX_GEMM_E(r) % FX_GEMM_TK)
+#define FX_GEMM_A_AT(row, p) A[(row) * lda + (p)]
+#endif
+#if FX_GEMM_TB
+#define FX_GEMM_B_NN(r) (FX_GEMM_E(r) / FX_GEMM_TK)
+#define FX_GEMM_B_KK(r) (FX_GEMM_E(r) % FX_GEMM_TK)
+#define FX_GEMM_B_AT(p, col) B[(col) * ldb + (p)]
+#else
+#define FX_GEMM_B_NN(r) (FX_GEMM_E(r) % FX_GEMM_TN)
+#define FX_GEMM_B_KK(r) (FX_GEMM_E(r) / FX_GEMM_TN)
+#define FX_GEMM_B_AT(p, col) B[(p) * ldb + (col)]
+#endif
+#define FX_GEMM_LOAD(k0)                                                                       \
+  for (int r = 0; r < FX_GEMM_LA; ++r) {                                                       \
+    const int row = m0 + FX_GEMM_A_MM(r), p = (k0) + FX_GEMM_A_KK(r);                          \
+    ra[r] = row < M && p < K ? FX_GEMM_A_AT(row, p) : 0.0f;                                    \
+  }                                                                                            \
+  for (int r = 0; r < FX_GEMM_LB; ++r) {                                                       \
+    const int col = n0 + FX_GEMM_B_NN(r), p = (k0) + FX_GEMM_B_KK(r);                          \
+    rb[r] = col < N && p < K ? FX_GEMM_B_AT(p, col) : 0.0f;                                    \
+  }
 
 // C = alpha * op(A) @ op(B) + beta * C over `batches` matrices; C is not read when beta is 0.
+// Offsets within one matrix are int (the host checks that they fit); batches step in long.
 __kernel __attribute__((reqd_work_group_size(FX_GEMM_THREADS, 1, 1)))
-void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M, const long N,
-    const long K, const long lda, const long ldb, const long ldc, const long sa, const long sb,
+void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, const long N_,
+    const long K_, const long lda_, const long ldb_, const long ldc_, const long sa, const long sb,
     const long sc, const long batches, const long alpha_bits, const long beta_bits) {
-  __local float As[FX_GEMM_TK][FX_GEMM_TM + FX_GEMM_PAD];
-  __local float Bs[FX_GEMM_TK][FX_GEMM_TN + FX_GEMM_PAD];
+  const int M = (int)M_, N = (int)N_, K = (int)K_;
+  const int lda = (int)lda_, ldb = (int)ldb_, ldc = (int)ldc_;
+  // float4 rows, so the compute loop's reads are 128-bit loads of local memory.
+  __local float4 As4[FX_GEMM_TK][FX_GEMM_AROW / 4];
+  __local float4 Bs4[FX_GEMM_TK][FX_GEMM_BROW / 4];
+  __local float *As = (__local float *)As4;
+  __local float *Bs = (__local float *)Bs4;
   const float alpha = FX_BITS(alpha_bits), beta = FX_BITS(beta_bits);
   const int tid = get_local_id(0);
   const int tx = tid % FX_GEMM_TX, ty = tid / FX_GEMM_TX;
-  const long tilesN = (N + FX_GEMM_TN - 1) / FX_GEMM_TN;
-  const long tilesM = (M + FX_GEMM_TM - 1) / FX_GEMM_TM;
-  const long groups = tilesN * tilesM * batches;
+  const int tilesN = (N + FX_GEMM_TN - 1) / FX_GEMM_TN;
+  const int tilesM = (M + FX_GEMM_TM - 1) / FX_GEMM_TM;
+  const long tiles = (long)tilesN * tilesM, groups = tiles * batches;
   for (long g = get_group_id(0); g < groups; g += get_num_groups(0)) {
-    const long m0 = ((g / tilesN) % tilesM) * FX_GEMM_TM, n0 = (g % tilesN) * FX_GEMM_TN;
-    const long bt = g / (tilesN * tilesM);
+    const int tile = (int)(g % tiles);
+    const long bt = g / tiles;
+    const int m0 = (tile / tilesN) * FX_GEMM_TM, n0 = (tile % tilesN) * FX_GEMM_TN;
     __global const float *A = (__global const float *)FX_AT(a) + bt * sa;
     __global const float *B = (__global const float *)FX_AT(b) + bt * sb;
     __global float *C = (__global float *)FX_AT(c) + bt * sc;
@@ -78,47 +116,13 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M, c
       for (int j = 0; j < FX_GEMM_WN; ++j)
         acc[i][j] = 0.0f;
     float ra[FX_GEMM_LA], rb[FX_GEMM_LB];
-    // The slices' elements this work-item copies: (row or column, depth) within the tile.
-#if FX_GEMM_TA
-#define FX_GEMM_A_MM(e) ((e) % FX_GEMM_TM)
-#define FX_GEMM_A_KK(e) ((e) / FX_GEMM_TM)
-#define FX_GEMM_A_AT(r, p) A[(p) * lda + (r)]
-#else
-#define FX_GEMM_A_MM(e) ((e) / FX_GEMM_TK)
-#define FX_GEMM_A_KK(e) ((e) % FX_GEMM_TK)
-#define FX_GEMM_A_AT(r, p) A[(r) * lda + (p)]
-#endif
-#if FX_GEMM_TB
-#define FX_GEMM_B_NN(e) ((e) / FX_GEMM_TK)
-#define FX_GEMM_B_KK(e) ((e) % FX_GEMM_TK)
-#define FX_GEMM_B_AT(p, q) B[(q) * ldb + (p)]
-#else
-#define FX_GEMM_B_NN(e) ((e) % FX_GEMM_TN)
-#define FX_GEMM_B_KK(e) ((e) / FX_GEMM_TN)
-#define FX_GEMM_B_AT(p, q) B[(p) * ldb + (q)]
-#endif
-#define FX_GEMM_LOAD(k0)                                                                       \
-  for (int r = 0; r < FX_GEMM_LA; ++r) {                                                       \
-    const int e = tid + r * FX_GEMM_THREADS;                                                   \
-    const long row = m0 + FX_GEMM_A_MM(e), p = (k0) + FX_GEMM_A_KK(e);                         \
-    ra[r] = row < M && p < K ? FX_GEMM_A_AT(row, p) : 0.0f;                                    \
-  }                                                                                            \
-  for (int r = 0; r < FX_GEMM_LB; ++r) {                                                       \
-    const int e = tid + r * FX_GEMM_THREADS;                                                   \
-    const long col = n0 + FX_GEMM_B_NN(e), p = (k0) + FX_GEMM_B_KK(e);                         \
-    rb[r] = col < N && p < K ? FX_GEMM_B_AT(p, col) : 0.0f;                                    \
-  }
     FX_GEMM_LOAD(0)
-    for (long k0 = 0; k0 < K; k0 += FX_GEMM_TK) {
+    for (int k0 = 0; k0 < K; k0 += FX_GEMM_TK) {
       barrier(CLK_LOCAL_MEM_FENCE); // the previous step's reads are done
-      for (int r = 0; r < FX_GEMM_LA; ++r) {
-        const int e = tid + r * FX_GEMM_THREADS;
-        As[FX_GEMM_A_KK(e)][FX_GEMM_A_MM(e)] = ra[r];
-      }
-      for (int r = 0; r < FX_GEMM_LB; ++r) {
-        const int e = tid + r * FX_GEMM_THREADS;
-        Bs[FX_GEMM_B_KK(e)][FX_GEMM_B_NN(e)] = rb[r];
-      }
+      for (int r = 0; r < FX_GEMM_LA; ++r)
+        As[FX_GEMM_A_KK(r) * FX_GEMM_AROW + FX_GEMM_A_MM(r)] = ra[r];
+      for (int r = 0; r < FX_GEMM_LB; ++r)
+        Bs[FX_GEMM_B_KK(r) * FX_GEMM_BROW + FX_GEMM_B_NN(r)] = rb[r];
       barrier(CLK_LOCAL_MEM_FENCE);
       if (k0 + FX_GEMM_TK < K) {
         FX_GEMM_LOAD(k0 + FX_GEMM_TK)
@@ -127,11 +131,11 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M, c
       for (int kk = 0; kk < FX_GEMM_TK; ++kk) {
         float av[FX_GEMM_WM], bv[FX_GEMM_WN];
         for (int q = 0; q < FX_GEMM_WM / 4; ++q) {
-          const float4 v = vload4(0, &As[kk][q * FX_GEMM_TY * 4 + ty * 4]);
+          const float4 v = As4[kk][q * FX_GEMM_TY + ty];
           av[4 * q] = v.x, av[4 * q + 1] = v.y, av[4 * q + 2] = v.z, av[4 * q + 3] = v.w;
         }
         for (int q = 0; q < FX_GEMM_WN / 4; ++q) {
-          const float4 v = vload4(0, &Bs[kk][q * FX_GEMM_TX * 4 + tx * 4]);
+          const float4 v = Bs4[kk][q * FX_GEMM_TX + tx];
           bv[4 * q] = v.x, bv[4 * q + 1] = v.y, bv[4 * q + 2] = v.z, bv[4 * q + 3] = v.w;
         }
         for (int i = 0; i < FX_GEMM_WM; ++i)
@@ -140,11 +144,11 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M, c
       }
     }
     for (int i = 0; i < FX_GEMM_WM; ++i) {
-      const long row = m0 + (i / 4) * FX_GEMM_TY * 4 + ty * 4 + i % 4;
+      const int row = m0 + (i / 4) * FX_GEMM_TY * 4 + ty * 4 + i % 4;
       if (row >= M)
         continue;
       for (int j = 0; j < FX_GEMM_WN; ++j) {
-        const long col = n0 + (j / 4) * FX_GEMM_TX * 4 + tx * 4 + j % 4;
+        const int col = n0 + (j / 4) * FX_GEMM_TX * 4 + tx * 4 + j % 4;
         if (col >= N)
           continue;
         float v = alpha * acc[i][j];
@@ -191,6 +195,19 @@ bool gemmLog() {
 size_t spanOf(const GemmMatrix &m, int64_t rows, int64_t cols, int64_t batch) {
   return static_cast<size_t>(batch - 1) * m.batchStride + static_cast<size_t>(rows - 1) * m.ld +
          static_cast<size_t>(cols);
+}
+
+/// Whether every element offset within one matrix of `p` fits the kernel's int arithmetic.
+bool offsetsFitInt(const GemmProblem &p) {
+  constexpr int64_t kLimit = int64_t{1} << 31;
+  auto extent = [](const GemmMatrix &x, int64_t rows, int64_t cols) {
+    int64_t outer = x.transposed ? cols : rows, inner = x.transposed ? rows : cols;
+    return (outer - 1) * static_cast<int64_t>(x.ld) + inner;
+  };
+  return p.m < kLimit && p.n < kLimit && p.k < kLimit && extent(p.a, p.m, p.k) < kLimit &&
+         extent(p.b, p.k, p.n) < kLimit && extent(p.c, p.m, p.n) < kLimit &&
+         static_cast<int64_t>(p.a.ld) < kLimit && static_cast<int64_t>(p.b.ld) < kLimit &&
+         static_cast<int64_t>(p.c.ld) < kLimit;
 }
 
 /// The tile shapes worth timing for `p`: those not much larger than the problem.
@@ -278,12 +295,16 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, GemmChoices 
                                     const GemmProblem &p, const GemmLibrary *library) {
   const GemmPolicy policy = policyOf(options);
   const bool gpu = ctx.device().isGpu;
-  if (policy == GemmPolicy::Library || (policy == GemmPolicy::Auto && !gpu && library)) {
+  // A matrix whose offsets need 64 bits (over 8 GiB of float32) goes to the library.
+  if (policy == GemmPolicy::Library || (policy == GemmPolicy::Auto && !gpu && library) ||
+      (library && !offsetsFitInt(p))) {
     if (!library)
       return Error("no GEMM library in this build (OpenCLOptions::gemm)");
     FXKIT_TRY((*library)(p));
     return GemmRoute::Library;
   }
+  if (!offsetsFitInt(p))
+    return Error("a matrix product with offsets beyond 2^31 elements has no GEMM template form");
   FXKIT_ASSIGN_OR_RETURN(Launcher launcher, launcherFor(Variant::Float));
   const bool ta = p.a.transposed, tb = p.b.transposed;
   auto argsFor = [&](const GemmMatrix &c) {
