@@ -512,23 +512,6 @@ TEST(DeviceExterns, TopkLargestAndSmallestWithTiesAndNan) {
 
 // ---- convolution ----
 
-std::string convGraph(const std::string &x, const std::string &w, const std::string &b,
-                      const std::string &rest) {
-  std::string text = "graph():\n"
-                     "    %x : Tensor \"" +
-                     x +
-                     "\"[num_users=1] = placeholder[target=x]\n"
-                     "    %w : Tensor \"" +
-                     w + "\"[num_users=1] = placeholder[target=w]\n";
-  if (!b.empty())
-    text += "    %b : Tensor \"" + b + "\"[num_users=1] = placeholder[target=b]\n";
-  text += "    %r : [num_users=1] = call_function[target=torch.ops.aten.convolution.default](args "
-          "= (%x, %w, " +
-          std::string(b.empty() ? "None" : "%b") + ", " + rest +
-          "), kwargs = {})\n    return (r,)\n";
-  return text;
-}
-
 TEST(DeviceExterns, DepthwiseAndGroupedConvolutions) {
   REQUIRE_OPENCL_DEVICE();
   // MobileNetV2's depthwise 3x3, stride 2, padding 1; with a bias and dilation 2.

@@ -139,6 +139,25 @@ inline OpenCLStats expectAgrees(const std::string &text, std::vector<RuntimeValu
   return stats;
 }
 
+/// aten.convolution of placeholders x, w and (unless `b` is empty) b with the arguments after
+/// the bias in `rest` (stride, padding, dilation, transposed, output padding, groups).
+inline std::string convGraph(const std::string &x, const std::string &w, const std::string &b,
+                             const std::string &rest) {
+  std::string text = "graph():\n"
+                     "    %x : Tensor \"" +
+                     x +
+                     "\"[num_users=1] = placeholder[target=x]\n"
+                     "    %w : Tensor \"" +
+                     w + "\"[num_users=1] = placeholder[target=w]\n";
+  if (!b.empty())
+    text += "    %b : Tensor \"" + b + "\"[num_users=1] = placeholder[target=b]\n";
+  text += "    %r : [num_users=1] = call_function[target=torch.ops.aten.convolution.default](args "
+          "= (%x, %w, " +
+          std::string(b.empty() ? "None" : "%b") + ", " + rest +
+          "), kwargs = {})\n    return (r,)\n";
+  return text;
+}
+
 /// Expects `n` extern ops on the device kernels and none on the host.
 #define EXPECT_ON_DEVICE(stats, n)                                                                 \
   do {                                                                                             \

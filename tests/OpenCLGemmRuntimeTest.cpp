@@ -165,3 +165,34 @@ TEST(OpenCLGemmTemplate, UnknownTileIsAnError) {
   EXPECT_NE(result.error().message.find("unknown GEMM tile '100x100x8_4x4'"), std::string::npos)
       << result.error().message;
 }
+
+// ---- convolutions as implicit GEMMs ----
+
+TEST(OpenCLGemmTemplate, ConvolutionsAsImplicitGemms) {
+  REQUIRE_OPENCL_DEVICE();
+  REQUIRE_BLAS();
+  struct Case {
+    const char *what, *x, *w, *b, *rest;
+  };
+  const Case cases[] = {
+      // ResNet's 3x3, stride 1, padding 1, no bias.
+      {"3x3", "f32[2, 5, 9, 7][315, 63, 7, 1]cpu", "f32[6, 5, 3, 3][45, 9, 3, 1]cpu", "",
+       "[1, 1], [1, 1], [1, 1], False, [0, 0], 1"},
+      // ViT's patch embedding: stride = kernel, with a bias.
+      {"patches", "f32[2, 3, 16, 16][768, 256, 16, 1]cpu", "f32[10, 3, 4, 4][48, 16, 4, 1]cpu",
+       "f32[10][1]cpu", "[4, 4], [0, 0], [1, 1], False, [0, 0], 1"},
+      // Stride 2, asymmetric padding and dilation, channels-last input, a bias.
+      {"strided", "f32[3, 4, 11, 10][440, 1, 40, 4]cpu", "f32[7, 4, 3, 2][24, 6, 2, 1]cpu",
+       "f32[7][1]cpu", "[2, 1], [1, 2], [2, 1], False, [0, 0], 1"},
+      // MobileNet's pointwise 1x1, 130 output channels (two tiles of rows).
+      {"1x1", "f32[2, 24, 6, 6][864, 36, 6, 1]cpu", "f32[130, 24, 1, 1][24, 1, 1, 1]cpu", "",
+       "[1, 1], [0, 0], [1, 1], False, [0, 0], 1"},
+  };
+  for (const Case &c : cases)
+    for (const char *tile : {"128x64x8_8x4", "32x32x8_4x4"}) {
+      SCOPED_TRACE(std::string(c.what) + " " + tile);
+      OpenCLStats s = expectAgrees(convGraph(c.x, c.w, c.b, c.rest), {}, templateWith(tile));
+      EXPECT_EQ(s.gemmTemplateCalls, 1);
+      EXPECT_EQ(s.deviceExterns + s.hostExterns, 0);
+    }
+}

@@ -119,10 +119,10 @@ Expected<bool> gemm(OpenCLContext &ctx, const OpenCLOptions &options, const Matr
     p.c = gemmMatrix(c);
     p.alpha = alpha;
     p.beta = beta;
-    GemmLibrary library = [&](const GemmProblem &q) -> Status {
+    GemmLibrary library = [&](cl_mem out, size_t offset) -> Status {
       Matrix cq = c;
-      cq.mem = q.c.mem;
-      cq.offset = q.c.offset;
+      cq.mem = out;
+      cq.offset = offset;
       return blasGemm<float>(ctx, a, b, cq, batch, alpha, beta);
     };
     FXKIT_ASSIGN_OR_RETURN(*route, runGemm(ctx, options, p, &library));
@@ -250,21 +250,23 @@ std::optional<size_t> contiguousOffset(const BufferView &view, const DeviceBuffe
   return storage.offset / itemSize + static_cast<size_t>(*off);
 }
 
-/// aten.convolution as CLBlast's batched convolution-as-GEMM: 2-D, not transposed, one group,
-/// no bias (a bias would need a broadcast add CLBlast has no routine for), NCHW contiguous
-/// input, weight and output.
+/// aten.convolution, 2-D, not transposed, one group: float32 through runConvolutionGemm (fxkit's
+/// implicit-GEMM template, any strides, with a bias, or CLBlast's Convgemm, the faster per
+/// shape) where the template computes on this device; else CLBlast's Convgemm alone, which
+/// takes no bias (CLBlast has no broadcast add for it) and NCHW contiguous tensors only.
 template <typename T>
-Expected<bool> convolution(OpenCLContext &ctx, const LoopProgram &program, const LoopOp &op,
-                           const BoundArgs &args, const SymExpr::Bindings &b,
-                           std::span<const DeviceBuffer> buffers) {
+Expected<bool> convolution(OpenCLContext &ctx, const OpenCLOptions &options,
+                           const LoopProgram &program, const LoopOp &op, const BoundArgs &args,
+                           const SymExpr::Bindings &b, std::span<const DeviceBuffer> buffers,
+                           GemmRoute *route) {
   auto transposed = args.boolean("transposed");
   auto groups = args.integer("groups");
   auto stride = args.intList("stride");
   auto padding = args.intList("padding");
   auto dilation = args.intList("dilation");
-  auto bias = args.get("bias");
+  const bool hasBias = !args.get("bias").isNone();
   if (!transposed || *transposed || !groups || *groups != 1 || !stride || !*stride || !padding ||
-      !*padding || !dilation || !*dilation || !bias.isNone() || op.externInputs.size() != 2 ||
+      !*padding || !dilation || !*dilation || op.externInputs.size() != (hasBias ? 3u : 2u) ||
       op.externOutputs.size() != 1 || op.externOutputs[0] < 0)
     return false;
   const std::vector<int64_t> &st = **stride, &pad = **padding, &dil = **dilation;
@@ -274,29 +276,90 @@ Expected<bool> convolution(OpenCLContext &ctx, const LoopProgram &program, const
   const BufferView &in = op.externInputs[0], &w = op.externInputs[1];
   int32_t out = op.externOutputs[0];
   BufferView ov = wholeBufferView(program, out);
+
+  // CLBlast's Convgemm: no bias, NCHW contiguous tensors.
+  std::optional<GemmLibrary> library;
   std::vector<int64_t> is, ws, os;
   auto inOff = contiguousOffset(in, buffers[in.buffer], item, b, &is);
   auto wOff = contiguousOffset(w, buffers[w.buffer], item, b, &ws);
   auto oOff = contiguousOffset(ov, buffers[out], item, b, &os);
-  if (!inOff || !wOff || !oOff || is.size() != 4 || ws.size() != 4 || os.size() != 4 ||
-      ws[1] != is[1] || os[0] != is[0] || os[1] != ws[0])
+  if (!hasBias && inOff && wOff && oOff && is.size() == 4 && ws.size() == 4 && os.size() == 4 &&
+      ws[1] == is[1] && os[0] == is[0] && os[1] == ws[0])
+    library = [&](cl_mem outMem, size_t outOffset) -> Status {
+      cl_command_queue q = ctx.queue();
+      // CLBlast builds its convolution kernels on first use, and NVIDIA's compiler warns on
+      // them with a bare "1 warning generated." on stderr: kept off fxkit's output.
+      std::optional<CompilerStderrFilter> quiet;
+      quiet.emplace("CLBlast: ");
+      auto status = clblast::Convgemm<T>(
+          clblast::KernelMode::kCrossCorrelation, static_cast<size_t>(is[1]),
+          static_cast<size_t>(is[2]), static_cast<size_t>(is[3]), static_cast<size_t>(ws[2]),
+          static_cast<size_t>(ws[3]), static_cast<size_t>(pad[0]), static_cast<size_t>(pad[1]),
+          static_cast<size_t>(st[0]), static_cast<size_t>(st[1]), static_cast<size_t>(dil[0]),
+          static_cast<size_t>(dil[1]), static_cast<size_t>(ws[0]), static_cast<size_t>(is[0]),
+          buffers[in.buffer].mem, *inOff, buffers[w.buffer].mem, *wOff, outMem, outOffset, &q);
+      quiet.reset();
+      if (status != clblast::StatusCode::kSuccess)
+        return Error("CLBlast convolution failed with status " +
+                     std::to_string(static_cast<int>(status)));
+      return Status::ok();
+    };
+
+  if constexpr (std::is_same_v<T, float>) {
+    if (gemmTemplateTakes(ctx, options)) {
+      auto ie = evaluateView(in, b), we = evaluateView(w, b), oe = evaluateView(ov, b);
+      std::optional<EvaluatedView> be;
+      if (hasBias)
+        be = evaluateView(op.externInputs[2], b);
+      auto aligned = [&](const DeviceBuffer &d) { return d.mem && d.offset % item == 0; };
+      bool ok =
+          ie && we && oe && (!hasBias || be) && ie->sizes.size() == 4 && we->sizes.size() == 4 &&
+          oe->sizes.size() == 4 && aligned(buffers[in.buffer]) && aligned(buffers[w.buffer]) &&
+          aligned(buffers[out]) &&
+          (!hasBias || (be->sizes.size() == 1 && aligned(buffers[op.externInputs[2].buffer])));
+      // The weight's (c, kh, kw) must be dense: the template reads a row of it as one.
+      ok = ok && (we->sizes[3] == 1 || we->strides[3] == 1) &&
+           (we->sizes[2] == 1 || we->strides[2] == we->sizes[3]) &&
+           (we->sizes[1] == 1 || we->strides[1] == we->sizes[2] * we->sizes[3]) &&
+           we->sizes[1] == ie->sizes[1] && oe->sizes[0] == ie->sizes[0] &&
+           oe->sizes[1] == we->sizes[0] && (!hasBias || be->sizes[0] == we->sizes[0]);
+      if (ok) {
+        ConvProblem p;
+        p.input = buffers[in.buffer].mem;
+        p.inputOffset = buffers[in.buffer].offset / item + static_cast<size_t>(ie->offset);
+        p.weight = buffers[w.buffer].mem;
+        p.weightOffset = buffers[w.buffer].offset / item + static_cast<size_t>(we->offset);
+        p.output = buffers[out].mem;
+        p.outputOffset = buffers[out].offset / item + static_cast<size_t>(oe->offset);
+        if (hasBias) {
+          const DeviceBuffer &bb = buffers[op.externInputs[2].buffer];
+          p.bias = bb.mem;
+          p.biasOffset = bb.offset / item + static_cast<size_t>(be->offset);
+          p.biasStride = be->strides[0];
+        }
+        p.n = ie->sizes[0], p.c = ie->sizes[1], p.h = ie->sizes[2], p.w = ie->sizes[3];
+        p.oc = we->sizes[0], p.kh = we->sizes[2], p.kw = we->sizes[3];
+        p.oh = oe->sizes[2], p.ow = oe->sizes[3];
+        for (int d = 0; d < 4; ++d) {
+          p.inStrides[d] = ie->strides[d];
+          p.outStrides[d] = oe->strides[d];
+        }
+        p.weightStride0 = we->strides[0];
+        for (int d = 0; d < 2; ++d) {
+          p.stride[d] = st[static_cast<size_t>(d)];
+          p.padding[d] = pad[static_cast<size_t>(d)];
+          p.dilation[d] = dil[static_cast<size_t>(d)];
+        }
+        FXKIT_ASSIGN_OR_RETURN(*route,
+                               runConvolutionGemm(ctx, options, p, library ? &*library : nullptr));
+        return true;
+      }
+    }
+  }
+  if (!library)
     return false;
-  cl_command_queue q = ctx.queue();
-  // CLBlast builds its convolution kernels on first use, and NVIDIA's compiler warns on them
-  // with a bare "1 warning generated." on stderr: kept off fxkit's output.
-  std::optional<CompilerStderrFilter> quiet;
-  quiet.emplace("CLBlast: ");
-  auto status = clblast::Convgemm<T>(
-      clblast::KernelMode::kCrossCorrelation, static_cast<size_t>(is[1]),
-      static_cast<size_t>(is[2]), static_cast<size_t>(is[3]), static_cast<size_t>(ws[2]),
-      static_cast<size_t>(ws[3]), static_cast<size_t>(pad[0]), static_cast<size_t>(pad[1]),
-      static_cast<size_t>(st[0]), static_cast<size_t>(st[1]), static_cast<size_t>(dil[0]),
-      static_cast<size_t>(dil[1]), static_cast<size_t>(ws[0]), static_cast<size_t>(is[0]),
-      buffers[in.buffer].mem, *inOff, buffers[w.buffer].mem, *wOff, buffers[out].mem, *oOff, &q);
-  quiet.reset();
-  if (status != clblast::StatusCode::kSuccess)
-    return Error("CLBlast convolution failed with status " +
-                 std::to_string(static_cast<int>(status)));
+  FXKIT_TRY((*library)(buffers[out].mem, *oOff));
+  *route = GemmRoute::Library;
   return true;
 }
 
@@ -346,9 +409,9 @@ Expected<bool> runBlasExtern(OpenCLContext &ctx, const OpenCLOptions &options,
       if (program.buffers[v.buffer].type.dtype != dtype)
         return false;
     if (dtype == DType::Float32)
-      return convolution<float>(ctx, program, op, *args, bindings, buffers);
+      return convolution<float>(ctx, options, program, op, *args, bindings, buffers, route);
     if (dtype == DType::Float64 && ctx.device().hasFp64)
-      return convolution<double>(ctx, program, op, *args, bindings, buffers);
+      return convolution<double>(ctx, options, program, op, *args, bindings, buffers, route);
     return false;
   }
   auto mp = matchMatrixProduct(program, op);

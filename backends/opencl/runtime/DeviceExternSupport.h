@@ -20,6 +20,7 @@
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -158,6 +159,9 @@ public:
   /// A read-only buffer holding `values` (a kernel's shape tables), copied at creation, so
   /// nothing waits on the queue.
   static Expected<TempBuffer> fromHost(const OpenCLContext &ctx, std::span<const int64_t> values);
+  /// A read-only buffer holding `bytes` bytes from `data` (at least one byte).
+  static Expected<TempBuffer> fromHostBytes(const OpenCLContext &ctx, const void *data,
+                                            size_t bytes);
   TempBuffer(TempBuffer &&other) noexcept : mem_(other.mem_), bytes_(other.bytes_) {
     other.mem_ = nullptr;
   }
@@ -208,10 +212,15 @@ struct GemmChoices {
   std::map<std::string, std::string> byShape;
   bool loaded = false;
   bool dirty = false;
+  /// The implicit-GEMM convolutions' tables of reduced points, per window and input layout.
+  std::map<std::string, std::shared_ptr<TempBuffer>> convTables;
 };
 Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcher, GemmChoices &choices,
                                     OpenCLContext &ctx, const OpenCLOptions &options,
                                     const GemmProblem &p, const GemmLibrary *library);
+Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcher, GemmChoices &choices,
+                                               OpenCLContext &ctx, const OpenCLOptions &options,
+                                               const ConvProblem &p, const GemmLibrary *library);
 Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launcher);
 Expected<bool> runSort(const Call &call, const LauncherFor &launcher, bool topk);
 Expected<bool> runConvolution(const Call &call, const LauncherFor &launcher);

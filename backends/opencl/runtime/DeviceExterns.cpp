@@ -7,6 +7,8 @@
 #include "ir/Try.h"
 
 #include <bit>
+#include <cstdlib>
+#include <functional>
 #include <map>
 
 namespace fxkit::opencl {
@@ -268,7 +270,10 @@ Expected<KernelSet *> loadKernel(OpenCLContext &ctx, const OpenCLOptions &option
                            "#define FX_DEFINITION_" + std::string(name) + "\n" +
                            std::string(src.body);
       std::vector<KernelSpec> specs{{definition, std::move(source), reduction}};
-      auto set = KernelSet::load(ctx, std::move(specs), "-cl-std=CL1.2 -DFX_INDEX_T=long", options);
+      std::string buildOptions = "-cl-std=CL1.2 -DFX_INDEX_T=long";
+      if (const char *extra = std::getenv("FXKIT_OPENCL_BUILD_OPTIONS"); extra && *extra)
+        buildOptions += " " + std::string(extra); // experiments, as for generated kernels
+      auto set = KernelSet::load(ctx, std::move(specs), buildOptions, options);
       if (!set)
         return Error("device " + std::string(sourceName(s)) + " kernels: " + set.error().message);
       return (f.sets[definition] = set.take()).get();
@@ -333,8 +338,13 @@ Expected<bool> runDeviceExtern(OpenCLContext &ctx, const OpenCLOptions &options,
   return false;
 }
 
-Expected<GemmRoute> runGemm(OpenCLContext &ctx, const OpenCLOptions &options, const GemmProblem &p,
-                            const GemmLibrary *library) {
+namespace {
+
+/// Runs `run` with the GEMM template's launcher and choices on `ctx` (the family locked; its
+/// choices loaded from the kernel cache first, and stored back when `run` made new ones).
+Expected<GemmRoute>
+withGemmFamily(OpenCLContext &ctx, const OpenCLOptions &options,
+               const std::function<Expected<GemmRoute>(const LauncherFor &, GemmChoices &)> &run) {
   FamilyKernels &f = familyOf(ctx, Source::Gemm);
   std::lock_guard<std::mutex> lock(f.mutex);
   // The choices are cached per device and driver, and per template source: a changed template
@@ -356,12 +366,28 @@ Expected<GemmRoute> runGemm(OpenCLContext &ctx, const OpenCLOptions &options, co
         },
         v);
   };
-  auto route = runGemmTemplate(launcher, choices, ctx, options, p, library);
+  auto route = run(launcher, choices);
   if (choices.dirty) {
     choices.dirty = false;
     (void)cache.storeTuning(key, choices.byShape); // the cache only saves time
   }
   return route;
+}
+
+} // namespace
+
+Expected<GemmRoute> runGemm(OpenCLContext &ctx, const OpenCLOptions &options, const GemmProblem &p,
+                            const GemmLibrary *library) {
+  return withGemmFamily(ctx, options, [&](const LauncherFor &launcher, GemmChoices &choices) {
+    return runGemmTemplate(launcher, choices, ctx, options, p, library);
+  });
+}
+
+Expected<GemmRoute> runConvolutionGemm(OpenCLContext &ctx, const OpenCLOptions &options,
+                                       const ConvProblem &p, const GemmLibrary *library) {
+  return withGemmFamily(ctx, options, [&](const LauncherFor &launcher, GemmChoices &choices) {
+    return runConvolutionGemmTemplate(launcher, choices, ctx, options, p, library);
+  });
 }
 
 // ---- DeviceExternSupport.h ----
@@ -657,6 +683,18 @@ Expected<TempBuffer> TempBuffer::fromHost(const OpenCLContext &ctx,
     return clError("allocating " + std::to_string(bytes) + " bytes of an extern op's arguments",
                    err);
   return TempBuffer(m, bytes);
+}
+
+Expected<TempBuffer> TempBuffer::fromHostBytes(const OpenCLContext &ctx, const void *data,
+                                               size_t bytes) {
+  cl_int err = CL_SUCCESS;
+  unsigned char zero = 0;
+  cl_mem m =
+      clCreateBuffer(ctx.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                     std::max<size_t>(bytes, 1), bytes ? const_cast<void *>(data) : &zero, &err);
+  if (err != CL_SUCCESS)
+    return clError("allocating " + std::to_string(bytes) + " bytes of an extern op's tables", err);
+  return TempBuffer(m, std::max<size_t>(bytes, 1));
 }
 
 Expected<TempBuffer> TempBuffer::create(const OpenCLContext &ctx, size_t bytes) {

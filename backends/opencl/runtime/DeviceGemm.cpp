@@ -41,6 +41,7 @@ constexpr std::string_view kInstance = R"CL(
 #define FX_GEMM_WN {{WN}}
 #define FX_GEMM_TA {{TA}}
 #define FX_GEMM_TB {{TB}}
+#define FX_GEMM_CONV {{CONV}}
 #endif
 )CL";
 
@@ -80,11 +81,39 @@ constexpr std::string_view kBody = R"CL(
     const int row = m0 + FX_GEMM_A_MM(r), p = (k0) + FX_GEMM_A_KK(r);                          \
     ra[r] = row < M && p < K ? FX_GEMM_A_AT(row, p) : 0.0f;                                    \
   }                                                                                            \
+  FX_GEMM_LOAD_B(k0)
+#if FX_GEMM_CONV
+#define FX_GEMM_LOAD_B(k0)                                                                     \
+  for (int r = 0; r < FX_GEMM_LB; ++r) {                                                       \
+    const int p = (k0) + FX_GEMM_B_KK(r);                                                      \
+    const int4 d = T[min(p, K - 1)];                                                           \
+    const int ih = ih0[r] + d.y, iw = iw0[r] + d.z;                                            \
+    rb[r] = p < K && ih >= 0 && ih < H && iw >= 0 && iw < W ? X[cb[r] + d.x] : 0.0f;           \
+  }
+#else
+#define FX_GEMM_LOAD_B(k0)                                                                     \
   for (int r = 0; r < FX_GEMM_LB; ++r) {                                                       \
     const int col = n0 + FX_GEMM_B_NN(r), p = (k0) + FX_GEMM_B_KK(r);                          \
     rb[r] = col < N && p < K ? FX_GEMM_B_AT(p, col) : 0.0f;                                    \
   }
+#endif
 
+#if FX_GEMM_CONV
+// A 2-D convolution as an implicit GEMM: C [Cout, N*OH*OW] = weight [Cout, Cin*KH*KW] @ the
+// input's patches [Cin*KH*KW, N*OH*OW], gathered as they are loaded; `t` holds, per reduced
+// point (c, kh, kw), its input offset from the patch's corner and its height and width
+// displacements. The result goes to the output's (n, c, h, w) strides, plus a bias per channel.
+__kernel __attribute__((reqd_work_group_size(FX_GEMM_THREADS, 1, 1)))
+void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), FX_IN(t), FX_IN(bias),
+    const long M_, const long N_, const long K_, const long lda_, const long H_, const long W_,
+    const long OH_, const long OW_, const long sh, const long sw, const long ph, const long pw,
+    const long isn, const long ish, const long isw, const long osn, const long osc,
+    const long osh, const long osw, const long has_bias, const long bias_stride) {
+  const int M = (int)M_, N = (int)N_, K = (int)K_, lda = (int)lda_;
+  const int H = (int)H_, W = (int)W_, OW = (int)OW_, OHW = (int)(OH_ * OW_);
+  __global const int4 *T = (__global const int4 *)FX_AT(t);
+  const long batches = 1;
+#else
 // C = alpha * op(A) @ op(B) + beta * C over `batches` matrices; C is not read when beta is 0.
 // Offsets within one matrix are int (the host checks that they fit); batches step in long.
 __kernel __attribute__((reqd_work_group_size(FX_GEMM_THREADS, 1, 1)))
@@ -93,12 +122,12 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
     const long sc, const long batches, const long alpha_bits, const long beta_bits) {
   const int M = (int)M_, N = (int)N_, K = (int)K_;
   const int lda = (int)lda_, ldb = (int)ldb_, ldc = (int)ldc_;
-  // float4 rows, so the compute loop's reads are 128-bit loads of local memory.
-  __local float4 As4[FX_GEMM_TK][FX_GEMM_AROW / 4];
-  __local float4 Bs4[FX_GEMM_TK][FX_GEMM_BROW / 4];
-  __local float *As = (__local float *)As4;
-  __local float *Bs = (__local float *)Bs4;
   const float alpha = FX_BITS(alpha_bits), beta = FX_BITS(beta_bits);
+#endif
+  // float4 rows, so the compute loop's reads are 128-bit loads of local memory; two of each
+  // slice, so that one barrier per step separates writing the next from reading this one.
+  __local float4 As4[2][FX_GEMM_TK][FX_GEMM_AROW / 4];
+  __local float4 Bs4[2][FX_GEMM_TK][FX_GEMM_BROW / 4];
   const int tid = get_local_id(0);
   const int tx = tid % FX_GEMM_TX, ty = tid / FX_GEMM_TX;
   const int tilesN = (N + FX_GEMM_TN - 1) / FX_GEMM_TN;
@@ -108,41 +137,85 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
     const int tile = (int)(g % tiles);
     const long bt = g / tiles;
     const int m0 = (tile / tilesN) * FX_GEMM_TM, n0 = (tile % tilesN) * FX_GEMM_TN;
+#if FX_GEMM_CONV
+    __global const float *A = (__global const float *)FX_AT(a);
+    __global const float *X = (__global const float *)FX_AT(b);
+    __global float *C = (__global float *)FX_AT(c);
+    // The patches this work-item copies: their corner's offset and position in the input (a
+    // column past the end gets a position no displacement brings inside).
+    int cb[FX_GEMM_LB], ih0[FX_GEMM_LB], iw0[FX_GEMM_LB];
+    for (int r = 0; r < FX_GEMM_LB; ++r) {
+      const int col = n0 + FX_GEMM_B_NN(r);
+      const int img = col / OHW, ohw = col % OHW;
+      ih0[r] = col < N ? (ohw / OW) * (int)sh - (int)ph : -(1 << 30);
+      iw0[r] = (ohw % OW) * (int)sw - (int)pw;
+      cb[r] = col < N ? img * (int)isn + ih0[r] * (int)ish + iw0[r] * (int)isw : 0;
+    }
+#else
     __global const float *A = (__global const float *)FX_AT(a) + bt * sa;
     __global const float *B = (__global const float *)FX_AT(b) + bt * sb;
     __global float *C = (__global float *)FX_AT(c) + bt * sc;
+#endif
     float acc[FX_GEMM_WM][FX_GEMM_WN];
     for (int i = 0; i < FX_GEMM_WM; ++i)
       for (int j = 0; j < FX_GEMM_WN; ++j)
         acc[i][j] = 0.0f;
     float ra[FX_GEMM_LA], rb[FX_GEMM_LB];
+#define FX_GEMM_STORE(buf)                                                                     \
+  for (int r = 0; r < FX_GEMM_LA; ++r)                                                         \
+    ((__local float *)As4[buf])[FX_GEMM_A_KK(r) * FX_GEMM_AROW + FX_GEMM_A_MM(r)] = ra[r];     \
+  for (int r = 0; r < FX_GEMM_LB; ++r)                                                         \
+    ((__local float *)Bs4[buf])[FX_GEMM_B_KK(r) * FX_GEMM_BROW + FX_GEMM_B_NN(r)] = rb[r];
+    barrier(CLK_LOCAL_MEM_FENCE); // the previous tile's last reads are done
     FX_GEMM_LOAD(0)
+    FX_GEMM_STORE(0)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int buf = 0;
     for (int k0 = 0; k0 < K; k0 += FX_GEMM_TK) {
-      barrier(CLK_LOCAL_MEM_FENCE); // the previous step's reads are done
-      for (int r = 0; r < FX_GEMM_LA; ++r)
-        As[FX_GEMM_A_KK(r) * FX_GEMM_AROW + FX_GEMM_A_MM(r)] = ra[r];
-      for (int r = 0; r < FX_GEMM_LB; ++r)
-        Bs[FX_GEMM_B_KK(r) * FX_GEMM_BROW + FX_GEMM_B_NN(r)] = rb[r];
-      barrier(CLK_LOCAL_MEM_FENCE);
-      if (k0 + FX_GEMM_TK < K) {
+      const bool more = k0 + FX_GEMM_TK < K;
+      if (more) {
         FX_GEMM_LOAD(k0 + FX_GEMM_TK)
       }
 #pragma unroll
       for (int kk = 0; kk < FX_GEMM_TK; ++kk) {
         float av[FX_GEMM_WM], bv[FX_GEMM_WN];
         for (int q = 0; q < FX_GEMM_WM / 4; ++q) {
-          const float4 v = As4[kk][q * FX_GEMM_TY + ty];
+          const float4 v = As4[buf][kk][q * FX_GEMM_TY + ty];
           av[4 * q] = v.x, av[4 * q + 1] = v.y, av[4 * q + 2] = v.z, av[4 * q + 3] = v.w;
         }
         for (int q = 0; q < FX_GEMM_WN / 4; ++q) {
-          const float4 v = Bs4[kk][q * FX_GEMM_TX + tx];
+          const float4 v = Bs4[buf][kk][q * FX_GEMM_TX + tx];
           bv[4 * q] = v.x, bv[4 * q + 1] = v.y, bv[4 * q + 2] = v.z, bv[4 * q + 3] = v.w;
         }
         for (int i = 0; i < FX_GEMM_WM; ++i)
           for (int j = 0; j < FX_GEMM_WN; ++j)
             acc[i][j] = fma(av[i], bv[j], acc[i][j]);
       }
+      if (more) {
+        FX_GEMM_STORE(buf ^ 1)
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      buf ^= 1;
     }
+#if FX_GEMM_CONV
+    int co[FX_GEMM_WN]; // each column's output offset, or -1 past the end
+    for (int j = 0; j < FX_GEMM_WN; ++j) {
+      const int col = n0 + (j / 4) * FX_GEMM_TX * 4 + tx * 4 + j % 4;
+      const int ohw = col % OHW;
+      co[j] = col < N ? (col / OHW) * (int)osn + (ohw / OW) * (int)osh + (ohw % OW) * (int)osw
+                      : -1;
+    }
+    for (int i = 0; i < FX_GEMM_WM; ++i) {
+      const int row = m0 + (i / 4) * FX_GEMM_TY * 4 + ty * 4 + i % 4;
+      if (row >= M)
+        continue;
+      const float b =
+          has_bias ? ((__global const float *)FX_AT(bias))[row * (int)bias_stride] : 0.0f;
+      for (int j = 0; j < FX_GEMM_WN; ++j)
+        if (co[j] >= 0)
+          C[co[j] + row * (int)osc] = acc[i][j] + b;
+    }
+#else
     for (int i = 0; i < FX_GEMM_WM; ++i) {
       const int row = m0 + (i / 4) * FX_GEMM_TY * 4 + ty * 4 + i % 4;
       if (row >= M)
@@ -157,6 +230,7 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
         C[row * ldc + col] = v;
       }
     }
+#endif
   }
 }
 #endif
@@ -168,6 +242,9 @@ std::string layoutName(bool ta, bool tb) { return std::string(ta ? "t" : "n") + 
 std::string definitionName(const GemmTile &t, bool ta, bool tb) {
   return "fx_gemm_" + t.str() + "_" + layoutName(ta, tb);
 }
+
+/// The implicit-GEMM convolution of tile `t`.
+std::string convDefinitionName(const GemmTile &t) { return "fx_gemm_" + t.str() + "_conv"; }
 
 /// FXKIT_GEMM=auto|template|library overrides OpenCLOptions::gemm (for experiments).
 GemmPolicy policyOf(const OpenCLOptions &options) {
@@ -191,36 +268,43 @@ bool gemmLog() {
   return on;
 }
 
-/// The elements of `m` a problem touches, from its offset: what a trial's scratch C needs.
-size_t spanOf(const GemmMatrix &m, int64_t rows, int64_t cols, int64_t batch) {
-  return static_cast<size_t>(batch - 1) * m.batchStride + static_cast<size_t>(rows - 1) * m.ld +
-         static_cast<size_t>(cols);
-}
+constexpr int64_t kIntLimit = int64_t{1} << 31;
 
 /// Whether every element offset within one matrix of `p` fits the kernel's int arithmetic.
 bool offsetsFitInt(const GemmProblem &p) {
-  constexpr int64_t kLimit = int64_t{1} << 31;
   auto extent = [](const GemmMatrix &x, int64_t rows, int64_t cols) {
     int64_t outer = x.transposed ? cols : rows, inner = x.transposed ? rows : cols;
     return (outer - 1) * static_cast<int64_t>(x.ld) + inner;
   };
-  return p.m < kLimit && p.n < kLimit && p.k < kLimit && extent(p.a, p.m, p.k) < kLimit &&
-         extent(p.b, p.k, p.n) < kLimit && extent(p.c, p.m, p.n) < kLimit &&
-         static_cast<int64_t>(p.a.ld) < kLimit && static_cast<int64_t>(p.b.ld) < kLimit &&
-         static_cast<int64_t>(p.c.ld) < kLimit;
+  return p.m < kIntLimit && p.n < kIntLimit && p.k < kIntLimit &&
+         extent(p.a, p.m, p.k) < kIntLimit && extent(p.b, p.k, p.n) < kIntLimit &&
+         extent(p.c, p.m, p.n) < kIntLimit && static_cast<int64_t>(p.a.ld) < kIntLimit &&
+         static_cast<int64_t>(p.b.ld) < kIntLimit && static_cast<int64_t>(p.c.ld) < kIntLimit;
 }
 
-/// The tile shapes worth timing for `p`: those not much larger than the problem.
-std::vector<GemmTile> candidatesFor(const GemmProblem &p) {
+/// The elements a 4-d view of `sizes` and `strides` spans from its first one.
+int64_t extentOf(const int64_t *sizes, const int64_t *strides) {
+  int64_t e = 1;
+  for (int d = 0; d < 4; ++d)
+    e += (sizes[d] - 1) * strides[d];
+  return e;
+}
+
+bool offsetsFitInt(const ConvProblem &p) {
+  const int64_t in[4] = {p.n, p.c, p.h, p.w}, out[4] = {p.n, p.oc, p.oh, p.ow};
+  return extentOf(in, p.inStrides) < kIntLimit && extentOf(out, p.outStrides) < kIntLimit &&
+         p.oc * p.weightStride0 < kIntLimit && p.n * p.oh * p.ow < kIntLimit &&
+         p.c * p.kh * p.kw < kIntLimit && p.h < kIntLimit / 2 && p.w < kIntLimit / 2;
+}
+
+/// The tile shapes worth timing for an m x n result: those not much larger than it.
+std::vector<GemmTile> candidatesFor(int64_t m, int64_t n) {
   std::vector<GemmTile> out;
   for (const GemmTile &t : gemmTiles())
-    if ((t.tm <= 32 || p.m > t.tm / 2) && (t.tn <= 32 || p.n > t.tn / 2))
+    if ((t.tm <= 32 || m > t.tm / 2) && (t.tn <= 32 || n > t.tn / 2))
       out.push_back(t);
   return out;
 }
-
-/// The default tile shape without timing: the largest that the problem fills.
-GemmTile defaultTile(const GemmProblem &p) { return candidatesFor(p).front(); }
 
 std::optional<GemmTile> parseTile(std::string_view text) {
   for (const GemmTile &t : gemmTiles())
@@ -229,108 +313,22 @@ std::optional<GemmTile> parseTile(std::string_view text) {
   return std::nullopt;
 }
 
-} // namespace
+/// Launches one tile shape writing its result at `out` + `offset` (elements); with `timed`,
+/// waits and returns the launch's seconds.
+using TileLauncher =
+    std::function<Expected<double>(const GemmTile &, cl_mem out, size_t offset, bool timed)>;
 
-std::string GemmProblem::shapeKey() const {
-  return "m" + std::to_string(m) + "_n" + std::to_string(n) + "_k" + std::to_string(k) + "_b" +
-         std::to_string(batch) + "_" + layoutName(a.transposed, b.transposed) + "_beta" +
-         (beta != 0 ? "1" : "0");
-}
-
-std::string GemmTile::str() const {
-  return std::to_string(tm) + "x" + std::to_string(tn) + "x" + std::to_string(tk) + "_" +
-         std::to_string(wm) + "x" + std::to_string(wn);
-}
-
-const std::vector<GemmTile> &gemmTiles() {
-  // Every shape keeps TM * TK and TN * TK multiples of its work-group size (each work-item
-  // copies whole elements of each slice) and WM, WN multiples of 4 (float4 reads).
-  static const std::vector<GemmTile> tiles = {
-      {128, 128, 8, 8, 8}, {128, 128, 16, 8, 8}, {128, 64, 8, 8, 4}, {64, 128, 8, 4, 8},
-      {64, 64, 8, 4, 4},   {64, 64, 16, 8, 8},   {32, 32, 8, 4, 4},
-  };
-  return tiles;
-}
-
-std::string gemmTemplateSource() {
-  std::string out;
-  for (const GemmTile &t : gemmTiles())
-    for (bool ta : {false, true})
-      for (bool tb : {false, true}) {
-        const std::pair<std::string_view, std::string> keys[] = {
-            {"NAME", definitionName(t, ta, tb)},
-            {"TM", std::to_string(t.tm)},
-            {"TN", std::to_string(t.tn)},
-            {"TK", std::to_string(t.tk)},
-            {"WM", std::to_string(t.wm)},
-            {"WN", std::to_string(t.wn)},
-            {"TA", ta ? "1" : "0"},
-            {"TB", tb ? "1" : "0"}};
-        out += substituteKeys(kInstance, keys);
-      }
-  out += kBody;
-  return out;
-}
-
-namespace device_externs {
-
-FamilySource gemmSource() {
-  static const std::string body = gemmTemplateSource();
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    for (const GemmTile &t : gemmTiles())
-      for (bool ta : {false, true})
-        for (bool tb : {false, true})
-          out.push_back(definitionName(t, ta, tb));
-    return out;
-  }();
-  FamilySource src{body, {}, {Variant::Float}, ""};
-  for (const std::string &n : names)
-    src.kernels.push_back({n, false});
-  return src;
-}
-
-Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, GemmChoices &choices,
-                                    OpenCLContext &ctx, const OpenCLOptions &options,
-                                    const GemmProblem &p, const GemmLibrary *library) {
+/// What runGemm and runConvolutionGemm share: the choice for shape `key` among the candidate
+/// tiles and `library` (forced, cached, or timed now on a scratch output of `outElements`),
+/// then the run.
+Expected<GemmRoute> chooseAndRun(GemmChoices &choices, OpenCLContext &ctx,
+                                 const OpenCLOptions &options, const std::string &key,
+                                 const std::vector<GemmTile> &candidates, size_t outElements,
+                                 cl_mem out, size_t outOffset, const TileLauncher &launchTile,
+                                 const GemmLibrary *library) {
   const GemmPolicy policy = policyOf(options);
-  const bool gpu = ctx.device().isGpu;
-  // A matrix whose offsets need 64 bits (over 8 GiB of float32) goes to the library.
-  if (policy == GemmPolicy::Library || (policy == GemmPolicy::Auto && !gpu && library) ||
-      (library && !offsetsFitInt(p))) {
-    if (!library)
-      return Error("no GEMM library in this build (OpenCLOptions::gemm)");
-    FXKIT_TRY((*library)(p));
-    return GemmRoute::Library;
-  }
-  if (!offsetsFitInt(p))
-    return Error("a matrix product with offsets beyond 2^31 elements has no GEMM template form");
-  FXKIT_ASSIGN_OR_RETURN(Launcher launcher, launcherFor(Variant::Float));
-  const bool ta = p.a.transposed, tb = p.b.transposed;
-  auto argsFor = [&](const GemmMatrix &c) {
-    const size_t item = sizeof(float);
-    std::vector<LaunchArg> args{bufferArg(DeviceBuffer{p.a.mem, p.a.offset * item, 0}, false),
-                                bufferArg(DeviceBuffer{p.b.mem, p.b.offset * item, 0}, false),
-                                bufferArg(DeviceBuffer{c.mem, c.offset * item, 0}, true)};
-    appendLongs(args, {p.m, p.n, p.k, static_cast<int64_t>(p.a.ld), static_cast<int64_t>(p.b.ld),
-                       static_cast<int64_t>(c.ld), static_cast<int64_t>(p.a.batchStride),
-                       static_cast<int64_t>(p.b.batchStride), static_cast<int64_t>(c.batchStride),
-                       p.batch});
-    args.push_back(floatArg(p.alpha, Variant::Float));
-    args.push_back(floatArg(p.beta, Variant::Float));
-    return args;
-  };
-  auto launchTile = [&](const GemmTile &t, const GemmMatrix &c, bool timed) -> Expected<double> {
-    int64_t groups = ((p.m + t.tm - 1) / t.tm) * ((p.n + t.tn - 1) / t.tn) * p.batch;
-    LaunchConfig config;
-    config.local = t.threads();
-    std::vector<LaunchArg> args = argsFor(c);
-    return launcher.launchWith(definitionName(t, ta, tb), args, groups * t.threads(), config,
-                               timed);
-  };
-
-  // The choice for this shape: forced, cached, or timed now.
-  const std::string key = p.shapeKey();
+  const bool libraryCandidate = library && policy == GemmPolicy::Auto;
+  const std::string fallback = libraryCandidate ? "library" : candidates.front().str();
   std::string choice;
   if (!options.gemmTile.empty()) {
     if (!parseTile(options.gemmTile))
@@ -339,14 +337,12 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, GemmChoices 
   } else if (auto it = choices.byShape.find(key); it != choices.byShape.end()) {
     choice = it->second;
   } else if (!options.tune) {
-    choice = policy == GemmPolicy::Auto && library ? "library" : defaultTile(p).str();
+    choice = fallback;
   } else {
-    // Trials write a scratch C (the real one may be read: beta != 0, or an input in place).
-    size_t elements = spanOf(p.c, p.m, p.n, p.batch);
-    FXKIT_ASSIGN_OR_RETURN(TempBuffer scratch, TempBuffer::create(ctx, elements * sizeof(float)));
-    GemmProblem trial = p;
-    trial.c.mem = scratch.buffer().mem;
-    trial.c.offset = 0;
+    // Trials write a scratch output (the real one may be read: beta != 0, or an input in place).
+    FXKIT_ASSIGN_OR_RETURN(TempBuffer scratch,
+                           TempBuffer::create(ctx, outElements * sizeof(float)));
+    cl_mem trialOut = scratch.buffer().mem;
     CallTimer timer;
     auto time = [&](const std::function<Status()> &run) -> Expected<double> {
       FXKIT_TRY(run()); // builds and warms
@@ -376,34 +372,245 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, GemmChoices 
         choice = name;
       }
     };
-    if (library && policy == GemmPolicy::Auto)
-      consider("library", time([&] { return (*library)(trial); }));
-    for (const GemmTile &t : candidatesFor(p)) {
+    if (libraryCandidate)
+      consider("library", time([&] { return (*library)(trialOut, 0); }));
+    for (const GemmTile &t : candidates) {
       double spent =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       if (best >= 0 && spent > options.tuneBudgetSeconds)
         break;
       consider(t.str(), time([&]() -> Status {
-                 auto r = launchTile(t, trial.c, false);
+                 auto r = launchTile(t, trialOut, 0, false);
                  return r ? Status::ok() : Status(r.takeError());
                }));
     }
     timer.release();
     if (choice.empty()) // nothing ran: the default, whose error the real launch reports
-      choice = policy == GemmPolicy::Auto && library ? "library" : defaultTile(p).str();
+      choice = fallback;
     choices.byShape[key] = choice;
     choices.dirty = true;
   }
   if (choice == "library" && library) {
-    FXKIT_TRY((*library)(p));
+    FXKIT_TRY((*library)(out, outOffset));
     return GemmRoute::Library;
   }
   std::optional<GemmTile> tile = parseTile(choice);
   if (!tile)
-    tile = defaultTile(p); // a cached choice this build does not have
-  FXKIT_ASSIGN_OR_RETURN(double unused, launchTile(*tile, p.c, false));
+    tile = candidates.front(); // a cached choice this build does not have
+  FXKIT_ASSIGN_OR_RETURN(double unused, launchTile(*tile, out, outOffset, false));
   (void)unused;
   return GemmRoute::Template;
+}
+
+/// Whether `p` goes straight to the library: the policy says so, a CPU device under the default
+/// policy, or offsets the template's int arithmetic cannot hold.
+template <typename Problem>
+bool libraryOnly(const OpenCLContext &ctx, const OpenCLOptions &options, const Problem &p,
+                 const GemmLibrary *library) {
+  GemmPolicy policy = policyOf(options);
+  return library && (policy == GemmPolicy::Library ||
+                     (policy == GemmPolicy::Auto && !ctx.device().isGpu) || !offsetsFitInt(p));
+}
+
+} // namespace
+
+std::string GemmProblem::shapeKey() const {
+  return "m" + std::to_string(m) + "_n" + std::to_string(n) + "_k" + std::to_string(k) + "_b" +
+         std::to_string(batch) + "_" + layoutName(a.transposed, b.transposed) + "_beta" +
+         (beta != 0 ? "1" : "0");
+}
+
+std::string ConvProblem::shapeKey() const {
+  auto list = [](std::initializer_list<int64_t> v) {
+    std::string out;
+    for (int64_t x : v)
+      out += (out.empty() ? "" : ",") + std::to_string(x);
+    return out;
+  };
+  return "conv_n" + std::to_string(n) + "_c" + std::to_string(c) + "_hw" + list({h, w}) + "_oc" +
+         std::to_string(oc) + "_k" + list({kh, kw}) + "_s" + list({stride[0], stride[1]}) + "_p" +
+         list({padding[0], padding[1]}) + "_d" + list({dilation[0], dilation[1]}) + "_in" +
+         list({inStrides[0], inStrides[1], inStrides[2], inStrides[3]}) + "_out" +
+         list({outStrides[0], outStrides[1], outStrides[2], outStrides[3]}) + (bias ? "_bias" : "");
+}
+
+std::string GemmTile::str() const {
+  return std::to_string(tm) + "x" + std::to_string(tn) + "x" + std::to_string(tk) + "_" +
+         std::to_string(wm) + "x" + std::to_string(wn);
+}
+
+const std::vector<GemmTile> &gemmTiles() {
+  // Every shape keeps TM * TK and TN * TK multiples of its work-group size (each work-item
+  // copies whole elements of each slice) and WM, WN multiples of 4 (float4 reads).
+  static const std::vector<GemmTile> tiles = {
+      {128, 128, 8, 8, 8}, {128, 128, 16, 8, 8}, {128, 64, 8, 8, 4}, {64, 128, 8, 4, 8},
+      {64, 64, 8, 4, 4},   {64, 64, 16, 8, 8},   {32, 32, 8, 4, 4},
+  };
+  return tiles;
+}
+
+std::string gemmTemplateSource() {
+  std::string out;
+  auto instance = [&](const std::string &name, const GemmTile &t, bool ta, bool tb, bool conv) {
+    const std::pair<std::string_view, std::string> keys[] = {{"NAME", name},
+                                                             {"TM", std::to_string(t.tm)},
+                                                             {"TN", std::to_string(t.tn)},
+                                                             {"TK", std::to_string(t.tk)},
+                                                             {"WM", std::to_string(t.wm)},
+                                                             {"WN", std::to_string(t.wn)},
+                                                             {"TA", ta ? "1" : "0"},
+                                                             {"TB", tb ? "1" : "0"},
+                                                             {"CONV", conv ? "1" : "0"}};
+    out += substituteKeys(kInstance, keys);
+  };
+  for (const GemmTile &t : gemmTiles()) {
+    for (bool ta : {false, true})
+      for (bool tb : {false, true})
+        instance(definitionName(t, ta, tb), t, ta, tb, false);
+    instance(convDefinitionName(t), t, false, false, true);
+  }
+  out += kBody;
+  return out;
+}
+
+bool gemmTemplateTakes(const OpenCLContext &ctx, const OpenCLOptions &options) {
+  GemmPolicy policy = policyOf(options);
+  return policy == GemmPolicy::Template || (policy == GemmPolicy::Auto && ctx.device().isGpu);
+}
+
+namespace device_externs {
+
+FamilySource gemmSource() {
+  static const std::string body = gemmTemplateSource();
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const GemmTile &t : gemmTiles()) {
+      for (bool ta : {false, true})
+        for (bool tb : {false, true})
+          out.push_back(definitionName(t, ta, tb));
+      out.push_back(convDefinitionName(t));
+    }
+    return out;
+  }();
+  FamilySource src{body, {}, {Variant::Float}, ""};
+  for (const std::string &n : names)
+    src.kernels.push_back({n, false});
+  return src;
+}
+
+Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, GemmChoices &choices,
+                                    OpenCLContext &ctx, const OpenCLOptions &options,
+                                    const GemmProblem &p, const GemmLibrary *library) {
+  if (libraryOnly(ctx, options, p, library)) {
+    FXKIT_TRY((*library)(p.c.mem, p.c.offset));
+    return GemmRoute::Library;
+  }
+  if (!library && policyOf(options) == GemmPolicy::Library)
+    return Error("no GEMM library in this build (OpenCLOptions::gemm)");
+  if (!offsetsFitInt(p))
+    return Error("a matrix product with offsets beyond 2^31 elements has no GEMM template form");
+  FXKIT_ASSIGN_OR_RETURN(Launcher launcher, launcherFor(Variant::Float));
+  TileLauncher launchTile = [&](const GemmTile &t, cl_mem out, size_t offset,
+                                bool timed) -> Expected<double> {
+    const size_t item = sizeof(float);
+    std::vector<LaunchArg> args{bufferArg(DeviceBuffer{p.a.mem, p.a.offset * item, 0}, false),
+                                bufferArg(DeviceBuffer{p.b.mem, p.b.offset * item, 0}, false),
+                                bufferArg(DeviceBuffer{out, offset * item, 0}, true)};
+    appendLongs(args, {p.m, p.n, p.k, static_cast<int64_t>(p.a.ld), static_cast<int64_t>(p.b.ld),
+                       static_cast<int64_t>(p.c.ld), static_cast<int64_t>(p.a.batchStride),
+                       static_cast<int64_t>(p.b.batchStride), static_cast<int64_t>(p.c.batchStride),
+                       p.batch});
+    args.push_back(floatArg(p.alpha, Variant::Float));
+    args.push_back(floatArg(p.beta, Variant::Float));
+    int64_t groups = ((p.m + t.tm - 1) / t.tm) * ((p.n + t.tn - 1) / t.tn) * p.batch;
+    LaunchConfig config;
+    config.local = t.threads();
+    return launcher.launchWith(definitionName(t, p.a.transposed, p.b.transposed), args,
+                               groups * t.threads(), config, timed);
+  };
+  size_t outElements = static_cast<size_t>(p.batch - 1) * p.c.batchStride +
+                       static_cast<size_t>(p.m - 1) * p.c.ld + static_cast<size_t>(p.n);
+  return chooseAndRun(choices, ctx, options, p.shapeKey(), candidatesFor(p.m, p.n), outElements,
+                      p.c.mem, p.c.offset, launchTile, library);
+}
+
+Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor, GemmChoices &choices,
+                                               OpenCLContext &ctx, const OpenCLOptions &options,
+                                               const ConvProblem &p, const GemmLibrary *library) {
+  if (libraryOnly(ctx, options, p, library)) {
+    FXKIT_TRY((*library)(p.output, p.outputOffset));
+    return GemmRoute::Library;
+  }
+  if (!offsetsFitInt(p))
+    return Error("a convolution with offsets beyond 2^31 elements has no GEMM template form");
+  // Per reduced point (c, kh, kw): its input offset from the patch's corner and its height and
+  // width displacements; kept per context for each window and input layout.
+  const int64_t points = p.c * p.kh * p.kw;
+  std::string tableKey = std::to_string(p.c) + "_" + std::to_string(p.kh) + "_" +
+                         std::to_string(p.kw) + "_" + std::to_string(p.dilation[0]) + "_" +
+                         std::to_string(p.dilation[1]) + "_" + std::to_string(p.inStrides[1]) +
+                         "_" + std::to_string(p.inStrides[2]) + "_" +
+                         std::to_string(p.inStrides[3]);
+  auto &table = choices.convTables[tableKey];
+  if (!table) {
+    std::vector<int32_t> values;
+    values.reserve(static_cast<size_t>(points) * 4);
+    for (int64_t c = 0; c < p.c; ++c)
+      for (int64_t kh = 0; kh < p.kh; ++kh)
+        for (int64_t kw = 0; kw < p.kw; ++kw) {
+          int64_t dh = kh * p.dilation[0], dw = kw * p.dilation[1];
+          values.push_back(
+              static_cast<int32_t>(c * p.inStrides[1] + dh * p.inStrides[2] + dw * p.inStrides[3]));
+          values.push_back(static_cast<int32_t>(dh));
+          values.push_back(static_cast<int32_t>(dw));
+          values.push_back(0);
+        }
+    FXKIT_ASSIGN_OR_RETURN(TempBuffer t, TempBuffer::fromHostBytes(
+                                             ctx, values.data(), values.size() * sizeof(int32_t)));
+    table = std::make_shared<TempBuffer>(std::move(t));
+  }
+  FXKIT_ASSIGN_OR_RETURN(Launcher launcher, launcherFor(Variant::Float));
+  const int64_t columns = p.n * p.oh * p.ow;
+  TileLauncher launchTile = [&](const GemmTile &t, cl_mem out, size_t offset,
+                                bool timed) -> Expected<double> {
+    const size_t item = sizeof(float);
+    std::vector<LaunchArg> args{bufferArg(DeviceBuffer{p.weight, p.weightOffset * item, 0}, false),
+                                bufferArg(DeviceBuffer{p.input, p.inputOffset * item, 0}, false),
+                                bufferArg(DeviceBuffer{out, offset * item, 0}, true),
+                                bufferArg(table->buffer(), false),
+                                bufferArg(DeviceBuffer{p.bias ? p.bias : table->buffer().mem,
+                                                       p.bias ? p.biasOffset * item : 0, 0},
+                                          false)};
+    appendLongs(args, {p.oc,
+                       columns,
+                       points,
+                       p.weightStride0,
+                       p.h,
+                       p.w,
+                       p.oh,
+                       p.ow,
+                       p.stride[0],
+                       p.stride[1],
+                       p.padding[0],
+                       p.padding[1],
+                       p.inStrides[0],
+                       p.inStrides[2],
+                       p.inStrides[3],
+                       p.outStrides[0],
+                       p.outStrides[1],
+                       p.outStrides[2],
+                       p.outStrides[3],
+                       p.bias ? 1 : 0,
+                       p.biasStride});
+    int64_t groups = ((p.oc + t.tm - 1) / t.tm) * ((columns + t.tn - 1) / t.tn);
+    LaunchConfig config;
+    config.local = t.threads();
+    return launcher.launchWith(convDefinitionName(t), args, groups * t.threads(), config, timed);
+  };
+  const int64_t outSizes[4] = {p.n, p.oc, p.oh, p.ow};
+  return chooseAndRun(choices, ctx, options, p.shapeKey(), candidatesFor(p.oc, columns),
+                      static_cast<size_t>(extentOf(outSizes, p.outStrides)), p.output,
+                      p.outputOffset, launchTile, library);
 }
 
 } // namespace device_externs

@@ -54,8 +54,10 @@ struct GemmTile {
 /// The tile shapes the template is built in, largest first.
 const std::vector<GemmTile> &gemmTiles();
 
-/// Another way to compute a problem (CLBlast): enqueues it on the context's queue.
-using GemmLibrary = std::function<Status(const GemmProblem &)>;
+/// Another way to compute a problem (CLBlast): enqueues it on the context's queue, writing its
+/// result at element `offset` of `out` (the problem's own output, or a scratch buffer of the
+/// same layout while timing).
+using GemmLibrary = std::function<Status(cl_mem out, size_t offset)>;
 
 /// What computed a problem.
 enum class GemmRoute : uint8_t { Template, Library };
@@ -66,6 +68,29 @@ enum class GemmRoute : uint8_t { Template, Library };
 /// when a kernel fails to build or launch.
 Expected<GemmRoute> runGemm(OpenCLContext &ctx, const OpenCLOptions &options, const GemmProblem &p,
                             const GemmLibrary *library);
+
+/// One float32 2-D convolution (aten.convolution, one group, not transposed) in elements:
+/// input [n, c, h, w], weight [oc, c, kh, kw] with (c, kh, kw) dense, output [n, oc, oh, ow],
+/// each through its strides; an optional bias [oc].
+struct ConvProblem {
+  cl_mem input = nullptr, weight = nullptr, output = nullptr, bias = nullptr;
+  size_t inputOffset = 0, weightOffset = 0, outputOffset = 0, biasOffset = 0;
+  int64_t n = 0, c = 0, h = 0, w = 0, oc = 0, kh = 0, kw = 0, oh = 0, ow = 0;
+  int64_t inStrides[4] = {}, weightStride0 = 0, outStrides[4] = {}, biasStride = 0;
+  int64_t stride[2] = {1, 1}, padding[2] = {}, dilation[2] = {1, 1};
+  /// What a choice is cached under: sizes, window and layouts.
+  std::string shapeKey() const;
+};
+
+/// Runs `p` as an implicit GEMM of the template (the weight times the input's patches, gathered
+/// as they are loaded) or `library` (CLBlast's Convgemm, where it takes the problem), chosen
+/// as runGemm chooses.
+Expected<GemmRoute> runConvolutionGemm(OpenCLContext &ctx, const OpenCLOptions &options,
+                                       const ConvProblem &p, const GemmLibrary *library);
+
+/// Whether the template computes on this context's device under `options` (a GPU, or the
+/// policy forces it): callers that would otherwise leave the problem to another kernel.
+bool gemmTemplateTakes(const OpenCLContext &ctx, const OpenCLOptions &options);
 
 /// The OpenCL C of the template (for tests and `--print-source`-like inspection).
 std::string gemmTemplateSource();

@@ -166,6 +166,11 @@ Status KernelSet::Impl::build(Definition &d) {
     while (!log.empty() &&
            (log.back() == '\0' || std::isspace(static_cast<unsigned char>(log.back()))))
       log.pop_back();
+    // FXKIT_OPENCL_BUILD_LOG=1: every build's log on stderr (with NVIDIA's -cl-nv-verbose in
+    // FXKIT_OPENCL_BUILD_OPTIONS, each kernel's registers and spills).
+    if (const char *v = std::getenv("FXKIT_OPENCL_BUILD_LOG");
+        v && *v && std::string_view(v) != "0" && !log.empty())
+      std::fprintf(stderr, "fxkit: build log of %s:\n%s\n", name.c_str(), log.c_str());
     if (err == CL_SUCCESS && log.find("warning") != std::string::npos) {
       std::lock_guard<std::mutex> lock(statsMutex);
       if (stats.kernelsWithWarnings++ == 0)
