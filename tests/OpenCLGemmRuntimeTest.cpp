@@ -53,19 +53,20 @@ OpenCLOptions templateWith(const std::string &tile) {
 
 } // namespace
 
-TEST(OpenCLGemmTemplate, SourceHasOneDefinitionPerTileAndLayout) {
+TEST(OpenCLGemmTemplate, SourceHasOneDefinitionPerTileAndForm) {
   std::string src = gemmTemplateSource();
   int defined = 0;
   for (size_t at = src.find("#ifdef FX_DEFINITION_fx_gemm_"); at != std::string::npos;
        at = src.find("#ifdef FX_DEFINITION_fx_gemm_", at + 1))
     ++defined;
-  EXPECT_EQ(defined, static_cast<int>(gemmTiles().size()) * 4);
+  EXPECT_EQ(defined, static_cast<int>(gemmTiles().size()) * 5); // 4 layouts and the convolution
   for (const GemmTile &t : gemmTiles()) {
     EXPECT_EQ(t.wm % 4, 0) << t.str();
     EXPECT_EQ(t.wn % 4, 0) << t.str();
     EXPECT_EQ(t.tm * t.tk % t.threads(), 0) << t.str();
     EXPECT_EQ(t.tn * t.tk % t.threads(), 0) << t.str();
     EXPECT_NE(src.find("fx_gemm_" + t.str() + "_nt"), std::string::npos) << t.str();
+    EXPECT_NE(src.find("fx_gemm_" + t.str() + "_conv"), std::string::npos) << t.str();
   }
 }
 

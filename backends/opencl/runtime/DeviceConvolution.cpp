@@ -24,6 +24,45 @@ constexpr std::string_view kSource = R"CL(
     const long Kd, const long Kh, const long Kw, const long sd, const long sh, const long sw,     \
     const long pd, const long ph, const long pw, const long dd, const long dh, const long dw
 
+/// A 2-D depthwise float32 convolution (MobileNet's: one input channel per output channel):
+/// a work-item per output element like fx_convolution, with float pointers and int offsets
+/// (the host checks that they fit) instead of loads by dtype code and 64-bit index arithmetic,
+/// which bound the general kernel on GPUs at 9 products per output.
+__kernel void FX_NAME(fx_conv_depthwise2d)(
+    FX_IN(in), FX_IN(w), FX_IN(b), FX_OUT(o), const long xnumel, const long C_,
+    const long Hi_, const long Wi_, const long Ho_, const long Wo_, const long Kh_,
+    const long Kw_, const long sh_, const long sw_, const long ph_, const long pw_,
+    const long dh_, const long dw_, FX_STRIDES4(i), FX_STRIDES4(w), const long bs0,
+    FX_STRIDES4(o), const long has_bias) {
+  __global const float *in = (__global const float *)FX_AT(in);
+  __global const float *w = (__global const float *)FX_AT(w);
+  __global const float *bias = (__global const float *)FX_AT(b);
+  __global float *o = (__global float *)FX_AT(o);
+  const int C = (int)C_, Hi = (int)Hi_, Wi = (int)Wi_, Ho = (int)Ho_, Wo = (int)Wo_;
+  const int Kh = (int)Kh_, Kw = (int)Kw_, sh = (int)sh_, sw = (int)sw_, ph = (int)ph_;
+  const int pw = (int)pw_, dh = (int)dh_, dw = (int)dw_;
+  for (int e = get_global_id(0); e < (int)xnumel; e += get_global_size(0)) {
+    // e enumerates (n, c, y, x) of the output, x fastest.
+    const int ox = e % Wo, t = e / Wo, oy = t % Ho, t2 = t / Ho, c = t2 % C, n = t2 / C;
+    float acc = has_bias ? bias[c * (int)bs0] : 0.0f;
+    __global const float *ip = in + n * (int)is0 + c * (int)is1;
+    __global const float *wp = w + c * (int)ws0;
+    const int iy0 = oy * sh - ph, ix0 = ox * sw - pw;
+    for (int ky = 0; ky < Kh; ++ky) {
+      const int iy = iy0 + ky * dh;
+      if (iy < 0 || iy >= Hi)
+        continue;
+      for (int kx = 0; kx < Kw; ++kx) {
+        const int ix = ix0 + kx * dw;
+        if (ix < 0 || ix >= Wi)
+          continue;
+        acc += ip[iy * (int)is2 + ix * (int)is3] * wp[ky * (int)ws2 + kx * (int)ws3];
+      }
+    }
+    o[n * (int)os0 + c * (int)os1 + oy * (int)os2 + ox * (int)os3] = acc;
+  }
+}
+
 __kernel void FX_NAME(fx_convolution)(
     FX_IN(in), FX_IN(w), FX_IN(b), FX_OUT(o),
     const long xnumel, const long Cin, const long Cout, const long groups,
@@ -203,6 +242,7 @@ void toThreeSpatial(const Operand &t, std::vector<int64_t> &sizes, std::vector<i
 FamilySource convolutionSource() {
   return {kSource,
           {{"fx_convolution", false},
+           {"fx_conv_depthwise2d", false},
            {"fx_conv_weight_grad", false},
            {"fx_conv_bias_grad", false},
            {"fx_col2im", false}},
@@ -236,6 +276,18 @@ std::optional<Geometry> geometryOf(const BoundArgs &args, size_t spatial) {
     g.dilation.insert(g.dilation.begin(), 1);
   }
   return g;
+}
+
+/// Whether every element offset of each operand fits in an int (the depthwise kernel's).
+bool fitsInt(std::initializer_list<const Operand *> operands) {
+  for (const Operand *t : operands) {
+    int64_t extent = 1;
+    for (size_t d = 0; d < t->sizes.size(); ++d)
+      extent += (t->sizes[d] - 1) * t->strides[d];
+    if (extent >= (int64_t{1} << 31))
+      return false;
+  }
+  return true;
 }
 
 void pushLongs(std::vector<LaunchArg> &a, const std::vector<int64_t> &values) {
@@ -308,6 +360,21 @@ Expected<bool> runConvolution(const Call &call, const LauncherFor &launcherFor) 
   if (!weightOk || input->numel() == 0 || weight->numel() == 0 || out->numel() == 0)
     return false;
   FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
+  if (!*transposed && rank == 4 && g == cin && cout == cin && dtype == DType::Float32 &&
+      weight->sizes[1] == 1 && fitsInt({&*input, &*weight, &*out}) && out->numel() < (1ll << 31)) {
+    std::vector<LaunchArg> a = {bufferArg(*input, false), bufferArg(*weight, false),
+                                bufferArg(bias ? *bias : *weight, false), bufferArg(*out, true)};
+    pushLongs(a, {out->numel(), cin, input->sizes[2], input->sizes[3], out->sizes[2], out->sizes[3],
+                  weight->sizes[2], weight->sizes[3], geo->stride[1], geo->stride[2],
+                  geo->padding[1], geo->padding[2], geo->dilation[1], geo->dilation[2]});
+    pushLongs(a, input->strides);
+    pushLongs(a, weight->strides);
+    a.push_back(longArg(bias ? bias->strides[0] : 0));
+    pushLongs(a, out->strides);
+    a.push_back(longArg(bias.has_value()));
+    FXKIT_TRY(launcher.launch("fx_conv_depthwise2d", a, out->numel(), 1));
+    return true;
+  }
   FXKIT_TRY(launchConvolution(launcher, *input, *weight, bias ? &*bias : nullptr, *out, g, *geo,
                               *transposed));
   return true;
