@@ -23,13 +23,13 @@ public:
     drop(open_);
     open_ = stamp(ctx);
   }
-  /// After a call's last command.
-  void end(OpenCLContext &ctx) {
+  /// After a call's last command; `label` tells calls apart (an extern op's kind) in labels().
+  void end(OpenCLContext &ctx, int label = 0) {
     if (!open_)
       return;
     cl_event last = stamp(ctx);
     if (last)
-      pending_.push_back({open_, last});
+      pending_.push_back({open_, last, label});
     else
       drop(open_);
     open_ = nullptr;
@@ -42,7 +42,7 @@ public:
   /// `finishedOnly`, only the oldest calls whose stamps have completed, without waiting.
   void collect(bool finishedOnly = false) {
     size_t done = 0;
-    for (auto &[first, last] : pending_) {
+    for (auto &[first, last, label] : pending_) {
       if (finishedOnly) {
         cl_int status = CL_QUEUED;
         if (clGetEventInfo(last, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
@@ -58,20 +58,27 @@ public:
               CL_SUCCESS &&
           clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr) ==
               CL_SUCCESS &&
-          t1 >= t0 && t0 > 0)
+          t1 >= t0 && t0 > 0) {
         seconds_.push_back(static_cast<double>(t1 - t0) * 1e-9);
-      else
+        labels_.push_back(label);
+      } else
         useFill_ = true; // markers without timestamps: fills from the next call on
       drop(first);
       drop(last);
     }
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(done));
   }
-  /// Device seconds of every collected call, in call order.
+  /// Device seconds of every collected call, in call order, and each one's label.
   const std::vector<double> &seconds() const { return seconds_; }
+  const std::vector<int> &labels() const { return labels_; }
+  /// Forgets the collected calls (their times were taken).
+  void clearCollected() {
+    seconds_.clear();
+    labels_.clear();
+  }
   void release() {
     drop(open_);
-    for (auto &[a, b] : pending_) {
+    for (auto &[a, b, label] : pending_) {
       drop(a);
       drop(b);
     }
@@ -105,8 +112,13 @@ private:
   }
 
   cl_event open_ = nullptr;
-  std::vector<std::pair<cl_event, cl_event>> pending_;
+  struct Pending {
+    cl_event first, last;
+    int label;
+  };
+  std::vector<Pending> pending_;
   std::vector<double> seconds_;
+  std::vector<int> labels_;
   bool useFill_ = false;
   cl_mem scratch_ = nullptr;
 };

@@ -49,6 +49,23 @@ public:
         << " s, waited " << st.waitSeconds << " s\n";
     KernelTimes kernels{st.kernelSeconds, st.launches};
     printRunTimes(err, "opencl", times, options.profile ? &kernels : nullptr);
+    // Where a call's time goes besides the generated kernels: the extern ops by what ran them,
+    // per run after the first (whose shapes were tuned), or the first where it ran alone.
+    if (options.profile && !st.externSecondsByRun.empty()) {
+      const auto &runs = st.externSecondsByRun;
+      size_t from = runs.size() > 1 ? 1 : 0;
+      OpenCLStats::ExternSeconds mean;
+      for (size_t r = from; r < runs.size(); ++r) {
+        mean.gemmTemplate += runs[r].gemmTemplate;
+        mean.blas += runs[r].blas;
+        mean.deviceKernels += runs[r].deviceKernels;
+      }
+      double n = static_cast<double>(runs.size() - from);
+      err << "opencl: " << (from ? "later runs' " : "the run's ") << "extern ops (device time"
+          << (from ? ", each" : "") << "): GEMM template " << mean.gemmTemplate / n
+          << " s, CLBlast " << mean.blas / n << " s, device kernels " << mean.deviceKernels / n
+          << " s\n";
+    }
     printTransfers(err, "opencl", program->transfers());
     for (const auto &[kernel, config] : program->chosenConfigs())
       err << "opencl: " << kernel << ": " << config << "\n";

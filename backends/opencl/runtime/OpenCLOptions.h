@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fxkit::opencl {
 
@@ -59,6 +60,12 @@ struct OpenCLStats {
   double buildSeconds = 0;  ///< time spent building (worker threads, summed)
   double waitSeconds = 0;   ///< time runs waited for builds
   double kernelSeconds = 0; ///< device time of generated kernel launches (with profile)
+  /// With profile, per run: the device seconds of its extern ops by what ran them (queue
+  /// timestamps around each op, tuning trials included on a shape's first call).
+  struct ExternSeconds {
+    double gemmTemplate = 0, blas = 0, deviceKernels = 0;
+  };
+  std::vector<ExternSeconds> externSecondsByRun;
 };
 
 } // namespace fxkit::opencl

@@ -44,6 +44,7 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
       if (m)
         clReleaseMemObject(m);
     timer.release();
+    externTimer.release();
   }
 
   OpenCLContext *ctx = nullptr;
@@ -57,6 +58,10 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
   size_t slotsUsed = 0;
   std::vector<cl_mem> perRun; ///< Unbacked buffers of the last run
   CallTimer timer;
+  /// With profile: a span per extern op, labelled run * 3 + kind (0 template, 1 CLBlast,
+  /// 2 device kernels).
+  CallTimer externTimer;
+  int runIndex = -1;
 
   void releaseBuffers() {
     for (cl_mem m : perRun)
@@ -67,6 +72,7 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
   void beginRun() override {
     releaseBuffers();
     slotsUsed = 0;
+    ++runIndex;
     timer.begin(*ctx);
   }
   bool keepsStorage() const override { return true; }
@@ -129,19 +135,29 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
   Status launch(size_t kernelIndex) override;
   Expected<bool> externOnDevice(size_t, const LoopOp &op) override {
     if (options.useBlas) {
+      if (options.profile)
+        externTimer.begin(*ctx);
       GemmRoute route = GemmRoute::Library;
       auto done = runBlasExtern(*ctx, options, *program_, op, bindings_, buffers_, &route);
       if (!done || *done) {
-        if (done)
+        if (done) {
           ++(route == GemmRoute::Template ? kernels->stats().gemmTemplateCalls
                                           : kernels->stats().blasCalls);
+          if (options.profile)
+            externTimer.end(*ctx, runIndex * 3 + (route == GemmRoute::Template ? 0 : 1));
+        }
         return done;
       }
     }
     // Hand-written kernels for what CLBlast does not take (attention, sort, convolution, ...).
+    if (options.profile)
+      externTimer.begin(*ctx);
     auto onDevice = runDeviceExtern(*ctx, options, *program_, op, bindings_, buffers_);
-    if (onDevice && *onDevice)
+    if (onDevice && *onDevice) {
       ++kernels->stats().deviceExterns;
+      if (options.profile)
+        externTimer.end(*ctx, runIndex * 3 + 2);
+    }
     return onDevice;
   }
   void countHostExtern() override { ++kernels->stats().hostExterns; }
@@ -170,6 +186,19 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
     clFinish(ctx->queue());
     kernels->collectProfile();
     timer.collect();
+    externTimer.collect();
+    auto &byRun = kernels->stats().externSecondsByRun;
+    for (size_t i = 0; i < externTimer.seconds().size(); ++i) {
+      int label = externTimer.labels()[i];
+      size_t run = static_cast<size_t>(label / 3);
+      if (byRun.size() <= run)
+        byRun.resize(run + 1);
+      double &slot = label % 3 == 0   ? byRun[run].gemmTemplate
+                     : label % 3 == 1 ? byRun[run].blas
+                                      : byRun[run].deviceKernels;
+      slot += externTimer.seconds()[i];
+    }
+    externTimer.clearCollected();
   }
 };
 
