@@ -185,9 +185,13 @@ TEST(OpenCLGemmTemplate, ConvolutionsAsImplicitGemms) {
       // Stride 2, asymmetric padding and dilation, channels-last input, a bias.
       {"strided", "f32[3, 4, 11, 10][440, 1, 40, 4]cpu", "f32[7, 4, 3, 2][24, 6, 2, 1]cpu",
        "f32[7][1]cpu", "[2, 1], [1, 2], [2, 1], False, [0, 0], 1"},
-      // MobileNet's pointwise 1x1, 130 output channels (two tiles of rows).
+      // MobileNet's pointwise 1x1, 130 output channels (two tiles of rows): a product per
+      // image (weight @ planes), no patches.
       {"1x1", "f32[2, 24, 6, 6][864, 36, 6, 1]cpu", "f32[130, 24, 1, 1][24, 1, 1, 1]cpu", "",
        "[1, 1], [0, 0], [1, 1], False, [0, 0], 1"},
+      // The same channels-last: planes are not dense, so patches after all.
+      {"1x1 channels-last", "f32[2, 24, 6, 6][864, 1, 144, 24]cpu",
+       "f32[130, 24, 1, 1][24, 1, 1, 1]cpu", "", "[1, 1], [0, 0], [1, 1], False, [0, 0], 1"},
   };
   for (const Case &c : cases)
     for (const char *tile : {"128x64x8_8x4", "32x32x8_4x4"}) {

@@ -323,6 +323,39 @@ Expected<bool> convolution(OpenCLContext &ctx, const OpenCLOptions &options,
            (we->sizes[1] == 1 || we->strides[1] == we->sizes[2] * we->sizes[3]) &&
            we->sizes[1] == ie->sizes[1] && oe->sizes[0] == ie->sizes[0] &&
            oe->sizes[1] == we->sizes[0] && (!hasBias || be->sizes[0] == we->sizes[0]);
+      // A pointwise (1x1) convolution of dense planes without a bias is a product per image:
+      // weight [oc, c] @ input [c, h*w] -> output [oc, h*w], no patches to gather.
+      if (ok && !hasBias && we->sizes[2] == 1 && we->sizes[3] == 1 && st[0] == 1 && st[1] == 1 &&
+          pad[0] == 0 && pad[1] == 0 && ie->strides[3] == 1 && ie->strides[2] == ie->sizes[3] &&
+          oe->strides[3] == 1 && oe->strides[2] == oe->sizes[3] && oe->sizes[2] == ie->sizes[2] &&
+          oe->sizes[3] == ie->sizes[3]) {
+        Matrix wm, xm, om;
+        wm.mem = buffers[w.buffer].mem;
+        wm.offset = buffers[w.buffer].offset / item + static_cast<size_t>(we->offset);
+        wm.rows = we->sizes[0];
+        wm.cols = we->sizes[1];
+        wm.ld = static_cast<size_t>(std::max<int64_t>(we->strides[0], 1));
+        xm.mem = buffers[in.buffer].mem;
+        xm.offset = buffers[in.buffer].offset / item + static_cast<size_t>(ie->offset);
+        xm.rows = ie->sizes[1];
+        xm.cols = ie->sizes[2] * ie->sizes[3];
+        xm.ld = static_cast<size_t>(std::max<int64_t>(ie->strides[1], 1));
+        xm.batchStride = static_cast<size_t>(ie->strides[0]);
+        om.mem = buffers[out].mem;
+        om.offset = buffers[out].offset / item + static_cast<size_t>(oe->offset);
+        om.rows = oe->sizes[1];
+        om.cols = xm.cols;
+        om.ld = static_cast<size_t>(std::max<int64_t>(oe->strides[1], 1));
+        om.batchStride = static_cast<size_t>(oe->strides[0]);
+        bool channelsDense = (we->sizes[1] == 1 || we->strides[1] == 1) &&
+                             (ie->sizes[1] == 1 || ie->strides[1] >= xm.cols) &&
+                             (oe->sizes[1] == 1 || oe->strides[1] >= om.cols);
+        if (channelsDense && ie->sizes[0] >= 1) {
+          // The weight is shared by every image: batch stride 0.
+          return gemm<T>(ctx, options, wm, xm, om, static_cast<size_t>(ie->sizes[0]), T(1), T(0),
+                         route);
+        }
+      }
       if (ok) {
         ConvProblem p;
         p.input = buffers[in.buffer].mem;
