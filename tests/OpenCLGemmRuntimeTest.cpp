@@ -19,24 +19,23 @@ namespace {
 /// `x @ y` where x is [m, k] and y [k, n], each stored as given or transposed (a permuted view
 /// of a [k, m] or [n, k] placeholder), as Inductor's extern mm calls see linear layers.
 std::string mmGraph(int m, int n, int k, bool ta, bool tb) {
-  auto s = [](int v) { return std::to_string(v); };
-  std::string out = "graph():\n";
-  out += ta ? "    %xs : Tensor \"f32[" + s(k) + ", " + s(m) + "][" + s(m) +
-                  ", 1]cpu\"[num_users=1] = placeholder[target=xs]\n"
-                  "    %x : [num_users=1] = call_function[target=torch.ops.aten.permute.default]"
-                  "(args = (%xs, [1, 0]), kwargs = {})\n"
-            : "    %x : Tensor \"f32[" + s(m) + ", " + s(k) + "][" + s(k) +
-                  ", 1]cpu\"[num_users=1] = placeholder[target=x]\n";
-  out += tb ? "    %ys : Tensor \"f32[" + s(n) + ", " + s(k) + "][" + s(k) +
-                  ", 1]cpu\"[num_users=1] = placeholder[target=ys]\n"
-                  "    %y : [num_users=1] = call_function[target=torch.ops.aten.permute.default]"
-                  "(args = (%ys, [1, 0]), kwargs = {})\n"
-            : "    %y : Tensor \"f32[" + s(k) + ", " + s(n) + "][" + s(n) +
-                  ", 1]cpu\"[num_users=1] = placeholder[target=y]\n";
-  out += "    %r : [num_users=1] = call_function[target=torch.ops.aten.mm.default](args = (%x, "
+  // Placeholder `name` as a [rows, cols] matrix, stored transposed when `t`.
+  auto operand = [](const std::string &name, int rows, int cols, bool t) {
+    std::string r = std::to_string(t ? cols : rows), c = std::to_string(t ? rows : cols);
+    std::string stored = t ? name + "s" : name;
+    std::string text = "    %" + stored + " : Tensor \"f32[" + r + ", " + c + "][" + c +
+                       ", 1]cpu\"[num_users=1] = placeholder[target=" + stored + "]\n";
+    if (t)
+      text += "    %" + name +
+              " : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = "
+              "(%" +
+              stored + ", [1, 0]), kwargs = {})\n";
+    return text;
+  };
+  return "graph():\n" + operand("x", m, k, ta) + operand("y", k, n, tb) +
+         "    %r : [num_users=1] = call_function[target=torch.ops.aten.mm.default](args = (%x, "
          "%y), kwargs = {})\n"
          "    return (r,)\n";
-  return out;
 }
 
 OpenCLOptions templateWith(const std::string &tile) {
