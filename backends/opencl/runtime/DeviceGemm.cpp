@@ -7,7 +7,9 @@
 /// banks), then every work-item accumulates its WM x WN block from float4 reads of them with
 /// fused multiply-adds. The next step's slices are read from global memory into registers while
 /// the current one is computed. A work-item's rows are WM / 4 groups of 4 consecutive rows,
-/// spaced a quarter-tile apart, so the float4 reads of a warp fall on distinct banks.
+/// spaced TM / (WM / 4) apart (its columns likewise), so the float4 reads of a warp fall on
+/// distinct banks. The convolution form gathers B from the input's patches as it loads it and
+/// stores C through the output's strides.
 
 #include "backends/opencl/runtime/GemmTemplate.h"
 

@@ -2,9 +2,10 @@
 /// \file fxkit's own GEMM template: C = alpha * op(A) @ op(B) + beta * C in float32, OpenCL C
 /// tiled in local memory and registers (a work-group computes a TM x TN tile of C from TK-deep
 /// slices of A and B; a work-item a WM x WN block of it), one definition per tile shape and
-/// operand layout. Which tile shape runs a problem, or the BLAS library instead, is decided by
-/// timing them on the problem's first call per device and shape (as Inductor's max-autotune
-/// picks among its GEMM templates and extern cuBLAS), and cached on disk with the kernels.
+/// operand layout, and per tile shape an implicit-GEMM form for 2-D convolutions. Which tile shape
+/// runs a problem, or the BLAS library instead, is decided by timing them on the problem's first
+/// call per device and shape (as Inductor's max-autotune picks among its GEMM templates and extern
+/// cuBLAS), and cached on disk with the kernels.
 ///
 /// This is where fused epilogues go next (issue 23 item 3); today the epilogue is BLAS's:
 /// alpha scaling and beta * C (addmm's bias is written into C first).
