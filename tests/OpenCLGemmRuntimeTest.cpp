@@ -200,3 +200,38 @@ TEST(OpenCLGemmTemplate, ConvolutionsAsImplicitGemms) {
       EXPECT_EQ(s.deviceExterns + s.hostExterns, 0);
     }
 }
+
+// ---- where a run's time goes ----
+
+TEST(OpenCLGemmTemplate, ProfilingSplitsExternTimeByWhatRanIt) {
+  REQUIRE_OPENCL_DEVICE();
+  REQUIRE_BLAS();
+  registerReferenceKernels();
+  auto graph = parseFxText(mmGraph(40, 30, 20, false, true), "<test>");
+  ASSERT_TRUE(graph);
+  Compiled c;
+  ASSERT_TRUE(compile(graph.take(), c));
+  auto inputs = makeRandomInputs(c.graph, {}, 7);
+  ASSERT_TRUE(inputs);
+  TempDir cache;
+  for (GemmPolicy policy : {GemmPolicy::Template, GemmPolicy::Library}) {
+    OpenCLOptions options = templateWith(policy == GemmPolicy::Template ? "32x32x8_4x4" : "");
+    options.gemm = policy;
+    options.profile = true;
+    options.cacheDir = cache.path.string();
+    auto program = OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
+    ASSERT_TRUE(program);
+    for (int run = 0; run < 2; ++run)
+      ASSERT_TRUE((*program)->run(*inputs));
+    // One entry per run, all of it on the route that ran the product.
+    const auto &byRun = (*program)->stats().externSecondsByRun;
+    ASSERT_EQ(byRun.size(), 2u);
+    for (const OpenCLStats::ExternSeconds &r : byRun) {
+      double mine = policy == GemmPolicy::Template ? r.gemmTemplate : r.blas;
+      double other = policy == GemmPolicy::Template ? r.blas : r.gemmTemplate;
+      EXPECT_GT(mine, 0);
+      EXPECT_EQ(other, 0);
+      EXPECT_EQ(r.deviceKernels, 0);
+    }
+  }
+}
