@@ -46,6 +46,23 @@ OpenCLOptions templateWith(const std::string &tile) {
   return options;
 }
 
+/// `text` compiled into `c`, with seeded random inputs for it: for tests that load the program
+/// themselves.
+::testing::AssertionResult compileWithInputs(const std::string &text, Compiled &c,
+                                             std::vector<RuntimeValue> &inputs) {
+  registerReferenceKernels();
+  auto graph = parseFxText(text, "<test>");
+  if (!graph)
+    return ::testing::AssertionFailure() << graph.error().str();
+  if (auto r = compile(graph.take(), c); !r)
+    return r;
+  auto random = makeRandomInputs(c.graph, {}, 7);
+  if (!random)
+    return ::testing::AssertionFailure() << random.error().str();
+  inputs = random.take();
+  return ::testing::AssertionSuccess();
+}
+
 #define REQUIRE_BLAS()                                                                             \
   if (!haveBlas())                                                                                 \
   GTEST_SKIP() << "built without CLBlast: matrix products take the device extern kernel"
@@ -148,19 +165,15 @@ TEST(OpenCLGemmTemplate, ChoiceIsTimedOnceAndCached) {
 TEST(OpenCLGemmTemplate, UnknownTileIsAnError) {
   REQUIRE_OPENCL_DEVICE();
   REQUIRE_BLAS();
-  registerReferenceKernels();
-  auto graph = parseFxText(mmGraph(8, 8, 8, false, false), "<test>");
-  ASSERT_TRUE(graph);
   Compiled c;
-  ASSERT_TRUE(compile(graph.take(), c));
-  auto inputs = makeRandomInputs(c.graph, {}, 7);
-  ASSERT_TRUE(inputs);
+  std::vector<RuntimeValue> inputs;
+  ASSERT_TRUE(compileWithInputs(mmGraph(8, 8, 8, false, false), c, inputs));
   TempDir cache;
   OpenCLOptions options = templateWith("100x100x8_4x4");
   options.cacheDir = cache.path.string();
   auto program = OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
   ASSERT_TRUE(program);
-  auto result = (*program)->run(*inputs);
+  auto result = (*program)->run(inputs);
   ASSERT_FALSE(result);
   EXPECT_NE(result.error().message.find("unknown GEMM tile '100x100x8_4x4'"), std::string::npos)
       << result.error().message;
@@ -206,13 +219,9 @@ TEST(OpenCLGemmTemplate, ConvolutionsAsImplicitGemms) {
 TEST(OpenCLGemmTemplate, ProfilingSplitsExternTimeByWhatRanIt) {
   REQUIRE_OPENCL_DEVICE();
   REQUIRE_BLAS();
-  registerReferenceKernels();
-  auto graph = parseFxText(mmGraph(40, 30, 20, false, true), "<test>");
-  ASSERT_TRUE(graph);
   Compiled c;
-  ASSERT_TRUE(compile(graph.take(), c));
-  auto inputs = makeRandomInputs(c.graph, {}, 7);
-  ASSERT_TRUE(inputs);
+  std::vector<RuntimeValue> inputs;
+  ASSERT_TRUE(compileWithInputs(mmGraph(40, 30, 20, false, true), c, inputs));
   TempDir cache;
   for (GemmPolicy policy : {GemmPolicy::Template, GemmPolicy::Library}) {
     OpenCLOptions options = templateWith(policy == GemmPolicy::Template ? "32x32x8_4x4" : "");
@@ -222,7 +231,7 @@ TEST(OpenCLGemmTemplate, ProfilingSplitsExternTimeByWhatRanIt) {
     auto program = OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
     ASSERT_TRUE(program);
     for (int run = 0; run < 2; ++run)
-      ASSERT_TRUE((*program)->run(*inputs));
+      ASSERT_TRUE((*program)->run(inputs));
     // One entry per run, all of it on the route that ran the product.
     const auto &byRun = (*program)->stats().externSecondsByRun;
     ASSERT_EQ(byRun.size(), 2u);

@@ -9,6 +9,7 @@
 #include "InterpreterTestSupport.h"
 #include "backends/interp/Interpreter.h"
 #include "backends/interp/json/ReferenceIO.h"
+#include "backends/opencl/runtime/BlasExtern.h"
 #include "backends/opencl/runtime/OpenCLProgram.h"
 #include "importers/FxTextParser.h"
 #include "importers/Import.h"
@@ -78,6 +79,26 @@ TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputs) {
   // Real work happened on the device: kernels launched, matrix products called.
   EXPECT_GT(launches, 20);
   EXPECT_GT(externs, 20);
+}
+
+TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsThroughTheGemmTemplate) {
+  REQUIRE_OPENCL_DEVICE();
+  if (!haveBlas())
+    GTEST_SKIP() << "built without CLBlast: the GEMM template takes CLBlast's products";
+  TempDir cache;
+  OpenCLOptions options;
+  options.cacheDir = cache.path.string();
+  options.gemm = GemmPolicy::Template; // what GPUs choose per shape when it is faster
+  options.tune = false;
+  int templated = 0, blas = 0;
+  for (const fs::path &p : corpusGraphs("reference")) {
+    OpenCLStats s = checkReference(p, options);
+    templated += s.gemmTemplateCalls;
+    blas += s.blasCalls;
+  }
+  // Every float32 product and 2-D convolution of the corpus went through the template.
+  EXPECT_GT(templated, 20);
+  EXPECT_EQ(blas, 0);
 }
 
 /// The same values within float32 reduction-order tolerance.

@@ -35,6 +35,27 @@ for g in "$ZOO"/reference/*/*.graph.txt; do
 done
 [ "$checked" -eq 30 ] || fail "checked $checked reference runs, expected 30 (10 graphs x 3 backends)"
 
+# The same graphs with every float32 matrix product and convolution through fxkit's GEMM template
+# (GPUs choose it per shape by timing; CPUs keep CLBlast unless told, as here, untuned). The
+# template is reached through the matrix products CLBlast would run: builds with CLBlast only.
+if "$FXKIT" run "$ZOO/reference/bert/fw_0.graph.txt" --backend opencl --stats \
+  --inputs "$ZOO/reference/bert/fw_0.inputs.safetensors" 2>&1 | grep -q "CLBlast calls [1-9]"; then
+  templated=0 calls=0
+  for g in "$ZOO"/reference/*/*.graph.txt; do
+    base="${g%.graph.txt}"; name="${base#$ZOO/reference/}"
+    [ -e "$base.inputs.safetensors" ] && [ "$name" != "$needs_constant" ] || continue
+    FXKIT_GEMM=template expect_exit 0 "$FXKIT" run "$g" --backend opencl --no-tune \
+      --inputs "$base.inputs.safetensors" --check "$base.outputs.safetensors" --stats
+    expect_err "CLBlast calls 0,"
+    n=$(grep -o "GEMM template calls [0-9]*" "$WORK/err" | awk '{print $4}')
+    [ "${n:-0}" -gt 0 ] && templated=$((templated + 1))
+    calls=$((calls + ${n:-0}))
+  done
+  # Every graph with float32 products or convolutions (all but misc_ops and mlp_bf16).
+  [ "$templated" -eq 8 ] || fail "$templated reference graphs ran the GEMM template, expected 8"
+  [ "$calls" -eq 122 ] || fail "$calls GEMM template calls over the zoo's references, expected 122"
+fi
+
 graphs=0
 for g in "$ZOO"/inductor/*/aten_p*_*.graph.txt; do
   expect_exit 0 "$FXKIT" fuse "$g" --plan

@@ -11,6 +11,7 @@
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 #include "backends/opencl/runtime/MaskedResults.h"
 
+#include "ir/StorageSpan.h"
 #include "ir/Try.h"
 
 namespace fxkit::opencl::device_externs {
@@ -281,10 +282,8 @@ std::optional<Geometry> geometryOf(const BoundArgs &args, size_t spatial) {
 /// Whether every element offset of each operand fits in an int (the depthwise kernel's).
 bool fitsInt(std::initializer_list<const Operand *> operands) {
   for (const Operand *t : operands) {
-    int64_t extent = 1;
-    for (size_t d = 0; d < t->sizes.size(); ++d)
-      extent += (t->sizes[d] - 1) * t->strides[d];
-    if (extent >= (int64_t{1} << 31))
+    auto span = storageSpan(t->sizes, t->strides, 1);
+    if (!span || span->extentElements >= (int64_t{1} << 31))
       return false;
   }
   return true;

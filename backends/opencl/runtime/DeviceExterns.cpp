@@ -348,16 +348,17 @@ withGemmFamily(OpenCLContext &ctx, const OpenCLOptions &options,
   FamilyKernels &f = familyOf(ctx, Source::Gemm);
   std::lock_guard<std::mutex> lock(f.mutex);
   // The choices are cached per device and driver, and per template source: a changed template
-  // times its shapes again.
-  const DeviceInfo &dev = ctx.device();
-  KernelCache cache(options.cacheDir, options.cache);
-  CacheKey key = CacheKey::of("fx_gemm_choices", gemmTemplateSource() + "\n" + dev.platformName +
-                                                     "\n" + dev.deviceName + "\n" +
-                                                     dev.deviceVersion + "\n" + dev.driverVersion);
+  // times its shapes again. Read once per context; written when a call made new ones.
   GemmChoices &choices = f.gemmChoices;
+  auto cacheKey = [&] {
+    const DeviceInfo &dev = ctx.device();
+    return CacheKey::of("fx_gemm_choices", gemmTemplateSource() + "\n" + dev.platformName + "\n" +
+                                               dev.deviceName + "\n" + dev.deviceVersion + "\n" +
+                                               dev.driverVersion);
+  };
   if (!choices.loaded) {
     choices.loaded = true;
-    choices.byShape = cache.loadTuning(key);
+    choices.byShape = KernelCache(options.cacheDir, options.cache).loadTuning(cacheKey());
   }
   LauncherFor launcher = [&](Variant v) -> Expected<Launcher> {
     return Launcher(
@@ -369,7 +370,8 @@ withGemmFamily(OpenCLContext &ctx, const OpenCLOptions &options,
   auto route = run(launcher, choices);
   if (choices.dirty) {
     choices.dirty = false;
-    (void)cache.storeTuning(key, choices.byShape); // the cache only saves time
+    // The cache only saves time: a failed write is ignored.
+    (void)KernelCache(options.cacheDir, options.cache).storeTuning(cacheKey(), choices.byShape);
   }
   return route;
 }

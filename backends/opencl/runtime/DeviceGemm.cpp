@@ -17,6 +17,7 @@
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 #include "backends/opencl/runtime/KernelCache.h"
 
+#include "ir/StorageSpan.h"
 #include "ir/TextTemplate.h"
 #include "ir/Try.h"
 
@@ -24,7 +25,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <optional>
+#include <span>
 
 namespace fxkit::opencl {
 
@@ -263,31 +266,34 @@ bool gemmLog() {
 
 constexpr int64_t kIntLimit = int64_t{1} << 31;
 
-/// Whether every element offset within one matrix of `p` fits the kernel's int arithmetic.
-bool offsetsFitInt(const GemmProblem &p) {
-  auto extent = [](const GemmMatrix &x, int64_t rows, int64_t cols) {
-    int64_t outer = x.transposed ? cols : rows, inner = x.transposed ? rows : cols;
-    return (outer - 1) * static_cast<int64_t>(x.ld) + inner;
-  };
-  return p.m < kIntLimit && p.n < kIntLimit && p.k < kIntLimit &&
-         extent(p.a, p.m, p.k) < kIntLimit && extent(p.b, p.k, p.n) < kIntLimit &&
-         extent(p.c, p.m, p.n) < kIntLimit && static_cast<int64_t>(p.a.ld) < kIntLimit &&
-         static_cast<int64_t>(p.b.ld) < kIntLimit && static_cast<int64_t>(p.c.ld) < kIntLimit;
+/// Elements from the first to the last one a view of these sizes and strides reaches
+/// (ir/StorageSpan.h); INT64_MAX when that count overflows.
+int64_t extentElements(std::span<const int64_t> sizes, std::span<const int64_t> strides) {
+  auto span = storageSpan(sizes, strides, 1);
+  return span ? span->extentElements : std::numeric_limits<int64_t>::max();
 }
 
-/// The elements a 4-d view of `sizes` and `strides` spans from its first one.
-int64_t extentOf(const int64_t *sizes, const int64_t *strides) {
-  int64_t e = 1;
-  for (int d = 0; d < 4; ++d)
-    e += (sizes[d] - 1) * strides[d];
-  return e;
+/// Elements matrix `x` of `rows` x `cols` (in its untransposed orientation) reaches in one batch.
+int64_t extentElements(const GemmMatrix &x, int64_t rows, int64_t cols) {
+  const int64_t sizes[] = {x.transposed ? cols : rows, x.transposed ? rows : cols};
+  const int64_t strides[] = {static_cast<int64_t>(x.ld), 1};
+  return extentElements(sizes, strides);
+}
+
+/// Whether every element offset within one matrix of `p` fits the kernel's int arithmetic.
+bool offsetsFitInt(const GemmProblem &p) {
+  return p.m < kIntLimit && p.n < kIntLimit && p.k < kIntLimit &&
+         extentElements(p.a, p.m, p.k) < kIntLimit && extentElements(p.b, p.k, p.n) < kIntLimit &&
+         extentElements(p.c, p.m, p.n) < kIntLimit && static_cast<int64_t>(p.a.ld) < kIntLimit &&
+         static_cast<int64_t>(p.b.ld) < kIntLimit && static_cast<int64_t>(p.c.ld) < kIntLimit;
 }
 
 bool offsetsFitInt(const ConvProblem &p) {
   const int64_t in[4] = {p.n, p.c, p.h, p.w}, out[4] = {p.n, p.oc, p.oh, p.ow};
-  return extentOf(in, p.inStrides) < kIntLimit && extentOf(out, p.outStrides) < kIntLimit &&
-         p.oc * p.weightStride0 < kIntLimit && p.n * p.oh * p.ow < kIntLimit &&
-         p.c * p.kh * p.kw < kIntLimit && p.h < kIntLimit / 2 && p.w < kIntLimit / 2;
+  return extentElements(in, p.inStrides) < kIntLimit &&
+         extentElements(out, p.outStrides) < kIntLimit && p.oc * p.weightStride0 < kIntLimit &&
+         p.n * p.oh * p.ow < kIntLimit && p.c * p.kh * p.kw < kIntLimit && p.h < kIntLimit / 2 &&
+         p.w < kIntLimit / 2;
 }
 
 /// The tile shapes worth timing for an m x n result: those not much larger than it.
@@ -442,28 +448,31 @@ const std::vector<GemmTile> &gemmTiles() {
   return tiles;
 }
 
-std::string gemmTemplateSource() {
-  std::string out;
-  auto instance = [&](const std::string &name, const GemmTile &t, bool ta, bool tb, bool conv) {
-    const std::pair<std::string_view, std::string> keys[] = {{"NAME", name},
-                                                             {"TM", std::to_string(t.tm)},
-                                                             {"TN", std::to_string(t.tn)},
-                                                             {"TK", std::to_string(t.tk)},
-                                                             {"WM", std::to_string(t.wm)},
-                                                             {"WN", std::to_string(t.wn)},
-                                                             {"TA", ta ? "1" : "0"},
-                                                             {"TB", tb ? "1" : "0"},
-                                                             {"CONV", conv ? "1" : "0"}};
-    out += substituteKeys(kInstance, keys);
-  };
-  for (const GemmTile &t : gemmTiles()) {
-    for (bool ta : {false, true})
-      for (bool tb : {false, true})
-        instance(definitionName(t, ta, tb), t, ta, tb, false);
-    instance(convDefinitionName(t), t, false, false, true);
-  }
-  out += kBody;
-  return out;
+const std::string &gemmTemplateSource() {
+  static const std::string source = [] {
+    std::string out;
+    auto instance = [&](const std::string &name, const GemmTile &t, bool ta, bool tb, bool conv) {
+      const std::pair<std::string_view, std::string> keys[] = {{"NAME", name},
+                                                               {"TM", std::to_string(t.tm)},
+                                                               {"TN", std::to_string(t.tn)},
+                                                               {"TK", std::to_string(t.tk)},
+                                                               {"WM", std::to_string(t.wm)},
+                                                               {"WN", std::to_string(t.wn)},
+                                                               {"TA", ta ? "1" : "0"},
+                                                               {"TB", tb ? "1" : "0"},
+                                                               {"CONV", conv ? "1" : "0"}};
+      out += substituteKeys(kInstance, keys);
+    };
+    for (const GemmTile &t : gemmTiles()) {
+      for (bool ta : {false, true})
+        for (bool tb : {false, true})
+          instance(definitionName(t, ta, tb), t, ta, tb, false);
+      instance(convDefinitionName(t), t, false, false, true);
+    }
+    out += kBody;
+    return out;
+  }();
+  return source;
 }
 
 bool gemmTemplateTakes(const OpenCLContext &ctx, const OpenCLOptions &options) {
@@ -474,7 +483,7 @@ bool gemmTemplateTakes(const OpenCLContext &ctx, const OpenCLOptions &options) {
 namespace device_externs {
 
 FamilySource gemmSource() {
-  static const std::string body = gemmTemplateSource();
+  const std::string &body = gemmTemplateSource();
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
     for (const GemmTile &t : gemmTiles()) {
@@ -521,8 +530,10 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, GemmChoices 
     return launcher.launchWith(definitionName(t, p.a.transposed, p.b.transposed), args,
                                groups * t.threads(), config, timed);
   };
-  size_t outElements = static_cast<size_t>(p.batch - 1) * p.c.batchStride +
-                       static_cast<size_t>(p.m - 1) * p.c.ld + static_cast<size_t>(p.n);
+  const int64_t outSizes[] = {p.batch, p.m, p.n};
+  const int64_t outStrides[] = {static_cast<int64_t>(p.c.batchStride), static_cast<int64_t>(p.c.ld),
+                                1};
+  const size_t outElements = static_cast<size_t>(extentElements(outSizes, outStrides));
   return chooseAndRun(choices, ctx, options, p.shapeKey(), candidatesFor(p.m, p.n), outElements,
                       p.c.mem, p.c.offset, launchTile, library);
 }
@@ -602,7 +613,7 @@ Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor, G
   };
   const int64_t outSizes[4] = {p.n, p.oc, p.oh, p.ow};
   return chooseAndRun(choices, ctx, options, p.shapeKey(), candidatesFor(p.oc, columns),
-                      static_cast<size_t>(extentOf(outSizes, p.outStrides)), p.output,
+                      static_cast<size_t>(extentElements(outSizes, p.outStrides)), p.output,
                       p.outputOffset, launchTile, library);
 }
 

@@ -94,6 +94,6 @@ Expected<GemmRoute> runConvolutionGemm(OpenCLContext &ctx, const OpenCLOptions &
 bool gemmTemplateTakes(const OpenCLContext &ctx, const OpenCLOptions &options);
 
 /// The OpenCL C of the template (for tests and `--print-source`-like inspection).
-std::string gemmTemplateSource();
+const std::string &gemmTemplateSource();
 
 } // namespace fxkit::opencl
