@@ -21,7 +21,7 @@ namespace {
 const std::map<std::string_view, size_t> kExpectedFiles = {
     {"fx-text", 0},      {"fxpy", 2},        {"json", 0},
     {"nodes-json", 0},   {"safetensors", 0}, {"inductor-py", 0},
-    {"inductor-cpp", 0}, {"inductor-ir", 1}, {"minimalloc-csv", 0},
+    {"inductor-cpp", 1}, {"inductor-ir", 1}, {"minimalloc-csv", 0},
     {"repl", 1},         {"provenance", 0},
 #ifdef FXKIT_HAVE_PT2
     {"pt2", 0},

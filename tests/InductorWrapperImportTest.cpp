@@ -296,6 +296,13 @@ const char *kHeader = "async_compile = AsyncCompile()\n"
                       "    pass\n"
                       "''', device_str='cuda')\n"; // 8 lines
 
+std::string repeat(std::string_view piece, int times) {
+  std::string s;
+  for (int i = 0; i < times; ++i)
+    s += piece;
+  return s;
+}
+
 std::string wrapper(const std::string &body) {
   return std::string(kHeader) + "def call(args):\n    arg0_1, = args\n" + body;
 }
@@ -358,6 +365,30 @@ TEST(InductorWrapperErrors, MessagesNameFileLineAndColumn) {
        "bad.py:4:17: error: unbalanced brackets: '{' is never closed"},
       // Deep nesting stops at the limit instead of exhausting the stack.
       {wrapper("    x = " + std::string(5000, '(') + "1" + std::string(5000, ')') + "\n"),
+       "error: expression nested too deeply (limit 64)"},
+      // Every other way to nest counts toward the same limit (call arguments and subscripts
+      // once restarted it, and a fuzzer overflowed the stack through them).
+      {wrapper("    x = " + repeat("f(", 5000) + "1" + std::string(5000, ')') + "\n"),
+       "error: expression nested too deeply (limit 64)"},
+      {wrapper("    x = " + repeat("f(k=", 5000) + "1" + std::string(5000, ')') + "\n"),
+       "error: expression nested too deeply (limit 64)"},
+      {wrapper("    x = " + repeat("f(*", 5000) + "1" + std::string(5000, ')') + "\n"),
+       "error: expression nested too deeply (limit 64)"},
+      {wrapper("    x = " + repeat("a[", 5000) + "1" + std::string(5000, ']') + "\n"),
+       "error: expression nested too deeply (limit 64)"},
+      {wrapper("    x = " + repeat("a[1, ", 5000) + "1" + std::string(5000, ']') + "\n"),
+       "error: expression nested too deeply (limit 64)"},
+      {wrapper("    x = " + repeat("[", 5000) + "1" + std::string(5000, ']') + "\n"),
+       "error: expression nested too deeply (limit 64)"},
+      {wrapper("    x = " + repeat("{1: ", 5000) + "1" + std::string(5000, '}') + "\n"),
+       "error: expression nested too deeply (limit 64)"},
+      {wrapper("    x = " + repeat("-", 5000) + "1\n"),
+       "error: expression nested too deeply (limit 64)"},
+      {wrapper("    x = " + repeat("not ", 5000) + "1\n"),
+       "error: expression nested too deeply (limit 64)"},
+      {wrapper("    x = " + repeat("2 ** ", 5000) + "1\n"),
+       "error: expression nested too deeply (limit 64)"},
+      {wrapper("    x = " + repeat("1 if 1 else ", 5000) + "1\n"),
        "error: expression nested too deeply (limit 64)"},
   };
   for (const Case &c : cases) {

@@ -82,9 +82,11 @@ bool endsList(const Token &t) {
 
 } // namespace
 
-Expected<PyExpr> PyExprParser::parseExpressionList(size_t &pos) {
+Expected<PyExpr> PyExprParser::parseExpressionList(size_t &pos) { return expressionList(pos, 0); }
+
+Expected<PyExpr> PyExprParser::expressionList(size_t &pos, int depth) {
   size_t start = pos;
-  auto first = parseExpression(pos);
+  auto first = conditional(pos, depth);
   if (!first)
     return first;
   if (!tok(pos).is(","))
@@ -95,7 +97,7 @@ Expected<PyExpr> PyExprParser::parseExpressionList(size_t &pos) {
     ++pos;
     if (endsList(tok(pos)))
       break;
-    auto next = parseExpression(pos);
+    auto next = conditional(pos, depth);
     if (!next)
       return next;
     tuple.items.push_back(next.take());
@@ -293,7 +295,7 @@ Expected<PyExpr> PyExprParser::postfix(size_t &pos, int depth) {
       size_t pos0 = pos;
       ++pos;
       skipComments(pos);
-      auto index = parseExpressionList(pos);
+      auto index = expressionList(pos, depth + 1);
       if (!index)
         return index;
       skipComments(pos);
@@ -324,7 +326,7 @@ Status PyExprParser::callArguments(size_t &pos, int depth, PyExpr &call) {
     const Token &t = tok(pos);
     if (t.kind == TK::Ident && tok(pos + 1).is("=")) {
       pos += 2;
-      FXKIT_ASSIGN_OR_RETURN(auto value, parseExpression(pos));
+      FXKIT_ASSIGN_OR_RETURN(auto value, conditional(pos, depth));
       if (call.keyword(t.text))
         return errorAt(pos, "keyword argument '" + std::string(t.text) + "' repeated");
       PyExpr kw = std::move(value);
@@ -332,7 +334,7 @@ Status PyExprParser::callArguments(size_t &pos, int depth, PyExpr &call) {
       call.keywords.push_back(std::move(kw));
     } else if (t.is("*") || t.is("**")) {
       ++pos;
-      FXKIT_ASSIGN_OR_RETURN(auto value, parseExpression(pos));
+      FXKIT_ASSIGN_OR_RETURN(auto value, conditional(pos, depth));
       PyExpr star = make(PyExpr::Kind::Starred, t);
       star.text = t.text;
       star.items.push_back(std::move(value));
@@ -340,7 +342,7 @@ Status PyExprParser::callArguments(size_t &pos, int depth, PyExpr &call) {
     } else {
       if (t.kind == TK::End || t.kind == TK::Newline)
         return errorAt(open, "unbalanced parentheses: '(' is never closed");
-      FXKIT_ASSIGN_OR_RETURN(auto value, parseExpression(pos));
+      FXKIT_ASSIGN_OR_RETURN(auto value, conditional(pos, depth));
       if (!call.keywords.empty())
         return errorAt(pos, "positional argument after keyword arguments");
       call.items.push_back(std::move(value));

@@ -79,6 +79,8 @@ public:
 private:
   const Token &tok(size_t pos) const;
   void skipComments(size_t &pos) const;
+  /// parseExpressionList at `depth`: nested lists (subscripts) count toward the depth limit.
+  Expected<PyExpr> expressionList(size_t &pos, int depth);
   /// Python's precedence from the loosest: `a if c else b`, or, and, not, comparisons.
   Expected<PyExpr> conditional(size_t &pos, int depth);
   Expected<PyExpr> logical(size_t &pos, int level, int depth);
