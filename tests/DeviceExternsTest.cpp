@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 
 using namespace fxkit;
@@ -200,6 +201,86 @@ TEST(DeviceExterns, AttentionInItsGpuFormsTiledAndWithLanesPerRow) {
   options.forceConfig = "lanes=4,rows=8";
   EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 37, 29, 70), {}, options),
                    1);
+}
+
+/// Which GEMM template choices a cache folder holds: one entry once a product ran through the
+/// template and timed its tiles.
+int gemmChoiceEntries(const std::filesystem::path &cache) {
+  int entries = 0;
+  if (std::filesystem::exists(cache))
+    for (const auto &e : std::filesystem::directory_iterator(cache))
+      entries += e.path().filename().string().starts_with("fx_gemm_choices") ? 1 : 0;
+  return entries;
+}
+
+TEST(DeviceExterns, AttentionThroughTheGemmTemplate) {
+  REQUIRE_OPENCL_DEVICE();
+  // Where the GEMM template computes (GPUs by default, forced here), float32 attention is
+  // S = scale * Q K^T into scratch, the mask, causality and softmax over each row of S in place,
+  // then P V: the products time their tiles, so the choices entry in the cache says they ran.
+  TempDir root;
+  std::filesystem::path cache = root.path.string() + "-attention-choices";
+  OpenCLOptions options;
+  options.gemm = GemmPolicy::Template;
+  options.cacheDir = cache.string();
+  // q, k, v are permuted views (batch and head strides differ: a run of heads per batch
+  // index); a broadcast float mask with a scale.
+  std::string mask = "    %m : Tensor \"f32[2, 1, 37, 29][1073, 1073, 29, 1]cpu\"[num_users=1] = "
+                     "placeholder[target=m]\n";
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", mask, "attn_mask: %m, scale: 0.3"), {}, options),
+                   1);
+  EXPECT_EQ(gemmChoiceEntries(cache), 1);
+  // A bool mask with causality and a fully masked row (row 4: zeros, logsumexp -inf).
+  {
+    std::string boolMask =
+        "    %m : Tensor \"b8[37, 29][29, 1]cpu\"[num_users=1] = placeholder[target=m]\n";
+    std::string text = flashGraph("f32", boolMask, "attn_mask: %m, is_causal: True");
+    auto graph = parseFxText(text, "<test>");
+    ASSERT_TRUE(graph);
+    auto inputs = makeRandomInputs(*graph, {}, 5);
+    ASSERT_TRUE(inputs);
+    Tensor m = scrambled({37, 29}, {1.0, 1.0, 0.0}, DType::Bool);
+    for (int64_t j = 0; j < 29; ++j)
+      m.setDouble(std::vector<int64_t>{4, j}, 0.0);
+    (*inputs)[3] = RuntimeValue{m};
+    EXPECT_ON_DEVICE(expectAgrees(text, *inputs, options), 1);
+  }
+  // Causal with more or fewer keys than queries; rows of 300 keys (several per work-item).
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 5, 9, 8), {}, options), 1);
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 9, 4, 8), {}, options), 1);
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "", 7, 300, 8), {}, options), 1);
+  // Contiguous operands (one batch of every (batch, head) pair), a bias and a logsumexp padded
+  // to 64 rows (+inf past the 37 queries); without the logsumexp.
+  EXPECT_ON_DEVICE(expectAgrees(efficientGraph(true, "%b"), {}, options), 1);
+  EXPECT_ON_DEVICE(expectAgrees(efficientGraph(false, "None"), {}, options), 1);
+  // A scratch of two heads' scores: each batch index's three heads in two rounds.
+  {
+    OpenCLOptions small = options;
+    small.attentionScratchElements = 2 * 37 * 21;
+    EXPECT_ON_DEVICE(expectAgrees(efficientGraph(true, "%b"), {}, small), 1);
+  }
+  // Keys and values shared by the heads (an expand: head stride 0, as grouped-query attention
+  // makes them).
+  std::string shared =
+      "graph():\n"
+      "    %q : Tensor \"f32[2, 4, 11, 8][352, 88, 8, 1]cpu\"[num_users=1] = "
+      "placeholder[target=q]\n"
+      "    %k0 : Tensor \"f32[2, 1, 13, 8][104, 104, 8, 1]cpu\"[num_users=1] = "
+      "placeholder[target=k0]\n"
+      "    %v0 : Tensor \"f32[2, 1, 13, 8][104, 104, 8, 1]cpu\"[num_users=1] = "
+      "placeholder[target=v0]\n"
+      "    %k : [num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%k0, "
+      "[2, 4, 13, 8]), kwargs = {})\n"
+      "    %v : [num_users=1] = call_function[target=torch.ops.aten.expand.default](args = (%v0, "
+      "[2, 4, 13, 8]), kwargs = {})\n"
+      "    %r : [num_users=1] = "
+      "call_function[target=torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default]("
+      "args = (%q, %k, %v), kwargs = {is_causal: True})\n"
+      "    %o : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = "
+      "{})\n"
+      "    return (o,)\n";
+  EXPECT_ON_DEVICE(expectAgrees(shared, {}, options), 1);
+  std::filesystem::remove_all(cache);
 }
 
 TEST(DeviceExterns, AttentionWithDropoutStaysOffTheDevice) {

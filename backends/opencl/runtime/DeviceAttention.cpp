@@ -12,9 +12,11 @@
 /// and combine their states through local memory at the end; on GPUs, where the head
 /// dimension is at most 64, a work-group of query rows shares tiles of keys and values in local
 /// memory instead (fx_attention_tiled32/64: each K and V row read once per work-group, not once
-/// per query row: at sequence 1024 the lanes kernel took ~35 ms a layer on an H200).
+/// per query row: at sequence 1024 the lanes kernel took ~35 ms a layer on an H200). Where the
+/// GEMM template computes, float32 calls take it instead (DeviceAttentionGemm.h).
 
 #include "backends/opencl/runtime/DeviceAttentionArgs.h"
+#include "backends/opencl/runtime/DeviceAttentionGemm.h"
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
 #include "ir/TextTemplate.h"
@@ -22,6 +24,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 
 namespace fxkit::opencl::device_externs {
@@ -296,6 +299,7 @@ const std::string &attentionBody() {
       const std::pair<std::string_view, std::string> keys[] = {{"D", std::to_string(d)}};
       out += substituteKeys(kTiledSource, keys);
     }
+    out += attentionSoftmaxSource();
     return out;
   }();
   return body;
@@ -324,12 +328,15 @@ FamilySource attentionSource() {
           {{"fx_attention_rows", false},
            {"fx_attention_lanes", true},
            {"fx_attention_tiled32", true},
-           {"fx_attention_tiled64", true}},
+           {"fx_attention_tiled64", true},
+           {"fx_attention_softmax", false}},
           {Variant::Float, Variant::Double},
-          attentionDefines() + "#define FX_ATTN_BN " + std::to_string(kTiledKeys) + "\n"};
+          attentionDefines() + "#define FX_ATTN_BN " + std::to_string(kTiledKeys) + "\n" +
+              attentionSoftmaxDefines()};
 }
 
-Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
+Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, OpenCLContext &ctx,
+                            ScratchBuffer &scratch) {
   auto form = attentionForm(call, "_scaled_dot_product_efficient_attention");
   if (!form)
     return false;
@@ -383,6 +390,22 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor) {
     if (auto t = call.output(i))
       FXKIT_TRY(fillZeros(call.context(), t->buffer));
 
+  // Where fxkit's GEMM template computes (GPUs), both products take it (DeviceAttentionGemm.h)
+  // unless FXKIT_ATTENTION=kernel keeps the attention kernels (for comparing the two).
+  static const bool kernelOnly = [] {
+    const char *v = std::getenv("FXKIT_ATTENTION");
+    return v && std::string_view(v) == "kernel";
+  }();
+  if (*variant == Variant::Float && !kernelOnly && gemmTemplateTakes(ctx, call.options())) {
+    AttentionProblem problem{*q, *k, *v, *out, std::nullopt, *maskArg,     B,     H,
+                             M,  N,  E,  Ev,   lseRows,      form->causal, *scale};
+    if (hasLse)
+      problem.lse = *lse;
+    FXKIT_ASSIGN_OR_RETURN(bool done,
+                           runAttentionThroughGemm(problem, call, launcherFor, ctx, scratch));
+    if (done)
+      return true;
+  }
   FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
   int64_t rowsPerHead = hasLse ? std::max(M, lseRows) : M;
   const Operand &lseOperand = hasLse ? *lse : *out;

@@ -70,6 +70,7 @@ public:
 
   const BoundArgs &args() const { return *args_; }
   const OpenCLContext &context() const { return *ctx_; }
+  const OpenCLOptions &options() const { return *options_; }
   const DeviceInfo &device() const { return ctx_->device(); }
   /// Whether kernels take their GPU form (a GPU, or OpenCLOptions::gpuExternForms).
   bool gpuForms() const { return ctx_->device().isGpu || options_->gpuExternForms; }
@@ -177,6 +178,20 @@ private:
   size_t bytes_ = 0;
 };
 
+/// A device scratch buffer kept between one family's calls on one context (the family's lock is
+/// held for a whole call, and the queue runs in order, so a later call's kernels start after an
+/// earlier call's finished with it): it grows to the largest request instead of being allocated
+/// per call. A replaced buffer lives on until the commands enqueued on it complete.
+class ScratchBuffer {
+public:
+  /// At least `bytes` bytes; its contents are unspecified.
+  Expected<DeviceBuffer> get(const OpenCLContext &ctx, size_t bytes);
+
+private:
+  std::optional<TempBuffer> buffer_;
+  size_t bytes_ = 0;
+};
+
 // ---- The families (one file each) ----
 
 /// A family's OpenCL C (after the shared prelude and the variant's macros) and its variants.
@@ -204,7 +219,9 @@ FamilySource gemmSource();
 /// The runners: true when done, false when declined (nothing enqueued). `launcher` gives the
 /// launcher of the variant the call needs; a kernel is built on its first launch.
 using LauncherFor = std::function<Expected<Launcher>(Variant)>;
-Expected<bool> runAttention(const Call &call, const LauncherFor &launcher);
+/// `ctx` is the call's context (the GEMM template runs on it); `scratch` the family's.
+Expected<bool> runAttention(const Call &call, const LauncherFor &launcher, OpenCLContext &ctx,
+                            ScratchBuffer &scratch);
 
 /// The GEMM template's choice per problem shape on one context (GemmTemplate.h): a tile shape
 /// or "library", loaded from and stored to the kernel cache.

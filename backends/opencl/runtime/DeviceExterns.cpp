@@ -236,6 +236,7 @@ struct FamilyKernels {
   std::mutex mutex; ///< held for a whole call: KernelSet launches are not thread-safe
   std::map<std::string, std::unique_ptr<KernelSet>> sets; ///< by definition name
   GemmChoices gemmChoices; ///< Source::Gemm: the template's choice per shape
+  ScratchBuffer scratch;   ///< what the family's calls keep between them (attention's scores)
 };
 
 struct DeviceExternKernels {
@@ -307,7 +308,7 @@ Expected<bool> runDeviceExtern(OpenCLContext &ctx, const OpenCLOptions &options,
   };
   switch (*family) {
   case DeviceExternFamily::Attention:
-    return runAttention(*call, launcher);
+    return runAttention(*call, launcher, ctx, f.scratch);
   case DeviceExternFamily::AttentionBackward:
     return runAttentionBackward(*call, launcher);
   case DeviceExternFamily::Sort:
@@ -707,6 +708,16 @@ Expected<TempBuffer> TempBuffer::create(const OpenCLContext &ctx, size_t bytes) 
     return clError("allocating " + std::to_string(bytes) + " bytes of scratch for an extern op",
                    err);
   return TempBuffer(m, bytes);
+}
+
+Expected<DeviceBuffer> ScratchBuffer::get(const OpenCLContext &ctx, size_t bytes) {
+  if (!buffer_ || bytes_ < bytes) {
+    buffer_.reset();
+    FXKIT_ASSIGN_OR_RETURN(auto fresh, TempBuffer::create(ctx, bytes));
+    buffer_.emplace(std::move(fresh));
+    bytes_ = bytes;
+  }
+  return buffer_->buffer();
 }
 
 TempBuffer::~TempBuffer() {

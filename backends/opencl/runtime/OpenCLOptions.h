@@ -36,6 +36,9 @@ struct OpenCLOptions {
   /// A GEMM template tile shape ("64x64x8_4x4", gemmTiles()) every template product uses,
   /// instead of timing them; for tests.
   std::string gemmTile;
+  /// Attention through the GEMM template (DeviceAttentionGemm.h): the most scores (floats) its
+  /// scratch holds; (batch, head) pairs beyond it run in several rounds. Tests lower it.
+  int64_t attentionScratchElements = int64_t{1} << 26;
 };
 
 /// What a program did, for `--stats`, tests and benchmarks.
