@@ -191,6 +191,13 @@ TEST(DeviceExterns, AttentionInItsGpuFormsTiledAndWithLanesPerRow) {
     (*inputs)[3] = RuntimeValue{m};
     EXPECT_ON_DEVICE(expectAgrees(text, *inputs, options), 1);
   }
+  // The tiled kernel in half (the float variant) and in double (its double4 form).
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f16", "", "is_causal: True"), {}, options), 1);
+  if (openclContext()->device().hasFp64) {
+    std::string mask64 = mask;
+    mask64.replace(mask64.find("f32"), 3, "f64");
+    EXPECT_ON_DEVICE(expectAgrees(flashGraph("f64", mask64, "attn_mask: %m"), {}, options), 1);
+  }
   // A work-group of one row (every tile loaded by one work-item), and the 64-wide kernel with
   // more keys than one tile holds twice over (E 40 / Ev 43, 9 queries, 70 keys, causal).
   options.forceConfig = "lanes=1,rows=1";
@@ -215,13 +222,15 @@ int gemmChoiceEntries(const std::filesystem::path &cache) {
 
 TEST(DeviceExterns, AttentionThroughTheGemmTemplate) {
   REQUIRE_OPENCL_DEVICE();
-  // Where the GEMM template computes (GPUs by default, forced here), float32 attention is
-  // S = scale * Q K^T into scratch, the mask, causality and softmax over each row of S in place,
-  // then P V: the products time their tiles, so the choices entry in the cache says they ran.
+  // Asked for, and where the GEMM template computes (GPUs by default, forced here), float32
+  // attention is S = scale * Q K^T into scratch, the mask, causality and softmax over each row of S
+  // in place, then P V: the products time their tiles, so the choices entry in the cache says they
+  // ran.
   TempDir root;
   std::filesystem::path cache = root.path.string() + "-attention-choices";
   OpenCLOptions options;
   options.gemm = GemmPolicy::Template;
+  options.attention = AttentionRoute::Gemm;
   options.cacheDir = cache.string();
   // q, k, v are permuted views (batch and head strides differ: a run of heads per batch
   // index); a broadcast float mask with a scale.

@@ -5,7 +5,7 @@ fxkit's two device routes against PyTorch's efficient attention on the same GPU.
 For each shape, a one-node FX graph (`_scaled_dot_product_efficient_attention` on q, k, v viewed
 as [B, H, L, E] from Hugging Face's [B, L, H, E] projections, as Inductor's CUDA graphs call it)
 runs through `fxkit run --backend opencl --device gpu --resident --profile --repeat 20` twice:
-with FXKIT_ATTENTION=kernel (the tiled attention kernel) and without it (two GEMM template
+with FXKIT_ATTENTION=kernel (the tiled attention kernel) and =gemm (two GEMM template
 products around a row softmax, DeviceAttentionGemm.h). The time per call is the profiled
 device time of later runs. Both runs write their outputs, which are compared with each other
 and with torch's (max abs difference). torch.nn.functional.scaled_dot_product_attention with
@@ -96,10 +96,7 @@ for name, B, H, L, E, causal in SHAPES:
     outs = {}
     for route in ("kernel", "gemm"):
         env = dict(os.environ, FXKIT_CACHE_DIR=os.path.join(work, "cache"))
-        if route == "kernel":
-            env["FXKIT_ATTENTION"] = "kernel"
-        else:
-            env.pop("FXKIT_ATTENTION", None)
+        env["FXKIT_ATTENTION"] = route
         out = os.path.join(work, f"out_{route}.safetensors")
         cmd = [fxkit, "run", path, "--backend", "opencl", "--device", "gpu", "--resident",
                "--profile", "--repeat", "20", "--stats", "-o", out]

@@ -56,6 +56,23 @@ if "$FXKIT" run "$ZOO/reference/bert/fw_0.graph.txt" --backend opencl --stats \
   [ "$calls" -eq 122 ] || fail "$calls GEMM template calls over the zoo's references, expected 122"
 fi
 
+# The same graphs with fxkit's device kernels in their GPU forms (FXKIT_GPU_EXTERN_FORMS=1: tiled
+# attention, lanes per row) on whatever device runs the tests: the forms GPUs take, checked on
+# real models where no GPU is.
+gpu_forms=0 gpu_externs=0
+for g in "$ZOO"/reference/*/*.graph.txt; do
+  base="${g%.graph.txt}"; name="${base#$ZOO/reference/}"
+  [ -e "$base.inputs.safetensors" ] && [ "$name" != "$needs_constant" ] || continue
+  FXKIT_GPU_EXTERN_FORMS=1 expect_exit 0 "$FXKIT" run "$g" --backend opencl \
+    --inputs "$base.inputs.safetensors" --check "$base.outputs.safetensors" --stats
+  expect_err "host extern calls 0;"
+  n=$(grep -o "device extern calls [0-9]*" "$WORK/err" | awk '{print $4}')
+  gpu_externs=$((gpu_externs + ${n:-0}))
+  gpu_forms=$((gpu_forms + 1))
+done
+[ "$gpu_forms" -eq 10 ] || fail "checked $gpu_forms graphs in the GPU forms, expected 10"
+[ "$gpu_externs" -eq 33 ] || fail "$gpu_externs device extern calls in the GPU forms, expected 33"
+
 graphs=0
 for g in "$ZOO"/inductor/*/aten_p*_*.graph.txt; do
   expect_exit 0 "$FXKIT" fuse "$g" --plan

@@ -12,8 +12,8 @@
 /// and combine their states through local memory at the end; on GPUs, where the head
 /// dimension is at most 64, a work-group of query rows shares tiles of keys and values in local
 /// memory instead (fx_attention_tiled32/64: each K and V row read once per work-group, not once
-/// per query row: at sequence 1024 the lanes kernel took ~35 ms a layer on an H200). Where the
-/// GEMM template computes, float32 calls take it instead (DeviceAttentionGemm.h).
+/// per query row: at sequence 1024 the lanes kernel took ~35 ms a layer on an H200). Float32
+/// calls can take the GEMM template instead (OpenCLOptions::attention, DeviceAttentionGemm.h).
 
 #include "backends/opencl/runtime/DeviceAttentionArgs.h"
 #include "backends/opencl/runtime/DeviceAttentionGemm.h"
@@ -32,6 +32,11 @@ namespace fxkit::opencl::device_externs {
 namespace {
 
 constexpr std::string_view kSource = R"CL(
+#ifdef FX_FP64
+#define FX_ACC4 double4
+#else
+#define FX_ACC4 float4
+#endif
 /// The parameters both kernels take, after their buffers.
 #define FX_ATTN_PARAMS                                                                          \
     const long xnumel, const long H, const long Mx, const long M, const long N, const long E, \
@@ -199,15 +204,18 @@ constexpr std::string_view kTiledSource = R"CL(
 /// get_local_size(0) consecutive query rows of one (batch, head), any launch configuration;
 /// for each tile of FX_ATTN_BN keys its work-items copy the tile's K and V rows into local
 /// memory together (coalesced, once per work-group instead of once per query row), then each
-/// work-item runs its row's online softmax over the tile, in the order and arithmetic of
-/// fx_attention_scan, reading the tile as broadcasts. The row's query and accumulator are
-/// {{D}} registers (compile-time loops; columns past E and Ev are zeros and add nothing).
+/// work-item runs its row's online softmax over the tile, FX_ATTN_STEP keys at a time: their
+/// scores first, then one rescale of the row's sum and accumulator to the new maximum (no
+/// per-key branch, which diverged within a warp), then their weighted values. The tile is read
+/// as broadcasts of four values at a time, and the row's query and accumulator are {{D}}
+/// registers as vectors of four (columns past E and Ev are zeros and add nothing).
 __kernel void FX_NAME(fx_attention_tiled{{D}})(
     FX_IN(q), FX_IN(k), FX_IN(v), FX_IN(m), FX_OUT(o), FX_OUT(l), FX_ATTN_PARAMS) {
   __global const uchar *q = FX_AT(q), *k = FX_AT(k), *v = FX_AT(v);
   __global const uchar *mk = FX_AT(m);
   __global uchar *o = FX_AT(o), *l = FX_AT(l);
-  __local FX_ACC kt[FX_ATTN_BN * {{D}}], vt[FX_ATTN_BN * {{D}}];
+  __local FX_ACC4 kt[FX_ATTN_BN * {{D}} / 4], vt[FX_ATTN_BN * {{D}} / 4];
+  __local FX_ACC *kts = (__local FX_ACC *)kt, *vts = (__local FX_ACC *)vt;
   const FX_ACC scale = FX_BITS(scale_bits);
   const long lid = get_local_id(0), BM = get_local_size(0);
   const long tiles = (Mx + BM - 1) / BM, units = xnumel / Mx * tiles;
@@ -217,11 +225,14 @@ __kernel void FX_NAME(fx_attention_tiled{{D}})(
     const bool live = ix < Mx;  // a row of the launch
     const bool pad = ix >= M;   // a logsumexp padding row (or past the end): stores +inf only
     const long i = min(ix, M - 1);
-    FX_ACC qv[{{D}}], acc[{{D}}];
+    FX_ACC4 qv[{{D}} / 4], acc[{{D}} / 4];
     const long qrow = b * qs0 + h * qs1 + i * qs2;
 #pragma unroll
-    for (int c = 0; c < {{D}}; ++c) {
-      qv[c] = c < E ? FX_LD(q, qrow + c * qs3, dt_qkv) : (FX_ACC)0;
+    for (int c = 0; c < {{D}} / 4; ++c) {
+      FX_ACC x[4];
+      for (int e = 0; e < 4; ++e)
+        x[e] = 4 * c + e < E ? FX_LD(q, qrow + (4 * c + e) * qs3, dt_qkv) : (FX_ACC)0;
+      qv[c] = (FX_ACC4)(x[0], x[1], x[2], x[3]);
       acc[c] = 0;
     }
     const long limit = causal ? min(N, i + 1) : N;
@@ -236,35 +247,45 @@ __kernel void FX_NAME(fx_attention_tiled{{D}})(
       for (long t = lid; t < FX_ATTN_BN * {{D}}; t += BM) {
         const int jj = (int)(t / {{D}}), c = (int)(t % {{D}});
         const long j = j0 + jj;
-        kt[t] = jj < n && c < E ? FX_LD(k, krow + j * ks2 + c * ks3, dt_qkv) : (FX_ACC)0;
-        vt[t] = jj < n && c < Ev ? FX_LD(v, vrow + j * vs2 + c * vs3, dt_qkv) : (FX_ACC)0;
+        kts[t] = jj < n && c < E ? FX_LD(k, krow + j * ks2 + c * ks3, dt_qkv) : (FX_ACC)0;
+        vts[t] = jj < n && c < Ev ? FX_LD(v, vrow + j * vs2 + c * vs3, dt_qkv) : (FX_ACC)0;
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       const int rowKeys = (int)clamp(limit - j0, 0L, (long)n);
-      for (int jj = 0; jj < rowKeys; ++jj) {
-        FX_ACC add;
-        if (!FX_NAME(fx_attention_bias)(mk, mrow + (j0 + jj) * ms3, dt_mask, mask_kind, &add))
-          continue;
-        __local const FX_ACC *kj = kt + jj * {{D}}, *vj = vt + jj * {{D}};
-        FX_ACC dot = 0;
+      for (int j1 = 0; j1 < n; j1 += FX_ATTN_STEP) {
+        FX_ACC sc[FX_ATTN_STEP];
+        FX_ACC mt = mx;
 #pragma unroll
-        for (int c = 0; c < {{D}}; ++c)
-          dot += qv[c] * kj[c];
-        const FX_ACC s = dot * scale + add;
-        if (s == -INFINITY)
-          continue; // a masked key: weight exp(-inf) = 0
-        if (s > mx) {
-          const FX_ACC alpha = exp(mx - s); // 0 for the first key
-          sum = sum * alpha + 1;
+        for (int t = 0; t < FX_ATTN_STEP; ++t) {
+          const int jj = j1 + t;
+          FX_ACC x = -INFINITY, add;
+          if (jj < rowKeys &&
+              FX_NAME(fx_attention_bias)(mk, mrow + (j0 + jj) * ms3, dt_mask, mask_kind, &add)) {
+            __local const FX_ACC4 *kj = kt + jj * ({{D}} / 4);
+            FX_ACC4 d = qv[0] * kj[0];
 #pragma unroll
-          for (int c = 0; c < {{D}}; ++c)
-            acc[c] = acc[c] * alpha + vj[c];
-          mx = s;
-        } else {
-          const FX_ACC p = exp(s - mx); // NaN scores propagate through p
+            for (int c = 1; c < {{D}} / 4; ++c)
+              d += qv[c] * kj[c];
+            x = (d.x + d.y + d.z + d.w) * scale + add;
+          }
+          sc[t] = x;
+          mt = x > mt ? x : mt; // NaN scores do not raise the maximum; their weights are NaN
+        }
+        // The row's state rescaled to the new maximum: 1 where it stays, 0 from -inf.
+        const FX_ACC alpha = mt == mx ? (FX_ACC)1 : exp(mx - mt);
+        mx = mt;
+        sum *= alpha;
+#pragma unroll
+        for (int c = 0; c < {{D}} / 4; ++c)
+          acc[c] *= alpha;
+#pragma unroll
+        for (int t = 0; t < FX_ATTN_STEP; ++t) {
+          // A masked key weighs 0, a key at the maximum 1 (also a score of +inf).
+          const FX_ACC p = sc[t] == -INFINITY ? (FX_ACC)0 : sc[t] == mx ? (FX_ACC)1 : exp(sc[t] - mx);
           sum += p;
+          __local const FX_ACC4 *vj = vt + (j1 + t) * ({{D}} / 4);
 #pragma unroll
-          for (int c = 0; c < {{D}}; ++c)
+          for (int c = 0; c < {{D}} / 4; ++c)
             acc[c] += p * vj[c];
         }
       }
@@ -272,9 +293,15 @@ __kernel void FX_NAME(fx_attention_tiled{{D}})(
     const bool empty = mx == -INFINITY;
     const long orow = b * os0 + h * os1 + i * os2;
     const long lpos = b * ls0 + h * ls1 + ix * ls2;
-    if (live && !pad)
-      for (long c = 0; c < Ev; ++c)
-        FX_ST(o, orow + c * os3, dt_out, empty ? (FX_ACC)0 : acc[c] / sum);
+    if (live && !pad) {
+#pragma unroll
+      for (int c = 0; c < {{D}} / 4; ++c) {
+        const FX_ACC x[4] = {acc[c].x, acc[c].y, acc[c].z, acc[c].w};
+        for (int e = 0; e < 4; ++e)
+          if (4 * c + e < Ev)
+            FX_ST(o, orow + (4 * c + e) * os3, dt_out, empty ? (FX_ACC)0 : x[e] / sum);
+      }
+    }
     if (live && has_lse)
       FX_ST(l, lpos, dt_lse,
             pad ? (FX_ACC)INFINITY : empty ? (FX_ACC)(-INFINITY) : mx + log(sum));
@@ -290,6 +317,9 @@ constexpr int kTiledHeadDims[] = {32, 64};
 /// Keys per tile of the tiled kernel: 2 x 32 x 64 accumulators of local memory (16 KiB in
 /// float, 32 KiB in double) whatever the work-group size.
 constexpr int kTiledKeys = 32;
+/// Keys the tiled kernel scores before one rescale (a divisor of kTiledKeys): their scores stay
+/// in registers.
+constexpr int kTiledStep = 8;
 
 /// The family's source: the row and lane kernels, then the tiled kernel per head dimension.
 const std::string &attentionBody() {
@@ -303,6 +333,18 @@ const std::string &attentionBody() {
     return out;
   }();
   return body;
+}
+
+/// options.attention, or FXKIT_ATTENTION (kernel or gemm) where set.
+AttentionRoute attentionRoute(const OpenCLOptions &options) {
+  if (const char *v = std::getenv("FXKIT_ATTENTION"); v && *v) {
+    std::string_view s(v);
+    if (s == "gemm")
+      return AttentionRoute::Gemm;
+    if (s == "kernel")
+      return AttentionRoute::Kernel;
+  }
+  return options.attention;
 }
 
 } // namespace
@@ -331,7 +373,8 @@ FamilySource attentionSource() {
            {"fx_attention_tiled64", true},
            {"fx_attention_softmax", false}},
           {Variant::Float, Variant::Double},
-          attentionDefines() + "#define FX_ATTN_BN " + std::to_string(kTiledKeys) + "\n" +
+          attentionDefines() + "#define FX_ATTN_BN " + std::to_string(kTiledKeys) +
+              "\n#define FX_ATTN_STEP " + std::to_string(kTiledStep) + "\n" +
               attentionSoftmaxDefines()};
 }
 
@@ -390,13 +433,10 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
     if (auto t = call.output(i))
       FXKIT_TRY(fillZeros(call.context(), t->buffer));
 
-  // Where fxkit's GEMM template computes (GPUs), both products take it (DeviceAttentionGemm.h)
-  // unless FXKIT_ATTENTION=kernel keeps the attention kernels (for comparing the two).
-  static const bool kernelOnly = [] {
-    const char *v = std::getenv("FXKIT_ATTENTION");
-    return v && std::string_view(v) == "kernel";
-  }();
-  if (*variant == Variant::Float && !kernelOnly && gemmTemplateTakes(ctx, call.options())) {
+  // Asked for (OpenCLOptions::attention, FXKIT_ATTENTION=gemm) and where the GEMM template
+  // computes, both products take it (DeviceAttentionGemm.h).
+  if (*variant == Variant::Float && attentionRoute(call.options()) == AttentionRoute::Gemm &&
+      gemmTemplateTakes(ctx, call.options())) {
     AttentionProblem problem{*q, *k, *v, *out, std::nullopt, *maskArg,     B,     H,
                              M,  N,  E,  Ev,   lseRows,      form->causal, *scale};
     if (hasLse)

@@ -72,8 +72,9 @@ public:
   const OpenCLContext &context() const { return *ctx_; }
   const OpenCLOptions &options() const { return *options_; }
   const DeviceInfo &device() const { return ctx_->device(); }
-  /// Whether kernels take their GPU form (a GPU, or OpenCLOptions::gpuExternForms).
-  bool gpuForms() const { return ctx_->device().isGpu || options_->gpuExternForms; }
+  /// Whether kernels take their GPU form (a GPU, OpenCLOptions::gpuExternForms, or
+  /// FXKIT_GPU_EXTERN_FORMS=1: whole models through the GPU forms on a CPU device).
+  bool gpuForms() const;
   const SymExpr::Bindings &bindings() const { return *bindings_; }
   /// Whether the tensor argument `name` is None (or absent from the schema).
   bool isNone(std::string_view name) const;

@@ -710,6 +710,14 @@ Expected<TempBuffer> TempBuffer::create(const OpenCLContext &ctx, size_t bytes) 
   return TempBuffer(m, bytes);
 }
 
+bool Call::gpuForms() const {
+  static const bool forced = [] {
+    const char *v = std::getenv("FXKIT_GPU_EXTERN_FORMS");
+    return v && std::string_view(v) == "1";
+  }();
+  return ctx_->device().isGpu || options_->gpuExternForms || forced;
+}
+
 Expected<DeviceBuffer> ScratchBuffer::get(const OpenCLContext &ctx, size_t bytes) {
   if (!buffer_ || bytes_ < bytes) {
     buffer_.reset();

@@ -14,6 +14,15 @@ enum class GemmPolicy : uint8_t {
   Library,  ///< always the library (CLBlast)
 };
 
+/// How float32 attention forward runs on the device (DeviceAttention.cpp).
+enum class AttentionRoute : uint8_t {
+  Kernel, ///< the attention kernels (tiled on GPUs)
+  /// Two GEMM template products around a row softmax (DeviceAttentionGemm.h), where the template
+  /// computes: measured slower than the tiled kernel on an H200 except at llama's shape
+  /// (bench/README.md), so not the default.
+  Gemm,
+};
+
 struct OpenCLOptions {
   std::string cacheDir; ///< empty: KernelCache's default
   bool cache = true;    ///< use and fill the on-disk cache
@@ -36,6 +45,8 @@ struct OpenCLOptions {
   /// A GEMM template tile shape ("64x64x8_4x4", gemmTiles()) every template product uses,
   /// instead of timing them; for tests.
   std::string gemmTile;
+  /// Float32 attention forward: FXKIT_ATTENTION=kernel|gemm overrides.
+  AttentionRoute attention = AttentionRoute::Kernel;
   /// Attention through the GEMM template (DeviceAttentionGemm.h): the most scores (floats) its
   /// scratch holds; (batch, head) pairs beyond it run in several rounds. Tests lower it.
   int64_t attentionScratchElements = int64_t{1} << 26;
