@@ -70,6 +70,44 @@ std::string flashGraph(const std::string &dtype, const std::string &maskDecl,
          "    return (o, l)\n";
 }
 
+/// flashGraph's attention (causal or not) with a bool mask of `maskSizes` (37 queries x 29 keys
+/// last), its seeded inputs with the mask scrambled and query row 4 fully masked in every
+/// leading index (zeros and a logsumexp of -inf), checked on the device.
+void expectBoolMaskAgrees(const std::vector<int64_t> &maskSizes, bool causal,
+                          const OpenCLOptions &options) {
+  std::string shape = "b8[";
+  std::vector<int64_t> strides(maskSizes.size(), 1);
+  for (size_t d = maskSizes.size() - 1; d > 0; --d)
+    strides[d - 1] = strides[d] * maskSizes[d];
+  for (size_t d = 0; d < maskSizes.size(); ++d)
+    shape += (d ? ", " : "") + std::to_string(maskSizes[d]);
+  shape += "][";
+  for (size_t d = 0; d < strides.size(); ++d)
+    shape += (d ? ", " : "") + std::to_string(strides[d]);
+  std::string mask = "    %m : Tensor \"" + shape + "]cpu\"[num_users=1] = placeholder[target=m]\n";
+  std::string text =
+      flashGraph("f32", mask, causal ? "attn_mask: %m, is_causal: True" : "attn_mask: %m");
+  auto graph = parseFxText(text, "<test>");
+  ASSERT_TRUE(graph);
+  auto inputs = makeRandomInputs(*graph, {}, 5);
+  ASSERT_TRUE(inputs);
+  Tensor m = scrambled(maskSizes, {1.0, 1.0, 0.0}, DType::Bool);
+  const int64_t lead = m.numel() / (37 * 29);
+  for (int64_t r = 0; r < lead; ++r)
+    for (int64_t j = 0; j < 29; ++j) {
+      std::vector<int64_t> at(maskSizes.size(), 0);
+      for (int64_t d = static_cast<int64_t>(maskSizes.size()) - 3, rest = r; d >= 0; --d) {
+        at[d] = rest % maskSizes[d];
+        rest /= maskSizes[d];
+      }
+      at[at.size() - 2] = 4;
+      at.back() = j;
+      m.setDouble(at, 0.0);
+    }
+  (*inputs)[3] = RuntimeValue{m};
+  EXPECT_ON_DEVICE(expectAgrees(text, *inputs, options), 1);
+}
+
 TEST(DeviceExterns, AttentionOnTransposedViewsWithTheDefaultScale) {
   REQUIRE_OPENCL_DEVICE();
   EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "")), 1);
@@ -93,19 +131,8 @@ TEST(DeviceExterns, AttentionWithABroadcastFloatMaskAndAScale) {
 
 TEST(DeviceExterns, AttentionWithABoolMaskCausalAndFullyMaskedRows) {
   REQUIRE_OPENCL_DEVICE();
-  std::string mask =
-      "    %m : Tensor \"b8[37, 29][29, 1]cpu\"[num_users=1] = placeholder[target=m]\n";
-  std::string text = flashGraph("f32", mask, "attn_mask: %m, is_causal: True");
-  auto graph = parseFxText(text, "<test>");
-  ASSERT_TRUE(graph);
-  auto inputs = makeRandomInputs(*graph, {}, 5);
-  ASSERT_TRUE(inputs);
   // Row 4 keeps nothing: zeros and a logsumexp of -inf; row 0 keeps only key 0 if allowed.
-  Tensor m = scrambled({37, 29}, {1.0, 1.0, 0.0}, DType::Bool);
-  for (int64_t j = 0; j < 29; ++j)
-    m.setDouble(std::vector<int64_t>{4, j}, 0.0);
-  (*inputs)[3] = RuntimeValue{m};
-  EXPECT_ON_DEVICE(expectAgrees(text, *inputs), 1);
+  expectBoolMaskAgrees({37, 29}, true, {});
 }
 
 TEST(DeviceExterns, CausalAttentionWithMoreOrFewerKeysThanQueries) {
@@ -177,20 +204,7 @@ TEST(DeviceExterns, AttentionInItsGpuFormsTiledAndWithLanesPerRow) {
   EXPECT_EQ(::testing::internal::GetCapturedStderr().find("tiled attention kernel failed"),
             std::string::npos);
   EXPECT_ON_DEVICE(expectAgrees(efficientGraph(true, "%b"), {}, options), 1);
-  {
-    std::string text = flashGraph("f32", mask, "attn_mask: %m");
-    text.replace(text.find("f32[2, 1, 37, 29]"), 3, "b8");
-    auto graph = parseFxText(text, "<test>");
-    ASSERT_TRUE(graph);
-    auto inputs = makeRandomInputs(*graph, {}, 5);
-    ASSERT_TRUE(inputs);
-    Tensor m = scrambled({2, 1, 37, 29}, {1.0, 1.0, 0.0}, DType::Bool);
-    for (int64_t b = 0; b < 2; ++b)
-      for (int64_t j = 0; j < 29; ++j)
-        m.setDouble(std::vector<int64_t>{b, 0, 4, j}, 0.0);
-    (*inputs)[3] = RuntimeValue{m};
-    EXPECT_ON_DEVICE(expectAgrees(text, *inputs, options), 1);
-  }
+  expectBoolMaskAgrees({2, 1, 37, 29}, false, options);
   // The tiled kernel in half (the float variant) and in double (its double4 form).
   EXPECT_ON_DEVICE(expectAgrees(flashGraph("f16", "", "is_causal: True"), {}, options), 1);
   if (openclContext()->device().hasFp64) {
@@ -240,20 +254,7 @@ TEST(DeviceExterns, AttentionThroughTheGemmTemplate) {
                    1);
   EXPECT_EQ(gemmChoiceEntries(cache), 1);
   // A bool mask with causality and a fully masked row (row 4: zeros, logsumexp -inf).
-  {
-    std::string boolMask =
-        "    %m : Tensor \"b8[37, 29][29, 1]cpu\"[num_users=1] = placeholder[target=m]\n";
-    std::string text = flashGraph("f32", boolMask, "attn_mask: %m, is_causal: True");
-    auto graph = parseFxText(text, "<test>");
-    ASSERT_TRUE(graph);
-    auto inputs = makeRandomInputs(*graph, {}, 5);
-    ASSERT_TRUE(inputs);
-    Tensor m = scrambled({37, 29}, {1.0, 1.0, 0.0}, DType::Bool);
-    for (int64_t j = 0; j < 29; ++j)
-      m.setDouble(std::vector<int64_t>{4, j}, 0.0);
-    (*inputs)[3] = RuntimeValue{m};
-    EXPECT_ON_DEVICE(expectAgrees(text, *inputs, options), 1);
-  }
+  expectBoolMaskAgrees({37, 29}, true, options);
   // Causal with more or fewer keys than queries; rows of 300 keys (several per work-item).
   EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 5, 9, 8), {}, options), 1);
   EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 9, 4, 8), {}, options), 1);
