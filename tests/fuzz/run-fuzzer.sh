@@ -9,8 +9,8 @@
 # use megabytes, see run-long.sh; larger seeds are read truncated). FXKIT_FUZZ_EXTRA_SEEDS names
 # one more seed folder (run-long.sh's generated large inputs).
 # The 10 s are wall-clock time: on a loaded machine, check a timeout-* by running it alone.
-# FXKIT_FUZZ_SEED fixes libFuzzer's random seed (ctest sets one, so the CI stage replays the same
-# mutations each time and a pass here means a pass there; long runs leave it unset: a new seed
+# FXKIT_FUZZ_SEED fixes libFuzzer's random seed (ctest sets one, so the CI stage starts the same
+# mutations each time; not an exact replay, see README.md; long runs leave it unset: a new seed
 # each run explores further).
 set -euo pipefail
 fuzzer="$1" name="$2" seeds="$3" runs="$4" seconds="$5" dict="${6:-}"
