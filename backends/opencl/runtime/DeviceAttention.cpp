@@ -22,7 +22,6 @@
 #include "ir/TextTemplate.h"
 #include "ir/Try.h"
 
-#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -379,7 +378,7 @@ FamilySource attentionSource() {
 }
 
 Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, OpenCLContext &ctx,
-                            ScratchBuffer &scratch) {
+                            FamilyState &state) {
   auto form = attentionForm(call, "_scaled_dot_product_efficient_attention");
   if (!form)
     return false;
@@ -442,7 +441,7 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
     if (hasLse)
       problem.lse = *lse;
     FXKIT_ASSIGN_OR_RETURN(bool done,
-                           runAttentionThroughGemm(problem, call, launcherFor, ctx, scratch));
+                           runAttentionThroughGemm(problem, call, launcherFor, ctx, state.scratch));
     if (done)
       return true;
   }
@@ -484,20 +483,21 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
   }
   // GPUs: key tiles in local memory where the head fits a tiled kernel, else lanes per row. A
   // device that cannot build or launch the tiled kernel (it has not run on every GPU driver
-  // yet) gets lanes per row, said once on stderr, rather than no attention at all: a failed
-  // build or launch enqueues nothing, and trial launches only wrote the outputs.
-  static std::atomic<bool> tiledFailed{false};
-  for (int d : kTiledHeadDims)
-    if (std::max(E, Ev) <= d && !tiledFailed) {
-      Status st = launcher.launch("fx_attention_tiled" + std::to_string(d), a, rows, N);
-      if (st)
-        return true;
-      if (!tiledFailed.exchange(true))
-        std::cerr << "fxkit: note: the tiled attention kernel failed on this device, attention "
-                     "takes lanes per row: "
-                  << st.error().message << "\n";
-      break;
-    }
+  // yet) gets lanes per row, said once per context on stderr, rather than no attention at all: a
+  // failed build or launch enqueues nothing, and trial launches only wrote the outputs.
+  for (int d : kTiledHeadDims) {
+    const std::string tiled = "fx_attention_tiled" + std::to_string(d);
+    if (std::max(E, Ev) > d || state.failed.count(tiled))
+      continue;
+    Status st = launcher.launch(tiled, a, rows, N);
+    if (st)
+      return true;
+    state.failed.insert(tiled);
+    std::cerr << "fxkit: note: the tiled attention kernel failed on this device, attention "
+                 "takes lanes per row: "
+              << st.error().message << "\n";
+    break;
+  }
   a.push_back(lanesArg());
   a.push_back(rowsArg());
   a.push_back(scratchArg(*variant == Variant::Double ? 8 : 4));

@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -193,6 +194,15 @@ private:
   size_t bytes_ = 0;
 };
 
+/// What one family keeps between its calls on one context (its lock is held for a whole call).
+struct FamilyState {
+  ScratchBuffer scratch; ///< attention's scores (DeviceAttentionGemm.h)
+  /// Kernels that failed to build or launch on this context, which callers then leave to a
+  /// fallback (attention's tiled kernel: lanes per row); per context, so a second device with
+  /// another driver still tries them.
+  std::set<std::string> failed;
+};
+
 // ---- The families (one file each) ----
 
 /// A family's OpenCL C (after the shared prelude and the variant's macros) and its variants.
@@ -220,9 +230,9 @@ FamilySource gemmSource();
 /// The runners: true when done, false when declined (nothing enqueued). `launcher` gives the
 /// launcher of the variant the call needs; a kernel is built on its first launch.
 using LauncherFor = std::function<Expected<Launcher>(Variant)>;
-/// `ctx` is the call's context (the GEMM template runs on it); `scratch` the family's.
+/// `ctx` is the call's context (the GEMM template runs on it); `state` the family's there.
 Expected<bool> runAttention(const Call &call, const LauncherFor &launcher, OpenCLContext &ctx,
-                            ScratchBuffer &scratch);
+                            FamilyState &state);
 
 /// The GEMM template's choice per problem shape on one context (GemmTemplate.h): a tile shape
 /// or "library", loaded from and stored to the kernel cache.

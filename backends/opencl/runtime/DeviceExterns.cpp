@@ -236,7 +236,7 @@ struct FamilyKernels {
   std::mutex mutex; ///< held for a whole call: KernelSet launches are not thread-safe
   std::map<std::string, std::unique_ptr<KernelSet>> sets; ///< by definition name
   GemmChoices gemmChoices; ///< Source::Gemm: the template's choice per shape
-  ScratchBuffer scratch;   ///< what the family's calls keep between them (attention's scores)
+  FamilyState state;       ///< what the family's calls keep between them
 };
 
 struct DeviceExternKernels {
@@ -308,7 +308,7 @@ Expected<bool> runDeviceExtern(OpenCLContext &ctx, const OpenCLOptions &options,
   };
   switch (*family) {
   case DeviceExternFamily::Attention:
-    return runAttention(*call, launcher, ctx, f.scratch);
+    return runAttention(*call, launcher, ctx, f.state);
   case DeviceExternFamily::AttentionBackward:
     return runAttentionBackward(*call, launcher);
   case DeviceExternFamily::Sort:
