@@ -741,6 +741,72 @@ TEST(DeviceExterns, Float32ProductsWithoutCLBlastAndABetaOfZero) {
   EXPECT_ON_DEVICE(expectAgrees(addmm, *inputs, options), 1);
 }
 
+TEST(DeviceExterns, Float32ProductsThroughTheGemmTemplateWithoutCLBlast) {
+  REQUIRE_OPENCL_DEVICE();
+  // Without CLBlast (a build without it, or useBlas off), float32 products take the GEMM
+  // template where it computes (GPUs; forced here): self is copied into the output and joins
+  // as beta * C. The choices entry in the cache says the template ran.
+  TempDir root;
+  std::filesystem::path cache = root.path.string() + "-matmul-choices";
+  OpenCLOptions options;
+  options.useBlas = false;
+  options.gemm = GemmPolicy::Template;
+  options.cacheDir = cache.string();
+  // A graph of the placeholders `decls` and one call of `op` with `args` and `kwargs`.
+  auto product = [](const std::string &decls, const std::string &op, const std::string &args,
+                    const std::string &kwargs = "") {
+    return "graph():\n" + decls + "    %r : [num_users=1] = call_function[target=torch.ops.aten." +
+           op + "](args = (" + args + "), kwargs = {" + kwargs + "})\n    return (r,)\n";
+  };
+  auto input = [](const std::string &name, const std::string &type) {
+    return "    %" + name + " : Tensor \"" + type + "\"[num_users=1] = placeholder[target=" + name +
+           "]\n";
+  };
+  // mm with the second operand transposed (a unit stride in its rows).
+  EXPECT_ON_DEVICE(
+      expectAgrees(product(input("x", "f32[7, 33][33, 1]cpu") + input("y", "f32[33, 5][1, 33]cpu"),
+                           "mm.default", "%x, %y"),
+                   {}, options),
+      1);
+  EXPECT_EQ(gemmChoiceEntries(cache), 1);
+  // addmm with a bias row, alpha and beta; with a full bias; bmm; baddbmm with a broadcast self.
+  EXPECT_ON_DEVICE(
+      expectAgrees(product(input("b", "f32[5][1]cpu") + input("x", "f32[7, 33][33, 1]cpu") +
+                               input("y", "f32[33, 5][5, 1]cpu"),
+                           "addmm.default", "%b, %x, %y", "beta: 0.5, alpha: 2.0"),
+                   {}, options),
+      1);
+  EXPECT_ON_DEVICE(
+      expectAgrees(product(input("b", "f32[7, 5][5, 1]cpu") + input("x", "f32[7, 33][33, 1]cpu") +
+                               input("y", "f32[33, 5][5, 1]cpu"),
+                           "addmm.default", "%b, %x, %y"),
+                   {}, options),
+      1);
+  EXPECT_ON_DEVICE(expectAgrees(product(input("x", "f32[3, 7, 33][231, 33, 1]cpu") +
+                                            input("y", "f32[3, 33, 5][165, 5, 1]cpu"),
+                                        "bmm.default", "%x, %y"),
+                                {}, options),
+                   1);
+  EXPECT_ON_DEVICE(expectAgrees(product(input("b", "f32[1, 5][5, 1]cpu") +
+                                            input("x", "f32[3, 7, 33][231, 33, 1]cpu") +
+                                            input("y", "f32[3, 33, 5][165, 5, 1]cpu"),
+                                        "baddbmm.default", "%b, %x, %y", "beta: 0.25"),
+                                {}, options),
+                   1);
+  // beta = 0: NaN in self does not propagate (C is not read).
+  std::string addmm =
+      product(input("b", "f32[7, 5][5, 1]cpu") + input("x", "f32[7, 33][33, 1]cpu") +
+                  input("y", "f32[33, 5][5, 1]cpu"),
+              "addmm.default", "%b, %x, %y", "beta: 0");
+  auto graph = parseFxText(addmm, "<test>");
+  ASSERT_TRUE(graph);
+  auto inputs = makeRandomInputs(*graph, {}, 2);
+  ASSERT_TRUE(inputs);
+  (*inputs)[0] = RuntimeValue{scrambled({7, 5}, {kNan, 1.0})};
+  EXPECT_ON_DEVICE(expectAgrees(addmm, *inputs, options), 1);
+  std::filesystem::remove_all(cache);
+}
+
 // ---- the list ----
 
 TEST(DeviceExterns, TheListNamesRegisteredExternOps) {

@@ -6,7 +6,6 @@
 #include "ir/Try.h"
 
 #include <algorithm>
-#include <limits>
 #include <vector>
 
 namespace fxkit::opencl::device_externs {
@@ -99,40 +98,14 @@ __kernel void FX_NAME(fx_attention_softmax)(
 #endif
 )CL";
 
-/// Operand `t`'s last two dimensions (rows `rowDim`, columns `rowDim + 1`) as a GEMM operand
-/// over (batch, head) pairs from `offset` elements past its first: row-major where the columns
-/// are dense, transposed where the rows are, else nullopt. `transpose` asks for the matrix's
-/// transpose (K^T).
+/// Operand `t`'s last two dimensions as a GEMM operand over (batch, head) pairs from `offset`
+/// elements past its first (gemmMatrixOf); `transpose` takes the matrix's transpose (K^T).
 std::optional<GemmMatrix> matrixOf(const Operand &t, int64_t pairStride, int64_t offset,
                                    bool transpose) {
   int64_t rs = t.strides[2], cs = t.strides[3];
   if (transpose)
     std::swap(rs, cs);
-  GemmMatrix m;
-  m.mem = t.buffer.mem;
-  m.offset = t.buffer.offset / sizeof(float) + static_cast<size_t>(offset);
-  m.batchStride = static_cast<size_t>(pairStride);
-  if (cs == 1 && rs >= 0) {
-    m.ld = static_cast<size_t>(rs);
-  } else if (rs == 1 && cs >= 0) {
-    m.ld = static_cast<size_t>(cs);
-    m.transposed = true;
-  } else {
-    return std::nullopt;
-  }
-  return m;
-}
-
-/// Whether every element `t` reaches lies below 2^31 elements from its buffer's start: the
-/// template indexes in int.
-bool fitsInt(const Operand &t) {
-  int64_t last = static_cast<int64_t>(t.buffer.offset / sizeof(float));
-  for (size_t d = 0; d < t.sizes.size(); ++d) {
-    if (t.strides[d] < 0)
-      return false;
-    last += (t.sizes[d] - 1) * t.strides[d];
-  }
-  return last < std::numeric_limits<int32_t>::max();
+  return gemmMatrixOf(t, rs, cs, pairStride, offset);
 }
 
 int64_t nextPowerOfTwo(int64_t n) {
@@ -161,7 +134,7 @@ Expected<bool> runAttentionThroughGemm(const AttentionProblem &p, const Call &ca
   if (p.N > int64_t{kKeysPerItem} * kMaxLocal || p.M * p.N > scratchElements)
     return false;
   for (const Operand *t : {&p.q, &p.k, &p.v, &p.out})
-    if (t->buffer.offset % sizeof(float) != 0 || !fitsInt(*t))
+    if (!fitsGemmIndex(*t))
       return false;
   if (p.out.strides[3] != 1)
     return false; // the template writes rows with dense columns

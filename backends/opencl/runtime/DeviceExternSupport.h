@@ -249,6 +249,14 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcher, GemmChoices &ch
 Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcher, GemmChoices &choices,
                                                OpenCLContext &ctx, const OpenCLOptions &options,
                                                const ConvProblem &p, const GemmLibrary *library);
+/// A float32 operand's matrix of strides (rowStride, colStride) as a GEMM template operand, from
+/// `offset` elements past its first element, consecutive matrices `batchStride` apart: row-major
+/// where the columns are dense, transposed where the rows are, else nullopt.
+std::optional<GemmMatrix> gemmMatrixOf(const Operand &t, int64_t rowStride, int64_t colStride,
+                                       int64_t batchStride, int64_t offset);
+/// Whether every element a float32 operand reaches lies below 2^31 elements from its buffer's
+/// start, through non-negative strides: the template indexes in int.
+bool fitsGemmIndex(const Operand &t);
 Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launcher);
 Expected<bool> runSort(const Call &call, const LauncherFor &launcher, bool topk);
 Expected<bool> runConvolution(const Call &call, const LauncherFor &launcher);
@@ -262,7 +270,9 @@ Expected<bool> runFft(const Call &call, const LauncherFor &launcher, std::string
 Expected<bool> runIndexPut(const Call &call, const LauncherFor &launcher);
 /// view_as_real (`toReal`) or view_as_complex as a copy of float pairs.
 Expected<bool> runComplexView(const Call &call, const LauncherFor &launcher, bool toReal);
-Expected<bool> runMatmul(const Call &call, const LauncherFor &launcher, std::string_view which);
+/// Float32 products go through the GEMM template on `ctx` where it computes.
+Expected<bool> runMatmul(const Call &call, const LauncherFor &launcher, std::string_view which,
+                         OpenCLContext &ctx);
 
 /// Strides of `t` broadcast to the trailing-aligned dimensions of `shape` (an attention mask
 /// to the scores' (B, H, M, N)): 0 where `t` has no such dimension or size 1; nullopt when a

@@ -322,7 +322,7 @@ Expected<bool> runDeviceExtern(OpenCLContext &ctx, const OpenCLOptions &options,
   case DeviceExternFamily::Col2im:
     return runCol2im(*call, launcher);
   case DeviceExternFamily::Matmul:
-    return runMatmul(*call, launcher, call->args().op().schema.name);
+    return runMatmul(*call, launcher, call->args().op().schema.name, ctx);
   case DeviceExternFamily::BatchNorm:
     return runBatchNorm(*call, launcher);
   case DeviceExternFamily::BatchNormBackward:

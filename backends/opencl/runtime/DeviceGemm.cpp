@@ -482,6 +482,35 @@ bool gemmTemplateTakes(const OpenCLContext &ctx, const OpenCLOptions &options) {
 
 namespace device_externs {
 
+std::optional<GemmMatrix> gemmMatrixOf(const Operand &t, int64_t rowStride, int64_t colStride,
+                                       int64_t batchStride, int64_t offset) {
+  GemmMatrix m;
+  m.mem = t.buffer.mem;
+  m.offset = t.buffer.offset / sizeof(float) + static_cast<size_t>(offset);
+  m.batchStride = static_cast<size_t>(batchStride);
+  if (colStride == 1 && rowStride >= 0) {
+    m.ld = static_cast<size_t>(rowStride);
+  } else if (rowStride == 1 && colStride >= 0) {
+    m.ld = static_cast<size_t>(colStride);
+    m.transposed = true;
+  } else {
+    return std::nullopt;
+  }
+  return m;
+}
+
+bool fitsGemmIndex(const Operand &t) {
+  if (t.buffer.offset % sizeof(float) != 0)
+    return false;
+  int64_t last = static_cast<int64_t>(t.buffer.offset / sizeof(float));
+  for (size_t d = 0; d < t.sizes.size(); ++d) {
+    if (t.strides[d] < 0)
+      return false;
+    last += (t.sizes[d] - 1) * t.strides[d];
+  }
+  return last < std::numeric_limits<int32_t>::max();
+}
+
 FamilySource gemmSource() {
   const std::string &body = gemmTemplateSource();
   static const std::vector<std::string> names = [] {

@@ -4,8 +4,11 @@
 /// alpha * (a @ b) + beta * self, self broadcast to the product and ignored when beta is 0 (NaN
 /// in it does not propagate).
 ///
-/// One work-item per output element (a grid-stride loop), its dot product accumulated in
-/// float (double for float64), operands read through their strides.
+/// Float32 products take fxkit's GEMM template where it computes (GPUs, GemmTemplate.h; in a
+/// build without CLBlast every float32 product comes here): self is copied into the output
+/// first (fx_matmul_fill) and joins as beta * C. Otherwise one work-item per output element (a
+/// grid-stride loop), its dot product accumulated in float (double for float64), operands read
+/// through their strides.
 
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
@@ -39,6 +42,19 @@ __kernel void FX_NAME(fx_matmul)(
     FX_ST(o, batch * os0 + i * os1 + j * os2, dt, r);
   }
 }
+
+/// self broadcast into the output, for the GEMM template's beta * C.
+__kernel void FX_NAME(fx_matmul_fill)(
+    FX_IN(c), FX_OUT(o), const long xnumel, const long M, const long N, FX_STRIDES3(c),
+    FX_STRIDES3(o), const long dt, const long dt_c) {
+  __global const uchar *c = FX_AT(c);
+  __global uchar *o = FX_AT(o);
+  for (long e = get_global_id(0); e < xnumel; e += get_global_size(0)) {
+    const long j = e % N, i = (e / N) % M, batch = e / (N * M);
+    FX_ST(o, batch * os0 + i * os1 + j * os2, dt,
+          FX_LD(c, batch * cs0 + i * cs1 + j * cs2, dt_c));
+  }
+}
 )CL";
 
 /// A 2-d or 3-d operand's strides as (batch, row, column): batch stride 0 for a matrix.
@@ -48,13 +64,58 @@ std::vector<int64_t> batched(const Operand &t) {
   return {0, t.strides[0], t.strides[1]};
 }
 
+/// out = alpha * a @ b + beta * bias through the GEMM template; false where an operand has no
+/// template form (no unit stride in a matrix dimension, the output's columns not dense, offsets
+/// past int), with nothing enqueued.
+Expected<bool> runThroughTemplate(const Call &call, Launcher &launcher, OpenCLContext &ctx,
+                                  const Operand &a, const Operand &b, const Operand &out,
+                                  const std::optional<Operand> &bias,
+                                  const std::vector<int64_t> &biasStrides, int64_t batch, int64_t m,
+                                  int64_t n, int64_t k, double alpha, double beta) {
+  for (const Operand *t : {&a, &b, &out})
+    if (!fitsGemmIndex(*t))
+      return false;
+  if (bias && beta != 0 && !fitsGemmIndex(*bias))
+    return false;
+  std::vector<int64_t> as = batched(a), bs = batched(b), os = batched(out);
+  GemmProblem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.batch = batch;
+  auto ma = gemmMatrixOf(a, as[1], as[2], as[0], 0);
+  auto mb = gemmMatrixOf(b, bs[1], bs[2], bs[0], 0);
+  auto mc = gemmMatrixOf(out, os[1], os[2], os[0], 0);
+  if (!ma || !mb || !mc || mc->transposed)
+    return false;
+  p.a = *ma;
+  p.b = *mb;
+  p.c = *mc;
+  p.alpha = static_cast<float>(alpha);
+  p.beta = bias ? static_cast<float>(beta) : 0.0f;
+  if (bias && beta != 0) {
+    std::vector<LaunchArg> fill = {bufferArg(*bias, false), bufferArg(out, true),
+                                   longArg(batch * m * n), longArg(m), longArg(n)};
+    appendLongs(fill, {biasStrides, os});
+    fill.push_back(longArg(dtypeCode(out.dtype)));
+    fill.push_back(longArg(dtypeCode(bias->dtype)));
+    FXKIT_TRY(launcher.launch("fx_matmul_fill", fill, batch * m * n, 1));
+  }
+  FXKIT_TRY(runGemm(ctx, call.options(), p, nullptr));
+  return true;
+}
+
 } // namespace
 
 FamilySource matmulSource() {
-  return {kSource, {{"fx_matmul", false}}, {Variant::Float, Variant::Double}, ""};
+  return {kSource,
+          {{"fx_matmul", false}, {"fx_matmul_fill", false}},
+          {Variant::Float, Variant::Double},
+          ""};
 }
 
-Expected<bool> runMatmul(const Call &call, const LauncherFor &launcherFor, std::string_view which) {
+Expected<bool> runMatmul(const Call &call, const LauncherFor &launcherFor, std::string_view which,
+                         OpenCLContext &ctx) {
   const BoundArgs &args = call.args();
   bool addmm = which == "addmm", baddbmm = which == "baddbmm";
   bool bmm = which == "bmm" || baddbmm, withSelf = addmm || baddbmm;
@@ -101,6 +162,12 @@ Expected<bool> runMatmul(const Call &call, const LauncherFor &launcherFor, std::
   }
   std::vector<int64_t> as = batched(*a), bs = batched(*b), os = batched(*out);
   FXKIT_ASSIGN_OR_RETURN(auto launcher, launcherFor(*variant));
+  if (dtype == DType::Float32 && gemmTemplateTakes(ctx, call.options())) {
+    FXKIT_ASSIGN_OR_RETURN(bool done, runThroughTemplate(call, launcher, ctx, *a, *b, *out, bias,
+                                                         biasStrides, batch, m, n, k, alpha, beta));
+    if (done)
+      return true;
+  }
   std::vector<LaunchArg> args2 = {
       bufferArg(*a, false),
       bufferArg(*b, false),
