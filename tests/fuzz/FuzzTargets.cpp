@@ -202,6 +202,10 @@ std::string sandboxLine(std::string_view line, const std::filesystem::path &dir)
           words[i] = sandboxed(dir, words[i]);
     if (words[0] == "export" && words.size() > 2)
       words[2] = sandboxed(dir, words[2]);
+    // `export FILE` (the format from the name: any word with a dot) wrote into the working
+    // folder: fuzzed names such as `kind=graph.txt` appeared beside the build.
+    if (words[0] == "export" && words.size() == 2 && words[1].find('.') != std::string::npos)
+      words[1] = sandboxed(dir, words[1]);
     if (!out.empty())
       out += "; ";
     for (size_t i = 0; i < words.size(); ++i)
