@@ -101,6 +101,35 @@ TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsThroughTheGemmTemp
   EXPECT_EQ(blas, 0);
 }
 
+TEST(OpenCLRuntime,
+     EveryReferenceWorkloadReproducesItsOutputsThroughTheGemmTemplateWithoutCLBlast) {
+  REQUIRE_OPENCL_DEVICE();
+  // Without CLBlast (a build without it; useBlas off here) the float32 products are device
+  // extern calls, which take the template where it computes (forced here) instead of the
+  // naive device matmul. Tuned, so the choices entry in the cache says the template ran.
+  TempDir root;
+  fs::path cache = root.path.string() + "-choices";
+  OpenCLOptions options;
+  options.cacheDir = cache.string();
+  options.gemm = GemmPolicy::Template;
+  options.useBlas = false;
+  int externs = 0, blas = 0, checked = 0;
+  for (const fs::path &p : corpusGraphs("reference")) {
+    OpenCLStats s = checkReference(p, options);
+    externs += s.deviceExterns;
+    blas += s.blasCalls;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 10);
+  EXPECT_GT(externs, 20);
+  EXPECT_EQ(blas, 0);
+  int entries = 0;
+  for (const auto &e : fs::directory_iterator(cache))
+    entries += e.path().filename().string().starts_with("fx_gemm_choices") ? 1 : 0;
+  EXPECT_EQ(entries, 1);
+  fs::remove_all(cache);
+}
+
 /// The same values within float32 reduction-order tolerance.
 void expectClose(const InterpretResult &got, const InterpretResult &want, double rtol,
                  double minAtol) {

@@ -133,13 +133,13 @@ Expected<bool> runAttentionThroughGemm(const AttentionProblem &p, const Call &ca
   const int64_t scratchElements = call.options().attentionScratchElements;
   if (p.N > int64_t{kKeysPerItem} * kMaxLocal || p.M * p.N > scratchElements)
     return false;
-  for (const Operand *t : {&p.q, &p.k, &p.v, &p.out})
-    if (!fitsGemmIndex(*t))
-      return false;
   if (p.out.strides[3] != 1)
     return false; // the template writes rows with dense columns
   // (batch, head) pairs are one batch of the products where every operand steps through them
   // uniformly; otherwise each batch index is its own run of heads.
+  for (const Operand *t : {&p.q, &p.k, &p.v, &p.out})
+    if (t->strides[0] < 0 || t->strides[1] < 0)
+      return false; // every round's offsets are then past its first element
   bool uniform = p.B == 1;
   if (!uniform) {
     uniform = true;
@@ -148,31 +148,56 @@ Expected<bool> runAttentionThroughGemm(const AttentionProblem &p, const Call &ca
   }
   const int64_t runs = uniform ? 1 : p.B, pairsPerRun = uniform ? p.B * p.H : p.H;
   const int64_t chunk = std::min(pairsPerRun, scratchElements / (p.M * p.N));
-  for (const Operand *t : {&p.q, &p.k, &p.v, &p.out})
-    if (!matrixOf(*t, 0, 0, t == &p.k))
-      return false;
+  // The two products of `count` pairs from pair `first` of run `run` (uniform: pair = b * H + h),
+  // the scores at `scores`.
+  auto products =
+      [&](int64_t run, int64_t first, int64_t count,
+          const GemmMatrix &scores) -> std::optional<std::pair<GemmProblem, GemmProblem>> {
+    auto offsetOf = [&](const Operand &t) { return run * t.strides[0] + first * t.strides[1]; };
+    auto q = matrixOf(p.q, p.q.strides[1], offsetOf(p.q), false);
+    auto k = matrixOf(p.k, p.k.strides[1], offsetOf(p.k), true);
+    auto v = matrixOf(p.v, p.v.strides[1], offsetOf(p.v), false);
+    auto o = matrixOf(p.out, p.out.strides[1], offsetOf(p.out), false);
+    if (!q || !k || !v || !o)
+      return std::nullopt;
+    GemmProblem qk;
+    qk.m = p.M;
+    qk.n = p.N;
+    qk.k = p.E;
+    qk.batch = count;
+    qk.a = *q;
+    qk.b = *k;
+    qk.c = scores;
+    qk.alpha = static_cast<float>(p.scale);
+    GemmProblem pv;
+    pv.m = p.M;
+    pv.n = p.Ev;
+    pv.k = p.N;
+    pv.batch = count;
+    pv.a = scores;
+    pv.b = *v;
+    pv.c = *o;
+    return std::pair{qk, pv};
+  };
+  // Every round's matrices have the first round's shapes: checked once, before anything runs.
+  if (auto first = products(
+          0, 0, chunk,
+          GemmMatrix{nullptr, 0, static_cast<size_t>(p.N), static_cast<size_t>(p.M * p.N), false});
+      !first || !gemmTemplateFits(first->first) || !gemmTemplateFits(first->second))
+    return false;
 
   FXKIT_ASSIGN_OR_RETURN(Launcher launcher, launcherFor(Variant::Float));
   FXKIT_ASSIGN_OR_RETURN(
       DeviceBuffer scores,
       scratch.get(call.context(), static_cast<size_t>(chunk * p.M * p.N) * sizeof(float)));
+  const GemmMatrix scoreMatrix{scores.mem, scores.offset / sizeof(float), static_cast<size_t>(p.N),
+                               static_cast<size_t>(p.M * p.N), false};
   const Operand &lseOperand = p.lse ? *p.lse : p.out;
   const int64_t local = std::clamp<int64_t>(nextPowerOfTwo((p.N + 3) / 4), 32, kMaxLocal);
   for (int64_t run = 0; run < runs; ++run)
     for (int64_t first = 0; first < pairsPerRun; first += chunk) {
       const int64_t count = std::min(chunk, pairsPerRun - first);
-      // The pairs' offsets from each operand's first element (uniform: pair = b * H + h).
-      auto offsetOf = [&](const Operand &t) { return run * t.strides[0] + first * t.strides[1]; };
-      GemmProblem qk;
-      qk.m = p.M;
-      qk.n = p.N;
-      qk.k = p.E;
-      qk.batch = count;
-      qk.a = *matrixOf(p.q, p.q.strides[1], offsetOf(p.q), false);
-      qk.b = *matrixOf(p.k, p.k.strides[1], offsetOf(p.k), true);
-      qk.c = GemmMatrix{scores.mem, scores.offset / sizeof(float), static_cast<size_t>(p.N),
-                        static_cast<size_t>(p.M * p.N), false};
-      qk.alpha = static_cast<float>(p.scale);
+      auto [qk, pv] = *products(run, first, count, scoreMatrix);
       FXKIT_TRY(runGemm(ctx, call.options(), qk, nullptr));
 
       std::vector<LaunchArg> a = {
@@ -199,14 +224,6 @@ Expected<bool> runAttentionThroughGemm(const AttentionProblem &p, const Call &ca
       const int64_t groups = std::min<int64_t>(count * p.M, 65536);
       FXKIT_TRY(launcher.launchWith("fx_attention_softmax", a, groups * local, config, false));
 
-      GemmProblem pv;
-      pv.m = p.M;
-      pv.n = p.Ev;
-      pv.k = p.N;
-      pv.batch = count;
-      pv.a = qk.c;
-      pv.b = *matrixOf(p.v, p.v.strides[1], offsetOf(p.v), false);
-      pv.c = *matrixOf(p.out, p.out.strides[1], offsetOf(p.out), false);
       FXKIT_TRY(runGemm(ctx, call.options(), pv, nullptr));
     }
   return true;

@@ -3,8 +3,10 @@
 /// row softmax (GemmTemplate.h): S = scale * Q K^T per (batch, head) into a scratch buffer, the
 /// mask, causality and softmax in place over each row of S with its logsumexp, then O = P V.
 /// The scores make a round trip through memory that the tiled kernel (DeviceAttention.cpp)
-/// avoids, but both products run at the template's speed: on an H200 the tiled kernel reached
-/// about 8 TFLOP/s, a quarter of the template's.
+/// avoids, in exchange for the template's speed on the products; measured on an H200 the
+/// products at a head of 64 run far below it (5-7 TFLOP/s for the whole route), slower than the
+/// tiled kernel at every shape of the zoo's models, so the route is opt-in
+/// (OpenCLOptions::attention; bench/README.md).
 
 #include "backends/opencl/runtime/DeviceAttentionArgs.h"
 #include "backends/opencl/runtime/DeviceExternSupport.h"

@@ -251,12 +251,10 @@ Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcher, Gemm
                                                const ConvProblem &p, const GemmLibrary *library);
 /// A float32 operand's matrix of strides (rowStride, colStride) as a GEMM template operand, from
 /// `offset` elements past its first element, consecutive matrices `batchStride` apart: row-major
-/// where the columns are dense, transposed where the rows are, else nullopt.
+/// where the columns are dense, transposed where the rows are; nullopt for other strides,
+/// negative ones, or a misaligned view. gemmTemplateFits says whether the problem indexes in int.
 std::optional<GemmMatrix> gemmMatrixOf(const Operand &t, int64_t rowStride, int64_t colStride,
                                        int64_t batchStride, int64_t offset);
-/// Whether every element a float32 operand reaches lies below 2^31 elements from its buffer's
-/// start, through non-negative strides: the template indexes in int.
-bool fitsGemmIndex(const Operand &t);
 Expected<bool> runAttentionBackward(const Call &call, const LauncherFor &launcher);
 Expected<bool> runSort(const Call &call, const LauncherFor &launcher, bool topk);
 Expected<bool> runConvolution(const Call &call, const LauncherFor &launcher);

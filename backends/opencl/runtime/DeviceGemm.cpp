@@ -475,6 +475,8 @@ const std::string &gemmTemplateSource() {
   return source;
 }
 
+bool gemmTemplateFits(const GemmProblem &p) { return offsetsFitInt(p); }
+
 bool gemmTemplateTakes(const OpenCLContext &ctx, const OpenCLOptions &options) {
   GemmPolicy policy = policyOf(options);
   return policy == GemmPolicy::Template || (policy == GemmPolicy::Auto && ctx.device().isGpu);
@@ -484,6 +486,8 @@ namespace device_externs {
 
 std::optional<GemmMatrix> gemmMatrixOf(const Operand &t, int64_t rowStride, int64_t colStride,
                                        int64_t batchStride, int64_t offset) {
+  if (t.buffer.offset % sizeof(float) != 0 || batchStride < 0 || offset < 0)
+    return std::nullopt;
   GemmMatrix m;
   m.mem = t.buffer.mem;
   m.offset = t.buffer.offset / sizeof(float) + static_cast<size_t>(offset);
@@ -497,18 +501,6 @@ std::optional<GemmMatrix> gemmMatrixOf(const Operand &t, int64_t rowStride, int6
     return std::nullopt;
   }
   return m;
-}
-
-bool fitsGemmIndex(const Operand &t) {
-  if (t.buffer.offset % sizeof(float) != 0)
-    return false;
-  int64_t last = static_cast<int64_t>(t.buffer.offset / sizeof(float));
-  for (size_t d = 0; d < t.sizes.size(); ++d) {
-    if (t.strides[d] < 0)
-      return false;
-    last += (t.sizes[d] - 1) * t.strides[d];
-  }
-  return last < std::numeric_limits<int32_t>::max();
 }
 
 FamilySource gemmSource() {

@@ -72,11 +72,6 @@ Expected<bool> runThroughTemplate(const Call &call, Launcher &launcher, OpenCLCo
                                   const std::optional<Operand> &bias,
                                   const std::vector<int64_t> &biasStrides, int64_t batch, int64_t m,
                                   int64_t n, int64_t k, double alpha, double beta) {
-  for (const Operand *t : {&a, &b, &out})
-    if (!fitsGemmIndex(*t))
-      return false;
-  if (bias && beta != 0 && !fitsGemmIndex(*bias))
-    return false;
   std::vector<int64_t> as = batched(a), bs = batched(b), os = batched(out);
   GemmProblem p;
   p.m = m;
@@ -93,6 +88,8 @@ Expected<bool> runThroughTemplate(const Call &call, Launcher &launcher, OpenCLCo
   p.c = *mc;
   p.alpha = static_cast<float>(alpha);
   p.beta = bias ? static_cast<float>(beta) : 0.0f;
+  if (!gemmTemplateFits(p))
+    return false;
   if (bias && beta != 0) {
     std::vector<LaunchArg> fill = {bufferArg(*bias, false), bufferArg(out, true),
                                    longArg(batch * m * n), longArg(m), longArg(n)};

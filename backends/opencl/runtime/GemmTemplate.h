@@ -63,6 +63,11 @@ using GemmLibrary = std::function<Status(cl_mem out, size_t offset)>;
 /// What computed a problem.
 enum class GemmRoute : uint8_t { Template, Library };
 
+/// Whether the template can index `p`: every matrix's elements within 2^31 of its first (the
+/// kernel's int arithmetic; batches step in long). runGemm without a library fails otherwise,
+/// so callers that have another way check first.
+bool gemmTemplateFits(const GemmProblem &p);
+
 /// Runs `p` with the template or `library` (null when there is none), as OpenCLOptions::gemm
 /// says: on GPUs, by default, the fastest for this shape, timed on its first call (within the
 /// tuning budget) and then cached; on CPU devices the library where there is one. An error

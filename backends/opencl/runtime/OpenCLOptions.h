@@ -18,8 +18,8 @@ enum class GemmPolicy : uint8_t {
 enum class AttentionRoute : uint8_t {
   Kernel, ///< the attention kernels (tiled on GPUs)
   /// Two GEMM template products around a row softmax (DeviceAttentionGemm.h), where the template
-  /// computes: measured slower than the tiled kernel on an H200 except at llama's shape
-  /// (bench/README.md), so not the default.
+  /// computes: measured slower than the tiled kernel on an H200 at every shape of the zoo's
+  /// models (bench/README.md), so not the default.
   Gemm,
 };
 
