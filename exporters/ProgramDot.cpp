@@ -282,7 +282,20 @@ std::string writeProgramDot(const LoopProgram &p, const FusedProgram &f,
     for (size_t o = 0; o < p.ops.size(); ++o)
       opIndex.emplace(p.ops[o].name, o);
     for (const loop::FusionDecision &d : f.decisions) {
-      if (d.fused || !opIndex.count(d.op) || !opIndex.count(d.kernelOp))
+      if (!opIndex.count(d.op) || !opIndex.count(d.kernelOp))
+        continue;
+      if (d.fused && d.kind == loop::FusionKind::GemmEpilogue) {
+        // Two kernels in the program, one where a GEMM template runs the product: a green
+        // edge from the product to the kernel it runs at each element it stores.
+        out += "  " + quoted(d.kernelOp) + " -> " + quoted(d.op) +
+               " [style=dashed, color=darkgreen, fontcolor=darkgreen, constraint=false, " +
+               dotEdgeLabel("gemm epilogue", large) + ", tooltip=" +
+               quoted(d.op + " runs in the GEMM template of " + d.kernelOp + " (" + d.reason +
+                      "; saves " + formatBytes(d.bytesSaved) + ")") +
+               "];\n";
+        continue;
+      }
+      if (d.fused)
         continue;
       // constraint=false: a refusal is no dependence, so it must not change the ranks.
       std::string reason = std::string(loop::fusionKindName(d.kind)) + ": " + d.reason;

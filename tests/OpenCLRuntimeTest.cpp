@@ -90,15 +90,19 @@ TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsThroughTheGemmTemp
   options.cacheDir = cache.path.string();
   options.gemm = GemmPolicy::Template; // what GPUs choose per shape when it is faster
   options.tune = false;
-  int templated = 0, blas = 0;
+  int templated = 0, blas = 0, epilogues = 0;
   for (const fs::path &p : corpusGraphs("reference")) {
     OpenCLStats s = checkReference(p, options);
     templated += s.gemmTemplateCalls;
     blas += s.blasCalls;
+    epilogues += s.gemmEpilogues;
   }
   // Every float32 product and 2-D convolution of the corpus went through the template.
   EXPECT_GT(templated, 20);
   EXPECT_EQ(blas, 0);
+  // The pointwise kernels that fusion marked as a product's epilogue ran inside it (each
+  // graph's outputs checked above).
+  EXPECT_EQ(epilogues, 1); // mlp's GELU after its first product
 }
 
 TEST(OpenCLRuntime,
@@ -113,16 +117,18 @@ TEST(OpenCLRuntime,
   options.cacheDir = cache.string();
   options.gemm = GemmPolicy::Template;
   options.useBlas = false;
-  int externs = 0, blas = 0, checked = 0;
+  int externs = 0, blas = 0, checked = 0, epilogues = 0;
   for (const fs::path &p : corpusGraphs("reference")) {
     OpenCLStats s = checkReference(p, options);
     externs += s.deviceExterns;
     blas += s.blasCalls;
+    epilogues += s.gemmEpilogues;
     ++checked;
   }
   EXPECT_EQ(checked, 10);
   EXPECT_GT(externs, 20);
   EXPECT_EQ(blas, 0);
+  EXPECT_EQ(epilogues, 1); // as through CLBlast's route to the template
   int entries = 0;
   for (const auto &e : fs::directory_iterator(cache))
     entries += e.path().filename().string().starts_with("fx_gemm_choices") ? 1 : 0;

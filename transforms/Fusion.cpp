@@ -2,6 +2,7 @@
 
 #include "ir/ListText.h"
 #include "ir/loop/KernelPlacement.h"
+#include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
 
 #include <algorithm>
@@ -58,6 +59,80 @@ struct Passes {
   size_t instructions = 0;         ///< their scalar instructions
 };
 
+/// Whether extern op `op` is a float32 matrix product (mm, addmm, bmm, baddbmm) whose result a
+/// GEMM template computes tile by tile: its pointwise reader may run as the template's epilogue.
+bool isTemplateProduct(const LoopProgram &p, const LoopOp &op) {
+  if (!op.externNode || op.externOutputs.empty() || op.externOutputs[0] < 0)
+    return false;
+  const OpInfo *info = OpRegistry::instance().lookup(op.externNode->target());
+  if (!info || !info->schema.overload.empty())
+    return false;
+  const std::string &name = info->schema.name;
+  return (name == "mm" || name == "addmm" || name == "bmm" || name == "baddbmm") &&
+         p.buffers[op.externOutputs[0]].type.dtype == DType::Float32;
+}
+
+/// The offset of point (x0, x1, ...) of `ranges` in their dense row-major layout: the point's
+/// number in a pointwise kernel's flat row index.
+SymExpr denseIndex(const std::vector<SymExpr> &ranges) {
+  SymExpr index = 0, stride = 1;
+  for (size_t i = ranges.size(); i-- > 0;) {
+    index = symAdd(index, symMul(loopVar(false, i), stride));
+    stride = symMul(stride, ranges[i]);
+  }
+  return index.simplify();
+}
+
+/// Whether buffer `b` is stored densely in row-major order (dimensions of size 1 aside).
+bool isDense(const Buffer &b) {
+  const std::vector<SymExpr> dense = TensorType::contiguousStrides(b.type.sizes);
+  if (b.type.strides.size() != dense.size())
+    return false;
+  for (size_t i = 0; i < dense.size(); ++i)
+    if (b.type.sizes[i].simplify() != SymExpr(1) &&
+        b.type.strides[i].simplify() != dense[i].simplify())
+      return false;
+  return true;
+}
+
+/// Why generated kernel `k` cannot run as the epilogue of the product that writes buffer
+/// `product`, or empty when it can. The GEMM template calls the kernel's body once per element
+/// it stores, with the element's number as the point, while other work-groups still compute the
+/// rest: so the kernel may read the product's result only at its own point, and writes only
+/// its own point of each output (which may then share the result's storage).
+std::string gemmEpilogueRefusal(const LoopProgram &p, const Kernel &k, int32_t product) {
+  if (!k.reductionRanges.empty())
+    return "a reduction: its rows gather elements that other work-groups compute";
+  const Buffer &c = p.buffers[product];
+  if (!isDense(c))
+    return "the product's result " + c.name + " is not stored densely";
+  const SymExpr points = symProduct(k.ranges).simplify();
+  if (points != symProduct(c.type.sizes).simplify())
+    return "its " + points.str() + " points are not the product's elements";
+  for (int32_t b : k.outputs)
+    if (b == product)
+      return "it writes the product's result";
+  for (int32_t o : k.ops) {
+    const LoopOp &op = p.ops[o];
+    if (op.kind != LoopOpKind::Pointwise)
+      return "it holds a " + std::string(loopOpKindName(op.kind)) + " (" + op.name + ")";
+    const SymExpr point = denseIndex(op.ranges);
+    for (const ScalarInstr &in : op.body)
+      if (in.op == ScalarOp::Load && in.buffer == product && in.index.simplify() != point)
+        return op.name + " reads " + c.name + " at " + in.index.str() + ", not at its own point " +
+               point.str();
+    for (const Store &st : op.stores) {
+      if (st.scatter)
+        return op.name + " scatters into " + p.buffers[st.buffer].name;
+      if (std::find(k.internal.begin(), k.internal.end(), st.buffer) == k.internal.end() &&
+          st.index.simplify() != point)
+        return op.name + " stores " + p.buffers[st.buffer].name + " at " + st.index.str() +
+               ", not at its own point " + point.str();
+    }
+  }
+  return {};
+}
+
 struct Group {
   std::vector<int32_t> ops;
   std::vector<Placement> placements;
@@ -113,6 +188,9 @@ private:
   /// The kernel of group `g`, which gives up its op list, placements and ranges to it (the
   /// group is not used again).
   Kernel makeKernel(Group &g) const;
+  /// Marks each generated kernel that may run as the epilogue of the matrix product right before
+  /// it (Kernel::gemmEpilogueOf), recording the decision for the product's first reader.
+  void markGemmEpilogues();
   /// The kernel's signature, written over `s` (one buffer reused for every kernel: growing a
   /// fresh string of a few kilobytes per kernel was most of the cost).
   void signatureOf(const Kernel &k, std::string &s) const;
@@ -838,7 +916,35 @@ Expected<FusedProgram> Fuser::run() {
     }
     out_.kernels.push_back(std::move(k));
   }
+  if (options_.enable)
+    markGemmEpilogues();
   return std::move(out_);
+}
+
+void Fuser::markGemmEpilogues() {
+  std::vector<Kernel> &ks = out_.kernels;
+  for (size_t e = 0; e + 1 < ks.size(); ++e) {
+    const LoopOp &product = p_.ops[ks[e].ops.front()];
+    if (!ks[e].isExtern || !isTemplateProduct(p_, product))
+      continue;
+    const int32_t c = product.externOutputs[0];
+    // The first generated kernel reading the result: only the next one can be its epilogue.
+    for (size_t k = e + 1; k < ks.size(); ++k) {
+      if (ks[k].isExtern ||
+          std::find(ks[k].inputs.begin(), ks[k].inputs.end(), c) == ks[k].inputs.end())
+        continue;
+      std::string reason = k == e + 1 ? gemmEpilogueRefusal(p_, ks[k], c)
+                                      : "another kernel runs between the product and it";
+      const bool fused = reason.empty();
+      if (fused)
+        reason = "runs at each element of " + p_.buffers[c].name +
+                 " as the GEMM template stores it (where a template computes the product)";
+      ks[k].gemmEpilogueOf = fused ? c : -1;
+      out_.decisions.push_back({FusionKind::GemmEpilogue, p_.ops[ks[k].ops.front()].name,
+                                product.name, fused, std::move(reason), bytesOf(c)});
+      break;
+    }
+  }
 }
 
 } // namespace

@@ -31,6 +31,8 @@ std::string_view fusionKindName(FusionKind kind) {
     return "reduction prologue";
   case FusionKind::SameRows:
     return "same rows";
+  case FusionKind::GemmEpilogue:
+    return "gemm epilogue";
   }
   return "?";
 }
@@ -83,7 +85,8 @@ std::string FusedProgram::explain(const LoopProgram &program) const {
   os << "kernels (" << kernels.size() << " launches, " << distinctKernels()
      << " distinct generated):\n";
   for (const Kernel &k : kernels) {
-    os << "  " << k.name << (k.isExtern ? " [extern]" : "") << ": ";
+    os << "  " << k.name << (k.isExtern ? " [extern]" : "")
+       << (k.gemmEpilogueOf >= 0 ? " [gemm epilogue]" : "") << ": ";
     for (size_t i = 0; i < k.ops.size(); ++i) {
       const LoopOp &op = program.ops[k.ops[i]];
       os << (i ? ", " : "") << op.name << "(";

@@ -46,6 +46,12 @@ struct Kernel {
   /// Structural identity of the generated code: kernels with equal signatures share one
   /// definition (and one name), as Inductor's code cache shares them.
   std::string signature;
+  /// The result buffer of the extern matrix product right before this pointwise kernel when it
+  /// may run as that product's epilogue (FusionKind::GemmEpilogue): at each element of the
+  /// product, as a GEMM template stores it, reading the product's value there and nowhere else.
+  /// -1 otherwise. A backend without such a template launches it as usual; the product's result
+  /// is stored either way, so its other readers are unaffected.
+  int32_t gemmEpilogueOf = -1;
 };
 
 enum class FusionKind : uint8_t {
@@ -54,6 +60,10 @@ enum class FusionKind : uint8_t {
   ReductionEpilogue, ///< a pointwise op after a reduction, over its rows
   ReductionPrologue, ///< a reduction after the pointwise ops that feed it
   SameRows,          ///< a reduction over the same rows as the kernel's
+  /// A pointwise kernel after an extern matrix product, run inside the product's GEMM template
+  /// at each element it stores (Inductor's template epilogue fusion): kernels stay apart in the
+  /// program; a backend whose template computes the product fuses them when it runs it.
+  GemmEpilogue,
 };
 std::string_view fusionKindName(FusionKind kind);
 

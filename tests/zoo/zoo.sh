@@ -40,7 +40,7 @@ done
 # template is reached through the matrix products CLBlast would run: builds with CLBlast only.
 if "$FXKIT" run "$ZOO/reference/bert/fw_0.graph.txt" --backend opencl --stats \
   --inputs "$ZOO/reference/bert/fw_0.inputs.safetensors" 2>&1 | grep -q "CLBlast calls [1-9]"; then
-  templated=0 calls=0
+  templated=0 calls=0 epilogues=0
   for g in "$ZOO"/reference/*/*.graph.txt; do
     base="${g%.graph.txt}"; name="${base#$ZOO/reference/}"
     [ -e "$base.inputs.safetensors" ] && [ "$name" != "$needs_constant" ] || continue
@@ -50,10 +50,16 @@ if "$FXKIT" run "$ZOO/reference/bert/fw_0.graph.txt" --backend opencl --stats \
     n=$(grep -o "GEMM template calls [0-9]*" "$WORK/err" | awk '{print $4}')
     [ "${n:-0}" -gt 0 ] && templated=$((templated + 1))
     calls=$((calls + ${n:-0}))
+    e=$(grep -o "epilogues fused [0-9]*" "$WORK/err" | awk '{print $3}')
+    epilogues=$((epilogues + ${e:-0}))
   done
   # Every graph with float32 products or convolutions (all but misc_ops and mlp_bf16).
   [ "$templated" -eq 8 ] || fail "$templated reference graphs ran the GEMM template, expected 8"
   [ "$calls" -eq 122 ] || fail "$calls GEMM template calls over the zoo's references, expected 122"
+  # Pointwise kernels after those products that ran inside the template (FusionKind::GemmEpilogue;
+  # `fuse --explain` lists each decision), every output still checked above.
+  [ "$epilogues" -eq 12 ] ||
+    fail "$epilogues GEMM epilogues fused over the zoo's references, expected 12"
 fi
 
 # The same graphs with fxkit's device kernels in their GPU forms (FXKIT_GPU_EXTERN_FORMS=1: tiled

@@ -564,6 +564,10 @@ public:
         plan_(plan) {}
   /// Plans (see `plan`) or prints the kernel.
   Expected<GeneratedKernel> run();
+  /// Prints the kernel's body at one point too (GeneratedKernel::pointFunction), reading
+  /// `product`'s value at the point from the parameter `fx_product` (a pointwise kernel that
+  /// fusion made a GEMM epilogue: Kernel::gemmEpilogueOf).
+  void atOnePoint(int32_t product) { pointProduct_ = product; }
   /// After a planning run: the accesses and loops it found, decisions not yet made.
   KernelPlan plan() const;
 
@@ -574,6 +578,9 @@ private:
   /// pointers of its buffers into `pointers`: buffers, the size symbols its text used, numels,
   /// and for reductions the launch configuration and the scratch memory.
   Status signature(GeneratedKernel &g, std::vector<std::string> &sig, std::string &pointers);
+  /// A pointwise kernel's body at one point, as a function (GeneratedKernel::pointFunction).
+  void pointFunction(GeneratedKernel &g, const std::vector<std::string> &sig,
+                     const std::string &pointers, const std::string &rowVars) const;
   /// A reduction kernel's body after its pointers: lanes and rows of the work-group, the
   /// cascade's block sizes, the loop over the group's rows around rowBody_.
   std::string reductionKernel(const GeneratedKernel &g, const std::string &rowVars,
@@ -703,6 +710,7 @@ private:
   bool cascadeUsed_ = false; ///< a loop sums in cascade: the kernel computes fx_cb
   bool usesDouble_ = false;
   bool usesInt64Atomics_ = false; ///< an accumulating scatter of a 64-bit type
+  int32_t pointProduct_ = -1;     ///< atOnePoint's product buffer, or -1
 };
 
 Status KernelEmitter::setUp() {
@@ -778,6 +786,8 @@ bool KernelEmitter::unitStride(const SymExpr &index, std::string &base) {
 }
 
 std::string KernelEmitter::loadExpr(int32_t b, const std::string &idx) {
+  if (b == pointProduct_) // the template's value at this point (fusion checked the index)
+    return "fx_product";
   const std::string &ptr = param_.at(b);
   switch (p_.buffers[b].type.dtype) {
   case DType::Float16:
@@ -2016,9 +2026,28 @@ Expected<GeneratedKernel> KernelEmitter::run() {
   }
   if (usesInt64Atomics_)
     src = "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n" + src;
+  else if (!reduction_ && pointProduct_ >= 0)
+    pointFunction(g, sig, pointers, rowVars);
   g.source = std::move(src);
   g.usesDouble = usesDouble_;
   return g;
+}
+
+void KernelEmitter::pointFunction(GeneratedKernel &g, const std::vector<std::string> &sig,
+                                  const std::string &pointers, const std::string &rowVars) const {
+  std::string params, args;
+  for (const std::string &decl : sig) {
+    params += (params.empty() ? "" : ",\n    ") + decl;
+    // The declared name: the identifier ending the declaration.
+    size_t start = decl.find_last_of(" *") + 1;
+    args += (args.empty() ? "" : ", ") + decl.substr(start);
+  }
+  g.pointFunction = "// " + k_.name + " at one point: a GEMM template's epilogue\ninline void " +
+                    k_.name + "_point(" + params +
+                    ",\n    const float fx_product, const fx_index_t xindex) {\n" + pointers +
+                    rowVars + rowBody_ + "}\n";
+  g.pointParams = std::move(params);
+  g.pointArgs = std::move(args);
 }
 
 Status KernelEmitter::signature(GeneratedKernel &g, std::vector<std::string> &sig,
@@ -2309,6 +2338,45 @@ Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const Fuse
   // A model's repeated blocks fuse into kernels that print the same code: printed once each
   // (a 100,000-node graph spent 84% of `fxkit report` printing 10,000 copies of 4 kernels).
   std::unordered_map<std::string, size_t> printed; // sharing key -> its first launch
+  // A GEMM epilogue's body at one point, reading the product's value from a parameter: printed
+  // again for each kernel and position of the product among its buffers.
+  std::unordered_map<std::string, size_t> pointPrinted; // key#position -> its first launch
+  auto addPointFunction = [&](const Kernel &k, GeneratedKernel &g,
+                              const std::string &key) -> Status {
+    g.pointFunction.clear();
+    g.pointParams.clear();
+    g.pointArgs.clear();
+    if (k.gemmEpilogueOf < 0 || g.isReduction)
+      return Status::ok();
+    size_t position = 0;
+    while (position < g.params.size() && g.params[position].buffer != k.gemmEpilogueOf)
+      ++position;
+    std::string pointKey = key.empty() ? std::string() : key + "#" + std::to_string(position);
+    if (auto it = pointPrinted.find(pointKey); !pointKey.empty() && it != pointPrinted.end()) {
+      const GeneratedKernel &first = out.launches[it->second];
+      g.pointFunction = first.pointFunction;
+      g.pointParams = first.pointParams;
+      g.pointArgs = first.pointArgs;
+      return Status::ok();
+    }
+    auto plan = planKernel(program, k);
+    if (!plan)
+      return plan.takeError();
+    KernelEmitter emitter(program, k, plan->persistentPoints, plan->vectorWidth > 0,
+                          plan->rowsFastest, &*plan);
+    emitter.atOnePoint(k.gemmEpilogueOf);
+    auto p = emitter.run();
+    if (!p)
+      return p.takeError();
+    g.pointFunction = usesSpecialMath(p->pointFunction)
+                          ? specialMathOpenCL(p->usesDouble) + p->pointFunction
+                          : std::move(p->pointFunction);
+    g.pointParams = std::move(p->pointParams);
+    g.pointArgs = std::move(p->pointArgs);
+    if (!pointKey.empty())
+      pointPrinted.emplace(std::move(pointKey), out.launches.size() - 1);
+    return Status::ok();
+  };
   for (const Kernel &k : fused.kernels) {
     if (k.isExtern) {
       out.launches.emplace_back();
@@ -2318,6 +2386,8 @@ Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const Fuse
     if (!key.empty()) {
       if (auto it = printed.find(key); it != printed.end()) {
         out.launches.push_back(rebound(out.launches[it->second], k));
+        if (Status s = addPointFunction(k, out.launches.back(), key); !s)
+          return s.takeError();
         continue;
       }
     }
@@ -2334,8 +2404,10 @@ Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const Fuse
     if (usesSpecialMath(g->source))
       g->source = specialMathOpenCL(g->usesDouble) + g->source;
     if (!key.empty())
-      printed.emplace(std::move(key), out.launches.size());
+      printed.emplace(key, out.launches.size());
     out.launches.push_back(g.take());
+    if (Status s = addPointFunction(k, out.launches.back(), key); !s)
+      return s.takeError();
   }
   return out;
 }
@@ -2344,6 +2416,14 @@ Expected<std::string> printCIntExpr(const SymExpr &e) { return IndexPrinter().pr
 
 std::string openclBuildOptions(const loop::LoopProgram &program,
                                const GeneratedProgram &generated) {
+  std::string options = std::string("-cl-std=CL1.2 -DFX_INDEX_T=") +
+                        (indexFitsInt(program, generated) ? "int" : "long");
+  if (const char *extra = std::getenv("FXKIT_OPENCL_BUILD_OPTIONS"); extra && *extra)
+    options += std::string(" ") + extra;
+  return options;
+}
+
+bool indexFitsInt(const loop::LoopProgram &program, const GeneratedProgram &generated) {
   bool smallIndex = true;
   for (const loop::Buffer &b : program.buffers) {
     SymExpr n = b.storageNumel();
@@ -2355,10 +2435,7 @@ std::string openclBuildOptions(const loop::LoopProgram &program,
     SymExpr n = symMul(g.xnumel, g.rnumel).simplify();
     smallIndex = smallIndex && n.isConstant() && n.constant() < (int64_t(1) << 31);
   }
-  std::string options = std::string("-cl-std=CL1.2 -DFX_INDEX_T=") + (smallIndex ? "int" : "long");
-  if (const char *extra = std::getenv("FXKIT_OPENCL_BUILD_OPTIONS"); extra && *extra)
-    options += std::string(" ") + extra;
-  return options;
+  return smallIndex;
 }
 
 } // namespace fxkit::opencl

@@ -77,6 +77,13 @@ struct GeneratedKernel {
   bool rowsFastest = false;
   bool prefersRowsFastest = false; ///< what the emitter found; rowsFastest is what it did
   SymExpr xnumel, rnumel;          ///< rows and reduced points per row (rnumel 1 for pointwise)
+  /// A pointwise kernel that fusion made a GEMM epilogue (Kernel::gemmEpilogueOf): its body at
+  /// one point, `inline void NAME_point(PARAMS, const float fx_product, const fx_index_t
+  /// xindex)`, which the template calls at each element it stores, with the element's value as
+  /// `fx_product` (read there instead of the product's buffer); empty for other kernels.
+  /// `pointParams` are the kernel's parameter declarations and `pointArgs` their names,
+  /// comma-separated, in the order of `params`' launch arguments.
+  std::string pointFunction, pointParams, pointArgs;
   /// Every size, index and numel the kernel computes, for choosing the index type.
   std::vector<SymExpr> extents;
 };
@@ -118,5 +125,9 @@ Expected<std::string> printCIntExpr(const SymExpr &e);
 /// when every size is known and every index fits in 31 bits, else long), plus
 /// $FXKIT_OPENCL_BUILD_OPTIONS for experiments (part of every cache key).
 std::string openclBuildOptions(const loop::LoopProgram &program, const GeneratedProgram &generated);
+
+/// Whether every size is known and every index of `generated`'s kernels fits in 31 bits (the
+/// index type is int then).
+bool indexFitsInt(const loop::LoopProgram &program, const GeneratedProgram &generated);
 
 } // namespace fxkit::opencl

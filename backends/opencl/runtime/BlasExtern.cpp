@@ -26,7 +26,7 @@ bool haveBlas() { return false; }
 
 Expected<bool> runBlasExtern(OpenCLContext &, const OpenCLOptions &, const LoopProgram &,
                              const LoopOp &, const SymExpr::Bindings &,
-                             std::span<const DeviceBuffer>, GemmRoute *) {
+                             std::span<const DeviceBuffer>, GemmRoute *, GemmEpilogue *) {
   return false;
 }
 
@@ -107,7 +107,7 @@ GemmMatrix gemmMatrix(const Matrix &m) {
 template <typename T>
 Expected<bool> gemm(OpenCLContext &ctx, const OpenCLOptions &options, const Matrix &a,
                     const Matrix &b, const Matrix &c, size_t batch, T alpha, T beta,
-                    GemmRoute *route) {
+                    GemmRoute *route, GemmEpilogue *epilogue = nullptr) {
   if constexpr (std::is_same_v<T, float>) {
     GemmProblem p;
     p.m = a.rows;
@@ -119,6 +119,7 @@ Expected<bool> gemm(OpenCLContext &ctx, const OpenCLOptions &options, const Matr
     p.c = gemmMatrix(c);
     p.alpha = alpha;
     p.beta = beta;
+    p.epilogue = epilogue;
     GemmLibrary library = [&](cl_mem out, size_t offset) -> Status {
       Matrix cq = c;
       cq.mem = out;
@@ -200,7 +201,7 @@ template <typename T>
 Expected<bool> run(OpenCLContext &ctx, const OpenCLOptions &options, const LoopProgram &program,
                    const LoopOp &op, const std::string &which, const SymExpr::Bindings &b,
                    std::span<const DeviceBuffer> buffers, double alpha, double beta,
-                   GemmRoute *route) {
+                   GemmRoute *route, GemmEpilogue *epilogue) {
   int item = sizeof(T);
   size_t first = which == "addmm" ? 1 : 0;
   if (op.externInputs.size() != first + 2 || op.externOutputs.empty() || op.externOutputs[0] < 0)
@@ -222,9 +223,9 @@ Expected<bool> run(OpenCLContext &ctx, const OpenCLOptions &options, const LoopP
         return filled;
     }
     return gemm<T>(ctx, options, *a, *bm, *c, 0, static_cast<T>(alpha),
-                   beta != 0 ? static_cast<T>(beta) : T(0), route);
+                   beta != 0 ? static_cast<T>(beta) : T(0), route, epilogue);
   }
-  return gemm<T>(ctx, options, *a, *bm, *c, batch, T(1), T(0), route);
+  return gemm<T>(ctx, options, *a, *bm, *c, batch, T(1), T(0), route, epilogue);
 }
 
 /// Dense row-major sizes and strides of a view (evaluated), with its element offset into its
@@ -422,7 +423,8 @@ bool anyEmpty(const LoopProgram &program, const LoopOp &op, const SymExpr::Bindi
 Expected<bool> runBlasExtern(OpenCLContext &ctx, const OpenCLOptions &options,
                              const LoopProgram &program, const LoopOp &op,
                              const SymExpr::Bindings &bindings,
-                             std::span<const DeviceBuffer> buffers, GemmRoute *route) {
+                             std::span<const DeviceBuffer> buffers, GemmRoute *route,
+                             GemmEpilogue *epilogue) {
   GemmRoute unused = GemmRoute::Library;
   if (!route)
     route = &unused;
@@ -453,9 +455,11 @@ Expected<bool> runBlasExtern(OpenCLContext &ctx, const OpenCLOptions &options,
   const std::string &which = mp->which;
   const double alpha = mp->alpha, beta = mp->beta;
   if (mp->dtype == DType::Float32)
-    return run<float>(ctx, options, program, op, which, bindings, buffers, alpha, beta, route);
+    return run<float>(ctx, options, program, op, which, bindings, buffers, alpha, beta, route,
+                      epilogue);
   if (mp->dtype == DType::Float64 && ctx.device().hasFp64)
-    return run<double>(ctx, options, program, op, which, bindings, buffers, alpha, beta, route);
+    return run<double>(ctx, options, program, op, which, bindings, buffers, alpha, beta, route,
+                       nullptr);
   return false;
 }
 

@@ -21,10 +21,12 @@ bool haveBlas();
 /// Runs extern `op` with CLBlast when it can, float32 matrix products through runGemm (fxkit's
 /// GEMM template or CLBlast, OpenCLOptions::gemm): true when done (`route`, where given, says
 /// which computed it), false when the op, dtype or a layout is not one it takes (nothing was
-/// enqueued), an error when a kernel failed.
+/// enqueued), an error when a kernel failed. A float32 product that runs on the GEMM template
+/// runs `epilogue` there where it can (GemmEpilogue::ran).
 Expected<bool> runBlasExtern(OpenCLContext &ctx, const OpenCLOptions &options,
                              const loop::LoopProgram &program, const loop::LoopOp &op,
                              const SymExpr::Bindings &bindings,
-                             std::span<const DeviceBuffer> buffers, GemmRoute *route = nullptr);
+                             std::span<const DeviceBuffer> buffers, GemmRoute *route = nullptr,
+                             GemmEpilogue *epilogue = nullptr);
 
 } // namespace fxkit::opencl

@@ -98,6 +98,9 @@ public:
   /// Whether a result's storage overlaps an input's (an in-place plan): the kernels read their
   /// inputs while other work-items write, so such a call is declined.
   bool outputsOverlapInputs() const;
+  /// The generated kernel a matrix product may run at each element of its result (null: none).
+  GemmEpilogue *epilogue() const { return epilogue_; }
+  void setEpilogue(GemmEpilogue *e) { epilogue_ = e; }
 
 private:
   Call() = default;
@@ -108,6 +111,7 @@ private:
   const OpenCLOptions *options_ = nullptr;
   std::span<const DeviceBuffer> buffers_;
   std::optional<BoundArgs> args_;
+  GemmEpilogue *epilogue_ = nullptr;
   std::optional<Operand> view(const loop::BufferView &v) const;
 };
 
@@ -153,6 +157,16 @@ private:
   Loader loader_;
   Variant variant_;
 };
+
+/// Loads a definition whose whole source its caller makes (the GEMM template with a fused
+/// epilogue), once per context and name: `source` is asked for only when it is not loaded yet.
+using SourceLoader = std::function<Expected<KernelSet *>(
+    const std::string &definition, const std::function<std::string()> &source)>;
+
+/// What every family's source starts with in `variant`: the generated kernels' prelude (with
+/// cl_khr_fp64 for Double, or where `fp64` asks for it), the variant's macros and the loads and
+/// stores by dtype code.
+std::string familyPrelude(Variant variant, bool fp64 = false);
 
 /// A temporary device buffer, released when it goes (commands already enqueued on it keep it
 /// alive until they complete, as OpenCL specifies).
@@ -243,9 +257,11 @@ struct GemmChoices {
   /// The implicit-GEMM convolutions' tables of reduced points, per window and input layout.
   std::map<std::string, std::shared_ptr<TempBuffer>> convTables;
 };
-Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcher, GemmChoices &choices,
-                                    OpenCLContext &ctx, const OpenCLOptions &options,
-                                    const GemmProblem &p, const GemmLibrary *library);
+/// `loadSource` loads the definitions of a problem's epilogue (GemmProblem::epilogue).
+Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcher, const SourceLoader &loadSource,
+                                    GemmChoices &choices, OpenCLContext &ctx,
+                                    const OpenCLOptions &options, const GemmProblem &p,
+                                    const GemmLibrary *library);
 Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcher, GemmChoices &choices,
                                                OpenCLContext &ctx, const OpenCLOptions &options,
                                                const ConvProblem &p, const GemmLibrary *library);

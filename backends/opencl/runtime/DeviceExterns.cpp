@@ -114,6 +114,14 @@ inline void fx_copy(__global uchar *dst, long di, __global const uchar *src, lon
 }
 )CL";
 
+/// The options every family's definitions are built with.
+std::string familyBuildOptions() {
+  std::string options = "-cl-std=CL1.2 -DFX_INDEX_T=long";
+  if (const char *extra = std::getenv("FXKIT_OPENCL_BUILD_OPTIONS"); extra && *extra)
+    options += " " + std::string(extra); // experiments, as for generated kernels
+  return options;
+}
+
 /// The macros of a variant (DeviceExternSupport.h, Variant).
 std::string variantDefines(Variant v) {
   switch (v) {
@@ -266,15 +274,10 @@ Expected<KernelSet *> loadKernel(OpenCLContext &ctx, const OpenCLOptions &option
       // The definition's kernel is named as a macro (FX_DEFINITION_<name>), so a family can
       // guard a kernel that is costly to build from its other definitions (the tiled
       // attention's unrolled loops cost PoCL ~20 s where only the row kernel is launched).
-      std::string source = GeneratedProgram::prelude(v == Variant::Double) + "\n" +
-                           variantDefines(v) + std::string(kCommonSource) + src.defines +
-                           "#define FX_DEFINITION_" + std::string(name) + "\n" +
-                           std::string(src.body);
+      std::string source = familyPrelude(v) + src.defines + "#define FX_DEFINITION_" +
+                           std::string(name) + "\n" + std::string(src.body);
       std::vector<KernelSpec> specs{{definition, std::move(source), reduction}};
-      std::string buildOptions = "-cl-std=CL1.2 -DFX_INDEX_T=long";
-      if (const char *extra = std::getenv("FXKIT_OPENCL_BUILD_OPTIONS"); extra && *extra)
-        buildOptions += " " + std::string(extra); // experiments, as for generated kernels
-      auto set = KernelSet::load(ctx, std::move(specs), buildOptions, options);
+      auto set = KernelSet::load(ctx, std::move(specs), familyBuildOptions(), options);
       if (!set)
         return Error("device " + std::string(sourceName(s)) + " kernels: " + set.error().message);
       return (f.sets[definition] = set.take()).get();
@@ -287,7 +290,7 @@ Expected<KernelSet *> loadKernel(OpenCLContext &ctx, const OpenCLOptions &option
 Expected<bool> runDeviceExtern(OpenCLContext &ctx, const OpenCLOptions &options,
                                const LoopProgram &program, const LoopOp &op,
                                const SymExpr::Bindings &bindings,
-                               std::span<const DeviceBuffer> buffers) {
+                               std::span<const DeviceBuffer> buffers, GemmEpilogue *epilogue) {
   if (!op.externNode)
     return false;
   std::optional<DeviceExternFamily> family = deviceExternFamily(op.externNode->target());
@@ -296,6 +299,7 @@ Expected<bool> runDeviceExtern(OpenCLContext &ctx, const OpenCLOptions &options,
   std::optional<Call> call = Call::make(ctx, options, program, op, bindings, buffers);
   if (!call || call->outputsOverlapInputs())
     return false;
+  call->setEpilogue(epilogue);
   Source source = sourceOf(*family);
   FamilyKernels &f = familyOf(ctx, source);
   std::lock_guard<std::mutex> lock(f.mutex);
@@ -345,7 +349,8 @@ namespace {
 /// choices loaded from the kernel cache first, and stored back when `run` made new ones).
 Expected<GemmRoute>
 withGemmFamily(OpenCLContext &ctx, const OpenCLOptions &options,
-               const std::function<Expected<GemmRoute>(const LauncherFor &, GemmChoices &)> &run) {
+               const std::function<Expected<GemmRoute>(const LauncherFor &, const SourceLoader &,
+                                                       GemmChoices &)> &run) {
   FamilyKernels &f = familyOf(ctx, Source::Gemm);
   std::lock_guard<std::mutex> lock(f.mutex);
   // The choices are cached per device and driver, and per template source: a changed template
@@ -368,7 +373,24 @@ withGemmFamily(OpenCLContext &ctx, const OpenCLOptions &options,
         },
         v);
   };
-  auto route = run(launcher, choices);
+  SourceLoader loadSource =
+      [&](const std::string &definition,
+          const std::function<std::string()> &source) -> Expected<KernelSet *> {
+    if (auto it = f.sets.find(definition); it != f.sets.end())
+      return it->second.get();
+    std::vector<KernelSpec> specs{{definition, source(), false}};
+    // The template's 256 work-items at 128 registers each run two work-groups per NVIDIA SM;
+    // an epilogue inlined at its 64 stores must not take registers from its main loop (measured
+    // on an H100: uncapped, the products with an epilogue ran slower than without it).
+    std::string buildOptions = familyBuildOptions();
+    if (ctx.device().hasNvCompilerOptions)
+      buildOptions += " -cl-nv-maxrregcount=128";
+    auto set = KernelSet::load(ctx, std::move(specs), buildOptions, options);
+    if (!set)
+      return Error("GEMM template with an epilogue: " + set.error().message);
+    return (f.sets[definition] = set.take()).get();
+  };
+  auto route = run(launcher, loadSource, choices);
   if (choices.dirty) {
     choices.dirty = false;
     // The cache only saves time: a failed write is ignored.
@@ -381,21 +403,29 @@ withGemmFamily(OpenCLContext &ctx, const OpenCLOptions &options,
 
 Expected<GemmRoute> runGemm(OpenCLContext &ctx, const OpenCLOptions &options, const GemmProblem &p,
                             const GemmLibrary *library) {
-  return withGemmFamily(ctx, options, [&](const LauncherFor &launcher, GemmChoices &choices) {
-    return runGemmTemplate(launcher, choices, ctx, options, p, library);
-  });
+  return withGemmFamily(
+      ctx, options,
+      [&](const LauncherFor &launcher, const SourceLoader &loadSource, GemmChoices &choices) {
+        return runGemmTemplate(launcher, loadSource, choices, ctx, options, p, library);
+      });
 }
 
 Expected<GemmRoute> runConvolutionGemm(OpenCLContext &ctx, const OpenCLOptions &options,
                                        const ConvProblem &p, const GemmLibrary *library) {
-  return withGemmFamily(ctx, options, [&](const LauncherFor &launcher, GemmChoices &choices) {
-    return runConvolutionGemmTemplate(launcher, choices, ctx, options, p, library);
-  });
+  return withGemmFamily(
+      ctx, options, [&](const LauncherFor &launcher, const SourceLoader &, GemmChoices &choices) {
+        return runConvolutionGemmTemplate(launcher, choices, ctx, options, p, library);
+      });
 }
 
 // ---- DeviceExternSupport.h ----
 
 namespace device_externs {
+
+std::string familyPrelude(Variant v, bool fp64) {
+  return GeneratedProgram::prelude(fp64 || v == Variant::Double) + "\n" + variantDefines(v) +
+         std::string(kCommonSource);
+}
 
 std::string_view variantSuffix(Variant v) {
   switch (v) {

@@ -12,6 +12,7 @@
 /// configurations) once per OpenCL context, on first use of their family.
 
 #include "backends/opencl/runtime/DeviceBuffer.h"
+#include "backends/opencl/runtime/GemmTemplate.h"
 #include "backends/opencl/runtime/OpenCLDevice.h"
 #include "backends/opencl/runtime/OpenCLOptions.h"
 #include "ir/SymExpr.h"
@@ -24,10 +25,12 @@ namespace fxkit::opencl {
 /// Runs extern `op` of `program` with a device kernel when one takes it: true when done (its
 /// kernels are enqueued on the context's queue), false when declined (nothing was enqueued),
 /// an error when a kernel failed to build or launch. `options` (cache, tuning) apply to the
-/// context's extern kernels when this call is the first to need them.
+/// context's extern kernels when this call is the first to need them. A float32 matrix product
+/// that goes through the GEMM template runs `epilogue` there where it can (GemmEpilogue::ran).
 Expected<bool> runDeviceExtern(OpenCLContext &ctx, const OpenCLOptions &options,
                                const loop::LoopProgram &program, const loop::LoopOp &op,
                                const SymExpr::Bindings &bindings,
-                               std::span<const DeviceBuffer> buffers);
+                               std::span<const DeviceBuffer> buffers,
+                               GemmEpilogue *epilogue = nullptr);
 
 } // namespace fxkit::opencl

@@ -53,6 +53,12 @@ constexpr std::string_view kInstance = R"CL(
 constexpr std::string_view kBody = R"CL(
 #ifdef FX_GEMM_NAME
 #define FX_GEMM_KERNEL(n) FX_NAME(n)
+// A fused epilogue (GemmEpilogue) defines its parameters, after a comma, and its call at the
+// number of an element of C with the element's value.
+#ifndef FX_GEMM_EPILOGUE
+#define FX_GEMM_EPILOGUE_PARAMS
+#define FX_GEMM_EPILOGUE(point, value)
+#endif
 #define FX_GEMM_TX (FX_GEMM_TN / FX_GEMM_WN)
 #define FX_GEMM_TY (FX_GEMM_TM / FX_GEMM_WM)
 #define FX_GEMM_THREADS (FX_GEMM_TX * FX_GEMM_TY)
@@ -124,7 +130,8 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), FX_IN(t), FX_IN
 __kernel __attribute__((reqd_work_group_size(FX_GEMM_THREADS, 1, 1)))
 void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, const long N_,
     const long K_, const long lda_, const long ldb_, const long ldc_, const long sa, const long sb,
-    const long sc, const long batches, const long alpha_bits, const long beta_bits) {
+    const long sc, const long batches, const long alpha_bits, const long beta_bits
+    FX_GEMM_EPILOGUE_PARAMS) {
   const int M = (int)M_, N = (int)N_, K = (int)K_;
   const int lda = (int)lda_, ldb = (int)ldb_, ldc = (int)ldc_;
   const float alpha = FX_BITS(alpha_bits), beta = FX_BITS(beta_bits);
@@ -212,10 +219,14 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
           C[co[j] + row * (int)osc] = acc[i][j] + b;
     }
 #else
+    // Unrolled even with an epilogue inlined at every store (NVIDIA's compiler otherwise keeps
+    // the loop and moves acc to the stack: 256 bytes, 165 registers, on an H100).
+#pragma unroll
     for (int i = 0; i < FX_GEMM_WM; ++i) {
       const int row = m0 + (i / 4) * FX_GEMM_TY * 4 + ty * 4 + i % 4;
       if (row >= M)
         continue;
+#pragma unroll
       for (int j = 0; j < FX_GEMM_WN; ++j) {
         const int col = n0 + (j / 4) * FX_GEMM_TX * 4 + tx * 4 + j % 4;
         if (col >= N)
@@ -224,6 +235,7 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
         if (beta != 0.0f)
           v += beta * C[row * ldc + col];
         C[row * ldc + col] = v;
+        FX_GEMM_EPILOGUE((bt * M + row) * N + col, v) // C is dense where there is one
       }
     }
 #endif
@@ -313,9 +325,10 @@ std::optional<GemmTile> parseTile(std::string_view text) {
 }
 
 /// Launches one tile shape writing its result at `out` + `offset` (elements); with `timed`,
-/// waits and returns the launch's seconds.
-using TileLauncher =
-    std::function<Expected<double>(const GemmTile &, cl_mem out, size_t offset, bool timed)>;
+/// waits and returns the launch's seconds. `final`: the problem's own run, not a trial (only
+/// that one runs a fused epilogue, which writes the program's buffers).
+using TileLauncher = std::function<Expected<double>(const GemmTile &, cl_mem out, size_t offset,
+                                                    bool timed, bool final)>;
 
 /// What runGemm and runConvolutionGemm share: the choice for shape `key` among the candidate
 /// tiles and `library` (forced, cached, or timed now on a scratch output of `outElements`),
@@ -379,7 +392,7 @@ Expected<GemmRoute> chooseAndRun(GemmChoices &choices, OpenCLContext &ctx,
       if (best >= 0 && spent > options.tuneBudgetSeconds)
         break;
       consider(t.str(), time([&]() -> Status {
-                 auto r = launchTile(t, trialOut, 0, false);
+                 auto r = launchTile(t, trialOut, 0, false, false);
                  return r ? Status::ok() : Status(r.takeError());
                }));
     }
@@ -396,7 +409,7 @@ Expected<GemmRoute> chooseAndRun(GemmChoices &choices, OpenCLContext &ctx,
   std::optional<GemmTile> tile = parseTile(choice);
   if (!tile)
     tile = candidates.front(); // a cached choice this build does not have
-  FXKIT_ASSIGN_OR_RETURN(double unused, launchTile(*tile, out, outOffset, false));
+  FXKIT_ASSIGN_OR_RETURN(double unused, launchTile(*tile, out, outOffset, false, true));
   (void)unused;
   return GemmRoute::Template;
 }
@@ -409,6 +422,102 @@ bool libraryOnly(const OpenCLContext &ctx, const OpenCLOptions &options, const P
   GemmPolicy policy = policyOf(options);
   return library && (policy == GemmPolicy::Library ||
                      (policy == GemmPolicy::Auto && !ctx.device().isGpu) || !offsetsFitInt(p));
+}
+
+/// Whether `p`'s epilogue can run at each element the template stores: C dense, the epilogue's
+/// points its elements.
+bool epilogueFits(const GemmProblem &p) {
+  return p.epilogue && !p.c.transposed && static_cast<int64_t>(p.c.ld) == p.n &&
+         (p.batch == 1 || static_cast<int64_t>(p.c.batchStride) == p.m * p.n) &&
+         p.epilogue->points == p.batch * p.m * p.n;
+}
+
+/// The definitions' macros of one tile shape and layout (kInstance), named `name`.
+std::string instanceText(const std::string &name, const GemmTile &t, bool ta, bool tb, bool conv) {
+  const std::pair<std::string_view, std::string> keys[] = {{"NAME", name},
+                                                           {"TM", std::to_string(t.tm)},
+                                                           {"TN", std::to_string(t.tn)},
+                                                           {"TK", std::to_string(t.tk)},
+                                                           {"WM", std::to_string(t.wm)},
+                                                           {"WN", std::to_string(t.wn)},
+                                                           {"TA", ta ? "1" : "0"},
+                                                           {"TB", tb ? "1" : "0"},
+                                                           {"CONV", conv ? "1" : "0"}};
+  return substituteKeys(kInstance, keys);
+}
+
+/// The whole source of definition `name`: tile `t` in `p`'s layout with `p`'s epilogue.
+std::string epilogueSource(const std::string &name, const GemmTile &t, const GemmProblem &p) {
+  const GemmEpilogue &e = *p.epilogue;
+  std::string params = e.params;
+  std::replace(params.begin(), params.end(), '\n', ' '); // one macro line
+  // The generated kernel's index type (the template's own arithmetic is int and long as it says).
+  return (e.intIndex ? "#undef FX_INDEX_T\n#define FX_INDEX_T int\n" : "") +
+         familyPrelude(Variant::Float, e.usesDouble) + "#define FX_DEFINITION_" + name + "\n" +
+         instanceText(name, t, p.a.transposed, p.b.transposed, false) + e.function +
+         "#define FX_GEMM_EPILOGUE_PARAMS , " + params +
+         "\n#define FX_GEMM_EPILOGUE(point, value) " + e.name + "(" + e.args +
+         ", value, (fx_index_t)(point));\n" + std::string(kBody);
+}
+
+/// Runs a tile with (true) or without its epilogue, writing C to `c` (a scratch buffer), and
+/// returns the launch's seconds.
+using EpilogueTrial = std::function<Expected<double>(bool withEpilogue, cl_mem c)>;
+
+/// Whether a product runs its epilogue inside the template (the epilogue's kernel then does not
+/// run) or apart, for `key` (shape, tile and epilogue): cached, or timed now (as Inductor's
+/// benchmark_epilogue_fusion times the fused template against the template alone), or, untuned,
+/// fused. Fused where it costs the template at most 2% more: it also saves the kernel's own
+/// launch and read of C, which the trial does not time. The trials write scratch buffers in
+/// place of C and of every buffer the epilogue writes (`epilogueArgs`, the fused launch's
+/// arguments, whose written buffers are replaced), so no buffer of the program changes.
+Expected<bool> fuseEpilogue(const OpenCLContext &ctx, const OpenCLOptions &options,
+                            GemmChoices &choices, const std::string &key,
+                            const EpilogueTrial &trial, std::vector<LaunchArg> &fusedArgs,
+                            size_t outElements) {
+  if (auto it = choices.byShape.find(key); it != choices.byShape.end())
+    return it->second == "fused";
+  if (!options.tune)
+    return true;
+  FXKIT_ASSIGN_OR_RETURN(TempBuffer c, TempBuffer::create(ctx, outElements * sizeof(float)));
+  std::vector<TempBuffer> outputs;
+  std::vector<LaunchArg> real = fusedArgs;
+  for (size_t i = 3; i < fusedArgs.size(); ++i) // after A, B and C: the epilogue's arguments
+    if (fusedArgs[i].kind == LaunchArg::Kind::Buffer && fusedArgs[i].written) {
+      const size_t bytes = std::max<size_t>(fusedArgs[i].buffer.bytes, 1);
+      FXKIT_ASSIGN_OR_RETURN(TempBuffer o, TempBuffer::create(ctx, bytes));
+      fusedArgs[i].buffer = DeviceBuffer{o.buffer().mem, 0, bytes};
+      outputs.push_back(std::move(o));
+    }
+  double apart = -1, fused = -1;
+  Status status = Status::ok();
+  for (int rep = 0; rep < 3 && status; ++rep) // the first builds and warms
+    for (bool withEpilogue : {false, true}) {
+      auto t = trial(withEpilogue, c.buffer().mem);
+      if (!t) {
+        status = Status(t.takeError());
+        break;
+      }
+      double &best = withEpilogue ? fused : apart;
+      if (rep > 0 && *t >= 0 && (best < 0 || *t < best))
+        best = *t;
+    }
+  fusedArgs = std::move(real);
+  if (!status) { // the epilogue's definition failed: the kernel runs apart
+    if (gemmLog())
+      std::fprintf(stderr, "fxkit: gemm %s: epilogue refused (%s)\n", key.c_str(),
+                   status.error().message.c_str());
+    choices.byShape[key] = "apart";
+    choices.dirty = true;
+    return false;
+  }
+  const bool fuse = apart < 0 || fused < 0 || fused <= apart * 1.02;
+  if (gemmLog())
+    std::fprintf(stderr, "fxkit: gemm %s: %.4f ms apart, %.4f ms with the epilogue: %s\n",
+                 key.c_str(), apart * 1e3, fused * 1e3, fuse ? "fused" : "apart");
+  choices.byShape[key] = fuse ? "fused" : "apart";
+  choices.dirty = true;
+  return fuse;
 }
 
 } // namespace
@@ -452,16 +561,7 @@ const std::string &gemmTemplateSource() {
   static const std::string source = [] {
     std::string out;
     auto instance = [&](const std::string &name, const GemmTile &t, bool ta, bool tb, bool conv) {
-      const std::pair<std::string_view, std::string> keys[] = {{"NAME", name},
-                                                               {"TM", std::to_string(t.tm)},
-                                                               {"TN", std::to_string(t.tn)},
-                                                               {"TK", std::to_string(t.tk)},
-                                                               {"WM", std::to_string(t.wm)},
-                                                               {"WN", std::to_string(t.wn)},
-                                                               {"TA", ta ? "1" : "0"},
-                                                               {"TB", tb ? "1" : "0"},
-                                                               {"CONV", conv ? "1" : "0"}};
-      out += substituteKeys(kInstance, keys);
+      out += instanceText(name, t, ta, tb, conv);
     };
     for (const GemmTile &t : gemmTiles()) {
       for (bool ta : {false, true})
@@ -521,9 +621,10 @@ FamilySource gemmSource() {
   return src;
 }
 
-Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, GemmChoices &choices,
-                                    OpenCLContext &ctx, const OpenCLOptions &options,
-                                    const GemmProblem &p, const GemmLibrary *library) {
+Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const SourceLoader &loadSource,
+                                    GemmChoices &choices, OpenCLContext &ctx,
+                                    const OpenCLOptions &options, const GemmProblem &p,
+                                    const GemmLibrary *library) {
   if (libraryOnly(ctx, options, p, library)) {
     FXKIT_TRY((*library)(p.c.mem, p.c.offset));
     return GemmRoute::Library;
@@ -533,8 +634,12 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, GemmChoices 
   if (!offsetsFitInt(p))
     return Error("a matrix product with offsets beyond 2^31 elements has no GEMM template form");
   FXKIT_ASSIGN_OR_RETURN(Launcher launcher, launcherFor(Variant::Float));
-  TileLauncher launchTile = [&](const GemmTile &t, cl_mem out, size_t offset,
-                                bool timed) -> Expected<double> {
+  const int64_t outSizes[] = {p.batch, p.m, p.n};
+  const int64_t outStrides[] = {static_cast<int64_t>(p.c.batchStride), static_cast<int64_t>(p.c.ld),
+                                1};
+  const size_t outElements = static_cast<size_t>(extentElements(outSizes, outStrides));
+  TileLauncher launchTile = [&](const GemmTile &t, cl_mem out, size_t offset, bool timed,
+                                bool final) -> Expected<double> {
     const size_t item = sizeof(float);
     std::vector<LaunchArg> args{bufferArg(DeviceBuffer{p.a.mem, p.a.offset * item, 0}, false),
                                 bufferArg(DeviceBuffer{p.b.mem, p.b.offset * item, 0}, false),
@@ -548,13 +653,44 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, GemmChoices 
     int64_t groups = ((p.m + t.tm - 1) / t.tm) * ((p.n + t.tn - 1) / t.tn) * p.batch;
     LaunchConfig config;
     config.local = t.threads();
-    return launcher.launchWith(definitionName(t, p.a.transposed, p.b.transposed), args,
-                               groups * t.threads(), config, timed);
+    const std::string name = definitionName(t, p.a.transposed, p.b.transposed);
+    if (final && p.epilogue && epilogueFits(p)) {
+      // One definition per tile, layout and epilogue, named by two 64-bit hashes of its text.
+      const CacheKey id = CacheKey::of("e", p.epilogue->function + "\n" + p.epilogue->params);
+      const std::string fused = name + "_ep" + id.file.substr(2) + id.check;
+      auto loaded = loadSource(fused + std::string(variantSuffix(Variant::Float)),
+                               [&] { return epilogueSource(fused, t, p); });
+      if (!loaded) { // the kernel runs apart, as it would without the template
+        if (gemmLog())
+          std::fprintf(stderr, "fxkit: gemm %s: epilogue refused (%s)\n", fused.c_str(),
+                       loaded.error().message.c_str());
+        return launcher.launchWith(name, args, groups * t.threads(), config, timed);
+      }
+      KernelSet *set = *loaded;
+      std::vector<LaunchArg> fusedArgs = args;
+      fusedArgs.insert(fusedArgs.end(), p.epilogue->launchArgs.begin(),
+                       p.epilogue->launchArgs.end());
+      const int64_t items = groups * t.threads();
+      FXKIT_ASSIGN_OR_RETURN(
+          bool fuse, fuseEpilogue(
+                         ctx, options, choices,
+                         p.shapeKey() + "_" + t.str() + "_ep" + id.file.substr(2) + id.check,
+                         [&](bool withEpilogue, cl_mem c) {
+                           std::vector<LaunchArg> a = withEpilogue ? fusedArgs : args;
+                           a[2].buffer = DeviceBuffer{c, 0, 0};
+                           return withEpilogue ? set->launchWith(0, a, items, config, true)
+                                               : launcher.launchWith(name, a, items, config, true);
+                         },
+                         fusedArgs, outElements));
+      if (fuse) {
+        auto seconds = set->launchWith(0, fusedArgs, items, config, timed);
+        if (seconds)
+          p.epilogue->ran = true;
+        return seconds;
+      }
+    }
+    return launcher.launchWith(name, args, groups * t.threads(), config, timed);
   };
-  const int64_t outSizes[] = {p.batch, p.m, p.n};
-  const int64_t outStrides[] = {static_cast<int64_t>(p.c.batchStride), static_cast<int64_t>(p.c.ld),
-                                1};
-  const size_t outElements = static_cast<size_t>(extentElements(outSizes, outStrides));
   return chooseAndRun(choices, ctx, options, p.shapeKey(), candidatesFor(p.m, p.n), outElements,
                       p.c.mem, p.c.offset, launchTile, library);
 }
@@ -596,8 +732,8 @@ Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor, G
   }
   FXKIT_ASSIGN_OR_RETURN(Launcher launcher, launcherFor(Variant::Float));
   const int64_t columns = p.n * p.oh * p.ow;
-  TileLauncher launchTile = [&](const GemmTile &t, cl_mem out, size_t offset,
-                                bool timed) -> Expected<double> {
+  TileLauncher launchTile = [&](const GemmTile &t, cl_mem out, size_t offset, bool timed,
+                                bool) -> Expected<double> {
     const size_t item = sizeof(float);
     std::vector<LaunchArg> args{bufferArg(DeviceBuffer{p.weight, p.weightOffset * item, 0}, false),
                                 bufferArg(DeviceBuffer{p.input, p.inputOffset * item, 0}, false),

@@ -88,6 +88,7 @@ Expected<bool> runThroughTemplate(const Call &call, Launcher &launcher, OpenCLCo
   p.c = *mc;
   p.alpha = static_cast<float>(alpha);
   p.beta = bias ? static_cast<float>(beta) : 0.0f;
+  p.epilogue = call.epilogue();
   if (!gemmTemplateFits(p))
     return false;
   if (bias && beta != 0) {

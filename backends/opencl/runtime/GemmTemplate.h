@@ -7,9 +7,12 @@
 /// call per device and shape (as Inductor's max-autotune picks among its GEMM templates and extern
 /// cuBLAS), and cached on disk with the kernels.
 ///
-/// This is where fused epilogues go next (issue 23 item 3); today the epilogue is BLAS's:
-/// alpha scaling and beta * C (addmm's bias is written into C first).
+/// Its epilogue is BLAS's (alpha scaling and beta * C; addmm's bias is written into C first),
+/// followed, where fusion marked one (loop::FusionKind::GemmEpilogue), by a generated pointwise
+/// kernel run at each element as it is stored (GemmEpilogue): Inductor's template epilogue
+/// fusion, which saves that kernel's launch and its read of C.
 
+#include "backends/opencl/runtime/KernelSet.h"
 #include "backends/opencl/runtime/OpenCLDevice.h"
 #include "backends/opencl/runtime/OpenCLOptions.h"
 #include "ir/Error.h"
@@ -34,11 +37,31 @@ struct GemmMatrix {
   bool transposed = false;
 };
 
+/// A generated pointwise kernel that the template runs at each element of C right after storing
+/// it (GeneratedKernel::pointFunction), with the element's value, and its number in C as the
+/// kernel's point: batch * m * n + row * n + col, so it runs only where C is dense. The caller has
+/// checked that the kernel writes no storage that A or B occupy (other work-groups still read
+/// them), and C's only at the element being stored.
+struct GemmEpilogue {
+  std::string function; ///< OpenCL C defining `name`
+  std::string name;     ///< "fused_add_relu_3_point"
+  std::string params;   ///< its parameter declarations before the point, comma-separated
+  std::string args;     ///< their names, comma-separated
+  std::vector<LaunchArg> launchArgs; ///< their values, in that order
+  int64_t points = 0;                ///< the kernel's points (xnumel)
+  bool usesDouble = false; ///< it computes in double somewhere (cl_khr_fp64, checked by the caller)
+  bool intIndex = false;   ///< its index type is int (every index of its program fits)
+  bool ran = false;        ///< set when the template ran it: the kernel must not run again
+};
+
 /// One float32 product: batch x [m, k] @ [k, n] into [m, n].
 struct GemmProblem {
   int64_t m = 0, n = 0, k = 0, batch = 1;
   GemmMatrix a, b, c; ///< c is never transposed
   float alpha = 1, beta = 0;
+  /// Run at each element of C by the template, where C's layout allows (the choice between the
+  /// template and the library is made without it); null for none.
+  GemmEpilogue *epilogue = nullptr;
   /// "m512_n1024_k4096_b1_nt_beta0": what a choice is cached under.
   std::string shapeKey() const;
 };

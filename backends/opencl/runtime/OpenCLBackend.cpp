@@ -43,10 +43,11 @@ public:
         << "opencl: kernels built " << st.kernelsBuilt << ", from cache " << st.kernelsFromCache
         << "; configurations tuned " << st.configsTuned << ", from cache " << st.configsFromCache
         << "; launches " << st.launches << "; CLBlast calls " << st.blasCalls
-        << ", GEMM template calls " << st.gemmTemplateCalls << ", device extern calls "
-        << st.deviceExterns << ", host extern calls " << st.hostExterns
-        << "; corrupt cache entries " << st.corruptCacheEntries << "; build " << st.buildSeconds
-        << " s, waited " << st.waitSeconds << " s\n";
+        << ", GEMM template calls " << st.gemmTemplateCalls << " (epilogues fused "
+        << st.gemmEpilogues << "), device extern calls " << st.deviceExterns
+        << ", host extern calls " << st.hostExterns << "; corrupt cache entries "
+        << st.corruptCacheEntries << "; build " << st.buildSeconds << " s, waited "
+        << st.waitSeconds << " s\n";
     KernelTimes kernels{st.kernelSeconds, st.launches};
     printRunTimes(err, "opencl", times, options.profile ? &kernels : nullptr);
     // Where a call's time goes besides the generated kernels: the extern ops by what ran them,

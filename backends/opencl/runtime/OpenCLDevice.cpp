@@ -160,7 +160,9 @@ Expected<std::vector<DeviceInfo>> listDevices() {
       info.globalMemBytes = deviceValue<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE);
       info.localMemBytes = deviceValue<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
       info.computeUnits = static_cast<int>(deviceValue<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS));
-      info.hasFp64 = deviceString(d, CL_DEVICE_EXTENSIONS).find("cl_khr_fp64") != std::string::npos;
+      const std::string extensions = deviceString(d, CL_DEVICE_EXTENSIONS);
+      info.hasFp64 = extensions.find("cl_khr_fp64") != std::string::npos;
+      info.hasNvCompilerOptions = extensions.find("cl_nv_compiler_options") != std::string::npos;
       out.push_back(std::move(info));
     }
   }

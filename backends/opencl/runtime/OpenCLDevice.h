@@ -24,6 +24,8 @@ struct DeviceInfo {
   uint64_t globalMemBytes = 0, localMemBytes = 0;
   int computeUnits = 0;
   bool hasFp64 = false;
+  /// NVIDIA's build options (cl_nv_compiler_options: -cl-nv-maxrregcount, -cl-nv-verbose).
+  bool hasNvCompilerOptions = false;
   /// One line: "0: Portable Computing Language / cpu-haswell-... (CPU, 2 units, 24 GiB)".
   std::string str() const;
 };

@@ -45,6 +45,10 @@ struct OpenCLOptions {
   /// A GEMM template tile shape ("64x64x8_4x4", gemmTiles()) every template product uses,
   /// instead of timing them; for tests.
   std::string gemmTile;
+  /// Pointwise kernels that fusion marked as the epilogue of the matrix product before them
+  /// (loop::FusionKind::GemmEpilogue) run inside the GEMM template where it computes the
+  /// product; off, they are launched after it (FXKIT_GEMM_EPILOGUE=0 turns them off too).
+  bool gemmEpilogues = true;
   /// Float32 attention forward: FXKIT_ATTENTION=kernel|gemm overrides.
   AttentionRoute attention = AttentionRoute::Kernel;
   /// Attention through the GEMM template (DeviceAttentionGemm.h): the most scores (floats) its
@@ -61,6 +65,7 @@ struct OpenCLStats {
   int launches = 0;          ///< generated kernel launches
   int blasCalls = 0;         ///< extern ops run by CLBlast
   int gemmTemplateCalls = 0; ///< matrix products run by fxkit's GEMM template (GemmTemplate.h)
+  int gemmEpilogues = 0;     ///< generated kernels run inside the template as a product's epilogue
   int deviceExterns = 0;     ///< extern ops run by fxkit's own device kernels (DeviceExterns.h)
   int hostExterns = 0;       ///< extern ops run on the host
   int corruptCacheEntries = 0;

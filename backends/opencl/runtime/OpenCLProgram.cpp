@@ -9,11 +9,13 @@
 #include "backends/opencl/runtime/KernelSet.h"
 #include "backends/program/ProgramExecutor.h"
 #include "ir/FaultInjection.h"
+#include "ir/Try.h"
 #include "ir/ops/ShapeRules.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -21,6 +23,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -52,6 +55,7 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
   GeneratedProgram generated;
   std::unique_ptr<KernelSet> kernels;
   std::vector<int> definitionOf; ///< per fused kernel, -1 for extern
+  bool intIndex = false;         ///< the generated kernels index in int (indexFitsInt)
   /// The program's storage, kept from run to run: the n-th allocation of a run gets slot n.
   std::vector<cl_mem> slots;
   std::vector<size_t> slotBytes;
@@ -62,6 +66,8 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
   /// 2 device kernels).
   CallTimer externTimer;
   int runIndex = -1;
+  /// The kernel that ran as the epilogue of the product before it (not launched again), or -1.
+  size_t ranAsEpilogue = SIZE_MAX;
 
   void releaseBuffers() {
     for (cl_mem m : perRun)
@@ -72,6 +78,7 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
   void beginRun() override {
     releaseBuffers();
     slotsUsed = 0;
+    ranAsEpilogue = SIZE_MAX; // a failed run may have left it set
     ++runIndex;
     timer.begin(*ctx);
   }
@@ -133,18 +140,32 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
     return Status::ok();
   }
   Status launch(size_t kernelIndex) override;
-  Expected<bool> externOnDevice(size_t, const LoopOp &op) override {
+  /// Generated kernel `k`'s launch arguments.
+  Expected<std::vector<LaunchArg>> launchArgs(size_t k);
+  /// Kernel k + 1 as the epilogue of product `op` (kernel k), where fusion marked it and its
+  /// writes leave the product's operands alone; nullopt otherwise.
+  std::optional<GemmEpilogue> epilogueAfter(size_t k, const LoopOp &op);
+  Expected<bool> externOnDevice(size_t k, const LoopOp &op) override {
+    std::optional<GemmEpilogue> epilogue = epilogueAfter(k, op);
+    GemmEpilogue *ep = epilogue ? &*epilogue : nullptr;
+    auto ranEpilogue = [&] {
+      if (ep && ep->ran) {
+        ranAsEpilogue = k + 1;
+        ++kernels->stats().gemmEpilogues;
+      }
+    };
     if (options.useBlas) {
       if (options.profile)
         externTimer.begin(*ctx);
       GemmRoute route = GemmRoute::Library;
-      auto done = runBlasExtern(*ctx, options, *program_, op, bindings_, buffers_, &route);
+      auto done = runBlasExtern(*ctx, options, *program_, op, bindings_, buffers_, &route, ep);
       if (!done || *done) {
         if (done) {
           ++(route == GemmRoute::Template ? kernels->stats().gemmTemplateCalls
                                           : kernels->stats().blasCalls);
           if (options.profile)
             externTimer.end(*ctx, runIndex * 3 + (route == GemmRoute::Template ? 0 : 1));
+          ranEpilogue();
         }
         return done;
       }
@@ -152,11 +173,12 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
     // Hand-written kernels for what CLBlast does not take (attention, sort, convolution, ...).
     if (options.profile)
       externTimer.begin(*ctx);
-    auto onDevice = runDeviceExtern(*ctx, options, *program_, op, bindings_, buffers_);
+    auto onDevice = runDeviceExtern(*ctx, options, *program_, op, bindings_, buffers_, ep);
     if (onDevice && *onDevice) {
       ++kernels->stats().deviceExterns;
       if (options.profile)
         externTimer.end(*ctx, runIndex * 3 + 2);
+      ranEpilogue();
     }
     return onDevice;
   }
@@ -202,7 +224,53 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
   }
 };
 
-Status OpenCLProgram::Impl::launch(size_t k) {
+std::optional<GemmEpilogue> OpenCLProgram::Impl::epilogueAfter(size_t k, const LoopOp &op) {
+  static const bool disabled = [] {
+    const char *v = std::getenv("FXKIT_GEMM_EPILOGUE");
+    return v && std::string_view(v) == "0";
+  }();
+  if (!options.gemmEpilogues || disabled || k + 1 >= fused_->kernels.size() ||
+      fused_->kernels[k + 1].gemmEpilogueOf < 0 || op.externOutputs.empty() ||
+      op.externOutputs[0] < 0)
+    return std::nullopt;
+  const GeneratedKernel &g = generated.launches[k + 1];
+  if (g.pointFunction.empty() || (g.usesDouble && !ctx->device().hasFp64))
+    return std::nullopt;
+  auto args = launchArgs(k + 1);
+  auto points = eval(g.xnumel);
+  if (!args || !points)
+    return std::nullopt;
+  // The template's work-groups read A and B while others run the epilogue: its writes must not
+  // reach their storage. C's it may write only at the element being stored: the same offset
+  // and element size (fusion checked that it stores at its own point).
+  const DeviceBuffer &c = buffers_[op.externOutputs[0]];
+  auto overlaps = [](const DeviceBuffer &x, const DeviceBuffer &y) {
+    return x.mem == y.mem && x.offset < y.offset + y.bytes && y.offset < x.offset + x.bytes;
+  };
+  for (const KernelParam &p : g.params) {
+    if (p.kind != KernelParam::Kind::Buffer || !p.written)
+      continue;
+    const DeviceBuffer &w = buffers_[p.buffer];
+    for (const BufferView &in : op.externInputs)
+      if (overlaps(w, buffers_[in.buffer]))
+        return std::nullopt;
+    if (overlaps(w, c) &&
+        (w.offset != c.offset || dtypeItemSize(program_->buffers[p.buffer].type.dtype) != 4))
+      return std::nullopt;
+  }
+  GemmEpilogue e;
+  e.function = g.pointFunction;
+  e.name = g.name + "_point";
+  e.params = g.pointParams;
+  e.args = g.pointArgs;
+  e.launchArgs = args.take();
+  e.points = *points;
+  e.usesDouble = g.usesDouble;
+  e.intIndex = intIndex;
+  return e;
+}
+
+Expected<std::vector<LaunchArg>> OpenCLProgram::Impl::launchArgs(size_t k) {
   const GeneratedKernel &g = generated.launches[k];
   std::vector<LaunchArg> args;
   args.reserve(g.params.size());
@@ -235,6 +303,16 @@ Status OpenCLProgram::Impl::launch(size_t k) {
     }
     args.push_back(a);
   }
+  return args;
+}
+
+Status OpenCLProgram::Impl::launch(size_t k) {
+  if (ranAsEpilogue == k) { // it ran inside the product before it
+    ranAsEpilogue = SIZE_MAX;
+    return Status::ok();
+  }
+  const GeneratedKernel &g = generated.launches[k];
+  FXKIT_ASSIGN_OR_RETURN(std::vector<LaunchArg> args, launchArgs(k));
   auto xnumel = eval(g.xnumel);
   auto rnumel = eval(g.rnumel);
   if (!xnumel || !rnumel)
@@ -286,6 +364,7 @@ OpenCLProgram::load(OpenCLContext &context, const LoopProgram &program, const Fu
     im.definitionOf.push_back(static_cast<int>(specs.size()));
     specs.push_back({g.name, std::move(source), g.isReduction});
   }
+  im.intIndex = indexFitsInt(program, im.generated);
   auto kernels = KernelSet::load(context, std::move(specs),
                                  openclBuildOptions(program, im.generated), options);
   if (!kernels)
