@@ -27,6 +27,14 @@ OpenCLOptions templateOptions(bool useBlas, bool epilogues = true) {
   return options;
 }
 
+/// Runs `check(useBlas)` with the template reached through the BLAS extern's runGemm (where
+/// CLBlast is built) and through the device matmul family (useBlas off: a build without it).
+template <typename Check> void onBothRoutes(const Check &check) {
+  for (bool useBlas : {true, false})
+    if (!useBlas || haveBlas())
+      check(useBlas);
+}
+
 /// A linear layer with bias and ReLU as Inductor's post-grad graphs have it: mm, then the bias
 /// add and the activation in one pointwise kernel. Sizes off the tiles' multiples.
 const char *kLinearRelu = R"(graph():
@@ -56,11 +64,7 @@ const char *kBatchedResidual = R"(graph():
 TEST(DeviceExterns, PointwiseEpiloguesRunInsideTheGemmTemplate) {
   REQUIRE_OPENCL_DEVICE();
   for (const char *text : {kLinearRelu, kBatchedResidual}) {
-    // Through the BLAS extern's route to the template (where CLBlast is built) and through
-    // the device matmul family (useBlas off: a build without CLBlast).
-    for (bool useBlas : {true, false}) {
-      if (useBlas && !haveBlas())
-        continue;
+    onBothRoutes([&](bool useBlas) {
       OpenCLStats s = expectAgrees(text, {}, templateOptions(useBlas));
       EXPECT_EQ(s.gemmTemplateCalls + s.deviceExterns, 1) << text;
       EXPECT_EQ(s.gemmEpilogues, 1) << text;
@@ -69,7 +73,7 @@ TEST(DeviceExterns, PointwiseEpiloguesRunInsideTheGemmTemplate) {
       OpenCLStats off = expectAgrees(text, {}, templateOptions(useBlas, false));
       EXPECT_EQ(off.gemmEpilogues, 0);
       EXPECT_EQ(off.launches, 1);
-    }
+    });
   }
 }
 
@@ -88,13 +92,31 @@ TEST(DeviceExterns, EpiloguesWaitForTheTemplateAndLeaveOtherProductsAlone) {
     %t : [num_users=1] = call_function[target=torch.ops.aten.tanh.default](args = (%mm,), kwargs = {})
     return (t,)
 )";
-  for (bool useBlas : {true, false}) {
-    if (useBlas && !haveBlas())
-      continue;
+  onBothRoutes([&](bool useBlas) {
     OpenCLStats s = expectAgrees(text, {}, templateOptions(useBlas));
     EXPECT_EQ(s.gemmEpilogues, 2);
     EXPECT_EQ(s.launches, 0);
-  }
+  });
+}
+
+TEST(DeviceExterns, EpiloguesThatWouldWriteOverTheProductsOperandsRunApart) {
+  REQUIRE_OPENCL_DEVICE();
+  // The product's result is returned (storage of its own), so the memory plan puts the
+  // epilogue's output where x was, x being dead after the product: other work-groups of the
+  // template still read x, so the executor runs the kernel after the product instead.
+  const char *text = R"(graph():
+    %x0 : Tensor "f32[24, 24][24, 1]cpu"[num_users=1] = placeholder[target=x0]
+    %w : Tensor "f32[24, 24][24, 1]cpu"[num_users=1] = placeholder[target=w]
+    %x : [num_users=1] = call_function[target=torch.ops.aten.exp.default](args = (%x0,), kwargs = {})
+    %mm : [num_users=2] = call_function[target=torch.ops.aten.mm.default](args = (%x, %w), kwargs = {})
+    %add : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mm, 1.0), kwargs = {})
+    return (add, mm)
+)";
+  onBothRoutes([&](bool useBlas) {
+    OpenCLStats s = expectAgrees(text, {}, templateOptions(useBlas));
+    EXPECT_EQ(s.gemmEpilogues, 0);
+    EXPECT_EQ(s.launches, 2); // exp, then the epilogue's kernel
+  });
 }
 
 TEST(DeviceExterns, EpiloguesAreTimedAgainstTheKernelApartAndTheChoiceIsCached) {

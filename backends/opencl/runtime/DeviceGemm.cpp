@@ -449,15 +449,15 @@ std::string instanceText(const std::string &name, const GemmTile &t, bool ta, bo
 /// The whole source of definition `name`: tile `t` in `p`'s layout with `p`'s epilogue.
 std::string epilogueSource(const std::string &name, const GemmTile &t, const GemmProblem &p) {
   const GemmEpilogue &e = *p.epilogue;
-  std::string params = e.params;
+  std::string params(e.params);
   std::replace(params.begin(), params.end(), '\n', ' '); // one macro line
   // The generated kernel's index type (the template's own arithmetic is int and long as it says).
   return (e.intIndex ? "#undef FX_INDEX_T\n#define FX_INDEX_T int\n" : "") +
          familyPrelude(Variant::Float, e.usesDouble) + "#define FX_DEFINITION_" + name + "\n" +
-         instanceText(name, t, p.a.transposed, p.b.transposed, false) + e.function +
+         instanceText(name, t, p.a.transposed, p.b.transposed, false) + std::string(e.function) +
          "#define FX_GEMM_EPILOGUE_PARAMS , " + params +
-         "\n#define FX_GEMM_EPILOGUE(point, value) " + e.name + "(" + e.args +
-         ", value, (fx_index_t)(point));\n" + std::string(kBody);
+         "\n#define FX_GEMM_EPILOGUE(point, value) " + std::string(e.kernel) + "_point(" +
+         std::string(e.args) + ", value, (fx_index_t)(point));\n" + std::string(kBody);
 }
 
 /// Runs a tile with (true) or without its epilogue, writing C to `c` (a scratch buffer), and
@@ -656,7 +656,8 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const Source
     const std::string name = definitionName(t, p.a.transposed, p.b.transposed);
     if (final && p.epilogue && epilogueFits(p)) {
       // One definition per tile, layout and epilogue, named by two 64-bit hashes of its text.
-      const CacheKey id = CacheKey::of("e", p.epilogue->function + "\n" + p.epilogue->params);
+      const CacheKey id = CacheKey::of("e", std::string(p.epilogue->function) + "\n" +
+                                                std::string(p.epilogue->params));
       const std::string fused = name + "_ep" + id.file.substr(2) + id.check;
       auto loaded = loadSource(fused + std::string(variantSuffix(Variant::Float)),
                                [&] { return epilogueSource(fused, t, p); });

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fxkit::opencl {
@@ -43,10 +44,11 @@ struct GemmMatrix {
 /// checked that the kernel writes no storage that A or B occupy (other work-groups still read
 /// them), and C's only at the element being stored.
 struct GemmEpilogue {
-  std::string function; ///< OpenCL C defining `name`
-  std::string name;     ///< "fused_add_relu_3_point"
-  std::string params;   ///< its parameter declarations before the point, comma-separated
-  std::string args;     ///< their names, comma-separated
+  // Views of the generated program's text (GeneratedKernel), which outlives every call.
+  std::string_view function; ///< OpenCL C defining `kernel` + "_point"
+  std::string_view kernel;   ///< the generated kernel's name, "fused_add_relu_3"
+  std::string_view params;   ///< its parameter declarations before the point, comma-separated
+  std::string_view args;     ///< their names, comma-separated
   std::vector<LaunchArg> launchArgs; ///< their values, in that order
   int64_t points = 0;                ///< the kernel's points (xnumel)
   bool usesDouble = false; ///< it computes in double somewhere (cl_khr_fp64, checked by the caller)

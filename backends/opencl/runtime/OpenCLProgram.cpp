@@ -66,7 +66,8 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
   /// 2 device kernels).
   CallTimer externTimer;
   int runIndex = -1;
-  /// The kernel that ran as the epilogue of the product before it (not launched again), or -1.
+  /// The kernel that ran as the epilogue of the product before it (not launched again), or
+  /// SIZE_MAX.
   size_t ranAsEpilogue = SIZE_MAX;
 
   void releaseBuffers() {
@@ -260,7 +261,7 @@ std::optional<GemmEpilogue> OpenCLProgram::Impl::epilogueAfter(size_t k, const L
   }
   GemmEpilogue e;
   e.function = g.pointFunction;
-  e.name = g.name + "_point";
+  e.kernel = g.name;
   e.params = g.pointParams;
   e.args = g.pointArgs;
   e.launchArgs = args.take();
