@@ -6,7 +6,9 @@
 /// yellow hexagons; edges are buffers, labelled with name and bytes (values that never leave
 /// their kernel are grey: they stay in registers). With RenderOptions::fusion, every refused
 /// fusion is a dashed red edge from the candidate kernel's first op to the op offered,
-/// labelled with the reason. CollapseMode::Kernel draws one box per kernel launch.
+/// labelled with the reason, and every GEMM epilogue (a kernel a GEMM template may run at each
+/// element of the product before it) a dashed green one from the product to the kernel.
+/// CollapseMode::Kernel draws one box per kernel launch.
 
 #include "exporters/RenderOptions.h"
 #include "ir/loop/Kernel.h"

@@ -3,6 +3,7 @@
 /// the reason for every one that may not.
 
 #include "FusionTestSupport.h"
+#include "exporters/ProgramDot.h"
 #include "ir/loop/Kernel.h"
 
 #include <gtest/gtest.h>
@@ -66,6 +67,13 @@ TEST(GemmEpilogueFusion, BiasAndActivationAfterAProductRunInItsTemplate) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("fused_add_relu_0 [gemm epilogue]:"), std::string::npos) << text;
+  // The picture of fusion decisions: a green edge from the product to its epilogue.
+  RenderOptions picture;
+  picture.fusion = true;
+  std::string dot = writeProgramDot(c.program, c.fused, picture);
+  EXPECT_NE(dot.find("\"op0\" -> \"op1\" [style=dashed, color=darkgreen"), std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("gemm epilogue"), std::string::npos) << dot;
 }
 
 TEST(GemmEpilogueFusion, ViewsOfTheBatchedResultAtTheSamePointsQualify) {
