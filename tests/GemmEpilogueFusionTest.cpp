@@ -92,6 +92,16 @@ TEST(GemmEpilogueFusion, ViewsOfTheBatchedResultAtTheSamePointsQualify) {
   ASSERT_EQ(d.size(), 1u);
   EXPECT_TRUE(d[0].fused) << d[0].reason;
   EXPECT_EQ(epilogueKernels(c.fused).size(), 1u);
+  // A batch of one: a dimension of size 1 has no term in the index.
+  FusedText one = fuseText(graph(
+      R"(    %mm : [num_users=1] = call_function[target=torch.ops.aten.mm.default](args = (%x, %w), kwargs = {})
+    %v : [num_users=1] = call_function[target=torch.ops.aten.view.default](args = (%mm, [1, 8, 12]), kwargs = {})
+    %add : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%v, 1.0), kwargs = {})
+    return (add,)
+)"));
+  auto d1 = epilogueDecisions(one.fused);
+  ASSERT_EQ(d1.size(), 1u);
+  EXPECT_TRUE(d1[0].fused) << d1[0].reason;
 }
 
 TEST(GemmEpilogueFusion, EveryRefusalSaysWhy) {

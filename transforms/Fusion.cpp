@@ -4,6 +4,7 @@
 #include "ir/loop/KernelPlacement.h"
 #include "ir/ops/OpRegistry.h"
 #include "ir/ops/ShapeRules.h"
+#include "transforms/lowering/Lowerer.h"
 
 #include <algorithm>
 #include <charconv>
@@ -75,12 +76,12 @@ bool isTemplateProduct(const LoopProgram &p, const LoopOp &op) {
 /// The offset of point (x0, x1, ...) of `ranges` in their dense row-major layout: the point's
 /// number in a pointwise kernel's flat row index.
 SymExpr denseIndex(const std::vector<SymExpr> &ranges) {
-  SymExpr index = 0, stride = 1;
-  for (size_t i = ranges.size(); i-- > 0;) {
-    index = symAdd(index, symMul(loopVar(false, i), stride));
-    stride = symMul(stride, ranges[i]);
-  }
-  return index.simplify();
+  // As lowering writes indices (linearIndex: no term for a dimension of size 1).
+  std::vector<SymExpr> vars;
+  for (size_t i = 0; i < ranges.size(); ++i)
+    vars.push_back(loopVar(false, i));
+  return lowering::linearIndex(SymExpr(0), ranges, TensorType::contiguousStrides(ranges), vars)
+      .simplify();
 }
 
 /// Whether buffer `b` is stored densely in row-major order (dimensions of size 1 aside).
