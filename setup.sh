@@ -3,8 +3,8 @@
 #   ./setup.sh example   runs the main job on the bundled example (examples/run-example.sh)
 #   ./setup.sh test      runs the whole test suite: a normal build, then the core alone with
 #                        every optional component off (build-minimal, a smoke test), then an
-#                        AddressSanitizer + UndefinedBehaviorSanitizer build of the same tests,
-#                        then every libFuzzer target for 60 s (clang-15 build in build-fuzz)
+#                        AddressSanitizer + UndefinedBehaviorSanitizer build (clang-15, in
+#                        build-fuzz) of the same tests and every libFuzzer target, each for 60 s
 #   ./setup.sh build     only installs and builds
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -18,7 +18,7 @@ packages=(build-essential cmake pkg-config
 # The report's interactive graph is tested in a real browser (tests/cli/viewer.sh): Chromium is a
 # test dependency, so the quick start (`./setup.sh example`, tests off) goes without it.
 [ "$mode" = example ] || packages+=(chromium)
-# The test command builds four configurations (normal, minimal, sanitizers, fuzzers); ccache
+# The test command builds three configurations (normal, minimal, sanitizers with fuzzers); ccache
 # keeps their objects between runs, so a run after a small change recompiles what changed.
 [ "$mode" = example ] || packages+=(ccache)
 
@@ -75,17 +75,18 @@ case "$mode" in
     echo "setup: stage 2: the core with every optional component off (FXKIT_MINIMAL)"
     build build-minimal -DFXKIT_MINIMAL=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g0"
     tests/minimal/smoke.sh build-minimal/repl/fxkit tests/data
-    echo "setup: stage 3: AddressSanitizer + UndefinedBehaviorSanitizer"
-    build build-asan -DFXKIT_SANITIZE=ON -DFXKIT_BUILD_BENCH=OFF
+    # One clang-15 build serves the sanitizers and the fuzzers: the tests and every libFuzzer
+    # target, all with AddressSanitizer + UndefinedBehaviorSanitizer, coverage feedback and
+    # assertions on (a separate fuzzer build compiled every library a second time, and a change
+    # to a core header cost CI two cold library builds instead of one).
+    # libclang-common-15-dev holds clang 15's libFuzzer runtime (libclang_rt.fuzzer*.a).
+    echo "setup: stage 3: AddressSanitizer + UndefinedBehaviorSanitizer (clang-15): the tests, then"
+    echo "       each libFuzzer target for 60 s (tests/fuzz/README.md)"
+    CC=clang-15 CXX=clang++-15 build build-fuzz -DFXKIT_BUILD_FUZZERS=ON -DFXKIT_BUILD_BENCH=OFF
     # Tests labelled `scale` (numerics over 2^25-element rows; their code paths have small tests
     # too) ran in stage 1; under the sanitizers they would take a quarter of this stage.
-    (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    (cd build-fuzz && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
        ctest --output-on-failure -j"$jobs" --label-exclude scale)
-    # libclang-common-15-dev holds clang 15's libFuzzer runtime (libclang_rt.fuzzer*.a).
-    echo "setup: stage 4: fuzzers, 60 s per input format (tests/fuzz/README.md)"
-    CC=clang-15 CXX=clang++-15 BUILD_TARGET=fxkit_fuzzers build build-fuzz \
-      -DFXKIT_BUILD_FUZZERS=ON -DFXKIT_SANITIZE=ON -DFXKIT_BUILD_TESTS=OFF -DFXKIT_BUILD_BENCH=OFF
-    (cd build-fuzz && ctest --output-on-failure -j"$jobs")
     echo "setup: all tests passed (normal and sanitizer builds, fuzzers)"
     ;;
   *)

@@ -123,7 +123,7 @@ LoopRun runLoops(const std::string &text, const std::vector<RuntimeValue> &input
 std::vector<RuntimeValue> values(std::vector<Tensor> ts) {
   std::vector<RuntimeValue> out;
   for (Tensor &t : ts)
-    out.emplace_back(std::move(t));
+    out.push_back(RuntimeValue{std::move(t)});
   return out;
 }
 

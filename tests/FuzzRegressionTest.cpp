@@ -45,7 +45,8 @@ std::string readBytes(const fs::path &path) {
 }
 
 TEST(FuzzRegression, EveryFormatHasATarget) {
-  for (const auto &[name, count] : kExpectedFiles) {
+  for (const auto &entry : kExpectedFiles) {
+    const std::string_view name = entry.first; // clang 15 cannot capture a structured binding
     auto it = std::find_if(fuzz::fuzzTargets().begin(), fuzz::fuzzTargets().end(),
                            [&](const fuzz::FuzzTarget &t) { return t.name == name; });
     EXPECT_NE(it, fuzz::fuzzTargets().end()) << name;

@@ -64,7 +64,9 @@ std::optional<std::string> compare(const Tensor &got, const Tensor &want) {
            std::string(dtypeName(want.dtype()));
   if (got.sizes() != want.sizes())
     return "sizes " + got.typeOf().str() + ", PyTorch " + want.typeOf().str();
-  auto [rtol, atol] = defaultTolerance(want.dtype());
+  // Not a structured binding: clang 15 cannot capture one in a lambda (C++20 allows it).
+  const auto tolerance = defaultTolerance(want.dtype());
+  const double rtol = tolerance.first, atol = tolerance.second;
   std::optional<std::string> bad;
   Tensor::forEachIndex(want.sizes(), [&](std::span<const int64_t> idx) {
     if (bad)

@@ -632,7 +632,6 @@ struct GroupNormShape {
 };
 
 Expected<GroupNormShape> groupNormShape(const KernelContext &ctx, const Tensor &input) {
-  GroupNormShape s;
   FXKIT_ASSIGN_OR_RETURN(auto n, ctx.integer("N"));
   FXKIT_ASSIGN_OR_RETURN(auto channels, ctx.integer("C"));
   FXKIT_ASSIGN_OR_RETURN(auto hxw, ctx.integer("HxW"));

@@ -217,6 +217,8 @@ private:
         return Json{{"as_operator", "torch.ops." + std::string(t)}};
       return fail(owner, "the Python value '" + std::string(t) + "' has no archive encoding");
     }
+    case K::Slice: // torch/_export/serde/schema.py's Argument has no slice
+      return fail(owner, "a slice argument has no archive encoding");
     }
     return fail(owner, "unknown argument kind");
   }
