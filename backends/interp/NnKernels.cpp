@@ -782,8 +782,10 @@ template <typename T> T reflect(T x, int64_t twiceLow, int64_t twiceHigh) {
   T span = static_cast<T>(twiceHigh - twiceLow) / 2;
   x = std::fabs(x - low);
   T extra = std::fmod(x, span);
-  int64_t flips = static_cast<int64_t>(std::floor(x / span));
-  return flips % 2 == 0 ? extra + low : span - extra + low;
+  // The parity of the flips in T: converting a non-finite or huge quotient to an integer is
+  // undefined (PyTorch's int cast; x86 yields an even INT_MIN there, as T's parity says).
+  bool evenFlips = std::fmod(std::floor(x / span), T(2)) == 0;
+  return evenFlips ? extra + low : span - extra + low;
 }
 
 /// compute_coordinates: border clips into [0, size - 1], reflection reflects then clips;
