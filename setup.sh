@@ -66,13 +66,17 @@ case "$mode" in
     ./examples/run-example.sh build/repl/fxkit
     ;;
   test)
+    started=$SECONDS
+    # Each stage's start, with the minutes since the first: CI must end within 90.
+    stage() { echo "setup: $1 ($(date -u +%H:%M:%S), $(((SECONDS - started) / 60)) min in)"; }
+    stage "stage 1: the normal build (RelWithDebInfo, g++) and every test"
     # Explicit: an earlier `example` run leaves tests off in build/'s cache.
     build build -DFXKIT_BUILD_TESTS=ON -DFXKIT_BUILD_BENCH=ON
     (cd build && ctest --output-on-failure -j"$jobs")
     # The core alone, as a machine without the optional libraries builds it (issue 19: a header
     # compiled only because an optional one brought in an include). Unoptimised: it checks that
     # everything compiles, links and runs, not speed.
-    echo "setup: stage 2: the core with every optional component off (FXKIT_MINIMAL)"
+    stage "stage 2: the core with every optional component off (FXKIT_MINIMAL)"
     build build-minimal -DFXKIT_MINIMAL=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g0"
     tests/minimal/smoke.sh build-minimal/repl/fxkit tests/data
     # One clang-15 build serves the sanitizers and the fuzzers: the tests and every libFuzzer
@@ -80,14 +84,14 @@ case "$mode" in
     # assertions on (a separate fuzzer build compiled every library a second time, and a change
     # to a core header cost CI two cold library builds instead of one).
     # libclang-common-15-dev holds clang 15's libFuzzer runtime (libclang_rt.fuzzer*.a).
-    echo "setup: stage 3: AddressSanitizer + UndefinedBehaviorSanitizer (clang-15): the tests, then"
-    echo "       each libFuzzer target for 60 s (tests/fuzz/README.md)"
+    stage "stage 3: AddressSanitizer + UndefinedBehaviorSanitizer (clang-15): the tests, then each"
+    echo "       libFuzzer target for 60 s (tests/fuzz/README.md)"
     CC=clang-15 CXX=clang++-15 build build-fuzz -DFXKIT_BUILD_FUZZERS=ON -DFXKIT_BUILD_BENCH=OFF
     # Tests labelled `scale` (numerics over 2^25-element rows; their code paths have small tests
     # too) ran in stage 1; under the sanitizers they would take a quarter of this stage.
     (cd build-fuzz && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
        ctest --output-on-failure -j"$jobs" --label-exclude scale)
-    echo "setup: all tests passed (normal and sanitizer builds, fuzzers)"
+    stage "all tests passed (normal and sanitizer builds, fuzzers)"
     ;;
   *)
     echo "usage: $0 [build|example|test]" >&2
