@@ -105,7 +105,7 @@ private:
 
   opencl::GeneratedProgram generated_;
   std::map<std::string, size_t> definition_; ///< kernel name -> index in kernelTable_
-  std::string kernelDefs_, kernelTable_, externDefs_, body_;
+  std::string kernelDefs_, kernelTable_, variantTable_, externDefs_, body_;
   /// Unbacked symbols bound so far (by the extern calls printed before).
   std::set<std::string> boundUnbacked_;
   /// After an extern call binds `symbols`: a run-time check of each buffer their values size
@@ -223,8 +223,19 @@ Status CppWriter::kernel(const Node &n, const wrapper::KernelCall &call, const K
                    cppRawString(opencl::GeneratedProgram::prelude(g.usesDouble) + "\n" + g.source) +
                    ";\n\n";
     kernelTable_ += "          {" + cppString(g.name) + ", " + var + ", " +
-                    (g.isReduction ? "true" : "false") + "},\n";
+                    (g.isReduction ? "true" : "false") + ", nullptr, 0},\n";
     found = definition_.emplace(g.name, definition_.size()).first;
+    // Multi-kernel variants after every kernel (a launch names its kernel by its index): the
+    // runtime times them against it where it uses them (rt::KernelSource::variantOf).
+    for (const opencl::KernelVariant &v : g.variants) {
+      std::string vvar = "kSource_" + v.name;
+      kernelDefs_ +=
+          "const char *const " + vvar + " = " +
+          cppRawString(opencl::GeneratedProgram::prelude(g.usesDouble) + "\n" + v.source) + ";\n\n";
+      variantTable_ += "          {" + cppString(v.name) + ", " + vvar + ", " +
+                       (g.isReduction ? "true" : "false") + ", " + cppString(g.name) + ", " +
+                       std::to_string(v.persistentPoints) + "},\n";
+    }
   }
   // The launch's arguments by name, as the OpenCL kernel names its parameters (in_ptr0,
   // out_ptr0, ks0, s77, xnumel).
@@ -505,7 +516,10 @@ Status CppWriter::output(const Node &n) {
 
 Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
                                          const std::string &runtimeCmake) {
-  auto gen = opencl::generateOpenCL(p_, f_);
+  // With every multi-kernel variant: the runtime decides on its device whether to time them.
+  opencl::GenerateOptions options;
+  options.variants = true;
+  auto gen = opencl::generateOpenCL(p_, f_, options);
   if (!gen)
     return gen.takeError();
   generated_ = gen.take();
@@ -612,7 +626,7 @@ Expected<WrapperCppFiles> CppWriter::run(const std::string &rawName,
       externDefs_ + "} // namespace\n\nnamespace fxkit_generated::" + name +
       " {\n\nModel::Model(fxkit::rt::Runtime &rt)\n    : rt_(rt), kernels_(rt.loadKernels(\n"
       "          {\n" +
-      kernelTable_ + "          },\n          " +
+      kernelTable_ + variantTable_ + "          },\n          " +
       cppString(opencl::openclBuildOptions(p_, generated_)) + ")) {}\n\nStatus Model::run(" +
       typed + "std::vector<fxkit::rt::Value> *outputs) {\n" + body_ +
       "}\n\nStatus Model::run(const std::vector<fxkit::rt::Value> &inputs,\n"

@@ -61,6 +61,18 @@ for name in "${names[@]}"; do
   expect_err "$name.o: cached; loaded in"
 done
 
+# Multi-kernel (issue 23 item 6): the softmax kernel's variant in the other form follows the
+# kernels in the wrapper's table; with variants on (FXKIT_MULTI_KERNEL=1, as on a GPU) the
+# runtime builds both, times both on the first launch, and the outputs still match.
+grep -q '"fused_amax_sum_sub_exp_0_looped", kSource_fused_amax_sum_sub_exp_0_looped, true, "fused_amax_sum_sub_exp_0", 0}' \
+  "$WORK/w/softmax/softmax.cpp" || fail "softmax.cpp has no variant entry for its kernel"
+FXKIT_MULTI_KERNEL=1 FXKIT_CACHE_DIR="$WORK/cache-mk" expect_exit 0 "$FXKIT" run "$S.graph.txt" \
+  --backend cpp-wrapper --wrapper "$WORK/w/softmax" --inputs "$S.inputs.safetensors" \
+  --check "$S.outputs.safetensors" --stats
+expect_out "check passed"
+expect_err "kernels: 2 built, 0 from cache; configurations: 1 tuned"
+expect_err "multi-kernel: 1 shapes timed against variants"
+
 # Without --wrapper: the graph's own wrapper is written and built in the kernel cache, then
 # found there (a folder per generated source).
 expect_exit 0 "$FXKIT" run "$S.graph.txt" --backend cpp-wrapper --stats \

@@ -10,6 +10,7 @@
 #include "ir/loop/LoopIR.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,8 +93,11 @@ struct KernelPlan {
 /// uses is not taken.
 void decideForms(KernelPlan &plan, int persistentCandidate);
 
-/// The plan of kernel `kernel` of `program`. Errors name the kernel and the construct that has no
-/// OpenCL form.
-Expected<KernelPlan> planKernel(const loop::LoopProgram &program, const loop::Kernel &kernel);
+/// The plan of kernel `kernel` of `program`. A persistent form is planned with
+/// `persistentPoints` points per lane where given (0: none), else as the row's length decides
+/// (rows of up to 2048 points, 8 per lane at 256 lanes). Errors name the kernel and the construct
+/// that has no OpenCL form.
+Expected<KernelPlan> planKernel(const loop::LoopProgram &program, const loop::Kernel &kernel,
+                                std::optional<int> persistentPoints = std::nullopt);
 
 } // namespace fxkit::opencl

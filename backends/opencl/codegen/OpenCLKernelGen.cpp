@@ -3,6 +3,7 @@
 #include "backends/opencl/codegen/PreludeCL.h"
 #include "backends/opencl/codegen/SpecialMathCL.h"
 #include "ir/TextTemplate.h"
+#include "ir/Try.h"
 
 #include "ir/loop/KernelPlacement.h"
 #include "ir/ops/ShapeRules.h"
@@ -2177,7 +2178,8 @@ KernelPlan KernelEmitter::plan() const {
 
 } // namespace
 
-Expected<KernelPlan> planKernel(const LoopProgram &program, const Kernel &k) {
+Expected<KernelPlan> planKernel(const LoopProgram &program, const Kernel &k,
+                                std::optional<int> persistentPoints) {
   // Reduced points per lane a persistent row may have: a row of R points over 256 lanes, at
   // most 8 per lane, so rows up to 2048 points. Both forms live in one kernel, and the
   // registers of the persistent one are paid even when the looped one runs: on an H100 a
@@ -2192,6 +2194,8 @@ Expected<KernelPlan> planKernel(const LoopProgram &program, const Kernel &k) {
     else if (r.constant() <= 2048)
       persistent = static_cast<int>(std::clamp<int64_t>((r.constant() + 255) / 256, 1, 8));
   }
+  if (persistentPoints)
+    persistent = k.reductionRanges.empty() ? 0 : *persistentPoints;
   // Vector forms for one reduced dimension (whose index grows with r0); a reduction over
   // several has no consecutive points to load together.
   bool vector = k.reductionRanges.size() == 1 && !std::getenv("FXKIT_OPENCL_NO_VECTOR");
@@ -2264,8 +2268,11 @@ std::string GeneratedProgram::source() const {
   std::string s = prelude(usesDouble);
   std::set<std::string> done;
   for (const GeneratedKernel &k : launches)
-    if (!k.name.empty() && done.insert(k.name).second)
+    if (!k.name.empty() && done.insert(k.name).second) {
       s += "\n" + k.source;
+      for (const KernelVariant &v : k.variants)
+        s += "\n" + v.source;
+    }
   return s;
 }
 
@@ -2328,6 +2335,45 @@ GeneratedKernel rebound(const GeneratedKernel &shared, const Kernel &k) {
   }
   assert(next == k.inputs.size() + k.outputs.size() && "every buffer of the kernel is bound");
   return g;
+}
+
+/// Points per lane of a `_persistent` variant: rows longer than the persistent form of the kernel
+/// itself (2048 points) up to this many per lane at 1024 lanes.
+constexpr int64_t kMaxVariantPoints = 32;
+
+/// Kernel `k`'s multi-kernel variant in the other form (GeneratedKernel::variants), or nothing:
+/// `plan` and `g` are its own form. Only reductions over rows of a known length whose loops
+/// read the same input again have one (a persistent form holds nothing otherwise).
+Expected<std::optional<KernelVariant>> variantOf(const LoopProgram &program, const Kernel &k,
+                                                 const KernelPlan &plan, const GeneratedKernel &g) {
+  if (plan.form != KernelForm::Reduction || !g.rnumel.isConstant())
+    return std::optional<KernelVariant>();
+  const int64_t rnumel = g.rnumel.constant();
+  int points = 0; // the variant's persistent points per lane
+  std::string suffix = "_looped";
+  if (plan.persistentPoints == 0) {
+    // Long rows: enough points per lane for 512 lanes, else for 1024.
+    int64_t at512 = (rnumel + 511) / 512, at1024 = (rnumel + 1023) / 1024;
+    if (rnumel <= 2048 || at1024 > kMaxVariantPoints)
+      return std::optional<KernelVariant>();
+    points = static_cast<int>(at512 <= kMaxVariantPoints ? at512 : at1024);
+    suffix = "_persistent";
+  }
+  FXKIT_ASSIGN_OR_RETURN(KernelPlan other, planKernel(program, k, points));
+  if (other.persistentPoints != points) // no load repeats: the form would hold nothing
+    return std::optional<KernelVariant>();
+  Kernel renamed = k;
+  renamed.name += suffix;
+  FXKIT_ASSIGN_OR_RETURN(
+      GeneratedKernel v,
+      KernelEmitter(program, renamed, points, other.vectorWidth > 0, other.rowsFastest, &other)
+          .run());
+  // One launch's arguments serve every variant.
+  assert(v.params.size() == g.params.size() && v.scratchBytesPerItem == g.scratchBytesPerItem &&
+         "a kernel's variants take the same arguments");
+  if (usesSpecialMath(v.source))
+    v.source = specialMathOpenCL(v.usesDouble) + v.source;
+  return std::optional<KernelVariant>(KernelVariant{renamed.name, std::move(v.source), points});
 }
 
 } // namespace
@@ -2403,6 +2449,11 @@ Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const Fuse
     // The special functions (digamma, erfcx, ...) travel with the kernels that call them.
     if (usesSpecialMath(g->source))
       g->source = specialMathOpenCL(g->usesDouble) + g->source;
+    if (options.variants) {
+      FXKIT_ASSIGN_OR_RETURN(std::optional<KernelVariant> v, variantOf(program, k, *plan, *g));
+      if (v)
+        g->variants.push_back(std::move(*v));
+    }
     if (!key.empty())
       printed.emplace(key, out.launches.size());
     out.launches.push_back(g.take());

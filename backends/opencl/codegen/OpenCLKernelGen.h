@@ -57,6 +57,18 @@ struct KernelParam {
   SymExpr value;        ///< Size and Numel: what the host evaluates
 };
 
+/// Multi-kernel (Inductor's `MultiKernelCall`): the same kernel generated in another form, a
+/// definition of its own with the same parameters, so that the runtime can time both on the first
+/// launch of a shape and keep the faster (KernelSet). Apart, a form's registers are not paid
+/// where the other runs.
+struct KernelVariant {
+  std::string name;   ///< the kernel's name and a suffix: `_persistent`, `_looped`
+  std::string source; ///< its `__kernel` function alone, as GeneratedKernel::source
+  /// Its persistent form's points per lane: it is worth a launch only where the row fits, rnumel
+  /// <= persistentPoints * fx_L (0: it always loops over the row).
+  int persistentPoints = 0;
+};
+
 /// A generated kernel definition and the arguments of one launch.
 struct GeneratedKernel {
   std::string name;   ///< the OpenCL function name (the fused kernel's name)
@@ -86,6 +98,12 @@ struct GeneratedKernel {
   std::string pointFunction, pointParams, pointArgs;
   /// Every size, index and numel the kernel computes, for choosing the index type.
   std::vector<SymExpr> extents;
+  /// Multi-kernel variants (GenerateOptions::variants): a reduction over rows of a known length
+  /// whose loops read the same input again has one in the other form. Rows up to 2048 points: the
+  /// kernel holds them in registers where they fit, its variant (`_looped`) never does. Longer
+  /// rows, up to 32 x 1024 points: the kernel loops, its variant (`_persistent`) holds a row in
+  /// registers when it has enough lanes (rnumel / 512 points per lane, rounded up, or / 1024).
+  std::vector<KernelVariant> variants;
 };
 
 /// The whole program's kernels.
@@ -96,7 +114,8 @@ struct GeneratedProgram {
   /// The helper functions every kernel uses (float16/bfloat16 conversion, NaN-propagating
   /// max, Python floor division, the index type).
   static std::string prelude(bool usesDouble);
-  /// All distinct kernel definitions after one prelude: the `--to opencl` text.
+  /// All distinct kernel definitions (and their variants) after one prelude: the `--to opencl`
+  /// text.
   std::string source() const;
 };
 
@@ -109,6 +128,9 @@ struct GenerateOptions {
   /// arguments and parameter order) are printed once and their launches bound to their own
   /// buffers; off only to check that sharing changes nothing (OpenCLKernelGenTest).
   bool shareEqualKernels = true;
+  /// Multi-kernel: generate each reduction's variant in the other form (GeneratedKernel::variants)
+  /// for a runtime that times them; off, each kernel has one form (`--to opencl` prints those).
+  bool variants = false;
 };
 
 /// Generates OpenCL C for every generated kernel of `fused`. Errors name the kernel and the

@@ -166,15 +166,36 @@ std::string Runtime::deviceName() const {
 std::shared_ptr<Kernels> Runtime::loadKernels(const std::vector<KernelSource> &kernels,
                                               const std::string &buildOptions) {
   std::vector<opencl::KernelSpec> specs;
-  for (const KernelSource &k : kernels)
-    specs.push_back({k.name, k.source, k.isReduction});
   auto out = std::make_shared<Kernels>();
+  // A launch names its kernel by index among the kernels, so variants follow every kernel.
+  std::string malformed;
+  bool variantSeen = false;
+  for (const KernelSource &k : kernels) {
+    if (!k.variantOf) {
+      if (variantSeen && malformed.empty())
+        malformed = std::string("kernel ") + k.name + " follows a variant";
+      specs.push_back({k.name, k.source, k.isReduction, {}});
+      continue;
+    }
+    variantSeen = true;
+    auto of = std::find_if(specs.begin(), specs.end(),
+                           [&](const opencl::KernelSpec &s) { return s.name == k.variantOf; });
+    if (of != specs.end())
+      of->variants.push_back({k.name, k.source, k.persistentPoints});
+    else if (malformed.empty())
+      malformed = std::string("kernel variant ") + k.name + " names kernel " + k.variantOf +
+                  ", which no earlier entry defines";
+  }
+  impl_->kernelSets.push_back(out);
+  if (!malformed.empty()) {
+    out->loadError = Status::error("the kernel table is malformed: " + malformed);
+    return out;
+  }
   auto set = KernelSet::load(*impl_->ctx, std::move(specs), buildOptions, impl_->options);
   if (set)
     out->set = set.take();
   else
     out->loadError = fail(set.error());
-  impl_->kernelSets.push_back(out);
   return out;
 }
 
@@ -495,12 +516,19 @@ std::string Runtime::statsLine() const {
       total.configsTuned += s.configsTuned;
       total.configsFromCache += s.configsFromCache;
       total.launches += s.launches;
+      total.variantsTimed += s.variantsTimed;
+      total.variantsChosen += s.variantsChosen;
     }
+  std::string multiKernel;
+  if (total.variantsTimed > 0)
+    multiKernel = "; multi-kernel: " + std::to_string(total.variantsTimed) +
+                  " shapes timed against variants, a variant faster in " +
+                  std::to_string(total.variantsChosen);
   return "kernels: " + std::to_string(total.kernelsBuilt) + " built, " +
          std::to_string(total.kernelsFromCache) +
          " from cache; configurations: " + std::to_string(total.configsTuned) + " tuned, " +
          std::to_string(total.configsFromCache) +
-         " from cache; launches: " + std::to_string(total.launches) +
+         " from cache; launches: " + std::to_string(total.launches) + multiKernel +
          "; extern ops: " + std::to_string(impl_->blasCalls) + " by CLBlast, " +
          std::to_string(impl_->deviceExterns) + " by device kernels, " +
          std::to_string(impl_->hostExterns) +

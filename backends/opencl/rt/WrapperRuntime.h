@@ -99,6 +99,12 @@ struct KernelSource {
   const char *name;
   const char *source; ///< prelude and the kernel
   bool isReduction;
+  /// Multi-kernel (Inductor's `MultiKernelCall`): the name of the kernel, an earlier entry, that
+  /// this definition is a variant of, timed against it on the first launch of each shape where
+  /// the runtime uses variants (a GPU, or FXKIT_MULTI_KERNEL=1); null for a kernel. Variants
+  /// follow every kernel, so a launch's index names a kernel.
+  const char *variantOf = nullptr;
+  int persistentPoints = 0; ///< a variant's: rows fit it where rnumel <= this * lanes
 };
 
 /// An extern op's input: a device tensor or an integer, in the op's argument order.

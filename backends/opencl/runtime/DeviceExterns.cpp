@@ -276,7 +276,7 @@ Expected<KernelSet *> loadKernel(OpenCLContext &ctx, const OpenCLOptions &option
       // attention's unrolled loops cost PoCL ~20 s where only the row kernel is launched).
       std::string source = familyPrelude(v) + src.defines + "#define FX_DEFINITION_" +
                            std::string(name) + "\n" + std::string(src.body);
-      std::vector<KernelSpec> specs{{definition, std::move(source), reduction}};
+      std::vector<KernelSpec> specs{{definition, std::move(source), reduction, {}}};
       auto set = KernelSet::load(ctx, std::move(specs), familyBuildOptions(), options);
       if (!set)
         return Error("device " + std::string(sourceName(s)) + " kernels: " + set.error().message);
@@ -378,7 +378,7 @@ withGemmFamily(OpenCLContext &ctx, const OpenCLOptions &options,
           const std::function<std::string()> &source) -> Expected<KernelSet *> {
     if (auto it = f.sets.find(definition); it != f.sets.end())
       return it->second.get();
-    std::vector<KernelSpec> specs{{definition, source(), false}};
+    std::vector<KernelSpec> specs{{definition, source(), false, {}}};
     // The template's 256 work-items at 128 registers each run two work-groups per NVIDIA SM;
     // an epilogue inlined at its 64 stores must not take registers from its main loop (measured
     // on an H100: uncapped, the products with an epilogue ran slower than without it).

@@ -59,9 +59,30 @@ struct Definition {
   bool tuningDirty = false;
   bool tuningLoaded = false;
   std::set<std::string> fromDisk; ///< shapes loaded from the cache and not used yet
+  /// Multi-kernel: its variants' definitions (indices into KernelSet::Impl::definitions), in
+  /// KernelSpec::variants' order; empty for a variant itself.
+  std::vector<size_t> variants;
+  int persistentPoints = 0; ///< a variant's KernelVariantSpec::persistentPoints
+  /// Where its tuned configurations are cached: with variants, a key over every variant's source
+  /// too, so that a configuration naming variant N never meets another set of variants.
+  CacheKey tuningKey;
 };
 
 } // namespace
+
+bool KernelSet::usesVariants(const OpenCLOptions &options, bool isGpu) {
+  if (const char *v = std::getenv("FXKIT_MULTI_KERNEL"); v && *v)
+    return std::string_view(v) != "0";
+  switch (options.multiKernel) {
+  case MultiKernelPolicy::Auto:
+    return isGpu;
+  case MultiKernelPolicy::On:
+    return true;
+  case MultiKernelPolicy::Off:
+    return false;
+  }
+  return false;
+}
 
 struct KernelSet::Impl {
   OpenCLContext *ctx = nullptr;
@@ -107,7 +128,7 @@ KernelSet::Impl::~Impl() {
       std::map<std::string, std::string> text;
       for (const auto &[shape, c] : d->configs)
         text[shape] = c.str(d->spec.isReduction);
-      (void)cache.storeTuning(d->cacheKey, text); // a cache that cannot be written is skipped
+      (void)cache.storeTuning(d->tuningKey, text); // a cache that cannot be written is skipped
     }
   }
 }
@@ -352,57 +373,82 @@ Expected<LaunchConfig> KernelSet::Impl::tune(Definition &d, std::span<const Laun
     return Status::ok();
   };
   double bestTime = -1;
-  int trials = 0;
-  const auto started = std::chrono::steady_clock::now();
   const double budget = tuneBudgetSeconds(options);
-  for (const LaunchConfig &c : candidateConfigs(reduction, xnumel, rnumel, maxWg, dev.isGpu)) {
-    if (trials++ >= options.maxTrials)
-      break;
-    double spent =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (bestTime >= 0 && spent > budget) {
-      if (tuneLog())
-        std::fprintf(stderr,
-                     "fxkit: tune %s x%lld_r%lld: budget of %.1f s spent after %d configurations\n",
-                     d.spec.name.c_str(), static_cast<long long>(xnumel),
-                     static_cast<long long>(rnumel), budget, trials - 1);
-      break;
-    }
-    auto warm = enqueue(d, args, c, xnumel, true);
-    Status r1 = restore();
-    if (!r1) {
-      release();
-      return r1.takeError();
-    }
-    const bool log = tuneLog();
-    if (!warm) {
-      if (log)
-        std::fprintf(stderr, "fxkit: tune %s x%lld_r%lld %s: refused by the device (%s)\n",
-                     d.spec.name.c_str(), static_cast<long long>(xnumel),
-                     static_cast<long long>(rnumel), c.str(reduction).c_str(),
-                     warm.error().message.c_str());
-      continue; // a configuration the device refuses is not a candidate
-    }
-    // The faster of two timed launches: one launch alone is at the mercy of noise.
-    double fastest = -1;
-    for (int rep = 0; rep < 2; ++rep) {
-      auto t = enqueue(d, args, c, xnumel, true);
-      Status r2 = restore();
-      if (!r2) {
-        release();
-        return r2.takeError();
+  // The kernel, then each multi-kernel variant (one with a persistent form only with the lanes
+  // its row needs, else it would run the kernel's own looped form); each with its own trials
+  // and budget.
+  for (size_t variant = 0; variant <= d.variants.size(); ++variant) {
+    Definition &dv = variant == 0 ? d : *definitions[d.variants[variant - 1]];
+    int minLanes = 1;
+    if (dv.persistentPoints > 0)
+      minLanes = static_cast<int>(
+          std::min<int64_t>((rnumel + dv.persistentPoints - 1) / dv.persistentPoints, 1 << 20));
+    if (variant > 0) {
+      if (Status built = dv.ready.get(); !built) {
+        if (tuneLog())
+          std::fprintf(stderr, "fxkit: tune %s: variant %s not built (%s)\n", d.spec.name.c_str(),
+                       dv.spec.name.c_str(), built.error().message.c_str());
+        continue; // the kernel itself still runs
       }
-      if (t && (fastest < 0 || *t < fastest))
-        fastest = *t;
     }
-    if (log && fastest >= 0)
-      std::fprintf(stderr, "fxkit: tune %s x%lld_r%lld %s: %.4f ms\n", d.spec.name.c_str(),
-                   static_cast<long long>(xnumel), static_cast<long long>(rnumel),
-                   c.str(reduction).c_str(), fastest * 1e3);
-    if (fastest >= 0 && (bestTime < 0 || fastest < bestTime)) {
-      bestTime = fastest;
-      best = c;
+    int trials = 0;
+    const auto started = std::chrono::steady_clock::now();
+    for (LaunchConfig c : candidateConfigs(reduction, xnumel, rnumel, maxWg, dev.isGpu, minLanes)) {
+      c.variant = static_cast<int>(variant);
+      if (trials++ >= options.maxTrials)
+        break;
+      double spent =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      if (bestTime >= 0 && spent > budget) {
+        if (tuneLog())
+          std::fprintf(
+              stderr,
+              "fxkit: tune %s x%lld_r%lld: budget of %.1f s spent after %d configurations\n",
+              dv.spec.name.c_str(), static_cast<long long>(xnumel), static_cast<long long>(rnumel),
+              budget, trials - 1);
+        break;
+      }
+      auto warm = enqueue(dv, args, c, xnumel, true);
+      Status r1 = restore();
+      if (!r1) {
+        release();
+        return r1.takeError();
+      }
+      const bool log = tuneLog();
+      if (!warm) {
+        if (log)
+          std::fprintf(stderr, "fxkit: tune %s x%lld_r%lld %s: refused by the device (%s)\n",
+                       dv.spec.name.c_str(), static_cast<long long>(xnumel),
+                       static_cast<long long>(rnumel), c.str(reduction).c_str(),
+                       warm.error().message.c_str());
+        continue; // a configuration the device refuses is not a candidate
+      }
+      // The faster of two timed launches: one launch alone is at the mercy of noise.
+      double fastest = -1;
+      for (int rep = 0; rep < 2; ++rep) {
+        auto t = enqueue(dv, args, c, xnumel, true);
+        Status r2 = restore();
+        if (!r2) {
+          release();
+          return r2.takeError();
+        }
+        if (t && (fastest < 0 || *t < fastest))
+          fastest = *t;
+      }
+      if (log && fastest >= 0)
+        std::fprintf(stderr, "fxkit: tune %s x%lld_r%lld %s: %.4f ms\n", dv.spec.name.c_str(),
+                     static_cast<long long>(xnumel), static_cast<long long>(rnumel),
+                     c.str(reduction).c_str(), fastest * 1e3);
+      if (fastest >= 0 && (bestTime < 0 || fastest < bestTime)) {
+        bestTime = fastest;
+        best = c;
+      }
     }
+  }
+  if (!d.variants.empty()) {
+    std::lock_guard<std::mutex> lock(statsMutex);
+    ++stats.variantsTimed;
+    stats.variantsChosen += best.variant > 0 ? 1 : 0;
   }
   clFinish(ctx->queue());
   release();
@@ -423,17 +469,42 @@ Expected<std::unique_ptr<KernelSet>> KernelSet::load(OpenCLContext &context,
   im.buildOptions = std::move(buildOptions);
   im.cache = KernelCache(options.cacheDir, options.cache);
   const DeviceInfo &dev = context.device();
+  const bool variants = usesVariants(options, dev.isGpu);
   std::set<std::string> names;
+  auto identityOf = [&](const std::string &source) {
+    return source + "\n" + im.buildOptions + "\n" + dev.platformName + "\n" + dev.deviceName +
+           "\n" + dev.deviceVersion + "\n" + dev.driverVersion;
+  };
+  // Variants go after every kernel: the workers build in order, and a kernel is needed first.
+  std::vector<std::unique_ptr<Definition>> variantDefinitions;
   for (KernelSpec &k : kernels) {
     if (!names.insert(k.name).second)
       return Error("kernel " + k.name + ": two definitions with one name (internal error)");
     auto d = std::make_unique<Definition>();
-    std::string identity = k.source + "\n" + im.buildOptions + "\n" + dev.platformName + "\n" +
-                           dev.deviceName + "\n" + dev.deviceVersion + "\n" + dev.driverVersion;
+    std::string identity = identityOf(k.source);
     d->cacheKey = CacheKey::of(k.name, identity);
+    d->tuningKey = d->cacheKey;
+    if (variants && !k.variants.empty()) {
+      for (KernelVariantSpec &v : k.variants) {
+        if (!names.insert(v.name).second)
+          return Error("kernel " + v.name + ": two definitions with one name (internal error)");
+        identity += "\nvariant " + std::to_string(v.persistentPoints) + "\n" + v.source;
+        auto vd = std::make_unique<Definition>();
+        vd->cacheKey = CacheKey::of(v.name, identityOf(v.source));
+        vd->tuningKey = vd->cacheKey;
+        vd->persistentPoints = v.persistentPoints;
+        vd->spec = KernelSpec{std::move(v.name), std::move(v.source), k.isReduction, {}};
+        d->variants.push_back(kernels.size() + variantDefinitions.size());
+        variantDefinitions.push_back(std::move(vd));
+      }
+      d->tuningKey = CacheKey::of(k.name, identity);
+    }
+    k.variants.clear();
     d->spec = std::move(k);
     im.definitions.push_back(std::move(d));
   }
+  for (auto &vd : variantDefinitions)
+    im.definitions.push_back(std::move(vd));
   size_t threads = std::max<size_t>(
       1, std::min<size_t>(std::thread::hardware_concurrency(), im.definitions.size()));
   for (size_t t = 0; t < threads && !im.definitions.empty(); ++t)
@@ -477,8 +548,10 @@ Status KernelSet::launch(size_t index, std::span<const LaunchArg> args, int64_t 
   std::string shape = "x" + std::to_string(xnumel) + "_r" + std::to_string(rnumel);
   if (!d.tuningLoaded) {
     d.tuningLoaded = true;
-    for (const auto &[key, text] : im.cache.loadTuning(d.cacheKey))
-      if (auto c = LaunchConfig::parse(text)) {
+    for (const auto &[key, text] : im.cache.loadTuning(d.tuningKey))
+      // A configuration naming a variant this set lacks is not trusted: the shape is tuned again.
+      if (auto c = LaunchConfig::parse(text);
+          c && static_cast<size_t>(c->variant) <= d.variants.size()) {
         d.configs[key] = *c;
         d.fromDisk.insert(key);
       }
@@ -489,12 +562,20 @@ Status KernelSet::launch(size_t index, std::span<const LaunchArg> args, int64_t 
     bool reductionConfig = force.starts_with("lanes=");
     if (!forced)
       return Error("bad launch configuration '" + force +
-                   "' (expected lanes=L,rows=W or local=N,per_item=K)");
+                   "' (expected lanes=L,rows=W or local=N,per_item=K, with \",variant=V\" to run a "
+                   "kernel's V-th multi-kernel variant)");
     if (reductionConfig == reduction) {
       if (forced->local > tryWg)
         return Error("launch configuration '" + force + "' needs " + std::to_string(forced->local) +
                      " work-items per group; kernel " + name + " allows " + std::to_string(tryWg));
-      auto r = im.enqueue(d, args, *forced, xnumel, false);
+      // A forced variant runs where the kernel has it; a kernel with fewer runs its own form.
+      Definition *runs = &d;
+      if (forced->variant > 0 && static_cast<size_t>(forced->variant) <= d.variants.size()) {
+        runs = im.definitions[d.variants[static_cast<size_t>(forced->variant) - 1]].get();
+        if (Status built = runs->ready.get(); !built)
+          return built;
+      }
+      auto r = im.enqueue(*runs, args, *forced, xnumel, false);
       if (!r)
         return r.takeError();
       ++im.stats.launches;
@@ -522,10 +603,23 @@ Status KernelSet::launch(size_t index, std::span<const LaunchArg> args, int64_t 
     }
     it = d.configs.insert_or_assign(shape, best).first;
   }
+  // A variant's launch: it was built when it was timed, or is built now for a cached choice; one
+  // that does not build leaves the shape to the kernel itself, in the same configuration.
+  Definition *runs = &d;
+  if (int v = it->second.variant; v > 0) {
+    Definition &variant = *im.definitions[d.variants[static_cast<size_t>(v) - 1]];
+    if (Status built = variant.ready.get(); built) {
+      runs = &variant;
+    } else {
+      it->second.variant = 0;
+      d.tuningDirty = true;
+    }
+  }
   // Profiled launches are read after the run's wait (collectProfile): waiting for each one
   // here would put a host synchronisation between kernels.
   cl_event event = nullptr;
-  auto r = im.enqueue(d, args, it->second, xnumel, false, im.options.profile ? &event : nullptr);
+  auto r =
+      im.enqueue(*runs, args, it->second, xnumel, false, im.options.profile ? &event : nullptr);
   if (!r)
     return r.takeError();
   if (event)
@@ -592,8 +686,12 @@ const KernelCache &KernelSet::cache() const { return impl_->cache; }
 std::vector<std::pair<std::string, std::string>> KernelSet::chosenConfigs() const {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto &d : impl_->definitions)
-    for (const auto &[shape, c] : d->configs)
-      out.push_back({d->spec.name + " " + shape, c.str(d->spec.isReduction)});
+    for (const auto &[shape, c] : d->configs) {
+      std::string config = c.str(d->spec.isReduction);
+      if (c.variant > 0 && static_cast<size_t>(c.variant) <= d->variants.size())
+        config += " (" + impl_->definitions[d->variants[c.variant - 1]]->spec.name + ")";
+      out.push_back({d->spec.name + " " + shape, config});
+    }
   return out;
 }
 

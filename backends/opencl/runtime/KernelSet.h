@@ -20,12 +20,25 @@
 
 namespace fxkit::opencl {
 
+/// A multi-kernel variant of a definition: another `__kernel` with the same parameters.
+struct KernelVariantSpec {
+  std::string name;
+  std::string source; ///< with the prelude, as KernelSpec::source
+  /// Rows fit its persistent form where rnumel <= persistentPoints * lanes: tuning times it only
+  /// in such configurations (0: in every one).
+  int persistentPoints = 0;
+};
+
 /// One kernel definition to build: the `__kernel` function named `name` in `source` (the
 /// source holds the prelude too).
 struct KernelSpec {
   std::string name;
   std::string source;
   bool isReduction = false;
+  /// Multi-kernel (OpenCLOptions::multiKernel): definitions of the same kernel in other forms.
+  /// Where they are used, they are built beside it and tuning times every one of them; the
+  /// configuration it keeps names the one that launches (LaunchConfig::variant).
+  std::vector<KernelVariantSpec> variants;
 };
 
 /// One argument of a launch, in the kernel's parameter order.
@@ -52,6 +65,9 @@ public:
                                                    std::vector<KernelSpec> kernels,
                                                    std::string buildOptions,
                                                    const OpenCLOptions &options);
+  /// Whether `options` has multi-kernel variants built and timed on a device (a GPU where
+  /// `isGpu`); FXKIT_MULTI_KERNEL=1|0 overrides. Where not, KernelSpec::variants are ignored.
+  static bool usesVariants(const OpenCLOptions &options, bool isGpu);
   /// Joins the workers and stores tuned configurations in the cache.
   ~KernelSet();
   KernelSet(const KernelSet &) = delete;
@@ -72,7 +88,8 @@ public:
   /// stats().kernelSeconds, waiting for them: call it after a run's wait.
   void collectProfile();
   OpenCLStats &stats();
-  /// "kernel x<xnumel>_r<rnumel>" -> the configuration it uses, for reports.
+  /// "kernel x<xnumel>_r<rnumel>" -> the configuration it uses ("lanes=512,rows=1,variant=1
+  /// (NAME_persistent)" where a variant runs), for reports.
   std::vector<std::pair<std::string, std::string>> chosenConfigs() const;
   const KernelCache &cache() const;
 

@@ -22,22 +22,37 @@ constexpr int64_t kMaxGroups = 1 << 16;
 } // namespace
 
 std::string LaunchConfig::str(bool reduction) const {
-  if (reduction)
-    return "lanes=" + std::to_string(lanes) + ",rows=" + std::to_string(rows);
-  return "local=" + std::to_string(local) + ",per_item=" + std::to_string(perItem);
+  std::string s = reduction
+                      ? "lanes=" + std::to_string(lanes) + ",rows=" + std::to_string(rows)
+                      : "local=" + std::to_string(local) + ",per_item=" + std::to_string(perItem);
+  if (variant > 0)
+    s += ",variant=" + std::to_string(variant);
+  return s;
 }
 
 std::optional<LaunchConfig> LaunchConfig::parse(const std::string &text) {
   LaunchConfig c;
-  int a = 0, b = 0;
-  if (std::sscanf(text.c_str(), "lanes=%d,rows=%d", &a, &b) == 2 && a > 0 && b > 0 &&
-      (a & (a - 1)) == 0) {
+  int a = 0, b = 0, used = 0;
+  auto variantAt = [&](size_t from) -> bool { // the rest: nothing, or ",variant=N" (N > 0)
+    if (from == text.size())
+      return true;
+    int v = 0, n = 0;
+    if (std::sscanf(text.c_str() + from, ",variant=%d%n", &v, &n) != 1 || v <= 0 ||
+        from + static_cast<size_t>(n) != text.size())
+      return false;
+    c.variant = v;
+    return true;
+  };
+  if (std::sscanf(text.c_str(), "lanes=%d,rows=%d%n", &a, &b, &used) == 2 && a > 0 && b > 0 &&
+      (a & (a - 1)) == 0 && int64_t{a} * b <= (1 << 20) && variantAt(used)) {
     c.lanes = a;
     c.rows = b;
     c.local = a * b;
     return c;
   }
-  if (std::sscanf(text.c_str(), "local=%d,per_item=%d", &a, &b) == 2 && a > 0 && b > 0) {
+  used = 0;
+  if (std::sscanf(text.c_str(), "local=%d,per_item=%d%n", &a, &b, &used) == 2 && a > 0 && b > 0 &&
+      variantAt(used)) {
     c.local = a;
     c.perItem = b;
     return c;
@@ -52,7 +67,7 @@ int64_t LaunchConfig::globalSize(bool reduction, int64_t xnumel) const {
 }
 
 std::vector<LaunchConfig> candidateConfigs(bool reduction, int64_t xnumel, int64_t rnumel,
-                                           int maxWorkGroup, bool gpu) {
+                                           int maxWorkGroup, bool gpu, int minLanes) {
   std::vector<LaunchConfig> out;
   if (!reduction) {
     for (int perItem : {1, 4, 16})
@@ -79,8 +94,14 @@ std::vector<LaunchConfig> candidateConfigs(bool reduction, int64_t xnumel, int64
                                              {32, 8},  {8, 32},  {1, 64},   {1, 256}, {4, 64}}
           : std::vector<std::pair<int, int>>{{1, 64},  {32, 8},  {256, 1}, {8, 32}, {64, 4},
                                              {128, 2}, {1, 256}, {4, 64},  {16, 16}};
+  if (minLanes > 1) {
+    minLanes = nextPow2(minLanes);
+    for (int lanes : {minLanes, 2 * minLanes})
+      if (std::find(shapes.begin(), shapes.end(), std::pair{lanes, 1}) == shapes.end())
+        shapes.push_back({lanes, 1});
+  }
   for (auto [lanes, rows] : shapes) {
-    if (lanes > maxLanes && lanes > 1)
+    if ((lanes > maxLanes && lanes > 1 && lanes > minLanes) || lanes < minLanes)
       continue;
     if (lanes * rows > maxWorkGroup || (rows > maxRows && rows > 1))
       continue;
@@ -90,7 +111,7 @@ std::vector<LaunchConfig> candidateConfigs(bool reduction, int64_t xnumel, int64
     c.local = lanes * rows;
     out.push_back(c);
   }
-  if (out.empty())
+  if (out.empty() && minLanes <= 1)
     out.push_back(LaunchConfig{1, 1, 1, 1});
   return out;
 }

@@ -15,7 +15,9 @@ struct LaunchConfig {
   int perItem = 1; ///< pointwise: elements each work-item handles (grid-stride)
   int lanes = 1;   ///< reductions: work-items per row (a power of two)
   int rows = 1;    ///< reductions: rows per work-group
-  /// "local=128,per_item=4" or "lanes=32,rows=8".
+  /// Multi-kernel: which definition runs, 0 the kernel itself, N its N-th variant (KernelSpec).
+  int variant = 0;
+  /// "local=128,per_item=4" or "lanes=32,rows=8", with ",variant=N" where N > 0.
   std::string str(bool reduction) const;
   static std::optional<LaunchConfig> parse(const std::string &text);
   /// Global work size for `xnumel` rows.
@@ -23,9 +25,12 @@ struct LaunchConfig {
 };
 
 /// The configurations worth timing for a kernel of `xnumel` rows of `rnumel` reduced points on a
-/// device with `maxWorkGroup` work-items per group, most promising first.
+/// device with `maxWorkGroup` work-items per group, most promising first. Reductions with
+/// `minLanes` (a multi-kernel variant whose persistent form needs that many lanes for a row):
+/// only configurations of at least that many lanes, and that many and twice as many lanes with
+/// one row per work-group where the device allows them.
 std::vector<LaunchConfig> candidateConfigs(bool reduction, int64_t xnumel, int64_t rnumel,
-                                           int maxWorkGroup, bool gpu);
+                                           int maxWorkGroup, bool gpu, int minLanes = 1);
 /// The configuration used without tuning.
 LaunchConfig defaultConfig(bool reduction, int64_t xnumel, int64_t rnumel, int maxWorkGroup,
                            bool gpu);

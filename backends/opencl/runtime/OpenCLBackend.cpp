@@ -48,6 +48,10 @@ public:
         << ", host extern calls " << st.hostExterns << "; corrupt cache entries "
         << st.corruptCacheEntries << "; build " << st.buildSeconds << " s, waited "
         << st.waitSeconds << " s\n";
+    if (st.variantsTimed > 0)
+      err << "opencl: multi-kernel: " << st.variantsTimed
+          << " kernel shapes timed against their variants, a variant faster in "
+          << st.variantsChosen << "\n";
     KernelTimes kernels{st.kernelSeconds, st.launches};
     printRunTimes(err, "opencl", times, options.profile ? &kernels : nullptr);
     // Where a call's time goes besides the generated kernels: the extern ops by what ran them,

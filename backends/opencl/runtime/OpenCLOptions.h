@@ -23,6 +23,14 @@ enum class AttentionRoute : uint8_t {
   Gemm,
 };
 
+/// Whether a kernel's multi-kernel variants (GeneratedKernel::variants) are built and timed
+/// against it on the first launch of each shape, as Inductor's `MultiKernelCall` times its kernels.
+enum class MultiKernelPolicy : uint8_t {
+  Auto, ///< on GPUs, where a form's registers decide occupancy; off on CPUs
+  On,
+  Off,
+};
+
 struct OpenCLOptions {
   std::string cacheDir; ///< empty: KernelCache's default
   bool cache = true;    ///< use and fill the on-disk cache
@@ -49,6 +57,8 @@ struct OpenCLOptions {
   /// (loop::FusionKind::GemmEpilogue) run inside the GEMM template where it computes the
   /// product; off, they are launched after it (FXKIT_GEMM_EPILOGUE=0 turns them off too).
   bool gemmEpilogues = true;
+  /// Multi-kernel variants: FXKIT_MULTI_KERNEL=1|0 overrides (On|Off).
+  MultiKernelPolicy multiKernel = MultiKernelPolicy::Auto;
   /// Float32 attention forward: FXKIT_ATTENTION=kernel|gemm overrides.
   AttentionRoute attention = AttentionRoute::Kernel;
   /// Attention through the GEMM template (DeviceAttentionGemm.h): the most scores (floats) its
@@ -58,11 +68,14 @@ struct OpenCLOptions {
 
 /// What a program did, for `--stats`, tests and benchmarks.
 struct OpenCLStats {
-  int kernelsBuilt = 0;      ///< definitions compiled from source
-  int kernelsFromCache = 0;  ///< definitions loaded as cached binaries
-  int configsTuned = 0;      ///< (kernel, shape) pairs autotuned
-  int configsFromCache = 0;  ///< (kernel, shape) pairs whose tuned configuration was cached
-  int launches = 0;          ///< generated kernel launches
+  int kernelsBuilt = 0;     ///< definitions compiled from source
+  int kernelsFromCache = 0; ///< definitions loaded as cached binaries
+  int configsTuned = 0;     ///< (kernel, shape) pairs autotuned
+  int configsFromCache = 0; ///< (kernel, shape) pairs whose tuned configuration was cached
+  int launches = 0;         ///< generated kernel launches
+  /// Multi-kernel: (kernel, shape) pairs tuned over the kernel and its variants, and those of
+  /// them where a variant was the faster (chosenConfigs names it).
+  int variantsTimed = 0, variantsChosen = 0;
   int blasCalls = 0;         ///< extern ops run by CLBlast
   int gemmTemplateCalls = 0; ///< matrix products run by fxkit's GEMM template (GemmTemplate.h)
   int gemmEpilogues = 0;     ///< generated kernels run inside the template as a product's epilogue

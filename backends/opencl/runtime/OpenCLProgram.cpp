@@ -331,7 +331,9 @@ OpenCLProgram::load(OpenCLContext &context, const LoopProgram &program, const Fu
   out->impl_ = std::make_unique<Impl>(context, program, fused, plan);
   Impl &im = *out->impl_;
   im.options = options;
-  auto gen = generateOpenCL(program, fused);
+  GenerateOptions generateOptions;
+  generateOptions.variants = KernelSet::usesVariants(options, context.device().isGpu);
+  auto gen = generateOpenCL(program, fused, generateOptions);
   if (!gen)
     return gen.takeError();
   im.generated = gen.take();
@@ -363,7 +365,11 @@ OpenCLProgram::load(OpenCLContext &context, const LoopProgram &program, const Fu
     }
     byName[g.name] = static_cast<int>(specs.size());
     im.definitionOf.push_back(static_cast<int>(specs.size()));
-    specs.push_back({g.name, std::move(source), g.isReduction});
+    KernelSpec spec{g.name, std::move(source), g.isReduction, {}};
+    for (const KernelVariant &v : g.variants)
+      spec.variants.push_back(
+          {v.name, GeneratedProgram::prelude(g.usesDouble) + "\n" + v.source, v.persistentPoints});
+    specs.push_back(std::move(spec));
   }
   im.intIndex = indexFitsInt(program, im.generated);
   auto kernels = KernelSet::load(context, std::move(specs),
