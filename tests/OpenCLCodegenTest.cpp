@@ -121,17 +121,17 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
               acc0_b_max = fx_v;
               acc0_b_sum = fx_v;
             } else if (fx_v > acc0_b_max) {
-              acc0_b_sum = acc0_b_sum * exp(acc0_b_max - fx_v) + 1;
+              acc0_b_sum = acc0_b_sum * fx_exp_f(acc0_b_max - fx_v) + 1;
               acc0_b_max = fx_v;
             } else {
-              acc0_b_sum = acc0_b_sum + (fx_v == acc0_b_max ? 1 : exp(fx_v - acc0_b_max));
+              acc0_b_sum = acc0_b_sum + (fx_v == acc0_b_max ? 1 : fx_exp_f(fx_v - acc0_b_max));
             }
           }
         }
       }
       {
         const float fx_mm = fx_maximum_f(acc0_max, acc0_b_max);
-        acc0_sum = (acc0_max == fx_mm ? acc0_sum : acc0_sum * exp(acc0_max - fx_mm)) + (acc0_b_max == fx_mm ? acc0_b_sum : acc0_b_sum * exp(acc0_b_max - fx_mm));
+        acc0_sum = (acc0_max == fx_mm ? acc0_sum : acc0_sum * fx_exp_f(acc0_max - fx_mm)) + (acc0_b_max == fx_mm ? acc0_b_sum : acc0_b_sum * fx_exp_f(acc0_b_max - fx_mm));
         acc0_max = fx_mm;
       }
     } else if (fx_vec) {
@@ -180,21 +180,21 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
                 acc0_b_max = fx_bm;
                 acc0_b_sum = fx_bm;
               } else if (fx_bm > acc0_b_max) {
-                acc0_b_sum = acc0_b_sum * exp(acc0_b_max - fx_bm);
+                acc0_b_sum = acc0_b_sum * fx_exp_f(acc0_b_max - fx_bm);
                 acc0_b_max = fx_bm;
               }
-              acc0_b_sum = acc0_b_sum + (fx_w0_0 == acc0_b_max ? 1 : exp(fx_w0_0 - acc0_b_max)) + (fx_w0_1 == acc0_b_max ? 1 : exp(fx_w0_1 - acc0_b_max)) + (fx_w0_2 == acc0_b_max ? 1 : exp(fx_w0_2 - acc0_b_max)) + (fx_w0_3 == acc0_b_max ? 1 : exp(fx_w0_3 - acc0_b_max));
+              acc0_b_sum = acc0_b_sum + (fx_w0_0 == acc0_b_max ? 1 : fx_exp_f(fx_w0_0 - acc0_b_max)) + (fx_w0_1 == acc0_b_max ? 1 : fx_exp_f(fx_w0_1 - acc0_b_max)) + (fx_w0_2 == acc0_b_max ? 1 : fx_exp_f(fx_w0_2 - acc0_b_max)) + (fx_w0_3 == acc0_b_max ? 1 : fx_exp_f(fx_w0_3 - acc0_b_max));
             }
           }
           {
             const float fx_mm = fx_maximum_f(acc0_g_max, acc0_b_max);
-            acc0_g_sum = (acc0_g_max == fx_mm ? acc0_g_sum : acc0_g_sum * exp(acc0_g_max - fx_mm)) + (acc0_b_max == fx_mm ? acc0_b_sum : acc0_b_sum * exp(acc0_b_max - fx_mm));
+            acc0_g_sum = (acc0_g_max == fx_mm ? acc0_g_sum : acc0_g_sum * fx_exp_f(acc0_g_max - fx_mm)) + (acc0_b_max == fx_mm ? acc0_b_sum : acc0_b_sum * fx_exp_f(acc0_b_max - fx_mm));
             acc0_g_max = fx_mm;
           }
         }
         {
           const float fx_mm = fx_maximum_f(acc0_max, acc0_g_max);
-          acc0_sum = (acc0_max == fx_mm ? acc0_sum : acc0_sum * exp(acc0_max - fx_mm)) + (acc0_g_max == fx_mm ? acc0_g_sum : acc0_g_sum * exp(acc0_g_max - fx_mm));
+          acc0_sum = (acc0_max == fx_mm ? acc0_sum : acc0_sum * fx_exp_f(acc0_max - fx_mm)) + (acc0_g_max == fx_mm ? acc0_g_sum : acc0_g_sum * fx_exp_f(acc0_g_max - fx_mm));
           acc0_max = fx_mm;
         }
       }
@@ -216,22 +216,22 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
                 acc0_b_max = fx_v;
                 acc0_b_sum = fx_v;
               } else if (fx_v > acc0_b_max) {
-                acc0_b_sum = acc0_b_sum * exp(acc0_b_max - fx_v) + 1;
+                acc0_b_sum = acc0_b_sum * fx_exp_f(acc0_b_max - fx_v) + 1;
                 acc0_b_max = fx_v;
               } else {
-                acc0_b_sum = acc0_b_sum + (fx_v == acc0_b_max ? 1 : exp(fx_v - acc0_b_max));
+                acc0_b_sum = acc0_b_sum + (fx_v == acc0_b_max ? 1 : fx_exp_f(fx_v - acc0_b_max));
               }
             }
           }
           {
             const float fx_mm = fx_maximum_f(acc0_g_max, acc0_b_max);
-            acc0_g_sum = (acc0_g_max == fx_mm ? acc0_g_sum : acc0_g_sum * exp(acc0_g_max - fx_mm)) + (acc0_b_max == fx_mm ? acc0_b_sum : acc0_b_sum * exp(acc0_b_max - fx_mm));
+            acc0_g_sum = (acc0_g_max == fx_mm ? acc0_g_sum : acc0_g_sum * fx_exp_f(acc0_g_max - fx_mm)) + (acc0_b_max == fx_mm ? acc0_b_sum : acc0_b_sum * fx_exp_f(acc0_b_max - fx_mm));
             acc0_g_max = fx_mm;
           }
         }
         {
           const float fx_mm = fx_maximum_f(acc0_max, acc0_g_max);
-          acc0_sum = (acc0_max == fx_mm ? acc0_sum : acc0_sum * exp(acc0_max - fx_mm)) + (acc0_g_max == fx_mm ? acc0_g_sum : acc0_g_sum * exp(acc0_g_max - fx_mm));
+          acc0_sum = (acc0_max == fx_mm ? acc0_sum : acc0_sum * fx_exp_f(acc0_max - fx_mm)) + (acc0_g_max == fx_mm ? acc0_g_sum : acc0_g_sum * fx_exp_f(acc0_g_max - fx_mm));
           acc0_max = fx_mm;
         }
       }
@@ -246,7 +246,7 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
         if (lane < fx_step) {
           const float ma = fx_s0[lid], mb = fx_s0[lid + fx_step];
           const float mm = fx_maximum_f(ma, mb);
-          fx_s1[lid] = (ma == mm ? fx_s1[lid] : fx_s1[lid] * exp(ma - mm)) + (mb == mm ? fx_s1[lid + fx_step] : fx_s1[lid + fx_step] * exp(mb - mm));
+          fx_s1[lid] = (ma == mm ? fx_s1[lid] : fx_s1[lid] * fx_exp_f(ma - mm)) + (mb == mm ? fx_s1[lid + fx_step] : fx_s1[lid + fx_step] * fx_exp_f(mb - mm));
           fx_s0[lid] = mm;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -266,7 +266,7 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
           // sub exp div
           const float tmp3 = fx_row0[fx_k];
           const float tmp4 = tmp3 - tmp1;
-          const float tmp5 = exp(tmp4);
+          const float tmp5 = fx_exp_f(tmp4);
           const float tmp6 = tmp5 / tmp2;
           if (xmask) out_ptr0[r0 + 16*x0] = (float)(tmp6);
         }
@@ -281,7 +281,7 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
           // sub exp div
           const float tmp3 = fx_vl1.s0;
           const float tmp4 = tmp3 - tmp1;
-          const float tmp5 = exp(tmp4);
+          const float tmp5 = fx_exp_f(tmp4);
           const float tmp6 = tmp5 / tmp2;
           fx_vs0.s0 = (float)(tmp6);
         }
@@ -291,7 +291,7 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
           // sub exp div
           const float tmp3 = fx_vl1.s1;
           const float tmp4 = tmp3 - tmp1;
-          const float tmp5 = exp(tmp4);
+          const float tmp5 = fx_exp_f(tmp4);
           const float tmp6 = tmp5 / tmp2;
           fx_vs0.s1 = (float)(tmp6);
         }
@@ -301,7 +301,7 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
           // sub exp div
           const float tmp3 = fx_vl1.s2;
           const float tmp4 = tmp3 - tmp1;
-          const float tmp5 = exp(tmp4);
+          const float tmp5 = fx_exp_f(tmp4);
           const float tmp6 = tmp5 / tmp2;
           fx_vs0.s2 = (float)(tmp6);
         }
@@ -311,7 +311,7 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
           // sub exp div
           const float tmp3 = fx_vl1.s3;
           const float tmp4 = tmp3 - tmp1;
-          const float tmp5 = exp(tmp4);
+          const float tmp5 = fx_exp_f(tmp4);
           const float tmp6 = tmp5 / tmp2;
           fx_vs0.s3 = (float)(tmp6);
         }
@@ -323,7 +323,7 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
         // sub exp div
         const float tmp3 = in_ptr0[r0 + 16*x0];
         const float tmp4 = tmp3 - tmp1;
-        const float tmp5 = exp(tmp4);
+        const float tmp5 = fx_exp_f(tmp4);
         const float tmp6 = tmp5 / tmp2;
         if (xmask) out_ptr0[r0 + 16*x0] = (float)(tmp6);
       }

@@ -198,7 +198,7 @@ TEST(MultiKernel, EveryFormOfBothVariantsIsEagers) {
         OpenCLOptions options;
         options.cacheDir = cache.path.string();
         options.tune = false;
-        options.multiKernel = MultiKernelPolicy::On;
+        options.multiKernel = GpuDefault::On;
         options.forceConfig = config + variant;
         expectOutputs(compiled, inputs, *expected, options);
       }
@@ -218,7 +218,7 @@ TEST(MultiKernel, TuningTimesBothAndCachesTheChoice) {
   OpenCLOptions options;
   options.cacheDir = cache.path.string();
   options.maxTrials = 3;
-  options.multiKernel = MultiKernelPolicy::On;
+  options.multiKernel = GpuDefault::On;
 
   // First load: the kernel and its variant built, one shape tuned over both.
   OpenCLStats first;
@@ -239,7 +239,7 @@ TEST(MultiKernel, TuningTimesBothAndCachesTheChoice) {
   EXPECT_EQ(second.variantsTimed, 0);
 
   // Without variants the cached choice is not read (it may name one): tuned again, alone.
-  options.multiKernel = MultiKernelPolicy::Off;
+  options.multiKernel = GpuDefault::Off;
   OpenCLStats off;
   expectOutputs(c, inputs, *expected, options, &off);
   EXPECT_EQ(off.kernelsFromCache, 1);
@@ -254,7 +254,7 @@ TEST(MultiKernel, ChosenConfigurationNamesTheVariantThatRuns) {
   ASSERT_TRUE(compile(softmaxGraph(4, 1000), c));
   OpenCLOptions options;
   options.cache = false;
-  options.multiKernel = MultiKernelPolicy::On;
+  options.multiKernel = GpuDefault::On;
   auto program = OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
   ASSERT_TRUE(program) << program.error().str();
   std::vector<RuntimeValue> inputs = softmaxInputs(4, 1000);

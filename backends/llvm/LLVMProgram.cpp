@@ -141,7 +141,11 @@ Expected<std::unique_ptr<LLVMProgram>> LLVMProgram::load(const LoopProgram &prog
   out->impl_ = std::make_unique<Impl>(program, fused, plan);
   Impl &im = *out->impl_;
   im.options = options;
-  auto gen = opencl::generateOpenCL(program, fused);
+  // One call runs a chunk of points as one work-item (KernelEntry): no pointwise vector form,
+  // whose work-items take groups of 4 points.
+  opencl::GenerateOptions generateOptions;
+  generateOptions.pointwiseVectors = false;
+  auto gen = opencl::generateOpenCL(program, fused, generateOptions);
   if (!gen)
     return gen.takeError();
   im.generated = gen.take();

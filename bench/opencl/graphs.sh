@@ -13,6 +13,14 @@ graph():
     %relu : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%add,), kwargs = {})
     return (relu,)
 G
+cat >"$out/bias.graph.txt" <<G
+graph():
+    %x : Tensor "f32[$n, $n][$n, 1]cuda:0"[num_users=1] = placeholder[target=x]
+    %b : Tensor "f32[$n][1]cuda:0"[num_users=1] = placeholder[target=b]
+    %add : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%x, %b), kwargs = {})
+    %relu : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%add,), kwargs = {})
+    return (relu,)
+G
 cat >"$out/softmax.graph.txt" <<G
 graph():
     %x : Tensor "f32[$n, $n][$n, 1]cuda:0"[num_users=2] = placeholder[target=x]

@@ -5,8 +5,10 @@ import sys, time, torch
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 8192
 x = torch.randn(n, n, device="cuda")
 y = torch.randn(n, n, device="cuda")
+b = torch.randn(n, device="cuda")
 fns = {
     "pointwise": lambda: torch.relu(x * y + x),
+    "bias": lambda: torch.relu(x + b),
     "softmax": lambda: torch.softmax(x, 1),
     "layernorm": lambda: torch.nn.functional.layer_norm(x, (n,)),
     "rowsum": lambda: x.sum(1),

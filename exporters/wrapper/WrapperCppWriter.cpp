@@ -223,7 +223,10 @@ Status CppWriter::kernel(const Node &n, const wrapper::KernelCall &call, const K
                    cppRawString(opencl::GeneratedProgram::prelude(g.usesDouble) + "\n" + g.source) +
                    ";\n\n";
     kernelTable_ += "          {" + cppString(g.name) + ", " + var + ", " +
-                    (g.isReduction ? "true" : "false") + ", nullptr, 0},\n";
+                    (g.isReduction ? "true" : "false") + ", nullptr, 0" +
+                    (!g.isReduction && g.vectorWidth > 1 ? ", " + std::to_string(g.vectorWidth)
+                                                         : std::string()) +
+                    "},\n";
     found = definition_.emplace(g.name, definition_.size()).first;
     // Multi-kernel variants after every kernel (a launch names its kernel by its index): the
     // runtime times them against it where it uses them (rt::KernelSource::variantOf).

@@ -352,6 +352,16 @@ struct RowStore {
   std::string pointer, base, index;
 };
 
+/// A float4 access of a pointwise kernel's vector form: its buffer's pointer and its index at
+/// the first of the work-item's 4 points (the text under that point's variables).
+struct PointAccess {
+  std::string pointer, index;
+};
+
+/// The exp every kernel computes in compute type T (prelude_floating.cl's fx_exp_f and fx_exp_d:
+/// in float, where FX_FAST_EXP is defined, the device's approximate exp2 as Triton computes it).
+std::string expFunction(const std::string &T) { return T == "double" ? "fx_exp_d" : "fx_exp_f"; }
+
 /// A var_mean or online-softmax step at a reduced point.
 struct RowUpdate {
   ReductionKind kind = ReductionKind::VarMean;
@@ -390,6 +400,7 @@ struct RowUpdate {
     std::string pad(indent, ' ');
     RowUpdate u;
     u.kind = ReductionKind::OnlineSoftmax;
+    const std::string ex = expFunction(T);
     u.scope = scope;
     u.type = T;
     u.base = base;
@@ -397,10 +408,10 @@ struct RowUpdate {
     u.step = "{\n" + pad + "  const " + T + " fx_v = " + value + ";\n" + pad +
              "  if (isnan(fx_v)) {\n" + pad + "    " + base + "_max = fx_v;\n" + pad + "    " +
              base + "_sum = fx_v;\n" + pad + "  } else if (fx_v > " + base + "_max) {\n" + pad +
-             "    " + base + "_sum = " + base + "_sum * exp(" + base + "_max - fx_v) + 1;\n" + pad +
-             "    " + base + "_max = fx_v;\n" + pad + "  } else {\n" + pad + "    " + base +
-             "_sum = " + base + "_sum + (fx_v == " + base + "_max ? 1 : exp(fx_v - " + base +
-             "_max));\n" + pad + "  }\n" + pad + "}";
+             "    " + base + "_sum = " + base + "_sum * " + ex + "(" + base +
+             "_max - fx_v) + 1;\n" + pad + "    " + base + "_max = fx_v;\n" + pad + "  } else {\n" +
+             pad + "    " + base + "_sum = " + base + "_sum + (fx_v == " + base +
+             "_max ? 1 : " + ex + "(fx_v - " + base + "_max));\n" + pad + "  }\n" + pad + "}";
     return u;
   }
 };
@@ -520,9 +531,9 @@ struct ReductionState {
       std::string sfx = type == "double" ? "d" : "f";
       return pad + "{\n" + pad + "  const " + type + " fx_mm = fx_maximum_" + sfx + "(" + a[0] +
              ", " + b[0] + ");\n" + pad + "  " + a[1] + " = (" + a[0] + " == fx_mm ? " + a[1] +
-             " : " + a[1] + " * exp(" + a[0] + " - fx_mm)) + (" + b[0] + " == fx_mm ? " + b[1] +
-             " : " + b[1] + " * exp(" + b[0] + " - fx_mm));\n" + pad + "  " + a[0] + " = fx_mm;\n" +
-             pad + "}\n";
+             " : " + a[1] + " * fx_exp_" + sfx + "(" + a[0] + " - fx_mm)) + (" + b[0] +
+             " == fx_mm ? " + b[1] + " : " + b[1] + " * fx_exp_" + sfx + "(" + b[0] +
+             " - fx_mm));\n" + pad + "  " + a[0] + " = fx_mm;\n" + pad + "}\n";
     }
     return pad + a[0] + " = " + a[0] + " + " + b[0] + ";\n";
   }
@@ -651,6 +662,22 @@ private:
   /// A store at a reduced point (guarded by xmask), as the current form spells it.
   std::string rowStore(int32_t buffer, const SymExpr &index, const std::string &idx,
                        const std::string &value);
+  /// Pointwise vector form (copy pointCopy_ of the 4 points): `text`, a load at `idx`, as
+  /// component pointCopy_ of a float4 read at the first point, where the buffer is float32, the
+  /// load unmasked and `index` grows by 1 with the innermost row variable; else `text`.
+  std::string pointLoad(const std::string &text, const std::string &idx, DType dtype, bool masked,
+                        int32_t buffer, const SymExpr &index);
+  /// Whether a store of buffer `b` at `index` (kernel variables) is one of a float4's components
+  /// in the pointwise vector form.
+  bool pointVectorStore(int32_t b, const SymExpr &index) const;
+  /// Emits every op of the kernel in order (the one pass over its ops that printing makes).
+  Status emitOps();
+  /// A pointwise kernel's loop in its vector form (empty: no access has one): each work-item
+  /// takes 4 consecutive points per step, their float4 loads, the ops once per point
+  /// (`copies`), their float4 stores; groups that are not 4 consecutive, aligned points of one
+  /// row take `scalarBody` point by point.
+  Expected<std::string> pointVectorLoop(const std::string &rowVars,
+                                        const std::array<std::string, kVectorWidth> &copies);
   /// The vector form's loads before copy 0 of the open loop and its stores after the last.
   std::string vectorLoads(int scope) const;
   std::string vectorStores(int scope) const;
@@ -712,6 +739,12 @@ private:
   bool usesDouble_ = false;
   bool usesInt64Atomics_ = false; ///< an accumulating scatter of a 64-bit type
   int32_t pointProduct_ = -1;     ///< atOnePoint's product buffer, or -1
+  /// Pointwise vector form: the copy (point 0-3 of a work-item's 4) being printed, or -1; the
+  /// float4 loads (one per load text) and stores copy 0 found.
+  int pointCopy_ = -1;
+  std::vector<PointAccess> pointLoads_, pointStores_;
+  std::map<std::string, size_t> pointLoadSlot_; ///< load text -> its float4 in pointLoads_
+  size_t nextPointStore_ = 0;
 };
 
 Status KernelEmitter::setUp() {
@@ -1022,6 +1055,9 @@ Expected<std::vector<std::string>> KernelEmitter::emitBody(size_t i) {
         if (loopOpen_)
           value = rowLoad(value, p_.buffers[in.buffer].type.dtype, in.operands[0] >= 0, in.buffer,
                           kernelIndex(in.index, i));
+        else if (pointCopy_ >= 0)
+          value = pointLoad(value, *idx, p_.buffers[in.buffer].type.dtype, in.operands[0] >= 0,
+                            in.buffer, kernelIndex(in.index, i));
       }
       DType stored = p_.buffers[in.buffer].type.dtype;
       bool sameType = computeType(stored).hasValue() && *computeType(stored) == *type;
@@ -1126,6 +1162,96 @@ std::string KernelEmitter::rowStore(int32_t buffer, const SymExpr &index, const 
   return st.stmt;
 }
 
+std::string KernelEmitter::pointLoad(const std::string &text, const std::string &idx, DType dtype,
+                                     bool masked, int32_t buffer, const SymExpr &index) {
+  if (dtype != DType::Float32 || masked || buffer == pointProduct_ ||
+      !growsByOne(index, loopVarName(false, k_.ranges.size() - 1)))
+    return text;
+  // One float4 per load text: the text is the same in every copy (each declares its point's
+  // variables under the same names), so the copies number their float4s alike.
+  auto [slot, added] = pointLoadSlot_.emplace(text, pointLoads_.size());
+  if (added)
+    pointLoads_.push_back({param_.at(buffer), idx});
+  return "fx_pl" + std::to_string(slot->second) + ".s" + std::to_string(pointCopy_);
+}
+
+bool KernelEmitter::pointVectorStore(int32_t b, const SymExpr &index) const {
+  return p_.buffers[b].type.dtype == DType::Float32 &&
+         growsByOne(index, loopVarName(false, k_.ranges.size() - 1));
+}
+
+Expected<std::string>
+KernelEmitter::pointVectorLoop(const std::string &rowVars,
+                               const std::array<std::string, kVectorWidth> &copies) {
+  if (pointLoads_.empty() && pointStores_.empty())
+    return std::string();
+  const std::string w = std::to_string(kVectorWidth);
+  // A group's 4 points are consecutive in the innermost row variable when they are in one row:
+  // always in a kernel of one dimension, else when the innermost size is a multiple of 4.
+  std::string groups = "xnumel - xbase >= " + w;
+  if (k_.ranges.size() > 1) {
+    const SymExpr &inner = k_.ranges.back();
+    if (inner.isConstant() && inner.constant() % kVectorWidth != 0)
+      return std::string(); // rows of a length no float4 tiles: the plain loop
+    if (!inner.isConstant()) {
+      auto text = printer_.print(inner);
+      if (!text)
+        return text.takeError();
+      groups = "((" + *text + ") & " + std::to_string(kVectorWidth - 1) + ") == 0 && " + groups;
+    }
+  }
+  std::string out;
+  out += "  // Vector form: " + w +
+         " consecutive points per work-item and step, loaded and stored\n"
+         "  // as float4 where they lie in one row and each such access is 16-byte aligned;\n"
+         "  // other groups point by point. The step stops at xnumel (no index wraps).\n";
+  out += "  const fx_index_t fx_step = (fx_index_t)get_global_size(0) * " + w + ";\n";
+  out += "  for (fx_index_t xbase = (fx_index_t)get_global_id(0) * " + w +
+         "; xbase < xnumel;\n"
+         "       xbase = xnumel - xbase > fx_step ? xbase + fx_step : xnumel) {\n";
+  out += "    bool fx_vec = " + groups + ";\n";
+  out += "    if (fx_vec) {\n";
+  out += "      const fx_index_t xindex = xbase;\n";
+  out += reindent(rowVars, 2);
+  std::string aligned;
+  std::set<std::string> seen;
+  auto check = [&](const PointAccess &a) {
+    std::string c = "fx_aligned16(" + a.pointer + " + (" + a.index + "))";
+    if (seen.insert(c).second)
+      aligned += (aligned.empty() ? "" : " &&\n               ") + c;
+  };
+  for (const PointAccess &a : pointLoads_)
+    check(a);
+  for (const PointAccess &a : pointStores_)
+    check(a);
+  out += "      fx_vec = " + aligned + ";\n";
+  out += "      if (fx_vec) {\n";
+  for (size_t n = 0; n < pointLoads_.size(); ++n)
+    out += "        const float4 fx_pl" + std::to_string(n) + " = *(__global const float4 *)(" +
+           pointLoads_[n].pointer + " + (" + pointLoads_[n].index + "));\n";
+  for (size_t n = 0; n < pointStores_.size(); ++n)
+    out += "        float4 fx_ps" + std::to_string(n) + ";\n";
+  for (int j = 0; j < kVectorWidth; ++j) {
+    out += "        {\n";
+    out += "          const fx_index_t xindex = xbase + " + std::to_string(j) + ";\n";
+    out += reindent(rowVars + copies[j], 6);
+    out += "        }\n";
+  }
+  for (size_t n = 0; n < pointStores_.size(); ++n)
+    out += "        *(__global float4 *)(" + pointStores_[n].pointer + " + (" +
+           pointStores_[n].index + ")) = fx_ps" + std::to_string(n) + ";\n";
+  out += "      }\n";
+  out += "    }\n";
+  out += "    if (!fx_vec) {\n";
+  out += "      for (fx_index_t xindex = xbase; xindex < xnumel && xindex - xbase < " + w +
+         "; ++xindex) {\n";
+  out += reindent(rowVars + rowBody_, 4);
+  out += "      }\n";
+  out += "    }\n";
+  out += "  }\n";
+  return out;
+}
+
 std::string KernelEmitter::vectorLoads(int scope) const {
   std::string out;
   std::set<std::string> seen;
@@ -1161,12 +1287,14 @@ std::string KernelEmitter::updateMerges(int scope) const {
       out += "            " + b + "_max = fx_bm;\n";
       out += "            " + b + "_sum = fx_bm;\n";
       out += "          } else if (fx_bm > " + b + "_max) {\n";
-      out += "            " + b + "_sum = " + b + "_sum * exp(" + b + "_max - fx_bm);\n";
+      out += "            " + b + "_sum = " + b + "_sum * fx_exp_" + sfx + "(" + b +
+             "_max - fx_bm);\n";
       out += "            " + b + "_max = fx_bm;\n";
       out += "          }\n";
       out += "          " + b + "_sum = " + b + "_sum";
       for (int j = 0; j < 4; ++j)
-        out += " + (" + v[j] + " == " + b + "_max ? 1 : exp(" + v[j] + " - " + b + "_max))";
+        out += " + (" + v[j] + " == " + b + "_max ? 1 : fx_exp_" + sfx + "(" + v[j] + " - " + b +
+               "_max))";
       out += ";\n";
       out += "        }\n";
       continue;
@@ -1286,10 +1414,10 @@ std::string KernelEmitter::cascadeLoop(const std::vector<const ReductionState *>
              " += " + step + ") {\n" + text + p + "}\n";
     std::string u = std::to_string(kRowsFastestUnroll);
     return p + "for (fx_index_t fx_u = 0, fx_un = (" + end + " - " + begin + " + " + step +
-           " - 1) / " + step + "; fx_u < fx_un; fx_u += " + u + ") {\n" + p +
+           " - 1) / (" + step + "); fx_u < fx_un; fx_u += " + u + ") {\n" + p +
            "  for (int fx_j = 0; fx_j < " + u + "; ++fx_j) {\n" + p +
            "    if (fx_u + fx_j < fx_un) {\n" + p + "      const fx_index_t " + var + " = " +
-           begin + " + (fx_u + fx_j) * " + step + ";\n" + reindent(text, 4) + p + "    }\n" + p +
+           begin + " + (fx_u + fx_j) * (" + step + ");\n" + reindent(text, 4) + p + "    }\n" + p +
            "  }\n" + p + "}\n";
   };
   if (cascaded.empty())
@@ -1478,8 +1606,8 @@ std::string KernelEmitter::combineLanes(size_t i) const {
     out += "          const " + T + " ma = " + at(0, "lid") + ", mb = " + at(0, partner) + ";\n";
     out += "          const " + T + " mm = fx_maximum_" + sfx + "(ma, mb);\n";
     out += "          " + at(1, "lid") + " = (ma == mm ? " + at(1, "lid") + " : " + at(1, "lid") +
-           " * exp(ma - mm)) + (mb == mm ? " + at(1, partner) + " : " + at(1, partner) +
-           " * exp(mb - mm));\n";
+           " * fx_exp_" + sfx + "(ma - mm)) + (mb == mm ? " + at(1, partner) + " : " +
+           at(1, partner) + " * fx_exp_" + sfx + "(mb - mm));\n";
     out += "          " + at(0, "lid") + " = mm;\n";
     break;
   }
@@ -1729,7 +1857,13 @@ Status KernelEmitter::emitStores(size_t i, const std::vector<std::string> &v, bo
         return combined.takeError();
       stmt = *combined;
     }
-    if (!reduction_)
+    if (!reduction_ && pointCopy_ >= 0 && !s.scatter &&
+        pointVectorStore(s.buffer, kernelIndex(s.index, i))) {
+      size_t n = nextPointStore_++;
+      pointStores_.push_back({param_.at(s.buffer), *idx});
+      line("fx_ps" + std::to_string(n) + ".s" + std::to_string(pointCopy_) + " = (float)(" +
+           v[s.value] + ");");
+    } else if (!reduction_)
       line(stmt);
     else if (perPoint && loopOpen_)
       line(rowStore(s.buffer, kernelIndex(s.index, i), *idx, v[s.value]));
@@ -1927,6 +2061,31 @@ Status KernelEmitter::emitScan() {
   return Status::ok();
 }
 
+Status KernelEmitter::emitOps() {
+  if (!plan_) {
+    for (size_t i = 0; i < k_.ops.size(); ++i)
+      if (Status s = emitOp(i); !s)
+        return s;
+  } else {
+    if (plan_->loopOf.size() != k_.ops.size())
+      return Error("kernel " + k_.name + ": its plan is of another kernel (internal error)");
+    for (size_t i = 0; i < k_.ops.size();) {
+      size_t end = i + 1;
+      if (plan_->loopOf[i] == 0) {
+        if (Status s = emitOp(i); !s)
+          return s;
+      } else {
+        while (end < k_.ops.size() && plan_->loopOf[end] == plan_->loopOf[i])
+          ++end;
+        if (Status s = emitLoop(i, end); !s)
+          return s;
+      }
+      i = end;
+    }
+  }
+  return closeLoop();
+}
+
 Expected<GeneratedKernel> KernelEmitter::run() {
   if (Status s = setUp(); !s)
     return s.takeError();
@@ -1943,32 +2102,20 @@ Expected<GeneratedKernel> KernelEmitter::run() {
   for (int32_t b : k_.outputs)
     param_[b] = "out_ptr" + std::to_string(out++);
 
-  if (k_.ops.size() == 1 && p_.ops[k_.ops[0]].kind == LoopOpKind::Scan) {
+  const bool scan = k_.ops.size() == 1 && p_.ops[k_.ops[0]].kind == LoopOpKind::Scan;
+  // The pointwise vector form prints the ops again once per point of a work-item's 4, each time
+  // from the state before the first op.
+  const bool pointVector =
+      !reduction_ && !scan && vector_ && plan_ && pointProduct_ < 0 && !k_.ranges.empty();
+  std::optional<KernelEmitter> fresh;
+  if (pointVector)
+    fresh.emplace(*this);
+  if (scan) {
     if (Status s = emitScan(); !s)
       return s.takeError();
-  } else if (!plan_) {
-    for (size_t i = 0; i < k_.ops.size(); ++i)
-      if (Status s = emitOp(i); !s)
-        return s.takeError();
-  } else {
-    if (plan_->loopOf.size() != k_.ops.size())
-      return Error("kernel " + k_.name + ": its plan is of another kernel (internal error)");
-    for (size_t i = 0; i < k_.ops.size();) {
-      size_t end = i + 1;
-      if (plan_->loopOf[i] == 0) {
-        if (Status s = emitOp(i); !s)
-          return s.takeError();
-      } else {
-        while (end < k_.ops.size() && plan_->loopOf[end] == plan_->loopOf[i])
-          ++end;
-        if (Status s = emitLoop(i, end); !s)
-          return s.takeError();
-      }
-      i = end;
-    }
-  }
-  if (Status s = closeLoop(); !s)
+  } else if (Status s = emitOps(); !s) {
     return s.takeError();
+  }
   if (!planMismatch_.empty())
     return Error("kernel " + k_.name + ": " + planMismatch_ +
                  " is not the access its plan has (internal error)");
@@ -1995,6 +2142,32 @@ Expected<GeneratedKernel> KernelEmitter::run() {
   for (const std::string &d : *rowDecls)
     rowVars += "    " + d + "\n";
 
+  std::string pointLoop;
+  if (pointVector) {
+    std::array<std::string, kVectorWidth> copies;
+    for (int j = 0; j < kVectorWidth; ++j) {
+      KernelEmitter c = *fresh;
+      c.pointCopy_ = j;
+      if (Status s = c.emitOps(); !s)
+        return s.takeError();
+      copies[j] = std::move(c.rowBody_);
+      if (j == 0) {
+        pointLoads_ = std::move(c.pointLoads_);
+        pointStores_ = std::move(c.pointStores_);
+      } else if (c.pointLoads_.size() != pointLoads_.size() ||
+                 c.pointStores_.size() != pointStores_.size()) {
+        return Error("kernel " + k_.name +
+                     ": the vector form's copies access different points (internal error)");
+      }
+    }
+    auto loop = pointVectorLoop(rowVars, copies);
+    if (!loop)
+      return loop.takeError();
+    pointLoop = std::move(*loop);
+    if (!pointLoop.empty())
+      g.vectorWidth = kVectorWidth;
+  }
+
   std::vector<std::string> sig;
   std::string pointers;
   if (Status s = signature(g, sig, pointers); !s)
@@ -2016,7 +2189,9 @@ Expected<GeneratedKernel> KernelEmitter::run() {
     src += (i ? ",\n    " : "") + sig[i];
   src += ") {\n";
   src += pointers;
-  if (!reduction_) {
+  if (!reduction_ && !pointLoop.empty()) {
+    src += pointLoop + "}\n";
+  } else if (!reduction_) {
     src += "  for (fx_index_t xindex = get_global_id(0); xindex < xnumel;\n"
            "       xindex += get_global_size(0)) {\n";
     src += rowVars;
@@ -2219,9 +2394,17 @@ std::string inLine(std::string text) {
 /// The NaN-propagating maximum, minimum, remainder and GELUs of float or double
 /// (prelude_floating.cl).
 std::string floatingHelpers(bool isDouble) {
-  const std::pair<std::string_view, std::string> keys[] = {{"T", isDouble ? "double" : "float"},
-                                                           {"s", isDouble ? "d" : "f"},
-                                                           {"f", isDouble ? "" : "f"}};
+  // float32 exp where FX_FAST_EXP is defined (KernelSet: GPUs, OpenCLOptions::fastExp): the
+  // device's exp2 of x * log2(e), as Triton computes float32 exp for Inductor (ex2.approx on
+  // NVIDIA GPUs, about 2 ulp, a softmax 18% faster on an H200: bench/README.md); else exp.
+  const std::pair<std::string_view, std::string> keys[] = {
+      {"T", isDouble ? "double" : "float"},
+      {"s", isDouble ? "d" : "f"},
+      {"f", isDouble ? "" : "f"},
+      {"exp", isDouble ? "exp"
+                       : "with FX_FAST_EXP (GPUs), exp2 of x * log2(e) on the device's "
+                         "approximate exp2, as Triton's; else exp"},
+      {"exp body", isDouble ? "exp(x)" : "FX_EXP_F(x)"}};
   return inLine(substituteKeys(kPreludeFloatingCL, keys));
 }
 
@@ -2381,6 +2564,7 @@ Expected<std::optional<KernelVariant>> variantOf(const LoopProgram &program, con
 Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const FusedProgram &fused,
                                           const GenerateOptions &options) {
   GeneratedProgram out;
+  const bool pointwiseVectors = options.pointwiseVectors && !std::getenv("FXKIT_OPENCL_NO_VECTOR");
   // A model's repeated blocks fuse into kernels that print the same code: printed once each
   // (a 100,000-node graph spent 84% of `fxkit report` printing 10,000 copies of 4 kernels).
   std::unordered_map<std::string, size_t> printed; // sharing key -> its first launch
@@ -2441,7 +2625,8 @@ Expected<GeneratedProgram> generateOpenCL(const LoopProgram &program, const Fuse
     auto plan = planKernel(program, k);
     if (!plan)
       return plan.takeError();
-    auto g = KernelEmitter(program, k, plan->persistentPoints, plan->vectorWidth > 0,
+    auto g = KernelEmitter(program, k, plan->persistentPoints,
+                           k.reductionRanges.empty() ? pointwiseVectors : plan->vectorWidth > 0,
                            plan->rowsFastest, &*plan)
                  .run();
     if (!g)

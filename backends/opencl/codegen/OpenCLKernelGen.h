@@ -81,7 +81,9 @@ struct GeneratedKernel {
   /// registers, loaded once for all the kernel's loops (0: the kernel always loops over them).
   int persistentPoints = 0;
   /// Reductions: when > 0, rows whose accesses are aligned take `vectorWidth` consecutive
-  /// points per lane at a time, as float4 loads and stores (0: no vector form).
+  /// points per lane at a time, as float4 loads and stores (0: no vector form). Pointwise
+  /// kernels: each work-item takes `vectorWidth` consecutive points per step (float4 accesses
+  /// where they are aligned), so a launch needs that many times fewer work-items.
   int vectorWidth = 0;
   /// Reductions: neighbouring work-items take neighbouring rows (lane = lid / fx_W), not
   /// neighbouring lanes of one row: taken where the reduced points are far apart in memory
@@ -131,6 +133,11 @@ struct GenerateOptions {
   /// Multi-kernel: generate each reduction's variant in the other form (GeneratedKernel::variants)
   /// for a runtime that times them; off, each kernel has one form (`--to opencl` prints those).
   bool variants = false;
+  /// Pointwise kernels get a vector form (GeneratedKernel::vectorWidth): 4 consecutive points
+  /// per work-item and step, float4 loads and stores. Off for an executor whose work-items are
+  /// not the NDRange's (the LLVM CPU JIT runs a chunk of points per call). FXKIT_OPENCL_NO_VECTOR
+  /// turns every vector form off.
+  bool pointwiseVectors = true;
 };
 
 /// Generates OpenCL C for every generated kernel of `fused`. Errors name the kernel and the

@@ -25,6 +25,12 @@ inline long fx_iremainder(long a, long b) {
 }
 /// Whether a vector access at `p` may use a 16-byte load or store.
 inline bool fx_aligned16(__global const void *p) { return ((ulong)p & 15) == 0; }
+/// float32 exp: see fx_exp_f.
+#ifdef FX_FAST_EXP
+#define FX_EXP_F(x) native_exp2((x) * 1.44269504088896340736f)
+#else
+#define FX_EXP_F(x) exp(x)
+#endif
 /// NaN-propagating maximum and minimum (torch.maximum, amax).
 {{floating}}
 /// Philox-4x32-10 random numbers as Triton's tl.rand/tl.randint4x and Inductor's randint64

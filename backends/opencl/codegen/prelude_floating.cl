@@ -1,3 +1,5 @@
+/// exp as every kernel computes it (the exp op, sigmoid, softmax's sums): {{exp}}.
+inline {{T}} fx_exp_{{s}}({{T}} x) { return {{exp body}}; }
 inline {{T}} fx_maximum_{{s}}({{T}} a, {{T}} b) { return isnan(a) || isnan(b) ? NAN : fmax(a, b); }
 inline {{T}} fx_minimum_{{s}}({{T}} a, {{T}} b) { return isnan(a) || isnan(b) ? NAN : fmin(a, b); }
 inline {{T}} fx_remainder_{{s}}({{T}} a, {{T}} b) {

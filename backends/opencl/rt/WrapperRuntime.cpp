@@ -174,7 +174,7 @@ std::shared_ptr<Kernels> Runtime::loadKernels(const std::vector<KernelSource> &k
     if (!k.variantOf) {
       if (variantSeen && malformed.empty())
         malformed = std::string("kernel ") + k.name + " follows a variant";
-      specs.push_back({k.name, k.source, k.isReduction, {}});
+      specs.push_back({k.name, k.source, k.isReduction, {}, std::max(1, k.pointsPerStep)});
       continue;
     }
     variantSeen = true;

@@ -105,6 +105,8 @@ struct KernelSource {
   /// follow every kernel, so a launch's index names a kernel.
   const char *variantOf = nullptr;
   int persistentPoints = 0; ///< a variant's: rows fit it where rnumel <= this * lanes
+  /// A pointwise kernel's points per work-item and step (its vector form; opencl::KernelSpec).
+  int pointsPerStep = 1;
 };
 
 /// An extern op's input: a device tensor or an integer, in the op's argument order.

@@ -70,18 +70,22 @@ struct Definition {
 
 } // namespace
 
-bool KernelSet::usesVariants(const OpenCLOptions &options, bool isGpu) {
-  if (const char *v = std::getenv("FXKIT_MULTI_KERNEL"); v && *v)
+bool resolveGpuDefault(GpuDefault policy, bool isGpu, const char *env) {
+  if (const char *v = env ? std::getenv(env) : nullptr; v && *v)
     return std::string_view(v) != "0";
-  switch (options.multiKernel) {
-  case MultiKernelPolicy::Auto:
+  switch (policy) {
+  case GpuDefault::Auto:
     return isGpu;
-  case MultiKernelPolicy::On:
+  case GpuDefault::On:
     return true;
-  case MultiKernelPolicy::Off:
+  case GpuDefault::Off:
     return false;
   }
   return false;
+}
+
+bool KernelSet::usesVariants(const OpenCLOptions &options, bool isGpu) {
+  return resolveGpuDefault(options.multiKernel, isGpu, "FXKIT_MULTI_KERNEL");
 }
 
 struct KernelSet::Impl {
@@ -285,7 +289,8 @@ Expected<double> KernelSet::Impl::enqueue(Definition &d, std::span<const LaunchA
                                           cl_event *keep) {
   if (Status s = setArgs(d, args, c); !s)
     return s.takeError();
-  size_t global = static_cast<size_t>(c.globalSize(d.spec.isReduction, xnumel));
+  size_t global =
+      static_cast<size_t>(c.globalSize(d.spec.isReduction, xnumel, d.spec.pointsPerStep));
   size_t local = static_cast<size_t>(c.local);
   cl_event event = nullptr;
   cl_int err = clEnqueueNDRangeKernel(ctx->queue(), d.kernel, 1, nullptr, &global, &local, 0,
@@ -469,6 +474,9 @@ Expected<std::unique_ptr<KernelSet>> KernelSet::load(OpenCLContext &context,
   im.buildOptions = std::move(buildOptions);
   im.cache = KernelCache(options.cacheDir, options.cache);
   const DeviceInfo &dev = context.device();
+  // Part of every definition's build options, so of its cache key too.
+  if (resolveGpuDefault(options.fastExp, dev.isGpu, "FXKIT_FAST_EXP"))
+    im.buildOptions += " -DFX_FAST_EXP";
   const bool variants = usesVariants(options, dev.isGpu);
   std::set<std::string> names;
   auto identityOf = [&](const std::string &source) {

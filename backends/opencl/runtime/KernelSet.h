@@ -39,6 +39,9 @@ struct KernelSpec {
   /// Where they are used, they are built beside it and tuning times every one of them; the
   /// configuration it keeps names the one that launches (LaunchConfig::variant).
   std::vector<KernelVariantSpec> variants;
+  /// A pointwise kernel's points per work-item and step of its loop (GeneratedKernel::vectorWidth
+  /// of its vector form; 1 without one): its launches need that many times fewer work-items.
+  int pointsPerStep = 1;
 };
 
 /// One argument of a launch, in the kernel's parameter order.

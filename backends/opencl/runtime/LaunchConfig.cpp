@@ -60,10 +60,12 @@ std::optional<LaunchConfig> LaunchConfig::parse(const std::string &text) {
   return std::nullopt;
 }
 
-int64_t LaunchConfig::globalSize(bool reduction, int64_t xnumel) const {
+int64_t LaunchConfig::globalSize(bool reduction, int64_t xnumel, int pointsPerStep) const {
   if (reduction)
     return std::min(ceilDiv(xnumel, rows), kMaxGroups) * local;
-  return std::min(ceilDiv(xnumel, static_cast<int64_t>(local) * perItem), kMaxGroups) * local;
+  return std::min(ceilDiv(xnumel, static_cast<int64_t>(local) * perItem * pointsPerStep),
+                  kMaxGroups) *
+         local;
 }
 
 std::vector<LaunchConfig> candidateConfigs(bool reduction, int64_t xnumel, int64_t rnumel,

@@ -20,8 +20,9 @@ struct LaunchConfig {
   /// "local=128,per_item=4" or "lanes=32,rows=8", with ",variant=N" where N > 0.
   std::string str(bool reduction) const;
   static std::optional<LaunchConfig> parse(const std::string &text);
-  /// Global work size for `xnumel` rows.
-  int64_t globalSize(bool reduction, int64_t xnumel) const;
+  /// Global work size for `xnumel` rows; a pointwise kernel's work-items take `pointsPerStep`
+  /// consecutive points per step of their loop (its vector form: KernelSpec::pointsPerStep).
+  int64_t globalSize(bool reduction, int64_t xnumel, int pointsPerStep = 1) const;
 };
 
 /// The configurations worth timing for a kernel of `xnumel` rows of `rnumel` reduced points on a

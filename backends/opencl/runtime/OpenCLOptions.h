@@ -23,13 +23,15 @@ enum class AttentionRoute : uint8_t {
   Gemm,
 };
 
-/// Whether a kernel's multi-kernel variants (GeneratedKernel::variants) are built and timed
-/// against it on the first launch of each shape, as Inductor's `MultiKernelCall` times its kernels.
-enum class MultiKernelPolicy : uint8_t {
-  Auto, ///< on GPUs, where a form's registers decide occupancy; off on CPUs
+/// A choice made as Inductor makes it for CUDA: on GPUs by default, off on CPUs, or forced (an
+/// environment variable, where the choice has one, overrides it: 1 On, 0 Off).
+enum class GpuDefault : uint8_t {
+  Auto, ///< on GPUs, off on CPUs
   On,
   Off,
 };
+/// `policy` on a device that is a GPU or not; `env`'s value, where set and not empty, decides.
+bool resolveGpuDefault(GpuDefault policy, bool isGpu, const char *env);
 
 struct OpenCLOptions {
   std::string cacheDir; ///< empty: KernelCache's default
@@ -57,8 +59,15 @@ struct OpenCLOptions {
   /// (loop::FusionKind::GemmEpilogue) run inside the GEMM template where it computes the
   /// product; off, they are launched after it (FXKIT_GEMM_EPILOGUE=0 turns them off too).
   bool gemmEpilogues = true;
-  /// Multi-kernel variants: FXKIT_MULTI_KERNEL=1|0 overrides (On|Off).
-  MultiKernelPolicy multiKernel = MultiKernelPolicy::Auto;
+  /// Whether a kernel's multi-kernel variants (GeneratedKernel::variants) are built and timed
+  /// against it on the first launch of each shape, as Inductor's `MultiKernelCall` times its
+  /// kernels (on GPUs, where a form's registers decide occupancy); FXKIT_MULTI_KERNEL=1|0
+  /// overrides.
+  GpuDefault multiKernel = GpuDefault::Auto;
+  /// float32 exp (the exp op, sigmoid, softmax and logsumexp) on the device's approximate exp2 of
+  /// x * log2(e), as Triton computes it for Inductor on CUDA (`-DFX_FAST_EXP`, prelude's
+  /// fx_exp_f); off, OpenCL's exp. FXKIT_FAST_EXP=1|0 overrides.
+  GpuDefault fastExp = GpuDefault::Auto;
   /// Float32 attention forward: FXKIT_ATTENTION=kernel|gemm overrides.
   AttentionRoute attention = AttentionRoute::Kernel;
   /// Attention through the GEMM template (DeviceAttentionGemm.h): the most scores (floats) its

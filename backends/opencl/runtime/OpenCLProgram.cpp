@@ -366,6 +366,7 @@ OpenCLProgram::load(OpenCLContext &context, const LoopProgram &program, const Fu
     byName[g.name] = static_cast<int>(specs.size());
     im.definitionOf.push_back(static_cast<int>(specs.size()));
     KernelSpec spec{g.name, std::move(source), g.isReduction, {}};
+    spec.pointsPerStep = g.isReduction ? 1 : std::max(1, g.vectorWidth);
     for (const KernelVariant &v : g.variants)
       spec.variants.push_back(
           {v.name, GeneratedProgram::prelude(g.usesDouble) + "\n" + v.source, v.persistentPoints});

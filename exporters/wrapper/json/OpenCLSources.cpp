@@ -70,8 +70,9 @@ writeOpenCLSources(const LoopProgram &p, const FusedProgram &f, const MemoryPlan
   manifest["version"] = 1;
   manifest["build_options"] = opencl::openclBuildOptions(p, *gen);
   manifest["launch_grid"] = {
-      {"pointwise", "global = min(ceil(xnumel / (local * per_item)), 65536) * local; each "
-                    "work-item strides over the rows (fx_xstride = global)"},
+      {"pointwise", "global = min(ceil(xnumel / (local * per_item * points_per_step)), 65536) * "
+                    "local; each work-item strides over the rows, points_per_step consecutive "
+                    "ones at a time"},
       {"reduction", "global = min(ceil(xnumel / rows), 65536) * lanes * rows; local = lanes * "
                     "rows; fx_L = lanes, fx_W = rows; local memory = lanes * rows * "
                     "local_bytes_per_item"}};
@@ -117,6 +118,7 @@ writeOpenCLSources(const LoopProgram &p, const FusedProgram &f, const MemoryPlan
                          {"reduction", g.isReduction},
                          {"uses_double", g.usesDouble},
                          {"local_bytes_per_item", g.scratchBytesPerItem},
+                         {"points_per_step", g.isReduction ? 1 : std::max(1, g.vectorWidth)},
                          {"params", params}});
     }
     ordered_json args = ordered_json::object();
