@@ -13,6 +13,7 @@
 #include "transforms/ShapeInference.h"
 
 #ifdef FXKIT_HAVE_OPENCL
+#include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "backends/opencl/runtime/OpenCLProgram.h"
 #endif
 #ifdef FXKIT_HAVE_LLVM
@@ -129,6 +130,17 @@ std::optional<InterpretResult> runLoaded(Expected<std::unique_ptr<Program>> prog
 #define REQUIRE_OPENCL_DEVICE()                                                                    \
   if (!::fxkit::testing::openclContext())                                                          \
   GTEST_SKIP() << "no OpenCL device (install pocl-opencl-icd)"
+
+/// The OpenCL C kernels of graph `text`, generated with `options` (a failed compile or generation
+/// fails the test and gives none).
+inline opencl::GeneratedProgram generatedOpenCL(std::string_view text,
+                                                const opencl::GenerateOptions &options = {}) {
+  Compiled c;
+  EXPECT_TRUE(compile(text, c));
+  auto code = opencl::generateOpenCL(c.program, c.fused, options);
+  EXPECT_TRUE(code) << (code ? "" : code.error().str());
+  return code ? code.take() : opencl::GeneratedProgram{};
+}
 
 /// Runs `c` on the default OpenCL device (on `ctx` where given): runLoaded.
 inline std::optional<InterpretResult> runOnOpenCL(const CompiledLoops &c,

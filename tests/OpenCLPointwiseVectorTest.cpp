@@ -26,16 +26,11 @@ namespace {
 
 /// The one generated kernel of `text`.
 GeneratedKernel kernelOf(const std::string &text, bool pointwiseVectors = true) {
-  Compiled c;
-  EXPECT_TRUE(compile(text, c));
   GenerateOptions options;
   options.pointwiseVectors = pointwiseVectors;
-  auto code = generateOpenCL(c.program, c.fused, options);
-  EXPECT_TRUE(code) << (code ? "" : code.error().str());
-  if (!code)
-    return {};
-  EXPECT_EQ(code->launches.size(), 1u);
-  return code->launches.empty() ? GeneratedKernel{} : code->launches[0];
+  GeneratedProgram code = generatedOpenCL(text, options);
+  EXPECT_EQ(code.launches.size(), 1u);
+  return code.launches.empty() ? GeneratedKernel{} : code.launches[0];
 }
 
 /// relu(x * y + x) over [rows, cols], both contiguous float32.
@@ -185,31 +180,30 @@ Tensor ramp(std::vector<int64_t> sizes) {
 
 TEST(PointwiseVector, EveryPathIsTheInterpreters) {
   REQUIRE_OPENCL_DEVICE();
-  {
-    SCOPED_TRACE("float4 everywhere, rows of 12");
-    expectInterpreters(mulAddRelu("7", "12"),
-                       {RuntimeValue{ramp({7, 12})}, RuntimeValue{ramp({7, 12})}});
-  }
-  {
-    SCOPED_TRACE("one dimension of 10: two groups of 4, then a tail of 2");
-    expectInterpreters(R"(graph():
+  struct Case {
+    const char *what;
+    std::string graph;
+    std::vector<RuntimeValue> inputs;
+  };
+  const Case cases[] = {
+      {"float4 everywhere, rows of 12",
+       mulAddRelu("7", "12"),
+       {RuntimeValue{ramp({7, 12})}, RuntimeValue{ramp({7, 12})}}},
+      {"one dimension of 10: two groups of 4, then a tail of 2",
+       R"(graph():
     %x : Tensor "f32[10][1]cpu"[num_users=1] = placeholder[target=x]
     %y : Tensor "f32[10][1]cpu"[num_users=1] = placeholder[target=y]
     %mul : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%x, %y), kwargs = {})
     return (mul,)
 )",
-                       {RuntimeValue{ramp({10})}, RuntimeValue{ramp({10})}});
-  }
-  {
-    SCOPED_TRACE("rows of 6: the plain loop");
-    expectInterpreters(mulAddRelu("5", "6"),
-                       {RuntimeValue{ramp({5, 6})}, RuntimeValue{ramp({5, 6})}});
-  }
-  {
-    // x[:, 1:] of [9, 17]: rows of 16 starting 17 * row + 1 floats in, so only rows 3 and 7 are
-    // 16-byte aligned; the others go point by point.
-    SCOPED_TRACE("a slice: aligned and misaligned rows");
-    expectInterpreters(R"(graph():
+       {RuntimeValue{ramp({10})}, RuntimeValue{ramp({10})}}},
+      {"rows of 6: the plain loop",
+       mulAddRelu("5", "6"),
+       {RuntimeValue{ramp({5, 6})}, RuntimeValue{ramp({5, 6})}}},
+      // x[:, 1:] of [9, 17]: rows of 16 starting 17 * row + 1 floats in, so only rows 3 and 7
+      // are 16-byte aligned; the others go point by point.
+      {"a slice: aligned and misaligned rows",
+       R"(graph():
     %x : Tensor "f32[9, 17][17, 1]cpu"[num_users=1] = placeholder[target=x]
     %b : Tensor "f32[16][1]cpu"[num_users=1] = placeholder[target=b]
     %s : [num_users=1] = call_function[target=torch.ops.aten.slice.Tensor](args = (%x, 1, 1, 17), kwargs = {})
@@ -217,18 +211,20 @@ TEST(PointwiseVector, EveryPathIsTheInterpreters) {
     %sig : [num_users=1] = call_function[target=torch.ops.aten.sigmoid.default](args = (%add,), kwargs = {})
     return (sig,)
 )",
-                       {RuntimeValue{ramp({9, 17})}, RuntimeValue{ramp({16})}});
-  }
-  {
-    SCOPED_TRACE("a transposed read beside a contiguous one");
-    expectInterpreters(R"(graph():
+       {RuntimeValue{ramp({9, 17})}, RuntimeValue{ramp({16})}}},
+      {"a transposed read beside a contiguous one",
+       R"(graph():
     %x : Tensor "f32[12, 12][12, 1]cpu"[num_users=1] = placeholder[target=x]
     %y : Tensor "f32[12, 12][12, 1]cpu"[num_users=1] = placeholder[target=y]
     %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%x, [1, 0]), kwargs = {})
     %sub : [num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%t, %y), kwargs = {})
     return (sub,)
 )",
-                       {RuntimeValue{ramp({12, 12})}, RuntimeValue{ramp({12, 12})}});
+       {RuntimeValue{ramp({12, 12})}, RuntimeValue{ramp({12, 12})}}},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.what);
+    expectInterpreters(c.graph, c.inputs);
   }
 }
 

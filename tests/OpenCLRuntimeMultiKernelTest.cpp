@@ -41,13 +41,9 @@ std::string softmaxGraph(int rows, int points) {
 
 /// The generated kernels of `text`, with or without variants.
 GeneratedProgram generated(const std::string &text, bool variants) {
-  Compiled c;
-  EXPECT_TRUE(compile(text, c));
   GenerateOptions options;
   options.variants = variants;
-  auto code = generateOpenCL(c.program, c.fused, options);
-  EXPECT_TRUE(code) << (code ? "" : code.error().str());
-  return code ? code.take() : GeneratedProgram{};
+  return generatedOpenCL(text, options);
 }
 
 TEST(MultiKernel, AReductionThatReadsItsRowAgainHasAVariantInTheOtherForm) {
