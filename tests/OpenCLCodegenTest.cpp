@@ -108,6 +108,7 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
     float acc0_max = -INFINITY, acc0_sum = 0;
     if (fx_persistent) {
       float acc0_b_max = -INFINITY, acc0_b_sum = 0;
+      float fx_pu0[1];
       #pragma unroll
       for (int fx_k = 0; fx_k < 1; ++fx_k) {
         const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;
@@ -115,19 +116,21 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
           const fx_index_t r0 = rindex;
           // amax sum
           const float tmp0 = (fx_row0[fx_k] = in_ptr0[r0 + 16*x0]);
-          {
-            const float fx_v = tmp0;
-            if (isnan(fx_v)) {
-              acc0_b_max = fx_v;
-              acc0_b_sum = fx_v;
-            } else if (fx_v > acc0_b_max) {
-              acc0_b_sum = acc0_b_sum * fx_exp_f(acc0_b_max - fx_v) + 1;
-              acc0_b_max = fx_v;
-            } else {
-              acc0_b_sum = acc0_b_sum + (fx_v == acc0_b_max ? 1 : fx_exp_f(fx_v - acc0_b_max));
-            }
-          }
+          fx_pu0[fx_k] = tmp0;
         }
+      }
+      {
+        float fx_pm = -INFINITY, fx_ps = 0;
+        #pragma unroll
+        for (int fx_k = 0; fx_k < 1; ++fx_k)
+          if (lane + (fx_index_t)fx_k * fx_L < rnumel)
+            fx_pm = fx_maximum_f(fx_pm, fx_pu0[fx_k]);
+        #pragma unroll
+        for (int fx_k = 0; fx_k < 1; ++fx_k)
+          if (lane + (fx_index_t)fx_k * fx_L < rnumel)
+            fx_ps = fx_ps + (fx_pu0[fx_k] == fx_pm ? 1 : fx_exp_f(fx_pu0[fx_k] - fx_pm));
+        acc0_b_max = fx_pm;
+        acc0_b_sum = isnan(fx_pm) ? fx_pm : fx_ps;
       }
       {
         const float fx_mm = fx_maximum_f(acc0_max, acc0_b_max);

@@ -201,6 +201,48 @@ TEST(MultiKernel, EveryFormOfBothVariantsIsEagers) {
   }
 }
 
+TEST(MultiKernel, VarMeanInEveryFormIsEagers) {
+  REQUIRE_OPENCL_DEVICE();
+  // var_mean over rows of 1000: the persistent form (4 points per lane at 256 lanes) takes a
+  // lane's points at once (their mean, then their squared deviations); a row of huge values (the
+  // mean scaled before the adds: no overflow), a constant row (m2 exactly 0), a NaN, and a row
+  // whose variance is large.
+  const int rows = 5, points = 1000;
+  auto graph = parseFxText(R"(graph():
+    %x : Tensor "f32[5, 1000][1000, 1]cpu"[num_users=1] = placeholder[target=x]
+    %vm : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%x, [1]), kwargs = {correction: 0, keepdim: True})
+    %v : [num_users=1] = call_function[target=operator.getitem](args = (%vm, 0), kwargs = {})
+    %m : [num_users=1] = call_function[target=operator.getitem](args = (%vm, 1), kwargs = {})
+    return (v, m)
+)",
+                           "<test>");
+  ASSERT_TRUE(graph) << graph.error().str();
+  std::vector<double> values(static_cast<size_t>(rows) * points);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = std::sin(0.37 * static_cast<double>(i)) * 4 + 1;
+  for (int i = 0; i < points; ++i) {
+    values[static_cast<size_t>(points + i)] = 2e38; // 4 of them add past float32's largest
+    values[static_cast<size_t>(2 * points + i)] = 2.5;
+    values[static_cast<size_t>(4 * points + i)] = (i % 2 ? 3e16 : -1e16); // m2 4e35
+  }
+  values[3 * points + 7] = NAN;
+  std::vector<RuntimeValue> inputs = {RuntimeValue{fromValues({rows, points}, values)}};
+  auto expected = interpretGraph(*graph, inputs);
+  ASSERT_TRUE(expected) << expected.error().str();
+  Compiled compiled;
+  ASSERT_TRUE(compile(graph.take(), compiled));
+  TempDir cache;
+  for (const char *config : {"lanes=256,rows=1", "lanes=64,rows=2", "lanes=256,rows=1,variant=1"}) {
+    SCOPED_TRACE(config);
+    OpenCLOptions options;
+    options.cacheDir = cache.path.string();
+    options.tune = false;
+    options.multiKernel = GpuDefault::On;
+    options.forceConfig = config;
+    expectOutputs(compiled, inputs, *expected, options);
+  }
+}
+
 TEST(MultiKernel, TuningTimesBothAndCachesTheChoice) {
   REQUIRE_OPENCL_DEVICE();
   TempDir cache;

@@ -18,7 +18,7 @@ out="${OUT:-/tmp/fxkit-ab}"; mkdir -p "$out"
 mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd &&
   cp /etc/OpenCL/vendors/*.icd /tmp/icd/ 2>/dev/null
 export OCL_ICD_VENDORS=/tmp/icd
-read -ra graphs <<<"${GRAPHS:-pointwise bias softmax layernorm rowsum colsum}"
+read -ra graphs <<<"${GRAPHS:-pointwise bias softmax layernorm softmax_r1024 layernorm_r1024 rowsum colsum}"
 "$fxkit" devices
 echo "A: ${settingA:-(defaults)}; B: ${settingB:-(defaults)}"
 for n in "${sizes[@]}"; do
@@ -48,7 +48,7 @@ for n in "${sizes[@]}"; do
     case $g in
       pointwise) bytes=$((3 * n * n * 4)) ;;
       bias) bytes=$((2 * n * n * 4 + n * 4)) ;;
-      softmax | layernorm) bytes=$((2 * n * n * 4)) ;;
+      softmax* | layernorm*) bytes=$((2 * n * n * 4)) ;;
       rowsum | colsum) bytes=$((n * n * 4 + n * 4)) ;;
     esac
     python3 - "$n" "$g" "$bytes" "${ms[A]:-nan}" "${ms[B]:-nan}" "${cfg[B]:-}" "${triad:-0}" <<'PY'

@@ -43,6 +43,27 @@ graph():
     %mul : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub, %rs), kwargs = {})
     return (mul,)
 G
+# Rows of 1024 points, as a transformer's hidden size (the same N * N elements): the persistent
+# form of softmax and layer norm.
+m=$((n * n / 1024))
+cat >"$out/softmax_r1024.graph.txt" <<G
+graph():
+    %x : Tensor "f32[$m, 1024][1024, 1]cuda:0"[num_users=1] = placeholder[target=x]
+    %sm : [num_users=1] = call_function[target=torch.ops.aten._softmax.default](args = (%x, 1, False), kwargs = {})
+    return (sm,)
+G
+cat >"$out/layernorm_r1024.graph.txt" <<G
+graph():
+    %x : Tensor "f32[$m, 1024][1024, 1]cuda:0"[num_users=2] = placeholder[target=x]
+    %vm : [num_users=2] = call_function[target=torch.ops.aten.var_mean.correction](args = (%x, [1]), kwargs = {correction: 0, keepdim: True})
+    %v : [num_users=1] = call_function[target=operator.getitem](args = (%vm, 0), kwargs = {})
+    %m : [num_users=1] = call_function[target=operator.getitem](args = (%vm, 1), kwargs = {})
+    %add : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%v, 1e-05), kwargs = {})
+    %rs : [num_users=1] = call_function[target=torch.ops.aten.rsqrt.default](args = (%add,), kwargs = {})
+    %sub : [num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](args = (%x, %m), kwargs = {})
+    %mul : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%sub, %rs), kwargs = {})
+    return (mul,)
+G
 cat >"$out/rowsum.graph.txt" <<G
 graph():
     %x : Tensor "f32[$n, $n][$n, 1]cuda:0"[num_users=1] = placeholder[target=x]
