@@ -533,8 +533,8 @@ struct ReductionState {
       std::string sfx = type == "double" ? "d" : "f";
       return pad + "{\n" + pad + "  const " + type + " fx_mm = fx_maximum_" + sfx + "(" + a[0] +
              ", " + b[0] + ");\n" + pad + "  " + a[1] + " = (" + a[0] + " == fx_mm ? " + a[1] +
-             " : " + a[1] + " * fx_exp_" + sfx + "(" + a[0] + " - fx_mm)) + (" + b[0] +
-             " == fx_mm ? " + b[1] + " : " + b[1] + " * fx_exp_" + sfx + "(" + b[0] +
+             " : " + a[1] + " * " + expFunction(type) + "(" + a[0] + " - fx_mm)) + (" + b[0] +
+             " == fx_mm ? " + b[1] + " : " + b[1] + " * " + expFunction(type) + "(" + b[0] +
              " - fx_mm));\n" + pad + "  " + a[0] + " = fx_mm;\n" + pad + "}\n";
     }
     return pad + a[0] + " = " + a[0] + " + " + b[0] + ";\n";
@@ -677,7 +677,7 @@ private:
   /// A pointwise kernel's loop in its vector form (empty: no access has one): each work-item
   /// takes 4 consecutive points per step, their float4 loads, the ops once per point
   /// (`copies`), their float4 stores; groups that are not 4 consecutive, aligned points of one
-  /// row take `scalarBody` point by point.
+  /// row take the scalar body (rowBody_) point by point.
   Expected<std::string> pointVectorLoop(const std::string &rowVars,
                                         const std::array<std::string, kVectorWidth> &copies);
   /// The vector form's loads before copy 0 of the open loop and its stores after the last.
@@ -1194,12 +1194,11 @@ KernelEmitter::pointVectorLoop(const std::string &rowVars,
     return std::string();
   const std::string w = std::to_string(kVectorWidth);
   // A group's 4 points are consecutive in the innermost row variable when they are in one row:
-  // always in a kernel of one dimension, else when the innermost size is a multiple of 4.
+  // always in a kernel of one dimension, else when the innermost size is a multiple of 4 (a
+  // constant one that is not never gets here: run).
   std::string groups = "xnumel - xbase >= " + w;
   if (k_.ranges.size() > 1) {
     const SymExpr &inner = k_.ranges.back();
-    if (inner.isConstant() && inner.constant() % kVectorWidth != 0)
-      return std::string(); // rows of a length no float4 tiles: the plain loop
     if (!inner.isConstant()) {
       auto text = printer_.print(inner);
       if (!text)
@@ -1294,14 +1293,14 @@ std::string KernelEmitter::updateMerges(int scope) const {
       out += "            " + b + "_max = fx_bm;\n";
       out += "            " + b + "_sum = fx_bm;\n";
       out += "          } else if (fx_bm > " + b + "_max) {\n";
-      out += "            " + b + "_sum = " + b + "_sum * fx_exp_" + sfx + "(" + b +
+      out += "            " + b + "_sum = " + b + "_sum * " + expFunction(T) + "(" + b +
              "_max - fx_bm);\n";
       out += "            " + b + "_max = fx_bm;\n";
       out += "          }\n";
       out += "          " + b + "_sum = " + b + "_sum";
       for (int j = 0; j < 4; ++j)
-        out += " + (" + v[j] + " == " + b + "_max ? 1 : fx_exp_" + sfx + "(" + v[j] + " - " + b +
-               "_max))";
+        out += " + (" + v[j] + " == " + b + "_max ? 1 : " + expFunction(T) + "(" + v[j] + " - " +
+               b + "_max))";
       out += ";\n";
       out += "        }\n";
       continue;
@@ -1551,8 +1550,8 @@ std::string KernelEmitter::persistentMerges(int scope) const {
       // to it counts 1 (so infinite ones give no inf - inf), as in the one-point step.
       out += "        " + T + " fx_pm = -INFINITY, fx_ps = 0;\n";
       out += each("fx_pm = fx_maximum_" + sfx + "(fx_pm, " + v + ");");
-      out +=
-          each("fx_ps = fx_ps + (" + v + " == fx_pm ? 1 : fx_exp_" + sfx + "(" + v + " - fx_pm));");
+      out += each("fx_ps = fx_ps + (" + v + " == fx_pm ? 1 : " + expFunction(T) + "(" + v +
+                  " - fx_pm));");
       out += "        " + b + "_max = fx_pm;\n";
       out += "        " + b + "_sum = isnan(fx_pm) ? fx_pm : fx_ps;\n";
     } else {
@@ -1665,8 +1664,8 @@ std::string KernelEmitter::combineLanes(size_t i) const {
     out += "          const " + T + " ma = " + at(0, "lid") + ", mb = " + at(0, partner) + ";\n";
     out += "          const " + T + " mm = fx_maximum_" + sfx + "(ma, mb);\n";
     out += "          " + at(1, "lid") + " = (ma == mm ? " + at(1, "lid") + " : " + at(1, "lid") +
-           " * fx_exp_" + sfx + "(ma - mm)) + (mb == mm ? " + at(1, partner) + " : " +
-           at(1, partner) + " * fx_exp_" + sfx + "(mb - mm));\n";
+           " * " + expFunction(T) + "(ma - mm)) + (mb == mm ? " + at(1, partner) + " : " +
+           at(1, partner) + " * " + expFunction(T) + "(mb - mm));\n";
     out += "          " + at(0, "lid") + " = mm;\n";
     break;
   }
@@ -2164,8 +2163,11 @@ Expected<GeneratedKernel> KernelEmitter::run() {
   const bool scan = k_.ops.size() == 1 && p_.ops[k_.ops[0]].kind == LoopOpKind::Scan;
   // The pointwise vector form prints the ops again once per point of a work-item's 4, each time
   // from the state before the first op.
-  const bool pointVector =
-      !reduction_ && !scan && vector_ && plan_ && pointProduct_ < 0 && !k_.ranges.empty();
+  // Rows of a known length that float4s do not tile never take it: no copies printed.
+  const bool pointVector = !reduction_ && !scan && vector_ && plan_ && pointProduct_ < 0 &&
+                           !k_.ranges.empty() &&
+                           !(k_.ranges.size() > 1 && k_.ranges.back().isConstant() &&
+                             k_.ranges.back().constant() % kVectorWidth != 0);
   std::optional<KernelEmitter> fresh;
   if (pointVector)
     fresh.emplace(*this);
@@ -2213,6 +2215,8 @@ Expected<GeneratedKernel> KernelEmitter::run() {
       if (j == 0) {
         pointLoads_ = std::move(c.pointLoads_);
         pointStores_ = std::move(c.pointStores_);
+        if (pointLoads_.empty() && pointStores_.empty())
+          break; // no access has a vector form: the other copies are not printed
       } else if (c.pointLoads_.size() != pointLoads_.size() ||
                  c.pointStores_.size() != pointStores_.size()) {
         return Error("kernel " + k_.name +
@@ -2455,7 +2459,7 @@ std::string inLine(std::string text) {
 std::string floatingHelpers(bool isDouble) {
   // float32 exp where FX_FAST_EXP is defined (KernelSet: GPUs, OpenCLOptions::fastExp): the
   // device's exp2 of x * log2(e), as Triton computes float32 exp for Inductor (ex2.approx on
-  // NVIDIA GPUs, about 2 ulp, a softmax 18% faster on an H200: bench/README.md); else exp.
+  // NVIDIA GPUs, about 2 ulp, a softmax 14-15% faster on an H200: bench/README.md); else exp.
   const std::pair<std::string_view, std::string> keys[] = {
       {"T", isDouble ? "double" : "float"},
       {"s", isDouble ? "d" : "f"},
