@@ -91,43 +91,52 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
   const fx_index_t fx_cgs = (fx_index_t)(rnumel < fx_cgl ? rnumel : fx_cgl);
   const int lane = lid & (fx_L - 1);
   const int slot = lid / fx_L;
-  // Persistent form: each lane holds up to 1 of its row's points in registers.
-  const bool fx_persistent = rnumel <= 1 * (long)fx_L;
+  // Persistent form: each lane holds up to 8 of its row's points in registers.
+  const bool fx_persistent = rnumel <= 8 * (long)fx_L;
   for (fx_index_t xbase = (fx_index_t)get_group_id(0) * fx_W; xbase < xnumel;
        xbase += (fx_index_t)get_num_groups(0) * fx_W) {
     // Rows past the end compute row xnumel - 1 again and store nothing.
     const bool xmask = xbase + slot < xnumel;
     const fx_index_t xindex = xmask ? xbase + slot : xnumel - 1;
     const fx_index_t x0 = xindex;
-    float fx_row0[1]; // in_ptr0[r0 + 16*x0]
+    float fx_row0[8]; // in_ptr0[r0 + 16*x0]
     // Vector form: 4 consecutive points per lane, loaded and stored as float4, when each
     // access's first point in this row is 16-byte aligned.
     const bool fx_vec = (rnumel & 3) == 0 &&
         fx_aligned16(in_ptr0 + (16*x0)) &&
         fx_aligned16(out_ptr0 + (16*x0));
     float acc0_max = -INFINITY, acc0_sum = 0;
-    if (fx_persistent) {
+    if (fx_persistent && fx_vec) {
       float acc0_b_max = -INFINITY, acc0_b_sum = 0;
-      float fx_pu0[1];
+      float fx_pu0[8];
+      float4 fx_pv0[2]; // in_ptr0[r0 + 16*x0]
       #pragma unroll
-      for (int fx_k = 0; fx_k < 1; ++fx_k) {
-        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;
+      for (int fx_j = 0; fx_j < 2; ++fx_j) {
+        const fx_index_t fx_rb = ((fx_index_t)fx_j * fx_L + lane) * 4;
+        if (fx_rb < rnumel) {
+          fx_pv0[fx_j] = *(__global const float4 *)(in_ptr0 + (16*x0) + fx_rb);
+        }
+      }
+      #pragma unroll
+      for (int fx_k = 0; fx_k < 8; ++fx_k) {
+        const fx_index_t fx_rb = ((fx_index_t)(fx_k >> 2) * fx_L + lane) * 4;
+        const fx_index_t rindex = fx_rb + (fx_k & 3);
         if (rindex < rnumel) {
           const fx_index_t r0 = rindex;
           // amax sum
-          const float tmp0 = (fx_row0[fx_k] = in_ptr0[r0 + 16*x0]);
+          const float tmp0 = (fx_row0[fx_k] = fx_f4at(fx_pv0[fx_k >> 2], fx_k & 3));
           fx_pu0[fx_k] = tmp0;
         }
       }
       {
         float fx_pm = -INFINITY, fx_ps = 0;
         #pragma unroll
-        for (int fx_k = 0; fx_k < 1; ++fx_k)
-          if (lane + (fx_index_t)fx_k * fx_L < rnumel)
+        for (int fx_k = 0; fx_k < 8; ++fx_k)
+          if (((fx_index_t)((fx_k) >> 2) * fx_L + lane) * 4 + ((fx_k) & 3) < rnumel)
             fx_pm = fx_maximum_f(fx_pm, fx_pu0[fx_k]);
         #pragma unroll
-        for (int fx_k = 0; fx_k < 1; ++fx_k)
-          if (lane + (fx_index_t)fx_k * fx_L < rnumel)
+        for (int fx_k = 0; fx_k < 8; ++fx_k)
+          if (((fx_index_t)((fx_k) >> 2) * fx_L + lane) * 4 + ((fx_k) & 3) < rnumel)
             fx_ps = fx_ps + (fx_pu0[fx_k] == fx_pm ? 1 : fx_exp_f(fx_pu0[fx_k] - fx_pm));
         acc0_b_max = fx_pm;
         acc0_b_sum = isnan(fx_pm) ? fx_pm : fx_ps;
@@ -240,30 +249,72 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
       }
     }
     if (fx_L > 1) {
-      __local float *fx_s0 = (__local float *)(fx_scratch + 0 * fx_L * fx_W);
-      __local float *fx_s1 = (__local float *)(fx_scratch + 1 * fx_L * fx_W);
-      fx_s0[lid] = acc0_max;
-      fx_s1[lid] = acc0_sum;
-      barrier(CLK_LOCAL_MEM_FENCE);
-      for (int fx_step = fx_L >> 1; fx_step > 0; fx_step >>= 1) {
-        if (lane < fx_step) {
-          const float ma = fx_s0[lid], mb = fx_s0[lid + fx_step];
-          const float mm = fx_maximum_f(ma, mb);
-          fx_s1[lid] = (ma == mm ? fx_s1[lid] : fx_s1[lid] * fx_exp_f(ma - mm)) + (mb == mm ? fx_s1[lid + fx_step] : fx_s1[lid + fx_step] * fx_exp_f(mb - mm));
-          fx_s0[lid] = mm;
+      __local float *fx_s0 = (__local float *)fx_scratch;
+      const float fx_lm = acc0_max;
+#ifdef FX_WARP_SHUFFLE
+      if (((fx_L * fx_W) & 31) == 0) {
+        for (int fx_d = (fx_L < 32 ? fx_L : 32) >> 1; fx_d > 0; fx_d >>= 1)
+          acc0_max = fx_maximum_f(acc0_max, fx_shfl_xor_f(acc0_max, fx_d));
+        if (fx_L > 32) {
+          if ((lid & 31) == 0)
+            fx_s0[lid >> 5] = acc0_max;
+          barrier(CLK_LOCAL_MEM_FENCE);
+          const int fx_nw = fx_L >> 5;
+          acc0_max = fx_s0[((lid - lane) >> 5) + (lid & (fx_nw - 1))];
+          for (int fx_d = fx_nw >> 1; fx_d > 0; fx_d >>= 1)
+            acc0_max = fx_maximum_f(acc0_max, fx_shfl_xor_f(acc0_max, fx_d));
+          barrier(CLK_LOCAL_MEM_FENCE);
         }
+      } else
+#endif
+      {
+        fx_s0[lid] = acc0_max;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int fx_step = fx_L >> 1; fx_step > 0; fx_step >>= 1) {
+          if (lane < fx_step)
+            fx_s0[lid] = fx_maximum_f(fx_s0[lid], fx_s0[lid + fx_step]);
+          barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        acc0_max = fx_s0[lid - lane];
         barrier(CLK_LOCAL_MEM_FENCE);
       }
-      acc0_max = fx_s0[lid - lane];
-      acc0_sum = fx_s1[lid - lane];
-      barrier(CLK_LOCAL_MEM_FENCE);
+      acc0_sum = fx_lm == acc0_max ? acc0_sum : acc0_sum * fx_exp_f(fx_lm - acc0_max);
+#ifdef FX_WARP_SHUFFLE
+      if (((fx_L * fx_W) & 31) == 0) {
+        for (int fx_d = (fx_L < 32 ? fx_L : 32) >> 1; fx_d > 0; fx_d >>= 1)
+          acc0_sum = acc0_sum + fx_shfl_xor_f(acc0_sum, fx_d);
+        if (fx_L > 32) {
+          if ((lid & 31) == 0)
+            fx_s0[lid >> 5] = acc0_sum;
+          barrier(CLK_LOCAL_MEM_FENCE);
+          const int fx_nw = fx_L >> 5;
+          acc0_sum = fx_s0[((lid - lane) >> 5) + (lid & (fx_nw - 1))];
+          for (int fx_d = fx_nw >> 1; fx_d > 0; fx_d >>= 1)
+            acc0_sum = acc0_sum + fx_shfl_xor_f(acc0_sum, fx_d);
+          barrier(CLK_LOCAL_MEM_FENCE);
+        }
+      } else
+#endif
+      {
+        fx_s0[lid] = acc0_sum;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int fx_step = fx_L >> 1; fx_step > 0; fx_step >>= 1) {
+          if (lane < fx_step)
+            fx_s0[lid] = fx_s0[lid] + fx_s0[lid + fx_step];
+          barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        acc0_sum = fx_s0[lid - lane];
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
     }
     const float tmp1 = acc0_max;
     const float tmp2 = isinf(acc0_max) ? (float)NAN : acc0_sum;
-    if (fx_persistent) {
+    if (fx_persistent && fx_vec) {
+      float4 fx_ps0 = 0;
       #pragma unroll
-      for (int fx_k = 0; fx_k < 1; ++fx_k) {
-        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;
+      for (int fx_k = 0; fx_k < 8; ++fx_k) {
+        const fx_index_t fx_rb = ((fx_index_t)(fx_k >> 2) * fx_L + lane) * 4;
+        const fx_index_t rindex = fx_rb + (fx_k & 3);
         if (rindex < rnumel) {
           const fx_index_t r0 = rindex;
           // sub exp div
@@ -271,7 +322,7 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
           const float tmp4 = tmp3 - tmp1;
           const float tmp5 = fx_exp_f(tmp4);
           const float tmp6 = tmp5 / tmp2;
-          if (xmask) out_ptr0[r0 + 16*x0] = (float)(tmp6);
+          fx_ps0 = fx_f4with(fx_ps0, fx_k & 3, (float)(tmp6)); if ((fx_k & 3) == 3 && xmask) *(__global float4 *)(out_ptr0 + (16*x0) + fx_rb) = fx_ps0;
         }
       }
     } else if (fx_vec) {
@@ -336,10 +387,54 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
 )");
 }
 
+TEST(OpenCLCodegen, LanesCombineThroughWarpShufflesWhereTheDeviceHasThem) {
+  // Per graph: whether its lanes may combine through warp shuffles (FX_WARP_SHUFFLE, defined on
+  // NVIDIA GPUs), and a line of the combine. float and int states of rows whose lanes are
+  // consecutive work-items do; a column sum's lanes (rows fastest) and double states take the
+  // local-memory tree only. Softmax combines in two plain reductions: the row's maximum, then the
+  // lanes' sums rescaled to it.
+  struct Case {
+    std::string type; ///< x's type
+    std::string call; ///< the reduction: target and arguments
+    bool shuffles;
+    std::string line;
+  };
+  for (const Case &c : {
+           Case{"f32[8, 64][64, 1]", "sum.dim_IntList](args = (%x, [1])", true,
+                "acc0 = acc0 + fx_shfl_xor_f(acc0, fx_d);"},
+           Case{"f32[8, 64][64, 1]", "amax.default](args = (%x, [1])", true,
+                "acc0 = fx_maximum_f(acc0, fx_shfl_xor_f(acc0, fx_d));"},
+           Case{"i32[8, 64][64, 1]", "amax.default](args = (%x, [1])", true,
+                "acc0 = max(acc0, fx_shfl_xor_i(acc0, fx_d));"},
+           Case{"f64[8, 64][64, 1]", "sum.dim_IntList](args = (%x, [1])", false,
+                "fx_s0[lid] = fx_s0[lid] + fx_s0[lid + fx_step];"},
+           Case{"f32[64, 8][8, 1]", "sum.dim_IntList](args = (%x, [0])", false,
+                "fx_s0[lid] = fx_s0[lid] + fx_s0[lid + fx_step * fx_W];"},
+           Case{"f32[8, 64][64, 1]", "_softmax.default](args = (%x, 1, False)", true,
+                "acc0_sum = fx_lm == acc0_max ? acc0_sum : acc0_sum * fx_exp_f(fx_lm - acc0_max);"},
+       }) {
+    SCOPED_TRACE(c.type + " " + c.call);
+    Generated g;
+    ASSERT_TRUE(generate(R"(graph():
+    %x : Tensor ")" + c.type +
+                             R"(cpu"[num_users=1] = placeholder[target=x]
+    %r : [num_users=1] = call_function[target=torch.ops.aten.)" +
+                             c.call + R"(, kwargs = {})
+    return (r,)
+)",
+                         g));
+    ASSERT_FALSE(g.code.launches.empty());
+    const std::string &source = g.code.launches.back().source;
+    EXPECT_EQ(source.find("#ifdef FX_WARP_SHUFFLE") != std::string::npos, c.shuffles) << source;
+    EXPECT_NE(source.find(c.line), std::string::npos) << source;
+  }
+}
+
 TEST(OpenCLCodegen, PersistentFormOnlyForRowsUpTo2048Points) {
   // Both forms share one kernel, so the persistent one's registers are paid even where the
-  // looped one runs: it is generated only where rows fit 256 lanes x 8 points.
-  for (auto [points, persistent] : {std::pair{1000, 4}, {2048, 8}, {2049, 0}, {8192, 0}}) {
+  // looped one runs: it is generated only where rows fit 256 lanes x 8 points. With float4
+  // accesses it holds whole float4s, two of them (the blocked layout), at any row length.
+  for (auto [points, persistent] : {std::pair{1000, 8}, {2048, 8}, {2049, 0}, {8192, 0}}) {
     SCOPED_TRACE(points);
     std::string n = std::to_string(points);
     std::string text = R"(graph():

@@ -76,8 +76,8 @@ TEST(OpenCLKernelPlan, SoftmaxTwoLoopsOneRepeatedLoadInRegistersVectorAccesses) 
   ASSERT_EQ(p.registerArrays.size(), 1u);
   EXPECT_EQ(p.registerArrays[0].text, "in_ptr0[r0 + 16*x0]");
   EXPECT_EQ(p.registerArrays[0].type, "float");
-  // 16 points per row: one point per lane of 256 fits the persistent form.
-  EXPECT_EQ(p.persistentPoints, 1);
+  // With vector accesses the persistent form holds whole float4s: two per lane.
+  EXPECT_EQ(p.persistentPoints, 8);
   ASSERT_EQ(p.stores.size(), 1u);
   EXPECT_EQ(p.stores[0].loop, 2);
   EXPECT_TRUE(p.stores[0].vector);

@@ -53,11 +53,12 @@ TEST(MultiKernel, AReductionThatReadsItsRowAgainHasAVariantInTheOtherForm) {
     std::string name; // its variant's suffix, empty for none
     int variantPoints;
   };
-  // Up to 2048 points the kernel holds rows in registers and its variant loops; longer rows, the
-  // other way round, with enough points per lane for 512 lanes (8192: 16) or else 1024 (20000:
-  // 20); past 32 x 1024 points no form holds a row.
+  // Up to 2048 points the kernel holds rows in registers (two float4s per lane) and its variant
+  // loops; longer rows, the other way round, with enough points per lane for 512 lanes (8192:
+  // 16; 2049: 5, whole float4s: 8) or else 1024 (20000: 20); past 32 x 1024 points no form holds
+  // a row.
   for (const Case &c :
-       {Case{1000, 4, "_looped", 0}, Case{2048, 8, "_looped", 0}, Case{2049, 0, "_persistent", 5},
+       {Case{1000, 8, "_looped", 0}, Case{2048, 8, "_looped", 0}, Case{2049, 0, "_persistent", 8},
         Case{8192, 0, "_persistent", 16}, Case{20000, 0, "_persistent", 20},
         Case{32768, 0, "_persistent", 32}, Case{32769, 0, "", 0}}) {
     SCOPED_TRACE(c.points);
@@ -172,13 +173,17 @@ std::vector<RuntimeValue> softmaxInputs(int rows, int points) {
 TEST(MultiKernel, EveryFormOfBothVariantsIsEagers) {
   REQUIRE_OPENCL_DEVICE();
   // Per row length: configurations where the kernel's own form and its variant's hold the row in
-  // registers, take the vector form, or loop (one lane).
+  // registers (two float4s per lane: at 128 lanes the last lanes' second float4 is past the end,
+  // at 256 whole float4s are), take the vector form, or loop (one lane); rows of 1002 points have
+  // no float4s, so they loop even where the lanes could hold them.
   struct Case {
     int points;
     std::vector<std::string> configs;
   };
-  for (const Case &c : {Case{1000, {"lanes=256,rows=1", "lanes=64,rows=2", "lanes=1,rows=8"}},
-                        Case{8192, {"lanes=512,rows=1", "lanes=1024,rows=1", "lanes=64,rows=1"}}}) {
+  for (const Case &c :
+       {Case{1000, {"lanes=256,rows=1", "lanes=128,rows=2", "lanes=64,rows=2", "lanes=1,rows=8"}},
+        Case{1002, {"lanes=256,rows=1"}},
+        Case{8192, {"lanes=512,rows=1", "lanes=1024,rows=1", "lanes=64,rows=1"}}}) {
     SCOPED_TRACE(c.points);
     auto graph = parseFxText(softmaxGraph(6, c.points), "<test>");
     ASSERT_TRUE(graph) << graph.error().str();
@@ -203,7 +208,7 @@ TEST(MultiKernel, EveryFormOfBothVariantsIsEagers) {
 
 TEST(MultiKernel, VarMeanInEveryFormIsEagers) {
   REQUIRE_OPENCL_DEVICE();
-  // var_mean over rows of 1000: the persistent form (4 points per lane at 256 lanes) takes a
+  // var_mean over rows of 1000: the persistent form (two float4s per lane at 256 lanes) takes a
   // lane's points at once (their mean, then their squared deviations); a row of huge values (the
   // mean scaled before the adds: no overflow), a constant row (m2 exactly 0), a NaN, and a row
   // whose variance is large.

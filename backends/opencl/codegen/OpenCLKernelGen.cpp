@@ -624,8 +624,37 @@ private:
   /// looped), one `if` chain choosing per row; `rvars` declares the reduced variables.
   std::string loopForms(const std::vector<const ReductionState *> &cascaded,
                         const std::string &rvars, const LoopTexts &texts) const;
-  /// The tree combining the lanes' states of reduction op `i` in local memory.
+  /// The lanes of each row combining the states of reduction op `i`, so that every lane holds
+  /// the row's: a state of one component (sums, extrema, products, any/all) and softmax's (a
+  /// maximum, then the sums rescaled to it) reduce a value at a time (laneReduce); Welford's and
+  /// the arg reductions' states merge whole in a tree (combineLanesInTree).
   std::string combineLanes(size_t i) const;
+  /// The tree combining the lanes' states of reduction op `i` in local memory, state by state
+  /// (lane, lane + step), the row's in lane 0 then read by every lane.
+  std::string combineLanesInTree(size_t i) const;
+  /// Statements (indented by 6) reducing the lvalue `var` of type T over the lanes of each row, in
+  /// local memory at `fx_s0` (a `__local T *` the caller declares),
+  /// with the commutative `op` (its text for two operands), every lane ending with the row's. On
+  /// NVIDIA GPUs (FX_WARP_SHUFFLE) float and int values go through warp shuffles, a butterfly in
+  /// each warp, then for a wider row a butterfly over its warps' results (through local memory);
+  /// else (and for rows fastest) a tree in local memory.
+  std::string
+  laneReduce(const std::string &T, const std::string &var,
+             const std::function<std::string(const std::string &, const std::string &)> &op) const;
+  /// Whether the persistent form takes the blocked layout: a lane's points are persistentK_ / 4
+  /// float4s, lane l's j-th at reduced index (j * fx_L + l) * 4, loaded and stored as float4 (the
+  /// kernel's vector accesses; rows where fx_vec holds), as Triton's persistent reductions give
+  /// each thread a few 16-byte vectors of the row. Else point k of lane l is at l + k * fx_L.
+  bool blockedPersistent() const {
+    return plan_ && persistentK_ > 0 && vector_ && plan_->vectorWidth > 0 &&
+           persistentK_ % kVectorWidth == 0;
+  }
+  /// The reduced index of the persistent form's point `k` (of this lane), in either layout.
+  std::string persistentIndex(const std::string &k) const {
+    return blockedPersistent()
+               ? "((fx_index_t)((" + k + ") >> 2) * fx_L + lane) * 4 + ((" + k + ") & 3)"
+               : "lane + (fx_index_t)(" + k + ") * fx_L";
+  }
   /// The persistent form's loop: `text` at each of a lane's persistentK_ points, unrolled.
   std::string persistentForm(const std::vector<const ReductionState *> &cascaded,
                              const std::string &text) const;
@@ -1131,11 +1160,17 @@ std::string KernelEmitter::rowLoad(const std::string &text, DType dtype, bool ma
   case LoopForm::Looped:
     return text;
   case LoopForm::Persistent: {
+    // Blocked layout: a vector load's points come from the float4 registers the form loaded
+    // before its points (persistentForm).
+    std::string value =
+        blockedPersistent() && planned.vector
+            ? "fx_f4at(fx_pv" + std::to_string(planned.vectorSource) + "[fx_k >> 2], fx_k & 3)"
+            : text;
     if (planned.array < 0)
-      return text;
+      return value;
     std::string slot = "fx_row" + std::to_string(planned.array) + "[fx_k]";
     // The first loop that reads it keeps it; later loops read the register.
-    return planned.keeps ? "(" + slot + " = " + text + ")" : slot;
+    return planned.keeps ? "(" + slot + " = " + value + ")" : slot;
   }
   case LoopForm::Vector:
     return planned.vector
@@ -1166,6 +1201,13 @@ std::string KernelEmitter::rowStore(int32_t buffer, const SymExpr &index, const 
   if (form_ == LoopForm::Vector && st.vector)
     return "fx_vs" + std::to_string(n) + ".s" + std::to_string(copy_) + " = (float)(" + st.value +
            ");";
+  if (form_ == LoopForm::Persistent && st.vector && blockedPersistent()) {
+    // Blocked layout: the 4 points of a lane's float4 collected, stored at the last of them.
+    std::string reg = "fx_ps" + std::to_string(n);
+    return reg + " = fx_f4with(" + reg + ", fx_k & 3, (float)(" + st.value +
+           ")); if ((fx_k & 3) == 3 && xmask) *(__global float4 *)(" + st.pointer + " + (" +
+           st.base + ") + fx_rb) = " + reg + ";";
+  }
   return st.stmt;
 }
 
@@ -1488,7 +1530,10 @@ std::string KernelEmitter::loopForms(const std::vector<const ReductionState *> &
   std::string out;
   std::string branch = "    if";
   if (persistentK_ > 0) {
-    out += branch + " (fx_persistent) {\n" + persistentForm(cascaded, rvars + texts.persistent);
+    // The blocked layout loads float4s: rows where the vector form's conditions hold.
+    out += branch +
+           (blockedPersistent() ? " (fx_persistent && fx_vec) {\n" : " (fx_persistent) {\n") +
+           persistentForm(cascaded, rvars + texts.persistent);
     branch = "    } else if";
   }
   if (vector_)
@@ -1513,9 +1558,40 @@ std::string KernelEmitter::persistentForm(const std::vector<const ReductionState
   for (size_t n = 0; n < rowUpdates_.size(); ++n)
     if (rowUpdates_[n].scope == scope_)
       out += "      " + rowUpdates_[n].type + " fx_pu" + std::to_string(n) + "[" + k + "];\n";
+  if (blockedPersistent()) {
+    // Every float4 of the lane loaded before any point is computed, so that all of a lane's
+    // loads are in flight at once (the loads that a register of an earlier loop holds are not
+    // read again).
+    const std::string k4 = std::to_string(persistentK_ / kVectorWidth);
+    std::string loads;
+    for (size_t n = 0; n < rowLoads_.size() && n < plan_->loads.size(); ++n) {
+      const PlannedLoad &pl = plan_->loads[n];
+      if (rowLoads_[n].scope != scope_ || !pl.vector || pl.vectorSource != static_cast<int>(n) ||
+          (pl.array >= 0 && !pl.keeps))
+        continue;
+      out += "      float4 fx_pv" + std::to_string(n) + "[" + k4 + "]; // " + pl.text + "\n";
+      loads += "          fx_pv" + std::to_string(n) + "[fx_j] = *(__global const float4 *)(" +
+               rowLoads_[n].pointer + " + (" + rowLoads_[n].base + ") + fx_rb);\n";
+    }
+    for (size_t n = 0; n < rowStores_.size(); ++n)
+      if (rowStores_[n].scope == scope_ && rowStores_[n].vector)
+        out += "      float4 fx_ps" + std::to_string(n) + " = 0;\n";
+    if (!loads.empty()) {
+      out += "      #pragma unroll\n";
+      out += "      for (int fx_j = 0; fx_j < " + k4 + "; ++fx_j) {\n";
+      out += "        const fx_index_t fx_rb = ((fx_index_t)fx_j * fx_L + lane) * 4;\n";
+      out += "        if (fx_rb < rnumel) {\n" + loads + "        }\n";
+      out += "      }\n";
+    }
+  }
   out += "      #pragma unroll\n";
   out += "      for (int fx_k = 0; fx_k < " + k + "; ++fx_k) {\n";
-  out += "        const fx_index_t rindex = lane + (fx_index_t)fx_k * fx_L;\n";
+  if (blockedPersistent()) {
+    out += "        const fx_index_t fx_rb = ((fx_index_t)(fx_k >> 2) * fx_L + lane) * 4;\n";
+    out += "        const fx_index_t rindex = fx_rb + (fx_k & 3);\n";
+  } else {
+    out += "        const fx_index_t rindex = " + persistentIndex("fx_k") + ";\n";
+  }
   out += "        if (rindex < rnumel) {\n";
   out += reindent(text, 4);
   out += "        }\n";
@@ -1534,7 +1610,7 @@ std::string KernelEmitter::persistentMerges(int scope) const {
   const std::string k = std::to_string(persistentK_);
   auto each = [&](const std::string &body) {
     return "        #pragma unroll\n        for (int fx_k = 0; fx_k < " + k +
-           "; ++fx_k)\n          if (lane + (fx_index_t)fx_k * fx_L < rnumel)\n            " +
+           "; ++fx_k)\n          if (" + persistentIndex("fx_k") + " < rnumel)\n            " +
            body + "\n";
   };
   std::string out;
@@ -1601,7 +1677,107 @@ std::string KernelEmitter::vectorForm(const std::vector<const ReductionState *> 
                      "(fx_index_t)fx_L * " + w, body);
 }
 
+std::string KernelEmitter::laneReduce(
+    const std::string &T, const std::string &var,
+    const std::function<std::string(const std::string &, const std::string &)> &op) const {
+  const std::string pad = "      ", s = "fx_s0";
+  const std::string partner = rowsFastest_ ? "lid + fx_step * fx_W" : "lid + fx_step";
+  std::string tree;
+  tree += pad + s + "[lid] = " + var + ";\n";
+  tree += pad + "barrier(CLK_LOCAL_MEM_FENCE);\n";
+  tree += pad + "for (int fx_step = fx_L >> 1; fx_step > 0; fx_step >>= 1) {\n";
+  tree += pad + "  if (lane < fx_step)\n";
+  tree += pad + "    " + s + "[lid] = " + op(s + "[lid]", s + "[" + partner + "]") + ";\n";
+  tree += pad + "  barrier(CLK_LOCAL_MEM_FENCE);\n";
+  tree += pad + "}\n";
+  tree += pad + var + " = " + s + (rowsFastest_ ? "[slot]" : "[lid - lane]") + ";\n";
+  tree += pad + "barrier(CLK_LOCAL_MEM_FENCE);\n";
+  const std::string shuffle = T == "float" ? "fx_shfl_xor_f" : T == "int" ? "fx_shfl_xor_i" : "";
+  if (rowsFastest_ || shuffle.empty())
+    return tree;
+  // A row's lanes are consecutive work-items, fx_L a power of two: a row of up to 32 lanes lies
+  // in one warp, a wider one spans whole warps. Whole warps only (shfl.sync names all 32 lanes).
+  std::string out = "#ifdef FX_WARP_SHUFFLE\n";
+  out += pad + "if (((fx_L * fx_W) & 31) == 0) {\n";
+  out += pad + "  for (int fx_d = (fx_L < 32 ? fx_L : 32) >> 1; fx_d > 0; fx_d >>= 1)\n";
+  out += pad + "    " + var + " = " + op(var, shuffle + "(" + var + ", fx_d)") + ";\n";
+  out += pad + "  if (fx_L > 32) {\n";
+  out += pad + "    if ((lid & 31) == 0)\n";
+  out += pad + "      " + s + "[lid >> 5] = " + var + ";\n";
+  out += pad + "    barrier(CLK_LOCAL_MEM_FENCE);\n";
+  // The row's warps' results (at most 32): lane l of each of its warps takes warp l's (mod their
+  // count), then a butterfly over that many lanes.
+  out += pad + "    const int fx_nw = fx_L >> 5;\n";
+  out += pad + "    " + var + " = " + s + "[((lid - lane) >> 5) + (lid & (fx_nw - 1))];\n";
+  out += pad + "    for (int fx_d = fx_nw >> 1; fx_d > 0; fx_d >>= 1)\n";
+  out += pad + "      " + var + " = " + op(var, shuffle + "(" + var + ", fx_d)") + ";\n";
+  out += pad + "    barrier(CLK_LOCAL_MEM_FENCE);\n";
+  out += pad + "  }\n";
+  // The tree otherwise: printed once, the shuffles' `else` where FX_WARP_SHUFFLE is defined.
+  out += pad + "} else\n#endif\n";
+  return out + pad + "{\n" + reindent(tree, 2) + pad + "}\n";
+}
+
 std::string KernelEmitter::combineLanes(size_t i) const {
+  const LoopOp &op = p_.ops[k_.ops[i]];
+  const ReductionState &st = states_.at(i);
+  const std::string &T = st.type;
+  const bool fl = T == "float" || T == "double";
+  const std::string sfx = T == "double" ? "d" : "f";
+  auto infix = [](const char *o) {
+    return [o](const std::string &a, const std::string &b) { return a + " " + o + " " + b; };
+  };
+  auto call = [](const std::string &fn) {
+    return
+        [fn](const std::string &a, const std::string &b) { return fn + "(" + a + ", " + b + ")"; };
+  };
+  std::string body;
+  switch (op.reduction) {
+  case ReductionKind::Sum:
+  case ReductionKind::Mean:
+  case ReductionKind::Prod:
+  case ReductionKind::Any:
+  case ReductionKind::All: {
+    const ReductionKind r = op.reduction;
+    body = laneReduce(T, st.names[0],
+                      infix(r == ReductionKind::Prod  ? "*"
+                            : r == ReductionKind::Any ? "|"
+                            : r == ReductionKind::All ? "&"
+                                                      : "+"));
+    break;
+  }
+  case ReductionKind::Max:
+  case ReductionKind::Min: {
+    const bool isMax = op.reduction == ReductionKind::Max;
+    body = laneReduce(T, st.names[0],
+                      call(fl ? std::string(isMax ? "fx_maximum_" : "fx_minimum_") + sfx
+                              : std::string(isMax ? "max" : "min")));
+    break;
+  }
+  case ReductionKind::OnlineSoftmax:
+  case ReductionKind::LogSumExp: {
+    // Two plain reductions instead of one of (max, sum) pairs, whose merge takes two exps per
+    // step (an H200's softmax over 1024-point rows spent a quarter of its time there): the row's
+    // maximum, then each lane's sum rescaled to it (a lane whose maximum is the row's as it is,
+    // so no inf - inf; NaN stays NaN) and summed.
+    const std::string &m = st.names[0], &sum = st.names[1];
+    body += "      const " + T + " fx_lm = " + m + ";\n";
+    body += laneReduce(T, m, call("fx_maximum_" + sfx));
+    body += "      " + sum + " = fx_lm == " + m + " ? " + sum + " : " + sum + " * " +
+            expFunction(T) + "(fx_lm - " + m + ");\n";
+    body += laneReduce(T, sum, infix("+"));
+    break;
+  }
+  case ReductionKind::VarMean:
+  case ReductionKind::ArgMax:
+  case ReductionKind::ArgMin:
+    return combineLanesInTree(i);
+  }
+  return "    if (fx_L > 1) {\n      __local " + T + " *fx_s0 = (__local " + T +
+         " *)fx_scratch;\n" + body + "    }\n";
+}
+
+std::string KernelEmitter::combineLanesInTree(size_t i) const {
   const LoopOp &op = p_.ops[k_.ops[i]];
   const ReductionState &st = states_.at(i);
   const std::string &T = st.type;
@@ -2442,6 +2618,14 @@ Expected<KernelPlan> planKernel(const LoopProgram &program, const Kernel &k,
     return walked.takeError();
   KernelPlan plan = planner.plan();
   decideForms(plan, persistent);
+  // With vector accesses the persistent form takes the blocked layout (blockedPersistent): whole
+  // float4s per lane. The kernel's own form holds 8 points (two float4s, rows up to 8 * fx_L);
+  // an H200's softmax over 1024-point rows took 0.133 ms so at 128 lanes, 0.144 ms with 4 points
+  // at 256 lanes (bench/README.md).
+  if (plan.persistentPoints > 0 && plan.vectorWidth > 0)
+    plan.persistentPoints =
+        persistentPoints ? (plan.persistentPoints + kVectorWidth - 1) / kVectorWidth * kVectorWidth
+                         : 8;
   return plan;
 }
 
@@ -2606,8 +2790,9 @@ Expected<std::optional<KernelVariant>> variantOf(const LoopProgram &program, con
     suffix = "_persistent";
   }
   FXKIT_ASSIGN_OR_RETURN(KernelPlan other, planKernel(program, k, points));
-  if (other.persistentPoints != points) // no load repeats: the form would hold nothing
+  if ((other.persistentPoints == 0) != (points == 0)) // no load repeats: nothing to hold
     return std::optional<KernelVariant>();
+  points = other.persistentPoints; // whole float4s in the blocked layout
   Kernel renamed = k;
   renamed.name += suffix;
   FXKIT_ASSIGN_OR_RETURN(

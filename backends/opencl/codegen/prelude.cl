@@ -25,6 +25,24 @@ inline long fx_iremainder(long a, long b) {
 }
 /// Whether a vector access at `p` may use a 16-byte load or store.
 inline bool fx_aligned16(__global const void *p) { return ((ulong)p & 15) == 0; }
+/// Component i of v, and v with component i set to x: the persistent form's points in float4
+/// registers, indexed by an unrolled loop's constant (so the choice folds away).
+inline float fx_f4at(float4 v, int i) { return i == 0 ? v.s0 : i == 1 ? v.s1 : i == 2 ? v.s2 : v.s3; }
+inline float4 fx_f4with(float4 v, int i, float x) {
+  return (float4)(i == 0 ? x : v.s0, i == 1 ? x : v.s1, i == 2 ? x : v.s2, i == 3 ? x : v.s3);
+}
+#ifdef FX_WARP_SHUFFLE
+/// NVIDIA GPUs (KernelSet defines FX_WARP_SHUFFLE): the value of lane (this lane ^ m) of the
+/// 32-lane warp, through PTX's shfl.sync (every lane of the warp takes part), so lanes combine
+/// in registers, as Triton's and CUDA's reductions do, instead of through local memory.
+inline uint fx_shfl_xor_u(uint v, int m) {
+  uint r;
+  __asm__ volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(m));
+  return r;
+}
+inline float fx_shfl_xor_f(float v, int m) { return as_float(fx_shfl_xor_u(as_uint(v), m)); }
+inline int fx_shfl_xor_i(int v, int m) { return as_int(fx_shfl_xor_u(as_uint(v), m)); }
+#endif
 /// float32 exp: see fx_exp_f.
 #ifdef FX_FAST_EXP
 #define FX_EXP_F(x) native_exp2((x) * 1.44269504088896340736f)

@@ -477,6 +477,11 @@ Expected<std::unique_ptr<KernelSet>> KernelSet::load(OpenCLContext &context,
   // Part of every definition's build options, so of its cache key too.
   if (resolveGpuDefault(options.fastExp, dev.isGpu, "FXKIT_FAST_EXP"))
     im.buildOptions += " -DFX_FAST_EXP";
+  // Lanes combine through PTX warp shuffles on NVIDIA GPUs (prelude.cl); FXKIT_WARP_SHUFFLE=0
+  // keeps the local-memory tree there too.
+  const char *shuffle = std::getenv("FXKIT_WARP_SHUFFLE");
+  if (dev.isGpu && dev.nvWarpSize == 32 && !(shuffle && std::string(shuffle) == "0"))
+    im.buildOptions += " -DFX_WARP_SHUFFLE";
   const bool variants = usesVariants(options, dev.isGpu);
   std::set<std::string> names;
   auto identityOf = [&](const std::string &source) {

@@ -163,6 +163,10 @@ Expected<std::vector<DeviceInfo>> listDevices() {
       const std::string extensions = deviceString(d, CL_DEVICE_EXTENSIONS);
       info.hasFp64 = extensions.find("cl_khr_fp64") != std::string::npos;
       info.hasNvCompilerOptions = extensions.find("cl_nv_compiler_options") != std::string::npos;
+      if (extensions.find("cl_nv_device_attribute_query") != std::string::npos) {
+        constexpr cl_device_info kWarpSizeNv = 0x4003; // CL_DEVICE_WARP_SIZE_NV (cl_ext.h)
+        info.nvWarpSize = static_cast<int>(deviceValue<cl_uint>(d, kWarpSizeNv));
+      }
       out.push_back(std::move(info));
     }
   }

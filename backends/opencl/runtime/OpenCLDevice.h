@@ -26,6 +26,9 @@ struct DeviceInfo {
   bool hasFp64 = false;
   /// NVIDIA's build options (cl_nv_compiler_options: -cl-nv-maxrregcount, -cl-nv-verbose).
   bool hasNvCompilerOptions = false;
+  /// NVIDIA's warp size (cl_nv_device_attribute_query's CL_DEVICE_WARP_SIZE_NV; 0: not NVIDIA):
+  /// 32 lets kernels combine lanes with PTX warp shuffles (FX_WARP_SHUFFLE).
+  int nvWarpSize = 0;
   /// One line: "0: Portable Computing Language / cpu-haswell-... (CPU, 2 units, 24 GiB)".
   std::string str() const;
 };

@@ -1,0 +1,116 @@
+// Times one kernel of an OpenCL C file on the first GPU, for hand-written reference kernels
+// (triton_like.cl) and hand-edited copies of fxkit's generated ones (bench/README.md, session 18).
+// Usage: clbench FILE KERNEL GLOBAL LOCAL ARG...   (environment: BUILD, the build options; LOG=1
+// prints the build log, e.g. with BUILD=-cl-nv-verbose for registers and spills)
+// ARG: b:BYTES a buffer (small floats), o:BYTES the output buffer (its first floats are printed,
+//      so variants can be compared), u:V ulong, l:V long, i:V int, s:BYTES local memory.
+// Prints the median and least of 20 launches (after 5 warm-up ones), from profiling events.
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#define CK(x)                                                                                      \
+  do {                                                                                             \
+    cl_int e_ = (x);                                                                               \
+    if (e_ != CL_SUCCESS) {                                                                        \
+      std::fprintf(stderr, "%s: %d\n", #x, e_);                                                    \
+      return 1;                                                                                    \
+    }                                                                                              \
+  } while (0)
+
+int main(int argc, char **argv) {
+  if (argc < 5)
+    return 2;
+  std::ifstream f(argv[1]);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string src = ss.str();
+  cl_platform_id plats[8];
+  cl_uint np = 0;
+  CK(clGetPlatformIDs(8, plats, &np));
+  cl_device_id dev = nullptr;
+  for (cl_uint p = 0; p < np && !dev; ++p)
+    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) != CL_SUCCESS)
+      dev = nullptr;
+  if (!dev)
+    return 3;
+  cl_int err;
+  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
+  CK(err);
+  cl_command_queue q = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+  CK(err);
+  const char *s = src.c_str();
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &s, nullptr, &err);
+  CK(err);
+  const char *opts = std::getenv("BUILD") ? std::getenv("BUILD") : "";
+  if (clBuildProgram(prog, 1, &dev, opts, nullptr, nullptr) != CL_SUCCESS) {
+    size_t n = 0;
+    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+    std::string log(n, ' ');
+    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+    std::fprintf(stderr, "build failed:\n%s\n", log.c_str());
+    return 4;
+  }
+  if (std::getenv("LOG")) {
+    size_t n = 0;
+    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+    std::string log(n, ' ');
+    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+    std::fprintf(stderr, "%s\n", log.c_str());
+  }
+  cl_kernel k = clCreateKernel(prog, argv[2], &err);
+  CK(err);
+  size_t global = std::strtoull(argv[3], nullptr, 10), local = std::strtoull(argv[4], nullptr, 10);
+  std::vector<cl_mem> bufs;
+  for (int a = 5; a < argc; ++a) {
+    std::string arg = argv[a];
+    char t = arg[0];
+    std::string v = arg.substr(2);
+    cl_uint idx = a - 5;
+    if (t == 'b' || t == 'o') {
+      size_t bytes = std::strtoull(v.c_str(), nullptr, 10);
+      std::vector<float> host(bytes / 4);
+      for (size_t i = 0; i < host.size(); ++i)
+        host[i] = (float)((i * 2654435761u) % 1000) / 500.0f - 1.0f;
+      cl_mem m =
+          clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, host.data(), &err);
+      CK(err);
+      if (t == 'o' || bufs.empty())
+        bufs.push_back(m);
+      CK(clSetKernelArg(k, idx, sizeof(cl_mem), &m));
+    } else if (t == 'u' || t == 'l') {
+      cl_long x = std::strtoll(v.c_str(), nullptr, 10);
+      CK(clSetKernelArg(k, idx, sizeof(x), &x));
+    } else if (t == 'i') {
+      cl_int x = std::atoi(v.c_str());
+      CK(clSetKernelArg(k, idx, sizeof(x), &x));
+    } else if (t == 's') {
+      CK(clSetKernelArg(k, idx, std::strtoull(v.c_str(), nullptr, 10), nullptr));
+    }
+  }
+  std::vector<double> ms;
+  for (int r = 0; r < 25; ++r) {
+    cl_event ev;
+    CK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, &local, 0, nullptr, &ev));
+    CK(clWaitForEvents(1, &ev));
+    cl_ulong t0, t1;
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, nullptr);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr);
+    if (r >= 5)
+      ms.push_back((t1 - t0) * 1e-6);
+    clReleaseEvent(ev);
+  }
+  std::sort(ms.begin(), ms.end());
+  // Checksum of the last buffer's first floats: variants must agree.
+  std::vector<float> out(8);
+  CK(clEnqueueReadBuffer(q, bufs.back(), CL_TRUE, 0, 32, out.data(), 0, nullptr, nullptr));
+  std::printf("%s %s g=%zu l=%zu median %.4f ms min %.4f | %g %g %g %g\n", argv[1], argv[2], global,
+              local, ms[ms.size() / 2], ms[0], out[0], out[1], out[2], out[3]);
+  return 0;
+}
