@@ -362,6 +362,14 @@ struct PointAccess {
 /// in float, where FX_FAST_EXP is defined, the device's approximate exp2 as Triton computes it).
 std::string expFunction(const std::string &T) { return T == "double" ? "fx_exp_d" : "fx_exp_f"; }
 
+/// The float4 at `pointer` + (`index`), plus `offset` when given: the value a vector access reads
+/// or, with `store`, the lvalue it writes (every form's float4 loads and stores).
+std::string float4At(const std::string &pointer, const std::string &index,
+                     const std::string &offset = "", bool store = false) {
+  return std::string("*(__global ") + (store ? "" : "const ") + "float4 *)(" + pointer + " + (" +
+         index + ")" + (offset.empty() ? "" : " + " + offset) + ")";
+}
+
 /// A var_mean or online-softmax step at a reduced point.
 struct RowUpdate {
   ReductionKind kind = ReductionKind::VarMean;
@@ -1205,8 +1213,8 @@ std::string KernelEmitter::rowStore(int32_t buffer, const SymExpr &index, const 
     // Blocked layout: the 4 points of a lane's float4 collected, stored at the last of them.
     std::string reg = "fx_ps" + std::to_string(n);
     return reg + " = fx_f4with(" + reg + ", fx_k & 3, (float)(" + st.value +
-           ")); if ((fx_k & 3) == 3 && xmask) *(__global float4 *)(" + st.pointer + " + (" +
-           st.base + ") + fx_rb) = " + reg + ";";
+           ")); if ((fx_k & 3) == 3 && xmask) " + float4At(st.pointer, st.base, "fx_rb", true) +
+           " = " + reg + ";";
   }
   return st.stmt;
 }
@@ -1275,8 +1283,8 @@ KernelEmitter::pointVectorLoop(const std::string &rowVars,
   out += "      fx_vec = " + aligned + ";\n";
   out += "      if (fx_vec) {\n";
   for (size_t n = 0; n < pointLoads_.size(); ++n)
-    out += "        const float4 fx_pl" + std::to_string(n) + " = *(__global const float4 *)(" +
-           pointLoads_[n].pointer + " + (" + pointLoads_[n].index + "));\n";
+    out += "        const float4 fx_pl" + std::to_string(n) + " = " +
+           float4At(pointLoads_[n].pointer, pointLoads_[n].index) + ";\n";
   for (size_t n = 0; n < pointStores_.size(); ++n)
     out += "        float4 fx_ps" + std::to_string(n) + ";\n";
   for (int j = 0; j < kVectorWidth; ++j) {
@@ -1286,8 +1294,8 @@ KernelEmitter::pointVectorLoop(const std::string &rowVars,
     out += "        }\n";
   }
   for (size_t n = 0; n < pointStores_.size(); ++n)
-    out += "        *(__global float4 *)(" + pointStores_[n].pointer + " + (" +
-           pointStores_[n].index + ")) = fx_ps" + std::to_string(n) + ";\n";
+    out += "        " + float4At(pointStores_[n].pointer, pointStores_[n].index, "", true) +
+           " = fx_ps" + std::to_string(n) + ";\n";
   out += "      }\n";
   out += "    }\n";
   out += "    if (!fx_vec) {\n";
@@ -1307,8 +1315,8 @@ std::string KernelEmitter::vectorLoads(int scope) const {
     const RowLoad &l = rowLoads_[n];
     if (l.scope != scope || !l.vector || !seen.insert(l.text).second)
       continue;
-    out += "        const float4 fx_vl" + std::to_string(n) + " = *(__global const float4 *)(" +
-           l.pointer + " + (" + l.base + ") + rbase); // " + l.text + "\n";
+    out += "        const float4 fx_vl" + std::to_string(n) + " = " +
+           float4At(l.pointer, l.base, "rbase") + "; // " + l.text + "\n";
   }
   return out;
 }
@@ -1369,8 +1377,8 @@ std::string KernelEmitter::vectorStores(int scope) const {
   for (size_t n = 0; n < rowStores_.size(); ++n) {
     const RowStore &s = rowStores_[n];
     if (s.scope == scope && s.vector)
-      out += "        if (xmask) *(__global float4 *)(" + s.pointer + " + (" + s.base + ")" +
-             " + rbase) = fx_vs" + std::to_string(n) + ";\n";
+      out += "        if (xmask) " + float4At(s.pointer, s.base, "rbase", true) + " = fx_vs" +
+             std::to_string(n) + ";\n";
   }
   return out;
 }
@@ -1570,8 +1578,8 @@ std::string KernelEmitter::persistentForm(const std::vector<const ReductionState
           (pl.array >= 0 && !pl.keeps))
         continue;
       out += "      float4 fx_pv" + std::to_string(n) + "[" + k4 + "]; // " + pl.text + "\n";
-      loads += "          fx_pv" + std::to_string(n) + "[fx_j] = *(__global const float4 *)(" +
-               rowLoads_[n].pointer + " + (" + rowLoads_[n].base + ") + fx_rb);\n";
+      loads += "          fx_pv" + std::to_string(n) +
+               "[fx_j] = " + float4At(rowLoads_[n].pointer, rowLoads_[n].base, "fx_rb") + ";\n";
     }
     for (size_t n = 0; n < rowStores_.size(); ++n)
       if (rowStores_[n].scope == scope_ && rowStores_[n].vector)
