@@ -74,12 +74,20 @@ __kernel void fused_amax_sum_sub_exp_0(__global const uchar *in_ptr0_base,
     __global uchar *out_ptr0_base,
     const ulong out_ptr0_offset,
     const long xnumel,
-    const long rnumel,
-    const int fx_L,
-    const int fx_W,
+    const long rnumel_arg,
+    const int fx_L_arg,
+    const int fx_W_arg,
     __local double *fx_scratch) {
   __global const float *in_ptr0 = (__global const float *)(in_ptr0_base + in_ptr0_offset);
   __global float *out_ptr0 = (__global float *)(out_ptr0_base + out_ptr0_offset);
+#ifdef FX_LAUNCH_L
+  // Built for one launch (LaunchConstants.h): sizes the compiler folds.
+  const long rnumel = FX_LAUNCH_R;
+  const int fx_L = FX_LAUNCH_L, fx_W = FX_LAUNCH_W;
+#else
+  const long rnumel = rnumel_arg;
+  const int fx_L = fx_L_arg, fx_W = fx_W_arg;
+#endif
   const int lid = get_local_id(0);
   // Cascade summation (ATen's cascade_sum): fx_cb points per lane in a block, fx_cb
   // blocks in a group, at least 256, at least a lane's points' cube root.

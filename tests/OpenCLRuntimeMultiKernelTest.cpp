@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 using namespace fxkit;
@@ -137,7 +138,7 @@ TEST(MultiKernel, LaunchConfigurationNamesItsVariant) {
 }
 
 /// Runs `c` on the OpenCL device with `options`; expects `expected`'s outputs (NaN where it has
-/// NaN).
+/// NaN, the same infinity where it has one).
 void expectOutputs(const Compiled &c, std::span<const RuntimeValue> inputs,
                    const InterpretResult &expected, const OpenCLOptions &options,
                    OpenCLStats *stats = nullptr) {
@@ -149,7 +150,8 @@ void expectOutputs(const Compiled &c, std::span<const RuntimeValue> inputs,
     int wrong = 0;
     Tensor::forEachIndex(want.sizes(), [&](std::span<const int64_t> idx) {
       double a = got.getDouble(idx), b = want.getDouble(idx);
-      bool ok = std::isnan(b) ? std::isnan(a) : std::abs(a - b) <= 1e-5 * (1 + std::abs(b));
+      bool ok =
+          std::isnan(b) ? std::isnan(a) : a == b || std::abs(a - b) <= 1e-5 * (1 + std::abs(b));
       if (!ok && wrong++ < 5)
         ADD_FAILURE() << "output " << o << " row " << idx[0] << ": " << a << ", expected " << b;
     });
@@ -168,6 +170,22 @@ std::vector<RuntimeValue> softmaxInputs(int rows, int points) {
   values[2 * points + 3] = NAN;
   values[3 * points + points - 1] = -INFINITY;
   return {RuntimeValue{fromValues({rows, points}, values)}};
+}
+
+/// A softmax of `rows` x `points`, compiled, with softmaxInputs and the interpreter's outputs.
+struct SoftmaxRun {
+  Compiled compiled;
+  std::vector<RuntimeValue> inputs;
+  std::optional<InterpretResult> expected;
+};
+void prepareSoftmax(int rows, int points, SoftmaxRun &out) {
+  auto graph = parseFxText(softmaxGraph(rows, points), "<test>");
+  ASSERT_TRUE(graph) << graph.error().str();
+  out.inputs = softmaxInputs(rows, points);
+  auto expected = interpretGraph(*graph, out.inputs);
+  ASSERT_TRUE(expected) << expected.error().str();
+  out.expected = expected.take();
+  ASSERT_TRUE(compile(graph.take(), out.compiled));
 }
 
 TEST(MultiKernel, EveryFormOfBothVariantsIsEagers) {
@@ -251,13 +269,11 @@ TEST(MultiKernel, VarMeanInEveryFormIsEagers) {
 TEST(MultiKernel, TuningTimesBothAndCachesTheChoice) {
   REQUIRE_OPENCL_DEVICE();
   TempDir cache;
-  auto graph = parseFxText(softmaxGraph(8, 4096), "<test>");
-  ASSERT_TRUE(graph) << graph.error().str();
-  std::vector<RuntimeValue> inputs = softmaxInputs(8, 4096);
-  auto expected = interpretGraph(*graph, inputs);
-  ASSERT_TRUE(expected) << expected.error().str();
-  Compiled c;
-  ASSERT_TRUE(compile(graph.take(), c));
+  SoftmaxRun run;
+  ASSERT_NO_FATAL_FAILURE(prepareSoftmax(8, 4096, run));
+  const Compiled &c = run.compiled;
+  const std::vector<RuntimeValue> &inputs = run.inputs;
+  const std::optional<InterpretResult> &expected = run.expected;
   OpenCLOptions options;
   options.cacheDir = cache.path.string();
   options.maxTrials = 3;
@@ -313,3 +329,132 @@ TEST(MultiKernel, ChosenConfigurationNamesTheVariantThatRuns) {
 }
 
 } // namespace
+
+// Launch constants (codegen/LaunchConstants.h): a reduction built for one configuration and row
+// length, its sizes compile-time constants, timed beside the argument-sized builds.
+
+TEST(LaunchConstants, ConfigurationTextNamesThem) {
+  for (const char *text :
+       {"lanes=128,rows=1,constants", "lanes=512,rows=1,variant=1,constants", "lanes=64,rows=4"}) {
+    auto c = LaunchConfig::parse(text);
+    ASSERT_TRUE(c) << text;
+    EXPECT_EQ(c->launchConstants, std::string_view(text).ends_with(",constants"));
+    EXPECT_EQ(c->str(true), text);
+  }
+  EXPECT_EQ(LaunchConfig::parse("lanes=512,rows=1,variant=1,constants")->variant, 1);
+  // Only reductions have them, after the variant, spelt whole.
+  for (const char *bad : {"local=64,per_item=4,constants", "lanes=128,rows=1,constants,variant=1",
+                          "lanes=128,rows=1,constantsx", "lanes=128,rows=1,constants,constants"})
+    EXPECT_FALSE(LaunchConfig::parse(bad)) << bad;
+}
+
+TEST(LaunchConstants, ConfigurationsSpreadARowOver8To32PointsPerLane) {
+  auto shapes = [](int64_t xnumel, int64_t rnumel, int maxWg, int minLanes) {
+    std::string out;
+    for (const LaunchConfig &c : launchConstantConfigs(xnumel, rnumel, maxWg, minLanes)) {
+      EXPECT_TRUE(c.launchConstants);
+      out += (out.empty() ? "" : " ") + std::to_string(c.lanes) + "x" + std::to_string(c.rows);
+    }
+    return out;
+  };
+  // Narrow rows share a work-group of 128 work-items; wide ones take up to the device's limit.
+  EXPECT_EQ(shapes(65536, 1024, 1024, 1), "128x1 64x2 32x4");
+  EXPECT_EQ(shapes(8192, 8192, 1024, 1), "1024x1 512x1 256x1");
+  EXPECT_EQ(shapes(8192, 8192, 256, 1), "256x1");
+  // A variant that holds its row needs its lanes; few rows leave no idle slots.
+  EXPECT_EQ(shapes(8192, 8192, 1024, 512), "1024x1 512x1");
+  EXPECT_EQ(shapes(4, 1000, 1024, 1), "128x1 64x2 32x4");
+  EXPECT_EQ(shapes(2, 100, 1024, 1), "16x2 8x2 4x2");
+  EXPECT_EQ(shapes(1000, 1, 1024, 1), "");
+}
+
+TEST(LaunchConstants, EveryFormBuiltForItsLaunchIsEagers) {
+  REQUIRE_OPENCL_DEVICE();
+  // Softmax rows held in registers (the kernel's own form at 1000 points and its persistent
+  // variant at 8192), looped (the variant at 1000, the kernel at 8192), rows of 1002 (no
+  // float4s), and a row sum, each built with its sizes constant; against the interpreter.
+  struct Case {
+    std::string graph;
+    std::vector<RuntimeValue> inputs;
+    std::vector<std::string> configs;
+  };
+  std::string rowSum = R"(graph():
+    %x : Tensor "f32[6, 1000][1000, 1]cpu"[num_users=1] = placeholder[target=x]
+    %s : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%x, [1]), kwargs = {})
+    return (s,)
+)";
+  for (const Case &c : {Case{softmaxGraph(6, 1000),
+                             softmaxInputs(6, 1000),
+                             {"lanes=128,rows=2", "lanes=64,rows=2", "lanes=256,rows=1,variant=1"}},
+                        Case{softmaxGraph(6, 1002), softmaxInputs(6, 1002), {"lanes=256,rows=1"}},
+                        Case{softmaxGraph(6, 8192),
+                             softmaxInputs(6, 8192),
+                             {"lanes=512,rows=1", "lanes=512,rows=1,variant=1"}},
+                        Case{rowSum, softmaxInputs(6, 1000), {"lanes=32,rows=4"}}}) {
+    auto graph = parseFxText(c.graph, "<test>");
+    ASSERT_TRUE(graph) << graph.error().str();
+    auto expected = interpretGraph(*graph, c.inputs);
+    ASSERT_TRUE(expected) << expected.error().str();
+    Compiled compiled;
+    ASSERT_TRUE(compile(graph.take(), compiled));
+    for (const std::string &config : c.configs) {
+      SCOPED_TRACE(c.graph.substr(0, 60) + " " + config);
+      OpenCLOptions options;
+      options.cache = false;
+      options.tune = false;
+      options.multiKernel = GpuDefault::On;
+      options.forceConfig = config + ",constants";
+      OpenCLStats stats;
+      expectOutputs(compiled, c.inputs, *expected, options, &stats);
+      EXPECT_EQ(stats.constantBuilds, 1) << "the forced configuration's own build ran";
+    }
+  }
+}
+
+TEST(LaunchConstants, TuningTimesThemAndCachesTheChoice) {
+  REQUIRE_OPENCL_DEVICE();
+  TempDir cache;
+  SoftmaxRun run;
+  ASSERT_NO_FATAL_FAILURE(prepareSoftmax(8, 1000, run));
+  const Compiled &c = run.compiled;
+  const std::vector<RuntimeValue> &inputs = run.inputs;
+  const std::optional<InterpretResult> &expected = run.expected;
+  OpenCLOptions options;
+  options.cacheDir = cache.path.string();
+  options.maxTrials = 2;
+  options.multiKernel = GpuDefault::Off;
+  options.launchConstants = GpuDefault::On;
+
+  // First: the kernel built, then builds with launch constants for as many configurations as
+  // the trials allow (the fastest argument-sized one, then launchConstantConfigs').
+  OpenCLStats first;
+  expectOutputs(c, inputs, *expected, options, &first);
+  EXPECT_EQ(first.kernelsBuilt, 1);
+  EXPECT_EQ(first.configsTuned, 1);
+  EXPECT_EQ(first.constantBuilds, 2);
+  EXPECT_LE(first.constantsChosen, 1);
+
+  // Second: the choice from the cache; a build with launch constants it names comes from the
+  // cache too, nothing is timed.
+  OpenCLStats second;
+  auto program = OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
+  ASSERT_TRUE(program) << program.error().str();
+  ASSERT_TRUE((*program)->run(inputs));
+  second = (*program)->stats();
+  auto chosen = (*program)->chosenConfigs();
+  ASSERT_EQ(chosen.size(), 1u);
+  bool constants = chosen[0].second.ends_with(",constants");
+  EXPECT_EQ(constants, first.constantsChosen == 1) << chosen[0].second;
+  EXPECT_EQ(second.kernelsBuilt, 0);
+  EXPECT_EQ(second.configsTuned, 0);
+  EXPECT_EQ(second.configsFromCache, 1);
+  EXPECT_EQ(second.constantBuilds, constants ? 1 : 0);
+  EXPECT_EQ(second.constantsChosen, 0) << "counted where tuned";
+
+  // Off, a cached choice with launch constants still runs as one (the cache names a build).
+  options.launchConstants = GpuDefault::Off;
+  OpenCLStats off;
+  expectOutputs(c, inputs, *expected, options, &off);
+  EXPECT_EQ(off.configsTuned, 0);
+  EXPECT_EQ(off.constantBuilds, constants ? 1 : 0);
+}

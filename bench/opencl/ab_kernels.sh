@@ -2,10 +2,11 @@
 # Two configurations of fxkit's OpenCL kernels side by side on a GPU (issue 23 item 4): the
 # memory-bound benchmark graphs (graphs.sh) at each N given, once with the environment settings A
 # and once with B, in one job, each from an empty kernel cache so that both build and tune. Per
-# graph and setting: the later runs' kernel time from device events (--repeat 6 --profile), the
-# configuration each kernel kept, and the share of the triad measured in the same job (triad.py,
-# before each size); then PyTorch eager / torch.compile on the same graphs. FXKIT_TUNE_LOG=1
-# trials go to $OUT/tune-*.log where OUT is set.
+# graph and setting: the later runs' kernel time from device events (--repeat 10 --resident
+# --profile: inputs kept on the device, as torch.compile is timed), the configuration each kernel
+# kept, and the share of the triad measured in the same job (triad.py, before each size); then
+# PyTorch eager / torch.compile on the same graphs. FXKIT_TUNE_LOG=1 trials go to
+# $OUT/tune-*.log where OUT is set.
 # Usage: ab_kernels.sh FXKIT "A settings" "B settings" [N ...]   (default N: 8192)
 #   e.g. ab_kernels.sh build/repl/fxkit FXKIT_MULTI_KERNEL=0 FXKIT_MULTI_KERNEL=1 8192 16384
 #   A setting list is space-separated NAME=VALUE words ("" for none).
@@ -36,7 +37,7 @@ for n in "${sizes[@]}"; do
       cache="/tmp/fxkit-cache-ab$side-$n-$g"; rm -rf "$cache"
       log="$out/tune-$n-$g-$side.log"
       env "${envs[@]}" FXKIT_CACHE_DIR="$cache" FXKIT_TUNE_LOG=1 \
-        "$fxkit" run "/tmp/fxbench-$n/$g.graph.txt" --backend opencl --device gpu --repeat 6 \
+        "$fxkit" run "/tmp/fxbench-$n/$g.graph.txt" --backend opencl --device gpu --repeat 10 --resident \
         --profile --stats >"$log" 2>&1
       # "later runs' kernels S s each"
       ms[$side]=$(grep -o "later runs' kernels [0-9.e-]* s each" "$log" |

@@ -1,5 +1,6 @@
 #include "backends/opencl/codegen/OpenCLKernelGen.h"
 #include "backends/opencl/codegen/KernelPlan.h"
+#include "backends/opencl/codegen/LaunchConstants.h"
 #include "backends/opencl/codegen/PreludeCL.h"
 #include "backends/opencl/codegen/SpecialMathCL.h"
 #include "ir/TextTemplate.h"
@@ -2517,10 +2518,11 @@ Status KernelEmitter::signature(GeneratedKernel &g, std::vector<std::string> &si
   sig.push_back("const long xnumel");
   g.params.push_back({KernelParam::Kind::Numel, "xnumel", -1, false, g.xnumel});
   if (reduction_) {
-    sig.push_back("const long rnumel");
+    // Read through launchConstantsPrologue: constants in a build for one launch.
+    sig.push_back("const long rnumel_arg");
     g.params.push_back({KernelParam::Kind::Numel, "rnumel", -1, false, g.rnumel});
-    sig.push_back("const int fx_L");
-    sig.push_back("const int fx_W");
+    sig.push_back("const int fx_L_arg");
+    sig.push_back("const int fx_W_arg");
     g.params.push_back({KernelParam::Kind::Lanes, "fx_L", -1, false, {}});
     g.params.push_back({KernelParam::Kind::Lanes, "fx_W", -1, false, {}});
     sig.push_back("__local double *fx_scratch");
@@ -2533,7 +2535,7 @@ Status KernelEmitter::signature(GeneratedKernel &g, std::vector<std::string> &si
 std::string KernelEmitter::reductionKernel(const GeneratedKernel &g, const std::string &rowVars,
                                            const std::string &rowArrays,
                                            const std::string &vectorDecl) const {
-  std::string src;
+  std::string src = launchConstantsPrologue();
   src += "  const int lid = get_local_id(0);\n";
   if (cascadeUsed_) {
     std::string minBlock = std::to_string(kCascadeMinBlock);

@@ -518,12 +518,17 @@ std::string Runtime::statsLine() const {
       total.launches += s.launches;
       total.variantsTimed += s.variantsTimed;
       total.variantsChosen += s.variantsChosen;
+      total.constantBuilds += s.constantBuilds;
+      total.constantsChosen += s.constantsChosen;
     }
   std::string multiKernel;
   if (total.variantsTimed > 0)
     multiKernel = "; multi-kernel: " + std::to_string(total.variantsTimed) +
                   " shapes timed against variants, a variant faster in " +
                   std::to_string(total.variantsChosen);
+  if (total.constantBuilds > 0)
+    multiKernel += "; launch constants: " + std::to_string(total.constantBuilds) +
+                   " builds, kept for " + std::to_string(total.constantsChosen) + " shapes";
   return "kernels: " + std::to_string(total.kernelsBuilt) + " built, " +
          std::to_string(total.kernelsFromCache) +
          " from cache; configurations: " + std::to_string(total.configsTuned) + " tuned, " +

@@ -1,4 +1,5 @@
 #include "backends/opencl/runtime/KernelSet.h"
+#include "backends/opencl/codegen/LaunchConstants.h"
 
 #include <algorithm>
 #include <atomic>
@@ -25,6 +26,28 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+/// FXKIT_TUNE_LOG=1: the work-group limit and every tuning trial on stderr, to see why a
+/// configuration won.
+bool tuneLog() {
+  static const bool on = [] {
+    const char *v = std::getenv("FXKIT_TUNE_LOG");
+    return v && *v && std::string_view(v) != "0";
+  }();
+  return on;
+}
+
+/// The tuning budget of one kernel and shape: FXKIT_TUNE_BUDGET_S where set to a positive
+/// number, else the options'.
+double tuneBudgetSeconds(const OpenCLOptions &options) {
+  if (const char *text = std::getenv("FXKIT_TUNE_BUDGET_S")) {
+    char *end = nullptr;
+    double v = std::strtod(text, &end);
+    if (end != text && *end == '\0' && v > 0)
+      return v;
+  }
+  return options.tuneBudgetSeconds;
+}
+
 /// A failed build's log as part of fxkit's error: each line indented under the error, and the
 /// file name the driver gave the source (pocl's "/root/.cache/pocl/kcache/tempfile_X.cl",
 /// NVIDIA's "<kernel>") replaced by `sourcePath`, the copy fxkit wrote, whose line numbers are
@@ -46,12 +69,32 @@ std::string indentedBuildLog(std::string_view log, const std::string &sourcePath
   return out;
 }
 
+/// A program and its one kernel.
+struct BuiltKernel {
+  cl_program program = nullptr;
+  cl_kernel kernel = nullptr;
+  void release() {
+    if (kernel)
+      clReleaseKernel(kernel);
+    if (program)
+      clReleaseProgram(program);
+    kernel = nullptr;
+    program = nullptr;
+  }
+};
+
 /// One distinct kernel definition: its program, built on a worker thread.
 struct Definition {
   KernelSpec spec;
+  /// What its build depends on (source, options, device, driver): its cache key's input.
+  std::string identity;
   CacheKey cacheKey;
   cl_program program = nullptr;
   cl_kernel kernel = nullptr;
+  /// Launch constants: its builds for one configuration and row length, by
+  /// launchConstantsOptions' text; a build that failed holds no kernel (the definition's own
+  /// build runs instead).
+  std::map<std::string, BuiltKernel> constantBuilds;
   std::promise<Status> built;
   std::shared_future<Status> ready = built.get_future().share();
   /// Tuned configurations per shape key, and whether they changed since loading.
@@ -92,6 +135,7 @@ struct KernelSet::Impl {
   OpenCLContext *ctx = nullptr;
   OpenCLOptions options;
   std::string buildOptions;
+  bool launchConstants = false; ///< OpenCLOptions::launchConstants, resolved for the device
   KernelCache cache{"", false}; ///< replaced by load() (a disabled one touches no folder)
   std::vector<std::unique_ptr<Definition>> definitions;
   std::vector<std::thread> workers;
@@ -107,11 +151,26 @@ struct KernelSet::Impl {
   ~Impl();
   void buildWorker();
   Status build(Definition &d);
-  Status setArgs(Definition &d, std::span<const LaunchArg> args, const LaunchConfig &c);
-  /// Enqueues a launch; `timed`: waits for it and returns its device seconds. With `keep`,
-  /// the launch's event goes there instead (no wait).
+  /// Builds `source` with `options` (from the cache under `key` where it has the binary) and
+  /// creates its kernel `name`; counts it in the stats as a definition where `definition`.
+  Expected<BuiltKernel> buildKernel(const std::string &name, const std::string &source,
+                                    const std::string &options, const CacheKey &key,
+                                    bool definition);
+  /// The kernel that runs `d` in configuration `c` over rows of `rnumel` points: its own, or its
+  /// build with launch constants (made now where it is missing; one that fails to build leaves
+  /// `c` to the definition's own kernel, nullptr).
+  cl_kernel kernelFor(Definition &d, const LaunchConfig &c, int64_t rnumel);
+  /// Makes the missing builds with launch constants of `wanted` (definition, configuration) for
+  /// rows of `rnumel` points, in parallel.
+  void buildConstants(const std::vector<std::pair<Definition *, LaunchConfig>> &wanted,
+                      int64_t rnumel);
+  Status setArgs(Definition &d, cl_kernel kernel, std::span<const LaunchArg> args,
+                 const LaunchConfig &c);
+  /// Enqueues a launch of `kernel` (nullptr: d's own); `timed`: waits for it and returns its
+  /// device seconds. With `keep`, the launch's event goes there instead (no wait).
   Expected<double> enqueue(Definition &d, std::span<const LaunchArg> args, const LaunchConfig &c,
-                           int64_t xnumel, bool timed, cl_event *keep = nullptr);
+                           int64_t xnumel, bool timed, cl_event *keep = nullptr,
+                           cl_kernel kernel = nullptr);
   Expected<LaunchConfig> tune(Definition &d, std::span<const LaunchArg> args, int64_t xnumel,
                               int64_t rnumel, int maxWg);
 };
@@ -124,6 +183,8 @@ KernelSet::Impl::~Impl() {
     if (t.joinable())
       t.join();
   for (auto &d : definitions) {
+    for (auto &[options, built] : d->constantBuilds)
+      built.release();
     if (d->kernel)
       clReleaseKernel(d->kernel);
     if (d->program)
@@ -148,12 +209,24 @@ void KernelSet::Impl::buildWorker() {
 }
 
 Status KernelSet::Impl::build(Definition &d) {
+  auto built = buildKernel(d.spec.name, d.spec.source, buildOptions, d.cacheKey, true);
+  if (!built)
+    return built.takeError();
+  d.program = built->program;
+  d.kernel = built->kernel;
+  return Status::ok();
+}
+
+Expected<BuiltKernel> KernelSet::Impl::buildKernel(const std::string &name,
+                                                   const std::string &source,
+                                                   const std::string &options, const CacheKey &key,
+                                                   bool definition) {
   auto t0 = std::chrono::steady_clock::now();
   cl_int err = CL_SUCCESS;
   const DeviceInfo &dev = ctx->device();
-  const std::string &name = d.spec.name;
+  BuiltKernel d;
   bool fromCache = false;
-  if (auto binary = cache.loadBinary(d.cacheKey)) {
+  if (auto binary = cache.loadBinary(key)) {
     const unsigned char *bytes = binary->data();
     size_t size = binary->size();
     cl_int status = CL_SUCCESS;
@@ -161,7 +234,7 @@ Status KernelSet::Impl::build(Definition &d) {
         clCreateProgramWithBinary(ctx->context(), 1, &dev.device, &size, &bytes, &status, &err);
     cl_int built = CL_INVALID_BINARY;
     if (err == CL_SUCCESS && status == CL_SUCCESS)
-      built = clBuildProgram(d.program, 1, &dev.device, buildOptions.c_str(), nullptr, nullptr);
+      built = clBuildProgram(d.program, 1, &dev.device, options.c_str(), nullptr, nullptr);
     if (built == CL_SUCCESS)
       d.kernel = clCreateKernel(d.program, name.c_str(), &built); // it holds this kernel
     if (built == CL_SUCCESS) {
@@ -169,21 +242,18 @@ Status KernelSet::Impl::build(Definition &d) {
     } else {
       // A binary that verified but that the driver refuses (another driver build, a damaged
       // file with a good checksum): evicted, and built once from source below.
-      if (d.program)
-        clReleaseProgram(d.program);
-      d.program = nullptr;
-      d.kernel = nullptr;
+      d.release();
       cl_int why = err != CL_SUCCESS ? err : status != CL_SUCCESS ? status : built;
-      cache.evictBinary(d.cacheKey, "the driver refuses it: " + clErrorName(why));
+      cache.evictBinary(key, "the driver refuses it: " + clErrorName(why));
     }
   }
   if (!fromCache) {
-    const char *src = d.spec.source.c_str();
-    size_t len = d.spec.source.size();
+    const char *src = source.c_str();
+    size_t len = source.size();
     d.program = clCreateProgramWithSource(ctx->context(), 1, &src, &len, &err);
     if (err != CL_SUCCESS)
       return clError("kernel " + name + ": creating the program", err);
-    err = clBuildProgram(d.program, 1, &dev.device, buildOptions.c_str(), nullptr, nullptr);
+    err = clBuildProgram(d.program, 1, &dev.device, options.c_str(), nullptr, nullptr);
     size_t n = 0;
     clGetProgramBuildInfo(d.program, dev.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
     std::string log(n, '\0');
@@ -195,18 +265,21 @@ Status KernelSet::Impl::build(Definition &d) {
     // FXKIT_OPENCL_BUILD_OPTIONS, each kernel's registers and spills).
     if (const char *v = std::getenv("FXKIT_OPENCL_BUILD_LOG");
         v && *v && std::string_view(v) != "0" && !log.empty())
-      std::fprintf(stderr, "fxkit: build log of %s:\n%s\n", name.c_str(), log.c_str());
+      std::fprintf(stderr, "fxkit: build log of %s%s:\n%s\n", name.c_str(),
+                   definition ? "" : (" (" + options.substr(buildOptions.size()) + ")").c_str(),
+                   log.c_str());
     if (err == CL_SUCCESS && log.find("warning") != std::string::npos) {
       std::lock_guard<std::mutex> lock(statsMutex);
       if (stats.kernelsWithWarnings++ == 0)
         stats.firstWarning = name + ": " + log.substr(0, 2000);
     }
     if (err != CL_SUCCESS) {
+      d.release();
       // The source goes to a file of its own (never into the cache), so the log's line
       // numbers can be read against it.
       std::string path =
-          (std::filesystem::temp_directory_path() / ("fxkit-" + d.cacheKey.file + ".cl")).string();
-      std::ofstream(path) << d.spec.source;
+          (std::filesystem::temp_directory_path() / ("fxkit-" + key.file + ".cl")).string();
+      std::ofstream(path) << source;
       return Error("kernel " + name + " does not build on " + dev.deviceName + " (" +
                    clErrorName(err) + "); source: " + path +
                    (log.empty() ? "" : "; the compiler's log:" + indentedBuildLog(log, path)));
@@ -221,30 +294,71 @@ Status KernelSet::Impl::build(Definition &d) {
       if (clGetProgramInfo(d.program, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr) ==
           CL_SUCCESS) {
         // Best effort: a full disk only costs time; the failure is counted for a warning.
-        if (Status st = cache.storeBinary(d.cacheKey, binary); !st) {
+        if (Status st = cache.storeBinary(key, binary); !st) {
           std::lock_guard<std::mutex> lock(statsMutex);
           if (stats.cacheWriteFailures++ == 0)
             stats.cacheWriteError = st.error().message;
         }
       }
     }
-  }
-  if (!fromCache) {
     d.kernel = clCreateKernel(d.program, name.c_str(), &err);
-    if (err != CL_SUCCESS)
+    if (err != CL_SUCCESS) {
+      d.release();
       return clError("kernel " + name + ": creating the kernel", err);
+    }
   }
   std::lock_guard<std::mutex> lock(statsMutex);
-  (fromCache ? stats.kernelsFromCache : stats.kernelsBuilt)++;
+  if (definition)
+    (fromCache ? stats.kernelsFromCache : stats.kernelsBuilt)++;
+  else
+    ++stats.constantBuilds;
   stats.buildSeconds += secondsSince(t0);
-  return Status::ok();
+  return d;
 }
 
-Status KernelSet::Impl::setArgs(Definition &d, std::span<const LaunchArg> args,
+void KernelSet::Impl::buildConstants(
+    const std::vector<std::pair<Definition *, LaunchConfig>> &wanted, int64_t rnumel) {
+  struct Job {
+    Definition *d;
+    std::string options;
+    std::future<Expected<BuiltKernel>> result;
+  };
+  std::vector<Job> jobs;
+  for (const auto &[d, c] : wanted) {
+    std::string constants = launchConstantsOptions(rnumel, c.lanes, c.rows);
+    if (d->constantBuilds.count(constants) ||
+        std::any_of(jobs.begin(), jobs.end(),
+                    [&](const Job &j) { return j.d == d && j.options == constants; }))
+      continue;
+    std::string options = buildOptions + constants;
+    CacheKey key = CacheKey::of(d->spec.name, d->identity + "\n" + constants);
+    jobs.push_back({d, constants, std::async(std::launch::async, [this, d, options, key] {
+                      return buildKernel(d->spec.name, d->spec.source, options, key, false);
+                    })});
+  }
+  for (Job &j : jobs) {
+    auto built = j.result.get();
+    if (!built && tuneLog())
+      std::fprintf(stderr, "fxkit: tune %s: no build with%s (%s)\n", j.d->spec.name.c_str(),
+                   j.options.c_str(), built.error().message.c_str());
+    j.d->constantBuilds[j.options] = built ? *built : BuiltKernel{};
+  }
+}
+
+cl_kernel KernelSet::Impl::kernelFor(Definition &d, const LaunchConfig &c, int64_t rnumel) {
+  if (!c.launchConstants)
+    return d.kernel;
+  std::string constants = launchConstantsOptions(rnumel, c.lanes, c.rows);
+  if (!d.constantBuilds.count(constants))
+    buildConstants({{&d, c}}, rnumel);
+  return d.constantBuilds.at(constants).kernel;
+}
+
+Status KernelSet::Impl::setArgs(Definition &d, cl_kernel kernel, std::span<const LaunchArg> args,
                                 const LaunchConfig &c) {
   cl_uint arg = 0;
   auto set = [&](size_t size, const void *value) -> Status {
-    cl_int err = clSetKernelArg(d.kernel, arg, size, value);
+    cl_int err = clSetKernelArg(kernel, arg, size, value);
     if (err != CL_SUCCESS)
       return clError("kernel " + d.spec.name + ": argument " + std::to_string(arg), err);
     ++arg;
@@ -286,15 +400,17 @@ Status KernelSet::Impl::setArgs(Definition &d, std::span<const LaunchArg> args,
 
 Expected<double> KernelSet::Impl::enqueue(Definition &d, std::span<const LaunchArg> args,
                                           const LaunchConfig &c, int64_t xnumel, bool timed,
-                                          cl_event *keep) {
-  if (Status s = setArgs(d, args, c); !s)
+                                          cl_event *keep, cl_kernel kernel) {
+  if (!kernel)
+    kernel = d.kernel;
+  if (Status s = setArgs(d, kernel, args, c); !s)
     return s.takeError();
   size_t global =
       static_cast<size_t>(c.globalSize(d.spec.isReduction, xnumel, d.spec.pointsPerStep));
   size_t local = static_cast<size_t>(c.local);
   cl_event event = nullptr;
-  cl_int err = clEnqueueNDRangeKernel(ctx->queue(), d.kernel, 1, nullptr, &global, &local, 0,
-                                      nullptr, timed || keep ? &event : nullptr);
+  cl_int err = clEnqueueNDRangeKernel(ctx->queue(), kernel, 1, nullptr, &global, &local, 0, nullptr,
+                                      timed || keep ? &event : nullptr);
   if (err != CL_SUCCESS)
     return clError("launching kernel " + d.spec.name + " (" + c.str(d.spec.isReduction) + ")", err);
   if (keep && !timed) {
@@ -310,32 +426,6 @@ Expected<double> KernelSet::Impl::enqueue(Definition &d, std::span<const LaunchA
   clReleaseEvent(event);
   return static_cast<double>(end - start) * 1e-9;
 }
-
-namespace {
-
-/// FXKIT_TUNE_LOG=1: the work-group limit and every tuning trial on stderr, to see why a
-/// configuration won.
-bool tuneLog() {
-  static const bool on = [] {
-    const char *v = std::getenv("FXKIT_TUNE_LOG");
-    return v && *v && std::string_view(v) != "0";
-  }();
-  return on;
-}
-
-/// The tuning budget of one kernel and shape: FXKIT_TUNE_BUDGET_S where set to a positive
-/// number, else the options'.
-double tuneBudgetSeconds(const OpenCLOptions &options) {
-  if (const char *text = std::getenv("FXKIT_TUNE_BUDGET_S")) {
-    char *end = nullptr;
-    double v = std::strtod(text, &end);
-    if (end != text && *end == '\0' && v > 0)
-      return v;
-  }
-  return options.tuneBudgetSeconds;
-}
-
-} // namespace
 
 Expected<LaunchConfig> KernelSet::Impl::tune(Definition &d, std::span<const LaunchArg> args,
                                              int64_t xnumel, int64_t rnumel, int maxWg) {
@@ -379,75 +469,124 @@ Expected<LaunchConfig> KernelSet::Impl::tune(Definition &d, std::span<const Laun
   };
   double bestTime = -1;
   const double budget = tuneBudgetSeconds(options);
+  const bool log = tuneLog();
+  // One trial: a warm-up launch, then the faster of two timed ones (one launch alone is at the
+  // mercy of noise); a configuration the device refuses is not a candidate.
+  auto trial = [&](Definition &dv, const LaunchConfig &c, cl_kernel kernel) -> Status {
+    auto warm = enqueue(dv, args, c, xnumel, true, nullptr, kernel);
+    if (Status r1 = restore(); !r1)
+      return r1;
+    if (!warm) {
+      if (log)
+        std::fprintf(stderr, "fxkit: tune %s x%lld_r%lld %s: refused by the device (%s)\n",
+                     dv.spec.name.c_str(), static_cast<long long>(xnumel),
+                     static_cast<long long>(rnumel), c.str(reduction).c_str(),
+                     warm.error().message.c_str());
+      return Status::ok();
+    }
+    double fastest = -1;
+    for (int rep = 0; rep < 2; ++rep) {
+      auto t = enqueue(dv, args, c, xnumel, true, nullptr, kernel);
+      if (Status r2 = restore(); !r2)
+        return r2;
+      if (t && (fastest < 0 || *t < fastest))
+        fastest = *t;
+    }
+    if (log && fastest >= 0)
+      std::fprintf(stderr, "fxkit: tune %s x%lld_r%lld %s: %.4f ms\n", dv.spec.name.c_str(),
+                   static_cast<long long>(xnumel), static_cast<long long>(rnumel),
+                   c.str(reduction).c_str(), fastest * 1e3);
+    if (fastest >= 0 && (bestTime < 0 || fastest < bestTime)) {
+      bestTime = fastest;
+      best = c;
+    }
+    return Status::ok();
+  };
+  // Whether a definition's trials have spent the budget (once one configuration has a time).
+  auto spent = [&](const Definition &dv, std::chrono::steady_clock::time_point started,
+                   int trials) {
+    if (bestTime < 0 || secondsSince(started) <= budget)
+      return false;
+    if (log)
+      std::fprintf(stderr,
+                   "fxkit: tune %s x%lld_r%lld: budget of %.1f s spent after %d configurations\n",
+                   dv.spec.name.c_str(), static_cast<long long>(xnumel),
+                   static_cast<long long>(rnumel), budget, trials);
+    return true;
+  };
   // The kernel, then each multi-kernel variant (one with a persistent form only with the lanes
   // its row needs, else it would run the kernel's own looped form); each with its own trials
-  // and budget.
+  // and budget. Then, where launch constants are on, builds of each for one configuration.
+  std::vector<int> minLanesOf(d.variants.size() + 1, 1);
+  auto definitionOf = [&](size_t variant) -> Definition & {
+    return variant == 0 ? d : *definitions[d.variants[variant - 1]];
+  };
   for (size_t variant = 0; variant <= d.variants.size(); ++variant) {
-    Definition &dv = variant == 0 ? d : *definitions[d.variants[variant - 1]];
-    int minLanes = 1;
+    Definition &dv = definitionOf(variant);
+    int &minLanes = minLanesOf[variant];
     if (dv.persistentPoints > 0)
       minLanes = static_cast<int>(
           std::min<int64_t>((rnumel + dv.persistentPoints - 1) / dv.persistentPoints, 1 << 20));
     if (variant > 0) {
       if (Status built = dv.ready.get(); !built) {
-        if (tuneLog())
+        if (log)
           std::fprintf(stderr, "fxkit: tune %s: variant %s not built (%s)\n", d.spec.name.c_str(),
                        dv.spec.name.c_str(), built.error().message.c_str());
-        continue; // the kernel itself still runs
+        minLanes = -1; // the kernel itself still runs
+        continue;
       }
     }
     int trials = 0;
     const auto started = std::chrono::steady_clock::now();
     for (LaunchConfig c : candidateConfigs(reduction, xnumel, rnumel, maxWg, dev.isGpu, minLanes)) {
       c.variant = static_cast<int>(variant);
-      if (trials++ >= options.maxTrials)
+      if (trials++ >= options.maxTrials || spent(dv, started, trials - 1))
         break;
-      double spent =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      if (bestTime >= 0 && spent > budget) {
-        if (tuneLog())
-          std::fprintf(
-              stderr,
-              "fxkit: tune %s x%lld_r%lld: budget of %.1f s spent after %d configurations\n",
-              dv.spec.name.c_str(), static_cast<long long>(xnumel), static_cast<long long>(rnumel),
-              budget, trials - 1);
-        break;
-      }
-      auto warm = enqueue(dv, args, c, xnumel, true);
-      Status r1 = restore();
-      if (!r1) {
+      if (Status s = trial(dv, c, dv.kernel); !s) {
         release();
-        return r1.takeError();
+        return s.takeError();
       }
-      const bool log = tuneLog();
-      if (!warm) {
-        if (log)
-          std::fprintf(stderr, "fxkit: tune %s x%lld_r%lld %s: refused by the device (%s)\n",
-                       dv.spec.name.c_str(), static_cast<long long>(xnumel),
-                       static_cast<long long>(rnumel), c.str(reduction).c_str(),
-                       warm.error().message.c_str());
-        continue; // a configuration the device refuses is not a candidate
+    }
+  }
+  if (reduction && launchConstants && rnumel > 1) {
+    // The configurations worth their own build: the fastest so far, then per definition those
+    // of launchConstantConfigs; as many as the trials allow.
+    std::vector<std::pair<Definition *, LaunchConfig>> wanted;
+    if (bestTime >= 0 && takesLaunchConstants(definitionOf(best.variant).spec.source)) {
+      LaunchConfig c = best;
+      c.launchConstants = true;
+      wanted.push_back({&definitionOf(best.variant), c});
+    }
+    for (size_t variant = 0; variant <= d.variants.size(); ++variant) {
+      Definition &dv = definitionOf(variant);
+      if (minLanesOf[variant] < 0 || !takesLaunchConstants(dv.spec.source))
+        continue;
+      for (LaunchConfig c : launchConstantConfigs(xnumel, rnumel, maxWg, minLanesOf[variant])) {
+        c.variant = static_cast<int>(variant);
+        if (std::none_of(wanted.begin(), wanted.end(), [&](const auto &w) {
+              return w.second.variant == c.variant && w.second.lanes == c.lanes &&
+                     w.second.rows == c.rows;
+            }))
+          wanted.push_back({&dv, c});
       }
-      // The faster of two timed launches: one launch alone is at the mercy of noise.
-      double fastest = -1;
-      for (int rep = 0; rep < 2; ++rep) {
-        auto t = enqueue(dv, args, c, xnumel, true);
-        Status r2 = restore();
-        if (!r2) {
+    }
+    if (wanted.size() > static_cast<size_t>(std::max(options.maxTrials, 0)))
+      wanted.resize(static_cast<size_t>(std::max(options.maxTrials, 0)));
+    buildConstants(wanted, rnumel);
+    const auto started = std::chrono::steady_clock::now();
+    int trials = 0;
+    for (const auto &[dv, c] : wanted) {
+      if (spent(*dv, started, trials++))
+        break;
+      if (cl_kernel k = kernelFor(*dv, c, rnumel))
+        if (Status s = trial(*dv, c, k); !s) {
           release();
-          return r2.takeError();
+          return s.takeError();
         }
-        if (t && (fastest < 0 || *t < fastest))
-          fastest = *t;
-      }
-      if (log && fastest >= 0)
-        std::fprintf(stderr, "fxkit: tune %s x%lld_r%lld %s: %.4f ms\n", dv.spec.name.c_str(),
-                     static_cast<long long>(xnumel), static_cast<long long>(rnumel),
-                     c.str(reduction).c_str(), fastest * 1e3);
-      if (fastest >= 0 && (bestTime < 0 || fastest < bestTime)) {
-        bestTime = fastest;
-        best = c;
-      }
+    }
+    if (best.launchConstants) {
+      std::lock_guard<std::mutex> lock(statsMutex);
+      ++stats.constantsChosen;
     }
   }
   if (!d.variants.empty()) {
@@ -482,6 +621,8 @@ Expected<std::unique_ptr<KernelSet>> KernelSet::load(OpenCLContext &context,
   const char *shuffle = std::getenv("FXKIT_WARP_SHUFFLE");
   if (dev.isGpu && dev.nvWarpSize == 32 && !(shuffle && std::string(shuffle) == "0"))
     im.buildOptions += " -DFX_WARP_SHUFFLE";
+  im.launchConstants =
+      resolveGpuDefault(options.launchConstants, dev.isGpu, "FXKIT_LAUNCH_CONSTANTS");
   const bool variants = usesVariants(options, dev.isGpu);
   std::set<std::string> names;
   auto identityOf = [&](const std::string &source) {
@@ -495,6 +636,7 @@ Expected<std::unique_ptr<KernelSet>> KernelSet::load(OpenCLContext &context,
       return Error("kernel " + k.name + ": two definitions with one name (internal error)");
     auto d = std::make_unique<Definition>();
     std::string identity = identityOf(k.source);
+    d->identity = identity;
     d->cacheKey = CacheKey::of(k.name, identity);
     d->tuningKey = d->cacheKey;
     if (variants && !k.variants.empty()) {
@@ -503,7 +645,8 @@ Expected<std::unique_ptr<KernelSet>> KernelSet::load(OpenCLContext &context,
           return Error("kernel " + v.name + ": two definitions with one name (internal error)");
         identity += "\nvariant " + std::to_string(v.persistentPoints) + "\n" + v.source;
         auto vd = std::make_unique<Definition>();
-        vd->cacheKey = CacheKey::of(v.name, identityOf(v.source));
+        vd->identity = identityOf(v.source);
+        vd->cacheKey = CacheKey::of(v.name, vd->identity);
         vd->tuningKey = vd->cacheKey;
         vd->persistentPoints = v.persistentPoints;
         vd->spec = KernelSpec{std::move(v.name), std::move(v.source), k.isReduction, {}};
@@ -576,7 +719,8 @@ Status KernelSet::launch(size_t index, std::span<const LaunchArg> args, int64_t 
     if (!forced)
       return Error("bad launch configuration '" + force +
                    "' (expected lanes=L,rows=W or local=N,per_item=K, with \",variant=V\" to run a "
-                   "kernel's V-th multi-kernel variant)");
+                   "kernel's V-th multi-kernel variant, then \",constants\" to run a reduction's "
+                   "build with launch constants)");
     if (reductionConfig == reduction) {
       if (forced->local > tryWg)
         return Error("launch configuration '" + force + "' needs " + std::to_string(forced->local) +
@@ -588,7 +732,11 @@ Status KernelSet::launch(size_t index, std::span<const LaunchArg> args, int64_t 
         if (Status built = runs->ready.get(); !built)
           return built;
       }
-      auto r = im.enqueue(*runs, args, *forced, xnumel, false);
+      cl_kernel kernel = reduction ? im.kernelFor(*runs, *forced, rnumel) : runs->kernel;
+      if (!kernel)
+        return Error("kernel " + runs->spec.name + " does not build for launch configuration '" +
+                     force + "' (FXKIT_TUNE_LOG=1 shows why)");
+      auto r = im.enqueue(*runs, args, *forced, xnumel, false, nullptr, kernel);
       if (!r)
         return r.takeError();
       ++im.stats.launches;
@@ -628,11 +776,22 @@ Status KernelSet::launch(size_t index, std::span<const LaunchArg> args, int64_t 
       d.tuningDirty = true;
     }
   }
+  // A build with launch constants: made when it was timed, or now (from the cache) for a cached
+  // choice; one that does not build leaves the shape to the definition's own build.
+  cl_kernel kernel = runs->kernel;
+  if (it->second.launchConstants) {
+    kernel = reduction ? im.kernelFor(*runs, it->second, rnumel) : nullptr;
+    if (!kernel) {
+      kernel = runs->kernel;
+      it->second.launchConstants = false;
+      d.tuningDirty = true;
+    }
+  }
   // Profiled launches are read after the run's wait (collectProfile): waiting for each one
   // here would put a host synchronisation between kernels.
   cl_event event = nullptr;
-  auto r =
-      im.enqueue(*runs, args, it->second, xnumel, false, im.options.profile ? &event : nullptr);
+  auto r = im.enqueue(*runs, args, it->second, xnumel, false, im.options.profile ? &event : nullptr,
+                      kernel);
   if (!r)
     return r.takeError();
   if (event)

@@ -27,13 +27,22 @@ std::string LaunchConfig::str(bool reduction) const {
                       : "local=" + std::to_string(local) + ",per_item=" + std::to_string(perItem);
   if (variant > 0)
     s += ",variant=" + std::to_string(variant);
+  if (launchConstants && reduction)
+    s += ",constants";
   return s;
 }
 
-std::optional<LaunchConfig> LaunchConfig::parse(const std::string &text) {
+std::optional<LaunchConfig> LaunchConfig::parse(std::string text) {
   LaunchConfig c;
   int a = 0, b = 0, used = 0;
-  auto variantAt = [&](size_t from) -> bool { // the rest: nothing, or ",variant=N" (N > 0)
+  // The rest: nothing, or ",variant=N" (N > 0), then ",constants" where `reduction`.
+  auto variantAt = [&](size_t from, bool reduction) -> bool {
+    static constexpr std::string_view kConstants = ",constants";
+    if (reduction && text.size() >= from + kConstants.size() &&
+        std::string_view(text).substr(text.size() - kConstants.size()) == kConstants) {
+      c.launchConstants = true;
+      text.resize(text.size() - kConstants.size());
+    }
     if (from == text.size())
       return true;
     int v = 0, n = 0;
@@ -44,7 +53,7 @@ std::optional<LaunchConfig> LaunchConfig::parse(const std::string &text) {
     return true;
   };
   if (std::sscanf(text.c_str(), "lanes=%d,rows=%d%n", &a, &b, &used) == 2 && a > 0 && b > 0 &&
-      (a & (a - 1)) == 0 && int64_t{a} * b <= (1 << 20) && variantAt(used)) {
+      (a & (a - 1)) == 0 && int64_t{a} * b <= (1 << 20) && variantAt(used, true)) {
     c.lanes = a;
     c.rows = b;
     c.local = a * b;
@@ -52,7 +61,7 @@ std::optional<LaunchConfig> LaunchConfig::parse(const std::string &text) {
   }
   used = 0;
   if (std::sscanf(text.c_str(), "local=%d,per_item=%d%n", &a, &b, &used) == 2 && a > 0 && b > 0 &&
-      variantAt(used)) {
+      variantAt(used, false)) {
     c.local = a;
     c.perItem = b;
     return c;
@@ -115,6 +124,32 @@ std::vector<LaunchConfig> candidateConfigs(bool reduction, int64_t xnumel, int64
   }
   if (out.empty() && minLanes <= 1)
     out.push_back(LaunchConfig{1, 1, 1, 1});
+  return out;
+}
+
+std::vector<LaunchConfig> launchConstantConfigs(int64_t xnumel, int64_t rnumel, int maxWorkGroup,
+                                                int minLanes) {
+  std::vector<LaunchConfig> out;
+  if (rnumel <= 1)
+    return out;
+  const int maxRows = nextPow2(std::max<int64_t>(xnumel, 1));
+  // H200 (bench/README.md, session 19): softmax and layer norm over rows of 1024 fastest at 128
+  // lanes (8 points each) or 64 x 4, over rows of 8192 at 512 lanes (16); row sums over rows of
+  // 8192 at 256 lanes (32).
+  for (int64_t points : {8, 16, 32}) {
+    int lanes = std::max(nextPow2(ceilDiv(rnumel, points)), nextPow2(std::max(minLanes, 1)));
+    if (lanes > maxWorkGroup)
+      continue;
+    int rows = std::clamp(128 / lanes, 1, std::max(1, std::min(maxRows, maxWorkGroup / lanes)));
+    LaunchConfig c;
+    c.lanes = lanes;
+    c.rows = rows;
+    c.local = lanes * rows;
+    c.launchConstants = true;
+    if (std::none_of(out.begin(), out.end(),
+                     [&](const LaunchConfig &o) { return o.lanes == c.lanes && o.rows == c.rows; }))
+      out.push_back(c);
+  }
   return out;
 }
 

@@ -17,9 +17,13 @@ struct LaunchConfig {
   int rows = 1;    ///< reductions: rows per work-group
   /// Multi-kernel: which definition runs, 0 the kernel itself, N its N-th variant (KernelSpec).
   int variant = 0;
-  /// "local=128,per_item=4" or "lanes=32,rows=8", with ",variant=N" where N > 0.
+  /// Reductions: the definition runs as a build of its own for this configuration and row length
+  /// (codegen/LaunchConstants.h), not as its argument-sized build.
+  bool launchConstants = false;
+  /// "local=128,per_item=4" or "lanes=32,rows=8", with ",variant=N" where N > 0, then ",constants"
+  /// with launch constants.
   std::string str(bool reduction) const;
-  static std::optional<LaunchConfig> parse(const std::string &text);
+  static std::optional<LaunchConfig> parse(std::string text);
   /// Global work size for `xnumel` rows; a pointwise kernel's work-items take `pointsPerStep`
   /// consecutive points per step of their loop (its vector form: KernelSpec::pointsPerStep).
   int64_t globalSize(bool reduction, int64_t xnumel, int pointsPerStep = 1) const;
@@ -32,6 +36,12 @@ struct LaunchConfig {
 /// one row per work-group where the device allows them.
 std::vector<LaunchConfig> candidateConfigs(bool reduction, int64_t xnumel, int64_t rnumel,
                                            int maxWorkGroup, bool gpu, int minLanes = 1);
+/// Reductions of rows of `rnumel` points: the configurations worth a build with launch constants
+/// (LaunchConstants.h), most promising first. A row's points spread over lanes for 8, 16 and 32
+/// points per lane, at least `minLanes` and at most `maxWorkGroup`; narrow rows take several per
+/// work-group (128 work-items). Empty for rows of one point.
+std::vector<LaunchConfig> launchConstantConfigs(int64_t xnumel, int64_t rnumel, int maxWorkGroup,
+                                                int minLanes = 1);
 /// The configuration used without tuning.
 LaunchConfig defaultConfig(bool reduction, int64_t xnumel, int64_t rnumel, int maxWorkGroup,
                            bool gpu);

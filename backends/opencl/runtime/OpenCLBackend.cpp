@@ -52,6 +52,9 @@ public:
       err << "opencl: multi-kernel: " << st.variantsTimed
           << " kernel shapes timed against their variants, a variant faster in "
           << st.variantsChosen << "\n";
+    if (st.constantBuilds > 0)
+      err << "opencl: launch constants: " << st.constantBuilds
+          << " builds for one configuration, kept for " << st.constantsChosen << " kernel shapes\n";
     KernelTimes kernels{st.kernelSeconds, st.launches};
     printRunTimes(err, "opencl", times, options.profile ? &kernels : nullptr);
     // Where a call's time goes besides the generated kernels: the extern ops by what ran them,

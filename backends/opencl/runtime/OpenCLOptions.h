@@ -68,6 +68,11 @@ struct OpenCLOptions {
   /// x * log2(e), as Triton computes it for Inductor on CUDA (`-DFX_FAST_EXP`, prelude's
   /// fx_exp_f); off, OpenCL's exp. FXKIT_FAST_EXP=1|0 overrides.
   GpuDefault fastExp = GpuDefault::Auto;
+  /// Whether tuning also times reduction kernels built for one launch (codegen/LaunchConstants.h:
+  /// the row length, lanes and rows as constants, as Triton compiles each configuration) at a few
+  /// configurations (launchConstantConfigs) and keeps such a build where it is the fastest;
+  /// FXKIT_LAUNCH_CONSTANTS=1|0 overrides.
+  GpuDefault launchConstants = GpuDefault::Auto;
   /// Float32 attention forward: FXKIT_ATTENTION=kernel|gemm overrides.
   AttentionRoute attention = AttentionRoute::Kernel;
   /// Attention through the GEMM template (DeviceAttentionGemm.h): the most scores (floats) its
@@ -85,6 +90,9 @@ struct OpenCLStats {
   /// Multi-kernel: (kernel, shape) pairs tuned over the kernel and its variants, and those of
   /// them where a variant was the faster (chosenConfigs names it).
   int variantsTimed = 0, variantsChosen = 0;
+  /// Launch constants: builds made for one configuration and row length, and (kernel, shape)
+  /// pairs that kept one.
+  int constantBuilds = 0, constantsChosen = 0;
   int blasCalls = 0;         ///< extern ops run by CLBlast
   int gemmTemplateCalls = 0; ///< matrix products run by fxkit's GEMM template (GemmTemplate.h)
   int gemmEpilogues = 0;     ///< generated kernels run inside the template as a product's epilogue
