@@ -7,6 +7,7 @@
 #include "backends/opencl/runtime/BlasExtern.h"
 #include "backends/opencl/runtime/GemmTemplate.h"
 
+#include <cmath>
 #include <filesystem>
 
 using namespace fxkit;
@@ -75,28 +76,116 @@ TEST(OpenCLGemmTemplate, SourceHasOneDefinitionPerTileAndForm) {
   for (size_t at = src.find("#ifdef FX_DEFINITION_fx_gemm_"); at != std::string::npos;
        at = src.find("#ifdef FX_DEFINITION_fx_gemm_", at + 1))
     ++defined;
-  EXPECT_EQ(defined, static_cast<int>(gemmTiles().size()) * 5); // 4 layouts and the convolution
+  // 4 layouts, and the convolution of float32 tiles.
+  int expected = 0, tensorCores = 0;
   for (const GemmTile &t : gemmTiles()) {
-    EXPECT_EQ(t.wm % 4, 0) << t.str();
-    EXPECT_EQ(t.wn % 4, 0) << t.str();
+    expected += t.tensorCores() ? 4 : 5;
+    tensorCores += t.tensorCores() ? 1 : 0;
+    EXPECT_EQ(t.wm % (t.tensorCores() ? 16 : 4), 0) << t.str(); // m16n8k8 blocks, or float4s
+    EXPECT_EQ(t.wn % (t.tensorCores() ? 8 : 4), 0) << t.str();
+    EXPECT_EQ(t.tk % (t.tensorCores() ? 8 : 1), 0) << t.str();
     EXPECT_EQ(t.tm * t.tk % t.threads(), 0) << t.str();
     EXPECT_EQ(t.tn * t.tk % t.threads(), 0) << t.str();
     EXPECT_NE(src.find("fx_gemm_" + t.str() + "_nt"), std::string::npos) << t.str();
-    EXPECT_NE(src.find("fx_gemm_" + t.str() + "_conv"), std::string::npos) << t.str();
+    EXPECT_EQ(src.find("fx_gemm_" + t.str() + "_conv") != std::string::npos, !t.tensorCores())
+        << t.str();
+    EXPECT_EQ(t.str().ends_with("_tc"), t.tensorCores()) << t.str();
   }
+  EXPECT_EQ(defined, expected);
+  EXPECT_EQ(tensorCores, 3);
+  // The tensor cores' instruction is inline PTX, compiled only into their definitions.
+  EXPECT_NE(src.find("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"), std::string::npos);
+  EXPECT_NE(src.find("#if FX_GEMM_MMA"), std::string::npos);
 }
+
+/// Whether the default device has tensor cores the template's tensor-core tiles use.
+bool haveTensorCores() { return openclContext() && openclContext()->device().nvComputeMajor >= 8; }
 
 TEST(OpenCLGemmTemplate, EveryTileShapeWithPartialTiles) {
   REQUIRE_OPENCL_DEVICE();
   REQUIRE_BLAS();
   // 130 x 70 with k = 37: two row tiles of 128 (the second of 2 rows), partial column tiles,
-  // and a last step of k that is not a whole TK; the linear layer's layout (B transposed).
+  // and a last step of k that is not a whole TK; the linear layer's layout (B transposed). The
+  // tensor-core tiles have a test of their own.
   for (const GemmTile &t : gemmTiles()) {
+    if (t.tensorCores())
+      continue;
     SCOPED_TRACE(t.str());
     OpenCLStats s = expectAgrees(mmGraph(130, 70, 37, false, true), {}, templateWith(t.str()));
     EXPECT_EQ(s.gemmTemplateCalls, 1);
     EXPECT_EQ(s.blasCalls, 0);
   }
+}
+
+/// The magnitudes of `v`'s elements, in a tensor of the same layout.
+RuntimeValue absoluteValues(const RuntimeValue &v) {
+  Tensor t = layoutPreservingCopy(*v.tensor());
+  Tensor::forEachIndex(t.sizes(), [&](std::span<const int64_t> idx) {
+    t.storeDouble(t.offsetOf(idx), std::abs(t.getDouble(idx)));
+  });
+  return RuntimeValue{std::move(t)};
+}
+
+/// Runs matrix product `text` (seeded random inputs) through tile `tile` and expects each element
+/// within `bound` times the sum of its products' magnitudes of the interpreter's (which the
+/// interpreter gives for the inputs' absolute values): an error bound that cancellation does not
+/// inflate, as for a rounding error per step.
+void expectWithinMagnitudes(const std::string &text, const std::string &tile, double bound) {
+  Compiled c;
+  std::vector<RuntimeValue> inputs;
+  ASSERT_TRUE(compileWithInputs(text, c, inputs));
+  OpenCLStats stats;
+  auto got = runOnOpenCL(c, inputs, templateWith(tile), &stats);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(stats.gemmTemplateCalls, 1);
+  std::vector<RuntimeValue> magnitudes;
+  for (const RuntimeValue &v : inputs)
+    magnitudes.push_back(absoluteValues(v));
+  auto want = interpretGraph(c.graph, inputs);
+  ASSERT_TRUE(want) << want.error().str();
+  auto sums = interpretGraph(c.graph, magnitudes);
+  ASSERT_TRUE(sums) << sums.error().str();
+  const Tensor &g = *got->outputs[0].tensor(), &w = *want->outputs[0].tensor(),
+               &m = *sums->outputs[0].tensor();
+  int bad = 0;
+  Tensor::forEachIndex(w.sizes(), [&](std::span<const int64_t> idx) {
+    double error = std::abs(g.getDouble(idx) - w.getDouble(idx));
+    if (!(error <= bound * m.getDouble(idx) + 1e-30) && bad++ < 5)
+      ADD_FAILURE() << "at [" << idx[0] << ", " << idx[1] << "]: " << g.getDouble(idx) << " vs "
+                    << w.getDouble(idx) << ", products' magnitudes " << m.getDouble(idx);
+  });
+  EXPECT_EQ(bad, 0);
+}
+
+TEST(OpenCLGemmTemplate, TensorCoreTilesAgreeWithTheInterpreter) {
+  REQUIRE_OPENCL_DEVICE();
+  REQUIRE_BLAS();
+  // Candidates only at MatmulPrecision::High on NVIDIA GPUs of compute capability 8 or later;
+  // elsewhere a product takes the float32 tiles.
+  OpenCLOptions high;
+  high.gemm = GemmPolicy::Template;
+  high.matmulPrecision = MatmulPrecision::High;
+  if (!haveTensorCores()) {
+    EXPECT_EQ(expectAgrees(mmGraph(300, 300, 64, false, true), {}, high).gemmTemplateCalls, 1);
+    GTEST_SKIP() << "no tensor cores on this device (an NVIDIA GPU of compute capability 8+ "
+                    "runs the rest of this test)";
+  }
+  // Partial tiles in every dimension and a k that is not a whole step, every operand layout;
+  // within 2^-16 of the products' magnitudes (measured on an H200: 2^-20 at k = 1024, float32's
+  // serial sums 2^-23).
+  int checked = 0;
+  for (const GemmTile &t : gemmTiles()) {
+    if (!t.tensorCores())
+      continue;
+    SCOPED_TRACE(t.str());
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        SCOPED_TRACE(std::string(ta ? "A transposed " : "A ") + (tb ? "B transposed" : "B"));
+        expectWithinMagnitudes(mmGraph(300, 270, 75, ta, tb), t.str(), std::ldexp(1.0, -16));
+        ++checked;
+      }
+  }
+  EXPECT_EQ(checked, 12);
 }
 
 TEST(OpenCLGemmTemplate, EveryOperandLayout) {

@@ -383,14 +383,21 @@ TEST(LaunchConstants, EveryFormBuiltForItsLaunchIsEagers) {
     %s : [num_users=1] = call_function[target=torch.ops.aten.sum.dim_IntList](args = (%x, [1]), kwargs = {})
     return (s,)
 )";
-  for (const Case &c : {Case{softmaxGraph(6, 1000),
-                             softmaxInputs(6, 1000),
-                             {"lanes=128,rows=2", "lanes=64,rows=2", "lanes=256,rows=1,variant=1"}},
-                        Case{softmaxGraph(6, 1002), softmaxInputs(6, 1002), {"lanes=256,rows=1"}},
-                        Case{softmaxGraph(6, 8192),
-                             softmaxInputs(6, 8192),
-                             {"lanes=512,rows=1", "lanes=512,rows=1,variant=1"}},
-                        Case{rowSum, softmaxInputs(6, 1000), {"lanes=32,rows=4"}}}) {
+  std::string symbolicRows = softmaxGraph(6, 1000);
+  const std::string concrete = "f32[6, 1000][1000, 1]";
+  symbolicRows.replace(symbolicRows.find(concrete), concrete.size(), "f32[6, s0][s0, 1]");
+  for (const Case &c :
+       {Case{softmaxGraph(6, 1000),
+             softmaxInputs(6, 1000),
+             {"lanes=128,rows=2", "lanes=64,rows=2", "lanes=256,rows=1,variant=1"}},
+        Case{softmaxGraph(6, 1002), softmaxInputs(6, 1002), {"lanes=256,rows=1"}},
+        Case{softmaxGraph(6, 8192),
+             softmaxInputs(6, 8192),
+             {"lanes=512,rows=1", "lanes=512,rows=1,variant=1"}},
+        Case{rowSum, softmaxInputs(6, 1000), {"lanes=32,rows=4"}},
+        // A row length the graph leaves symbolic: the build takes the launch's.
+        Case{symbolicRows, softmaxInputs(6, 1000), {"lanes=128,rows=2"}},
+        Case{symbolicRows, softmaxInputs(6, 777), {"lanes=128,rows=2", "lanes=32,rows=4"}}}) {
     auto graph = parseFxText(c.graph, "<test>");
     ASSERT_TRUE(graph) << graph.error().str();
     auto expected = interpretGraph(*graph, c.inputs);

@@ -47,6 +47,7 @@ constexpr std::string_view kInstance = R"CL(
 #define FX_GEMM_TA {{TA}}
 #define FX_GEMM_TB {{TB}}
 #define FX_GEMM_CONV {{CONV}}
+#define FX_GEMM_MMA {{MMA}}
 #endif
 )CL";
 
@@ -61,7 +62,12 @@ constexpr std::string_view kBody = R"CL(
 #endif
 #define FX_GEMM_TX (FX_GEMM_TN / FX_GEMM_WN)
 #define FX_GEMM_TY (FX_GEMM_TM / FX_GEMM_WM)
+#if FX_GEMM_MMA
+// Tensor-core tiles: a warp computes a WM x WN block of C (WN is the count of warps along N).
+#define FX_GEMM_THREADS (FX_GEMM_TX * FX_GEMM_TY * 32)
+#else
 #define FX_GEMM_THREADS (FX_GEMM_TX * FX_GEMM_TY)
+#endif
 #define FX_GEMM_LA (FX_GEMM_TM * FX_GEMM_TK / FX_GEMM_THREADS)
 #define FX_GEMM_LB (FX_GEMM_TN * FX_GEMM_TK / FX_GEMM_THREADS)
 #define FX_GEMM_PAD 4
@@ -109,6 +115,31 @@ constexpr std::string_view kBody = R"CL(
   }
 #endif
 
+#if FX_GEMM_MMA
+// Tensor cores (NVIDIA, compute capability 8 and later): one m16n8k8 product with TF32 operands
+// (the top 19 bits of each word) added to c, through PTX.
+#define FX_GEMM_MMA_OP(c, a, b)                                                                \
+  __asm__ volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "       \
+                   "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                                    \
+                   : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                            \
+                   : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+// 3xTF32 (as CUTLASS's fast accurate float32): x = big + small, big x's TF32 part (truncated, so
+// no finite x rounds to infinity) and small the rest (exact in float32); a product is
+// big * big + big * small + small * big, which leaves out small * small (2^-20 of it).
+inline uint fx_tf32_big(float x) { return as_uint(x) & 0xffffe000u; }
+inline uint fx_tf32_small(float x, uint big) { return isinf(x) ? 0u : as_uint(x - as_float(big)); }
+// Element (mm, kk) of a TM x TK slice of A in m16n8k8 fragment order: fragment
+// (kk / 8, mm / 16), lane (mm % 8) * 4 + kk % 4, word (mm / 8) % 2 + 2 * ((kk / 4) % 2); B's
+// (nn, kk): fragment (kk / 8, nn / 8), lane (nn % 8) * 4 + kk % 4, word (kk / 4) % 2. A warp then
+// reads its A fragment as one float4 and its B fragment as one float2.
+#define FX_GEMM_A_FRAG(mm, kk)                                                                 \
+  (((((kk) >> 3) * (FX_GEMM_TM / 16) + ((mm) >> 4)) * 32 + ((mm)&7) * 4 + ((kk)&3)) * 4 +       \
+   (((mm) >> 3) & 1) + 2 * (((kk) >> 2) & 1))
+#define FX_GEMM_B_FRAG(nn, kk)                                                                 \
+  (((((kk) >> 3) * (FX_GEMM_TN / 8) + ((nn) >> 3)) * 32 + ((nn)&7) * 4 + ((kk)&3)) * 2 +        \
+   (((kk) >> 2) & 1))
+#endif
+
 #if FX_GEMM_CONV
 // A 2-D convolution as an implicit GEMM: C [Cout, N*OH*OW] = weight [Cout, Cin*KH*KW] @ the
 // input's patches [Cin*KH*KW, N*OH*OW], gathered as they are loaded; `t` holds, per reduced
@@ -138,10 +169,22 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
 #endif
   // float4 rows, so the compute loop's reads are 128-bit loads of local memory. (Two of each,
   // one barrier per step, measured 10% slower on an H200: 145 registers at 128x128x16.)
+#if FX_GEMM_MMA
+  // Two slices each, in fragment order: the next step's are stored while this one's are read.
+  __local float4 Am[2][FX_GEMM_TM * FX_GEMM_TK / 4];
+  __local float2 Bm[2][FX_GEMM_TN * FX_GEMM_TK / 2];
+  const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
+  // Lane (gq, tq) of a fragment: rows gq and gq + 8, depth tq and tq + 4 (C: columns 2tq, 2tq + 1).
+  const int gq = lane >> 2, tq = lane & 3;
+  // The warp's first 16-row and 8-column blocks of the tile.
+  const int wm0 = (warp / FX_GEMM_TX) * (FX_GEMM_WM / 16);
+  const int wn0 = (warp % FX_GEMM_TX) * (FX_GEMM_WN / 8);
+#else
   __local float4 As4[FX_GEMM_TK][FX_GEMM_AROW / 4];
   __local float4 Bs4[FX_GEMM_TK][FX_GEMM_BROW / 4];
   const int tid = get_local_id(0);
   const int tx = tid % FX_GEMM_TX, ty = tid / FX_GEMM_TX;
+#endif
   const int tilesN = (N + FX_GEMM_TN - 1) / FX_GEMM_TN;
   const int tilesM = (M + FX_GEMM_TM - 1) / FX_GEMM_TM;
   const long tiles = (long)tilesN * tilesM, groups = tiles * batches;
@@ -168,6 +211,78 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
     __global const float *B = (__global const float *)FX_AT(b) + bt * sb;
     __global float *C = (__global float *)FX_AT(c) + bt * sc;
 #endif
+#if FX_GEMM_MMA
+    float acc[FX_GEMM_WM / 16][FX_GEMM_WN / 8][4];
+    for (int i = 0; i < FX_GEMM_WM / 16; ++i)
+      for (int j = 0; j < FX_GEMM_WN / 8; ++j)
+        acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0f;
+    float ra[FX_GEMM_LA], rb[FX_GEMM_LB];
+#define FX_GEMM_MMA_STORE(buf)                                                                 \
+  for (int r = 0; r < FX_GEMM_LA; ++r)                                                         \
+    ((__local float *)Am[buf])[FX_GEMM_A_FRAG(FX_GEMM_A_MM(r), FX_GEMM_A_KK(r))] = ra[r];       \
+  for (int r = 0; r < FX_GEMM_LB; ++r)                                                         \
+    ((__local float *)Bm[buf])[FX_GEMM_B_FRAG(FX_GEMM_B_NN(r), FX_GEMM_B_KK(r))] = rb[r];
+    FX_GEMM_LOAD(0)
+    FX_GEMM_MMA_STORE(0)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int buf = 0;
+    for (int k0 = 0; k0 < K; k0 += FX_GEMM_TK) {
+      if (k0 + FX_GEMM_TK < K) {
+        FX_GEMM_LOAD(k0 + FX_GEMM_TK)
+      }
+#pragma unroll
+      for (int kt = 0; kt < FX_GEMM_TK / 8; ++kt) {
+        uint ab[FX_GEMM_WM / 16][4], as[FX_GEMM_WM / 16][4];
+        uint bb[FX_GEMM_WN / 8][2], bs[FX_GEMM_WN / 8][2];
+#pragma unroll
+        for (int i = 0; i < FX_GEMM_WM / 16; ++i) {
+          const float4 v = Am[buf][(kt * (FX_GEMM_TM / 16) + wm0 + i) * 32 + lane];
+          const float a[4] = {v.x, v.y, v.z, v.w};
+          for (int q = 0; q < 4; ++q) {
+            ab[i][q] = fx_tf32_big(a[q]);
+            as[i][q] = fx_tf32_small(a[q], ab[i][q]);
+          }
+        }
+#pragma unroll
+        for (int j = 0; j < FX_GEMM_WN / 8; ++j) {
+          const float2 v = Bm[buf][(kt * (FX_GEMM_TN / 8) + wn0 + j) * 32 + lane];
+          bb[j][0] = fx_tf32_big(v.x), bb[j][1] = fx_tf32_big(v.y);
+          bs[j][0] = fx_tf32_small(v.x, bb[j][0]), bs[j][1] = fx_tf32_small(v.y, bb[j][1]);
+        }
+#pragma unroll
+        for (int i = 0; i < FX_GEMM_WM / 16; ++i)
+#pragma unroll
+          for (int j = 0; j < FX_GEMM_WN / 8; ++j) {
+            // The small terms first; the sums truncate (about 8x float32's error).
+            FX_GEMM_MMA_OP(acc[i][j], as[i], bb[j]);
+            FX_GEMM_MMA_OP(acc[i][j], ab[i], bs[j]);
+            FX_GEMM_MMA_OP(acc[i][j], ab[i], bb[j]);
+          }
+      }
+      if (k0 + FX_GEMM_TK < K) {
+        FX_GEMM_MMA_STORE(buf ^ 1)
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      buf ^= 1;
+    }
+    // Lane (gq, tq) holds rows gq and gq + 8, columns 2tq and 2tq + 1 of each 16 x 8 block.
+#pragma unroll
+    for (int i = 0; i < FX_GEMM_WM / 16; ++i)
+#pragma unroll
+      for (int j = 0; j < FX_GEMM_WN / 8; ++j)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          const int row = m0 + (wm0 + i) * 16 + gq + 8 * (q >> 1);
+          const int col = n0 + (wn0 + j) * 8 + 2 * tq + (q & 1);
+          if (row >= M || col >= N)
+            continue;
+          float v = alpha * acc[i][j][q];
+          if (beta != 0.0f)
+            v += beta * C[row * ldc + col];
+          C[row * ldc + col] = v;
+          FX_GEMM_EPILOGUE((bt * M + row) * N + col, v) // C is dense where there is one
+        }
+#else
     float acc[FX_GEMM_WM][FX_GEMM_WN];
     for (int i = 0; i < FX_GEMM_WM; ++i)
       for (int j = 0; j < FX_GEMM_WN; ++j)
@@ -239,6 +354,7 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
       }
     }
 #endif
+#endif // FX_GEMM_MMA
   }
 }
 #endif
@@ -308,11 +424,37 @@ bool offsetsFitInt(const ConvProblem &p) {
          p.w < kIntLimit / 2;
 }
 
-/// The tile shapes worth timing for an m x n result: those not much larger than it.
-std::vector<GemmTile> candidatesFor(int64_t m, int64_t n) {
+/// MatmulPrecision as OpenCLOptions and FXKIT_MATMUL_PRECISION=highest|high say.
+MatmulPrecision precisionOf(const OpenCLOptions &options) {
+  if (const char *v = std::getenv("FXKIT_MATMUL_PRECISION"); v && *v) {
+    std::string_view s(v);
+    if (s == "high")
+      return MatmulPrecision::High;
+    if (s == "highest")
+      return MatmulPrecision::Highest;
+  }
+  return options.matmulPrecision;
+}
+
+/// Whether tile `t` computes on `ctx`'s device at `options`' precision.
+bool tileAllowed(const GemmTile &t, const OpenCLContext &ctx, const OpenCLOptions &options) {
+  switch (t.compute) {
+  case GemmCompute::Fma:
+    return true;
+  case GemmCompute::TensorCores:
+    return ctx.device().nvComputeMajor >= 8 && precisionOf(options) == MatmulPrecision::High;
+  }
+  return false;
+}
+
+/// The tile shapes worth timing for an m x n result: those not much larger than it, and that
+/// compute on the device at the options' precision (`conv`: tiles with a convolution form).
+std::vector<GemmTile> candidatesFor(int64_t m, int64_t n, const OpenCLContext &ctx,
+                                    const OpenCLOptions &options, bool conv = false) {
   std::vector<GemmTile> out;
   for (const GemmTile &t : gemmTiles())
-    if ((t.tm <= 32 || m > t.tm / 2) && (t.tn <= 32 || n > t.tn / 2))
+    if ((t.tm <= 32 || m > t.tm / 2) && (t.tn <= 32 || n > t.tn / 2) &&
+        tileAllowed(t, ctx, options) && !(conv && t.tensorCores()))
       out.push_back(t);
   return out;
 }
@@ -407,8 +549,8 @@ Expected<GemmRoute> chooseAndRun(GemmChoices &choices, OpenCLContext &ctx,
     return GemmRoute::Library;
   }
   std::optional<GemmTile> tile = parseTile(choice);
-  if (!tile)
-    tile = candidates.front(); // a cached choice this build does not have
+  if (!tile) // a cached choice this build does not have
+    tile = candidates.front();
   FXKIT_ASSIGN_OR_RETURN(double unused, launchTile(*tile, out, outOffset, false, true));
   (void)unused;
   return GemmRoute::Template;
@@ -442,7 +584,8 @@ std::string instanceText(const std::string &name, const GemmTile &t, bool ta, bo
                                                            {"WN", std::to_string(t.wn)},
                                                            {"TA", ta ? "1" : "0"},
                                                            {"TB", tb ? "1" : "0"},
-                                                           {"CONV", conv ? "1" : "0"}};
+                                                           {"CONV", conv ? "1" : "0"},
+                                                           {"MMA", t.tensorCores() ? "1" : "0"}};
   return substituteKeys(kInstance, keys);
 }
 
@@ -544,15 +687,21 @@ std::string ConvProblem::shapeKey() const {
 
 std::string GemmTile::str() const {
   return std::to_string(tm) + "x" + std::to_string(tn) + "x" + std::to_string(tk) + "_" +
-         std::to_string(wm) + "x" + std::to_string(wn);
+         std::to_string(wm) + "x" + std::to_string(wn) + (tensorCores() ? "_tc" : "");
 }
 
 const std::vector<GemmTile> &gemmTiles() {
   // Every shape keeps TM * TK and TN * TK multiples of its work-group size (each work-item
   // copies whole elements of each slice) and WM, WN multiples of 4 (float4 reads).
+  // Tensor-core tiles: 64 x 64 per warp, 16-deep steps (an H200, bench/README.md, session 19:
+  // 42-50 TFLOP/s on the zoo's large products, cuBLAS's float32 49, the 128 x 128 float32 tile
+  // 34-37).
+  constexpr GemmCompute tc = GemmCompute::TensorCores;
   static const std::vector<GemmTile> tiles = {
-      {128, 128, 8, 8, 8}, {128, 128, 16, 8, 8}, {128, 64, 8, 8, 4}, {64, 128, 8, 4, 8},
-      {64, 64, 8, 4, 4},   {64, 64, 16, 8, 8},   {32, 32, 8, 4, 4},
+      {128, 128, 8, 8, 8},        {128, 128, 16, 8, 8},       {128, 64, 8, 8, 4},
+      {64, 128, 8, 4, 8},         {64, 64, 8, 4, 4},          {64, 64, 16, 8, 8},
+      {32, 32, 8, 4, 4},          {128, 256, 16, 64, 64, tc}, {256, 128, 16, 64, 64, tc},
+      {128, 128, 16, 64, 64, tc},
   };
   return tiles;
 }
@@ -567,7 +716,8 @@ const std::string &gemmTemplateSource() {
       for (bool ta : {false, true})
         for (bool tb : {false, true})
           instance(definitionName(t, ta, tb), t, ta, tb, false);
-      instance(convDefinitionName(t), t, false, false, true);
+      if (!t.tensorCores())
+        instance(convDefinitionName(t), t, false, false, true);
     }
     out += kBody;
     return out;
@@ -611,7 +761,8 @@ FamilySource gemmSource() {
       for (bool ta : {false, true})
         for (bool tb : {false, true})
           out.push_back(definitionName(t, ta, tb));
-      out.push_back(convDefinitionName(t));
+      if (!t.tensorCores())
+        out.push_back(convDefinitionName(t));
     }
     return out;
   }();
@@ -692,8 +843,11 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const Source
     }
     return launcher.launchWith(name, args, groups * t.threads(), config, timed);
   };
-  return chooseAndRun(choices, ctx, options, p.shapeKey(), candidatesFor(p.m, p.n), outElements,
-                      p.c.mem, p.c.offset, launchTile, library);
+  // A choice made at one precision is not another's.
+  const std::string key =
+      p.shapeKey() + (precisionOf(options) == MatmulPrecision::High ? "_high" : "");
+  return chooseAndRun(choices, ctx, options, key, candidatesFor(p.m, p.n, ctx, options),
+                      outElements, p.c.mem, p.c.offset, launchTile, library);
 }
 
 Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor, GemmChoices &choices,
@@ -770,7 +924,8 @@ Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor, G
     return launcher.launchWith(convDefinitionName(t), args, groups * t.threads(), config, timed);
   };
   const int64_t outSizes[4] = {p.n, p.oc, p.oh, p.ow};
-  return chooseAndRun(choices, ctx, options, p.shapeKey(), candidatesFor(p.oc, columns),
+  return chooseAndRun(choices, ctx, options, p.shapeKey(),
+                      candidatesFor(p.oc, columns, ctx, options, true),
                       static_cast<size_t>(extentElements(outSizes, p.outStrides)), p.output,
                       p.outputOffset, launchTile, library);
 }

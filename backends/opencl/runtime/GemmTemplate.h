@@ -68,16 +68,28 @@ struct GemmProblem {
   std::string shapeKey() const;
 };
 
+/// How a tile multiplies.
+enum class GemmCompute : uint8_t {
+  Fma, ///< float32 fused multiply-adds, a work-item per block
+  /// NVIDIA tensor cores (compute capability 8 and later), a warp per block: each product as three
+  /// of TF32 parts (3xTF32: big * big + big * small + small * big), summed on the tensor cores,
+  /// which truncate: about 8x float32's rounding error (still far below plain TF32's), so only
+  /// where MatmulPrecision::High allows TF32.
+  TensorCores,
+};
+
 /// One tile shape of the template.
 struct GemmTile {
   int tm, tn, tk; ///< the work-group's tile of C, and the depth of each step
-  int wm, wn;     ///< the work-item's block of C (multiples of 4)
-  int threads() const { return (tm / wm) * (tn / wn); }
-  /// "128x128x8_8x8".
+  int wm, wn;     ///< the block of C of a work-item (multiples of 4) or, on tensor cores, a warp
+  GemmCompute compute = GemmCompute::Fma;
+  bool tensorCores() const { return compute != GemmCompute::Fma; }
+  int threads() const { return (tm / wm) * (tn / wn) * (tensorCores() ? 32 : 1); }
+  /// "128x128x8_8x8"; tensor-core tiles end in "_tc".
   std::string str() const;
 };
 
-/// The tile shapes the template is built in, largest first.
+/// The tile shapes the template is built in: float32 ones largest first, then tensor-core ones.
 const std::vector<GemmTile> &gemmTiles();
 
 /// Another way to compute a problem (CLBlast): enqueues it on the context's queue, writing its

@@ -166,6 +166,8 @@ Expected<std::vector<DeviceInfo>> listDevices() {
       if (extensions.find("cl_nv_device_attribute_query") != std::string::npos) {
         constexpr cl_device_info kWarpSizeNv = 0x4003; // CL_DEVICE_WARP_SIZE_NV (cl_ext.h)
         info.nvWarpSize = static_cast<int>(deviceValue<cl_uint>(d, kWarpSizeNv));
+        constexpr cl_device_info kComputeMajorNv = 0x4000; // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+        info.nvComputeMajor = static_cast<int>(deviceValue<cl_uint>(d, kComputeMajorNv));
       }
       out.push_back(std::move(info));
     }

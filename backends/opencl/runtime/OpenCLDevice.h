@@ -29,6 +29,9 @@ struct DeviceInfo {
   /// NVIDIA's warp size (cl_nv_device_attribute_query's CL_DEVICE_WARP_SIZE_NV; 0: not NVIDIA):
   /// 32 lets kernels combine lanes with PTX warp shuffles (FX_WARP_SHUFFLE).
   int nvWarpSize = 0;
+  /// NVIDIA's compute capability (CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV; 0: not NVIDIA): from 8,
+  /// the GEMM template's tensor-core tiles (PTX mma.sync with TF32 operands) compute there.
+  int nvComputeMajor = 0;
   /// One line: "0: Portable Computing Language / cpu-haswell-... (CPU, 2 units, 24 GiB)".
   std::string str() const;
 };

@@ -14,6 +14,14 @@ enum class GemmPolicy : uint8_t {
   Library,  ///< always the library (CLBlast)
 };
 
+/// The accuracy float32 matrix products keep, as torch.set_float32_matmul_precision names it.
+enum class MatmulPrecision : uint8_t {
+  Highest, ///< float32's (the default): float32 FMAs
+  /// TF32 tensor cores allowed (PyTorch's "high"): the GEMM template's tensor-core tiles compete
+  /// (3xTF32, more accurate than the plain TF32 PyTorch then allows).
+  High,
+};
+
 /// How float32 attention forward runs on the device (DeviceAttention.cpp).
 enum class AttentionRoute : uint8_t {
   Kernel, ///< the attention kernels (tiled on GPUs)
@@ -52,6 +60,8 @@ struct OpenCLOptions {
   bool gpuExternForms = false;
   /// Matrix products: the template, the library or the faster per shape (FXKIT_GEMM overrides).
   GemmPolicy gemm = GemmPolicy::Auto;
+  /// Matrix products' accuracy (FXKIT_MATMUL_PRECISION=highest|high overrides).
+  MatmulPrecision matmulPrecision = MatmulPrecision::Highest;
   /// A GEMM template tile shape ("64x64x8_4x4", gemmTiles()) every template product uses,
   /// instead of timing them; for tests.
   std::string gemmTile;

@@ -5,67 +5,22 @@
 // ARG: b:BYTES a buffer (small floats), o:BYTES the output buffer (its first floats are printed,
 //      so variants can be compared), u:V ulong, l:V long, i:V int, s:BYTES local memory.
 // Prints the median and least of 20 launches (after 5 warm-up ones), from profiling events.
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
-#include <string>
-#include <vector>
+#include "cl_harness.h"
 
-#define CK(x)                                                                                      \
-  do {                                                                                             \
-    cl_int e_ = (x);                                                                               \
-    if (e_ != CL_SUCCESS) {                                                                        \
-      std::fprintf(stderr, "%s: %d\n", #x, e_);                                                    \
-      return 1;                                                                                    \
-    }                                                                                              \
-  } while (0)
+#include <algorithm>
+#include <vector>
 
 int main(int argc, char **argv) {
   if (argc < 5)
     return 2;
-  std::ifstream f(argv[1]);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string src = ss.str();
-  cl_platform_id plats[8];
-  cl_uint np = 0;
-  CK(clGetPlatformIDs(8, plats, &np));
-  cl_device_id dev = nullptr;
-  for (cl_uint p = 0; p < np && !dev; ++p)
-    if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) != CL_SUCCESS)
-      dev = nullptr;
-  if (!dev)
-    return 3;
+  Harness h;
+  if (int status =
+          openHarness(argv[1], std::getenv("BUILD") ? std::getenv("BUILD") : "", argv[2], h))
+    return status;
+  cl_context ctx = h.ctx;
+  cl_command_queue q = h.q;
+  cl_kernel k = h.k;
   cl_int err;
-  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
-  CK(err);
-  cl_command_queue q = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
-  CK(err);
-  const char *s = src.c_str();
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &s, nullptr, &err);
-  CK(err);
-  const char *opts = std::getenv("BUILD") ? std::getenv("BUILD") : "";
-  if (clBuildProgram(prog, 1, &dev, opts, nullptr, nullptr) != CL_SUCCESS) {
-    size_t n = 0;
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
-    std::string log(n, ' ');
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
-    std::fprintf(stderr, "build failed:\n%s\n", log.c_str());
-    return 4;
-  }
-  if (std::getenv("LOG")) {
-    size_t n = 0;
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
-    std::string log(n, ' ');
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
-    std::fprintf(stderr, "%s\n", log.c_str());
-  }
-  cl_kernel k = clCreateKernel(prog, argv[2], &err);
-  CK(err);
   size_t global = std::strtoull(argv[3], nullptr, 10), local = std::strtoull(argv[4], nullptr, 10);
   std::vector<cl_mem> bufs;
   for (int a = 5; a < argc; ++a) {
@@ -98,13 +53,9 @@ int main(int argc, char **argv) {
   for (int r = 0; r < 25; ++r) {
     cl_event ev;
     CK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, &local, 0, nullptr, &ev));
-    CK(clWaitForEvents(1, &ev));
-    cl_ulong t0, t1;
-    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, nullptr);
-    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr);
+    const double t = eventMs(ev);
     if (r >= 5)
-      ms.push_back((t1 - t0) * 1e-6);
-    clReleaseEvent(ev);
+      ms.push_back(t);
   }
   std::sort(ms.begin(), ms.end());
   // Checksum of the last buffer's first floats: variants must agree.

@@ -25,3 +25,11 @@ for c in "32 8" "64 4" "128 2" "256 1"; do set -- $c
 done
 for l in 256 512; do run tsm "$n" "$n" $l 1 1 $((2 * big)) $big; done
 for c in "256 1 4" "128 2 2" "512 1 2"; do set -- $c; run trs "$n" "$n" $1 $2 $3 $big $((n * 4)); done
+# The tensor-core GEMM (tf32x3_gemm.cl, bench/README.md session 19): 4096 x 4096 x 1024 at the
+# tile the template's tensor-core tiles use, summed on the tensor cores and with float32 sums.
+g++ -O2 -std=c++17 -I"$prefix/include" "$here/gemmbench.cpp" -o /tmp/fxkit-gemmbench \
+  -L"$prefix/lib/x86_64-linux-gnu" -l:libOpenCL.so.1
+for x in "" -DSPLITACC; do
+  TM=128 TN=256 WTM=4 WTN=8 BUILD="-DTK=16 -DDB=1 $x" /tmp/fxkit-gemmbench "$here/tf32x3_gemm.cl" \
+    4096 4096 1024
+done
