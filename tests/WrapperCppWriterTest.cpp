@@ -1,6 +1,7 @@
 /// The C++ wrapper exporter (`--to wrapper-cpp`): golden entry point and launches for a small
-/// reduction graph, symbolic sizes bound from input sizes, raw-string embedding of any text, and
-/// every corpus graph exports. Building and running the exports is tests/cli/wrapper_cpp.sh's job.
+/// reduction graph, symbolic sizes bound from input sizes, a product that names its epilogue
+/// kernel, raw-string embedding of any text, and every corpus graph exports. Building and running
+/// the exports is tests/cli/wrapper_cpp.sh's job.
 
 #include "exporters/wrapper/WrapperCppWriter.h"
 #include "importers/Import.h"
@@ -98,6 +99,43 @@ TEST(WrapperCpp, SymbolicSizesAreBoundFromInputs) {
   EXPECT_NE(f.source.find("  const int64_t s0 = arg0_1.sizes[0];\n"), std::string::npos)
       << f.source;
   EXPECT_NE(f.source.find("{s0, 8}, {8, 1}, 32*s0, &arg0_1_d"), std::string::npos) << f.source;
+}
+
+TEST(WrapperCpp, AProductNamesTheKernelFusionMadeItsEpilogue) {
+  // mm then relu of its result: the product's call names the relu kernel, whose table entry
+  // carries its body at one point for the GEMM template (Runtime::callExtern holds the product
+  // until that launch). A product without one names none.
+  WrapperCppFiles f = exportFiles(R"(graph():
+    %x : Tensor "f32[8, 16][16, 1]cpu"[num_users=1] = placeholder[target=x]
+    %w : Tensor "f32[16, 4][4, 1]cpu"[num_users=2] = placeholder[target=w]
+    %mm : Tensor "f32[8, 4][4, 1]cpu"[num_users=1] = call_function[target=torch.ops.aten.mm.default](args = (%x, %w), kwargs = {})
+    %relu : Tensor "f32[8, 4][4, 1]cpu"[num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%mm,), kwargs = {})
+    %t : Tensor "f32[4, 16][1, 4]cpu"[num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%w, [1, 0]), kwargs = {})
+    %mm2 : Tensor "f32[8, 16][16, 1]cpu"[num_users=1] = call_function[target=torch.ops.aten.mm.default](args = (%relu, %t), kwargs = {})
+    return (mm2,))");
+  const size_t epilogue = f.source.find("}, \"fused_relu_");
+  ASSERT_NE(epilogue, std::string::npos) << f.source;
+  const std::string kernel =
+      f.source.substr(epilogue + 4, f.source.find('"', epilogue + 4) - (epilogue + 4));
+  EXPECT_NE(f.source.find("const char *const kPoint_" + kernel + " = R\"FXKIT(// " + kernel +
+                          " at one point: a GEMM template's epilogue"),
+            std::string::npos)
+      << f.source;
+  EXPECT_NE(f.source.find("{\"" + kernel + "\", kSource_" + kernel + ", false, nullptr, 0, "),
+            std::string::npos)
+      << f.source;
+  EXPECT_NE(f.source.find(", kPoint_" + kernel + ", \"__global const uchar *in_ptr0_base"),
+            std::string::npos)
+      << f.source;
+  size_t calls = 0, named = 0;
+  for (size_t at = f.source.find("rt_.callExtern("); at != std::string::npos;
+       at = f.source.find("rt_.callExtern(", at + 1)) {
+    ++calls;
+    named +=
+        f.source.substr(at, f.source.find("));", at) - at).find("\"fused_") != std::string::npos;
+  }
+  EXPECT_EQ(calls, 2u);
+  EXPECT_EQ(named, 1u);
 }
 
 TEST(WrapperCpp, RawStringsSurviveAnyContent) {

@@ -102,6 +102,18 @@ private:
   Status output(const Node &n) override;
   /// A run-time check's condition as a C++ bool expression.
   Expected<std::string> condition(const SymExpr &c);
+  /// The kernel fusion made the epilogue of extern op `op` (a matrix product), launched right
+  /// after it, where it has a body at one point; empty otherwise.
+  std::string epilogueOf(const LoopOp &op) const {
+    const int32_t index = static_cast<int32_t>(&op - p_.ops.data());
+    for (size_t k = 0; k + 1 < f_.kernels.size(); ++k)
+      if (f_.kernels[k].isExtern && !f_.kernels[k].ops.empty() && f_.kernels[k].ops[0] == index)
+        return f_.kernels[k + 1].gemmEpilogueOf >= 0 &&
+                       !generated_.launches[k + 1].pointFunction.empty()
+                   ? generated_.launches[k + 1].name
+                   : std::string();
+    return {};
+  }
 
   opencl::GeneratedProgram generated_;
   std::map<std::string, size_t> definition_; ///< kernel name -> index in kernelTable_
@@ -222,11 +234,20 @@ Status CppWriter::kernel(const Node &n, const wrapper::KernelCall &call, const K
     kernelDefs_ += "const char *const " + var + " = " +
                    cppRawString(opencl::GeneratedProgram::prelude(g.usesDouble) + "\n" + g.source) +
                    ";\n\n";
-    kernelTable_ += "          {" + cppString(g.name) + ", " + var + ", " +
-                    (g.isReduction ? "true" : "false") + ", nullptr, 0" +
-                    (!g.isReduction && g.vectorWidth > 1 ? ", " + std::to_string(g.vectorWidth)
-                                                         : std::string()) +
-                    "},\n";
+    std::string entry = "          {" + cppString(g.name) + ", " + var + ", " +
+                        (g.isReduction ? "true" : "false") + ", nullptr, 0";
+    if (!g.pointFunction.empty()) {
+      // Its body at one point, for the GEMM template to run as the product's epilogue
+      // (rt::KernelSource::pointFunction; Runtime::callExtern).
+      std::string point = "kPoint_" + g.name;
+      kernelDefs_ += "const char *const " + point + " = " + cppRawString(g.pointFunction) + ";\n\n";
+      entry += ", " + std::to_string(std::max(1, g.isReduction ? 1 : g.vectorWidth)) + ", " +
+               point + ", " + cppString(g.pointParams) + ", " + cppString(g.pointArgs) + ", " +
+               (g.usesDouble ? "true" : "false");
+    } else if (!g.isReduction && g.vectorWidth > 1) {
+      entry += ", " + std::to_string(g.vectorWidth);
+    }
+    kernelTable_ += entry + "},\n";
     found = definition_.emplace(g.name, definition_.size()).first;
     // Multi-kernel variants after every kernel (a launch names its kernel by its index): the
     // runtime times them against it where it uses them (rt::KernelSource::variantOf).
@@ -360,8 +381,9 @@ Status CppWriter::externCall(const Node &n, const wrapper::ExternCall &call, con
       outputs += (outputs.empty() ? "" : ",\n                                    ") + out;
     }
     line("// " + op.name + ": extern " + std::string(node->target()) + " (" + origins + ")");
+    const std::string epilogue = epilogueOf(op);
     line("FXKIT_TRY(rt_.callExtern(" + var + ", {" + inputs + "},\n                           {" +
-         outputs + "}));");
+         outputs + "}" + (epilogue.empty() ? "" : ", " + cppString(epilogue)) + "));");
     return Status::ok();
   }
 

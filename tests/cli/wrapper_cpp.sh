@@ -62,8 +62,20 @@ done
 # fxkit's device kernels.
 expect_exit 0 "$WORK/build/mlp/mlp_driver" "$REF/mlp/fw_0.inputs.safetensors" --stats \
   --cache-dir "$WORK/cache"
-grep -qE "extern ops: (2 by CLBlast, 0|0 by CLBlast, 2) by device kernels, 0 on the host" "$WORK/err" ||
+grep -qE "extern ops: (2 by CLBlast, 0 by the GEMM template, 0|0 by CLBlast, 0 by the GEMM template, 2) by device kernels, 0 on the host, 0 with their epilogue kernel inside" "$WORK/err" ||
   fail "mlp: expected its 2 addmm as extern ops: $(cat "$WORK/err")"
+# On the GEMM template (untuned: fused), the first addmm runs the GELU kernel fusion made its
+# epilogue inside it, which then is not launched; FXKIT_GEMM_EPILOGUE=0 launches it apart. Both
+# reproduce the reference outputs.
+for fused in 1 0; do
+  FXKIT_GEMM=template FXKIT_GEMM_EPILOGUE=$fused expect_exit 0 "$WORK/build/mlp/mlp_driver" \
+    "$REF/mlp/fw_0.inputs.safetensors" --check "$REF/mlp/fw_0.outputs.safetensors" --stats \
+    --no-tune --cache-dir "$WORK/cache"
+  grep -q "extern ops: 0 by CLBlast, 2 by the GEMM template, 0 by device kernels, 0 on the host, $fused with their epilogue kernel inside" "$WORK/err" ||
+    fail "mlp on the GEMM template (epilogues $fused): $(cat "$WORK/err")"
+  grep -q "launches: $((1 - fused));" "$WORK/err" || fail "mlp (epilogues $fused): $(cat "$WORK/err")"
+  grep -q MISMATCH "$WORK/out" && fail "mlp on the GEMM template: $(cat "$WORK/out")"
+done
 # Bad input to a driver: a truncated inputs file is an error (exit 2) and writes nothing.
 head -c 20 "$REF/mlp/fw_0.inputs.safetensors" >"$WORK/truncated.safetensors"
 expect_exit 2 "$WORK/build/mlp/mlp_driver" "$WORK/truncated.safetensors" -o "$WORK/none.safetensors"

@@ -5,6 +5,7 @@
 #include "backends/opencl/runtime/BlasExtern.h"
 #include "backends/opencl/runtime/CallTimer.h"
 #include "backends/opencl/runtime/DeviceExterns.h"
+#include "backends/opencl/runtime/GemmTemplate.h"
 #include "backends/opencl/runtime/KernelSet.h"
 #include "backends/opencl/runtime/OpenCLDevice.h"
 #include "importers/FxTextParser.h"
@@ -18,7 +19,9 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string_view>
+#include <utility>
 
 namespace fxkit::rt {
 
@@ -56,10 +59,20 @@ struct Allocation {
   }
 };
 
+/// A kernel's body at one point, for the GEMM template to run as a product's epilogue
+/// (KernelSource::pointFunction).
+struct EpiloguePoint {
+  std::string function, params, args;
+  bool usesDouble = false;
+};
+
 class Kernels {
 public:
   std::unique_ptr<KernelSet> set;
   Status loadError = Status::ok();
+  std::vector<std::string> names;              ///< by launch index
+  std::map<std::string, EpiloguePoint> points; ///< kernels with a body at one point, by name
+  bool intIndex = false;                       ///< built with int indices (-DFX_INDEX_T=int)
 };
 
 struct Runtime::Impl {
@@ -69,14 +82,37 @@ struct Runtime::Impl {
   std::mutex externMutex;
   std::map<const char *, std::unique_ptr<Graph>> externGraphs;
   std::vector<std::weak_ptr<Kernels>> kernelSets; ///< for statsLine
-  int blasCalls = 0, deviceExterns = 0, hostExterns = 0;
+  int blasCalls = 0, gemmTemplateCalls = 0, deviceExterns = 0, hostExterns = 0;
   std::shared_ptr<FreeBuffers> freeBuffers = std::make_shared<FreeBuffers>();
   opencl::CallTimer timer;
   bool nanAsserts = false;
+  /// A matrix product waiting for the launch of its epilogue kernel (callExtern), and the error
+  /// of one that ran where no caller could hear it (endCall), reported by the next call.
+  struct PendingProduct {
+    const char *graph = nullptr;
+    std::vector<ExternInput> inputs;
+    std::vector<DeviceTensor> outputs;
+    std::string epilogueKernel;
+  };
+  std::optional<PendingProduct> pending;
+  Status pendingError = Status::ok();
+  int gemmEpilogues = 0; ///< kernels that ran inside the GEMM template
   ~Impl() { timer.release(); }
 };
 
 namespace {
+
+/// Runs an extern op now (callExtern's body), with `epilogue` where the product may run it.
+Status runExtern(Runtime &rt, Runtime::Impl &impl, const char *graphText,
+                 const std::vector<ExternInput> &inputs, const std::vector<DeviceTensor> &outputs,
+                 opencl::GemmEpilogue *epilogue);
+/// Runs the product waiting for its epilogue kernel, if any, without it; else returns the error
+/// of one that ran in endCall.
+Status flushPending(Runtime &rt, Runtime::Impl &impl);
+/// Runs the waiting product with `kernel` (launch arguments `args`, `points` points) as its
+/// epilogue where it can; `*ran` says whether the kernel ran inside it.
+Status runPendingWith(Runtime &rt, Runtime::Impl &impl, Kernels &kernels, const std::string &kernel,
+                      const std::vector<LaunchArg> &args, int64_t points, bool *ran);
 
 Status fail(const Error &e) { return Status::error(e.message); }
 
@@ -175,6 +211,9 @@ std::shared_ptr<Kernels> Runtime::loadKernels(const std::vector<KernelSource> &k
       if (variantSeen && malformed.empty())
         malformed = std::string("kernel ") + k.name + " follows a variant";
       specs.push_back({k.name, k.source, k.isReduction, {}, std::max(1, k.pointsPerStep)});
+      out->names.emplace_back(k.name);
+      if (k.pointFunction && k.pointParams && k.pointArgs)
+        out->points[k.name] = {k.pointFunction, k.pointParams, k.pointArgs, k.usesDouble};
       continue;
     }
     variantSeen = true;
@@ -186,6 +225,7 @@ std::shared_ptr<Kernels> Runtime::loadKernels(const std::vector<KernelSource> &k
       malformed = std::string("kernel variant ") + k.name + " names kernel " + k.variantOf +
                   ", which no earlier entry defines";
   }
+  out->intIndex = buildOptions.find("-DFX_INDEX_T=int") != std::string::npos;
   impl_->kernelSets.push_back(out);
   if (!malformed.empty()) {
     out->loadError = Status::error("the kernel table is malformed: " + malformed);
@@ -199,10 +239,10 @@ std::shared_ptr<Kernels> Runtime::loadKernels(const std::vector<KernelSource> &k
   return out;
 }
 
-Status Runtime::launch(Kernels &kernels, size_t index, const std::vector<KernelArg> &args,
-                       int64_t xnumel, int64_t rnumel) {
-  if (!kernels.set)
-    return kernels.loadError;
+namespace {
+
+/// A launch's arguments as KernelSet takes them.
+std::vector<LaunchArg> launchArgsOf(const std::vector<KernelArg> &args) {
   std::vector<LaunchArg> launch;
   launch.reserve(args.size());
   for (const KernelArg &a : args) {
@@ -228,6 +268,29 @@ Status Runtime::launch(Kernels &kernels, size_t index, const std::vector<KernelA
       break;
     }
     launch.push_back(l);
+  }
+  return launch;
+}
+
+} // namespace
+
+Status Runtime::launch(Kernels &kernels, size_t index, const std::vector<KernelArg> &args,
+                       int64_t xnumel, int64_t rnumel) {
+  if (!kernels.set)
+    return kernels.loadError;
+  std::vector<LaunchArg> launch = launchArgsOf(args);
+  if (impl_->pending) {
+    if (index < kernels.names.size() && impl_->pending->epilogueKernel == kernels.names[index]) {
+      bool ran = false;
+      if (Status s =
+              runPendingWith(*this, *impl_, kernels, kernels.names[index], launch, xnumel, &ran);
+          !s)
+        return s;
+      if (ran)
+        return Status::ok(); // it ran inside the product
+    } else if (Status s = flushPending(*this, *impl_); !s) {
+      return s;
+    }
   }
   if (fxkit::Status s = kernels.set->launch(index, launch, xnumel, rnumel); !s)
     return fail(s.error());
@@ -331,6 +394,8 @@ Status Runtime::upload(const HostTensor &host, const std::string &name, const st
 }
 
 Status Runtime::download(const DeviceTensor &tensor, HostTensor *out) {
+  if (Status s = flushPending(*this, *impl_); !s)
+    return s;
   HostTensor h;
   h.dtype = tensor.dtype;
   h.sizes = tensor.sizes;
@@ -392,6 +457,8 @@ Status runOnHost(Runtime &rt, Runtime::Impl &impl, Graph &graph,
 
 Status Runtime::callExternOnHost(const char *graphText, const std::vector<ExternInput> &inputs,
                                  ExternResult *out) {
+  if (Status s = flushPending(*this, *impl_); !s)
+    return s;
   Graph *graph = nullptr;
   if (Status s = parseExtern(*impl_, graphText, &graph); !s)
     return s;
@@ -416,9 +483,80 @@ Status Runtime::callExternOnHost(const char *graphText, const std::vector<Extern
 }
 
 Status Runtime::callExtern(const char *graphText, const std::vector<ExternInput> &inputs,
-                           const std::vector<DeviceTensor> &outputs) {
+                           const std::vector<DeviceTensor> &outputs, const char *epilogueKernel) {
+  if (Status s = flushPending(*this, *impl_); !s)
+    return s;
+  static const bool epiloguesOff = [] {
+    const char *v = std::getenv("FXKIT_GEMM_EPILOGUE");
+    return v && std::string_view(v) == "0";
+  }();
+  if (epilogueKernel && impl_->options.gemmEpilogues && !epiloguesOff) {
+    impl_->pending = Impl::PendingProduct{graphText, inputs, outputs, epilogueKernel};
+    return Status::ok();
+  }
+  return runExtern(*this, *impl_, graphText, inputs, outputs, nullptr);
+}
+
+namespace {
+
+Status flushPending(Runtime &rt, Runtime::Impl &impl) {
+  if (!impl.pending)
+    return std::exchange(impl.pendingError, Status::ok());
+  Runtime::Impl::PendingProduct p = std::move(*impl.pending);
+  impl.pending.reset();
+  return runExtern(rt, impl, p.graph, p.inputs, p.outputs, nullptr);
+}
+
+Status runPendingWith(Runtime &rt, Runtime::Impl &impl, Kernels &kernels, const std::string &kernel,
+                      const std::vector<LaunchArg> &args, int64_t points, bool *ran) {
+  Runtime::Impl::PendingProduct p = std::move(*impl.pending);
+  impl.pending.reset();
+  *ran = false;
+  // As OpenCLProgram's epilogueAfter: the template's work-groups read A and B while others run
+  // the epilogue, so its writes must not reach their storage, and C's only at the element being
+  // stored (the same bytes: the result itself, in place).
+  auto it = kernels.points.find(kernel);
+  bool fits = it != kernels.points.end() && !p.outputs.empty() && p.outputs[0].storage.allocation &&
+              !(it->second.usesDouble && !impl.ctx->device().hasFp64);
+  const DeviceBuffer c = fits ? deviceBuffer(p.outputs[0].storage) : DeviceBuffer{};
+  auto overlaps = [](const DeviceBuffer &x, const DeviceBuffer &y) {
+    return x.mem == y.mem && x.offset < y.offset + y.bytes && y.offset < x.offset + x.bytes;
+  };
+  for (const LaunchArg &a : args) {
+    if (!fits || a.kind != LaunchArg::Kind::Buffer || !a.written)
+      continue;
+    for (const ExternInput &in : p.inputs)
+      fits = fits && !(in.isTensor && overlaps(a.buffer, deviceBuffer(in.tensor.storage)));
+    fits = fits &&
+           (!overlaps(a.buffer, c) || (a.buffer.offset == c.offset && a.buffer.bytes == c.bytes));
+  }
+  if (!fits)
+    return runExtern(rt, impl, p.graph, p.inputs, p.outputs, nullptr);
+  opencl::GemmEpilogue e;
+  e.function = it->second.function;
+  e.kernel = it->first;
+  e.params = it->second.params;
+  e.args = it->second.args;
+  e.launchArgs = args;
+  e.points = points;
+  e.usesDouble = it->second.usesDouble;
+  e.intIndex = kernels.intIndex;
+  if (Status s = runExtern(rt, impl, p.graph, p.inputs, p.outputs, &e); !s)
+    return s;
+  *ran = e.ran;
+  impl.gemmEpilogues += e.ran ? 1 : 0;
+  return Status::ok();
+}
+
+} // namespace
+
+namespace {
+
+Status runExtern(Runtime &rt, Runtime::Impl &impl, const char *graphText,
+                 const std::vector<ExternInput> &inputs, const std::vector<DeviceTensor> &outputs,
+                 opencl::GemmEpilogue *epilogue) {
   Graph *graph = nullptr;
-  if (Status s = parseExtern(*impl_, graphText, &graph); !s)
+  if (Status s = parseExtern(impl, graphText, &graph); !s)
     return s;
   // On the device where CLBlast or a device kernel takes the op.
   const Node *call = graph->outputNode() ? graph->outputNode()->prev() : nullptr;
@@ -442,30 +580,31 @@ Status Runtime::callExtern(const char *graphText, const std::vector<ExternInput>
       one.op.externOutputs.push_back(o.storage.allocation ? one.add(o) : -1);
     }
     if (tensorsOnly && opencl::haveBlas()) {
-      auto done =
-          opencl::runBlasExtern(*impl_->ctx, impl_->options, one.program, one.op, {}, one.buffers);
+      opencl::GemmRoute route = opencl::GemmRoute::Library;
+      auto done = opencl::runBlasExtern(*impl.ctx, impl.options, one.program, one.op, {},
+                                        one.buffers, &route, epilogue);
       if (!done)
         return fail(done.error());
       if (*done) {
-        ++impl_->blasCalls;
+        ++(route == opencl::GemmRoute::Template ? impl.gemmTemplateCalls : impl.blasCalls);
         return Status::ok();
       }
     }
     // Integer inputs are placeholders without a symbolic value here, which the device kernels
     // cannot tell from tensors: such calls stay on the host.
     if (tensorsOnly) {
-      auto done = opencl::runDeviceExtern(*impl_->ctx, impl_->options, one.program, one.op, {},
-                                          one.buffers);
+      auto done = opencl::runDeviceExtern(*impl.ctx, impl.options, one.program, one.op, {},
+                                          one.buffers, epilogue);
       if (!done)
         return fail(done.error());
       if (*done) {
-        ++impl_->deviceExterns;
+        ++impl.deviceExterns;
         return Status::ok();
       }
     }
   }
   Expected<InterpretResult> result = Error("extern op: not run");
-  if (Status s = runOnHost(*this, *impl_, *graph, inputs, &result); !s)
+  if (Status s = runOnHost(rt, impl, *graph, inputs, &result); !s)
     return s;
   std::vector<const Tensor *> results;
   for (const RuntimeValue &v : result->outputs) {
@@ -487,7 +626,7 @@ Status Runtime::callExtern(const char *graphText, const std::vector<ExternInput>
     // Read, write the elements into the output's view, write back: the view may not cover
     // its storage densely.
     HostTensor h;
-    if (Status s = download(o, &h); !s)
+    if (Status s = rt.download(o, &h); !s)
       return s;
     auto target = toTensor(h);
     if (!target)
@@ -497,7 +636,7 @@ Status Runtime::callExtern(const char *graphText, const std::vector<ExternInput>
                            " does not have the planned sizes");
     copyElements(*results[i], *target);
     size_t n = std::min(o.storage.bytes, target->storage()->size());
-    if (cl_int err = clEnqueueWriteBuffer(impl_->ctx->queue(), o.storage.allocation->mem, CL_TRUE,
+    if (cl_int err = clEnqueueWriteBuffer(impl.ctx->queue(), o.storage.allocation->mem, CL_TRUE,
                                           o.storage.offset, n, target->storage()->data(), 0,
                                           nullptr, nullptr);
         err != CL_SUCCESS)
@@ -505,6 +644,8 @@ Status Runtime::callExtern(const char *graphText, const std::vector<ExternInput>
   }
   return Status::ok();
 }
+
+} // namespace
 
 std::string Runtime::statsLine() const {
   opencl::OpenCLStats total;
@@ -535,10 +676,13 @@ std::string Runtime::statsLine() const {
          std::to_string(total.configsFromCache) +
          " from cache; launches: " + std::to_string(total.launches) + multiKernel +
          "; extern ops: " + std::to_string(impl_->blasCalls) + " by CLBlast, " +
+         std::to_string(impl_->gemmTemplateCalls) + " by the GEMM template, " +
          std::to_string(impl_->deviceExterns) + " by device kernels, " +
-         std::to_string(impl_->hostExterns) +
-         " on the host; device buffers: " + std::to_string(impl_->freeBuffers->created) +
-         " allocated, " + std::to_string(impl_->freeBuffers->reused) + " reused";
+         std::to_string(impl_->hostExterns) + " on the host, " +
+         std::to_string(impl_->gemmEpilogues) +
+         " with their epilogue kernel inside; device buffers: " +
+         std::to_string(impl_->freeBuffers->created) + " allocated, " +
+         std::to_string(impl_->freeBuffers->reused) + " reused";
 }
 
 bool Runtime::nanAsserts() const { return impl_->nanAsserts; }
@@ -570,7 +714,12 @@ Status Runtime::checkFinite(const DeviceTensor &tensor, const char *buffer, cons
 
 void Runtime::beginCall() { impl_->timer.begin(*impl_->ctx); }
 
-void Runtime::endCall() { impl_->timer.end(*impl_->ctx); }
+void Runtime::endCall() {
+  // A product still waiting runs inside the call it belongs to; its error goes to the next call.
+  if (Status s = flushPending(*this, *impl_); !s)
+    impl_->pendingError = s;
+  impl_->timer.end(*impl_->ctx);
+}
 
 std::vector<double> Runtime::callSeconds() {
   impl_->timer.collect();
@@ -578,6 +727,8 @@ std::vector<double> Runtime::callSeconds() {
 }
 
 Status Runtime::finish() {
+  if (Status s = flushPending(*this, *impl_); !s)
+    return s;
   if (cl_int err = clFinish(impl_->ctx->queue()); err != CL_SUCCESS)
     return fail(opencl::clError("finishing the queue", err));
   return Status::ok();

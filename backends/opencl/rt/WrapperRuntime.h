@@ -107,6 +107,13 @@ struct KernelSource {
   int persistentPoints = 0; ///< a variant's: rows fit it where rnumel <= this * lanes
   /// A pointwise kernel's points per work-item and step (its vector form; opencl::KernelSpec).
   int pointsPerStep = 1;
+  /// A kernel fusion made the epilogue of the matrix product before it: its body at one point
+  /// (opencl::GeneratedKernel::pointFunction), that function's parameters before the point and
+  /// their names, and whether it computes in double; null for other kernels.
+  const char *pointFunction = nullptr;
+  const char *pointParams = nullptr;
+  const char *pointArgs = nullptr;
+  bool usesDouble = false;
 };
 
 /// An extern op's input: a device tensor or an integer, in the op's argument order.
@@ -177,8 +184,12 @@ public:
   /// Runs an extern op: `graph` is FX text of one ATen call whose placeholders take `inputs` in
   /// order; its result(s) are written into `outputs`. On the device where CLBlast or one of
   /// fxkit's device kernels takes it, otherwise on the host with the reference kernel.
+  /// `epilogueKernel`, where given, names the kernel fusion made the product's epilogue, which
+  /// the wrapper launches next: the call waits for that launch, and where the product runs on
+  /// the GEMM template the kernel runs inside it, at each element of the result as it is stored,
+  /// instead of on its own (as `fxkit run` fuses them; opencl::GemmEpilogue).
   Status callExtern(const char *graph, const std::vector<ExternInput> &inputs,
-                    const std::vector<DeviceTensor> &outputs);
+                    const std::vector<DeviceTensor> &outputs, const char *epilogueKernel = nullptr);
   /// Runs an extern op on the host with the reference kernel and returns its results
   /// (Inductor's fallback for ops whose result sizes the data decides).
   Status callExternOnHost(const char *graph, const std::vector<ExternInput> &inputs,
@@ -197,7 +208,8 @@ public:
   void endCall();
   std::vector<double> callSeconds();
   /// What ran so far: "kernels: N built, N from cache; configurations: N tuned, N from cache;
-  /// launches: N; extern ops: N by CLBlast, N by device kernels, N on the host; device
+  /// launches: N; extern ops: N by CLBlast, N by the GEMM template, N by device kernels, N on
+  /// the host, N with their epilogue kernel inside; device
   /// buffers: N allocated, N reused" (freed buffers are kept for the next allocation of their
   /// size, so a model's second call allocates nothing).
   std::string statsLine() const;
