@@ -324,8 +324,9 @@ void KernelSet::Impl::buildConstants(
     std::future<Expected<BuiltKernel>> result;
   };
   std::vector<Job> jobs;
-  for (const auto &[d, c] : wanted) {
-    std::string constants = launchConstantsOptions(rnumel, c.lanes, c.rows);
+  for (const auto &w : wanted) {
+    Definition *d = w.first; // not a structured binding: lambdas capture it (clang 15)
+    std::string constants = launchConstantsOptions(rnumel, w.second.lanes, w.second.rows);
     if (d->constantBuilds.count(constants) ||
         std::any_of(jobs.begin(), jobs.end(),
                     [&](const Job &j) { return j.d == d && j.options == constants; }))
