@@ -77,6 +77,42 @@ TEST(DeviceExterns, PointwiseEpiloguesRunInsideTheGemmTemplate) {
   }
 }
 
+/// A 3x3 convolution with a bias (the template's implicit GEMM) and a 1x1 one of dense planes (a
+/// product per image), each followed by a pointwise kernel (scale, shift and ReLU, as a folded
+/// batch norm leaves them), sizes off the tiles' multiples.
+const char *kConvRelu = R"(graph():
+    %x : Tensor "f32[2, 3, 9, 11][297, 99, 11, 1]cpu"[num_users=1] = placeholder[target=x]
+    %w : Tensor "f32[5, 3, 3, 3][27, 9, 3, 1]cpu"[num_users=1] = placeholder[target=w]
+    %b : Tensor "f32[5][1]cpu"[num_users=1] = placeholder[target=b]
+    %conv : [num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%x, %w, %b, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), kwargs = {})
+    %mul : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%conv, 0.75), kwargs = {})
+    %add : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = (%mul, 0.25), kwargs = {})
+    %relu : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%add,), kwargs = {})
+    return (relu,)
+)";
+const char *kPointwiseConvRelu = R"(graph():
+    %x : Tensor "f32[2, 6, 7, 5][210, 35, 5, 1]cpu"[num_users=1] = placeholder[target=x]
+    %w : Tensor "f32[9, 6, 1, 1][6, 1, 1, 1]cpu"[num_users=1] = placeholder[target=w]
+    %conv : [num_users=1] = call_function[target=torch.ops.aten.convolution.default](args = (%x, %w, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1), kwargs = {})
+    %relu : [num_users=1] = call_function[target=torch.ops.aten.relu.default](args = (%conv,), kwargs = {})
+    return (relu,)
+)";
+
+TEST(DeviceExterns, ConvolutionEpiloguesRunInsideTheGemmTemplate) {
+  REQUIRE_OPENCL_DEVICE();
+  if (!haveBlas())
+    GTEST_SKIP() << "built without CLBlast: convolutions take the device convolution kernels";
+  for (const char *text : {kConvRelu, kPointwiseConvRelu}) {
+    OpenCLStats s = expectAgrees(text, {}, templateOptions(true));
+    EXPECT_EQ(s.gemmTemplateCalls, 1) << text;
+    EXPECT_EQ(s.gemmEpilogues, 1) << text;
+    EXPECT_EQ(s.launches, 0) << "the epilogue kernel was launched again: " << text;
+    OpenCLStats off = expectAgrees(text, {}, templateOptions(true, false));
+    EXPECT_EQ(off.gemmEpilogues, 0);
+    EXPECT_EQ(off.launches, 1);
+  }
+}
+
 TEST(DeviceExterns, EpiloguesWaitForTheTemplateAndLeaveOtherProductsAlone) {
   REQUIRE_OPENCL_DEVICE();
   // addmm (the bias copied into C first, then beta * C) and a GELU after it; and a second

@@ -102,7 +102,9 @@ TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsThroughTheGemmTemp
   EXPECT_EQ(blas, 0);
   // The pointwise kernels that fusion marked as a product's epilogue ran inside it (each
   // graph's outputs checked above).
-  EXPECT_EQ(epilogues, 1); // mlp's GELU after its first product
+  // mlp's GELU after its first product, resnet_block's batch norm and ReLU after each of its two
+  // convolutions.
+  EXPECT_EQ(epilogues, 3);
 }
 
 TEST(OpenCLRuntime,

@@ -60,8 +60,9 @@ struct Passes {
   size_t instructions = 0;         ///< their scalar instructions
 };
 
-/// Whether extern op `op` is a float32 matrix product (mm, addmm, bmm, baddbmm) whose result a
-/// GEMM template computes tile by tile: its pointwise reader may run as the template's epilogue.
+/// Whether extern op `op` is a float32 matrix product (mm, addmm, bmm, baddbmm) or convolution
+/// (an implicit GEMM) whose result a GEMM template computes tile by tile: its pointwise reader
+/// may run as the template's epilogue.
 bool isTemplateProduct(const LoopProgram &p, const LoopOp &op) {
   if (!op.externNode || op.externOutputs.empty() || op.externOutputs[0] < 0)
     return false;
@@ -69,7 +70,8 @@ bool isTemplateProduct(const LoopProgram &p, const LoopOp &op) {
   if (!info || !info->schema.overload.empty())
     return false;
   const std::string &name = info->schema.name;
-  return (name == "mm" || name == "addmm" || name == "bmm" || name == "baddbmm") &&
+  return (name == "mm" || name == "addmm" || name == "bmm" || name == "baddbmm" ||
+          name == "convolution") &&
          p.buffers[op.externOutputs[0]].type.dtype == DType::Float32;
 }
 

@@ -259,7 +259,7 @@ template <typename T>
 Expected<bool> convolution(OpenCLContext &ctx, const OpenCLOptions &options,
                            const LoopProgram &program, const LoopOp &op, const BoundArgs &args,
                            const SymExpr::Bindings &b, std::span<const DeviceBuffer> buffers,
-                           GemmRoute *route) {
+                           GemmRoute *route, GemmEpilogue *epilogue) {
   auto transposed = args.boolean("transposed");
   auto groups = args.integer("groups");
   auto stride = args.intList("stride");
@@ -353,8 +353,9 @@ Expected<bool> convolution(OpenCLContext &ctx, const OpenCLOptions &options,
                              (oe->sizes[1] == 1 || oe->strides[1] >= om.cols);
         if (channelsDense && ie->sizes[0] >= 1) {
           // The weight is shared by every image: batch stride 0.
+          // Its dense output's element numbers are the product's: an epilogue runs as for mm.
           return gemm<T>(ctx, options, wm, xm, om, static_cast<size_t>(ie->sizes[0]), T(1), T(0),
-                         route);
+                         route, epilogue);
         }
       }
       if (ok) {
@@ -379,6 +380,7 @@ Expected<bool> convolution(OpenCLContext &ctx, const OpenCLOptions &options,
           p.outStrides[d] = oe->strides[d];
         }
         p.weightStride0 = we->strides[0];
+        p.epilogue = epilogue;
         for (int d = 0; d < 2; ++d) {
           p.stride[d] = st[static_cast<size_t>(d)];
           p.padding[d] = pad[static_cast<size_t>(d)];
@@ -444,9 +446,11 @@ Expected<bool> runBlasExtern(OpenCLContext &ctx, const OpenCLOptions &options,
       if (program.buffers[v.buffer].type.dtype != dtype)
         return false;
     if (dtype == DType::Float32)
-      return convolution<float>(ctx, options, program, op, *args, bindings, buffers, route);
+      return convolution<float>(ctx, options, program, op, *args, bindings, buffers, route,
+                                epilogue);
     if (dtype == DType::Float64 && ctx.device().hasFp64)
-      return convolution<double>(ctx, options, program, op, *args, bindings, buffers, route);
+      return convolution<double>(ctx, options, program, op, *args, bindings, buffers, route,
+                                 nullptr);
     return false;
   }
   auto mp = matchMatrixProduct(program, op);

@@ -262,7 +262,8 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcher, const SourceLoa
                                     GemmChoices &choices, OpenCLContext &ctx,
                                     const OpenCLOptions &options, const GemmProblem &p,
                                     const GemmLibrary *library);
-Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcher, GemmChoices &choices,
+Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcher,
+                                               const SourceLoader &loadSource, GemmChoices &choices,
                                                OpenCLContext &ctx, const OpenCLOptions &options,
                                                const ConvProblem &p, const GemmLibrary *library);
 /// A float32 operand's matrix of strides (rowStride, colStride) as a GEMM template operand, from

@@ -413,8 +413,9 @@ Expected<GemmRoute> runGemm(OpenCLContext &ctx, const OpenCLOptions &options, co
 Expected<GemmRoute> runConvolutionGemm(OpenCLContext &ctx, const OpenCLOptions &options,
                                        const ConvProblem &p, const GemmLibrary *library) {
   return withGemmFamily(
-      ctx, options, [&](const LauncherFor &launcher, const SourceLoader &, GemmChoices &choices) {
-        return runConvolutionGemmTemplate(launcher, choices, ctx, options, p, library);
+      ctx, options,
+      [&](const LauncherFor &launcher, const SourceLoader &loadSource, GemmChoices &choices) {
+        return runConvolutionGemmTemplate(launcher, loadSource, choices, ctx, options, p, library);
       });
 }
 

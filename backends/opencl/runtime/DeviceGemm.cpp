@@ -150,7 +150,8 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), FX_IN(t), FX_IN
     const long M_, const long N_, const long K_, const long lda_, const long H_, const long W_,
     const long OH_, const long OW_, const long sh, const long sw, const long ph, const long pw,
     const long isn, const long ish, const long isw, const long osn, const long osc,
-    const long osh, const long osw, const long has_bias, const long bias_stride) {
+    const long osh, const long osw, const long has_bias, const long bias_stride
+    FX_GEMM_EPILOGUE_PARAMS) {
   const int M = (int)M_, N = (int)N_, K = (int)K_, lda = (int)lda_;
   const int H = (int)H_, W = (int)W_, OW = (int)OW_, OHW = (int)(OH_ * OW_);
   __global const int4 *T = (__global const int4 *)FX_AT(t);
@@ -323,15 +324,25 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
       co[j] = col < N ? (col / OHW) * (int)osn + (ohw / OW) * (int)osh + (ohw % OW) * (int)osw
                       : -1;
     }
+#pragma unroll
     for (int i = 0; i < FX_GEMM_WM; ++i) {
       const int row = m0 + (i / 4) * FX_GEMM_TY * 4 + ty * 4 + i % 4;
       if (row >= M)
         continue;
       const float b =
           has_bias ? ((__global const float *)FX_AT(bias))[row * (int)bias_stride] : 0.0f;
+#pragma unroll
       for (int j = 0; j < FX_GEMM_WN; ++j)
-        if (co[j] >= 0)
-          C[co[j] + row * (int)osc] = acc[i][j] + b;
+        if (co[j] >= 0) {
+          const float v = acc[i][j] + b;
+          C[co[j] + row * (int)osc] = v;
+          // The element's number in the dense output (image, channel, position): the caller
+          // fuses an epilogue only where the output is stored so.
+          FX_GEMM_EPILOGUE(
+              ((long)((n0 + (j / 4) * FX_GEMM_TX * 4 + tx * 4 + j % 4) / OHW) * M + row) * OHW +
+                  (n0 + (j / 4) * FX_GEMM_TX * 4 + tx * 4 + j % 4) % OHW,
+              v)
+        }
     }
 #else
     // Unrolled even with an epilogue inlined at every store (NVIDIA's compiler otherwise keeps
@@ -589,15 +600,16 @@ std::string instanceText(const std::string &name, const GemmTile &t, bool ta, bo
   return substituteKeys(kInstance, keys);
 }
 
-/// The whole source of definition `name`: tile `t` in `p`'s layout with `p`'s epilogue.
-std::string epilogueSource(const std::string &name, const GemmTile &t, const GemmProblem &p) {
-  const GemmEpilogue &e = *p.epilogue;
+/// The whole source of definition `name`: tile `t` in layout (`ta`, `tb`), or its convolution
+/// form, with epilogue `e`.
+std::string epilogueSource(const std::string &name, const GemmTile &t, bool ta, bool tb, bool conv,
+                           const GemmEpilogue &e) {
   std::string params(e.params);
   std::replace(params.begin(), params.end(), '\n', ' '); // one macro line
   // The generated kernel's index type (the template's own arithmetic is int and long as it says).
   return (e.intIndex ? "#undef FX_INDEX_T\n#define FX_INDEX_T int\n" : "") +
          familyPrelude(Variant::Float, e.usesDouble) + "#define FX_DEFINITION_" + name + "\n" +
-         instanceText(name, t, p.a.transposed, p.b.transposed, false) + std::string(e.function) +
+         instanceText(name, t, ta, tb, conv) + std::string(e.function) +
          "#define FX_GEMM_EPILOGUE_PARAMS , " + params +
          "\n#define FX_GEMM_EPILOGUE(point, value) " + std::string(e.kernel) + "_point(" +
          std::string(e.args) + ", value, (fx_index_t)(point));\n" + std::string(kBody);
@@ -772,6 +784,55 @@ FamilySource gemmSource() {
   return src;
 }
 
+/// Launches tile `t`'s definition `name` (`args`, `items` work-items; `timed` as TileLauncher)
+/// or, where `epilogue` is given (the problem's own run, where it fits), that definition with the
+/// epilogue inside it (`source` gives its text under the name it is given), where fuseEpilogue
+/// decides so for `key` (the shape and tile); sets GemmEpilogue::ran when it ran inside.
+/// `outElements`: the output's extent, for fuseEpilogue's scratch output (the third argument).
+Expected<double>
+launchTileWithEpilogue(Launcher &launcher, const SourceLoader &loadSource, GemmChoices &choices,
+                       const OpenCLContext &ctx, const OpenCLOptions &options, const GemmTile &t,
+                       const std::string &name, const std::vector<LaunchArg> &args, int64_t items,
+                       bool timed, GemmEpilogue *epilogue, const std::string &key,
+                       const std::function<std::string(const std::string &)> &source,
+                       size_t outElements) {
+  LaunchConfig config;
+  config.local = t.threads();
+  if (!epilogue)
+    return launcher.launchWith(name, args, items, config, timed);
+  // One definition per tile, layout and epilogue, named by two 64-bit hashes of its text.
+  const CacheKey id =
+      CacheKey::of("e", std::string(epilogue->function) + "\n" + std::string(epilogue->params));
+  const std::string fused = name + "_ep" + id.file.substr(2) + id.check;
+  auto loaded =
+      loadSource(fused + std::string(variantSuffix(Variant::Float)), [&] { return source(fused); });
+  if (!loaded) { // the kernel runs apart, as it would without the template
+    if (gemmLog())
+      std::fprintf(stderr, "fxkit: gemm %s: epilogue refused (%s)\n", fused.c_str(),
+                   loaded.error().message.c_str());
+    return launcher.launchWith(name, args, items, config, timed);
+  }
+  KernelSet *set = *loaded;
+  std::vector<LaunchArg> fusedArgs = args;
+  fusedArgs.insert(fusedArgs.end(), epilogue->launchArgs.begin(), epilogue->launchArgs.end());
+  FXKIT_ASSIGN_OR_RETURN(
+      bool fuse, fuseEpilogue(
+                     ctx, options, choices, key + "_ep" + id.file.substr(2) + id.check,
+                     [&](bool withEpilogue, cl_mem c) {
+                       std::vector<LaunchArg> a = withEpilogue ? fusedArgs : args;
+                       a[2].buffer = DeviceBuffer{c, 0, 0};
+                       return withEpilogue ? set->launchWith(0, a, items, config, true)
+                                           : launcher.launchWith(name, a, items, config, true);
+                     },
+                     fusedArgs, outElements));
+  if (!fuse)
+    return launcher.launchWith(name, args, items, config, timed);
+  auto seconds = set->launchWith(0, fusedArgs, items, config, timed);
+  if (seconds)
+    epilogue->ran = true;
+  return seconds;
+}
+
 Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const SourceLoader &loadSource,
                                     GemmChoices &choices, OpenCLContext &ctx,
                                     const OpenCLOptions &options, const GemmProblem &p,
@@ -802,46 +863,14 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const Source
     args.push_back(floatArg(p.alpha, Variant::Float));
     args.push_back(floatArg(p.beta, Variant::Float));
     int64_t groups = ((p.m + t.tm - 1) / t.tm) * ((p.n + t.tn - 1) / t.tn) * p.batch;
-    LaunchConfig config;
-    config.local = t.threads();
     const std::string name = definitionName(t, p.a.transposed, p.b.transposed);
-    if (final && p.epilogue && epilogueFits(p)) {
-      // One definition per tile, layout and epilogue, named by two 64-bit hashes of its text.
-      const CacheKey id = CacheKey::of("e", std::string(p.epilogue->function) + "\n" +
-                                                std::string(p.epilogue->params));
-      const std::string fused = name + "_ep" + id.file.substr(2) + id.check;
-      auto loaded = loadSource(fused + std::string(variantSuffix(Variant::Float)),
-                               [&] { return epilogueSource(fused, t, p); });
-      if (!loaded) { // the kernel runs apart, as it would without the template
-        if (gemmLog())
-          std::fprintf(stderr, "fxkit: gemm %s: epilogue refused (%s)\n", fused.c_str(),
-                       loaded.error().message.c_str());
-        return launcher.launchWith(name, args, groups * t.threads(), config, timed);
-      }
-      KernelSet *set = *loaded;
-      std::vector<LaunchArg> fusedArgs = args;
-      fusedArgs.insert(fusedArgs.end(), p.epilogue->launchArgs.begin(),
-                       p.epilogue->launchArgs.end());
-      const int64_t items = groups * t.threads();
-      FXKIT_ASSIGN_OR_RETURN(
-          bool fuse, fuseEpilogue(
-                         ctx, options, choices,
-                         p.shapeKey() + "_" + t.str() + "_ep" + id.file.substr(2) + id.check,
-                         [&](bool withEpilogue, cl_mem c) {
-                           std::vector<LaunchArg> a = withEpilogue ? fusedArgs : args;
-                           a[2].buffer = DeviceBuffer{c, 0, 0};
-                           return withEpilogue ? set->launchWith(0, a, items, config, true)
-                                               : launcher.launchWith(name, a, items, config, true);
-                         },
-                         fusedArgs, outElements));
-      if (fuse) {
-        auto seconds = set->launchWith(0, fusedArgs, items, config, timed);
-        if (seconds)
-          p.epilogue->ran = true;
-        return seconds;
-      }
-    }
-    return launcher.launchWith(name, args, groups * t.threads(), config, timed);
+    return launchTileWithEpilogue(
+        launcher, loadSource, choices, ctx, options, t, name, args, groups * t.threads(), timed,
+        final && p.epilogue && epilogueFits(p) ? p.epilogue : nullptr, p.shapeKey() + "_" + t.str(),
+        [&](const std::string &fused) {
+          return epilogueSource(fused, t, p.a.transposed, p.b.transposed, false, *p.epilogue);
+        },
+        outElements);
   };
   // A choice made at one precision is not another's.
   const std::string key =
@@ -850,7 +879,8 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const Source
                       outElements, p.c.mem, p.c.offset, launchTile, library);
 }
 
-Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor, GemmChoices &choices,
+Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor,
+                                               const SourceLoader &loadSource, GemmChoices &choices,
                                                OpenCLContext &ctx, const OpenCLOptions &options,
                                                const ConvProblem &p, const GemmLibrary *library) {
   if (libraryOnly(ctx, options, p, library)) {
@@ -887,8 +917,15 @@ Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor, G
   }
   FXKIT_ASSIGN_OR_RETURN(Launcher launcher, launcherFor(Variant::Float));
   const int64_t columns = p.n * p.oh * p.ow;
+  // An epilogue runs at each element where the output is dense (NCHW), its points the output's
+  // elements.
+  const int64_t denseOut[4] = {p.oc * p.oh * p.ow, p.oh * p.ow, p.ow, 1};
+  const bool epilogueFits = p.epilogue && p.epilogue->points == p.n * p.oc * p.oh * p.ow &&
+                            std::equal(denseOut, denseOut + 4, p.outStrides);
+  const int64_t outSizes[4] = {p.n, p.oc, p.oh, p.ow};
+  const size_t outElements = static_cast<size_t>(extentElements(outSizes, p.outStrides));
   TileLauncher launchTile = [&](const GemmTile &t, cl_mem out, size_t offset, bool timed,
-                                bool) -> Expected<double> {
+                                bool final) -> Expected<double> {
     const size_t item = sizeof(float);
     std::vector<LaunchArg> args{bufferArg(DeviceBuffer{p.weight, p.weightOffset * item, 0}, false),
                                 bufferArg(DeviceBuffer{p.input, p.inputOffset * item, 0}, false),
@@ -919,14 +956,17 @@ Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor, G
                        p.bias ? 1 : 0,
                        p.biasStride});
     int64_t groups = ((p.oc + t.tm - 1) / t.tm) * ((columns + t.tn - 1) / t.tn);
-    LaunchConfig config;
-    config.local = t.threads();
-    return launcher.launchWith(convDefinitionName(t), args, groups * t.threads(), config, timed);
+    return launchTileWithEpilogue(
+        launcher, loadSource, choices, ctx, options, t, convDefinitionName(t), args,
+        groups * t.threads(), timed, final && epilogueFits ? p.epilogue : nullptr,
+        p.shapeKey() + "_" + t.str(),
+        [&](const std::string &fused) {
+          return epilogueSource(fused, t, false, false, true, *p.epilogue);
+        },
+        outElements);
   };
-  const int64_t outSizes[4] = {p.n, p.oc, p.oh, p.ow};
   return chooseAndRun(choices, ctx, options, p.shapeKey(),
-                      candidatesFor(p.oc, columns, ctx, options, true),
-                      static_cast<size_t>(extentElements(outSizes, p.outStrides)), p.output,
+                      candidatesFor(p.oc, columns, ctx, options, true), outElements, p.output,
                       p.outputOffset, launchTile, library);
 }
 

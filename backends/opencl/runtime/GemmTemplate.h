@@ -121,6 +121,9 @@ struct ConvProblem {
   int64_t n = 0, c = 0, h = 0, w = 0, oc = 0, kh = 0, kw = 0, oh = 0, ow = 0;
   int64_t inStrides[4] = {}, weightStride0 = 0, outStrides[4] = {}, biasStride = 0;
   int64_t stride[2] = {1, 1}, padding[2] = {}, dilation[2] = {1, 1};
+  /// Run at each element of the output as it is stored, where the output is dense (NCHW) and its
+  /// element numbers are the epilogue's points (as GemmProblem::epilogue); null for none.
+  GemmEpilogue *epilogue = nullptr;
   /// What a choice is cached under: sizes, window and layouts.
   std::string shapeKey() const;
 };
