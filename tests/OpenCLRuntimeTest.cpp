@@ -81,6 +81,29 @@ TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputs) {
   EXPECT_GT(externs, 20);
 }
 
+TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsWithLaunchConstants) {
+  REQUIRE_OPENCL_DEVICE();
+  // Every reduction and scan of the corpus built for its launch (codegen/LaunchConstants.h),
+  // multi-kernel variants too: the configuration forced, so each one runs its constant build.
+  TempDir cache;
+  OpenCLOptions options;
+  options.cacheDir = cache.path.string();
+  options.tune = false;
+  options.multiKernel = GpuDefault::On;
+  int builds = 0, graphs = 0;
+  for (const char *config : {"lanes=32,rows=2,constants", "lanes=64,rows=1,variant=1,constants"}) {
+    options.forceConfig = config;
+    for (const fs::path &p : corpusGraphs("reference")) {
+      builds += checkReference(p, options).constantBuilds;
+      ++graphs;
+    }
+  }
+  EXPECT_EQ(graphs, 20);
+  // The corpus's reduction and scan kernels, each built for its launch in each configuration
+  // (launches of one kernel and shape within a graph share their build).
+  EXPECT_EQ(builds, 10);
+}
+
 TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsThroughTheGemmTemplate) {
   REQUIRE_OPENCL_DEVICE();
   if (!haveBlas())

@@ -102,18 +102,22 @@ private:
   Status output(const Node &n) override;
   /// A run-time check's condition as a C++ bool expression.
   Expected<std::string> condition(const SymExpr &c);
-  /// The kernel fusion made the epilogue of extern op `op` (a matrix product), launched right
-  /// after it, where it has a body at one point; empty otherwise.
-  std::string epilogueOf(const LoopOp &op) const {
-    const int32_t index = static_cast<int32_t>(&op - p_.ops.data());
-    for (size_t k = 0; k + 1 < f_.kernels.size(); ++k)
-      if (f_.kernels[k].isExtern && !f_.kernels[k].ops.empty() && f_.kernels[k].ops[0] == index)
-        return f_.kernels[k + 1].gemmEpilogueOf >= 0 &&
-                       !generated_.launches[k + 1].pointFunction.empty()
-                   ? generated_.launches[k + 1].name
-                   : std::string();
-    return {};
+  /// The kernel fusion made the epilogue of extern op `op` (a matrix product or convolution),
+  /// launched right after it, where it has a body at one point; empty otherwise.
+  std::string epilogueOf(const LoopOp &op) {
+    if (!epiloguesIndexed_) { // product buffer -> its epilogue kernel, once per program
+      epiloguesIndexed_ = true;
+      for (size_t k = 0; k < f_.kernels.size(); ++k)
+        if (f_.kernels[k].gemmEpilogueOf >= 0 && !generated_.launches[k].pointFunction.empty())
+          epilogueOfProduct_[f_.kernels[k].gemmEpilogueOf] = generated_.launches[k].name;
+    }
+    if (op.externOutputs.empty())
+      return {};
+    auto it = epilogueOfProduct_.find(op.externOutputs[0]);
+    return it == epilogueOfProduct_.end() ? std::string() : it->second;
   }
+  bool epiloguesIndexed_ = false;
+  std::unordered_map<int32_t, std::string> epilogueOfProduct_;
 
   opencl::GeneratedProgram generated_;
   std::map<std::string, size_t> definition_; ///< kernel name -> index in kernelTable_

@@ -519,16 +519,13 @@ Status runPendingWith(Runtime &rt, Runtime::Impl &impl, Kernels &kernels, const 
   bool fits = it != kernels.points.end() && !p.outputs.empty() && p.outputs[0].storage.allocation &&
               !(it->second.usesDouble && !impl.ctx->device().hasFp64);
   const DeviceBuffer c = fits ? deviceBuffer(p.outputs[0].storage) : DeviceBuffer{};
-  auto overlaps = [](const DeviceBuffer &x, const DeviceBuffer &y) {
-    return x.mem == y.mem && x.offset < y.offset + y.bytes && y.offset < x.offset + x.bytes;
-  };
   for (const LaunchArg &a : args) {
     if (!fits || a.kind != LaunchArg::Kind::Buffer || !a.written)
       continue;
     for (const ExternInput &in : p.inputs)
-      fits = fits && !(in.isTensor && overlaps(a.buffer, deviceBuffer(in.tensor.storage)));
-    fits = fits &&
-           (!overlaps(a.buffer, c) || (a.buffer.offset == c.offset && a.buffer.bytes == c.bytes));
+      fits = fits && !(in.isTensor && opencl::overlaps(a.buffer, deviceBuffer(in.tensor.storage)));
+    fits = fits && (!opencl::overlaps(a.buffer, c) ||
+                    (a.buffer.offset == c.offset && a.buffer.bytes == c.bytes));
   }
   if (!fits)
     return runExtern(rt, impl, p.graph, p.inputs, p.outputs, nullptr);

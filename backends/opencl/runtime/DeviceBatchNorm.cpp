@@ -291,16 +291,12 @@ Expected<bool> runBatchNorm(const Call &call, const LauncherFor &launcherFor) {
   if (!hasSave && (saveMean->sizes[0] != 0 || saveInvstd->sizes[0] != 0))
     return false;
   // The running statistics are written in place: they must not overlap what the kernels read.
-  if (runningMean->t && runningMean->t->buffer.mem == runningVar->t->buffer.mem &&
-      runningMean->t->buffer.offset < runningVar->t->buffer.offset + runningVar->t->buffer.bytes &&
-      runningVar->t->buffer.offset < runningMean->t->buffer.offset + runningMean->t->buffer.bytes)
+  if (runningMean->t && overlaps(runningMean->t->buffer, runningVar->t->buffer))
     return false;
   for (const Param *p : {&*runningMean, &*runningVar})
     if (p->t)
       for (const Operand *o : {&*input, &*out, &*saveMean, &*saveInvstd})
-        if (p->t->buffer.mem == o->buffer.mem &&
-            p->t->buffer.offset < o->buffer.offset + o->buffer.bytes &&
-            o->buffer.offset < p->t->buffer.offset + p->t->buffer.bytes)
+        if (overlaps(p->t->buffer, o->buffer))
           return false;
   std::vector<int64_t> xs, xst, os, ost;
   toThreeSpatial(*input, xs, xst);

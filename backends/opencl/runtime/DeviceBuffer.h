@@ -13,4 +13,9 @@ struct DeviceBuffer {
   size_t bytes = 0;     ///< bytes of the buffer's storage
 };
 
+/// Whether `a` and `b` share a byte of storage.
+inline bool overlaps(const DeviceBuffer &a, const DeviceBuffer &b) {
+  return a.mem == b.mem && a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes;
+}
+
 } // namespace fxkit::opencl

@@ -640,8 +640,7 @@ bool Call::outputsOverlapInputs() const {
       auto in = range(v);
       if (!in)
         return true; // cannot tell: decline
-      const DeviceBuffer &a = out->buffer, &b = *in;
-      if (a.mem == b.mem && a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes)
+      if (overlaps(out->buffer, *in))
         return true;
     }
   }

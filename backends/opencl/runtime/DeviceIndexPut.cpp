@@ -105,10 +105,6 @@ __kernel void FX_NAME(fx_index_put)(
 }
 )CL";
 
-bool overlaps(const DeviceBuffer &a, const DeviceBuffer &b) {
-  return a.mem == b.mem && a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes;
-}
-
 } // namespace
 
 FamilySource indexPutSource() {

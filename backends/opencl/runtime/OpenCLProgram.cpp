@@ -245,9 +245,6 @@ std::optional<GemmEpilogue> OpenCLProgram::Impl::epilogueAfter(size_t k, const L
   // reach their storage. C's it may write only at the element being stored: the same offset
   // and element size (fusion checked that it stores at its own point).
   const DeviceBuffer &c = buffers_[op.externOutputs[0]];
-  auto overlaps = [](const DeviceBuffer &x, const DeviceBuffer &y) {
-    return x.mem == y.mem && x.offset < y.offset + y.bytes && y.offset < x.offset + x.bytes;
-  };
   for (const KernelParam &p : g.params) {
     if (p.kind != KernelParam::Kind::Buffer || !p.written)
       continue;
