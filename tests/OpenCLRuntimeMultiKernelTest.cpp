@@ -201,7 +201,9 @@ TEST(MultiKernel, EveryFormOfBothVariantsIsEagers) {
   for (const Case &c :
        {Case{1000, {"lanes=256,rows=1", "lanes=128,rows=2", "lanes=64,rows=2", "lanes=1,rows=8"}},
         Case{1002, {"lanes=256,rows=1"}},
-        Case{8192, {"lanes=512,rows=1", "lanes=1024,rows=1", "lanes=64,rows=1"}}}) {
+        // (1024 lanes would hold 8192 points as two float4s each, but the persistent variant
+        // needs more registers than an H200 has for 1024 work-items: CL_OUT_OF_RESOURCES.)
+        Case{8192, {"lanes=512,rows=1", "lanes=256,rows=1", "lanes=64,rows=1"}}}) {
     SCOPED_TRACE(c.points);
     auto graph = parseFxText(softmaxGraph(6, c.points), "<test>");
     ASSERT_TRUE(graph) << graph.error().str();

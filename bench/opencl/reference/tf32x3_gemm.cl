@@ -36,9 +36,19 @@
                    "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                                    \
                    : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                            \
                    : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
-// x's TF32 part rounded to nearest (ties away), and the rest.
+// x's TF32 part rounded to nearest (ties away), and the rest. -DSAFE: as the GEMM template
+// splits (no finite x's part rounds to infinity, an infinity's rest is 0).
+#ifdef SAFE
+inline uint safe_big(float x) {
+  const uint u = as_uint(x), r = (u + 0x1000u) & 0xffffe000u;
+  return (r & 0x7f800000u) == 0x7f800000u ? u & 0xffffe000u : r;
+}
+#define BIG(x) safe_big(x)
+#define SMALL(x, big) (isinf(x) ? 0u : as_uint((x) - as_float(big)))
+#else
 #define BIG(x) ((as_uint(x) + 0x1000u) & 0xffffe000u)
 #define SMALL(x, big) as_uint((x) - as_float(big))
+#endif
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1)))
 void mma_nt(__global const float *A, __global const float *B, __global float *C, const int M,
