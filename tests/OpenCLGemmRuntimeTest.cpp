@@ -7,6 +7,7 @@
 #include "backends/opencl/runtime/BlasExtern.h"
 #include "backends/opencl/runtime/GemmTemplate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -39,6 +40,27 @@ std::string mmGraph(int m, int n, int k, bool ta, bool tb) {
          "%y), kwargs = {})\n"
          "    return (r,)\n";
 }
+
+/// Runs `check` in every operand layout: A and B each stored as they are or transposed.
+void forEachLayout(const std::function<void(bool ta, bool tb)> &check) {
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      SCOPED_TRACE(std::string(ta ? "A transposed " : "A ") + (tb ? "B transposed" : "B"));
+      check(ta, tb);
+    }
+}
+
+/// addmm with alpha and beta: x [13, 40] @ w [24, 40]^T, times 2, plus half the bias row.
+const std::string kAddmm =
+    "graph():\n"
+    "    %b : Tensor \"f32[24][1]cpu\"[num_users=1] = placeholder[target=b]\n"
+    "    %x : Tensor \"f32[13, 40][40, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+    "    %w : Tensor \"f32[24, 40][40, 1]cpu\"[num_users=1] = placeholder[target=w]\n"
+    "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%w, "
+    "[1, 0]), kwargs = {})\n"
+    "    %r : [num_users=1] = call_function[target=torch.ops.aten.addmm.default](args = (%b, %x, "
+    "%t), kwargs = {beta: 0.5, alpha: 2.0})\n"
+    "    return (r,)\n";
 
 OpenCLOptions templateWith(const std::string &tile) {
   OpenCLOptions options;
@@ -92,7 +114,7 @@ TEST(OpenCLGemmTemplate, SourceHasOneDefinitionPerTileAndForm) {
         << t.str();
     EXPECT_EQ(t.str().ends_with("_tc"), t.tensorCores()) << t.str();
   }
-  EXPECT_EQ(defined, expected);
+  EXPECT_EQ(defined, expected + 1); // and split-K's sums
   EXPECT_EQ(tensorCores, 3);
   // The tensor cores' instruction is inline PTX, compiled only into their definitions.
   EXPECT_NE(src.find("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"), std::string::npos);
@@ -134,7 +156,7 @@ RuntimeValue absoluteValues(const RuntimeValue &v) {
 /// interpreter's element is not finite, the template's must be the same infinity, or NaN.
 /// Returns how many elements were not finite.
 int expectWithinMagnitudes(const std::string &text, const std::string &tile, double bound,
-                              const std::function<void(std::vector<RuntimeValue> &)> &edit = {}) {
+                           const std::function<void(std::vector<RuntimeValue> &)> &edit = {}) {
   Compiled c;
   std::vector<RuntimeValue> inputs;
   if (!compileWithInputs(text, c, inputs)) {
@@ -165,8 +187,8 @@ int expectWithinMagnitudes(const std::string &text, const std::string &tile, dou
       bool same = std::isnan(w.getDouble(idx)) ? std::isnan(g.getDouble(idx))
                                                : g.getDouble(idx) == w.getDouble(idx);
       if (!same && bad++ < 5)
-        ADD_FAILURE() << "at [" << idx[0] << ", " << idx[1] << "]: " << g.getDouble(idx)
-                      << " vs " << w.getDouble(idx);
+        ADD_FAILURE() << "at [" << idx[0] << ", " << idx[1] << "]: " << g.getDouble(idx) << " vs "
+                      << w.getDouble(idx);
       return;
     }
     double error = std::abs(g.getDouble(idx) - w.getDouble(idx));
@@ -199,12 +221,10 @@ TEST(OpenCLGemmTemplate, TensorCoreTilesAgreeWithTheInterpreter) {
     if (!t.tensorCores())
       continue;
     SCOPED_TRACE(t.str());
-    for (bool ta : {false, true})
-      for (bool tb : {false, true}) {
-        SCOPED_TRACE(std::string(ta ? "A transposed " : "A ") + (tb ? "B transposed" : "B"));
-        expectWithinMagnitudes(mmGraph(300, 270, 75, ta, tb), t.str(), std::ldexp(1.0, -16));
-        ++checked;
-      }
+    forEachLayout([&](bool ta, bool tb) {
+      expectWithinMagnitudes(mmGraph(300, 270, 75, ta, tb), t.str(), std::ldexp(1.0, -16));
+      ++checked;
+    });
   }
   EXPECT_EQ(checked, 12);
 }
@@ -244,15 +264,103 @@ TEST(OpenCLGemmTemplate, Float32TilesKeepInfinitiesNaNsAndTheLargestValues) {
   EXPECT_EQ(checked, 7);
 }
 
+TEST(OpenCLGemmTemplate, PlansAreNamedAndParsed) {
+  for (const GemmTile &t : gemmTiles())
+    for (int splits : {1, 2, 12}) {
+      GemmPlan plan{t, splits};
+      auto parsed = GemmPlan::parse(plan.str());
+      ASSERT_TRUE(parsed) << plan.str();
+      EXPECT_EQ(parsed->str(), plan.str());
+      EXPECT_EQ(parsed->splits, splits);
+      EXPECT_EQ(parsed->tile.str(), t.str());
+    }
+  EXPECT_EQ((GemmPlan{gemmTiles().front(), 3}.str()), "128x128x8_8x8_split3");
+  for (const char *bad : {"128x128x8_8x8_split1", "128x128x8_8x8_split", "128x128x8_8x8_split2x",
+                          "128x128x8_8x8_split-2", "99x99x8_8x8", "99x99x8_8x8_split2", ""})
+    EXPECT_FALSE(GemmPlan::parse(bad)) << bad;
+}
+
+TEST(OpenCLGemmTemplate, SplitKPlansWhereTheTilesAreTooFewToFillTheDevice) {
+  REQUIRE_OPENCL_DEVICE();
+  const OpenCLContext &ctx = *openclContext();
+  const int64_t wanted = 2 * std::max(ctx.device().computeUnits, 1);
+  OpenCLOptions options;
+  options.gemm = GemmPolicy::Template;
+  // 256 x 256 with k = 3072: 4 tiles of 128 x 128, fewer than any device's two per compute unit
+  // where it has more than 2; the split is the fewest parts (dividing k, at least 128 deep) that
+  // make enough tiles, or the most there are.
+  GemmProblem p;
+  p.m = 256, p.n = 256, p.k = 3072;
+  int splitPlans = 0;
+  std::vector<GemmPlan> plans = gemmPlansFor(p, ctx, options);
+  for (const GemmPlan &plan : plans) {
+    SCOPED_TRACE(plan.str());
+    const int64_t tiles =
+        ((p.m + plan.tile.tm - 1) / plan.tile.tm) * ((p.n + plan.tile.tn - 1) / plan.tile.tn);
+    if (plan.splits == 1)
+      continue;
+    ++splitPlans;
+    EXPECT_LT(tiles, wanted);
+    EXPECT_EQ(p.k % plan.splits, 0);
+    EXPECT_GE(p.k / plan.splits, 128);
+    // Fewer parts would not have made enough tiles.
+    for (int fewer : {2, 3, 4, 6, 8, 12, 16}) {
+      if (fewer < plan.splits && p.k % fewer == 0) {
+        EXPECT_LT(tiles * fewer, wanted) << fewer;
+      }
+    }
+    // Each split plan follows its tile's unsplit one.
+    EXPECT_NE(std::find_if(plans.begin(), plans.end(),
+                           [&](const GemmPlan &q) {
+                             return q.splits == 1 && q.tile.str() == plan.tile.str();
+                           }),
+              plans.end());
+  }
+  if (wanted > 4) {
+    EXPECT_GT(splitPlans, 0);
+  }
+  // None for batches, for a k too short to split, or where the tiles fill the device.
+  GemmProblem batched = p;
+  batched.batch = 2;
+  GemmProblem shallow = p;
+  shallow.k = 200;
+  GemmProblem large = p;
+  large.m = large.n = 128 * (wanted + 1);
+  for (const GemmProblem *q : {&batched, &shallow, &large})
+    for (const GemmPlan &plan : gemmPlansFor(*q, ctx, options))
+      EXPECT_EQ(plan.splits, 1) << plan.str() << " for " << q->shapeKey();
+}
+
+TEST(OpenCLGemmTemplate, SplitKPlansAgreeWithTheInterpreter) {
+  REQUIRE_OPENCL_DEVICE();
+  REQUIRE_BLAS();
+  // Every operand layout with partial tiles, k = 96 in 3 parts of 32 (a part ends inside a step
+  // of 8 in none, of 16 in one); the product then the parts' sum.
+  forEachLayout([](bool ta, bool tb) {
+    for (const char *plan : {"64x64x8_4x4_split3", "64x64x16_8x8_split3"}) {
+      SCOPED_TRACE(plan);
+      OpenCLStats s = expectAgrees(mmGraph(130, 70, 96, ta, tb), {}, templateWith(plan));
+      EXPECT_EQ(s.gemmTemplateCalls, 1);
+      EXPECT_EQ(s.gemmSplitCalls, 1);
+    }
+  });
+  // addmm: alpha and beta * C (the bias row) join in the sum; k = 40 in 2 parts.
+  OpenCLStats s = expectAgrees(kAddmm, {}, templateWith("32x32x8_4x4_split2"));
+  EXPECT_EQ(s.gemmTemplateCalls, 1);
+  EXPECT_EQ(s.gemmSplitCalls, 1);
+  // A split that does not divide k runs the product unsplit.
+  s = expectAgrees(mmGraph(40, 30, 37, false, true), {}, templateWith("32x32x8_4x4_split2"));
+  EXPECT_EQ(s.gemmTemplateCalls, 1);
+  EXPECT_EQ(s.gemmSplitCalls, 0);
+}
+
 TEST(OpenCLGemmTemplate, EveryOperandLayout) {
   REQUIRE_OPENCL_DEVICE();
   REQUIRE_BLAS();
-  for (bool ta : {false, true})
-    for (bool tb : {false, true}) {
-      SCOPED_TRACE(std::string(ta ? "A transposed " : "A ") + (tb ? "B transposed" : "B"));
-      OpenCLStats s = expectAgrees(mmGraph(67, 41, 90, ta, tb), {}, templateWith("64x64x8_4x4"));
-      EXPECT_EQ(s.gemmTemplateCalls, 1);
-    }
+  forEachLayout([](bool ta, bool tb) {
+    OpenCLStats s = expectAgrees(mmGraph(67, 41, 90, ta, tb), {}, templateWith("64x64x8_4x4"));
+    EXPECT_EQ(s.gemmTemplateCalls, 1);
+  });
 }
 
 TEST(OpenCLGemmTemplate, BatchesAlphaBetaAndABiasRow) {
@@ -269,17 +377,7 @@ TEST(OpenCLGemmTemplate, BatchesAlphaBetaAndABiasRow) {
       "    return (r,)\n";
   EXPECT_EQ(expectAgrees(bmm, {}, templateWith("32x32x8_4x4")).gemmTemplateCalls, 1);
   // addmm: the bias row is written into C, then beta * C joins alpha * x @ w^T.
-  std::string addmm =
-      "graph():\n"
-      "    %b : Tensor \"f32[24][1]cpu\"[num_users=1] = placeholder[target=b]\n"
-      "    %x : Tensor \"f32[13, 40][40, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
-      "    %w : Tensor \"f32[24, 40][40, 1]cpu\"[num_users=1] = placeholder[target=w]\n"
-      "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%w, "
-      "[1, 0]), kwargs = {})\n"
-      "    %r : [num_users=1] = call_function[target=torch.ops.aten.addmm.default](args = (%b, %x, "
-      "%t), kwargs = {beta: 0.5, alpha: 2.0})\n"
-      "    return (r,)\n";
-  EXPECT_EQ(expectAgrees(addmm, {}, templateWith("32x32x8_4x4")).gemmTemplateCalls, 1);
+  EXPECT_EQ(expectAgrees(kAddmm, {}, templateWith("32x32x8_4x4")).gemmTemplateCalls, 1);
 }
 
 TEST(OpenCLGemmTemplate, ChoiceIsTimedOnceAndCached) {

@@ -286,7 +286,7 @@ for w in sorted(os.listdir(corpus)):
         t = re.search(r"runs: inputs copied to the device (\d+) .*kept there (\d+); outputs read "
                       r"(\d+) .*device allocations (\d+); host waits (\d+)", r.stderr)
         s = re.search(r"CLBlast calls (\d+), (?:GEMM template calls (\d+)"
-                      r"(?: \(epilogues fused (\d+)\))?, )?"
+                      r"(?: \((?:split along k (\d+), )?epilogues fused (\d+)\))?, )?"
                       r"(?:device extern calls (\d+), )?host extern calls (\d+)", r.stderr)
         if m:
             row["fxkit_wall_ms"] = float(m.group(1)) * 1e3
@@ -300,10 +300,11 @@ for w in sorted(os.listdir(corpus)):
             row["uploads"], row["kept"], row["reads"], row["allocations"], row["waits"] = (
                 int(g) for g in t.groups())
         if s:
-            row["blas"], row["host_externs"] = int(s.group(1)), int(s.group(5))
+            row["blas"], row["host_externs"] = int(s.group(1)), int(s.group(6))
             row["gemm_template"] = int(s.group(2) or 0)
-            row["gemm_epilogues"] = int(s.group(3) or 0)
-            row["device_externs"] = int(s.group(4) or 0)
+            row["gemm_split"] = int(s.group(3) or 0)
+            row["gemm_epilogues"] = int(s.group(4) or 0)
+            row["device_externs"] = int(s.group(5) or 0)
     except Exception as e:  # a workload that fails is reported, the others still run
         row["error"] = repr(e)[:300]
     rows.append(row)
@@ -311,8 +312,8 @@ for w in sorted(os.listdir(corpus)):
 
 lines = ["| workload | check (error / eager's) | fxkit generated kernels (ms) | "
          "fxkit device per call, resident (ms) | fxkit wall per call, resident (ms) | "
-         "fxkit wall per call, copying (ms) | extern: CLBlast / GEMM template (fused epilogues) / "
-         "device / host | "
+         "fxkit wall per call, copying (ms) | extern: CLBlast / GEMM template "
+         "(split along k, fused epilogues) / device / host | "
          "PyTorch eager (ms) | torch.compile (ms) | max-autotune (ms) | fxkit device / compile |",
          "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |"]
 ratios = []
@@ -328,7 +329,7 @@ for r in rows:
     lines.append(f"| {r['workload']} | {check} | {f('fxkit_kernel_ms')} | {f('fxkit_device_ms')} | "
                  f"{f('fxkit_wall_ms')} | {f('fxkit_copying_wall_ms')} | "
                  f"{r.get('blas', '-')} / {r.get('gemm_template', '-')} "
-                 f"({r.get('gemm_epilogues', '-')} epilogues) / "
+                 f"({r.get('gemm_split', '-')} split, {r.get('gemm_epilogues', '-')} epilogues) / "
                  f"{r.get('device_externs', '-')} / "
                  f"{r.get('host_externs', '-')} | {f('eager_ms')} | {f('compile_ms')} | "
                  f"{f('autotune_ms')} | {ratio} |")

@@ -583,7 +583,7 @@ Status runExtern(Runtime &rt, Runtime::Impl &impl, const char *graphText,
       if (!done)
         return fail(done.error());
       if (*done) {
-        ++(route == opencl::GemmRoute::Template ? impl.gemmTemplateCalls : impl.blasCalls);
+        ++(route != opencl::GemmRoute::Library ? impl.gemmTemplateCalls : impl.blasCalls);
         return Status::ok();
       }
     }

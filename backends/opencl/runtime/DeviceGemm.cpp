@@ -371,6 +371,33 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
 #endif
 )CL";
 
+/// Split-K's second step (GemmPlan): C = alpha * the sum of the parts' products + beta * C.
+constexpr std::string_view kSplitSum = R"CL(
+#ifdef FX_DEFINITION_fx_gemm_split_sum
+// The parts' products are dense [splits, M, N]; C has rows ldc apart. C is not read when beta is
+// 0. The parts are added in order, one sum per element (the same for every launch).
+__kernel void FX_NAME(fx_gemm_split_sum)(FX_IN(p), FX_OUT(c), const long xnumel, const long N,
+    const long ldc, const long splits, const long alpha_bits, const long beta_bits) {
+  __global const float *P = (__global const float *)FX_AT(p);
+  __global float *C = (__global float *)FX_AT(c);
+  const float alpha = FX_BITS(alpha_bits), beta = FX_BITS(beta_bits);
+  for (long e = get_global_id(0); e < xnumel; e += get_global_size(0)) {
+    float sum = 0.0f;
+    for (long part = 0; part < splits; ++part)
+      sum += P[part * xnumel + e];
+    const long at = e / N * ldc + e % N;
+    float v = alpha * sum;
+    if (beta != 0.0f)
+      v += beta * C[at];
+    C[at] = v;
+  }
+}
+#endif
+)CL";
+
+/// The definition of split-K's sums (kSplitSum).
+constexpr std::string_view kSplitSumName = "fx_gemm_split_sum";
+
 /// "nn", "nt", "tn", "tt": A and B stored as they are or transposed.
 std::string layoutName(bool ta, bool tb) { return std::string(ta ? "t" : "n") + (tb ? "t" : "n"); }
 
@@ -460,27 +487,53 @@ bool tileAllowed(const GemmTile &t, const OpenCLContext &ctx, const OpenCLOption
 
 /// The tile shapes worth timing for an m x n result: those not much larger than it, and that
 /// compute on the device at the options' precision (`conv`: tiles with a convolution form).
-std::vector<GemmTile> candidatesFor(int64_t m, int64_t n, const OpenCLContext &ctx,
+std::vector<GemmPlan> candidatesFor(int64_t m, int64_t n, const OpenCLContext &ctx,
                                     const OpenCLOptions &options, bool conv = false) {
-  std::vector<GemmTile> out;
+  std::vector<GemmPlan> out;
   for (const GemmTile &t : gemmTiles())
     if ((t.tm <= 32 || m > t.tm / 2) && (t.tn <= 32 || n > t.tn / 2) &&
         tileAllowed(t, ctx, options) && !(conv && t.tensorCores()))
-      out.push_back(t);
+      out.push_back(GemmPlan{t, 1});
   return out;
 }
 
-std::optional<GemmTile> parseTile(std::string_view text) {
-  for (const GemmTile &t : gemmTiles())
-    if (t.str() == text)
-      return t;
-  return std::nullopt;
+/// The split counts split-K tries (each must divide k).
+constexpr int kSplitCounts[] = {2, 3, 4, 6, 8, 12, 16};
+/// The shortest part of k worth a launch of its own tiles.
+constexpr int64_t kMinSplitDepth = 128;
+
+} // namespace
+
+// Two tiles per multiprocessor: about what a GPU runs at once.
+std::vector<GemmPlan> gemmPlansFor(const GemmProblem &p, const OpenCLContext &ctx,
+                                   const OpenCLOptions &options) {
+  std::vector<GemmPlan> out = candidatesFor(p.m, p.n, ctx, options);
+  const int64_t wanted = 2 * std::max(ctx.device().computeUnits, 1);
+  const size_t unsplit = out.size();
+  for (size_t i = 0; i < unsplit && p.batch == 1; ++i) {
+    const GemmTile &t = out[i].tile;
+    const int64_t tiles = ((p.m + t.tm - 1) / t.tm) * ((p.n + t.tn - 1) / t.tn);
+    if (tiles >= wanted)
+      continue;
+    int chosen = 0;
+    for (int s : kSplitCounts)
+      if (p.k % s == 0 && p.k / s >= kMinSplitDepth) {
+        chosen = s;
+        if (tiles * s >= wanted)
+          break;
+      }
+    if (chosen > 1)
+      out.push_back(GemmPlan{t, chosen});
+  }
+  return out;
 }
 
-/// Launches one tile shape writing its result at `out` + `offset` (elements); with `timed`,
-/// waits and returns the launch's seconds. `final`: the problem's own run, not a trial (only
-/// that one runs a fused epilogue, which writes the program's buffers).
-using TileLauncher = std::function<Expected<double>(const GemmTile &, cl_mem out, size_t offset,
+namespace {
+
+/// Launches one plan writing its result at `out` + `offset` (elements); with `timed`, waits and
+/// returns the launches' seconds. `final`: the problem's own run, not a trial (only that one
+/// runs a fused epilogue, which writes the program's buffers).
+using TileLauncher = std::function<Expected<double>(const GemmPlan &, cl_mem out, size_t offset,
                                                     bool timed, bool final)>;
 
 /// What runGemm and runConvolutionGemm share: the choice for shape `key` among the candidate
@@ -488,7 +541,7 @@ using TileLauncher = std::function<Expected<double>(const GemmTile &, cl_mem out
 /// then the run.
 Expected<GemmRoute> chooseAndRun(GemmChoices &choices, OpenCLContext &ctx,
                                  const OpenCLOptions &options, const std::string &key,
-                                 const std::vector<GemmTile> &candidates, size_t outElements,
+                                 const std::vector<GemmPlan> &candidates, size_t outElements,
                                  cl_mem out, size_t outOffset, const TileLauncher &launchTile,
                                  const GemmLibrary *library) {
   const GemmPolicy policy = policyOf(options);
@@ -496,7 +549,7 @@ Expected<GemmRoute> chooseAndRun(GemmChoices &choices, OpenCLContext &ctx,
   const std::string fallback = libraryCandidate ? "library" : candidates.front().str();
   std::string choice;
   if (!options.gemmTile.empty()) {
-    if (!parseTile(options.gemmTile))
+    if (!GemmPlan::parse(options.gemmTile))
       return Error("unknown GEMM tile '" + options.gemmTile + "'");
     choice = options.gemmTile;
   } else if (auto it = choices.byShape.find(key); it != choices.byShape.end()) {
@@ -539,13 +592,13 @@ Expected<GemmRoute> chooseAndRun(GemmChoices &choices, OpenCLContext &ctx,
     };
     if (libraryCandidate)
       consider("library", time([&] { return (*library)(trialOut, 0); }));
-    for (const GemmTile &t : candidates) {
+    for (const GemmPlan &plan : candidates) {
       double spent =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       if (best >= 0 && spent > options.tuneBudgetSeconds)
         break;
-      consider(t.str(), time([&]() -> Status {
-                 auto r = launchTile(t, trialOut, 0, false, false);
+      consider(plan.str(), time([&]() -> Status {
+                 auto r = launchTile(plan, trialOut, 0, false, false);
                  return r ? Status::ok() : Status(r.takeError());
                }));
     }
@@ -559,10 +612,10 @@ Expected<GemmRoute> chooseAndRun(GemmChoices &choices, OpenCLContext &ctx,
     FXKIT_TRY((*library)(out, outOffset));
     return GemmRoute::Library;
   }
-  std::optional<GemmTile> tile = parseTile(choice);
-  if (!tile) // a cached choice this build does not have
-    tile = candidates.front();
-  FXKIT_ASSIGN_OR_RETURN(double unused, launchTile(*tile, out, outOffset, false, true));
+  std::optional<GemmPlan> plan = GemmPlan::parse(choice);
+  if (!plan) // a cached choice this build does not have
+    plan = candidates.front();
+  FXKIT_ASSIGN_OR_RETURN(double unused, launchTile(*plan, out, outOffset, false, true));
   (void)unused;
   return GemmRoute::Template;
 }
@@ -702,6 +755,33 @@ std::string GemmTile::str() const {
          std::to_string(wm) + "x" + std::to_string(wn) + (tensorCores() ? "_tc" : "");
 }
 
+std::string GemmPlan::str() const {
+  return tile.str() + (splits > 1 ? "_split" + std::to_string(splits) : "");
+}
+
+std::optional<GemmPlan> GemmPlan::parse(std::string_view text) {
+  GemmPlan plan;
+  if (size_t at = text.find("_split"); at != std::string_view::npos) {
+    std::string_view count = text.substr(at + 6);
+    int splits = 0;
+    for (char c : count) {
+      if (c < '0' || c > '9' || splits > 1000)
+        return std::nullopt;
+      splits = splits * 10 + (c - '0');
+    }
+    if (count.empty() || splits < 2)
+      return std::nullopt;
+    plan.splits = splits;
+    text = text.substr(0, at);
+  }
+  for (const GemmTile &t : gemmTiles())
+    if (t.str() == text) {
+      plan.tile = t;
+      return plan;
+    }
+  return std::nullopt;
+}
+
 const std::vector<GemmTile> &gemmTiles() {
   // Every shape keeps TM * TK and TN * TK multiples of its work-group size (each work-item
   // copies whole elements of each slice) and WM, WN multiples of 4 (float4 reads).
@@ -732,6 +812,7 @@ const std::string &gemmTemplateSource() {
         instance(convDefinitionName(t), t, false, false, true);
     }
     out += kBody;
+    out += kSplitSum;
     return out;
   }();
   return source;
@@ -776,6 +857,7 @@ FamilySource gemmSource() {
       if (!t.tensorCores())
         out.push_back(convDefinitionName(t));
     }
+    out.emplace_back(kSplitSumName);
     return out;
   }();
   FamilySource src{body, {}, {Variant::Float}, ""};
@@ -833,6 +915,50 @@ launchTileWithEpilogue(Launcher &launcher, const SourceLoader &loadSource, GemmC
   return seconds;
 }
 
+/// Runs product `p` (one matrix, k divisible by the plan's splits) by split-K plan `plan` into
+/// `out` + `offset` (elements): the parts' products into the partial buffer as the batches of one
+/// launch (A and B stepped along k, each part's C dense), then their sum into C (fused epilogues
+/// run apart). With `timed`, the two launches' seconds.
+Expected<double> launchSplit(Launcher &launcher, GemmChoices &choices, OpenCLContext &ctx,
+                             const GemmProblem &p, const GemmPlan &plan, cl_mem out, size_t offset,
+                             bool timed) {
+  const GemmTile &t = plan.tile;
+  const int64_t parts = plan.splits, depth = p.k / parts, mn = p.m * p.n;
+  const size_t bytes = static_cast<size_t>(parts * mn) * sizeof(float);
+  if (!choices.splitPartials || choices.splitPartials->buffer().bytes < bytes) {
+    FXKIT_ASSIGN_OR_RETURN(TempBuffer partials, TempBuffer::create(ctx, bytes));
+    choices.splitPartials = std::make_shared<TempBuffer>(std::move(partials));
+  }
+  cl_mem partials = choices.splitPartials->buffer().mem;
+  const size_t item = sizeof(float);
+  const int64_t lda = static_cast<int64_t>(p.a.ld), ldb = static_cast<int64_t>(p.b.ld);
+  // Element (row, kk) of A is at row * lda + kk, or kk * lda + row transposed; B's (kk, col) at
+  // col * ldb + kk transposed, else kk * ldb + col: a part is `depth` steps of kk further.
+  std::vector<LaunchArg> args{bufferArg(DeviceBuffer{p.a.mem, p.a.offset * item, 0}, false),
+                              bufferArg(DeviceBuffer{p.b.mem, p.b.offset * item, 0}, false),
+                              bufferArg(DeviceBuffer{partials, 0, 0}, true)};
+  appendLongs(args, {p.m, p.n, depth, lda, ldb, p.n, p.a.transposed ? depth * lda : depth,
+                     p.b.transposed ? depth : depth * ldb, mn, parts});
+  args.push_back(floatArg(1.0, Variant::Float));
+  args.push_back(floatArg(0.0, Variant::Float));
+  LaunchConfig config;
+  config.local = t.threads();
+  const int64_t groups = ((p.m + t.tm - 1) / t.tm) * ((p.n + t.tn - 1) / t.tn) * parts;
+  FXKIT_ASSIGN_OR_RETURN(double products,
+                         launcher.launchWith(definitionName(t, p.a.transposed, p.b.transposed),
+                                             args, groups * t.threads(), config, timed));
+  std::vector<LaunchArg> sumArgs{bufferArg(DeviceBuffer{partials, 0, 0}, false),
+                                 bufferArg(DeviceBuffer{out, offset * item, 0}, true)};
+  appendLongs(sumArgs, {mn, p.n, static_cast<int64_t>(p.c.ld), parts});
+  sumArgs.push_back(floatArg(p.alpha, Variant::Float));
+  sumArgs.push_back(floatArg(p.beta, Variant::Float));
+  LaunchConfig sumConfig;
+  sumConfig.local = 256;
+  FXKIT_ASSIGN_OR_RETURN(double sums,
+                         launcher.launchWith(kSplitSumName, sumArgs, mn, sumConfig, timed));
+  return products + sums;
+}
+
 Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const SourceLoader &loadSource,
                                     GemmChoices &choices, OpenCLContext &ctx,
                                     const OpenCLOptions &options, const GemmProblem &p,
@@ -850,8 +976,14 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const Source
   const int64_t outStrides[] = {static_cast<int64_t>(p.c.batchStride), static_cast<int64_t>(p.c.ld),
                                 1};
   const size_t outElements = static_cast<size_t>(extentElements(outSizes, outStrides));
-  TileLauncher launchTile = [&](const GemmTile &t, cl_mem out, size_t offset, bool timed,
+  bool split = false; // the problem's own run was split
+  TileLauncher launchTile = [&](const GemmPlan &plan, cl_mem out, size_t offset, bool timed,
                                 bool final) -> Expected<double> {
+    const GemmTile &t = plan.tile;
+    if (plan.splits > 1 && p.batch == 1 && p.k % plan.splits == 0) {
+      split = final;
+      return launchSplit(launcher, choices, ctx, p, plan, out, offset, timed);
+    }
     const size_t item = sizeof(float);
     std::vector<LaunchArg> args{bufferArg(DeviceBuffer{p.a.mem, p.a.offset * item, 0}, false),
                                 bufferArg(DeviceBuffer{p.b.mem, p.b.offset * item, 0}, false),
@@ -875,8 +1007,10 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const Source
   // A choice made at one precision is not another's.
   const std::string key =
       p.shapeKey() + (precisionOf(options) == MatmulPrecision::High ? "_high" : "");
-  return chooseAndRun(choices, ctx, options, key, candidatesFor(p.m, p.n, ctx, options),
-                      outElements, p.c.mem, p.c.offset, launchTile, library);
+  FXKIT_ASSIGN_OR_RETURN(GemmRoute route,
+                         chooseAndRun(choices, ctx, options, key, gemmPlansFor(p, ctx, options),
+                                      outElements, p.c.mem, p.c.offset, launchTile, library));
+  return route == GemmRoute::Template && split ? GemmRoute::TemplateSplit : route;
 }
 
 Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor,
@@ -924,8 +1058,9 @@ Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor,
                             std::equal(denseOut, denseOut + 4, p.outStrides);
   const int64_t outSizes[4] = {p.n, p.oc, p.oh, p.ow};
   const size_t outElements = static_cast<size_t>(extentElements(outSizes, p.outStrides));
-  TileLauncher launchTile = [&](const GemmTile &t, cl_mem out, size_t offset, bool timed,
+  TileLauncher launchTile = [&](const GemmPlan &plan, cl_mem out, size_t offset, bool timed,
                                 bool final) -> Expected<double> {
+    const GemmTile &t = plan.tile; // convolutions are not split
     const size_t item = sizeof(float);
     std::vector<LaunchArg> args{bufferArg(DeviceBuffer{p.weight, p.weightOffset * item, 0}, false),
                                 bufferArg(DeviceBuffer{p.input, p.inputOffset * item, 0}, false),

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -94,13 +95,31 @@ struct GemmTile {
 /// The tile shapes the template is built in: float32 ones largest first, then tensor-core ones.
 const std::vector<GemmTile> &gemmTiles();
 
+/// How the template runs one product: a tile shape and the parts its k is split into (split-K,
+/// as CUTLASS's and Triton's split-K GEMMs): with `splits` > 1, each part's product goes to a
+/// partial buffer [splits, m, n] in one launch (the parts as batches), then a second kernel sums
+/// them into C with alpha and beta. It fills a GPU where the tiles of m x n alone are fewer than
+/// its multiprocessors can run at once (a down projection: few columns, a long k).
+struct GemmPlan {
+  GemmTile tile;
+  int splits = 1;
+  /// The tile's name, with "_split" + splits where splits > 1: "128x128x8_8x8_split2".
+  std::string str() const;
+  /// The plan `text` names, or nullopt.
+  static std::optional<GemmPlan> parse(std::string_view text);
+};
+
 /// Another way to compute a problem (CLBlast): enqueues it on the context's queue, writing its
 /// result at element `offset` of `out` (the problem's own output, or a scratch buffer of the
 /// same layout while timing).
 using GemmLibrary = std::function<Status(cl_mem out, size_t offset)>;
 
 /// What computed a problem.
-enum class GemmRoute : uint8_t { Template, Library };
+enum class GemmRoute : uint8_t {
+  Template,      ///< the GEMM template, in one launch
+  TemplateSplit, ///< the GEMM template with k split in parts (GemmPlan), and their sum
+  Library,       ///< the BLAS library
+};
 
 /// Whether the template can index `p`: every matrix's elements within 2^31 of its first (the
 /// kernel's int arithmetic; batches step in long). runGemm without a library fails otherwise,
@@ -135,6 +154,13 @@ struct ConvProblem {
 /// as runGemm chooses.
 Expected<GemmRoute> runConvolutionGemm(OpenCLContext &ctx, const OpenCLOptions &options,
                                        const ConvProblem &p, const GemmLibrary *library);
+
+/// The plans runGemm times for `p` on `ctx`'s device under `options` (where it tunes): each tile
+/// shape not much larger than the result that computes at the options' precision, unsplit, and,
+/// for a single product whose tiles of C are fewer than two per multiprocessor, that tile split
+/// into the fewest parts of k (at least 128 deep, dividing k) that make them that many.
+std::vector<GemmPlan> gemmPlansFor(const GemmProblem &p, const OpenCLContext &ctx,
+                                   const OpenCLOptions &options);
 
 /// Whether the template computes on this context's device under `options` (a GPU, or the
 /// policy forces it): callers that would otherwise leave the problem to another kernel.

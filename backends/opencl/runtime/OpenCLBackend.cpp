@@ -43,11 +43,11 @@ public:
         << "opencl: kernels built " << st.kernelsBuilt << ", from cache " << st.kernelsFromCache
         << "; configurations tuned " << st.configsTuned << ", from cache " << st.configsFromCache
         << "; launches " << st.launches << "; CLBlast calls " << st.blasCalls
-        << ", GEMM template calls " << st.gemmTemplateCalls << " (epilogues fused "
-        << st.gemmEpilogues << "), device extern calls " << st.deviceExterns
-        << ", host extern calls " << st.hostExterns << "; corrupt cache entries "
-        << st.corruptCacheEntries << "; build " << st.buildSeconds << " s, waited "
-        << st.waitSeconds << " s\n";
+        << ", GEMM template calls " << st.gemmTemplateCalls << " (split along k "
+        << st.gemmSplitCalls << ", epilogues fused " << st.gemmEpilogues
+        << "), device extern calls " << st.deviceExterns << ", host extern calls " << st.hostExterns
+        << "; corrupt cache entries " << st.corruptCacheEntries << "; build " << st.buildSeconds
+        << " s, waited " << st.waitSeconds << " s\n";
     if (st.variantsTimed > 0)
       err << "opencl: multi-kernel: " << st.variantsTimed
           << " kernel shapes timed against their variants, a variant faster in "

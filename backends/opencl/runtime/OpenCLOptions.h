@@ -62,8 +62,9 @@ struct OpenCLOptions {
   GemmPolicy gemm = GemmPolicy::Auto;
   /// Matrix products' accuracy (FXKIT_MATMUL_PRECISION=highest|high overrides).
   MatmulPrecision matmulPrecision = MatmulPrecision::Highest;
-  /// A GEMM template tile shape ("64x64x8_4x4", gemmTiles()) every template product uses,
-  /// instead of timing them; for tests.
+  /// A GEMM template plan ("64x64x8_4x4", or "64x64x8_4x4_split3": GemmPlan) every template
+  /// product uses, instead of timing them (a split that does not divide a product's k runs it
+  /// unsplit); for tests.
   std::string gemmTile;
   /// Pointwise kernels that fusion marked as the epilogue of the matrix product before them
   /// (loop::FusionKind::GemmEpilogue) run inside the GEMM template where it computes the
@@ -105,6 +106,7 @@ struct OpenCLStats {
   int constantBuilds = 0, constantsChosen = 0;
   int blasCalls = 0;         ///< extern ops run by CLBlast
   int gemmTemplateCalls = 0; ///< matrix products run by fxkit's GEMM template (GemmTemplate.h)
+  int gemmSplitCalls = 0;    ///< of those, with k split in parts (split-K, GemmPlan)
   int gemmEpilogues = 0;     ///< generated kernels run inside the template as a product's epilogue
   int deviceExterns = 0;     ///< extern ops run by fxkit's own device kernels (DeviceExterns.h)
   int hostExterns = 0;       ///< extern ops run on the host

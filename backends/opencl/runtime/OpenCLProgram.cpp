@@ -162,10 +162,11 @@ struct OpenCLProgram::Impl : ProgramExecutor<DeviceBuffer> {
       auto done = runBlasExtern(*ctx, options, *program_, op, bindings_, buffers_, &route, ep);
       if (!done || *done) {
         if (done) {
-          ++(route == GemmRoute::Template ? kernels->stats().gemmTemplateCalls
-                                          : kernels->stats().blasCalls);
+          const bool byTemplate = route != GemmRoute::Library;
+          ++(byTemplate ? kernels->stats().gemmTemplateCalls : kernels->stats().blasCalls);
+          kernels->stats().gemmSplitCalls += route == GemmRoute::TemplateSplit ? 1 : 0;
           if (options.profile)
-            externTimer.end(*ctx, runIndex * 3 + (route == GemmRoute::Template ? 0 : 1));
+            externTimer.end(*ctx, runIndex * 3 + (byTemplate ? 0 : 1));
           ranEpilogue();
         }
         return done;
