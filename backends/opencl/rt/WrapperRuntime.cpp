@@ -82,7 +82,7 @@ struct Runtime::Impl {
   std::mutex externMutex;
   std::map<const char *, std::unique_ptr<Graph>> externGraphs;
   std::vector<std::weak_ptr<Kernels>> kernelSets; ///< for statsLine
-  int blasCalls = 0, gemmTemplateCalls = 0, deviceExterns = 0, hostExterns = 0;
+  int blasCalls = 0, gemmTemplateCalls = 0, gemmSplitCalls = 0, deviceExterns = 0, hostExterns = 0;
   std::shared_ptr<FreeBuffers> freeBuffers = std::make_shared<FreeBuffers>();
   opencl::CallTimer timer;
   bool nanAsserts = false;
@@ -584,6 +584,7 @@ Status runExtern(Runtime &rt, Runtime::Impl &impl, const char *graphText,
         return fail(done.error());
       if (*done) {
         ++(route != opencl::GemmRoute::Library ? impl.gemmTemplateCalls : impl.blasCalls);
+        impl.gemmSplitCalls += route == opencl::GemmRoute::TemplateSplit ? 1 : 0;
         return Status::ok();
       }
     }
@@ -676,10 +677,10 @@ std::string Runtime::statsLine() const {
          std::to_string(impl_->gemmTemplateCalls) + " by the GEMM template, " +
          std::to_string(impl_->deviceExterns) + " by device kernels, " +
          std::to_string(impl_->hostExterns) + " on the host, " +
-         std::to_string(impl_->gemmEpilogues) +
-         " with their epilogue kernel inside; device buffers: " +
-         std::to_string(impl_->freeBuffers->created) + " allocated, " +
-         std::to_string(impl_->freeBuffers->reused) + " reused";
+         std::to_string(impl_->gemmEpilogues) + " with their epilogue kernel inside, " +
+         std::to_string(impl_->gemmSplitCalls) +
+         " split along k; device buffers: " + std::to_string(impl_->freeBuffers->created) +
+         " allocated, " + std::to_string(impl_->freeBuffers->reused) + " reused";
 }
 
 bool Runtime::nanAsserts() const { return impl_->nanAsserts; }

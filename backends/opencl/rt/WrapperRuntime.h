@@ -209,9 +209,9 @@ public:
   std::vector<double> callSeconds();
   /// What ran so far: "kernels: N built, N from cache; configurations: N tuned, N from cache;
   /// launches: N; extern ops: N by CLBlast, N by the GEMM template, N by device kernels, N on
-  /// the host, N with their epilogue kernel inside; device
-  /// buffers: N allocated, N reused" (freed buffers are kept for the next allocation of their
-  /// size, so a model's second call allocates nothing).
+  /// the host, N with their epilogue kernel inside, N split along k; device buffers: N
+  /// allocated, N reused" (freed buffers are kept for the next allocation of their size, so a
+  /// model's second call allocates nothing).
   std::string statsLine() const;
 
   struct Impl;
