@@ -256,9 +256,9 @@ struct GemmChoices {
   bool dirty = false;
   /// The implicit-GEMM convolutions' tables of reduced points, per window and input layout.
   std::map<std::string, std::shared_ptr<TempBuffer>> convTables;
-  /// Split-K's partial products (GemmPlan), grown to the largest asked for; one buffer serves
-  /// every product, as the context's queue runs them in order.
-  std::shared_ptr<TempBuffer> splitPartials;
+  /// Split-K's partial products (GemmPlan); one buffer serves every product, as the context's
+  /// queue runs them in order.
+  ScratchBuffer splitPartials;
 };
 /// `loadSource` loads the definitions of a problem's epilogue (GemmProblem::epilogue).
 Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcher, const SourceLoader &loadSource,

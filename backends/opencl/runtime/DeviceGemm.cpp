@@ -924,19 +924,16 @@ Expected<double> launchSplit(Launcher &launcher, GemmChoices &choices, OpenCLCon
                              bool timed) {
   const GemmTile &t = plan.tile;
   const int64_t parts = plan.splits, depth = p.k / parts, mn = p.m * p.n;
-  const size_t bytes = static_cast<size_t>(parts * mn) * sizeof(float);
-  if (!choices.splitPartials || choices.splitPartials->buffer().bytes < bytes) {
-    FXKIT_ASSIGN_OR_RETURN(TempBuffer partials, TempBuffer::create(ctx, bytes));
-    choices.splitPartials = std::make_shared<TempBuffer>(std::move(partials));
-  }
-  cl_mem partials = choices.splitPartials->buffer().mem;
+  FXKIT_ASSIGN_OR_RETURN(
+      DeviceBuffer scratch,
+      choices.splitPartials.get(ctx, static_cast<size_t>(parts * mn) * sizeof(float)));
   const size_t item = sizeof(float);
   const int64_t lda = static_cast<int64_t>(p.a.ld), ldb = static_cast<int64_t>(p.b.ld);
   // Element (row, kk) of A is at row * lda + kk, or kk * lda + row transposed; B's (kk, col) at
   // col * ldb + kk transposed, else kk * ldb + col: a part is `depth` steps of kk further.
   std::vector<LaunchArg> args{bufferArg(DeviceBuffer{p.a.mem, p.a.offset * item, 0}, false),
                               bufferArg(DeviceBuffer{p.b.mem, p.b.offset * item, 0}, false),
-                              bufferArg(DeviceBuffer{partials, 0, 0}, true)};
+                              bufferArg(scratch, true)};
   appendLongs(args, {p.m, p.n, depth, lda, ldb, p.n, p.a.transposed ? depth * lda : depth,
                      p.b.transposed ? depth : depth * ldb, mn, parts});
   args.push_back(floatArg(1.0, Variant::Float));
@@ -947,7 +944,7 @@ Expected<double> launchSplit(Launcher &launcher, GemmChoices &choices, OpenCLCon
   FXKIT_ASSIGN_OR_RETURN(double products,
                          launcher.launchWith(definitionName(t, p.a.transposed, p.b.transposed),
                                              args, groups * t.threads(), config, timed));
-  std::vector<LaunchArg> sumArgs{bufferArg(DeviceBuffer{partials, 0, 0}, false),
+  std::vector<LaunchArg> sumArgs{bufferArg(scratch, false),
                                  bufferArg(DeviceBuffer{out, offset * item, 0}, true)};
   appendLongs(sumArgs, {mn, p.n, static_cast<int64_t>(p.c.ld), parts});
   sumArgs.push_back(floatArg(p.alpha, Variant::Float));
