@@ -130,6 +130,35 @@ TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsThroughTheGemmTemp
   EXPECT_EQ(epilogues, 3);
 }
 
+TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsWithSplitKProducts) {
+  REQUIRE_OPENCL_DEVICE();
+  if (!haveBlas())
+    GTEST_SKIP() << "built without CLBlast: the GEMM template takes CLBlast's products";
+  // Every product of the corpus whose k is even split in two (GemmPlan; the others and the
+  // convolutions run unsplit), with the epilogues fusion marked run apart after the sums.
+  TempDir cache;
+  OpenCLOptions options;
+  options.cacheDir = cache.path.string();
+  options.gemm = GemmPolicy::Template;
+  options.gemmTile = "32x32x8_4x4_split2";
+  options.tune = false;
+  int templated = 0, split = 0, epilogues = 0, graphs = 0;
+  for (const fs::path &p : corpusGraphs("reference")) {
+    OpenCLStats s = checkReference(p, options);
+    templated += s.gemmTemplateCalls;
+    split += s.gemmSplitCalls;
+    epilogues += s.gemmEpilogues;
+    ++graphs;
+  }
+  EXPECT_EQ(graphs, 10);
+  // 32 products and convolutions through the template, 28 products with an even k split.
+  EXPECT_EQ(templated, 32);
+  EXPECT_EQ(split, 28);
+  // resnet_block's two convolution epilogues still run inside the template; mlp's product
+  // epilogue runs apart once its product is split.
+  EXPECT_EQ(epilogues, 2);
+}
+
 TEST(OpenCLRuntime,
      EveryReferenceWorkloadReproducesItsOutputsThroughTheGemmTemplateWithoutCLBlast) {
   REQUIRE_OPENCL_DEVICE();

@@ -75,9 +75,9 @@ enum class GemmCompute : uint8_t {
   /// NVIDIA tensor cores (compute capability 8 and later), a warp per block: each product as three
   /// of TF32 parts (3xTF32: big * big + big * small + small * big), summed on the tensor cores,
   /// which truncate: about 8x float32's rounding error (still far below plain TF32's), so only
-  /// where MatmulPrecision::High allows TF32. Not IEEE at the edges: an infinite operand's rest is
-  /// 0 and the other's big part times it NaN where float32 gives an infinity (bench/README.md,
-  /// session 20).
+  /// where MatmulPrecision::High allows TF32. Not IEEE at the edges: an infinite operand's big part
+  /// times the other operand's rest, 0 where that operand is exact in TF32, is NaN where float32
+  /// gives an infinity (bench/README.md, session 20).
   TensorCores,
 };
 
