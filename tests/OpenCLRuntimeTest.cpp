@@ -104,6 +104,25 @@ TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsWithLaunchConstant
   EXPECT_EQ(builds, 10);
 }
 
+/// What every corpus reference workload ran under `options`, summed (each one's outputs checked
+/// by checkReference).
+struct CorpusTotals {
+  int graphs = 0, templated = 0, split = 0, blas = 0, epilogues = 0, deviceExterns = 0;
+};
+CorpusTotals checkEveryReference(const OpenCLOptions &options) {
+  CorpusTotals t;
+  for (const fs::path &p : corpusGraphs("reference")) {
+    OpenCLStats s = checkReference(p, options);
+    ++t.graphs;
+    t.templated += s.gemmTemplateCalls;
+    t.split += s.gemmSplitCalls;
+    t.blas += s.blasCalls;
+    t.epilogues += s.gemmEpilogues;
+    t.deviceExterns += s.deviceExterns;
+  }
+  return t;
+}
+
 TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsThroughTheGemmTemplate) {
   REQUIRE_OPENCL_DEVICE();
   if (!haveBlas())
@@ -113,21 +132,16 @@ TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsThroughTheGemmTemp
   options.cacheDir = cache.path.string();
   options.gemm = GemmPolicy::Template; // what GPUs choose per shape when it is faster
   options.tune = false;
-  int templated = 0, blas = 0, epilogues = 0;
-  for (const fs::path &p : corpusGraphs("reference")) {
-    OpenCLStats s = checkReference(p, options);
-    templated += s.gemmTemplateCalls;
-    blas += s.blasCalls;
-    epilogues += s.gemmEpilogues;
-  }
+  CorpusTotals t = checkEveryReference(options);
+  EXPECT_EQ(t.graphs, 10);
   // Every float32 product and 2-D convolution of the corpus went through the template.
-  EXPECT_GT(templated, 20);
-  EXPECT_EQ(blas, 0);
+  EXPECT_GT(t.templated, 20);
+  EXPECT_EQ(t.blas, 0);
   // The pointwise kernels that fusion marked as a product's epilogue ran inside it (each
   // graph's outputs checked above).
   // mlp's GELU after its first product, resnet_block's batch norm and ReLU after each of its two
   // convolutions.
-  EXPECT_EQ(epilogues, 3);
+  EXPECT_EQ(t.epilogues, 3);
 }
 
 TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsWithSplitKProducts) {
@@ -142,21 +156,14 @@ TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsWithSplitKProducts
   options.gemm = GemmPolicy::Template;
   options.gemmTile = "32x32x8_4x4_split2";
   options.tune = false;
-  int templated = 0, split = 0, epilogues = 0, graphs = 0;
-  for (const fs::path &p : corpusGraphs("reference")) {
-    OpenCLStats s = checkReference(p, options);
-    templated += s.gemmTemplateCalls;
-    split += s.gemmSplitCalls;
-    epilogues += s.gemmEpilogues;
-    ++graphs;
-  }
-  EXPECT_EQ(graphs, 10);
+  CorpusTotals t = checkEveryReference(options);
+  EXPECT_EQ(t.graphs, 10);
   // 32 products and convolutions through the template, 28 products with an even k split.
-  EXPECT_EQ(templated, 32);
-  EXPECT_EQ(split, 28);
+  EXPECT_EQ(t.templated, 32);
+  EXPECT_EQ(t.split, 28);
   // resnet_block's two convolution epilogues still run inside the template; mlp's product
   // epilogue runs apart once its product is split.
-  EXPECT_EQ(epilogues, 2);
+  EXPECT_EQ(t.epilogues, 2);
 }
 
 TEST(OpenCLRuntime,
@@ -171,17 +178,10 @@ TEST(OpenCLRuntime,
   options.cacheDir = cache.string();
   options.gemm = GemmPolicy::Template;
   options.useBlas = false;
-  int externs = 0, blas = 0, checked = 0, epilogues = 0;
-  for (const fs::path &p : corpusGraphs("reference")) {
-    OpenCLStats s = checkReference(p, options);
-    externs += s.deviceExterns;
-    blas += s.blasCalls;
-    epilogues += s.gemmEpilogues;
-    ++checked;
-  }
-  EXPECT_EQ(checked, 10);
-  EXPECT_GT(externs, 20);
-  EXPECT_EQ(blas, 0);
+  CorpusTotals t = checkEveryReference(options);
+  EXPECT_EQ(t.graphs, 10);
+  EXPECT_GT(t.deviceExterns, 20);
+  EXPECT_EQ(t.blas, 0);
   int entries = 0;
   std::vector<std::string> epilogueChoices; // mlp's GELU: "fused" or "apart", as timed
   for (const auto &e : fs::directory_iterator(cache))
@@ -196,7 +196,7 @@ TEST(OpenCLRuntime,
   // The one epilogue of the corpus (as through CLBlast's route), tuned: fused where it timed
   // no slower than apart.
   ASSERT_EQ(epilogueChoices.size(), 1u);
-  EXPECT_EQ(epilogues, epilogueChoices[0] == "fused" ? 1 : 0) << epilogueChoices[0];
+  EXPECT_EQ(t.epilogues, epilogueChoices[0] == "fused" ? 1 : 0) << epilogueChoices[0];
   fs::remove_all(cache);
 }
 
