@@ -6,6 +6,7 @@
 
 #include "DeviceExternsTestSupport.h"
 #include "backends/opencl/runtime/BlasExtern.h"
+#include "backends/opencl/runtime/GemmTemplate.h"
 
 #include <gtest/gtest.h>
 
@@ -74,6 +75,24 @@ TEST(DeviceExterns, PointwiseEpiloguesRunInsideTheGemmTemplate) {
       EXPECT_EQ(off.gemmEpilogues, 0);
       EXPECT_EQ(off.launches, 1);
     });
+  }
+}
+
+TEST(DeviceExterns, EpiloguesRunInTheFloat32LoopOfTensorCoreTiles) {
+  REQUIRE_OPENCL_DEVICE();
+  // A tensor-core tile's float32 loop, which computes the tiles the tensor cores' split gets
+  // wrong, stores them with the same epilogue; here it computes every tile (gemmFloat32LoopOnly,
+  // the tile's float32 form), so the test runs on devices without tensor cores.
+  const std::string tile = gemmTiles().back().str();
+  ASSERT_TRUE(gemmTiles().back().tensorCores()) << tile;
+  for (const char *text : {kLinearRelu, kBatchedResidual}) {
+    OpenCLOptions options = templateOptions(haveBlas());
+    options.gemmTile = tile;
+    options.gemmFloat32LoopOnly = true;
+    OpenCLStats s = expectAgrees(text, {}, options);
+    EXPECT_EQ(s.gemmTemplateCalls + s.deviceExterns, 1) << text;
+    EXPECT_EQ(s.gemmEpilogues, 1) << text;
+    EXPECT_EQ(s.launches, 0) << "the epilogue kernel was launched again: " << text;
   }
 }
 

@@ -99,23 +99,27 @@ TEST(OpenCLGemmTemplate, SourceHasOneDefinitionPerTileAndForm) {
   for (size_t at = src.find("#ifdef FX_DEFINITION_fx_gemm_"); at != std::string::npos;
        at = src.find("#ifdef FX_DEFINITION_fx_gemm_", at + 1))
     ++defined;
-  // 4 layouts, and the convolution of float32 tiles.
+  // 4 layouts, and the convolution of float32 tiles; tensor-core tiles' 4 layouts and each one's
+  // float32 form.
   int expected = 0, tensorCores = 0;
   for (const GemmTile &t : gemmTiles()) {
-    expected += t.tensorCores() ? 4 : 5;
+    expected += t.tensorCores() ? 8 : 5;
     tensorCores += t.tensorCores() ? 1 : 0;
     EXPECT_EQ(t.wm % (t.tensorCores() ? 16 : 4), 0) << t.str(); // m16n8k8 blocks, or float4s
     EXPECT_EQ(t.wn % (t.tensorCores() ? 8 : 4), 0) << t.str();
     EXPECT_EQ(t.tk % (t.tensorCores() ? 8 : 1), 0) << t.str();
-    EXPECT_EQ(t.tm * t.tk % t.threads(), 0) << t.str();
-    EXPECT_EQ(t.tn * t.tk % t.threads(), 0) << t.str();
+    // Whole elements per work-item, whole float4s on tensor cores.
+    EXPECT_EQ(t.tm * t.tk % (t.threads() * (t.tensorCores() ? 4 : 1)), 0) << t.str();
+    EXPECT_EQ(t.tn * t.tk % (t.threads() * (t.tensorCores() ? 4 : 1)), 0) << t.str();
     EXPECT_NE(src.find("fx_gemm_" + t.str() + "_nt"), std::string::npos) << t.str();
+    EXPECT_EQ(src.find("fx_gemm_" + t.str() + "_nt_float32") != std::string::npos, t.tensorCores())
+        << t.str();
     EXPECT_EQ(src.find("fx_gemm_" + t.str() + "_conv") != std::string::npos, !t.tensorCores())
         << t.str();
-    EXPECT_EQ(t.str().ends_with("_tc"), t.tensorCores()) << t.str();
+    EXPECT_EQ(t.str().ends_with("_tc") || t.str().ends_with("_tcs"), t.tensorCores()) << t.str();
   }
   EXPECT_EQ(defined, expected + 1); // and split-K's sums
-  EXPECT_EQ(tensorCores, 3);
+  EXPECT_EQ(tensorCores, 7);
   // The tensor cores' instruction is inline PTX, compiled only into their definitions.
   EXPECT_NE(src.find("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"), std::string::npos);
   EXPECT_NE(src.find("#if FX_GEMM_MMA"), std::string::npos);
@@ -149,13 +153,13 @@ RuntimeValue absoluteValues(const RuntimeValue &v) {
   return RuntimeValue{std::move(t)};
 }
 
-/// Runs matrix product `text` (seeded random inputs) through tile `tile` and expects each element
+/// Runs matrix product `text` (seeded random inputs) under `options` and expects each element
 /// within `bound` times the sum of its products' magnitudes of the interpreter's (which the
 /// interpreter gives for the inputs' absolute values): an error bound that cancellation does not
 /// inflate, as for a rounding error per step. `edit` may change the inputs first; where the
 /// interpreter's element is not finite, the template's must be the same infinity, or NaN.
 /// Returns how many elements were not finite.
-int expectWithinMagnitudes(const std::string &text, const std::string &tile, double bound,
+int expectWithinMagnitudes(const std::string &text, const OpenCLOptions &options, double bound,
                            const std::function<void(std::vector<RuntimeValue> &)> &edit = {}) {
   Compiled c;
   std::vector<RuntimeValue> inputs;
@@ -166,7 +170,7 @@ int expectWithinMagnitudes(const std::string &text, const std::string &tile, dou
   if (edit)
     edit(inputs);
   OpenCLStats stats;
-  auto got = runOnOpenCL(c, inputs, templateWith(tile), &stats);
+  auto got = runOnOpenCL(c, inputs, options, &stats);
   EXPECT_TRUE(got);
   EXPECT_EQ(stats.gemmTemplateCalls, 1);
   std::vector<RuntimeValue> magnitudes;
@@ -214,54 +218,105 @@ TEST(OpenCLGemmTemplate, TensorCoreTilesAgreeWithTheInterpreter) {
                     "runs the rest of this test)";
   }
   // Partial tiles in every dimension and a k that is not a whole step, every operand layout;
-  // within 2^-16 of the products' magnitudes (measured on an H200: 2^-20 at k = 1024, float32's
-  // serial sums 2^-23).
+  // within 2^-16 of the products' magnitudes summing on the tensor cores (measured on an H200:
+  // 2^-20 at k = 1024, float32's serial sums 2^-23), 2^-20 summing each step in float32.
   int checked = 0;
   for (const GemmTile &t : gemmTiles()) {
     if (!t.tensorCores())
       continue;
     SCOPED_TRACE(t.str());
+    const double bound = std::ldexp(1.0, t.compute == GemmCompute::TensorCoreStepSums ? -20 : -16);
     forEachLayout([&](bool ta, bool tb) {
-      expectWithinMagnitudes(mmGraph(300, 270, 75, ta, tb), t.str(), std::ldexp(1.0, -16));
+      expectWithinMagnitudes(mmGraph(300, 270, 75, ta, tb), templateWith(t.str()), bound);
       ++checked;
     });
   }
-  EXPECT_EQ(checked, 12);
+  EXPECT_EQ(checked, 28);
 }
 
-TEST(OpenCLGemmTemplate, Float32TilesKeepInfinitiesNaNsAndTheLargestValues) {
+/// Puts an infinity and a NaN in rows 5 and 40 of x, two values near float32's largest in row 100
+/// and -inf at (20, 30) of w, which is [n, k] (the product is x @ w^T): the rows and column 20 of
+/// the result are not finite.
+void putSpecialValues(std::vector<RuntimeValue> &inputs) {
+  Tensor &x = std::get<Tensor>(inputs[0].v), &w = std::get<Tensor>(inputs[1].v);
+  auto set = [](Tensor &t, int64_t r, int64_t c, double v) {
+    const int64_t idx[2] = {r, c};
+    t.storeDouble(t.offsetOf(idx), v);
+  };
+  set(x, 5, 7, INFINITY);
+  set(x, 40, 2, NAN);
+  set(x, 100, 10, 3.0e38);
+  set(x, 100, 11, -3.3e38);
+  set(w, 20, 30, -INFINITY);
+}
+
+/// Rows 5 and 40 (270 each) and column 20 (300) of putSpecialValues' 300 x 270 product, less the
+/// two they share with it; row 100's sums of the largest values overflow in some columns too.
+constexpr int kSpecialElements = 270 + 270 + 300 - 2;
+
+TEST(OpenCLGemmTemplate, TensorCoreTilesFloat32LoopAgreesWithTheInterpreter) {
   REQUIRE_OPENCL_DEVICE();
   REQUIRE_BLAS();
-  // Rows 5 and 40 of x hold an infinity and a NaN, row 100 two values near float32's largest;
-  // column 20 of the result meets a -inf of w: as float32 FMAs give them (the interpreter's
-  // infinities and NaNs, the rest within the bound). Only the float32 tiles: the tensor-core
-  // tiles' 3xTF32 split makes NaN of inf * 0 where an operand's rest is 0 (measured on an H200,
-  // bench/README.md session 20; they run only where FXKIT_MATMUL_PRECISION=high asks for them).
-  auto edit = [](std::vector<RuntimeValue> &inputs) {
-    Tensor &x = std::get<Tensor>(inputs[0].v), &w = std::get<Tensor>(inputs[1].v);
-    auto set = [](Tensor &t, int64_t r, int64_t c, double v) {
-      const int64_t idx[2] = {r, c};
-      t.storeDouble(t.offsetOf(idx), v);
-    };
-    set(x, 5, 7, INFINITY);
-    set(x, 40, 2, NAN);
-    set(x, 100, 10, 3.0e38);
-    set(x, 100, 11, -3.3e38);
-    set(w, 20, 30, -INFINITY); // w is [n, k]: the product is x @ w^T
-  };
+  // The float32 loop computes the tiles whose operands the tensor cores' split gets wrong; here
+  // it computes every tile (gemmFloat32LoopOnly, the tile's float32 form), which also runs it on
+  // devices without tensor cores. Every tensor-core tile with partial tiles in the linear layer's
+  // layout, with infinities, NaNs and the largest values, addmm's alpha and beta * C, and a split
+  // along k; the last (smallest) one in every layout. (Each layout is a definition of its own,
+  // which a CPU device takes about 5 s to build.)
   int checked = 0;
   for (const GemmTile &t : gemmTiles()) {
-    if (t.tensorCores())
+    if (!t.tensorCores())
       continue;
     SCOPED_TRACE(t.str());
-    // Rows 5 and 40 (270 each) and column 20 (300), less the two they share with it; row 100's
-    // sums of the largest values overflow in some columns too.
-    EXPECT_GE(expectWithinMagnitudes(mmGraph(300, 270, 75, false, true), t.str(),
-                                     std::ldexp(1.0, -16), edit),
-              270 + 270 + 300 - 2);
+    OpenCLOptions options = templateWith(t.str());
+    options.gemmFloat32LoopOnly = true;
+    if (t.str() == gemmTiles().back().str()) {
+      forEachLayout([&](bool ta, bool tb) {
+        expectWithinMagnitudes(mmGraph(300, 270, 75, ta, tb), options, std::ldexp(1.0, -16));
+      });
+    }
+    EXPECT_GE(expectWithinMagnitudes(mmGraph(300, 270, 75, false, true), options,
+                                     std::ldexp(1.0, -16), putSpecialValues),
+              kSpecialElements);
+    EXPECT_EQ(expectAgrees(kAddmm, {}, options).gemmTemplateCalls, 1);
+    OpenCLOptions split = options;
+    split.gemmTile = t.str() + "_split2";
+    OpenCLStats s = expectAgrees(mmGraph(130, 70, 256, false, true), {}, split);
+    EXPECT_EQ(s.gemmSplitCalls, 1);
     ++checked;
   }
   EXPECT_EQ(checked, 7);
+}
+
+TEST(OpenCLGemmTemplate, EveryTileKeepsInfinitiesNaNsAndTheLargestValues) {
+  REQUIRE_OPENCL_DEVICE();
+  REQUIRE_BLAS();
+  // putSpecialValues' infinities, NaN and largest values give the interpreter's infinities and
+  // NaNs, the rest within the bound. On tensor cores, the tiles whose operands hold them (7 of 9
+  // at 128 x 128; at every shape some do not) are computed again by the float32 loop, the
+  // rest by the tensor cores; where the split alone computed them, an H200 gave NaN for inf
+  // (bench/README.md, session 20). Tiny values: x's row 200 holds magnitudes below 2^-102 whose
+  // rests the split would lose, with w's row 0 scaled up to make them count.
+  auto edit = [](std::vector<RuntimeValue> &inputs) {
+    putSpecialValues(inputs);
+    Tensor &x = std::get<Tensor>(inputs[0].v), &w = std::get<Tensor>(inputs[1].v);
+    for (int64_t j = 0; j < 75; ++j) {
+      const int64_t xi[2] = {200, j}, wi[2] = {0, j};
+      x.storeDouble(x.offsetOf(xi), std::ldexp(1.0 + j / 75.0, -110));
+      w.storeDouble(w.offsetOf(wi), std::ldexp(w.getDouble(wi), 100));
+    }
+  };
+  int checked = 0;
+  for (const GemmTile &t : gemmTiles()) {
+    if (t.tensorCores() && !haveTensorCores())
+      continue;
+    SCOPED_TRACE(t.str());
+    EXPECT_GE(expectWithinMagnitudes(mmGraph(300, 270, 75, false, true), templateWith(t.str()),
+                                     std::ldexp(1.0, -16), edit),
+              kSpecialElements);
+    ++checked;
+  }
+  EXPECT_EQ(checked, haveTensorCores() ? 14 : 7);
 }
 
 TEST(OpenCLGemmTemplate, PlansAreNamedAndParsed) {

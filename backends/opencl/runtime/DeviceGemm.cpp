@@ -48,6 +48,7 @@ constexpr std::string_view kInstance = R"CL(
 #define FX_GEMM_TB {{TB}}
 #define FX_GEMM_CONV {{CONV}}
 #define FX_GEMM_MMA {{MMA}}
+#define FX_GEMM_FLOAT32_ONLY {{FLOAT32_ONLY}}
 #endif
 )CL";
 
@@ -116,6 +117,7 @@ constexpr std::string_view kBody = R"CL(
 #endif
 
 #if FX_GEMM_MMA
+#if !FX_GEMM_FLOAT32_ONLY
 // Tensor cores (NVIDIA, compute capability 8 and later): one m16n8k8 product with TF32 operands
 // (the top 19 bits of each word) added to c, through PTX.
 #define FX_GEMM_MMA_OP(c, a, b)                                                                \
@@ -123,11 +125,31 @@ constexpr std::string_view kBody = R"CL(
                    "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                                    \
                    : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                            \
                    : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
-// 3xTF32 (as CUTLASS's fast accurate float32): x = big + small, big x's TF32 part (truncated, so
-// no finite x rounds to infinity) and small the rest (exact in float32); a product is
-// big * big + big * small + small * big, which leaves out small * small (2^-20 of it).
-inline uint fx_tf32_big(float x) { return as_uint(x) & 0xffffe000u; }
-inline uint fx_tf32_small(float x, uint big) { return isinf(x) ? 0u : as_uint(x - as_float(big)); }
+// 3xTF32 (as CUTLASS's fast accurate float32): x = big + small, big x's TF32 part rounded to
+// nearest and small the rest (exact in float32, at most 2^-12 of x; the tensor cores keep its top
+// 11 bits); a product is big * big + big * small + small * big, which leaves out small * small
+// (2^-24 of it). Three operations per word, unchecked: the split is wrong for infinities, NaNs,
+// magnitudes that round to infinity and those whose rest falls below float32's normal range, so
+// a tile whose operands hold any of those is computed again with float32 FMAs (the kernel's
+// float32 loop). (Guarding every split instead cost an H200 a sixth of the tiles' speed,
+// bench/README.md, session 20.)
+inline uint fx_tf32_big(float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
+inline uint fx_tf32_small(float x, uint big) { return as_uint(x - as_float(big)); }
+// The copies' magnitudes without their signs (doubled): a work-item keeps the largest and the
+// smallest less 2 (0 wraps to the largest) of those it copies, four operations per word; its
+// copies hold a value the split gets wrong where the largest has an exponent of 254 or 255
+// (magnitudes from 2^127, infinities, NaNs) or the smallest one other than 0 is below 2^-102.
+#define FX_GEMM_NOTE_SPECIAL(v)                                                                \
+  {                                                                                            \
+    const uint4 m2 = as_uint4(v) << 1;                                                         \
+    const uint4 l2 = m2 - (uint4)2u;                                                           \
+    magHi = max(magHi, max(max(m2.x, m2.y), max(m2.z, m2.w)));                                 \
+    magLo = min(magLo, min(min(l2.x, l2.y), min(l2.z, l2.w)));                                 \
+  }
+#define FX_GEMM_SPECIAL_SEEN() (magHi >= 0xfe000000u || magLo < 0x18fffffeu)
+#else
+#define FX_GEMM_NOTE_SPECIAL(v)
+#endif
 // Element (mm, kk) of a TM x TK slice of A in m16n8k8 fragment order: fragment
 // (kk / 8, mm / 16), lane (mm % 8) * 4 + kk % 4, word (mm / 8) % 2 + 2 * ((kk / 4) % 2); B's
 // (nn, kk): fragment (kk / 8, nn / 8), lane (nn % 8) * 4 + kk % 4, word (kk / 4) % 2. A warp then
@@ -138,6 +160,80 @@ inline uint fx_tf32_small(float x, uint big) { return isinf(x) ? 0u : as_uint(x 
 #define FX_GEMM_B_FRAG(nn, kk)                                                                 \
   (((((kk) >> 3) * (FX_GEMM_TN / 8) + ((nn) >> 3)) * 32 + ((nn)&7) * 4 + ((kk)&3)) * 2 +        \
    (((kk) >> 2) & 1))
+// The slices are copied as float4s along each operand's contiguous dimension, as the reference
+// kernel (bench/opencl/reference/tf32x3_gemm.cl) copies them. Vector r of this work-item's share
+// of A's slice starts at (FX_GEMM_VA_MM(r), FX_GEMM_VA_KK(r)), its element q at
+// (FX_GEMM_VA_MQ(r, q), FX_GEMM_VA_KQ(r, q)); B's likewise.
+#define FX_GEMM_VA (FX_GEMM_LA / 4)
+#define FX_GEMM_VB (FX_GEMM_LB / 4)
+#if FX_GEMM_TA
+#define FX_GEMM_VA_MM(r) (FX_GEMM_E(r) % (FX_GEMM_TM / 4) * 4)
+#define FX_GEMM_VA_KK(r) (FX_GEMM_E(r) / (FX_GEMM_TM / 4))
+#define FX_GEMM_VA_MQ(r, q) (FX_GEMM_VA_MM(r) + (q))
+#define FX_GEMM_VA_KQ(r, q) FX_GEMM_VA_KK(r)
+#define FX_GEMM_VA_WHOLE(row, p) ((row) + 3 < M && (p) < K)
+#else
+#define FX_GEMM_VA_MM(r) (FX_GEMM_E(r) / (FX_GEMM_TK / 4))
+#define FX_GEMM_VA_KK(r) (FX_GEMM_E(r) % (FX_GEMM_TK / 4) * 4)
+#define FX_GEMM_VA_MQ(r, q) FX_GEMM_VA_MM(r)
+#define FX_GEMM_VA_KQ(r, q) (FX_GEMM_VA_KK(r) + (q))
+#define FX_GEMM_VA_WHOLE(row, p) ((row) < M && (p) + 3 < K)
+#endif
+#if FX_GEMM_TB
+#define FX_GEMM_VB_NN(r) (FX_GEMM_E(r) / (FX_GEMM_TK / 4))
+#define FX_GEMM_VB_KK(r) (FX_GEMM_E(r) % (FX_GEMM_TK / 4) * 4)
+#define FX_GEMM_VB_NQ(r, q) FX_GEMM_VB_NN(r)
+#define FX_GEMM_VB_KQ(r, q) (FX_GEMM_VB_KK(r) + (q))
+#define FX_GEMM_VB_WHOLE(col, p) ((col) < N && (p) + 3 < K)
+#else
+#define FX_GEMM_VB_NN(r) (FX_GEMM_E(r) % (FX_GEMM_TN / 4) * 4)
+#define FX_GEMM_VB_KK(r) (FX_GEMM_E(r) / (FX_GEMM_TN / 4))
+#define FX_GEMM_VB_NQ(r, q) (FX_GEMM_VB_NN(r) + (q))
+#define FX_GEMM_VB_KQ(r, q) FX_GEMM_VB_KK(r)
+#define FX_GEMM_VB_WHOLE(col, p) ((col) + 3 < N && (p) < K)
+#endif
+// A vector's elements where it reaches past the matrix: each within it, or 0.
+#define FX_GEMM_VA_PART(k0, r, q)                                                              \
+  (m0 + FX_GEMM_VA_MQ(r, q) < M && (k0) + FX_GEMM_VA_KQ(r, q) < K                              \
+       ? FX_GEMM_A_AT(m0 + FX_GEMM_VA_MQ(r, q), (k0) + FX_GEMM_VA_KQ(r, q))                    \
+       : 0.0f)
+#define FX_GEMM_VB_PART(k0, r, q)                                                              \
+  (n0 + FX_GEMM_VB_NQ(r, q) < N && (k0) + FX_GEMM_VB_KQ(r, q) < K                              \
+       ? FX_GEMM_B_AT((k0) + FX_GEMM_VB_KQ(r, q), n0 + FX_GEMM_VB_NQ(r, q))                    \
+       : 0.0f)
+#define FX_GEMM_MMA_LOAD(k0)                                                                   \
+  for (int r = 0; r < FX_GEMM_VA; ++r) {                                                       \
+    const int row = m0 + FX_GEMM_VA_MM(r), p = (k0) + FX_GEMM_VA_KK(r);                        \
+    va[r] = FX_GEMM_VA_WHOLE(row, p)                                                           \
+                ? vload4(0, &FX_GEMM_A_AT(row, p))                                             \
+                : (float4)(FX_GEMM_VA_PART(k0, r, 0), FX_GEMM_VA_PART(k0, r, 1),               \
+                           FX_GEMM_VA_PART(k0, r, 2), FX_GEMM_VA_PART(k0, r, 3));              \
+  }                                                                                            \
+  for (int r = 0; r < FX_GEMM_VB; ++r) {                                                       \
+    const int col = n0 + FX_GEMM_VB_NN(r), p = (k0) + FX_GEMM_VB_KK(r);                        \
+    vb[r] = FX_GEMM_VB_WHOLE(col, p)                                                           \
+                ? vload4(0, &FX_GEMM_B_AT(p, col))                                             \
+                : (float4)(FX_GEMM_VB_PART(k0, r, 0), FX_GEMM_VB_PART(k0, r, 1),               \
+                           FX_GEMM_VB_PART(k0, r, 2), FX_GEMM_VB_PART(k0, r, 3));              \
+  }
+#define FX_GEMM_MMA_PUT_A(buf, r, q, x)                                                        \
+  ((__local float *)Am[buf])[FX_GEMM_A_FRAG(FX_GEMM_VA_MQ(r, q), FX_GEMM_VA_KQ(r, q))] = (x);
+#define FX_GEMM_MMA_PUT_B(buf, r, q, x)                                                        \
+  ((__local float *)Bm[buf])[FX_GEMM_B_FRAG(FX_GEMM_VB_NQ(r, q), FX_GEMM_VB_KQ(r, q))] = (x);
+// The slices' copies into local memory, checked there for values the split gets wrong (in the
+// load, the check would wait for the global reads the step's products are meant to hide: an H200
+// lost a fifth of the tiles' speed so).
+#define FX_GEMM_MMA_STORE(buf)                                                                 \
+  for (int r = 0; r < FX_GEMM_VA; ++r) {                                                       \
+    FX_GEMM_NOTE_SPECIAL(va[r])                                                                \
+    FX_GEMM_MMA_PUT_A(buf, r, 0, va[r].x) FX_GEMM_MMA_PUT_A(buf, r, 1, va[r].y)                \
+    FX_GEMM_MMA_PUT_A(buf, r, 2, va[r].z) FX_GEMM_MMA_PUT_A(buf, r, 3, va[r].w)                \
+  }                                                                                            \
+  for (int r = 0; r < FX_GEMM_VB; ++r) {                                                       \
+    FX_GEMM_NOTE_SPECIAL(vb[r])                                                                \
+    FX_GEMM_MMA_PUT_B(buf, r, 0, vb[r].x) FX_GEMM_MMA_PUT_B(buf, r, 1, vb[r].y)                \
+    FX_GEMM_MMA_PUT_B(buf, r, 2, vb[r].z) FX_GEMM_MMA_PUT_B(buf, r, 3, vb[r].w)                \
+  }
 #endif
 
 #if FX_GEMM_CONV
@@ -159,6 +255,9 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), FX_IN(t), FX_IN
 #else
 // C = alpha * op(A) @ op(B) + beta * C over `batches` matrices; C is not read when beta is 0.
 // Offsets within one matrix are int (the host checks that they fit); batches step in long.
+// Tensor-core tiles compute a tile whose operands hold a value their split gets wrong again in
+// float32 (in the same work-group, after the tensor cores' loop); their float32 definition
+// (FX_GEMM_FLOAT32_ONLY) computes every tile so.
 __kernel __attribute__((reqd_work_group_size(FX_GEMM_THREADS, 1, 1)))
 void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, const long N_,
     const long K_, const long lda_, const long ldb_, const long ldc_, const long sa, const long sb,
@@ -175,6 +274,16 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
   __local float4 Am[2][FX_GEMM_TM * FX_GEMM_TK / 4];
   __local float2 Bm[2][FX_GEMM_TN * FX_GEMM_TK / 2];
   const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
+#if !FX_GEMM_FLOAT32_ONLY
+  // Set where a work-item of the group copied a value the split gets wrong, one slot per tile's
+  // parity: a tile sets its slot before its last step's barrier and reads it after that barrier,
+  // while work-item 0 clears the other slot for the next tile (whose reads of it, a tile before,
+  // are behind this tile's barriers, and whose sets come after its own), so no barrier is added.
+  __local int specialSeen[2];
+  if (tid == 0)
+    specialSeen[0] = specialSeen[1] = 0;
+  int parity = 0;
+#endif
   // Lane (gq, tq) of a fragment: rows gq and gq + 8, depth tq and tq + 4 (C: columns 2tq, 2tq + 1).
   const int gq = lane >> 2, tq = lane & 3;
   // The warp's first 16-row and 8-column blocks of the tile.
@@ -217,19 +326,16 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
     for (int i = 0; i < FX_GEMM_WM / 16; ++i)
       for (int j = 0; j < FX_GEMM_WN / 8; ++j)
         acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0f;
-    float ra[FX_GEMM_LA], rb[FX_GEMM_LB];
-#define FX_GEMM_MMA_STORE(buf)                                                                 \
-  for (int r = 0; r < FX_GEMM_LA; ++r)                                                         \
-    ((__local float *)Am[buf])[FX_GEMM_A_FRAG(FX_GEMM_A_MM(r), FX_GEMM_A_KK(r))] = ra[r];       \
-  for (int r = 0; r < FX_GEMM_LB; ++r)                                                         \
-    ((__local float *)Bm[buf])[FX_GEMM_B_FRAG(FX_GEMM_B_NN(r), FX_GEMM_B_KK(r))] = rb[r];
-    FX_GEMM_LOAD(0)
+    float4 va[FX_GEMM_VA], vb[FX_GEMM_VB];
+#if !FX_GEMM_FLOAT32_ONLY
+    uint magHi = 0, magLo = 0xffffffffu; // FX_GEMM_NOTE_SPECIAL's
+    FX_GEMM_MMA_LOAD(0)
     FX_GEMM_MMA_STORE(0)
     barrier(CLK_LOCAL_MEM_FENCE);
     int buf = 0;
     for (int k0 = 0; k0 < K; k0 += FX_GEMM_TK) {
       if (k0 + FX_GEMM_TK < K) {
-        FX_GEMM_LOAD(k0 + FX_GEMM_TK)
+        FX_GEMM_MMA_LOAD(k0 + FX_GEMM_TK)
       }
 #pragma unroll
       for (int kt = 0; kt < FX_GEMM_TK / 8; ++kt) {
@@ -254,18 +360,63 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
         for (int i = 0; i < FX_GEMM_WM / 16; ++i)
 #pragma unroll
           for (int j = 0; j < FX_GEMM_WN / 8; ++j) {
+#if FX_GEMM_MMA == 2
+            // The step's three products summed on the tensor cores from zero, then added to the
+            // float32 sums rounding to nearest: the tensor cores' sums truncate, so only the
+            // step's 24 terms bear that (float32's accuracy or better over the whole k).
+            float p[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            FX_GEMM_MMA_OP(p, as[i], bb[j]);
+            FX_GEMM_MMA_OP(p, ab[i], bs[j]);
+            FX_GEMM_MMA_OP(p, ab[i], bb[j]);
+            for (int q = 0; q < 4; ++q)
+              acc[i][j][q] += p[q];
+#else
             // The small terms first; the sums truncate (about 8x float32's error).
             FX_GEMM_MMA_OP(acc[i][j], as[i], bb[j]);
             FX_GEMM_MMA_OP(acc[i][j], ab[i], bs[j]);
             FX_GEMM_MMA_OP(acc[i][j], ab[i], bb[j]);
+#endif
           }
       }
       if (k0 + FX_GEMM_TK < K) {
         FX_GEMM_MMA_STORE(buf ^ 1)
+      } else if (FX_GEMM_SPECIAL_SEEN()) { // every slice is checked: the group's answer,
+        specialSeen[parity] = 1;               // after the barrier
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       buf ^= 1;
     }
+    // Where any work-item met such a value (the same answer in the whole group), the tile again
+    // in float32. Work-item 0 clears the other slot for the next tile.
+    const int seen = specialSeen[parity];
+    if (tid == 0)
+      specialSeen[parity ^ 1] = 0;
+    parity ^= 1;
+    if (seen) {
+      for (int i = 0; i < FX_GEMM_WM / 16; ++i)
+        for (int j = 0; j < FX_GEMM_WN / 8; ++j)
+          acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0f;
+#endif
+    // The float32 loop: the same slices in fragment order, float32 FMAs in k's order, as the
+    // float32 tiles sum. Element (mm, nn) of C is lane (gq, tq)'s word q of block (i, j).
+    for (int k0 = 0; k0 < K; k0 += FX_GEMM_TK) {
+      FX_GEMM_MMA_LOAD(k0)
+      FX_GEMM_MMA_STORE(0)
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int kk = 0; kk < FX_GEMM_TK; ++kk)
+        for (int i = 0; i < FX_GEMM_WM / 16; ++i)
+          for (int j = 0; j < FX_GEMM_WN / 8; ++j)
+            for (int q = 0; q < 4; ++q) {
+              const int mm = (wm0 + i) * 16 + gq + 8 * (q >> 1);
+              const int nn = (wn0 + j) * 8 + 2 * tq + (q & 1);
+              acc[i][j][q] = fma(((__local float *)Am[0])[FX_GEMM_A_FRAG(mm, kk)],
+                                 ((__local float *)Bm[0])[FX_GEMM_B_FRAG(nn, kk)], acc[i][j][q]);
+            }
+      barrier(CLK_LOCAL_MEM_FENCE); // the step's reads are done before the next copy
+    }
+#if !FX_GEMM_FLOAT32_ONLY
+    }
+#endif
     // Lane (gq, tq) holds rows gq and gq + 8, columns 2tq and 2tq + 1 of each 16 x 8 block.
 #pragma unroll
     for (int i = 0; i < FX_GEMM_WM / 16; ++i)
@@ -405,6 +556,10 @@ std::string definitionName(const GemmTile &t, bool ta, bool tb) {
   return "fx_gemm_" + t.str() + "_" + layoutName(ta, tb);
 }
 
+/// What a tensor-core tile's float32 form (FX_GEMM_FLOAT32_ONLY: every tile in its float32 loop)
+/// adds to its definition's name.
+constexpr std::string_view kFloat32Suffix = "_float32";
+
 /// The implicit-GEMM convolution of tile `t`.
 std::string convDefinitionName(const GemmTile &t) { return "fx_gemm_" + t.str() + "_conv"; }
 
@@ -474,13 +629,25 @@ MatmulPrecision precisionOf(const OpenCLOptions &options) {
   return options.matmulPrecision;
 }
 
-/// Whether tile `t` computes on `ctx`'s device at `options`' precision.
+/// Whether OpenCLOptions::gemmFloat32LoopOnly or FXKIT_GEMM_FLOAT32_LOOP=1|0 asks tensor-core
+/// tiles to compute every tile in their float32 loop.
+bool float32LoopOnly(const OpenCLOptions &options) {
+  if (const char *v = std::getenv("FXKIT_GEMM_FLOAT32_LOOP"); v && *v)
+    return std::string_view(v) != "0";
+  return options.gemmFloat32LoopOnly;
+}
+
+/// Whether tile `t` computes on `ctx`'s device at `options`' precision (tensor-core tiles: on
+/// NVIDIA GPUs of compute capability 8 and later, or anywhere in their float32 form).
 bool tileAllowed(const GemmTile &t, const OpenCLContext &ctx, const OpenCLOptions &options) {
+  const bool tensorCores = ctx.device().nvComputeMajor >= 8 || float32LoopOnly(options);
   switch (t.compute) {
   case GemmCompute::Fma:
     return true;
   case GemmCompute::TensorCores:
-    return ctx.device().nvComputeMajor >= 8 && precisionOf(options) == MatmulPrecision::High;
+    return tensorCores && precisionOf(options) == MatmulPrecision::High;
+  case GemmCompute::TensorCoreStepSums:
+    return tensorCores;
   }
   return false;
 }
@@ -638,8 +805,24 @@ bool epilogueFits(const GemmProblem &p) {
          p.epilogue->points == p.batch * p.m * p.n;
 }
 
-/// The definitions' macros of one tile shape and layout (kInstance), named `name`.
-std::string instanceText(const std::string &name, const GemmTile &t, bool ta, bool tb, bool conv) {
+/// FX_GEMM_MMA of a tile computing as `c`: 0 fused multiply-adds, 1 tensor cores summing,
+/// 2 tensor cores summing each step into float32 sums.
+const char *mmaMacro(GemmCompute c) {
+  switch (c) {
+  case GemmCompute::Fma:
+    return "0";
+  case GemmCompute::TensorCores:
+    return "1";
+  case GemmCompute::TensorCoreStepSums:
+    return "2";
+  }
+  return "0";
+}
+
+/// The definitions' macros of one tile shape and layout (kInstance), named `name`; `float32`:
+/// a tensor-core tile's float32 form.
+std::string instanceText(const std::string &name, const GemmTile &t, bool ta, bool tb, bool conv,
+                         bool float32) {
   const std::pair<std::string_view, std::string> keys[] = {{"NAME", name},
                                                            {"TM", std::to_string(t.tm)},
                                                            {"TN", std::to_string(t.tn)},
@@ -649,20 +832,21 @@ std::string instanceText(const std::string &name, const GemmTile &t, bool ta, bo
                                                            {"TA", ta ? "1" : "0"},
                                                            {"TB", tb ? "1" : "0"},
                                                            {"CONV", conv ? "1" : "0"},
-                                                           {"MMA", t.tensorCores() ? "1" : "0"}};
+                                                           {"MMA", mmaMacro(t.compute)},
+                                                           {"FLOAT32_ONLY", float32 ? "1" : "0"}};
   return substituteKeys(kInstance, keys);
 }
 
 /// The whole source of definition `name`: tile `t` in layout (`ta`, `tb`), or its convolution
-/// form, with epilogue `e`.
+/// form, or (`float32`) a tensor-core tile's float32 form, with epilogue `e`.
 std::string epilogueSource(const std::string &name, const GemmTile &t, bool ta, bool tb, bool conv,
-                           const GemmEpilogue &e) {
+                           bool float32, const GemmEpilogue &e) {
   std::string params(e.params);
   std::replace(params.begin(), params.end(), '\n', ' '); // one macro line
   // The generated kernel's index type (the template's own arithmetic is int and long as it says).
   return (e.intIndex ? "#undef FX_INDEX_T\n#define FX_INDEX_T int\n" : "") +
          familyPrelude(Variant::Float, e.usesDouble) + "#define FX_DEFINITION_" + name + "\n" +
-         instanceText(name, t, ta, tb, conv) + std::string(e.function) +
+         instanceText(name, t, ta, tb, conv, float32) + std::string(e.function) +
          "#define FX_GEMM_EPILOGUE_PARAMS , " + params +
          "\n#define FX_GEMM_EPILOGUE(point, value) " + std::string(e.kernel) + "_point(" +
          std::string(e.args) + ", value, (fx_index_t)(point));\n" + std::string(kBody);
@@ -750,9 +934,24 @@ std::string ConvProblem::shapeKey() const {
          list({outStrides[0], outStrides[1], outStrides[2], outStrides[3]}) + (bias ? "_bias" : "");
 }
 
+namespace {
+/// What a tile's name ends in for how it computes.
+const char *computeSuffix(GemmCompute c) {
+  switch (c) {
+  case GemmCompute::Fma:
+    return "";
+  case GemmCompute::TensorCores:
+    return "_tc";
+  case GemmCompute::TensorCoreStepSums:
+    return "_tcs";
+  }
+  return "";
+}
+} // namespace
+
 std::string GemmTile::str() const {
   return std::to_string(tm) + "x" + std::to_string(tn) + "x" + std::to_string(tk) + "_" +
-         std::to_string(wm) + "x" + std::to_string(wn) + (tensorCores() ? "_tc" : "");
+         std::to_string(wm) + "x" + std::to_string(wn) + computeSuffix(compute);
 }
 
 std::string GemmPlan::str() const {
@@ -787,13 +986,17 @@ const std::vector<GemmTile> &gemmTiles() {
   // copies whole elements of each slice) and WM, WN multiples of 4 (float4 reads).
   // Tensor-core tiles: 64 x 64 per warp, 16-deep steps (an H200, bench/README.md, session 19:
   // 42-50 TFLOP/s on the zoo's large products, cuBLAS's float32 49, the 128 x 128 float32 tile
-  // 34-37).
-  constexpr GemmCompute tc = GemmCompute::TensorCores;
+  // 34-37). Step-sum tiles: 64 x 32 per warp, whose 128 registers fit 512 work-items (the
+  // reference kernel's best shapes, session 20; 64 x 64 needs 255 registers there).
+  // Every tensor-core tile copies whole float4s: TM * TK and TN * TK multiples of 4 * its
+  // work-group size.
+  constexpr GemmCompute tc = GemmCompute::TensorCores, tcs = GemmCompute::TensorCoreStepSums;
   static const std::vector<GemmTile> tiles = {
-      {128, 128, 8, 8, 8},        {128, 128, 16, 8, 8},       {128, 64, 8, 8, 4},
-      {64, 128, 8, 4, 8},         {64, 64, 8, 4, 4},          {64, 64, 16, 8, 8},
-      {32, 32, 8, 4, 4},          {128, 256, 16, 64, 64, tc}, {256, 128, 16, 64, 64, tc},
-      {128, 128, 16, 64, 64, tc},
+      {128, 128, 8, 8, 8},         {128, 128, 16, 8, 8},        {128, 64, 8, 8, 4},
+      {64, 128, 8, 4, 8},          {64, 64, 8, 4, 4},           {64, 64, 16, 8, 8},
+      {32, 32, 8, 4, 4},           {128, 256, 16, 64, 64, tc},  {256, 128, 16, 64, 64, tc},
+      {128, 128, 16, 64, 64, tc},  {128, 256, 16, 64, 32, tcs}, {256, 128, 16, 64, 32, tcs},
+      {128, 128, 16, 64, 32, tcs}, {64, 128, 16, 32, 32, tcs},
   };
   return tiles;
 }
@@ -801,15 +1004,16 @@ const std::vector<GemmTile> &gemmTiles() {
 const std::string &gemmTemplateSource() {
   static const std::string source = [] {
     std::string out;
-    auto instance = [&](const std::string &name, const GemmTile &t, bool ta, bool tb, bool conv) {
-      out += instanceText(name, t, ta, tb, conv);
-    };
     for (const GemmTile &t : gemmTiles()) {
       for (bool ta : {false, true})
-        for (bool tb : {false, true})
-          instance(definitionName(t, ta, tb), t, ta, tb, false);
+        for (bool tb : {false, true}) {
+          const std::string name = definitionName(t, ta, tb);
+          out += instanceText(name, t, ta, tb, false, false);
+          if (t.tensorCores())
+            out += instanceText(name + std::string(kFloat32Suffix), t, ta, tb, false, true);
+        }
       if (!t.tensorCores())
-        instance(convDefinitionName(t), t, false, false, true);
+        out += instanceText(convDefinitionName(t), t, false, false, true, false);
     }
     out += kBody;
     out += kSplitSum;
@@ -852,8 +1056,11 @@ FamilySource gemmSource() {
     std::vector<std::string> out;
     for (const GemmTile &t : gemmTiles()) {
       for (bool ta : {false, true})
-        for (bool tb : {false, true})
+        for (bool tb : {false, true}) {
           out.push_back(definitionName(t, ta, tb));
+          if (t.tensorCores())
+            out.push_back(definitionName(t, ta, tb) + std::string(kFloat32Suffix));
+        }
       if (!t.tensorCores())
         out.push_back(convDefinitionName(t));
     }
@@ -866,28 +1073,37 @@ FamilySource gemmSource() {
   return src;
 }
 
+/// The source of definition `name` with a product's epilogue; `float32`: a tensor-core tile's
+/// float32 form.
+using EpilogueSourceFn = std::function<std::string(const std::string &name, bool float32)>;
+
 /// Launches tile `t`'s definition `name` (`args`, `items` work-items; `timed` as TileLauncher)
 /// or, where `epilogue` is given (the problem's own run, where it fits), that definition with the
 /// epilogue inside it (`source` gives its text under the name it is given), where fuseEpilogue
 /// decides so for `key` (the shape and tile); sets GemmEpilogue::ran when it ran inside.
-/// `outElements`: the output's extent, for fuseEpilogue's scratch output (the third argument).
-Expected<double>
-launchTileWithEpilogue(Launcher &launcher, const SourceLoader &loadSource, GemmChoices &choices,
-                       const OpenCLContext &ctx, const OpenCLOptions &options, const GemmTile &t,
-                       const std::string &name, const std::vector<LaunchArg> &args, int64_t items,
-                       bool timed, GemmEpilogue *epilogue, const std::string &key,
-                       const std::function<std::string(const std::string &)> &source,
-                       size_t outElements) {
+/// Tensor-core tiles under float32LoopOnly launch their float32 definition (`name` +
+/// kFloat32Suffix) instead. `outElements`: the output's extent, for fuseEpilogue's scratch
+/// output (the third argument).
+Expected<double> launchTileWithEpilogue(Launcher &launcher, const SourceLoader &loadSource,
+                                        GemmChoices &choices, const OpenCLContext &ctx,
+                                        const OpenCLOptions &options, const GemmTile &t,
+                                        std::string name, const std::vector<LaunchArg> &args,
+                                        int64_t items, bool timed, GemmEpilogue *epilogue,
+                                        const std::string &key, const EpilogueSourceFn &source,
+                                        size_t outElements) {
   LaunchConfig config;
   config.local = t.threads();
+  const bool float32 = t.tensorCores() && float32LoopOnly(options);
+  if (float32)
+    name += kFloat32Suffix;
   if (!epilogue)
     return launcher.launchWith(name, args, items, config, timed);
   // One definition per tile, layout and epilogue, named by two 64-bit hashes of its text.
   const CacheKey id =
       CacheKey::of("e", std::string(epilogue->function) + "\n" + std::string(epilogue->params));
   const std::string fused = name + "_ep" + id.file.substr(2) + id.check;
-  auto loaded =
-      loadSource(fused + std::string(variantSuffix(Variant::Float)), [&] { return source(fused); });
+  auto loaded = loadSource(fused + std::string(variantSuffix(Variant::Float)),
+                           [&] { return source(fused, float32); });
   if (!loaded) { // the kernel runs apart, as it would without the template
     if (gemmLog())
       std::fprintf(stderr, "fxkit: gemm %s: epilogue refused (%s)\n", fused.c_str(),
@@ -919,7 +1135,8 @@ launchTileWithEpilogue(Launcher &launcher, const SourceLoader &loadSource, GemmC
 /// `out` + `offset` (elements): the parts' products into the partial buffer as the batches of one
 /// launch (A and B stepped along k, each part's C dense), then their sum into C (fused epilogues
 /// run apart). With `timed`, the two launches' seconds.
-Expected<double> launchSplit(Launcher &launcher, GemmChoices &choices, OpenCLContext &ctx,
+Expected<double> launchSplit(Launcher &launcher, const SourceLoader &loadSource,
+                             GemmChoices &choices, OpenCLContext &ctx, const OpenCLOptions &options,
                              const GemmProblem &p, const GemmPlan &plan, cl_mem out, size_t offset,
                              bool timed) {
   const GemmTile &t = plan.tile;
@@ -938,12 +1155,12 @@ Expected<double> launchSplit(Launcher &launcher, GemmChoices &choices, OpenCLCon
                      p.b.transposed ? depth : depth * ldb, mn, parts});
   args.push_back(floatArg(1.0, Variant::Float));
   args.push_back(floatArg(0.0, Variant::Float));
-  LaunchConfig config;
-  config.local = t.threads();
   const int64_t groups = ((p.m + t.tm - 1) / t.tm) * ((p.n + t.tn - 1) / t.tn) * parts;
   FXKIT_ASSIGN_OR_RETURN(double products,
-                         launcher.launchWith(definitionName(t, p.a.transposed, p.b.transposed),
-                                             args, groups * t.threads(), config, timed));
+                         launchTileWithEpilogue(launcher, loadSource, choices, ctx, options, t,
+                                                definitionName(t, p.a.transposed, p.b.transposed),
+                                                args, groups * t.threads(), timed, nullptr, "", {},
+                                                0));
   std::vector<LaunchArg> sumArgs{bufferArg(scratch, false),
                                  bufferArg(DeviceBuffer{out, offset * item, 0}, true)};
   appendLongs(sumArgs, {mn, p.n, static_cast<int64_t>(p.c.ld), parts});
@@ -979,7 +1196,7 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const Source
     const GemmTile &t = plan.tile;
     if (plan.splits > 1 && p.batch == 1 && p.k % plan.splits == 0) {
       split = final;
-      return launchSplit(launcher, choices, ctx, p, plan, out, offset, timed);
+      return launchSplit(launcher, loadSource, choices, ctx, options, p, plan, out, offset, timed);
     }
     const size_t item = sizeof(float);
     std::vector<LaunchArg> args{bufferArg(DeviceBuffer{p.a.mem, p.a.offset * item, 0}, false),
@@ -996,8 +1213,9 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const Source
     return launchTileWithEpilogue(
         launcher, loadSource, choices, ctx, options, t, name, args, groups * t.threads(), timed,
         final && p.epilogue && epilogueFits(p) ? p.epilogue : nullptr, p.shapeKey() + "_" + t.str(),
-        [&](const std::string &fused) {
-          return epilogueSource(fused, t, p.a.transposed, p.b.transposed, false, *p.epilogue);
+        [&](const std::string &fused, bool float32) {
+          return epilogueSource(fused, t, p.a.transposed, p.b.transposed, false, float32,
+                                *p.epilogue);
         },
         outElements);
   };
@@ -1092,8 +1310,8 @@ Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor,
         launcher, loadSource, choices, ctx, options, t, convDefinitionName(t), args,
         groups * t.threads(), timed, final && epilogueFits ? p.epilogue : nullptr,
         p.shapeKey() + "_" + t.str(),
-        [&](const std::string &fused) {
-          return epilogueSource(fused, t, false, false, true, *p.epilogue);
+        [&](const std::string &fused, bool float32) {
+          return epilogueSource(fused, t, false, false, true, float32, *p.epilogue);
         },
         outElements);
   };

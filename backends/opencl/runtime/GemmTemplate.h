@@ -75,10 +75,16 @@ enum class GemmCompute : uint8_t {
   /// NVIDIA tensor cores (compute capability 8 and later), a warp per block: each product as three
   /// of TF32 parts (3xTF32: big * big + big * small + small * big), summed on the tensor cores,
   /// which truncate: about 8x float32's rounding error (still far below plain TF32's), so only
-  /// where MatmulPrecision::High allows TF32. Not IEEE at the edges: an infinite operand's big part
-  /// times the other operand's rest, 0 where that operand is exact in TF32, is NaN where float32
-  /// gives an infinity (bench/README.md, session 20).
+  /// where MatmulPrecision::High allows TF32. The split is wrong at float32's edges (an infinity's
+  /// rest times a big part is NaN; magnitudes from 2^127 round to infinity; below 2^-102 the rest
+  /// loses its bits), so the work-group checks the values it copies, four integer operations per
+  /// word, and computes a tile whose operands hold such a value again with float32 FMAs.
   TensorCores,
+  /// As TensorCores, but each 8-deep step's products are summed on the tensor cores from zero and
+  /// then added to float32 sums rounding to nearest: as accurate as float32's serial sums or more
+  /// (an H200 measured 5.6e-8 of the products' magnitudes at k = 1024, float32's 1.2e-7;
+  /// bench/README.md, session 20), so a candidate at MatmulPrecision::Highest too.
+  TensorCoreStepSums,
 };
 
 /// One tile shape of the template.
@@ -88,7 +94,7 @@ struct GemmTile {
   GemmCompute compute = GemmCompute::Fma;
   bool tensorCores() const { return compute != GemmCompute::Fma; }
   int threads() const { return (tm / wm) * (tn / wn) * (tensorCores() ? 32 : 1); }
-  /// "128x128x8_8x8"; tensor-core tiles end in "_tc".
+  /// "128x128x8_8x8"; tensor-core tiles end in "_tc", or "_tcs" summing each step in float32.
   std::string str() const;
 };
 

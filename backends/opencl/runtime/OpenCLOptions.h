@@ -16,9 +16,12 @@ enum class GemmPolicy : uint8_t {
 
 /// The accuracy float32 matrix products keep, as torch.set_float32_matmul_precision names it.
 enum class MatmulPrecision : uint8_t {
-  Highest, ///< float32's (the default): float32 FMAs
-  /// TF32 tensor cores allowed (PyTorch's "high"): the GEMM template's tensor-core tiles compete
-  /// (3xTF32, more accurate than the plain TF32 PyTorch then allows).
+  /// float32's (the default): float32 FMAs, or, on tensor cores, 3xTF32 products whose steps are
+  /// summed in float32 (GemmCompute::TensorCoreStepSums, at least as accurate).
+  Highest,
+  /// TF32 tensor cores allowed (PyTorch's "high"): the GEMM template's tensor-core tiles that sum
+  /// on the tensor cores compete too (3xTF32, more accurate than the plain TF32 PyTorch then
+  /// allows).
   High,
 };
 
@@ -66,6 +69,12 @@ struct OpenCLOptions {
   /// product uses, instead of timing them (a split that does not divide a product's k runs it
   /// unsplit); for tests.
   std::string gemmTile;
+  /// Tensor-core tiles (GemmCompute) compute every tile of C in their float32 loop, which
+  /// otherwise computes only the tiles whose operands the tensor cores' 3xTF32 split gets wrong
+  /// (a definition of its own without the tensor cores' instructions): on a GPU, to see whether
+  /// the tensor cores cause an error; anywhere else (where it lets those tiles run), to test that
+  /// loop. FXKIT_GEMM_FLOAT32_LOOP=1|0 overrides.
+  bool gemmFloat32LoopOnly = false;
   /// Pointwise kernels that fusion marked as the epilogue of the matrix product before them
   /// (loop::FusionKind::GemmEpilogue) run inside the GEMM template where it computes the
   /// product; off, they are launched after it (FXKIT_GEMM_EPILOGUE=0 turns them off too).
