@@ -17,10 +17,12 @@ if [ -z "$CHROMIUM" ]; then
   exit 1
 fi
 # The flags keep Chromium off the network (it would try the closed network) and out of $HOME.
+# The limit only stops a hung browser: under a loaded parallel ctest (PoCL building kernels on
+# every core) one page took over 60 s.
 browser() {
   local profile
   profile="$(mktemp -d "$WORK/profile.XXXX")"
-  timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+  timeout 240 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
     --enable-unsafe-swiftshader --enable-logging=stderr --v=0 --user-data-dir="$profile" "$@" \
     2>>"$WORK/chromium.log"
