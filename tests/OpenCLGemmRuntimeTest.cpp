@@ -118,7 +118,7 @@ TEST(OpenCLGemmTemplate, SourceHasOneDefinitionPerTileAndForm) {
         << t.str();
     EXPECT_EQ(t.str().ends_with("_tc") || t.str().ends_with("_tcs"), t.tensorCores()) << t.str();
   }
-  EXPECT_EQ(defined, expected + 1); // and split-K's sums
+  EXPECT_EQ(defined, expected + 2); // and split-K's sums, and tensor-core tiles' flags
   EXPECT_EQ(tensorCores, 7);
   // The tensor cores' instruction is inline PTX, compiled only into their definitions.
   EXPECT_NE(src.find("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"), std::string::npos);
@@ -288,12 +288,68 @@ TEST(OpenCLGemmTemplate, TensorCoreTilesFloat32LoopAgreesWithTheInterpreter) {
   EXPECT_EQ(checked, 7);
 }
 
+TEST(OpenCLGemmTemplate, RowsAndColumnsWithValuesTheSplitGetsWrongAreFlagged) {
+  REQUIRE_OPENCL_DEVICE();
+  OpenCLContext &ctx = *openclContext();
+  // Two batches of A [5, 7] (rows 8 apart, batches 48 apart) and B [7, 6] stored transposed (as
+  // [6, 7], rows 7 apart, batches 42 apart), each element's position a distinct small value.
+  const int64_t m = 5, n = 6, k = 7;
+  std::vector<float> a(2 * 48, 0.5f), b(2 * 42, 0.25f);
+  auto atA = [&](int64_t bt, int64_t row, int64_t kk) -> float & {
+    return a[bt * 48 + row * 8 + kk];
+  };
+  auto atB = [&](int64_t bt, int64_t kk, int64_t col) -> float & {
+    return b[bt * 42 + col * 7 + kk];
+  };
+  atA(1, 3, 6) = INFINITY;               // flagged: A's row 3 of batch 1
+  atA(0, 4, 0) = 1e-35f;                 // below 2^-102: row 4 of batch 0
+  atA(0, 1, 2) = -0.0f;                  // zeros are not
+  atA(0, 2, 5) = 1e-30f;                 // above 2^-102: not
+  atA(1, 0, 1) = 1.7e38f;                // below 2^127: not
+  atB(0, 3, 2) = NAN;                    // B's column 2 of batch 0
+  atB(1, 0, 5) = -std::ldexp(1.0f, 127); // 2^127: column 5 of batch 1
+  atB(1, 6, 0) = std::ldexp(1.0f, -140); // a subnormal: column 0 of batch 1
+  a[47] = INFINITY;                      // past every row's k: not read
+  auto buffer = [&](std::vector<float> &v) {
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                v.size() * sizeof(float), v.data(), &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    return mem;
+  };
+  GemmProblem p;
+  p.m = m, p.n = n, p.k = k, p.batch = 2;
+  p.a = GemmMatrix{buffer(a), 0, 8, 48, false};
+  p.b = GemmMatrix{buffer(b), 0, 7, 42, true};
+  auto rows = gemmSpecialRows(ctx, OpenCLOptions{}, p);
+  clReleaseMemObject(p.a.mem);
+  clReleaseMemObject(p.b.mem);
+  ASSERT_TRUE(rows) << rows.error().str();
+  std::vector<int32_t> want(2 * m + 2 * n, 0);
+  want[1 * m + 3] = want[0 * m + 4] = 1;
+  want[2 * m + 0 * n + 2] = want[2 * m + 1 * n + 5] = want[2 * m + 1 * n + 0] = 1;
+  EXPECT_EQ(*rows, want);
+  // A stored transposed and B not: the same values through the other strides.
+  std::vector<float> at(2 * 40, 0.5f), bn(2 * 48, 0.25f);
+  at[1 * 40 + 6 * 5 + 3] = INFINITY; // A(1, 3, 6) at kk * 5 + row
+  bn[0 * 48 + 3 * 6 + 2] = NAN;      // B(0, 3, 2) at kk * 6 + col
+  p.a = GemmMatrix{buffer(at), 0, 5, 40, true};
+  p.b = GemmMatrix{buffer(bn), 0, 6, 48, false};
+  rows = gemmSpecialRows(ctx, OpenCLOptions{}, p);
+  clReleaseMemObject(p.a.mem);
+  clReleaseMemObject(p.b.mem);
+  ASSERT_TRUE(rows) << rows.error().str();
+  std::vector<int32_t> want2(2 * m + 2 * n, 0);
+  want2[1 * m + 3] = want2[2 * m + 0 * n + 2] = 1;
+  EXPECT_EQ(*rows, want2);
+}
+
 TEST(OpenCLGemmTemplate, EveryTileKeepsInfinitiesNaNsAndTheLargestValues) {
   REQUIRE_OPENCL_DEVICE();
   REQUIRE_BLAS();
   // putSpecialValues' infinities, NaN and largest values give the interpreter's infinities and
   // NaNs, the rest within the bound. On tensor cores, the tiles whose operands hold them (7 of 9
-  // at 128 x 128; at every shape some do not) are computed again by the float32 loop, the
+  // at 128 x 128; at every shape some do not) are computed by the float32 loop, the
   // rest by the tensor cores; where the split alone computed them, an H200 gave NaN for inf
   // (bench/README.md, session 20). Tiny values: x's row 200 holds magnitudes below 2^-102 whose
   // rests the split would lose, with w's row 0 scaled up to make them count.

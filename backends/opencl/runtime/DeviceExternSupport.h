@@ -259,7 +259,19 @@ struct GemmChoices {
   /// Split-K's partial products (GemmPlan); one buffer serves every product, as the context's
   /// queue runs them in order.
   ScratchBuffer splitPartials;
+  /// Tensor-core tiles' flags per row of A and column of B (fx_gemm_special_rows), set before
+  /// each product that reads them, on the same queue.
+  ScratchBuffer specialRows;
 };
+/// Flags per row of A and per column of B of a product (GemmChoices::specialRows): in `a` and `b`,
+/// and the seconds their kernels took where timed.
+struct SpecialRows {
+  DeviceBuffer a, b;
+  double seconds = 0;
+};
+/// GemmTemplate.h's gemmSpecialRows with the family's launcher and choices.
+Expected<std::vector<int32_t>> gemmSpecialRowsOf(const LauncherFor &launcher, GemmChoices &choices,
+                                                 OpenCLContext &ctx, const GemmProblem &p);
 /// `loadSource` loads the definitions of a problem's epilogue (GemmProblem::epilogue).
 Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcher, const SourceLoader &loadSource,
                                     GemmChoices &choices, OpenCLContext &ctx,

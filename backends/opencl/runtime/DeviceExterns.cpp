@@ -410,6 +410,21 @@ Expected<GemmRoute> runGemm(OpenCLContext &ctx, const OpenCLOptions &options, co
       });
 }
 
+Expected<std::vector<int32_t>> gemmSpecialRows(OpenCLContext &ctx, const OpenCLOptions &options,
+                                               const GemmProblem &p) {
+  std::vector<int32_t> rows;
+  FXKIT_ASSIGN_OR_RETURN(GemmRoute unused,
+                         withGemmFamily(ctx, options,
+                                        [&](const LauncherFor &launcher, const SourceLoader &,
+                                            GemmChoices &choices) -> Expected<GemmRoute> {
+                                          FXKIT_ASSIGN_OR_RETURN(
+                                              rows, gemmSpecialRowsOf(launcher, choices, ctx, p));
+                                          return GemmRoute::Template;
+                                        }));
+  (void)unused;
+  return rows;
+}
+
 Expected<GemmRoute> runConvolutionGemm(OpenCLContext &ctx, const OpenCLOptions &options,
                                        const ConvProblem &p, const GemmLibrary *library) {
   return withGemmFamily(

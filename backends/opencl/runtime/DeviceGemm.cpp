@@ -130,25 +130,12 @@ constexpr std::string_view kBody = R"CL(
 // 11 bits); a product is big * big + big * small + small * big, which leaves out small * small
 // (2^-24 of it). Three operations per word, unchecked: the split is wrong for infinities, NaNs,
 // magnitudes that round to infinity and those whose rest falls below float32's normal range, so
-// a tile whose operands hold any of those is computed again with float32 FMAs (the kernel's
-// float32 loop). (Guarding every split instead cost an H200 a sixth of the tiles' speed,
-// bench/README.md, session 20.)
+// a tile whose rows of A or columns of B hold any of those (fx_gemm_special_rows flags them
+// before the launch) is computed with float32 FMAs instead (the kernel's float32 loop).
+// (Guarding every split cost an H200 a sixth of the tiles' speed, checking every copy an eighth;
+// bench/README.md, sessions 20 and 21.)
 inline uint fx_tf32_big(float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
 inline uint fx_tf32_small(float x, uint big) { return as_uint(x - as_float(big)); }
-// The copies' magnitudes without their signs (doubled): a work-item keeps the largest and the
-// smallest less 2 (0 wraps to the largest) of those it copies, four operations per word; its
-// copies hold a value the split gets wrong where the largest has an exponent of 254 or 255
-// (magnitudes from 2^127, infinities, NaNs) or the smallest one other than 0 is below 2^-102.
-#define FX_GEMM_NOTE_SPECIAL(v)                                                                \
-  {                                                                                            \
-    const uint4 m2 = as_uint4(v) << 1;                                                         \
-    const uint4 l2 = m2 - (uint4)2u;                                                           \
-    magHi = max(magHi, max(max(m2.x, m2.y), max(m2.z, m2.w)));                                 \
-    magLo = min(magLo, min(min(l2.x, l2.y), min(l2.z, l2.w)));                                 \
-  }
-#define FX_GEMM_SPECIAL_SEEN() (magHi >= 0xfe000000u || magLo < 0x18fffffeu)
-#else
-#define FX_GEMM_NOTE_SPECIAL(v)
 #endif
 // Element (mm, kk) of a TM x TK slice of A in m16n8k8 fragment order: fragment
 // (kk / 8, mm / 16), lane (mm % 8) * 4 + kk % 4, word (mm / 8) % 2 + 2 * ((kk / 4) % 2); B's
@@ -220,17 +207,12 @@ inline uint fx_tf32_small(float x, uint big) { return as_uint(x - as_float(big))
   ((__local float *)Am[buf])[FX_GEMM_A_FRAG(FX_GEMM_VA_MQ(r, q), FX_GEMM_VA_KQ(r, q))] = (x);
 #define FX_GEMM_MMA_PUT_B(buf, r, q, x)                                                        \
   ((__local float *)Bm[buf])[FX_GEMM_B_FRAG(FX_GEMM_VB_NQ(r, q), FX_GEMM_VB_KQ(r, q))] = (x);
-// The slices' copies into local memory, checked there for values the split gets wrong (in the
-// load, the check would wait for the global reads the step's products are meant to hide: an H200
-// lost a fifth of the tiles' speed so).
 #define FX_GEMM_MMA_STORE(buf)                                                                 \
   for (int r = 0; r < FX_GEMM_VA; ++r) {                                                       \
-    FX_GEMM_NOTE_SPECIAL(va[r])                                                                \
     FX_GEMM_MMA_PUT_A(buf, r, 0, va[r].x) FX_GEMM_MMA_PUT_A(buf, r, 1, va[r].y)                \
     FX_GEMM_MMA_PUT_A(buf, r, 2, va[r].z) FX_GEMM_MMA_PUT_A(buf, r, 3, va[r].w)                \
   }                                                                                            \
   for (int r = 0; r < FX_GEMM_VB; ++r) {                                                       \
-    FX_GEMM_NOTE_SPECIAL(vb[r])                                                                \
     FX_GEMM_MMA_PUT_B(buf, r, 0, vb[r].x) FX_GEMM_MMA_PUT_B(buf, r, 1, vb[r].y)                \
     FX_GEMM_MMA_PUT_B(buf, r, 2, vb[r].z) FX_GEMM_MMA_PUT_B(buf, r, 3, vb[r].w)                \
   }
@@ -255,13 +237,17 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), FX_IN(t), FX_IN
 #else
 // C = alpha * op(A) @ op(B) + beta * C over `batches` matrices; C is not read when beta is 0.
 // Offsets within one matrix are int (the host checks that they fit); batches step in long.
-// Tensor-core tiles compute a tile whose operands hold a value their split gets wrong again in
-// float32 (in the same work-group, after the tensor cores' loop); their float32 definition
-// (FX_GEMM_FLOAT32_ONLY) computes every tile so.
+// Tensor-core tiles take flags per row of A (`fa`, batches `fsa` apart) and per column of B (`fb`,
+// `fsb`), set where it holds a value their split gets wrong (fx_gemm_special_rows), and compute
+// a tile that meets one with float32 FMAs; their float32 definition (FX_GEMM_FLOAT32_ONLY)
+// computes every tile so and reads no flags.
 __kernel __attribute__((reqd_work_group_size(FX_GEMM_THREADS, 1, 1)))
 void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, const long N_,
     const long K_, const long lda_, const long ldb_, const long ldc_, const long sa, const long sb,
     const long sc, const long batches, const long alpha_bits, const long beta_bits
+#if FX_GEMM_MMA
+    , FX_IN(fa), FX_IN(fb), const long fsa, const long fsb
+#endif
     FX_GEMM_EPILOGUE_PARAMS) {
   const int M = (int)M_, N = (int)N_, K = (int)K_;
   const int lda = (int)lda_, ldb = (int)ldb_, ldc = (int)ldc_;
@@ -275,10 +261,13 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
   __local float2 Bm[2][FX_GEMM_TN * FX_GEMM_TK / 2];
   const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
 #if !FX_GEMM_FLOAT32_ONLY
-  // Set where a work-item of the group copied a value the split gets wrong, one slot per tile's
-  // parity: a tile sets its slot before its last step's barrier and reads it after that barrier,
-  // while work-item 0 clears the other slot for the next tile (whose reads of it, a tile before,
-  // are behind this tile's barriers, and whose sets come after its own), so no barrier is added.
+  // Set where a work-item of the group read a flag of the tile, one slot per tile's parity: a
+  // tile sets its slot before its first slice's barrier and reads it after that barrier, while
+  // work-item 0 clears the other slot for the next tile (whose reads of it, a tile before, are
+  // behind this tile's barrier, and whose sets come after this tile's barriers), so no barrier is
+  // added.
+  __global const int *FA = (__global const int *)FX_AT(fa);
+  __global const int *FB = (__global const int *)FX_AT(fb);
   __local int specialSeen[2];
   if (tid == 0)
     specialSeen[0] = specialSeen[1] = 0;
@@ -328,74 +317,74 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
         acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0f;
     float4 va[FX_GEMM_VA], vb[FX_GEMM_VB];
 #if !FX_GEMM_FLOAT32_ONLY
-    uint magHi = 0, magLo = 0xffffffffu; // FX_GEMM_NOTE_SPECIAL's
+    // Whether the tile's rows of A or columns of B hold a value the split gets wrong.
+    int special = 0;
+    for (int r = tid; r < FX_GEMM_TM + FX_GEMM_TN; r += FX_GEMM_THREADS)
+      special |= r < FX_GEMM_TM ? m0 + r < M && FA[bt * fsa + m0 + r]
+                                : n0 + r - FX_GEMM_TM < N && FB[bt * fsb + n0 + r - FX_GEMM_TM];
+    if (special)
+      specialSeen[parity] = 1;
     FX_GEMM_MMA_LOAD(0)
     FX_GEMM_MMA_STORE(0)
     barrier(CLK_LOCAL_MEM_FENCE);
-    int buf = 0;
-    for (int k0 = 0; k0 < K; k0 += FX_GEMM_TK) {
-      if (k0 + FX_GEMM_TK < K) {
-        FX_GEMM_MMA_LOAD(k0 + FX_GEMM_TK)
-      }
-#pragma unroll
-      for (int kt = 0; kt < FX_GEMM_TK / 8; ++kt) {
-        uint ab[FX_GEMM_WM / 16][4], as[FX_GEMM_WM / 16][4];
-        uint bb[FX_GEMM_WN / 8][2], bs[FX_GEMM_WN / 8][2];
-#pragma unroll
-        for (int i = 0; i < FX_GEMM_WM / 16; ++i) {
-          const float4 v = Am[buf][(kt * (FX_GEMM_TM / 16) + wm0 + i) * 32 + lane];
-          const float a[4] = {v.x, v.y, v.z, v.w};
-          for (int q = 0; q < 4; ++q) {
-            ab[i][q] = fx_tf32_big(a[q]);
-            as[i][q] = fx_tf32_small(a[q], ab[i][q]);
-          }
-        }
-#pragma unroll
-        for (int j = 0; j < FX_GEMM_WN / 8; ++j) {
-          const float2 v = Bm[buf][(kt * (FX_GEMM_TN / 8) + wn0 + j) * 32 + lane];
-          bb[j][0] = fx_tf32_big(v.x), bb[j][1] = fx_tf32_big(v.y);
-          bs[j][0] = fx_tf32_small(v.x, bb[j][0]), bs[j][1] = fx_tf32_small(v.y, bb[j][1]);
-        }
-#pragma unroll
-        for (int i = 0; i < FX_GEMM_WM / 16; ++i)
-#pragma unroll
-          for (int j = 0; j < FX_GEMM_WN / 8; ++j) {
-#if FX_GEMM_MMA == 2
-            // The step's three products summed on the tensor cores from zero, then added to the
-            // float32 sums rounding to nearest: the tensor cores' sums truncate, so only the
-            // step's 24 terms bear that (float32's accuracy or better over the whole k).
-            float p[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-            FX_GEMM_MMA_OP(p, as[i], bb[j]);
-            FX_GEMM_MMA_OP(p, ab[i], bs[j]);
-            FX_GEMM_MMA_OP(p, ab[i], bb[j]);
-            for (int q = 0; q < 4; ++q)
-              acc[i][j][q] += p[q];
-#else
-            // The small terms first; the sums truncate (about 8x float32's error).
-            FX_GEMM_MMA_OP(acc[i][j], as[i], bb[j]);
-            FX_GEMM_MMA_OP(acc[i][j], ab[i], bs[j]);
-            FX_GEMM_MMA_OP(acc[i][j], ab[i], bb[j]);
-#endif
-          }
-      }
-      if (k0 + FX_GEMM_TK < K) {
-        FX_GEMM_MMA_STORE(buf ^ 1)
-      } else if (FX_GEMM_SPECIAL_SEEN()) { // every slice is checked: the group's answer,
-        specialSeen[parity] = 1;               // after the barrier
-      }
-      barrier(CLK_LOCAL_MEM_FENCE);
-      buf ^= 1;
-    }
-    // Where any work-item met such a value (the same answer in the whole group), the tile again
-    // in float32. Work-item 0 clears the other slot for the next tile.
-    const int seen = specialSeen[parity];
+    const int seen = specialSeen[parity]; // the same in the whole group
     if (tid == 0)
       specialSeen[parity ^ 1] = 0;
     parity ^= 1;
-    if (seen) {
-      for (int i = 0; i < FX_GEMM_WM / 16; ++i)
-        for (int j = 0; j < FX_GEMM_WN / 8; ++j)
-          acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0f;
+    if (!seen) {
+      int buf = 0;
+      for (int k0 = 0; k0 < K; k0 += FX_GEMM_TK) {
+        if (k0 + FX_GEMM_TK < K) {
+          FX_GEMM_MMA_LOAD(k0 + FX_GEMM_TK)
+        }
+#pragma unroll
+        for (int kt = 0; kt < FX_GEMM_TK / 8; ++kt) {
+          uint ab[FX_GEMM_WM / 16][4], as[FX_GEMM_WM / 16][4];
+          uint bb[FX_GEMM_WN / 8][2], bs[FX_GEMM_WN / 8][2];
+#pragma unroll
+          for (int i = 0; i < FX_GEMM_WM / 16; ++i) {
+            const float4 v = Am[buf][(kt * (FX_GEMM_TM / 16) + wm0 + i) * 32 + lane];
+            const float a[4] = {v.x, v.y, v.z, v.w};
+            for (int q = 0; q < 4; ++q) {
+              ab[i][q] = fx_tf32_big(a[q]);
+              as[i][q] = fx_tf32_small(a[q], ab[i][q]);
+            }
+          }
+#pragma unroll
+          for (int j = 0; j < FX_GEMM_WN / 8; ++j) {
+            const float2 v = Bm[buf][(kt * (FX_GEMM_TN / 8) + wn0 + j) * 32 + lane];
+            bb[j][0] = fx_tf32_big(v.x), bb[j][1] = fx_tf32_big(v.y);
+            bs[j][0] = fx_tf32_small(v.x, bb[j][0]), bs[j][1] = fx_tf32_small(v.y, bb[j][1]);
+          }
+#pragma unroll
+          for (int i = 0; i < FX_GEMM_WM / 16; ++i)
+#pragma unroll
+            for (int j = 0; j < FX_GEMM_WN / 8; ++j) {
+#if FX_GEMM_MMA == 2
+              // The step's three products summed on the tensor cores from zero, then added to the
+              // float32 sums rounding to nearest: the tensor cores' sums truncate, so only the
+              // step's 24 terms bear that (float32's accuracy or better over the whole k).
+              float p[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+              FX_GEMM_MMA_OP(p, as[i], bb[j]);
+              FX_GEMM_MMA_OP(p, ab[i], bs[j]);
+              FX_GEMM_MMA_OP(p, ab[i], bb[j]);
+              for (int q = 0; q < 4; ++q)
+                acc[i][j][q] += p[q];
+#else
+              // The small terms first; the sums truncate (about 8x float32's error).
+              FX_GEMM_MMA_OP(acc[i][j], as[i], bb[j]);
+              FX_GEMM_MMA_OP(acc[i][j], ab[i], bs[j]);
+              FX_GEMM_MMA_OP(acc[i][j], ab[i], bb[j]);
+#endif
+            }
+        }
+        if (k0 + FX_GEMM_TK < K) {
+          FX_GEMM_MMA_STORE(buf ^ 1)
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        buf ^= 1;
+      }
+    } else {
 #endif
     // The float32 loop: the same slices in fragment order, float32 FMAs in k's order, as the
     // float32 tiles sum. Element (mm, nn) of C is lane (gq, tq)'s word q of block (i, j).
@@ -548,6 +537,33 @@ __kernel void FX_NAME(fx_gemm_split_sum)(FX_IN(p), FX_OUT(c), const long xnumel,
 
 /// The definition of split-K's sums (kSplitSum).
 constexpr std::string_view kSplitSumName = "fx_gemm_split_sum";
+
+/// Tensor-core tiles' flags: which rows of an operand hold a value their 3xTF32 split gets wrong.
+constexpr std::string_view kSpecialRows = R"CL(
+#ifdef FX_DEFINITION_fx_gemm_special_rows
+// Sets flags[b * rows + r] where row r of matrix b of X, [rows, cols] (element (r, c) at
+// r * ld + c, or at c * ld + r where `transposed`; matrices bs apart), holds an infinity, a NaN, a
+// magnitude from 2^127 (its TF32 part rounds to infinity) or one below 2^-102 other than 0 (its
+// rest falls below float32's normal range); the flags are 0 before. Each element is read once, in
+// the order it is stored; rows * cols fits int (the template's offsets do).
+__kernel void FX_NAME(fx_gemm_special_rows)(FX_IN(x), FX_OUT(flags), const long rows_,
+    const long cols_, const long ld_, const long bs, const long batches, const long transposed) {
+  __global const float *X = (__global const float *)FX_AT(x);
+  __global int *F = (__global int *)FX_AT(flags);
+  const int rows = (int)rows_, cols = (int)cols_, ld = (int)ld_, n = rows * cols;
+  for (long b = 0; b < batches; ++b)
+    for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+      const int r = transposed ? i % rows : i / cols, c = transposed ? i / rows : i % cols;
+      const uint m = as_uint(X[b * bs + (transposed ? c * ld + r : r * ld + c)]) & 0x7fffffffu;
+      if (m >= 0x7f000000u || m - 1u < 0x0c7fffffu)
+        F[b * rows + r] = 1; // the same value from every work-item that writes it
+    }
+}
+#endif
+)CL";
+
+/// The definition of tensor-core tiles' flags (kSpecialRows).
+constexpr std::string_view kSpecialRowsName = "fx_gemm_special_rows";
 
 /// "nn", "nt", "tn", "tt": A and B stored as they are or transposed.
 std::string layoutName(bool ta, bool tb) { return std::string(ta ? "t" : "n") + (tb ? "t" : "n"); }
@@ -1017,6 +1033,7 @@ const std::string &gemmTemplateSource() {
     }
     out += kBody;
     out += kSplitSum;
+    out += kSpecialRows;
     return out;
   }();
   return source;
@@ -1065,6 +1082,7 @@ FamilySource gemmSource() {
         out.push_back(convDefinitionName(t));
     }
     out.emplace_back(kSplitSumName);
+    out.emplace_back(kSpecialRowsName);
     return out;
   }();
   FamilySource src{body, {}, {Variant::Float}, ""};
@@ -1131,6 +1149,84 @@ Expected<double> launchTileWithEpilogue(Launcher &launcher, const SourceLoader &
   return seconds;
 }
 
+/// The flags of `p`'s rows of A and columns of B in GemmChoices::specialRows: where `check`,
+/// cleared, then set by fx_gemm_special_rows over each operand (every element read once) where
+/// the row or column holds a value the tensor-core tiles' 3xTF32 split gets wrong. With `timed`,
+/// the launches' seconds.
+Expected<SpecialRows> flagSpecialRows(Launcher &launcher, GemmChoices &choices,
+                                      const OpenCLContext &ctx, const GemmProblem &p, bool check,
+                                      bool timed) {
+  const size_t item = sizeof(cl_int);
+  const size_t rowsA = static_cast<size_t>(p.batch * p.m),
+               rowsB = static_cast<size_t>(p.batch * p.n);
+  FXKIT_ASSIGN_OR_RETURN(DeviceBuffer flags,
+                         choices.specialRows.get(ctx, std::max<size_t>(rowsA + rowsB, 1) * item));
+  SpecialRows out{DeviceBuffer{flags.mem, flags.offset, rowsA * item},
+                  DeviceBuffer{flags.mem, flags.offset + rowsA * item, rowsB * item}, 0};
+  if (!check)
+    return out;
+  FXKIT_TRY(fillZeros(ctx, DeviceBuffer{flags.mem, flags.offset, (rowsA + rowsB) * item}));
+  LaunchConfig config;
+  config.local = 256;
+  // A as [m, k]: (row, kk) at row * lda + kk, or kk * lda + row transposed; B as [n, k]:
+  // (kk, col) at col * ldb + kk transposed, else kk * ldb + col.
+  struct Operand {
+    const GemmMatrix &x;
+    int64_t rows;
+    bool transposed;
+    DeviceBuffer flags;
+  };
+  for (const Operand &o :
+       {Operand{p.a, p.m, p.a.transposed, out.a}, Operand{p.b, p.n, !p.b.transposed, out.b}}) {
+    std::vector<LaunchArg> args{
+        bufferArg(DeviceBuffer{o.x.mem, o.x.offset * sizeof(float), 0}, false),
+        bufferArg(o.flags, true)};
+    appendLongs(args, {o.rows, p.k, static_cast<int64_t>(o.x.ld),
+                       static_cast<int64_t>(o.x.batchStride), p.batch, o.transposed ? 1 : 0});
+    // A grid-stride loop: enough work-items to fill the device, each reading several elements.
+    const int64_t items =
+        std::min<int64_t>(o.rows * p.k, int64_t{2048} * std::max(ctx.device().computeUnits, 1));
+    FXKIT_ASSIGN_OR_RETURN(double t,
+                           launcher.launchWith(kSpecialRowsName, args, items, config, timed));
+    out.seconds += t;
+  }
+  return out;
+}
+
+/// Appends a tensor-core tile's flag arguments for `p` to `args` (the GEMM kernel's `fa`, `fb`,
+/// `fsa`, `fsb`; flagSpecialRows sets them, except under float32LoopOnly, where the tiles read
+/// none); `perBatch` false: every batch of the launch reads the first batch's (split-K's parts,
+/// whose rows span every part). Returns flagSpecialRows' seconds.
+Expected<double> appendSpecialRows(Launcher &launcher, GemmChoices &choices,
+                                   const OpenCLContext &ctx, const OpenCLOptions &options,
+                                   const GemmProblem &p, bool perBatch, bool timed,
+                                   std::vector<LaunchArg> &args) {
+  FXKIT_ASSIGN_OR_RETURN(
+      SpecialRows rows,
+      flagSpecialRows(launcher, choices, ctx, p, !float32LoopOnly(options) && p.k > 0, timed));
+  args.push_back(bufferArg(rows.a, false));
+  args.push_back(bufferArg(rows.b, false));
+  appendLongs(args, {perBatch ? p.m : 0, perBatch ? p.n : 0});
+  return rows.seconds;
+}
+
+Expected<std::vector<int32_t>> gemmSpecialRowsOf(const LauncherFor &launcherFor,
+                                                 GemmChoices &choices, OpenCLContext &ctx,
+                                                 const GemmProblem &p) {
+  if (!offsetsFitInt(p))
+    return Error("a matrix product with offsets beyond 2^31 elements has no GEMM template form");
+  FXKIT_ASSIGN_OR_RETURN(Launcher launcher, launcherFor(Variant::Float));
+  FXKIT_ASSIGN_OR_RETURN(SpecialRows rows, flagSpecialRows(launcher, choices, ctx, p, true, false));
+  std::vector<int32_t> out((rows.a.bytes + rows.b.bytes) / sizeof(int32_t));
+  if (out.empty())
+    return out;
+  cl_int err = clEnqueueReadBuffer(ctx.queue(), rows.a.mem, CL_TRUE, rows.a.offset,
+                                   out.size() * sizeof(int32_t), out.data(), 0, nullptr, nullptr);
+  if (err != CL_SUCCESS)
+    return clError("reading a GEMM's special rows", err);
+  return out;
+}
+
 /// Runs product `p` (one matrix, k divisible by the plan's splits) by split-K plan `plan` into
 /// `out` + `offset` (elements): the parts' products into the partial buffer as the batches of one
 /// launch (A and B stepped along k, each part's C dense), then their sum into C (fused epilogues
@@ -1155,6 +1251,11 @@ Expected<double> launchSplit(Launcher &launcher, const SourceLoader &loadSource,
                      p.b.transposed ? depth : depth * ldb, mn, parts});
   args.push_back(floatArg(1.0, Variant::Float));
   args.push_back(floatArg(0.0, Variant::Float));
+  double checks = 0;
+  if (t.tensorCores()) {
+    FXKIT_ASSIGN_OR_RETURN(
+        checks, appendSpecialRows(launcher, choices, ctx, options, p, false, timed, args));
+  }
   const int64_t groups = ((p.m + t.tm - 1) / t.tm) * ((p.n + t.tn - 1) / t.tn) * parts;
   FXKIT_ASSIGN_OR_RETURN(double products,
                          launchTileWithEpilogue(launcher, loadSource, choices, ctx, options, t,
@@ -1170,7 +1271,7 @@ Expected<double> launchSplit(Launcher &launcher, const SourceLoader &loadSource,
   sumConfig.local = 256;
   FXKIT_ASSIGN_OR_RETURN(double sums,
                          launcher.launchWith(kSplitSumName, sumArgs, mn, sumConfig, timed));
-  return products + sums;
+  return checks + products + sums;
 }
 
 Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const SourceLoader &loadSource,
@@ -1208,16 +1309,25 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const Source
                        p.batch});
     args.push_back(floatArg(p.alpha, Variant::Float));
     args.push_back(floatArg(p.beta, Variant::Float));
+    double checks = 0;
+    if (t.tensorCores()) {
+      FXKIT_ASSIGN_OR_RETURN(
+          checks, appendSpecialRows(launcher, choices, ctx, options, p, true, timed, args));
+    }
     int64_t groups = ((p.m + t.tm - 1) / t.tm) * ((p.n + t.tn - 1) / t.tn) * p.batch;
     const std::string name = definitionName(t, p.a.transposed, p.b.transposed);
-    return launchTileWithEpilogue(
-        launcher, loadSource, choices, ctx, options, t, name, args, groups * t.threads(), timed,
-        final && p.epilogue && epilogueFits(p) ? p.epilogue : nullptr, p.shapeKey() + "_" + t.str(),
-        [&](const std::string &fused, bool float32) {
-          return epilogueSource(fused, t, p.a.transposed, p.b.transposed, false, float32,
-                                *p.epilogue);
-        },
-        outElements);
+    FXKIT_ASSIGN_OR_RETURN(double product,
+                           launchTileWithEpilogue(
+                               launcher, loadSource, choices, ctx, options, t, name, args,
+                               groups * t.threads(), timed,
+                               final && p.epilogue && epilogueFits(p) ? p.epilogue : nullptr,
+                               p.shapeKey() + "_" + t.str(),
+                               [&](const std::string &fused, bool float32) {
+                                 return epilogueSource(fused, t, p.a.transposed, p.b.transposed,
+                                                       false, float32, *p.epilogue);
+                               },
+                               outElements));
+    return checks + product;
   };
   // A choice made at one precision is not another's.
   const std::string key =

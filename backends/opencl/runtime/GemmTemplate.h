@@ -77,8 +77,9 @@ enum class GemmCompute : uint8_t {
   /// which truncate: about 8x float32's rounding error (still far below plain TF32's), so only
   /// where MatmulPrecision::High allows TF32. The split is wrong at float32's edges (an infinity's
   /// rest times a big part is NaN; magnitudes from 2^127 round to infinity; below 2^-102 the rest
-  /// loses its bits), so the work-group checks the values it copies, four integer operations per
-  /// word, and computes a tile whose operands hold such a value again with float32 FMAs.
+  /// loses its bits), so a kernel flags the rows of A and columns of B that hold such a value
+  /// before the product (each element read once), and a tile that meets a flag is computed with
+  /// float32 FMAs instead, in the same work-group.
   TensorCores,
   /// As TensorCores, but each 8-deep step's products are summed on the tensor cores from zero and
   /// then added to float32 sums rounding to nearest: as accurate as float32's serial sums or more
@@ -160,6 +161,13 @@ struct ConvProblem {
 /// as runGemm chooses.
 Expected<GemmRoute> runConvolutionGemm(OpenCLContext &ctx, const OpenCLOptions &options,
                                        const ConvProblem &p, const GemmLibrary *library);
+
+/// Which rows of A and columns of B of `p` hold a value the tensor-core tiles' 3xTF32 split gets
+/// wrong (an infinity, a NaN, a magnitude from 2^127, or one below 2^-102 other than 0), as runGemm
+/// flags them before a tensor-core tile computes `p`, read back: batch * m flags for A's rows,
+/// then batch * n for B's columns, 1 where set. For tests and inspection.
+Expected<std::vector<int32_t>> gemmSpecialRows(OpenCLContext &ctx, const OpenCLOptions &options,
+                                               const GemmProblem &p);
 
 /// The plans runGemm times for `p` on `ctx`'s device under `options` (where it tunes): each tile
 /// shape not much larger than the result that computes at the options' precision, unsplit, and,
