@@ -50,6 +50,17 @@ void forEachLayout(const std::function<void(bool ta, bool tb)> &check) {
     }
 }
 
+/// bmm of 3 batches: x [9, 17] @ y [11, 17]^T each.
+const std::string kBmm =
+    "graph():\n"
+    "    %x : Tensor \"f32[3, 9, 17][153, 17, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+    "    %y : Tensor \"f32[3, 11, 17][187, 17, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
+    "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%y, "
+    "[0, 2, 1]), kwargs = {})\n"
+    "    %r : [num_users=1] = call_function[target=torch.ops.aten.bmm.default](args = (%x, %t), "
+    "kwargs = {})\n"
+    "    return (r,)\n";
+
 /// addmm with alpha and beta: x [13, 40] @ w [24, 40]^T, times 2, plus half the bias row.
 const std::string kAddmm =
     "graph():\n"
@@ -260,9 +271,9 @@ TEST(OpenCLGemmTemplate, TensorCoreTilesFloat32LoopAgreesWithTheInterpreter) {
   // The float32 loop computes the tiles whose operands the tensor cores' split gets wrong; here
   // it computes every tile (gemmFloat32LoopOnly, the tile's float32 form), which also runs it on
   // devices without tensor cores. Every tensor-core tile with partial tiles in the linear layer's
-  // layout, with infinities, NaNs and the largest values, addmm's alpha and beta * C, and a split
-  // along k; the last (smallest) one in every layout. (Each layout is a definition of its own,
-  // which a CPU device takes about 5 s to build.)
+  // layout, with infinities, NaNs and the largest values, addmm's alpha and beta * C, batches, a
+  // split along k; the last (smallest) one in every layout. (Each layout is a definition of its
+  // own, which a CPU device takes about 5 s to build.)
   int checked = 0;
   for (const GemmTile &t : gemmTiles()) {
     if (!t.tensorCores())
@@ -279,6 +290,7 @@ TEST(OpenCLGemmTemplate, TensorCoreTilesFloat32LoopAgreesWithTheInterpreter) {
                                      std::ldexp(1.0, -16), putSpecialValues),
               kSpecialElements);
     EXPECT_EQ(expectAgrees(kAddmm, {}, options).gemmTemplateCalls, 1);
+    EXPECT_EQ(expectAgrees(kBmm, {}, options).gemmTemplateCalls, 1);
     OpenCLOptions split = options;
     split.gemmTile = t.str() + "_split2";
     OpenCLStats s = expectAgrees(mmGraph(130, 70, 256, false, true), {}, split);
@@ -362,6 +374,23 @@ TEST(OpenCLGemmTemplate, EveryTileKeepsInfinitiesNaNsAndTheLargestValues) {
       w.storeDouble(w.offsetOf(wi), std::ldexp(w.getDouble(wi), 100));
     }
   };
+  // Batches: each reads its own flags (an infinity in batch 2's row 7 of x, a NaN in batch 1's
+  // row 10 of y, which is [n, k]: column 10 of that batch's result).
+  const std::string bmm =
+      "graph():\n"
+      "    %x : Tensor \"f32[3, 140, 33][4620, 33, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
+      "    %y : Tensor \"f32[3, 150, 33][4950, 33, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
+      "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%y, "
+      "[0, 2, 1]), kwargs = {})\n"
+      "    %r : [num_users=1] = call_function[target=torch.ops.aten.bmm.default](args = (%x, %t), "
+      "kwargs = {})\n"
+      "    return (r,)\n";
+  auto editBatches = [](std::vector<RuntimeValue> &inputs) {
+    Tensor &x = std::get<Tensor>(inputs[0].v), &y = std::get<Tensor>(inputs[1].v);
+    const int64_t xi[3] = {2, 7, 5}, yi[3] = {1, 10, 3};
+    x.storeDouble(x.offsetOf(xi), INFINITY);
+    y.storeDouble(y.offsetOf(yi), NAN);
+  };
   int checked = 0;
   for (const GemmTile &t : gemmTiles()) {
     if (t.tensorCores() && !haveTensorCores())
@@ -370,6 +399,9 @@ TEST(OpenCLGemmTemplate, EveryTileKeepsInfinitiesNaNsAndTheLargestValues) {
     EXPECT_GE(expectWithinMagnitudes(mmGraph(300, 270, 75, false, true), templateWith(t.str()),
                                      std::ldexp(1.0, -16), edit),
               kSpecialElements);
+    // Batch 2's row 7 (150 elements) and batch 1's column 10 (140).
+    EXPECT_GE(expectWithinMagnitudes(bmm, templateWith(t.str()), std::ldexp(1.0, -16), editBatches),
+              150 + 140);
     ++checked;
   }
   EXPECT_EQ(checked, haveTensorCores() ? 14 : 7);
@@ -477,16 +509,7 @@ TEST(OpenCLGemmTemplate, EveryOperandLayout) {
 TEST(OpenCLGemmTemplate, BatchesAlphaBetaAndABiasRow) {
   REQUIRE_OPENCL_DEVICE();
   REQUIRE_BLAS();
-  std::string bmm =
-      "graph():\n"
-      "    %x : Tensor \"f32[3, 9, 17][153, 17, 1]cpu\"[num_users=1] = placeholder[target=x]\n"
-      "    %y : Tensor \"f32[3, 11, 17][187, 17, 1]cpu\"[num_users=1] = placeholder[target=y]\n"
-      "    %t : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%y, "
-      "[0, 2, 1]), kwargs = {})\n"
-      "    %r : [num_users=1] = call_function[target=torch.ops.aten.bmm.default](args = (%x, %t), "
-      "kwargs = {})\n"
-      "    return (r,)\n";
-  EXPECT_EQ(expectAgrees(bmm, {}, templateWith("32x32x8_4x4")).gemmTemplateCalls, 1);
+  EXPECT_EQ(expectAgrees(kBmm, {}, templateWith("32x32x8_4x4")).gemmTemplateCalls, 1);
   // addmm: the bias row is written into C, then beta * C joins alpha * x @ w^T.
   EXPECT_EQ(expectAgrees(kAddmm, {}, templateWith("32x32x8_4x4")).gemmTemplateCalls, 1);
 }
