@@ -123,16 +123,23 @@ CorpusTotals checkEveryReference(const OpenCLOptions &options) {
   return t;
 }
 
+/// The GEMM template forced on every product, untuned, with `tile` (a GemmPlan name, or empty
+/// for the first candidate) and kernels cached in `cache`.
+OpenCLOptions templateOnly(const TempDir &cache, const std::string &tile = "") {
+  OpenCLOptions options;
+  options.cacheDir = cache.path.string();
+  options.gemm = GemmPolicy::Template; // what GPUs choose per shape when it is faster
+  options.gemmTile = tile;
+  options.tune = false;
+  return options;
+}
+
 TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsThroughTheGemmTemplate) {
   REQUIRE_OPENCL_DEVICE();
   if (!haveBlas())
     GTEST_SKIP() << "built without CLBlast: the GEMM template takes CLBlast's products";
   TempDir cache;
-  OpenCLOptions options;
-  options.cacheDir = cache.path.string();
-  options.gemm = GemmPolicy::Template; // what GPUs choose per shape when it is faster
-  options.tune = false;
-  CorpusTotals t = checkEveryReference(options);
+  CorpusTotals t = checkEveryReference(templateOnly(cache));
   EXPECT_EQ(t.graphs, 10);
   // Every float32 product and 2-D convolution of the corpus went through the template.
   EXPECT_GT(t.templated, 20);
@@ -151,12 +158,7 @@ TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsWithSplitKProducts
   // Every product of the corpus whose k is even split in two (GemmPlan; the others and the
   // convolutions run unsplit), with the epilogues fusion marked run apart after the sums.
   TempDir cache;
-  OpenCLOptions options;
-  options.cacheDir = cache.path.string();
-  options.gemm = GemmPolicy::Template;
-  options.gemmTile = "32x32x8_4x4_split2";
-  options.tune = false;
-  CorpusTotals t = checkEveryReference(options);
+  CorpusTotals t = checkEveryReference(templateOnly(cache, "32x32x8_4x4_split2"));
   EXPECT_EQ(t.graphs, 10);
   // 32 products and convolutions through the template, 28 products with an even k split.
   EXPECT_EQ(t.templated, 32);
@@ -164,6 +166,25 @@ TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsWithSplitKProducts
   // resnet_block's two convolution epilogues still run inside the template; mlp's product
   // epilogue runs apart once its product is split.
   EXPECT_EQ(t.epilogues, 2);
+}
+
+TEST(OpenCLRuntime, EveryReferenceWorkloadReproducesItsOutputsThroughATensorCoreTilesFloat32Form) {
+  REQUIRE_OPENCL_DEVICE();
+  if (!haveBlas())
+    GTEST_SKIP() << "built without CLBlast: the GEMM template takes CLBlast's products";
+  // A step-sum tensor-core tile forced on every product of the corpus, in its float32 form
+  // (gemmFloat32LoopOnly: the loop that computes the tiles the tensor cores' split gets wrong,
+  // here every tile, so it runs on any device); the convolutions, which have no tensor-core form,
+  // take the first float32 candidate.
+  TempDir cache;
+  OpenCLOptions options = templateOnly(cache, "64x128x16_32x32_tcs");
+  options.gemmFloat32LoopOnly = true;
+  CorpusTotals t = checkEveryReference(options);
+  EXPECT_EQ(t.graphs, 10);
+  EXPECT_EQ(t.templated, 32);
+  EXPECT_EQ(t.blas, 0);
+  // mlp's GELU inside the float32 form, resnet_block's two inside the convolutions' tiles.
+  EXPECT_EQ(t.epilogues, 3);
 }
 
 TEST(OpenCLRuntime,

@@ -1383,9 +1383,13 @@ Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor,
                             std::equal(denseOut, denseOut + 4, p.outStrides);
   const int64_t outSizes[4] = {p.n, p.oc, p.oh, p.ow};
   const size_t outElements = static_cast<size_t>(extentElements(outSizes, p.outStrides));
+  const std::vector<GemmPlan> candidates = candidatesFor(p.oc, columns, ctx, options, true);
   TileLauncher launchTile = [&](const GemmPlan &plan, cl_mem out, size_t offset, bool timed,
                                 bool final) -> Expected<double> {
-    const GemmTile &t = plan.tile; // convolutions are not split
+    // Convolutions are not split, and tensor-core tiles have no convolution form: a forced one
+    // (OpenCLOptions::gemmTile) runs the first candidate, as a split that does not divide k runs
+    // a product unsplit.
+    const GemmTile &t = plan.tile.tensorCores() ? candidates.front().tile : plan.tile;
     const size_t item = sizeof(float);
     std::vector<LaunchArg> args{bufferArg(DeviceBuffer{p.weight, p.weightOffset * item, 0}, false),
                                 bufferArg(DeviceBuffer{p.input, p.inputOffset * item, 0}, false),
@@ -1425,8 +1429,7 @@ Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor,
         },
         outElements);
   };
-  return chooseAndRun(choices, ctx, options, p.shapeKey(),
-                      candidatesFor(p.oc, columns, ctx, options, true), outElements, p.output,
+  return chooseAndRun(choices, ctx, options, p.shapeKey(), candidates, outElements, p.output,
                       p.outputOffset, launchTile, library);
 }
 
