@@ -337,8 +337,8 @@ TEST(OpenCLGemmTemplate, RowsAndColumnsWithValuesTheSplitGetsWrongAreFlagged) {
   clReleaseMemObject(p.a.mem);
   clReleaseMemObject(p.b.mem);
   ASSERT_TRUE(rows) << rows.error().str();
-  std::vector<int32_t> want(2 * m + 2 * n, 0);
-  want[1 * m + 3] = want[0 * m + 4] = 1;
+  std::vector<int32_t> want(2 * m + 2 * n + 1, 0);
+  want[1 * m + 3] = want[0 * m + 4] = want.back() = 1;
   want[2 * m + 0 * n + 2] = want[2 * m + 1 * n + 5] = want[2 * m + 1 * n + 0] = 1;
   EXPECT_EQ(*rows, want);
   // A stored transposed and B not: the same values through the other strides.
@@ -351,9 +351,29 @@ TEST(OpenCLGemmTemplate, RowsAndColumnsWithValuesTheSplitGetsWrongAreFlagged) {
   clReleaseMemObject(p.a.mem);
   clReleaseMemObject(p.b.mem);
   ASSERT_TRUE(rows) << rows.error().str();
-  std::vector<int32_t> want2(2 * m + 2 * n, 0);
-  want2[1 * m + 3] = want2[2 * m + 0 * n + 2] = 1;
+  std::vector<int32_t> want2(2 * m + 2 * n + 1, 0);
+  want2[1 * m + 3] = want2[2 * m + 0 * n + 2] = want2.back() = 1;
   EXPECT_EQ(*rows, want2);
+  // Rows longer than a work-group (A [300, 1000]) and a B with nothing to flag; then neither.
+  std::vector<float> wide(300 * 1000, 0.5f), clean(1000 * 3, 0.25f);
+  wide[277 * 1000 + 999] = -INFINITY;
+  p = GemmProblem{};
+  p.m = 300, p.n = 3, p.k = 1000;
+  p.a = GemmMatrix{buffer(wide), 0, 1000, 0, false};
+  p.b = GemmMatrix{buffer(clean), 0, 3, 0, false};
+  rows = gemmSpecialRows(ctx, OpenCLOptions{}, p);
+  ASSERT_TRUE(rows) << rows.error().str();
+  std::vector<int32_t> want3(300 + 3 + 1, 0);
+  want3[277] = want3.back() = 1;
+  EXPECT_EQ(*rows, want3);
+  clReleaseMemObject(p.a.mem);
+  wide[277 * 1000 + 999] = 0.5f;
+  p.a = GemmMatrix{buffer(wide), 0, 1000, 0, false};
+  rows = gemmSpecialRows(ctx, OpenCLOptions{}, p);
+  clReleaseMemObject(p.a.mem);
+  clReleaseMemObject(p.b.mem);
+  ASSERT_TRUE(rows) << rows.error().str();
+  EXPECT_EQ(*rows, std::vector<int32_t>(300 + 3 + 1, 0));
 }
 
 TEST(OpenCLGemmTemplate, EveryTileKeepsInfinitiesNaNsAndTheLargestValues) {

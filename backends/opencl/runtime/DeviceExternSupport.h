@@ -264,9 +264,9 @@ struct GemmChoices {
   ScratchBuffer specialRows;
 };
 /// Flags per row of A and per column of B of a product (GemmChoices::specialRows): in `a` and `b`,
-/// and the seconds their kernels took where timed.
+/// whether any is set in `any` (one int), and the seconds their kernels took where timed.
 struct SpecialRows {
-  DeviceBuffer a, b;
+  DeviceBuffer a, b, any;
   double seconds = 0;
 };
 /// GemmTemplate.h's gemmSpecialRows with the family's launcher and choices.

@@ -131,9 +131,10 @@ constexpr std::string_view kBody = R"CL(
 // (2^-24 of it). Three operations per word, unchecked: the split is wrong for infinities, NaNs,
 // magnitudes that round to infinity and those whose rest falls below float32's normal range, so
 // a tile whose rows of A or columns of B hold any of those (fx_gemm_special_rows flags them
-// before the launch) is computed with float32 FMAs instead (the kernel's float32 loop).
-// (Guarding every split cost an H200 a sixth of the tiles' speed, checking every copy an eighth;
-// bench/README.md, sessions 20 and 21.)
+// before the launch) is left unstored, and the float32 form launched after it computes it with
+// float32 FMAs. (Guarding every split cost an H200 a sixth of the tiles' speed, checking every
+// copy an eighth, a float32 loop in this kernel 5% in spilled registers; bench/README.md,
+// sessions 20 to 22.)
 inline uint fx_tf32_big(float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
 inline uint fx_tf32_small(float x, uint big) { return as_uint(x - as_float(big)); }
 #endif
@@ -238,15 +239,15 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), FX_IN(t), FX_IN
 // C = alpha * op(A) @ op(B) + beta * C over `batches` matrices; C is not read when beta is 0.
 // Offsets within one matrix are int (the host checks that they fit); batches step in long.
 // Tensor-core tiles take flags per row of A (`fa`, batches `fsa` apart) and per column of B (`fb`,
-// `fsb`), set where it holds a value their split gets wrong (fx_gemm_special_rows), and compute
-// a tile that meets one with float32 FMAs; their float32 definition (FX_GEMM_FLOAT32_ONLY)
-// computes every tile so and reads no flags.
+// `fsb`), set where it holds a value their split gets wrong (fx_gemm_special_rows), and leave a
+// tile that meets one unstored; their float32 definition (FX_GEMM_FLOAT32_ONLY), launched after
+// them, computes those tiles with float32 FMAs (`flagged_only`), or every tile.
 __kernel __attribute__((reqd_work_group_size(FX_GEMM_THREADS, 1, 1)))
 void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, const long N_,
     const long K_, const long lda_, const long ldb_, const long ldc_, const long sa, const long sb,
     const long sc, const long batches, const long alpha_bits, const long beta_bits
 #if FX_GEMM_MMA
-    , FX_IN(fa), FX_IN(fb), const long fsa, const long fsb
+    , FX_IN(fa), FX_IN(fb), FX_IN(fany), const long fsa, const long fsb, const long flagged_only
 #endif
     FX_GEMM_EPILOGUE_PARAMS) {
   const int M = (int)M_, N = (int)N_, K = (int)K_;
@@ -260,19 +261,23 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
   __local float4 Am[2][FX_GEMM_TM * FX_GEMM_TK / 4];
   __local float2 Bm[2][FX_GEMM_TN * FX_GEMM_TK / 2];
   const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
-#if !FX_GEMM_FLOAT32_ONLY
-  // Set where a work-item of the group read a flag of the tile, one slot per tile's parity: a
-  // tile sets its slot before its first slice's barrier and reads it after that barrier, while
-  // work-item 0 clears the other slot for the next tile (whose reads of it, a tile before, are
-  // behind this tile's barrier, and whose sets come after this tile's barriers), so no barrier is
-  // added.
+  // Set where a work-item of the group read a flag of the tile, a slot per tile in turn: tile t
+  // sets slot t % 3 before its first barrier and reads it after, and work-item 0 then clears
+  // slot (t + 2) % 3, tile t + 2's, whose last reads (tile t - 1's) are behind that barrier and
+  // whose sets come after tile t + 1's: one barrier per tile, none added to the tensor cores'.
   __global const int *FA = (__global const int *)FX_AT(fa);
   __global const int *FB = (__global const int *)FX_AT(fb);
-  __local int specialSeen[2];
-  if (tid == 0)
-    specialSeen[0] = specialSeen[1] = 0;
-  int parity = 0;
+  // Whether any flag is set: where none is (nearly always), no tile reads its flags, and the
+  // float32 form's launch after the tensor cores ends at once.
+  const int anyFlagged = flagged_only && *(__global const int *)FX_AT(fany);
+#if FX_GEMM_FLOAT32_ONLY
+  if (flagged_only && !anyFlagged)
+    return;
 #endif
+  __local int specialSeen[3];
+  if (tid == 0)
+    specialSeen[0] = specialSeen[1] = specialSeen[2] = 0;
+  int slot = 0;
   // Lane (gq, tq) of a fragment: rows gq and gq + 8, depth tq and tq + 4 (C: columns 2tq, 2tq + 1).
   const int gq = lane >> 2, tq = lane & 3;
   // The warp's first 16-row and 8-column blocks of the tile.
@@ -316,76 +321,27 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
       for (int j = 0; j < FX_GEMM_WN / 8; ++j)
         acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.0f;
     float4 va[FX_GEMM_VA], vb[FX_GEMM_VB];
-#if !FX_GEMM_FLOAT32_ONLY
-    // Whether the tile's rows of A or columns of B hold a value the split gets wrong.
+    // Whether the tile's rows of A or columns of B hold a value the split gets wrong (read only
+    // where the flags were set: not where the float32 form computes every tile).
     int special = 0;
-    for (int r = tid; r < FX_GEMM_TM + FX_GEMM_TN; r += FX_GEMM_THREADS)
-      special |= r < FX_GEMM_TM ? m0 + r < M && FA[bt * fsa + m0 + r]
-                                : n0 + r - FX_GEMM_TM < N && FB[bt * fsb + n0 + r - FX_GEMM_TM];
+    if (anyFlagged)
+      for (int r = tid; r < FX_GEMM_TM + FX_GEMM_TN; r += FX_GEMM_THREADS)
+        special |= r < FX_GEMM_TM ? m0 + r < M && FA[bt * fsa + m0 + r]
+                                  : n0 + r - FX_GEMM_TM < N && FB[bt * fsb + n0 + r - FX_GEMM_TM];
     if (special)
-      specialSeen[parity] = 1;
+      specialSeen[slot] = 1;
+#if !FX_GEMM_FLOAT32_ONLY
     FX_GEMM_MMA_LOAD(0)
     FX_GEMM_MMA_STORE(0)
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int seen = specialSeen[parity]; // the same in the whole group
+    const int seen = specialSeen[slot]; // the same in the whole group
     if (tid == 0)
-      specialSeen[parity ^ 1] = 0;
-    parity ^= 1;
-    if (!seen) {
-      int buf = 0;
-      for (int k0 = 0; k0 < K; k0 += FX_GEMM_TK) {
-        if (k0 + FX_GEMM_TK < K) {
-          FX_GEMM_MMA_LOAD(k0 + FX_GEMM_TK)
-        }
-#pragma unroll
-        for (int kt = 0; kt < FX_GEMM_TK / 8; ++kt) {
-          uint ab[FX_GEMM_WM / 16][4], as[FX_GEMM_WM / 16][4];
-          uint bb[FX_GEMM_WN / 8][2], bs[FX_GEMM_WN / 8][2];
-#pragma unroll
-          for (int i = 0; i < FX_GEMM_WM / 16; ++i) {
-            const float4 v = Am[buf][(kt * (FX_GEMM_TM / 16) + wm0 + i) * 32 + lane];
-            const float a[4] = {v.x, v.y, v.z, v.w};
-            for (int q = 0; q < 4; ++q) {
-              ab[i][q] = fx_tf32_big(a[q]);
-              as[i][q] = fx_tf32_small(a[q], ab[i][q]);
-            }
-          }
-#pragma unroll
-          for (int j = 0; j < FX_GEMM_WN / 8; ++j) {
-            const float2 v = Bm[buf][(kt * (FX_GEMM_TN / 8) + wn0 + j) * 32 + lane];
-            bb[j][0] = fx_tf32_big(v.x), bb[j][1] = fx_tf32_big(v.y);
-            bs[j][0] = fx_tf32_small(v.x, bb[j][0]), bs[j][1] = fx_tf32_small(v.y, bb[j][1]);
-          }
-#pragma unroll
-          for (int i = 0; i < FX_GEMM_WM / 16; ++i)
-#pragma unroll
-            for (int j = 0; j < FX_GEMM_WN / 8; ++j) {
-#if FX_GEMM_MMA == 2
-              // The step's three products summed on the tensor cores from zero, then added to the
-              // float32 sums rounding to nearest: the tensor cores' sums truncate, so only the
-              // step's 24 terms bear that (float32's accuracy or better over the whole k).
-              float p[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-              FX_GEMM_MMA_OP(p, as[i], bb[j]);
-              FX_GEMM_MMA_OP(p, ab[i], bs[j]);
-              FX_GEMM_MMA_OP(p, ab[i], bb[j]);
-              for (int q = 0; q < 4; ++q)
-                acc[i][j][q] += p[q];
-#else
-              // The small terms first; the sums truncate (about 8x float32's error).
-              FX_GEMM_MMA_OP(acc[i][j], as[i], bb[j]);
-              FX_GEMM_MMA_OP(acc[i][j], ab[i], bs[j]);
-              FX_GEMM_MMA_OP(acc[i][j], ab[i], bb[j]);
-#endif
-            }
-        }
-        if (k0 + FX_GEMM_TK < K) {
-          FX_GEMM_MMA_STORE(buf ^ 1)
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        buf ^= 1;
-      }
-    } else {
-#endif
+      specialSeen[(slot + 2) % 3] = 0;
+    slot = (slot + 1) % 3;
+#if FX_GEMM_FLOAT32_ONLY
+    if (flagged_only && !seen)
+      continue;
     // The float32 loop: the same slices in fragment order, float32 FMAs in k's order, as the
     // float32 tiles sum. Element (mm, nn) of C is lane (gq, tq)'s word q of block (i, j).
     for (int k0 = 0; k0 < K; k0 += FX_GEMM_TK) {
@@ -403,7 +359,60 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
             }
       barrier(CLK_LOCAL_MEM_FENCE); // the step's reads are done before the next copy
     }
-#if !FX_GEMM_FLOAT32_ONLY
+#else
+    if (seen) // left to the float32 form, launched after
+      continue;
+    int buf = 0;
+    for (int k0 = 0; k0 < K; k0 += FX_GEMM_TK) {
+      if (k0 + FX_GEMM_TK < K) {
+        FX_GEMM_MMA_LOAD(k0 + FX_GEMM_TK)
+      }
+#pragma unroll
+      for (int kt = 0; kt < FX_GEMM_TK / 8; ++kt) {
+        uint ab[FX_GEMM_WM / 16][4], as[FX_GEMM_WM / 16][4];
+        uint bb[FX_GEMM_WN / 8][2], bs[FX_GEMM_WN / 8][2];
+#pragma unroll
+        for (int i = 0; i < FX_GEMM_WM / 16; ++i) {
+          const float4 v = Am[buf][(kt * (FX_GEMM_TM / 16) + wm0 + i) * 32 + lane];
+          const float a[4] = {v.x, v.y, v.z, v.w};
+          for (int q = 0; q < 4; ++q) {
+            ab[i][q] = fx_tf32_big(a[q]);
+            as[i][q] = fx_tf32_small(a[q], ab[i][q]);
+          }
+        }
+#pragma unroll
+        for (int j = 0; j < FX_GEMM_WN / 8; ++j) {
+          const float2 v = Bm[buf][(kt * (FX_GEMM_TN / 8) + wn0 + j) * 32 + lane];
+          bb[j][0] = fx_tf32_big(v.x), bb[j][1] = fx_tf32_big(v.y);
+          bs[j][0] = fx_tf32_small(v.x, bb[j][0]), bs[j][1] = fx_tf32_small(v.y, bb[j][1]);
+        }
+#pragma unroll
+        for (int i = 0; i < FX_GEMM_WM / 16; ++i)
+#pragma unroll
+          for (int j = 0; j < FX_GEMM_WN / 8; ++j) {
+#if FX_GEMM_MMA == 2
+            // The step's three products summed on the tensor cores from zero, then added to the
+            // float32 sums rounding to nearest: the tensor cores' sums truncate, so only the
+            // step's 24 terms bear that (float32's accuracy or better over the whole k).
+            float p[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            FX_GEMM_MMA_OP(p, as[i], bb[j]);
+            FX_GEMM_MMA_OP(p, ab[i], bs[j]);
+            FX_GEMM_MMA_OP(p, ab[i], bb[j]);
+            for (int q = 0; q < 4; ++q)
+              acc[i][j][q] += p[q];
+#else
+            // The small terms first; the sums truncate (about 8x float32's error).
+            FX_GEMM_MMA_OP(acc[i][j], as[i], bb[j]);
+            FX_GEMM_MMA_OP(acc[i][j], ab[i], bs[j]);
+            FX_GEMM_MMA_OP(acc[i][j], ab[i], bb[j]);
+#endif
+          }
+      }
+      if (k0 + FX_GEMM_TK < K) {
+        FX_GEMM_MMA_STORE(buf ^ 1)
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      buf ^= 1;
     }
 #endif
     // Lane (gq, tq) holds rows gq and gq + 8, columns 2tq and 2tq + 1 of each 16 x 8 block.
@@ -541,23 +550,47 @@ constexpr std::string_view kSplitSumName = "fx_gemm_split_sum";
 /// Tensor-core tiles' flags: which rows of an operand hold a value their 3xTF32 split gets wrong.
 constexpr std::string_view kSpecialRows = R"CL(
 #ifdef FX_DEFINITION_fx_gemm_special_rows
-// Sets flags[b * rows + r] where row r of matrix b of X, [rows, cols] (element (r, c) at
-// r * ld + c, or at c * ld + r where `transposed`; matrices bs apart), holds an infinity, a NaN, a
-// magnitude from 2^127 (its TF32 part rounds to infinity) or one below 2^-102 other than 0 (its
-// rest falls below float32's normal range); the flags are 0 before. Each element is read once, in
-// the order it is stored; rows * cols fits int (the template's offsets do).
-__kernel void FX_NAME(fx_gemm_special_rows)(FX_IN(x), FX_OUT(flags), const long rows_,
-    const long cols_, const long ld_, const long bs, const long batches, const long transposed) {
-  __global const float *X = (__global const float *)FX_AT(x);
-  __global int *F = (__global int *)FX_AT(flags);
-  const int rows = (int)rows_, cols = (int)cols_, ld = (int)ld_, n = rows * cols;
+// Sets F[b * lines + l] where line l of matrix b of X holds an infinity, a NaN, a magnitude from
+// 2^127 (its TF32 part rounds to infinity) or one below 2^-102 other than 0 (its rest falls below
+// float32's normal range), and then *any; the flags are 0 before. X is stored as `outer` rows of
+// `inner` elements, `ld` apart (matrices `bs` apart); a line is a stored row where `rowLines`,
+// else a stored column. Each element is read once, in the order it is stored: a row per
+// `inner`-wide share of the work-group, so no element needs a division for its place.
+inline void fx_special_lines(__global const float *X, __global int *F, __global int *any,
+                             const int outer, const int inner, const long ld, const long bs,
+                             const long batches, const int rowLines, const int lines) {
+  if (outer == 0 || inner == 0)
+    return;
+  const int width = min(inner, (int)get_local_size(0));
+  const int share = get_local_size(0) / width, sub = get_local_id(0) / width,
+            lane = get_local_id(0) % width;
+  if (sub >= share)
+    return;
   for (long b = 0; b < batches; ++b)
-    for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
-      const int r = transposed ? i % rows : i / cols, c = transposed ? i / rows : i % cols;
-      const uint m = as_uint(X[b * bs + (transposed ? c * ld + r : r * ld + c)]) & 0x7fffffffu;
-      if (m >= 0x7f000000u || m - 1u < 0x0c7fffffu)
-        F[b * rows + r] = 1; // the same value from every work-item that writes it
+    for (int o = get_group_id(0) * share + sub; o < outer; o += get_num_groups(0) * share) {
+      __global const float *row = X + b * bs + o * ld;
+      for (int i = lane; i < inner; i += width) {
+        const uint m = as_uint(row[i]) & 0x7fffffffu;
+        if (m >= 0x7f000000u || m - 1u < 0x0c7fffffu) { // the same value from every writer
+          F[b * lines + (rowLines ? o : i)] = 1;
+          *any = 1;
+        }
+      }
     }
+}
+
+// The flags of A's rows (m of them, k deep; stored [m, k], or [k, m] where `ta`) in `flags`, then
+// B's columns' (n, k deep; stored [k, n], or [n, k] where `tb`), then whether any is set.
+__kernel void FX_NAME(fx_gemm_special_rows)(FX_IN(xa), FX_IN(xb), FX_OUT(flags), const long m_,
+    const long n_, const long k_, const long lda, const long ldb, const long sa, const long sb,
+    const long batches, const long ta, const long tb) {
+  __global int *F = (__global int *)FX_AT(flags);
+  const int m = (int)m_, n = (int)n_, k = (int)k_;
+  __global int *any = F + batches * (m + n);
+  fx_special_lines((__global const float *)FX_AT(xa), F, any, ta ? k : m, ta ? m : k, lda, sa,
+                   batches, !ta, m);
+  fx_special_lines((__global const float *)FX_AT(xb), F + batches * m, any, tb ? n : k,
+                   tb ? k : n, ldb, sb, batches, tb, n);
 }
 #endif
 )CL";
@@ -1099,114 +1132,158 @@ using EpilogueSourceFn = std::function<std::string(const std::string &name, bool
 /// or, where `epilogue` is given (the problem's own run, where it fits), that definition with the
 /// epilogue inside it (`source` gives its text under the name it is given), where fuseEpilogue
 /// decides so for `key` (the shape and tile); sets GemmEpilogue::ran when it ran inside.
-/// Tensor-core tiles under float32LoopOnly launch their float32 definition (`name` +
-/// kFloat32Suffix) instead. `outElements`: the output's extent, for fuseEpilogue's scratch
-/// output (the third argument).
+/// A tensor-core tile is followed by its float32 definition (`name` + kFloat32Suffix, with the
+/// epilogue where the first had it), which computes the tiles the first left (their operands'
+/// flags, appendSpecialRows) over a work-group per compute unit; under float32LoopOnly that
+/// definition alone computes every tile. `outElements`: the output's extent, for fuseEpilogue's
+/// scratch output (the third argument).
 Expected<double> launchTileWithEpilogue(Launcher &launcher, const SourceLoader &loadSource,
                                         GemmChoices &choices, const OpenCLContext &ctx,
                                         const OpenCLOptions &options, const GemmTile &t,
-                                        std::string name, const std::vector<LaunchArg> &args,
+                                        const std::string &name, const std::vector<LaunchArg> &args,
                                         int64_t items, bool timed, GemmEpilogue *epilogue,
                                         const std::string &key, const EpilogueSourceFn &source,
                                         size_t outElements) {
   LaunchConfig config;
   config.local = t.threads();
-  const bool float32 = t.tensorCores() && float32LoopOnly(options);
-  if (float32)
-    name += kFloat32Suffix;
+  const bool tensorCores = t.tensorCores(), onlyFloat32 = tensorCores && float32LoopOnly(options);
+  const std::string float32Name = name + std::string(kFloat32Suffix);
+  // The float32 form after the tensor cores: its work-groups step over the tiles, skipping those
+  // not flagged (one per compute unit: where none is, little more than its launch).
+  const int64_t flaggedItems =
+      std::min<int64_t>(items / t.threads(), std::max(ctx.device().computeUnits, 1)) * t.threads();
+  using Run = std::function<Expected<double>(const std::vector<LaunchArg> &, int64_t n)>;
+  // The tile's launches with arguments `a`: `first` (the definition, not under
+  // float32LoopOnly), then `second` (its float32 form, tensor-core tiles).
+  auto both = [&](const std::vector<LaunchArg> &a, const Run &first,
+                  const Run &second) -> Expected<double> {
+    if (!tensorCores)
+      return first(a, items);
+    if (onlyFloat32)
+      return second(a, items);
+    FXKIT_ASSIGN_OR_RETURN(double seconds, first(a, items));
+    FXKIT_ASSIGN_OR_RETURN(double more, second(a, flaggedItems));
+    return seconds + more;
+  };
+  auto byName = [&](const std::string &definition, bool withTiming) -> Run {
+    return [&, definition, withTiming](const std::vector<LaunchArg> &a, int64_t n) {
+      return launcher.launchWith(definition, a, n, config, withTiming);
+    };
+  };
+  auto plain = [&](const std::vector<LaunchArg> &a, bool withTiming) {
+    return both(a, byName(name, withTiming), byName(float32Name, withTiming));
+  };
   if (!epilogue)
-    return launcher.launchWith(name, args, items, config, timed);
+    return plain(args, timed);
   // One definition per tile, layout and epilogue, named by two 64-bit hashes of its text.
   const CacheKey id =
       CacheKey::of("e", std::string(epilogue->function) + "\n" + std::string(epilogue->params));
-  const std::string fused = name + "_ep" + id.file.substr(2) + id.check;
-  auto loaded = loadSource(fused + std::string(variantSuffix(Variant::Float)),
-                           [&] { return source(fused, float32); });
+  const std::string suffix = "_ep" + id.file.substr(2) + id.check;
+  auto load = [&](const std::string &definition, bool float32) -> Expected<KernelSet *> {
+    return loadSource(definition + std::string(variantSuffix(Variant::Float)),
+                      [&] { return source(definition, float32); });
+  };
+  // The tensor cores' definition is not built where only the float32 form runs (its
+  // instructions are NVIDIA's alone).
+  KernelSet *set = nullptr, *float32Set = nullptr;
+  Expected<KernelSet *> loaded =
+      onlyFloat32 ? Expected<KernelSet *>(nullptr) : load(name + suffix, false);
+  if (loaded)
+    set = *loaded;
+  if (loaded && tensorCores) {
+    loaded = load(float32Name + suffix, true);
+    if (loaded)
+      float32Set = *loaded;
+  }
   if (!loaded) { // the kernel runs apart, as it would without the template
     if (gemmLog())
-      std::fprintf(stderr, "fxkit: gemm %s: epilogue refused (%s)\n", fused.c_str(),
+      std::fprintf(stderr, "fxkit: gemm %s: epilogue refused (%s)\n", (name + suffix).c_str(),
                    loaded.error().message.c_str());
-    return launcher.launchWith(name, args, items, config, timed);
+    return plain(args, timed);
   }
-  KernelSet *set = *loaded;
+  auto bySet = [&](KernelSet *definition, bool withTiming) -> Run {
+    return [&, definition, withTiming](const std::vector<LaunchArg> &a, int64_t n) {
+      return definition->launchWith(0, a, n, config, withTiming);
+    };
+  };
+  auto fusedRun = [&](const std::vector<LaunchArg> &a, bool withTiming) {
+    return both(a, onlyFloat32 ? Run() : bySet(set, withTiming),
+                tensorCores ? bySet(float32Set, withTiming) : Run());
+  };
   std::vector<LaunchArg> fusedArgs = args;
   fusedArgs.insert(fusedArgs.end(), epilogue->launchArgs.begin(), epilogue->launchArgs.end());
-  FXKIT_ASSIGN_OR_RETURN(
-      bool fuse, fuseEpilogue(
-                     ctx, options, choices, key + "_ep" + id.file.substr(2) + id.check,
-                     [&](bool withEpilogue, cl_mem c) {
-                       std::vector<LaunchArg> a = withEpilogue ? fusedArgs : args;
-                       a[2].buffer = DeviceBuffer{c, 0, 0};
-                       return withEpilogue ? set->launchWith(0, a, items, config, true)
-                                           : launcher.launchWith(name, a, items, config, true);
-                     },
-                     fusedArgs, outElements));
+  FXKIT_ASSIGN_OR_RETURN(bool fuse, fuseEpilogue(
+                                        ctx, options, choices, key + suffix,
+                                        [&](bool withEpilogue, cl_mem c) {
+                                          std::vector<LaunchArg> a =
+                                              withEpilogue ? fusedArgs : args;
+                                          a[2].buffer = DeviceBuffer{c, 0, 0};
+                                          return withEpilogue ? fusedRun(a, true) : plain(a, true);
+                                        },
+                                        fusedArgs, outElements));
   if (!fuse)
-    return launcher.launchWith(name, args, items, config, timed);
-  auto seconds = set->launchWith(0, fusedArgs, items, config, timed);
+    return plain(args, timed);
+  auto seconds = fusedRun(fusedArgs, timed);
   if (seconds)
     epilogue->ran = true;
   return seconds;
 }
 
 /// The flags of `p`'s rows of A and columns of B in GemmChoices::specialRows: where `check`,
-/// cleared, then set by fx_gemm_special_rows over each operand (every element read once) where
-/// the row or column holds a value the tensor-core tiles' 3xTF32 split gets wrong. With `timed`,
-/// the launches' seconds.
+/// cleared, then set by one launch of fx_gemm_special_rows (every element of both operands read
+/// once) where the row or column holds a value the tensor-core tiles' 3xTF32 split gets wrong,
+/// with the word `any` after them. With `timed`, the launches' seconds.
 Expected<SpecialRows> flagSpecialRows(Launcher &launcher, GemmChoices &choices,
                                       const OpenCLContext &ctx, const GemmProblem &p, bool check,
                                       bool timed) {
   const size_t item = sizeof(cl_int);
   const size_t rowsA = static_cast<size_t>(p.batch * p.m),
-               rowsB = static_cast<size_t>(p.batch * p.n);
-  FXKIT_ASSIGN_OR_RETURN(DeviceBuffer flags,
-                         choices.specialRows.get(ctx, std::max<size_t>(rowsA + rowsB, 1) * item));
+               rowsB = static_cast<size_t>(p.batch * p.n), all = rowsA + rowsB + 1;
+  FXKIT_ASSIGN_OR_RETURN(DeviceBuffer flags, choices.specialRows.get(ctx, all * item));
   SpecialRows out{DeviceBuffer{flags.mem, flags.offset, rowsA * item},
-                  DeviceBuffer{flags.mem, flags.offset + rowsA * item, rowsB * item}, 0};
+                  DeviceBuffer{flags.mem, flags.offset + rowsA * item, rowsB * item},
+                  DeviceBuffer{flags.mem, flags.offset + (rowsA + rowsB) * item, item}, 0};
   if (!check)
     return out;
-  FXKIT_TRY(fillZeros(ctx, DeviceBuffer{flags.mem, flags.offset, (rowsA + rowsB) * item}));
+  FXKIT_TRY(fillZeros(ctx, DeviceBuffer{flags.mem, flags.offset, all * item}));
+  // Stored rows: A's m (k deep), or k transposed; B's k (n wide), or n transposed. A work-group
+  // reads one or more stored rows at a time.
+  const int64_t outer = std::max(p.a.transposed ? p.k : p.m, p.b.transposed ? p.n : p.k);
+  if (p.k == 0 || outer == 0)
+    return out;
   LaunchConfig config;
   config.local = 256;
-  // A as [m, k]: (row, kk) at row * lda + kk, or kk * lda + row transposed; B as [n, k]:
-  // (kk, col) at col * ldb + kk transposed, else kk * ldb + col.
-  struct Operand {
-    const GemmMatrix &x;
-    int64_t rows;
-    bool transposed;
-    DeviceBuffer flags;
-  };
-  for (const Operand &o :
-       {Operand{p.a, p.m, p.a.transposed, out.a}, Operand{p.b, p.n, !p.b.transposed, out.b}}) {
-    std::vector<LaunchArg> args{
-        bufferArg(DeviceBuffer{o.x.mem, o.x.offset * sizeof(float), 0}, false),
-        bufferArg(o.flags, true)};
-    appendLongs(args, {o.rows, p.k, static_cast<int64_t>(o.x.ld),
-                       static_cast<int64_t>(o.x.batchStride), p.batch, o.transposed ? 1 : 0});
-    // A grid-stride loop: enough work-items to fill the device, each reading several elements.
-    const int64_t items =
-        std::min<int64_t>(o.rows * p.k, int64_t{2048} * std::max(ctx.device().computeUnits, 1));
-    FXKIT_ASSIGN_OR_RETURN(double t,
-                           launcher.launchWith(kSpecialRowsName, args, items, config, timed));
-    out.seconds += t;
-  }
+  std::vector<LaunchArg> args{
+      bufferArg(DeviceBuffer{p.a.mem, p.a.offset * sizeof(float), 0}, false),
+      bufferArg(DeviceBuffer{p.b.mem, p.b.offset * sizeof(float), 0}, false),
+      bufferArg(flags, true)};
+  appendLongs(args, {p.m, p.n, p.k, static_cast<int64_t>(p.a.ld), static_cast<int64_t>(p.b.ld),
+                     static_cast<int64_t>(p.a.batchStride), static_cast<int64_t>(p.b.batchStride),
+                     p.batch, p.a.transposed ? 1 : 0, p.b.transposed ? 1 : 0});
+  // Enough work-groups to fill the device (8 of 256 per compute unit), none without a row.
+  const int64_t groups =
+      std::min<int64_t>(outer, int64_t{8} * std::max(ctx.device().computeUnits, 1));
+  FXKIT_ASSIGN_OR_RETURN(out.seconds,
+                         launcher.launchWith(kSpecialRowsName, args, groups * 256, config, timed));
   return out;
 }
 
 /// Appends a tensor-core tile's flag arguments for `p` to `args` (the GEMM kernel's `fa`, `fb`,
-/// `fsa`, `fsb`; flagSpecialRows sets them, except under float32LoopOnly, where the tiles read
-/// none); `perBatch` false: every batch of the launch reads the first batch's (split-K's parts,
-/// whose rows span every part). Returns flagSpecialRows' seconds.
+/// `fany`, `fsa`, `fsb`, `flagged_only`; flagSpecialRows sets the flags, except under
+/// float32LoopOnly, where the float32 form computes every tile and reads none); `perBatch` false:
+/// every batch of the launch reads the first batch's (split-K's parts, whose rows span every
+/// part). Returns flagSpecialRows' seconds.
 Expected<double> appendSpecialRows(Launcher &launcher, GemmChoices &choices,
                                    const OpenCLContext &ctx, const OpenCLOptions &options,
                                    const GemmProblem &p, bool perBatch, bool timed,
                                    std::vector<LaunchArg> &args) {
-  FXKIT_ASSIGN_OR_RETURN(
-      SpecialRows rows,
-      flagSpecialRows(launcher, choices, ctx, p, !float32LoopOnly(options) && p.k > 0, timed));
+  FXKIT_ASSIGN_OR_RETURN(SpecialRows rows, flagSpecialRows(launcher, choices, ctx, p,
+                                                           !float32LoopOnly(options), timed));
   args.push_back(bufferArg(rows.a, false));
   args.push_back(bufferArg(rows.b, false));
-  appendLongs(args, {perBatch ? p.m : 0, perBatch ? p.n : 0});
+  args.push_back(bufferArg(rows.any, false));
+  // The float32 form computes only the flagged tiles after the tensor cores, every tile alone.
+  appendLongs(args, {perBatch ? p.m : 0, perBatch ? p.n : 0, float32LoopOnly(options) ? 0 : 1});
   return rows.seconds;
 }
 
@@ -1217,7 +1294,7 @@ Expected<std::vector<int32_t>> gemmSpecialRowsOf(const LauncherFor &launcherFor,
     return Error("a matrix product with offsets beyond 2^31 elements has no GEMM template form");
   FXKIT_ASSIGN_OR_RETURN(Launcher launcher, launcherFor(Variant::Float));
   FXKIT_ASSIGN_OR_RETURN(SpecialRows rows, flagSpecialRows(launcher, choices, ctx, p, true, false));
-  std::vector<int32_t> out((rows.a.bytes + rows.b.bytes) / sizeof(int32_t));
+  std::vector<int32_t> out((rows.a.bytes + rows.b.bytes + rows.any.bytes) / sizeof(int32_t));
   if (out.empty())
     return out;
   cl_int err = clEnqueueReadBuffer(ctx.queue(), rows.a.mem, CL_TRUE, rows.a.offset,

@@ -78,8 +78,9 @@ enum class GemmCompute : uint8_t {
   /// where MatmulPrecision::High allows TF32. The split is wrong at float32's edges (an infinity's
   /// rest times a big part is NaN; magnitudes from 2^127 round to infinity; below 2^-102 the rest
   /// loses its bits), so a kernel flags the rows of A and columns of B that hold such a value
-  /// before the product (each element read once), and a tile that meets a flag is computed with
-  /// float32 FMAs instead, in the same work-group.
+  /// before the product (each element read once), and a tile that meets a flag is left to the
+  /// tile's float32 form (float32 FMAs), launched right after it, which computes only such tiles
+  /// and ends at once where none is flagged.
   TensorCores,
   /// As TensorCores, but each 8-deep step's products are summed on the tensor cores from zero and
   /// then added to float32 sums rounding to nearest: as accurate as float32's serial sums or more
@@ -165,7 +166,7 @@ Expected<GemmRoute> runConvolutionGemm(OpenCLContext &ctx, const OpenCLOptions &
 /// Which rows of A and columns of B of `p` hold a value the tensor-core tiles' 3xTF32 split gets
 /// wrong (an infinity, a NaN, a magnitude from 2^127, or one below 2^-102 other than 0), as runGemm
 /// flags them before a tensor-core tile computes `p`, read back: batch * m flags for A's rows,
-/// then batch * n for B's columns, 1 where set. For tests and inspection.
+/// then batch * n for B's columns, 1 where set, then 1 where any is. For tests and inspection.
 Expected<std::vector<int32_t>> gemmSpecialRows(OpenCLContext &ctx, const OpenCLOptions &options,
                                                const GemmProblem &p);
 
