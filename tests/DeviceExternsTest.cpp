@@ -224,6 +224,64 @@ TEST(DeviceExterns, AttentionInItsGpuFormsTiledAndWithLanesPerRow) {
                    1);
 }
 
+TEST(DeviceExterns, TiledAttentionLeavesOutKeysAnAddedMaskSetsToMinusInfinity) {
+  REQUIRE_OPENCL_DEVICE();
+  OpenCLOptions options;
+  options.gpuExternForms = true;
+  options.tune = false;
+  options.forceConfig = "lanes=4,rows=8";
+  // Causality as an added float mask (0 or -inf, as Hugging Face models pass it), batch 1's
+  // query row 4 fully masked: the tiled kernel leaves out the products of the masked keys where
+  // the keys' largest magnitude bounds them (fx_attention_key_bound).
+  const std::string mask = "    %m : Tensor \"f32[2, 1, 37, 29][1073, 1073, 29, 1]cpu\""
+                           "[num_users=1] = placeholder[target=m]\n";
+  const std::string text = flashGraph("f32", mask, "attn_mask: %m");
+  auto graph = parseFxText(text, "<test>");
+  ASSERT_TRUE(graph);
+  auto seeded = makeRandomInputs(*graph, {}, 11);
+  ASSERT_TRUE(seeded);
+  Tensor m = *(*seeded)[3].tensor();
+  for (int64_t b = 0; b < 2; ++b)
+    for (int64_t i = 0; i < 37; ++i)
+      for (int64_t j = 0; j < 29; ++j)
+        m.setDouble(std::vector<int64_t>{b, 0, i, j}, j > i || (b == 1 && i == 4) ? -kInf : 0.0);
+  (*seeded)[3] = RuntimeValue{m};
+  auto with = [&](const std::function<void(Tensor & y, Tensor & z)> &edit) {
+    std::vector<RuntimeValue> inputs = *seeded;
+    Tensor y = layoutPreservingCopy(*inputs[1].tensor()),
+           z = layoutPreservingCopy(*inputs[2].tensor());
+    edit(y, z);
+    inputs[1] = RuntimeValue{y};
+    inputs[2] = RuntimeValue{z};
+    return inputs;
+  };
+  ::testing::internal::CaptureStderr();
+  EXPECT_ON_DEVICE(expectAgrees(text, *seeded, options), 1);
+  // A NaN in key 20 of (batch 0, head 1): every row's score for it is NaN, also where the mask
+  // adds -inf (rows before 20), so no product may be left out there: the whole head is NaN.
+  EXPECT_ON_DEVICE(expectAgrees(text, with([](Tensor &y, Tensor &) {
+                                  y.setDouble(std::vector<int64_t>{0, 20, 1, 3}, kNan);
+                                }),
+                                options),
+                   1);
+  // An infinity in the values of key 25 of (batch 1, head 0): a masked key's weight of 0 times
+  // it is NaN, as in PyTorch, so no masked key's values may be left out there.
+  EXPECT_ON_DEVICE(expectAgrees(text, with([](Tensor &, Tensor &z) {
+                                  z.setDouble(std::vector<int64_t>{1, 25, 0, 7}, kInf);
+                                }),
+                                options),
+                   1);
+  // A key large enough that the bound (E x the largest magnitudes x the scale) passes 2^126
+  // though no product overflows: every product is computed.
+  EXPECT_ON_DEVICE(expectAgrees(text, with([](Tensor &y, Tensor &) {
+                                  y.setDouble(std::vector<int64_t>{1, 3, 2, 0}, 1e37);
+                                }),
+                                options),
+                   1);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr().find("tiled attention kernel failed"),
+            std::string::npos);
+}
+
 /// Which GEMM template choices a cache folder holds: one entry once a product ran through the
 /// template and timed its tiles.
 int gemmChoiceEntries(const std::filesystem::path &cache) {

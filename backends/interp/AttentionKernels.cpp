@@ -18,7 +18,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 /// One row of attention after its scores (`scores`, -inf where masked; `rowMax` their
 /// maximum): the softmax weights exp(s - max) replace the scores, and `put(c, x)` gets
 /// sum_j w_j value(j, c) / sum_j w_j for each c < width (0 when every key is masked).
-/// Returns the sum of the weights (0: every key masked).
+/// Returns the sum of the weights (0: every key masked). A NaN score makes the row NaN, as in
+/// PyTorch, where another key is unmasked (`rowMax` leaves NaNs out, so a row of NaN scores
+/// and masked keys alone gives zeros, as the device kernels do).
 template <typename Value, typename Put>
 double softmaxTimesValues(std::vector<double> &scores, double rowMax, int64_t width, Value value,
                           Put put) {
@@ -31,10 +33,10 @@ double softmaxTimesValues(std::vector<double> &scores, double rowMax, int64_t wi
     }
   for (int64_t c = 0; c < width; ++c) {
     double acc = 0;
-    if (sum > 0)
+    if (sum != 0) // also NaN
       for (int64_t j = 0; j < n; ++j)
         acc += scores[j] * value(j, c);
-    put(c, sum > 0 ? acc / sum : 0.0);
+    put(c, sum != 0 ? acc / sum : 0.0);
   }
   return sum;
 }
@@ -100,7 +102,7 @@ Status attention(const KernelContext &ctx, const Tensor &q, const Tensor &k, con
               out.setDouble(std::vector<int64_t>{b, h, i, c}, x);
             });
         if (lse)
-          lse->setDouble(std::vector<int64_t>{b, h, i}, sum > 0 ? rowMax + std::log(sum) : -kInf);
+          lse->setDouble(std::vector<int64_t>{b, h, i}, sum != 0 ? rowMax + std::log(sum) : -kInf);
       }
   return Status::ok();
 }

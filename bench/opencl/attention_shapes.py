@@ -11,7 +11,8 @@ device time of later runs. Both runs write their outputs, which are compared wit
 and with torch's (max abs difference). torch.nn.functional.scaled_dot_product_attention with
 the efficient backend is timed with CUDA events (mean of 20 calls after 3 warm-up calls).
 
-Usage: attention_shapes.py FXKIT WORKDIR
+Usage: attention_shapes.py FXKIT WORKDIR [NAME_SUBSTRING]  (only the shapes whose name holds it;
+FXKIT_ATTENTION_ROUTES=kernel times one route)
 Results: stdout, and $OUT/attention_shapes.md where OUT is set.
 """
 import json
@@ -22,13 +23,18 @@ import subprocess
 import sys
 
 fxkit, work = sys.argv[1], sys.argv[2]
+only = sys.argv[3] if len(sys.argv) > 3 else ""
 os.makedirs(work, exist_ok=True)
 
-# (name, B, H, L, E, causal): the models' self-attention at zoo_realistic.py's sizes.
+# (name, B, H, L, E, causal): the models' self-attention at zoo_realistic.py's sizes. causal
+# "mask": causality as an added float mask [B, 1, L, L] of 0 and -inf expanded over the heads,
+# as gpt_neox's and llama's graphs pass it (is_causal False).
 SHAPES = [
     ("bert (8 x 512, 16 heads)", 8, 16, 512, 64, False),
     ("gpt_neox (4 x 1024, 16 heads, causal)", 4, 16, 1024, 64, True),
+    ("gpt_neox (4 x 1024, 16 heads, causal as an added mask)", 4, 16, 1024, 64, "mask"),
     ("llama (4 x 512, 32 heads, causal)", 4, 32, 512, 64, True),
+    ("llama (4 x 512, 32 heads, causal as an added mask)", 4, 32, 512, 64, "mask"),
     ("vit (16 x 197, 12 heads)", 16, 12, 197, 64, False),
 ]
 
@@ -38,12 +44,20 @@ def graph(B, H, L, E, causal):
     lines = ["graph():"]
     for n in "xyz":
         lines.append(f"    %{n} : Tensor \"{blhe}\"[num_users=1] = placeholder[target={n}]")
+    bias = "None"
+    if causal == "mask":
+        lines.append(f"    %m : Tensor \"f32[{B}, 1, {L}, {L}][{L * L}, {L * L}, {L}, 1]cpu\""
+                     "[num_users=1] = placeholder[target=m]")
     for n, src in zip("qkv", "xyz"):
         lines.append(f"    %{n} : [num_users=1] = call_function[target=torch.ops.aten.permute.default]"
                      f"(args = (%{src}, [0, 2, 1, 3]), kwargs = {{}})")
+    if causal == "mask":
+        lines.append("    %b : [num_users=1] = call_function[target=torch.ops.aten.expand.default]"
+                     f"(args = (%m, [{B}, {H}, {L}, {L}]), kwargs = {{}})")
+        bias = "%b"
     lines.append("    %r : [num_users=1] = call_function[target=torch.ops.aten."
-                 "_scaled_dot_product_efficient_attention.default](args = (%q, %k, %v, None, "
-                 f"False), kwargs = {{is_causal: {causal}}})")
+                 f"_scaled_dot_product_efficient_attention.default](args = (%q, %k, %v, {bias}, "
+                 f"False), kwargs = {{is_causal: {causal is True}}})")
     lines.append("    %o : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), "
                  "kwargs = {})")
     lines.append("    return (o,)")
@@ -82,19 +96,25 @@ except ImportError:
 
 rows = []
 for name, B, H, L, E, causal in SHAPES:
-    path = os.path.join(work, f"attn_{B}_{H}_{L}_{E}_{int(causal)}.txt")
+    if only not in name:
+        continue
+    path = os.path.join(work, f"attn_{B}_{H}_{L}_{E}_{causal}.txt")
     with open(path, "w") as f:
         f.write(graph(B, H, L, E, causal))
-    flop = 4.0 * B * H * L * L * E * (0.5 if causal else 1.0)
+    flop = 4.0 * B * H * L * L * E * (0.5 if causal else 1.0)  # the unmasked scores' work
     row = {"shape": name, "gflop": flop / 1e9}
     inputs = os.path.join(work, "inputs.safetensors")
     xs = None
     if have_torch:
         torch.manual_seed(0)
         xs = [torch.randn(B, L, H, E) for _ in range(3)]
-        write_inputs(inputs, xs)
+        mask = None
+        if causal == "mask":
+            mask = torch.zeros(L, L).masked_fill(torch.ones(L, L, dtype=torch.bool).triu(1),
+                                                 float("-inf")).expand(B, 1, L, L).contiguous()
+        write_inputs(inputs, xs + ([mask] if mask is not None else []))
     outs = {}
-    for route in ("kernel", "gemm"):
+    for route in os.environ.get("FXKIT_ATTENTION_ROUTES", "kernel,gemm").split(","):
         env = dict(os.environ, FXKIT_CACHE_DIR=os.path.join(work, "cache"))
         env["FXKIT_ATTENTION"] = route
         out = os.path.join(work, f"out_{route}.safetensors")
@@ -112,10 +132,11 @@ for name, B, H, L, E, causal in SHAPES:
             outs[route] = read_output(out, torch)
     if have_torch:
         q, k, v = (x.cuda().permute(0, 2, 1, 3) for x in xs)
+        bias = mask.cuda().expand(B, H, L, L) if mask is not None else None
         from torch.nn.attention import SDPBackend, sdpa_kernel
         with sdpa_kernel(SDPBackend.EFFICIENT_ATTENTION):
-            fn = lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v,
-                                                                          is_causal=causal)
+            fn = lambda: torch.nn.functional.scaled_dot_product_attention(
+                q, k, v, attn_mask=bias, is_causal=causal is True)
             ref = fn()
             for _ in range(3):
                 fn()

@@ -21,6 +21,7 @@ Results go to stdout and, as JSON lines and the table, to $OUT/e2e_gpu.json and
 $OUT/e2e_gpu.md where OUT is set (the device machine's output folder).
 
 Usage: e2e_gpu.py FXKIT CORPUS_INDUCTOR_DIR WORKDIR [WORKLOAD,...]
+       e2e_gpu.py --table ROWS... (the tables of earlier runs' JSON lines, as one)
 """
 import importlib.util
 import json
@@ -29,6 +30,76 @@ import re
 import struct
 import subprocess
 import sys
+
+def render(rows):
+    """The tables of `rows` (one dict per workload) as Markdown lines."""
+    lines = ["| workload | check (error / eager's) | fxkit generated kernels (ms) | "
+             "fxkit device per call, resident (ms) | fxkit wall per call, resident (ms) | "
+             "fxkit wall per call, copying (ms) | extern: CLBlast / GEMM template "
+             "(split along k, fused epilogues) / device / host | "
+             "PyTorch eager (ms) | torch.compile (ms) | max-autotune (ms) | fxkit device / compile |",
+             "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |"]
+    ratios = []
+    for r in rows:
+        f = lambda k: f"{r[k]:.3f}" if k in r else "-"
+        ratio = "-"
+        if "fxkit_device_ms" in r and r.get("compile_ms"):
+            ratios.append(r["fxkit_device_ms"] / r["compile_ms"])
+            ratio = f"{ratios[-1]:.2f}"
+        check = r.get("check", r.get("error", "-"))
+        if "worst_error_vs_eager" in r:
+            check += f" ({r['worst_error_vs_eager']:.2f}x)"
+        lines.append(f"| {r['workload']} | {check} | {f('fxkit_kernel_ms')} | {f('fxkit_device_ms')} | "
+                     f"{f('fxkit_wall_ms')} | {f('fxkit_copying_wall_ms')} | "
+                     f"{r.get('blas', '-')} / {r.get('gemm_template', '-')} "
+                     f"({r.get('gemm_split', '-')} split, {r.get('gemm_epilogues', '-')} epilogues) / "
+                     f"{r.get('device_externs', '-')} / "
+                     f"{r.get('host_externs', '-')} | {f('eager_ms')} | {f('compile_ms')} | "
+                     f"{f('autotune_ms')} | {ratio} |")
+    # Where a call's device time goes, and the cold and warm first calls (issue 23's acceptance).
+    lines += ["", "| workload | device per call, profiled (ms) | generated kernels (ms) | "
+              "GEMM template (ms) | CLBlast (ms) | device extern kernels (ms) | rest: gaps (ms) | "
+              "first call cold (s) | first call warm (s) | cold / warm |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        f = lambda k: f"{r[k]:.3f}" if k in r else "-"
+        parts = ("fxkit_kernel_ms", "gemm_template_ms", "clblast_ms", "device_kernels_ms")
+        rest = (f"{r['profiled_device_ms'] - sum(r[k] for k in parts):.3f}"
+                if all(k in r for k in parts + ("profiled_device_ms",)) else "-")
+        speedup = (f"{r['first_call_s'] / r['warm_first_call_s']:.1f}"
+                   if r.get("warm_first_call_s") and "first_call_s" in r else "-")
+        lines.append(f"| {r['workload']} | {f('profiled_device_ms')} | {f('fxkit_kernel_ms')} | "
+                     f"{f('gemm_template_ms')} | {f('clblast_ms')} | {f('device_kernels_ms')} | {rest} | "
+                     f"{f('first_call_s')} | {f('warm_first_call_s')} | {speedup} |")
+    if any("alt_device_ms" in r for r in rows):  # the second configuration, side by side
+        lines += ["", f"| workload | device per call (ms) | with {os.environ['FXKIT_E2E_ALT_ENV']} "
+                  "(ms) | ratio | its check (error / eager's) |", "| --- | ---: | ---: | ---: | --- |"]
+        for r in rows:
+            if "alt_device_ms" in r and "fxkit_device_ms" in r:
+                alt_check = r.get("alt_check", "-")
+                if "alt_worst_error_vs_eager" in r:
+                    alt_check += f" ({r['alt_worst_error_vs_eager']}x)"
+                lines.append(f"| {r['workload']} | {r['fxkit_device_ms']:.3f} | "
+                             f"{r['alt_device_ms']:.3f} | "
+                             f"{r['fxkit_device_ms'] / r['alt_device_ms']:.3f} | {alt_check} |")
+    if ratios:  # the issue's acceptance: geometric mean of fxkit / torch.compile, and the worst
+        geo = 1.0
+        for x in ratios:
+            geo *= x
+        lines.append(f"\nfxkit device / torch.compile over {len(ratios)} workloads: geometric mean "
+                     f"{geo ** (1 / len(ratios)):.2f}, worst {max(ratios):.2f}")
+    return lines
+
+
+if len(sys.argv) > 2 and sys.argv[1] == "--table":
+    # Tables of rows other runs wrote (their e2e_gpu.json, or stdout with a JSON line per
+    # workload), as one: the acceptance's geometric mean over every model of several jobs.
+    rows = []
+    for path in sys.argv[2:]:
+        with open(path) as f:
+            rows += [json.loads(line) for line in f if line.startswith('{"workload"')]
+    print("\n".join(render(rows)))
+    sys.exit(0)
 
 import torch
 
@@ -335,61 +406,7 @@ for w in sorted(os.listdir(corpus)):
     rows.append(row)
     print(json.dumps(row), flush=True)
 
-lines = ["| workload | check (error / eager's) | fxkit generated kernels (ms) | "
-         "fxkit device per call, resident (ms) | fxkit wall per call, resident (ms) | "
-         "fxkit wall per call, copying (ms) | extern: CLBlast / GEMM template "
-         "(split along k, fused epilogues) / device / host | "
-         "PyTorch eager (ms) | torch.compile (ms) | max-autotune (ms) | fxkit device / compile |",
-         "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |"]
-ratios = []
-for r in rows:
-    f = lambda k: f"{r[k]:.3f}" if k in r else "-"
-    ratio = "-"
-    if "fxkit_device_ms" in r and r.get("compile_ms"):
-        ratios.append(r["fxkit_device_ms"] / r["compile_ms"])
-        ratio = f"{ratios[-1]:.2f}"
-    check = r.get("check", r.get("error", "-"))
-    if "worst_error_vs_eager" in r:
-        check += f" ({r['worst_error_vs_eager']:.2f}x)"
-    lines.append(f"| {r['workload']} | {check} | {f('fxkit_kernel_ms')} | {f('fxkit_device_ms')} | "
-                 f"{f('fxkit_wall_ms')} | {f('fxkit_copying_wall_ms')} | "
-                 f"{r.get('blas', '-')} / {r.get('gemm_template', '-')} "
-                 f"({r.get('gemm_split', '-')} split, {r.get('gemm_epilogues', '-')} epilogues) / "
-                 f"{r.get('device_externs', '-')} / "
-                 f"{r.get('host_externs', '-')} | {f('eager_ms')} | {f('compile_ms')} | "
-                 f"{f('autotune_ms')} | {ratio} |")
-# Where a call's device time goes, and the cold and warm first calls (issue 23's acceptance).
-lines += ["", "| workload | device per call, profiled (ms) | generated kernels (ms) | "
-          "GEMM template (ms) | CLBlast (ms) | device extern kernels (ms) | rest: gaps (ms) | "
-          "first call cold (s) | first call warm (s) | cold / warm |",
-          "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-for r in rows:
-    f = lambda k: f"{r[k]:.3f}" if k in r else "-"
-    parts = ("fxkit_kernel_ms", "gemm_template_ms", "clblast_ms", "device_kernels_ms")
-    rest = (f"{r['profiled_device_ms'] - sum(r[k] for k in parts):.3f}"
-            if all(k in r for k in parts + ("profiled_device_ms",)) else "-")
-    speedup = (f"{r['first_call_s'] / r['warm_first_call_s']:.1f}"
-               if r.get("warm_first_call_s") and "first_call_s" in r else "-")
-    lines.append(f"| {r['workload']} | {f('profiled_device_ms')} | {f('fxkit_kernel_ms')} | "
-                 f"{f('gemm_template_ms')} | {f('clblast_ms')} | {f('device_kernels_ms')} | {rest} | "
-                 f"{f('first_call_s')} | {f('warm_first_call_s')} | {speedup} |")
-if any("alt_device_ms" in r for r in rows):  # the second configuration, side by side
-    lines += ["", f"| workload | device per call (ms) | with {os.environ['FXKIT_E2E_ALT_ENV']} "
-              "(ms) | ratio | its check (error / eager's) |", "| --- | ---: | ---: | ---: | --- |"]
-    for r in rows:
-        if "alt_device_ms" in r and "fxkit_device_ms" in r:
-            alt_check = r.get("alt_check", "-")
-            if "alt_worst_error_vs_eager" in r:
-                alt_check += f" ({r['alt_worst_error_vs_eager']}x)"
-            lines.append(f"| {r['workload']} | {r['fxkit_device_ms']:.3f} | "
-                         f"{r['alt_device_ms']:.3f} | "
-                         f"{r['fxkit_device_ms'] / r['alt_device_ms']:.3f} | {alt_check} |")
-if ratios:  # the issue's acceptance: geometric mean of fxkit / torch.compile, and the worst
-    geo = 1.0
-    for x in ratios:
-        geo *= x
-    lines.append(f"\nfxkit device / torch.compile over {len(ratios)} workloads: geometric mean "
-                 f"{geo ** (1 / len(ratios)):.2f}, worst {max(ratios):.2f}")
+lines = render(rows)
 print("\n".join(lines))
 if os.environ.get("OUT"):
     with open(os.path.join(os.environ["OUT"], "e2e_gpu.json"), "w") as f:

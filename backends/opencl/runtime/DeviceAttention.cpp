@@ -12,8 +12,11 @@
 /// and combine their states through local memory at the end; on GPUs, where the head
 /// dimension is at most 64, a work-group of query rows shares tiles of keys and values in local
 /// memory instead (fx_attention_tiled32/64: each K and V row read once per work-group, not once
-/// per query row: at sequence 1024 the lanes kernel took ~35 ms a layer on an H200). Float32
-/// calls can take the GEMM template instead (OpenCLOptions::attention, DeviceAttentionGemm.h).
+/// per query row: at sequence 1024 the lanes kernel took ~35 ms a layer on an H200). With an
+/// added mask (Hugging Face's causal masks of 0 and -inf), the tiled kernels leave out the keys
+/// it sets to -inf where the largest magnitudes of Q, K and V make that exact
+/// (fx_attention_key_bound). Float32 calls can take the GEMM template instead
+/// (OpenCLOptions::attention, DeviceAttentionGemm.h).
 
 #include "backends/opencl/runtime/DeviceAttentionArgs.h"
 #include "backends/opencl/runtime/DeviceAttentionGemm.h"
@@ -194,6 +197,24 @@ __kernel void FX_NAME(fx_attention_lanes)(
             pad ? (FX_ACC)INFINITY : empty ? (FX_ACC)(-INFINITY) : rmax + log(rsum));
   }
 }
+
+/// The largest magnitude of the elements of K or V (B x H x N x E, strides ks) as float bits
+/// into *bound, 0 before: atomic_max orders non-negative floats by their bits, and a NaN's bits
+/// exceed infinity's. K's, with a query row's largest magnitude, bounds the row's every product
+/// q . k, so the tiled kernel may leave out the products of keys an added mask sets to -inf
+/// (where the bound is finite their scores are -inf whatever the products); V's says whether the
+/// values are finite, so such keys' weights of 0 add exactly 0 and their values need no reading.
+__kernel void FX_NAME(fx_attention_key_bound)(FX_IN(k), FX_OUT(bound), const long xnumel,
+    const long H, const long N, const long E, FX_STRIDES4(k), const long dt_qkv) {
+  __global const uchar *k = FX_AT(k);
+  uint m = 0;
+  for (long x = get_global_id(0); x < xnumel; x += get_global_size(0)) {
+    const long c = x % E, j = x / E % N, bh = x / E / N;
+    const long pos = bh / H * ks0 + bh % H * ks1 + j * ks2 + c * ks3;
+    m = max(m, as_uint(fabs((float)FX_LD(k, pos, dt_qkv))));
+  }
+  atomic_max((volatile __global uint *)FX_AT(bound), m);
+}
 )CL";
 
 constexpr std::string_view kTiledSource = R"CL(
@@ -208,8 +229,13 @@ constexpr std::string_view kTiledSource = R"CL(
 /// per-key branch, which diverged within a warp), then their weighted values. The tile is read
 /// as broadcasts of four values at a time, and the row's query and accumulator are {{D}}
 /// registers as vectors of four (columns past E and Ev are zeros and add nothing).
+/// Where `bounded` (an added mask), `kb` holds fx_attention_key_bound's largest magnitudes of K
+/// and V: a row whose products K's bounds below infinity leaves out the product of every key the
+/// mask adds -inf to, and where V is finite, such keys' values too (a causal mask as a tensor:
+/// half the keys); elsewhere they are computed, as the reference's NaNs need.
 __kernel void FX_NAME(fx_attention_tiled{{D}})(
-    FX_IN(q), FX_IN(k), FX_IN(v), FX_IN(m), FX_OUT(o), FX_OUT(l), FX_ATTN_PARAMS) {
+    FX_IN(q), FX_IN(k), FX_IN(v), FX_IN(m), FX_OUT(o), FX_OUT(l), FX_ATTN_PARAMS, FX_IN(kb),
+    const long bounded) {
   __global const uchar *q = FX_AT(q), *k = FX_AT(k), *v = FX_AT(v);
   __global const uchar *mk = FX_AT(m);
   __global uchar *o = FX_AT(o), *l = FX_AT(l);
@@ -226,14 +252,23 @@ __kernel void FX_NAME(fx_attention_tiled{{D}})(
     const long i = min(ix, M - 1);
     FX_ACC4 qv[{{D}} / 4], acc[{{D}} / 4];
     const long qrow = b * qs0 + h * qs1 + i * qs2;
+    FX_ACC qmax = 0; // the row's largest magnitude, NaN where it holds one
 #pragma unroll
     for (int c = 0; c < {{D}} / 4; ++c) {
       FX_ACC x[4];
-      for (int e = 0; e < 4; ++e)
+      for (int e = 0; e < 4; ++e) {
         x[e] = 4 * c + e < E ? FX_LD(q, qrow + (4 * c + e) * qs3, dt_qkv) : (FX_ACC)0;
+        qmax = isnan(x[e]) || isnan(qmax) ? NAN : fmax(qmax, fabs(x[e]));
+      }
       qv[c] = (FX_ACC4)(x[0], x[1], x[2], x[3]);
       acc[c] = 0;
     }
+    // |q . k| * scale <= E * qmax * kmax: below 2^126, every product is finite and a key whose
+    // mask adds -inf scores -inf without it (false where any factor is infinite or NaN).
+    __global const uint *bounds = (__global const uint *)FX_AT(kb);
+    const bool skipMasked =
+        bounded && (FX_ACC)E * qmax * (FX_ACC)as_float(bounds[0]) * fabs(scale) < (FX_ACC)0x1p126f;
+    const bool skipValues = bounded && bounds[1] < 0x7f800000u;
     const long limit = causal ? min(N, i + 1) : N;
     // The keys any row of the group reads (uniform over the group: its barriers).
     const long groupLimit = causal ? min(N, min(M - 1, first + BM - 1) + 1) : N;
@@ -259,7 +294,8 @@ __kernel void FX_NAME(fx_attention_tiled{{D}})(
           const int jj = j1 + t;
           FX_ACC x = -INFINITY, add;
           if (jj < rowKeys &&
-              FX_NAME(fx_attention_bias)(mk, mrow + (j0 + jj) * ms3, dt_mask, mask_kind, &add)) {
+              FX_NAME(fx_attention_bias)(mk, mrow + (j0 + jj) * ms3, dt_mask, mask_kind, &add) &&
+              !(skipMasked && add == -INFINITY)) {
             __local const FX_ACC4 *kj = kt + jj * ({{D}} / 4);
             FX_ACC4 d = qv[0] * kj[0];
 #pragma unroll
@@ -270,15 +306,19 @@ __kernel void FX_NAME(fx_attention_tiled{{D}})(
           sc[t] = x;
           mt = x > mt ? x : mt; // NaN scores do not raise the maximum; their weights are NaN
         }
-        // The row's state rescaled to the new maximum: 1 where it stays, 0 from -inf.
-        const FX_ACC alpha = mt == mx ? (FX_ACC)1 : exp(mx - mt);
-        mx = mt;
-        sum *= alpha;
+        // The row's state rescaled to a new maximum (by 0 from -inf).
+        if (mt != mx) {
+          const FX_ACC alpha = exp(mx - mt);
+          mx = mt;
+          sum *= alpha;
 #pragma unroll
-        for (int c = 0; c < {{D}} / 4; ++c)
-          acc[c] *= alpha;
+          for (int c = 0; c < {{D}} / 4; ++c)
+            acc[c] *= alpha;
+        }
 #pragma unroll
         for (int t = 0; t < FX_ATTN_STEP; ++t) {
+          if (skipValues && sc[t] == -INFINITY)
+            continue; // a masked key: its weight of 0 times finite values adds 0
           // A masked key weighs 0, a key at the maximum 1 (also a score of +inf).
           const FX_ACC p = sc[t] == -INFINITY ? (FX_ACC)0 : sc[t] == mx ? (FX_ACC)1 : exp(sc[t] - mx);
           sum += p;
@@ -370,6 +410,7 @@ FamilySource attentionSource() {
            {"fx_attention_lanes", true},
            {"fx_attention_tiled32", true},
            {"fx_attention_tiled64", true},
+           {"fx_attention_key_bound", false},
            {"fx_attention_softmax", false}},
           {Variant::Float, Variant::Double},
           attentionDefines() + "#define FX_ATTN_BN " + std::to_string(kTiledKeys) +
@@ -485,11 +526,41 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
   // device that cannot build or launch the tiled kernel (it has not run on every GPU driver
   // yet) gets lanes per row, said once per context on stderr, rather than no attention at all: a
   // failed build or launch enqueues nothing, and trial launches only wrote the outputs.
+  // The tiled kernels' own arguments: with an added mask, the keys' largest magnitude, so that
+  // keys the mask sets to -inf need no product (fx_attention_key_bound).
+  std::vector<LaunchArg> tiledArgs = a;
+  const bool bounded = mask && maskArg->kind == 2;
+  DeviceBuffer bound{};
+  if (bounded) {
+    FXKIT_ASSIGN_OR_RETURN(bound, state.bound.get(ctx, 2 * sizeof(cl_uint)));
+    bound.bytes = 2 * sizeof(cl_uint);
+  }
+  tiledArgs.push_back(bounded ? bufferArg(bound, false) : bufferArg(*q, false));
+  tiledArgs.push_back(longArg(bounded));
+  bool boundSet = false;
   for (int d : kTiledHeadDims) {
     const std::string tiled = "fx_attention_tiled" + std::to_string(d);
     if (std::max(E, Ev) > d || state.failed.count(tiled))
       continue;
-    Status st = launcher.launch(tiled, a, rows, N);
+    if (bounded && !boundSet) {
+      FXKIT_TRY(fillZeros(call.context(), bound));
+      // K's largest magnitude in the first word, V's in the second.
+      for (const auto &[x, width, word] :
+           {std::tuple{&*k, E, size_t{0}}, std::tuple{&*v, Ev, sizeof(cl_uint)}}) {
+        std::vector<LaunchArg> b{
+            bufferArg(*x, false),
+            bufferArg(DeviceBuffer{bound.mem, bound.offset + word, sizeof(cl_uint)}, true),
+            longArg(B * H * N * width),
+            longArg(H),
+            longArg(N),
+            longArg(width)};
+        appendLongs(b, {x->strides});
+        b.push_back(longArg(dtypeCode(q->dtype)));
+        FXKIT_TRY(launcher.launch("fx_attention_key_bound", b, B * H * N * width, 1));
+      }
+      boundSet = true;
+    }
+    Status st = launcher.launch(tiled, tiledArgs, rows, N);
     if (st)
       return true;
     state.failed.insert(tiled);
