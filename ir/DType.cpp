@@ -41,6 +41,32 @@ std::string_view dtypeScalarTypeName(DType dtype) { return info(dtype).scalarTyp
 int dtypeItemSize(DType dtype) { return info(dtype).itemSize; }
 bool dtypeIsFloating(DType dtype) { return info(dtype).floating; }
 
+int64_t wrapToIntegral(DType dtype, int64_t v) {
+  switch (dtype) {
+  case DType::Int32:
+    return static_cast<int32_t>(v);
+  case DType::Int16:
+    return static_cast<int16_t>(v);
+  case DType::Int8:
+    return static_cast<int8_t>(v);
+  case DType::UInt8:
+    return static_cast<uint8_t>(v);
+  case DType::Bool:
+    return v != 0;
+  case DType::Int64:
+  case DType::Float32:
+  case DType::Float16:
+  case DType::BFloat16:
+  case DType::Float64:
+  case DType::Complex64:
+  case DType::Complex128:
+  case DType::Float8E4M3FN:
+  case DType::Float8E5M2:
+    return v;
+  }
+  return v;
+}
+
 std::optional<DType> parseDType(std::string_view text) {
   if (text.starts_with("torch."))
     text.remove_prefix(6);

@@ -33,6 +33,9 @@ std::string_view dtypeScalarTypeName(DType dtype);
 /// Bytes per element.
 int dtypeItemSize(DType dtype);
 bool dtypeIsFloating(DType dtype);
+/// An integer as integral dtype `dtype` holds it: narrower integers wrap (two's complement, as
+/// integer casts do in C++ and PyTorch), bool is v != 0; other dtypes keep v.
+int64_t wrapToIntegral(DType dtype, int64_t v);
 
 /// Accepts "float32", "torch.float32", "f32" and PyTorch's aliases ("float", "half", "long").
 std::optional<DType> parseDType(std::string_view text);

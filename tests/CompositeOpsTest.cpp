@@ -1279,6 +1279,98 @@ TEST(CompositeOps, ErrorsArePyTorchs) {
   has(lowered.error().message, "the decompose pass rewrites it");
 }
 
+// ---- Masked indexing, gates and windows ----
+
+TEST(CompositeOps, MaskedIndexingGluAndUnfoldAgreeWithCoreAten) {
+  checkCase({"_unsafe_masked_index: index, then fill where the mask is false",
+             {{"x", f32({6})}, {"m", ty("b8", {4})}, {"i", ty("i64", {4})}},
+             N("r", "aten._unsafe_masked_index.default", "%x, %m, [%i], 1.5"),
+             N("g", "aten.index.Tensor", "%x, [%i]") + N("n", "aten.logical_not.default", "%m") +
+                 N("r", "aten.masked_fill.Scalar", "%g, %n, 1.5")});
+  checkCase({"_unsafe_masked_index along dim 1 (slice_scatter's form: None first)",
+             {{"x", f32({3, 5})}, {"m", ty("b8", {1, 4})}, {"i", ty("i64", {4})}},
+             N("r", "aten._unsafe_masked_index.default", "%x, %m, [None, %i], 0.0"),
+             N("g", "aten.index.Tensor", "%x, [None, %i]") +
+                 N("n", "aten.logical_not.default", "%m") +
+                 N("r", "aten.masked_fill.Scalar", "%g, %n, 0.0")});
+  checkCase({"_unsafe_masked_index_put_accumulate: add the kept values",
+             {{"s", f32({5})}, {"m", ty("b8", {3})}, {"i", ty("i64", {3})}, {"v", f32({3})}},
+             N("r", "aten._unsafe_masked_index_put_accumulate.default", "%s, %m, [%i], %v"),
+             N("n", "aten.logical_not.default", "%m") +
+                 N("k", "aten.masked_fill.Scalar", "%v, %n, 0") +
+                 N("r", "aten.index_put.default", "%s, [%i], %k, True")});
+  checkCase({"glu along the last dim",
+             {{"x", f32({2, 6})}},
+             N("r", "aten.glu.default", "%x"),
+             N("a", "aten.slice.Tensor", "%x, 1, 0, 3") +
+                 N("b", "aten.slice.Tensor", "%x, 1, 3, 6") + N("g", "aten.sigmoid.default", "%b") +
+                 N("r", "aten.mul.Tensor", "%a, %g")});
+  checkCase({"glu along dim 0",
+             {{"x", f32({4, 3})}},
+             N("r", "aten.glu.default", "%x, 0"),
+             N("a", "aten.slice.Tensor", "%x, 0, 0, 2") +
+                 N("b", "aten.slice.Tensor", "%x, 0, 2, 4") + N("g", "aten.sigmoid.default", "%b") +
+                 N("r", "aten.mul.Tensor", "%a, %g")});
+  checkCase({"unfold: windows of 3, 2 apart",
+             {{"x", f32({10})}},
+             N("r", "aten.unfold.default", "%x, 0, 3, 2"),
+             N("r", "aten.as_strided.default", "%x, [4, 3], [2, 1]")});
+  checkCase({"unfold of a transposed matrix along its last dim",
+             {{"x", "f32[3, 4][1, 3]cpu"}},
+             N("r", "aten.unfold.default", "%x, -1, 2, 1"),
+             N("r", "aten.as_strided.default", "%x, [3, 3, 2], [1, 3, 3]")});
+}
+
+TEST(CompositeOps, MaskedIndexingLeavesDroppedIndicesUnread) {
+  // PyTorch's inductor test values: index 9 is out of range and -2 wraps, where kept.
+  Tensor x = fromValues({8}, {0, 1, 2, 3, 4, 5, 6, 7});
+  Tensor m = fromValues({3}, {1, 0, 1}, DType::Bool);
+  Tensor i = fromValues({3}, {3, 9, -2}, DType::Int64);
+  const std::string index =
+      "torch.ops.aten._unsafe_masked_index.default](args = (%a, %b, [%c], 1.5), kwargs = {})";
+  expectValues(runCall(index, {x, m, i}), {3, 1.5, 6});
+  Tensor s = fromValues({5}, {0, 0, 0, 0, 0});
+  Tensor j = fromValues({3}, {1, 7, 1}, DType::Int64);
+  Tensor v = fromValues({3}, {2, 100, 3});
+  const std::string put = "torch.ops.aten._unsafe_masked_index_put_accumulate.default](args = "
+                          "(%a, %b, [%c], %d), kwargs = {})";
+  expectValues(runCall(put, {s, m, j, v}), {0, 5, 0, 0, 0});
+  // The same values through the loop interpreter, OpenCL and LLVM.
+  for (const auto &[call, values] : {std::pair{index, std::vector<Tensor>{x, m, i}},
+                                     std::pair{put, std::vector<Tensor>{s, m, j, v}}}) {
+    std::vector<RuntimeValue> inputs;
+    std::vector<Input> typed;
+    const char *names[] = {"a", "b", "c", "d"};
+    for (size_t k = 0; k < values.size(); ++k) {
+      inputs.push_back(RuntimeValue{values[k]});
+      typed.push_back(
+          {names[k], ty(std::string(dtypeShortName(values[k].dtype())), values[k].sizes())});
+    }
+    std::string text =
+        decomposed(program(typed, "    %r : [num_users=1] = call_function[target=" + call + "\n"));
+    DifferentialOptions options;
+    options.llvm = true;
+    options.formats = false;
+    options.inputs = &inputs;
+    auto failure = checkGraphDifferentially(text, {}, options);
+    EXPECT_FALSE(failure) << diffStageName(failure->stage) << ": " << failure->message << "\n"
+                          << text;
+  }
+  // PyTorch's errors: an odd halving dimension, windows larger than the dim.
+  auto error = [](const std::string &text) {
+    Graph g = parsed(text);
+    auto r = decomposeCompositeOps(g);
+    return r ? std::string() : r.error().message;
+  };
+  auto has = [](const std::string &message, const std::string &part) {
+    EXPECT_NE(message.find(part), std::string::npos) << message;
+  };
+  has(error(program({{"x", f32({2, 5})}}, N("r", "aten.glu.default", "%x"))),
+      "Halving dimension must be even, but dimension 1 is size 5");
+  has(error(program({{"x", f32({4})}}, N("r", "aten.unfold.default", "%x, 0, 5, 1"))),
+      "maximum size for tensor at dimension 0 is 4 but size is 5");
+}
+
 // ---- The pass, the registry and the commands ----
 
 TEST(CompositeOps, ThePassIsRegisteredAndAssertionsAreCheckedThenDropped) {

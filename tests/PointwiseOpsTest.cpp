@@ -77,6 +77,8 @@ TEST(PointwiseOps, EveryLineAgreesAcrossInterpretersOpenCLAndFormats) {
     bool intOnly = loop::scalarOpSpelling(row.scalarOp).openclFloat.empty();
     if (row.promote == Promote::IntOnly || (row.promote == Promote::Prim && intOnly)) {
       dtypes = {"i64", "b8"};
+    } else if (row.promote == Promote::IntNoBool) {
+      dtypes = {"i64", "i32"};
     } else {
       dtypes = {"f32"};
       if (loop::scalarOpKind(row.scalarOp) != loop::ScalarOpKind::FloatFn)
@@ -90,7 +92,7 @@ TEST(PointwiseOps, EveryLineAgreesAcrossInterpretersOpenCLAndFormats) {
       ++checked;
     }
   }
-  EXPECT_GE(checked, 229u); // every line of PointwiseOps.def, in each dtype it takes
+  EXPECT_GE(checked, 255u); // every line of PointwiseOps.def, in each dtype it takes
 }
 
 TEST(PointwiseOps, CompositeOpsAgreeAcrossInterpretersAndOpenCL) {
@@ -213,6 +215,54 @@ TEST(PointwiseOps, BitwiseAndLogical) {
   EXPECT_NE(runCallError("torch.ops.aten.bitwise_and.Tensor](args = (%a, %b), kwargs = {})", {f, f})
                 .find("bitwise ops take integers and bools"),
             std::string::npos);
+}
+
+// Shifts as c10 computes them: a count that is negative or reaches the width gives 0 to the
+// left and the sign to the right; the low bits wrap to the dtype. The same values through
+// OpenCL and the LLVM backend (the guard and the 64-bit helpers of prelude.cl).
+TEST(PointwiseOps, ShiftsFollowTorchAtAndPastTheWidth) {
+  Tensor a = fromValues({7}, {1, -8, 1, -8, 5, 255, -1}, DType::Int32);
+  Tensor b = fromValues({7}, {3, 1, 32, 40, -1, 31, 70}, DType::Int32);
+  const std::string left =
+      "torch.ops.aten.bitwise_left_shift.Tensor](args = (%a, %b), kwargs = {})";
+  const std::string right = "torch.ops.aten.__rshift__.Tensor](args = (%a, %b), kwargs = {})";
+  Tensor l = runCall(left, {a, b});
+  EXPECT_EQ(l.dtype(), DType::Int32);
+  expectValues(l, {8, -16, 0, 0, 0, -2147483648.0, 0});
+  expectValues(runCall(right, {a, b}), {0, -4, 0, -1, 0, 0, -1});
+  Tensor u = fromValues({2}, {200, 3}, DType::UInt8);
+  Tensor v = fromValues({2}, {3, 9}, DType::UInt8);
+  expectValues(runCall(left, {u, v}), {64, 0});
+  expectValues(runCall(right, {u, v}), {25, 0});
+  // The Python-number forms: the tensor's dtype.
+  expectValues(runCall("torch.ops.aten.__lshift__.Scalar](args = (%a, 4), kwargs = {})", {a}),
+               {16, -128, 16, -128, 80, 4080, -16});
+  Tensor s = runCall("torch.ops.aten.bitwise_right_shift.Scalar_Tensor](args = (256, %a), "
+                     "kwargs = {})",
+                     {b});
+  EXPECT_EQ(s.dtype(), DType::Int32);
+  expectValues(s, {32, 128, 0, 0, 0, 0, 0});
+  Tensor t = fromValues({2}, {1, 0}, DType::Bool);
+  EXPECT_NE(runCallError(left, {t, t}).find("shifts take integers"), std::string::npos);
+  EXPECT_NE(runCallError(right, {fromValues({1}, {1.5}), a}).find("shifts take integers"),
+            std::string::npos);
+  for (const std::string &call : {left, right})
+    for (DType dt : {DType::Int32, DType::UInt8}) {
+      std::vector<RuntimeValue> values{RuntimeValue{dt == DType::Int32 ? a : u},
+                                       RuntimeValue{dt == DType::Int32 ? b : v}};
+      const std::string type = dt == DType::Int32 ? "i32[7][1]cpu" : "u8[2][1]cpu";
+      const std::string text = "graph():\n    %a : Tensor \"" + type +
+                               "\"[num_users=1] = placeholder[target=a]\n    %b : Tensor \"" +
+                               type +
+                               "\"[num_users=1] = placeholder[target=b]\n    %r : [num_users=1] = "
+                               "call_function[target=" +
+                               call + "\n    return (r,)\n";
+      DifferentialOptions options;
+      options.llvm = true;
+      options.inputs = &values;
+      auto failure = checkGraphDifferentially(text, {}, options);
+      EXPECT_FALSE(failure) << text << diffStageName(failure->stage) << ": " << failure->message;
+    }
 }
 
 TEST(PointwiseOps, PredicatesAndFloatFunctions) {

@@ -44,15 +44,16 @@ double roundTo(double v, DType dtype) {
 }
 
 /// One scalar op of a loop body on values held as doubles (ScalarOps.def's semantics): an
-/// Arith op of an integral dtype computes exactly in int64 (an integer division by zero gives
-/// 0, as the loop interpreter has no error path per point), every other op in double.
+/// Arith op of an integral dtype computes exactly in int64 and wraps to the dtype (an integer
+/// division by zero gives 0, as the loop interpreter has no error path per point), every other
+/// op in double.
 double apply(ScalarOp op, DType dtype, double a, double b, double c) {
   if (op == ScalarOp::Cast)
     return a;
   if (!dtypeIsFloating(dtype) && scalarOpKind(op) == ScalarOpKind::Arith) {
     auto v = evalScalarInt(op, dtype, static_cast<int64_t>(a), static_cast<int64_t>(b),
                            static_cast<int64_t>(c));
-    return v ? static_cast<double>(*v) : 0.0;
+    return v ? static_cast<double>(wrapToIntegral(dtype, *v)) : 0.0;
   }
   return evalScalarFloatIn(op, dtype, a, b, c);
 }

@@ -44,25 +44,6 @@ double intToFloat(DType dtype, int64_t v) {
   return roundToFloating(static_cast<float>(v), dtype);
 }
 
-/// An integer cast to an integral dtype: narrower integers wrap (two's complement), bool is
-/// v != 0.
-int64_t wrapInt(DType dtype, int64_t v) {
-  switch (dtype) {
-  case DType::Int32:
-    return static_cast<int32_t>(v);
-  case DType::Int16:
-    return static_cast<int16_t>(v);
-  case DType::Int8:
-    return static_cast<int8_t>(v);
-  case DType::UInt8:
-    return static_cast<uint8_t>(v);
-  case DType::Bool:
-    return v != 0;
-  default:
-    return v;
-  }
-}
-
 /// A float cast to an integral dtype: bool is x != 0 (NaN is true, as in c10); integers
 /// truncate toward zero. Out of range (undefined in C++ and PyTorch) saturates, NaN gives 0.
 int64_t floatToInt(DType dtype, double x) {
@@ -79,7 +60,7 @@ int64_t floatToInt(DType dtype, double x) {
                                  : std::numeric_limits<int64_t>::max();
   // int16, int8 and uint8 take the truncated value modulo their range, as x86 conversions
   // through int32 do in PyTorch's kernels.
-  return wrapInt(dtype, static_cast<int64_t>(x));
+  return wrapToIntegral(dtype, static_cast<int64_t>(x));
 }
 
 /// The type PyTorch's CPU kernels compute a dtype in (at::opmath_type): float for the 16-bit
@@ -112,7 +93,7 @@ struct Number {
 
 /// v cast to the integral dtype `to`.
 int64_t castToInt(const Number &v, DType to) {
-  return v.kind == ScalarKind::Float ? floatToInt(to, v.f) : wrapInt(to, v.i);
+  return v.kind == ScalarKind::Float ? floatToInt(to, v.f) : wrapToIntegral(to, v.i);
 }
 /// v cast to the floating dtype `to`.
 double castToFloat(const Number &v, DType to) {

@@ -23,6 +23,17 @@ inline std::optional<int64_t> intFmod(int64_t a, int64_t b) {
   return b == -1 ? 0 : a % b;
 }
 
+/// torch.bitwise_left_shift on integers (c10's lshift): 0 for a negative count or one past the
+/// width; computed in 64 bits and wrapped to the dtype, which keeps the low bits exactly.
+inline int64_t shiftLeft(int64_t a, int64_t b) {
+  return b < 0 || b >= 64 ? 0 : static_cast<int64_t>(static_cast<uint64_t>(a) << b);
+}
+
+/// torch.bitwise_right_shift on integers (c10's rshift): arithmetic; a negative count or one
+/// past the width shifts the sign through (0 or -1; 0 for unsigned values, which are
+/// non-negative here).
+inline int64_t shiftRight(int64_t a, int64_t b) { return a >> (b < 0 || b >= 64 ? 63 : b); }
+
 /// Python's a % b (sign of b), as torch.remainder on integers; nullopt for b == 0.
 inline std::optional<int64_t> intRemainder(int64_t a, int64_t b) {
   if (b == 0)

@@ -3,7 +3,8 @@
 /// movedim, narrow), splits and joins (chunk, split.sizes, unbind, stack, hstack, vstack),
 /// factories from a tensor (new_*), repeats (tile, repeat_interleave), index patterns PyTorch
 /// writes with arange (diff, roll, tril, triu, one_hot), matrix products (matmul, dot, mv,
-/// outer, einsum) and the reductions PyTorch writes with others (std, vector norms).
+/// outer, einsum), the reductions PyTorch writes with others (std, vector norms), masked
+/// indexing (_unsafe_masked_index and its accumulating put), glu and unfold.
 ///
 /// Decompositions follow the CompositeImplicitAutograd kernels of aten/src/ATen/native
 /// (TensorConversions.cpp, TensorShape.cpp, LinearAlgebra.cpp's _matmul_impl), torch/_refs and
@@ -1531,6 +1532,142 @@ Status decomposeWeightNorm(Decomposer &d) {
   return d.result(r);
 }
 
+// ---- Masked indexing (Inductor's decompositions of slice_scatter, masked_scatter, padding
+// backward) and views written with as_strided ----
+
+/// `indices` with each index clamped into [-size, size - 1] of the dim it indexes (None stays):
+/// PyTorch's eager _unsafe_masked_index and _unsafe_masked_index_put_accumulate, so that an
+/// index the mask drops may be out of range and no position outside `self` is read.
+Expected<Argument> clampedIndices(Decomposer &d) {
+  const Argument &indices = d.arg("indices");
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.type(d.arg("self")));
+  if (!indices.isContainer() || indices.items().size() > self.sizes.size())
+    return d.error("too many indices for tensor of dimension " + std::to_string(self.sizes.size()));
+  std::vector<Argument> out;
+  for (size_t i = 0; i < indices.items().size(); ++i) {
+    const Argument &index = indices.items()[i];
+    if (index.isNone()) {
+      out.push_back(index);
+      continue;
+    }
+    FXKIT_ASSIGN_OR_RETURN(auto it, d.type(index));
+    if (it.dtype != DType::Int64 && it.dtype != DType::Int32)
+      return d.error("_unsafe_masked_index found unexpected index type " +
+                     std::string(dtypeScalarTypeName(it.dtype)));
+    FXKIT_ASSIGN_OR_RETURN(auto size, d.size(d.arg("self"), static_cast<int64_t>(i)));
+    FXKIT_ASSIGN_OR_RETURN(auto low, d.sub(Argument::integer(0), size));
+    FXKIT_ASSIGN_OR_RETURN(auto high, d.sub(size, Argument::integer(1)));
+    FXKIT_ASSIGN_OR_RETURN(auto c, d.call("aten.clamp.default", {index, low, high}));
+    out.push_back(c);
+  }
+  return Argument::list(std::move(out));
+}
+
+/// _unsafe_masked_index(self, mask, indices, fill): where(mask, self[indices], fill), as
+/// PyTorch's eager kernel computes it: self indexed at the clamped indices, then fill where the
+/// mask is false (TensorAdvancedIndexing.cpp).
+Status decomposeUnsafeMaskedIndex(Decomposer &d) {
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.type(d.arg("self")));
+  for (const SymExpr &s : self.sizes)
+    if (s.isConstant() && s.constant() == 0)
+      return d.error("_unsafe_masked_index of an empty tensor (every position masked) is not "
+                     "supported");
+  FXKIT_ASSIGN_OR_RETURN(auto indices, clampedIndices(d));
+  FXKIT_ASSIGN_OR_RETURN(auto gathered,
+                         d.call("aten._unsafe_index.Tensor", {d.arg("self"), indices}));
+  FXKIT_ASSIGN_OR_RETURN(auto dropped, d.call("aten.logical_not.default", {d.arg("mask")}));
+  FXKIT_ASSIGN_OR_RETURN(auto r,
+                         d.call("aten.masked_fill.Scalar", {gathered, dropped, d.arg("fill")}));
+  return d.result(r);
+}
+
+/// _unsafe_masked_index_put_accumulate(self, mask, indices, values): self with values added at
+/// the clamped indices where the mask is true (0 added elsewhere), as PyTorch's eager kernel.
+Status decomposeUnsafeMaskedIndexPutAccumulate(Decomposer &d) {
+  FXKIT_ASSIGN_OR_RETURN(auto indices, clampedIndices(d));
+  FXKIT_ASSIGN_OR_RETURN(auto dropped, d.call("aten.logical_not.default", {d.arg("mask")}));
+  FXKIT_ASSIGN_OR_RETURN(auto kept, d.call("aten.masked_fill.Scalar",
+                                           {d.arg("values"), dropped, Argument::integer(0)}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.index_put.default",
+                                        {d.arg("self"), indices, kept, Argument::boolean(true)}));
+  return d.result(r);
+}
+
+/// glu(self, dim): a * sigmoid(b) for the halves a, b of self along dim (torch/_refs's glu).
+Status decomposeGlu(Decomposer &d) {
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.type(d.arg("self")));
+  if (self.sizes.empty())
+    return d.error("glu does not support scalars because halving size must be even");
+  FXKIT_ASSIGN_OR_RETURN(auto dim0, d.args().integer("dim"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(d, dim0, self.sizes.size()));
+  const SymExpr &n = self.sizes[static_cast<size_t>(dim)];
+  if (n.isConstant() && n.constant() % 2 != 0)
+    return d.error("Halving dimension must be even, but dimension " + std::to_string(dim) +
+                   " is size " + std::to_string(n.constant()));
+  FXKIT_ASSIGN_OR_RETURN(auto size, d.size(d.arg("self"), dim));
+  FXKIT_ASSIGN_OR_RETURN(auto half, d.floorDiv(size, Argument::integer(2)));
+  FXKIT_ASSIGN_OR_RETURN(auto a, d.call("aten.slice.Tensor", {d.arg("self"), Argument::integer(dim),
+                                                              Argument::integer(0), half}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto b, d.call("aten.slice.Tensor", {d.arg("self"), Argument::integer(dim), half, size}));
+  FXKIT_ASSIGN_OR_RETURN(auto gate, d.call("aten.sigmoid.default", {b}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.mul.Tensor", {a, gate}));
+  return d.result(r);
+}
+
+/// unfold(self, dimension, size, step): the view of every window of `size` along `dimension`,
+/// `step` apart, in a new last dim (TensorShape.cpp's unfold): as_strided with that dim's size
+/// (n - size) / step + 1 and stride * step, and the new dim's stride the dim's own.
+Status decomposeUnfold(Decomposer &d) {
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.type(d.arg("self")));
+  FXKIT_ASSIGN_OR_RETURN(auto dim0, d.args().integer("dimension"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, d.args().integer("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto step, d.args().integer("step"));
+  const size_t rank = self.sizes.size();
+  FXKIT_ASSIGN_OR_RETURN(auto dim, wrapDim(d, dim0, std::max<size_t>(rank, 1)));
+  if (step <= 0)
+    return d.error("step is " + std::to_string(step) + " but must be > 0");
+  if (size < 0)
+    return d.error("size is " + std::to_string(size) + " but must be >= 0");
+  // A 0-d tensor unfolds as one element of stride 1.
+  Argument n = Argument::integer(1), stride = Argument::integer(1);
+  std::vector<Argument> sizes, strides;
+  for (size_t i = 0; i < rank; ++i) {
+    FXKIT_ASSIGN_OR_RETURN(auto s, d.size(d.arg("self"), static_cast<int64_t>(i)));
+    const SymExpr &t = self.strides[i];
+    Argument st = Argument::integer(t.isConstant() ? t.constant() : 0);
+    if (!t.isConstant()) {
+      FXKIT_ASSIGN_OR_RETURN(st,
+                             d.call("aten.sym_stride.int",
+                                    {d.arg("self"), Argument::integer(static_cast<int64_t>(i))}));
+    }
+    sizes.push_back(s);
+    strides.push_back(st);
+  }
+  if (rank > 0) {
+    n = sizes[static_cast<size_t>(dim)];
+    stride = strides[static_cast<size_t>(dim)];
+  }
+  const SymExpr &extent = rank > 0 ? self.sizes[static_cast<size_t>(dim)] : SymExpr(1);
+  if (extent.isConstant() && size > extent.constant())
+    return d.error("maximum size for tensor at dimension " + std::to_string(dim) + " is " +
+                   std::to_string(extent.constant()) + " but size is " + std::to_string(size));
+  FXKIT_ASSIGN_OR_RETURN(auto rest, d.sub(n, Argument::integer(size)));
+  FXKIT_ASSIGN_OR_RETURN(auto windows, d.floorDiv(rest, Argument::integer(step)));
+  FXKIT_ASSIGN_OR_RETURN(auto count, d.add(windows, Argument::integer(1)));
+  FXKIT_ASSIGN_OR_RETURN(auto stepped, d.mul(stride, Argument::integer(step)));
+  if (rank > 0) {
+    sizes[static_cast<size_t>(dim)] = count;
+    strides[static_cast<size_t>(dim)] = stepped;
+  }
+  sizes.push_back(Argument::integer(size));
+  strides.push_back(stride);
+  FXKIT_ASSIGN_OR_RETURN(
+      auto r, d.call("aten.as_strided.default", {d.arg("self"), Argument::list(std::move(sizes)),
+                                                 Argument::list(std::move(strides))}));
+  return d.result(r);
+}
+
 // clang-format off
 const OpRow kRows[] = {
   // Metadata assertions
@@ -1603,6 +1740,11 @@ const OpRow kRows[] = {
   {"torch.ops.aten.norm_except_dim.default", "norm_except_dim(Tensor v, int pow=2, int dim=0) -> Tensor", C::Composite, inferComposite, decomposeNormExceptDim},
   {"torch.ops.aten._weight_norm.default", "_weight_norm(Tensor v, Tensor g, int dim=0) -> Tensor", C::Composite, inferComposite, decomposeWeightNorm},
   {"torch.ops.aten._weight_norm_interface.default", "_weight_norm_interface(Tensor v, Tensor g, int dim=0) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeWeightNorm},
+  // Masked indexing, gates and windows
+  {"torch.ops.aten._unsafe_masked_index.default", "_unsafe_masked_index(Tensor self, Tensor mask, Tensor?[] indices, Scalar fill) -> Tensor", C::Composite, inferComposite, decomposeUnsafeMaskedIndex},
+  {"torch.ops.aten._unsafe_masked_index_put_accumulate.default", "_unsafe_masked_index_put_accumulate(Tensor self, Tensor mask, Tensor?[] indices, Tensor values) -> Tensor", C::Composite, inferComposite, decomposeUnsafeMaskedIndexPutAccumulate},
+  {"torch.ops.aten.glu.default", "glu(Tensor self, int dim=-1) -> Tensor", C::Composite, inferComposite, decomposeGlu},
+  {"torch.ops.aten.unfold.default", "unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", C::Composite, inferComposite, decomposeUnfold},
 };
 // clang-format on
 

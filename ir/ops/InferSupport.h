@@ -59,6 +59,7 @@ enum class Promote : uint8_t {
   NoOpMath,       ///< the dtype of the first tensor (no promotion: abs, clone)
   NoOpMathNoBool, ///< NoOpMath, and a bool first tensor is refused (neg, relu)
   IntOnly,        ///< the promoted dtype, which must be integral or bool (bitwise ops)
+  IntNoBool,      ///< the promoted dtype, which must be integral, not bool (shifts)
   Prim,           ///< prims: no promotion, operands of one dtype and one shape, result that dtype
   PrimBool,       ///< prims comparisons and signbit: as Prim, the result bool
 };

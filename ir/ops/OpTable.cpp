@@ -141,6 +141,11 @@ Expected<NodeValue> pointwise(const BoundArgs &b, std::initializer_list<std::str
       return b.error("\"" + b.op().schema.name + "\" not implemented for '" +
                      std::string(dtypeName(dtype)) + "' (bitwise ops take integers and bools)");
     break;
+  case Promote::IntNoBool:
+    if (dtypeIsFloating(dtype) || dtype == DType::Bool)
+      return b.error("\"" + b.op().schema.name + "\" not implemented for '" +
+                     std::string(dtypeName(dtype)) + "' (shifts take integers)");
+    break;
   }
   // The device of the first dimensioned tensor: zero-dim CPU tensors may mix with others.
   Device device = tensors[0]->device;

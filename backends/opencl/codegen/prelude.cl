@@ -19,6 +19,9 @@ inline long fx_ipow(long a, long b) {
 /// torch.fmod and torch.remainder of integers; a zero divisor (an error in PyTorch, a trap on
 /// some devices) gives 0.
 inline long fx_ifmod(long a, long b) { return b == 0 || b == -1 ? 0 : a % b; }
+// torch's shifts (ir/loop/ScalarMath.h's shiftLeft and shiftRight): in 64 bits, then wrapped.
+inline long fx_ishl(long a, long b) { return b < 0 || b >= 64 ? 0 : (long)((ulong)a << b); }
+inline long fx_ishr(long a, long b) { return a >> (b < 0 || b >= 64 ? 63 : b); }
 inline long fx_iremainder(long a, long b) {
   long r = fx_ifmod(a, b);
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
