@@ -1281,7 +1281,7 @@ TEST(CompositeOps, ErrorsArePyTorchs) {
 
 // ---- Masked indexing, gates and windows ----
 
-TEST(CompositeOps, MaskedIndexingGluAndUnfoldAgreeWithCoreAten) {
+TEST(CompositeOps, MaskedIndexingScatterReductionsGluAndUnfoldAgreeWithCoreAten) {
   checkCase({"_unsafe_masked_index: index, then fill where the mask is false",
              {{"x", f32({6})}, {"m", ty("b8", {4})}, {"i", ty("i64", {4})}},
              N("r", "aten._unsafe_masked_index.default", "%x, %m, [%i], 1.5"),
@@ -1299,6 +1299,21 @@ TEST(CompositeOps, MaskedIndexingGluAndUnfoldAgreeWithCoreAten) {
              N("n", "aten.logical_not.default", "%m") +
                  N("k", "aten.masked_fill.Scalar", "%v, %n, 0") +
                  N("r", "aten.index_put.default", "%s, [%i], %k, True")});
+  checkCase({"scatter's older reduce add: scatter_reduce sum with self",
+             {{"s", f32({3, 4})}, {"i", ty("i64", {2, 4})}, {"v", f32({2, 4})}},
+             N("r", "aten.scatter.reduce", "%s, 0, %i, %v", "reduce: add"),
+             N("r", "aten.scatter_reduce.two", "%s, 0, %i, %v, sum", "include_self: True"),
+             "r",
+             0,
+             2});
+  checkCase({"scatter's older reduce multiply of a value",
+             {{"s", f32({3, 4})}, {"i", ty("i64", {3, 2})}},
+             N("r", "aten.scatter.value_reduce", "%s, 1, %i, 2.0", "reduce: multiply"),
+             N("f", "aten.full_like.default", "%i, 2.0", "dtype: torch.float32") +
+                 N("r", "aten.scatter_reduce.two", "%s, 1, %i, %f, prod", "include_self: True"),
+             "r",
+             0,
+             2});
   checkCase({"glu along the last dim",
              {{"x", f32({2, 6})}},
              N("r", "aten.glu.default", "%x"),
@@ -1369,6 +1384,9 @@ TEST(CompositeOps, MaskedIndexingLeavesDroppedIndicesUnread) {
       "Halving dimension must be even, but dimension 1 is size 5");
   has(error(program({{"x", f32({4})}}, N("r", "aten.unfold.default", "%x, 0, 5, 1"))),
       "maximum size for tensor at dimension 0 is 4 but size is 5");
+  has(error(program({{"s", f32({3})}, {"i", ty("i64", {3})}, {"v", f32({3})}},
+                    N("r", "aten.scatter.reduce", "%s, 0, %i, %v", "reduce: mean"))),
+      "reduce argument must be either add or multiply.");
 }
 
 // ---- The pass, the registry and the commands ----

@@ -391,6 +391,29 @@ TEST(IndexingLowering, GridSamplerEveryModePaddingAndAlignment) {
       }
 }
 
+TEST(IndexingLowering, DiagonalScatterIsAMaskedLoadOnTheDiagonal) {
+  // Dims 0 and 2 of a [4, 3, 5] tensor, offset 1 and -2 (src: dim 1, then the diagonal).
+  for (const char *args : {"%x, %s, 1, 0, 2", "%x, %t, -2, 2, 0"}) {
+    const std::string text =
+        std::string("graph():\n"
+                    "    %x : Tensor \"f32[4, 3, 5][15, 5, 1]cpu\"[num_users=1] = "
+                    "placeholder[target=x]\n"
+                    "    %s : Tensor \"f32[3, 4][4, 1]cpu\"[num_users=1] = placeholder[target=s]\n"
+                    "    %t : Tensor \"f32[3, 3][3, 1]cpu\"[num_users=1] = placeholder[target=t]\n"
+                    "    %r : [num_users=1] = call_function[target=torch.ops.aten."
+                    "diagonal_scatter.default](args = (") +
+        args + "), kwargs = {})\n    return (r,)\n";
+    SCOPED_TRACE(text);
+    loop::LoopProgram p = lowered(text);
+    for (const loop::LoopOp &op : p.ops)
+      EXPECT_NE(op.kind, loop::LoopOpKind::Extern) << p.str();
+    DifferentialOptions options;
+    options.llvm = true;
+    auto failure = checkGraphDifferentially(text, {}, options);
+    EXPECT_FALSE(failure) << diffStageName(failure->stage) << ": " << failure->message;
+  }
+}
+
 TEST(IndexingLowering, AnIndexOutOfRangeIsAnError) {
   std::string text = R"(graph():
     %w : Tensor "f32[6, 4][4, 1]cpu"[num_users=1] = placeholder[target=w]

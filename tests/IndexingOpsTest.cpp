@@ -459,6 +459,29 @@ TEST(IndexingOps, SliceScatterWritesTheSlice) {
   expectValues(t, {0, 7, 9, 1, 8, 10});
 }
 
+// torch.diagonal_scatter(torch.zeros(3, 4), src, offset) for offsets 1 and -2 (worked from
+// diagonal()'s definition), and offset -1 on a [2, 3, 2] tensor along dims 2 and 0.
+TEST(IndexingOps, DiagonalScatterWritesTheDiagonal) {
+  Tensor zeros = fromValues({3, 4}, std::vector<double>(12, 0));
+  expectValues(run(call({"x", "s"}, "diagonal_scatter.default", "%x, %s, 1"),
+                   {zeros, fromValues({3}, {7, 8, 9})}),
+               {0, 7, 0, 0, 0, 0, 8, 0, 0, 0, 0, 9});
+  expectValues(run(call({"x", "s"}, "diagonal_scatter.default", "%x, %s, -2"),
+                   {zeros, fromValues({1}, {5})}),
+               {0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0});
+  // dims (2, 0) of [2, 3, 2], offset -1: src [3, 1] (dim 1, then the diagonal); element k of
+  // the diagonal at dim 2 = k + 1 (dim1, below the main diagonal), dim 0 = k.
+  Tensor r =
+      run(call({"x", "s"}, "diagonal_scatter.default", "%x, %s, -1, 2, 0"),
+          {fromValues({2, 3, 2}, std::vector<double>(12, 0)), fromValues({3, 1}, {1, 2, 3})});
+  expectValues(r, {0, 1, 0, 2, 0, 3, 0, 0, 0, 0, 0, 0});
+  expectError(call({"x", "s"}, "diagonal_scatter.default", "%x, %s, 0, 1, 1"),
+              {zeros, fromValues({3}, {1, 2, 3})}, "diagonal dimensions cannot be identical");
+  expectError(call({"x", "s"}, "diagonal_scatter.default", "%x, %s"),
+              {zeros, fromValues({4}, {1, 2, 3, 4})},
+              "expected src to have a size equal to the slice of self");
+}
+
 TEST(IndexingOps, SelectScatterWritesOneIndex) {
   Tensor r = run(call({"x", "s"}, "select_scatter.default", "%x, %s, 1, -1"),
                  {fromValues({2, 3}, {0, 0, 0, 0, 0, 0}), fromValues({2}, {7, 8})});

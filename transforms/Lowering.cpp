@@ -326,7 +326,7 @@ bool isRearrangement(std::string_view target) {
   for (std::string_view t :
        {"torch.ops.aten.flip.default", "torch.ops.aten.repeat.default",
         "torch.ops.aten.constant_pad_nd.default", "torch.ops.aten.slice_scatter.default",
-        "torch.ops.aten.select_scatter.default"})
+        "torch.ops.aten.select_scatter.default", "torch.ops.aten.diagonal_scatter.default"})
     if (target == t)
       return true;
   return false;
@@ -1009,6 +1009,28 @@ Status Lowerer::lowerRearrangement(const Node &n, const BoundArgs &args, const T
         return fail(fill.error().message);
       value = b.op(ScalarOp::Where, out.dtype, inside, value, *fill);
     }
+  } else if (target == "torch.ops.aten.diagonal_scatter.default") {
+    // src where dim2's index less dim1's is the offset (k along the diagonal: dim1's index, or
+    // dim2's below the main diagonal), self elsewhere.
+    auto src = tensorArg(n, args.get("src"));
+    auto offset = args.integer("offset");
+    auto dim1 = args.integer("dim1");
+    auto dim2 = args.integer("dim2");
+    if (!src || !offset || !dim1 || !dim2)
+      return fail("needs a tensor src and integer offset, dim1 and dim2");
+    auto d1 = normalizeDim(*dim1, rank);
+    auto d2 = normalizeDim(*dim2, rank);
+    if (!d1 || !d2 || *d1 == *d2)
+      return fail("needs two distinct dims");
+    std::vector<SymExpr> at;
+    for (size_t k = 0; k < rank; ++k)
+      if (k != *d1 && k != *d2)
+        at.push_back(vars[k]);
+    at.push_back(*offset >= 0 ? vars[*d1] : vars[*d2]);
+    int32_t inside = b.op(ScalarOp::Eq, DType::Bool, index(symSub(vars[*d2], vars[*d1])),
+                          index(SymExpr(*offset)));
+    int32_t fromSrc = loadAt(*src, at, inside);
+    value = b.op(ScalarOp::Where, out.dtype, inside, fromSrc, loadAt(*self, vars, -1));
   } else { // slice_scatter, select_scatter: src where the slice or index is, self elsewhere
     auto src = tensorArg(n, args.get("src"));
     auto dim = args.integer("dim");

@@ -585,6 +585,43 @@ Status selectScatterKernel(KernelContext &ctx) {
   return Status::ok();
 }
 
+/// diagonal_scatter: element (others..., k) of src into self's diagonal position k (dim1 at
+/// k + max(-offset, 0), dim2 at k + max(offset, 0); the other dims in order).
+Status diagonalScatterKernel(KernelContext &ctx) {
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto src, ctx.tensor("src"));
+  FXKIT_ASSIGN_OR_RETURN(auto offset, ctx.integer("offset"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim1, wrapDim(ctx, "dim1", self.dim()));
+  FXKIT_ASSIGN_OR_RETURN(auto dim2, wrapDim(ctx, "dim2", self.dim()));
+  if (dim1 == dim2)
+    return ctx.error("diagonal dimensions cannot be identical");
+  std::vector<int64_t> slice;
+  for (int64_t i = 0; i < self.dim(); ++i)
+    if (i != dim1 && i != dim2)
+      slice.push_back(self.size(i));
+  const int64_t s1 = self.size(dim1), s2 = self.size(dim2);
+  slice.push_back(
+      std::max<int64_t>(0, offset >= 0 ? std::min(s1, s2 - offset) : std::min(s1 + offset, s2)));
+  if (src.sizes() != slice)
+    return ctx.error("diagonal_scatter: expected src to have a size equal to the slice of self. "
+                     "src size = " +
+                     sizesStr(src.sizes()) + ", slice size = " + sizesStr(slice));
+  FXKIT_ASSIGN_OR_RETURN(auto out, copyOfSelf(ctx, self));
+  std::vector<int64_t> at(static_cast<size_t>(self.dim()));
+  Tensor::forEachIndex(src.sizes(), [&](Index i) {
+    size_t next = 0;
+    for (int64_t d = 0; d < self.dim(); ++d)
+      if (d != dim1 && d != dim2)
+        at[static_cast<size_t>(d)] = i[next++];
+    const int64_t k = i[next];
+    at[static_cast<size_t>(dim1)] = k + std::max<int64_t>(-offset, 0);
+    at[static_cast<size_t>(dim2)] = k + std::max<int64_t>(offset, 0);
+    copyElement(src, src.offsetOf(i), out, out.offsetOf(at));
+  });
+  ctx.result.v = std::move(out);
+  return Status::ok();
+}
+
 /// masked_scatter: self and mask broadcast; where the mask is set, the next element of source
 /// (in row-major order) replaces self's.
 Status maskedScatterKernel(KernelContext &ctx) {
@@ -790,6 +827,7 @@ void registerIndexingKernels() {
       {"torch.ops.aten.index_put_.default", indexPutKernel},
       {"torch.ops.aten.slice_scatter.default", sliceScatterKernel},
       {"torch.ops.aten.select_scatter.default", selectScatterKernel},
+      {"torch.ops.aten.diagonal_scatter.default", diagonalScatterKernel},
       {"torch.ops.aten.constant_pad_nd.default", constantPadNdKernel},
       {"torch.ops.aten.index_select.default", indexSelectKernel},
       {"torch.ops.aten.scatter.src", scatterKernel},

@@ -4,7 +4,8 @@
 /// factories from a tensor (new_*), repeats (tile, repeat_interleave), index patterns PyTorch
 /// writes with arange (diff, roll, tril, triu, one_hot), matrix products (matmul, dot, mv,
 /// outer, einsum), the reductions PyTorch writes with others (std, vector norms), masked
-/// indexing (_unsafe_masked_index and its accumulating put), glu and unfold.
+/// indexing (_unsafe_masked_index and its accumulating put), scatter's older reductions, glu
+/// and unfold.
 ///
 /// Decompositions follow the CompositeImplicitAutograd kernels of aten/src/ATen/native
 /// (TensorConversions.cpp, TensorShape.cpp, LinearAlgebra.cpp's _matmul_impl), torch/_refs and
@@ -1593,6 +1594,27 @@ Status decomposeUnsafeMaskedIndexPutAccumulate(Decomposer &d) {
   return d.result(r);
 }
 
+/// scatter.reduce(self, dim, index, src, reduce) and scatter.value_reduce (value for src):
+/// scatter's older reductions, "add" and "multiply", as scatter_reduce.two's "sum" and "prod"
+/// with self included (scatter_gather_op's get_operator_enum).
+Status decomposeScatterReduce(Decomposer &d) {
+  const Argument &reduce = d.arg("reduce");
+  const std::string name(reduce.kind() == Argument::Kind::String ? reduce.asString() : "");
+  if (name != "add" && name != "multiply")
+    return d.error("reduce argument must be either add or multiply.");
+  Argument src = d.args().op().schema.indexOf("src") >= 0 ? d.arg("src") : Argument();
+  if (src.isNone()) {
+    FXKIT_ASSIGN_OR_RETURN(auto self, d.type(d.arg("self")));
+    FXKIT_ASSIGN_OR_RETURN(src, d.call("aten.full_like.default", {d.arg("index"), d.arg("value")},
+                                       {{"dtype", Argument::dtype(self.dtype)}}));
+  }
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.scatter_reduce.two",
+                                        {d.arg("self"), d.arg("dim"), d.arg("index"), src,
+                                         Argument::string(name == "add" ? "sum" : "prod")},
+                                        {{"include_self", Argument::boolean(true)}}));
+  return d.result(r);
+}
+
 /// glu(self, dim): a * sigmoid(b) for the halves a, b of self along dim (torch/_refs's glu).
 Status decomposeGlu(Decomposer &d) {
   FXKIT_ASSIGN_OR_RETURN(auto self, d.type(d.arg("self")));
@@ -1743,6 +1765,8 @@ const OpRow kRows[] = {
   // Masked indexing, gates and windows
   {"torch.ops.aten._unsafe_masked_index.default", "_unsafe_masked_index(Tensor self, Tensor mask, Tensor?[] indices, Scalar fill) -> Tensor", C::Composite, inferComposite, decomposeUnsafeMaskedIndex},
   {"torch.ops.aten._unsafe_masked_index_put_accumulate.default", "_unsafe_masked_index_put_accumulate(Tensor self, Tensor mask, Tensor?[] indices, Tensor values) -> Tensor", C::Composite, inferComposite, decomposeUnsafeMaskedIndexPutAccumulate},
+  {"torch.ops.aten.scatter.reduce", "scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", C::Composite, inferComposite, decomposeScatterReduce},
+  {"torch.ops.aten.scatter.value_reduce", "scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", C::Composite, inferComposite, decomposeScatterReduce},
   {"torch.ops.aten.glu.default", "glu(Tensor self, int dim=-1) -> Tensor", C::Composite, inferComposite, decomposeGlu},
   {"torch.ops.aten.unfold.default", "unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", C::Composite, inferComposite, decomposeUnfold},
 };

@@ -448,6 +448,40 @@ Expected<NodeValue> selectScatter(const BoundArgs &b) {
   return one(make(self.dtype, self.sizes, scatterResultStrides(self), self.device));
 }
 
+/// diagonal_scatter(self, src, offset, dim1, dim2): self with src written into the diagonal
+/// that diagonal(offset, dim1, dim2) views (src: self's other dims, then the diagonal's length).
+Expected<NodeValue> diagonalScatter(const BoundArgs &b) {
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto src, b.tensor("src"));
+  FXKIT_ASSIGN_OR_RETURN(auto offset, b.integer("offset"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim1a, b.integer("dim1"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim2a, b.integer("dim2"));
+  FXKIT_ASSIGN_OR_RETURN(auto dim1, wrapDim(b, dim1a, self.sizes.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto dim2, wrapDim(b, dim2a, self.sizes.size()));
+  if (dim1 == dim2)
+    return b.error("diagonal dimensions cannot be identical " + std::to_string(dim1a) + ", " +
+                   std::to_string(dim2a));
+  Sizes slice;
+  for (size_t i = 0; i < self.sizes.size(); ++i)
+    if (i != dim1 && i != dim2)
+      slice.push_back(self.sizes[i]);
+  const SymExpr &s1 = self.sizes[dim1], &s2 = self.sizes[dim2];
+  if (s1.isConstant() && s2.isConstant()) {
+    const int64_t length =
+        std::max<int64_t>(0, offset >= 0 ? std::min(s1.constant(), s2.constant() - offset)
+                                         : std::min(s1.constant() + offset, s2.constant()));
+    slice.push_back(SymExpr(length));
+    if (!mayEqual(slice, src.sizes))
+      return b.error("diagonal_scatter: expected src to have a size equal to the slice of self. "
+                     "src size = " +
+                     sizesText(src.sizes) + ", slice size = " + sizesText(slice));
+  } else if (src.sizes.size() != slice.size() + 1) {
+    return b.error("diagonal_scatter: expected src to have " + std::to_string(slice.size() + 1) +
+                   " dims, got " + sizesText(src.sizes));
+  }
+  return one(make(self.dtype, self.sizes, scatterResultStrides(self), self.device));
+}
+
 Expected<NodeValue> maskedScatter(const BoundArgs &b) {
   FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   FXKIT_ASSIGN_OR_RETURN(auto mask, b.tensor("mask"));
@@ -628,6 +662,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten.index_put_.default", "index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", C::Extern, indexPut},
   {"torch.ops.aten.slice_scatter.default", "slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor", C::Other, sliceScatter},
   {"torch.ops.aten.select_scatter.default", "select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor", C::Other, selectScatter},
+  {"torch.ops.aten.diagonal_scatter.default", "diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor", C::Other, diagonalScatter},
   {"torch.ops.aten.constant_pad_nd.default", "constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor", C::Other, constantPadNd},
   {"torch.ops.aten.index_select.default", "index_select(Tensor self, int dim, Tensor index) -> Tensor", C::Other, indexSelect},
   {"torch.ops.aten.scatter.src", "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", C::Other, scatter},
