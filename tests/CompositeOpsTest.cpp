@@ -1336,6 +1336,30 @@ TEST(CompositeOps, MaskedIndexingScatterReductionsGluAndUnfoldAgreeWithCoreAten)
              N("r", "aten.as_strided.default", "%x, [3, 3, 2], [1, 3, 3]")});
 }
 
+TEST(CompositeOps, TwinsLiftsSplitsAndLdexpCallTheirOps) {
+  checkCase({"index's TorchScript twin",
+             {{"x", f32({6})}, {"i", ty("i64", {3})}},
+             N("r", "aten.index.Tensor_hacked_twin", "%x, [%i]"),
+             N("r", "aten.index.Tensor", "%x, [%i]")});
+  checkCase({"index_put's TorchScript twin, accumulating",
+             {{"s", f32({5})}, {"i", ty("i64", {3})}, {"v", f32({3})}},
+             N("r", "aten.index_put.hacked_twin", "%s, [%i], %v, True"),
+             N("r", "aten.index_put.default", "%s, [%i], %v, True")});
+  checkCase({"split with sizes (aten.split.default)",
+             {{"x", f32({6, 2})}},
+             N("p", "aten.split.default", "%x, [2, 4]") + N("r", "operator.getitem", "%p, 1"),
+             N("p", "aten.split_with_sizes.default", "%x, [2, 4]") +
+                 N("r", "operator.getitem", "%p, 1")});
+  checkCase({"lift_fresh: the tensor itself",
+             {{"x", f32({3})}},
+             N("r", "aten.lift_fresh.default", "%x"),
+             N("r", "aten.alias.default", "%x")});
+  checkCase({"ldexp of integer exponents: a float power",
+             {{"x", f32({4})}, {"e", ty("i64", {4})}},
+             N("r", "aten.ldexp.Tensor", "%x, %e"),
+             N("p", "aten.pow.Scalar", "2.0, %e") + N("r", "aten.mul.Tensor", "%x, %p")});
+}
+
 TEST(CompositeOps, MaskedIndexingLeavesDroppedIndicesUnread) {
   // PyTorch's inductor test values: index 9 is out of range and -2 wraps, where kept.
   Tensor x = fromValues({8}, {0, 1, 2, 3, 4, 5, 6, 7});

@@ -92,7 +92,7 @@ TEST(PointwiseOps, EveryLineAgreesAcrossInterpretersOpenCLAndFormats) {
       ++checked;
     }
   }
-  EXPECT_GE(checked, 255u); // every line of PointwiseOps.def, in each dtype it takes
+  EXPECT_GE(checked, 247u); // every line of PointwiseOps.def, in each dtype it takes
 }
 
 TEST(PointwiseOps, CompositeOpsAgreeAcrossInterpretersAndOpenCL) {

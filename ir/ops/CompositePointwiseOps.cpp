@@ -1,9 +1,10 @@
 /// \file Composite pointwise ops (ir/ops/Decomposer.h), each row beside its decomposition:
 /// the activations PyTorch decomposes (silu, mish, hardswish, hardsigmoid, relu6, softplus,
-/// prelu), the scalar forms of where and masked_fill, the other spellings of ops fxkit has
-/// (__and__, min.other, multiply, true_divide, clip, ...), and the in-place variants of the
-/// ops fxkit knows (relu_, add_, hardtanh_, masked_fill_, ...), which become their functional
-/// forms as functionalization makes them.
+/// prelu), the scalar forms of where and masked_fill, ldexp, the other spellings of ops fxkit
+/// has (__and__, __lshift__, min.other, multiply, true_divide, clip, split, lift_fresh,
+/// TorchScript's hacked twins, ...), and the in-place variants of the ops fxkit knows (relu_,
+/// add_, hardtanh_, masked_fill_, ...), which become their functional forms as functionalization
+/// makes them.
 ///
 /// Decompositions follow torch/_decomp/decompositions.py and torch/_refs, with their dtype
 /// handling: `pw_cast_for_opmath` computes half and bfloat16 in float32 and casts back.
@@ -202,6 +203,15 @@ Status decomposeRsub(Decomposer &d) {
   return d.result(r);
 }
 
+/// ldexp(self, other) = self * 2^other, as ATen's ldexp: mul(self, pow(2.0, other)) (an
+/// integral other gives a float power, so the result is floating).
+Status decomposeLdexp(Decomposer &d) {
+  FXKIT_ASSIGN_OR_RETURN(auto p,
+                         d.call("aten.pow.Scalar", {Argument::floating(2.0), d.arg("other")}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.mul.Tensor", {d.arg("self"), p}));
+  return d.result(r);
+}
+
 /// floor_divide = div(rounding_mode='floor') (torch/_refs).
 Status decomposeFloorDivide(Decomposer &d) {
   bool scalar = d.args().op().schema.overload == "Scalar";
@@ -303,6 +313,11 @@ const AliasRow kAliases[] = {
   {"torch.ops.aten.__or__.Tensor", "__or__.Tensor(Tensor self, Tensor other) -> Tensor", "aten.bitwise_or.Tensor"},
   {"torch.ops.aten.__xor__.Scalar", "__xor__.Scalar(Tensor self, Scalar other) -> Tensor", "aten.bitwise_xor.Scalar"},
   {"torch.ops.aten.__xor__.Tensor", "__xor__.Tensor(Tensor self, Tensor other) -> Tensor", "aten.bitwise_xor.Tensor"},
+  {"torch.ops.aten.__lshift__.Scalar", "__lshift__.Scalar(Tensor self, Scalar other) -> Tensor", "aten.bitwise_left_shift.Tensor_Scalar"},
+  {"torch.ops.aten.__lshift__.Tensor", "__lshift__.Tensor(Tensor self, Tensor other) -> Tensor", "aten.bitwise_left_shift.Tensor"},
+  {"torch.ops.aten.__rshift__.Scalar", "__rshift__.Scalar(Tensor self, Scalar other) -> Tensor", "aten.bitwise_right_shift.Tensor_Scalar"},
+  {"torch.ops.aten.__rshift__.Tensor", "__rshift__.Tensor(Tensor self, Tensor other) -> Tensor", "aten.bitwise_right_shift.Tensor"},
+  {"torch.ops.aten._unsafe_index.Tensor_hacked_twin", "_unsafe_index.Tensor_hacked_twin(Tensor self, Tensor[] indices) -> Tensor", "aten._unsafe_index.Tensor"},
   {"torch.ops.aten.absolute.default", "absolute(Tensor self) -> Tensor", "aten.abs.default"},
   {"torch.ops.aten.arccos.default", "arccos(Tensor self) -> Tensor", "aten.acos.default"},
   {"torch.ops.aten.arccosh.default", "arccosh(Tensor self) -> Tensor", "aten.acosh.default"},
@@ -322,12 +337,15 @@ const AliasRow kAliases[] = {
   {"torch.ops.aten.divide.Tensor_mode", "divide.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", "aten.div.Tensor_mode"},
   {"torch.ops.aten.fix.default", "fix(Tensor self) -> Tensor", "aten.trunc.default"},
   {"torch.ops.aten.greater.Scalar", "greater.Scalar(Tensor self, Scalar other) -> Tensor", "aten.gt.Scalar"},
+  {"torch.ops.aten.index.Tensor_hacked_twin", "index.Tensor_hacked_twin(Tensor self, Tensor[] indices) -> Tensor", "aten.index.Tensor"},
+  {"torch.ops.aten.index_put.hacked_twin", "index_put.hacked_twin(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor", "aten.index_put.default"},
   {"torch.ops.aten.greater.Tensor", "greater.Tensor(Tensor self, Tensor other) -> Tensor", "aten.gt.Tensor"},
   {"torch.ops.aten.greater_equal.Scalar", "greater_equal.Scalar(Tensor self, Scalar other) -> Tensor", "aten.ge.Scalar"},
   {"torch.ops.aten.greater_equal.Tensor", "greater_equal.Tensor(Tensor self, Tensor other) -> Tensor", "aten.ge.Tensor"},
   {"torch.ops.aten.less.Scalar", "less.Scalar(Tensor self, Scalar other) -> Tensor", "aten.lt.Scalar"},
   {"torch.ops.aten.less.Tensor", "less.Tensor(Tensor self, Tensor other) -> Tensor", "aten.lt.Tensor"},
   {"torch.ops.aten.less_equal.Scalar", "less_equal.Scalar(Tensor self, Scalar other) -> Tensor", "aten.le.Scalar"},
+  {"torch.ops.aten.lift_fresh.default", "lift_fresh(Tensor(a) self) -> Tensor(a)", "aten.alias.default"},
   {"torch.ops.aten.less_equal.Tensor", "less_equal.Tensor(Tensor self, Tensor other) -> Tensor", "aten.le.Tensor"},
   {"torch.ops.aten.max.other", "max.other(Tensor self, Tensor other) -> Tensor", "aten.maximum.default"},
   {"torch.ops.aten.min.other", "min.other(Tensor self, Tensor other) -> Tensor", "aten.minimum.default"},
@@ -338,6 +356,7 @@ const AliasRow kAliases[] = {
   {"torch.ops.aten.not_equal.Tensor", "not_equal.Tensor(Tensor self, Tensor other) -> Tensor", "aten.ne.Tensor"},
   {"torch.ops.aten.special_erf.default", "special_erf(Tensor self) -> Tensor", "aten.erf.default"},
   {"torch.ops.aten.special_erfc.default", "special_erfc(Tensor self) -> Tensor", "aten.erfc.default"},
+  {"torch.ops.aten.split.default", "split(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]", "aten.split_with_sizes.default"},
   {"torch.ops.aten.special_exp2.default", "special_exp2(Tensor self) -> Tensor", "aten.exp2.default"},
   {"torch.ops.aten.special_expit.default", "special_expit(Tensor self) -> Tensor", "aten.sigmoid.default"},
   {"torch.ops.aten.special_expm1.default", "special_expm1(Tensor self) -> Tensor", "aten.expm1.default"},
@@ -385,6 +404,7 @@ const OpRow kRows[] = {
   // Arithmetic
   {"torch.ops.aten.rsub.Tensor", "rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", C::Composite, inferComposite, decomposeRsub},
   {"torch.ops.aten.floor_divide.default", "floor_divide(Tensor self, Tensor other) -> Tensor", C::Composite, inferComposite, decomposeFloorDivide},
+  {"torch.ops.aten.ldexp.Tensor", "ldexp.Tensor(Tensor self, Tensor other) -> Tensor", C::Composite, inferComposite, decomposeLdexp},
   {"torch.ops.aten.floor_divide.Scalar", "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", C::Composite, inferComposite, decomposeFloorDivide},
   // Scalar forms
   {"torch.ops.aten.where.ScalarOther", "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", C::Composite, inferComposite, decomposeWhereScalar},
