@@ -356,7 +356,7 @@ const AliasRow kAliases[] = {
   {"torch.ops.aten.not_equal.Tensor", "not_equal.Tensor(Tensor self, Tensor other) -> Tensor", "aten.ne.Tensor"},
   {"torch.ops.aten.special_erf.default", "special_erf(Tensor self) -> Tensor", "aten.erf.default"},
   {"torch.ops.aten.special_erfc.default", "special_erfc(Tensor self) -> Tensor", "aten.erfc.default"},
-  {"torch.ops.aten.split.default", "split(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]", "aten.split_with_sizes.default"},
+  {"torch.ops.aten.split.default", "split(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[]", "aten.split_with_sizes.default"},
   {"torch.ops.aten.special_exp2.default", "special_exp2(Tensor self) -> Tensor", "aten.exp2.default"},
   {"torch.ops.aten.special_expit.default", "special_expit(Tensor self) -> Tensor", "aten.sigmoid.default"},
   {"torch.ops.aten.special_expm1.default", "special_expm1(Tensor self) -> Tensor", "aten.expm1.default"},
