@@ -1336,7 +1336,7 @@ TEST(CompositeOps, MaskedIndexingScatterReductionsGluAndUnfoldAgreeWithCoreAten)
              N("r", "aten.as_strided.default", "%x, [3, 3, 2], [1, 3, 3]")});
 }
 
-TEST(CompositeOps, TwinsLiftsSplitsAndLdexpCallTheirOps) {
+TEST(CompositeOps, TwinsLiftsSplitsLdexpAndCopysignCallTheirOps) {
   checkCase({"index's TorchScript twin",
              {{"x", f32({6})}, {"i", ty("i64", {3})}},
              N("r", "aten.index.Tensor_hacked_twin", "%x, [%i]"),
@@ -1354,6 +1354,16 @@ TEST(CompositeOps, TwinsLiftsSplitsAndLdexpCallTheirOps) {
              {{"x", f32({3})}},
              N("r", "aten.lift_fresh.default", "%x"),
              N("r", "aten.alias.default", "%x")});
+  checkCase({"copysign of two tensors",
+             {{"x", f32({4})}, {"y", f32({4})}},
+             N("r", "aten.copysign.Tensor", "%x, %y"),
+             N("a", "aten.abs.default", "%x") + N("n", "aten.neg.default", "%a") +
+                 N("s", "aten.signbit.default", "%y") + N("r", "aten.where.self", "%s, %n, %a")});
+  checkCase({"copysign of integers by a negative number: float32",
+             {{"x", ty("i64", {3})}},
+             N("r", "aten.copysign.Scalar", "%x, -1.5"),
+             N("f", "aten._to_copy.default", "%x", "dtype: torch.float32") +
+                 N("a", "aten.abs.default", "%f") + N("r", "aten.neg.default", "%a")});
   checkCase({"ldexp of integer exponents: a float power",
              {{"x", f32({4})}, {"e", ty("i64", {4})}},
              N("r", "aten.ldexp.Tensor", "%x, %e"),
@@ -1365,6 +1375,10 @@ TEST(CompositeOps, MaskedIndexingLeavesDroppedIndicesUnread) {
   Tensor x = fromValues({8}, {0, 1, 2, 3, 4, 5, 6, 7});
   Tensor m = fromValues({3}, {1, 0, 1}, DType::Bool);
   Tensor i = fromValues({3}, {3, 9, -2}, DType::Int64);
+  // copysign takes the sign bit: -0.0 and -inf are negative.
+  expectValues(runCall("torch.ops.aten.copysign.Tensor](args = (%a, %b), kwargs = {})",
+                       {fromValues({4}, {1, -2, 3, 0}), fromValues({4}, {-0.0, 1, -INFINITY, -1})}),
+               {-1, 2, -3, -0.0});
   const std::string index =
       "torch.ops.aten._unsafe_masked_index.default](args = (%a, %b, [%c], 1.5), kwargs = {})";
   expectValues(runCall(index, {x, m, i}), {3, 1.5, 6});

@@ -1,7 +1,7 @@
 /// \file Composite pointwise ops (ir/ops/Decomposer.h), each row beside its decomposition:
 /// the activations PyTorch decomposes (silu, mish, hardswish, hardsigmoid, relu6, softplus,
-/// prelu), the scalar forms of where and masked_fill, ldexp, the other spellings of ops fxkit
-/// has (__and__, __lshift__, min.other, multiply, true_divide, clip, split, lift_fresh,
+/// prelu), the scalar forms of where and masked_fill, ldexp, copysign, the other spellings of ops
+/// fxkit has (__and__, __lshift__, min.other, multiply, true_divide, clip, split, lift_fresh,
 /// TorchScript's hacked twins, ...), and the in-place variants of the ops fxkit knows (relu_,
 /// add_, hardtanh_, masked_fill_, ...), which become their functional forms as functionalization
 /// makes them.
@@ -13,6 +13,7 @@
 #include "ir/ops/Decomposer.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
+#include "ir/ops/ShapeRules.h"
 
 #include <cmath>
 #include <limits>
@@ -200,6 +201,32 @@ Status decomposePrelu(Decomposer &d) {
 Status decomposeRsub(Decomposer &d) {
   FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.sub.Tensor", {d.arg("other"), d.arg("self")},
                                         {{"alpha", d.arg("alpha")}}));
+  return d.result(r);
+}
+
+/// copysign(self, other): |self| with other's sign bit (so -0.0 and a negative NaN count as
+/// negative), in the promoted dtype, integers promoted to float32 (a Python number does not
+/// promote a floating self).
+Status decomposeCopysign(Decomposer &d) {
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.type(d.arg("self")));
+  const bool scalar = d.args().op().schema.overload == "Scalar";
+  Argument other = d.arg("other");
+  DType dtype = self.dtype;
+  if (scalar) {
+    if (!dtypeIsFloating(dtype))
+      dtype = DType::Float32;
+    FXKIT_ASSIGN_OR_RETURN(other, d.scalarTensor(other, DType::Float64, self.device));
+  } else {
+    FXKIT_ASSIGN_OR_RETURN(auto o, d.type(other));
+    dtype = promoteTypes(self.dtype, o.dtype);
+    if (!dtypeIsFloating(dtype))
+      dtype = DType::Float32;
+  }
+  FXKIT_ASSIGN_OR_RETURN(auto x, d.convert(d.arg("self"), dtype));
+  FXKIT_ASSIGN_OR_RETURN(auto magnitude, d.call("aten.abs.default", {x}));
+  FXKIT_ASSIGN_OR_RETURN(auto negative, d.call("aten.neg.default", {magnitude}));
+  FXKIT_ASSIGN_OR_RETURN(auto sign, d.call("aten.signbit.default", {other}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.where.self", {sign, negative, magnitude}));
   return d.result(r);
 }
 
@@ -405,6 +432,8 @@ const OpRow kRows[] = {
   {"torch.ops.aten.rsub.Tensor", "rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", C::Composite, inferComposite, decomposeRsub},
   {"torch.ops.aten.floor_divide.default", "floor_divide(Tensor self, Tensor other) -> Tensor", C::Composite, inferComposite, decomposeFloorDivide},
   {"torch.ops.aten.ldexp.Tensor", "ldexp.Tensor(Tensor self, Tensor other) -> Tensor", C::Composite, inferComposite, decomposeLdexp},
+  {"torch.ops.aten.copysign.Tensor", "copysign.Tensor(Tensor self, Tensor other) -> Tensor", C::Composite, inferComposite, decomposeCopysign},
+  {"torch.ops.aten.copysign.Scalar", "copysign.Scalar(Tensor self, Scalar other) -> Tensor", C::Composite, inferComposite, decomposeCopysign},
   {"torch.ops.aten.floor_divide.Scalar", "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", C::Composite, inferComposite, decomposeFloorDivide},
   // Scalar forms
   {"torch.ops.aten.where.ScalarOther", "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", C::Composite, inferComposite, decomposeWhereScalar},
