@@ -1024,7 +1024,7 @@ Status Lowerer::lowerRearrangement(const Node &n, const BoundArgs &args, const T
       return fail("needs two distinct dims");
     std::vector<SymExpr> at;
     for (size_t k = 0; k < rank; ++k)
-      if (k != *d1 && k != *d2)
+      if (static_cast<int64_t>(k) != *d1 && static_cast<int64_t>(k) != *d2)
         at.push_back(vars[k]);
     at.push_back(*offset >= 0 ? vars[*d1] : vars[*d2]);
     int32_t inside = b.op(ScalarOp::Eq, DType::Bool, index(symSub(vars[*d2], vars[*d1])),

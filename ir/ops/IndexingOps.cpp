@@ -463,7 +463,7 @@ Expected<NodeValue> diagonalScatter(const BoundArgs &b) {
                    std::to_string(dim2a));
   Sizes slice;
   for (size_t i = 0; i < self.sizes.size(); ++i)
-    if (i != dim1 && i != dim2)
+    if (static_cast<int64_t>(i) != dim1 && static_cast<int64_t>(i) != dim2)
       slice.push_back(self.sizes[i]);
   const SymExpr &s1 = self.sizes[dim1], &s2 = self.sizes[dim2];
   if (s1.isConstant() && s2.isConstant()) {
