@@ -1330,6 +1330,12 @@ TEST(CompositeOps, MaskedIndexingScatterReductionsGluAndUnfoldAgreeWithCoreAten)
              {{"x", f32({10})}},
              N("r", "aten.unfold.default", "%x, 0, 3, 2"),
              N("r", "aten.as_strided.default", "%x, [4, 3], [2, 1]")});
+  checkCase(
+      {"unfold of a slice: as_strided keeps its storage offset",
+       {{"x", f32({10})}},
+       N("s", "aten.slice.Tensor", "%x, 0, 3, 10") + N("r", "aten.unfold.default", "%s, 0, 3, 2"),
+       N("s", "aten.slice.Tensor", "%x, 0, 3, 10") +
+           N("r", "aten.as_strided.default", "%s, [3, 3], [2, 1]")});
   checkCase({"unfold of a transposed matrix along its last dim",
              {{"x", "f32[3, 4][1, 3]cpu"}},
              N("r", "aten.unfold.default", "%x, -1, 2, 1"),

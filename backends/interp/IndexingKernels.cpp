@@ -591,6 +591,8 @@ Status diagonalScatterKernel(KernelContext &ctx) {
   FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   FXKIT_ASSIGN_OR_RETURN(auto src, ctx.tensor("src"));
   FXKIT_ASSIGN_OR_RETURN(auto offset, ctx.integer("offset"));
+  if (self.dim() < 2)
+    return ctx.error("diagonal expects a tensor of at least 2 dimensions");
   FXKIT_ASSIGN_OR_RETURN(auto dim1, wrapDim(ctx, "dim1", self.dim()));
   FXKIT_ASSIGN_OR_RETURN(auto dim2, wrapDim(ctx, "dim2", self.dim()));
   if (dim1 == dim2)
@@ -599,9 +601,8 @@ Status diagonalScatterKernel(KernelContext &ctx) {
   for (int64_t i = 0; i < self.dim(); ++i)
     if (i != dim1 && i != dim2)
       slice.push_back(self.size(i));
-  const int64_t s1 = self.size(dim1), s2 = self.size(dim2);
   slice.push_back(
-      std::max<int64_t>(0, offset >= 0 ? std::min(s1, s2 - offset) : std::min(s1 + offset, s2)));
+      diagonalSize(SymExpr(self.size(dim1)), SymExpr(self.size(dim2)), offset)->constant());
   if (src.sizes() != slice)
     return ctx.error("diagonal_scatter: expected src to have a size equal to the slice of self. "
                      "src size = " +

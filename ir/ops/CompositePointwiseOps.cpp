@@ -215,7 +215,8 @@ Status decomposeCopysign(Decomposer &d) {
   if (scalar) {
     if (!dtypeIsFloating(dtype))
       dtype = DType::Float32;
-    FXKIT_ASSIGN_OR_RETURN(other, d.scalarTensor(other, DType::Float64, self.device));
+    // Float32 keeps the number's sign bit (-0.0, -inf, a negative NaN) and every device has it.
+    FXKIT_ASSIGN_OR_RETURN(other, d.scalarTensor(other, DType::Float32, self.device));
   } else {
     FXKIT_ASSIGN_OR_RETURN(auto o, d.type(other));
     dtype = promoteTypes(self.dtype, o.dtype);

@@ -1657,14 +1657,14 @@ Status decomposeUnfold(Decomposer &d) {
   for (size_t i = 0; i < rank; ++i) {
     FXKIT_ASSIGN_OR_RETURN(auto s, d.size(d.arg("self"), static_cast<int64_t>(i)));
     const SymExpr &t = self.strides[i];
-    Argument st = Argument::integer(t.isConstant() ? t.constant() : 0);
-    if (!t.isConstant()) {
-      FXKIT_ASSIGN_OR_RETURN(st,
-                             d.call("aten.sym_stride.int",
-                                    {d.arg("self"), Argument::integer(static_cast<int64_t>(i))}));
-    }
+    Expected<Argument> st =
+        t.isConstant() ? Expected<Argument>(Argument::integer(t.constant()))
+                       : d.call("aten.sym_stride.int",
+                                {d.arg("self"), Argument::integer(static_cast<int64_t>(i))});
+    if (!st)
+      return st.takeError();
     sizes.push_back(s);
-    strides.push_back(st);
+    strides.push_back(*st);
   }
   if (rank > 0) {
     n = sizes[static_cast<size_t>(dim)];

@@ -454,6 +454,8 @@ Expected<NodeValue> diagonalScatter(const BoundArgs &b) {
   FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   FXKIT_ASSIGN_OR_RETURN(auto src, b.tensor("src"));
   FXKIT_ASSIGN_OR_RETURN(auto offset, b.integer("offset"));
+  if (self.sizes.size() < 2)
+    return b.error("diagonal expects a tensor of at least 2 dimensions");
   FXKIT_ASSIGN_OR_RETURN(auto dim1a, b.integer("dim1"));
   FXKIT_ASSIGN_OR_RETURN(auto dim2a, b.integer("dim2"));
   FXKIT_ASSIGN_OR_RETURN(auto dim1, wrapDim(b, dim1a, self.sizes.size()));
@@ -465,20 +467,14 @@ Expected<NodeValue> diagonalScatter(const BoundArgs &b) {
   for (size_t i = 0; i < self.sizes.size(); ++i)
     if (static_cast<int64_t>(i) != dim1 && static_cast<int64_t>(i) != dim2)
       slice.push_back(self.sizes[i]);
-  const SymExpr &s1 = self.sizes[dim1], &s2 = self.sizes[dim2];
-  if (s1.isConstant() && s2.isConstant()) {
-    const int64_t length =
-        std::max<int64_t>(0, offset >= 0 ? std::min(s1.constant(), s2.constant() - offset)
-                                         : std::min(s1.constant() + offset, s2.constant()));
-    slice.push_back(SymExpr(length));
-    if (!mayEqual(slice, src.sizes))
-      return b.error("diagonal_scatter: expected src to have a size equal to the slice of self. "
-                     "src size = " +
-                     sizesText(src.sizes) + ", slice size = " + sizesText(slice));
-  } else if (src.sizes.size() != slice.size() + 1) {
-    return b.error("diagonal_scatter: expected src to have " + std::to_string(slice.size() + 1) +
-                   " dims, got " + sizesText(src.sizes));
-  }
+  auto length = diagonalSize(self.sizes[dim1], self.sizes[dim2], offset);
+  if (!length)
+    return b.error(length.error().message);
+  slice.push_back(*length);
+  if (!mayEqual(slice, src.sizes))
+    return b.error("diagonal_scatter: expected src to have a size equal to the slice of self. "
+                   "src size = " +
+                   sizesText(src.sizes) + ", slice size = " + sizesText(slice));
   return one(make(self.dtype, self.sizes, scatterResultStrides(self), self.device));
 }
 

@@ -261,10 +261,6 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
   __local float4 Am[2][FX_GEMM_TM * FX_GEMM_TK / 4];
   __local float2 Bm[2][FX_GEMM_TN * FX_GEMM_TK / 2];
   const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
-  // Set where a work-item of the group read a flag of the tile, a slot per tile in turn: tile t
-  // sets slot t % 3 before its first barrier and reads it after, and work-item 0 then clears
-  // slot (t + 2) % 3, tile t + 2's, whose last reads (tile t - 1's) are behind that barrier and
-  // whose sets come after tile t + 1's: one barrier per tile, none added to the tensor cores'.
   __global const int *FA = (__global const int *)FX_AT(fa);
   __global const int *FB = (__global const int *)FX_AT(fb);
   // Whether any flag is set: where none is (nearly always), no tile reads its flags, and the
@@ -274,6 +270,10 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
   if (flagged_only && !anyFlagged)
     return;
 #endif
+  // Set where a work-item of the group read a flag of the tile, a slot per tile in turn: tile t
+  // sets slot t % 3 before its first barrier and reads it after, and work-item 0 then clears
+  // slot (t + 2) % 3, tile t + 2's, whose last reads (tile t - 1's) are behind that barrier and
+  // whose sets come after tile t + 1's: one barrier per tile, none added to the tensor cores'.
   __local int specialSeen[3];
   if (tid == 0)
     specialSeen[0] = specialSeen[1] = specialSeen[2] = 0;
