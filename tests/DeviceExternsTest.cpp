@@ -232,7 +232,7 @@ TEST(DeviceExterns, TiledAttentionLeavesOutKeysAnAddedMaskSetsToMinusInfinity) {
   options.forceConfig = "lanes=4,rows=8";
   // Causality as an added float mask (0 or -inf, as Hugging Face models pass it), batch 1's
   // query row 4 fully masked: the tiled kernel leaves out the products of the masked keys where
-  // the keys' largest magnitude bounds them (fx_attention_key_bound).
+  // the keys' largest magnitude bounds them (fx_attention_bounds).
   const std::string mask = "    %m : Tensor \"f32[2, 1, 37, 29][1073, 1073, 29, 1]cpu\""
                            "[num_users=1] = placeholder[target=m]\n";
   const std::string text = flashGraph("f32", mask, "attn_mask: %m");
@@ -280,6 +280,51 @@ TEST(DeviceExterns, TiledAttentionLeavesOutKeysAnAddedMaskSetsToMinusInfinity) {
                    1);
   EXPECT_EQ(::testing::internal::GetCapturedStderr().find("tiled attention kernel failed"),
             std::string::npos);
+}
+
+TEST(DeviceExterns, AttentionLeavesOutMaskBlocksThatKeepNoKey) {
+  REQUIRE_OPENCL_DEVICE();
+  OpenCLOptions options;
+  options.gpuExternForms = true;
+  options.tune = false;
+  options.forceConfig = "lanes=4,rows=8";
+  // 70 queries and keys, heads of 40 / 43: on NVIDIA GPUs the tensor-core kernel, whose mask
+  // flags per block of 16 rows by 32 keys (fx_attention_mask_tiles) leave out the blocks above
+  // the diagonal, read no mask below it and read it on the diagonal; rows 64-69 leave a
+  // partial block, keys 64-69 a partial tile. Elsewhere the tiled kernel computes it alike.
+  // Causality as a mask: an added float one (0 or -inf) of [2, 1, 70, 70], or a bool one of
+  // [70, 70]; batch 1's row 40 keeps nothing (zeros and a logsumexp of -inf).
+  auto causalMask = [](bool boolean) {
+    const std::vector<int64_t> sizes =
+        boolean ? std::vector<int64_t>{70, 70} : std::vector<int64_t>{2, 1, 70, 70};
+    Tensor m = scrambled(sizes, {0.0}, boolean ? DType::Bool : DType::Float32);
+    for (int64_t b = 0; b < (boolean ? 1 : 2); ++b)
+      for (int64_t i = 0; i < 70; ++i)
+        for (int64_t j = 0; j < 70; ++j) {
+          const bool keep = j <= i && !(b == 1 && i == 40);
+          m.setDouble(boolean ? std::vector<int64_t>{i, j} : std::vector<int64_t>{b, 0, i, j},
+                      boolean ? (keep ? 1.0 : 0.0) : (keep ? 0.0 : -kInf));
+        }
+    return m;
+  };
+  ::testing::internal::CaptureStderr();
+  for (bool boolean : {false, true}) {
+    const std::string decl = boolean ? "b8[70, 70][70, 1]" : "f32[2, 1, 70, 70][4900, 4900, 70, 1]";
+    const std::string text = flashGraph(
+        "f32", "    %m : Tensor \"" + decl + "cpu\"[num_users=1] = placeholder[target=m]\n",
+        "attn_mask: %m", 70, 70, 40);
+    auto graph = parseFxText(text, "<test>");
+    ASSERT_TRUE(graph);
+    auto inputs = makeRandomInputs(*graph, {}, 13);
+    ASSERT_TRUE(inputs);
+    (*inputs)[3] = RuntimeValue{causalMask(boolean)};
+    EXPECT_ON_DEVICE(expectAgrees(text, *inputs, options), 1);
+  }
+  // The same causality as is_causal, without a mask.
+  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 70, 70, 40), {}, options),
+                   1);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err.find("attention kernel failed"), std::string::npos) << err;
 }
 
 /// Which GEMM template choices a cache folder holds: one entry once a product ran through the

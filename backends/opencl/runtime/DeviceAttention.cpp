@@ -15,11 +15,12 @@
 /// per query row: at sequence 1024 the lanes kernel took ~35 ms a layer on an H200). With an
 /// added mask (Hugging Face's causal masks of 0 and -inf), the tiled kernels leave out the keys
 /// it sets to -inf where the largest magnitudes of Q, K and V make that exact
-/// (fx_attention_key_bound). Float32 calls can take the GEMM template instead
+/// (fx_attention_bounds). Float32 calls can take the GEMM template instead
 /// (OpenCLOptions::attention, DeviceAttentionGemm.h).
 
 #include "backends/opencl/runtime/DeviceAttentionArgs.h"
 #include "backends/opencl/runtime/DeviceAttentionGemm.h"
+#include "backends/opencl/runtime/DeviceAttentionMma.h"
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 
 #include "ir/TextTemplate.h"
@@ -198,22 +199,76 @@ __kernel void FX_NAME(fx_attention_lanes)(
   }
 }
 
-/// The largest magnitude of the elements of K or V (B x H x N x E, strides ks) as float bits
-/// into *bound, 0 before: atomic_max orders non-negative floats by their bits, and a NaN's bits
-/// exceed infinity's. K's, with a query row's largest magnitude, bounds the row's every product
-/// q . k, so the tiled kernel may leave out the products of keys an added mask sets to -inf
-/// (where the bound is finite their scores are -inf whatever the products); V's says whether the
-/// values are finite, so such keys' weights of 0 add exactly 0 and their values need no reading.
-__kernel void FX_NAME(fx_attention_key_bound)(FX_IN(k), FX_OUT(bound), const long xnumel,
-    const long H, const long N, const long E, FX_STRIDES4(k), const long dt_qkv) {
-  __global const uchar *k = FX_AT(k);
-  uint m = 0;
-  for (long x = get_global_id(0); x < xnumel; x += get_global_size(0)) {
-    const long c = x % E, j = x / E % N, bh = x / E / N;
-    const long pos = bh / H * ks0 + bh % H * ks1 + j * ks2 + c * ks3;
-    m = max(m, as_uint(fabs((float)FX_LD(k, pos, dt_qkv))));
+/// The largest magnitude of the elements of x (B x H x N rows of E, strides xs) as float bits
+/// into word big_word of *bounds, and 0x7fffffff minus the smallest nonzero one's into word
+/// tiny_word (both 0 before): atomic_max orders non-negative floats by their bits, and a NaN's
+/// bits exceed infinity's. K's, with a query row's largest magnitude, bounds the row's every
+/// product q . k, so the tiled kernel may leave out the products of keys an added mask sets to
+/// -inf (where the bound is finite their scores are -inf whatever the products); V's says
+/// whether the values are finite, so such keys' weights of 0 add exactly 0 and their values
+/// need no reading; all six say whether the tensor-core kernel's split is exact
+/// (fx_attention_mma_fits). A work-group of FX_ATTN_BOUNDS_LOCAL combines its work-items' first.
+__kernel void FX_NAME(fx_attention_bounds)(FX_IN(x), FX_OUT(bounds), const long rows,
+    const long H, const long N, const long E, FX_STRIDES4(x), const long dt,
+    const long big_word, const long tiny_word) {
+  __local uint red[2][FX_ATTN_BOUNDS_LOCAL];
+  __global const uchar *xp = FX_AT(x);
+  uint big = 0, tiny = 0;
+#define FX_ATTN_BOUND(value)                                                                   \
+  {                                                                                            \
+    const uint bits_ = as_uint(fabs((float)(value)));                                          \
+    big = max(big, bits_);                                                                     \
+    tiny = bits_ != 0 ? max(tiny, 0x7fffffffu - bits_) : tiny;                                 \
   }
-  atomic_max((volatile __global uint *)FX_AT(bound), m);
+  if (dt == 0 && xs3 == 1 && E % 4 == 0) {
+    // float32 rows with a unit stride: a float4 per work-item per step, coalesced.
+    __global const float *xf = (__global const float *)xp;
+    const long chunks = E / 4;
+    for (long u = get_global_id(0); u < rows * chunks; u += get_global_size(0)) {
+      const long r = u / chunks, j = r % N, bh = r / N;
+      const float4 x4 = vload4(0, xf + bh / H * xs0 + bh % H * xs1 + j * xs2 + u % chunks * 4);
+      FX_ATTN_BOUND(x4.x) FX_ATTN_BOUND(x4.y) FX_ATTN_BOUND(x4.z) FX_ATTN_BOUND(x4.w)
+    }
+  } else {
+    for (long r = get_global_id(0); r < rows; r += get_global_size(0)) {
+      const long j = r % N, bh = r / N;
+      const long base = bh / H * xs0 + bh % H * xs1 + j * xs2;
+      for (long c = 0; c < E; ++c)
+        FX_ATTN_BOUND(FX_LD(xp, base + c * xs3, dt))
+    }
+  }
+#undef FX_ATTN_BOUND
+  const int lid = get_local_id(0);
+  red[0][lid] = big;
+  red[1][lid] = tiny;
+  for (int w = FX_ATTN_BOUNDS_LOCAL / 2; w > 0; w >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < w) {
+      red[0][lid] = max(red[0][lid], red[0][lid + w]);
+      red[1][lid] = max(red[1][lid], red[1][lid + w]);
+    }
+  }
+  if (lid == 0) {
+    volatile __global uint *w = (volatile __global uint *)FX_AT(bounds);
+    atomic_max(w + big_word, red[0][0]);
+    atomic_max(w + tiny_word, red[1][0]);
+  }
+}
+
+/// Whether the tensor-core kernel's TF32 split is exact for a call whose Q, K and V
+/// fx_attention_bounds measured (words: the largest magnitudes of K, V, Q, then 0x7fffffff minus
+/// the smallest nonzero ones): all finite, none nonzero below 2^-100 (each part of the split a
+/// normal float), and every product's sum (E x the largest magnitudes, also scaled) and every
+/// row's weighted sum of values (N x V's largest) below 2^126. Both that kernel and the tiled
+/// one launched after it read it: one computes where it holds, the other where it does not.
+inline bool FX_NAME(fx_attention_mma_fits)(__global const uint *w, const long E, const long N,
+                                           const float scale) {
+  const uint tiny = 0x7fffffffu - as_uint(0x1p-100f);
+  if (w[0] >= 0x7f800000u || w[1] >= 0x7f800000u || w[2] >= 0x7f800000u || w[3] > tiny ||
+      w[4] > tiny || w[5] > tiny)
+    return false;
+  return (float)E * as_float(w[2]) * as_float(w[0]) * fmax(1.0f, fabs(scale)) < 0x1p126f &&
+         (float)N * as_float(w[1]) < 0x1p126f;
 }
 )CL";
 
@@ -229,19 +284,22 @@ constexpr std::string_view kTiledSource = R"CL(
 /// per-key branch, which diverged within a warp), then their weighted values. The tile is read
 /// as broadcasts of four values at a time, and the row's query and accumulator are {{D}}
 /// registers as vectors of four (columns past E and Ev are zeros and add nothing).
-/// Where `bounded` (an added mask), `kb` holds fx_attention_key_bound's largest magnitudes of K
+/// Where `bounded` (an added mask), `kb` holds fx_attention_bounds' largest magnitudes of K
 /// and V: a row whose products K's bounds below infinity leaves out the product of every key the
 /// mask adds -inf to, and where V is finite, such keys' values too (a causal mask as a tensor:
 /// half the keys); elsewhere they are computed, as the reference's NaNs need.
 __kernel void FX_NAME(fx_attention_tiled{{D}})(
     FX_IN(q), FX_IN(k), FX_IN(v), FX_IN(m), FX_OUT(o), FX_OUT(l), FX_ATTN_PARAMS, FX_IN(kb),
-    const long bounded) {
+    const long bounded, const long after_mma) {
+  __global const uint *bounds = (__global const uint *)FX_AT(kb);
+  const FX_ACC scale = FX_BITS(scale_bits);
+  if (after_mma && FX_NAME(fx_attention_mma_fits)(bounds, E, N, (float)scale))
+    return; // the tensor-core kernel computed the call
   __global const uchar *q = FX_AT(q), *k = FX_AT(k), *v = FX_AT(v);
   __global const uchar *mk = FX_AT(m);
   __global uchar *o = FX_AT(o), *l = FX_AT(l);
   __local FX_ACC4 kt[FX_ATTN_BN * {{D}} / 4], vt[FX_ATTN_BN * {{D}} / 4];
   __local FX_ACC *kts = (__local FX_ACC *)kt, *vts = (__local FX_ACC *)vt;
-  const FX_ACC scale = FX_BITS(scale_bits);
   const long lid = get_local_id(0), BM = get_local_size(0);
   const long tiles = (Mx + BM - 1) / BM, units = xnumel / Mx * tiles;
   for (long u = get_group_id(0); u < units; u += get_num_groups(0)) {
@@ -263,11 +321,11 @@ __kernel void FX_NAME(fx_attention_tiled{{D}})(
       qv[c] = (FX_ACC4)(x[0], x[1], x[2], x[3]);
       acc[c] = 0;
     }
-    // |q . k| * scale <= E * qmax * kmax: below 2^126, every product is finite and a key whose
-    // mask adds -inf scores -inf without it (false where any factor is infinite or NaN).
-    __global const uint *bounds = (__global const uint *)FX_AT(kb);
+    // |q . k| <= E * qmax * kmax, also scaled: below 2^126, every product is finite and a key
+    // whose mask adds -inf scores -inf without it (false where any factor is infinite or NaN).
     const bool skipMasked =
-        bounded && (FX_ACC)E * qmax * (FX_ACC)as_float(bounds[0]) * fabs(scale) < (FX_ACC)0x1p126f;
+        bounded && (FX_ACC)E * qmax * (FX_ACC)as_float(bounds[0]) * fmax((FX_ACC)1, fabs(scale)) <
+                       (FX_ACC)0x1p126f;
     const bool skipValues = bounded && bounds[1] < 0x7f800000u;
     const long limit = causal ? min(N, i + 1) : N;
     // The keys any row of the group reads (uniform over the group: its barriers).
@@ -360,6 +418,10 @@ constexpr int kTiledKeys = 32;
 /// in registers.
 constexpr int kTiledStep = 8;
 
+/// fx_attention_bounds' work-group size, and its most work-groups (enough to fill a GPU).
+constexpr int kBoundsLocal = 256;
+constexpr int64_t kBoundsMaxGroups = 1024;
+
 /// The family's source: the row and lane kernels, then the tiled kernel per head dimension.
 const std::string &attentionBody() {
   static const std::string body = [] {
@@ -369,6 +431,7 @@ const std::string &attentionBody() {
       out += substituteKeys(kTiledSource, keys);
     }
     out += attentionSoftmaxSource();
+    out += attentionMmaSource();
     return out;
   }();
   return body;
@@ -405,16 +468,18 @@ std::optional<std::vector<int64_t>> broadcastStrides(const Operand &t,
 }
 
 FamilySource attentionSource() {
+  std::vector<std::pair<std::string_view, bool>> kernels = {
+      {"fx_attention_rows", false},   {"fx_attention_lanes", true},
+      {"fx_attention_tiled32", true}, {"fx_attention_tiled64", true},
+      {"fx_attention_bounds", false}, {"fx_attention_softmax", false}};
+  for (const auto &k : attentionMmaKernels())
+    kernels.push_back(k);
   return {attentionBody(),
-          {{"fx_attention_rows", false},
-           {"fx_attention_lanes", true},
-           {"fx_attention_tiled32", true},
-           {"fx_attention_tiled64", true},
-           {"fx_attention_key_bound", false},
-           {"fx_attention_softmax", false}},
+          std::move(kernels),
           {Variant::Float, Variant::Double},
           attentionDefines() + "#define FX_ATTN_BN " + std::to_string(kTiledKeys) +
-              "\n#define FX_ATTN_STEP " + std::to_string(kTiledStep) + "\n" +
+              "\n#define FX_ATTN_STEP " + std::to_string(kTiledStep) +
+              "\n#define FX_ATTN_BOUNDS_LOCAL " + std::to_string(kBoundsLocal) + "\n" +
               attentionSoftmaxDefines()};
 }
 
@@ -522,43 +587,78 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
     FXKIT_TRY(launcher.launch("fx_attention_rows", a, rows, 1));
     return true;
   }
-  // GPUs: key tiles in local memory where the head fits a tiled kernel, else lanes per row. A
-  // device that cannot build or launch the tiled kernel (it has not run on every GPU driver
-  // yet) gets lanes per row, said once per context on stderr, rather than no attention at all: a
-  // failed build or launch enqueues nothing, and trial launches only wrote the outputs.
-  // The tiled kernels' own arguments: with an added mask, the keys' largest magnitude, so that
-  // keys the mask sets to -inf need no product (fx_attention_key_bound).
+  // GPUs: float32 on NVIDIA's tensor cores where a kernel holds the head
+  // (DeviceAttentionMma.h), with the tiled kernel launched after it for calls whose values its
+  // split gets wrong; else key tiles in local memory where the head fits a tiled kernel; else
+  // lanes per row. A device that cannot build or launch the tensor-core or tiled kernel (they
+  // have not run on every GPU driver yet) gets the next, said once per context on stderr, rather
+  // than no attention at all: a failed build or launch enqueues nothing, and trial launches only
+  // wrote the outputs.
+  int mmaDim = *variant == Variant::Float && q->dtype == DType::Float32
+                   ? attentionMmaHeadDim(ctx.device(), E, Ev)
+                   : 0;
+  const std::string mmaKernel = "fx_attention_mma" + std::to_string(mmaDim);
+  if (mmaDim && state.failed.count(mmaKernel))
+    mmaDim = 0;
+  // The tiled kernels' own arguments: the bounds of K, V and Q (fx_attention_bounds), which
+  // the tensor-core kernel reads, and with an added mask, the tiled kernel too, so that keys the
+  // mask sets to -inf need no product; then whether the tensor-core kernel ran before.
   std::vector<LaunchArg> tiledArgs = a;
   const bool bounded = mask && maskArg->kind == 2;
   DeviceBuffer bound{};
-  if (bounded) {
-    FXKIT_ASSIGN_OR_RETURN(bound, state.bound.get(ctx, 2 * sizeof(cl_uint)));
-    bound.bytes = 2 * sizeof(cl_uint);
+  if (bounded || mmaDim) {
+    FXKIT_ASSIGN_OR_RETURN(bound, state.bound.get(ctx, kAttentionBoundWords * sizeof(cl_uint)));
+    bound.bytes = kAttentionBoundWords * sizeof(cl_uint);
   }
-  tiledArgs.push_back(bounded ? bufferArg(bound, false) : bufferArg(*q, false));
+  tiledArgs.push_back(bounded || mmaDim ? bufferArg(bound, false) : bufferArg(*q, false));
+  const size_t mmaArgs = tiledArgs.size();
   tiledArgs.push_back(longArg(bounded));
+  tiledArgs.push_back(longArg(mmaDim != 0));
   bool boundSet = false;
   for (int d : kTiledHeadDims) {
     const std::string tiled = "fx_attention_tiled" + std::to_string(d);
     if (std::max(E, Ev) > d || state.failed.count(tiled))
       continue;
-    if (bounded && !boundSet) {
+    if ((bounded || mmaDim) && !boundSet) {
       FXKIT_TRY(fillZeros(call.context(), bound));
-      // K's largest magnitude in the first word, V's in the second.
-      for (const auto &[x, width, word] :
-           {std::tuple{&*k, E, size_t{0}}, std::tuple{&*v, Ev, sizeof(cl_uint)}}) {
-        std::vector<LaunchArg> b{
-            bufferArg(*x, false),
-            bufferArg(DeviceBuffer{bound.mem, bound.offset + word, sizeof(cl_uint)}, true),
-            longArg(B * H * N * width),
-            longArg(H),
-            longArg(N),
-            longArg(width)};
+      // Words: the largest magnitudes of K, V and Q, then their smallest nonzero ones.
+      const std::tuple<const Operand *, int64_t, int64_t> measured[] = {
+          {&*k, N, E}, {&*v, N, Ev}, {&*q, M, E}};
+      for (size_t t = 0; t < (mmaDim ? 3u : 2u); ++t) {
+        const auto &[x, length, width] = measured[t];
+        std::vector<LaunchArg> b{bufferArg(*x, false),    bufferArg(bound, true),
+                                 longArg(B * H * length), longArg(H),
+                                 longArg(length),         longArg(width)};
         appendLongs(b, {x->strides});
         b.push_back(longArg(dtypeCode(q->dtype)));
-        FXKIT_TRY(launcher.launch("fx_attention_key_bound", b, B * H * N * width, 1));
+        b.push_back(longArg(static_cast<int64_t>(t)));
+        b.push_back(longArg(static_cast<int64_t>(t + 3)));
+        LaunchConfig config;
+        config.local = kBoundsLocal;
+        // Enough work-items for a float4 each (the float32 form's steps), up to the cap.
+        const int64_t groups = std::min<int64_t>(
+            (B * H * length * std::max<int64_t>(width / 4, 1) + kBoundsLocal - 1) / kBoundsLocal,
+            kBoundsMaxGroups);
+        auto done =
+            launcher.launchWith("fx_attention_bounds", b, groups * kBoundsLocal, config, false);
+        if (!done)
+          return done.error();
       }
       boundSet = true;
+    }
+    if (mmaDim) {
+      Status st = launchAttentionMma(launcher, call.context(), mmaDim,
+                                     std::span<const LaunchArg>(tiledArgs).first(mmaArgs),
+                                     {B, H, M, N, rowsPerHead, *maskArg}, state.maskTiles);
+      if (!st) {
+        state.failed.insert(mmaKernel);
+        std::cerr << "fxkit: note: the tensor-core attention kernel failed on this device, "
+                     "attention takes the tiled kernel: "
+                  << st.error().message << "\n";
+        tiledArgs.back() = longArg(0);
+      } else if (attentionMmaAlone()) {
+        return true;
+      }
     }
     Status st = launcher.launch(tiled, tiledArgs, rows, N);
     if (st)

@@ -210,8 +210,9 @@ private:
 
 /// What one family keeps between its calls on one context (its lock is held for a whole call).
 struct FamilyState {
-  ScratchBuffer scratch; ///< attention's scores (DeviceAttentionGemm.h)
-  ScratchBuffer bound;   ///< attention's largest key magnitude (fx_attention_key_bound)
+  ScratchBuffer scratch;   ///< attention's scores (DeviceAttentionGemm.h)
+  ScratchBuffer bound;     ///< attention's bounds of Q, K and V (fx_attention_bounds)
+  ScratchBuffer maskTiles; ///< attention's mask flags per block (fx_attention_mask_tiles)
   /// Kernels that failed to build or launch on this context, which callers then leave to a
   /// fallback (attention's tiled kernel: lanes per row); per context, so a second device with
   /// another driver still tries them.

@@ -1,0 +1,417 @@
+/// \file Attention forward on the tensor cores (DeviceAttentionMma.h).
+
+#include "backends/opencl/runtime/DeviceAttentionMma.h"
+
+#include "ir/TextTemplate.h"
+#include "ir/Try.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace fxkit::opencl::device_externs {
+
+namespace {
+
+/// Query rows per work-group (16 per warp, 4 warps) and its work-items.
+constexpr int kMmaRows = 64;
+constexpr int kMmaThreads = 128;
+
+constexpr std::string_view kMmaHelpers = R"CL(
+#if defined(FX_ATTN_MMA_D) && !defined(FX_FP64)
+#ifndef FX_WARP_SHUFFLE
+#error "the tensor-core attention kernel combines a row's lanes through warp shuffles"
+#endif
+/// One m16n8k8 product with TF32 operands added to c (PTX; lane (gq, tq) holds A's rows gq and
+/// gq + 8 at depths tq and tq + 4, B's column gq at those depths, C's rows gq and gq + 8 at
+/// columns 2tq and 2tq + 1).
+#define FX_ATTN_MMA(c, a, b)                                                                   \
+  __asm__ volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "       \
+                   "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                                    \
+                   : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                            \
+                   : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+/// x = big + small: big x's TF32 part rounded to nearest, small the rest (exact where
+/// fx_attention_mma_fits holds).
+inline uint fx_attn_big(float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
+inline uint fx_attn_small(float x, uint big) { return as_uint(x - as_float(big)); }
+/// a . b for one step of 8 as 3xTF32, summed from zero on the tensor cores (so only the step's
+/// terms bear their truncating sums) and added to the float32 sums c.
+#define FX_ATTN_MMA3(c, ab, as, bb, bs)                                                        \
+  {                                                                                            \
+    float p_[4] = {0.0f, 0.0f, 0.0f, 0.0f};                                                    \
+    FX_ATTN_MMA(p_, as, bb);                                                                   \
+    FX_ATTN_MMA(p_, ab, bs);                                                                   \
+    FX_ATTN_MMA(p_, ab, bb);                                                                   \
+    c[0] += p_[0], c[1] += p_[1], c[2] += p_[2], c[3] += p_[3];                                \
+  }
+/// Four elements c, c + 1, ... of a row at `row` (a stride of `st` between them) with those at
+/// `width` or past it 0: one 128-bit load where they are contiguous.
+inline float4 fx_attn_load4(__global const float *x, const long row, const long st,
+                            const int c, const long width) {
+  if (st == 1 && c + 3 < width)
+    return vload4(0, x + row + c);
+  float e[4];
+#pragma unroll
+  for (int t = 0; t < 4; ++t)
+    e[t] = c + t < width ? x[row + (c + t) * st] : 0.0f;
+  return (float4)(e[0], e[1], e[2], e[3]);
+}
+#endif
+)CL";
+
+constexpr std::string_view kMaskTilesSource = R"CL(
+#ifdef FX_DEFINITION_fx_attention_mask_tiles
+/// A byte per block of 16 query rows by FX_ATTN_MMA_BN keys of the mask (a work-group each):
+/// 1 where it keeps no key of the block (bool false, or an added -inf), 2 where it keeps every
+/// one adding 0, else 0; positions past M or N count as either. Block g is (b, h, row block,
+/// key tile) over the mask's own extents (Bm, Hm: 1 where it is broadcast), key tiles last.
+__kernel void FX_NAME(fx_attention_mask_tiles)(FX_IN(m), FX_OUT(f), const long blocks,
+    const long Hm, const long RB, const long KT, const long M, const long N, FX_STRIDES4(m),
+    const long dt_mask, const long mask_kind) {
+  __global const uchar *mk = FX_AT(m);
+  __global uchar *f = FX_AT(f);
+  __local int dead, zero;
+  const int lid = get_local_id(0);
+  for (long g = get_group_id(0); g < blocks; g += get_num_groups(0)) {
+    const long kt = g % KT, rb = g / KT % RB, bh = g / KT / RB;
+    if (lid == 0)
+      dead = zero = 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int d = 1, z = 1;
+    for (int e = lid; e < 16 * FX_ATTN_MMA_BN; e += get_local_size(0)) {
+      const long i = rb * 16 + e / FX_ATTN_MMA_BN, j = kt * FX_ATTN_MMA_BN + e % FX_ATTN_MMA_BN;
+      if (i < M && j < N) {
+        FX_ACC a;
+        const bool keep = FX_NAME(fx_attention_bias)(
+            mk, bh / Hm * ms0 + bh % Hm * ms1 + i * ms2 + j * ms3, dt_mask, mask_kind, &a);
+        d &= !keep || a == -INFINITY;
+        z &= keep && a == 0;
+      }
+    }
+    if (!d)
+      dead = 0; // every work-item that writes writes 0
+    if (!z)
+      zero = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+      f[g] = dead ? 1 : zero ? 2 : 0;
+    barrier(CLK_LOCAL_MEM_FENCE); // read before the next block's reset
+  }
+}
+#endif
+)CL";
+
+constexpr std::string_view kMmaSource = R"CL(
+#if defined(FX_DEFINITION_fx_attention_mma{{D}}) && !defined(FX_FP64)
+/// Tiles of FX_ATTN_MMA_BN keys for heads of up to {{D}} (DeviceAttentionMma.h): a work-group of
+/// 4 warps takes 64 consecutive query rows of one (batch, head), 16 per warp, the longest causal
+/// rows first; per tile its work-items copy K and V into local memory in the products' fragment
+/// order (V's keys within each step of 8 as 0, 2, 4, 6, 1, 3, 5, 7, so a lane's scores are
+/// already its share of P as the second product's A operand), and each warp computes its rows'
+/// scores S = Q K^T, their online softmax (a row's running maximum and sum across the four
+/// lanes that hold it) and O += P V. A warp leaves out a tile none of whose keys its rows keep
+/// (causality, a bool mask, an added -inf: exact, as the products are finite and V is).
+__kernel __attribute__((reqd_work_group_size(128, 1, 1)))
+void FX_NAME(fx_attention_mma{{D}})(
+    FX_IN(q), FX_IN(k), FX_IN(v), FX_IN(m), FX_OUT(o), FX_OUT(l), FX_ATTN_PARAMS, FX_IN(kb),
+    FX_IN(mf), const long mfs0, const long mfs1, const long mfs2) {
+  const float scale = FX_BITS(scale_bits);
+  if (!FX_NAME(fx_attention_mma_fits)((__global const uint *)FX_AT(kb), E, N, scale))
+    return; // the tiled kernel launched after this one computes the call
+  __global const float *qf = (__global const float *)FX_AT(q);
+  __global const float *kf = (__global const float *)FX_AT(k);
+  __global const float *vf = (__global const float *)FX_AT(v);
+  __global const uchar *mk = FX_AT(m);
+  __global uchar *o = FX_AT(o), *l = FX_AT(l);
+  // K as S's B operand: fragment (depth step c / 8, key block jj / 8), lane (jj % 8) * 4 + c % 4,
+  // word (c / 4) % 2. V as O's: fragment (key step jj / 8, column block c / 8), lane
+  // (c % 8) * 4 + (jj % 8) / 2, word jj % 2.
+  __local float2 Ks[FX_ATTN_MMA_BN * {{D}} / 2], Vs[FX_ATTN_MMA_BN * {{D}} / 2];
+  __local float4 Qs[{{D}} / 8 * 4 * 32];
+  __local float *ks = (__local float *)Ks, *vs = (__local float *)Vs;
+#undef FX_ATTN_MMA_COPIES
+#define FX_ATTN_MMA_COPIES (FX_ATTN_MMA_BN * {{D}} / 4 / 128) // float4s per work-item per tile
+  const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
+  const int gq = lane >> 2, tq = lane & 3;
+  const long tiles = (Mx + 63) / 64, units = xnumel / Mx * tiles;
+  for (long u = get_group_id(0); u < units; u += get_num_groups(0)) {
+    const long bh = u / tiles, first = (tiles - 1 - u % tiles) * 64;
+    const long h = bh % H, b = bh / H;
+    const long krow = b * ks0 + h * ks1, vrow = b * vs0 + h * vs1;
+    // This lane's rows gq and gq + 8 of the warp's 16 (rows past M compute row M - 1: the
+    // logsumexp padding stores +inf only; rows past Mx store nothing).
+    long ix[2], iq[2], lim[2], mrow[2];
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      ix[r] = first + warp * 16 + gq + 8 * r;
+      iq[r] = min(ix[r], M - 1);
+      lim[r] = causal ? min(N, iq[r] + 1) : N;
+      mrow[r] = b * ms0 + h * ms1 + iq[r] * ms2;
+    }
+    // Q as S's A operand, in local memory (each lane reads back only what it wrote: registers
+    // it frees for the scores and the accumulators): word w of depth step t is row gq + 8 (w % 2),
+    // depth 8t + tq + 4 (w / 2).
+    for (int t = 0; t < {{D}} / 8; ++t) {
+      float x[4];
+#pragma unroll
+      for (int w = 0; w < 4; ++w) {
+        const int c = 8 * t + tq + 4 * (w >> 1);
+        x[w] = c < E ? qf[b * qs0 + h * qs1 + iq[w & 1] * qs2 + c * qs3] : 0.0f;
+      }
+      Qs[(t * 4 + warp) * 32 + lane] = (float4)(x[0], x[1], x[2], x[3]);
+    }
+    // The keys any row of the group reads (uniform over the group: its barriers) and any of
+    // this warp's.
+    const long groupLimit = causal ? min(N, min(M - 1, first + 63) + 1) : N;
+    // (None where all its rows are the logsumexp's padding past M: they store +inf only.)
+    const long warpLimit = first + warp * 16 >= M ? 0
+                           : causal             ? min(N, min(M - 1, first + warp * 16 + 15) + 1)
+                                                : N;
+    // The mask's flags for this warp's rows, a byte per tile (fx_attention_mask_tiles).
+    __global const uchar *mflags = FX_AT(mf) + b * mfs0 + h * mfs1 + (first / 16 + warp) * mfs2;
+    float acc[{{D}} / 8][4];
+#pragma unroll
+    for (int t = 0; t < {{D}} / 8; ++t)
+      acc[t][0] = acc[t][1] = acc[t][2] = acc[t][3] = 0.0f;
+    float mx[2] = {-INFINITY, -INFINITY}, sum[2] = {0.0f, 0.0f};
+    for (long j0 = 0; j0 < groupLimit; j0 += FX_ATTN_MMA_BN) {
+      barrier(CLK_LOCAL_MEM_FENCE); // every warp is done with the previous tile
+      // Every load of the tile first, then the stores: the loads' latencies overlap.
+      float4 kx[FX_ATTN_MMA_COPIES], vx[FX_ATTN_MMA_COPIES];
+#pragma unroll
+      for (int it = 0; it < FX_ATTN_MMA_COPIES; ++it) {
+        const int t = tid + 128 * it, jj = t / ({{D}} / 4), c = t % ({{D}} / 4) * 4;
+        const long j = j0 + jj;
+        kx[it] = j < N ? fx_attn_load4(kf, krow + j * ks2, ks3, c, E) : (float4)0.0f;
+        vx[it] = j < N ? fx_attn_load4(vf, vrow + j * vs2, vs3, c, Ev) : (float4)0.0f;
+      }
+#pragma unroll
+      for (int it = 0; it < FX_ATTN_MMA_COPIES; ++it) {
+        const int t = tid + 128 * it, jj = t / ({{D}} / 4), c = t % ({{D}} / 4) * 4;
+        const float ke[4] = {kx[it].x, kx[it].y, kx[it].z, kx[it].w};
+        const float ve[4] = {vx[it].x, vx[it].y, vx[it].z, vx[it].w};
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int cc = c + e;
+          ks[(((cc >> 3) * (FX_ATTN_MMA_BN / 8) + (jj >> 3)) * 32 + (jj & 7) * 4 + (cc & 3)) * 2 +
+             ((cc >> 2) & 1)] = ke[e];
+          vs[(((jj >> 3) * ({{D}} / 8) + (cc >> 3)) * 32 + (cc & 7) * 4 + ((jj & 7) >> 1)) * 2 +
+             (jj & 1)] = ve[e];
+        }
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (j0 >= warpLimit)
+        continue; // causal: no row of this warp reaches the tile
+      // The mask over the warp's rows and the tile's keys: 2 where it adds 0 everywhere (no
+      // mask, or read from its flags), 1 where it keeps no key (weights of 0 times finite values:
+      // the tile is left out), else 0 (its values read below).
+      const int flag = mask_kind == 0 ? 2 : mflags[j0 / FX_ATTN_MMA_BN];
+      if (flag == 1)
+        continue;
+      float sc[FX_ATTN_MMA_BN / 8][4];
+#pragma unroll
+      for (int n = 0; n < FX_ATTN_MMA_BN / 8; ++n)
+        sc[n][0] = sc[n][1] = sc[n][2] = sc[n][3] = 0.0f;
+      // A loop, not unrolled: unrolled, the compiler's early loads took every register.
+#pragma unroll 1
+      for (int t = 0; t < {{D}} / 8; ++t) {
+        const float4 qv = Qs[(t * 4 + warp) * 32 + lane];
+        const float qw[4] = {qv.x, qv.y, qv.z, qv.w};
+        uint ab[4], as[4];
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {
+          ab[w] = fx_attn_big(qw[w]);
+          as[w] = fx_attn_small(qw[w], ab[w]);
+        }
+#pragma unroll
+        for (int n = 0; n < FX_ATTN_MMA_BN / 8; ++n) {
+          const float2 kv = Ks[(t * (FX_ATTN_MMA_BN / 8) + n) * 32 + lane];
+          const uint bb[2] = {fx_attn_big(kv.x), fx_attn_big(kv.y)};
+          const uint bs[2] = {fx_attn_small(kv.x, bb[0]), fx_attn_small(kv.y, bb[1])};
+          FX_ATTN_MMA3(sc[n], ab, as, bb, bs)
+        }
+      }
+      // Scores, and the rows' new maxima (NaN scores do not raise them; their weights are NaN).
+      float mt[2] = {mx[0], mx[1]};
+#pragma unroll
+      for (int n = 0; n < FX_ATTN_MMA_BN / 8; ++n)
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {
+          // Block n, word w: row gq + 8 (w / 2), key 8n + 2tq + w % 2; -inf where not kept.
+          const int r = w >> 1;
+          const long j = j0 + 8 * n + 2 * tq + (w & 1);
+          float add = -INFINITY, a;
+          if (j < lim[r] && (flag == 2 || FX_NAME(fx_attention_bias)(mk, mrow[r] + j * ms3,
+                                                                     dt_mask, mask_kind, &a)))
+            add = flag == 2 ? 0.0f : a;
+          const float x = add == -INFINITY ? -INFINITY : sc[n][w] * scale + add;
+          sc[n][w] = x;
+          mt[r] = x > mt[r] ? x : mt[r];
+        }
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {
+        mt[r] = fmax(mt[r], fx_shfl_xor_f(mt[r], 1));
+        mt[r] = fmax(mt[r], fx_shfl_xor_f(mt[r], 2));
+        if (mt[r] != mx[r]) { // rescaled to the new maximum (by 0 from -inf)
+          const float alpha = FX_EXP_F(mx[r] - mt[r]);
+          mx[r] = mt[r];
+          sum[r] *= alpha;
+#pragma unroll
+          for (int t = 0; t < {{D}} / 8; ++t)
+            acc[t][2 * r] *= alpha, acc[t][2 * r + 1] *= alpha;
+        }
+      }
+      // O += P V: block n of the scores is key step n's A operand (words 0, 2, 1, 3).
+#pragma unroll
+      for (int n = 0; n < FX_ATTN_MMA_BN / 8; ++n) {
+        float p[4];
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {
+          const float x = sc[n][w], m = mx[w >> 1];
+          // A masked key weighs 0, a key at the maximum 1 (also a score of +inf).
+          p[w] = x == -INFINITY ? 0.0f : x == m ? 1.0f : FX_EXP_F(x - m);
+          sum[w >> 1] += p[w];
+        }
+        const float pa[4] = {p[0], p[2], p[1], p[3]};
+        uint ab[4], as[4];
+#pragma unroll
+        for (int w = 0; w < 4; ++w) {
+          ab[w] = fx_attn_big(pa[w]);
+          as[w] = fx_attn_small(pa[w], ab[w]);
+        }
+#pragma unroll
+        for (int t = 0; t < {{D}} / 8; ++t) {
+          const float2 vv = Vs[(n * ({{D}} / 8) + t) * 32 + lane];
+          const uint bb[2] = {fx_attn_big(vv.x), fx_attn_big(vv.y)};
+          const uint bs[2] = {fx_attn_small(vv.x, bb[0]), fx_attn_small(vv.y, bb[1])};
+          FX_ATTN_MMA3(acc[t], ab, as, bb, bs)
+        }
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      sum[r] += fx_shfl_xor_f(sum[r], 1);
+      sum[r] += fx_shfl_xor_f(sum[r], 2);
+      const bool live = ix[r] < Mx, pad = ix[r] >= M, empty = mx[r] == -INFINITY;
+      const long orow = b * os0 + h * os1 + iq[r] * os2;
+      if (live && !pad)
+#pragma unroll
+        for (int t = 0; t < {{D}} / 8; ++t)
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const int c = 8 * t + 2 * tq + e;
+            if (c < Ev)
+              FX_ST(o, orow + c * os3, dt_out, empty ? 0.0f : acc[t][2 * r + e] / sum[r]);
+          }
+      if (live && has_lse && tq == 0)
+        FX_ST(l, b * ls0 + h * ls1 + ix[r] * ls2, dt_lse,
+              pad ? INFINITY : empty ? -INFINITY : mx[r] + log(sum[r]));
+    }
+  }
+}
+#endif
+)CL";
+
+/// The head dimensions with a tensor-core kernel, and its keys per tile.
+constexpr int kMmaHeadDims[] = {32, 64};
+constexpr int kMmaKeys = 32;
+
+std::string mmaName(int headDim) { return "fx_attention_mma" + std::to_string(headDim); }
+
+} // namespace
+
+const std::string &attentionMmaSource() {
+  static const std::string source = [] {
+    // The helpers only where a tensor-core definition is built (their PTX is NVIDIA's).
+    std::string out;
+    for (int d : kMmaHeadDims)
+      out += "#ifdef FX_DEFINITION_" + mmaName(d) + "\n#define FX_ATTN_MMA_D " + std::to_string(d) +
+             "\n#endif\n";
+    out += "#define FX_ATTN_MMA_BN " + std::to_string(kMmaKeys) + "\n" +
+           std::string(kMaskTilesSource) + std::string(kMmaHelpers);
+    for (int d : kMmaHeadDims) {
+      const std::pair<std::string_view, std::string> keys[] = {{"D", std::to_string(d)}};
+      out += substituteKeys(kMmaSource, keys);
+    }
+    return out;
+  }();
+  return source;
+}
+
+std::vector<std::pair<std::string_view, bool>> attentionMmaKernels() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (int d : kMmaHeadDims)
+      out.push_back(mmaName(d));
+    return out;
+  }();
+  std::vector<std::pair<std::string_view, bool>> out = {{"fx_attention_mask_tiles", false}};
+  for (const std::string &n : names)
+    out.emplace_back(n, false);
+  return out;
+}
+
+int attentionMmaHeadDim(const DeviceInfo &device, int64_t E, int64_t Ev) {
+  if (device.nvComputeMajor < 8 || device.nvWarpSize != 32)
+    return 0;
+  if (const char *v = std::getenv("FXKIT_ATTENTION_MMA"); v && std::string_view(v) == "0")
+    return 0;
+  for (int d : kMmaHeadDims)
+    if (std::max(E, Ev) <= d)
+      return d;
+  return 0;
+}
+
+bool attentionMmaAlone() {
+  const char *v = std::getenv("FXKIT_ATTENTION_MMA");
+  return v && std::string_view(v) == "only";
+}
+
+Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx, int headDim,
+                          std::span<const LaunchArg> args, const AttentionMmaShape &shape,
+                          ScratchBuffer &tiles) {
+  std::vector<LaunchArg> all(args.begin(), args.end());
+  const AttentionMask &mask = shape.mask;
+  if (mask.operand) {
+    // The mask's flags per block of 16 rows by a tile of keys, over its own extents.
+    const int64_t Bm = mask.strides[0] ? shape.B : 1, Hm = mask.strides[1] ? shape.H : 1;
+    const int64_t RB = (shape.M + 15) / 16, KT = (shape.N + kMmaKeys - 1) / kMmaKeys;
+    const int64_t blocks = Bm * Hm * RB * KT;
+    FXKIT_ASSIGN_OR_RETURN(DeviceBuffer flags, tiles.get(ctx, static_cast<size_t>(blocks)));
+    flags.bytes = static_cast<size_t>(blocks);
+    std::vector<LaunchArg> f = {bufferArg(*mask.operand, false),
+                                bufferArg(flags, true),
+                                longArg(blocks),
+                                longArg(Hm),
+                                longArg(RB),
+                                longArg(KT),
+                                longArg(shape.M),
+                                longArg(shape.N)};
+    appendLongs(f, {mask.strides});
+    f.push_back(longArg(dtypeCode(mask.operand->dtype)));
+    f.push_back(longArg(mask.kind));
+    LaunchConfig config;
+    config.local = kMmaThreads;
+    const int64_t groups = std::min<int64_t>(blocks, int64_t{1} << 16);
+    auto done =
+        launcher.launchWith("fx_attention_mask_tiles", f, groups * kMmaThreads, config, false);
+    if (!done)
+      return done.error();
+    all.push_back(bufferArg(flags, false));
+    all.push_back(longArg(mask.strides[0] ? Hm * RB * KT : 0));
+    all.push_back(longArg(mask.strides[1] ? RB * KT : 0));
+    all.push_back(longArg(KT));
+  } else {
+    all.push_back(args.front()); // never read
+    for (int i = 0; i < 3; ++i)
+      all.push_back(longArg(0));
+  }
+  LaunchConfig config;
+  config.local = kMmaThreads;
+  const int64_t groups = shape.B * shape.H * ((shape.rowsPerHead + kMmaRows - 1) / kMmaRows);
+  auto done = launcher.launchWith(mmaName(headDim), all, groups * kMmaThreads, config, false);
+  if (!done)
+    return done.error();
+  return Status::ok();
+}
+
+} // namespace fxkit::opencl::device_externs

@@ -1,0 +1,64 @@
+#pragma once
+/// \file Scaled dot-product attention forward on NVIDIA's tensor cores (compute capability 8
+/// and later, through PTX mma.sync), float32 in and out, as PyTorch's own float32 attention
+/// computes on those GPUs (CUTLASS's OpMultiplyAddFastF32: 3xTF32): flash attention with both
+/// products S = Q K^T and O = P V as three TF32 products per step (big x big + big x small +
+/// small x big, summed from zero per step of 8 and added to float32 sums, as the GEMM
+/// template's step sums), the online softmax in float32 registers.
+///
+/// The split is exact only for finite values of a normal range, so one pass over Q, K and V
+/// first (fx_attention_bounds) writes their largest and smallest nonzero magnitudes, and the
+/// kernel computes only where they fit (fx_attention_mma_fits: finite, nonzero magnitudes of
+/// 2^-100 or more, products and sums below 2^126); otherwise it stores nothing and the float32
+/// tiled kernel, launched after it, computes the call (and returns at once where it fits).
+
+#include "backends/opencl/runtime/DeviceAttentionArgs.h"
+#include "backends/opencl/runtime/DeviceExternSupport.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace fxkit::opencl::device_externs {
+
+/// The kernels' OpenCL C (a definition per head dimension, each guarded by its
+/// FX_DEFINITION_ macro and compiled only in the float variant) to append to the attention
+/// family's body, and their names with the family's reduction flag (false: launched in a
+/// configuration of their own).
+const std::string &attentionMmaSource();
+std::vector<std::pair<std::string_view, bool>> attentionMmaKernels();
+
+/// Words of the bounds buffer fx_attention_bounds fills (cl_uint each): the largest magnitude
+/// of K, V and Q as float bits, then 0x7fffffff minus the smallest nonzero one of each (0 where
+/// all are zero).
+inline constexpr size_t kAttentionBoundWords = 6;
+
+/// The head dimension of the tensor-core kernel for heads of E (keys) and Ev (values) on
+/// `device`, 0 where none runs there (not NVIDIA compute capability 8 or later, heads wider
+/// than 64, or switched off by FXKIT_ATTENTION_MMA=0 for side-by-side measurement).
+int attentionMmaHeadDim(const DeviceInfo &device, int64_t E, int64_t Ev);
+
+/// What the launch needs of the call: B x H problems of M queries (rowsPerHead with the
+/// logsumexp's padding) and N keys, and the mask.
+struct AttentionMmaShape {
+  int64_t B = 0, H = 0, M = 0, N = 0, rowsPerHead = 0;
+  const AttentionMask &mask;
+};
+
+/// FXKIT_ATTENTION_MMA=only: the tensor-core kernel without the tiled kernel after it, to
+/// measure it alone or to check that it computed (calls it declines keep unwritten outputs).
+bool attentionMmaAlone();
+
+/// Launches fx_attention_mma<headDim> with the tiled kernel's arguments up to the bounds
+/// buffer (`args`); with a mask, after fx_attention_mask_tiles has flagged its blocks of 16
+/// rows by a tile of keys that keep no key or add 0 to all (in `tiles`), so that the kernel
+/// leaves out the first and reads no mask for the second (Hugging Face's causal masks: every
+/// block but the diagonal's).
+Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx, int headDim,
+                          std::span<const LaunchArg> args, const AttentionMmaShape &shape,
+                          ScratchBuffer &tiles);
+
+} // namespace fxkit::opencl::device_externs
