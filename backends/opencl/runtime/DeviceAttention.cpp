@@ -15,7 +15,9 @@
 /// per query row: at sequence 1024 the lanes kernel took ~35 ms a layer on an H200). With an
 /// added mask (Hugging Face's causal masks of 0 and -inf), the tiled kernels leave out the keys
 /// it sets to -inf where the largest magnitudes of Q, K and V make that exact
-/// (fx_attention_bounds). Float32 calls can take the GEMM template instead
+/// (fx_attention_bounds). On NVIDIA GPUs from compute capability 8, float32 calls with heads of
+/// up to 64 take the tensor cores first (DeviceAttentionMma.h), the tiled kernel only where their
+/// split would be wrong. Float32 calls can take the GEMM template instead
 /// (OpenCLOptions::attention, DeviceAttentionGemm.h).
 
 #include "backends/opencl/runtime/DeviceAttentionArgs.h"
@@ -27,6 +29,7 @@
 #include "ir/Try.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 
@@ -594,7 +597,9 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
   // have not run on every GPU driver yet) gets the next, said once per context on stderr, rather
   // than no attention at all: a failed build or launch enqueues nothing, and trial launches only
   // wrote the outputs.
-  int mmaDim = *variant == Variant::Float && q->dtype == DType::Float32
+  // (Its key positions are int.)
+  const bool intPositions = N < INT32_MAX && rowsPerHead < INT32_MAX;
+  int mmaDim = *variant == Variant::Float && q->dtype == DType::Float32 && intPositions
                    ? attentionMmaHeadDim(ctx.device(), E, Ev)
                    : 0;
   const std::string mmaKernel = "fx_attention_mma" + std::to_string(mmaDim);

@@ -139,12 +139,14 @@ void FX_NAME(fx_attention_mma{{D}})(
     const long krow = b * ks0 + h * ks1, vrow = b * vs0 + h * vs1;
     // This lane's rows gq and gq + 8 of the warp's 16 (rows past M compute row M - 1: the
     // logsumexp padding stores +inf only; rows past Mx store nothing).
-    long ix[2], iq[2], lim[2], mrow[2];
+    // Key positions are int (the host takes only calls whose rows and keys fit one).
+    long ix[2], iq[2], mrow[2];
+    int lim[2];
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
       ix[r] = first + warp * 16 + gq + 8 * r;
       iq[r] = min(ix[r], M - 1);
-      lim[r] = causal ? min(N, iq[r] + 1) : N;
+      lim[r] = (int)(causal ? min(N, iq[r] + 1) : N);
       mrow[r] = b * ms0 + h * ms1 + iq[r] * ms2;
     }
     // Q as S's A operand, in local memory (each lane reads back only what it wrote: registers
@@ -173,14 +175,14 @@ void FX_NAME(fx_attention_mma{{D}})(
     for (int t = 0; t < {{D}} / 8; ++t)
       acc[t][0] = acc[t][1] = acc[t][2] = acc[t][3] = 0.0f;
     float mx[2] = {-INFINITY, -INFINITY}, sum[2] = {0.0f, 0.0f};
-    for (long j0 = 0; j0 < groupLimit; j0 += FX_ATTN_MMA_BN) {
+    for (int j0 = 0; j0 < (int)groupLimit; j0 += FX_ATTN_MMA_BN) {
       barrier(CLK_LOCAL_MEM_FENCE); // every warp is done with the previous tile
       // Every load of the tile first, then the stores: the loads' latencies overlap.
       float4 kx[FX_ATTN_MMA_COPIES], vx[FX_ATTN_MMA_COPIES];
 #pragma unroll
       for (int it = 0; it < FX_ATTN_MMA_COPIES; ++it) {
         const int t = tid + 128 * it, jj = t / ({{D}} / 4), c = t % ({{D}} / 4) * 4;
-        const long j = j0 + jj;
+        const int j = j0 + jj;
         kx[it] = j < N ? fx_attn_load4(kf, krow + j * ks2, ks3, c, E) : (float4)0.0f;
         vx[it] = j < N ? fx_attn_load4(vf, vrow + j * vs2, vs3, c, Ev) : (float4)0.0f;
       }
@@ -199,7 +201,7 @@ void FX_NAME(fx_attention_mma{{D}})(
         }
       }
       barrier(CLK_LOCAL_MEM_FENCE);
-      if (j0 >= warpLimit)
+      if (j0 >= (int)warpLimit)
         continue; // causal: no row of this warp reaches the tile
       // The mask over the warp's rows and the tile's keys: 2 where it adds 0 everywhere (no
       // mask, or read from its flags), 1 where it keeps no key (weights of 0 times finite values:
@@ -238,7 +240,7 @@ void FX_NAME(fx_attention_mma{{D}})(
         for (int w = 0; w < 4; ++w) {
           // Block n, word w: row gq + 8 (w / 2), key 8n + 2tq + w % 2; -inf where not kept.
           const int r = w >> 1;
-          const long j = j0 + 8 * n + 2 * tq + (w & 1);
+          const int j = j0 + 8 * n + 2 * tq + (w & 1);
           float add = -INFINITY, a;
           if (j < lim[r] && (flag == 2 || FX_NAME(fx_attention_bias)(mk, mrow[r] + j * ms3,
                                                                      dt_mask, mask_kind, &a)))
