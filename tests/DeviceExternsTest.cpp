@@ -282,12 +282,9 @@ TEST(DeviceExterns, TiledAttentionLeavesOutKeysAnAddedMaskSetsToMinusInfinity) {
             std::string::npos);
 }
 
-TEST(DeviceExterns, AttentionLeavesOutMaskBlocksThatKeepNoKey) {
-  REQUIRE_OPENCL_DEVICE();
-  OpenCLOptions options;
-  options.gpuExternForms = true;
-  options.tune = false;
-  options.forceConfig = "lanes=4,rows=8";
+/// Attention with causality as masks whose blocks of 16 rows by 32 keys keep no key, add 0 to
+/// every score or neither, and as is_causal, checked on the device with `options`.
+void expectMaskBlocksAgree(const OpenCLOptions &options) {
   // 70 queries and keys, heads of 40 / 43: on NVIDIA GPUs the tensor-core kernel, whose mask
   // flags per block of 16 rows by 32 keys (fx_attention_mask_tiles) leave out the blocks above
   // the diagonal, read no mask below it and read it on the diagonal; rows 64-69 leave a
@@ -325,6 +322,71 @@ TEST(DeviceExterns, AttentionLeavesOutMaskBlocksThatKeepNoKey) {
                    1);
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(err.find("attention kernel failed"), std::string::npos) << err;
+}
+
+TEST(DeviceExterns, AttentionLeavesOutMaskBlocksThatKeepNoKey) {
+  REQUIRE_OPENCL_DEVICE();
+  OpenCLOptions options;
+  options.gpuExternForms = true;
+  options.tune = false;
+  options.forceConfig = "lanes=4,rows=8";
+  expectMaskBlocksAgree(options);
+}
+
+/// Sets an environment variable for a scope, as it was before after it.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *name, const char *value) : name_(name) {
+    if (const char *old = std::getenv(name))
+      old_ = old;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (old_)
+      setenv(name_, old_->c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+
+private:
+  const char *name_;
+  std::optional<std::string> old_;
+};
+
+TEST(DeviceExterns, AttentionOnEmulatedTensorCores) {
+  REQUIRE_OPENCL_DEVICE();
+  // The tensor-core kernel (DeviceAttentionMma.h) with its products and shuffles emulated, on any
+  // device: its fragment layouts, the mask flags, causality, partial blocks and the
+  // logsumexp's padding rows. FXKIT_ATTENTION_MMA=only launches no tiled kernel after it, so
+  // every output below is its own.
+  OpenCLOptions options;
+  options.gpuExternForms = true;
+  options.tune = false;
+  options.attentionTensorCoreEmulation = true;
+  {
+    ScopedEnv alone("FXKIT_ATTENTION_MMA", "only");
+    std::string mask = "    %m : Tensor \"f32[2, 1, 37, 29][1073, 1073, 29, 1]cpu\"[num_users=1] = "
+                       "placeholder[target=m]\n";
+    // Heads of 20 / 23 (the 32-wide kernel), a scrambled float mask with -inf entries.
+    EXPECT_ON_DEVICE(
+        expectAgrees(flashGraph("f32", mask, "attn_mask: %m, scale: 0.3"), {}, options), 1);
+    // 64 logsumexp rows for 37 queries (the padding is +inf), a bias.
+    EXPECT_ON_DEVICE(expectAgrees(efficientGraph(true, "%b"), {}, options), 1);
+    expectMaskBlocksAgree(options);
+  }
+  // Values the split gets wrong: the kernel declines and the tiled kernel after it computes (a
+  // NaN key makes its scores NaN, also where the mask adds -inf).
+  const std::string mask = "    %m : Tensor \"f32[2, 1, 37, 29][1073, 1073, 29, 1]cpu\""
+                           "[num_users=1] = placeholder[target=m]\n";
+  const std::string text = flashGraph("f32", mask, "attn_mask: %m");
+  auto graph = parseFxText(text, "<test>");
+  ASSERT_TRUE(graph);
+  auto inputs = makeRandomInputs(*graph, {}, 11);
+  ASSERT_TRUE(inputs);
+  Tensor y = layoutPreservingCopy(*(*inputs)[1].tensor());
+  y.setDouble(std::vector<int64_t>{0, 20, 1, 3}, kNan);
+  (*inputs)[1] = RuntimeValue{y};
+  EXPECT_ON_DEVICE(expectAgrees(text, *inputs, options), 1);
 }
 
 /// Which GEMM template choices a cache folder holds: one entry once a product ran through the

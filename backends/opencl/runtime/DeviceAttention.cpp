@@ -599,37 +599,37 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
   // wrote the outputs.
   // (Its key positions are int.)
   const bool intPositions = N < INT32_MAX && rowsPerHead < INT32_MAX;
-  int mmaDim = *variant == Variant::Float && q->dtype == DType::Float32 && intPositions
-                   ? attentionMmaHeadDim(ctx.device(), E, Ev)
-                   : 0;
-  const std::string mmaKernel = "fx_attention_mma" + std::to_string(mmaDim);
-  if (mmaDim && state.failed.count(mmaKernel))
-    mmaDim = 0;
+  AttentionMmaKernel mma = *variant == Variant::Float && q->dtype == DType::Float32 && intPositions
+                               ? attentionMmaKernel(ctx.device(), call.options(), E, Ev)
+                               : AttentionMmaKernel{};
+  if (mma && state.failed.count(mma.name()))
+    mma = {};
+  const bool mmaFirst = static_cast<bool>(mma);
   // The tiled kernels' own arguments: the bounds of K, V and Q (fx_attention_bounds), which
   // the tensor-core kernel reads, and with an added mask, the tiled kernel too, so that keys the
   // mask sets to -inf need no product; then whether the tensor-core kernel ran before.
   std::vector<LaunchArg> tiledArgs = a;
   const bool bounded = mask && maskArg->kind == 2;
   DeviceBuffer bound{};
-  if (bounded || mmaDim) {
+  if (bounded || mmaFirst) {
     FXKIT_ASSIGN_OR_RETURN(bound, state.bound.get(ctx, kAttentionBoundWords * sizeof(cl_uint)));
     bound.bytes = kAttentionBoundWords * sizeof(cl_uint);
   }
-  tiledArgs.push_back(bounded || mmaDim ? bufferArg(bound, false) : bufferArg(*q, false));
+  tiledArgs.push_back(bounded || mmaFirst ? bufferArg(bound, false) : bufferArg(*q, false));
   const size_t mmaArgs = tiledArgs.size();
   tiledArgs.push_back(longArg(bounded));
-  tiledArgs.push_back(longArg(mmaDim != 0));
+  tiledArgs.push_back(longArg(mmaFirst));
   bool boundSet = false;
   for (int d : kTiledHeadDims) {
     const std::string tiled = "fx_attention_tiled" + std::to_string(d);
     if (std::max(E, Ev) > d || state.failed.count(tiled))
       continue;
-    if ((bounded || mmaDim) && !boundSet) {
+    if ((bounded || mmaFirst) && !boundSet) {
       FXKIT_TRY(fillZeros(call.context(), bound));
       // Words: the largest magnitudes of K, V and Q, then their smallest nonzero ones.
       const std::tuple<const Operand *, int64_t, int64_t> measured[] = {
           {&*k, N, E}, {&*v, N, Ev}, {&*q, M, E}};
-      for (size_t t = 0; t < (mmaDim ? 3u : 2u); ++t) {
+      for (size_t t = 0; t < (mmaFirst ? 3u : 2u); ++t) {
         const auto &[x, length, width] = measured[t];
         std::vector<LaunchArg> b{bufferArg(*x, false),    bufferArg(bound, true),
                                  longArg(B * H * length), longArg(H),
@@ -651,12 +651,12 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
       }
       boundSet = true;
     }
-    if (mmaDim) {
-      Status st = launchAttentionMma(launcher, call.context(), mmaDim,
+    if (mmaFirst) {
+      Status st = launchAttentionMma(launcher, call.context(), mma,
                                      std::span<const LaunchArg>(tiledArgs).first(mmaArgs),
                                      {B, H, M, N, rowsPerHead, *maskArg}, state.maskTiles);
       if (!st) {
-        state.failed.insert(mmaKernel);
+        state.failed.insert(mma.name());
         std::cerr << "fxkit: note: the tensor-core attention kernel failed on this device, "
                      "attention takes the tiled kernel: "
                   << st.error().message << "\n";

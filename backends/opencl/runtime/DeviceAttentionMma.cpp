@@ -2,22 +2,31 @@
 
 #include "backends/opencl/runtime/DeviceAttentionMma.h"
 
-#include "ir/TextTemplate.h"
 #include "ir/Try.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 
 namespace fxkit::opencl::device_externs {
 
 namespace {
 
-/// Query rows per work-group (16 per warp, 4 warps) and its work-items.
-constexpr int kMmaRows = 64;
-constexpr int kMmaThreads = 128;
+/// Loops that hold the kernel's products or shuffles are not unrolled in its emulation
+/// (`#pragma nounroll` there): each one holds barriers, and unrolled they cost PoCL minutes of
+/// build.
+/// Warps per work-group of the kernel on the tensor cores (16 query rows each); the emulation
+/// has one. The mask flags' work-group size.
+constexpr int kMmaWarps = 4;
+constexpr int kMaskTilesLocal = 128;
 
 constexpr std::string_view kMmaHelpers = R"CL(
 #if defined(FX_ATTN_MMA_D) && !defined(FX_FP64)
+#define FX_ATTN_MMA_THREADS (32 * FX_ATTN_MMA_WARPS)
+#define FX_ATTN_MMA_ROWS (16 * FX_ATTN_MMA_WARPS)
+/// The kernel's name with the variant's suffix (FX_NAME pastes its argument unexpanded).
+#define FX_ATTN_MMA_NAME(n) FX_NAME(n)
+#ifndef FX_ATTN_MMA_EMULATE
 #ifndef FX_WARP_SHUFFLE
 #error "the tensor-core attention kernel combines a row's lanes through warp shuffles"
 #endif
@@ -29,6 +38,41 @@ constexpr std::string_view kMmaHelpers = R"CL(
                    "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                                    \
                    : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                            \
                    : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+#define FX_ATTN_SHFL_F(x, m) fx_shfl_xor_f(x, m)
+#else
+/// The emulation (a work-group of one warp, on any device: tests of the kernel where there are no
+/// tensor cores): the warp's fragments and shuffles go through local memory, between barriers,
+/// and the product reads its operands as the tensor cores do, their top 19 bits (TF32).
+inline void fx_attn_mma_emulated(float *c, const uint *a, const uint *b, const int lane,
+                                 __local uint *sa, __local uint *sb) {
+  for (int w = 0; w < 4; ++w)
+    sa[lane * 4 + w] = a[w];
+  sb[lane * 2] = b[0];
+  sb[lane * 2 + 1] = b[1];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int gq = lane >> 2, tq = lane & 3;
+  for (int q = 0; q < 4; ++q) {
+    const int row = gq + 8 * (q >> 1), col = 2 * tq + (q & 1);
+    float s = c[q];
+    for (int k = 0; k < 8; ++k) {
+      const uint x = sa[((row & 7) * 4 + (k & 3)) * 4 + (row >> 3) + 2 * (k >> 2)];
+      const uint y = sb[(col * 4 + (k & 3)) * 2 + (k >> 2)];
+      s += as_float(x & 0xffffe000u) * as_float(y & 0xffffe000u);
+    }
+    c[q] = s;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+inline float fx_attn_shfl_emulated(const float x, const int m, const int lane, __local uint *sx) {
+  sx[lane] = as_uint(x);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint y = sx[lane ^ m];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return as_float(y);
+}
+#define FX_ATTN_MMA(c, a, b) fx_attn_mma_emulated(c, a, b, lane, fx_sa, fx_sb)
+#define FX_ATTN_SHFL_F(x, m) fx_attn_shfl_emulated(x, m, lane, fx_sx)
+#endif
 /// x = big + small: big x's TF32 part rounded to nearest, small the rest (exact where
 /// fx_attention_mma_fits holds).
 inline uint fx_attn_big(float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
@@ -101,17 +145,18 @@ __kernel void FX_NAME(fx_attention_mask_tiles)(FX_IN(m), FX_OUT(f), const long b
 )CL";
 
 constexpr std::string_view kMmaSource = R"CL(
-#if defined(FX_DEFINITION_fx_attention_mma{{D}}) && !defined(FX_FP64)
-/// Tiles of FX_ATTN_MMA_BN keys for heads of up to {{D}} (DeviceAttentionMma.h): a work-group of
-/// 4 warps takes 64 consecutive query rows of one (batch, head), 16 per warp, the longest causal
+#if defined(FX_ATTN_MMA_D) && !defined(FX_FP64)
+/// Tiles of FX_ATTN_MMA_BN keys for heads of up to FX_ATTN_MMA_D (DeviceAttentionMma.h): a
+/// work-group of FX_ATTN_MMA_WARPS warps takes 16 consecutive query rows of one (batch, head) per
+/// warp, the longest causal
 /// rows first; per tile its work-items copy K and V into local memory in the products' fragment
 /// order (V's keys within each step of 8 as 0, 2, 4, 6, 1, 3, 5, 7, so a lane's scores are
 /// already its share of P as the second product's A operand), and each warp computes its rows'
 /// scores S = Q K^T, their online softmax (a row's running maximum and sum across the four
 /// lanes that hold it) and O += P V. A warp leaves out a tile none of whose keys its rows keep
 /// (causality, a bool mask, an added -inf: exact, as the products are finite and V is).
-__kernel __attribute__((reqd_work_group_size(128, 1, 1)))
-void FX_NAME(fx_attention_mma{{D}})(
+__kernel __attribute__((reqd_work_group_size(FX_ATTN_MMA_THREADS, 1, 1)))
+void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
     FX_IN(q), FX_IN(k), FX_IN(v), FX_IN(m), FX_OUT(o), FX_OUT(l), FX_ATTN_PARAMS, FX_IN(kb),
     FX_IN(mf), const long mfs0, const long mfs1, const long mfs2) {
   const float scale = FX_BITS(scale_bits);
@@ -125,16 +170,19 @@ void FX_NAME(fx_attention_mma{{D}})(
   // K as S's B operand: fragment (depth step c / 8, key block jj / 8), lane (jj % 8) * 4 + c % 4,
   // word (c / 4) % 2. V as O's: fragment (key step jj / 8, column block c / 8), lane
   // (c % 8) * 4 + (jj % 8) / 2, word jj % 2.
-  __local float2 Ks[FX_ATTN_MMA_BN * {{D}} / 2], Vs[FX_ATTN_MMA_BN * {{D}} / 2];
-  __local float4 Qs[{{D}} / 8 * 4 * 32];
+  __local float2 Ks[FX_ATTN_MMA_BN * FX_ATTN_MMA_D / 2], Vs[FX_ATTN_MMA_BN * FX_ATTN_MMA_D / 2];
+  __local float4 Qs[FX_ATTN_MMA_D / 8 * FX_ATTN_MMA_WARPS * 32];
+#ifdef FX_ATTN_MMA_EMULATE
+  __local uint fx_sa[128], fx_sb[64], fx_sx[32]; // the emulated warp's exchanges
+#endif
   __local float *ks = (__local float *)Ks, *vs = (__local float *)Vs;
 #undef FX_ATTN_MMA_COPIES
-#define FX_ATTN_MMA_COPIES (FX_ATTN_MMA_BN * {{D}} / 4 / 128) // float4s per work-item per tile
+#define FX_ATTN_MMA_COPIES (FX_ATTN_MMA_BN * FX_ATTN_MMA_D / 4 / FX_ATTN_MMA_THREADS)
   const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
   const int gq = lane >> 2, tq = lane & 3;
-  const long tiles = (Mx + 63) / 64, units = xnumel / Mx * tiles;
+  const long tiles = (Mx + FX_ATTN_MMA_ROWS - 1) / FX_ATTN_MMA_ROWS, units = xnumel / Mx * tiles;
   for (long u = get_group_id(0); u < units; u += get_num_groups(0)) {
-    const long bh = u / tiles, first = (tiles - 1 - u % tiles) * 64;
+    const long bh = u / tiles, first = (tiles - 1 - u % tiles) * FX_ATTN_MMA_ROWS;
     const long h = bh % H, b = bh / H;
     const long krow = b * ks0 + h * ks1, vrow = b * vs0 + h * vs1;
     // This lane's rows gq and gq + 8 of the warp's 16 (rows past M compute row M - 1: the
@@ -152,27 +200,27 @@ void FX_NAME(fx_attention_mma{{D}})(
     // Q as S's A operand, in local memory (each lane reads back only what it wrote: registers
     // it frees for the scores and the accumulators): word w of depth step t is row gq + 8 (w % 2),
     // depth 8t + tq + 4 (w / 2).
-    for (int t = 0; t < {{D}} / 8; ++t) {
+    for (int t = 0; t < FX_ATTN_MMA_D / 8; ++t) {
       float x[4];
 #pragma unroll
       for (int w = 0; w < 4; ++w) {
         const int c = 8 * t + tq + 4 * (w >> 1);
         x[w] = c < E ? qf[b * qs0 + h * qs1 + iq[w & 1] * qs2 + c * qs3] : 0.0f;
       }
-      Qs[(t * 4 + warp) * 32 + lane] = (float4)(x[0], x[1], x[2], x[3]);
+      Qs[(t * FX_ATTN_MMA_WARPS + warp) * 32 + lane] = (float4)(x[0], x[1], x[2], x[3]);
     }
     // The keys any row of the group reads (uniform over the group: its barriers) and any of
     // this warp's.
-    const long groupLimit = causal ? min(N, min(M - 1, first + 63) + 1) : N;
+    const long groupLimit = causal ? min(N, min(M - 1, first + FX_ATTN_MMA_ROWS - 1) + 1) : N;
     // (None where all its rows are the logsumexp's padding past M: they store +inf only.)
     const long warpLimit = first + warp * 16 >= M ? 0
                            : causal             ? min(N, min(M - 1, first + warp * 16 + 15) + 1)
                                                 : N;
     // The mask's flags for this warp's rows, a byte per tile (fx_attention_mask_tiles).
     __global const uchar *mflags = FX_AT(mf) + b * mfs0 + h * mfs1 + (first / 16 + warp) * mfs2;
-    float acc[{{D}} / 8][4];
+    float acc[FX_ATTN_MMA_D / 8][4];
 #pragma unroll
-    for (int t = 0; t < {{D}} / 8; ++t)
+    for (int t = 0; t < FX_ATTN_MMA_D / 8; ++t)
       acc[t][0] = acc[t][1] = acc[t][2] = acc[t][3] = 0.0f;
     float mx[2] = {-INFINITY, -INFINITY}, sum[2] = {0.0f, 0.0f};
     for (int j0 = 0; j0 < (int)groupLimit; j0 += FX_ATTN_MMA_BN) {
@@ -181,14 +229,14 @@ void FX_NAME(fx_attention_mma{{D}})(
       float4 kx[FX_ATTN_MMA_COPIES], vx[FX_ATTN_MMA_COPIES];
 #pragma unroll
       for (int it = 0; it < FX_ATTN_MMA_COPIES; ++it) {
-        const int t = tid + 128 * it, jj = t / ({{D}} / 4), c = t % ({{D}} / 4) * 4;
+        const int t = tid + FX_ATTN_MMA_THREADS * it, jj = t / (FX_ATTN_MMA_D / 4), c = t % (FX_ATTN_MMA_D / 4) * 4;
         const int j = j0 + jj;
         kx[it] = j < N ? fx_attn_load4(kf, krow + j * ks2, ks3, c, E) : (float4)0.0f;
         vx[it] = j < N ? fx_attn_load4(vf, vrow + j * vs2, vs3, c, Ev) : (float4)0.0f;
       }
 #pragma unroll
       for (int it = 0; it < FX_ATTN_MMA_COPIES; ++it) {
-        const int t = tid + 128 * it, jj = t / ({{D}} / 4), c = t % ({{D}} / 4) * 4;
+        const int t = tid + FX_ATTN_MMA_THREADS * it, jj = t / (FX_ATTN_MMA_D / 4), c = t % (FX_ATTN_MMA_D / 4) * 4;
         const float ke[4] = {kx[it].x, kx[it].y, kx[it].z, kx[it].w};
         const float ve[4] = {vx[it].x, vx[it].y, vx[it].z, vx[it].w};
 #pragma unroll
@@ -196,7 +244,7 @@ void FX_NAME(fx_attention_mma{{D}})(
           const int cc = c + e;
           ks[(((cc >> 3) * (FX_ATTN_MMA_BN / 8) + (jj >> 3)) * 32 + (jj & 7) * 4 + (cc & 3)) * 2 +
              ((cc >> 2) & 1)] = ke[e];
-          vs[(((jj >> 3) * ({{D}} / 8) + (cc >> 3)) * 32 + (cc & 7) * 4 + ((jj & 7) >> 1)) * 2 +
+          vs[(((jj >> 3) * (FX_ATTN_MMA_D / 8) + (cc >> 3)) * 32 + (cc & 7) * 4 + ((jj & 7) >> 1)) * 2 +
              (jj & 1)] = ve[e];
         }
       }
@@ -215,8 +263,8 @@ void FX_NAME(fx_attention_mma{{D}})(
         sc[n][0] = sc[n][1] = sc[n][2] = sc[n][3] = 0.0f;
       // A loop, not unrolled: unrolled, the compiler's early loads took every register.
 #pragma unroll 1
-      for (int t = 0; t < {{D}} / 8; ++t) {
-        const float4 qv = Qs[(t * 4 + warp) * 32 + lane];
+      for (int t = 0; t < FX_ATTN_MMA_D / 8; ++t) {
+        const float4 qv = Qs[(t * FX_ATTN_MMA_WARPS + warp) * 32 + lane];
         const float qw[4] = {qv.x, qv.y, qv.z, qv.w};
         uint ab[4], as[4];
 #pragma unroll
@@ -224,7 +272,11 @@ void FX_NAME(fx_attention_mma{{D}})(
           ab[w] = fx_attn_big(qw[w]);
           as[w] = fx_attn_small(qw[w], ab[w]);
         }
+#ifdef FX_ATTN_MMA_EMULATE
+#pragma nounroll
+#else
 #pragma unroll
+#endif
         for (int n = 0; n < FX_ATTN_MMA_BN / 8; ++n) {
           const float2 kv = Ks[(t * (FX_ATTN_MMA_BN / 8) + n) * 32 + lane];
           const uint bb[2] = {fx_attn_big(kv.x), fx_attn_big(kv.y)};
@@ -249,21 +301,29 @@ void FX_NAME(fx_attention_mma{{D}})(
           sc[n][w] = x;
           mt[r] = x > mt[r] ? x : mt[r];
         }
+#ifdef FX_ATTN_MMA_EMULATE
+#pragma nounroll
+#else
 #pragma unroll
+#endif
       for (int r = 0; r < 2; ++r) {
-        mt[r] = fmax(mt[r], fx_shfl_xor_f(mt[r], 1));
-        mt[r] = fmax(mt[r], fx_shfl_xor_f(mt[r], 2));
+        mt[r] = fmax(mt[r], FX_ATTN_SHFL_F(mt[r], 1));
+        mt[r] = fmax(mt[r], FX_ATTN_SHFL_F(mt[r], 2));
         if (mt[r] != mx[r]) { // rescaled to the new maximum (by 0 from -inf)
           const float alpha = FX_EXP_F(mx[r] - mt[r]);
           mx[r] = mt[r];
           sum[r] *= alpha;
 #pragma unroll
-          for (int t = 0; t < {{D}} / 8; ++t)
+          for (int t = 0; t < FX_ATTN_MMA_D / 8; ++t)
             acc[t][2 * r] *= alpha, acc[t][2 * r + 1] *= alpha;
         }
       }
       // O += P V: block n of the scores is key step n's A operand (words 0, 2, 1, 3).
+#ifdef FX_ATTN_MMA_EMULATE
+#pragma nounroll
+#else
 #pragma unroll
+#endif
       for (int n = 0; n < FX_ATTN_MMA_BN / 8; ++n) {
         float p[4];
 #pragma unroll
@@ -280,24 +340,32 @@ void FX_NAME(fx_attention_mma{{D}})(
           ab[w] = fx_attn_big(pa[w]);
           as[w] = fx_attn_small(pa[w], ab[w]);
         }
+#ifdef FX_ATTN_MMA_EMULATE
+#pragma nounroll
+#else
 #pragma unroll
-        for (int t = 0; t < {{D}} / 8; ++t) {
-          const float2 vv = Vs[(n * ({{D}} / 8) + t) * 32 + lane];
+#endif
+        for (int t = 0; t < FX_ATTN_MMA_D / 8; ++t) {
+          const float2 vv = Vs[(n * (FX_ATTN_MMA_D / 8) + t) * 32 + lane];
           const uint bb[2] = {fx_attn_big(vv.x), fx_attn_big(vv.y)};
           const uint bs[2] = {fx_attn_small(vv.x, bb[0]), fx_attn_small(vv.y, bb[1])};
           FX_ATTN_MMA3(acc[t], ab, as, bb, bs)
         }
       }
     }
+#ifdef FX_ATTN_MMA_EMULATE
+#pragma nounroll
+#else
 #pragma unroll
+#endif
     for (int r = 0; r < 2; ++r) {
-      sum[r] += fx_shfl_xor_f(sum[r], 1);
-      sum[r] += fx_shfl_xor_f(sum[r], 2);
+      sum[r] += FX_ATTN_SHFL_F(sum[r], 1);
+      sum[r] += FX_ATTN_SHFL_F(sum[r], 2);
       const bool live = ix[r] < Mx, pad = ix[r] >= M, empty = mx[r] == -INFINITY;
       const long orow = b * os0 + h * os1 + iq[r] * os2;
       if (live && !pad)
 #pragma unroll
-        for (int t = 0; t < {{D}} / 8; ++t)
+        for (int t = 0; t < FX_ATTN_MMA_D / 8; ++t)
 #pragma unroll
           for (int e = 0; e < 2; ++e) {
             const int c = 8 * t + 2 * tq + e;
@@ -317,23 +385,28 @@ void FX_NAME(fx_attention_mma{{D}})(
 constexpr int kMmaHeadDims[] = {32, 64};
 constexpr int kMmaKeys = 32;
 
-std::string mmaName(int headDim) { return "fx_attention_mma" + std::to_string(headDim); }
+std::string mmaName(int headDim, bool emulated) {
+  return "fx_attention_mma" + std::to_string(headDim) + (emulated ? "e" : "");
+}
 
 } // namespace
 
 const std::string &attentionMmaSource() {
   static const std::string source = [] {
-    // The helpers only where a tensor-core definition is built (their PTX is NVIDIA's).
+    // The kernel's macros only where one of its definitions is built (its PTX is NVIDIA's).
     std::string out;
     for (int d : kMmaHeadDims)
-      out += "#ifdef FX_DEFINITION_" + mmaName(d) + "\n#define FX_ATTN_MMA_D " + std::to_string(d) +
-             "\n#endif\n";
+      for (bool emulated : {false, true}) {
+        const std::string name = mmaName(d, emulated);
+        out +=
+            "#ifdef FX_DEFINITION_" + name + "\n#define FX_ATTN_MMA_D " + std::to_string(d) +
+            "\n#define FX_ATTN_MMA_KERNEL " + name + "\n#define FX_ATTN_MMA_WARPS " +
+            (emulated ? "1\n#define FX_ATTN_MMA_EMULATE 1\n" : std::to_string(kMmaWarps) + "\n") +
+            "#endif\n";
+      }
     out += "#define FX_ATTN_MMA_BN " + std::to_string(kMmaKeys) + "\n" +
            std::string(kMaskTilesSource) + std::string(kMmaHelpers);
-    for (int d : kMmaHeadDims) {
-      const std::pair<std::string_view, std::string> keys[] = {{"D", std::to_string(d)}};
-      out += substituteKeys(kMmaSource, keys);
-    }
+    out += kMmaSource;
     return out;
   }();
   return source;
@@ -343,7 +416,8 @@ std::vector<std::pair<std::string_view, bool>> attentionMmaKernels() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
     for (int d : kMmaHeadDims)
-      out.push_back(mmaName(d));
+      for (bool emulated : {false, true})
+        out.push_back(mmaName(d, emulated));
     return out;
   }();
   std::vector<std::pair<std::string_view, bool>> out = {{"fx_attention_mask_tiles", false}};
@@ -352,15 +426,21 @@ std::vector<std::pair<std::string_view, bool>> attentionMmaKernels() {
   return out;
 }
 
-int attentionMmaHeadDim(const DeviceInfo &device, int64_t E, int64_t Ev) {
-  if (device.nvComputeMajor < 8 || device.nvWarpSize != 32)
-    return 0;
+std::string AttentionMmaKernel::name() const { return mmaName(headDim, emulated); }
+
+AttentionMmaKernel attentionMmaKernel(const DeviceInfo &device, const OpenCLOptions &options,
+                                      int64_t E, int64_t Ev) {
+  const bool emulated = options.attentionTensorCoreEmulation;
+  if (!emulated && (device.nvComputeMajor < 8 || device.nvWarpSize != 32))
+    return {};
   if (const char *v = std::getenv("FXKIT_ATTENTION_MMA"); v && std::string_view(v) == "0")
-    return 0;
+    return {};
+  // The emulation has one definition, the widest, to keep its build short (heads narrower than
+  // a definition are padded with zeros).
   for (int d : kMmaHeadDims)
-    if (std::max(E, Ev) <= d)
-      return d;
-  return 0;
+    if (std::max(E, Ev) <= d && (!emulated || d == kMmaHeadDims[std::size(kMmaHeadDims) - 1]))
+      return {d, emulated};
+  return {};
 }
 
 bool attentionMmaAlone() {
@@ -368,9 +448,9 @@ bool attentionMmaAlone() {
   return v && std::string_view(v) == "only";
 }
 
-Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx, int headDim,
-                          std::span<const LaunchArg> args, const AttentionMmaShape &shape,
-                          ScratchBuffer &tiles) {
+Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx,
+                          const AttentionMmaKernel &kernel, std::span<const LaunchArg> args,
+                          const AttentionMmaShape &shape, ScratchBuffer &tiles) {
   std::vector<LaunchArg> all(args.begin(), args.end());
   const AttentionMask &mask = shape.mask;
   if (mask.operand) {
@@ -392,10 +472,10 @@ Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx, int head
     f.push_back(longArg(dtypeCode(mask.operand->dtype)));
     f.push_back(longArg(mask.kind));
     LaunchConfig config;
-    config.local = kMmaThreads;
+    config.local = kMaskTilesLocal;
     const int64_t groups = std::min<int64_t>(blocks, int64_t{1} << 16);
     auto done =
-        launcher.launchWith("fx_attention_mask_tiles", f, groups * kMmaThreads, config, false);
+        launcher.launchWith("fx_attention_mask_tiles", f, groups * kMaskTilesLocal, config, false);
     if (!done)
       return done.error();
     all.push_back(bufferArg(flags, false));
@@ -407,10 +487,11 @@ Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx, int head
     for (int i = 0; i < 3; ++i)
       all.push_back(longArg(0));
   }
+  const int warps = kernel.emulated ? 1 : kMmaWarps, threads = 32 * warps, rows = 16 * warps;
   LaunchConfig config;
-  config.local = kMmaThreads;
-  const int64_t groups = shape.B * shape.H * ((shape.rowsPerHead + kMmaRows - 1) / kMmaRows);
-  auto done = launcher.launchWith(mmaName(headDim), all, groups * kMmaThreads, config, false);
+  config.local = threads;
+  const int64_t groups = shape.B * shape.H * ((shape.rowsPerHead + rows - 1) / rows);
+  auto done = launcher.launchWith(kernel.name(), all, groups * threads, config, false);
   if (!done)
     return done.error();
   return Status::ok();

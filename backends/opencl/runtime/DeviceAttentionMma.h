@@ -24,10 +24,10 @@
 
 namespace fxkit::opencl::device_externs {
 
-/// The kernels' OpenCL C (a definition per head dimension, each guarded by its
-/// FX_DEFINITION_ macro and compiled only in the float variant) to append to the attention
-/// family's body, and their names with the family's reduction flag (false: launched in a
-/// configuration of their own).
+/// The kernels' OpenCL C (a definition per head dimension and form, tensor cores or their
+/// emulation, each guarded by its FX_DEFINITION_ macro and compiled only in the float variant) to
+/// append to the attention family's body, and their names with the family's reduction flag (false:
+/// launched in a configuration of their own).
 const std::string &attentionMmaSource();
 std::vector<std::pair<std::string_view, bool>> attentionMmaKernels();
 
@@ -36,10 +36,23 @@ std::vector<std::pair<std::string_view, bool>> attentionMmaKernels();
 /// all are zero).
 inline constexpr size_t kAttentionBoundWords = 6;
 
-/// The head dimension of the tensor-core kernel for heads of E (keys) and Ev (values) on
-/// `device`, 0 where none runs there (not NVIDIA compute capability 8 or later, heads wider
-/// than 64, or switched off by FXKIT_ATTENTION_MMA=0 for side-by-side measurement).
-int attentionMmaHeadDim(const DeviceInfo &device, int64_t E, int64_t Ev);
+/// The tensor-core kernel a call takes: the smallest head dimension of one that holds E (keys)
+/// and Ev (values), 0 where none runs (not NVIDIA compute capability 8 or later, heads wider
+/// than 64, or switched off by FXKIT_ATTENTION_MMA=0 for side-by-side measurement); emulated
+/// (OpenCLOptions::attentionTensorCoreEmulation) on any device.
+struct AttentionMmaKernel {
+  int headDim = 0;
+  bool emulated = false;
+  explicit operator bool() const { return headDim != 0; }
+  /// Its definition's name (before the variant suffix).
+  std::string name() const;
+};
+AttentionMmaKernel attentionMmaKernel(const DeviceInfo &device, const OpenCLOptions &options,
+                                      int64_t E, int64_t Ev);
+
+/// FXKIT_ATTENTION_MMA=only: the tensor-core kernel without the tiled kernel after it, to
+/// measure it alone or to check that it computed (calls it declines keep unwritten outputs).
+bool attentionMmaAlone();
 
 /// What the launch needs of the call: B x H problems of M queries (rowsPerHead with the
 /// logsumexp's padding) and N keys, and the mask.
@@ -48,17 +61,13 @@ struct AttentionMmaShape {
   const AttentionMask &mask;
 };
 
-/// FXKIT_ATTENTION_MMA=only: the tensor-core kernel without the tiled kernel after it, to
-/// measure it alone or to check that it computed (calls it declines keep unwritten outputs).
-bool attentionMmaAlone();
-
-/// Launches fx_attention_mma<headDim> with the tiled kernel's arguments up to the bounds
+/// Launches `kernel` with the tiled kernel's arguments up to the bounds
 /// buffer (`args`); with a mask, after fx_attention_mask_tiles has flagged its blocks of 16
 /// rows by a tile of keys that keep no key or add 0 to all (in `tiles`), so that the kernel
 /// leaves out the first and reads no mask for the second (Hugging Face's causal masks: every
 /// block but the diagonal's).
-Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx, int headDim,
-                          std::span<const LaunchArg> args, const AttentionMmaShape &shape,
-                          ScratchBuffer &tiles);
+Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx,
+                          const AttentionMmaKernel &kernel, std::span<const LaunchArg> args,
+                          const AttentionMmaShape &shape, ScratchBuffer &tiles);
 
 } // namespace fxkit::opencl::device_externs

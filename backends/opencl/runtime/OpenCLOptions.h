@@ -75,6 +75,10 @@ struct OpenCLOptions {
   /// the tensor cores cause an error; anywhere else (where it lets those tiles run), to test that
   /// loop. FXKIT_GEMM_FLOAT32_LOOP=1|0 overrides.
   bool gemmFloat32LoopOnly = false;
+  /// Float32 attention takes the tensor-core kernel (DeviceAttentionMma.h) in its emulation, one
+  /// warp per work-group with its products and shuffles through local memory, on any device: to
+  /// test the kernel where there are no tensor cores (slow).
+  bool attentionTensorCoreEmulation = false;
   /// Pointwise kernels that fusion marked as the epilogue of the matrix product before them
   /// (loop::FusionKind::GemmEpilogue) run inside the GEMM template where it computes the
   /// product; off, they are launched after it (FXKIT_GEMM_EPILOGUE=0 turns them off too).
