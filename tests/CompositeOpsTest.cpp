@@ -545,6 +545,28 @@ TEST(CompositeOps, PoolingPaddingAndResamplingAgreeWithCoreAten) {
              N("i", "aten.arange.default", "8") +
                  N("h", "aten.div.Tensor_mode", "%i, 2", "rounding_mode: floor") +
                  N("r", "aten.index_select.default", "%x, 2, %h")});
+  // The .default forms, as the .vec forms' decompositions call them: with scales, the .vec form
+  // with its scale factors; without, with its output size (values: HandWorkedValues).
+  checkCase({"upsample_nearest2d.default with scales",
+             {{"x", f32({1, 2, 5, 4})}},
+             N("r", "aten.upsample_nearest2d.default", "%x, [7, 8], 1.5, 2.0"),
+             N("r", "aten.upsample_nearest2d.vec", "%x, None, [1.5, 2.0]")});
+  checkCase({"upsample_nearest2d.default with an output size",
+             {{"x", f32({1, 2, 5, 4})}},
+             N("r", "aten.upsample_nearest2d.default", "%x, [7, 3]"),
+             N("r", "aten.upsample_nearest2d.vec", "%x, [7, 3], None")});
+  checkCase({"upsample_bilinear2d.default with scales",
+             {{"x", f32({1, 2, 5, 4})}},
+             N("r", "aten.upsample_bilinear2d.default", "%x, [11, 9], False, 2.3, 2.3"),
+             N("r", "aten.upsample_bilinear2d.vec", "%x, None, False, [2.3, 2.3]")});
+  checkCase({"upsample_nearest1d.default and upsample_linear1d.default",
+             {{"x", f32({1, 2, 5})}},
+             N("a", "aten.upsample_nearest1d.default", "%x, [7], 1.5") +
+                 N("b", "aten.upsample_linear1d.default", "%x, [9], True") +
+                 N("r", "aten.add.Tensor", "%a, %a"),
+             N("a", "aten.upsample_nearest1d.vec", "%x, None, [1.5]") +
+                 N("b", "aten.upsample_linear1d.vec", "%x, [9], True, None") +
+                 N("r", "aten.add.Tensor", "%a, %a")});
   checkCase({"upsample_linear1d aligned corners",
              {{"x", f32({1, 2, 3})}},
              N("r", "aten.upsample_linear1d.vec", "%x, [5], True, None"),
@@ -958,6 +980,23 @@ TEST(CompositeOps, InPlaceOpsBecomeFunctionalForLaterReaders) {
              "b, e, h"});
 }
 
+TEST(CompositeOps, UpsamplingDefaultFormsRefuseWhatTheVecFormsCannotSay) {
+  auto error = [](const std::string &text) {
+    Graph g = parsed(text);
+    auto r = decomposeCompositeOps(g);
+    return r ? std::string() : r.error().message;
+  };
+  // An output size other than the scale's (floor(5 x 1.5) = 7), a scale for one dimension only.
+  EXPECT_NE(error(program({{"x", f32({1, 2, 5, 4})}},
+                          N("r", "aten.upsample_nearest2d.default", "%x, [8, 8], 1.5, 2.0")))
+                .find("the size the scale gives differs"),
+            std::string::npos);
+  EXPECT_NE(error(program({{"x", f32({1, 2, 5, 4})}},
+                          N("r", "aten.upsample_nearest2d.default", "%x, [7, 8], 1.5")))
+                .find("a scale for only some of its dimensions is not supported"),
+            std::string::npos);
+}
+
 TEST(CompositeOps, InPlaceErrorsArePyTorchs) {
   auto error = [](const std::string &text) {
     Graph g = parsed(text);
@@ -1123,6 +1162,17 @@ TEST(CompositeOps, HandWorkedValues) {
   expectValues(
       runSingle(program({{"x", ""}}, N("r", "aten._safe_softmax.default", "%x, -1")), {rows}),
       {0.5, 0.5, 0, 0});
+  // upsample_nearest2d.default reads source floor(o / scale) where a scale is given (5 -> 6 at
+  // 1.3: 0, 0, 1, 2, 3, 3) and floor(o * 5 / 6) without (0, 0, 1, 2, 3, 4), as PyTorch does.
+  Tensor row = fromValues({1, 1, 1, 5}, {0, 1, 2, 3, 4});
+  expectValues(runSingle(program({{"x", ""}},
+                                 N("r", "aten.upsample_nearest2d.default", "%x, [1, 6], 1.0, 1.3")),
+                         {row}),
+               {0, 0, 1, 2, 3, 3});
+  expectValues(
+      runSingle(program({{"x", ""}}, N("r", "aten.upsample_nearest2d.default", "%x, [1, 6]")),
+                {row}),
+      {0, 0, 1, 2, 3, 4});
   // upsample_nearest1d doubles each element.
   expectValues(
       runSingle(program({{"x", ""}}, N("r", "aten.upsample_nearest1d.vec", "%x, [6], None")),

@@ -852,6 +852,52 @@ Status decomposeUpsample1d(Decomposer &d) {
   return d.result(r);
 }
 
+/// upsample_{nearest,linear}1d.default and upsample_{nearest,bilinear}2d.default, which the .vec
+/// forms' CompositeImplicitAutograd decompositions call (so torch.compile's graphs hold them):
+/// the .vec form with the scales where they are given (PyTorch's source index then uses
+/// 1 / scale, which the .vec form takes from its scale factors, and its output size floor(input
+/// size x scale) must be the one given), else with the output size.
+Status decomposeUpsampleDefault(Decomposer &d) {
+  const std::string &name = d.args().op().schema.name;
+  const bool twoD = name.ends_with("2d"), linear = name.find("linear") != std::string::npos;
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(d.arg("self")));
+  const size_t spatial = twoD ? 2 : 1;
+  if (in.sizes.size() != spatial + 2)
+    return d.error("Expected " + std::to_string(spatial + 2) + "D input, but got input of size " +
+                   sizesOf(in));
+  const std::vector<std::string_view> scaleNames =
+      twoD ? std::vector<std::string_view>{"scales_h", "scales_w"}
+           : std::vector<std::string_view>{"scales"};
+  size_t given = 0;
+  for (std::string_view s : scaleNames)
+    given += d.arg(s).isNone() ? 0 : 1;
+  if (given != 0 && given != spatial)
+    return d.error("upsampling with a scale for only some of its dimensions is not supported");
+  Argument size = d.arg("output_size"), scales = Argument::none();
+  if (given) {
+    std::vector<Argument> factors;
+    for (size_t i = 0; i < spatial; ++i) {
+      FXKIT_ASSIGN_OR_RETURN(double f, d.args().floating(scaleNames[i]));
+      FXKIT_ASSIGN_OR_RETURN(SymExpr out, d.symValue(size.items().at(i)));
+      const SymExpr &inSize = in.sizes[2 + i];
+      if (inSize.isConstant() && out.isConstant() &&
+          static_cast<int64_t>(static_cast<double>(inSize.constant()) * f) != out.constant())
+        return d.error("an output size of " + out.str() + " with a scale of " + std::to_string(f) +
+                       " for an input size of " + inSize.str() +
+                       " is not supported (the size the scale gives differs)");
+      factors.push_back(Argument::floating(f));
+    }
+    size = Argument::none();
+    scales = Argument::list(std::move(factors));
+  }
+  const std::string target =
+      "aten." + std::string(name) + ".vec"; // upsample_nearest2d -> aten.upsample_nearest2d.vec
+  FXKIT_ASSIGN_OR_RETURN(
+      auto out, linear ? d.call(target, {d.arg("self"), size, d.arg("align_corners"), scales})
+                       : d.call(target, {d.arg("self"), size, scales}));
+  return d.result(out);
+}
+
 /// pixel_shuffle / pixel_unshuffle: a view exposing the factor, a permute, a reshape and a
 /// clone in the suggested memory format (torch/_decomp).
 Status decomposePixelShuffle(Decomposer &d) {
@@ -946,6 +992,10 @@ const OpRow kRows[] = {
   {"torch.ops.aten.pad.default", "pad(Tensor self, SymInt[] pad, str mode=\"constant\", float? value=None) -> Tensor", C::Composite, inferComposite, decomposePad},
   {"torch.ops.aten.upsample_nearest1d.vec", "upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample1d},
   {"torch.ops.aten.upsample_linear1d.vec", "upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample1d},
+  {"torch.ops.aten.upsample_nearest1d.default", "upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
+  {"torch.ops.aten.upsample_nearest2d.default", "upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
+  {"torch.ops.aten.upsample_linear1d.default", "upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
+  {"torch.ops.aten.upsample_bilinear2d.default", "upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.pixel_shuffle.default", "pixel_shuffle(Tensor self, int upscale_factor) -> Tensor", C::Composite, inferComposite, decomposePixelShuffle},
   {"torch.ops.aten.pixel_unshuffle.default", "pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor", C::Composite, inferComposite, decomposePixelShuffle},
 };
