@@ -10,25 +10,27 @@ struct DTypeInfo {
   std::string_view name;
   std::string_view shortName;
   std::string_view scalarTypeName; ///< c10::ScalarType
+  std::string_view typeMetaName;   ///< caffe2::TypeMeta (the C++ type, as GCC names it)
   int itemSize;
   bool floating;
 };
 
 constexpr std::array<DTypeInfo, 14> kInfos = {{
-    {DType::Float32, "float32", "f32", "Float", 4, true},
-    {DType::Float16, "float16", "f16", "Half", 2, true},
-    {DType::BFloat16, "bfloat16", "bf16", "BFloat16", 2, true},
-    {DType::Float64, "float64", "f64", "Double", 8, true},
-    {DType::Int64, "int64", "i64", "Long", 8, false},
-    {DType::Int32, "int32", "i32", "Int", 4, false},
-    {DType::Int16, "int16", "i16", "Short", 2, false},
-    {DType::Int8, "int8", "i8", "Char", 1, false},
-    {DType::UInt8, "uint8", "u8", "Byte", 1, false},
-    {DType::Bool, "bool", "b8", "Bool", 1, false},
-    {DType::Complex64, "complex64", "c64", "ComplexFloat", 8, true},
-    {DType::Complex128, "complex128", "c128", "ComplexDouble", 16, true},
-    {DType::Float8E4M3FN, "float8_e4m3fn", "f8e4m3fn", "Float8_e4m3fn", 1, true},
-    {DType::Float8E5M2, "float8_e5m2", "f8e5m2", "Float8_e5m2", 1, true},
+    {DType::Float32, "float32", "f32", "Float", "float", 4, true},
+    {DType::Float16, "float16", "f16", "Half", "c10::Half", 2, true},
+    {DType::BFloat16, "bfloat16", "bf16", "BFloat16", "c10::BFloat16", 2, true},
+    {DType::Float64, "float64", "f64", "Double", "double", 8, true},
+    {DType::Int64, "int64", "i64", "Long", "long int", 8, false},
+    {DType::Int32, "int32", "i32", "Int", "int", 4, false},
+    {DType::Int16, "int16", "i16", "Short", "short int", 2, false},
+    {DType::Int8, "int8", "i8", "Char", "signed char", 1, false},
+    {DType::UInt8, "uint8", "u8", "Byte", "unsigned char", 1, false},
+    {DType::Bool, "bool", "b8", "Bool", "bool", 1, false},
+    {DType::Complex64, "complex64", "c64", "ComplexFloat", "c10::complex<float>", 8, true},
+    {DType::Complex128, "complex128", "c128", "ComplexDouble", "c10::complex<double>", 16, true},
+    {DType::Float8E4M3FN, "float8_e4m3fn", "f8e4m3fn", "Float8_e4m3fn", "c10::Float8_e4m3fn", 1,
+     true},
+    {DType::Float8E5M2, "float8_e5m2", "f8e5m2", "Float8_e5m2", "c10::Float8_e5m2", 1, true},
 }};
 
 const DTypeInfo &info(DType dtype) { return kInfos[static_cast<size_t>(dtype)]; }
@@ -38,6 +40,7 @@ const DTypeInfo &info(DType dtype) { return kInfos[static_cast<size_t>(dtype)]; 
 std::string_view dtypeName(DType dtype) { return info(dtype).name; }
 std::string_view dtypeShortName(DType dtype) { return info(dtype).shortName; }
 std::string_view dtypeScalarTypeName(DType dtype) { return info(dtype).scalarTypeName; }
+std::string_view dtypeTypeMetaName(DType dtype) { return info(dtype).typeMetaName; }
 int dtypeItemSize(DType dtype) { return info(dtype).itemSize; }
 bool dtypeIsFloating(DType dtype) { return info(dtype).floating; }
 

@@ -30,6 +30,9 @@ std::string_view dtypeName(DType dtype);
 std::string_view dtypeShortName(DType dtype);
 /// c10's ScalarType name ("Float", "Half", "Long"), as PyTorch's error messages spell it.
 std::string_view dtypeScalarTypeName(DType dtype);
+/// caffe2::TypeMeta's name ("float", "double", "c10::Half", "long int"), as the messages that
+/// print a tensor's dtype() spell it.
+std::string_view dtypeTypeMetaName(DType dtype);
 /// Bytes per element.
 int dtypeItemSize(DType dtype);
 bool dtypeIsFloating(DType dtype);

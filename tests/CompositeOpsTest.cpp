@@ -1162,6 +1162,16 @@ TEST(CompositeOps, HandWorkedValues) {
   expectValues(
       runSingle(program({{"x", ""}}, N("r", "aten._safe_softmax.default", "%x, -1")), {rows}),
       {0.5, 0.5, 0, 0});
+  // lerp picks its form by the weight: 0 + 0.25 * 10 and 20 - 10 * 0.25.
+  Tensor from = fromValues({2}, {0, 10}), to = fromValues({2}, {10, 20});
+  expectValues(
+      runSingle(program({{"s", ""}, {"e", ""}}, N("r", "aten.lerp.Scalar", "%s, %e, 0.25")),
+                {from, to}),
+      {2.5, 12.5});
+  expectValues(
+      runSingle(program({{"s", ""}, {"e", ""}}, N("r", "aten.lerp.Scalar", "%s, %e, 0.75")),
+                {from, to}),
+      {7.5, 17.5});
   // upsample_nearest2d.default reads source floor(o / scale) where a scale is given (5 -> 6 at
   // 1.3: 0, 0, 1, 2, 3, 3) and floor(o * 5 / 6) without (0, 0, 1, 2, 3, 4), as PyTorch does.
   Tensor row = fromValues({1, 1, 1, 5}, {0, 1, 2, 3, 4});
@@ -1424,6 +1434,86 @@ TEST(CompositeOps, TwinsLiftsSplitsLdexpAndCopysignCallTheirOps) {
              {{"x", f32({4})}, {"e", ty("i64", {4})}},
              N("r", "aten.ldexp.Tensor", "%x, %e"),
              N("p", "aten.pow.Scalar", "2.0, %e") + N("r", "aten.mul.Tensor", "%x, %p")});
+}
+
+TEST(CompositeOps, AddcmulAddcdivLerpAndUnbiasedMomentsAgreeWithCoreAten) {
+  checkCase({"addcmul: (value * tensor1) * tensor2 + self",
+             {{"s", f32({2, 3})}, {"a", f32({3})}, {"b", f32({2, 1})}},
+             N("r", "aten.addcmul.default", "%s, %a, %b", "value: 0.5"),
+             N("m", "aten.mul.Tensor", "%a, 0.5") + N("p", "aten.mul.Tensor", "%m, %b") +
+                 N("r", "aten.add.Tensor", "%s, %p")});
+  checkCase({"addcdiv of half: in float32, rounded once",
+             {{"s", ty("f16", {4})}, {"a", ty("f16", {4})}, {"b", ty("f16", {4})}},
+             N("r", "aten.addcdiv.default", "%s, %a, %b", "value: 2"),
+             N("sf", "aten._to_copy.default", "%s", "dtype: torch.float32") +
+                 N("af", "aten._to_copy.default", "%a", "dtype: torch.float32") +
+                 N("bf", "aten._to_copy.default", "%b", "dtype: torch.float32") +
+                 N("q", "aten.div.Tensor", "%af, %bf") + N("m", "aten.mul.Tensor", "%q, 2") +
+                 N("t", "aten.add.Tensor", "%sf, %m") +
+                 N("r", "aten._to_copy.default", "%t", "dtype: torch.float16"),
+             "r",
+             1,
+             4});
+  checkCase({"addcmul of integers promoted with a float tensor",
+             {{"s", ty("i64", {3})}, {"a", ty("i32", {3})}, {"b", f32({3})}},
+             N("r", "aten.addcmul.default", "%s, %a, %b", "value: 3"),
+             N("m", "aten.mul.Tensor", "%a, 3") + N("p", "aten.mul.Tensor", "%m, %b") +
+                 N("r", "aten.add.Tensor", "%s, %p")});
+  checkCase({"lerp by a Python weight below and above one half",
+             {{"s", f32({5})}, {"e", f32({5})}},
+             N("a", "aten.lerp.Scalar", "%s, %e, 0.25") +
+                 N("b", "aten.lerp.Scalar", "%s, %e, 0.75") + N("r", "aten.add.Tensor", "%a, %b"),
+             N("d", "aten.sub.Tensor", "%e, %s") + N("x", "aten.mul.Tensor", "%d, 0.25") +
+                 N("a", "aten.add.Tensor", "%x, %s") + N("y", "aten.mul.Tensor", "%d, -0.25") +
+                 N("b", "aten.add.Tensor", "%y, %e") + N("r", "aten.add.Tensor", "%a, %b")});
+  checkCase({"lerp by a weight tensor",
+             {{"s", f32({2, 4})}, {"e", f32({2, 4})}, {"w", f32({4})}},
+             N("r", "aten.lerp.Tensor", "%s, %e, %w"),
+             N("d", "aten.sub.Tensor", "%e, %s") + N("m", "aten.abs.default", "%w") +
+                 N("k", "aten.ge.Scalar", "%m, 0.5") + N("w1", "aten.sub.Tensor", "%w, 1") +
+                 N("c", "aten.where.self", "%k, %w1, %w") +
+                 N("b", "aten.where.self", "%k, %e, %s") + N("p", "aten.mul.Tensor", "%c, %d") +
+                 N("r", "aten.add.Tensor", "%p, %b")});
+  checkCase(
+      {"lerp_ and addcmul_: written back into self",
+       {{"s", f32({4})}, {"e", f32({4})}},
+       N("c", "aten.clone.default", "%s") + N("l", "aten.lerp_.Scalar", "%c, %e, 0.3") +
+           N("r", "aten.addcmul_.default", "%c, %e, %e"),
+       N("l", "aten.lerp.Scalar", "%s, %e, 0.3") + N("r", "aten.addcmul.default", "%l, %e, %e")});
+  checkCase({"var_mean and std_mean with unbiased",
+             {{"x", f32({3, 5})}},
+             N("v", "aten.var_mean.dim", "%x, [1], False, True") +
+                 N("s", "aten.std_mean.default", "%x") + N("a", "operator.getitem", "%v, 0") +
+                 N("b", "operator.getitem", "%s, 0") + N("r", "aten.add.Tensor", "%a, %b"),
+             N("v", "aten.var_mean.correction", "%x, [1]", "correction: 0, keepdim: True") +
+                 N("s", "aten.std_mean.correction", "%x, None", "correction: 1") +
+                 N("a", "operator.getitem", "%v, 0") + N("b", "operator.getitem", "%s, 0") +
+                 N("r", "aten.add.Tensor", "%a, %b")});
+  checkCase({"lift: a copy",
+             {{"x", f32({3})}},
+             N("r", "aten.lift.default", "%x"),
+             N("r", "aten.clone.default", "%x")});
+  // PyTorch's refusals.
+  auto error = [](const std::string &text) {
+    Graph g = parsed(text);
+    auto r = decomposeCompositeOps(g);
+    return r ? std::string() : r.error().message;
+  };
+  auto has = [](const std::string &message, const std::string &part) {
+    EXPECT_NE(message.find(part), std::string::npos) << message;
+  };
+  has(error(program({{"s", f32({3})}, {"a", ty("i64", {3})}, {"b", ty("i64", {3})}},
+                    N("r", "aten.addcdiv.default", "%s, %a, %b"))),
+      "Integer division with addcdiv is no longer supported");
+  has(error(program({{"s", ty("i64", {3})}, {"a", ty("i64", {3})}, {"b", ty("i64", {3})}},
+                    N("r", "aten.addcmul.default", "%s, %a, %b", "value: 0.5"))),
+      "value argument of type float cannot be safely cast to type int!");
+  has(error(program({{"s", f32({3})}, {"e", ty("f64", {3})}},
+                    N("r", "aten.lerp.Scalar", "%s, %e, 0.5"))),
+      "expected dtype float for `end` but got dtype double");
+  has(error(program({{"s", ty("i64", {3})}, {"e", ty("i64", {3})}},
+                    N("r", "aten.lerp.Scalar", "%s, %e, 1"))),
+      "\"lerp_kernel_scalar\" not implemented for 'Long'");
 }
 
 TEST(CompositeOps, MaskedIndexingLeavesDroppedIndicesUnread) {

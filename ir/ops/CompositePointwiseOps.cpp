@@ -1,6 +1,7 @@
 /// \file Composite pointwise ops (ir/ops/Decomposer.h), each row beside its decomposition:
 /// the activations PyTorch decomposes (silu, mish, hardswish, hardsigmoid, relu6, softplus,
-/// prelu), the scalar forms of where and masked_fill, ldexp, copysign, the other spellings of ops
+/// prelu), addcmul, addcdiv, lerp, var_mean and std_mean with `unbiased`, the scalar forms of
+/// where and masked_fill, ldexp, copysign, the other spellings of ops
 /// fxkit has (__and__, __lshift__, min.other, multiply, true_divide, clip, split, lift_fresh,
 /// TorchScript's hacked twins, ...), and the in-place variants of the ops fxkit knows (relu_,
 /// add_, hardtanh_, masked_fill_, ...), which become their functional forms as functionalization
@@ -240,6 +241,109 @@ Status decomposeLdexp(Decomposer &d) {
   return d.result(r);
 }
 
+/// addcmul: self + value * tensor1 * tensor2; addcdiv: self + value * (tensor1 / tensor2)
+/// (torch/_refs), in the dtype the three promote to, half and bfloat16 computed in float32 and
+/// rounded once. value must be an int for integral results, as PyTorch checks; addcdiv refuses
+/// integral tensor1 and tensor2.
+Status decomposeAddc(Decomposer &d) {
+  const bool div = d.args().op().schema.name == "addcdiv";
+  FXKIT_ASSIGN_OR_RETURN(auto self, d.type(d.arg("self")));
+  FXKIT_ASSIGN_OR_RETURN(auto t1, d.type(d.arg("tensor1")));
+  FXKIT_ASSIGN_OR_RETURN(auto t2, d.type(d.arg("tensor2")));
+  if (div && !dtypeIsFloating(t1.dtype) && !dtypeIsFloating(t2.dtype))
+    return d.error("Integer division with addcdiv is no longer supported, and in a future "
+                   "release addcdiv will perform a true division of tensor1 and tensor2. The "
+                   "historic addcdiv behavior can be implemented as (input + value * "
+                   "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+                   "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
+                   "behavior is just the latter implementation: (input + value * tensor1 / "
+                   "tensor2), for all dtypes.");
+  const DType dtype = promoteTypes(promoteTypes(self.dtype, t1.dtype), t2.dtype);
+  const Argument &value = d.arg("value");
+  if (!dtypeIsFloating(self.dtype) && value.kind() == Argument::Kind::Float)
+    return d.error("value argument of type float cannot be safely cast to type int!");
+  const DType compute =
+      dtype == DType::Float16 || dtype == DType::BFloat16 ? DType::Float32 : dtype;
+  FXKIT_ASSIGN_OR_RETURN(auto a, d.convert(d.arg("tensor1"), compute));
+  FXKIT_ASSIGN_OR_RETURN(auto b, d.convert(d.arg("tensor2"), compute));
+  FXKIT_ASSIGN_OR_RETURN(auto s, d.convert(d.arg("self"), compute));
+  Argument term;
+  if (div) {
+    FXKIT_ASSIGN_OR_RETURN(auto q, d.call("aten.div.Tensor", {a, b}));
+    FXKIT_ASSIGN_OR_RETURN(term, d.call("aten.mul.Tensor", {q, value}));
+  } else {
+    FXKIT_ASSIGN_OR_RETURN(auto va, d.call("aten.mul.Tensor", {a, value}));
+    FXKIT_ASSIGN_OR_RETURN(term, d.call("aten.mul.Tensor", {va, b}));
+  }
+  FXKIT_ASSIGN_OR_RETURN(auto sum, d.call("aten.add.Tensor", {s, term}));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(sum, dtype));
+  return d.result(r);
+}
+
+/// lerp(start, end, weight) as torch/_refs computes it for stability: where |weight| >= 0.5,
+/// (weight - 1) * (end - start) + end, else weight * (end - start) + start (a Python weight
+/// picks its form here). start, end and a weight tensor share one floating dtype, as ATen
+/// checks; half and bfloat16 compute in float32.
+Status decomposeLerp(Decomposer &d) {
+  const bool scalar = d.args().op().schema.overload == "Scalar";
+  FXKIT_ASSIGN_OR_RETURN(auto start, d.type(d.arg("self")));
+  FXKIT_ASSIGN_OR_RETURN(auto end, d.type(d.arg("end")));
+  if (!dtypeIsFloating(start.dtype))
+    return d.error("\"lerp_kernel_" + std::string(scalar ? "scalar" : "tensor") +
+                   "\" not implemented for '" + std::string(dtypeScalarTypeName(start.dtype)) +
+                   "'");
+  if (end.dtype != start.dtype)
+    return d.error("expected dtype " + std::string(dtypeTypeMetaName(start.dtype)) +
+                   " for `end` but got dtype " + std::string(dtypeTypeMetaName(end.dtype)));
+  if (!scalar) {
+    FXKIT_ASSIGN_OR_RETURN(auto w, d.type(d.arg("weight")));
+    if (w.dtype != start.dtype)
+      return d.error("expected dtype " + std::string(dtypeTypeMetaName(start.dtype)) +
+                     " for `weight` but got dtype " + std::string(dtypeTypeMetaName(w.dtype)));
+  }
+  const DType compute = start.dtype == DType::Float16 || start.dtype == DType::BFloat16
+                            ? DType::Float32
+                            : start.dtype;
+  FXKIT_ASSIGN_OR_RETURN(auto s, d.convert(d.arg("self"), compute));
+  FXKIT_ASSIGN_OR_RETURN(auto e, d.convert(d.arg("end"), compute));
+  FXKIT_ASSIGN_OR_RETURN(auto diff, d.call("aten.sub.Tensor", {e, s}));
+  Argument r;
+  if (scalar) {
+    FXKIT_ASSIGN_OR_RETURN(double w, d.args().floating("weight"));
+    const bool high = std::fabs(w) >= 0.5;
+    FXKIT_ASSIGN_OR_RETURN(auto scaled,
+                           d.call("aten.mul.Tensor", {diff, Argument::floating(high ? w - 1 : w)}));
+    FXKIT_ASSIGN_OR_RETURN(r, d.call("aten.add.Tensor", {scaled, high ? e : s}));
+  } else {
+    FXKIT_ASSIGN_OR_RETURN(auto w, d.convert(d.arg("weight"), compute));
+    FXKIT_ASSIGN_OR_RETURN(auto magnitude, d.call("aten.abs.default", {w}));
+    FXKIT_ASSIGN_OR_RETURN(auto mask,
+                           d.call("aten.ge.Scalar", {magnitude, Argument::floating(0.5)}));
+    FXKIT_ASSIGN_OR_RETURN(auto w1, d.call("aten.sub.Tensor", {w, Argument::integer(1)}));
+    FXKIT_ASSIGN_OR_RETURN(auto coeff, d.call("aten.where.self", {mask, w1, w}));
+    FXKIT_ASSIGN_OR_RETURN(auto base, d.call("aten.where.self", {mask, e, s}));
+    FXKIT_ASSIGN_OR_RETURN(auto scaled, d.call("aten.mul.Tensor", {coeff, diff}));
+    FXKIT_ASSIGN_OR_RETURN(r, d.call("aten.add.Tensor", {scaled, base}));
+  }
+  FXKIT_ASSIGN_OR_RETURN(auto out, d.convert(r, start.dtype));
+  return d.result(out);
+}
+
+/// var_mean / std_mean with `unbiased` (.default, .dim): their .correction forms with a
+/// correction of 1 or 0.
+Status decomposeUnbiasedMoments(Decomposer &d) {
+  const std::string &name = d.args().op().schema.name;
+  const bool dims = d.args().op().schema.overload == "dim";
+  FXKIT_ASSIGN_OR_RETURN(bool unbiased, d.args().boolean("unbiased"));
+  Kwargs kwargs = {{"correction", Argument::integer(unbiased ? 1 : 0)}};
+  if (dims)
+    kwargs.emplace_back("keepdim", d.arg("keepdim"));
+  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten." + name + ".correction",
+                                        {d.arg("self"), dims ? d.arg("dim") : Argument::none()},
+                                        std::move(kwargs)));
+  return d.result(r);
+}
+
 /// floor_divide = div(rounding_mode='floor') (torch/_refs).
 Status decomposeFloorDivide(Decomposer &d) {
   bool scalar = d.args().op().schema.overload == "Scalar";
@@ -374,6 +478,7 @@ const AliasRow kAliases[] = {
   {"torch.ops.aten.less.Tensor", "less.Tensor(Tensor self, Tensor other) -> Tensor", "aten.lt.Tensor"},
   {"torch.ops.aten.less_equal.Scalar", "less_equal.Scalar(Tensor self, Scalar other) -> Tensor", "aten.le.Scalar"},
   {"torch.ops.aten.lift_fresh.default", "lift_fresh(Tensor(a) self) -> Tensor(a)", "aten.alias.default"},
+  {"torch.ops.aten.lift.default", "lift(Tensor self) -> Tensor", "aten.clone.default"},
   {"torch.ops.aten.less_equal.Tensor", "less_equal.Tensor(Tensor self, Tensor other) -> Tensor", "aten.le.Tensor"},
   {"torch.ops.aten.max.other", "max.other(Tensor self, Tensor other) -> Tensor", "aten.maximum.default"},
   {"torch.ops.aten.min.other", "min.other(Tensor self, Tensor other) -> Tensor", "aten.minimum.default"},
@@ -436,6 +541,15 @@ const OpRow kRows[] = {
   {"torch.ops.aten.copysign.Tensor", "copysign.Tensor(Tensor self, Tensor other) -> Tensor", C::Composite, inferComposite, decomposeCopysign},
   {"torch.ops.aten.copysign.Scalar", "copysign.Scalar(Tensor self, Scalar other) -> Tensor", C::Composite, inferComposite, decomposeCopysign},
   {"torch.ops.aten.floor_divide.Scalar", "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", C::Composite, inferComposite, decomposeFloorDivide},
+  {"torch.ops.aten.addcmul.default", "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", C::Composite, inferComposite, decomposeAddc},
+  {"torch.ops.aten.addcdiv.default", "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", C::Composite, inferComposite, decomposeAddc},
+  {"torch.ops.aten.lerp.Scalar", "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", C::Composite, inferComposite, decomposeLerp},
+  {"torch.ops.aten.lerp.Tensor", "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", C::Composite, inferComposite, decomposeLerp},
+  // Moments with `unbiased`
+  {"torch.ops.aten.var_mean.default", "var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeUnbiasedMoments},
+  {"torch.ops.aten.var_mean.dim", "var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeUnbiasedMoments},
+  {"torch.ops.aten.std_mean.default", "std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeUnbiasedMoments},
+  {"torch.ops.aten.std_mean.dim", "std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeUnbiasedMoments},
   // Scalar forms
   {"torch.ops.aten.where.ScalarOther", "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", C::Composite, inferComposite, decomposeWhereScalar},
   {"torch.ops.aten.where.ScalarSelf", "where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", C::Composite, inferComposite, decomposeWhereScalar},
@@ -451,6 +565,10 @@ const OpRow kRows[] = {
   {"torch.ops.aten.acosh_.default", "acosh_(Tensor(a!) self) -> Tensor(a!)", C::Composite, inferComposite, decomposeInPlace},
   {"torch.ops.aten.add_.Scalar", "add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", C::Composite, inferComposite, decomposeInPlace},
   {"torch.ops.aten.add_.Tensor", "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", C::Composite, inferComposite, decomposeInPlace},
+  {"torch.ops.aten.addcdiv_.default", "addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", C::Composite, inferComposite, decomposeInPlace},
+  {"torch.ops.aten.addcmul_.default", "addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", C::Composite, inferComposite, decomposeInPlace},
+  {"torch.ops.aten.lerp_.Scalar", "lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", C::Composite, inferComposite, decomposeInPlace},
+  {"torch.ops.aten.lerp_.Tensor", "lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", C::Composite, inferComposite, decomposeInPlace},
   {"torch.ops.aten.addmm_.default", "addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", C::Composite, inferComposite, decomposeInPlace},
   {"torch.ops.aten.asin_.default", "asin_(Tensor(a!) self) -> Tensor(a!)", C::Composite, inferComposite, decomposeInPlace},
   {"torch.ops.aten.asinh_.default", "asinh_(Tensor(a!) self) -> Tensor(a!)", C::Composite, inferComposite, decomposeInPlace},
