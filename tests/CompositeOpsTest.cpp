@@ -1183,6 +1183,20 @@ TEST(CompositeOps, HandWorkedValues) {
       runSingle(program({{"x", ""}}, N("r", "aten.upsample_nearest2d.default", "%x, [1, 6]")),
                 {row}),
       {0, 0, 1, 2, 3, 4});
+  // nearest-exact reads floor((o + 0.5) * scale): 0, 1, 2, 2, 3, 4 at 5 / 6; 0, 1, 1, 2, 3, 4
+  // at 1 / 1.3; and its 1-d form likewise.
+  expectValues(runSingle(program({{"x", ""}},
+                                 N("r", "aten._upsample_nearest_exact2d.default", "%x, [1, 6]")),
+                         {row}),
+               {0, 1, 2, 2, 3, 4});
+  expectValues(runSingle(program({{"x", ""}}, N("r", "aten._upsample_nearest_exact2d.default",
+                                                "%x, [1, 6], 1.0, 1.3")),
+                         {row}),
+               {0, 1, 1, 2, 3, 4});
+  expectValues(
+      runSingle(program({{"x", ""}}, N("r", "aten._upsample_nearest_exact1d.vec", "%x, [6], None")),
+                {fromValues({1, 1, 5}, {0, 1, 2, 3, 4})}),
+      {0, 1, 2, 2, 3, 4});
   // upsample_nearest1d doubles each element.
   expectValues(
       runSingle(program({{"x", ""}}, N("r", "aten.upsample_nearest1d.vec", "%x, [6], None")),

@@ -440,6 +440,24 @@ TEST(PoolingLowering, PoolingGradientsAgree) {
 
 // ---- Upsampling ----
 
+TEST(PoolingLowering, UpsampleNearestExactAgrees) {
+  // nearest-exact: floor((o + 0.5) * scale), as floor((2p o + p) / 2q) index expressions.
+  std::vector<std::string> calls = {
+      aten("_upsample_nearest_exact2d.vec", "%x0, [10, 18], None"),
+      aten("_upsample_nearest_exact2d.vec", "%x0, [7, 13], None"),
+      aten("_upsample_nearest_exact2d.vec", "%x0, [3, 4], None"),
+      aten("_upsample_nearest_exact2d.vec", "%x0, None, [2.0, 3.0]"),
+      aten("_upsample_nearest_exact2d.vec", "%x0, None, [1.5, 0.7]"),
+      aten("_upsample_nearest_exact2d.vec", "%x0, None, [2.3, 1.1]"),
+      // The same sizes (5, 9) by scales other than 1, with no shortcut: the last row and column
+      // read rows 3 and 7 (4.5 / 1.15, 8.5 / 1.1).
+      aten("_upsample_nearest_exact2d.vec", "%x0, None, [1.15, 1.1]"),
+  };
+  Tensor x = random({2, 3, 5, 9}, 27);
+  expectBackendsAgree(graphOf({x}, calls), {x});
+  expectBackendsAgree(graphOf({channelsLast(x)}, calls), {channelsLast(x)});
+}
+
 TEST(PoolingLowering, UpsampleNearestAgrees) {
   std::vector<std::string> calls = {
       aten("upsample_nearest2d.vec", "%x0, [10, 18], None"), // exact doubling

@@ -705,10 +705,12 @@ Status upsampleNearest2dKernel(KernelContext &ctx) {
   FXKIT_TRY(requireSameLead(ctx, input, out, 2));
   std::vector<int64_t> in = spatialSizes(input, 2), outSpatial = spatialSizes(out, 2);
   std::vector<std::vector<int64_t>> source(2);
+  const bool exact = ctx.args.op().schema.name == "_upsample_nearest_exact2d";
   for (size_t d = 0; d < 2; ++d) {
     FXKIT_ASSIGN_OR_RETURN(auto scale, upsampleScale(ctx.args, d));
     for (int64_t o = 0; o < outSpatial[d]; ++o)
-      source[d].push_back(nearestSourceIndex(o, in[d], outSpatial[d], scale));
+      source[d].push_back(exact ? nearestExactSourceIndex(o, in[d], outSpatial[d], scale)
+                                : nearestSourceIndex(o, in[d], outSpatial[d], scale));
   }
   std::vector<int64_t> pos(2);
   forEachPlane({&input, &out}, 2, [&](std::span<const int64_t> base, int64_t) {
@@ -1153,6 +1155,7 @@ void registerNnKernels() {
       {"torch.ops.aten._adaptive_avg_pool3d.default", adaptiveAvgPool3dKernel},
       {"torch.ops.aten.convolution_backward.default", convolutionBackwardKernel},
       {"torch.ops.aten.upsample_nearest2d.vec", upsampleNearest2dKernel},
+      {"torch.ops.aten._upsample_nearest_exact2d.vec", upsampleNearest2dKernel},
       {"torch.ops.aten.upsample_bilinear2d.vec", upsampleBilinear2dKernel},
       {"torch.ops.aten.grid_sampler_2d.default", gridSampler2dKernel},
       {"torch.ops.aten.col2im.default", col2imKernel},

@@ -820,10 +820,12 @@ Status decomposePad(Decomposer &d) {
 
 // ---- Upsampling ----
 
-/// upsample_nearest1d.vec / upsample_linear1d.vec: the 2-d op on the input with a unit height
+/// upsample_nearest1d.vec / _upsample_nearest_exact1d.vec / upsample_linear1d.vec: the 2-d op on
+/// the input with a unit height
 /// (size 1 and scale 1 in that dim leave it as it is), squeezed back.
 Status decomposeUpsample1d(Decomposer &d) {
-  bool linear = d.args().op().schema.name == "upsample_linear1d";
+  const std::string &name = d.args().op().schema.name;
+  bool linear = name == "upsample_linear1d", exact = name == "_upsample_nearest_exact1d";
   FXKIT_ASSIGN_OR_RETURN(auto in, d.type(d.arg("input")));
   if (in.sizes.size() != 3)
     return d.error("Expected 3D input (batch, channels, length), but got input of size " +
@@ -846,13 +848,15 @@ Status decomposeUpsample1d(Decomposer &d) {
                          d.call("aten.unsqueeze.default", {d.arg("input"), Argument::integer(-2)}));
   FXKIT_ASSIGN_OR_RETURN(
       auto out,
-      linear ? d.call("aten.upsample_bilinear2d.vec", {u, size2, d.arg("align_corners"), scales2})
-             : d.call("aten.upsample_nearest2d.vec", {u, size2, scales2}));
+      linear  ? d.call("aten.upsample_bilinear2d.vec", {u, size2, d.arg("align_corners"), scales2})
+      : exact ? d.call("aten._upsample_nearest_exact2d.vec", {u, size2, scales2})
+              : d.call("aten.upsample_nearest2d.vec", {u, size2, scales2}));
   FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.squeeze.dim", {out, Argument::integer(-2)}));
   return d.result(r);
 }
 
-/// upsample_{nearest,linear}1d.default and upsample_{nearest,bilinear}2d.default, which the .vec
+/// upsample_{nearest,linear}1d.default, upsample_{nearest,bilinear}2d.default and
+/// _upsample_nearest_exact{1,2}d.default, which the .vec
 /// forms' CompositeImplicitAutograd decompositions call (so torch.compile's graphs hold them):
 /// the .vec form with the scales where they are given (PyTorch's source index then uses
 /// 1 / scale, which the .vec form takes from its scale factors, and its output size floor(input
@@ -992,6 +996,9 @@ const OpRow kRows[] = {
   {"torch.ops.aten.pad.default", "pad(Tensor self, SymInt[] pad, str mode=\"constant\", float? value=None) -> Tensor", C::Composite, inferComposite, decomposePad},
   {"torch.ops.aten.upsample_nearest1d.vec", "upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample1d},
   {"torch.ops.aten.upsample_linear1d.vec", "upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample1d},
+  {"torch.ops.aten._upsample_nearest_exact1d.vec", "_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample1d},
+  {"torch.ops.aten._upsample_nearest_exact1d.default", "_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
+  {"torch.ops.aten._upsample_nearest_exact2d.default", "_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.upsample_nearest1d.default", "upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.upsample_nearest2d.default", "upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.upsample_linear1d.default", "upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},

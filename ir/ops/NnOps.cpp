@@ -913,6 +913,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten._adaptive_avg_pool3d.default", "_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor", C::Other, adaptiveAvgPool<3>},
   {"torch.ops.aten.convolution_backward.default", "convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)", C::Extern, convolutionBackward},
   {"torch.ops.aten.upsample_nearest2d.vec", "upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Other, upsampleNearest2d},
+  {"torch.ops.aten._upsample_nearest_exact2d.vec", "_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Other, upsampleNearest2d},
   {"torch.ops.aten.upsample_bilinear2d.vec", "upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor", C::Other, upsampleBilinear2d},
   {"torch.ops.aten.grid_sampler_2d.default", "grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor", C::Other, gridSampler2d},
   {"torch.ops.aten.col2im.default", "col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor", C::Extern, col2im},

@@ -65,6 +65,15 @@ inline int64_t nearestSourceIndex(int64_t o, int64_t in, int64_t out, std::optio
   return std::min(static_cast<int64_t>(std::floor(static_cast<float>(o) * s)), in - 1);
 }
 
+/// _upsample_nearest_exact's source index (nearest_neighbor_exact_compute_source_index, as CUDA
+/// and Inductor's decomposition compute it): min(floor((o + 0.5) * scale), in - 1) in float.
+inline int64_t nearestExactSourceIndex(int64_t o, int64_t in, int64_t out,
+                                       std::optional<double> scale) {
+  float s = nearestScale(in, out, scale); // no shortcut for equal sizes, as PyTorch has none
+
+  return std::min(static_cast<int64_t>(std::floor((static_cast<float>(o) + 0.5f) * s)), in - 1);
+}
+
 /// area_pixel_compute_scale of linear upsampling, in the kernel's precision F (float; double
 /// for float64 inputs).
 template <typename F>

@@ -781,9 +781,11 @@ std::optional<std::array<std::pair<int64_t, int64_t>, 2>> upsampleSizes(const Bu
   return sizes;
 }
 
-/// upsample_nearest2d.vec: each output point copies the input at its source indices
-/// (nearestSourceIndex: floor(o * scale) in float, matched by an exact index expression).
+/// upsample_nearest2d.vec and _upsample_nearest_exact2d.vec: each output point copies the input
+/// at its source indices (nearestSourceIndex: floor(o * scale) in float, or
+/// nearestExactSourceIndex: floor((o + 0.5) * scale), matched by an exact index expression).
 Status lowerUpsampleNearest2d(Lowerer &l, const Node &n, const BoundArgs &args) {
+  const bool exact = args.op().schema.name == "_upsample_nearest_exact2d";
   FXKIT_ASSIGN_OR_RETURN(auto input, l.tensorArg(n, args.get("input")));
   const TensorType *out = n.value().tensor();
   auto sizes = out ? upsampleSizes(input, *out) : std::nullopt;
@@ -799,15 +801,23 @@ Status lowerUpsampleNearest2d(Lowerer &l, const Node &n, const BoundArgs &args) 
   std::vector<SymExpr> at = vars;
   for (size_t d = 0; d < 2; ++d) {
     const int64_t in = (*sizes)[d].first, outN = (*sizes)[d].second; // captured below
-    std::vector<std::array<int64_t, 3>> candidates = {{1, 0, 1}, {1, 0, 2}, {in, 0, outN}};
+    // Ratios p / q for floor(o p / q); the exact form's floor((o + 0.5) p / q) is
+    // floor((2p o + p) / 2q).
+    std::vector<std::array<int64_t, 3>> ratios = {{1, 0, 1}, {1, 0, 2}, {in, 0, outN}};
     if (auto m = dyadic(nearestScale(in, outN, scales[d]), outN))
-      candidates.push_back({m->first, 0, m->second});
+      ratios.push_back({m->first, 0, m->second});
     if (auto f = scales[d] ? dyadic(*scales[d], outN) : std::nullopt) // 1 / scale exactly
-      candidates.push_back({f->second, 0, f->first});
-    for (auto [p, q] : convergents(nearestScale(in, outN, scales[d]), (int64_t(1) << 40) / outN))
-      candidates.push_back({p, 0, q});
+      ratios.push_back({f->second, 0, f->first});
+    for (auto [p, q] :
+         convergents(nearestScale(in, outN, scales[d]), (int64_t(1) << (exact ? 39 : 40)) / outN))
+      ratios.push_back({p, 0, q});
+    std::vector<std::array<int64_t, 3>> candidates = ratios;
+    if (exact)
+      for (auto &[p, bias, q] : candidates)
+        bias = p, p *= 2, q *= 2;
     auto e = matchSourceIndex(vars[2 + d], outN, candidates, 0, in - 1, [&](int64_t o) {
-      return nearestSourceIndex(o, in, outN, scales[d]);
+      return exact ? nearestExactSourceIndex(o, in, outN, scales[d])
+                   : nearestSourceIndex(o, in, outN, scales[d]);
     });
     if (!e)
       return l.lowerExtern(n, args);
@@ -1197,6 +1207,7 @@ const LoweringRule kRules[] = {
     {"torch.ops.aten.replication_pad2d.default", lowerPadNd<2, false>},
     {"torch.ops.aten.replication_pad3d.default", lowerPadNd<3, false>},
     {"torch.ops.aten.upsample_nearest2d.vec", lowerUpsampleNearest2d},
+    {"torch.ops.aten._upsample_nearest_exact2d.vec", lowerUpsampleNearest2d},
     {"torch.ops.aten.upsample_bilinear2d.vec", lowerUpsampleBilinear2d},
     {"torch.ops.aten.max_pool2d_with_indices_backward.default", lowerMaxPool2dBackward},
     {"torch.ops.aten.avg_pool2d_backward.default", lowerAvgPool2dBackward},
