@@ -1,11 +1,10 @@
 /// \file Composite pointwise ops (ir/ops/Decomposer.h), each row beside its decomposition:
 /// the activations PyTorch decomposes (silu, mish, hardswish, hardsigmoid, relu6, softplus,
-/// prelu), addcmul, addcdiv, lerp, var_mean and std_mean with `unbiased`, the scalar forms of
-/// where and masked_fill, ldexp, copysign, the other spellings of ops
-/// fxkit has (__and__, __lshift__, min.other, multiply, true_divide, clip, split, lift_fresh,
-/// TorchScript's hacked twins, ...), and the in-place variants of the ops fxkit knows (relu_,
-/// add_, hardtanh_, masked_fill_, ...), which become their functional forms as functionalization
-/// makes them.
+/// prelu), addcmul, addcdiv, lerp, the scalar forms of where and masked_fill, ldexp, copysign, the
+/// other spellings of ops fxkit has (__and__, __lshift__, min.other, multiply, true_divide, clip,
+/// split, lift_fresh, TorchScript's hacked twins, ...), and the in-place variants of the ops fxkit
+/// knows (relu_, add_, hardtanh_, masked_fill_, ...), which become their functional forms as
+/// functionalization makes them.
 ///
 /// Decompositions follow torch/_decomp/decompositions.py and torch/_refs, with their dtype
 /// handling: `pw_cast_for_opmath` computes half and bfloat16 in float32 and casts back.
@@ -329,21 +328,6 @@ Status decomposeLerp(Decomposer &d) {
   return d.result(out);
 }
 
-/// var_mean / std_mean with `unbiased` (.default, .dim): their .correction forms with a
-/// correction of 1 or 0.
-Status decomposeUnbiasedMoments(Decomposer &d) {
-  const std::string &name = d.args().op().schema.name;
-  const bool dims = d.args().op().schema.overload == "dim";
-  FXKIT_ASSIGN_OR_RETURN(bool unbiased, d.args().boolean("unbiased"));
-  Kwargs kwargs = {{"correction", Argument::integer(unbiased ? 1 : 0)}};
-  if (dims)
-    kwargs.emplace_back("keepdim", d.arg("keepdim"));
-  FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten." + name + ".correction",
-                                        {d.arg("self"), dims ? d.arg("dim") : Argument::none()},
-                                        std::move(kwargs)));
-  return d.result(r);
-}
-
 /// floor_divide = div(rounding_mode='floor') (torch/_refs).
 Status decomposeFloorDivide(Decomposer &d) {
   bool scalar = d.args().op().schema.overload == "Scalar";
@@ -545,11 +529,6 @@ const OpRow kRows[] = {
   {"torch.ops.aten.addcdiv.default", "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", C::Composite, inferComposite, decomposeAddc},
   {"torch.ops.aten.lerp.Scalar", "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", C::Composite, inferComposite, decomposeLerp},
   {"torch.ops.aten.lerp.Tensor", "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", C::Composite, inferComposite, decomposeLerp},
-  // Moments with `unbiased`
-  {"torch.ops.aten.var_mean.default", "var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeUnbiasedMoments},
-  {"torch.ops.aten.var_mean.dim", "var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeUnbiasedMoments},
-  {"torch.ops.aten.std_mean.default", "std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeUnbiasedMoments},
-  {"torch.ops.aten.std_mean.dim", "std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeUnbiasedMoments},
   // Scalar forms
   {"torch.ops.aten.where.ScalarOther", "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", C::Composite, inferComposite, decomposeWhereScalar},
   {"torch.ops.aten.where.ScalarSelf", "where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", C::Composite, inferComposite, decomposeWhereScalar},

@@ -960,8 +960,9 @@ Status decomposeMatmul(Decomposer &d) {
 
 // ---- Reductions written with others ----
 
-/// std = sqrt(var) in op math (torch/_refs.std); std.dim and std.default name the correction
-/// by `unbiased`; var.default is var.correction.
+/// std = sqrt(var) in op math (torch/_refs.std); std.dim, std.default, std_mean's and
+/// var_mean's .dim and .default name the correction by `unbiased`; var.default and var_mean are
+/// their .correction forms.
 Expected<Argument> correctionArg(Decomposer &d) {
   if (d.args().op().schema.indexOf("unbiased") >= 0) {
     FXKIT_ASSIGN_OR_RETURN(auto unbiased, d.args().boolean("unbiased"));
@@ -978,6 +979,11 @@ Status decomposeStdVar(Decomposer &d) {
   const OpSchema &schema = d.args().op().schema;
   Argument dims = schema.indexOf("dim") >= 0 ? d.arg("dim") : Argument::none();
   Argument keepdim = schema.indexOf("keepdim") >= 0 ? d.arg("keepdim") : Argument::boolean(false);
+  if (name == "var_mean") {
+    FXKIT_ASSIGN_OR_RETURN(auto v, d.call("aten.var_mean.correction", {self, dims},
+                                          {{"correction", correction}, {"keepdim", keepdim}}));
+    return d.result(v);
+  }
   Argument x = self;
   if (name != "var") {
     FXKIT_ASSIGN_OR_RETURN(auto up,
@@ -1756,6 +1762,10 @@ const OpRow kRows[] = {
   {"torch.ops.aten.std.default", "std(Tensor self, bool unbiased=True) -> Tensor", C::Composite, inferComposite, decomposeStdVar},
   {"torch.ops.aten.var.default", "var(Tensor self, bool unbiased=True) -> Tensor", C::Composite, inferComposite, decomposeStdVar},
   {"torch.ops.aten.std_mean.correction", "std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeStdVar},
+  {"torch.ops.aten.std_mean.dim", "std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeStdVar},
+  {"torch.ops.aten.std_mean.default", "std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeStdVar},
+  {"torch.ops.aten.var_mean.dim", "var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeStdVar},
+  {"torch.ops.aten.var_mean.default", "var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeStdVar},
   {"torch.ops.aten.linalg_vector_norm.default", "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", C::Composite, inferComposite, decomposeVectorNorm},
   {"torch.ops.aten.norm.ScalarOpt_dim", "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", C::Composite, inferComposite, decomposeVectorNorm},
   {"torch.ops.aten.norm.Scalar", "norm.Scalar(Tensor self, Scalar p=2) -> Tensor", C::Composite, inferComposite, decomposeVectorNorm},
