@@ -77,6 +77,18 @@ inline float fx_attn_shfl_emulated(const float x, const int m, const int lane, _
 /// fx_attention_mma_fits holds).
 inline uint fx_attn_big(float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
 inline uint fx_attn_small(float x, uint big) { return as_uint(x - as_float(big)); }
+/// The split of an A fragment's four words and of a B fragment's two.
+inline void fx_attn_split_a(const float *x, uint *big, uint *small) {
+#pragma unroll
+  for (int w = 0; w < 4; ++w) {
+    big[w] = fx_attn_big(x[w]);
+    small[w] = fx_attn_small(x[w], big[w]);
+  }
+}
+inline void fx_attn_split_b(const float2 x, uint *big, uint *small) {
+  big[0] = fx_attn_big(x.x), big[1] = fx_attn_big(x.y);
+  small[0] = fx_attn_small(x.x, big[0]), small[1] = fx_attn_small(x.y, big[1]);
+}
 /// a . b for one step of 8 as 3xTF32, summed from zero on the tensor cores (so only the step's
 /// terms bear their truncating sums) and added to the float32 sums c.
 #define FX_ATTN_MMA3(c, ab, as, bb, bs)                                                        \
@@ -267,20 +279,15 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
         const float4 qv = Qs[(t * FX_ATTN_MMA_WARPS + warp) * 32 + lane];
         const float qw[4] = {qv.x, qv.y, qv.z, qv.w};
         uint ab[4], as[4];
-#pragma unroll
-        for (int w = 0; w < 4; ++w) {
-          ab[w] = fx_attn_big(qw[w]);
-          as[w] = fx_attn_small(qw[w], ab[w]);
-        }
+        fx_attn_split_a(qw, ab, as);
 #ifdef FX_ATTN_MMA_EMULATE
 #pragma nounroll
 #else
 #pragma unroll
 #endif
         for (int n = 0; n < FX_ATTN_MMA_BN / 8; ++n) {
-          const float2 kv = Ks[(t * (FX_ATTN_MMA_BN / 8) + n) * 32 + lane];
-          const uint bb[2] = {fx_attn_big(kv.x), fx_attn_big(kv.y)};
-          const uint bs[2] = {fx_attn_small(kv.x, bb[0]), fx_attn_small(kv.y, bb[1])};
+          uint bb[2], bs[2];
+          fx_attn_split_b(Ks[(t * (FX_ATTN_MMA_BN / 8) + n) * 32 + lane], bb, bs);
           FX_ATTN_MMA3(sc[n], ab, as, bb, bs)
         }
       }
@@ -335,20 +342,15 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
         }
         const float pa[4] = {p[0], p[2], p[1], p[3]};
         uint ab[4], as[4];
-#pragma unroll
-        for (int w = 0; w < 4; ++w) {
-          ab[w] = fx_attn_big(pa[w]);
-          as[w] = fx_attn_small(pa[w], ab[w]);
-        }
+        fx_attn_split_a(pa, ab, as);
 #ifdef FX_ATTN_MMA_EMULATE
 #pragma nounroll
 #else
 #pragma unroll
 #endif
         for (int t = 0; t < FX_ATTN_MMA_D / 8; ++t) {
-          const float2 vv = Vs[(n * (FX_ATTN_MMA_D / 8) + t) * 32 + lane];
-          const uint bb[2] = {fx_attn_big(vv.x), fx_attn_big(vv.y)};
-          const uint bs[2] = {fx_attn_small(vv.x, bb[0]), fx_attn_small(vv.y, bb[1])};
+          uint bb[2], bs[2];
+          fx_attn_split_b(Vs[(n * (FX_ATTN_MMA_D / 8) + t) * 32 + lane], bb, bs);
           FX_ATTN_MMA3(acc[t], ab, as, bb, bs)
         }
       }
