@@ -1530,6 +1530,51 @@ TEST(CompositeOps, AddcmulAddcdivLerpAndUnbiasedMomentsAgreeWithCoreAten) {
       "\"lerp_kernel_scalar\" not implemented for 'Long'");
 }
 
+TEST(CompositeOps, SearchsortedAndBucketizeCountTheEntriesBefore) {
+  checkCase({"bucketize: the boundaries no value reaches",
+             {{"x", f32({2, 3})}, {"b", f32({4})}},
+             N("r", "aten.bucketize.Tensor", "%x, %b"),
+             N("c", "aten.unsqueeze.default", "%x, -1") + N("s", "aten.ge.Tensor", "%b, %c") +
+                 N("n", "aten.logical_not.default", "%s") +
+                 N("r", "aten.sum.dim_IntList", "%n, [-1], False", "dtype: torch.int64")});
+  checkCase(
+      {"searchsorted of batched rows by a sorter, side right, int32",
+       {{"q", f32({2, 5})}, {"o", ty("i64", {2, 5})}, {"x", f32({2, 3})}},
+       N("r", "aten.searchsorted.Tensor", "%q, %x", "out_int32: True, side: right, sorter: %o"),
+       N("g", "aten.gather.default", "%q, -1, %o") + N("c", "aten.unsqueeze.default", "%x, -1") +
+           N("u", "aten.unsqueeze.default", "%g, -2") + N("s", "aten.gt.Tensor", "%u, %c") +
+           N("n", "aten.logical_not.default", "%s") +
+           N("r", "aten.sum.dim_IntList", "%n, [-1], False", "dtype: torch.int32"),
+       "r",
+       0,
+       4});
+  // PyTorch's values: NaN goes past the end.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Tensor values = fromValues({6}, {0, 1, 3.5, 9, 10, nan});
+  Tensor bounds = fromValues({5}, {1, 3, 5, 7, 9});
+  expectValues(runSingle(program({{"x", ""}, {"b", ""}}, N("r", "aten.bucketize.Tensor", "%x, %b")),
+                         {values, bounds}),
+               {0, 0, 2, 4, 5, 5});
+  expectValues(runSingle(program({{"x", ""}, {"b", ""}},
+                                 N("r", "aten.bucketize.Tensor", "%x, %b", "right: True")),
+                         {values, bounds}),
+               {0, 1, 2, 5, 5, 5});
+  auto error = [](const std::string &text) {
+    Graph g = parsed(text);
+    auto r = decomposeCompositeOps(g);
+    return r ? std::string() : r.error().message;
+  };
+  auto has = [](const std::string &message, const std::string &part) {
+    EXPECT_NE(message.find(part), std::string::npos) << message;
+  };
+  has(error(program({{"q", f32({3, 5})}, {"x", f32({2, 3})}},
+                    N("r", "aten.searchsorted.Tensor", "%q, %x"))),
+      "boundaries tensor should be 1 dimension or the first N-1 dimensions");
+  has(error(program({{"q", f32({5})}, {"x", f32({3})}},
+                    N("r", "aten.searchsorted.Tensor", "%q, %x", "right: True, side: left"))),
+      "side and right can't be set to opposites");
+}
+
 TEST(CompositeOps, MaskedIndexingLeavesDroppedIndicesUnread) {
   // PyTorch's inductor test values: index 9 is out of range and -2 wraps, where kept.
   Tensor x = fromValues({8}, {0, 1, 2, 3, 4, 5, 6, 7});

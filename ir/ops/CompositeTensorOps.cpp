@@ -1012,6 +1012,76 @@ Status decomposeStdVar(Decomposer &d) {
   return d.result(r);
 }
 
+/// searchsorted(sorted_sequence, self, out_int32, right, side, sorter) and
+/// bucketize(self, boundaries, out_int32, right): per value, the number of sequence entries (along
+/// its last dim) before which the binary search stops, counted as !(s >= v) (left) or !(s > v)
+/// (right): over a sorted sequence that is the search's answer, a NaN value goes past the end as
+/// PyTorch's search puts it (a sequence holding NaN is not sorted; there the count and PyTorch's
+/// search may differ). A sum over a broadcast comparison, which fusion makes one reduction. The
+/// sequence is 1-D or has the values' leading dims; `sorter` gathers it first.
+Status decomposeSearchSorted(Decomposer &d) {
+  const bool bucketize = d.args().op().schema.name == "bucketize";
+  const Argument &values = d.arg("self");
+  Argument seq = d.arg(bucketize ? "boundaries" : "sorted_sequence");
+  FXKIT_ASSIGN_OR_RETURN(auto v, d.type(values));
+  FXKIT_ASSIGN_OR_RETURN(auto b, d.type(seq));
+  const std::string op = bucketize ? "torch.bucketize()" : "torch.searchsorted()";
+  if (b.sizes.empty())
+    return d.error(op + ": boundaries tensor should have positive dimension, but got 0 "
+                        "dimension");
+  if (b.sizes.size() != 1) {
+    bool matched = v.sizes.size() == b.sizes.size();
+    for (size_t i = 0; matched && i + 1 < b.sizes.size(); ++i)
+      matched = symEq(v.sizes[i], b.sizes[i]);
+    if (!matched)
+      return d.error(op +
+                     ": boundaries tensor should be 1 dimension or the first N-1 dimensions "
+                     "of boundaries tensor and input value tensor must match, but we got "
+                     "boundaries tensor " +
+                     sizesText(b.sizes) + " and input value tensor " + sizesText(v.sizes));
+  }
+  FXKIT_ASSIGN_OR_RETURN(bool right, d.args().boolean("right"));
+  if (!bucketize && !d.arg("side").isNone()) {
+    const std::string_view side = d.arg("side").asString();
+    if (side != "left" && side != "right")
+      return d.error("torch.searchsorted(): side can only be 'left' or 'right' but got " +
+                     std::string(side));
+    if (right && side == "left")
+      return d.error("torch.searchsorted(): side and right can't be set to opposites, got side of "
+                     "left while right was True");
+    right = side == "right";
+  }
+  if (!bucketize && !d.arg("sorter").isNone()) {
+    FXKIT_ASSIGN_OR_RETURN(auto sorter, d.type(d.arg("sorter")));
+    if (sorter.dtype != DType::Int64)
+      return d.error("torch.searchsorted(): sorter must be a tensor of long dtype but got dtype " +
+                     std::string(dtypeScalarTypeName(sorter.dtype)));
+    if (!std::equal(sorter.sizes.begin(), sorter.sizes.end(), b.sizes.begin(), b.sizes.end(),
+                    symEq))
+      return d.error("torch.searchsorted(): boundary and sorter must have the same size, but got "
+                     "boundary tensor " +
+                     sizesText(b.sizes) + "and got sorter tensor " + sizesText(sorter.sizes));
+    FXKIT_ASSIGN_OR_RETURN(
+        seq, d.call("aten.gather.default", {seq, Argument::integer(-1), d.arg("sorter")}));
+  }
+  FXKIT_ASSIGN_OR_RETURN(bool int32, d.args().boolean("out_int32"));
+  // [..., K, 1] against [..., 1, M] (or [M]): [..., K, M].
+  FXKIT_ASSIGN_OR_RETURN(auto column,
+                         d.call("aten.unsqueeze.default", {values, Argument::integer(-1)}));
+  Argument row = seq;
+  if (b.sizes.size() > 1) {
+    FXKIT_ASSIGN_OR_RETURN(row, d.call("aten.unsqueeze.default", {seq, Argument::integer(-2)}));
+  }
+  FXKIT_ASSIGN_OR_RETURN(auto stops,
+                         d.call(right ? "aten.gt.Tensor" : "aten.ge.Tensor", {row, column}));
+  FXKIT_ASSIGN_OR_RETURN(auto before, d.call("aten.logical_not.default", {stops}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto r, d.call("aten.sum.dim_IntList",
+                     {before, Argument::list({Argument::integer(-1)}), Argument::boolean(false)},
+                     {{"dtype", Argument::dtype(int32 ? DType::Int32 : DType::Int64)}}));
+  return d.result(r);
+}
+
 /// linalg_vector_norm(x, ord, dim, keepdim, dtype) as torch/_refs/linalg writes it; norm's
 /// Scalar overloads are the vector norm.
 Expected<Argument> vectorNorm(Decomposer &d, const Argument &x, double ord, const Argument &dims,
@@ -1766,6 +1836,8 @@ const OpRow kRows[] = {
   {"torch.ops.aten.std_mean.default", "std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeStdVar},
   {"torch.ops.aten.var_mean.dim", "var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeStdVar},
   {"torch.ops.aten.var_mean.default", "var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeStdVar},
+  {"torch.ops.aten.searchsorted.Tensor", "searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor", C::Composite, inferComposite, decomposeSearchSorted},
+  {"torch.ops.aten.bucketize.Tensor", "bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor", C::Composite, inferComposite, decomposeSearchSorted},
   {"torch.ops.aten.linalg_vector_norm.default", "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", C::Composite, inferComposite, decomposeVectorNorm},
   {"torch.ops.aten.norm.ScalarOpt_dim", "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", C::Composite, inferComposite, decomposeVectorNorm},
   {"torch.ops.aten.norm.Scalar", "norm.Scalar(Tensor self, Scalar p=2) -> Tensor", C::Composite, inferComposite, decomposeVectorNorm},
