@@ -689,6 +689,13 @@ TEST(CompositeOps, SplitsJoinsAndFactoriesAgreeWithCoreAten) {
                  N("b", "aten.full.default", "[3], 0.0", "dtype: torch.float32") +
                  N("c", "aten.full.default", "[2], 7", "dtype: torch.int64"),
              "a, b, c"});
+  {
+    // new_empty_strided: empty_strided with self's dtype and device (its values unspecified).
+    std::string text = decomposed(program(
+        {{"x", ty("f16", {2})}}, N("r", "aten.new_empty_strided.default", "%x, [2, 3], [1, 2]")));
+    EXPECT_NE(text.find("f16[2, 3][1, 2]cpu"), std::string::npos) << text;
+    EXPECT_NE(text.find("aten.empty_strided.default"), std::string::npos) << text;
+  }
   checkCase({"tile and repeat_interleave",
              {{"x", f32({2, 3})}},
              N("a", "aten.tile.default", "%x, [2]") +

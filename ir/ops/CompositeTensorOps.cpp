@@ -511,6 +511,11 @@ Status decomposeNewFactory(Decomposer &d) {
                            d.call("aten.empty.memory_format", {d.arg("size")}, std::move(kw)));
     return d.result(r);
   }
+  if (name == "new_empty_strided") {
+    FXKIT_ASSIGN_OR_RETURN(auto r, d.call("aten.empty_strided.default",
+                                          {d.arg("size"), d.arg("stride")}, std::move(kw)));
+    return d.result(r);
+  }
   Argument fill = name == "new_full"   ? d.arg("fill_value")
                   : name == "new_ones" ? Argument::integer(1)
                                        : Argument::integer(0);
@@ -1810,6 +1815,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten.new_zeros.default", "new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Composite, inferComposite, decomposeNewFactory},
   {"torch.ops.aten.new_full.default", "new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Composite, inferComposite, decomposeNewFactory},
   {"torch.ops.aten.new_empty.default", "new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Composite, inferComposite, decomposeNewFactory},
+  {"torch.ops.aten.new_empty_strided.default", "new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", C::Composite, inferComposite, decomposeNewFactory},
   // Repeats
   {"torch.ops.aten.tile.default", "tile(Tensor self, SymInt[] dims) -> Tensor", C::Composite, inferComposite, decomposeTile},
   {"torch.ops.aten.repeat_interleave.self_int", "repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor", C::Composite, inferComposite, decomposeRepeatInterleave},
