@@ -715,6 +715,38 @@ TEST(NnOps, UpsampleBilinear2d) {
               "\"upsample_bilinear2d\" not implemented for 'int64'");
 }
 
+// ---- torchvision's roi_align ----
+
+TEST(NnOps, RoiAlignAveragesBilinearSamplesPerBin) {
+  // x[h][w] = 4h + w: bilinear samples are exact, so a bin's average is 4 mean(y) + mean(x).
+  Tensor x = iota({1, 1, 4, 4}, DType::Float32);
+  const std::string target = "torch.ops.torchvision.roi_align.default";
+  auto one = [&](std::vector<double> box, const std::string &args) {
+    return run(graph({"x", "b"}, target, "%x, %b, " + args), {x, fromValues({1, 5}, box)})[0];
+  };
+  // Box (0, 0)-(3, 3), one bin, 2 x 2 samples at 0.75 and 2.25: 4 x 1.5 + 1.5.
+  expectValues(one({0, 0, 0, 3, 3}, "1.0, 1, 1, 2, False"), {7.5});
+  // Aligned: shifted by half a pixel, samples at 0.25 and 1.75.
+  expectValues(one({0, 0, 0, 3, 3}, "1.0, 1, 1, 2, True"), {5});
+  // An adaptive grid (ceil(3 / 1) = 3 samples a side: 0.5, 1.5, 2.5), and the box scaled by 0.5.
+  expectValues(one({0, 0, 0, 3, 3}, "1.0, 1, 1, -1, False"), {7.5});
+  expectValues(one({0, 0, 0, 6, 6}, "0.5, 1, 1, 2, False"), {7.5});
+  // Past the border: samples at 3 and 5; 5 lies outside [-1, 4] and weighs 0, 3 reads the last
+  // row and column: 15 / 4.
+  expectValues(one({0, 2, 2, 6, 6}, "1.0, 1, 1, 2, False"), {3.75});
+  // Two bins a side of the 4 x 4 box (0, 0)-(4, 4), one sample each at 1 and 3.
+  expectValues(one({0, 0, 0, 4, 4}, "1.0, 2, 2, 1, False"), {5, 7, 13, 15});
+  // Types and PyTorch's refusals.
+  auto v = infer(graph({"x:f32[2, 3, 8, 8][192, 64, 8, 1]cpu", "b:f32[s0, 5][5, 1]cpu"}, target,
+                       "%x, %b, 0.25, 7, 7, 2, True"));
+  ASSERT_TRUE(v) << v.error().str();
+  EXPECT_EQ(evalAll(v->tensor()->sizes, {{"s0", 4}}), (Ints{4, 3, 7, 7}));
+  expectError(graph({"x", "b"}, target, "%x, %b, 1.0, 1, 1, 2, False"),
+              {x, fromValues({1, 4}, {0, 0, 0, 3})}, "rois must have shape as Tensor[K, 5]");
+  expectError(graph({"x", "b"}, target, "%x, %b, 1.0, 1, 1, 2, False"),
+              {x, fromValues({1, 5}, {3, 0, 0, 3, 3})}, "names batch index 3");
+}
+
 // ---- grid_sampler_2d ----
 
 TEST(NnOps, GridSampler2dModesAndPadding) {

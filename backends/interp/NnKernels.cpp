@@ -901,6 +901,121 @@ Status gridSampler2dKernel(KernelContext &ctx) {
   return Status::ok();
 }
 
+// ---- RoI align (torchvision) ----
+
+/// torchvision::roi_align's CPU kernel in precision T (float for float32 and half, double for
+/// float64): per box (batch index, x1, y1, x2, y2, scaled by spatial_scale and shifted by half a
+/// pixel where aligned; unaligned boxes at least 1 x 1), each output bin averages bilinear
+/// samples on a grid of sampling_ratio points a side (or ceil(box size / pooled size)); samples
+/// outside [-1, size] weigh 0, those past the last row or column read it.
+template <typename T>
+Status roiAlignInto(KernelContext &ctx, const Tensor &input, const Tensor &rois, Tensor &out,
+                    T scale, int64_t sampling, bool aligned) {
+  const int64_t K = out.size(0), C = out.size(1), PH = out.size(2), PW = out.size(3);
+  const int64_t N = input.size(0), H = input.size(2), W = input.size(3);
+  auto roi = [&](int64_t k, int64_t j) {
+    return static_cast<T>(
+        rois.loadDouble(rois.storageOffset() + k * rois.stride(0) + j * rois.stride(1)));
+  };
+  struct Tap {
+    int64_t pos[4] = {0, 0, 0, 0};
+    T w[4] = {0, 0, 0, 0};
+  };
+  for (int64_t k = 0; k < K; ++k) {
+    // The batch index truncated to an int, as torchvision's kernel reads it.
+    const T batch = roi(k, 0);
+    if (!(batch > -1 && batch < static_cast<T>(N)))
+      return ctx.error("roi_align: box " + std::to_string(k) + " names batch index " +
+                       std::to_string(static_cast<double>(batch)) + " of an input of " +
+                       std::to_string(N));
+    const int64_t n = static_cast<int64_t>(batch);
+    const T offset = aligned ? T(0.5) : T(0);
+    const T startW = roi(k, 1) * scale - offset, startH = roi(k, 2) * scale - offset;
+    const T endW = roi(k, 3) * scale - offset, endH = roi(k, 4) * scale - offset;
+    T width = endW - startW, height = endH - startH;
+    if (!aligned) {
+      width = std::max(width, T(1));
+      height = std::max(height, T(1));
+    }
+    const T binH = height / static_cast<T>(PH), binW = width / static_cast<T>(PW);
+    const int64_t gridH = sampling > 0 ? sampling : static_cast<int64_t>(std::ceil(height / PH));
+    const int64_t gridW = sampling > 0 ? sampling : static_cast<int64_t>(std::ceil(width / PW));
+    const T count = static_cast<T>(std::max<int64_t>(gridH * gridW, 1));
+    // The taps of every sample, shared by the channels.
+    std::vector<Tap> taps;
+    taps.reserve(static_cast<size_t>(std::max<int64_t>(PH * PW * gridH * gridW, 0)));
+    for (int64_t ph = 0; ph < PH; ++ph)
+      for (int64_t pw = 0; pw < PW; ++pw)
+        for (int64_t iy = 0; iy < gridH; ++iy) {
+          const T yy = startH + static_cast<T>(ph) * binH +
+                       static_cast<T>(static_cast<float>(iy) + .5f) * binH / static_cast<T>(gridH);
+          for (int64_t ix = 0; ix < gridW; ++ix) {
+            T x = startW + static_cast<T>(pw) * binW +
+                  static_cast<T>(static_cast<float>(ix) + .5f) * binW / static_cast<T>(gridW);
+            T y = yy;
+            Tap t;
+            if (y >= -1.0 && y <= static_cast<T>(H) && x >= -1.0 && x <= static_cast<T>(W)) {
+              y = std::max(y, T(0));
+              x = std::max(x, T(0));
+              int64_t yl = static_cast<int64_t>(y), xl = static_cast<int64_t>(x), yh, xh;
+              if (yl >= H - 1) {
+                yh = yl = H - 1;
+                y = static_cast<T>(yl);
+              } else {
+                yh = yl + 1;
+              }
+              if (xl >= W - 1) {
+                xh = xl = W - 1;
+                x = static_cast<T>(xl);
+              } else {
+                xh = xl + 1;
+              }
+              const T ly = y - static_cast<T>(yl), lx = x - static_cast<T>(xl);
+              const T hy = T(1) - ly, hx = T(1) - lx;
+              t = Tap{{yl * W + xl, yl * W + xh, yh * W + xl, yh * W + xh},
+                      {hy * hx, hy * lx, ly * hx, ly * lx}};
+            }
+            taps.push_back(t);
+          }
+        }
+    for (int64_t c = 0; c < C; ++c) {
+      const int64_t plane = input.storageOffset() + n * input.stride(0) + c * input.stride(1);
+      auto at = [&](int64_t pos) {
+        return static_cast<T>(
+            input.loadDouble(plane + (pos / W) * input.stride(2) + (pos % W) * input.stride(3)));
+      };
+      size_t tap = 0;
+      for (int64_t ph = 0; ph < PH; ++ph)
+        for (int64_t pw = 0; pw < PW; ++pw) {
+          T value = 0;
+          for (int64_t s = 0; s < gridH * gridW; ++s, ++tap) {
+            const Tap &t = taps[tap];
+            value += t.w[0] * at(t.pos[0]) + t.w[1] * at(t.pos[1]) + t.w[2] * at(t.pos[2]) +
+                     t.w[3] * at(t.pos[3]);
+          }
+          out.storeDouble(((k * C + c) * PH + ph) * PW + pw, static_cast<double>(value / count));
+        }
+    }
+  }
+  return Status::ok();
+}
+
+Status roiAlignKernel(KernelContext &ctx) {
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto rois, ctx.tensor("rois"));
+  FXKIT_ASSIGN_OR_RETURN(double scale, ctx.scalar("spatial_scale"));
+  FXKIT_ASSIGN_OR_RETURN(int64_t sampling, ctx.integer("sampling_ratio"));
+  FXKIT_ASSIGN_OR_RETURN(bool aligned, ctx.boolean("aligned"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  if (input.dtype() == DType::Float64)
+    FXKIT_TRY(roiAlignInto<double>(ctx, input, rois, out, scale, sampling, aligned));
+  else
+    FXKIT_TRY(
+        roiAlignInto<float>(ctx, input, rois, out, static_cast<float>(scale), sampling, aligned));
+  ctx.result.v = std::move(out);
+  return Status::ok();
+}
+
 // ---- col2im ----
 
 /// col2im: adds each column entry (c, ki, kj) of block (bh, bw) into image pixel
@@ -1159,6 +1274,7 @@ void registerNnKernels() {
       {"torch.ops.aten.upsample_bilinear2d.vec", upsampleBilinear2dKernel},
       {"torch.ops.aten.grid_sampler_2d.default", gridSampler2dKernel},
       {"torch.ops.aten.col2im.default", col2imKernel},
+      {"torch.ops.torchvision.roi_align.default", roiAlignKernel},
       {"torch.ops.aten._cdist_forward.default", cdistForwardKernel},
       {"torch.ops.aten._pdist_forward.default", pdistForwardKernel},
       {"torch.ops.aten._embedding_bag.default", embeddingBagKernel},

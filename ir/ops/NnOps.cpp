@@ -1,6 +1,7 @@
 /// \file Nn op family: rows and inference (see ir/ops/OpFamilies.h). Pooling (max, average and
 /// adaptive average, forward and backward, Inductor's low-memory max-pool prims), convolution
-/// backward, upsampling, grid sampling, col2im, distances and embedding bags. Inference follows
+/// backward, upsampling, grid sampling, col2im, torchvision's roi_align, distances and embedding
+/// bags. Inference follows
 /// PyTorch's meta functions (torch/_meta_registrations.py, the FakeTensor convolution rule of
 /// torch/_subclasses/fake_impls.py, aten/src/ATen/native/Pool.h for output sizes), so that
 /// results equal what FakeTensor records.
@@ -756,6 +757,29 @@ Expected<NodeValue> col2im(const BoundArgs &b) {
   return one(contiguous(self.dtype, std::move(out), self.device));
 }
 
+// ---- RoI align (torchvision) ----
+
+/// torchvision::roi_align: (K, C, pooled_height, pooled_width) for K boxes (rows of rois: batch
+/// index, x1, y1, x2, y2) over input (N, C, H, W) of rois' dtype, contiguous.
+Expected<NodeValue> roiAlign(const BoundArgs &b) {
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto rois, b.tensor("rois"));
+  FXKIT_ASSIGN_OR_RETURN(auto ph, b.symInt("pooled_height"));
+  FXKIT_ASSIGN_OR_RETURN(auto pw, b.symInt("pooled_width"));
+  if (rois.sizes.size() != 2 || differs(rois.sizes[1], SymExpr(5)))
+    return b.error("rois must have shape as Tensor[K, 5]");
+  if (input.dtype != rois.dtype)
+    return b.error("input should have the same type as rois");
+  if (input.sizes.size() != 4)
+    return b.error("roi_align expects a 4-D input (N, C, H, W), but got input of size " +
+                   sizesText(input.sizes));
+  if (!dtypeIsFloating(input.dtype) || input.dtype == DType::BFloat16 ||
+      input.dtype == DType::Complex64 || input.dtype == DType::Complex128)
+    return b.error("\"roi_align_forward_kernel\" not implemented for '" +
+                   std::string(dtypeScalarTypeName(input.dtype)) + "'");
+  return one(contiguous(input.dtype, {rois.sizes[0], input.sizes[1], ph, pw}, input.device));
+}
+
 // ---- Distances ----
 
 Expected<NodeValue> cdistForward(const BoundArgs &b) {
@@ -916,6 +940,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten._upsample_nearest_exact2d.vec", "_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Other, upsampleNearest2d},
   {"torch.ops.aten.upsample_bilinear2d.vec", "upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor", C::Other, upsampleBilinear2d},
   {"torch.ops.aten.grid_sampler_2d.default", "grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor", C::Other, gridSampler2d},
+  {"torch.ops.torchvision.roi_align.default", "roi_align(Tensor input, Tensor rois, float spatial_scale, SymInt pooled_height, SymInt pooled_width, int sampling_ratio, bool aligned) -> Tensor", C::Extern, roiAlign},
   {"torch.ops.aten.col2im.default", "col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor", C::Extern, col2im},
   {"torch.ops.aten._cdist_forward.default", "_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor", C::Reduction, cdistForward},
   {"torch.ops.aten._pdist_forward.default", "_pdist_forward(Tensor self, float p=2.) -> Tensor", C::Reduction, pdistForward},
