@@ -217,8 +217,9 @@ TEST(DeviceExterns, AttentionInItsGpuFormsTiledAndWithLanesPerRow) {
   options.forceConfig = "lanes=1,rows=1";
   EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 9, 70, 40), {}, options),
                    1);
-  // Heads wider than 64 (E 70 / Ev 73) take lanes per row: the lanes split the 29 keys
-  // unevenly; rows past the end of a work-group store nothing.
+  // Heads wider than 64 (E 70 / Ev 73) take lanes per row (after the 128-wide tensor-core kernel
+  // on NVIDIA GPUs, where they return at once): the lanes split the 29 keys unevenly; rows past
+  // the end of a work-group store nothing.
   options.forceConfig = "lanes=4,rows=8";
   EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 37, 29, 70), {}, options),
                    1);
@@ -282,11 +283,11 @@ TEST(DeviceExterns, TiledAttentionLeavesOutKeysAnAddedMaskSetsToMinusInfinity) {
             std::string::npos);
 }
 
-/// Attention with causality as masks whose blocks of 16 rows by 32 keys keep no key, add 0 to
+/// Attention with causality as masks whose blocks of 16 rows by 16 keys keep no key, add 0 to
 /// every score or neither, and as is_causal, checked on the device with `options`.
 void expectMaskBlocksAgree(const OpenCLOptions &options) {
   // 70 queries and keys, heads of 40 / 43: on NVIDIA GPUs the tensor-core kernel, whose mask
-  // flags per block of 16 rows by 32 keys (fx_attention_mask_tiles) leave out the blocks above
+  // flags per block of 16 rows by 16 keys (fx_attention_mask_tiles) leave out the blocks above
   // the diagonal, read no mask below it and read it on the diagonal; rows 64-69 leave a
   // partial block, keys 64-69 a partial tile. Elsewhere the tiled kernel computes it alike.
   // Causality as a mask: an added float one (0 or -inf) of [2, 1, 70, 70], or a bool one of
@@ -373,6 +374,12 @@ TEST(DeviceExterns, AttentionOnEmulatedTensorCores) {
     // 64 logsumexp rows for 37 queries (the padding is +inf), a bias.
     EXPECT_ON_DEVICE(expectAgrees(efficientGraph(true, "%b"), {}, options), 1);
     expectMaskBlocksAgree(options);
+    // Heads of 100 / 103: the 128-wide kernel (tiles of 16 keys), causal with more keys than
+    // queries, and with the scrambled mask.
+    EXPECT_ON_DEVICE(
+        expectAgrees(flashGraph("f32", "", "is_causal: True", 37, 50, 100), {}, options), 1);
+    EXPECT_ON_DEVICE(
+        expectAgrees(flashGraph("f32", mask, "attn_mask: %m", 37, 29, 100), {}, options), 1);
   }
   // Values the split gets wrong: the kernel declines and the tiled kernel after it computes (a
   // NaN key makes its scores NaN, also where the mask adds -inf).

@@ -16,8 +16,8 @@
 /// added mask (Hugging Face's causal masks of 0 and -inf), the tiled kernels leave out the keys
 /// it sets to -inf where the largest magnitudes of Q, K and V make that exact
 /// (fx_attention_bounds). On NVIDIA GPUs from compute capability 8, float32 calls with heads of
-/// up to 64 take the tensor cores first (DeviceAttentionMma.h), the tiled kernel only where their
-/// split would be wrong. Float32 calls can take the GEMM template instead
+/// up to 128 take the tensor cores first (DeviceAttentionMma.h), the tiled kernel or lanes per
+/// row only where their split would be wrong. Float32 calls can take the GEMM template instead
 /// (OpenCLOptions::attention, DeviceAttentionGemm.h).
 
 #include "backends/opencl/runtime/DeviceAttentionArgs.h"
@@ -62,6 +62,22 @@ inline bool FX_NAME(fx_attention_bias)(__global const uchar *mk, const long pos,
   if (mask_kind == 2)
     *add = FX_LD(mk, pos, dt_mask);
   return true;
+}
+
+/// Whether the tensor-core kernel's TF32 split is exact for a call whose Q, K and V
+/// fx_attention_bounds measured (words: the largest magnitudes of K, V, Q, then 0x7fffffff minus
+/// the smallest nonzero ones): all finite, none nonzero below 2^-100 (each part of the split a
+/// normal float), and every product's sum (E x the largest magnitudes, also scaled) and every
+/// row's weighted sum of values (N x V's largest) below 2^126. Both that kernel and the tiled
+/// one launched after it read it: one computes where it holds, the other where it does not.
+inline bool FX_NAME(fx_attention_mma_fits)(__global const uint *w, const long E, const long N,
+                                           const float scale) {
+  const uint tiny = 0x7fffffffu - as_uint(0x1p-100f);
+  if (w[0] >= 0x7f800000u || w[1] >= 0x7f800000u || w[2] >= 0x7f800000u || w[3] > tiny ||
+      w[4] > tiny || w[5] > tiny)
+    return false;
+  return (float)E * as_float(w[2]) * as_float(w[0]) * fmax(1.0f, fabs(scale)) < 0x1p126f &&
+         (float)N * as_float(w[1]) < 0x1p126f;
 }
 
 /// The online softmax of one query row over its keys j = first, first + step, ... < limit:
@@ -147,14 +163,18 @@ __kernel void FX_NAME(fx_attention_rows)(
 }
 
 /// fx_L lanes per query row (GPUs): the lanes split the row's keys, then combine their
-/// maxima, sums and values through local memory.
+/// maxima, sums and values through local memory. After the tensor-core kernel (`after_mma`),
+/// only the calls it declined (`kb`: fx_attention_bounds' words).
 __kernel void FX_NAME(fx_attention_lanes)(
-    FX_IN(q), FX_IN(k), FX_IN(v), FX_IN(m), FX_OUT(o), FX_OUT(l), FX_ATTN_PARAMS,
-    const int fx_L, const int fx_W, __local FX_ACC *fx_scratch) {
+    FX_IN(q), FX_IN(k), FX_IN(v), FX_IN(m), FX_OUT(o), FX_OUT(l), FX_ATTN_PARAMS, FX_IN(kb),
+    const long after_mma, const int fx_L, const int fx_W, __local FX_ACC *fx_scratch) {
   __global const uchar *q = FX_AT(q), *k = FX_AT(k), *v = FX_AT(v);
   __global const uchar *mk = FX_AT(m);
   __global uchar *o = FX_AT(o), *l = FX_AT(l);
   const FX_ACC scale = FX_BITS(scale_bits);
+  if (after_mma &&
+      FX_NAME(fx_attention_mma_fits)((__global const uint *)FX_AT(kb), E, N, (float)scale))
+    return; // the tensor-core kernel computed the call
   const int lid = get_local_id(0);
   const int lane = lid & (fx_L - 1);
   const int slot = lid / fx_L;
@@ -258,21 +278,6 @@ __kernel void FX_NAME(fx_attention_bounds)(FX_IN(x), FX_OUT(bounds), const long 
   }
 }
 
-/// Whether the tensor-core kernel's TF32 split is exact for a call whose Q, K and V
-/// fx_attention_bounds measured (words: the largest magnitudes of K, V, Q, then 0x7fffffff minus
-/// the smallest nonzero ones): all finite, none nonzero below 2^-100 (each part of the split a
-/// normal float), and every product's sum (E x the largest magnitudes, also scaled) and every
-/// row's weighted sum of values (N x V's largest) below 2^126. Both that kernel and the tiled
-/// one launched after it read it: one computes where it holds, the other where it does not.
-inline bool FX_NAME(fx_attention_mma_fits)(__global const uint *w, const long E, const long N,
-                                           const float scale) {
-  const uint tiny = 0x7fffffffu - as_uint(0x1p-100f);
-  if (w[0] >= 0x7f800000u || w[1] >= 0x7f800000u || w[2] >= 0x7f800000u || w[3] > tiny ||
-      w[4] > tiny || w[5] > tiny)
-    return false;
-  return (float)E * as_float(w[2]) * as_float(w[0]) * fmax(1.0f, fabs(scale)) < 0x1p126f &&
-         (float)N * as_float(w[1]) < 0x1p126f;
-}
 )CL";
 
 constexpr std::string_view kTiledSource = R"CL(
@@ -591,12 +596,12 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
     return true;
   }
   // GPUs: float32 on NVIDIA's tensor cores where a kernel holds the head
-  // (DeviceAttentionMma.h), with the tiled kernel launched after it for calls whose values its
-  // split gets wrong; else key tiles in local memory where the head fits a tiled kernel; else
-  // lanes per row. A device that cannot build or launch the tensor-core or tiled kernel (they
-  // have not run on every GPU driver yet) gets the next, said once per context on stderr, rather
-  // than no attention at all: a failed build or launch enqueues nothing, and trial launches only
-  // wrote the outputs.
+  // (DeviceAttentionMma.h), with the float32 kernel launched after it for calls whose values its
+  // split gets wrong: key tiles in local memory where the head fits a tiled kernel, else lanes
+  // per row. A device that cannot build or launch the tensor-core or tiled kernel (they have not
+  // run on every GPU driver yet) gets the next, said once per context on stderr, rather than no
+  // attention at all: a failed build or launch enqueues nothing, and trial launches only wrote
+  // the outputs.
   // (Its key positions are int.)
   const bool intPositions = N < INT32_MAX && rowsPerHead < INT32_MAX;
   AttentionMmaKernel mma = *variant == Variant::Float && q->dtype == DType::Float32 && intPositions
@@ -604,67 +609,64 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
                                : AttentionMmaKernel{};
   if (mma && state.failed.count(mma.name()))
     mma = {};
-  const bool mmaFirst = static_cast<bool>(mma);
-  // The tiled kernels' own arguments: the bounds of K, V and Q (fx_attention_bounds), which
-  // the tensor-core kernel reads, and with an added mask, the tiled kernel too, so that keys the
-  // mask sets to -inf need no product; then whether the tensor-core kernel ran before.
-  std::vector<LaunchArg> tiledArgs = a;
-  const bool bounded = mask && maskArg->kind == 2;
+  std::string tiled;
+  for (int d : kTiledHeadDims)
+    if (tiled.empty() && std::max(E, Ev) <= d &&
+        !state.failed.count("fx_attention_tiled" + std::to_string(d)))
+      tiled = "fx_attention_tiled" + std::to_string(d);
+  // The bounds of K, V and Q (fx_attention_bounds), which the tensor-core kernel reads, and with
+  // an added mask the tiled kernel too, so that keys the mask sets to -inf need no product.
+  const bool bounded = !tiled.empty() && mask && maskArg->kind == 2;
   DeviceBuffer bound{};
-  if (bounded || mmaFirst) {
+  if (bounded || mma) {
     FXKIT_ASSIGN_OR_RETURN(bound, state.bound.get(ctx, kAttentionBoundWords * sizeof(cl_uint)));
     bound.bytes = kAttentionBoundWords * sizeof(cl_uint);
+    FXKIT_TRY(fillZeros(call.context(), bound));
+    // Words: the largest magnitudes of K, V and Q, then their smallest nonzero ones.
+    const std::tuple<const Operand *, int64_t, int64_t> measured[] = {
+        {&*k, N, E}, {&*v, N, Ev}, {&*q, M, E}};
+    for (size_t t = 0; t < (mma ? 3u : 2u); ++t) {
+      const auto &[x, length, width] = measured[t];
+      std::vector<LaunchArg> b{bufferArg(*x, false),    bufferArg(bound, true),
+                               longArg(B * H * length), longArg(H),
+                               longArg(length),         longArg(width)};
+      appendLongs(b, {x->strides});
+      b.push_back(longArg(dtypeCode(q->dtype)));
+      b.push_back(longArg(static_cast<int64_t>(t)));
+      b.push_back(longArg(static_cast<int64_t>(t + 3)));
+      LaunchConfig config;
+      config.local = kBoundsLocal;
+      // Enough work-items for a float4 each (the float32 form's steps), up to the cap.
+      const int64_t groups = std::min<int64_t>(
+          (B * H * length * std::max<int64_t>(width / 4, 1) + kBoundsLocal - 1) / kBoundsLocal,
+          kBoundsMaxGroups);
+      auto done =
+          launcher.launchWith("fx_attention_bounds", b, groups * kBoundsLocal, config, false);
+      if (!done)
+        return done.error();
+    }
   }
-  tiledArgs.push_back(bounded || mmaFirst ? bufferArg(bound, false) : bufferArg(*q, false));
-  const size_t mmaArgs = tiledArgs.size();
-  tiledArgs.push_back(longArg(bounded));
-  tiledArgs.push_back(longArg(mmaFirst));
-  bool boundSet = false;
-  for (int d : kTiledHeadDims) {
-    const std::string tiled = "fx_attention_tiled" + std::to_string(d);
-    if (std::max(E, Ev) > d || state.failed.count(tiled))
-      continue;
-    if ((bounded || mmaFirst) && !boundSet) {
-      FXKIT_TRY(fillZeros(call.context(), bound));
-      // Words: the largest magnitudes of K, V and Q, then their smallest nonzero ones.
-      const std::tuple<const Operand *, int64_t, int64_t> measured[] = {
-          {&*k, N, E}, {&*v, N, Ev}, {&*q, M, E}};
-      for (size_t t = 0; t < (mmaFirst ? 3u : 2u); ++t) {
-        const auto &[x, length, width] = measured[t];
-        std::vector<LaunchArg> b{bufferArg(*x, false),    bufferArg(bound, true),
-                                 longArg(B * H * length), longArg(H),
-                                 longArg(length),         longArg(width)};
-        appendLongs(b, {x->strides});
-        b.push_back(longArg(dtypeCode(q->dtype)));
-        b.push_back(longArg(static_cast<int64_t>(t)));
-        b.push_back(longArg(static_cast<int64_t>(t + 3)));
-        LaunchConfig config;
-        config.local = kBoundsLocal;
-        // Enough work-items for a float4 each (the float32 form's steps), up to the cap.
-        const int64_t groups = std::min<int64_t>(
-            (B * H * length * std::max<int64_t>(width / 4, 1) + kBoundsLocal - 1) / kBoundsLocal,
-            kBoundsMaxGroups);
-        auto done =
-            launcher.launchWith("fx_attention_bounds", b, groups * kBoundsLocal, config, false);
-        if (!done)
-          return done.error();
-      }
-      boundSet = true;
-    }
-    if (mmaFirst) {
-      Status st = launchAttentionMma(launcher, call.context(), mma,
-                                     std::span<const LaunchArg>(tiledArgs).first(mmaArgs),
-                                     {B, H, M, N, rowsPerHead, *maskArg}, state.maskTiles);
-      if (!st) {
-        state.failed.insert(mma.name());
-        std::cerr << "fxkit: note: the tensor-core attention kernel failed on this device, "
-                     "attention takes the tiled kernel: "
-                  << st.error().message << "\n";
-        tiledArgs.back() = longArg(0);
-      } else if (attentionMmaAlone()) {
+  std::vector<LaunchArg> withBounds = a;
+  withBounds.push_back(bounded || mma ? bufferArg(bound, false) : bufferArg(*q, false));
+  bool mmaRan = false;
+  if (mma) {
+    Status st = launchAttentionMma(launcher, call.context(), mma, withBounds,
+                                   {B, H, M, N, rowsPerHead, *maskArg}, state.maskTiles);
+    if (st) {
+      if (attentionMmaAlone())
         return true;
-      }
+      mmaRan = true;
+    } else {
+      state.failed.insert(mma.name());
+      std::cerr << "fxkit: note: the tensor-core attention kernel failed on this device, "
+                   "attention takes the float32 kernels: "
+                << st.error().message << "\n";
     }
+  }
+  if (!tiled.empty()) {
+    std::vector<LaunchArg> tiledArgs = withBounds;
+    tiledArgs.push_back(longArg(bounded));
+    tiledArgs.push_back(longArg(mmaRan));
     Status st = launcher.launch(tiled, tiledArgs, rows, N);
     if (st)
       return true;
@@ -672,12 +674,12 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
     std::cerr << "fxkit: note: the tiled attention kernel failed on this device, attention "
                  "takes lanes per row: "
               << st.error().message << "\n";
-    break;
   }
-  a.push_back(lanesArg());
-  a.push_back(rowsArg());
-  a.push_back(scratchArg(*variant == Variant::Double ? 8 : 4));
-  FXKIT_TRY(launcher.launch("fx_attention_lanes", a, rows, N));
+  withBounds.push_back(longArg(mmaRan));
+  withBounds.push_back(lanesArg());
+  withBounds.push_back(rowsArg());
+  withBounds.push_back(scratchArg(*variant == Variant::Double ? 8 : 4));
+  FXKIT_TRY(launcher.launch("fx_attention_lanes", withBounds, rows, N));
   return true;
 }
 

@@ -12,12 +12,11 @@ namespace fxkit::opencl::device_externs {
 
 namespace {
 
-/// Loops that hold the kernel's products or shuffles are not unrolled in its emulation
-/// (`#pragma nounroll` there): each one holds barriers, and unrolled they cost PoCL minutes of
-/// build.
-/// Warps per work-group of the kernel on the tensor cores (16 query rows each); the emulation
-/// has one. The mask flags' work-group size.
-constexpr int kMmaWarps = 4;
+// Loops that hold the kernel's products or shuffles are not unrolled in its emulation
+// (`#pragma nounroll` there): each one holds barriers, and unrolled they cost PoCL minutes of
+// build.
+
+/// The mask flags' work-group size.
 constexpr int kMaskTilesLocal = 128;
 
 constexpr std::string_view kMmaHelpers = R"CL(
@@ -116,7 +115,7 @@ inline float4 fx_attn_load4(__global const float *x, const long row, const long 
 
 constexpr std::string_view kMaskTilesSource = R"CL(
 #ifdef FX_DEFINITION_fx_attention_mask_tiles
-/// A byte per block of 16 query rows by FX_ATTN_MMA_BN keys of the mask (a work-group each):
+/// A byte per block of 16 query rows by FX_ATTN_MASK_KEYS keys of the mask (a work-group each):
 /// 1 where it keeps no key of the block (bool false, or an added -inf), 2 where it keeps every
 /// one adding 0, else 0; positions past M or N count as either. Block g is (b, h, row block,
 /// key tile) over the mask's own extents (Bm, Hm: 1 where it is broadcast), key tiles last.
@@ -133,8 +132,9 @@ __kernel void FX_NAME(fx_attention_mask_tiles)(FX_IN(m), FX_OUT(f), const long b
       dead = zero = 1;
     barrier(CLK_LOCAL_MEM_FENCE);
     int d = 1, z = 1;
-    for (int e = lid; e < 16 * FX_ATTN_MMA_BN; e += get_local_size(0)) {
-      const long i = rb * 16 + e / FX_ATTN_MMA_BN, j = kt * FX_ATTN_MMA_BN + e % FX_ATTN_MMA_BN;
+    for (int e = lid; e < 16 * FX_ATTN_MASK_KEYS; e += get_local_size(0)) {
+      const long i = rb * 16 + e / FX_ATTN_MASK_KEYS,
+                 j = kt * FX_ATTN_MASK_KEYS + e % FX_ATTN_MASK_KEYS;
       if (i < M && j < N) {
         FX_ACC a;
         const bool keep = FX_NAME(fx_attention_bias)(
@@ -266,7 +266,17 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
       // The mask over the warp's rows and the tile's keys: 2 where it adds 0 everywhere (no
       // mask, or read from its flags), 1 where it keeps no key (weights of 0 times finite values:
       // the tile is left out), else 0 (its values read below).
-      const int flag = mask_kind == 0 ? 2 : mflags[j0 / FX_ATTN_MMA_BN];
+      int flag = 2;
+      if (mask_kind != 0) { // the tile's blocks: none kept in all, 0 added in all, else read
+        int dead = 1, zero = 1;
+        for (int q = 0; q < FX_ATTN_MMA_BN / FX_ATTN_MASK_KEYS; ++q)
+          if (j0 + q * FX_ATTN_MASK_KEYS < N) { // blocks past the last key hold nothing
+            const int f = mflags[j0 / FX_ATTN_MASK_KEYS + q];
+            dead &= f == 1;
+            zero &= f == 2;
+          }
+        flag = dead ? 1 : zero ? 2 : 0;
+      }
       if (flag == 1)
         continue;
       float sc[FX_ATTN_MMA_BN / 8][4];
@@ -384,8 +394,14 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
 )CL";
 
 /// The head dimensions with a tensor-core kernel, and its keys per tile.
-constexpr int kMmaHeadDims[] = {32, 64};
-constexpr int kMmaKeys = 32;
+constexpr int kMmaHeadDims[] = {32, 64, 128};
+/// Keys per tile, and warps per work-group, of a head dimension's kernel: local memory holds Q
+/// (16 rows a warp) and a tile of K and V, at most 32 KiB (within NVIDIA's 48 with room for a
+/// second work-group's registers); 128-wide heads take 2 warps and 16 keys.
+constexpr int mmaKeys(int headDim) { return headDim <= 64 ? 32 : 16; }
+constexpr int mmaWarps(int headDim) { return headDim <= 64 ? 4 : 2; }
+/// The mask flags' block: 16 rows by 16 keys (a tile reads the flags of its blocks).
+constexpr int kMaskKeys = 16;
 
 std::string mmaName(int headDim, bool emulated) {
   return "fx_attention_mma" + std::to_string(headDim) + (emulated ? "e" : "");
@@ -403,10 +419,10 @@ const std::string &attentionMmaSource() {
         out +=
             "#ifdef FX_DEFINITION_" + name + "\n#define FX_ATTN_MMA_D " + std::to_string(d) +
             "\n#define FX_ATTN_MMA_KERNEL " + name + "\n#define FX_ATTN_MMA_WARPS " +
-            (emulated ? "1\n#define FX_ATTN_MMA_EMULATE 1\n" : std::to_string(kMmaWarps) + "\n") +
-            "#endif\n";
+            (emulated ? "1\n#define FX_ATTN_MMA_EMULATE 1\n" : std::to_string(mmaWarps(d)) + "\n") +
+            "#define FX_ATTN_MMA_BN " + std::to_string(mmaKeys(d)) + "\n" + "#endif\n";
       }
-    out += "#define FX_ATTN_MMA_BN " + std::to_string(kMmaKeys) + "\n" +
+    out += "#define FX_ATTN_MASK_KEYS " + std::to_string(kMaskKeys) + "\n" +
            std::string(kMaskTilesSource) + std::string(kMmaHelpers);
     out += kMmaSource;
     return out;
@@ -437,10 +453,10 @@ AttentionMmaKernel attentionMmaKernel(const DeviceInfo &device, const OpenCLOpti
     return {};
   if (const char *v = std::getenv("FXKIT_ATTENTION_MMA"); v && std::string_view(v) == "0")
     return {};
-  // The emulation has one definition, the widest, to keep its build short (heads narrower than
-  // a definition are padded with zeros).
+  // The emulation builds the 64- and 128-wide definitions only, to keep its builds few
+  // (heads narrower than a definition are padded with zeros).
   for (int d : kMmaHeadDims)
-    if (std::max(E, Ev) <= d && (!emulated || d == kMmaHeadDims[std::size(kMmaHeadDims) - 1]))
+    if (std::max(E, Ev) <= d && (!emulated || d >= 64))
       return {d, emulated};
   return {};
 }
@@ -458,7 +474,7 @@ Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx,
   if (mask.operand) {
     // The mask's flags per block of 16 rows by a tile of keys, over its own extents.
     const int64_t Bm = mask.strides[0] ? shape.B : 1, Hm = mask.strides[1] ? shape.H : 1;
-    const int64_t RB = (shape.M + 15) / 16, KT = (shape.N + kMmaKeys - 1) / kMmaKeys;
+    const int64_t RB = (shape.M + 15) / 16, KT = (shape.N + kMaskKeys - 1) / kMaskKeys;
     const int64_t blocks = Bm * Hm * RB * KT;
     FXKIT_ASSIGN_OR_RETURN(DeviceBuffer flags, tiles.get(ctx, static_cast<size_t>(blocks)));
     flags.bytes = static_cast<size_t>(blocks);
@@ -489,7 +505,8 @@ Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx,
     for (int i = 0; i < 3; ++i)
       all.push_back(longArg(0));
   }
-  const int warps = kernel.emulated ? 1 : kMmaWarps, threads = 32 * warps, rows = 16 * warps;
+  const int warps = kernel.emulated ? 1 : mmaWarps(kernel.headDim), threads = 32 * warps,
+            rows = 16 * warps;
   LaunchConfig config;
   config.local = threads;
   const int64_t groups = shape.B * shape.H * ((shape.rowsPerHead + rows - 1) / rows);

@@ -10,7 +10,8 @@
 /// first (fx_attention_bounds) writes their largest and smallest nonzero magnitudes, and the
 /// kernel computes only where they fit (fx_attention_mma_fits: finite, nonzero magnitudes of
 /// 2^-100 or more, products and sums below 2^126); otherwise it stores nothing and the float32
-/// tiled kernel, launched after it, computes the call (and returns at once where it fits).
+/// kernel launched after it (tiled, or lanes per row for heads wider than 64) computes the call
+/// (and returns at once where it fits).
 
 #include "backends/opencl/runtime/DeviceAttentionArgs.h"
 #include "backends/opencl/runtime/DeviceExternSupport.h"
@@ -38,7 +39,7 @@ inline constexpr size_t kAttentionBoundWords = 6;
 
 /// The tensor-core kernel a call takes: the smallest head dimension of one that holds E (keys)
 /// and Ev (values), 0 where none runs (not NVIDIA compute capability 8 or later, heads wider
-/// than 64, or switched off by FXKIT_ATTENTION_MMA=0 for side-by-side measurement); emulated
+/// than 128, or switched off by FXKIT_ATTENTION_MMA=0 for side-by-side measurement); emulated
 /// (OpenCLOptions::attentionTensorCoreEmulation) on any device.
 struct AttentionMmaKernel {
   int headDim = 0;
@@ -63,7 +64,7 @@ struct AttentionMmaShape {
 
 /// Launches `kernel` with the tiled kernel's arguments up to the bounds
 /// buffer (`args`); with a mask, after fx_attention_mask_tiles has flagged its blocks of 16
-/// rows by a tile of keys that keep no key or add 0 to all (in `tiles`), so that the kernel
+/// rows by 16 keys that keep no key or add 0 to all (in `tiles`), so that the kernel
 /// leaves out the first and reads no mask for the second (Hugging Face's causal masks: every
 /// block but the diagonal's).
 Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx,
