@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -60,6 +61,19 @@ TEST(OpRegistryPytorch, RegisteredSchemasArePytorchs) {
     // calls it): a native function the dump of torch.ops does not list.
     if (target == "torch.ops.aten._transformer_encoder_layer_fwd.default")
       continue;
+    // torchvision's ops are not in PyTorch's dump: their schemas as torchvision defines them
+    // (torchvision/csrc/ops/roi_align.cpp, TORCH_LIBRARY_FRAGMENT).
+    static const std::map<std::string, std::string> kTorchvision = {
+        {"torch.ops.torchvision.roi_align.default",
+         "roi_align(Tensor input, Tensor rois, float spatial_scale, SymInt pooled_height, SymInt "
+         "pooled_width, int sampling_ratio, bool aligned) -> Tensor"}};
+    if (target.starts_with("torch.ops.torchvision.")) {
+      ASSERT_TRUE(kTorchvision.contains(target)) << target << " is not a known torchvision op";
+      auto theirs = parseSchema(kTorchvision.at(target));
+      ASSERT_TRUE(theirs) << target;
+      EXPECT_EQ(op.schema.str(), theirs->str()) << target;
+      continue;
+    }
     ASSERT_TRUE(ops.contains(target)) << target << " is not a PyTorch 2.11 overload";
     auto theirs = parseSchema(withoutNamespace(ops[target]["schema"].get<std::string>()));
     ASSERT_TRUE(theirs) << target;
