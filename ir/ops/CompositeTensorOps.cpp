@@ -1061,8 +1061,7 @@ Status decomposeSearchSorted(Decomposer &d) {
     if (sorter.dtype != DType::Int64)
       return d.error("torch.searchsorted(): sorter must be a tensor of long dtype but got dtype " +
                      std::string(dtypeScalarTypeName(sorter.dtype)));
-    if (!std::equal(sorter.sizes.begin(), sorter.sizes.end(), b.sizes.begin(), b.sizes.end(),
-                    symEq))
+    if (!sameSizes(sorter.sizes, b.sizes))
       return d.error("torch.searchsorted(): boundary and sorter must have the same size, but got "
                      "boundary tensor " +
                      sizesText(b.sizes) + "and got sorter tensor " + sizesText(sorter.sizes));

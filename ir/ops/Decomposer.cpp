@@ -22,10 +22,6 @@ std::string nodeBaseName(const OpInfo &op) {
   return name;
 }
 
-bool sameSizes(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), symEq);
-}
-
 /// c10::canCast: no complex to real, floating to integral or anything but bool to bool.
 bool canCast(DType from, DType to) {
   auto isComplex = [](DType d) { return d == DType::Complex64 || d == DType::Complex128; };

@@ -34,10 +34,6 @@ bool hasZeroSize(const Sizes &sizes) {
   return std::any_of(sizes.begin(), sizes.end(), [](const SymExpr &s) { return symIs(s, 0); });
 }
 
-bool sameSizes(const Sizes &a, const Sizes &b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), symEq);
-}
-
 std::string name(DType dtype) { return std::string(dtypeName(dtype)); }
 
 /// torch._prims_common.get_computation_dtype: half types compute in float32.

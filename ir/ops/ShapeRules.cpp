@@ -84,6 +84,10 @@ bool symEq(const SymExpr &a, const SymExpr &b) {
   return a.simplify() == b.simplify();
 }
 
+bool sameSizes(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), symEq);
+}
+
 int64_t symHint(const SymExpr &e) {
   if (e.isConstant())
     return e.constant();

@@ -32,6 +32,8 @@ SymExpr symFloorDiv(const SymExpr &a, const SymExpr &b);
 SymExpr symProduct(const std::vector<SymExpr> &xs);
 /// Equal as polynomials.
 bool symEq(const SymExpr &a, const SymExpr &b);
+/// Equal lengths and every size equal as polynomials.
+bool sameSizes(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b);
 /// Whether `e` is the constant `v`.
 bool symIs(const SymExpr &e, int64_t v);
 /// Value at the size hint (constants exactly).

@@ -24,10 +24,6 @@ using C = OpCategory;
 
 // ---- Helpers ----
 
-bool sameSizes(const Sizes &a, const Sizes &b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), symEq);
-}
-
 bool hasArg(const BoundArgs &b, std::string_view name) { return b.op().schema.indexOf(name) >= 0; }
 
 /// The error of an ATen kernel that does not dispatch over `dtype`.
