@@ -29,7 +29,7 @@ std::string readFile(const fs::path &p) {
 
 fs::path corpusDir() { return fs::path(FXKIT_TEST_DATA) / "corpus"; }
 
-bool sameSizes(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
+bool sameSimplified(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
   if (a.size() != b.size())
     return false;
   for (size_t i = 0; i < a.size(); ++i)
@@ -39,7 +39,8 @@ bool sameSizes(const std::vector<SymExpr> &a, const std::vector<SymExpr> &b) {
 }
 
 bool sameTensor(const TensorType &a, const TensorType &b) {
-  return a.dtype == b.dtype && sameSizes(a.sizes, b.sizes) && sameSizes(a.strides, b.strides);
+  return a.dtype == b.dtype && sameSimplified(a.sizes, b.sizes) &&
+         sameSimplified(a.strides, b.strides);
 }
 
 /// Empty when equal, else a description of the difference.
