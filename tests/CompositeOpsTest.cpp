@@ -1529,6 +1529,9 @@ TEST(CompositeOps, AddcmulAddcdivLerpAndUnbiasedMomentsAgreeWithCoreAten) {
   has(error(program({{"s", ty("i64", {3})}, {"a", ty("i64", {3})}, {"b", ty("i64", {3})}},
                     N("r", "aten.addcmul.default", "%s, %a, %b", "value: 0.5"))),
       "value argument of type float cannot be safely cast to type int!");
+  has(error(program({{"s", ty("b8", {3})}, {"a", ty("b8", {3})}, {"b", ty("b8", {3})}},
+                    N("r", "aten.addcmul.default", "%s, %a, %b", "value: 2"))),
+      "value argument of type int cannot be safely cast to type bool!");
   has(error(program({{"s", f32({3})}, {"e", ty("f64", {3})}},
                     N("r", "aten.lerp.Scalar", "%s, %e, 0.5"))),
       "expected dtype float for `end` but got dtype double");
@@ -1580,6 +1583,9 @@ TEST(CompositeOps, SearchsortedAndBucketizeCountTheEntriesBefore) {
   has(error(program({{"q", f32({5})}, {"x", f32({3})}},
                     N("r", "aten.searchsorted.Tensor", "%q, %x", "right: True, side: left"))),
       "side and right can't be set to opposites");
+  has(error(program({{"x", f32({2, 3})}, {"b", f32({2, 4})}},
+                    N("r", "aten.bucketize.Tensor", "%x, %b"))),
+      "boundaries tensor must be 1 dimension, but got dim(2)");
 }
 
 TEST(CompositeOps, MaskedIndexingLeavesDroppedIndicesUnread) {

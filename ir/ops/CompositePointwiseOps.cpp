@@ -259,8 +259,12 @@ Status decomposeAddc(Decomposer &d) {
                    "tensor2), for all dtypes.");
   const DType dtype = promoteTypes(promoteTypes(self.dtype, t1.dtype), t2.dtype);
   const Argument &value = d.arg("value");
+  // is_weakly_lesser_type: a float value needs a floating self, an int one a non-bool self.
   if (!dtypeIsFloating(self.dtype) && value.kind() == Argument::Kind::Float)
-    return d.error("value argument of type float cannot be safely cast to type int!");
+    return d.error(std::string("value argument of type float cannot be safely cast to type ") +
+                   (self.dtype == DType::Bool ? "bool" : "int") + "!");
+  if (self.dtype == DType::Bool && value.kind() == Argument::Kind::Int)
+    return d.error("value argument of type int cannot be safely cast to type bool!");
   const DType compute =
       dtype == DType::Float16 || dtype == DType::BFloat16 ? DType::Float32 : dtype;
   FXKIT_ASSIGN_OR_RETURN(auto a, d.convert(d.arg("tensor1"), compute));

@@ -1023,7 +1023,8 @@ Status decomposeStdVar(Decomposer &d) {
 /// (right): over a sorted sequence that is the search's answer, a NaN value goes past the end as
 /// PyTorch's search puts it (a sequence holding NaN is not sorted; there the count and PyTorch's
 /// search may differ). A sum over a broadcast comparison, which fusion makes one reduction. The
-/// sequence is 1-D or has the values' leading dims; `sorter` gathers it first.
+/// sequence is 1-D (bucketize's boundaries always) or has the values' leading dims; `sorter`
+/// gathers it first.
 Status decomposeSearchSorted(Decomposer &d) {
   const bool bucketize = d.args().op().schema.name == "bucketize";
   const Argument &values = d.arg("self");
@@ -1031,6 +1032,9 @@ Status decomposeSearchSorted(Decomposer &d) {
   FXKIT_ASSIGN_OR_RETURN(auto v, d.type(values));
   FXKIT_ASSIGN_OR_RETURN(auto b, d.type(seq));
   const std::string op = bucketize ? "torch.bucketize()" : "torch.searchsorted()";
+  if (bucketize && b.sizes.size() != 1)
+    return d.error("boundaries tensor must be 1 dimension, but got dim(" +
+                   std::to_string(b.sizes.size()) + ")");
   if (b.sizes.empty())
     return d.error(op + ": boundaries tensor should have positive dimension, but got 0 "
                         "dimension");

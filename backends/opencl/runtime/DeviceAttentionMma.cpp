@@ -12,10 +12,6 @@ namespace fxkit::opencl::device_externs {
 
 namespace {
 
-// Loops that hold the kernel's products or shuffles are not unrolled in its emulation
-// (`#pragma nounroll` there): each one holds barriers, and unrolled they cost PoCL minutes of
-// build.
-
 /// The mask flags' work-group size.
 constexpr int kMaskTilesLocal = 128;
 
@@ -156,12 +152,15 @@ __kernel void FX_NAME(fx_attention_mask_tiles)(FX_IN(m), FX_OUT(f), const long b
 #endif
 )CL";
 
+// Loops that hold the kernel's products or shuffles are not unrolled in its emulation
+// (`#pragma nounroll` there): each one holds barriers, and unrolled they cost PoCL minutes of
+// build.
 constexpr std::string_view kMmaSource = R"CL(
 #if defined(FX_ATTN_MMA_D) && !defined(FX_FP64)
 /// Tiles of FX_ATTN_MMA_BN keys for heads of up to FX_ATTN_MMA_D (DeviceAttentionMma.h): a
 /// work-group of FX_ATTN_MMA_WARPS warps takes 16 consecutive query rows of one (batch, head) per
-/// warp, the longest causal
-/// rows first; per tile its work-items copy K and V into local memory in the products' fragment
+/// warp, the longest causal rows first; per tile its work-items copy K and V into local memory
+/// in the products' fragment
 /// order (V's keys within each step of 8 as 0, 2, 4, 6, 1, 3, 5, 7, so a lane's scores are
 /// already its share of P as the second product's A operand), and each warp computes its rows'
 /// scores S = Q K^T, their online softmax (a row's running maximum and sum across the four
@@ -173,7 +172,7 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
     FX_IN(mf), const long mfs0, const long mfs1, const long mfs2) {
   const float scale = FX_BITS(scale_bits);
   if (!FX_NAME(fx_attention_mma_fits)((__global const uint *)FX_AT(kb), E, N, scale))
-    return; // the tiled kernel launched after this one computes the call
+    return; // the float32 kernel launched after this one computes the call
   __global const float *qf = (__global const float *)FX_AT(q);
   __global const float *kf = (__global const float *)FX_AT(k);
   __global const float *vf = (__global const float *)FX_AT(v);
@@ -182,7 +181,8 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
   // K as S's B operand: fragment (depth step c / 8, key block jj / 8), lane (jj % 8) * 4 + c % 4,
   // word (c / 4) % 2. V as O's: fragment (key step jj / 8, column block c / 8), lane
   // (c % 8) * 4 + (jj % 8) / 2, word jj % 2.
-  __local float2 Ks[FX_ATTN_MMA_BN * FX_ATTN_MMA_D / 2], Vs[FX_ATTN_MMA_BN * FX_ATTN_MMA_D / 2];
+  __local float2 Ks[FX_ATTN_MMA_BN * FX_ATTN_MMA_D / 2];
+  __local float2 Vs[FX_ATTN_MMA_BN * FX_ATTN_MMA_D / 2];
   __local float4 Qs[FX_ATTN_MMA_D / 8 * FX_ATTN_MMA_WARPS * 32];
 #ifdef FX_ATTN_MMA_EMULATE
   __local uint fx_sa[128], fx_sb[64], fx_sx[32]; // the emulated warp's exchanges
@@ -192,7 +192,8 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
 #define FX_ATTN_MMA_COPIES (FX_ATTN_MMA_BN * FX_ATTN_MMA_D / 4 / FX_ATTN_MMA_THREADS)
   const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
   const int gq = lane >> 2, tq = lane & 3;
-  const long tiles = (Mx + FX_ATTN_MMA_ROWS - 1) / FX_ATTN_MMA_ROWS, units = xnumel / Mx * tiles;
+  const long tiles = (Mx + FX_ATTN_MMA_ROWS - 1) / FX_ATTN_MMA_ROWS;
+  const long units = xnumel / Mx * tiles;
   for (long u = get_group_id(0); u < units; u += get_num_groups(0)) {
     const long bh = u / tiles, first = (tiles - 1 - u % tiles) * FX_ATTN_MMA_ROWS;
     const long h = bh % H, b = bh / H;
@@ -228,7 +229,8 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
     const long warpLimit = first + warp * 16 >= M ? 0
                            : causal             ? min(N, min(M - 1, first + warp * 16 + 15) + 1)
                                                 : N;
-    // The mask's flags for this warp's rows, a byte per tile (fx_attention_mask_tiles).
+    // The mask's flags for this warp's rows, a byte per block of FX_ATTN_MASK_KEYS keys
+    // (fx_attention_mask_tiles).
     __global const uchar *mflags = FX_AT(mf) + b * mfs0 + h * mfs1 + (first / 16 + warp) * mfs2;
     float acc[FX_ATTN_MMA_D / 8][4];
 #pragma unroll
@@ -241,14 +243,15 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
       float4 kx[FX_ATTN_MMA_COPIES], vx[FX_ATTN_MMA_COPIES];
 #pragma unroll
       for (int it = 0; it < FX_ATTN_MMA_COPIES; ++it) {
-        const int t = tid + FX_ATTN_MMA_THREADS * it, jj = t / (FX_ATTN_MMA_D / 4), c = t % (FX_ATTN_MMA_D / 4) * 4;
-        const int j = j0 + jj;
+        const int t = tid + FX_ATTN_MMA_THREADS * it;
+        const int jj = t / (FX_ATTN_MMA_D / 4), c = t % (FX_ATTN_MMA_D / 4) * 4, j = j0 + jj;
         kx[it] = j < N ? fx_attn_load4(kf, krow + j * ks2, ks3, c, E) : (float4)0.0f;
         vx[it] = j < N ? fx_attn_load4(vf, vrow + j * vs2, vs3, c, Ev) : (float4)0.0f;
       }
 #pragma unroll
       for (int it = 0; it < FX_ATTN_MMA_COPIES; ++it) {
-        const int t = tid + FX_ATTN_MMA_THREADS * it, jj = t / (FX_ATTN_MMA_D / 4), c = t % (FX_ATTN_MMA_D / 4) * 4;
+        const int t = tid + FX_ATTN_MMA_THREADS * it;
+        const int jj = t / (FX_ATTN_MMA_D / 4), c = t % (FX_ATTN_MMA_D / 4) * 4;
         const float ke[4] = {kx[it].x, kx[it].y, kx[it].z, kx[it].w};
         const float ve[4] = {vx[it].x, vx[it].y, vx[it].z, vx[it].w};
 #pragma unroll
@@ -256,8 +259,8 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
           const int cc = c + e;
           ks[(((cc >> 3) * (FX_ATTN_MMA_BN / 8) + (jj >> 3)) * 32 + (jj & 7) * 4 + (cc & 3)) * 2 +
              ((cc >> 2) & 1)] = ke[e];
-          vs[(((jj >> 3) * (FX_ATTN_MMA_D / 8) + (cc >> 3)) * 32 + (cc & 7) * 4 + ((jj & 7) >> 1)) * 2 +
-             (jj & 1)] = ve[e];
+          vs[(((jj >> 3) * (FX_ATTN_MMA_D / 8) + (cc >> 3)) * 32 + (cc & 7) * 4 +
+              ((jj & 7) >> 1)) * 2 + (jj & 1)] = ve[e];
         }
       }
       barrier(CLK_LOCAL_MEM_FENCE);
