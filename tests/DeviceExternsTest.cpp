@@ -286,7 +286,7 @@ TEST(DeviceExterns, TiledAttentionLeavesOutKeysAnAddedMaskSetsToMinusInfinity) {
 /// Attention with causality as masks whose blocks of 16 rows by 16 keys keep no key, add 0 to
 /// every score or neither, and as is_causal, checked on the device with `options`.
 void expectMaskBlocksAgree(const OpenCLOptions &options) {
-  // 70 queries and keys, heads of 40 / 43: on NVIDIA GPUs the tensor-core kernel, whose mask
+  // 70 queries and keys: on NVIDIA GPUs the tensor-core kernel, whose mask
   // flags per block of 16 rows by 16 keys (fx_attention_mask_tiles) leave out the blocks above
   // the diagonal, read no mask below it and read it on the diagonal; rows 64-69 leave a
   // partial block, keys 64-69 a partial tile. Elsewhere the tiled kernel computes it alike.
@@ -306,21 +306,25 @@ void expectMaskBlocksAgree(const OpenCLOptions &options) {
     return m;
   };
   ::testing::internal::CaptureStderr();
-  for (bool boolean : {false, true}) {
-    const std::string decl = boolean ? "b8[70, 70][70, 1]" : "f32[2, 1, 70, 70][4900, 4900, 70, 1]";
-    const std::string text = flashGraph(
-        "f32", "    %m : Tensor \"" + decl + "cpu\"[num_users=1] = placeholder[target=m]\n",
-        "attn_mask: %m", 70, 70, 40);
-    auto graph = parseFxText(text, "<test>");
-    ASSERT_TRUE(graph);
-    auto inputs = makeRandomInputs(*graph, {}, 13);
-    ASSERT_TRUE(inputs);
-    (*inputs)[3] = RuntimeValue{causalMask(boolean)};
-    EXPECT_ON_DEVICE(expectAgrees(text, *inputs, options), 1);
+  // Heads of 40 / 43 and of 100 / 103 (the 64- and 128-wide kernels, whose forms differ).
+  for (int64_t e : {40, 100}) {
+    for (bool boolean : {false, true}) {
+      const std::string decl =
+          boolean ? "b8[70, 70][70, 1]" : "f32[2, 1, 70, 70][4900, 4900, 70, 1]";
+      const std::string text = flashGraph(
+          "f32", "    %m : Tensor \"" + decl + "cpu\"[num_users=1] = placeholder[target=m]\n",
+          "attn_mask: %m", 70, 70, e);
+      auto graph = parseFxText(text, "<test>");
+      ASSERT_TRUE(graph);
+      auto inputs = makeRandomInputs(*graph, {}, 13);
+      ASSERT_TRUE(inputs);
+      (*inputs)[3] = RuntimeValue{causalMask(boolean)};
+      EXPECT_ON_DEVICE(expectAgrees(text, *inputs, options), 1);
+    }
+    // The same causality as is_causal, without a mask.
+    EXPECT_ON_DEVICE(
+        expectAgrees(flashGraph("f32", "", "is_causal: True", 70, 70, e), {}, options), 1);
   }
-  // The same causality as is_causal, without a mask.
-  EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 70, 70, 40), {}, options),
-                   1);
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(err.find("attention kernel failed"), std::string::npos) << err;
 }

@@ -36,6 +36,8 @@ SHAPES = [
     ("llama (4 x 512, 32 heads, causal)", 4, 32, 512, 64, True),
     ("llama (4 x 512, 32 heads, causal as an added mask)", 4, 32, 512, 64, "mask"),
     ("vit (16 x 197, 12 heads)", 16, 12, 197, 64, False),
+    ("heads of 128 (4 x 1024, 8 heads, causal)", 4, 8, 1024, 128, True),
+    ("heads of 128 (4 x 1024, 8 heads)", 4, 8, 1024, 128, False),
 ]
 
 

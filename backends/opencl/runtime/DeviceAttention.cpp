@@ -604,9 +604,10 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
   // the outputs.
   // (Its key positions are int.)
   const bool intPositions = N < INT32_MAX && rowsPerHead < INT32_MAX;
-  AttentionMmaKernel mma = *variant == Variant::Float && q->dtype == DType::Float32 && intPositions
-                               ? attentionMmaKernel(ctx.device(), call.options(), E, Ev)
-                               : AttentionMmaKernel{};
+  AttentionMmaKernel mma;
+  if (*variant == Variant::Float && q->dtype == DType::Float32 && intPositions) {
+    FXKIT_ASSIGN_OR_RETURN(mma, attentionMmaKernel(ctx.device(), call.options(), E, Ev));
+  }
   if (mma && state.failed.count(mma.name()))
     mma = {};
   std::string tiled;

@@ -183,7 +183,9 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
   // (c % 8) * 4 + (jj % 8) / 2, word jj % 2.
   __local float2 Ks[FX_ATTN_MMA_BN * FX_ATTN_MMA_D / 2];
   __local float2 Vs[FX_ATTN_MMA_BN * FX_ATTN_MMA_D / 2];
+#ifndef FX_ATTN_MMA_QREGS
   __local float4 Qs[FX_ATTN_MMA_D / 8 * FX_ATTN_MMA_WARPS * 32];
+#endif
 #ifdef FX_ATTN_MMA_EMULATE
   __local uint fx_sa[128], fx_sb[64], fx_sx[32]; // the emulated warp's exchanges
 #endif
@@ -210,9 +212,13 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
       lim[r] = (int)(causal ? min(N, iq[r] + 1) : N);
       mrow[r] = b * ms0 + h * ms1 + iq[r] * ms2;
     }
-    // Q as S's A operand, in local memory (each lane reads back only what it wrote: registers
-    // it frees for the scores and the accumulators): word w of depth step t is row gq + 8 (w % 2),
-    // depth 8t + tq + 4 (w / 2).
+    // Q as S's A operand, in registers (FX_ATTN_MMA_QREGS) or local memory (each lane reads back
+    // only what it wrote: registers it frees for the scores and the accumulators): word w of
+    // depth step t is row gq + 8 (w % 2), depth 8t + tq + 4 (w / 2).
+#ifdef FX_ATTN_MMA_QREGS
+    float qr[FX_ATTN_MMA_D / 8][4];
+#pragma unroll
+#endif
     for (int t = 0; t < FX_ATTN_MMA_D / 8; ++t) {
       float x[4];
 #pragma unroll
@@ -220,7 +226,11 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
         const int c = 8 * t + tq + 4 * (w >> 1);
         x[w] = c < E ? qf[b * qs0 + h * qs1 + iq[w & 1] * qs2 + c * qs3] : 0.0f;
       }
+#ifdef FX_ATTN_MMA_QREGS
+      qr[t][0] = x[0], qr[t][1] = x[1], qr[t][2] = x[2], qr[t][3] = x[3];
+#else
       Qs[(t * FX_ATTN_MMA_WARPS + warp) * 32 + lane] = (float4)(x[0], x[1], x[2], x[3]);
+#endif
     }
     // The keys any row of the group reads (uniform over the group: its barriers) and any of
     // this warp's.
@@ -286,11 +296,22 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
 #pragma unroll
       for (int n = 0; n < FX_ATTN_MMA_BN / 8; ++n)
         sc[n][0] = sc[n][1] = sc[n][2] = sc[n][3] = 0.0f;
-      // A loop, not unrolled: unrolled, the compiler's early loads took every register.
+      // With Q in local memory a loop, not unrolled: unrolled, the compiler's early loads took
+      // every register. In registers it is unrolled (its indices must be constants).
+#if !defined(FX_ATTN_MMA_QREGS)
 #pragma unroll 1
+#elif defined(FX_ATTN_MMA_EMULATE)
+#pragma nounroll
+#else
+#pragma unroll
+#endif
       for (int t = 0; t < FX_ATTN_MMA_D / 8; ++t) {
+#ifdef FX_ATTN_MMA_QREGS
+        const float qw[4] = {qr[t][0], qr[t][1], qr[t][2], qr[t][3]};
+#else
         const float4 qv = Qs[(t * FX_ATTN_MMA_WARPS + warp) * 32 + lane];
         const float qw[4] = {qv.x, qv.y, qv.z, qv.w};
+#endif
         uint ab[4], as[4];
         fx_attn_split_a(qw, ab, as);
 #ifdef FX_ATTN_MMA_EMULATE
@@ -396,35 +417,72 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
 #endif
 )CL";
 
-/// The head dimensions with a tensor-core kernel, and its keys per tile.
-constexpr int kMmaHeadDims[] = {32, 64, 128};
-/// Keys per tile, and warps per work-group, of a head dimension's kernel: local memory holds Q
-/// (16 rows a warp) and a tile of K and V, at most 32 KiB (within NVIDIA's 48 with room for a
-/// second work-group's registers); 128-wide heads take 2 warps and 16 keys.
-constexpr int mmaKeys(int headDim) { return headDim <= 64 ? 32 : 16; }
-constexpr int mmaWarps(int headDim) { return headDim <= 64 ? 4 : 2; }
+/// The tensor-core kernel's forms (AttentionMmaForm): each head dimension's default first,
+/// then those FXKIT_ATTENTION_MMA_FORM can pick to time against it. Local memory holds a tile of
+/// K and V (2 x keys x headDim floats) and, outside registers, Q (16 rows a warp): at most
+/// NVIDIA's 48 KiB.
+constexpr AttentionMmaForm kMmaForms[] = {
+    {32, 4, 32, false},  {64, 4, 32, false},  {128, 2, 16, false}, {64, 4, 32, true},
+    {64, 4, 64, true},   {64, 8, 32, false},  {128, 4, 16, false}, {128, 4, 16, true},
+    {128, 4, 32, true},  {128, 8, 32, true},
+};
+constexpr int localBytes(const AttentionMmaForm &f) {
+  return 2 * f.keys * f.headDim * 4 + (f.qInRegisters ? 0 : f.headDim * f.warps * 64);
+}
+static_assert(std::all_of(std::begin(kMmaForms), std::end(kMmaForms),
+                          [](const AttentionMmaForm &f) {
+                            return localBytes(f) <= 48 * 1024 && f.keys % 16 == 0 &&
+                                   f.keys * f.headDim % (4 * 32 * f.warps) == 0;
+                          }),
+              "a tensor-core attention form past 48 KiB of local memory, or whose tile does not "
+              "divide among its work-items");
 /// The mask flags' block: 16 rows by 16 keys (a tile reads the flags of its blocks).
 constexpr int kMaskKeys = 16;
 
-std::string mmaName(int headDim, bool emulated) {
-  return "fx_attention_mma" + std::to_string(headDim) + (emulated ? "e" : "");
+/// The default form of each head dimension (the first listed) and its emulation's.
+constexpr AttentionMmaForm defaultForm(int headDim) {
+  for (const AttentionMmaForm &f : kMmaForms)
+    if (f.headDim == headDim)
+      return f;
+  return {};
+}
+constexpr int kMmaHeadDims[] = {32, 64, 128};
+
+/// The emulation's definitions: the default forms on one warp.
+std::vector<AttentionMmaForm> emulatedForms() {
+  std::vector<AttentionMmaForm> out;
+  for (int d : kMmaHeadDims) {
+    AttentionMmaForm f = defaultForm(d);
+    f.warps = 1;
+    out.push_back(f);
+  }
+  return out;
 }
 
 } // namespace
+
+std::string AttentionMmaForm::name(bool emulated) const {
+  return "fx_attention_mma" + std::to_string(headDim) + "_w" + std::to_string(warps) + "k" +
+         std::to_string(keys) + (qInRegisters ? "r" : "") + (emulated ? "e" : "");
+}
 
 const std::string &attentionMmaSource() {
   static const std::string source = [] {
     // The kernel's macros only where one of its definitions is built (its PTX is NVIDIA's).
     std::string out;
-    for (int d : kMmaHeadDims)
-      for (bool emulated : {false, true}) {
-        const std::string name = mmaName(d, emulated);
-        out +=
-            "#ifdef FX_DEFINITION_" + name + "\n#define FX_ATTN_MMA_D " + std::to_string(d) +
-            "\n#define FX_ATTN_MMA_KERNEL " + name + "\n#define FX_ATTN_MMA_WARPS " +
-            (emulated ? "1\n#define FX_ATTN_MMA_EMULATE 1\n" : std::to_string(mmaWarps(d)) + "\n") +
-            "#define FX_ATTN_MMA_BN " + std::to_string(mmaKeys(d)) + "\n" + "#endif\n";
-      }
+    auto define = [&](const AttentionMmaForm &f, bool emulated) {
+      const std::string name = f.name(emulated);
+      out += "#ifdef FX_DEFINITION_" + name + "\n#define FX_ATTN_MMA_D " +
+             std::to_string(f.headDim) + "\n#define FX_ATTN_MMA_KERNEL " + name +
+             "\n#define FX_ATTN_MMA_WARPS " + std::to_string(f.warps) +
+             "\n#define FX_ATTN_MMA_BN " + std::to_string(f.keys) + "\n" +
+             (emulated ? "#define FX_ATTN_MMA_EMULATE 1\n" : "") +
+             (f.qInRegisters ? "#define FX_ATTN_MMA_QREGS 1\n" : "") + "#endif\n";
+    };
+    for (const AttentionMmaForm &f : kMmaForms)
+      define(f, false);
+    for (const AttentionMmaForm &f : emulatedForms())
+      define(f, true);
     out += "#define FX_ATTN_MASK_KEYS " + std::to_string(kMaskKeys) + "\n" +
            std::string(kMaskTilesSource) + std::string(kMmaHelpers);
     out += kMmaSource;
@@ -436,9 +494,10 @@ const std::string &attentionMmaSource() {
 std::vector<std::pair<std::string_view, bool>> attentionMmaKernels() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
-    for (int d : kMmaHeadDims)
-      for (bool emulated : {false, true})
-        out.push_back(mmaName(d, emulated));
+    for (const AttentionMmaForm &f : kMmaForms)
+      out.push_back(f.name(false));
+    for (const AttentionMmaForm &f : emulatedForms())
+      out.push_back(f.name(true));
     return out;
   }();
   std::vector<std::pair<std::string_view, bool>> out = {{"fx_attention_mask_tiles", false}};
@@ -447,21 +506,45 @@ std::vector<std::pair<std::string_view, bool>> attentionMmaKernels() {
   return out;
 }
 
-std::string AttentionMmaKernel::name() const { return mmaName(headDim, emulated); }
+std::string AttentionMmaKernel::name() const { return form.name(emulated); }
 
-AttentionMmaKernel attentionMmaKernel(const DeviceInfo &device, const OpenCLOptions &options,
-                                      int64_t E, int64_t Ev) {
+Expected<AttentionMmaKernel> attentionMmaKernel(const DeviceInfo &device,
+                                                const OpenCLOptions &options, int64_t E,
+                                                int64_t Ev) {
   const bool emulated = options.attentionTensorCoreEmulation;
   if (!emulated && (device.nvComputeMajor < 8 || device.nvWarpSize != 32))
-    return {};
+    return AttentionMmaKernel{};
   if (const char *v = std::getenv("FXKIT_ATTENTION_MMA"); v && std::string_view(v) == "0")
-    return {};
+    return AttentionMmaKernel{};
   // The emulation builds the 64- and 128-wide definitions only, to keep its builds few
   // (heads narrower than a definition are padded with zeros).
-  for (int d : kMmaHeadDims)
-    if (std::max(E, Ev) <= d && (!emulated || d >= 64))
-      return {d, emulated};
-  return {};
+  for (int d : kMmaHeadDims) {
+    if (std::max(E, Ev) > d || (emulated && d < 64))
+      continue;
+    AttentionMmaForm form = defaultForm(d);
+    if (emulated) {
+      form.warps = 1;
+    } else if (const char *v = std::getenv("FXKIT_ATTENTION_MMA_FORM"); v && *v) {
+      // "128_w4k32r,64_w4k64r": listed forms (their names after fx_attention_mma), to time them
+      // against the defaults; each applies to its head dimension.
+      std::string_view rest = v;
+      while (!rest.empty()) {
+        const std::string_view item = rest.substr(0, rest.find(','));
+        rest.remove_prefix(std::min(rest.size(), item.size() + 1));
+        const auto it = std::find_if(
+            std::begin(kMmaForms), std::end(kMmaForms), [&](const AttentionMmaForm &f) {
+              return f.name(false) == "fx_attention_mma" + std::string(item);
+            });
+        if (it == std::end(kMmaForms))
+          return Error("FXKIT_ATTENTION_MMA_FORM: no tensor-core attention form " +
+                       std::string(item) + " (one of 128_w2k16, 64_w4k32r, ...)");
+        if (it->headDim == d)
+          form = *it;
+      }
+    }
+    return AttentionMmaKernel{form, emulated};
+  }
+  return AttentionMmaKernel{};
 }
 
 bool attentionMmaAlone() {
@@ -508,8 +591,7 @@ Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx,
     for (int i = 0; i < 3; ++i)
       all.push_back(longArg(0));
   }
-  const int warps = kernel.emulated ? 1 : mmaWarps(kernel.headDim), threads = 32 * warps,
-            rows = 16 * warps;
+  const int threads = 32 * kernel.form.warps, rows = 16 * kernel.form.warps;
   LaunchConfig config;
   config.local = threads;
   const int64_t groups = shape.B * shape.H * ((shape.rowsPerHead + rows - 1) / rows);

@@ -37,19 +37,34 @@ std::vector<std::pair<std::string_view, bool>> attentionMmaKernels();
 /// all are zero).
 inline constexpr size_t kAttentionBoundWords = 6;
 
-/// The tensor-core kernel a call takes: the smallest head dimension of one that holds E (keys)
-/// and Ev (values), 0 where none runs (not NVIDIA compute capability 8 or later, heads wider
-/// than 128, or switched off by FXKIT_ATTENTION_MMA=0 for side-by-side measurement); emulated
-/// (OpenCLOptions::attentionTensorCoreEmulation) on any device.
+/// A form of the tensor-core kernel: heads of up to headDim, work-groups of `warps` warps (16
+/// query rows each), tiles of `keys` keys, Q in registers or in local memory.
+struct AttentionMmaForm {
+  int headDim = 0, warps = 0, keys = 0;
+  bool qInRegisters = false;
+  /// Its definition's name: fx_attention_mma<headDim>_w<warps>k<keys>[r][e] (r: Q in registers,
+  /// e: the emulation).
+  std::string name(bool emulated) const;
+};
+
+/// The tensor-core kernel a call takes: the default form of the smallest head dimension of one
+/// that holds E (keys) and Ev (values), none (headDim 0) where none runs (not NVIDIA compute
+/// capability 8 or later, heads wider than 128, or switched off by FXKIT_ATTENTION_MMA=0 for
+/// side-by-side measurement); emulated (OpenCLOptions::attentionTensorCoreEmulation, one warp
+/// per work-group) on any device. FXKIT_ATTENTION_MMA_FORM=128_w4k32r,64_w4k64r picks other
+/// listed forms (names after fx_attention_mma), to time them against the defaults; a name not
+/// listed is an error.
 struct AttentionMmaKernel {
-  int headDim = 0;
+  AttentionMmaForm form;
   bool emulated = false;
-  explicit operator bool() const { return headDim != 0; }
+  explicit operator bool() const { return form.headDim != 0; }
+  int headDim() const { return form.headDim; }
   /// Its definition's name (before the variant suffix).
   std::string name() const;
 };
-AttentionMmaKernel attentionMmaKernel(const DeviceInfo &device, const OpenCLOptions &options,
-                                      int64_t E, int64_t Ev);
+Expected<AttentionMmaKernel> attentionMmaKernel(const DeviceInfo &device,
+                                                const OpenCLOptions &options, int64_t E,
+                                                int64_t Ev);
 
 /// FXKIT_ATTENTION_MMA=only: the tensor-core kernel without the tiled kernel after it, to
 /// measure it alone or to check that it computed (calls it declines keep unwritten outputs).
