@@ -94,17 +94,17 @@ inline void fx_attn_split_b(const float2 x, uint *big, uint *small) {
     FX_ATTN_MMA(p_, ab, bb);                                                                   \
     c[0] += p_[0], c[1] += p_[1], c[2] += p_[2], c[3] += p_[3];                                \
   }
-/// Four elements c, c + 1, ... of a row at `row` (a stride of `st` between them) with those at
-/// `width` or past it 0: one 128-bit load where they are contiguous.
-inline float4 fx_attn_load4(__global const float *x, const long row, const long st,
+/// Elements c and c + 1 of a row at `row` (a stride of `st` between them) with those at `width`
+/// or past it 0: one 64-bit load where they are contiguous and aligned.
+inline float2 fx_attn_load2(__global const float *x, const long row, const long st,
                             const int c, const long width) {
-  if (st == 1 && c + 3 < width)
-    return vload4(0, x + row + c);
-  float e[4];
-#pragma unroll
-  for (int t = 0; t < 4; ++t)
-    e[t] = c + t < width ? x[row + (c + t) * st] : 0.0f;
-  return (float4)(e[0], e[1], e[2], e[3]);
+  if (st == 1 && c + 1 < width) {
+    __global const float *p = x + row + c;
+    if (((ulong)p & 7) == 0)
+      return *(__global const float2 *)p;
+    return (float2)(p[0], p[1]);
+  }
+  return (float2)(c < width ? x[row + c * st] : 0.0f, c + 1 < width ? x[row + (c + 1) * st] : 0.0f);
 }
 #endif
 )CL";
@@ -178,9 +178,14 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
   __global const float *vf = (__global const float *)FX_AT(v);
   __global const uchar *mk = FX_AT(m);
   __global uchar *o = FX_AT(o), *l = FX_AT(l);
-  // K as S's B operand: fragment (depth step c / 8, key block jj / 8), lane (jj % 8) * 4 + c % 4,
-  // word (c / 4) % 2. V as O's: fragment (key step jj / 8, column block c / 8), lane
-  // (c % 8) * 4 + (jj % 8) / 2, word jj % 2.
+  // The products' depths and V's columns are permuted within their blocks so that a lane's two
+  // words of a fragment are adjacent in memory (a 64-bit load and store each, no bank
+  // conflicts in the copies): S sums over depths in any order, and O's columns are put back at
+  // the store.
+  // K as S's B operand: fragment (depth step c / 8, key block jj / 8), lane
+  // (jj % 8) * 4 + (c % 8) / 2, word c % 2 (so the product's depth k of a step is the head's
+  // 2k for k < 4, 2(k - 4) + 1 above). V as O's: fragment (key step jj / 8, column block b),
+  // lane g * 4 + (jj % 8) / 2, word jj % 2, where column 16u + 2g + e is block 2u + e's g.
   __local float2 Ks[FX_ATTN_MMA_BN * FX_ATTN_MMA_D / 2];
   __local float2 Vs[FX_ATTN_MMA_BN * FX_ATTN_MMA_D / 2];
 #ifndef FX_ATTN_MMA_QREGS
@@ -190,8 +195,10 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
   __local uint fx_sa[128], fx_sb[64], fx_sx[32]; // the emulated warp's exchanges
 #endif
   __local float *ks = (__local float *)Ks, *vs = (__local float *)Vs;
-#undef FX_ATTN_MMA_COPIES
-#define FX_ATTN_MMA_COPIES (FX_ATTN_MMA_BN * FX_ATTN_MMA_D / 4 / FX_ATTN_MMA_THREADS)
+#undef FX_ATTN_MMA_KFRAGS
+#undef FX_ATTN_MMA_VPAIRS
+#define FX_ATTN_MMA_KFRAGS (FX_ATTN_MMA_D / 8 * FX_ATTN_MMA_BN / 8)
+#define FX_ATTN_MMA_VPAIRS (FX_ATTN_MMA_BN / 8 * FX_ATTN_MMA_D / 16)
   const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
   const int gq = lane >> 2, tq = lane & 3;
   const long tiles = (Mx + FX_ATTN_MMA_ROWS - 1) / FX_ATTN_MMA_ROWS;
@@ -214,7 +221,8 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
     }
     // Q as S's A operand, in registers (FX_ATTN_MMA_QREGS) or local memory (each lane reads back
     // only what it wrote: registers it frees for the scores and the accumulators): word w of
-    // depth step t is row gq + 8 (w % 2), depth 8t + tq + 4 (w / 2).
+    // depth step t is row gq + 8 (w % 2), the product's depth tq + 4 (w / 2): the head's
+    // 8t + 2tq + w / 2.
 #ifdef FX_ATTN_MMA_QREGS
     float qr[FX_ATTN_MMA_D / 8][4];
 #pragma unroll
@@ -223,7 +231,7 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
       float x[4];
 #pragma unroll
       for (int w = 0; w < 4; ++w) {
-        const int c = 8 * t + tq + 4 * (w >> 1);
+        const int c = 8 * t + 2 * tq + (w >> 1);
         x[w] = c < E ? qf[b * qs0 + h * qs1 + iq[w & 1] * qs2 + c * qs3] : 0.0f;
       }
 #ifdef FX_ATTN_MMA_QREGS
@@ -249,29 +257,39 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
     float mx[2] = {-INFINITY, -INFINITY}, sum[2] = {0.0f, 0.0f};
     for (int j0 = 0; j0 < (int)groupLimit; j0 += FX_ATTN_MMA_BN) {
       barrier(CLK_LOCAL_MEM_FENCE); // every warp is done with the previous tile
-      // Every load of the tile first, then the stores: the loads' latencies overlap.
-      float4 kx[FX_ATTN_MMA_COPIES], vx[FX_ATTN_MMA_COPIES];
+      // Every load of the tile first, then the stores: the loads' latencies overlap. Each
+      // warp copies whole fragments, a lane the words its own lane holds: K's fragments
+      // (t, n) and V's pairs of column blocks (key step s, blocks 2u and 2u + 1: rows 2tq and
+      // 2tq + 1 at columns 16u + 2gq and the next).
+      float2 kx[FX_ATTN_MMA_KFRAGS / FX_ATTN_MMA_WARPS];
+      float2 vx[2 * FX_ATTN_MMA_VPAIRS / FX_ATTN_MMA_WARPS];
 #pragma unroll
-      for (int it = 0; it < FX_ATTN_MMA_COPIES; ++it) {
-        const int t = tid + FX_ATTN_MMA_THREADS * it;
-        const int jj = t / (FX_ATTN_MMA_D / 4), c = t % (FX_ATTN_MMA_D / 4) * 4, j = j0 + jj;
-        kx[it] = j < N ? fx_attn_load4(kf, krow + j * ks2, ks3, c, E) : (float4)0.0f;
-        vx[it] = j < N ? fx_attn_load4(vf, vrow + j * vs2, vs3, c, Ev) : (float4)0.0f;
+      for (int it = 0; it < FX_ATTN_MMA_KFRAGS / FX_ATTN_MMA_WARPS; ++it) {
+        const int f = warp + FX_ATTN_MMA_WARPS * it;
+        const int j = j0 + 8 * (f % (FX_ATTN_MMA_BN / 8)) + gq;
+        const int c = 8 * (f / (FX_ATTN_MMA_BN / 8)) + 2 * tq;
+        kx[it] = j < N ? fx_attn_load2(kf, krow + j * ks2, ks3, c, E) : (float2)0.0f;
       }
 #pragma unroll
-      for (int it = 0; it < FX_ATTN_MMA_COPIES; ++it) {
-        const int t = tid + FX_ATTN_MMA_THREADS * it;
-        const int jj = t / (FX_ATTN_MMA_D / 4), c = t % (FX_ATTN_MMA_D / 4) * 4;
-        const float ke[4] = {kx[it].x, kx[it].y, kx[it].z, kx[it].w};
-        const float ve[4] = {vx[it].x, vx[it].y, vx[it].z, vx[it].w};
+      for (int it = 0; it < FX_ATTN_MMA_VPAIRS / FX_ATTN_MMA_WARPS; ++it) {
+        const int f = warp + FX_ATTN_MMA_WARPS * it;
+        const int j = j0 + 8 * (f / (FX_ATTN_MMA_D / 16)) + 2 * tq;
+        const int c = 16 * (f % (FX_ATTN_MMA_D / 16)) + 2 * gq;
+        vx[2 * it] = j < N ? fx_attn_load2(vf, vrow + j * vs2, vs3, c, Ev) : (float2)0.0f;
+        vx[2 * it + 1] =
+            j + 1 < N ? fx_attn_load2(vf, vrow + (j + 1) * vs2, vs3, c, Ev) : (float2)0.0f;
+      }
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int cc = c + e;
-          ks[(((cc >> 3) * (FX_ATTN_MMA_BN / 8) + (jj >> 3)) * 32 + (jj & 7) * 4 + (cc & 3)) * 2 +
-             ((cc >> 2) & 1)] = ke[e];
-          vs[(((jj >> 3) * (FX_ATTN_MMA_D / 8) + (cc >> 3)) * 32 + (cc & 7) * 4 +
-              ((jj & 7) >> 1)) * 2 + (jj & 1)] = ve[e];
-        }
+      for (int it = 0; it < FX_ATTN_MMA_KFRAGS / FX_ATTN_MMA_WARPS; ++it)
+        Ks[(warp + FX_ATTN_MMA_WARPS * it) * 32 + lane] = kx[it];
+#pragma unroll
+      for (int it = 0; it < FX_ATTN_MMA_VPAIRS / FX_ATTN_MMA_WARPS; ++it) {
+        const int f = warp + FX_ATTN_MMA_WARPS * it;
+        const int at =
+            (f / (FX_ATTN_MMA_D / 16) * (FX_ATTN_MMA_D / 8) + 2 * (f % (FX_ATTN_MMA_D / 16))) * 32 +
+            lane;
+        Vs[at] = (float2)(vx[2 * it].x, vx[2 * it + 1].x);
+        Vs[at + 32] = (float2)(vx[2 * it].y, vx[2 * it + 1].y);
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       if (j0 >= (int)warpLimit)
@@ -404,7 +422,8 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
         for (int t = 0; t < FX_ATTN_MMA_D / 8; ++t)
 #pragma unroll
           for (int e = 0; e < 2; ++e) {
-            const int c = 8 * t + 2 * tq + e;
+            // Block t's column 2tq + e: the head's 16 (t / 2) + 4tq + 2e + t % 2.
+            const int c = 16 * (t >> 1) + 4 * tq + 2 * e + (t & 1);
             if (c < Ev)
               FX_ST(o, orow + c * os3, dt_out, empty ? 0.0f : acc[t][2 * r + e] / sum[r]);
           }
@@ -422,9 +441,9 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
 /// K and V (2 x keys x headDim floats) and, outside registers, Q (16 rows a warp): at most
 /// NVIDIA's 48 KiB.
 constexpr AttentionMmaForm kMmaForms[] = {
-    {32, 4, 32, false},  {64, 4, 32, false},  {128, 2, 16, false}, {64, 4, 32, true},
-    {64, 4, 64, true},   {64, 8, 32, false},  {128, 4, 16, false}, {128, 4, 16, true},
-    {128, 4, 32, true},  {128, 8, 32, true},
+    {32, 4, 32, false},  {64, 8, 32, false},  {128, 8, 32, true}, {64, 4, 32, false},
+    {64, 4, 32, true},   {64, 4, 64, true},   {128, 2, 16, false}, {128, 4, 16, false},
+    {128, 4, 16, true},  {128, 4, 32, true},  {32, 8, 32, false},
 };
 constexpr int localBytes(const AttentionMmaForm &f) {
   return 2 * f.keys * f.headDim * 4 + (f.qInRegisters ? 0 : f.headDim * f.warps * 64);
@@ -432,10 +451,11 @@ constexpr int localBytes(const AttentionMmaForm &f) {
 static_assert(std::all_of(std::begin(kMmaForms), std::end(kMmaForms),
                           [](const AttentionMmaForm &f) {
                             return localBytes(f) <= 48 * 1024 && f.keys % 16 == 0 &&
-                                   f.keys * f.headDim % (4 * 32 * f.warps) == 0;
+                                   f.headDim / 8 * f.keys / 8 % f.warps == 0 &&
+                                   f.keys / 8 * f.headDim / 16 % f.warps == 0;
                           }),
-              "a tensor-core attention form past 48 KiB of local memory, or whose tile does not "
-              "divide among its work-items");
+              "a tensor-core attention form past 48 KiB of local memory, or whose tile's "
+              "fragments do not divide among its warps");
 /// The mask flags' block: 16 rows by 16 keys (a tile reads the flags of its blocks).
 constexpr int kMaskKeys = 16;
 
