@@ -322,8 +322,8 @@ void expectMaskBlocksAgree(const OpenCLOptions &options) {
       EXPECT_ON_DEVICE(expectAgrees(text, *inputs, options), 1);
     }
     // The same causality as is_causal, without a mask.
-    EXPECT_ON_DEVICE(
-        expectAgrees(flashGraph("f32", "", "is_causal: True", 70, 70, e), {}, options), 1);
+    EXPECT_ON_DEVICE(expectAgrees(flashGraph("f32", "", "is_causal: True", 70, 70, e), {}, options),
+                     1);
   }
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(err.find("attention kernel failed"), std::string::npos) << err;
@@ -408,6 +408,41 @@ int gemmChoiceEntries(const std::filesystem::path &cache) {
     for (const auto &e : std::filesystem::directory_iterator(cache))
       entries += e.path().filename().string().starts_with("fx_gemm_choices") ? 1 : 0;
   return entries;
+}
+
+TEST(DeviceExterns, AttentionFormsAreTimedOnceAndTheChoiceCached) {
+  REQUIRE_OPENCL_DEVICE();
+  // With tuning on, the first call of a shape times each form of its head dimension's
+  // tensor-core kernel (here the emulation's two for heads of 100: 32 keys with Q in registers,
+  // 16 keys with Q in local memory) and caches the fastest with the kernels; a new context
+  // with the same cache takes the choice without timing.
+  OpenCLOptions options;
+  options.gpuExternForms = true;
+  options.tune = true;
+  options.attentionTensorCoreEmulation = true;
+  // (Not expectAgrees' own temporary cache, which each call empties.)
+  TempDir scratch;
+  const std::filesystem::path cache = scratch.path.string() + "-forms";
+  std::filesystem::remove_all(cache);
+  options.cacheDir = cache.string();
+  ScopedEnv alone("FXKIT_ATTENTION_MMA", "only");
+  ScopedEnv log("FXKIT_TUNE_LOG", "1");
+  const std::string text = flashGraph("f32", "", "is_causal: True", 37, 50, 100);
+  auto graph = parseFxText(text, "<test>");
+  ASSERT_TRUE(graph);
+  auto inputs = makeRandomInputs(*graph, {}, 5);
+  ASSERT_TRUE(inputs);
+  for (int run = 0; run < 2; ++run) {
+    auto ctx = OpenCLContext::create((*openclContext()).device());
+    ASSERT_TRUE(ctx) << ctx.error().message;
+    ::testing::internal::CaptureStderr();
+    EXPECT_ON_DEVICE(expectAgrees(text, *inputs, options, ctx->get()), 1);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    for (const char *form : {"fx_attention_mma128_w1k32re", "fx_attention_mma128_w1k16e"})
+      EXPECT_EQ(err.find(std::string(" ") + form + ": ") != std::string::npos, run == 0)
+          << "run " << run << ": " << err;
+  }
+  std::filesystem::remove_all(cache);
 }
 
 TEST(DeviceExterns, AttentionThroughTheGemmTemplate) {

@@ -651,8 +651,11 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
   withBounds.push_back(bounded || mma ? bufferArg(bound, false) : bufferArg(*q, false));
   bool mmaRan = false;
   if (mma) {
-    Status st = launchAttentionMma(launcher, call.context(), mma, withBounds,
-                                   {B, H, M, N, rowsPerHead, *maskArg}, state.maskTiles);
+    const AttentionMmaShape shape{B, H, M, N, rowsPerHead, *maskArg, E, Ev, form->causal};
+    FXKIT_ASSIGN_OR_RETURN(
+        mma, chooseAttentionMma(launcher, ctx, call.options(), mma, withBounds, shape, state));
+    Status st =
+        launchAttentionMma(launcher, call.context(), mma, withBounds, shape, state.maskTiles);
     if (st) {
       if (attentionMmaAlone())
         return true;

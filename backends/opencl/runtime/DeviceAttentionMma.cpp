@@ -2,9 +2,12 @@
 
 #include "backends/opencl/runtime/DeviceAttentionMma.h"
 
+#include "backends/opencl/runtime/CallTimer.h"
+#include "backends/opencl/runtime/KernelCache.h"
 #include "ir/Try.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <iterator>
 
@@ -436,14 +439,15 @@ void FX_ATTN_MMA_NAME(FX_ATTN_MMA_KERNEL)(
 #endif
 )CL";
 
-/// The tensor-core kernel's forms (AttentionMmaForm): each head dimension's default first,
-/// then those FXKIT_ATTENTION_MMA_FORM can pick to time against it. Local memory holds a tile of
-/// K and V (2 x keys x headDim floats) and, outside registers, Q (16 rows a warp): at most
+/// The tensor-core kernel's forms (AttentionMmaForm): each head dimension's default first, then
+/// those the tuner times against it (chooseAttentionMma). Measured on an H200 (bench/README.md,
+/// session 24): 8 warps won at most shapes; 4 at few rows per head (vit's 197) and for causal
+/// heads of 128, where 8 warps' 128 rows leave the GPU too few work-groups. Local memory holds a
+/// tile of K and V (2 x keys x headDim floats) and, outside registers, Q (16 rows a warp): at most
 /// NVIDIA's 48 KiB.
 constexpr AttentionMmaForm kMmaForms[] = {
-    {32, 4, 32, false},  {64, 8, 32, false},  {128, 8, 32, true}, {64, 4, 32, false},
-    {64, 4, 32, true},   {64, 4, 64, true},   {128, 2, 16, false}, {128, 4, 16, false},
-    {128, 4, 16, true},  {128, 4, 32, true},  {32, 8, 32, false},
+    {32, 4, 32, false}, {64, 8, 32, false},  {128, 8, 32, true}, {32, 8, 32, false},
+    {64, 4, 32, false}, {128, 4, 16, false}, {128, 4, 32, true},
 };
 constexpr int localBytes(const AttentionMmaForm &f) {
   return 2 * f.keys * f.headDim * 4 + (f.qInRegisters ? 0 : f.headDim * f.warps * 64);
@@ -468,13 +472,15 @@ constexpr AttentionMmaForm defaultForm(int headDim) {
 }
 constexpr int kMmaHeadDims[] = {32, 64, 128};
 
-/// The emulation's definitions: the default forms on one warp.
+/// The emulation's definitions: the listed forms on one warp, each once (the default's first).
 std::vector<AttentionMmaForm> emulatedForms() {
   std::vector<AttentionMmaForm> out;
-  for (int d : kMmaHeadDims) {
-    AttentionMmaForm f = defaultForm(d);
+  for (AttentionMmaForm f : kMmaForms) {
     f.warps = 1;
-    out.push_back(f);
+    if (std::none_of(out.begin(), out.end(), [&](const AttentionMmaForm &g) {
+          return g.headDim == f.headDim && g.keys == f.keys && g.qInRegisters == f.qInRegisters;
+        }))
+      out.push_back(f);
   }
   return out;
 }
@@ -528,9 +534,8 @@ std::vector<std::pair<std::string_view, bool>> attentionMmaKernels() {
 
 std::string AttentionMmaKernel::name() const { return form.name(emulated); }
 
-Expected<AttentionMmaKernel> attentionMmaKernel(const DeviceInfo &device,
-                                                const OpenCLOptions &options, int64_t E,
-                                                int64_t Ev) {
+Expected<AttentionMmaKernel>
+attentionMmaKernel(const DeviceInfo &device, const OpenCLOptions &options, int64_t E, int64_t Ev) {
   const bool emulated = options.attentionTensorCoreEmulation;
   if (!emulated && (device.nvComputeMajor < 8 || device.nvWarpSize != 32))
     return AttentionMmaKernel{};
@@ -542,6 +547,7 @@ Expected<AttentionMmaKernel> attentionMmaKernel(const DeviceInfo &device,
     if (std::max(E, Ev) > d || (emulated && d < 64))
       continue;
     AttentionMmaForm form = defaultForm(d);
+    bool forced = false;
     if (emulated) {
       form.warps = 1;
     } else if (const char *v = std::getenv("FXKIT_ATTENTION_MMA_FORM"); v && *v) {
@@ -557,12 +563,12 @@ Expected<AttentionMmaKernel> attentionMmaKernel(const DeviceInfo &device,
             });
         if (it == std::end(kMmaForms))
           return Error("FXKIT_ATTENTION_MMA_FORM: no tensor-core attention form " +
-                       std::string(item) + " (one of 128_w2k16, 64_w4k32r, ...)");
+                       std::string(item) + " (one of 64_w8k32, 128_w4k16, ...)");
         if (it->headDim == d)
-          form = *it;
+          form = *it, forced = true;
       }
     }
-    return AttentionMmaKernel{form, emulated};
+    return AttentionMmaKernel{form, emulated, forced};
   }
   return AttentionMmaKernel{};
 }
@@ -619,6 +625,78 @@ Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx,
   if (!done)
     return done.error();
   return Status::ok();
+}
+
+Expected<AttentionMmaKernel>
+chooseAttentionMma(Launcher &launcher, OpenCLContext &ctx, const OpenCLOptions &options,
+                   const AttentionMmaKernel &kernel, std::span<const LaunchArg> args,
+                   const AttentionMmaShape &shape, FamilyState &state) {
+  // The emulation times its own forms (one warp each), so that the tuner runs on any device.
+  std::vector<AttentionMmaForm> forms;
+  for (const AttentionMmaForm &f :
+       kernel.emulated ? emulatedForms()
+                       : std::vector<AttentionMmaForm>(std::begin(kMmaForms), std::end(kMmaForms)))
+    if (f.headDim == kernel.headDim())
+      forms.push_back(f);
+  if (kernel.forced || !options.tune || forms.size() < 2)
+    return kernel;
+  // Choices are cached per device and driver, and per kernel source: a changed kernel times its
+  // shapes again.
+  const DeviceInfo &dev = ctx.device();
+  const CacheKey cacheKey = CacheKey::of(
+      "fx_attention_forms", attentionMmaSource() + "\n" + dev.platformName + "\n" + dev.deviceName +
+                                "\n" + dev.deviceVersion + "\n" + dev.driverVersion);
+  if (!state.attentionFormsLoaded) {
+    state.attentionFormsLoaded = true;
+    state.attentionForms = KernelCache(options.cacheDir, options.cache).loadTuning(cacheKey);
+  }
+  const AttentionMask &mask = shape.mask;
+  std::string key = std::to_string(shape.B) + "x" + std::to_string(shape.H) + "x" +
+                    std::to_string(shape.M) + "x" + std::to_string(shape.N) + " e" +
+                    std::to_string(shape.E) + "/" + std::to_string(shape.Ev) +
+                    (shape.causal ? " causal" : "") + " mask" + std::to_string(mask.kind);
+  if (mask.operand)
+    key += mask.strides[0] ? "b" : "-", key += mask.strides[1] ? "h" : "-";
+  AttentionMmaKernel out = kernel;
+  if (auto it = state.attentionForms.find(key); it != state.attentionForms.end()) {
+    for (const AttentionMmaForm &f : forms)
+      if (f.name(kernel.emulated) == it->second)
+        out.form = f;
+    return out;
+  }
+  CallTimer timer;
+  double best = -1;
+  for (const AttentionMmaForm &f : forms) {
+    AttentionMmaKernel trial = kernel;
+    trial.form = f;
+    auto run = [&] {
+      return launchAttentionMma(launcher, ctx, trial, args, shape, state.maskTiles);
+    };
+    if (!run()) // builds and warms; a form this device cannot run is left out
+      continue;
+    timer.begin(ctx);
+    for (int rep = 0; rep < 2; ++rep)
+      if (!run())
+        break;
+    timer.end(ctx);
+    clFinish(ctx.queue());
+    timer.collect();
+    if (timer.seconds().empty())
+      continue;
+    const double t = timer.seconds().back() / 2;
+    if (std::getenv("FXKIT_TUNE_LOG"))
+      std::fprintf(stderr, "fxkit: attention %s %s: %.4f ms\n", key.c_str(),
+                   f.name(kernel.emulated).c_str(), t * 1e3);
+    if (best < 0 || t < best)
+      best = t, out.form = f;
+  }
+  timer.release();
+  if (best >= 0) {
+    state.attentionForms[key] = out.form.name(kernel.emulated);
+    // The cache only saves time: a failed write is ignored.
+    (void)KernelCache(options.cacheDir, options.cache).storeTuning(cacheKey, state.attentionForms);
+  }
+  return out;
 }
 
 } // namespace fxkit::opencl::device_externs

@@ -57,14 +57,14 @@ struct AttentionMmaForm {
 struct AttentionMmaKernel {
   AttentionMmaForm form;
   bool emulated = false;
+  bool forced = false; ///< by FXKIT_ATTENTION_MMA_FORM
   explicit operator bool() const { return form.headDim != 0; }
   int headDim() const { return form.headDim; }
   /// Its definition's name (before the variant suffix).
   std::string name() const;
 };
-Expected<AttentionMmaKernel> attentionMmaKernel(const DeviceInfo &device,
-                                                const OpenCLOptions &options, int64_t E,
-                                                int64_t Ev);
+Expected<AttentionMmaKernel>
+attentionMmaKernel(const DeviceInfo &device, const OpenCLOptions &options, int64_t E, int64_t Ev);
 
 /// FXKIT_ATTENTION_MMA=only: the tensor-core kernel without the tiled kernel after it, to
 /// measure it alone or to check that it computed (calls it declines keep unwritten outputs).
@@ -75,6 +75,8 @@ bool attentionMmaAlone();
 struct AttentionMmaShape {
   int64_t B = 0, H = 0, M = 0, N = 0, rowsPerHead = 0;
   const AttentionMask &mask;
+  int64_t E = 0, Ev = 0; ///< the heads of keys and values (the tuning's key)
+  bool causal = false;
 };
 
 /// Launches `kernel` with the tiled kernel's arguments up to the bounds
@@ -85,5 +87,17 @@ struct AttentionMmaShape {
 Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx,
                           const AttentionMmaKernel &kernel, std::span<const LaunchArg> args,
                           const AttentionMmaShape &shape, ScratchBuffer &tiles);
+
+/// The form a call of `shape` takes: `kernel`'s where it was forced, is emulated, or tuning is
+/// off (OpenCLOptions::tune); else the one chosen before for the shape on this device (cached
+/// with the kernels), or the fastest of its head dimension's listed forms, each timed now on
+/// this call as launchAttentionMma launches it (trial launches write only the call's outputs,
+/// which the chosen form's launch writes again). A form that fails to build or launch is left
+/// out; where none runs, `kernel`'s stays, and its launch reports why.
+Expected<AttentionMmaKernel> chooseAttentionMma(Launcher &launcher, OpenCLContext &ctx,
+                                                const OpenCLOptions &options,
+                                                const AttentionMmaKernel &kernel,
+                                                std::span<const LaunchArg> args,
+                                                const AttentionMmaShape &shape, FamilyState &state);
 
 } // namespace fxkit::opencl::device_externs

@@ -213,6 +213,10 @@ struct FamilyState {
   ScratchBuffer scratch;   ///< attention's scores (DeviceAttentionGemm.h)
   ScratchBuffer bound;     ///< attention's bounds of Q, K and V (fx_attention_bounds)
   ScratchBuffer maskTiles; ///< attention's mask flags per block (fx_attention_mask_tiles)
+  /// The tensor-core attention form timed fastest per shape (chooseAttentionMma), loaded from
+  /// the kernel cache at the first call that tunes and stored back when it chose a new one.
+  std::map<std::string, std::string> attentionForms;
+  bool attentionFormsLoaded = false;
   /// Kernels that failed to build or launch on this context, which callers then leave to a
   /// fallback (attention's tiled kernel: lanes per row); per context, so a second device with
   /// another driver still tries them.
