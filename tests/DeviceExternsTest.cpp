@@ -384,6 +384,27 @@ TEST(DeviceExterns, AttentionOnEmulatedTensorCores) {
         expectAgrees(flashGraph("f32", "", "is_causal: True", 37, 50, 100), {}, options), 1);
     EXPECT_ON_DEVICE(
         expectAgrees(flashGraph("f32", mask, "attn_mask: %m", 37, 29, 100), {}, options), 1);
+    // Q and K with their heads' elements a row apart (no 64-bit loads), V a slice from element 1
+    // of rows of 24 (contiguous but not 8-byte aligned): the tile copies' other paths.
+    const std::string strided =
+        "graph():\n"
+        "    %x : Tensor \"f32[2, 3, 37, 20][2220, 740, 1, 37]cpu\"[num_users=1] = "
+        "placeholder[target=x]\n"
+        "    %y : Tensor \"f32[2, 3, 29, 20][1740, 580, 1, 29]cpu\"[num_users=1] = "
+        "placeholder[target=y]\n"
+        "    %z : Tensor \"f32[2, 29, 3, 24][2088, 72, 24, 1]cpu\"[num_users=1] = "
+        "placeholder[target=z]\n"
+        "    %s : [num_users=1] = call_function[target=torch.ops.aten.slice.Tensor](args = (%z, 3, "
+        "1, 24), kwargs = {})\n"
+        "    %v : [num_users=1] = call_function[target=torch.ops.aten.permute.default](args = (%s, "
+        "[0, 2, 1, 3]), kwargs = {})\n"
+        "    %r : [num_users=1] = "
+        "call_function[target=torch.ops.aten._scaled_dot_product_flash_attention_for_cpu.default]("
+        "args = (%x, %y, %v), kwargs = {})\n"
+        "    %o : [num_users=1] = call_function[target=operator.getitem](args = (%r, 0), kwargs = "
+        "{})\n"
+        "    return (o,)\n";
+    EXPECT_ON_DEVICE(expectAgrees(strided, {}, options), 1);
   }
   // Values the split gets wrong: the kernel declines and the tiled kernel after it computes (a
   // NaN key makes its scores NaN, also where the mask adds -inf).
