@@ -125,6 +125,12 @@ for name, B, H, L, E, causal in SHAPES:
         if xs is not None:
             cmd += ["--inputs", inputs]
         r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        # fxkit's stderr (notes, FXKIT_TUNE_LOG's timings) beside the outputs.
+        with open(os.path.join(work, f"stderr_{B}_{H}_{L}_{E}_{causal}_{route}.log"), "w") as f:
+            f.write(r.stderr)
+        if os.environ.get("OUT"):
+            with open(os.path.join(os.environ["OUT"], "attention_stderr.log"), "a") as f:
+                f.write(f"== {name} ({route})\n{r.stderr}")
         m = re.search(r"later runs ([0-9.e-]+) s each", r.stderr)
         if r.returncode != 0 or not m:
             row[f"{route}_error"] = r.stderr[-300:]
