@@ -436,7 +436,8 @@ TEST(DeviceExterns, AttentionFormsAreTimedOnceAndTheChoiceCached) {
   // With tuning on, the first call of a shape times each form of its head dimension's
   // tensor-core kernel (here the emulation's two for heads of 100: 32 keys with Q in registers,
   // 16 keys with Q in local memory) and caches the fastest with the kernels; a new context
-  // with the same cache takes the choice without timing.
+  // with the same cache takes the choice without timing. Calls the kernel declines are not
+  // timed.
   OpenCLOptions options;
   options.gpuExternForms = true;
   options.tune = true;
@@ -446,13 +447,25 @@ TEST(DeviceExterns, AttentionFormsAreTimedOnceAndTheChoiceCached) {
   const std::filesystem::path cache = scratch.path.string() + "-forms";
   std::filesystem::remove_all(cache);
   options.cacheDir = cache.string();
-  ScopedEnv alone("FXKIT_ATTENTION_MMA", "only");
   ScopedEnv log("FXKIT_TUNE_LOG", "1");
   const std::string text = flashGraph("f32", "", "is_causal: True", 37, 50, 100);
   auto graph = parseFxText(text, "<test>");
   ASSERT_TRUE(graph);
   auto inputs = makeRandomInputs(*graph, {}, 5);
   ASSERT_TRUE(inputs);
+  {
+    // A NaN key: the kernel declines the call (the float32 kernel after it computes it), so no
+    // form is timed and nothing is cached for the shape.
+    std::vector<RuntimeValue> nan = *inputs;
+    Tensor y = layoutPreservingCopy(*nan[1].tensor());
+    y.setDouble(std::vector<int64_t>{1, 7, 2, 9}, kNan);
+    nan[1] = RuntimeValue{y};
+    ::testing::internal::CaptureStderr();
+    EXPECT_ON_DEVICE(expectAgrees(text, nan, options), 1);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(err.find("fxkit: attention "), std::string::npos) << err;
+  }
+  ScopedEnv alone("FXKIT_ATTENTION_MMA", "only");
   for (int run = 0; run < 2; ++run) {
     auto ctx = OpenCLContext::create((*openclContext()).device());
     ASSERT_TRUE(ctx) << ctx.error().message;

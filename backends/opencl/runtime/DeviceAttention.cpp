@@ -651,7 +651,8 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcherFor, Op
   withBounds.push_back(bounded || mma ? bufferArg(bound, false) : bufferArg(*q, false));
   bool mmaRan = false;
   if (mma) {
-    const AttentionMmaShape shape{B, H, M, N, rowsPerHead, *maskArg, E, Ev, form->causal};
+    const AttentionMmaShape shape{
+        B, H, M, N, rowsPerHead, *maskArg, E, Ev, form->causal, static_cast<float>(*scale), bound};
     FXKIT_ASSIGN_OR_RETURN(
         mma, chooseAttentionMma(launcher, ctx, call.options(), mma, withBounds, shape, state));
     Status st =

@@ -7,6 +7,9 @@
 #include "ir/Try.h"
 
 #include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
@@ -627,6 +630,17 @@ Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx,
   return Status::ok();
 }
 
+bool attentionMmaFits(std::span<const uint32_t> words, int64_t E, int64_t N, float scale) {
+  assert(words.size() == kAttentionBoundWords && "fx_attention_bounds writes six words");
+  const uint32_t tiny = 0x7fffffffu - std::bit_cast<uint32_t>(0x1p-100f);
+  if (words[0] >= 0x7f800000u || words[1] >= 0x7f800000u || words[2] >= 0x7f800000u ||
+      words[3] > tiny || words[4] > tiny || words[5] > tiny)
+    return false;
+  const auto f = [&](int i) { return std::bit_cast<float>(words[i]); };
+  return static_cast<float>(E) * f(2) * f(0) * std::max(1.0f, std::fabs(scale)) < 0x1p126f &&
+         static_cast<float>(N) * f(1) < 0x1p126f;
+}
+
 Expected<AttentionMmaKernel>
 chooseAttentionMma(Launcher &launcher, OpenCLContext &ctx, const OpenCLOptions &options,
                    const AttentionMmaKernel &kernel, std::span<const LaunchArg> args,
@@ -664,6 +678,13 @@ chooseAttentionMma(Launcher &launcher, OpenCLContext &ctx, const OpenCLOptions &
         out.form = f;
     return out;
   }
+  // Values the split gets wrong: every form would decline at once, so nothing is timed (or
+  // cached) on this call.
+  uint32_t words[kAttentionBoundWords] = {};
+  if (clEnqueueReadBuffer(ctx.queue(), shape.bounds.mem, CL_TRUE, shape.bounds.offset, sizeof words,
+                          words, 0, nullptr, nullptr) != CL_SUCCESS ||
+      !attentionMmaFits(words, shape.E, shape.N, shape.scale))
+    return out;
   CallTimer timer;
   double best = -1;
   for (const AttentionMmaForm &f : forms) {

@@ -77,7 +77,14 @@ struct AttentionMmaShape {
   const AttentionMask &mask;
   int64_t E = 0, Ev = 0; ///< the heads of keys and values (the tuning's key)
   bool causal = false;
+  float scale = 0;
+  /// fx_attention_bounds' words for this call (read back where the tuner times forms).
+  DeviceBuffer bounds;
 };
+
+/// Whether the tensor-core kernel computes a call whose bounds are `words`
+/// (kAttentionBoundWords of them): fx_attention_mma_fits on the host, as float32 computes it.
+bool attentionMmaFits(std::span<const uint32_t> words, int64_t E, int64_t N, float scale);
 
 /// Launches `kernel` with the tiled kernel's arguments up to the bounds
 /// buffer (`args`); with a mask, after fx_attention_mask_tiles has flagged its blocks of 16
@@ -93,7 +100,8 @@ Status launchAttentionMma(Launcher &launcher, const OpenCLContext &ctx,
 /// with the kernels), or the fastest of its head dimension's listed forms, each timed now on
 /// this call as launchAttentionMma launches it (trial launches write only the call's outputs,
 /// which the chosen form's launch writes again). A form that fails to build or launch is left
-/// out; where none runs, `kernel`'s stays, and its launch reports why.
+/// out; where none runs, `kernel`'s stays, and its launch reports why. A call whose values the
+/// kernel declines (attentionMmaFits) is not timed: every form would return at once.
 Expected<AttentionMmaKernel> chooseAttentionMma(Launcher &launcher, OpenCLContext &ctx,
                                                 const OpenCLOptions &options,
                                                 const AttentionMmaKernel &kernel,
