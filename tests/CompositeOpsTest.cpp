@@ -1209,6 +1209,37 @@ TEST(CompositeOps, HandWorkedValues) {
       runSingle(program({{"x", ""}}, N("r", "aten.upsample_nearest1d.vec", "%x, [6], None")),
                 {fromValues({1, 1, 3}, {1, 2, 3})}),
       {1, 1, 2, 2, 3, 3});
+  // upsample_nearest3d: depth and width of [1, 1, 2, 1, 2] (values 2d + w) to 4 each read
+  // sources 0, 0, 1, 1 in both.
+  Tensor cube = fromValues({1, 1, 2, 1, 2}, {0, 1, 2, 3});
+  expectValues(
+      runSingle(program({{"x", ""}}, N("r", "aten.upsample_nearest3d.vec", "%x, [4, 1, 4], None")),
+                {cube}),
+      {0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3});
+  // With scales (1.5, 1, 1.3) on [1, 1, 2, 1, 5] (values 5d + w): depth 3 from sources
+  // floor(o / 1.5) = 0, 0, 1 and width 6 from floor(o / 1.3) = 0, 0, 1, 2, 3, 3; the .default
+  // form with the same scales and sizes alike.
+  Tensor slab = fromValues({1, 1, 2, 1, 5}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  const std::vector<double> scaled = {0, 0, 1, 2, 3, 3, 0, 0, 1, 2, 3, 3, 5, 5, 6, 7, 8, 8};
+  expectValues(runSingle(program({{"x", ""}}, N("r", "aten.upsample_nearest3d.vec",
+                                                "%x, None, [1.5, 1.0, 1.3]")),
+                         {slab}),
+               scaled);
+  expectValues(runSingle(program({{"x", ""}}, N("r", "aten.upsample_nearest3d.default",
+                                                "%x, [3, 1, 6], 1.5, 1.0, 1.3")),
+                         {slab}),
+               scaled);
+  // A channels-last input gives a channels-last result, as PyTorch's kernels suggest.
+  std::string last =
+      decomposed(program({{"x", "f32[1, 2, 2, 2, 2][16, 1, 8, 4, 2]cpu"}},
+                         N("r", "aten.upsample_nearest3d.vec", "%x, [4, 4, 4], None")));
+  EXPECT_NE(last.find("channels_last_3d"), std::string::npos) << last;
+  // nearest-exact in 3-d: depth 2 -> 3 reads floor((o + 0.5) * 2 / 3) = 0, 1, 1, width 5 -> 6
+  // reads 0, 1, 2, 2, 3, 4.
+  expectValues(runSingle(program({{"x", ""}},
+                                 N("r", "aten._upsample_nearest_exact3d.default", "%x, [3, 1, 6]")),
+                         {slab}),
+               {0, 1, 2, 2, 3, 4, 5, 6, 7, 7, 8, 9, 5, 6, 7, 7, 8, 9});
   // A fully masked attention row: the flash kernel and the math form agree on finite rows.
   Tensor q = fromValues({1, 1, 1, 2}, {1, 0}), k = fromValues({1, 1, 2, 2}, {1, 0, 0, 1}),
          v = fromValues({1, 1, 2, 2}, {10, 0, 0, 10});

@@ -855,23 +855,70 @@ Status decomposeUpsample1d(Decomposer &d) {
   return d.result(r);
 }
 
-/// upsample_{nearest,linear}1d.default, upsample_{nearest,bilinear}2d.default and
-/// _upsample_nearest_exact{1,2}d.default, which the .vec
+/// upsample_nearest3d.vec / _upsample_nearest_exact3d.vec: nearest upsampling is separable, so
+/// the 2-d op twice: over (H, W) with depth folded into the channels, then over (D, H' W') with
+/// the upsampled rows flattened (size H' W' and scale 1 there leave them as they are); a
+/// channels-last input gives a channels-last result, as PyTorch's kernels suggest.
+Status decomposeUpsample3d(Decomposer &d) {
+  const bool exact = d.args().op().schema.name == "_upsample_nearest_exact3d";
+  const std::string_view op2d =
+      exact ? "aten._upsample_nearest_exact2d.vec" : "aten.upsample_nearest2d.vec";
+  const Argument &input = d.arg("input");
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(input));
+  if (in.sizes.size() != 5)
+    return d.error("Expected 5D input (batch, channels, depth, height, width), but got input of "
+                   "size " +
+                   sizesOf(in));
+  const Argument &size = d.arg("output_size"), &scales = d.arg("scale_factors");
+  if (size.isNone() == scales.isNone())
+    return d.error("Must specify exactly one of output_size and scale_factors");
+  const std::vector<Argument> &given = size.isNone() ? scales.items() : size.items();
+  if (given.size() != 3)
+    return d.error(std::string(size.isNone() ? "It is expected scale_factors to have 3 entries"
+                                             : "It is expected output_size equals to 3") +
+                   ", but got " + std::to_string(given.size()));
+  FXKIT_ASSIGN_OR_RETURN(auto dims, d.sizes(input));
+  FXKIT_ASSIGN_OR_RETURN(auto cd, d.mul(dims[1], dims[2]));
+  FXKIT_ASSIGN_OR_RETURN(auto folded, d.reshape(input, {dims[0], cd, dims[3], dims[4]}));
+  auto pair = [&](Argument a, Argument b) { return Argument::list({std::move(a), std::move(b)}); };
+  FXKIT_ASSIGN_OR_RETURN(
+      auto rows, d.call(op2d, {folded, size.isNone() ? Argument::none() : pair(given[1], given[2]),
+                               scales.isNone() ? Argument::none() : pair(given[1], given[2])}));
+  FXKIT_ASSIGN_OR_RETURN(auto rowSizes, d.sizes(rows));
+  FXKIT_ASSIGN_OR_RETURN(auto hw, d.mul(rowSizes[2], rowSizes[3]));
+  FXKIT_ASSIGN_OR_RETURN(auto flat, d.reshape(rows, {dims[0], dims[1], dims[2], hw}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto depth,
+      d.call(op2d, {flat, size.isNone() ? Argument::none() : pair(given[0], hw),
+                    scales.isNone() ? Argument::none() : pair(given[0], Argument::floating(1.0))}));
+  FXKIT_ASSIGN_OR_RETURN(auto depthSizes, d.sizes(depth));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto out, d.reshape(depth, {dims[0], dims[1], depthSizes[2], rowSizes[2], rowSizes[3]}));
+  if (stridesLikeChannelsLast(in.sizes, in.strides)) {
+    FXKIT_ASSIGN_OR_RETURN(auto last, d.contiguous(out, "channels_last_3d"));
+    return d.result(last);
+  }
+  return d.result(out);
+}
+
+/// upsample_{nearest,linear}1d.default, upsample_{nearest,bilinear}2d.default,
+/// upsample_nearest3d.default and _upsample_nearest_exact{1,2,3}d.default, which the .vec
 /// forms' CompositeImplicitAutograd decompositions call (so torch.compile's graphs hold them):
 /// the .vec form with the scales where they are given (PyTorch's source index then uses
 /// 1 / scale, which the .vec form takes from its scale factors, and its output size floor(input
 /// size x scale) must be the one given), else with the output size.
 Status decomposeUpsampleDefault(Decomposer &d) {
   const std::string &name = d.args().op().schema.name;
-  const bool twoD = name.ends_with("2d"), linear = name.find("linear") != std::string::npos;
+  const bool linear = name.find("linear") != std::string::npos;
   FXKIT_ASSIGN_OR_RETURN(auto in, d.type(d.arg("self")));
-  const size_t spatial = twoD ? 2 : 1;
+  const size_t spatial = name.ends_with("3d") ? 3 : name.ends_with("2d") ? 2 : 1;
   if (in.sizes.size() != spatial + 2)
     return d.error("Expected " + std::to_string(spatial + 2) + "D input, but got input of size " +
                    sizesOf(in));
   const std::vector<std::string_view> scaleNames =
-      twoD ? std::vector<std::string_view>{"scales_h", "scales_w"}
-           : std::vector<std::string_view>{"scales"};
+      spatial == 3   ? std::vector<std::string_view>{"scales_d", "scales_h", "scales_w"}
+      : spatial == 2 ? std::vector<std::string_view>{"scales_h", "scales_w"}
+                     : std::vector<std::string_view>{"scales"};
   size_t given = 0;
   for (std::string_view s : scaleNames)
     given += d.arg(s).isNone() ? 0 : 1;
@@ -1003,6 +1050,10 @@ const OpRow kRows[] = {
   {"torch.ops.aten.upsample_nearest2d.default", "upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.upsample_linear1d.default", "upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.upsample_bilinear2d.default", "upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
+  {"torch.ops.aten.upsample_nearest3d.vec", "upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample3d},
+  {"torch.ops.aten._upsample_nearest_exact3d.vec", "_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample3d},
+  {"torch.ops.aten.upsample_nearest3d.default", "upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
+  {"torch.ops.aten._upsample_nearest_exact3d.default", "_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.pixel_shuffle.default", "pixel_shuffle(Tensor self, int upscale_factor) -> Tensor", C::Composite, inferComposite, decomposePixelShuffle},
   {"torch.ops.aten.pixel_unshuffle.default", "pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor", C::Composite, inferComposite, decomposePixelShuffle},
 };
