@@ -1240,6 +1240,39 @@ TEST(CompositeOps, HandWorkedValues) {
                                  N("r", "aten._upsample_nearest_exact3d.default", "%x, [3, 1, 6]")),
                          {slab}),
                {0, 1, 2, 2, 3, 4, 5, 6, 7, 7, 8, 9, 5, 6, 7, 7, 8, 9});
+  // adaptive_max_pool2d of a 3 x 5 plane to 2 x 3: rows 0-1 and 1-2 (floor(o * 3 / 2) to
+  // ceil((o + 1) * 3 / 2)), columns 0-1, 1-3 and 3-4; indices flattened over the plane, the
+  // first of equal maxima.
+  Tensor plane = fromValues({1, 1, 3, 5}, {1, 5, 2, 0, 3, 4, 0, 6, 1, 1, 2, 2, 0, 9, -1});
+  auto pooled = [&](const Tensor &x, const std::string &size, int item) {
+    return runSingle(
+        program({{"x", ""}}, N("p", "aten.adaptive_max_pool2d.default", "%x, " + size) +
+                                 N("r", "operator.getitem", "%p, " + std::to_string(item))),
+        {x});
+  };
+  expectValues(pooled(plane, "[2, 3]", 0), {5, 6, 3, 4, 9, 9});
+  expectValues(pooled(plane, "[2, 3]", 1), {1, 7, 4, 5, 13, 13});
+  // Windows of two: one of -inf keeps its first position; a NaN wins (the last NaN).
+  Tensor special = fromValues({1, 1, 1, 6}, {-INFINITY, -INFINITY, NAN, NAN, 1, NAN});
+  Tensor specialValues = pooled(special, "[1, 3]", 0);
+  EXPECT_EQ(specialValues.getDouble(std::vector<int64_t>{0, 0, 0, 0}), -INFINITY);
+  EXPECT_TRUE(std::isnan(specialValues.getDouble(std::vector<int64_t>{0, 0, 0, 1})));
+  EXPECT_TRUE(std::isnan(specialValues.getDouble(std::vector<int64_t>{0, 0, 0, 2})));
+  expectValues(pooled(special, "[1, 3]", 1), {0, 3, 5});
+  // Its backward adds each output's gradient at its index (13 twice: 5 + 6).
+  expectValues(
+      runSingle(program({{"g", ""}, {"x", ""}, {"i", ""}},
+                        N("r", "aten.adaptive_max_pool2d_backward.default", "%g, %x, %i")),
+                {fromValues({1, 1, 2, 3}, {1, 2, 3, 4, 5, 6}), plane, pooled(plane, "[2, 3]", 1)}),
+      {0, 1, 0, 0, 3, 4, 0, 2, 0, 0, 0, 0, 0, 11, 0});
+  // adaptive_max_pool1d: 5 to 2 reads 0-2 and 2-4.
+  Tensor line = fromValues({1, 1, 5}, {3, 1, 4, 1, 5});
+  for (int item : {0, 1})
+    expectValues(runSingle(program({{"x", ""}},
+                                   N("p", "aten.adaptive_max_pool1d.default", "%x, [2]") +
+                                       N("r", "operator.getitem", "%p, " + std::to_string(item))),
+                           {line}),
+                 item == 0 ? std::vector<double>{4, 5} : std::vector<double>{2, 4});
   // A fully masked attention row: the flash kernel and the math form agree on finite rows.
   Tensor q = fromValues({1, 1, 1, 2}, {1, 0}), k = fromValues({1, 1, 2, 2}, {1, 0, 0, 1}),
          v = fromValues({1, 1, 2, 2}, {10, 0, 0, 10});

@@ -579,6 +579,44 @@ TEST(NnOps, AdaptiveAvgPoolInferenceBackwardAndErrors) {
               "expected dtype float32 for `grad_output` but got dtype float64");
 }
 
+TEST(NnOps, AdaptiveMaxPool2dLayoutIndicesAndErrors) {
+  // Naive: the first maximum over [floor(o*in/out), ceil((o+1)*in/out)) along each dim, its
+  // index flattened over the plane; channels-last in, channels-last out (values and indices).
+  Tensor r = channelsLast(random({2, 3, 7, 5}, 21));
+  auto out = run(graph({"x"}, aten("adaptive_max_pool2d.default"), "%x, [3, 4]", {0, 1}), {r});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].strides(), (Ints{36, 1, 12, 3}));
+  EXPECT_EQ(out[1].strides(), (Ints{36, 1, 12, 3}));
+  EXPECT_EQ(out[1].dtype(), DType::Int64);
+  std::vector<double> values, indices;
+  for (int64_t pl = 0; pl < 6; ++pl)
+    for (int64_t i = 0; i < 3; ++i)
+      for (int64_t j = 0; j < 4; ++j) {
+        int64_t h0 = i * 7 / 3, h1 = ((i + 1) * 7 + 2) / 3, w0 = j * 5 / 4,
+                w1 = ((j + 1) * 5 + 3) / 4;
+        double best = -INFINITY;
+        int64_t at = h0 * 5 + w0;
+        for (int64_t h = h0; h < h1; ++h)
+          for (int64_t w = w0; w < w1; ++w) {
+            double v = r.getDouble(std::vector<int64_t>{pl / 3, pl % 3, h, w});
+            if (v > best)
+              best = v, at = h * 5 + w;
+          }
+        values.push_back(best);
+        indices.push_back(static_cast<double>(at));
+      }
+  expectValues(out[0], values);
+  expectValues(out[1], indices);
+  expectError(graph({"x"}, aten("adaptive_max_pool2d.default"), "%x, [2, 2]"), {iota({1, 0, 4, 4})},
+              "Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+              "[1, 0, 4, 4] with dimension 1 being empty");
+  expectError(graph({"x"}, aten("adaptive_max_pool2d.default"), "%x, [2, 2]"), {iota({4, 4})},
+              "adaptive_max_pool2d(): Expected 3D or 4D tensor");
+  expectError(graph({"x"}, aten("adaptive_max_pool2d.default"), "%x, [2, 2]"),
+              {iota({1, 1, 4, 4}, DType::Int64)},
+              "\"adaptive_max_pool2d\" not implemented for 'Long'");
+}
+
 // ---- convolution_backward ----
 
 struct ConvCase {

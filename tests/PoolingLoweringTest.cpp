@@ -218,6 +218,27 @@ TEST(PoolingLowering, MaxPoolValuesByHand) {
   expectValues(output(r, 1), {0, 2, 3});
 }
 
+TEST(PoolingLowering, AdaptiveMaxPool2dAgreesOnEveryBackend) {
+  // Adaptive windows that overlap and vary in size, one window (the whole plane), more outputs
+  // than inputs along H, and a 1-d pool through its composite; values and indices.
+  std::vector<std::string> calls = {
+      aten("adaptive_max_pool2d.default", "%x0, [3, 4]"),
+      aten("adaptive_max_pool2d.default", "%x0, [1, 1]"),
+      aten("adaptive_max_pool2d.default", "%x0, [10, 2]"),
+  };
+  Tensor x = random({2, 3, 7, 9}, 12);
+  expectBackendsAgree(graphOf({x}, calls, {0, 1}), {x});
+  expectBackendsAgree(graphOf({channelsLast(x)}, calls, {0, 1}), {channelsLast(x)});
+  // Ties keep the first; NaN wins (the last NaN); no batch dim.
+  Tensor ties = levels({1, 2, 8, 7}, 3);
+  expectBackendsAgree(graphOf({ties}, calls, {0, 1}), {ties});
+  Tensor nan = withNaNs(random({2, 7, 9}, 13), 4);
+  expectBackendsAgree(graphOf({nan}, calls, {0, 1}), {nan});
+  Tensor line = random({2, 3, 11}, 14);
+  expectBackendsAgree(graphOf({line}, {aten("adaptive_max_pool1d.default", "%x0, [4]")}, {0, 1}),
+                      {line});
+}
+
 TEST(PoolingLowering, MaxPool3dAgreesOnEveryBackend) {
   Tensor x = random({2, 2, 6, 7, 5}, 7);
   std::vector<std::string> calls = {
@@ -410,6 +431,16 @@ std::string gradientGraph(const Tensor &x, const std::string &forward, bool with
       "args = (" + (withIndices ? "%v" : "%p") + ",), kwargs = {})\n";
   text += "    %r : [num_users=1] = call_function[target=" + backward + ")\n";
   return text + "    return (r,)\n";
+}
+
+TEST(PoolingLowering, AdaptiveMaxPool2dGradientAgrees) {
+  // adaptive_max_pool2d_backward (a composite: scatter_add at the indices over the flattened
+  // planes), with overlapping windows whose maxima repeat, contiguous and channels-last.
+  Tensor x = random({2, 3, 7, 9}, 15);
+  for (const Tensor &in : {x, channelsLast(x)})
+    expectBackendsAgree(gradientGraph(in, aten("adaptive_max_pool2d.default", "%x, [3, 4]"), true,
+                                      aten("adaptive_max_pool2d_backward.default", "%g, %x, %i")),
+                        {in});
 }
 
 TEST(PoolingLowering, PoolingGradientsAgree) {

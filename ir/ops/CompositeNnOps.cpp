@@ -717,6 +717,82 @@ Status decomposeMaxPool(Decomposer &d) {
   return d.result(r);
 }
 
+/// adaptive_max_pool1d: adaptive_max_pool2d on the input with a unit height, both results
+/// squeezed (ATen's own composite; the 2-d indices of a unit-height plane are the 1-d ones).
+Status decomposeAdaptiveMaxPool1d(Decomposer &d) {
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(d.arg("self")));
+  if (in.sizes.size() != 2 && in.sizes.size() != 3)
+    return d.error("adaptive_max_pool1d() argument 'input' (position 1) must be 2D or 3D, but "
+                   "got " +
+                   sizesOf(in));
+  FXKIT_ASSIGN_OR_RETURN(auto size, d.args().intList("output_size"));
+  if (!size || size->size() != 1)
+    return d.error("adaptive_max_pool1d(): output_size must have one entry");
+  FXKIT_ASSIGN_OR_RETURN(auto u,
+                         d.call("aten.unsqueeze.default", {d.arg("self"), Argument::integer(-2)}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto out, d.call("aten.adaptive_max_pool2d.default", {u, intListArg({1, (*size)[0]})}));
+  std::vector<Argument> items;
+  for (int64_t i = 0; i < 2; ++i) {
+    FXKIT_ASSIGN_OR_RETURN(auto item, d.getitem(out, i));
+    FXKIT_ASSIGN_OR_RETURN(auto squeezed,
+                           d.call("aten.squeeze.dim", {item, Argument::integer(-2)}));
+    items.push_back(squeezed);
+  }
+  return d.results(std::move(items));
+}
+
+/// adaptive_max_pool2d_backward: each output's gradient added at its index within its input
+/// plane (scatter_add over the planes flattened, as the kernels accumulate), in self's
+/// suggested layout.
+Status decomposeAdaptiveMaxPoolBackward(Decomposer &d) {
+  const size_t nd = 2;
+  const Argument &self = d.arg("self"), &grad = d.arg("grad_output"), &indices = d.arg("indices");
+  FXKIT_ASSIGN_OR_RETURN(auto in, d.type(self));
+  FXKIT_ASSIGN_OR_RETURN(auto g, d.type(grad));
+  FXKIT_ASSIGN_OR_RETURN(auto idx, d.type(indices));
+  const size_t rank = in.sizes.size();
+  const std::string fn = "adaptive_max_pool2d_backward";
+  if (rank != nd + 1 && rank != nd + 2)
+    return d.error(fn + "(): Expected " + std::to_string(nd + 1) + "D or " +
+                   std::to_string(nd + 2) + "D tensor, but got " + sizesOf(in));
+  if (g.sizes.size() != rank || idx.sizes.size() != rank)
+    return d.error(fn + "(): expected grad_output and indices of the input's rank " +
+                   std::to_string(rank) + ", but got " + sizesOf(g) + " and " + sizesOf(idx));
+  if (g.dtype != in.dtype)
+    return d.error("expected dtype " + std::string(dtypeName(in.dtype)) +
+                   " for `grad_output` but got dtype " + std::string(dtypeName(g.dtype)));
+  if (idx.dtype != DType::Int64)
+    return d.error(fn + "(): expected indices of dtype Long, but got " +
+                   std::string(dtypeName(idx.dtype)));
+  // [lead..., plane]: the input's and the gradient's last nd dims flattened.
+  auto flat = [&](const Argument &x) -> Expected<Argument> {
+    FXKIT_ASSIGN_OR_RETURN(auto sizes, d.sizes(x));
+    std::vector<Argument> out(sizes.begin(), sizes.end() - static_cast<std::ptrdiff_t>(nd));
+    Argument plane = Argument::integer(1);
+    for (size_t i = rank - nd; i < rank; ++i) {
+      FXKIT_ASSIGN_OR_RETURN(auto p, d.mul(plane, sizes[i]));
+      plane = p;
+    }
+    out.push_back(plane);
+    return Argument::list(std::move(out));
+  };
+  FXKIT_ASSIGN_OR_RETURN(auto inFlat, flat(self));
+  FXKIT_ASSIGN_OR_RETURN(auto gFlat, flat(grad));
+  FXKIT_ASSIGN_OR_RETURN(auto zeros, d.call("aten.new_zeros.default", {self, inFlat}));
+  FXKIT_ASSIGN_OR_RETURN(auto g2, d.reshape(grad, gFlat.items()));
+  FXKIT_ASSIGN_OR_RETURN(auto i2, d.reshape(indices, gFlat.items()));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto sum, d.call("aten.scatter_add.default", {zeros, Argument::integer(-1), i2, g2}));
+  FXKIT_ASSIGN_OR_RETURN(auto sizes, d.sizes(self));
+  FXKIT_ASSIGN_OR_RETURN(auto out, d.reshape(sum, sizes));
+  if (rank == nd + 2 && stridesLikeChannelsLast(in.sizes, in.strides)) {
+    FXKIT_ASSIGN_OR_RETURN(auto last, d.contiguous(out, "channels_last"));
+    return d.result(last);
+  }
+  return d.result(out);
+}
+
 /// adaptive_avg_pool2d: the mean over the last two dims for a 1x1 output, else
 /// _adaptive_avg_pool2d (ATen).
 Status decomposeAdaptiveAvgPool2d(Decomposer &d) {
@@ -1038,6 +1114,8 @@ const OpRow kRows[] = {
   {"torch.ops.aten.max_pool1d.default", "max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> Tensor", C::Composite, inferComposite, decomposeMaxPool},
   {"torch.ops.aten.max_pool2d.default", "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor", C::Composite, inferComposite, decomposeMaxPool},
   {"torch.ops.aten.max_pool3d.default", "max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor", C::Composite, inferComposite, decomposeMaxPool},
+  {"torch.ops.aten.adaptive_max_pool1d.default", "adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeAdaptiveMaxPool1d},
+  {"torch.ops.aten.adaptive_max_pool2d_backward.default", "adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor", C::Composite, inferComposite, decomposeAdaptiveMaxPoolBackward},
   {"torch.ops.aten.adaptive_avg_pool2d.default", "adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", C::Composite, inferComposite, decomposeAdaptiveAvgPool2d},
   // Padding and resampling
   {"torch.ops.aten.pad.default", "pad(Tensor self, SymInt[] pad, str mode=\"constant\", float? value=None) -> Tensor", C::Composite, inferComposite, decomposePad},

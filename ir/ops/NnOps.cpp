@@ -1,10 +1,9 @@
 /// \file Nn op family: rows and inference (see ir/ops/OpFamilies.h). Pooling (max, average and
-/// adaptive average, forward and backward, Inductor's low-memory max-pool prims), convolution
-/// backward, upsampling, grid sampling, col2im, torchvision's roi_align, distances and embedding
-/// bags. Inference follows
-/// PyTorch's meta functions (torch/_meta_registrations.py, the FakeTensor convolution rule of
-/// torch/_subclasses/fake_impls.py, aten/src/ATen/native/Pool.h for output sizes), so that
-/// results equal what FakeTensor records.
+/// adaptive average, forward and backward, adaptive max, Inductor's low-memory max-pool prims),
+/// convolution backward, upsampling, grid sampling, col2im, torchvision's roi_align, distances and
+/// embedding bags. Inference follows PyTorch's meta functions (torch/_meta_registrations.py, the
+/// FakeTensor convolution rule of torch/_subclasses/fake_impls.py, aten/src/ATen/native/Pool.h for
+/// output sizes), so that results equal what FakeTensor records.
 
 #include "ir/Try.h"
 #include "ir/ops/InferSupport.h"
@@ -487,6 +486,34 @@ template <size_t nd> Expected<NodeValue> adaptiveAvgPool(const BoundArgs &b) {
   return one(std::move(t));
 }
 
+/// adaptive_max_pool2d (its meta): the values and their int64 indices (positions flattened over
+/// the input plane), both in the input's suggested layout; floating inputs only, as its kernels
+/// dispatch.
+Expected<NodeValue> adaptiveMaxPool2d(const BoundArgs &b) {
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto outputSize, b.symIntList("output_size"));
+  const size_t rank = self.sizes.size();
+  if (rank != 3 && rank != 4)
+    return b.error("adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: " +
+                   sizesText(self.sizes));
+  for (size_t i = 1; i < rank; ++i)
+    if (isZero(self.sizes[i]))
+      return b.error("adaptive_max_pool2d(): Expected input to have non-zero size for non-batch "
+                     "dimensions, but input has sizes " +
+                     sizesText(self.sizes) + " with dimension " + std::to_string(i) +
+                     " being empty");
+  if (outputSize.size() != 2)
+    return b.error("adaptive_max_pool2d(): internal error: output_size.size() must be 2");
+  if (!dtypeIsFloating(self.dtype))
+    return b.error("\"adaptive_max_pool2d\" not implemented for '" +
+                   std::string(dtypeScalarTypeName(self.dtype)) + "'");
+  Sizes sizes(self.sizes.begin(), self.sizes.end() - 2);
+  sizes.insert(sizes.end(), outputSize.begin(), outputSize.end());
+  const Sizes strides = layoutStrides(sizes, suggestsChannelsLast(self));
+  return many({make(self.dtype, sizes, strides, self.device),
+               make(DType::Int64, sizes, strides, self.device)});
+}
+
 /// adaptive_avg_pool1d: _adaptive_avg_pool2d over self.unsqueeze(-2) to (1, L), squeezed.
 Expected<NodeValue> adaptiveAvgPool1d(const BoundArgs &b) {
   FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
@@ -934,6 +961,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten.adaptive_avg_pool1d.default", "adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor", C::Other, adaptiveAvgPool1d},
   {"torch.ops.aten._adaptive_avg_pool2d.default", "_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", C::Other, adaptiveAvgPool<2>},
   {"torch.ops.aten._adaptive_avg_pool2d_backward.default", "_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", C::Other, adaptiveAvgPool2dBackward},
+  {"torch.ops.aten.adaptive_max_pool2d.default", "adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)", C::Other, adaptiveMaxPool2d},
   {"torch.ops.aten._adaptive_avg_pool3d.default", "_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor", C::Other, adaptiveAvgPool<3>},
   {"torch.ops.aten.convolution_backward.default", "convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)", C::Extern, convolutionBackward},
   {"torch.ops.aten.upsample_nearest2d.vec", "upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Other, upsampleNearest2d},

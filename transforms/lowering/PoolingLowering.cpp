@@ -1,5 +1,6 @@
 /// Pooling, padding and upsampling as loops (Inductor's lowerings of avg_pool2d,
-/// _adaptive_avg_pool2d, _low_memory_max_pool_with_offsets, reflection/replication pads and
+/// _adaptive_avg_pool2d, adaptive_max_pool2d, _low_memory_max_pool_with_offsets,
+/// reflection/replication pads and
 /// upsample_nearest2d/bilinear2d). Each is one pointwise op over the result whose body reads
 /// the input through index expressions: a window's taps unrolled (kernel sizes are constant
 /// ints), masked where a tap may fall in the padding or past an adaptive window's end; the
@@ -320,9 +321,13 @@ std::vector<SymExpr> denseStrides(const std::vector<SymExpr> &sizes) {
 /// the kernel. Taps are compared in order; a later tap wins when greater or NaN, as PyTorch's
 /// `val > max || isnan(val)`; a window whose inside taps are all -inf keeps its first inside
 /// tap.
-void buildMaxPoolOp(Lowerer &l, const Node &n, const BufferView &self, const PoolWindow &w,
-                    const TensorType &out, bool index, bool offsets) {
-  size_t nd = w.kernel.size(), lead = out.sizes.size() - nd;
+/// The windows are `axisAt(d, o)` along each of the last nd dims; `offsetKernel` (offsets only)
+/// the kernel whose taps they flatten over.
+void buildMaxPoolOp(Lowerer &l, const Node &n, const BufferView &self, size_t nd,
+                    const std::function<Axis(size_t, const SymExpr &)> &axisAt,
+                    const TensorType &out, bool index, const std::vector<int64_t> *offsetKernel) {
+  const bool offsets = offsetKernel != nullptr;
+  size_t lead = out.sizes.size() - nd;
   LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
   std::vector<SymExpr> vars = iterate(out.sizes, op.ranges, false);
   BodyBuilder b(op);
@@ -330,15 +335,14 @@ void buildMaxPoolOp(Lowerer &l, const Node &n, const BufferView &self, const Poo
   DType compute = computeDType(stored);
   std::vector<Axis> axes;
   for (size_t d = 0; d < nd; ++d)
-    axes.push_back(fixedAxis(vars[lead + d], self.sizes[lead + d], out.sizes[lead + d], w.kernel[d],
-                             w.stride[d], w.padding[d], w.dilation[d], w.ceil, true));
+    axes.push_back(axisAt(d, vars[lead + d]));
   WindowReader reader(l, op, b, self, vars, axes, compute);
   std::vector<SymExpr> inSpatial(self.sizes.begin() + static_cast<std::ptrdiff_t>(lead),
                                  self.sizes.end());
   std::vector<SymExpr> planeStrides = denseStrides(inSpatial);
   std::vector<int64_t> kernelStrides(nd, 1);
-  for (size_t d = nd; d-- > 1;)
-    kernelStrides[d - 1] = kernelStrides[d] * w.kernel[d];
+  for (size_t d = nd; offsets && d-- > 1;)
+    kernelStrides[d - 1] = kernelStrides[d] * (*offsetKernel)[d];
   // Where tap k is, as the op stores it.
   auto where = [&](const std::vector<SymExpr> &k) {
     SymExpr flat(0);
@@ -385,6 +389,23 @@ void buildMaxPoolOp(Lowerer &l, const Node &n, const BufferView &self, const Poo
   l.finishPointwise(op, b, index ? at : best, out, vars);
 }
 
+/// The two ops of max pooling over `axisAt`'s windows, the values and their indices (offsets
+/// over `offsetKernel` where given), as the node's two results.
+void lowerMaxPoolPair(Lowerer &l, const Node &n, const BufferView &self, size_t nd,
+                      const std::function<Axis(size_t, const SymExpr &)> &axisAt,
+                      const TensorType &values, const TensorType &indices,
+                      const std::vector<int64_t> *offsetKernel) {
+  buildMaxPoolOp(l, n, self, nd, axisAt, values, false, offsetKernel);
+  int32_t valuesBuffer = static_cast<int32_t>(l.program_.buffers.size() - 1);
+  buildMaxPoolOp(l, n, self, nd, axisAt, indices, true, offsetKernel);
+  int32_t indicesBuffer = static_cast<int32_t>(l.program_.buffers.size() - 1);
+  Lowered result;
+  result.kind = Lowered::Kind::Tensors;
+  result.views.push_back(Lowerer::wholeView(valuesBuffer, values));
+  result.views.push_back(Lowerer::wholeView(indicesBuffer, indices));
+  l.values_[n.scratch()] = std::move(result);
+}
+
 /// max_pool{2,3}d_with_indices and prims._low_memory_max_pool_with_offsets: two ops over the
 /// result, the values and their indices (offsets).
 Status lowerMaxPool(Lowerer &l, const Node &n, const BoundArgs &args, size_t nd, bool offsets) {
@@ -404,15 +425,41 @@ Status lowerMaxPool(Lowerer &l, const Node &n, const BoundArgs &args, size_t nd,
   if (storedDType(l, self) == DType::Bool || taps > kMaxUnrolledMaxTaps ||
       self.sizes.size() != values.sizes.size() || self.sizes.size() < nd + 1)
     return l.lowerExtern(n, args);
-  buildMaxPoolOp(l, n, self, w, values, false, offsets);
-  int32_t valuesBuffer = static_cast<int32_t>(l.program_.buffers.size() - 1);
-  buildMaxPoolOp(l, n, self, w, indices, true, offsets);
-  int32_t indicesBuffer = static_cast<int32_t>(l.program_.buffers.size() - 1);
-  Lowered result;
-  result.kind = Lowered::Kind::Tensors;
-  result.views.push_back(Lowerer::wholeView(valuesBuffer, values));
-  result.views.push_back(Lowerer::wholeView(indicesBuffer, indices));
-  l.values_[n.scratch()] = std::move(result);
+  const size_t lead = values.sizes.size() - nd;
+  auto axisAt = [&](size_t d, const SymExpr &o) {
+    return fixedAxis(o, self.sizes[lead + d], values.sizes[lead + d], w.kernel[d], w.stride[d],
+                     w.padding[d], w.dilation[d], w.ceil, true);
+  };
+  lowerMaxPoolPair(l, n, self, nd, axisAt, values, indices, offsets ? &w.kernel : nullptr);
+  return Status::ok();
+}
+
+/// adaptive_max_pool2d: max pooling's two ops over adaptive windows, unrolled up to max
+/// pooling's limit of taps (Inductor's lowering unrolls them too), else extern.
+Status lowerAdaptiveMaxPool2d(Lowerer &l, const Node &n, const BoundArgs &args) {
+  FXKIT_ASSIGN_OR_RETURN(auto self, l.tensorArg(n, args.get("self")));
+  const auto *results = n.value().tensors();
+  if (!results || results->size() != 2 || !(*results)[0] || !(*results)[1])
+    return l.nodeError(n, "expected a value and an index result");
+  const TensorType &values = *(*results)[0], &indices = *(*results)[1];
+  if (!dtypeIsFloating(storedDType(l, self)) || self.sizes.size() != values.sizes.size() ||
+      self.sizes.size() < 3)
+    return l.lowerExtern(n, args);
+  const size_t lead = values.sizes.size() - 2;
+  std::vector<Axis> axes;
+  int64_t taps = 1;
+  for (size_t d = 0; d < 2; ++d) {
+    auto a = adaptiveAxis(SymExpr(0), self.sizes[lead + d], values.sizes[lead + d]);
+    if (!a || a->taps < 0)
+      return l.lowerExtern(n, args);
+    taps *= a->taps;
+  }
+  if (taps > kMaxUnrolledMaxTaps)
+    return l.lowerExtern(n, args);
+  auto axisAt = [&](size_t d, const SymExpr &o) {
+    return *adaptiveAxis(o, self.sizes[lead + d], values.sizes[lead + d]);
+  };
+  lowerMaxPoolPair(l, n, self, 2, axisAt, values, indices, nullptr);
   return Status::ok();
 }
 
@@ -1192,6 +1239,7 @@ Status lowerAdaptiveAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs
 const LoweringRule kRules[] = {
     {"torch.ops.aten.max_pool2d_with_indices.default", lowerMaxPool2d},
     {"torch.ops.aten.max_pool3d_with_indices.default", lowerMaxPool3d},
+    {"torch.ops.aten.adaptive_max_pool2d.default", lowerAdaptiveMaxPool2d},
     {"torch.ops.prims._low_memory_max_pool_with_offsets.default", lowerLowMemoryMaxPool},
     {"torch.ops.prims._low_memory_max_pool_offsets_to_indices.default", lowerOffsetsToIndices},
     {"torch.ops.aten.avg_pool1d.default", lowerAvgPoolNd<1>},
