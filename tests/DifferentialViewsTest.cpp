@@ -51,6 +51,23 @@ TEST(DifferentialViews, EveryBackendAgrees) {
   EXPECT_FALSE(failure) << diffStageName(failure->stage) << ": " << failure->message;
 }
 
+TEST(DifferentialViews, DtypeViewsAgree) {
+  // view.dtype to another element size or type: the reference kernel's view as an extern call
+  // on compiled backends, its bits then read by a loop kernel.
+  for (const char *dtype : {"torch.int32", "torch.uint8", "torch.int16"}) {
+    std::string text = std::string(R"(graph():
+    %x : Tensor "f32[3, 4, 5][20, 5, 1]cpu"[num_users=1] = placeholder[target=x]
+    %v : [num_users=1] = call_function[target=torch.ops.aten.view.dtype](args = (%x, )") +
+                       dtype + R"(), kwargs = {})
+    %r : [num_users=1] = call_function[target=torch.ops.aten.bitwise_and.Scalar](args = (%v, 1023), kwargs = {})
+    return (r,)
+)";
+    SCOPED_TRACE(text);
+    auto failure = checkGraphDifferentially(text, {});
+    EXPECT_FALSE(failure) << diffStageName(failure->stage) << ": " << failure->message;
+  }
+}
+
 TEST(DifferentialViews, RearrangementsLowerToLoopsThatAgree) {
   const char *calls[] = {
       "torch.ops.aten.flip.default](args = (%x, [0, -1]), kwargs = {}",

@@ -89,6 +89,38 @@ TEST(ViewKernels, ViewSizeCheckedAtRunTime) {
   expectError(text, {RuntimeValue{iota({6})}}, "invalid for an input of 6 elements");
 }
 
+TEST(ViewKernels, ViewDtype) {
+  // The same bytes: 1.0f is 0x3f800000, and its little-endian bytes 0, 0, 128, 63.
+  Tensor ones = fromValues({2, 2}, {1, 1, 1, 1});
+  expectValues(expectView(op("view.dtype", "torch.int32"), ones, {2, 2}, {2, 1}),
+               {1065353216, 1065353216, 1065353216, 1065353216});
+  Tensor bytes = expectView(op("view.dtype", "torch.uint8"), ones, {2, 8}, {8, 1});
+  expectValues(bytes, {0, 0, 128, 63, 0, 0, 128, 63, 0, 0, 128, 63, 0, 0, 128, 63});
+  // Wider elements from narrower: 0x3c00 is half's 1.0.
+  Tensor halves = fromValues({1, 4}, {0, 60, 0, 60}, DType::UInt8);
+  expectValues(expectView(op("view.dtype", "torch.float16"), halves, {1, 2}, {2, 1}), {1, 1});
+  // Same element size: any layout, as it is.
+  Tensor t = permuted(iota({2, 3}), {1, 0});
+  expectView(op("view.dtype", "torch.int32"), t, {3, 2}, {1, 3});
+  // view_dtype's checks.
+  expectError(
+      op("view.dtype", "torch.uint8"), {RuntimeValue{t}},
+      "self.stride(-1) must be 1 to view Float as Byte (different element sizes), but got 3");
+  expectError(op("view.dtype", "torch.float32"), {RuntimeValue{iota({2, 3}, DType::UInt8)}},
+              "self.size(-1) must be divisible by 4 to view Byte as Float (different element "
+              "sizes), but got 3");
+  expectError(op("view.dtype", "torch.uint8"), {RuntimeValue{fromValues({}, {1})}},
+              "self.dim() cannot be 0 to view Float as Byte (different element sizes)");
+  const std::string offset = R"(graph():
+    %x : [num_users=1] = placeholder[target=x]
+    %s : [num_users=1] = call_function[target=torch.ops.aten.slice.Tensor](args = (%x, 0, 1), kwargs = {})
+    %r : [num_users=1] = call_function[target=torch.ops.aten.view.dtype](args = (%s, torch.int32), kwargs = {})
+    return (r,))";
+  expectError(offset, {RuntimeValue{iota({7}, DType::Int16)}},
+              "self.storage_offset() must be divisible by 2 to view Short as Int (different "
+              "element sizes), but got 1");
+}
+
 TEST(ViewKernels, Reshape) {
   Tensor x = iota({2, 3});
   expectView(op("reshape.default", "[-1]"), x, {6}, {1});

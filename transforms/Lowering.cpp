@@ -573,6 +573,11 @@ Status Lowerer::lowerView(const Node &n, const BoundArgs &args) {
   }
   if (!out)
     return nodeError(n, "view without a tensor value");
+  // Another dtype's view of the same bytes: loop bodies load a buffer in its own dtype only, so
+  // the reference kernel makes the view, as an extern call that copies it out.
+  if (target == "torch.ops.aten.view.dtype" &&
+      out->dtype != program_.buffers[in->buffer].type.dtype)
+    return lowerExtern(n, args);
   result.view = {in->buffer, out->sizes, out->strides, in->offset};
   if (target == "torch.ops.aten.select.int") {
     auto dim = args.integer("dim");

@@ -50,6 +50,33 @@ template <GeometryFn fn> Status viewKernel(KernelContext &ctx) {
   return Status::ok();
 }
 
+/// view.dtype: self's storage bytes read as `dtype` (inference checked the sizes and strides;
+/// the storage offset, which types do not carry, is checked here as view_dtype does).
+Status viewDtypeKernel(KernelContext &ctx) {
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, ctx.args.dtype("dtype"));
+  if (!dtype)
+    return ctx.error("dtype must not be None");
+  const int64_t from = dtypeItemSize(self.dtype()), to = dtypeItemSize(*dtype);
+  int64_t offset = self.storageOffset() * from;
+  if (offset % to != 0)
+    return ctx.error("self.storage_offset() must be divisible by " + std::to_string(to / from) +
+                     " to view " + std::string(dtypeScalarTypeName(self.dtype())) + " as " +
+                     std::string(dtypeScalarTypeName(*dtype)) +
+                     " (different element sizes), but got " + std::to_string(self.storageOffset()));
+  std::vector<int64_t> sizes = self.sizes(), strides = self.strides();
+  if (from != to && !sizes.empty()) {
+    sizes.back() = sizes.back() * from / to;
+    for (size_t d = 0; d + 1 < strides.size(); ++d)
+      strides[d] = strides[d] * from / to;
+  }
+  auto view = self.reinterpretAs(*dtype, std::move(sizes), std::move(strides), offset / to);
+  if (!view)
+    return ctx.error(view.error().message);
+  ctx.result.v = view.take();
+  return Status::ok();
+}
+
 /// Storage offsets of a tensor's elements in row-major order of its sizes, one at a time (an
 /// odometer over the index): copies need no table of offsets, which for a 1 GiB clone was
 /// 16 bytes per element.
@@ -495,6 +522,7 @@ void registerViewKernels() {
   using namespace view_kernels;
   static const std::pair<std::string_view, KernelFn> table[] = {
       {"torch.ops.aten.view.default", viewKernel<viewGeometry>},
+      {"torch.ops.aten.view.dtype", viewDtypeKernel},
       {"torch.ops.aten._unsafe_view.default", viewKernel<viewGeometry>},
       {"torch.ops.aten.reshape.default", reshapeKernel},
       {"torch.ops.aten.permute.default", viewKernel<permuteGeometry>},

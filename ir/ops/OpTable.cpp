@@ -550,6 +550,50 @@ Expected<NodeValue> viewLike(const BoundArgs &b, std::string_view sizeName, bool
 Expected<NodeValue> view(const BoundArgs &b) { return viewLike(b, "size", false); }
 Expected<NodeValue> reshape(const BoundArgs &b) { return viewLike(b, "shape", true); }
 
+/// view.dtype (at::native::view_dtype): the same bytes read as another dtype. Sizes and strides
+/// stay for an element size of its own; otherwise the last dim (stride 1) holds the ratio more
+/// or fewer elements and the other strides scale with it (the storage offset too, which the
+/// type does not carry: the kernel checks it).
+Expected<NodeValue> viewDtype(const BoundArgs &b) {
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto dtype, b.dtype("dtype"));
+  if (!dtype)
+    return b.error("dtype must not be None");
+  const int64_t from = dtypeItemSize(self.dtype), to = dtypeItemSize(*dtype);
+  TensorType out = self;
+  out.dtype = *dtype;
+  if (from == to)
+    return one(std::move(out));
+  const std::string what = " to view " + std::string(dtypeScalarTypeName(self.dtype)) + " as " +
+                           std::string(dtypeScalarTypeName(*dtype)) + " (different element sizes)";
+  if (self.sizes.empty())
+    return b.error("self.dim() cannot be 0" + what);
+  if (!symIs(self.strides.back(), 1))
+    return b.error("self.stride(-1) must be 1" + what + ", but got " + self.strides.back().str());
+  const size_t last = self.sizes.size() - 1;
+  if (from > to) { // more, narrower elements
+    const int64_t ratio = from / to;
+    out.sizes[last] = symMul(self.sizes[last], SymExpr(ratio));
+    for (size_t d = 0; d < last; ++d)
+      out.strides[d] = symMul(self.strides[d], SymExpr(ratio));
+    return one(std::move(out));
+  }
+  const int64_t ratio = to / from;
+  const SymExpr &lastSize = self.sizes[last];
+  if (!lastSize.isConstant() || lastSize.constant() % ratio != 0)
+    return b.error("self.size(-1) must be divisible by " + std::to_string(ratio) + what +
+                   ", but got " + lastSize.str());
+  out.sizes[last] = SymExpr(lastSize.constant() / ratio);
+  for (size_t d = 0; d < last; ++d) {
+    const SymExpr &st = self.strides[d];
+    if (!st.isConstant() || st.constant() % ratio != 0)
+      return b.error("self.stride(" + std::to_string(d) + ") must be divisible by " +
+                     std::to_string(ratio) + what + ", but got " + st.str());
+    out.strides[d] = SymExpr(st.constant() / ratio);
+  }
+  return one(std::move(out));
+}
+
 Expected<NodeValue> alias(const BoundArgs &b) {
   FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   return one(std::move(self));
@@ -1061,6 +1105,7 @@ const Row kRows[] = {
   {"torch.ops.prims.iota.default", "iota(SymInt length, *, SymInt start, SymInt step, ScalarType dtype, Device device, bool requires_grad) -> Tensor", C::Creation, iota},
   // Views
   {"torch.ops.aten.view.default", "view(Tensor(a) self, SymInt[] size) -> Tensor(a)", C::View, view},
+  {"torch.ops.aten.view.dtype", "view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", C::View, viewDtype},
   {"torch.ops.aten._unsafe_view.default", "_unsafe_view(Tensor self, SymInt[] size) -> Tensor", C::View, view},
   {"torch.ops.aten.reshape.default", "reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", C::View, reshape},
   {"torch.ops.aten.permute.default", "permute(Tensor(a) self, int[] dims) -> Tensor(a)", C::View, permute},
