@@ -68,6 +68,29 @@ TEST(DifferentialViews, DtypeViewsAgree) {
   }
 }
 
+TEST(DifferentialViews, AsStridedScatterAgrees) {
+  // as_strided_scatter lowers to a copy of self and a scattering store at the view's positions
+  // (positions without overlap: which of several writes lands is the device's choice).
+  const char *calls[] = {
+      "torch.ops.aten.as_strided_scatter.default](args = (%x, %s, [3, 4], [20, 2], 1), kwargs = {}",
+      "torch.ops.aten.as_strided_scatter.default](args = (%x, %s, [3, 4], [1, 15], 3), kwargs = {}",
+      "torch.ops.aten.as_strided_scatter.default](args = (%x, %s, [3, 4], [4, 1]), kwargs = {}",
+  };
+  for (const char *call : calls) {
+    std::string text = std::string(R"(graph():
+    %x : Tensor "f32[3, 4, 5][20, 5, 1]cpu"[num_users=1] = placeholder[target=x]
+    %s : Tensor "f64[3, 4][4, 1]cpu"[num_users=1] = placeholder[target=s]
+    %v : [num_users=1] = call_function[target=)") +
+                       call + R"()
+    %r : [num_users=1] = call_function[target=torch.ops.aten.mul.Tensor](args = (%v, %v), kwargs = {})
+    return (r,)
+)";
+    SCOPED_TRACE(text);
+    auto failure = checkGraphDifferentially(text, {});
+    EXPECT_FALSE(failure) << diffStageName(failure->stage) << ": " << failure->message;
+  }
+}
+
 TEST(DifferentialViews, RearrangementsLowerToLoopsThatAgree) {
   const char *calls[] = {
       "torch.ops.aten.flip.default](args = (%x, [0, -1]), kwargs = {}",

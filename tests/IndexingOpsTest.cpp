@@ -459,6 +459,37 @@ TEST(IndexingOps, SliceScatterWritesTheSlice) {
   expectValues(t, {0, 7, 9, 1, 8, 10});
 }
 
+// torch.as_strided_scatter(torch.zeros(2, 3), src, size, stride, offset), worked from
+// as_strided's positions offset + i * stride[0] + j * stride[1] in the copy's storage.
+TEST(IndexingOps, AsStridedScatterWritesTheView) {
+  Tensor zeros = fromValues({2, 3}, std::vector<double>(6, 0));
+  Tensor src = fromValues({2, 2}, {1, 2, 3, 4});
+  // Positions 1, 3, 2, 4.
+  expectValues(run(call({"x", "s"}, "as_strided_scatter.default", "%x, %s, [2, 2], [1, 2], 1"),
+                   {zeros, src}),
+               {0, 1, 3, 2, 4, 0});
+  // Without an offset, self's own (0); overlapping positions take the last element written
+  // (0 and 1 twice: 3 and 4), as copy_ on the CPU.
+  expectValues(
+      run(call({"x", "s"}, "as_strided_scatter.default", "%x, %s, [2, 2], [0, 1]"), {zeros, src}),
+      {3, 4, 0, 0, 0, 0});
+  // A transposed self keeps its strides: storage position 1 is element [1, 0].
+  Tensor t =
+      run(call({"x", "s"}, "as_strided_scatter.default", "%x, %s, [1], [1], 1"),
+          {permuted(fromValues({3, 2}, std::vector<double>(6, 0)), {1, 0}), fromValues({1}, {9})});
+  EXPECT_EQ(t.strides(), (Sizes{1, 2}));
+  EXPECT_EQ(t.getDouble(std::vector<int64_t>{1, 0}), 9);
+  expectError(call({"x", "s"}, "as_strided_scatter.default", "%x, %s, [2, 3], [3, 1]"),
+              {zeros, src},
+              "expected src to have a size equal to the slice of self. src size = [2, 2], slice "
+              "size = [2, 3]");
+  expectError(call({"x", "s"}, "as_strided_scatter.default", "%x, %s, [2, 2], [3, 1], 3"),
+              {zeros, src}, "as_strided");
+  EXPECT_EQ(inferOne("as_strided_scatter.default", "f32[4, 5][1, 4]cpu", "%x, %y, [2], [3]",
+                     "f64[2][1]cpu"),
+            "f32[4, 5][1, 4]cpu");
+}
+
 // torch.diagonal_scatter(torch.zeros(3, 4), src, offset) for offsets 1 and -2 (worked from
 // diagonal()'s definition), and offset -1 on a [2, 3, 2] tensor along dims 2 and 0.
 TEST(IndexingOps, DiagonalScatterWritesTheDiagonal) {

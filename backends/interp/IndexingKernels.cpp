@@ -524,6 +524,35 @@ Status indexPutKernel(KernelContext &ctx) {
 
 // ---- *_scatter, masked_scatter, embedding_dense_backward ----
 
+/// as_strided_scatter: a copy of self whose as_strided view (positions in the copy's storage,
+/// which starts where self's does: storage_offset counts from the start of self's storage, as
+/// in PyTorch's clone_preserve_strides) takes src's elements, in src's row-major order.
+Status asStridedScatterKernel(KernelContext &ctx) {
+  FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto src, ctx.tensor("src"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, ctx.intList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, ctx.intList("stride"));
+  FXKIT_ASSIGN_OR_RETURN(auto offset, ctx.optionalInteger("storage_offset"));
+  if (size.size() != stride.size())
+    return ctx.error("mismatch in length of strides and shape");
+  if (src.sizes() != size)
+    return ctx.error("expected src to have a size equal to the slice of self. src size = " +
+                     sizesStr(src.sizes()) + ", slice size = " + sizesStr(size));
+  FXKIT_ASSIGN_OR_RETURN(auto out, copyOfSelf(ctx, self));
+  // The copy's first element is self's: the view's offset relative to it.
+  const int64_t at = (offset ? *offset : self.storageOffset()) - self.storageOffset();
+  if (at < 0)
+    return ctx.error("as_strided_scatter: a storage offset of " + std::to_string(*offset) +
+                     " before self's first element (at storage offset " +
+                     std::to_string(self.storageOffset()) + ") is not supported");
+  auto view = out.asStrided(size, stride, out.storageOffset() + at);
+  if (!view)
+    return ctx.error(view.error().message);
+  view->copyElementsFrom(src);
+  ctx.result.v = std::move(out);
+  return Status::ok();
+}
+
 Status sliceScatterKernel(KernelContext &ctx) {
   FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   FXKIT_ASSIGN_OR_RETURN(auto src, ctx.tensor("src"));
@@ -827,6 +856,7 @@ void registerIndexingKernels() {
       {"torch.ops.aten.index_put.default", indexPutKernel},
       {"torch.ops.aten.index_put_.default", indexPutKernel},
       {"torch.ops.aten.slice_scatter.default", sliceScatterKernel},
+      {"torch.ops.aten.as_strided_scatter.default", asStridedScatterKernel},
       {"torch.ops.aten.select_scatter.default", selectScatterKernel},
       {"torch.ops.aten.diagonal_scatter.default", diagonalScatterKernel},
       {"torch.ops.aten.constant_pad_nd.default", constantPadNdKernel},

@@ -427,6 +427,25 @@ Expected<NodeValue> sliceScatter(const BoundArgs &b) {
   return one(make(self.dtype, self.sizes, scatterResultStrides(self), self.device));
 }
 
+/// as_strided_scatter: a copy of self (clone_preserve_strides, as PyTorch's meta: self's own
+/// strides) whose as_strided view takes src; size and src's sizes must agree.
+Expected<NodeValue> asStridedScatter(const BoundArgs &b) {
+  FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
+  FXKIT_ASSIGN_OR_RETURN(auto src, b.tensor("src"));
+  FXKIT_ASSIGN_OR_RETURN(auto size, b.symIntList("size"));
+  FXKIT_ASSIGN_OR_RETURN(auto stride, b.symIntList("stride"));
+  if (size.size() != stride.size())
+    return b.error("mismatch in length of strides and shape");
+  for (const SymExpr &s : stride)
+    if (s.isConstant() && s.constant() < 0)
+      return b.error("as_strided: Negative strides are not supported at the moment, got strides: " +
+                     sizesText(stride));
+  if (!mayEqual(size, src.sizes))
+    return b.error("expected src to have a size equal to the slice of self. src size = " +
+                   sizesText(src.sizes) + ", slice size = " + sizesText(size));
+  return one(make(self.dtype, self.sizes, self.strides, self.device));
+}
+
 Expected<NodeValue> selectScatter(const BoundArgs &b) {
   FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   FXKIT_ASSIGN_OR_RETURN(auto src, b.tensor("src"));
@@ -656,6 +675,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten.index.Tensor", "index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", C::Other, indexTensor},
   {"torch.ops.aten.index_put.default", "index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", C::Other, indexPut},
   {"torch.ops.aten.index_put_.default", "index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", C::Extern, indexPut},
+  {"torch.ops.aten.as_strided_scatter.default", "as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor", C::Other, asStridedScatter},
   {"torch.ops.aten.slice_scatter.default", "slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor", C::Other, sliceScatter},
   {"torch.ops.aten.select_scatter.default", "select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor", C::Other, selectScatter},
   {"torch.ops.aten.diagonal_scatter.default", "diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor", C::Other, diagonalScatter},

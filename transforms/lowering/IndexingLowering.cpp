@@ -292,6 +292,39 @@ Status lowerIndexPut(Lowerer &l, const Node &n, const BoundArgs &args) {
       });
 }
 
+/// as_strided_scatter: the copy of self, then src stored at the view's positions in the copy's
+/// storage (storage_offset, counted from the start of self's storage, less self's own offset,
+/// plus the sum of i_d * stride_d); an offset before self's first element stays extern (the
+/// reference kernel refuses it).
+Status lowerAsStridedScatter(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto self = l.tensorArg(n, args.get("self"));
+  auto src = l.tensorArg(n, args.get("src"));
+  auto size = args.symIntList("size");
+  auto stride = args.symIntList("stride");
+  auto offset = args.optionalSymInt("storage_offset");
+  FXKIT_TRY(firstError(self, src, size, stride, offset));
+  const TensorType *out = n.value().tensor();
+  if (!out || size->size() != stride->size() || src->sizes.size() != size->size())
+    return l.lowerExtern(n, args);
+  const SymExpr at = *offset ? symSub(**offset, self->offset) : SymExpr(0);
+  if (!at.isConstant() || at.constant() < 0)
+    return l.lowerExtern(n, args);
+  int32_t buffer = copyOfSelf(l, n, *self);
+  LoopOp &op = l.newOp(LoopOpKind::Pointwise, n);
+  std::vector<SymExpr> vars = iterate(*size, op.ranges, false);
+  BodyBuilder b(op);
+  int32_t v = loadAt(l, b, *src, vars.data());
+  Store s;
+  s.buffer = buffer;
+  s.index = at;
+  for (size_t d = 0; d < vars.size(); ++d)
+    s.index = symAdd(s.index, symMul(vars[d], (*stride)[d]));
+  s.value = b.cast(v, out->dtype);
+  s.scatter = true;
+  op.stores.push_back(std::move(s));
+  return Status::ok();
+}
+
 /// scatter.src / scatter.value / scatter_add: result[i with i[dim] = index[i]] = src[i] (or
 /// the value, or +=) for every point i of index.
 Status lowerScatter(Lowerer &l, const Node &n, const BoundArgs &args) {
@@ -641,6 +674,7 @@ constexpr LoweringRule kRules[] = {
     {"torch.ops.aten.index.Tensor", lowerIndex},
     {"torch.ops.aten._unsafe_index.Tensor", lowerIndex},
     {"torch.ops.aten.index_put.default", lowerIndexPut},
+    {"torch.ops.aten.as_strided_scatter.default", lowerAsStridedScatter},
     {"torch.ops.aten.scatter.src", lowerScatter},
     {"torch.ops.aten.scatter.value", lowerScatter},
     {"torch.ops.aten.scatter_add.default", lowerScatter},
