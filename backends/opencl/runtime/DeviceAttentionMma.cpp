@@ -656,13 +656,16 @@ chooseAttentionMma(Launcher &launcher, OpenCLContext &ctx, const OpenCLOptions &
     return kernel;
   // Choices are cached per device and driver, and per kernel source: a changed kernel times its
   // shapes again.
-  const DeviceInfo &dev = ctx.device();
-  const CacheKey cacheKey = CacheKey::of(
-      "fx_attention_forms", attentionMmaSource() + "\n" + dev.platformName + "\n" + dev.deviceName +
-                                "\n" + dev.deviceVersion + "\n" + dev.driverVersion);
+  // (Hashed only where the cache is read or written: not on every call.)
+  auto cacheKey = [&] {
+    const DeviceInfo &dev = ctx.device();
+    return CacheKey::of("fx_attention_forms", attentionMmaSource() + "\n" + dev.platformName +
+                                                  "\n" + dev.deviceName + "\n" + dev.deviceVersion +
+                                                  "\n" + dev.driverVersion);
+  };
   if (!state.attentionFormsLoaded) {
     state.attentionFormsLoaded = true;
-    state.attentionForms = KernelCache(options.cacheDir, options.cache).loadTuning(cacheKey);
+    state.attentionForms = KernelCache(options.cacheDir, options.cache).loadTuning(cacheKey());
   }
   const AttentionMask &mask = shape.mask;
   std::string key = std::to_string(shape.B) + "x" + std::to_string(shape.H) + "x" +
@@ -715,7 +718,8 @@ chooseAttentionMma(Launcher &launcher, OpenCLContext &ctx, const OpenCLOptions &
   if (best >= 0) {
     state.attentionForms[key] = out.form.name(kernel.emulated);
     // The cache only saves time: a failed write is ignored.
-    (void)KernelCache(options.cacheDir, options.cache).storeTuning(cacheKey, state.attentionForms);
+    (void)KernelCache(options.cacheDir, options.cache)
+        .storeTuning(cacheKey(), state.attentionForms);
   }
   return out;
 }
