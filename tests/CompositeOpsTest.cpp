@@ -1664,6 +1664,11 @@ TEST(CompositeOps, MaskedIndexingLeavesDroppedIndicesUnread) {
   const std::string index =
       "torch.ops.aten._unsafe_masked_index.default](args = (%a, %b, [%c], 1.5), kwargs = {})";
   expectValues(runCall(index, {x, m, i}), {3, 1.5, 6});
+  // An empty self (as PyTorch's eager kernel: every element the fill, in the indexing's shape:
+  // [3] indices over an empty [0, 2] give [3, 2]), whatever the mask and the indices.
+  Tensor e = runCall(index, {Tensor::zeros(DType::Float32, {0, 2}).take(), m, i});
+  EXPECT_EQ(e.sizes(), (std::vector<int64_t>{3, 2}));
+  expectValues(e, {1.5, 1.5, 1.5, 1.5, 1.5, 1.5});
   Tensor s = fromValues({5}, {0, 0, 0, 0, 0});
   Tensor j = fromValues({3}, {1, 7, 1}, DType::Int64);
   Tensor v = fromValues({3}, {2, 100, 3});

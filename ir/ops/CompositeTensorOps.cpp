@@ -1648,15 +1648,45 @@ Expected<Argument> clampedIndices(Decomposer &d) {
   return Argument::list(std::move(out));
 }
 
+/// _unsafe_masked_index of an empty self, as PyTorch's eager kernel: a tensor of `fill` whose
+/// indexed dims of size 0 have size 1, indexed (every index clamped into it: all its values are
+/// `fill`), so the result has the indexing's shape, every element `fill`.
+Status emptyUnsafeMaskedIndex(Decomposer &d, const TensorType &self) {
+  const Argument &indices = d.arg("indices");
+  if (!indices.isContainer() || indices.items().size() > self.sizes.size())
+    return d.error("too many indices for tensor of dimension " + std::to_string(self.sizes.size()));
+  std::vector<Argument> sizes, clamped;
+  for (size_t i = 0; i < self.sizes.size(); ++i) {
+    const bool indexed = i < indices.items().size() && !indices.items()[i].isNone();
+    FXKIT_ASSIGN_OR_RETURN(auto size, d.size(d.arg("self"), static_cast<int64_t>(i)));
+    sizes.push_back(indexed && symIs(self.sizes[i], 0) ? Argument::integer(1) : size);
+    if (i >= indices.items().size())
+      continue;
+    if (!indexed) {
+      clamped.push_back(Argument::none());
+      continue;
+    }
+    FXKIT_ASSIGN_OR_RETURN(auto high, d.sub(sizes.back(), Argument::integer(1)));
+    FXKIT_ASSIGN_OR_RETURN(
+        auto c, d.call("aten.clamp.default", {indices.items()[i], Argument::integer(0), high}));
+    clamped.push_back(c);
+  }
+  FXKIT_ASSIGN_OR_RETURN(auto full,
+                         d.call("aten.new_full.default",
+                                {d.arg("self"), Argument::list(std::move(sizes)), d.arg("fill")}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto r, d.call("aten._unsafe_index.Tensor", {full, Argument::list(std::move(clamped))}));
+  return d.result(r);
+}
+
 /// _unsafe_masked_index(self, mask, indices, fill): where(mask, self[indices], fill), as
 /// PyTorch's eager kernel computes it: self indexed at the clamped indices, then fill where the
 /// mask is false (TensorAdvancedIndexing.cpp).
 Status decomposeUnsafeMaskedIndex(Decomposer &d) {
   FXKIT_ASSIGN_OR_RETURN(auto self, d.type(d.arg("self")));
-  for (const SymExpr &s : self.sizes)
-    if (s.isConstant() && s.constant() == 0)
-      return d.error("_unsafe_masked_index of an empty tensor (every position masked) is not "
-                     "supported");
+  if (std::any_of(self.sizes.begin(), self.sizes.end(),
+                  [](const SymExpr &s) { return symIs(s, 0); }))
+    return emptyUnsafeMaskedIndex(d, self);
   FXKIT_ASSIGN_OR_RETURN(auto indices, clampedIndices(d));
   FXKIT_ASSIGN_OR_RETURN(auto gathered,
                          d.call("aten._unsafe_index.Tensor", {d.arg("self"), indices}));
