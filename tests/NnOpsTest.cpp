@@ -753,6 +753,32 @@ TEST(NnOps, UpsampleBilinear2d) {
               "\"upsample_bilinear2d\" not implemented for 'int64'");
 }
 
+TEST(NnOps, UpsampleBicubic2d) {
+  // Worked from PyTorch's kernel (A = -0.75): near(0.5) = 0.59375, far(1.5) = -0.09375. A ramp
+  // 0..3 to 7 columns with align_corners: sources 0, 0.5, ..., 3; inside, the cubic reproduces
+  // the ramp (1.5 at 1.5), at the edges the clamped taps do not (0.40625 at 0.5, 2.59375 at
+  // 2.5).
+  Tensor ramp = fromValues({1, 1, 1, 4}, {0, 1, 2, 3});
+  std::string target = aten("upsample_bicubic2d.vec");
+  expectValues(run(graph({"x"}, target, "%x, [1, 7], True, None"), {ramp})[0],
+               {0, 0.40625, 1, 1.5, 2, 2.59375, 3});
+  // Half-pixel centres at scale 2: column 0 reads source -0.25 (taps -2..1 clamped to 0, 0,
+  // 0, 1; t = 0.75), whose last weight far(1.25) = -0.10546875 is the value; the .default
+  // form with the same scales alike.
+  auto doubled = run(graph({"x"}, target, "%x, None, False, [1.0, 2.0]"), {ramp})[0];
+  EXPECT_EQ(doubled.sizes(), (Ints{1, 1, 1, 8}));
+  EXPECT_NEAR(doubled.getDouble(std::vector<int64_t>{0, 0, 0, 0}), -0.10546875, 1e-7);
+  auto viaDefault = run(
+      graph({"x"}, aten("upsample_bicubic2d.default"), "%x, [1, 8], False, 1.0, 2.0"), {ramp})[0];
+  EXPECT_TRUE(viaDefault.bitwiseEqual(doubled));
+  // Channels-last in, channels-last out (its meta, on every device).
+  auto cl = infer(graph({"x:f32[2, 3, 4, 4][48, 1, 12, 3]cpu"}, target, "%x, [8, 8], False, None"));
+  ASSERT_TRUE(cl) << cl.error().str();
+  EXPECT_EQ(cl->tensor()->str(), "f32[2, 3, 8, 8][192, 1, 24, 3]cpu");
+  expectError(graph({"x"}, target, "%x, [4, 4], False, None"), {iota({1, 1, 2, 2}, DType::Int64)},
+              "\"upsample_bicubic2d_out_frame\" not implemented for 'Long'");
+}
+
 // ---- torchvision's roi_align ----
 
 TEST(NnOps, RoiAlignAveragesBilinearSamplesPerBin) {

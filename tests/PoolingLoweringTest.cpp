@@ -526,6 +526,26 @@ TEST(PoolingLowering, UpsampleBilinearAgrees) {
   expectBackendsAgree(graphOf({wide}, calls), {wide}, 1e-9);
 }
 
+TEST(PoolingLowering, UpsampleBicubicAgrees) {
+  // upsample_bicubic2d (lowered with the grid sampler's gathers, IndexingLowering.cpp): up and
+  // down, one pixel, scales given, both alignments; half and double inputs, channels-last.
+  std::vector<std::string> calls;
+  for (const char *align : {"False", "True"}) {
+    std::string a = align;
+    calls.push_back(aten("upsample_bicubic2d.vec", "%x0, [10, 18], " + a + ", None"));
+    calls.push_back(aten("upsample_bicubic2d.vec", "%x0, [3, 4], " + a + ", None"));
+    calls.push_back(aten("upsample_bicubic2d.vec", "%x0, [1, 1], " + a + ", None"));
+    calls.push_back(aten("upsample_bicubic2d.vec", "%x0, None, " + a + ", [1.5, 2.3]"));
+  }
+  Tensor x = random({2, 3, 5, 9}, 31);
+  expectBackendsAgree(graphOf({x}, calls), {x});
+  expectBackendsAgree(graphOf({channelsLast(x)}, calls), {channelsLast(x)});
+  Tensor half = random({1, 2, 5, 9}, 32, DType::Float16);
+  expectBackendsAgree(graphOf({half}, calls), {half}, 2e-3);
+  Tensor wide = random({1, 2, 5, 9}, 33, DType::Float64);
+  expectBackendsAgree(graphOf({wide}, calls), {wide}, 1e-9);
+}
+
 TEST(PoolingLowering, UpsampleValuesByHand) {
   // [[0, 1], [2, 3]] to 3 x 3 with align_corners: the corners, and midpoints in between.
   Tensor x = fromValues({1, 1, 2, 2}, {0, 1, 2, 3});

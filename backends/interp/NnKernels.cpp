@@ -806,6 +806,59 @@ Status upsampleBilinear2dKernel(KernelContext &ctx) {
   return Status::ok();
 }
 
+/// The cubic convolution weights of offset t (A = -0.75), as PyTorch's bicubic kernels.
+std::array<double, 4> cubicWeights(double t) {
+  const double A = -0.75;
+  auto near = [&](double x) { return ((A + 2) * x - (A + 3)) * x * x + 1; };
+  auto far = [&](double x) { return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A; };
+  return {far(t + 1), near(t), near(1 - t), far(2 - t)};
+}
+
+/// upsample_bicubic2d: 4 x 4 taps (cubicSource's, each clamped into the input) weighted by
+/// cubicWeights, the coordinates in the kernel's precision (float; double for float64), the
+/// blend in double.
+Status upsampleBicubic2dKernel(KernelContext &ctx) {
+  FXKIT_ASSIGN_OR_RETURN(auto input, ctx.tensor("input"));
+  FXKIT_ASSIGN_OR_RETURN(auto alignCorners, ctx.boolean("align_corners"));
+  FXKIT_ASSIGN_OR_RETURN(auto out, ctx.allocateOutput());
+  FXKIT_TRY(requireSameLead(ctx, input, out, 2));
+  if (!dtypeIsFloating(input.dtype()))
+    return ctx.error("upsample_bicubic2d takes floating-point inputs");
+  std::vector<int64_t> in = spatialSizes(input, 2), outSpatial = spatialSizes(out, 2);
+  // Per axis and output index: the first tap and the four weights.
+  std::vector<std::vector<std::pair<int64_t, std::array<double, 4>>>> taps(2);
+  for (size_t d = 0; d < 2; ++d) {
+    FXKIT_ASSIGN_OR_RETURN(auto scale, upsampleScale(ctx.args, d));
+    for (int64_t o = 0; o < outSpatial[d]; ++o) {
+      auto [i0, t] = input.dtype() == DType::Float64
+                         ? cubicSource<double>(o, in[d], outSpatial[d], alignCorners, scale)
+                         : [&] {
+                             auto c =
+                                 cubicSource<float>(o, in[d], outSpatial[d], alignCorners, scale);
+                             return CubicSource<double>{c.i0, static_cast<double>(c.t)};
+                           }();
+      taps[d].push_back({i0, cubicWeights(t)});
+    }
+  }
+  auto clampTo = [](int64_t i, int64_t n) { return std::max<int64_t>(0, std::min(i, n - 1)); };
+  forEachPlane({&input, &out}, 2, [&](std::span<const int64_t> base, int64_t) {
+    forEach(outSpatial, [&](std::span<const int64_t> o) {
+      const auto &[y0, wy] = taps[0][o[0]];
+      const auto &[x0, wx] = taps[1][o[1]];
+      double sum = 0;
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          sum += wy[i] * wx[j] *
+                 input.loadDouble(base[0] +
+                                  clampTo(y0 - 1 + i, in[0]) * input.stride(input.dim() - 2) +
+                                  clampTo(x0 - 1 + j, in[1]) * input.stride(input.dim() - 1));
+      out.storeDouble(base[1] + spatialOffset(out, o), sum);
+    });
+  });
+  ctx.result.v = std::move(out);
+  return Status::ok();
+}
+
 // ---- Grid sampling ----
 
 enum class GridPadding : uint8_t { Zeros, Border, Reflection };
@@ -850,14 +903,6 @@ template <typename T> T padCoordinate(T x, int64_t size, GridPadding padding, bo
 template <typename T> T unnormalize(T x, int64_t size, bool alignCorners) {
   return alignCorners ? (x + 1) / 2 * static_cast<T>(size - 1)
                       : ((x + 1) * static_cast<T>(size) - 1) / 2;
-}
-
-/// The cubic convolution weights of offset t (A = -0.75), as PyTorch's bicubic kernels.
-std::array<double, 4> cubicWeights(double t) {
-  const double A = -0.75;
-  auto near = [&](double x) { return ((A + 2) * x - (A + 3)) * x * x + 1; };
-  auto far = [&](double x) { return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A; };
-  return {far(t + 1), near(t), near(1 - t), far(2 - t)};
 }
 
 /// One (n, c) plane of grid_sampler_2d's input, read with the op's padding rules.
@@ -1310,6 +1355,7 @@ void registerNnKernels() {
       {"torch.ops.aten.convolution_backward.default", convolutionBackwardKernel},
       {"torch.ops.aten.upsample_nearest2d.vec", upsampleNearest2dKernel},
       {"torch.ops.aten._upsample_nearest_exact2d.vec", upsampleNearest2dKernel},
+      {"torch.ops.aten.upsample_bicubic2d.vec", upsampleBicubic2dKernel},
       {"torch.ops.aten.upsample_bilinear2d.vec", upsampleBilinear2dKernel},
       {"torch.ops.aten.grid_sampler_2d.default", gridSampler2dKernel},
       {"torch.ops.aten.col2im.default", col2imKernel},

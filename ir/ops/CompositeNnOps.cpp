@@ -977,7 +977,7 @@ Status decomposeUpsample3d(Decomposer &d) {
   return d.result(out);
 }
 
-/// upsample_{nearest,linear}1d.default, upsample_{nearest,bilinear}2d.default,
+/// upsample_{nearest,linear}1d.default, upsample_{nearest,bilinear,bicubic}2d.default,
 /// upsample_nearest3d.default and _upsample_nearest_exact{1,2,3}d.default, which the .vec
 /// forms' CompositeImplicitAutograd decompositions call (so torch.compile's graphs hold them):
 /// the .vec form with the scales where they are given (PyTorch's source index then uses
@@ -985,7 +985,9 @@ Status decomposeUpsample3d(Decomposer &d) {
 /// size x scale) must be the one given), else with the output size.
 Status decomposeUpsampleDefault(Decomposer &d) {
   const std::string &name = d.args().op().schema.name;
-  const bool linear = name.find("linear") != std::string::npos;
+  // (Linear and cubic interpolation take align_corners.)
+  const bool linear =
+      name.find("linear") != std::string::npos || name.find("cubic") != std::string::npos;
   FXKIT_ASSIGN_OR_RETURN(auto in, d.type(d.arg("self")));
   const size_t spatial = name.ends_with("3d") ? 3 : name.ends_with("2d") ? 2 : 1;
   if (in.sizes.size() != spatial + 2)
@@ -1127,6 +1129,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten.upsample_nearest1d.default", "upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.upsample_nearest2d.default", "upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.upsample_linear1d.default", "upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
+  {"torch.ops.aten.upsample_bicubic2d.default", "upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.upsample_bilinear2d.default", "upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.upsample_nearest3d.vec", "upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample3d},
   {"torch.ops.aten._upsample_nearest_exact3d.vec", "_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample3d},

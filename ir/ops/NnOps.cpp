@@ -664,6 +664,16 @@ Expected<NodeValue> upsampleBilinear2d(const BoundArgs &b) {
   return upsample2d(b, 16);
 }
 
+/// upsample_bicubic2d: floating inputs (its kernels dispatch over floating types), the input's
+/// suggested layout on every device (its meta).
+Expected<NodeValue> upsampleBicubic2d(const BoundArgs &b) {
+  FXKIT_ASSIGN_OR_RETURN(auto input, b.tensor("input"));
+  if (!dtypeIsFloating(input.dtype))
+    return b.error("\"upsample_bicubic2d_out_frame\" not implemented for '" +
+                   std::string(dtypeScalarTypeName(input.dtype)) + "'");
+  return upsample2d(b, 0);
+}
+
 // ---- Grid sampling, col2im ----
 
 Expected<NodeValue> gridSampler2d(const BoundArgs &b) {
@@ -965,6 +975,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten._adaptive_avg_pool3d.default", "_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor", C::Other, adaptiveAvgPool<3>},
   {"torch.ops.aten.convolution_backward.default", "convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)", C::Extern, convolutionBackward},
   {"torch.ops.aten.upsample_nearest2d.vec", "upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Other, upsampleNearest2d},
+  {"torch.ops.aten.upsample_bicubic2d.vec", "upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor", C::Other, upsampleBicubic2d},
   {"torch.ops.aten._upsample_nearest_exact2d.vec", "_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Other, upsampleNearest2d},
   {"torch.ops.aten.upsample_bilinear2d.vec", "upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor", C::Other, upsampleBilinear2d},
   {"torch.ops.aten.grid_sampler_2d.default", "grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor", C::Other, gridSampler2d},

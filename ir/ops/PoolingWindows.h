@@ -104,4 +104,21 @@ LinearSource<F> linearSource(int64_t o, int64_t in, int64_t out, bool alignCorne
   return {i0, i0 + (i0 < in - 1 ? 1 : 0), lambda};
 }
 
+/// One axis of PyTorch's bicubic upsampling, in F: src = s * o (align_corners) or
+/// s * (o + 0.5) - 0.5, not clamped (area_pixel_compute_source_index with cubic); i0 =
+/// min(floor(src), in - 1) and t = clamp(src - i0, 0, 1) (guard_index_and_lambda); the taps are
+/// i0 - 1 .. i0 + 2, each clamped into the input (upsample_get_value_bounded).
+template <typename F> struct CubicSource {
+  int64_t i0;
+  F t;
+};
+template <typename F>
+CubicSource<F> cubicSource(int64_t o, int64_t in, int64_t out, bool alignCorners,
+                           std::optional<double> scale) {
+  F s = linearScale<F>(in, out, alignCorners, scale);
+  F src = alignCorners ? s * static_cast<F>(o) : s * (static_cast<F>(o) + F(0.5)) - F(0.5);
+  int64_t i0 = std::min(static_cast<int64_t>(std::floor(src)), in - 1);
+  return {i0, std::min(std::max(src - static_cast<F>(i0), F(0)), F(1))};
+}
+
 } // namespace fxkit

@@ -11,8 +11,10 @@
 
 #include "ir/FirstError.h"
 #include "ir/Try.h"
+#include "ir/ops/PoolingWindows.h"
 #include "ir/ops/ShapeRules.h"
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -515,6 +517,35 @@ Status lowerEmbeddingBackward(Lowerer &l, const Node &n, const BoundArgs &args) 
   return Status::ok();
 }
 
+/// The cubic convolution weights (A = -0.75) of the taps at -1, 0, 1 and 2 from offset t, as
+/// body values of T (PyTorch's get_cubic_upsample_coefficients): ((A + 2) x - (A + 3)) x^2 + 1
+/// for |x| <= 1, ((A x - 5A) x + 8A) x - 4A for 1 < |x| < 2.
+std::array<int32_t, 4> cubicWeightValues(BodyBuilder &b, DType T, int32_t t) {
+  const double A = -0.75;
+  auto k = [&](double v) { return b.constant(v, T); };
+  auto bin = [&](ScalarOp o, int32_t x, int32_t y) { return b.op(o, T, x, y); };
+  auto nearW = [&](int32_t v) {
+    return bin(
+        ScalarOp::Add,
+        bin(ScalarOp::Mul,
+            bin(ScalarOp::Mul, bin(ScalarOp::Sub, bin(ScalarOp::Mul, k(A + 2), v), k(A + 3)), v),
+            v),
+        k(1));
+  };
+  auto farW = [&](int32_t v) {
+    return bin(
+        ScalarOp::Sub,
+        bin(ScalarOp::Mul,
+            bin(ScalarOp::Add,
+                bin(ScalarOp::Mul, bin(ScalarOp::Sub, bin(ScalarOp::Mul, k(A), v), k(5 * A)), v),
+                k(8 * A)),
+            v),
+        k(4 * A));
+  };
+  return {farW(bin(ScalarOp::Add, t, k(1))), nearW(t), nearW(bin(ScalarOp::Sub, k(1), t)),
+          farW(bin(ScalarOp::Sub, k(2), t))};
+}
+
 /// grid_sampler_2d(input (N, C, H, W), grid (N, Ho, Wo, 2), interpolation_mode, padding_mode,
 /// align_corners), as ATen's GridSampler.h computes it in the input's type: each output point
 /// unnormalizes its grid (x, y), pads the coordinates (zeros, border, reflection), and reads
@@ -611,33 +642,8 @@ Status lowerGridSampler(Lowerer &l, const Node &n, const BoundArgs &args) {
   int32_t value = -1;
   if (mode == 2) {
     int32_t x0 = b.op(ScalarOp::Floor, T, x), y0 = b.op(ScalarOp::Floor, T, y);
-    auto cubic = [&](int32_t t) {
-      // ((A + 2) x - (A + 3)) x^2 + 1 for |x| <= 1, ((A x - 5A) x + 8A) x - 4A for 1 < |x| < 2.
-      const double A = -0.75;
-      auto nearW = [&](int32_t v) {
-        return bin(ScalarOp::Add,
-                   bin(ScalarOp::Mul,
-                       bin(ScalarOp::Mul,
-                           bin(ScalarOp::Sub, bin(ScalarOp::Mul, k(A + 2), v), k(A + 3)), v),
-                       v),
-                   k(1));
-      };
-      auto farW = [&](int32_t v) {
-        return bin(ScalarOp::Sub,
-                   bin(ScalarOp::Mul,
-                       bin(ScalarOp::Add,
-                           bin(ScalarOp::Mul,
-                               bin(ScalarOp::Sub, bin(ScalarOp::Mul, k(A), v), k(5 * A)), v),
-                           k(8 * A)),
-                       v),
-                   k(4 * A));
-      };
-      return std::array<int32_t, 4>{farW(bin(ScalarOp::Add, t, k(1))), nearW(t),
-                                    nearW(bin(ScalarOp::Sub, k(1), t)),
-                                    farW(bin(ScalarOp::Sub, k(2), t))};
-    };
-    std::array<int32_t, 4> wx = cubic(bin(ScalarOp::Sub, x, x0)),
-                           wy = cubic(bin(ScalarOp::Sub, y, y0));
+    std::array<int32_t, 4> wx = cubicWeightValues(b, T, bin(ScalarOp::Sub, x, x0)),
+                           wy = cubicWeightValues(b, T, bin(ScalarOp::Sub, y, y0));
     value = k(0);
     for (int i = 0; i < 4; ++i)
       for (int j = 0; j < 4; ++j) {
@@ -667,6 +673,68 @@ Status lowerGridSampler(Lowerer &l, const Node &n, const BoundArgs &args) {
   return finish(l, n, *op, b, value, vars);
 }
 
+/// upsample_bicubic2d.vec: per output point, the 4 x 4 taps of cubicSource (PoolingWindows.h)
+/// computed in the body in PyTorch's opmath (float; double for float64) from the host's scale,
+/// each clamped into the input, weighted by cubicWeightValues; symbolic spatial sizes stay
+/// extern.
+Status lowerUpsampleBicubic2d(Lowerer &l, const Node &n, const BoundArgs &args) {
+  auto input = l.tensorArg(n, args.get("input"));
+  auto alignArg = args.boolean("align_corners");
+  FXKIT_TRY(firstError(input, alignArg));
+  const TensorType *out = n.value().tensor();
+  DType stored = l.program_.buffers[input->buffer].type.dtype;
+  if (!out || input->sizes.size() != 4 || out->sizes.size() != 4 || !dtypeIsFloating(stored))
+    return l.lowerExtern(n, args);
+  const bool align = *alignArg;
+  const DType T = stored == DType::Float64 ? DType::Float64 : DType::Float32;
+  double scales[2];
+  for (size_t d = 0; d < 2; ++d) {
+    const SymExpr &in = input->sizes[2 + d], &o = out->sizes[2 + d];
+    if (!in.isConstant() || !o.isConstant())
+      return l.lowerExtern(n, args);
+    FXKIT_ASSIGN_OR_RETURN(auto factor, upsampleScale(args, d));
+    scales[d] = T == DType::Float64
+                    ? linearScale<double>(in.constant(), o.constant(), align, factor)
+                    : linearScale<float>(in.constant(), o.constant(), align, factor);
+  }
+  auto started = startGather(l, n);
+  LoopOp *op = started.first;
+  const std::vector<SymExpr> &vars = started.second;
+  BodyBuilder b(*op);
+  auto k = [&](double v) { return b.constant(v, T); };
+  auto bin = [&](ScalarOp o, int32_t x, int32_t y) { return b.op(o, T, x, y); };
+  // Per axis: the taps' indices into the input (clamped) and their weights.
+  std::array<SymExpr, 4> taps[2];
+  std::array<int32_t, 4> weights[2];
+  for (size_t d = 0; d < 2; ++d) {
+    const int64_t in = input->sizes[2 + d].constant();
+    int32_t o = b.cast(b.indexValue(vars[2 + d], DType::Int64), T);
+    int32_t src =
+        align ? bin(ScalarOp::Mul, k(scales[d]), o)
+              : bin(ScalarOp::Sub, bin(ScalarOp::Mul, k(scales[d]), bin(ScalarOp::Add, o, k(0.5))),
+                    k(0.5));
+    int32_t i0 = bin(ScalarOp::Minimum, b.op(ScalarOp::Floor, T, src), k(double(in - 1)));
+    int32_t t =
+        bin(ScalarOp::Minimum, bin(ScalarOp::Maximum, bin(ScalarOp::Sub, src, i0), k(0)), k(1));
+    weights[d] = cubicWeightValues(b, T, t);
+    for (int j = 0; j < 4; ++j) {
+      int32_t at =
+          bin(ScalarOp::Minimum, bin(ScalarOp::Maximum, bin(ScalarOp::Add, i0, k(j - 1)), k(0)),
+              k(double(in - 1)));
+      taps[d][j] = l.indirectIndex(b, b.cast(at, DType::Int64), input->sizes[2 + d], false);
+    }
+  }
+  int32_t value = k(0);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      SymExpr at[4] = {vars[0], vars[1], taps[0][i], taps[1][j]};
+      int32_t pixel = b.cast(loadAt(l, b, *input, at), T);
+      value = bin(ScalarOp::Add, value,
+                  bin(ScalarOp::Mul, bin(ScalarOp::Mul, weights[0][i], weights[1][j]), pixel));
+    }
+  return finish(l, n, *op, b, value, vars);
+}
+
 constexpr LoweringRule kRules[] = {
     {"torch.ops.aten.embedding.default", lowerEmbedding},
     {"torch.ops.aten.index_select.default", lowerIndexSelect},
@@ -682,6 +750,7 @@ constexpr LoweringRule kRules[] = {
     {"torch.ops.aten.masked_scatter.default", lowerMaskedScatter},
     {"torch.ops.aten.embedding_dense_backward.default", lowerEmbeddingBackward},
     {"torch.ops.aten.grid_sampler_2d.default", lowerGridSampler},
+    {"torch.ops.aten.upsample_bicubic2d.vec", lowerUpsampleBicubic2d},
 };
 
 } // namespace
