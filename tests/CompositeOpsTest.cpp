@@ -25,6 +25,8 @@
 #include <nlohmann/json.hpp>
 #endif
 
+#include "ir/ops/PoolingWindows.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -1229,6 +1231,44 @@ TEST(CompositeOps, HandWorkedValues) {
                                                 "%x, [3, 1, 6], 1.5, 1.0, 1.3")),
                          {slab}),
                scaled);
+  // upsample_trilinear3d: a linear function of depth and width stays one (align_corners:
+  // sources 0, 0.5, 1 along both).
+  expectValues(runSingle(program({{"x", ""}}, N("r", "aten.upsample_trilinear3d.vec",
+                                                "%x, [3, 1, 3], True, None")),
+                         {cube}),
+               {0, 0.5, 1, 1, 1.5, 2, 2, 2.5, 3});
+  // Half-pixel centres on random values against trilinear interpolation written out (three
+  // axes of linearSource: i0, i1 and lambda per axis, eight corners).
+  {
+    Tensor v = Tensor::random(DType::Float64, {1, 2, 3, 4, 5}, 17).take();
+    Tensor got = runSingle(
+        program({{"x", ""}}, N("r", "aten.upsample_trilinear3d.vec", "%x, [5, 3, 8], False, None")),
+        {v});
+    const int64_t in[3] = {3, 4, 5}, out[3] = {5, 3, 8};
+    std::vector<double> want;
+    for (int64_t c = 0; c < 2; ++c)
+      for (int64_t od = 0; od < 5; ++od)
+        for (int64_t oh = 0; oh < 3; ++oh)
+          for (int64_t ow = 0; ow < 8; ++ow) {
+            const int64_t o[3] = {od, oh, ow};
+            LinearSource<double> s[3];
+            for (int a = 0; a < 3; ++a)
+              s[a] = linearSource<double>(o[a], in[a], out[a], false, std::nullopt);
+            double sum = 0;
+            for (int corner = 0; corner < 8; ++corner) {
+              double w = 1;
+              int64_t at[3];
+              for (int a = 0; a < 3; ++a) {
+                const bool second = (corner >> a) & 1;
+                at[a] = second ? s[a].i1 : s[a].i0;
+                w *= second ? s[a].lambda1 : 1 - s[a].lambda1;
+              }
+              sum += w * v.getDouble(std::vector<int64_t>{0, c, at[0], at[1], at[2]});
+            }
+            want.push_back(sum);
+          }
+    expectValues(got, want, 1e-12);
+  }
   // A channels-last input gives a channels-last result, as PyTorch's kernels suggest.
   std::string last =
       decomposed(program({{"x", "f32[1, 2, 2, 2, 2][16, 1, 8, 4, 2]cpu"}},

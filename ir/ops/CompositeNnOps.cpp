@@ -931,14 +931,19 @@ Status decomposeUpsample1d(Decomposer &d) {
   return d.result(r);
 }
 
-/// upsample_nearest3d.vec / _upsample_nearest_exact3d.vec: nearest upsampling is separable, so
-/// the 2-d op twice: over (H, W) with depth folded into the channels, then over (D, H' W') with
-/// the upsampled rows flattened (size H' W' and scale 1 there leave them as they are); a
-/// channels-last input gives a channels-last result, as PyTorch's kernels suggest.
+/// upsample_nearest3d.vec / _upsample_nearest_exact3d.vec / upsample_trilinear3d.vec: both
+/// interpolations are separable, so the 2-d op twice: over (H, W) with depth folded into the
+/// channels, then over (D, H' W') with the upsampled rows flattened (size H' W' and scale 1
+/// there leave them as they are, aligned or not); a channels-last input gives a channels-last
+/// result, as PyTorch's kernels suggest. Trilinear's half and bfloat16 inputs pass between the
+/// two in float, as PyTorch's kernel sums in float (opmath).
 Status decomposeUpsample3d(Decomposer &d) {
-  const bool exact = d.args().op().schema.name == "_upsample_nearest_exact3d";
-  const std::string_view op2d =
-      exact ? "aten._upsample_nearest_exact2d.vec" : "aten.upsample_nearest2d.vec";
+  const std::string &name = d.args().op().schema.name;
+  const bool linear = name == "upsample_trilinear3d";
+  const std::string_view op2d = linear ? "aten.upsample_bilinear2d.vec"
+                                : name == "_upsample_nearest_exact3d"
+                                    ? "aten._upsample_nearest_exact2d.vec"
+                                    : "aten.upsample_nearest2d.vec";
   const Argument &input = d.arg("input");
   FXKIT_ASSIGN_OR_RETURN(auto in, d.type(input));
   if (in.sizes.size() != 5)
@@ -953,23 +958,40 @@ Status decomposeUpsample3d(Decomposer &d) {
     return d.error(std::string(size.isNone() ? "It is expected scale_factors to have 3 entries"
                                              : "It is expected output_size equals to 3") +
                    ", but got " + std::to_string(given.size()));
+  if (linear && !dtypeIsFloating(in.dtype))
+    return d.error("\"upsample_trilinear3d_out_frame\" not implemented for '" +
+                   std::string(dtypeScalarTypeName(in.dtype)) + "'");
+  const bool widen = linear && (in.dtype == DType::Float16 || in.dtype == DType::BFloat16);
+  Argument x = input;
+  if (widen) {
+    FXKIT_ASSIGN_OR_RETURN(auto wide, d.convert(input, DType::Float32));
+    x = wide;
+  }
+  auto call2d = [&](const Argument &t, Argument sizes, Argument factors) {
+    return linear ? d.call(op2d, {t, std::move(sizes), d.arg("align_corners"), std::move(factors)})
+                  : d.call(op2d, {t, std::move(sizes), std::move(factors)});
+  };
   FXKIT_ASSIGN_OR_RETURN(auto dims, d.sizes(input));
   FXKIT_ASSIGN_OR_RETURN(auto cd, d.mul(dims[1], dims[2]));
-  FXKIT_ASSIGN_OR_RETURN(auto folded, d.reshape(input, {dims[0], cd, dims[3], dims[4]}));
+  FXKIT_ASSIGN_OR_RETURN(auto folded, d.reshape(x, {dims[0], cd, dims[3], dims[4]}));
   auto pair = [&](Argument a, Argument b) { return Argument::list({std::move(a), std::move(b)}); };
-  FXKIT_ASSIGN_OR_RETURN(
-      auto rows, d.call(op2d, {folded, size.isNone() ? Argument::none() : pair(given[1], given[2]),
-                               scales.isNone() ? Argument::none() : pair(given[1], given[2])}));
+  FXKIT_ASSIGN_OR_RETURN(auto rows,
+                         call2d(folded, size.isNone() ? Argument::none() : pair(given[1], given[2]),
+                                scales.isNone() ? Argument::none() : pair(given[1], given[2])));
   FXKIT_ASSIGN_OR_RETURN(auto rowSizes, d.sizes(rows));
   FXKIT_ASSIGN_OR_RETURN(auto hw, d.mul(rowSizes[2], rowSizes[3]));
   FXKIT_ASSIGN_OR_RETURN(auto flat, d.reshape(rows, {dims[0], dims[1], dims[2], hw}));
   FXKIT_ASSIGN_OR_RETURN(
       auto depth,
-      d.call(op2d, {flat, size.isNone() ? Argument::none() : pair(given[0], hw),
-                    scales.isNone() ? Argument::none() : pair(given[0], Argument::floating(1.0))}));
+      call2d(flat, size.isNone() ? Argument::none() : pair(given[0], hw),
+             scales.isNone() ? Argument::none() : pair(given[0], Argument::floating(1.0))));
   FXKIT_ASSIGN_OR_RETURN(auto depthSizes, d.sizes(depth));
   FXKIT_ASSIGN_OR_RETURN(
       auto out, d.reshape(depth, {dims[0], dims[1], depthSizes[2], rowSizes[2], rowSizes[3]}));
+  if (widen) {
+    FXKIT_ASSIGN_OR_RETURN(auto narrow, d.convert(out, in.dtype));
+    out = narrow;
+  }
   if (stridesLikeChannelsLast(in.sizes, in.strides)) {
     FXKIT_ASSIGN_OR_RETURN(auto last, d.contiguous(out, "channels_last_3d"));
     return d.result(last);
@@ -978,8 +1000,8 @@ Status decomposeUpsample3d(Decomposer &d) {
 }
 
 /// upsample_{nearest,linear}1d.default, upsample_{nearest,bilinear,bicubic}2d.default,
-/// upsample_nearest3d.default and _upsample_nearest_exact{1,2,3}d.default, which the .vec
-/// forms' CompositeImplicitAutograd decompositions call (so torch.compile's graphs hold them):
+/// upsample_{nearest,trilinear}3d.default and _upsample_nearest_exact{1,2,3}d.default, which the
+/// .vec forms' CompositeImplicitAutograd decompositions call (so torch.compile's graphs hold them):
 /// the .vec form with the scales where they are given (PyTorch's source index then uses
 /// 1 / scale, which the .vec form takes from its scale factors, and its output size floor(input
 /// size x scale) must be the one given), else with the output size.
@@ -1133,6 +1155,8 @@ const OpRow kRows[] = {
   {"torch.ops.aten.upsample_bilinear2d.default", "upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.upsample_nearest3d.vec", "upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample3d},
   {"torch.ops.aten._upsample_nearest_exact3d.vec", "_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample3d},
+  {"torch.ops.aten.upsample_trilinear3d.vec", "upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample3d},
+  {"torch.ops.aten.upsample_trilinear3d.default", "upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.upsample_nearest3d.default", "upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten._upsample_nearest_exact3d.default", "_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.pixel_shuffle.default", "pixel_shuffle(Tensor self, int upscale_factor) -> Tensor", C::Composite, inferComposite, decomposePixelShuffle},
