@@ -13,6 +13,7 @@
 #include "importers/FxTextParser.h"
 #include "ir/ops/Decomposer.h"
 #include "ir/ops/OpCoverage.h"
+#include "ir/ops/PoolingWindows.h"
 #include "transforms/Decompose.h"
 #include "transforms/Lowering.h"
 #include "transforms/Pass.h"
@@ -24,8 +25,6 @@
 
 #include <nlohmann/json.hpp>
 #endif
-
-#include "ir/ops/PoolingWindows.h"
 
 #include <gtest/gtest.h>
 
