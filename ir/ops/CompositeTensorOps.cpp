@@ -65,18 +65,6 @@ Expected<Argument> sizeProduct(Decomposer &d, const Argument &x, size_t from, si
   return p;
 }
 
-/// `arange(n)` as run_decompositions() writes it (arange.start_step, int64 unless `dtype`).
-Expected<Argument> arangeOf(Decomposer &d, const Argument &n, const Device &device,
-                            std::optional<DType> dtype = std::nullopt) {
-  Kwargs kw;
-  if (dtype)
-    kw.emplace_back("dtype", Argument::dtype(*dtype));
-  kw.emplace_back("layout", Argument::layout("strided"));
-  kw.emplace_back("device", Argument::device(device));
-  kw.emplace_back("pin_memory", Argument::boolean(false));
-  return d.call("aten.arange.start_step", {Argument::integer(0), n}, std::move(kw));
-}
-
 /// c10's suggest_memory_format.
 std::string_view suggestedMemoryFormat(const TensorType &t) {
   if (t.sizes.size() == 4 && stridesLikeChannelsLast(t.sizes, t.strides))
@@ -679,7 +667,7 @@ Status decomposeRoll(Decomposer &d) {
   FXKIT_ASSIGN_OR_RETURN(auto size, d.size(self, dim));
   FXKIT_ASSIGN_OR_RETURN(auto diff, d.sub(size, shiftArgs[0]));
   FXKIT_ASSIGN_OR_RETURN(auto start, d.mod(diff, size));
-  FXKIT_ASSIGN_OR_RETURN(auto idx, arangeOf(d, size, t.device));
+  FXKIT_ASSIGN_OR_RETURN(auto idx, d.arange(size, t.device));
   FXKIT_ASSIGN_OR_RETURN(auto shifted, d.call("aten.add.Tensor", {idx, start}));
   FXKIT_ASSIGN_OR_RETURN(auto wrapped, d.call("aten.fmod.Scalar", {shifted, size}));
   FXKIT_ASSIGN_OR_RETURN(
@@ -698,9 +686,9 @@ Status decomposeTriangle(Decomposer &d) {
                    ": input tensor must have at least 2 dimensions");
   FXKIT_ASSIGN_OR_RETURN(auto rows, d.size(self, -2));
   FXKIT_ASSIGN_OR_RETURN(auto cols, d.size(self, -1));
-  FXKIT_ASSIGN_OR_RETURN(auto c0, arangeOf(d, cols, t.device));
+  FXKIT_ASSIGN_OR_RETURN(auto c0, d.arange(cols, t.device));
   FXKIT_ASSIGN_OR_RETURN(auto col, unsqueeze(d, c0, -2));
-  FXKIT_ASSIGN_OR_RETURN(auto r0, arangeOf(d, rows, t.device));
+  FXKIT_ASSIGN_OR_RETURN(auto r0, d.arange(rows, t.device));
   FXKIT_ASSIGN_OR_RETURN(auto row, unsqueeze(d, r0, -1));
   FXKIT_ASSIGN_OR_RETURN(auto delta, d.call("aten.sub.Tensor", {col, row}));
   FXKIT_ASSIGN_OR_RETURN(
@@ -727,8 +715,7 @@ Status decomposeOneHot(Decomposer &d) {
                    "largest index): give num_classes");
   if (classes < -1)
     return d.error("num_classes should be positive");
-  FXKIT_ASSIGN_OR_RETURN(auto index,
-                         arangeOf(d, Argument::integer(classes), t.device, DType::Int64));
+  FXKIT_ASSIGN_OR_RETURN(auto index, d.arange(Argument::integer(classes), t.device, DType::Int64));
   FXKIT_ASSIGN_OR_RETURN(auto u, unsqueeze(d, self, -1));
   FXKIT_ASSIGN_OR_RETURN(auto eq, d.call("aten.eq.Tensor", {u, index}));
   FXKIT_ASSIGN_OR_RETURN(auto r, d.convert(eq, DType::Int64));

@@ -218,6 +218,17 @@ Expected<Argument> Decomposer::scalarTensor(const Argument &value, DType dtype,
                {"device", Argument::device(device)}});
 }
 
+Expected<Argument> Decomposer::arange(const Argument &n, const Device &device,
+                                      std::optional<DType> dtype) {
+  Kwargs kw;
+  if (dtype)
+    kw.emplace_back("dtype", Argument::dtype(*dtype));
+  kw.emplace_back("layout", Argument::layout("strided"));
+  kw.emplace_back("device", Argument::device(device));
+  kw.emplace_back("pin_memory", Argument::boolean(false));
+  return call("aten.arange.start_step", {Argument::integer(0), n}, std::move(kw));
+}
+
 Expected<Node *> Decomposer::resultNode(const Argument &value, std::string_view what) const {
   if (!value.isNode())
     return error("internal: the " + std::string(what) + " of its decomposition is not a node");

@@ -17,6 +17,7 @@
 #include "ir/ops/OpRegistry.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -96,6 +97,10 @@ public:
   Expected<Argument> contiguous(const Argument &x, std::string_view memoryFormat);
   /// A 0-d tensor of `value` (scalar_tensor) of `dtype` on `device`.
   Expected<Argument> scalarTensor(const Argument &value, DType dtype, const Device &device);
+  /// `arange(n)` on `device` as run_decompositions() writes it (arange.start_step; int64 unless
+  /// `dtype`).
+  Expected<Argument> arange(const Argument &n, const Device &device,
+                            std::optional<DType> dtype = std::nullopt);
 
   // ---- The result (exactly one of these) ----
   /// The op's value is `value`: a node the decomposition made, or one of the op's inputs
