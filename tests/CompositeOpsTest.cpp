@@ -1205,6 +1205,44 @@ TEST(CompositeOps, HandWorkedValues) {
       runSingle(program({{"x", ""}}, N("r", "aten._upsample_nearest_exact1d.vec", "%x, [6], None")),
                 {fromValues({1, 1, 5}, {0, 1, 2, 3, 4})}),
       {0, 1, 2, 2, 3, 4});
+  // Their gradients add each output's gradient at the pixel it copied: a doubling (sources 0, 0,
+  // 1, 1), 2 -> 3 (nearest 0, 0, 1; exact 0, 1, 1) and 5 -> 6 at scale 1.3 (0, 0, 1, 2, 3, 3).
+  auto backward = [&](const std::string &op, const Tensor &g, const std::string &rest) {
+    return runSingle(program({{"g", ""}}, N("r", op, "%g, " + rest)), {g});
+  };
+  expectValues(backward("aten.upsample_nearest2d_backward.default",
+                        fromValues({1, 1, 1, 4}, {1, 2, 3, 4}), "[1, 4], [1, 1, 1, 2]"),
+               {3, 7});
+  Tensor g3 = fromValues({1, 1, 1, 3}, {1, 2, 3});
+  expectValues(backward("aten.upsample_nearest2d_backward.default", g3, "[1, 3], [1, 1, 1, 2]"),
+               {3, 3});
+  expectValues(
+      backward("aten._upsample_nearest_exact2d_backward.default", g3, "[1, 3], [1, 1, 1, 2]"),
+      {1, 5});
+  expectValues(backward("aten.upsample_nearest2d_backward.default",
+                        fromValues({1, 1, 1, 6}, {1, 2, 3, 4, 5, 6}),
+                        "[1, 6], [1, 1, 1, 5], 1.0, 1.3"),
+               {3, 3, 4, 11, 0});
+  // And each is the adjoint of its forward: <up(x), g> = <x, up_backward(g)>.
+  for (const char *mode : {"upsample_nearest2d", "_upsample_nearest_exact2d"}) {
+    Tensor x = Tensor::random(DType::Float64, {2, 3, 5, 7}, 21).take();
+    Tensor g = Tensor::random(DType::Float64, {2, 3, 9, 12}, 22).take();
+    Tensor y = runSingle(
+        program({{"x", ""}}, N("r", "aten." + std::string(mode) + ".vec", "%x, [9, 12], None")),
+        {x});
+    Tensor back =
+        backward("aten." + std::string(mode) + "_backward.default", g, "[9, 12], [2, 3, 5, 7]");
+    double left = 0, right = 0;
+    Tensor::forEachIndex(y.sizes(), [&](std::span<const int64_t> i) {
+      left += y.getDouble(std::vector<int64_t>(i.begin(), i.end())) *
+              g.getDouble(std::vector<int64_t>(i.begin(), i.end()));
+    });
+    Tensor::forEachIndex(x.sizes(), [&](std::span<const int64_t> i) {
+      right += x.getDouble(std::vector<int64_t>(i.begin(), i.end())) *
+               back.getDouble(std::vector<int64_t>(i.begin(), i.end()));
+    });
+    EXPECT_NEAR(left, right, 1e-9) << mode;
+  }
   // upsample_nearest1d doubles each element.
   expectValues(
       runSingle(program({{"x", ""}}, N("r", "aten.upsample_nearest1d.vec", "%x, [6], None")),

@@ -15,6 +15,7 @@
 #include "ir/ops/Decomposer.h"
 #include "ir/ops/InferSupport.h"
 #include "ir/ops/OpFamilies.h"
+#include "ir/ops/PoolingWindows.h"
 
 #include <cmath>
 #include <limits>
@@ -999,6 +1000,89 @@ Status decomposeUpsample3d(Decomposer &d) {
   return d.result(out);
 }
 
+/// upsample_nearest2d_backward / _upsample_nearest_exact2d_backward: each output's gradient
+/// added at the pixel it copied (index_put accumulating over the source index of each axis).
+/// The indices are the forward's (nearestSourceIndex, nearestExactSourceIndex) as tensor ops in
+/// float, as PyTorch computes them: o * s or (o + 0.5) * s floored, at most in - 1, with s =
+/// 1 / scale where given, else in / out; nearest's equal sizes and doublings are exact.
+Status decomposeUpsampleNearestBackward(Decomposer &d) {
+  const bool exact = d.args().op().schema.name == "_upsample_nearest_exact2d_backward";
+  const Argument &grad = d.arg("grad_output");
+  FXKIT_ASSIGN_OR_RETURN(auto g, d.type(grad));
+  FXKIT_ASSIGN_OR_RETURN(auto outputSize, d.args().symIntList("output_size"));
+  FXKIT_ASSIGN_OR_RETURN(auto inputSize, d.args().symIntList("input_size"));
+  if (outputSize.size() != 2 || inputSize.size() != 4)
+    return d.error("It is expected output_size equals to 2 and input_size equals to 4, but got "
+                   "size " +
+                   std::to_string(outputSize.size()) + " and " + std::to_string(inputSize.size()));
+  const Sizes expected{inputSize[0], inputSize[1], outputSize[0], outputSize[1]};
+  if (g.sizes.size() != 4 || !std::equal(expected.begin(), expected.end(), g.sizes.begin(),
+                                         [](const SymExpr &a, const SymExpr &b) {
+                                           return !a.isConstant() || !b.isConstant() ||
+                                                  a.constant() == b.constant();
+                                         }))
+    return d.error("Expected grad_output to have the same shape as output: " + sizesOf(g) +
+                   " for an output of " + sizesText(expected));
+  std::vector<Argument> indices = {Argument::none(), Argument::none()};
+  const char *scaleNames[2] = {"scales_h", "scales_w"};
+  for (size_t a = 0; a < 2; ++a) {
+    const SymExpr &inSize = inputSize[2 + a], &outSize = outputSize[a];
+    if (!inSize.isConstant() || !outSize.isConstant())
+      return d.error("upsampling gradients of symbolic sizes are not supported");
+    const int64_t in = inSize.constant(), out = outSize.constant();
+    std::optional<double> scale; // compute_scales_value takes only positive scales
+    if (!d.arg(scaleNames[a]).isNone()) {
+      FXKIT_ASSIGN_OR_RETURN(double f, d.args().floating(scaleNames[a]));
+      if (f > 0)
+        scale = f;
+    }
+    Argument idx;
+    if (!exact && (out == in || out == 2 * in)) {
+      FXKIT_ASSIGN_OR_RETURN(auto o, d.arange(Argument::integer(out), g.device));
+      idx = o;
+      if (out == 2 * in) {
+        FXKIT_ASSIGN_OR_RETURN(auto half,
+                               d.call("aten.floor_divide.default", {o, Argument::integer(2)}));
+        idx = half;
+      }
+    } else {
+      FXKIT_ASSIGN_OR_RETURN(auto o, d.arange(Argument::integer(out), g.device, DType::Float32));
+      Argument at = o;
+      if (exact) {
+        FXKIT_ASSIGN_OR_RETURN(auto centre,
+                               d.call("aten.add.Tensor", {o, Argument::floating(0.5)}));
+        at = centre;
+      }
+      const float s = nearestScale(in, out, scale);
+      FXKIT_ASSIGN_OR_RETURN(auto scaled, d.call("aten.mul.Tensor", {at, Argument::floating(s)}));
+      FXKIT_ASSIGN_OR_RETURN(auto floored, d.call("aten.floor.default", {scaled}));
+      FXKIT_ASSIGN_OR_RETURN(auto whole, d.convert(floored, DType::Int64));
+      FXKIT_ASSIGN_OR_RETURN(
+          auto capped,
+          d.call("aten.clamp.default", {whole, Argument::none(), Argument::integer(in - 1)}));
+      idx = capped;
+    }
+    if (a == 0) {
+      FXKIT_ASSIGN_OR_RETURN(auto column,
+                             d.call("aten.unsqueeze.default", {idx, Argument::integer(-1)}));
+      idx = column;
+    }
+    indices.push_back(idx);
+  }
+  std::vector<Argument> sizes;
+  for (const SymExpr &s : inputSize) {
+    if (!s.isConstant())
+      return d.error("upsampling gradients of symbolic sizes are not supported");
+    sizes.push_back(Argument::integer(s.constant()));
+  }
+  FXKIT_ASSIGN_OR_RETURN(
+      auto zeros, d.call("aten.new_zeros.default", {grad, Argument::list(std::move(sizes))}));
+  FXKIT_ASSIGN_OR_RETURN(
+      auto r, d.call("aten.index_put.default",
+                     {zeros, Argument::list(std::move(indices)), grad, Argument::boolean(true)}));
+  return d.result(r);
+}
+
 /// upsample_{nearest,linear}1d.default, upsample_{nearest,bilinear,bicubic}2d.default,
 /// upsample_{nearest,trilinear}3d.default and _upsample_nearest_exact{1,2,3}d.default, which the
 /// .vec forms' CompositeImplicitAutograd decompositions call (so torch.compile's graphs hold them):
@@ -1155,6 +1239,8 @@ const OpRow kRows[] = {
   {"torch.ops.aten.upsample_bilinear2d.default", "upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.upsample_nearest3d.vec", "upsample_nearest3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample3d},
   {"torch.ops.aten._upsample_nearest_exact3d.vec", "_upsample_nearest_exact3d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample3d},
+  {"torch.ops.aten.upsample_nearest2d_backward.default", "upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleNearestBackward},
+  {"torch.ops.aten._upsample_nearest_exact2d_backward.default", "_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleNearestBackward},
   {"torch.ops.aten.upsample_trilinear3d.vec", "upsample_trilinear3d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor", C::Composite, inferComposite, decomposeUpsample3d},
   {"torch.ops.aten.upsample_trilinear3d.default", "upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
   {"torch.ops.aten.upsample_nearest3d.default", "upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor", C::Composite, inferComposite, decomposeUpsampleDefault},
