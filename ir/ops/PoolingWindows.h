@@ -83,6 +83,12 @@ F linearScale(int64_t in, int64_t out, bool alignCorners, std::optional<double> 
   return scale ? static_cast<F>(1.0 / *scale) : static_cast<F>(in) / static_cast<F>(out);
 }
 
+/// area_pixel_compute_source_index before linear modes clamp it at 0: s * o (align_corners) or
+/// s * (o + 0.5) - 0.5, in F.
+template <typename F> F areaPixelSource(F s, int64_t o, bool alignCorners) {
+  return alignCorners ? s * static_cast<F>(o) : s * (static_cast<F>(o) + F(0.5)) - F(0.5);
+}
+
 /// One axis of linear interpolation: the two source positions and the weight of the second.
 template <typename F> struct LinearSource {
   int64_t i0, i1;
@@ -95,8 +101,7 @@ template <typename F> struct LinearSource {
 template <typename F>
 LinearSource<F> linearSource(int64_t o, int64_t in, int64_t out, bool alignCorners,
                              std::optional<double> scale) {
-  F s = linearScale<F>(in, out, alignCorners, scale);
-  F src = alignCorners ? s * static_cast<F>(o) : s * (static_cast<F>(o) + F(0.5)) - F(0.5);
+  F src = areaPixelSource(linearScale<F>(in, out, alignCorners, scale), o, alignCorners);
   if (!alignCorners && src < 0)
     src = 0;
   int64_t i0 = static_cast<int64_t>(src);
@@ -115,8 +120,7 @@ template <typename F> struct CubicSource {
 template <typename F>
 CubicSource<F> cubicSource(int64_t o, int64_t in, int64_t out, bool alignCorners,
                            std::optional<double> scale) {
-  F s = linearScale<F>(in, out, alignCorners, scale);
-  F src = alignCorners ? s * static_cast<F>(o) : s * (static_cast<F>(o) + F(0.5)) - F(0.5);
+  F src = areaPixelSource(linearScale<F>(in, out, alignCorners, scale), o, alignCorners);
   int64_t i0 = std::min(static_cast<int64_t>(std::floor(src)), in - 1);
   return {i0, std::min(std::max(src - static_cast<F>(i0), F(0)), F(1))};
 }
