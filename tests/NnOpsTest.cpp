@@ -579,7 +579,7 @@ TEST(NnOps, AdaptiveAvgPoolInferenceBackwardAndErrors) {
               "expected dtype float32 for `grad_output` but got dtype float64");
 }
 
-TEST(NnOps, AdaptiveMaxPool2dLayoutIndicesAndErrors) {
+TEST(NnOps, AdaptiveMaxPoolLayoutIndicesAndErrors) {
   // Naive: the first maximum over [floor(o*in/out), ceil((o+1)*in/out)) along each dim, its
   // index flattened over the plane; channels-last in, channels-last out (values and indices).
   Tensor r = channelsLast(random({2, 3, 7, 5}, 21));
@@ -615,6 +615,18 @@ TEST(NnOps, AdaptiveMaxPool2dLayoutIndicesAndErrors) {
   expectError(graph({"x"}, aten("adaptive_max_pool2d.default"), "%x, [2, 2]"),
               {iota({1, 1, 4, 4}, DType::Int64)},
               "\"adaptive_max_pool2d\" not implemented for 'Long'");
+  // 3-d: the first maximum of each volume's window, contiguous results whatever the layout.
+  Tensor v = fromValues({1, 1, 2, 2, 2}, {1, 8, 3, 8, 5, 6, 7, 2});
+  auto v3 = run(graph({"x"}, aten("adaptive_max_pool3d.default"), "%x, [1, 1, 2]", {0, 1}), {v});
+  ASSERT_EQ(v3.size(), 2u);
+  expectValues(v3[0], {7, 8}); // column 0: 1, 3, 5, 7; column 1: 8 first at 1
+  expectValues(v3[1], {6, 1});
+  auto c3 = infer(graph({"x:f32[2, 3, 4, 4, 4][192, 1, 48, 12, 3]cpu"},
+                        aten("adaptive_max_pool3d.default"), "%x, [2, 2, 2]", {0, 1}));
+  ASSERT_TRUE(c3) << c3.error().str();
+  EXPECT_EQ(c3->tensors()->at(0)->str(), "f32[2, 3, 2, 2, 2][24, 8, 4, 2, 1]cpu");
+  expectError(graph({"x"}, aten("adaptive_max_pool3d.default"), "%x, [2, 2, 2]"), {iota({4, 4, 4})},
+              "adaptive_max_pool3d(): Expected 4D or 5D tensor");
 }
 
 // ---- convolution_backward ----

@@ -218,7 +218,7 @@ TEST(PoolingLowering, MaxPoolValuesByHand) {
   expectValues(output(r, 1), {0, 2, 3});
 }
 
-TEST(PoolingLowering, AdaptiveMaxPool2dAgreesOnEveryBackend) {
+TEST(PoolingLowering, AdaptiveMaxPoolAgreesOnEveryBackend) {
   // Adaptive windows that overlap and vary in size, one window (the whole plane), more outputs
   // than inputs along H, and a 1-d pool through its composite; values and indices.
   std::vector<std::string> calls = {
@@ -237,6 +237,13 @@ TEST(PoolingLowering, AdaptiveMaxPool2dAgreesOnEveryBackend) {
   Tensor line = random({2, 3, 11}, 14);
   expectBackendsAgree(graphOf({line}, {aten("adaptive_max_pool1d.default", "%x0, [4]")}, {0, 1}),
                       {line});
+  // 3-d: volumes with overlapping windows, and NaN.
+  std::vector<std::string> calls3 = {aten("adaptive_max_pool3d.default", "%x0, [3, 2, 4]"),
+                                     aten("adaptive_max_pool3d.default", "%x0, [1, 1, 1]")};
+  Tensor v = random({2, 2, 5, 4, 7}, 16);
+  expectBackendsAgree(graphOf({v}, calls3, {0, 1}), {v});
+  Tensor vnan = withNaNs(random({2, 5, 4, 7}, 17), 6);
+  expectBackendsAgree(graphOf({vnan}, calls3, {0, 1}), {vnan});
 }
 
 TEST(PoolingLowering, MaxPool3dAgreesOnEveryBackend) {
@@ -433,7 +440,7 @@ std::string gradientGraph(const Tensor &x, const std::string &forward, bool with
   return text + "    return (r,)\n";
 }
 
-TEST(PoolingLowering, AdaptiveMaxPool2dGradientAgrees) {
+TEST(PoolingLowering, AdaptiveMaxPoolGradientsAgree) {
   // adaptive_max_pool2d_backward (a composite: scatter_add at the indices over the flattened
   // planes), with overlapping windows whose maxima repeat, contiguous and channels-last.
   Tensor x = random({2, 3, 7, 9}, 15);
@@ -441,6 +448,10 @@ TEST(PoolingLowering, AdaptiveMaxPool2dGradientAgrees) {
     expectBackendsAgree(gradientGraph(in, aten("adaptive_max_pool2d.default", "%x, [3, 4]"), true,
                                       aten("adaptive_max_pool2d_backward.default", "%g, %x, %i")),
                         {in});
+  Tensor v = random({2, 2, 5, 4, 7}, 18);
+  expectBackendsAgree(gradientGraph(v, aten("adaptive_max_pool3d.default", "%x, [3, 2, 4]"), true,
+                                    aten("adaptive_max_pool3d_backward.default", "%g, %x, %i")),
+                      {v});
 }
 
 TEST(PoolingLowering, PoolingGradientsAgree) {

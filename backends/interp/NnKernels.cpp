@@ -326,40 +326,36 @@ Status maxPool(KernelContext &ctx, size_t nd, bool offsets) {
   return Status::ok();
 }
 
-/// adaptive_max_pool2d: each adaptive window's maximum (windowMax, as PyTorch's kernel compares)
-/// and its position flattened over the input plane.
-Status adaptiveMaxPool2dKernel(KernelContext &ctx) {
+/// adaptive_max_pool{2,3}d: each adaptive window's maximum (windowMax, as PyTorch's kernels
+/// compare) and its position flattened over the input plane or volume.
+template <size_t nd> Status adaptiveMaxPoolKernel(KernelContext &ctx) {
   FXKIT_ASSIGN_OR_RETURN(auto self, ctx.tensor("self"));
   FXKIT_ASSIGN_OR_RETURN(auto values, ctx.allocateOutput(0));
   FXKIT_ASSIGN_OR_RETURN(auto where, ctx.allocateOutput(1));
-  FXKIT_TRY(requireSameLead(ctx, self, values, 2));
-  std::vector<int64_t> in = spatialSizes(self, 2), out = spatialSizes(values, 2);
+  FXKIT_TRY(requireSameLead(ctx, self, values, nd));
+  if (!dtypeIsFloating(self.dtype()))
+    return ctx.error("adaptive max pooling is implemented for floating-point tensors only");
+  std::vector<int64_t> in = spatialSizes(self, nd), out = spatialSizes(values, nd);
   std::vector<int64_t> inDense = denseStrides(in);
   Window w;
-  w.dilation = {1, 1};
-  auto run = [&](auto zero) {
-    using T = decltype(zero);
-    Taps taps{{0, 0}, {0, 0}, {0, 0}};
-    std::vector<int64_t> tap(2);
-    forEachPlane({&self, &values, &where}, 2, [&](std::span<const int64_t> base, int64_t) {
-      forEach(out, [&](std::span<const int64_t> o) {
-        for (size_t d = 0; d < 2; ++d) {
-          auto [start, end] = adaptiveRange(o[d], in[d], out[d]);
-          taps.base[d] = start;
-          taps.count[d] = end - start;
-        }
-        T best = windowMax<T>(self, base[0], w, taps, tap);
-        int64_t flat = 0;
-        for (size_t d = 0; d < 2; ++d)
-          flat += (taps.base[d] + tap[d]) * inDense[d];
-        store<T>(values, base[1] + spatialOffset(values, o), best);
-        where.storeInt(base[2] + spatialOffset(where, o), flat);
-      });
+  w.dilation.assign(nd, 1);
+  Taps taps{std::vector<int64_t>(nd), std::vector<int64_t>(nd), std::vector<int64_t>(nd)};
+  std::vector<int64_t> tap(nd);
+  forEachPlane({&self, &values, &where}, nd, [&](std::span<const int64_t> base, int64_t) {
+    forEach(out, [&](std::span<const int64_t> o) {
+      for (size_t d = 0; d < nd; ++d) {
+        auto [start, end] = adaptiveRange(o[d], in[d], out[d]);
+        taps.base[d] = start;
+        taps.count[d] = end - start;
+      }
+      double best = windowMax<double>(self, base[0], w, taps, tap);
+      int64_t flat = 0;
+      for (size_t d = 0; d < nd; ++d)
+        flat += (taps.base[d] + tap[d]) * inDense[d];
+      store<double>(values, base[1] + spatialOffset(values, o), best);
+      where.storeInt(base[2] + spatialOffset(where, o), flat);
     });
-  };
-  if (!dtypeIsFloating(self.dtype()))
-    return ctx.error("adaptive_max_pool2d is implemented for floating-point tensors only");
-  run(0.0);
+  });
   ctx.result.v = std::vector<std::optional<Tensor>>{std::move(values), std::move(where)};
   return Status::ok();
 }
@@ -1341,7 +1337,8 @@ void registerNnKernels() {
       {"torch.ops.prims._low_memory_max_pool_offsets_to_indices.default",
        lowMemoryOffsetsToIndicesKernel},
       {"torch.ops.aten.max_pool2d_with_indices.default", maxPool2dWithIndicesKernel},
-      {"torch.ops.aten.adaptive_max_pool2d.default", adaptiveMaxPool2dKernel},
+      {"torch.ops.aten.adaptive_max_pool2d.default", adaptiveMaxPoolKernel<2>},
+      {"torch.ops.aten.adaptive_max_pool3d.default", adaptiveMaxPoolKernel<3>},
       {"torch.ops.aten.max_pool2d_with_indices_backward.default", maxPool2dBackwardKernel},
       {"torch.ops.aten.max_pool3d_with_indices.default", maxPool3dWithIndicesKernel},
       {"torch.ops.aten.avg_pool1d.default", avgPool1dKernel},

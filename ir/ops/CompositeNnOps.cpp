@@ -743,17 +743,17 @@ Status decomposeAdaptiveMaxPool1d(Decomposer &d) {
   return d.results(std::move(items));
 }
 
-/// adaptive_max_pool2d_backward: each output's gradient added at its index within its input
-/// plane (scatter_add over the planes flattened, as the kernels accumulate), in self's
-/// suggested layout.
+/// adaptive_max_pool{2,3}d_backward: each output's gradient added at its index within its
+/// input plane or volume (scatter_add over them flattened, as the kernels accumulate); 2-d in
+/// self's suggested layout, 3-d contiguous.
 Status decomposeAdaptiveMaxPoolBackward(Decomposer &d) {
-  const size_t nd = 2;
+  const size_t nd = d.args().op().schema.name == "adaptive_max_pool3d_backward" ? 3 : 2;
   const Argument &self = d.arg("self"), &grad = d.arg("grad_output"), &indices = d.arg("indices");
   FXKIT_ASSIGN_OR_RETURN(auto in, d.type(self));
   FXKIT_ASSIGN_OR_RETURN(auto g, d.type(grad));
   FXKIT_ASSIGN_OR_RETURN(auto idx, d.type(indices));
   const size_t rank = in.sizes.size();
-  const std::string fn = "adaptive_max_pool2d_backward";
+  const std::string fn = "adaptive_max_pool" + std::to_string(nd) + "d_backward";
   if (rank != nd + 1 && rank != nd + 2)
     return d.error(fn + "(): Expected " + std::to_string(nd + 1) + "D or " +
                    std::to_string(nd + 2) + "D tensor, but got " + sizesOf(in));
@@ -787,7 +787,7 @@ Status decomposeAdaptiveMaxPoolBackward(Decomposer &d) {
       auto sum, d.call("aten.scatter_add.default", {zeros, Argument::integer(-1), i2, g2}));
   FXKIT_ASSIGN_OR_RETURN(auto sizes, d.sizes(self));
   FXKIT_ASSIGN_OR_RETURN(auto out, d.reshape(sum, sizes));
-  if (rank == nd + 2 && stridesLikeChannelsLast(in.sizes, in.strides)) {
+  if (nd == 2 && rank == nd + 2 && stridesLikeChannelsLast(in.sizes, in.strides)) {
     FXKIT_ASSIGN_OR_RETURN(auto last, d.contiguous(out, "channels_last"));
     return d.result(last);
   }
@@ -1223,6 +1223,7 @@ const OpRow kRows[] = {
   {"torch.ops.aten.max_pool2d.default", "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor", C::Composite, inferComposite, decomposeMaxPool},
   {"torch.ops.aten.max_pool3d.default", "max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor", C::Composite, inferComposite, decomposeMaxPool},
   {"torch.ops.aten.adaptive_max_pool1d.default", "adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)", C::Composite, inferComposite, decomposeAdaptiveMaxPool1d},
+  {"torch.ops.aten.adaptive_max_pool3d_backward.default", "adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor", C::Composite, inferComposite, decomposeAdaptiveMaxPoolBackward},
   {"torch.ops.aten.adaptive_max_pool2d_backward.default", "adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor", C::Composite, inferComposite, decomposeAdaptiveMaxPoolBackward},
   {"torch.ops.aten.adaptive_avg_pool2d.default", "adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", C::Composite, inferComposite, decomposeAdaptiveAvgPool2d},
   // Padding and resampling

@@ -486,30 +486,32 @@ template <size_t nd> Expected<NodeValue> adaptiveAvgPool(const BoundArgs &b) {
   return one(std::move(t));
 }
 
-/// adaptive_max_pool2d (its meta): the values and their int64 indices (positions flattened over
-/// the input plane), both in the input's suggested layout; floating inputs only, as its kernels
-/// dispatch.
-Expected<NodeValue> adaptiveMaxPool2d(const BoundArgs &b) {
+/// adaptive_max_pool{2,3}d (their metas): the values and their int64 indices (positions
+/// flattened over the input plane or volume); 2-d in the input's suggested layout, 3-d
+/// contiguous; floating inputs only, as their kernels dispatch.
+template <size_t nd> Expected<NodeValue> adaptiveMaxPool(const BoundArgs &b) {
+  const std::string fn = "adaptive_max_pool" + std::to_string(nd) + "d";
   FXKIT_ASSIGN_OR_RETURN(auto self, b.tensor("self"));
   FXKIT_ASSIGN_OR_RETURN(auto outputSize, b.symIntList("output_size"));
   const size_t rank = self.sizes.size();
-  if (rank != 3 && rank != 4)
-    return b.error("adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: " +
-                   sizesText(self.sizes));
+  if (rank != nd + 1 && rank != nd + 2)
+    return b.error(fn + "(): Expected " + std::to_string(nd + 1) + "D or " +
+                   std::to_string(nd + 2) + "D tensor, but got: " + sizesText(self.sizes));
   for (size_t i = 1; i < rank; ++i)
     if (isZero(self.sizes[i]))
-      return b.error("adaptive_max_pool2d(): Expected input to have non-zero size for non-batch "
-                     "dimensions, but input has sizes " +
+      return b.error(fn +
+                     "(): Expected input to have non-zero size for non-batch dimensions, "
+                     "but input has sizes " +
                      sizesText(self.sizes) + " with dimension " + std::to_string(i) +
                      " being empty");
-  if (outputSize.size() != 2)
-    return b.error("adaptive_max_pool2d(): internal error: output_size.size() must be 2");
+  if (outputSize.size() != nd)
+    return b.error(fn + "(): internal error: output_size.size() must be " + std::to_string(nd));
   if (!dtypeIsFloating(self.dtype))
-    return b.error("\"adaptive_max_pool2d\" not implemented for '" +
+    return b.error("\"" + fn + "\" not implemented for '" +
                    std::string(dtypeScalarTypeName(self.dtype)) + "'");
-  Sizes sizes(self.sizes.begin(), self.sizes.end() - 2);
+  Sizes sizes(self.sizes.begin(), self.sizes.end() - static_cast<std::ptrdiff_t>(nd));
   sizes.insert(sizes.end(), outputSize.begin(), outputSize.end());
-  const Sizes strides = layoutStrides(sizes, suggestsChannelsLast(self));
+  const Sizes strides = layoutStrides(sizes, nd == 2 && suggestsChannelsLast(self));
   return many({make(self.dtype, sizes, strides, self.device),
                make(DType::Int64, sizes, strides, self.device)});
 }
@@ -971,7 +973,8 @@ const OpRow kRows[] = {
   {"torch.ops.aten.adaptive_avg_pool1d.default", "adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor", C::Other, adaptiveAvgPool1d},
   {"torch.ops.aten._adaptive_avg_pool2d.default", "_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", C::Other, adaptiveAvgPool<2>},
   {"torch.ops.aten._adaptive_avg_pool2d_backward.default", "_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", C::Other, adaptiveAvgPool2dBackward},
-  {"torch.ops.aten.adaptive_max_pool2d.default", "adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)", C::Other, adaptiveMaxPool2d},
+  {"torch.ops.aten.adaptive_max_pool2d.default", "adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)", C::Other, adaptiveMaxPool<2>},
+  {"torch.ops.aten.adaptive_max_pool3d.default", "adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor)", C::Other, adaptiveMaxPool<3>},
   {"torch.ops.aten._adaptive_avg_pool3d.default", "_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor", C::Other, adaptiveAvgPool<3>},
   {"torch.ops.aten.convolution_backward.default", "convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)", C::Extern, convolutionBackward},
   {"torch.ops.aten.upsample_nearest2d.vec", "upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", C::Other, upsampleNearest2d},

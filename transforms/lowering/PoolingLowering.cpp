@@ -1,5 +1,5 @@
 /// Pooling, padding and upsampling as loops (Inductor's lowerings of avg_pool2d,
-/// _adaptive_avg_pool2d, adaptive_max_pool2d, _low_memory_max_pool_with_offsets,
+/// _adaptive_avg_pool2d, adaptive_max_pool2d/3d, _low_memory_max_pool_with_offsets,
 /// reflection/replication pads and
 /// upsample_nearest2d/bilinear2d). Each is one pointwise op over the result whose body reads
 /// the input through index expressions: a window's taps unrolled (kernel sizes are constant
@@ -434,21 +434,20 @@ Status lowerMaxPool(Lowerer &l, const Node &n, const BoundArgs &args, size_t nd,
   return Status::ok();
 }
 
-/// adaptive_max_pool2d: max pooling's two ops over adaptive windows, unrolled up to max
+/// adaptive_max_pool{2,3}d: max pooling's two ops over adaptive windows, unrolled up to max
 /// pooling's limit of taps (Inductor's lowering unrolls them too), else extern.
-Status lowerAdaptiveMaxPool2d(Lowerer &l, const Node &n, const BoundArgs &args) {
+template <size_t nd> Status lowerAdaptiveMaxPool(Lowerer &l, const Node &n, const BoundArgs &args) {
   FXKIT_ASSIGN_OR_RETURN(auto self, l.tensorArg(n, args.get("self")));
   const auto *results = n.value().tensors();
   if (!results || results->size() != 2 || !(*results)[0] || !(*results)[1])
     return l.nodeError(n, "expected a value and an index result");
   const TensorType &values = *(*results)[0], &indices = *(*results)[1];
   if (!dtypeIsFloating(storedDType(l, self)) || self.sizes.size() != values.sizes.size() ||
-      self.sizes.size() < 3)
+      self.sizes.size() < nd + 1)
     return l.lowerExtern(n, args);
-  const size_t lead = values.sizes.size() - 2;
-  std::vector<Axis> axes;
+  const size_t lead = values.sizes.size() - nd;
   int64_t taps = 1;
-  for (size_t d = 0; d < 2; ++d) {
+  for (size_t d = 0; d < nd; ++d) {
     auto a = adaptiveAxis(SymExpr(0), self.sizes[lead + d], values.sizes[lead + d]);
     if (!a || a->taps < 0)
       return l.lowerExtern(n, args);
@@ -459,7 +458,7 @@ Status lowerAdaptiveMaxPool2d(Lowerer &l, const Node &n, const BoundArgs &args) 
   auto axisAt = [&](size_t d, const SymExpr &o) {
     return *adaptiveAxis(o, self.sizes[lead + d], values.sizes[lead + d]);
   };
-  lowerMaxPoolPair(l, n, self, 2, axisAt, values, indices, nullptr);
+  lowerMaxPoolPair(l, n, self, nd, axisAt, values, indices, nullptr);
   return Status::ok();
 }
 
@@ -1239,7 +1238,8 @@ Status lowerAdaptiveAvgPool2dBackward(Lowerer &l, const Node &n, const BoundArgs
 const LoweringRule kRules[] = {
     {"torch.ops.aten.max_pool2d_with_indices.default", lowerMaxPool2d},
     {"torch.ops.aten.max_pool3d_with_indices.default", lowerMaxPool3d},
-    {"torch.ops.aten.adaptive_max_pool2d.default", lowerAdaptiveMaxPool2d},
+    {"torch.ops.aten.adaptive_max_pool2d.default", lowerAdaptiveMaxPool<2>},
+    {"torch.ops.aten.adaptive_max_pool3d.default", lowerAdaptiveMaxPool<3>},
     {"torch.ops.prims._low_memory_max_pool_with_offsets.default", lowerLowMemoryMaxPool},
     {"torch.ops.prims._low_memory_max_pool_offsets_to_indices.default", lowerOffsetsToIndices},
     {"torch.ops.aten.avg_pool1d.default", lowerAvgPoolNd<1>},
