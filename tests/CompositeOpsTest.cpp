@@ -161,6 +161,18 @@ std::vector<RuntimeValue> randomInputs(const std::string &text, uint64_t seed, i
   return out;
 }
 
+/// The decompose pass's error message on `text` ("" where it succeeds).
+std::string error(const std::string &text) {
+  Graph g = parsed(text);
+  auto r = decomposeCompositeOps(g);
+  return r ? std::string() : r.error().message;
+}
+
+/// Expects `part` in `message`.
+void has(const std::string &message, const std::string &part) {
+  EXPECT_NE(message.find(part), std::string::npos) << message;
+}
+
 /// `text` decomposed (the pass, on its placeholders' types) and printed with types.
 std::string decomposed(const std::string &text) {
   Graph g = parsed(text);
@@ -989,11 +1001,6 @@ TEST(CompositeOps, InPlaceOpsBecomeFunctionalForLaterReaders) {
 }
 
 TEST(CompositeOps, UpsamplingDefaultFormsRefuseWhatTheVecFormsCannotSay) {
-  auto error = [](const std::string &text) {
-    Graph g = parsed(text);
-    auto r = decomposeCompositeOps(g);
-    return r ? std::string() : r.error().message;
-  };
   // An output size other than the scale's (floor(5 x 1.5) = 7), a scale for one dimension only.
   EXPECT_NE(error(program({{"x", f32({1, 2, 5, 4})}},
                           N("r", "aten.upsample_nearest2d.default", "%x, [8, 8], 1.5, 2.0")))
@@ -1006,11 +1013,6 @@ TEST(CompositeOps, UpsamplingDefaultFormsRefuseWhatTheVecFormsCannotSay) {
 }
 
 TEST(CompositeOps, InPlaceErrorsArePyTorchs) {
-  auto error = [](const std::string &text) {
-    Graph g = parsed(text);
-    auto r = decomposeCompositeOps(g);
-    return r ? std::string() : r.error().message;
-  };
   EXPECT_NE(
       error(program({{"x", ty("i64", {3})}, {"y", f32({3})}}, N("r", "aten.add_.Tensor", "%x, %y")))
           .find("result type Float can't be cast to the desired output type Long"),
@@ -1452,14 +1454,6 @@ TEST(CompositeOps, WrapWithSetGradEnabledIsInlined) {
 // ---- Errors ----
 
 TEST(CompositeOps, ErrorsArePyTorchs) {
-  auto error = [](const std::string &text) {
-    Graph g = parsed(text);
-    auto r = decomposeCompositeOps(g);
-    return r ? std::string() : r.error().message;
-  };
-  auto has = [](const std::string &message, const std::string &part) {
-    EXPECT_NE(message.find(part), std::string::npos) << message;
-  };
   has(error(program({{"x", ty("f32", {})}, {"w", f32({3, 2})}},
                     N("r", "aten.linear.default", "%x, %w"))),
       "both arguments to linear need to be at least 1D, but they are 0D and 2D");
@@ -1656,14 +1650,6 @@ TEST(CompositeOps, AddcmulAddcdivLerpAndUnbiasedMomentsAgreeWithCoreAten) {
              N("r", "aten.lift.default", "%x"),
              N("r", "aten.clone.default", "%x")});
   // PyTorch's refusals.
-  auto error = [](const std::string &text) {
-    Graph g = parsed(text);
-    auto r = decomposeCompositeOps(g);
-    return r ? std::string() : r.error().message;
-  };
-  auto has = [](const std::string &message, const std::string &part) {
-    EXPECT_NE(message.find(part), std::string::npos) << message;
-  };
   has(error(program({{"s", f32({3})}, {"a", ty("i64", {3})}, {"b", ty("i64", {3})}},
                     N("r", "aten.addcdiv.default", "%s, %a, %b"))),
       "Integer division with addcdiv is no longer supported");
@@ -1710,14 +1696,6 @@ TEST(CompositeOps, SearchsortedAndBucketizeCountTheEntriesBefore) {
                                  N("r", "aten.bucketize.Tensor", "%x, %b", "right: True")),
                          {values, bounds}),
                {0, 1, 2, 5, 5, 5});
-  auto error = [](const std::string &text) {
-    Graph g = parsed(text);
-    auto r = decomposeCompositeOps(g);
-    return r ? std::string() : r.error().message;
-  };
-  auto has = [](const std::string &message, const std::string &part) {
-    EXPECT_NE(message.find(part), std::string::npos) << message;
-  };
   has(error(program({{"q", f32({3, 5})}, {"x", f32({2, 3})}},
                     N("r", "aten.searchsorted.Tensor", "%q, %x"))),
       "boundaries tensor should be 1 dimension or the first N-1 dimensions");
@@ -1774,14 +1752,6 @@ TEST(CompositeOps, MaskedIndexingLeavesDroppedIndicesUnread) {
                           << text;
   }
   // PyTorch's errors: an odd halving dimension, windows larger than the dim.
-  auto error = [](const std::string &text) {
-    Graph g = parsed(text);
-    auto r = decomposeCompositeOps(g);
-    return r ? std::string() : r.error().message;
-  };
-  auto has = [](const std::string &message, const std::string &part) {
-    EXPECT_NE(message.find(part), std::string::npos) << message;
-  };
   has(error(program({{"x", f32({2, 5})}}, N("r", "aten.glu.default", "%x"))),
       "Halving dimension must be even, but dimension 1 is size 5");
   has(error(program({{"x", f32({4})}}, N("r", "aten.unfold.default", "%x, 0, 5, 1"))),

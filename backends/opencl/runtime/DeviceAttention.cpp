@@ -68,8 +68,9 @@ inline bool FX_NAME(fx_attention_bias)(__global const uchar *mk, const long pos,
 /// fx_attention_bounds measured (words: the largest magnitudes of K, V, Q, then 0x7fffffff minus
 /// the smallest nonzero ones): all finite, none nonzero below 2^-100 (each part of the split a
 /// normal float), and every product's sum (E x the largest magnitudes, also scaled) and every
-/// row's weighted sum of values (N x V's largest) below 2^126. Both that kernel and the tiled
+/// row's weighted sum of values (N x V's largest) below 2^126. Both that kernel and the float32
 /// one launched after it read it: one computes where it holds, the other where it does not.
+/// attentionMmaFits (DeviceAttentionMma.h) is the same test on the host: change both together.
 inline bool FX_NAME(fx_attention_mma_fits)(__global const uint *w, const long E, const long N,
                                            const float scale) {
   const uint tiny = 0x7fffffffu - as_uint(0x1p-100f);

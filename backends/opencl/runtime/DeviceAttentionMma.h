@@ -83,7 +83,8 @@ struct AttentionMmaShape {
 };
 
 /// Whether the tensor-core kernel computes a call whose bounds are `words`
-/// (kAttentionBoundWords of them): fx_attention_mma_fits on the host, as float32 computes it.
+/// (kAttentionBoundWords of them): fx_attention_mma_fits (DeviceAttention.cpp) on the host, as
+/// float32 computes it; change both together.
 bool attentionMmaFits(std::span<const uint32_t> words, int64_t E, int64_t N, float scale);
 
 /// Launches `kernel` with the tiled kernel's arguments up to the bounds
