@@ -36,18 +36,6 @@ bool tuneLog() {
   return on;
 }
 
-/// The tuning budget of one kernel and shape: FXKIT_TUNE_BUDGET_S where set to a positive
-/// number, else the options'.
-double tuneBudgetSeconds(const OpenCLOptions &options) {
-  if (const char *text = std::getenv("FXKIT_TUNE_BUDGET_S")) {
-    char *end = nullptr;
-    double v = std::strtod(text, &end);
-    if (end != text && *end == '\0' && v > 0)
-      return v;
-  }
-  return options.tuneBudgetSeconds;
-}
-
 /// A failed build's log as part of fxkit's error: each line indented under the error, and the
 /// file name the driver gave the source (pocl's "/root/.cache/pocl/kcache/tempfile_X.cl",
 /// NVIDIA's "<kernel>") replaced by `sourcePath`, the copy fxkit wrote, whose line numbers are
@@ -112,6 +100,16 @@ struct Definition {
 };
 
 } // namespace
+
+double tuneBudgetSeconds(const OpenCLOptions &options) {
+  if (const char *text = std::getenv("FXKIT_TUNE_BUDGET_S")) {
+    char *end = nullptr;
+    double v = std::strtod(text, &end);
+    if (end != text && *end == '\0' && v > 0)
+      return v;
+  }
+  return options.tuneBudgetSeconds;
+}
 
 bool resolveGpuDefault(GpuDefault policy, bool isGpu, const char *env) {
   if (const char *v = env ? std::getenv(env) : nullptr; v && *v)

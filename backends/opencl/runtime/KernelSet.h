@@ -20,6 +20,11 @@
 
 namespace fxkit::opencl {
 
+/// The tuning budget of one kernel and shape, in seconds of timing (builds not counted where a
+/// tuner can tell them apart): FXKIT_TUNE_BUDGET_S where set to a positive number, else the
+/// options'.
+double tuneBudgetSeconds(const OpenCLOptions &options);
+
 /// A multi-kernel variant of a definition: another `__kernel` with the same parameters.
 struct KernelVariantSpec {
   std::string name;
