@@ -82,18 +82,23 @@ TEST(DeviceExterns, EpiloguesRunInTheFloat32LoopOfTensorCoreTiles) {
   REQUIRE_OPENCL_DEVICE();
   // A tensor-core tile's float32 loop, which computes the tiles the tensor cores' split gets
   // wrong, stores them with the same epilogue; here it computes every tile (gemmFloat32LoopOnly,
-  // the tile's float32 form), so the test runs on devices without tensor cores.
+  // the tile's float32 form), so the test runs on devices without tensor cores. Then the tile
+  // itself with the epilogue, its products emulated (gemmTensorCoreEmulation; the float32 form
+  // after it finds no tile flagged).
   const std::string tile = gemmTiles().back().str();
   ASSERT_TRUE(gemmTiles().back().tensorCores()) << tile;
-  for (const char *text : {kLinearRelu, kBatchedResidual}) {
-    OpenCLOptions options = templateOptions(haveBlas());
-    options.gemmTile = tile;
-    options.gemmFloat32LoopOnly = true;
-    OpenCLStats s = expectAgrees(text, {}, options);
-    EXPECT_EQ(s.gemmTemplateCalls + s.deviceExterns, 1) << text;
-    EXPECT_EQ(s.gemmEpilogues, 1) << text;
-    EXPECT_EQ(s.launches, 0) << "the epilogue kernel was launched again: " << text;
-  }
+  for (bool emulated : {false, true})
+    for (const char *text : {kLinearRelu, kBatchedResidual}) {
+      SCOPED_TRACE(emulated ? "emulated" : "float32 loop");
+      OpenCLOptions options = templateOptions(haveBlas());
+      options.gemmTile = tile;
+      options.gemmFloat32LoopOnly = !emulated;
+      options.gemmTensorCoreEmulation = emulated;
+      OpenCLStats s = expectAgrees(text, {}, options);
+      EXPECT_EQ(s.gemmTemplateCalls + s.deviceExterns, 1) << text;
+      EXPECT_EQ(s.gemmEpilogues, 1) << text;
+      EXPECT_EQ(s.launches, 0) << "the epilogue kernel was launched again: " << text;
+    }
 }
 
 /// A 3x3 convolution with a bias (the template's implicit GEMM) and a 1x1 one of dense planes (a

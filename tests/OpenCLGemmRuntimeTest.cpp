@@ -111,10 +111,10 @@ TEST(OpenCLGemmTemplate, SourceHasOneDefinitionPerTileAndForm) {
        at = src.find("#ifdef FX_DEFINITION_fx_gemm_", at + 1))
     ++defined;
   // 4 layouts, and the convolution of float32 tiles; tensor-core tiles' 4 layouts and each one's
-  // float32 form.
+  // float32 form and emulation.
   int expected = 0, tensorCores = 0;
   for (const GemmTile &t : gemmTiles()) {
-    expected += t.tensorCores() ? 8 : 5;
+    expected += t.tensorCores() ? 12 : 5;
     tensorCores += t.tensorCores() ? 1 : 0;
     EXPECT_EQ(t.wm % (t.tensorCores() ? 16 : 4), 0) << t.str(); // m16n8k8 blocks, or float4s
     EXPECT_EQ(t.wn % (t.tensorCores() ? 8 : 4), 0) << t.str();
@@ -124,6 +124,8 @@ TEST(OpenCLGemmTemplate, SourceHasOneDefinitionPerTileAndForm) {
     EXPECT_EQ(t.tn * t.tk % (t.threads() * (t.tensorCores() ? 4 : 1)), 0) << t.str();
     EXPECT_NE(src.find("fx_gemm_" + t.str() + "_nt"), std::string::npos) << t.str();
     EXPECT_EQ(src.find("fx_gemm_" + t.str() + "_nt_float32") != std::string::npos, t.tensorCores())
+        << t.str();
+    EXPECT_EQ(src.find("fx_gemm_" + t.str() + "_nt_emulated") != std::string::npos, t.tensorCores())
         << t.str();
     EXPECT_EQ(src.find("fx_gemm_" + t.str() + "_conv") != std::string::npos, !t.tensorCores())
         << t.str();
@@ -138,6 +140,29 @@ TEST(OpenCLGemmTemplate, SourceHasOneDefinitionPerTileAndForm) {
 
 /// Whether the default device has tensor cores the template's tensor-core tiles use.
 bool haveTensorCores() { return openclContext() && openclContext()->device().nvComputeMajor >= 8; }
+
+/// templateWith(tile) for a tensor-core tile: on the tensor cores where the device has them, else
+/// emulated (OpenCLOptions::gemmTensorCoreEmulation), so the tiles' layouts, flags and float32
+/// form are tested on every device.
+OpenCLOptions tensorCoreTile(const GemmTile &t) {
+  OpenCLOptions options = templateWith(t.str());
+  options.gemmTensorCoreEmulation = t.tensorCores() && !haveTensorCores();
+  return options;
+}
+
+/// Whether tile `t` is tested here: every tile on tensor cores; where they are emulated (PoCL
+/// takes about 14 s to build each emulated definition), every float32 tile and, of each way the
+/// tensor-core tiles sum, the one with the fewest work-items (their fragment layouts are the same
+/// at every tile shape).
+bool tested(const GemmTile &t) {
+  if (!t.tensorCores() || haveTensorCores())
+    return true;
+  const GemmTile *fewest = nullptr;
+  for (const GemmTile &u : gemmTiles())
+    if (u.compute == t.compute && (!fewest || u.threads() < fewest->threads()))
+      fewest = &u;
+  return fewest->str() == t.str();
+}
 
 TEST(OpenCLGemmTemplate, EveryTileShapeWithPartialTiles) {
   REQUIRE_OPENCL_DEVICE();
@@ -223,26 +248,25 @@ TEST(OpenCLGemmTemplate, TensorCoreTilesAgreeWithTheInterpreter) {
   OpenCLOptions high;
   high.gemm = GemmPolicy::Template;
   high.matmulPrecision = MatmulPrecision::High;
-  if (!haveTensorCores()) {
+  if (!haveTensorCores())
     EXPECT_EQ(expectAgrees(mmGraph(300, 300, 64, false, true), {}, high).gemmTemplateCalls, 1);
-    GTEST_SKIP() << "no tensor cores on this device (an NVIDIA GPU of compute capability 8+ "
-                    "runs the rest of this test)";
-  }
   // Partial tiles in every dimension and a k that is not a whole step, every operand layout;
   // within 2^-16 of the products' magnitudes summing on the tensor cores (measured on an H200:
-  // 2^-20 at k = 1024, float32's serial sums 2^-23), 2^-20 summing each step in float32.
+  // 2^-20 at k = 1024, float32's serial sums 2^-23), 2^-20 summing each step in float32. Where
+  // there are no tensor cores, their emulation: the same fragments, each product's operands cut
+  // to TF32 as the tensor cores cut them.
   int checked = 0;
   for (const GemmTile &t : gemmTiles()) {
-    if (!t.tensorCores())
+    if (!t.tensorCores() || !tested(t))
       continue;
     SCOPED_TRACE(t.str());
     const double bound = std::ldexp(1.0, t.compute == GemmCompute::TensorCoreStepSums ? -20 : -16);
     forEachLayout([&](bool ta, bool tb) {
-      expectWithinMagnitudes(mmGraph(300, 270, 75, ta, tb), templateWith(t.str()), bound);
+      expectWithinMagnitudes(mmGraph(300, 270, 75, ta, tb), tensorCoreTile(t), bound);
       ++checked;
     });
   }
-  EXPECT_EQ(checked, 28);
+  EXPECT_EQ(checked, haveTensorCores() ? 28 : 8);
 }
 
 /// Puts an infinity and a NaN in rows 5 and 40 of x, two values near float32's largest in row 100
@@ -413,18 +437,18 @@ TEST(OpenCLGemmTemplate, EveryTileKeepsInfinitiesNaNsAndTheLargestValues) {
   };
   int checked = 0;
   for (const GemmTile &t : gemmTiles()) {
-    if (t.tensorCores() && !haveTensorCores())
+    if (!tested(t))
       continue;
     SCOPED_TRACE(t.str());
-    EXPECT_GE(expectWithinMagnitudes(mmGraph(300, 270, 75, false, true), templateWith(t.str()),
+    EXPECT_GE(expectWithinMagnitudes(mmGraph(300, 270, 75, false, true), tensorCoreTile(t),
                                      std::ldexp(1.0, -16), edit),
               kSpecialElements);
     // Batch 2's row 7 (150 elements) and batch 1's column 10 (140).
-    EXPECT_GE(expectWithinMagnitudes(bmm, templateWith(t.str()), std::ldexp(1.0, -16), editBatches),
+    EXPECT_GE(expectWithinMagnitudes(bmm, tensorCoreTile(t), std::ldexp(1.0, -16), editBatches),
               150 + 140);
     ++checked;
   }
-  EXPECT_EQ(checked, haveTensorCores() ? 14 : 7);
+  EXPECT_EQ(checked, haveTensorCores() ? 14 : 9);
 }
 
 TEST(OpenCLGemmTemplate, PlansAreNamedAndParsed) {

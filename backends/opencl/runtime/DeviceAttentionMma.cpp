@@ -4,6 +4,7 @@
 
 #include "backends/opencl/runtime/CallTimer.h"
 #include "backends/opencl/runtime/KernelCache.h"
+#include "backends/opencl/runtime/TensorCoreMma.h"
 #include "ir/Try.h"
 
 #include <algorithm>
@@ -31,39 +32,13 @@ constexpr std::string_view kMmaHelpers = R"CL(
 #ifndef FX_WARP_SHUFFLE
 #error "the tensor-core attention kernel combines a row's lanes through warp shuffles"
 #endif
-/// One m16n8k8 product with TF32 operands added to c (PTX; lane (gq, tq) holds A's rows gq and
-/// gq + 8 at depths tq and tq + 4, B's column gq at those depths, C's rows gq and gq + 8 at
-/// columns 2tq and 2tq + 1).
-#define FX_ATTN_MMA(c, a, b)                                                                   \
-  __asm__ volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "       \
-                   "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                                    \
-                   : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                            \
-                   : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+/// One m16n8k8 product with TF32 operands added to c (TensorCoreMma.h).
+#define FX_ATTN_MMA(c, a, b) FX_MMA_TF32(c, a, b)
 #define FX_ATTN_SHFL_F(x, m) fx_shfl_xor_f(x, m)
 #else
 /// The emulation (a work-group of one warp, on any device: tests of the kernel where there are no
-/// tensor cores): the warp's fragments and shuffles go through local memory, between barriers,
-/// and the product reads its operands as the tensor cores do, their top 19 bits (TF32).
-inline void fx_attn_mma_emulated(float *c, const uint *a, const uint *b, const int lane,
-                                 __local uint *sa, __local uint *sb) {
-  for (int w = 0; w < 4; ++w)
-    sa[lane * 4 + w] = a[w];
-  sb[lane * 2] = b[0];
-  sb[lane * 2 + 1] = b[1];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  const int gq = lane >> 2, tq = lane & 3;
-  for (int q = 0; q < 4; ++q) {
-    const int row = gq + 8 * (q >> 1), col = 2 * tq + (q & 1);
-    float s = c[q];
-    for (int k = 0; k < 8; ++k) {
-      const uint x = sa[((row & 7) * 4 + (k & 3)) * 4 + (row >> 3) + 2 * (k >> 2)];
-      const uint y = sb[(col * 4 + (k & 3)) * 2 + (k >> 2)];
-      s += as_float(x & 0xffffe000u) * as_float(y & 0xffffe000u);
-    }
-    c[q] = s;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-}
+/// tensor cores): the warp's products (TensorCoreMma.h) and shuffles go through local memory,
+/// between barriers.
 inline float fx_attn_shfl_emulated(const float x, const int m, const int lane, __local uint *sx) {
   sx[lane] = as_uint(x);
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -71,7 +46,7 @@ inline float fx_attn_shfl_emulated(const float x, const int m, const int lane, _
   barrier(CLK_LOCAL_MEM_FENCE);
   return as_float(y);
 }
-#define FX_ATTN_MMA(c, a, b) fx_attn_mma_emulated(c, a, b, lane, fx_sa, fx_sb)
+#define FX_ATTN_MMA(c, a, b) fx_mma_tf32_emulated(c, a, b, lane, fx_sa, fx_sb)
 #define FX_ATTN_SHFL_F(x, m) fx_attn_shfl_emulated(x, m, lane, fx_sx)
 #endif
 /// x = big + small: big x's TF32 part rounded to nearest, small the rest (exact where
@@ -513,7 +488,8 @@ const std::string &attentionMmaSource() {
     for (const AttentionMmaForm &f : emulatedForms())
       define(f, true);
     out += "#define FX_ATTN_MASK_KEYS " + std::to_string(kMaskKeys) + "\n" +
-           std::string(kMaskTilesSource) + std::string(kMmaHelpers);
+           std::string(kMaskTilesSource) + std::string(kTensorCoreMmaSource) +
+           std::string(kMmaHelpers);
     out += kMmaSource;
     return out;
   }();

@@ -16,6 +16,7 @@
 #include "backends/opencl/runtime/CallTimer.h"
 #include "backends/opencl/runtime/DeviceExternSupport.h"
 #include "backends/opencl/runtime/KernelCache.h"
+#include "backends/opencl/runtime/TensorCoreMma.h"
 
 #include "ir/StorageSpan.h"
 #include "ir/TextTemplate.h"
@@ -49,6 +50,7 @@ constexpr std::string_view kInstance = R"CL(
 #define FX_GEMM_CONV {{CONV}}
 #define FX_GEMM_MMA {{MMA}}
 #define FX_GEMM_FLOAT32_ONLY {{FLOAT32_ONLY}}
+#define FX_GEMM_MMA_EMULATE {{EMULATE}}
 #endif
 )CL";
 
@@ -119,12 +121,15 @@ constexpr std::string_view kBody = R"CL(
 #if FX_GEMM_MMA
 #if !FX_GEMM_FLOAT32_ONLY
 // Tensor cores (NVIDIA, compute capability 8 and later): one m16n8k8 product with TF32 operands
-// (the top 19 bits of each word) added to c, through PTX.
+// (the top 19 bits of each word) added to c (TensorCoreMma.h); emulated, each warp's through its
+// own words of local memory (tests where there are no tensor cores; its loops are not unrolled,
+// as each product holds two barriers).
+#if FX_GEMM_MMA_EMULATE
 #define FX_GEMM_MMA_OP(c, a, b)                                                                \
-  __asm__ volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "       \
-                   "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                                    \
-                   : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])                            \
-                   : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+  fx_mma_tf32_emulated(c, a, b, lane, fxMmaA + warp * 128, fxMmaB + warp * 64)
+#else
+#define FX_GEMM_MMA_OP(c, a, b) FX_MMA_TF32(c, a, b)
+#endif
 // 3xTF32 (as CUTLASS's fast accurate float32): x = big + small, big x's TF32 part rounded to
 // nearest and small the rest (exact in float32, at most 2^-12 of x; the tensor cores keep its top
 // 11 bits); a product is big * big + big * small + small * big, which leaves out small * small
@@ -299,6 +304,9 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
   __local float4 Am[2][FX_GEMM_TM * FX_GEMM_TK / 4];
   __local float2 Bm[2][FX_GEMM_TN * FX_GEMM_TK / 2];
   const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
+#if FX_GEMM_MMA_EMULATE && !FX_GEMM_FLOAT32_ONLY
+  __local uint fxMmaA[FX_GEMM_THREADS * 4], fxMmaB[FX_GEMM_THREADS * 2];
+#endif
   __global const int *FA = (__global const int *)FX_AT(fa);
   __global const int *FB = (__global const int *)FX_AT(fb);
   // Whether any flag is set: where none is (nearly always), no tile reads its flags, and the
@@ -405,11 +413,15 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
       if (k0 + FX_GEMM_TK < K) {
         FX_GEMM_MMA_LOAD(k0 + FX_GEMM_TK)
       }
+#if !FX_GEMM_MMA_EMULATE
 #pragma unroll
+#endif
       for (int kt = 0; kt < FX_GEMM_TK / 8; ++kt) {
         uint ab[FX_GEMM_WM / 16][4], as[FX_GEMM_WM / 16][4];
         uint bb[FX_GEMM_WN / 8][2], bs[FX_GEMM_WN / 8][2];
+#if !FX_GEMM_MMA_EMULATE
 #pragma unroll
+#endif
         for (int i = 0; i < FX_GEMM_WM / 16; ++i) {
           // Words: row gq at depths tq and tq + 4, then row gq + 8 at them; the mma's order is
           // (gq, tq), (gq + 8, tq), (gq, tq + 4), (gq + 8, tq + 4).
@@ -420,15 +432,21 @@ void FX_GEMM_KERNEL(FX_GEMM_NAME)(FX_IN(a), FX_IN(b), FX_OUT(c), const long M_, 
             as[i][q] = fx_tf32_small(a[q], ab[i][q]);
           }
         }
+#if !FX_GEMM_MMA_EMULATE
 #pragma unroll
+#endif
         for (int j = 0; j < FX_GEMM_WN / 8; ++j) {
           const float2 v = Bm[buf][(kt * (FX_GEMM_TN / 8) + wn0 + j) * 32 + FX_GEMM_B_SLOT];
           bb[j][0] = fx_tf32_big(v.x), bb[j][1] = fx_tf32_big(v.y);
           bs[j][0] = fx_tf32_small(v.x, bb[j][0]), bs[j][1] = fx_tf32_small(v.y, bb[j][1]);
         }
+#if !FX_GEMM_MMA_EMULATE
 #pragma unroll
+#endif
         for (int i = 0; i < FX_GEMM_WM / 16; ++i)
+#if !FX_GEMM_MMA_EMULATE
 #pragma unroll
+#endif
           for (int j = 0; j < FX_GEMM_WN / 8; ++j) {
 #if FX_GEMM_MMA == 2
             // The step's three products summed on the tensor cores from zero, then added to the
@@ -645,9 +663,23 @@ std::string definitionName(const GemmTile &t, bool ta, bool tb) {
   return "fx_gemm_" + t.str() + "_" + layoutName(ta, tb);
 }
 
-/// What a tensor-core tile's float32 form (FX_GEMM_FLOAT32_ONLY: every tile in its float32 loop)
-/// adds to its definition's name.
-constexpr std::string_view kFloat32Suffix = "_float32";
+/// Which of a tile's definitions: the tile itself, or a tensor-core tile's float32 form
+/// (FX_GEMM_FLOAT32_ONLY: the tiles the split gets wrong, or every tile, in its float32 loop) or
+/// its emulation (FX_GEMM_MMA_EMULATE, OpenCLOptions::gemmTensorCoreEmulation).
+enum class TileForm : uint8_t { Tile, Float32, Emulated };
+
+/// What a form adds to its tile's definition name.
+std::string_view formSuffix(TileForm form) {
+  switch (form) {
+  case TileForm::Tile:
+    return "";
+  case TileForm::Float32:
+    return "_float32";
+  case TileForm::Emulated:
+    return "_emulated";
+  }
+  return "";
+}
 
 /// The implicit-GEMM convolution of tile `t`.
 std::string convDefinitionName(const GemmTile &t) { return "fx_gemm_" + t.str() + "_conv"; }
@@ -729,7 +761,8 @@ bool float32LoopOnly(const OpenCLOptions &options) {
 /// Whether tile `t` computes on `ctx`'s device at `options`' precision (tensor-core tiles: on
 /// NVIDIA GPUs of compute capability 8 and later, or anywhere in their float32 form).
 bool tileAllowed(const GemmTile &t, const OpenCLContext &ctx, const OpenCLOptions &options) {
-  const bool tensorCores = ctx.device().nvComputeMajor >= 8 || float32LoopOnly(options);
+  const bool tensorCores = ctx.device().nvComputeMajor >= 8 || float32LoopOnly(options) ||
+                           options.gemmTensorCoreEmulation;
   switch (t.compute) {
   case GemmCompute::Fma:
     return true;
@@ -913,37 +946,39 @@ const char *mmaMacro(GemmCompute c) {
   return "0";
 }
 
-/// The definitions' macros of one tile shape and layout (kInstance), named `name`; `float32`:
-/// a tensor-core tile's float32 form.
+/// The definitions' macros of one tile shape and layout (kInstance) in form `form`, named `name`.
 std::string instanceText(const std::string &name, const GemmTile &t, bool ta, bool tb, bool conv,
-                         bool float32) {
-  const std::pair<std::string_view, std::string> keys[] = {{"NAME", name},
-                                                           {"TM", std::to_string(t.tm)},
-                                                           {"TN", std::to_string(t.tn)},
-                                                           {"TK", std::to_string(t.tk)},
-                                                           {"WM", std::to_string(t.wm)},
-                                                           {"WN", std::to_string(t.wn)},
-                                                           {"TA", ta ? "1" : "0"},
-                                                           {"TB", tb ? "1" : "0"},
-                                                           {"CONV", conv ? "1" : "0"},
-                                                           {"MMA", mmaMacro(t.compute)},
-                                                           {"FLOAT32_ONLY", float32 ? "1" : "0"}};
+                         TileForm form) {
+  const std::pair<std::string_view, std::string> keys[] = {
+      {"NAME", name},
+      {"TM", std::to_string(t.tm)},
+      {"TN", std::to_string(t.tn)},
+      {"TK", std::to_string(t.tk)},
+      {"WM", std::to_string(t.wm)},
+      {"WN", std::to_string(t.wn)},
+      {"TA", ta ? "1" : "0"},
+      {"TB", tb ? "1" : "0"},
+      {"CONV", conv ? "1" : "0"},
+      {"MMA", mmaMacro(t.compute)},
+      {"FLOAT32_ONLY", form == TileForm::Float32 ? "1" : "0"},
+      {"EMULATE", form == TileForm::Emulated ? "1" : "0"}};
   return substituteKeys(kInstance, keys);
 }
 
-/// The whole source of definition `name`: tile `t` in layout (`ta`, `tb`), or its convolution
-/// form, or (`float32`) a tensor-core tile's float32 form, with epilogue `e`.
+/// The whole source of definition `name`: tile `t` in layout (`ta`, `tb`) and form `form`, or its
+/// convolution form, with epilogue `e`.
 std::string epilogueSource(const std::string &name, const GemmTile &t, bool ta, bool tb, bool conv,
-                           bool float32, const GemmEpilogue &e) {
+                           TileForm form, const GemmEpilogue &e) {
   std::string params(e.params);
   std::replace(params.begin(), params.end(), '\n', ' '); // one macro line
   // The generated kernel's index type (the template's own arithmetic is int and long as it says).
   return (e.intIndex ? "#undef FX_INDEX_T\n#define FX_INDEX_T int\n" : "") +
          familyPrelude(Variant::Float, e.usesDouble) + "#define FX_DEFINITION_" + name + "\n" +
-         instanceText(name, t, ta, tb, conv, float32) + std::string(e.function) +
+         instanceText(name, t, ta, tb, conv, form) + std::string(e.function) +
          "#define FX_GEMM_EPILOGUE_PARAMS , " + params +
          "\n#define FX_GEMM_EPILOGUE(point, value) " + std::string(e.kernel) + "_point(" +
-         std::string(e.args) + ", value, (fx_index_t)(point));\n" + std::string(kBody);
+         std::string(e.args) + ", value, (fx_index_t)(point));\n" +
+         std::string(kTensorCoreMmaSource) + std::string(kBody);
 }
 
 /// Runs a tile with (true) or without its epilogue, writing C to `c` (a scratch buffer), and
@@ -1097,20 +1132,34 @@ const std::vector<GemmTile> &gemmTiles() {
   return tiles;
 }
 
+namespace {
+
+/// Calls `f(name, tile, ta, tb, conv, form)` for each of the template's tile definitions: every
+/// tile in every layout, a tensor-core tile's float32 form and emulation too, and each float32
+/// tile's convolution form.
+template <typename F> void forEachDefinition(F &&f) {
+  for (const GemmTile &t : gemmTiles()) {
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        const std::string name = definitionName(t, ta, tb);
+        f(name, t, ta, tb, false, TileForm::Tile);
+        if (t.tensorCores())
+          for (TileForm form : {TileForm::Float32, TileForm::Emulated})
+            f(name + std::string(formSuffix(form)), t, ta, tb, false, form);
+      }
+    if (!t.tensorCores())
+      f(convDefinitionName(t), t, false, false, true, TileForm::Tile);
+  }
+}
+
+} // namespace
+
 const std::string &gemmTemplateSource() {
   static const std::string source = [] {
     std::string out;
-    for (const GemmTile &t : gemmTiles()) {
-      for (bool ta : {false, true})
-        for (bool tb : {false, true}) {
-          const std::string name = definitionName(t, ta, tb);
-          out += instanceText(name, t, ta, tb, false, false);
-          if (t.tensorCores())
-            out += instanceText(name + std::string(kFloat32Suffix), t, ta, tb, false, true);
-        }
-      if (!t.tensorCores())
-        out += instanceText(convDefinitionName(t), t, false, false, true, false);
-    }
+    forEachDefinition([&](const std::string &name, const GemmTile &t, bool ta, bool tb, bool conv,
+                          TileForm form) { out += instanceText(name, t, ta, tb, conv, form); });
+    out += kTensorCoreMmaSource;
     out += kBody;
     out += kSplitSum;
     out += kSpecialRows;
@@ -1151,16 +1200,9 @@ FamilySource gemmSource() {
   const std::string &body = gemmTemplateSource();
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
-    for (const GemmTile &t : gemmTiles()) {
-      for (bool ta : {false, true})
-        for (bool tb : {false, true}) {
-          out.push_back(definitionName(t, ta, tb));
-          if (t.tensorCores())
-            out.push_back(definitionName(t, ta, tb) + std::string(kFloat32Suffix));
-        }
-      if (!t.tensorCores())
-        out.push_back(convDefinitionName(t));
-    }
+    forEachDefinition([&](const std::string &name, const GemmTile &, bool, bool, bool, TileForm) {
+      out.push_back(name);
+    });
     out.emplace_back(kSplitSumName);
     out.emplace_back(kSpecialRowsName);
     return out;
@@ -1171,19 +1213,18 @@ FamilySource gemmSource() {
   return src;
 }
 
-/// The source of definition `name` with a product's epilogue; `float32`: a tensor-core tile's
-/// float32 form.
-using EpilogueSourceFn = std::function<std::string(const std::string &name, bool float32)>;
+/// The source of definition `name`, a tile's form `form`, with a product's epilogue.
+using EpilogueSourceFn = std::function<std::string(const std::string &name, TileForm form)>;
 
 /// Launches tile `t`'s definition `name` (`args`, `items` work-items; `timed` as TileLauncher)
 /// or, where `epilogue` is given (the problem's own run, where it fits), that definition with the
 /// epilogue inside it (`source` gives its text under the name it is given), where fuseEpilogue
 /// decides so for `key` (the shape and tile); sets GemmEpilogue::ran when it ran inside.
-/// A tensor-core tile is followed by its float32 definition (`name` + kFloat32Suffix, with the
-/// epilogue where the first had it), which computes the tiles the first left (their operands'
-/// flags, appendSpecialRows) over a work-group per compute unit; under float32LoopOnly that
-/// definition alone computes every tile. `outElements`: the output's extent, for fuseEpilogue's
-/// scratch output (the third argument).
+/// A tensor-core tile (its emulation under OpenCLOptions::gemmTensorCoreEmulation) is followed by
+/// its float32 form (with the epilogue where the first had it), which computes the tiles the first
+/// left (their operands' flags, appendSpecialRows) over a work-group per compute unit; under
+/// float32LoopOnly that form alone computes every tile. `outElements`: the output's extent, for
+/// fuseEpilogue's scratch output (the third argument).
 Expected<double> launchTileWithEpilogue(Launcher &launcher, const SourceLoader &loadSource,
                                         GemmChoices &choices, const OpenCLContext &ctx,
                                         const OpenCLOptions &options, const GemmTile &t,
@@ -1194,7 +1235,10 @@ Expected<double> launchTileWithEpilogue(Launcher &launcher, const SourceLoader &
   LaunchConfig config;
   config.local = t.threads();
   const bool tensorCores = t.tensorCores(), onlyFloat32 = tensorCores && float32LoopOnly(options);
-  const std::string float32Name = name + std::string(kFloat32Suffix);
+  const TileForm firstForm =
+      tensorCores && options.gemmTensorCoreEmulation ? TileForm::Emulated : TileForm::Tile;
+  const std::string firstName = name + std::string(formSuffix(firstForm));
+  const std::string float32Name = name + std::string(formSuffix(TileForm::Float32));
   // The float32 form after the tensor cores: its work-groups step over the tiles, skipping those
   // not flagged (one per compute unit: where none is, little more than its launch).
   const int64_t flaggedItems =
@@ -1218,7 +1262,7 @@ Expected<double> launchTileWithEpilogue(Launcher &launcher, const SourceLoader &
     };
   };
   auto plain = [&](const std::vector<LaunchArg> &a, bool withTiming) {
-    return both(a, byName(name, withTiming), byName(float32Name, withTiming));
+    return both(a, byName(firstName, withTiming), byName(float32Name, withTiming));
   };
   if (!epilogue)
     return plain(args, timed);
@@ -1226,19 +1270,19 @@ Expected<double> launchTileWithEpilogue(Launcher &launcher, const SourceLoader &
   const CacheKey id =
       CacheKey::of("e", std::string(epilogue->function) + "\n" + std::string(epilogue->params));
   const std::string suffix = "_ep" + id.file.substr(2) + id.check;
-  auto load = [&](const std::string &definition, bool float32) -> Expected<KernelSet *> {
+  auto load = [&](const std::string &definition, TileForm form) -> Expected<KernelSet *> {
     return loadSource(definition + std::string(variantSuffix(Variant::Float)),
-                      [&] { return source(definition, float32); });
+                      [&] { return source(definition, form); });
   };
   // The tensor cores' definition is not built where only the float32 form runs (its
   // instructions are NVIDIA's alone).
   KernelSet *set = nullptr, *float32Set = nullptr;
   Expected<KernelSet *> loaded =
-      onlyFloat32 ? Expected<KernelSet *>(nullptr) : load(name + suffix, false);
+      onlyFloat32 ? Expected<KernelSet *>(nullptr) : load(firstName + suffix, firstForm);
   if (loaded)
     set = *loaded;
   if (loaded && tensorCores) {
-    loaded = load(float32Name + suffix, true);
+    loaded = load(float32Name + suffix, TileForm::Float32);
     if (loaded)
       float32Set = *loaded;
   }
@@ -1446,9 +1490,9 @@ Expected<GemmRoute> runGemmTemplate(const LauncherFor &launcherFor, const Source
                                groups * t.threads(), timed,
                                final && p.epilogue && epilogueFits(p) ? p.epilogue : nullptr,
                                p.shapeKey() + "_" + t.str(),
-                               [&](const std::string &fused, bool float32) {
+                               [&](const std::string &fused, TileForm form) {
                                  return epilogueSource(fused, t, p.a.transposed, p.b.transposed,
-                                                       false, float32, *p.epilogue);
+                                                       false, form, *p.epilogue);
                                },
                                outElements));
     return checks + product;
@@ -1548,8 +1592,8 @@ Expected<GemmRoute> runConvolutionGemmTemplate(const LauncherFor &launcherFor,
         launcher, loadSource, choices, ctx, options, t, convDefinitionName(t), args,
         groups * t.threads(), timed, final && epilogueFits ? p.epilogue : nullptr,
         p.shapeKey() + "_" + t.str(),
-        [&](const std::string &fused, bool float32) {
-          return epilogueSource(fused, t, false, false, true, float32, *p.epilogue);
+        [&](const std::string &fused, TileForm form) {
+          return epilogueSource(fused, t, false, false, true, form, *p.epilogue);
         },
         outElements);
   };

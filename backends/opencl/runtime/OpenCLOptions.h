@@ -75,6 +75,10 @@ struct OpenCLOptions {
   /// the tensor cores cause an error; anywhere else (where it lets those tiles run), to test that
   /// loop. FXKIT_GEMM_FLOAT32_LOOP=1|0 overrides.
   bool gemmFloat32LoopOnly = false;
+  /// Tensor-core tiles are candidates on any device, their products emulated (TensorCoreMma.h:
+  /// each warp's fragments through local memory): to test the tiles' fragment layouts, flags and
+  /// float32 form where there are no tensor cores (slow).
+  bool gemmTensorCoreEmulation = false;
   /// Float32 attention takes the tensor-core kernel (DeviceAttentionMma.h) in its emulation, one
   /// warp per work-group with its products and shuffles through local memory, on any device: to
   /// test the kernel where there are no tensor cores (slow).
