@@ -246,6 +246,13 @@ Expected<BuiltKernel> KernelSet::Impl::buildKernel(const std::string &name,
     }
   }
   if (!fromCache) {
+    // FXKIT_OPENCL_DUMP_DIR=dir: every program built from source is also written to
+    // dir/<kernel>.cl, its build options on the first line, to build and time it alone (with
+    // NVIDIA's -cl-nv-verbose, bench/opencl/reference's harnesses).
+    if (const char *dir = std::getenv("FXKIT_OPENCL_DUMP_DIR"); dir && *dir) {
+      std::ofstream out(std::filesystem::path(dir) / (name + ".cl"));
+      out << "// build options: " << options << "\n" << source;
+    }
     const char *src = source.c_str();
     size_t len = source.size();
     d.program = clCreateProgramWithSource(ctx->context(), 1, &src, &len, &err);
