@@ -162,11 +162,13 @@ check_provenance() { # ROOT COUNT
 check_provenance "$ZOO" 23
 [ -d "$ZOO/../corpus/inductor" ] && check_provenance "$ZOO/../corpus" 20
 # Inductor's Python wrapper code (output_code.py, its debug copies): every file reads into
-# wrapper IR and converts to PyTorch's FX IR.
+# wrapper IR and converts to PyTorch's FX IR, which fxkit reads back and prints the same.
 wrappers=0
 for f in "$ZOO"/inductor/*/output_code_*.py "$ZOO"/inductor/*/debug/*/output_code.py; do
   [ -e "$f" ] || continue
   expect_exit 0 "$FXKIT" convert "$f" --to fxir -o "$WORK/w.fxir"
+  expect_exit 0 "$FXKIT" convert "$WORK/w.fxir" --to fx -o "$WORK/w2.fx"
+  cmp -s "$WORK/w.fxir" "$WORK/w2.fx" || fail "the FX IR of $f does not print the same read back"
   wrappers=$((wrappers + 1))
 done
 [ "$wrappers" -eq 37 ] || fail "read $wrappers output_code files, expected 37"
