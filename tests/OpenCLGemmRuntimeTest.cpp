@@ -248,8 +248,9 @@ TEST(OpenCLGemmTemplate, TensorCoreTilesAgreeWithTheInterpreter) {
   OpenCLOptions high;
   high.gemm = GemmPolicy::Template;
   high.matmulPrecision = MatmulPrecision::High;
-  if (!haveTensorCores())
+  if (!haveTensorCores()) {
     EXPECT_EQ(expectAgrees(mmGraph(300, 300, 64, false, true), {}, high).gemmTemplateCalls, 1);
+  }
   // Partial tiles in every dimension and a k that is not a whole step, every operand layout;
   // within 2^-16 of the products' magnitudes summing on the tensor cores (measured on an H200:
   // 2^-20 at k = 1024, float32's serial sums 2^-23), 2^-20 summing each step in float32. Where
