@@ -601,6 +601,24 @@ TEST(OpenCLGemmTemplate, UnknownTileIsAnError) {
       << result.error().message;
 }
 
+TEST(OpenCLGemmTemplate, ChosenConfigsNameWhatRanEachProductShape) {
+  REQUIRE_OPENCL_DEVICE();
+  REQUIRE_BLAS();
+  // `--stats` lists them: the shape's key and the plan that ran it (here the tile asked for).
+  Compiled c;
+  std::vector<RuntimeValue> inputs;
+  ASSERT_TRUE(compileWithInputs(mmGraph(130, 70, 37, false, true), c, inputs));
+  TempDir cache;
+  OpenCLOptions options = templateWith("64x64x8_4x4");
+  options.cacheDir = cache.path.string();
+  auto program = OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
+  ASSERT_TRUE(program) << program.error().str();
+  ASSERT_TRUE((*program)->run(inputs));
+  auto chosen = (*program)->chosenConfigs();
+  const std::pair<std::string, std::string> want{"gemm m130_n70_k37_b1_nt_beta0", "64x64x8_4x4"};
+  EXPECT_NE(std::find(chosen.begin(), chosen.end(), want), chosen.end());
+}
+
 // ---- convolutions as implicit GEMMs ----
 
 TEST(OpenCLGemmTemplate, ConvolutionsAsImplicitGemms) {

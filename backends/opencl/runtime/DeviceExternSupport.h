@@ -258,6 +258,8 @@ Expected<bool> runAttention(const Call &call, const LauncherFor &launcher, OpenC
 /// or "library", loaded from and stored to the kernel cache.
 struct GemmChoices {
   std::map<std::string, std::string> byShape;
+  /// What ran each shape on this context (a plan's name, or "library"), for `--stats`.
+  std::map<std::string, std::string> used;
   bool loaded = false;
   bool dirty = false;
   /// The implicit-GEMM convolutions' tables of reduced points, per window and input layout.

@@ -253,6 +253,25 @@ struct DeviceExternKernels {
 
 namespace {
 
+FamilyKernels &familyOf(OpenCLContext &ctx, Source s);
+
+} // namespace
+
+std::vector<std::pair<std::string, std::string>> gemmChoicesUsed(OpenCLContext &ctx) {
+  std::vector<std::pair<std::string, std::string>> out;
+  {
+    std::lock_guard<std::mutex> lock(ctx.deviceExternMutex());
+    if (!ctx.deviceExterns())
+      return out;
+  }
+  FamilyKernels &f = familyOf(ctx, Source::Gemm);
+  std::lock_guard<std::mutex> lock(f.mutex);
+  out.assign(f.gemmChoices.used.begin(), f.gemmChoices.used.end()); // in key order
+  return out;
+}
+
+namespace {
+
 FamilyKernels &familyOf(OpenCLContext &ctx, Source s) {
   std::lock_guard<std::mutex> lock(ctx.deviceExternMutex());
   if (!ctx.deviceExterns())

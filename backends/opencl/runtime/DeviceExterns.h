@@ -33,4 +33,8 @@ Expected<bool> runDeviceExtern(OpenCLContext &ctx, const OpenCLOptions &options,
                                std::span<const DeviceBuffer> buffers,
                                GemmEpilogue *epilogue = nullptr);
 
+/// What ran each matrix product shape the GEMM template chose for on `ctx` (its shape key, then a
+/// tile plan's name or "library"), in key order: for `--stats`.
+std::vector<std::pair<std::string, std::string>> gemmChoicesUsed(OpenCLContext &ctx);
+
 } // namespace fxkit::opencl

@@ -903,12 +903,14 @@ Expected<GemmRoute> chooseAndRun(GemmChoices &choices, OpenCLContext &ctx,
     choices.dirty = true;
   }
   if (choice == "library" && library) {
+    choices.used[key] = choice;
     FXKIT_TRY((*library)(out, outOffset));
     return GemmRoute::Library;
   }
   std::optional<GemmPlan> plan = GemmPlan::parse(choice);
   if (!plan) // a cached choice this build does not have
     plan = candidates.front();
+  choices.used[key] = plan->str();
   FXKIT_ASSIGN_OR_RETURN(double unused, launchTile(*plan, out, outOffset, false, true));
   (void)unused;
   return GemmRoute::Template;

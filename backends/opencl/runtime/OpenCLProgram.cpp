@@ -412,7 +412,10 @@ const GeneratedProgram &OpenCLProgram::generated() const { return impl_->generat
 const OpenCLStats &OpenCLProgram::stats() const { return impl_->kernels->stats(); }
 
 std::vector<std::pair<std::string, std::string>> OpenCLProgram::chosenConfigs() const {
-  return impl_->kernels->chosenConfigs();
+  std::vector<std::pair<std::string, std::string>> out = impl_->kernels->chosenConfigs();
+  for (auto &[shape, plan] : gemmChoicesUsed(*impl_->ctx))
+    out.push_back({"gemm " + shape, plan});
+  return out;
 }
 
 } // namespace fxkit::opencl

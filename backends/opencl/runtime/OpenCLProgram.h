@@ -61,7 +61,9 @@ public:
 
   const GeneratedProgram &generated() const;
   const OpenCLStats &stats() const;
-  /// The launch configuration each kernel definition and shape uses, for reports.
+  /// The launch configuration each kernel definition and shape uses, and what ran each matrix
+  /// product shape the GEMM template chose for ("gemm " + its shape key: a plan or "library"), for
+  /// reports and `--stats`.
   std::vector<std::pair<std::string, std::string>> chosenConfigs() const;
 
 private:
