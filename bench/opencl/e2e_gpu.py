@@ -396,6 +396,9 @@ for w in sorted(os.listdir(corpus)):
         if t:
             row["uploads"], row["kept"], row["reads"], row["allocations"], row["waits"] = (
                 int(g) for g in t.groups())
+        # What ran each product shape (`--stats`: "opencl: gemm SHAPE: PLAN"), to see a tile
+        # choice change between jobs.
+        row["gemm_plans"] = dict(re.findall(r"^opencl: gemm (\S+): (\S+)$", r.stderr, re.M))
         if s:
             row["blas"], row["host_externs"] = int(s.group(1)), int(s.group(6))
             row["gemm_template"] = int(s.group(2) or 0)
