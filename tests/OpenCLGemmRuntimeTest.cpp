@@ -584,17 +584,27 @@ TEST(OpenCLGemmTemplate, ChoiceIsTimedOnceAndCached) {
   }
 }
 
+/// A product of `text` loaded on the test context with the template forced to `tile` (its own
+/// kernel cache in `cache`), and seeded inputs for it in `inputs`.
+Expected<std::unique_ptr<OpenCLProgram>> loadWithTile(const std::string &text,
+                                                      const std::string &tile, Compiled &c,
+                                                      std::vector<RuntimeValue> &inputs,
+                                                      const TempDir &cache) {
+  if (auto compiled = compileWithInputs(text, c, inputs); !compiled)
+    return Error(compiled.message());
+  OpenCLOptions options = templateWith(tile);
+  options.cacheDir = cache.path.string();
+  return OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
+}
+
 TEST(OpenCLGemmTemplate, UnknownTileIsAnError) {
   REQUIRE_OPENCL_DEVICE();
   REQUIRE_BLAS();
   Compiled c;
   std::vector<RuntimeValue> inputs;
-  ASSERT_TRUE(compileWithInputs(mmGraph(8, 8, 8, false, false), c, inputs));
   TempDir cache;
-  OpenCLOptions options = templateWith("100x100x8_4x4");
-  options.cacheDir = cache.path.string();
-  auto program = OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
-  ASSERT_TRUE(program);
+  auto program = loadWithTile(mmGraph(8, 8, 8, false, false), "100x100x8_4x4", c, inputs, cache);
+  ASSERT_TRUE(program) << program.error().str();
   auto result = (*program)->run(inputs);
   ASSERT_FALSE(result);
   EXPECT_NE(result.error().message.find("unknown GEMM tile '100x100x8_4x4'"), std::string::npos)
@@ -607,11 +617,8 @@ TEST(OpenCLGemmTemplate, ChosenConfigsNameWhatRanEachProductShape) {
   // `--stats` lists them: the shape's key and the plan that ran it (here the tile asked for).
   Compiled c;
   std::vector<RuntimeValue> inputs;
-  ASSERT_TRUE(compileWithInputs(mmGraph(130, 70, 37, false, true), c, inputs));
   TempDir cache;
-  OpenCLOptions options = templateWith("64x64x8_4x4");
-  options.cacheDir = cache.path.string();
-  auto program = OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
+  auto program = loadWithTile(mmGraph(130, 70, 37, false, true), "64x64x8_4x4", c, inputs, cache);
   ASSERT_TRUE(program) << program.error().str();
   ASSERT_TRUE((*program)->run(inputs));
   auto chosen = (*program)->chosenConfigs();
