@@ -338,26 +338,6 @@ TEST(DeviceExterns, AttentionLeavesOutMaskBlocksThatKeepNoKey) {
   expectMaskBlocksAgree(options);
 }
 
-/// Sets an environment variable for a scope, as it was before after it.
-class ScopedEnv {
-public:
-  ScopedEnv(const char *name, const char *value) : name_(name) {
-    if (const char *old = std::getenv(name))
-      old_ = old;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
-private:
-  const char *name_;
-  std::optional<std::string> old_;
-};
-
 TEST(DeviceExterns, AttentionOnEmulatedTensorCores) {
   REQUIRE_OPENCL_DEVICE();
   // The tensor-core kernel (DeviceAttentionMma.h) with its products and shuffles emulated, on any

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <sstream>
 
 using namespace fxkit;
 using namespace fxkit::opencl;
@@ -624,6 +625,36 @@ TEST(OpenCLGemmTemplate, ChosenConfigsNameWhatRanEachProductShape) {
   auto chosen = (*program)->chosenConfigs();
   const std::pair<std::string, std::string> want{"gemm m130_n70_k37_b1_nt_beta0", "64x64x8_4x4"};
   EXPECT_NE(std::find(chosen.begin(), chosen.end(), want), chosen.end());
+}
+
+TEST(OpenCLGemmTemplate, TuningKeepsToTheBudgetOfFxkitTuneBudgetS) {
+  REQUIRE_OPENCL_DEVICE();
+  REQUIRE_BLAS();
+  // FXKIT_TUNE_BUDGET_S bounds the seconds the GEMM tuner spends timing (builds left out): below
+  // one trial's, the first candidate tile is the only one timed. (The tuner used to ignore it and
+  // time all seven float32 tiles of this shape.)
+  ScopedEnv log("FXKIT_TUNE_LOG", "1");
+  ScopedEnv budget("FXKIT_TUNE_BUDGET_S", "1e-9");
+  Compiled c;
+  std::vector<RuntimeValue> inputs;
+  ASSERT_TRUE(compileWithInputs(mmGraph(130, 130, 37, false, true), c, inputs));
+  TempDir cache;
+  OpenCLOptions options;
+  options.gemm = GemmPolicy::Template;
+  options.tune = true;
+  options.cacheDir = cache.path.string();
+  auto program = OpenCLProgram::load(*openclContext(), c.program, c.fused, c.plan, options);
+  ASSERT_TRUE(program) << program.error().str();
+  ::testing::internal::CaptureStderr();
+  auto ran = (*program)->run(inputs);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(ran) << ran.error().str();
+  int tiles = 0;
+  std::istringstream lines(err);
+  for (std::string line; std::getline(lines, line);)
+    tiles += line.starts_with("fxkit: gemm m130_n130_k37_b1_nt_beta0 ") &&
+             line.find(" library:") == std::string::npos && line.ends_with(" ms");
+  EXPECT_EQ(tiles, 1) << err;
 }
 
 // ---- convolutions as implicit GEMMs ----

@@ -699,11 +699,9 @@ GemmPolicy policyOf(const OpenCLOptions &options) {
 }
 
 bool gemmLog() {
-  static const bool on = [] {
-    const char *v = std::getenv("FXKIT_TUNE_LOG");
-    return v && *v && std::string_view(v) != "0";
-  }();
-  return on;
+  // Read at each use (only while tuning), so a test can turn it on for its own products.
+  const char *v = std::getenv("FXKIT_TUNE_LOG");
+  return v && *v && std::string_view(v) != "0";
 }
 
 constexpr int64_t kIntLimit = int64_t{1} << 31;
